@@ -1,0 +1,67 @@
+/**
+ * Herald's records as the domain sees them. Storage layouts live in the DynamoDB adapter; these types
+ * carry no key attributes and no AWS types.
+ */
+
+/** Delivery state of an event's webhook. */
+export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
+
+/** Every value of {@link WebhookStatus}, in documentation order. */
+export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['pending', 'success', 'failed', 'skipped'];
+
+/** An organization: the tenant that owns accounts, events and API keys. */
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  /** `whsec_` + base64 of 32 random bytes; the signing key of every webhook. */
+  readonly webhookToken: string;
+  /** ISO 8601 UTC. */
+  readonly createdAt: string;
+}
+
+/** A tracked bank account. */
+export interface Account {
+  /** Normalised IBAN (upper case, no spaces). */
+  readonly iban: string;
+  readonly orgId: string;
+  /** Absent: events of the account are recorded but not delivered (`skipped`). */
+  readonly webhookUrl?: string | undefined;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** One recorded delivery attempt. */
+export interface DeliveryAttempt {
+  /** ISO 8601 UTC, millisecond precision. */
+  readonly deliveredAt: string;
+  /** HTTP status of the receiver's answer; 0 when there was no HTTP response. */
+  readonly responseStatus: number;
+  /** Receiver's body cut to 4 KiB at a UTF-8 boundary, or the network error when there was no response. */
+  readonly responseBody: string;
+  /** Milliseconds from sending the request to the end of reading the (cut) response. */
+  readonly responseTimeMs: number;
+}
+
+/** A stored event with its delivery state and attempts. */
+export interface EventRecord {
+  readonly id: string;
+  readonly orgId: string;
+  /** IBAN of the account. */
+  readonly account: string;
+  readonly type: string;
+  /** ISO 8601 UTC, millisecond precision. */
+  readonly triggeredAt: string;
+  /** The exact webhook body, fixed at publish time so every attempt sends identical bytes. */
+  readonly body: string;
+  /** `sha256=<hex HMAC-SHA256(key, body)>`, the value of the `X-Signature` header. */
+  readonly signature: string;
+  readonly webhookStatus: WebhookStatus;
+  /** Number of recorded attempts over all cycles; always equals `deliveries.length`. */
+  readonly webhookRetries: number;
+  /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
+  readonly cycleBase: number;
+  /** Oldest first. */
+  readonly deliveries: readonly DeliveryAttempt[];
+  /** Epoch ms until which a consumer holds the right to make the next attempt. */
+  readonly leaseUntil?: number | undefined;
+}
