@@ -178,3 +178,49 @@ export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
 
 /** The request header the authorizer reads. */
 export const AUTHORIZATION_HEADER = 'Authorization';
+
+/** A problem+json answer that API Gateway itself gives, before any function runs. */
+export interface GatewayProblem {
+  readonly status: number;
+  readonly slug: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * API Gateway's own answers (REST API gateway responses), rendered as RFC 9457 problems. The stack turns
+ * them into `GatewayResponse`s; the local runtime answers with the same status, headers and body.
+ */
+export const GATEWAY_PROBLEMS = {
+  /** Missing `Authorization` header, or the authorizer rejected the key. */
+  UNAUTHORIZED: {
+    status: 401,
+    slug: 'unauthorized',
+    title: 'Unauthorized',
+    detail: 'A valid API key is required: send "Authorization: Bearer <api key>".',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  },
+  /** REST API answers unknown paths with MISSING_AUTHENTICATION_TOKEN; Herald makes that a 404. */
+  MISSING_AUTHENTICATION_TOKEN: {
+    status: 404,
+    slug: 'not-found',
+    title: 'Not found',
+    detail: 'No such route. See /openapi.json for the routes of this API.',
+  },
+  THROTTLED: {
+    status: 429,
+    slug: 'too-many-requests',
+    title: 'Too many requests',
+    detail: 'The request rate limit of this API was exceeded; retry later.',
+  },
+  DEFAULT_5XX: {
+    status: 500,
+    slug: 'internal-error',
+    title: 'Internal error',
+    detail: 'The request could not be completed.',
+  },
+} as const satisfies Record<string, GatewayProblem>;
+
+/** Base of every problem `type` URI. */
+export const PROBLEM_TYPE_BASE = 'https://herald.dev/problems/';
