@@ -1,0 +1,140 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../domain/errors';
+import type { Account, Organization } from '../../domain/model';
+import type { DirectoryStore } from '../../domain/ports';
+import { keys, toAccount, toOrganization } from './items';
+
+/** {@link DirectoryStore} on the single events table. */
+export class DynamoDirectoryStore implements DirectoryStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getOrganization(id: string): Promise<Organization | undefined> {
+    const item = await this.get(keys.organization(id));
+    return item ? toOrganization(item) : undefined;
+  }
+
+  async createOrganization(org: Organization): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.organization(org.id),
+          org_id: org.id,
+          name: org.name,
+          webhook_token: org.webhookToken,
+          created_at: org.createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async setWebhookToken(orgId: string, token: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.organization(orgId),
+          UpdateExpression: 'SET webhook_token = :t',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':t': token },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async createApiKey(hash: string, orgId: string, createdAt: string): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.apiKey(hash), org_id: orgId, created_at: createdAt },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async findOrgIdByApiKeyHash(hash: string): Promise<string | undefined> {
+    const item = await this.get(keys.apiKey(hash));
+    return typeof item?.org_id === 'string' ? item.org_id : undefined;
+  }
+
+  async getAccount(iban: string): Promise<Account | undefined> {
+    const item = await this.get(keys.account(iban));
+    return item ? toAccount(item) : undefined;
+  }
+
+  async putAccount(account: Account): Promise<Account> {
+    const hasUrl = account.webhookUrl !== undefined;
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.account(account.iban),
+          UpdateExpression: [
+            'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+            ', gsi1pk = :gpk, gsi1sk = :iban',
+            hasUrl ? ', webhook_url = :url' : ' REMOVE webhook_url',
+          ].join(''),
+          // An IBAN belongs to one organization: another one cannot take it over.
+          ConditionExpression: 'attribute_not_exists(pk) OR org_id = :org',
+          ExpressionAttributeValues: {
+            ':org': account.orgId,
+            ':iban': account.iban,
+            ':now': account.updatedAt,
+            ':gpk': keys.orgAccounts(account.orgId),
+            ...(hasUrl ? { ':url': account.webhookUrl } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toAccount(out.Attributes ?? {});
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        throw new ConflictError(`Account ${account.iban} belongs to another organization.`);
+      }
+      throw error;
+    }
+  }
+
+  async listAccounts(orgId: string): Promise<Account[]> {
+    const accounts: Account[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'by-org',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.orgAccounts(orgId) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      // The index holds keys only: read each account item for its webhook URL.
+      for (const item of out.Items ?? []) {
+        const account = await this.getAccount(String(item.gsi1sk));
+        if (account) accounts.push(account);
+      }
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return accounts;
+  }
+
+  private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    return out.Item;
+  }
+}

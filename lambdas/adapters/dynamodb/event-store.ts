@@ -1,0 +1,282 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DeliveryAttempt, EventRecord, WebhookStatus } from '../../domain/model';
+import type {
+  EventListPage,
+  EventListRequest,
+  EventStore,
+  NewEvent,
+  PutEventResult,
+} from '../../domain/ports';
+import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
+
+/** Receives the capacity units each request consumed (for cost measurements). */
+export type CapacityListener = (operation: string, units: number) => void;
+
+const INDEX = 'by-org';
+/** Attributes of the list view: everything but the body and the attempts. */
+const SUMMARY_PROJECTION = 'id, org_id, account, #type, triggered_at, signature, webhook_status, webhook_retries';
+const BATCH_GET_LIMIT = 100;
+const MAX_BATCH_GET_ROUNDS = 8;
+
+/** {@link EventStore} on the single events table. */
+export class DynamoEventStore implements EventStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly onCapacity?: CapacityListener,
+  ) {}
+
+  async getEvent(id: string, options: { consistent?: boolean } = {}): Promise<EventRecord | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.event(id),
+        ConsistentRead: options.consistent ?? false,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
+    return out.Item && out.Item.sk === EVENT_SK ? toEventRecord(out.Item) : undefined;
+  }
+
+  async putEvent(event: NewEvent): Promise<PutEventResult> {
+    const item = eventItem(event);
+    try {
+      const out = await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(pk)',
+          // The existing item comes back with the failure, so a duplicate publish costs no extra read.
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('PutItem', out.ConsumedCapacity?.CapacityUnits);
+      return { created: true, event: toEventRecord(item as unknown as Record<string, unknown>) };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException && error.Item) {
+        return { created: false, existing: toEventRecord(unmarshall(error.Item)) };
+      }
+      throw error;
+    }
+  }
+
+  async listEvents(request: EventListRequest): Promise<EventListPage> {
+    const wanted = request.offset + request.limit + 1;
+    const ids = request.status
+      ? await this.collectIdsWithStatus(request, [request.status], wanted)
+      : await this.collectIds(request, wanted);
+    const pageIds = ids.slice(request.offset, request.offset + request.limit);
+    const events = await this.batchGetSummaries(pageIds);
+    return { events, hasMore: ids.length > request.offset + request.limit };
+  }
+
+  async takeLease(id: string, expectedRetries: number, untilEpochMs: number, nowEpochMs: number) {
+    return this.conditionalUpdate('TakeLease', {
+      TableName: this.tableName,
+      Key: keys.event(id),
+      UpdateExpression: 'SET lease_until = :until',
+      ConditionExpression:
+        'webhook_status = :pending AND webhook_retries = :n AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ExpressionAttributeValues: {
+        ':until': untilEpochMs,
+        ':pending': 'pending',
+        ':n': expectedRetries,
+        ':now': nowEpochMs,
+      },
+    });
+  }
+
+  async recordAttempt(id: string, attempt: DeliveryAttempt, status: WebhookStatus): Promise<EventRecord> {
+    const append = {
+      TableName: this.tableName,
+      Key: keys.event(id),
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':a': [attemptItem(attempt)], ':empty': [], ':one': 1 } as Record<
+        string,
+        unknown
+      >,
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    const appendList = 'deliveries = list_append(if_not_exists(deliveries, :empty), :a)';
+    const tail = 'ADD webhook_retries :one REMOVE lease_until';
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          ...append,
+          UpdateExpression: `SET ${appendList}, webhook_status = :s ${tail}`,
+          // A failure may only move a pending event; a success always wins.
+          ConditionExpression:
+            status === 'success' ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND webhook_status = :pending',
+          ExpressionAttributeValues: {
+            ...append.ExpressionAttributeValues,
+            ':s': status,
+            ...(status === 'success' ? {} : { ':pending': 'pending' }),
+          },
+        }),
+      );
+      this.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
+      return toEventRecord(out.Attributes ?? {});
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A concurrent consumer settled the event first: the attempt still happened, so it is recorded.
+      const out = await this.client.send(
+        new UpdateCommand({ ...append, UpdateExpression: `SET ${appendList} ${tail}` }),
+      );
+      this.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
+      return toEventRecord(out.Attributes ?? {});
+    }
+  }
+
+  async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
+    return this.conditionalUpdate('SettlePending', {
+      TableName: this.tableName,
+      Key: keys.event(id),
+      UpdateExpression: 'SET webhook_status = :s REMOVE lease_until',
+      ConditionExpression: 'webhook_status = :pending',
+      ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
+    });
+  }
+
+  async startCycle(id: string, orgId: string): Promise<boolean> {
+    return this.conditionalUpdate('StartCycle', {
+      TableName: this.tableName,
+      Key: keys.event(id),
+      UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until',
+      ConditionExpression: 'org_id = :org AND webhook_status IN (:failed, :skipped)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':org': orgId, ':failed': 'failed', ':skipped': 'skipped' },
+    });
+  }
+
+  async listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[]): Promise<string[]> {
+    return this.collectIdsWithStatus({ orgId, offset: 0, limit: 0 }, statuses, Number.POSITIVE_INFINITY);
+  }
+
+  /** Ids from the index in list order, until `wanted` matched (filters on projected attributes only). */
+  private async collectIds(request: EventListRequest, wanted: number): Promise<string[]> {
+    const ids: string[] = [];
+    const filtered = request.account !== undefined || request.type !== undefined;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const input = this.indexQuery(request, startKey);
+      // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends.
+      if (!filtered) input.Limit = Math.min(wanted - ids.length, 1000);
+      const out = await this.client.send(new QueryCommand(input));
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+      for (const item of out.Items ?? []) ids.push(String(item.pk).slice('EVENT#'.length));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && ids.length < wanted);
+    return ids;
+  }
+
+  /** Like {@link collectIds} but the status is not in the index, so each chunk is read to filter it. */
+  private async collectIdsWithStatus(
+    request: EventListRequest,
+    statuses: readonly WebhookStatus[],
+    wanted: number,
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const input = this.indexQuery(request, startKey);
+      input.Limit = BATCH_GET_LIMIT;
+      const out = await this.client.send(new QueryCommand(input));
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+      const chunk = (out.Items ?? []).map((item) => String(item.pk).slice('EVENT#'.length));
+      const events = await this.batchGetSummaries(chunk);
+      for (const event of events) if (statuses.includes(event.webhookStatus)) ids.push(event.id);
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && ids.length < wanted);
+    return ids;
+  }
+
+  private indexQuery(request: EventListRequest, startKey: Record<string, unknown> | undefined): QueryCommandInput {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':pk': keys.orgEvents(request.orgId) };
+    let condition = 'gsi1pk = :pk';
+    // `#` sorts before every id character and `~` after, so the bounds include the whole second.
+    if (request.since !== undefined) values[':lo'] = `${request.since}#`;
+    if (request.until !== undefined) values[':hi'] = `${request.until}#~`;
+    if (request.since !== undefined && request.until !== undefined) condition += ' AND gsi1sk BETWEEN :lo AND :hi';
+    else if (request.since !== undefined) condition += ' AND gsi1sk >= :lo';
+    else if (request.until !== undefined) condition += ' AND gsi1sk <= :hi';
+    const filters: string[] = [];
+    if (request.account !== undefined) {
+      filters.push('account = :account');
+      values[':account'] = request.account;
+    }
+    if (request.type !== undefined) {
+      filters.push('#type = :type');
+      names['#type'] = 'type';
+      values[':type'] = request.type;
+    }
+    return {
+      TableName: this.tableName,
+      IndexName: INDEX,
+      KeyConditionExpression: condition,
+      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+      ProjectionExpression: 'pk',
+      ScanIndexForward: false,
+      ExclusiveStartKey: startKey,
+      ReturnConsumedCapacity: 'TOTAL',
+    };
+  }
+
+  /** Reads the list view of up to 100 events, in the order of `ids`; vanished ids are skipped. */
+  private async batchGetSummaries(ids: readonly string[]): Promise<EventRecord[]> {
+    if (ids.length === 0) return [];
+    const found = new Map<string, EventRecord>();
+    let pending: Record<string, unknown>[] = ids.map((id) => ({ ...keys.event(id) }));
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= MAX_BATCH_GET_ROUNDS) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** round));
+      const out = await this.client.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [this.tableName]: {
+              Keys: pending,
+              ProjectionExpression: SUMMARY_PROJECTION,
+              ExpressionAttributeNames: { '#type': 'type' },
+            },
+          },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      for (const c of out.ConsumedCapacity ?? []) this.count('BatchGetItem', c.CapacityUnits);
+      for (const item of out.Responses?.[this.tableName] ?? []) {
+        const record = toEventRecord(item);
+        found.set(record.id, record);
+      }
+      pending = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  private async conditionalUpdate(operation: string, input: ConstructorParameters<typeof UpdateCommand>[0]) {
+    try {
+      const out = await this.client.send(new UpdateCommand({ ...input, ReturnConsumedCapacity: 'TOTAL' }));
+      this.count(operation, out.ConsumedCapacity?.CapacityUnits);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  private count(operation: string, units: number | undefined): void {
+    if (this.onCapacity && units !== undefined) this.onCapacity(operation, units);
+  }
+}

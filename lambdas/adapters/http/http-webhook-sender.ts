@@ -1,0 +1,143 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { SendResult, WebhookRequest, WebhookSender } from '../../domain/ports';
+import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '../../domain/truncate';
+import { classifyAddress, isAddressAllowed, type UrlPolicy } from '../../domain/webhook-url';
+
+/** Timeouts of one webhook POST. */
+export interface SenderTimeouts {
+  /** Until the TCP (and TLS) connection is up. */
+  readonly connectMs: number;
+  /** Whole request, connection to the end of the (cut) response body. */
+  readonly totalMs: number;
+}
+
+/** The seed's service gives receivers 10 s, of which at most 5 s to connect. */
+export const DEFAULT_TIMEOUTS: SenderTimeouts = { connectMs: 5_000, totalMs: 10_000 };
+
+/**
+ * POSTs webhooks with node's own HTTP client: no redirects are followed (a 3xx is a failure), the
+ * response body is read up to the limit, and every address the host resolves to is checked against the
+ * URL policy *inside* the connection's DNS lookup, so a DNS answer cannot change between check and connect.
+ */
+export class HttpWebhookSender implements WebhookSender {
+  constructor(
+    private readonly policy: UrlPolicy,
+    private readonly timeouts: SenderTimeouts = DEFAULT_TIMEOUTS,
+  ) {}
+
+  send(request: WebhookRequest): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (status: number, body: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(total);
+        req.destroy();
+        resolve({ status, body, elapsedMs: elapsed() });
+      };
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        resolve({ status: 0, body: 'invalid webhook URL', elapsedMs: 0 });
+        return;
+      }
+      // Node skips the lookup for IP-literal hosts, so those are checked here.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(literal) && !isAddressAllowed(classifyAddress(literal), this.policy)) {
+        resolve({ status: 0, body: `refused: ${literal} is ${classifyAddress(literal)}`, elapsedMs: 0 });
+        return;
+      }
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, {
+        method: 'POST',
+        headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+        lookup: this.guardedLookup(),
+        agent: false,
+      });
+      const total = setTimeout(() => finish(0, `timed out after ${this.timeouts.totalMs} ms`), this.timeouts.totalMs);
+      const connect = setTimeout(
+        () => finish(0, `could not connect within ${this.timeouts.connectMs} ms`),
+        this.timeouts.connectMs,
+      );
+      req.on('socket', (socket) => {
+        const connected = url.protocol === 'https:' ? 'secureConnect' : 'connect';
+        if (!socket.connecting) clearTimeout(connect);
+        socket.once(connected, () => clearTimeout(connect));
+      });
+      req.on('response', (res) => {
+        clearTimeout(connect);
+        readLimited(res, RESPONSE_BODY_LIMIT_BYTES).then((bytes) => finish(res.statusCode ?? 0, truncateUtf8(bytes, RESPONSE_BODY_LIMIT_BYTES)));
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(connect);
+        finish(0, describeNetworkError(error));
+      });
+      req.end(request.body);
+    });
+  }
+
+  /** A DNS lookup that refuses addresses the policy does not allow (IP literals are checked too). */
+  private guardedLookup(): LookupFunction {
+    const policy = this.policy;
+    return (hostname, options, callback) => {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return callback(error, '', 0);
+        const allowed = addresses.filter((a) => isAddressAllowed(classifyAddress(a.address), policy));
+        const first = allowed[0];
+        if (!first) {
+          const kinds = addresses.map((a) => `${a.address} (${classifyAddress(a.address)})`).join(', ');
+          const refused = Object.assign(new Error(`refused: ${hostname} resolves to ${kinds}`), {
+            code: 'EHERALDREFUSED',
+          });
+          return callback(refused, '', 0);
+        }
+        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+        callback(null, first.address, first.family);
+      });
+    };
+  }
+}
+
+/** Reads at most `limit` bytes, then stops the download. */
+function readLimited(res: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(new Uint8Array(Buffer.concat(chunks)));
+    res.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      // One byte past the limit lets truncation see whether a character was cut.
+      if (size > limit) {
+        res.destroy();
+        done();
+      }
+    });
+    res.on('end', done);
+    res.on('error', done);
+    res.on('close', done);
+  });
+}
+
+/** A short, stored description of a failure without an HTTP response (no stack, no internals). */
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name could not be resolved';
+    case 'EHERALDREFUSED':
+      return error.message;
+    default:
+      return error.code ? `network error (${error.code})` : 'network error';
+  }
+}

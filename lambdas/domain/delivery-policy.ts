@@ -1,0 +1,68 @@
+/**
+ * What happens after a delivery attempt has been recorded: done, retry later, or give up.
+ */
+import { MAX_ATTEMPTS } from '../../lib/shapes';
+import type { EventRecord } from './model';
+import { delayAfterAttempt } from './retry-schedule';
+
+/** The outcome of an attempt for the event's status and the queue message. */
+export type DeliveryStep =
+  | { readonly status: 'success' }
+  | { readonly status: 'pending'; readonly retryAfterSeconds: number }
+  | { readonly status: 'failed' };
+
+/** Input of {@link nextStep}. */
+export interface NextStepInput {
+  /** Attempts over all cycles, including the one just recorded. */
+  readonly webhookRetries: number;
+  /** Attempts before the current cycle began. */
+  readonly cycleBase: number;
+  /** Whether the receiver answered 2xx. */
+  readonly outcomeOk: boolean;
+  readonly schedule: readonly number[];
+  /** Attempts per cycle; {@link MAX_ATTEMPTS} unless a test shortens it. */
+  readonly maxAttempts?: number;
+}
+
+/**
+ * Decides after an attempt: `success` on 2xx; otherwise `pending` with the schedule's wait while the
+ * cycle has attempts left, `failed` after its last.
+ *
+ * @throws RangeError when the counters say no attempt of this cycle was recorded, or the schedule is
+ *   too short for `maxAttempts`
+ */
+export function nextStep(input: NextStepInput): DeliveryStep {
+  const maxAttempts = input.maxAttempts ?? MAX_ATTEMPTS;
+  const attempt = input.webhookRetries - input.cycleBase;
+  if (!Number.isInteger(attempt) || attempt < 1) {
+    throw new RangeError(
+      `nextStep: retries ${input.webhookRetries} and cycle base ${input.cycleBase} leave no recorded attempt`,
+    );
+  }
+  if (input.outcomeOk) return { status: 'success' };
+  if (attempt >= maxAttempts) return { status: 'failed' };
+  return { status: 'pending', retryAfterSeconds: delayAfterAttempt(input.schedule, attempt) };
+}
+
+/**
+ * Attempts the current cycle still allows, from the counters alone (the status is the caller's check).
+ */
+export function attemptsLeft(
+  record: Pick<EventRecord, 'webhookRetries' | 'cycleBase'>,
+  maxAttempts: number = MAX_ATTEMPTS,
+): number {
+  return Math.max(0, maxAttempts - (record.webhookRetries - record.cycleBase));
+}
+
+/** Whether the consumer should attempt the event at all: pending with attempts left in the cycle. */
+export function isDeliverable(
+  record: Pick<EventRecord, 'webhookStatus' | 'webhookRetries' | 'cycleBase'>,
+  maxAttempts: number = MAX_ATTEMPTS,
+): boolean {
+  return record.webhookStatus === 'pending' && attemptsLeft(record, maxAttempts) > 0;
+}
+
+/** Whether an HTTP status confirms delivery: 200 to 299, as the seed says. */
+export function isSuccessStatus(httpStatus: number): boolean {
+  return Number.isInteger(httpStatus) && httpStatus >= 200 && httpStatus <= 299;
+}

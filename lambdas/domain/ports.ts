@@ -1,0 +1,121 @@
+/**
+ * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
+ * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
+ */
+import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
+
+/** Filters and window of an event listing. */
+export interface EventListRequest {
+  readonly orgId: string;
+  /** Number of matching events to skip. */
+  readonly offset: number;
+  /** Number of events to return. */
+  readonly limit: number;
+  readonly account?: string | undefined;
+  readonly type?: string | undefined;
+  readonly status?: WebhookStatus | undefined;
+  /** Inclusive ISO lower bound of `triggered_at`. */
+  readonly since?: string | undefined;
+  /** Inclusive ISO upper bound of `triggered_at`. */
+  readonly until?: string | undefined;
+}
+
+/** A page of events plus whether more follow. */
+export interface EventListPage {
+  readonly events: readonly EventRecord[];
+  readonly hasMore: boolean;
+}
+
+/** A new event as it is stored. */
+export interface NewEvent {
+  readonly id: string;
+  readonly orgId: string;
+  readonly account: string;
+  readonly type: string;
+  readonly triggeredAt: string;
+  readonly body: string;
+  readonly signature: string;
+  readonly webhookStatus: 'pending' | 'skipped';
+  /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
+  readonly expiresAt?: number | undefined;
+}
+
+/** Result of storing an event whose id may already exist. */
+export type PutEventResult =
+  | { readonly created: true; readonly event: EventRecord }
+  | { readonly created: false; readonly existing: EventRecord };
+
+/** Storage of events and their attempts. */
+export interface EventStore {
+  /** One read of the event with all attempts; `consistent` for the delivery path. */
+  getEvent(id: string, options?: { consistent?: boolean }): Promise<EventRecord | undefined>;
+  /** Stores the event unless its id exists; then returns the stored one. */
+  putEvent(event: NewEvent): Promise<PutEventResult>;
+  /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
+  listEvents(request: EventListRequest): Promise<EventListPage>;
+  /**
+   * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
+   * attempts and no live lease. Returns false when another consumer holds or used the claim.
+   */
+  takeLease(id: string, expectedRetries: number, untilEpochMs: number, nowEpochMs: number): Promise<boolean>;
+  /**
+   * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
+   * non-success status is only written while the event is still pending (a concurrent success wins);
+   * the attempt itself is always recorded.
+   */
+  recordAttempt(id: string, attempt: DeliveryAttempt, status: WebhookStatus): Promise<EventRecord>;
+  /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
+  settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
+  /**
+   * Starts a new delivery cycle for a `failed` or `skipped` event: status `pending`, cycle base = current
+   * attempts. False when the event is in another state.
+   */
+  startCycle(id: string, orgId: string): Promise<boolean>;
+  /** Ids of the organization's events in the given states (all of them, newest first). */
+  listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[]): Promise<string[]>;
+}
+
+/** Organizations, API keys and accounts. */
+export interface DirectoryStore {
+  getOrganization(id: string): Promise<Organization | undefined>;
+  createOrganization(org: Organization): Promise<void>;
+  /** Replaces the webhook token; false when the organization does not exist. */
+  setWebhookToken(orgId: string, token: string): Promise<boolean>;
+  /** Stores an API key by its hash. */
+  createApiKey(hash: string, orgId: string, createdAt: string): Promise<void>;
+  /** The organization id an API key hash belongs to. */
+  findOrgIdByApiKeyHash(hash: string): Promise<string | undefined>;
+  getAccount(iban: string): Promise<Account | undefined>;
+  /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
+  putAccount(account: Account): Promise<Account>;
+  listAccounts(orgId: string): Promise<Account[]>;
+}
+
+/** The delivery queue. */
+export interface DeliveryQueue {
+  /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
+  enqueue(ids: readonly string[], delaySeconds?: number): Promise<void>;
+  /** Hides a received message for `seconds` (the visibility-timeout backoff). */
+  postpone(receiptHandle: string, seconds: number): Promise<void>;
+}
+
+/** The receiver's answer to one webhook POST. */
+export interface SendResult {
+  /** HTTP status, or 0 when no HTTP response arrived. */
+  readonly status: number;
+  /** Response body cut to the limit, or a description of the network error. */
+  readonly body: string;
+  readonly elapsedMs: number;
+}
+
+/** One webhook request. */
+export interface WebhookRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Sends webhook POSTs. */
+export interface WebhookSender {
+  send(request: WebhookRequest): Promise<SendResult>;
+}

@@ -1,0 +1,110 @@
+/**
+ * Secrets and signatures: the organization's webhook token, the signatures every webhook carries, and
+ * API keys (stored only as hashes).
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Prefix of a webhook token, as the Standard Webhooks libraries expect it. */
+export const WEBHOOK_TOKEN_PREFIX = 'whsec_';
+
+/** Prefix of an API key; distinctive so secret scanners and people recognise a leaked key. */
+export const API_KEY_PREFIX = 'herald_';
+
+/** Standard Webhooks advises signing keys of 24 to 64 bytes. */
+const MIN_KEY_BYTES = 24;
+const MAX_KEY_BYTES = 64;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** `herald_` + base64url of 32 bytes: 43 characters without padding. */
+const API_KEY_SHAPE = /^herald_[A-Za-z0-9_-]{43}$/;
+
+/** A webhook token that is not `whsec_` + base64 of 24 to 64 bytes: a configuration fault (500), not bad input. */
+export class WebhookTokenError extends Error {
+  constructor(reason: string) {
+    super(`Malformed webhook token: ${reason}`);
+    this.name = 'WebhookTokenError';
+  }
+}
+
+/** A new webhook token: `whsec_` + base64 of 32 random bytes. */
+export function generateWebhookToken(): string {
+  return WEBHOOK_TOKEN_PREFIX + randomBytes(32).toString('base64');
+}
+
+/**
+ * The HMAC key of a webhook token: the base64-decoded part after `whsec_`.
+ *
+ * @throws WebhookTokenError when the prefix, the base64 or the key length is wrong; the message never
+ *   contains the token
+ */
+export function webhookKey(token: string): Buffer {
+  if (!token.startsWith(WEBHOOK_TOKEN_PREFIX))
+    throw new WebhookTokenError(`must start with ${WEBHOOK_TOKEN_PREFIX}`);
+  const encoded = token.slice(WEBHOOK_TOKEN_PREFIX.length);
+  // Buffer.from skips invalid characters silently; check first so a damaged token cannot yield a weak key.
+  if (encoded === '' || !BASE64.test(encoded))
+    throw new WebhookTokenError('the part after whsec_ is not base64');
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length < MIN_KEY_BYTES || key.length > MAX_KEY_BYTES) {
+    throw new WebhookTokenError(
+      `the key must have ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} bytes, has ${key.length}`,
+    );
+  }
+  return key;
+}
+
+/** `sha256=<hex HMAC-SHA256(key, body)>`: the `X-Signature` header and the event's `signature` field. */
+export function signBody(key: Uint8Array, body: string): string {
+  return `sha256=${createHmac('sha256', key).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Whether `signature` is {@link signBody} of the body, compared in constant time (for receivers and
+ * tests; Herald itself only signs).
+ */
+export function verifyBodySignature(key: Uint8Array, body: string, signature: string): boolean {
+  const expected = Buffer.from(signBody(key, body));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The Standard Webhooks signature `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, the value
+ * of the `webhook-signature` header next to `webhook-id` and `webhook-timestamp`.
+ *
+ * @param timestampSeconds - Unix seconds of the attempt, the `webhook-timestamp` header
+ */
+export function standardSignature(
+  key: Uint8Array,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new RangeError(
+      `standardSignature: timestamp must be whole non-negative seconds, got ${timestampSeconds}`,
+    );
+  }
+  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
+  return `v1,${mac}`;
+}
+
+/** A new API key: `herald_` + base64url of 32 random bytes. Shown once; only its hash is stored. */
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/**
+ * Whether the text has the shape of an API key, so the authorizer can refuse garbage without a lookup.
+ */
+export function looksLikeApiKey(text: string): boolean {
+  return API_KEY_SHAPE.test(text);
+}
+
+/**
+ * SHA-256 hex of an API key, the stored lookup key. A plain hash suffices: the key has 256 random bits,
+ * so there is nothing to brute-force and a slow hash would only slow every authorizer call.
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}

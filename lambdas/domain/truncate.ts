@@ -1,0 +1,49 @@
+/**
+ * Cutting receivers' answers to a storable size. Attempts are embedded in the event item, whose 400 KB
+ * DynamoDB limit must hold 20+ of them, so each body is kept to {@link RESPONSE_BODY_LIMIT_BYTES}.
+ */
+
+/** Largest stored response body, in UTF-8 bytes. */
+export const RESPONSE_BODY_LIMIT_BYTES = 4096;
+
+/**
+ * Decodes at most `maxBytes` bytes of UTF-8, cutting before a character that does not fit whole, so a
+ * cut never leaves a U+FFFD behind. Malformed bytes before the cut still decode to U+FFFD, as usual. A
+ * leading byte-order mark is kept: the stored body shows what the receiver sent.
+ *
+ * @throws RangeError when `maxBytes` is not a non-negative integer
+ */
+export function truncateUtf8(bytes: Uint8Array, maxBytes: number): string {
+  if (!Number.isInteger(maxBytes) || maxBytes < 0) {
+    throw new RangeError(`truncateUtf8: maxBytes must be a non-negative integer, got ${maxBytes}`);
+  }
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  if (bytes.length <= maxBytes) return decoder.decode(bytes);
+  return decoder.decode(bytes.subarray(0, utf8CutPoint(bytes, maxBytes)));
+}
+
+/** Encodes text as UTF-8 and cuts it like {@link truncateUtf8} (e.g. for network error messages). */
+export function truncateText(text: string, maxBytes: number): string {
+  return truncateUtf8(new TextEncoder().encode(text), maxBytes);
+}
+
+/**
+ * The largest end ≤ `limit` that does not split the sequence starting at the last lead byte before it.
+ * Only that one sequence can straddle the cut: UTF-8 sequences are at most 4 bytes long.
+ */
+function utf8CutPoint(bytes: Uint8Array, limit: number): number {
+  let start = limit - 1;
+  // Step back over at most three continuation bytes (10xxxxxx) to the sequence's lead byte.
+  while (start >= 0 && limit - start <= 3 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
+  if (start < 0) return limit;
+  const needed = sequenceLength(bytes[start] ?? 0);
+  return limit - start < needed ? start : limit;
+}
+
+/** Bytes in the sequence a lead byte starts; 1 for ASCII and for bytes that cannot lead. */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 1;
+}

@@ -1,0 +1,10 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { problemResponses } from '../http/problem-responses';
+import { json } from '../http/request';
+import { HERALD_VERSION } from '../version';
+
+/** `GET /health`: unauthenticated liveness answer; touches no data store. */
+export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  .use(problemResponses())
+  .handler(async () => json(200, { status: 'ok', version: HERALD_VERSION }));

@@ -1,0 +1,41 @@
+import type { Account, Organization } from '../domain/model';
+import type { DirectoryStore } from '../domain/ports';
+import type { DeliveryDirectory } from './deliver-event';
+
+interface Entry<T> {
+  readonly value: Promise<T>;
+  readonly expires: number;
+}
+
+/**
+ * Keeps account and organization reads for a short time: a batch of ten events of one account costs one
+ * read of each, and a changed webhook URL or rotated token takes effect within `ttlMs`.
+ */
+export class CachedDirectory implements DeliveryDirectory {
+  private readonly accounts = new Map<string, Entry<Account | undefined>>();
+  private readonly orgs = new Map<string, Entry<Organization | undefined>>();
+
+  constructor(
+    private readonly directory: Pick<DirectoryStore, 'getAccount' | 'getOrganization'>,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  getAccount(iban: string): Promise<Account | undefined> {
+    return this.cached(this.accounts, iban, () => this.directory.getAccount(iban));
+  }
+
+  getOrganization(id: string): Promise<Organization | undefined> {
+    return this.cached(this.orgs, id, () => this.directory.getOrganization(id));
+  }
+
+  private cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    if (hit && hit.expires > this.now()) return hit.value;
+    // The promise is cached, so concurrent messages share one read; a failed read is not kept.
+    const value = load();
+    map.set(key, { value, expires: this.now() + this.ttlMs });
+    value.catch(() => map.delete(key));
+    return value;
+  }
+}

@@ -1,0 +1,118 @@
+import { nextStep } from '../domain/delivery-policy';
+import type { Account, DeliveryAttempt, EventRecord, Organization } from '../domain/model';
+import type { EventStore, WebhookSender } from '../domain/ports';
+import { standardSignature, webhookKey } from '../domain/signing';
+import { nowIso } from '../domain/time';
+import { checkWebhookUrl, type UrlPolicy } from '../domain/webhook-url';
+import { HERALD_VERSION } from '../version';
+
+/** Reads accounts and organizations (the consumer passes a short-lived cache). */
+export interface DeliveryDirectory {
+  getAccount(iban: string): Promise<Account | undefined>;
+  getOrganization(id: string): Promise<Organization | undefined>;
+}
+
+/** What delivering one event needs. */
+export interface DeliveryDeps {
+  readonly events: EventStore;
+  readonly directory: DeliveryDirectory;
+  readonly sender: WebhookSender;
+  readonly schedule: readonly number[];
+  readonly maxAttempts: number;
+  readonly urlPolicy: UrlPolicy;
+  /** How long a lease protects an attempt: longer than one consumer invocation can run. */
+  readonly leaseMs: number;
+  readonly now?: () => number;
+}
+
+/** What happened to one delivery message. */
+export type DeliveryOutcome =
+  | { readonly kind: 'delivered'; readonly event: EventRecord; readonly attempt: DeliveryAttempt }
+  | {
+      readonly kind: 'retry';
+      readonly event: EventRecord;
+      readonly attempt: DeliveryAttempt;
+      readonly retryAfterSeconds: number;
+    }
+  | { readonly kind: 'exhausted'; readonly event: EventRecord; readonly attempt?: DeliveryAttempt }
+  | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string };
+
+/**
+ * Makes the next delivery attempt of an event, if one is due, and records it.
+ *
+ * The attempt count lives in DynamoDB (SQS receive counts overcount), and the first attempt of an event
+ * goes out without a lease: that keeps the common case at one write, and at worst two duplicate messages
+ * racing for the very first attempt both send it and both are recorded. Every later attempt first takes
+ * a lease conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
+ */
+export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<DeliveryOutcome> {
+  const now = deps.now ?? Date.now;
+  const event = await deps.events.getEvent(id, { consistent: true });
+  if (!event) return { kind: 'dropped', reason: 'event not found' };
+  if (event.webhookStatus !== 'pending') return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
+  if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
+    await deps.events.settlePending(id, 'failed');
+    return { kind: 'exhausted', event };
+  }
+  const account = await deps.directory.getAccount(event.account);
+  if (!account?.webhookUrl) {
+    await deps.events.settlePending(id, 'skipped');
+    return { kind: 'skipped', reason: 'account has no webhook_url' };
+  }
+  const org = await deps.directory.getOrganization(account.orgId);
+  if (!org) return { kind: 'dropped', reason: 'organization not found' };
+  if (event.webhookRetries > 0) {
+    const leased = await deps.events.takeLease(id, event.webhookRetries, now() + deps.leaseMs, now());
+    if (!leased) return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
+  }
+
+  const attempt = await attemptDelivery(deps, event, account.webhookUrl, org.webhookToken, now);
+  const step = nextStep({
+    webhookRetries: event.webhookRetries + 1,
+    cycleBase: event.cycleBase,
+    outcomeOk: attempt.responseStatus >= 200 && attempt.responseStatus <= 299,
+    schedule: deps.schedule,
+    maxAttempts: deps.maxAttempts,
+  });
+  const recorded = await deps.events.recordAttempt(id, attempt, step.status);
+  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt };
+  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt };
+  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds: step.retryAfterSeconds };
+}
+
+/** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */
+async function attemptDelivery(
+  deps: DeliveryDeps,
+  event: EventRecord,
+  url: string,
+  token: string,
+  now: () => number,
+): Promise<DeliveryAttempt> {
+  const deliveredAt = nowIso();
+  try {
+    checkWebhookUrl(url, deps.urlPolicy);
+  } catch (error) {
+    return { deliveredAt, responseStatus: 0, responseBody: `refused: ${(error as Error).message}`, responseTimeMs: 0 };
+  }
+  const key = webhookKey(token);
+  const timestamp = Math.floor(now() / 1000);
+  const result = await deps.sender.send({
+    url,
+    body: event.body,
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': `Herald/${HERALD_VERSION}`,
+      // Fixed at publish time: it is the event's `signature` field, identical on every attempt.
+      'X-Signature': event.signature,
+      'webhook-id': event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardSignature(key, event.id, timestamp, event.body),
+    },
+  });
+  return {
+    deliveredAt,
+    responseStatus: result.status,
+    responseBody: result.body,
+    responseTimeMs: result.elapsedMs,
+  };
+}

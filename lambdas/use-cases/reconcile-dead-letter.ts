@@ -1,0 +1,27 @@
+import type { DeliveryQueue, EventStore } from '../domain/ports';
+
+/** What the dead-letter reconciler needs. */
+export interface ReconcileDeps {
+  readonly events: EventStore;
+  readonly queue: DeliveryQueue;
+  readonly maxAttempts: number;
+}
+
+/** What happened to one dead-lettered message. */
+export type ReconcileOutcome = 'requeued' | 'exhausted' | 'settled';
+
+/**
+ * Decides the fate of a message that SQS moved to the dead-letter queue. Receive counts overcount
+ * attempts (throttling, lease conflicts, crashes), so an event with attempts left in its cycle goes back
+ * to the delivery queue; one without is marked `failed`. Nothing stays `pending` forever.
+ */
+export async function reconcileDeadLetter(deps: ReconcileDeps, id: string): Promise<ReconcileOutcome> {
+  const event = await deps.events.getEvent(id, { consistent: true });
+  if (!event || event.webhookStatus !== 'pending') return 'settled';
+  if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
+    await deps.events.settlePending(id, 'failed');
+    return 'exhausted';
+  }
+  await deps.queue.enqueue([id]);
+  return 'requeued';
+}

@@ -1,0 +1,48 @@
+import { ConflictError, NotFoundError } from '../domain/errors';
+import type { DeliveryQueue, EventStore } from '../domain/ports';
+
+/** What redelivery needs. */
+export interface RedeliverDeps {
+  readonly events: EventStore;
+  readonly queue: DeliveryQueue;
+}
+
+/** The events a redelivery queued. */
+export interface RedeliveryResult {
+  readonly queued: string[];
+}
+
+/**
+ * Starts a new cycle of up to 20 attempts for one `failed` or `skipped` event of the organization.
+ * Earlier attempts stay recorded and counted.
+ *
+ * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
+ *   event is pending or already delivered
+ */
+export async function redeliverEvent(deps: RedeliverDeps, orgId: string, id: string): Promise<RedeliveryResult> {
+  if (await deps.events.startCycle(id, orgId)) {
+    await deps.queue.enqueue([id]);
+    return { queued: [id] };
+  }
+  const event = await deps.events.getEvent(id, { consistent: true });
+  if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  throw new ConflictError(
+    event.webhookStatus === 'success'
+      ? `Event ${id} was already delivered; only failed or skipped events can be redelivered.`
+      : `Event ${id} is being delivered (webhook_status "${event.webhookStatus}"); only failed or skipped events can be redelivered.`,
+  );
+}
+
+/**
+ * Redelivers every `failed` and `skipped` event of the organization (pending ones are already being
+ * delivered, and successful ones are done).
+ */
+export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<RedeliveryResult> {
+  const candidates = await deps.events.listEventIdsByStatus(orgId, ['failed', 'skipped']);
+  const queued: string[] = [];
+  for (const id of candidates) {
+    if (await deps.events.startCycle(id, orgId)) queued.push(id);
+  }
+  await deps.queue.enqueue(queued);
+  return { queued };
+}
