@@ -1,0 +1,25 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { ValidationError } from '../../domain/errors';
+import { classifyAddress, isAddressAllowed, type UrlPolicy } from '../../domain/webhook-url';
+
+/**
+ * Refuses a webhook host that resolves to an address the policy forbids (checked when an account is
+ * saved; the sender checks again at every delivery, since DNS answers change).
+ */
+export function hostChecker(policy: UrlPolicy): (url: URL) => Promise<void> {
+  return async (url) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+    } catch {
+      throw new ValidationError('webhook_url', `host ${host} could not be resolved`);
+    }
+    const refused = addresses.filter((address) => !isAddressAllowed(classifyAddress(address), policy));
+    if (refused.length > 0) {
+      const kinds = refused.map((a) => `${a} (${classifyAddress(a)})`).join(', ');
+      throw new ValidationError('webhook_url', `host ${host} resolves to a non-public address: ${kinds}`);
+    }
+  };
+}

@@ -1,0 +1,70 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from './adapters/aws-clients';
+import { DynamoDirectoryStore } from './adapters/dynamodb/directory-store';
+import { DynamoEventStore } from './adapters/dynamodb/event-store';
+import type { PublishInput } from './domain/event-input';
+import type { WebhookStatus } from './domain/model';
+import { publishEvent as publish } from './use-cases/publish-event';
+
+/** Where and how events are published. */
+export interface PublisherOptions {
+  /** The stack's `TableName` output. */
+  readonly tableName: string;
+  /** The stack's `ApiUrl` output (or custom domain): `_links` in webhook bodies point there. */
+  readonly baseUrl: string;
+  /** Largest accepted serialized payload; 64 KiB by default. */
+  readonly maxPayloadBytes?: number;
+  /** Must match the stack's `eventRetentionDays` when that is set. */
+  readonly retentionDays?: number;
+  /** A document client of your own (region, credentials); one from the default chain otherwise. */
+  readonly client?: DynamoDBDocumentClient;
+}
+
+/** What publishing returns. */
+export interface PublishedEvent {
+  readonly id: string;
+  /** False when the id existed with the same content (an idempotent re-publish). */
+  readonly created: boolean;
+  readonly webhookStatus: WebhookStatus;
+  /** ISO 8601 UTC. */
+  readonly triggeredAt: string;
+  /** The `X-Signature` value every delivery of this event carries. */
+  readonly signature: string;
+}
+
+/** A publish function bound to one table; build it once and reuse it. */
+export type Publisher = (input: PublishInput) => Promise<PublishedEvent>;
+
+/**
+ * Builds a publisher for the gateway's own code: `const publish = createPublisher({...})`, then
+ * `await publish({ account, type, payload })`.
+ */
+export function createPublisher(options: PublisherOptions): Publisher {
+  const client = options.client ?? createDocumentClient();
+  const deps = {
+    events: new DynamoEventStore(client, options.tableName),
+    directory: new DynamoDirectoryStore(client, options.tableName),
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    maxPayloadBytes: options.maxPayloadBytes,
+    retentionDays: options.retentionDays,
+  };
+  return async (input) => {
+    const { created, event } = await publish(deps, input);
+    return {
+      id: event.id,
+      created,
+      webhookStatus: event.webhookStatus,
+      triggeredAt: event.triggeredAt,
+      signature: event.signature,
+    };
+  };
+}
+
+/**
+ * Records an event and queues its webhook (through the table stream). Same id and content again →
+ * the stored event; same id, other content → ConflictError; unknown account → NotFoundError; bad input
+ * → ValidationError. Nothing is stored when it throws.
+ */
+export function publishEvent(input: PublishInput, options: PublisherOptions): Promise<PublishedEvent> {
+  return createPublisher(options)(input);
+}

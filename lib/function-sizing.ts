@@ -1,0 +1,58 @@
+import { CONSUMER_TIMEOUT_SECONDS, DEAD_LETTER_QUEUE, type FunctionKey } from './shapes';
+
+/** Memory and timeout of one function, and why. */
+export interface FunctionSizing {
+  /** MB. On Lambda, CPU share grows with memory, so this also sets cold-start and TLS speed. */
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+  /** Shown as the function description, so the reason travels with the deployed function. */
+  readonly reason: string;
+}
+
+/** API Gateway's REST integration timeout: a handler that runs longer can no longer answer anyone. */
+const API_TIMEOUT_SECONDS = 29;
+
+/**
+ * Sizing of every function. Read paths get 512 MB because a bundled SDK handler's cold start is
+ * CPU-bound and the difference between 256 and 512 MB is roughly halved init time for a few cents;
+ * handlers without I/O get the minimum.
+ */
+export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
+  authorizer: {
+    memoryMb: 512,
+    timeoutSeconds: 5,
+    reason: 'Every uncached API call waits on it (one GetItem); 5 s fails fast with a 500 instead of hanging.',
+  },
+  health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
+  openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
+  listEvents: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason: 'One index Query plus one BatchGetItem of up to 100 items; 10 s bounds a stuck call.',
+  },
+  getEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  redeliverEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One read, one update, one SendMessage.' },
+  resetWebhooks: {
+    memoryMb: 512,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason: 'May reset many events of an organization; runs as long as API Gateway waits (29 s).',
+  },
+  listAccounts: { memoryMb: 512, timeoutSeconds: 10, reason: 'One index Query; 10 s bounds a stuck call.' },
+  getAccount: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  forwarder: {
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    reason: 'Batches of up to 100 stream records sent as SendMessageBatch of 10; network-bound.',
+  },
+  consumer: {
+    memoryMb: 512,
+    timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+    reason: 'Ten concurrent HTTPS deliveries, billed while receivers answer, so not more memory than TLS needs.',
+  },
+  reconciler: {
+    memoryMb: 256,
+    // An SQS event source needs the queue's visibility timeout >= the function timeout; AWS advises 6x.
+    timeoutSeconds: DEAD_LETTER_QUEUE.visibilityTimeoutSeconds / 6,
+    reason: 'Reads and re-sends dead letters; timeout is a sixth of the DLQ visibility timeout.',
+  },
+};

@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { hostChecker } from '../../lambdas/adapters/http/host-check';
+import { HeraldError } from '../../lambdas/domain/errors';
+import { parseUrlPolicy } from '../../lambdas/domain/webhook-url';
+import { createPublisher } from '../../lambdas/publisher';
+import {
+  createApiKey,
+  createOrganization,
+  listAccounts,
+  putAccount,
+  rotateWebhookToken,
+} from '../../lambdas/use-cases/administer';
+import { resolveTarget } from './target';
+
+const USAGE = `Usage: herald <command> [flags]
+  org create --name NAME
+  org token rotate --org ORG_ID
+  api-key create --org ORG_ID
+  account put --org ORG_ID --iban IBAN [--webhook-url URL]
+  account list --org ORG_ID
+  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
+Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
+  [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
+
+/** A usage mistake: exit code 2 and the usage text. */
+class UsageError extends Error {}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    org: { type: 'string' },
+    iban: { type: 'string' },
+    'webhook-url': { type: 'string' },
+    account: { type: 'string' },
+    type: { type: 'string' },
+    payload: { type: 'string' },
+    id: { type: 'string' },
+    'triggered-at': { type: 'string' },
+    table: { type: 'string' },
+    region: { type: 'string' },
+    'base-url': { type: 'string' },
+    'url-policy': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+function required(flag: keyof typeof values): string {
+  const value = values[flag];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${flag} is required.`);
+  return value;
+}
+
+async function run(): Promise<unknown> {
+  const command = positionals.join(' ');
+  if (values.help || command === '') throw new UsageError('');
+  const target = resolveTarget({
+    table: values.table,
+    region: values.region,
+    baseUrl: values['base-url'],
+    urlPolicy: values['url-policy'] === undefined ? undefined : parseUrlPolicy(values['url-policy']),
+  });
+  const client = createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, target.tableName);
+  switch (command) {
+    case 'org create':
+      return createOrganization(directory, required('name'));
+    case 'org token rotate':
+      return rotateWebhookToken(directory, required('org'));
+    case 'api-key create':
+      return createApiKey(directory, required('org'));
+    case 'account put':
+      return putAccount(
+        directory,
+        { orgId: required('org'), iban: required('iban'), webhookUrl: values['webhook-url'] },
+        target.urlPolicy,
+        target.baseUrl,
+        hostChecker(target.urlPolicy),
+      );
+    case 'account list':
+      return listAccounts(directory, required('org'), target.baseUrl);
+    case 'publish': {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(required('payload'));
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError('--payload must be JSON (an object).');
+      }
+      const publish = createPublisher({ tableName: target.tableName, baseUrl: target.baseUrl, client });
+      const event = await publish({
+        account: required('account'),
+        type: required('type'),
+        payload,
+        id: values.id,
+        triggeredAt: values['triggered-at'],
+      });
+      return { id: event.id, created: event.created, webhook_status: event.webhookStatus };
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+try {
+  process.stdout.write(`${JSON.stringify(await run(), null, 2)}\n`);
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message ? `herald: ${error.message}\n` : ''}${USAGE}\n`);
+    process.exitCode = 2;
+  } else {
+    const message = error instanceof HeraldError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`herald: ${message}\n`);
+    process.exitCode = 1;
+  }
+}

