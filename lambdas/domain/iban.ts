@@ -22,8 +22,9 @@ export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   VA: 22, VG: 24, WF: 27, XK: 20, YE: 30, YT: 27,
 };
 
-/** Shortest and longest IBAN of any country (Norway, Saint Lucia), as ISO 13616 allows up to 34. */
+/** Shortest IBAN of any country (Norway). */
 export const IBAN_MIN_LENGTH = 15;
+/** Longest IBAN ISO 13616 allows. */
 export const IBAN_MAX_LENGTH = 34;
 
 const IBAN_SHAPE = /^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/;

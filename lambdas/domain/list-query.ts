@@ -22,8 +22,9 @@ export const LIST_QUERY_PARAMS = [
 /** Name of a parameter of `GET /events`. */
 export type ListQueryParam = (typeof LIST_QUERY_PARAMS)[number];
 
-/** Default and largest `per_page` (the seed's limits). */
+/** `per_page` when the query has none (the seed's default). */
 export const DEFAULT_PER_PAGE = 10;
+/** Largest `per_page` (the seed's bound). */
 export const MAX_PER_PAGE = 100;
 
 /** Filters of an event listing; absent ones do not filter. */
@@ -82,13 +83,7 @@ export function parseListQuery(multi: Record<string, string[] | undefined> | nul
   const since = values.get('since');
   const until = values.get('until');
 
-  const filters: {
-    account?: string;
-    type?: string;
-    status?: WebhookStatus;
-    since?: string;
-    until?: string;
-  } = {};
+  const filters: { -readonly [K in keyof ListFilters]: ListFilters[K] } = {};
   const query = {
     page: page === undefined ? 1 : parseInteger('page', page, 1, Number.MAX_SAFE_INTEGER),
     perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseInteger('per_page', perPage, 1, MAX_PER_PAGE),

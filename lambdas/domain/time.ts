@@ -28,8 +28,9 @@ export function renderTimestamp(iso: string): string {
 }
 
 /**
- * Reads a timestamp query parameter (see {@link TIMESTAMP_PARAM} for the accepted forms) into an ISO
- * string with milliseconds, e.g. `2026-11-21T12:00:00.000Z`.
+ * Reads a timestamp query parameter into an ISO string with milliseconds, e.g.
+ * `2026-11-21T12:00:00.000Z`. Accepted: `YYYY-MM-DD HH:MM:SS` (the rendered form), the same with `+`
+ * for the space, and `YYYY-MM-DDTHH:MM:SSZ`; always UTC, no fractions, no offsets.
  *
  * @param name - the parameter, named in the error
  * @throws ValidationError for another form or an impossible date or time (2026-02-30, 24:00:00, :60)

@@ -158,7 +158,8 @@ export function classifyAddress(ip: string): AddressKind {
   if (g0 === 0xfd00 && g1 === 0x0ec2) return 'link-local';
   if ((g0 & 0xfe00) === 0xfc00) return 'private';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
-  if (g0 === 0x2001 && g1 < 0x0200) return 'reserved';
+  // IETF protocol assignments (Teredo, ORCHID…) and the documentation prefixes 2001:db8::/32, 3fff::/20.
+  if (g0 === 0x2001 && (g1 < 0x0200 || g1 === 0x0db8)) return 'reserved';
   if (g0 === 0x3fff && g1 < 0x1000) return 'reserved';
   if (g0 === 0x2002) return embedded(g1, g2);
   return (g0 & 0xe000) === 0x2000 ? 'public' : 'reserved';

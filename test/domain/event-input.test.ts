@@ -46,7 +46,9 @@ describe('validatePublishInput', () => {
     });
     expect(result.id).toBe('9b2f6c1e-8d4a-4f3b-a1c2-0d9e8f7a6b5c');
     expect(result.triggeredAt).toBe('2026-11-21T12:00:00.000Z');
-    expect(validatePublishInput({ ...base, triggeredAt: new Date(0) }).triggeredAt).toBe('1970-01-01T00:00:00.000Z');
+    expect(validatePublishInput({ ...base, triggeredAt: new Date(0) }).triggeredAt).toBe(
+      '1970-01-01T00:00:00.000Z',
+    );
   });
 
   it.each([

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lambdas/domain/errors';
-import { catchError } from './catch-error';
 import { nowIso, parseTimestampParam, renderTimestamp } from '../../lambdas/domain/time';
+import { catchError } from './catch-error';
 
 describe('renderTimestamp', () => {
   it('renders UTC without milliseconds', () => {

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
+
+/** The demo organization's credentials (kept in `.herald/demo.json`, since keys are stored hashed). */
+export interface DemoOrganization {
+  readonly orgId: string;
+  readonly apiKey: string;
+  readonly webhookToken: string;
+  readonly iban: string;
+}
+
+/** The demo account: a valid German IBAN from the IBAN standard's examples. */
+export const DEMO_IBAN = 'DE89370400440532013000';
+
+/**
+ * Creates the demo organization, API key and account, or reuses them when the data survived a restart;
+ * the account's webhook URL is set to this run's demo receiver.
+ */
+export async function seedDemo(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  baseUrl: string,
+  receiverUrl: string,
+  statePath: string,
+): Promise<DemoOrganization> {
+  const directory = new DynamoDirectoryStore(client, tableName);
+  let demo: DemoOrganization | undefined;
+  if (existsSync(statePath)) {
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as DemoOrganization;
+    const org = await directory.getOrganization(saved.orgId);
+    if (org) demo = { ...saved, webhookToken: org.webhookToken };
+  }
+  if (!demo) {
+    const created = await createOrganization(directory, 'Demo organization');
+    demo = {
+      orgId: created.id,
+      apiKey: created.api_key,
+      webhookToken: created.webhook_token,
+      iban: DEMO_IBAN,
+    };
+  }
+  await putAccount(
+    directory,
+    { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl },
+    'local',
+    baseUrl,
+  );
+  writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return demo;
+}

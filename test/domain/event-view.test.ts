@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  eventLinks,
+  toAccountView,
+  toEventDetail,
+  toEventSummary,
+  webhookBody,
+} from '../../lambdas/domain/event-view';
+import type { Account, EventRecord } from '../../lambdas/domain/model';
+
+const base = 'https://api.example.com/v1';
+const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';
+const body = webhookBody({
+  id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
+  type: 'credit_transfer_status_change',
+  account: 'DE89370400440532013000',
+  triggeredAt: '2026-11-21T12:34:56.789Z',
+  payloadJson,
+  baseUrl: base,
+});
+const record: EventRecord = {
+  id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
+  orgId: 'org-1',
+  account: 'DE89370400440532013000',
+  type: 'credit_transfer_status_change',
+  triggeredAt: '2026-11-21T12:34:56.789Z',
+  body,
+  signature: 'sha256=abc',
+  webhookStatus: 'success',
+  webhookRetries: 2,
+  cycleBase: 0,
+  deliveries: [
+    {
+      deliveredAt: '2026-11-21T12:34:57.100Z',
+      responseStatus: 503,
+      responseBody: 'busy',
+      responseTimeMs: 120,
+    },
+    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 200, responseBody: '', responseTimeMs: 35 },
+  ],
+};
+const links = {
+  self: 'https://api.example.com/v1/events/0190f4e8-3c1a-7b2e-9f00-123456789abc',
+  account: 'https://api.example.com/v1/accounts/DE89370400440532013000',
+};
+
+describe('eventLinks', () => {
+  it('links the event and its account, whatever the trailing slash of the base', () => {
+    expect(eventLinks(base, record)).toEqual(links);
+    expect(eventLinks(`${base}/`, record)).toEqual(links);
+  });
+});
+
+describe('toEventSummary', () => {
+  it('has exactly the list fields, in order', () => {
+    const view = toEventSummary(record, base);
+    expect(Object.keys(view)).toEqual([
+      'id',
+      'signature',
+      'account',
+      'type',
+      'triggered_at',
+      'webhook_status',
+      'webhook_retries',
+      '_links',
+    ]);
+    expect(view).toEqual({
+      id: record.id,
+      signature: 'sha256=abc',
+      account: 'DE89370400440532013000',
+      type: 'credit_transfer_status_change',
+      triggered_at: '2026-11-21 12:34:56',
+      webhook_status: 'success',
+      webhook_retries: 2,
+      _links: links,
+    });
+  });
+});
+
+describe('toEventDetail', () => {
+  it('adds the payload from the stored body and the attempts, oldest first', () => {
+    const view = toEventDetail(record, base);
+    expect(Object.keys(view)).toEqual([
+      'id',
+      'signature',
+      'account',
+      'type',
+      'triggered_at',
+      'payload',
+      'webhook_status',
+      'webhook_retries',
+      'webhook_deliveries',
+      '_links',
+    ]);
+    expect(view.payload).toEqual(JSON.parse(payloadJson));
+    expect(view.webhook_deliveries).toEqual([
+      { delivery_at: '2026-11-21 12:34:57', response_body: 'busy', response_status: 503, response_time: 120 },
+      { delivery_at: '2026-11-21 12:35:07', response_body: '', response_status: 200, response_time: 35 },
+    ]);
+    expect(Object.keys(view.webhook_deliveries[0] ?? {})).toEqual([
+      'delivery_at',
+      'response_body',
+      'response_status',
+      'response_time',
+    ]);
+  });
+
+  it('shows an empty attempt list for an undelivered event', () => {
+    const view = toEventDetail(
+      { ...record, webhookStatus: 'skipped', webhookRetries: 0, deliveries: [] },
+      base,
+    );
+    expect(view.webhook_deliveries).toEqual([]);
+    expect(view.webhook_retries).toBe(0);
+  });
+});
+
+describe('webhookBody', () => {
+  it('embeds the payload text verbatim in the documented field order', () => {
+    expect(body).toBe(
+      '{"id":"0190f4e8-3c1a-7b2e-9f00-123456789abc","type":"credit_transfer_status_change",' +
+        '"account":"DE89370400440532013000","triggered_at":"2026-11-21 12:34:56",' +
+        `"payload":${payloadJson},"_links":${JSON.stringify(links)}}`,
+    );
+    expect(Object.keys(JSON.parse(body) as object)).toEqual([
+      'id',
+      'type',
+      'account',
+      'triggered_at',
+      'payload',
+      '_links',
+    ]);
+  });
+
+  it('keeps payload bytes that a re-serialisation would change', () => {
+    const spaced = '{ "b": 1.0, "a": [ 1e2 ] }';
+    const text = webhookBody({ ...record, payloadJson: spaced, baseUrl: base });
+    expect(text).toContain(`"payload":${spaced},`);
+    expect(JSON.parse(text)).toMatchObject({ payload: { a: [100], b: 1 } });
+  });
+
+  it('escapes strings in the envelope', () => {
+    const text = webhookBody({ ...record, type: 'a"b', payloadJson: '{}', baseUrl: base });
+    expect(JSON.parse(text)).toMatchObject({ type: 'a"b' });
+  });
+
+  it.each(['[]', 'null', '"x"', '{', ''])('refuses payload text %j', (text) => {
+    expect(() => webhookBody({ ...record, payloadJson: text, baseUrl: base })).toThrow();
+  });
+});
+
+describe('toAccountView', () => {
+  const account: Account = {
+    iban: 'DE89370400440532013000',
+    orgId: 'org-1',
+    webhookUrl: 'https://hooks.example.com/herald',
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+  };
+
+  it('shows the URL and links to the account and its events', () => {
+    expect(toAccountView(account, base)).toEqual({
+      iban: 'DE89370400440532013000',
+      webhook_url: 'https://hooks.example.com/herald',
+      _links: {
+        self: 'https://api.example.com/v1/accounts/DE89370400440532013000',
+        events: 'https://api.example.com/v1/events?account=DE89370400440532013000',
+      },
+    });
+  });
+
+  it('shows null without a URL', () => {
+    expect(toAccountView({ ...account, webhookUrl: undefined }, base).webhook_url).toBeNull();
+  });
+});
