@@ -105,7 +105,11 @@ const closed = (properties: Record<string, JsonSchema>, description?: string): J
   required: Object.keys(properties),
   properties,
 });
-const text = (description: string, more: JsonSchema = {}): JsonSchema => ({ type: 'string', ...more, description });
+const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  ...more,
+  description,
+});
 const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
   type: 'integer',
   minimum,
@@ -199,7 +203,12 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       invalid_params: { type: 'array', minItems: 1, items: schemaRef('InvalidParam') },
     },
   },
-  ValidationProblem: { type: 'object', allOf: [schemaRef('Problem')], required: ['invalid_params'] },
+  ValidationProblem: {
+    type: 'object',
+    allOf: [schemaRef('Problem')],
+    required: ['invalid_params'],
+    properties: { invalid_params: { type: 'array', minItems: 1 } },
+  },
   WebhookPayload: closed(
     {
       id: EVENT_FIELDS.id,
@@ -227,13 +236,30 @@ const param = (
 export const PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   EventId: param('id', 'path', 'Event id; another form answers 400.', EVENT_ID),
   Iban: param('iban', 'path', 'IBAN, any case; blanks are removed.', { type: 'string' }),
-  Page: param('page', 'query', 'Page, from 1, in plain decimal (`05` answers 400).', int('Page.', 1, { default: 1 })),
-  PerPage: param('per_page', 'query', 'Events per page.', int('Size.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })),
-  Account: param('account', 'query', 'Only events of this IBAN (any case, blanks allowed).', { type: 'string' }),
+  Page: param(
+    'page',
+    'query',
+    'Page, from 1, in plain decimal (`05` answers 400).',
+    int('Page.', 1, { default: 1 }),
+  ),
+  PerPage: param(
+    'per_page',
+    'query',
+    'Events per page.',
+    int('Size.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE }),
+  ),
+  Account: param('account', 'query', 'Only events of this IBAN (any case, blanks allowed).', {
+    type: 'string',
+  }),
   Type: param('type', 'query', 'Only events of this type.', schemaRef('EventType')),
   Status: param('webhook_status', 'query', 'Only events in this delivery state.', schemaRef('WebhookStatus')),
   Since: param('since', 'query', 'Only events triggered at or after this UTC time.', schemaRef('Timestamp')),
-  Until: param('until', 'query', 'Only events triggered at or before; not before `since`.', schemaRef('Timestamp')),
+  Until: param(
+    'until',
+    'query',
+    'Only events triggered at or before; not before `since`.',
+    schemaRef('Timestamp'),
+  ),
 };
 
 /** `components.headers`, named as the headers themselves. */
@@ -241,10 +267,21 @@ export const HEADERS: Readonly<Record<string, HeaderObject>> = {
   Link: {
     description: 'RFC 8288 paging: `first` always, `prev` after page 1, `next` when more events follow.',
     required: true,
-    schema: { type: 'string', pattern: '^<[^>]+>; rel="first"(, <[^>]+>; rel="prev")?(, <[^>]+>; rel="next")?$' },
+    schema: {
+      type: 'string',
+      pattern: '^<[^>]+>; rel="first"(, <[^>]+>; rel="prev")?(, <[^>]+>; rel="next")?$',
+    },
   },
-  'WWW-Authenticate': { description: 'The scheme.', required: true, schema: { type: 'string', pattern: '^Bearer' } },
-  Allow: { description: 'The methods the path serves.', required: true, schema: { type: 'string', pattern: '^[A-Z]' } },
+  'WWW-Authenticate': {
+    description: 'The scheme.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer' },
+  },
+  Allow: {
+    description: 'The methods the path serves.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Z]' },
+  },
 };
 
 /** A problem answer whose body must carry exactly this status and problem type. */
@@ -254,11 +291,17 @@ function problem(status: number, slug: string, description: string, header?: str
     allOf: [schemaRef(status === 400 ? 'ValidationProblem' : 'Problem')],
     properties: { type: { const: PROBLEM_TYPE_BASE + slug }, status: { const: status } },
   };
-  const headers = header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
+  const headers =
+    header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
   return { description, ...headers, content: { 'application/problem+json': { schema } } };
 }
 
-const { UNAUTHORIZED: AUTH, MISSING_AUTHENTICATION_TOKEN: NO_ROUTE, THROTTLED: SLOW, DEFAULT_5XX } = GATEWAY_PROBLEMS;
+const {
+  UNAUTHORIZED: AUTH,
+  MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
+  THROTTLED: SLOW,
+  DEFAULT_5XX,
+} = GATEWAY_PROBLEMS;
 
 /** `components.responses`: every problem the API answers with. */
 export const RESPONSES: Readonly<Record<string, ResponseObject>> = {

@@ -39,40 +39,46 @@ function duration(seconds: number): string {
 
 const SCHEDULE_HOURS = Math.round(DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((sum, s) => sum + s, 0) / 3600);
 
-const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed webhook to the
-\`webhook_url\` of the account it belongs to. This API reads an organization's events and accounts and starts redeliveries.
+const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
+webhook to the \`webhook_url\` of the account it belongs to. This API reads an organization's events and
+accounts and starts redeliveries.
 
 ## Authentication
-Every route except \`/health\` and \`/openapi.json\` needs \`Authorization: Bearer <api key>\`. A missing or unknown key
-answers 401 with \`WWW-Authenticate: Bearer\`.
+Every route except \`/health\` and \`/openapi.json\` needs \`Authorization: Bearer <api key>\`. A missing or
+unknown key answers 401 with \`WWW-Authenticate: Bearer\`.
 
 ## Conventions
 - Timestamps are UTC, rendered \`YYYY-MM-DD HH:MM:SS\` (no zone suffix; fractions of a second are cut).
-- Event ids are UUIDs (version 4 or 7) in lower-case canonical form. IBANs are shown normalised: upper case, no blanks.
-- Answers carry \`Cache-Control: no-store\`. Objects may gain fields in later versions; clients should ignore unknown ones.
+- Event ids are UUIDs (version 4 or 7) in lower-case canonical form. IBANs are shown normalised: upper case,
+  no blanks.
+- Answers carry \`Cache-Control: no-store\`. Objects may gain fields in later versions; clients should ignore
+  unknown ones.
 
 ## Listing events
-\`GET /events\` lists newest first: by \`triggered_at\` descending, ties by \`id\` descending. Pages are numbered from 1
-(\`per_page\` 1 to 100, default 10). The body is a bare JSON array, so paging travels in the RFC 8288 \`Link\` header:
-\`rel="first"\` always, \`rel="prev"\` after page 1, \`rel="next"\` when more events follow; its URLs keep the request's
-filters and \`per_page\`. There is no total count. Pages are offsets: events recorded between two requests shift them.
-Unknown or repeated query parameters answer 400 instead of being ignored.
+\`GET /events\` lists newest first: by \`triggered_at\` descending, ties by \`id\` descending. Pages are
+numbered from 1 (\`per_page\` 1 to 100, default 10). The body is a bare JSON array, so paging travels in the
+RFC 8288 \`Link\` header: \`rel="first"\` always, \`rel="prev"\` after page 1, \`rel="next"\` when more events
+follow; its URLs keep the request's filters and \`per_page\`. There is no total count. Pages are offsets:
+events recorded between two requests shift them. Unknown or repeated query parameters answer 400 instead of
+being ignored.
 
 ## Delivery state
-\`webhook_status\` is \`pending\` (attempts under way or due), \`success\` (the receiver answered 2xx; final), \`failed\`
-(all ${MAX_ATTEMPTS} attempts of the cycle failed) or \`skipped\` (the account has no \`webhook_url\`; nothing was sent).
-\`webhook_retries\` counts the attempts of all cycles and equals the length of \`webhook_deliveries\` (oldest first).
-\`response_time\` is in milliseconds; \`response_status\` is 0 when no HTTP answer arrived, and \`response_body\` then says why.
+\`webhook_status\` is \`pending\` (attempts under way or due), \`success\` (the receiver answered 2xx; final),
+\`failed\` (all ${MAX_ATTEMPTS} attempts of the cycle failed) or \`skipped\` (the account has no
+\`webhook_url\`; nothing was sent). \`webhook_retries\` counts the attempts of all cycles and equals the
+length of \`webhook_deliveries\` (oldest first). \`response_time\` is in milliseconds; \`response_status\` is
+0 when no HTTP answer arrived, and \`response_body\` then says why.
 
 ## Redelivery
-\`POST /events/{id}/redeliver\` and \`POST /management/webhooks/reset\` give \`failed\` and \`skipped\` events a new cycle of
-up to ${MAX_ATTEMPTS} attempts and answer 202 with the ids queued. Earlier attempts stay recorded. Redelivering a \`pending\`
-or \`success\` event answers 409.
+\`POST /events/{id}/redeliver\` and \`POST /management/webhooks/reset\` give \`failed\` and \`skipped\` events
+a new cycle of up to ${MAX_ATTEMPTS} attempts and answer 202 with the ids queued. Earlier attempts stay
+recorded. Redelivering a \`pending\` or \`success\` event answers 409.
 
 ## Errors
-Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`), \`title\`, \`status\`,
-\`detail\` and \`instance\` (the request id); 400 answers add \`invalid_params: [{name, reason}]\`. An unknown path answers
-404, a known path with another method 405 with \`Allow\`, a request over the rate limit 429. 5xx bodies never reveal the cause.
+Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`),
+\`title\`, \`status\`, \`detail\` and \`instance\` (the request id); 400 answers add \`invalid_params: [{name,
+reason}]\`. An unknown path answers 404, a known path with another method 405 with \`Allow\`, a request over
+the rate limit 429. 5xx bodies never reveal the cause.
 
 ## Webhooks
 See the \`event\` webhook for the request Herald sends, its headers and how to verify its signatures.
@@ -82,20 +88,23 @@ See the \`event\` webhook for the request Herald sends, its headers and how to v
 
 const WEBHOOK_DESCRIPTION = `Herald POSTs every event to the \`webhook_url\` of its account.
 
-**Success and retries.** A 2xx answer confirms delivery. Anything else is a failed attempt: another status (3xx too:
-redirects are not followed), no answer within 10 s (5 s to connect), or a refused URL. A cycle has up to ${MAX_ATTEMPTS}
-attempts with increasing waits; by default ${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')} (about
-${SCHEDULE_HOURS} hours in all). Every attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
+**Success and retries.** A 2xx answer confirms delivery. Anything else is a failed attempt: another status
+(3xx too: redirects are not followed), no answer within 10 s (5 s to connect), or a refused URL. A cycle has
+up to ${MAX_ATTEMPTS} attempts with increasing waits, by default (a deployment may set its own):
+${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')}; about ${SCHEDULE_HOURS} hours in all. Every
+attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
 
-**Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries included,
-sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the event id).
+**Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries
+included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
+event id).
 
 **Signatures.** The key is the base64-decoded part of the organization's \`webhook_token\` after \`whsec_\`.
-- \`X-Signature: sha256=<hex HMAC-SHA256(key, body)>\`, the event's \`signature\` field. It is computed once, when the event
-  is recorded, so after a token rotation earlier events keep the old token's signature.
-- \`webhook-id\`, \`webhook-timestamp\` (Unix seconds of the attempt) and \`webhook-signature:
-  v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>\`, as in Standard Webhooks, whose libraries
-  verify it; it always uses the current token. Reject timestamps far from your clock (e.g. 5 minutes) to stop replays.
+- \`X-Signature: sha256=<hex HMAC-SHA256(key, body)>\`, the event's \`signature\` field. It is computed once,
+  when the event is recorded, so after a token rotation earlier events keep the old token's signature.
+- Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
+  seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, always with the current token. Reject timestamps far from
+  your clock (e.g. 5 minutes) to stop replays.
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
@@ -146,7 +155,7 @@ const PATHS: Readonly<Record<string, PathItemObject>> = {
         content: json({
           type: 'object',
           required: ['openapi', 'info', 'paths'],
-          properties: { openapi: { const: '3.1.0' } },
+          properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
         }),
       },
     },

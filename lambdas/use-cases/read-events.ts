@@ -18,11 +18,14 @@ export async function listEvents(
   query: ListQuery,
   baseUrl: string,
 ): Promise<EventListResult> {
+  const { until, ...filters } = query.filters;
   const page = await store.listEvents({
     orgId,
     offset: (query.page - 1) * query.perPage,
     limit: query.perPage,
-    ...query.filters,
+    ...filters,
+    // `until` names a whole second; events stored with milliseconds inside it belong to the range.
+    until: until === undefined ? undefined : new Date(Date.parse(until) + 999).toISOString(),
   });
   return {
     events: page.events.map((event) => toEventSummary(event, baseUrl)),

@@ -206,7 +206,7 @@ export class DynamoEventStore implements EventStore {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':pk': keys.orgEvents(request.orgId) };
     let condition = 'gsi1pk = :pk';
-    // `#` sorts before every id character and `~` after, so the bounds include the whole second.
+    // `#` sorts before every id character and `~` after, so both bounds are inclusive.
     if (request.since !== undefined) values[':lo'] = `${request.since}#`;
     if (request.until !== undefined) values[':hi'] = `${request.until}#~`;
     if (request.since !== undefined && request.until !== undefined) condition += ' AND gsi1sk BETWEEN :lo AND :hi';

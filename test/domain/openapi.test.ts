@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConflictError,
+  MethodNotAllowedError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../lambdas/domain/errors';
+import { toAccountView, toEventDetail, toEventSummary, webhookBody } from '../../lambdas/domain/event-view';
+import { parseListQuery } from '../../lambdas/domain/list-query';
+import type { EventRecord } from '../../lambdas/domain/model';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../lambdas/domain/openapi';
+import { linkHeader } from '../../lambdas/domain/pagination';
+import { toProblem } from '../../lambdas/domain/problem';
+import { generateWebhookToken, signBody, webhookKey } from '../../lambdas/domain/signing';
+import { HERALD_VERSION } from '../../lambdas/version';
+import { API_ROUTES, GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from '../../lib/shapes';
+import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
+
+const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
+const doc = buildOpenApiDocument(`${base}/`);
+const validator = createOpenApiValidator(doc);
+const JSON_TYPE: Record<string, string> = { 'Content-Type': 'application/json' };
+
+const id = '0190f4e8-3c1a-7b2e-9f00-123456789abc';
+const iban = 'DE89370400440532013000';
+const body = webhookBody({
+  id,
+  type: 'credit_transfer_status_change',
+  account: iban,
+  triggeredAt: '2026-11-21T12:34:56.789Z',
+  payloadJson: '{"transfer_id":"t-1","status":"settled"}',
+  baseUrl: base,
+});
+const record: EventRecord = {
+  id,
+  orgId: 'org-1',
+  account: iban,
+  type: 'credit_transfer_status_change',
+  triggeredAt: '2026-11-21T12:34:56.789Z',
+  body,
+  signature: signBody(webhookKey(generateWebhookToken()), body),
+  webhookStatus: 'success',
+  webhookRetries: 2,
+  cycleBase: 0,
+  deliveries: [
+    {
+      deliveredAt: '2026-11-21T12:34:57.100Z',
+      responseStatus: 0,
+      responseBody: 'timed out after 10000 ms',
+      responseTimeMs: 10_000,
+    },
+    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 204, responseBody: '', responseTimeMs: 35 },
+  ],
+};
+
+/** What a client sees: the JSON text parsed back, so `undefined` members and prototypes are gone. */
+const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const summary = wire(toEventSummary(record, base)) as Record<string, unknown>;
+const detail = wire(toEventDetail(record, base)) as Record<string, unknown>;
+const link = linkHeader(base, '/events', parseListQuery({ page: ['2'] }), true);
+const PROBLEM_TYPE = { 'Content-Type': 'application/problem+json' };
+
+/** A JSON answer as a response sample. */
+const ok = (
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  headers = JSON_TYPE,
+): ResponseSample => ({ method, path, status, headers, body });
+const list = (items: unknown, headers: Record<string, string> = { ...JSON_TYPE, Link: link }) =>
+  ok('GET', '/events?page=2', 200, items, headers);
+const event = (body: unknown) => ok('GET', `/events/${id}`, 200, body);
+/** A problem as the API renders it, as a response sample. */
+const problemSample = (method: string, path: string, error: unknown): ResponseSample => {
+  const problem = toProblem(error, 'req-1');
+  return ok(method, path, problem.statusCode, JSON.parse(problem.body), problem.headers);
+};
+/** API Gateway's own problem answers (gateway responses), as the stack renders them. */
+function gatewaySample(
+  path: string,
+  { status, slug, title, detail, headers }: GatewayProblem,
+): ResponseSample {
+  const body = { type: PROBLEM_TYPE_BASE + slug, title, status, detail, instance: 'r' };
+  return ok('GET', path, status, body, { ...PROBLEM_TYPE, ...headers });
+}
+
+/** Every `$ref` string in the document, with where it was found. */
+function refsOf(node: unknown, at = '#'): [string, string][] {
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === '$ref' && typeof value === 'string'
+      ? [[at, value] as [string, string]]
+      : refsOf(value, `${at}/${key}`),
+  );
+}
+
+function pointer(document: OpenApiDocument, ref: string): unknown {
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>(
+      (node, key) =>
+        typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined,
+      document,
+    );
+}
+
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+);
+
+describe('buildOpenApiDocument', () => {
+  it('is an OpenAPI 3.1 document for the given server, without a trailing slash', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe(HERALD_VERSION);
+    expect(doc.servers).toEqual([{ url: base }]);
+  });
+
+  it('is plain JSON and the same for the same base URL', () => {
+    expect(wire(doc)).toEqual(doc);
+    expect(buildOpenApiDocument(base)).toEqual(doc);
+  });
+
+  it('has an operation for every route and a route for every operation', () => {
+    const routes = API_ROUTES.map((route) => `${route.method} ${route.path} ${route.fn}`).sort();
+    expect(operations.map((o) => `${o.method} ${o.path} ${o.operation?.operationId}`).sort()).toEqual(routes);
+  });
+
+  it('guards exactly the routes the authorizer guards, and documents their 401', () => {
+    for (const route of API_ROUTES) {
+      const operation = doc.paths[route.path]?.[route.method === 'GET' ? 'get' : 'post'];
+      expect(operation?.security, route.path).toEqual(route.authorized ? [{ apiKey: [] }] : []);
+      expect('401' in (operation?.responses ?? {}), route.path).toBe(route.authorized);
+    }
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('documents 429 and 500 everywhere and declares every path parameter', () => {
+    for (const { path, operation } of operations) {
+      expect(Object.keys(operation?.responses ?? {}), path).toEqual(expect.arrayContaining(['429', '500']));
+      const declared = (operation?.parameters ?? []).map((p) => ('$ref' in p ? pointer(doc, p.$ref) : p));
+      for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+        expect(declared, path).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+      }
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const refs = refsOf(doc);
+    expect(refs.length).toBeGreaterThan(20);
+    for (const [at, ref] of refs) expect(pointer(doc, ref), `${ref} at ${at}`).toBeDefined();
+  });
+
+  it('describes the webhook request and its signature headers', () => {
+    const post = doc.webhooks.event?.post;
+    const names = (post?.parameters ?? []).map((p) => ('name' in p ? p.name : p.$ref));
+    expect(names).toEqual([
+      'User-Agent',
+      'X-Signature',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/WebhookPayload',
+    });
+    expect(post?.description).toMatch(/HMAC-SHA256/);
+  });
+
+  it('documents the webhook body the service really sends', () => {
+    const webhook = validatorFor('WebhookPayload');
+    expect(webhook(JSON.parse(body))).toEqual([]);
+    expect(webhook({ ...JSON.parse(body), signature: record.signature })).not.toEqual([]);
+  });
+});
+
+/** Validates a value against one component schema, through a document with one route answering it. */
+function validatorFor(schema: string): (value: unknown) => string[] {
+  const content = { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } };
+  const get = { operationId: 'probe', summary: 'probe', responses: { '200': { description: 'x', content } } };
+  const probe = createOpenApiValidator({ ...doc, paths: { '/probe': { get } } });
+  return (value) => probe.validateResponse(ok('GET', '/probe', 200, value));
+}
+
+describe('createOpenApiValidator accepts what the API sends', () => {
+  const account = (webhookUrl?: string) =>
+    toAccountView({ iban, orgId: 'o', webhookUrl, createdAt: '', updatedAt: '' }, base);
+  const accepted: [string, ResponseSample][] = [
+    ['a page of events', list([summary])],
+    ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
+    ['one event', event(detail)],
+    ['health', ok('GET', '/health', 200, { status: 'ok', version: HERALD_VERSION })],
+    ['the document itself', ok('GET', '/openapi.json', 200, wire(doc))],
+    ['a redelivery', ok('POST', `/events/${id}/redeliver`, 202, { queued: [id] })],
+    ['a reset, method in lower case', ok('post', '/management/webhooks/reset', 202, { queued: [] })],
+    ['accounts', ok('GET', '/accounts', 200, wire([account('https://hooks.example.com/x'), account()]))],
+    ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
+    ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
+    ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
+    ['a 404', problemSample('GET', `/events/${id}`, new NotFoundError(`No event ${id}.`))],
+    ['a 409', problemSample('POST', `/events/${id}/redeliver`, new ConflictError('already delivered'))],
+    ['a 405', problemSample('DELETE', '/events', new MethodNotAllowedError('DELETE', ['GET']))],
+    ['a 500', problemSample('GET', `/accounts/${iban}`, new Error('secret cause'))],
+    ['the gateway 401', gatewaySample('/accounts', GATEWAY_PROBLEMS.UNAUTHORIZED)],
+    ['the gateway 404', gatewaySample('/nowhere/at/all', GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN)],
+    ['the gateway 429', gatewaySample('/health', GATEWAY_PROBLEMS.THROTTLED)],
+  ];
+  it.each(accepted)('%s', (_, sample) => {
+    expect(validator.validateResponse(sample)).toEqual([]);
+  });
+});
+
+describe('createOpenApiValidator rejects what breaks the contract', () => {
+  const { _links: _, ...unlinked } = detail;
+  const attempt = { delivery_at: '2026-11-21 12:34:57', response_body: '', response_status: 200 };
+  const notFound = problemSample('GET', `/events/${id}`, new NotFoundError('x'));
+  const rejected: [string, ResponseSample, RegExp][] = [
+    ['a payload on a list element', list([{ ...summary, payload: {} }]), /additional.*\(payload\)/],
+    ['attempts on a list element', list([{ ...summary, webhook_deliveries: [] }]), /\(webhook_deliveries\)/],
+    ['an event without _links', event(unlinked), /required property '_links'/],
+    [
+      'an ISO timestamp',
+      list([{ ...summary, triggered_at: '2026-11-21T12:34:56Z' }]),
+      /triggered_at must match/,
+    ],
+    [
+      'a fractional response time',
+      event({ ...detail, webhook_deliveries: [{ ...attempt, response_time: 1.5 }] }),
+      /response_time must be integer/,
+    ],
+    [
+      'an unknown webhook_status',
+      list([{ ...summary, webhook_status: 'delivered' }]),
+      /webhook_status must be equal to one of/,
+    ],
+    ['a list without Link', list([summary], JSON_TYPE), /missing required header Link/],
+    [
+      'a malformed Link',
+      list([summary], { ...JSON_TYPE, Link: '<x>; rel="next"' }),
+      /header Link must match/,
+    ],
+    ['an undocumented status', { ...list([summary]), status: 201 }, /status 201 is not documented/],
+    [
+      'a 409 on reading an event',
+      problemSample('GET', `/events/${id}`, new ConflictError('no')),
+      /status 409 is not/,
+    ],
+    [
+      'a wrong content type',
+      list([summary], { 'Content-Type': 'text/html', Link: link }),
+      /text\/html is not documented/,
+    ],
+    ['a problem as plain JSON', { ...notFound, headers: JSON_TYPE }, /application\/json is not documented/],
+    [
+      'a 401 without WWW-Authenticate',
+      { ...problemSample('GET', '/events', new UnauthorizedError()), headers: PROBLEM_TYPE },
+      /missing required header WWW-Authenticate/,
+    ],
+    [
+      'a 405 without Allow',
+      {
+        ...problemSample('POST', '/health', new MethodNotAllowedError('POST', ['GET'])),
+        headers: PROBLEM_TYPE,
+      },
+      /missing required header Allow/,
+    ],
+    ['a body status unlike the answer', { ...notFound, status: 500 }, /status must be equal to constant/],
+    [
+      'a 400 without invalid_params',
+      { ...notFound, status: 400 },
+      /must have required property 'invalid_params'/,
+    ],
+    ['a 200 on an unknown path', ok('GET', '/nowhere', 200, {}), /no documented path matches/],
+    ['a 200 for an unserved method', ok('DELETE', '/events', 200, {}), /DELETE is not documented/],
+    [
+      'a malformed id in a redelivery',
+      ok('POST', `/events/${id}/redeliver`, 202, { queued: ['A'] }),
+      /queued\/0 must match/,
+    ],
+  ];
+  it.each(rejected)('%s', (_, sample, message) => {
+    expect(validator.validateResponse(sample).join('\n')).toMatch(message);
+  });
+});
