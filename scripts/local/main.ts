@@ -1,0 +1,78 @@
+/**
+ * `npm start`: Herald on this machine, with no AWS account. Starts the emulators and the runtime, seeds a
+ * demo organization whose account delivers to a built-in receiver, prints how to call the API, writes
+ * `.herald/local.json` for the CLI and the tests, and stops every child process on Ctrl-C or SIGTERM.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { LOCAL_INFO_PATH, type LocalRuntimeInfo } from '../cli/target';
+import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
+import { seedDemo } from './demo-seed';
+import { LOCAL_REGION } from './emulators';
+import { startLocalRuntime } from './runtime';
+
+const STATE_DIR = '.herald';
+const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
+const inMemory = values['in-memory'] === true;
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+  console.error(`PORT must be an integer from 1 to 65535, got "${process.env.PORT}".`);
+  process.exit(2);
+}
+
+mkdirSync(STATE_DIR, { recursive: true });
+const runtime = await startLocalRuntime({
+  port,
+  dataDir: inMemory ? undefined : join(STATE_DIR, 'data'),
+  retrySchedule: process.env.HERALD_RETRY_SCHEDULE,
+});
+let receiver: DemoReceiver | undefined;
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping Herald…`);
+  rmSync(LOCAL_INFO_PATH, { force: true });
+  await receiver?.close();
+  await runtime.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+const client = createDocumentClient();
+const directory = new DynamoDirectoryStore(client, runtime.tableName);
+let orgId = '';
+receiver = await startDemoReceiver(
+  async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
+  (line) => console.log(line),
+);
+const demo = await seedDemo(client, runtime.tableName, runtime.baseUrl, receiver.url, join(STATE_DIR, 'demo.json'));
+orgId = demo.orgId;
+
+const info: LocalRuntimeInfo = {
+  baseUrl: runtime.baseUrl,
+  region: LOCAL_REGION,
+  tableName: runtime.tableName,
+  queueUrl: runtime.queueUrl,
+  dlqUrl: runtime.dlqUrl,
+  endpoints: runtime.endpoints,
+  pid: process.pid,
+};
+writeFileSync(LOCAL_INFO_PATH, `${JSON.stringify(info, null, 2)}\n`);
+
+console.log(`
+Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})
+
+  ORG_ID=${demo.orgId}
+  API_KEY=${demo.apiKey}
+  ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  curl -s ${runtime.baseUrl}/health
+  curl -s -H "Authorization: Bearer ${demo.apiKey}" ${runtime.baseUrl}/events
+  npx herald publish --account ${demo.iban} --type credit_transfer_status_change --payload '{"transfer_id":"tr_1","status":"settled"}'
+
+Ctrl-C stops everything.`);
