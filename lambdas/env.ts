@@ -11,6 +11,7 @@ const VARIABLES = {
   RETRY_SCHEDULE: 'optional',
   WEBHOOK_URL_POLICY: 'optional',
   EVENT_RETENTION_DAYS: 'optional',
+  DELIVERY_TIMEOUT_MS: 'optional',
 } as const;
 
 type Variables = typeof VARIABLES;

@@ -7,7 +7,7 @@ import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '../../lib/shapes';
 import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
 import { DynamoDirectoryStore } from '../adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { HttpWebhookSender } from '../adapters/http/http-webhook-sender';
+import { HttpWebhookSender, timeoutsFrom } from '../adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '../adapters/observability';
 import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../domain/retry-schedule';
@@ -16,14 +16,20 @@ import { loadEnv } from '../env';
 import { CachedDirectory } from '../use-cases/cached-directory';
 import { type BatchDeps, deliverBatch } from '../use-cases/deliver-batch';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'RETRY_SCHEDULE', 'WEBHOOK_URL_POLICY']);
+const env = loadEnv([
+  'TABLE_NAME',
+  'QUEUE_URL',
+  'RETRY_SCHEDULE',
+  'WEBHOOK_URL_POLICY',
+  'DELIVERY_TIMEOUT_MS',
+]);
 const documents = createDocumentClient();
 const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const metrics = createMetrics();
 const deps: BatchDeps = {
   events: new DynamoEventStore(documents, env.TABLE_NAME),
   directory: new CachedDirectory(new DynamoDirectoryStore(documents, env.TABLE_NAME), 30_000),
-  sender: new HttpWebhookSender(urlPolicy),
+  sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
   schedule: env.RETRY_SCHEDULE ? parseRetrySchedule(env.RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_SECONDS,
   maxAttempts: MAX_ATTEMPTS,
@@ -33,15 +39,27 @@ const deps: BatchDeps = {
     if ('attempt' in outcome && outcome.attempt) {
       const { responseStatus, responseTimeMs } = outcome.attempt;
       const attempt = outcome.event.webhookRetries;
-      logger.info('Webhook attempt', { eventId: id, account: outcome.event.account, attempt, outcome: outcome.kind, responseStatus, responseTimeMs });
-      metrics.addMetric(outcome.kind === 'delivered' ? 'DeliverySucceeded' : 'DeliveryFailed', MetricUnit.Count, 1);
+      logger.info('Webhook attempt', {
+        eventId: id,
+        account: outcome.event.account,
+        attempt,
+        outcome: outcome.kind,
+        responseStatus,
+        responseTimeMs,
+      });
+      metrics.addMetric(
+        outcome.kind === 'delivered' ? 'DeliverySucceeded' : 'DeliveryFailed',
+        MetricUnit.Count,
+        1,
+      );
       metrics.addMetric('AttemptLatency', MetricUnit.Milliseconds, responseTimeMs);
     } else {
       logger.info('Delivery message settled without an attempt', { eventId: id, outcome: outcome.kind });
     }
     if (outcome.kind === 'exhausted') metrics.addMetric('EventsExhausted', MetricUnit.Count, 1);
   },
-  observeError: (messageId, error) => logger.error('Delivery message failed; it will be retried', { messageId, error }),
+  observeError: (messageId, error) =>
+    logger.error('Delivery message failed; it will be retried', { messageId, error }),
 };
 
 /** SQS consumer: one attempt per message, retries by visibility timeout, at most 20 per cycle. */

@@ -17,6 +17,11 @@ export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger))
   .use(problemResponses())
   .handler(async (event) => {
-    const view = await getEvent(store, orgIdOf(event), pathParam(event, 'id'), baseUrlOf(event, env.PUBLIC_BASE_URL));
+    const view = await getEvent(
+      store,
+      orgIdOf(event),
+      pathParam(event, 'id'),
+      baseUrlOf(event, env.PUBLIC_BASE_URL),
+    );
     return json(200, view);
   });

@@ -29,7 +29,8 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
     await Promise.all(
       event.Records.map(async (record) => {
         const id = eventIdOf(record.body);
-        if (id === undefined) return logger.error('Malformed dead letter dropped', { messageId: record.messageId });
+        if (id === undefined)
+          return logger.error('Malformed dead letter dropped', { messageId: record.messageId });
         try {
           const outcome = await reconcileDeadLetter(deps, id);
           logger.info('Dead letter reconciled', { eventId: id, outcome });

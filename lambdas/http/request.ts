@@ -29,7 +29,11 @@ export function pathParam(event: APIGatewayProxyEvent, name: string): string {
 }
 
 /** A JSON response. */
-export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+export function json(
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
   return {
     statusCode,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },

@@ -17,12 +17,20 @@ export interface CreatedOrganization {
 }
 
 /** Creates an organization, its webhook token and a first API key. */
-export async function createOrganization(directory: DirectoryStore, name: string): Promise<CreatedOrganization> {
+export async function createOrganization(
+  directory: DirectoryStore,
+  name: string,
+): Promise<CreatedOrganization> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200) {
     throw new ValidationError('name', 'must be 1 to 200 characters');
   }
-  const org: Organization = { id: randomUUID(), name: trimmed, webhookToken: generateWebhookToken(), createdAt: nowIso() };
+  const org: Organization = {
+    id: randomUUID(),
+    name: trimmed,
+    webhookToken: generateWebhookToken(),
+    createdAt: nowIso(),
+  };
   await directory.createOrganization(org);
   const { api_key } = await createApiKey(directory, org.id);
   return { id: org.id, name: org.name, webhook_token: org.webhookToken, api_key };
@@ -42,7 +50,8 @@ export async function rotateWebhookToken(
   orgId: string,
 ): Promise<{ id: string; webhook_token: string }> {
   const token = generateWebhookToken();
-  if (!(await directory.setWebhookToken(orgId, token))) throw new NotFoundError(`org: no organization ${orgId}.`);
+  if (!(await directory.setWebhookToken(orgId, token)))
+    throw new NotFoundError(`org: no organization ${orgId}.`);
   return { id: orgId, webhook_token: token };
 }
 
@@ -79,7 +88,11 @@ export async function putAccount(
 }
 
 /** The organization's accounts. */
-export async function listAccounts(directory: DirectoryStore, orgId: string, baseUrl: string): Promise<AccountView[]> {
+export async function listAccounts(
+  directory: DirectoryStore,
+  orgId: string,
+  baseUrl: string,
+): Promise<AccountView[]> {
   const accounts = await directory.listAccounts(orgId);
   return accounts.map((account) => toAccountView(account, baseUrl));
 }

@@ -49,7 +49,8 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   const now = deps.now ?? Date.now;
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event) return { kind: 'dropped', reason: 'event not found' };
-  if (event.webhookStatus !== 'pending') return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
+  if (event.webhookStatus !== 'pending')
+    return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
   if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
     await deps.events.settlePending(id, 'failed');
     return { kind: 'exhausted', event };
@@ -92,7 +93,12 @@ async function attemptDelivery(
   try {
     checkWebhookUrl(url, deps.urlPolicy);
   } catch (error) {
-    return { deliveredAt, responseStatus: 0, responseBody: `refused: ${(error as Error).message}`, responseTimeMs: 0 };
+    return {
+      deliveredAt,
+      responseStatus: 0,
+      responseBody: `refused: ${(error as Error).message}`,
+      responseTimeMs: 0,
+    };
   }
   const key = webhookKey(token);
   const timestamp = Math.floor(now() / 1000);

@@ -59,7 +59,9 @@ export async function publishEvent(deps: PublishDeps, input: PublishInput): Prom
     signature: signBody(webhookKey(org.webhookToken), body),
     webhookStatus: account.webhookUrl ? 'pending' : 'skipped',
     expiresAt:
-      deps.retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + deps.retentionDays * 86_400,
+      deps.retentionDays === undefined
+        ? undefined
+        : Math.floor(now.getTime() / 1000) + deps.retentionDays * 86_400,
   });
   if (result.created) return { created: true, event: result.event };
 

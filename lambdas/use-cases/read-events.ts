@@ -1,5 +1,10 @@
 import { NotFoundError, ValidationError } from '../domain/errors';
-import { type EventDetailView, type EventSummaryView, toEventDetail, toEventSummary } from '../domain/event-view';
+import {
+  type EventDetailView,
+  type EventSummaryView,
+  toEventDetail,
+  toEventSummary,
+} from '../domain/event-view';
 import { isEventId } from '../domain/ids';
 import type { ListQuery } from '../domain/list-query';
 import { linkHeader } from '../domain/pagination';
@@ -38,7 +43,12 @@ export async function listEvents(
  *
  * @throws ValidationError for a malformed id, NotFoundError otherwise
  */
-export async function getEvent(store: EventStore, orgId: string, id: string, baseUrl: string): Promise<EventDetailView> {
+export async function getEvent(
+  store: EventStore,
+  orgId: string,
+  id: string,
+  baseUrl: string,
+): Promise<EventDetailView> {
   const event = await store.getEvent(parseEventId(id));
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   return toEventDetail(event, baseUrl);
@@ -46,6 +56,7 @@ export async function getEvent(store: EventStore, orgId: string, id: string, bas
 
 /** The path parameter `id`, which must be an event id (UUID v4 or v7, lower case). */
 export function parseEventId(id: string): string {
-  if (!isEventId(id)) throw new ValidationError('id', 'must be a UUID (version 4 or 7) in lower-case canonical form');
+  if (!isEventId(id))
+    throw new ValidationError('id', 'must be a UUID (version 4 or 7) in lower-case canonical form');
   return id;
 }

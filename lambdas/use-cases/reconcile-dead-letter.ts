@@ -17,7 +17,7 @@ export type ReconcileOutcome = 'requeued' | 'exhausted' | 'settled';
  */
 export async function reconcileDeadLetter(deps: ReconcileDeps, id: string): Promise<ReconcileOutcome> {
   const event = await deps.events.getEvent(id, { consistent: true });
-  if (!event || event.webhookStatus !== 'pending') return 'settled';
+  if (event?.webhookStatus !== 'pending') return 'settled';
   if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
     await deps.events.settlePending(id, 'failed');
     return 'exhausted';

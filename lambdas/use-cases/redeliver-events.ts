@@ -19,7 +19,11 @@ export interface RedeliveryResult {
  * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
  *   event is pending or already delivered
  */
-export async function redeliverEvent(deps: RedeliverDeps, orgId: string, id: string): Promise<RedeliveryResult> {
+export async function redeliverEvent(
+  deps: RedeliverDeps,
+  orgId: string,
+  id: string,
+): Promise<RedeliveryResult> {
   if (await deps.events.startCycle(id, orgId)) {
     await deps.queue.enqueue([id]);
     return { queued: [id] };

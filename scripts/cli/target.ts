@@ -41,11 +41,18 @@ export function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): 
   if (flags.table) {
     if (flags.region) process.env.AWS_REGION = flags.region;
     if (!flags.baseUrl) throw new Error('--base-url is required with --table (the stack output ApiUrl).');
-    return { tableName: flags.table, baseUrl: flags.baseUrl, urlPolicy: flags.urlPolicy ?? 'public-https', local: false };
+    return {
+      tableName: flags.table,
+      baseUrl: flags.baseUrl,
+      urlPolicy: flags.urlPolicy ?? 'public-https',
+      local: false,
+    };
   }
   const path = join(cwd, LOCAL_INFO_PATH);
   if (!existsSync(path)) {
-    throw new Error(`No local runtime found (${LOCAL_INFO_PATH} is missing): run "npm start", or pass --table/--region/--base-url for AWS.`);
+    throw new Error(
+      `No local runtime found (${LOCAL_INFO_PATH} is missing): run "npm start", or pass --table/--region/--base-url for AWS.`,
+    );
   }
   const info = JSON.parse(readFileSync(path, 'utf8')) as LocalRuntimeInfo;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = info.endpoints.dynamodb;
@@ -53,5 +60,10 @@ export function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): 
   process.env.AWS_REGION = info.region;
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  return { tableName: info.tableName, baseUrl: info.baseUrl, urlPolicy: flags.urlPolicy ?? 'local', local: true };
+  return {
+    tableName: info.tableName,
+    baseUrl: info.baseUrl,
+    urlPolicy: flags.urlPolicy ?? 'local',
+    local: true,
+  };
 }

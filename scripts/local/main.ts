@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { parseRetrySchedule } from '../../lambdas/domain/retry-schedule';
 import { LOCAL_INFO_PATH, type LocalRuntimeInfo } from '../cli/target';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
@@ -21,6 +22,15 @@ const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 1 || port > 65_535) {
   console.error(`PORT must be an integer from 1 to 65535, got "${process.env.PORT}".`);
   process.exit(2);
+}
+
+if (process.env.HERALD_RETRY_SCHEDULE !== undefined) {
+  try {
+    parseRetrySchedule(process.env.HERALD_RETRY_SCHEDULE);
+  } catch (error) {
+    console.error(`HERALD_RETRY_SCHEDULE: ${(error as Error).message}`);
+    process.exit(2);
+  }
 }
 
 mkdirSync(STATE_DIR, { recursive: true });
@@ -50,7 +60,13 @@ receiver = await startDemoReceiver(
   async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
   (line) => console.log(line),
 );
-const demo = await seedDemo(client, runtime.tableName, runtime.baseUrl, receiver.url, join(STATE_DIR, 'demo.json'));
+const demo = await seedDemo(
+  client,
+  runtime.tableName,
+  runtime.baseUrl,
+  receiver.url,
+  join(STATE_DIR, 'demo.json'),
+);
 orgId = demo.orgId;
 
 const info: LocalRuntimeInfo = {

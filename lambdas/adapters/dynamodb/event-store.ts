@@ -24,7 +24,8 @@ export type CapacityListener = (operation: string, units: number) => void;
 
 const INDEX = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
-const SUMMARY_PROJECTION = 'id, org_id, account, #type, triggered_at, signature, webhook_status, webhook_retries';
+const SUMMARY_PROJECTION =
+  'id, org_id, account, #type, triggered_at, signature, webhook_status, webhook_retries';
 const BATCH_GET_LIMIT = 100;
 const MAX_BATCH_GET_ROUNDS = 8;
 
@@ -119,7 +120,9 @@ export class DynamoEventStore implements EventStore {
           UpdateExpression: `SET ${appendList}, webhook_status = :s ${tail}`,
           // A failure may only move a pending event; a success always wins.
           ConditionExpression:
-            status === 'success' ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND webhook_status = :pending',
+            status === 'success'
+              ? 'attribute_exists(pk)'
+              : 'attribute_exists(pk) AND webhook_status = :pending',
           ExpressionAttributeValues: {
             ...append.ExpressionAttributeValues,
             ':s': status,
@@ -156,7 +159,12 @@ export class DynamoEventStore implements EventStore {
       Key: keys.event(id),
       UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until',
       ConditionExpression: 'org_id = :org AND webhook_status IN (:failed, :skipped)',
-      ExpressionAttributeValues: { ':pending': 'pending', ':org': orgId, ':failed': 'failed', ':skipped': 'skipped' },
+      ExpressionAttributeValues: {
+        ':pending': 'pending',
+        ':org': orgId,
+        ':failed': 'failed',
+        ':skipped': 'skipped',
+      },
     });
   }
 
@@ -202,14 +210,18 @@ export class DynamoEventStore implements EventStore {
     return ids;
   }
 
-  private indexQuery(request: EventListRequest, startKey: Record<string, unknown> | undefined): QueryCommandInput {
+  private indexQuery(
+    request: EventListRequest,
+    startKey: Record<string, unknown> | undefined,
+  ): QueryCommandInput {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':pk': keys.orgEvents(request.orgId) };
     let condition = 'gsi1pk = :pk';
     // `#` sorts before every id character and `~` after, so both bounds are inclusive.
     if (request.since !== undefined) values[':lo'] = `${request.since}#`;
     if (request.until !== undefined) values[':hi'] = `${request.until}#~`;
-    if (request.since !== undefined && request.until !== undefined) condition += ' AND gsi1sk BETWEEN :lo AND :hi';
+    if (request.since !== undefined && request.until !== undefined)
+      condition += ' AND gsi1sk BETWEEN :lo AND :hi';
     else if (request.since !== undefined) condition += ' AND gsi1sk >= :lo';
     else if (request.until !== undefined) condition += ' AND gsi1sk <= :hi';
     const filters: string[] = [];
@@ -226,7 +238,9 @@ export class DynamoEventStore implements EventStore {
       TableName: this.tableName,
       IndexName: INDEX,
       KeyConditionExpression: condition,
-      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ...(filters.length > 0
+        ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names }
+        : {}),
       ExpressionAttributeValues: values,
       ProjectionExpression: 'pk',
       ScanIndexForward: false,

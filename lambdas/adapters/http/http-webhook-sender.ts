@@ -18,6 +18,19 @@ export interface SenderTimeouts {
 export const DEFAULT_TIMEOUTS: SenderTimeouts = { connectMs: 5_000, totalMs: 10_000 };
 
 /**
+ * Timeouts from `DELIVERY_TIMEOUT_MS` (the tests shorten it to exercise hanging receivers quickly):
+ * the connect limit stays at most half the total.
+ */
+export function timeoutsFrom(totalMs: string | undefined): SenderTimeouts {
+  if (totalMs === undefined) return DEFAULT_TIMEOUTS;
+  const total = Number(totalMs);
+  if (!Number.isInteger(total) || total < 100 || total > 60_000) {
+    throw new RangeError(`DELIVERY_TIMEOUT_MS must be an integer from 100 to 60000, got "${totalMs}"`);
+  }
+  return { totalMs: total, connectMs: Math.min(DEFAULT_TIMEOUTS.connectMs, Math.floor(total / 2)) };
+}
+
+/**
  * POSTs webhooks with node's own HTTP client: no redirects are followed (a 3xx is a failure), the
  * response body is read up to the limit, and every address the host resolves to is checked against the
  * URL policy *inside* the connection's DNS lookup, so a DNS answer cannot change between check and connect.
@@ -60,7 +73,10 @@ export class HttpWebhookSender implements WebhookSender {
         lookup: this.guardedLookup(),
         agent: false,
       });
-      const total = setTimeout(() => finish(0, `timed out after ${this.timeouts.totalMs} ms`), this.timeouts.totalMs);
+      const total = setTimeout(
+        () => finish(0, `timed out after ${this.timeouts.totalMs} ms`),
+        this.timeouts.totalMs,
+      );
       const connect = setTimeout(
         () => finish(0, `could not connect within ${this.timeouts.connectMs} ms`),
         this.timeouts.connectMs,
@@ -72,7 +88,9 @@ export class HttpWebhookSender implements WebhookSender {
       });
       req.on('response', (res) => {
         clearTimeout(connect);
-        readLimited(res, RESPONSE_BODY_LIMIT_BYTES).then((bytes) => finish(res.statusCode ?? 0, truncateUtf8(bytes, RESPONSE_BODY_LIMIT_BYTES)));
+        readLimited(res, RESPONSE_BODY_LIMIT_BYTES).then((bytes) =>
+          finish(res.statusCode ?? 0, truncateUtf8(bytes, RESPONSE_BODY_LIMIT_BYTES)),
+        );
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connect);

@@ -46,7 +46,9 @@ export class SqsDeliveryQueue implements DeliveryQueue {
         throw new Error(`SendMessageBatch kept failing for ${entries.length} message(s)`);
       }
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
-      const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
+      const out = await this.client.send(
+        new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }),
+      );
       const failed = new Set((out.Failed ?? []).map((f) => f.Id));
       entries = entries.filter((entry) => failed.has(entry.Id));
     }
