@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { createSqsClient } from '../adapters/aws-clients';
+import { eventIdOfKey } from '../adapters/dynamodb/items';
 import { logger } from '../adapters/observability';
 import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '../env';
@@ -21,7 +22,7 @@ export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     const records = event.Records;
     for (let start = 0; start < records.length; start += CHUNK) {
       const chunk = records.slice(start, start + CHUNK);
-      const ids = chunk.flatMap((r) => r.dynamodb?.NewImage?.id?.S ?? []);
+      const ids = chunk.flatMap((r) => eventIdOfKey(r.dynamodb?.NewImage?.pk?.S ?? '') || []);
       try {
         await queue.enqueue(ids);
       } catch (error) {

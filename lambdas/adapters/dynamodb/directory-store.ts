@@ -9,6 +9,7 @@ import {
 import { ConflictError } from '../../domain/errors';
 import type { Account, Organization } from '../../domain/model';
 import type { DirectoryStore } from '../../domain/ports';
+import type { CapacityListener } from './event-store';
 import { keys, toAccount, toOrganization } from './items';
 
 /** {@link DirectoryStore} on the single events table. */
@@ -16,6 +17,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly onCapacity?: CapacityListener,
   ) {}
 
   async getOrganization(id: string): Promise<Organization | undefined> {
@@ -134,7 +136,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    const units = out.ConsumedCapacity?.CapacityUnits;
+    if (this.onCapacity && units !== undefined) this.onCapacity('GetItem', units);
     return out.Item;
   }
 }

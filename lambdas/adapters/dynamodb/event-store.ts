@@ -17,15 +17,14 @@ import type {
   NewEvent,
   PutEventResult,
 } from '../../domain/ports';
-import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
+import { attemptItem, EVENT_SK, eventIdOfKey, eventItem, keys, toEventRecord } from './items';
 
 /** Receives the capacity units each request consumed (for cost measurements). */
 export type CapacityListener = (operation: string, units: number) => void;
 
 const INDEX = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
-const SUMMARY_PROJECTION =
-  'id, org_id, account, #type, triggered_at, signature, webhook_status, webhook_retries';
+const SUMMARY_PROJECTION = 'pk, gsi1pk, gsi1sk, account, #type, signature, webhook_status, webhook_retries';
 const BATCH_GET_LIMIT = 100;
 const MAX_BATCH_GET_ROUNDS = 8;
 
@@ -183,7 +182,7 @@ export class DynamoEventStore implements EventStore {
       if (!filtered) input.Limit = Math.min(wanted - ids.length, 1000);
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
-      for (const item of out.Items ?? []) ids.push(String(item.pk).slice('EVENT#'.length));
+      for (const item of out.Items ?? []) ids.push(eventIdOfKey(String(item.pk)));
       startKey = out.LastEvaluatedKey;
     } while (startKey && ids.length < wanted);
     return ids;
@@ -202,7 +201,7 @@ export class DynamoEventStore implements EventStore {
       input.Limit = BATCH_GET_LIMIT;
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
-      const chunk = (out.Items ?? []).map((item) => String(item.pk).slice('EVENT#'.length));
+      const chunk = (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk)));
       const events = await this.batchGetSummaries(chunk);
       for (const event of events) if (statuses.includes(event.webhookStatus)) ids.push(event.id);
       startKey = out.LastEvaluatedKey;

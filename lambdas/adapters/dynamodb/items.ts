@@ -2,6 +2,7 @@
  * Item layouts of the events table (see docs/design.md): key builders and item ↔ record mapping.
  * Attribute names are short where they repeat per attempt, because item size is billed on every write.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '../../domain/model';
 import type { NewEvent } from '../../domain/ports';
 
@@ -34,16 +35,18 @@ interface AttemptItem {
   ms: number;
 }
 
-/** Stored shape of an event item. */
+/**
+ * Stored shape of an event item. Every write of an item is billed per started KB of the whole item, so
+ * a typical event is kept under 1 KB: the id, organization and trigger time live only in the keys
+ * (`pk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored deflate-compressed (about 45 % smaller;
+ * inflating gives back the exact bytes that were signed).
+ */
 export interface EventItem extends ItemKey {
   gsi1pk: string;
   gsi1sk: string;
-  id: string;
-  org_id: string;
   account: string;
   type: string;
-  triggered_at: string;
-  body: string;
+  body: Uint8Array;
   signature: string;
   webhook_status: WebhookStatus;
   webhook_retries: number;
@@ -59,12 +62,9 @@ export function eventItem(event: NewEvent): EventItem {
     ...keys.event(event.id),
     gsi1pk: keys.orgEvents(event.orgId),
     gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
-    id: event.id,
-    org_id: event.orgId,
     account: event.account,
     type: event.type,
-    triggered_at: event.triggeredAt,
-    body: event.body,
+    body: deflateRawSync(event.body, { level: 9 }),
     signature: event.signature,
     webhook_status: event.webhookStatus,
     webhook_retries: 0,
@@ -72,6 +72,11 @@ export function eventItem(event: NewEvent): EventItem {
     deliveries: [],
     ...(event.expiresAt === undefined ? {} : { expires_at: event.expiresAt }),
   };
+}
+
+/** The event id inside an event item's `pk` (`EVENT#<id>`). */
+export function eventIdOfKey(pk: string): string {
+  return pk.slice('EVENT#'.length);
 }
 
 /** Stored attempt of a recorded {@link DeliveryAttempt}. */
@@ -87,13 +92,14 @@ export function attemptItem(attempt: DeliveryAttempt): AttemptItem {
 /** Record of a stored event item (tolerates the list projection, which omits the attempts). */
 export function toEventRecord(item: Record<string, unknown>): EventRecord {
   const event = item as Partial<EventItem>;
+  const [triggeredAt = ''] = String(event.gsi1sk).split('#');
   return {
-    id: String(event.id),
-    orgId: String(event.org_id),
+    id: eventIdOfKey(String(event.pk)),
+    orgId: String(event.gsi1pk).slice('ORG#'.length, -'#EVENTS'.length),
     account: String(event.account),
     type: String(event.type),
-    triggeredAt: String(event.triggered_at),
-    body: event.body ?? '',
+    triggeredAt,
+    body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),
     signature: String(event.signature),
     webhookStatus: event.webhook_status ?? 'pending',
     webhookRetries: Number(event.webhook_retries ?? 0),

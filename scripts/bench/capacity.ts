@@ -1,0 +1,117 @@
+/**
+ * Capacity units per operation, as DynamoDB Local reports them with `ReturnConsumedCapacity: TOTAL`:
+ * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
+ */
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { type CapacityListener, DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import { eventItem } from '../../lambdas/adapters/dynamodb/items';
+import { HttpWebhookSender } from '../../lambdas/adapters/http/http-webhook-sender';
+import { uuidv7 } from '../../lambdas/domain/ids';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../lambdas/domain/retry-schedule';
+import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
+import { deliverEvent } from '../../lambdas/use-cases/deliver-event';
+import { publishEvent } from '../../lambdas/use-cases/publish-event';
+import { MAX_ATTEMPTS } from '../../lib/shapes';
+
+/** Capacity units summed per operation name. */
+export type CapacityTally = Record<string, number>;
+
+function tally(): { sum: CapacityTally; listener: CapacityListener } {
+  const sum: CapacityTally = {};
+  return { sum, listener: (op, units) => (sum[op] = (sum[op] ?? 0) + units) };
+}
+
+/** A typical `credit_transfer_status_change` payload (≈ 300 bytes). */
+export const SAMPLE_PAYLOAD = {
+  transfer_id: 'tr_01JD6Z0Q7W3K9V2M8N4P5R6S7T',
+  status: 'settled',
+  previous_status: 'pending',
+  amount: '1250.00',
+  currency: 'EUR',
+  counterparty_iban: 'GB82WEST12345698765432',
+  counterparty_name: 'Example Supplier Ltd',
+  end_to_end_id: 'E2E-2026-11-21-000123',
+  settled_at: '2026-11-21T10:15:00Z',
+};
+
+/** Units per event of publish and of a first-try delivery, averaged over `events`. */
+export async function measureDeliveryCapacity(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  receiverUrl: string,
+  events: number,
+): Promise<{ publish: CapacityTally; deliver: CapacityTally }> {
+  const setup = new DynamoDirectoryStore(client, tableName);
+  const org = await createOrganization(setup, 'bench');
+  const iban = 'DE89370400440532013000';
+  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local', 'http://bench');
+
+  const pub = tally();
+  const publishDeps = {
+    events: new DynamoEventStore(client, tableName, pub.listener),
+    directory: new DynamoDirectoryStore(client, tableName, pub.listener),
+    // A real execute-api base URL: the two links in every body are part of the item size.
+    baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
+  };
+  const del = tally();
+  const deliverDeps = {
+    events: new DynamoEventStore(client, tableName, del.listener),
+    // The consumer caches accounts and organizations; a fresh store per event would overstate reads.
+    directory: new DynamoDirectoryStore(client, tableName),
+    sender: new HttpWebhookSender('local'),
+    schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
+    maxAttempts: MAX_ATTEMPTS,
+    urlPolicy: 'local' as const,
+    leaseMs: 120_000,
+  };
+  for (let i = 0; i < events; i++) {
+    const { event } = await publishEvent(publishDeps, {
+      account: iban,
+      type: 'credit_transfer_status_change',
+      payload: SAMPLE_PAYLOAD,
+    });
+    const outcome = await deliverEvent(deliverDeps, event.id);
+    if (outcome.kind !== 'delivered') throw new Error(`bench delivery ${outcome.kind}`);
+  }
+  const perEvent = (sum: CapacityTally) =>
+    Object.fromEntries(Object.entries(sum).map(([op, units]) => [op, units / events]));
+  return { publish: perEvent(pub.sum), deliver: perEvent(del.sum) };
+}
+
+/** Read units of `GET /events` page 1 and page 50 (per_page 100) with 10,000 events in one organization. */
+export async function measureListCapacity(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<Record<string, CapacityTally>> {
+  const orgId = 'bench-list-org';
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const items = Array.from({ length: 10_000 }, (_, i) => {
+    const id = uuidv7(start + i * 1000);
+    const triggeredAt = new Date(start + i * 1000).toISOString();
+    const item = eventItem({
+      id,
+      orgId,
+      account: 'DE89370400440532013000',
+      type: 'credit_transfer_status_change',
+      triggeredAt,
+      body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
+      signature: `sha256=${'0'.repeat(64)}`,
+      webhookStatus: 'pending',
+    });
+    return { ...item, webhook_status: 'success', webhook_retries: 1 };
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
+  }
+  const result: Record<string, CapacityTally> = {};
+  for (const page of [1, 50]) {
+    const t = tally();
+    const store = new DynamoEventStore(client, tableName, t.listener);
+    const out = await store.listEvents({ orgId, offset: (page - 1) * 100, limit: 100 });
+    if (out.events.length !== 100) throw new Error(`page ${page} returned ${out.events.length} events`);
+    result[`page ${page}`] = t.sum;
+  }
+  return result;
+}

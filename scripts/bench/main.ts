@@ -1,0 +1,53 @@
+/**
+ * `npm run bench`: the measurements behind the README's cost and speed claims. Starts its own
+ * emulators (in memory) and stops them. Numbers vary by machine; the capacity units do not.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
+import { applyLocalAwsEnv, startEmulators } from '../local/emulators';
+import { provisionResources } from '../local/provision';
+import { measureDeliveryCapacity, measureListCapacity } from './capacity';
+import { measureColdStarts } from './cold-start';
+import { measureLatency } from './latency';
+
+const only = process.argv.slice(2);
+const wants = (name: string) => only.length === 0 || only.includes(name);
+
+if (wants('cold-start')) {
+  console.log('\n## Cold start: bundle size and median module init (7 fresh processes each)\n');
+  console.log('| bundle | size (KB) | init (ms) |\n|---|---:|---:|');
+  for (const row of await measureColdStarts()) {
+    console.log(`| ${row.name} | ${(row.bytes / 1024).toFixed(0)} | ${row.medianInitMs.toFixed(1)} |`);
+  }
+}
+
+if (wants('capacity') || wants('latency')) {
+  const emulators = await startEmulators();
+  try {
+    applyLocalAwsEnv(emulators.endpoints);
+    const client = createDocumentClient();
+    if (wants('capacity')) {
+      const resources = await provisionResources({
+        prefix: `bench-${Date.now().toString(36)}`,
+        sqsEndpoint: emulators.endpoints.sqs,
+      });
+      const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const perEvent = await measureDeliveryCapacity(client, resources.tableName, url, 50);
+      receiver.close();
+      console.log('\n## Capacity units per event (publish, first-try delivery), table only\n');
+      console.log(JSON.stringify(perEvent, null, 2));
+      console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
+      console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
+    }
+    if (wants('latency')) {
+      const result = await measureLatency(emulators.endpoints, 200, 1000);
+      console.log('\n## Publish → receiver through the local runtime\n');
+      console.log(JSON.stringify(result, null, 2));
+    }
+  } finally {
+    await emulators.stop();
+  }
+}
