@@ -128,18 +128,19 @@ export async function startFauxqs(options: EmulatorOptions = {}): Promise<Emulat
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const bootstrap = [
-    'const { startFauxqs } = await import(process.env.HERALD_FAUXQS_ENTRY);',
+    'const { startFauxqs } = await import(process.argv[1]);',
     'const dataDir = process.env.HERALD_FAUXQS_DATA_DIR;',
     'const server = await startFauxqs({ port: Number(process.env.HERALD_FAUXQS_PORT), logger: false, ...(dataDir ? { dataDir } : {}) });',
     'const stop = () => server.stop().finally(() => process.exit(0));',
     "process.once('SIGTERM', stop); process.once('SIGINT', stop); process.stdin.once('end', stop); process.stdin.resume();",
   ].join('\n');
-  const child = spawn(process.execPath, ['--input-type=module', '-e', bootstrap], {
+  // The entry travels as an argument so that the command line names fauxqs (ps, pkill -f).
+  const entry = pathToFileURL(locateFauxqs()).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', bootstrap, entry], {
     detached: options.detached ?? false,
     stdio: 'pipe',
     env: {
       ...process.env,
-      HERALD_FAUXQS_ENTRY: pathToFileURL(locateFauxqs()).href,
       HERALD_FAUXQS_PORT: String(port),
       HERALD_FAUXQS_DATA_DIR: dataDir ?? '',
     },
@@ -283,13 +284,9 @@ async function supervise(child: ChildProcess, options: SuperviseOptions): Promis
   for (;;) {
     if (spawnError) {
       await stop();
-      const code = (spawnError as NodeJS.ErrnoException).code;
-      throw new Error(
-        code === 'ENOENT' ? options.missingCommandHint : `${options.name}: ${spawnError.message}`,
-        {
-          cause: spawnError,
-        },
-      );
+      const missing = (spawnError as NodeJS.ErrnoException).code === 'ENOENT';
+      const message = missing ? options.missingCommandHint : `${options.name}: ${spawnError.message}`;
+      throw new Error(message, { cause: spawnError });
     }
     if (!isRunning()) {
       await stop();
@@ -297,8 +294,11 @@ async function supervise(child: ChildProcess, options: SuperviseOptions): Promis
         `The ${options.name} emulator exited during startup (code ${child.exitCode}, signal ${child.signalCode}).\n${output}`,
       );
     }
-    const answered = child.pid !== undefined && (await options.probe().then(succeeded, failed));
-    if (answered && isRunning()) break;
+    const pid = child.pid;
+    const answered = pid !== undefined && (await options.probe().then(succeeded, failed));
+    if (pid !== undefined && answered && isRunning()) {
+      return { name: options.name, endpoint: options.endpoint, port: options.port, pid, stop };
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
@@ -307,8 +307,6 @@ async function supervise(child: ChildProcess, options: SuperviseOptions): Promis
     }
     await new Promise((done) => setTimeout(done, 150));
   }
-  const pid = child.pid ?? -1;
-  return { name: options.name, endpoint: options.endpoint, port: options.port, pid, stop };
 }
 
 const succeeded = (): boolean => true;

@@ -1,0 +1,404 @@
+/**
+ * A `node:http` emulation of Herald's API Gateway REST API: Lambda proxy integration (v1 events), a
+ * TOKEN authorizer with a per-token decision cache, and the gateway's own problem+json answers.
+ *
+ * Routes come from `API_ROUTES` and gateway answers from `GATEWAY_PROBLEMS`, the shapes the CDK stack
+ * uses, so a client sees the same statuses, headers and bodies locally as in AWS.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayTokenAuthorizerEvent,
+} from 'aws-lambda';
+import {
+  API_ROUTES,
+  AUTHORIZATION_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  type FunctionKey,
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  PROBLEM_TYPE_BASE,
+  type RouteShape,
+} from '../../lib/shapes';
+import { LOCAL_REGION } from './emulators';
+
+/** A proxy-integration function (a Lambda handler with its context already bound). */
+export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+
+/** A TOKEN authorizer function. */
+export type TokenAuthorizerHandler = (
+  event: APIGatewayTokenAuthorizerEvent,
+) => Promise<APIGatewayAuthorizerResult>;
+
+/** Functions that serve routes (everything but the authorizer and the event-source functions). */
+export type RouteFunctionKey = Exclude<FunctionKey, 'authorizer' | 'forwarder' | 'consumer' | 'reconciler'>;
+
+/** The functions behind the API: the authorizer and the route functions by {@link FunctionKey}. */
+export type ApiHandlers = { readonly authorizer?: TokenAuthorizerHandler } & {
+  readonly [K in RouteFunctionKey]?: ApiHandler;
+};
+
+/** Options of {@link createApiGateway}. */
+export interface ApiGatewayOptions {
+  readonly handlers: ApiHandlers;
+  /** Default `API_ROUTES`. */
+  readonly routes?: readonly RouteShape[];
+  /** How long an authorizer decision is reused for the same token; default 300 s, 0 disables the cache. */
+  readonly authorizerCacheTtlSeconds?: number;
+  /** Stage name in request contexts and method ARNs; default `local`. */
+  readonly stage?: string;
+}
+
+/** A gateway that is not yet (or no longer) listening. */
+export interface ApiGateway {
+  /** Starts listening; resolves with the base URL, e.g. `http://127.0.0.1:3000`. Port 0 picks a free one. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops accepting requests and closes open connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * What the stack answers outside `GATEWAY_PROBLEMS`: 405 comes from a mock integration worded like the
+ * handlers' `MethodNotAllowedError`; 403 (an authorizer Deny) is only reachable with a custom policy.
+ */
+const ACCESS_DENIED: GatewayProblem = {
+  status: 403,
+  slug: 'forbidden',
+  title: 'Forbidden',
+  detail: 'This API key may not call this route.',
+};
+const methodNotAllowed = (method: string, allow: string): GatewayProblem => ({
+  status: 405,
+  slug: 'method-not-allowed',
+  title: 'Method not allowed',
+  detail: `${method} is not allowed here; allowed: ${allow}.`,
+});
+
+const ACCOUNT_ID = '000000000000';
+const API_ID = 'local';
+
+type CachedDecision = { readonly result: APIGatewayAuthorizerResult; readonly expiresAt: number };
+type Decision = { readonly allowed: Record<string, string> } | { readonly problem: GatewayProblem };
+
+/** Creates the gateway; call `listen()` to serve. */
+export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
+  const routes = options.routes ?? API_ROUTES;
+  const stage = options.stage ?? 'local';
+  const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
+  const decisions = new Map<string, CachedDecision>();
+
+  const authorize = async (token: string | undefined, methodArn: string): Promise<Decision> => {
+    if (!token) return { problem: GATEWAY_PROBLEMS.UNAUTHORIZED };
+    const authorizer = options.handlers.authorizer;
+    if (!authorizer) {
+      console.error('[api-gateway] no authorizer function is registered');
+      return { problem: GATEWAY_PROBLEMS.DEFAULT_5XX };
+    }
+    let result = decisions.get(token);
+    if (!result || result.expiresAt <= Date.now()) {
+      try {
+        const answer = await authorizer({ type: 'TOKEN', authorizationToken: token, methodArn });
+        result = { result: answer, expiresAt: Date.now() + ttlMs };
+      } catch (error) {
+        // Only this exact message means 401 to API Gateway; anything else is an authorizer failure.
+        if (error instanceof Error && error.message === 'Unauthorized')
+          return { problem: GATEWAY_PROBLEMS.UNAUTHORIZED };
+        console.error('[api-gateway] authorizer failed', error);
+        return { problem: GATEWAY_PROBLEMS.DEFAULT_5XX };
+      }
+      if (ttlMs > 0) decisions.set(token, result);
+    }
+    const { principalId, policyDocument, context } = result.result;
+    const values = Object.entries(context ?? {}).filter(([, value]) => value !== undefined);
+    const nested = values.some(([, value]) => typeof value === 'object' && value !== null);
+    if (!principalId || !policyDocument || nested) {
+      console.error('[api-gateway] malformed authorizer result', result.result);
+      return { problem: GATEWAY_PROBLEMS.DEFAULT_5XX };
+    }
+    if (evaluatePolicy(policyDocument, methodArn) !== 'Allow') {
+      return { problem: ACCESS_DENIED };
+    }
+    // API Gateway hands context values to the integration as strings.
+    return {
+      allowed: { principalId, ...Object.fromEntries(values.map(([key, value]) => [key, String(value)])) },
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const method = req.method ?? 'GET';
+    const match = matchRoute(routes, path);
+    if (!match) return sendProblem(res, GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN, requestId);
+    const route = match.routes.find((candidate) => candidate.method === method);
+    if (!route) {
+      const allow = match.routes.map((candidate) => candidate.method).join(', ');
+      return sendProblem(res, methodNotAllowed(method, allow), requestId, { Allow: allow });
+    }
+    const body = await readBody(req);
+    let authorizer: Record<string, string> | undefined;
+    if (route.authorized) {
+      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${ACCOUNT_ID}:${API_ID}/${stage}/${method}${path}`;
+      const decision = await authorize(headerValue(req, AUTHORIZATION_HEADER), methodArn);
+      if ('problem' in decision) return sendProblem(res, decision.problem, requestId);
+      authorizer = decision.allowed;
+    }
+    const event = toProxyEvent(
+      { req, url, path, body, requestId, stage },
+      route,
+      match.pathParameters,
+      authorizer,
+    );
+    const handler = options.handlers[route.fn as RouteFunctionKey];
+    let result: APIGatewayProxyResult;
+    try {
+      if (!handler) throw new Error(`No handler registered for function ${route.fn}`);
+      result = await handler(event);
+      if (!result || !Number.isInteger(result.statusCode)) throw new Error('Malformed Lambda proxy response');
+    } catch (error) {
+      console.error(`[api-gateway] ${route.fn} failed (request ${requestId})`, error);
+      return sendProblem(res, GATEWAY_PROBLEMS.DEFAULT_5XX, requestId);
+    }
+    sendResult(res, result, requestId);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('[api-gateway] request failed', error);
+      if (!res.headersSent) sendProblem(res, GATEWAY_PROBLEMS.DEFAULT_5XX, 'unknown');
+      else res.destroy();
+    });
+  });
+  let closing: Promise<void> | undefined;
+
+  return {
+    listen: (port = 0, host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(`http://${host}:${(server.address() as AddressInfo).port}`);
+        });
+      }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        // Keep-alive sockets would hold close() open until they time out.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function sendProblem(
+  res: ServerResponse,
+  problem: GatewayProblem,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({
+    type: `${PROBLEM_TYPE_BASE}${problem.slug}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    instance: requestId,
+  });
+  res.writeHead(problem.status, {
+    'Content-Type': 'application/problem+json',
+    'x-amzn-RequestId': requestId,
+    ...problem.headers,
+    ...extraHeaders,
+  });
+  res.end(body);
+}
+
+function sendResult(res: ServerResponse, result: APIGatewayProxyResult, requestId: string): void {
+  const headers = new Map<string, { name: string; values: string[] }>();
+  const add = (name: string, values: readonly (string | number | boolean)[]): void => {
+    const entry = headers.get(name.toLowerCase()) ?? { name, values: [] };
+    entry.values.push(...values.map(String));
+    headers.set(name.toLowerCase(), entry);
+  };
+  for (const [name, value] of Object.entries(result.headers ?? {})) add(name, [value]);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) add(name, values);
+  // API Gateway's defaults when the function sets none.
+  if (!headers.has('content-type')) add('Content-Type', ['application/json']);
+  add('x-amzn-RequestId', [requestId]);
+  res.writeHead(
+    result.statusCode,
+    Object.fromEntries(
+      [...headers.values()].map(({ name, values }) => [name, values.length === 1 ? values[0] : values]),
+    ),
+  );
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+}
+
+interface RouteMatch {
+  readonly routes: readonly RouteShape[];
+  readonly pathParameters: Record<string, string> | null;
+}
+
+/** The routes of the resource matching `path`; literal segments beat `{param}` ones, as in API Gateway. */
+function matchRoute(routes: readonly RouteShape[], path: string): RouteMatch | undefined {
+  const segments = path.split('/').slice(1);
+  let best: { match: RouteMatch; literals: number; resource: string } | undefined;
+  for (const route of routes) {
+    const template = route.path.split('/').slice(1);
+    if (template.length !== segments.length) continue;
+    const parameters: Record<string, string> = {};
+    let literals = 0;
+    const fits = template.every((part, index) => {
+      const segment = segments[index] ?? '';
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part === segment && ++literals > 0;
+      parameters[name] = safeDecode(segment);
+      return segment !== '';
+    });
+    if (!fits) continue;
+    if (best?.resource === route.path) {
+      best.match = { ...best.match, routes: [...best.match.routes, route] };
+    } else if (!best || literals > best.literals) {
+      const pathParameters = Object.keys(parameters).length > 0 ? parameters : null;
+      best = { match: { routes: [route], pathParameters }, literals, resource: route.path };
+    }
+  }
+  return best?.match;
+}
+
+/** IAM-style evaluation of the authorizer's policy for one method ARN: an explicit Deny wins. */
+function evaluatePolicy(
+  policy: APIGatewayAuthorizerResult['policyDocument'],
+  methodArn: string,
+): 'Allow' | 'Deny' {
+  const list = <T>(value: T | readonly T[] | undefined): readonly T[] =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value as T];
+  const glob = (pattern: string): RegExp =>
+    new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
+  let allowed = false;
+  for (const statement of list(policy.Statement)) {
+    const actions = 'Action' in statement ? list<string>(statement.Action) : [];
+    const resources = 'Resource' in statement ? list<string>(statement.Resource) : [];
+    const applies =
+      actions.some((action) => glob(action).test('execute-api:Invoke')) &&
+      resources.some((resource) => glob(resource).test(methodArn));
+    if (applies && statement.Effect === 'Deny') return 'Deny';
+    if (applies && statement.Effect === 'Allow') allowed = true;
+  }
+  return allowed ? 'Allow' : 'Deny';
+}
+
+interface GatewayRequest {
+  readonly req: IncomingMessage;
+  readonly url: URL;
+  readonly path: string;
+  readonly body: string | null;
+  readonly requestId: string;
+  readonly stage: string;
+}
+
+/** The v1 proxy event API Gateway would send for this request. */
+function toProxyEvent(
+  request: GatewayRequest,
+  route: RouteShape,
+  pathParameters: Record<string, string> | null,
+  authorizer: Record<string, string> | undefined,
+): APIGatewayProxyEvent {
+  const { req, url, path, stage, requestId } = request;
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  // rawHeaders keeps the client's spelling, which REST APIs pass through unchanged.
+  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
+    const name = req.rawHeaders[index] as string;
+    const value = req.rawHeaders[index + 1] as string;
+    headers[name] = value;
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    multiQuery[name] = [...(multiQuery[name] ?? []), value];
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const now = new Date();
+  const host = headerValue(req, 'host') ?? 'localhost';
+  return {
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters,
+    stageVariables: null,
+    body: request.body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: ACCOUNT_ID,
+      apiId: API_ID,
+      authorizer,
+      domainName: host,
+      domainPrefix: host.split('.')[0],
+      extendedRequestId: requestId,
+      httpMethod: route.method,
+      identity: {
+        // A caller without IAM or Cognito credentials leaves every other field null.
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        user: null,
+        userArn: null,
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: headerValue(req, 'user-agent') ?? null,
+      },
+      path: `/${stage}${path}`,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestId,
+      requestTime: now.toUTCString(),
+      requestTimeEpoch: now.getTime(),
+      resourceId: route.path,
+      resourcePath: route.path,
+      stage,
+    },
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length === 0 ? null : Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,238 @@
+/**
+ * Herald without AWS: emulators, provisioned resources, the unmodified Lambda handlers, the API gateway
+ * and the two kinds of event source mapping, composed in one process.
+ *
+ * The handlers read their configuration from `process.env` at module scope, so the runtime sets the SDK
+ * endpoints and the function variables before it imports them. Node caches modules: one process can
+ * therefore host one runtime with real handlers at a time (tests use `handlers` overrides, or one runtime
+ * per test file).
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { FUNCTION_SIZING } from '../../lib/function-sizing';
+import { FUNCTIONS, type FunctionKey, RECONCILER_EVENT_SOURCE } from '../../lib/shapes';
+import {
+  type ApiHandler,
+  type ApiHandlers,
+  createApiGateway,
+  type RouteFunctionKey,
+  type TokenAuthorizerHandler,
+} from './api-gateway';
+import {
+  applyEnv,
+  applyLocalAwsEnv,
+  findFreePort,
+  LOCAL_REGION,
+  type LocalEndpoints,
+  startEmulators,
+} from './emulators';
+import { type ProvisionedResources, provisionResources } from './provision';
+import { type QueueHandler, startQueueLink } from './queue-link';
+import { type StreamHandler, startStreamLink } from './stream-link';
+
+/** Every function of the stack, as the runtime invokes it (context already bound). */
+export type FunctionHandlers = {
+  readonly authorizer: TokenAuthorizerHandler;
+  readonly forwarder: StreamHandler;
+  readonly consumer: QueueHandler;
+  readonly reconciler: QueueHandler;
+} & { readonly [K in RouteFunctionKey]: ApiHandler };
+
+/** Options of {@link startLocalRuntime}. */
+export interface LocalRuntimeOptions {
+  /** API port; default a free one. */
+  readonly port?: number;
+  /** Prefix of the table and queue names; default `herald-local`. */
+  readonly prefix?: string;
+  /** Use emulators that already run; otherwise the runtime starts (and later stops) its own. */
+  readonly endpoints?: LocalEndpoints;
+  /**
+   * Persist emulator data (`<dataDir>/dynamodb`, `<dataDir>/sqs`) and the stream checkpoint here;
+   * in-memory when absent. Only applies to emulators the runtime starts itself.
+   */
+  readonly dataDir?: string;
+  /** `RETRY_SCHEDULE` of the functions (19 comma-separated seconds); the default schedule otherwise. */
+  readonly retrySchedule?: string;
+  /** Extra function environment variables, applied last. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Replacements for the real handlers; those given are not imported. */
+  readonly handlers?: Partial<FunctionHandlers>;
+  /** Authorizer cache TTL; default `AUTHORIZER_CACHE_TTL_SECONDS`. */
+  readonly authorizerCacheTtlSeconds?: number;
+  /** Redrive limit of the delivery queue; default `DELIVERY_QUEUE.maxReceiveCount`. */
+  readonly maxReceiveCount?: number;
+  /** Concurrent pollers of the delivery queue; default 2. */
+  readonly consumerConcurrency?: number;
+  /** Receives errors of the event source emulations; default: logged to stderr. */
+  readonly onError?: (source: 'forwarder' | 'consumer' | 'reconciler', error: unknown) => void;
+}
+
+/** A running local Herald. */
+export interface LocalRuntime {
+  /** Base URL of the API, e.g. `http://127.0.0.1:3000`. */
+  readonly baseUrl: string;
+  readonly tableName: string;
+  readonly queueUrl: string;
+  readonly dlqUrl: string;
+  readonly endpoints: LocalEndpoints;
+  readonly resources: ProvisionedResources;
+  /** Stops everything the runtime started, in reverse order, and restores `process.env`. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts the local runtime; on failure, whatever was already started is stopped again. */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => console.error('[runtime] stop failed', error));
+    }
+  };
+  try {
+    let endpoints = options.endpoints;
+    if (!endpoints) {
+      const dataDir = options.dataDir;
+      // Detached: a Ctrl+C in the terminal then reaches only this process, which stops the links before
+      // the emulators instead of having them vanish under an invocation in flight.
+      const emulators = await startEmulators({
+        dynamodb: { detached: true, ...(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}) },
+        sqs: { detached: true, ...(dataDir ? { dataDir: join(dataDir, 'sqs') } : {}) },
+      });
+      cleanups.push(() => emulators.stop());
+      endpoints = emulators.endpoints;
+    }
+    cleanups.push(applyLocalAwsEnv(endpoints));
+    const prefix = options.prefix ?? 'herald-local';
+    const resources = await provisionResources({
+      prefix,
+      sqsEndpoint: endpoints.sqs,
+      maxReceiveCount: options.maxReceiveCount,
+    });
+    const port = options.port ?? (await findFreePort());
+    const baseUrl = `http://127.0.0.1:${port}`;
+    cleanups.push(applyEnv(functionEnv(options, resources, baseUrl)));
+    const handlers = await loadHandlers(options.handlers ?? {});
+
+    const gateway = createApiGateway({
+      handlers: handlers as ApiHandlers,
+      authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
+    });
+    await gateway.listen(port);
+    cleanups.push(() => gateway.close());
+
+    const report = options.onError ?? ((source, error) => console.error(`[${source}]`, error));
+    const forwarder = startStreamLink({
+      streamArn: resources.streamArn,
+      handler: handlers.forwarder,
+      checkpointFile: options.dataDir ? join(options.dataDir, `${prefix}-stream-checkpoint.json`) : undefined,
+      onError: (error) => report('forwarder', error),
+    });
+    cleanups.push(() => forwarder.stop());
+    const consumer = await startQueueLink({
+      queueUrl: resources.queueUrl,
+      queueArn: resources.queueArn,
+      handler: handlers.consumer,
+      concurrency: options.consumerConcurrency,
+      onError: (error) => report('consumer', error),
+    });
+    cleanups.push(() => consumer.stop());
+    const reconciler = await startQueueLink({
+      queueUrl: resources.dlqUrl,
+      queueArn: resources.dlqArn,
+      handler: handlers.reconciler,
+      batchSize: RECONCILER_EVENT_SOURCE.batchSize,
+      concurrency: 1,
+      onError: (error) => report('reconciler', error),
+    });
+    cleanups.push(() => reconciler.stop());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      baseUrl,
+      tableName: resources.tableName,
+      queueUrl: resources.queueUrl,
+      dlqUrl: resources.dlqUrl,
+      endpoints,
+      resources,
+      stop: () => {
+        stopping ??= stopAll();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The variables the CDK stack gives the functions, pointed at the local resources. */
+function functionEnv(
+  options: LocalRuntimeOptions,
+  resources: ProvisionedResources,
+  baseUrl: string,
+): Record<string, string> {
+  // Quiet Powertools unless the developer asked for more: metrics would print EMF to stdout otherwise.
+  const quietDefaults: Record<string, string> = {
+    POWERTOOLS_SERVICE_NAME: 'herald',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_METRICS_NAMESPACE: 'Herald',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+  for (const key of Object.keys(quietDefaults)) {
+    if (process.env[key] !== undefined) delete quietDefaults[key];
+  }
+  return {
+    ...quietDefaults,
+    TABLE_NAME: resources.tableName,
+    QUEUE_URL: resources.queueUrl,
+    DLQ_URL: resources.dlqUrl,
+    PUBLIC_BASE_URL: baseUrl,
+    WEBHOOK_URL_POLICY: 'local',
+    ...(options.retrySchedule ? { RETRY_SCHEDULE: options.retrySchedule } : {}),
+    ...options.env,
+  };
+}
+
+/** Imports `lambdas/handlers/<entry>.ts` for every function without an override. */
+async function loadHandlers(overrides: Partial<FunctionHandlers>): Promise<FunctionHandlers> {
+  const keys = Object.keys(FUNCTIONS) as FunctionKey[];
+  const loaded = await Promise.all(
+    keys.map(async (key) => {
+      const override = overrides[key];
+      if (override) return [key, override] as const;
+      const url = new URL(`../../lambdas/handlers/${FUNCTIONS[key]}.ts`, import.meta.url).href;
+      const module = (await import(url)) as { handler?: unknown };
+      if (typeof module.handler !== 'function') {
+        throw new Error(`lambdas/handlers/${FUNCTIONS[key]}.ts does not export a handler function`);
+      }
+      const handler = module.handler as (event: unknown, context: Context) => Promise<unknown>;
+      return [key, (event: unknown) => handler(event, lambdaContext(key))] as const;
+    }),
+  );
+  return Object.fromEntries(loaded) as unknown as FunctionHandlers;
+}
+
+/** A fresh Lambda context per invocation, as Powertools and middy expect one. */
+function lambdaContext(key: FunctionKey): Context {
+  const functionName = `herald-local-${FUNCTIONS[key]}`;
+  // The deployed timeout, so code that budgets its remaining time behaves as in AWS (not enforced here).
+  const { timeoutSeconds, memoryMb } = FUNCTION_SIZING[key];
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:${functionName}`,
+    memoryLimitInMB: String(memoryMb),
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
