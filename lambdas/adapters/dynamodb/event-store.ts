@@ -237,9 +237,9 @@ export class DynamoEventStore implements EventStore {
       TableName: this.tableName,
       IndexName: INDEX,
       KeyConditionExpression: condition,
-      ...(filters.length > 0
-        ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names }
-        : {}),
+      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+      // DynamoDB rejects an empty ExpressionAttributeNames map.
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
       ProjectionExpression: 'pk',
       ScanIndexForward: false,
