@@ -3,7 +3,8 @@
  * TOKEN authorizer with a per-token decision cache, and the gateway's own problem+json answers.
  *
  * Routes come from `API_ROUTES` and gateway answers from `GATEWAY_PROBLEMS`, the shapes the CDK stack
- * uses, so a client sees the same statuses, headers and bodies locally as in AWS.
+ * uses, so a client sees the same statuses, headers and bodies locally as in AWS. Route matching and the
+ * proxy event itself live in `api-gateway-event.ts`; this file is the server, authorizer and responses.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,7 +25,7 @@ import {
   PROBLEM_TYPE_BASE,
   type RouteShape,
 } from '../../lib/shapes';
-import { LOCAL_REGION } from './emulators';
+import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 
 /** A proxy-integration function (a Lambda handler with its context already bound). */
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -77,9 +78,6 @@ const methodNotAllowed = (method: string, allow: string): GatewayProblem => ({
   title: 'Method not allowed',
   detail: `${method} is not allowed here; allowed: ${allow}.`,
 });
-
-const ACCOUNT_ID = '000000000000';
-const API_ID = 'local';
 
 type CachedDecision = { readonly result: APIGatewayAuthorizerResult; readonly expiresAt: number };
 type Decision = { readonly allowed: Record<string, string> } | { readonly problem: GatewayProblem };
@@ -143,8 +141,8 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     const body = await readBody(req);
     let authorizer: Record<string, string> | undefined;
     if (route.authorized) {
-      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${ACCOUNT_ID}:${API_ID}/${stage}/${method}${path}`;
-      const decision = await authorize(headerValue(req, AUTHORIZATION_HEADER), methodArn);
+      const arn = toMethodArn(stage, method, path);
+      const decision = await authorize(headerValue(req, AUTHORIZATION_HEADER), arn);
       if ('problem' in decision) return sendProblem(res, decision.problem, requestId);
       authorizer = decision.allowed;
     }
@@ -240,38 +238,6 @@ function sendResult(res: ServerResponse, result: APIGatewayProxyResult, requestI
   res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 }
 
-interface RouteMatch {
-  readonly routes: readonly RouteShape[];
-  readonly pathParameters: Record<string, string> | null;
-}
-
-/** The routes of the resource matching `path`; literal segments beat `{param}` ones, as in API Gateway. */
-function matchRoute(routes: readonly RouteShape[], path: string): RouteMatch | undefined {
-  const segments = path.split('/').slice(1);
-  let best: { match: RouteMatch; literals: number; resource: string } | undefined;
-  for (const route of routes) {
-    const template = route.path.split('/').slice(1);
-    if (template.length !== segments.length) continue;
-    const parameters: Record<string, string> = {};
-    let literals = 0;
-    const fits = template.every((part, index) => {
-      const segment = segments[index] ?? '';
-      const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part === segment && ++literals > 0;
-      parameters[name] = safeDecode(segment);
-      return segment !== '';
-    });
-    if (!fits) continue;
-    if (best?.resource === route.path) {
-      best.match = { ...best.match, routes: [...best.match.routes, route] };
-    } else if (!best || literals > best.literals) {
-      const pathParameters = Object.keys(parameters).length > 0 ? parameters : null;
-      best = { match: { routes: [route], pathParameters }, literals, resource: route.path };
-    }
-  }
-  return best?.match;
-}
-
 /** IAM-style evaluation of the authorizer's policy for one method ARN: an explicit Deny wins. */
 function evaluatePolicy(
   policy: APIGatewayAuthorizerResult['policyDocument'],
@@ -297,108 +263,4 @@ function evaluatePolicy(
     if (applies && statement.Effect === 'Allow') allowed = true;
   }
   return allowed ? 'Allow' : 'Deny';
-}
-
-interface GatewayRequest {
-  readonly req: IncomingMessage;
-  readonly url: URL;
-  readonly path: string;
-  readonly body: string | null;
-  readonly requestId: string;
-  readonly stage: string;
-}
-
-/** The v1 proxy event API Gateway would send for this request. */
-function toProxyEvent(
-  request: GatewayRequest,
-  route: RouteShape,
-  pathParameters: Record<string, string> | null,
-  authorizer: Record<string, string> | undefined,
-): APIGatewayProxyEvent {
-  const { req, url, path, stage, requestId } = request;
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  // rawHeaders keeps the client's spelling, which REST APIs pass through unchanged.
-  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
-    const name = req.rawHeaders[index] as string;
-    const value = req.rawHeaders[index + 1] as string;
-    headers[name] = value;
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
-  }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    multiQuery[name] = [...(multiQuery[name] ?? []), value];
-  }
-  const hasQuery = Object.keys(query).length > 0;
-  const now = new Date();
-  const host = headerValue(req, 'host') ?? 'localhost';
-  return {
-    resource: route.path,
-    path,
-    httpMethod: route.method,
-    headers,
-    multiValueHeaders,
-    queryStringParameters: hasQuery ? query : null,
-    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters,
-    stageVariables: null,
-    body: request.body,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: ACCOUNT_ID,
-      apiId: API_ID,
-      authorizer,
-      domainName: host,
-      domainPrefix: host.split('.')[0],
-      extendedRequestId: requestId,
-      httpMethod: route.method,
-      identity: {
-        // A caller without IAM or Cognito credentials leaves every other field null.
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        user: null,
-        userArn: null,
-        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
-        userAgent: headerValue(req, 'user-agent') ?? null,
-      },
-      path: `/${stage}${path}`,
-      protocol: `HTTP/${req.httpVersion}`,
-      requestId,
-      requestTime: now.toUTCString(),
-      requestTimeEpoch: now.getTime(),
-      resourceId: route.path,
-      resourcePath: route.path,
-      stage,
-    },
-  };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return (Array.isArray(value) ? value[0] : value) || undefined;
-}
-
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? null : Buffer.concat(chunks).toString('utf8');
 }
