@@ -27,25 +27,34 @@ Target: the local runtime (.herald/local.json) by default; AWS with --table NAME
 /** A usage mistake: exit code 2 and the usage text. */
 class UsageError extends Error {}
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    org: { type: 'string' },
-    iban: { type: 'string' },
-    'webhook-url': { type: 'string' },
-    account: { type: 'string' },
-    type: { type: 'string' },
-    payload: { type: 'string' },
-    id: { type: 'string' },
-    'triggered-at': { type: 'string' },
-    table: { type: 'string' },
-    region: { type: 'string' },
-    'base-url': { type: 'string' },
-    'url-policy': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+const OPTIONS = {
+  name: { type: 'string' },
+  org: { type: 'string' },
+  iban: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  account: { type: 'string' },
+  type: { type: 'string' },
+  payload: { type: 'string' },
+  id: { type: 'string' },
+  'triggered-at': { type: 'string' },
+  table: { type: 'string' },
+  region: { type: 'string' },
+  'base-url': { type: 'string' },
+  'url-policy': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    // Unknown flags and flags without their value are usage mistakes, not crashes.
+    process.stderr.write(`herald: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
 
 function required(flag: keyof typeof values): string {
   const value = values[flag];
@@ -55,7 +64,8 @@ function required(flag: keyof typeof values): string {
 
 async function run(): Promise<unknown> {
   const command = positionals.join(' ');
-  if (values.help || command === '') throw new UsageError('');
+  if (values.help) return USAGE;
+  if (command === '') throw new UsageError('');
   const target = resolveTarget({
     table: values.table,
     region: values.region,
@@ -105,7 +115,8 @@ async function run(): Promise<unknown> {
 }
 
 try {
-  process.stdout.write(`${JSON.stringify(await run(), null, 2)}\n`);
+  const result = await run();
+  process.stdout.write(result === USAGE ? `${USAGE}\n` : `${JSON.stringify(result, null, 2)}\n`);
 } catch (error) {
   if (error instanceof UsageError) {
     process.stderr.write(`${error.message ? `herald: ${error.message}\n` : ''}${USAGE}\n`);
