@@ -13,15 +13,16 @@ export interface FunctionSizing {
 const API_TIMEOUT_SECONDS = 29;
 
 /**
- * Sizing of every function. Read paths get 512 MB because a bundled SDK handler's cold start is
- * CPU-bound and the difference between 256 and 512 MB is roughly halved init time for a few cents;
- * handlers without I/O get the minimum.
+ * Sizing of every function. Handlers on a caller's path get 512 MB: their cold start (parsing a
+ * ~400 KB bundle with the SDK inside) is CPU-bound, and Lambda's CPU share doubles from 256 to 512 MB
+ * for a few cents per million calls. Handlers without I/O get less.
  */
 export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   authorizer: {
     memoryMb: 512,
     timeoutSeconds: 5,
-    reason: 'Every uncached API call waits on it (one GetItem); 5 s fails fast with a 500 instead of hanging.',
+    reason:
+      'Every uncached API call waits on it (one GetItem); 5 s fails fast with a 500 instead of hanging.',
   },
   health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
   openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
@@ -47,7 +48,8 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   consumer: {
     memoryMb: 512,
     timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
-    reason: 'Ten concurrent HTTPS deliveries, billed while receivers answer, so not more memory than TLS needs.',
+    reason:
+      'Ten concurrent HTTPS deliveries, billed while receivers answer, so not more memory than TLS needs.',
   },
   reconciler: {
     memoryMb: 256,
