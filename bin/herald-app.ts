@@ -1,0 +1,19 @@
+/**
+ * The CDK app: one Herald stack, configured from context (`herald:*` keys, see
+ * `lib/context-props.ts`), checked by cdk-nag's AwsSolutions rules on every synth.
+ */
+import { App, Tags } from 'aws-cdk-lib';
+import { addComplianceChecks } from '../lib/compliance';
+import { stackPropsFromContext } from '../lib/context-props';
+import { HeraldStack } from '../lib/herald-stack';
+import { SERVICE_NAME } from '../lib/telemetry';
+
+const app = new App();
+const { stackName, ...props } = stackPropsFromContext(app.node);
+const stack = new HeraldStack(app, stackName, {
+  ...props,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  description: 'Herald: event records and signed, retried webhooks',
+});
+Tags.of(stack).add('service', SERVICE_NAME);
+addComplianceChecks(app);

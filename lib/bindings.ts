@@ -1,0 +1,105 @@
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { acknowledgeKeyActionFamilies } from './herald-function';
+import { EVENTS_TABLE, type FunctionKey } from './shapes';
+
+/**
+ * What a function may do with the events table: exactly the operations the functions' adapters
+ * issue, on the table and its named indexes only.
+ * - `read`: GetItem, BatchGetItem, Query.
+ * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
+ *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
+ *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ */
+export type TableAccess = 'read' | 'readWrite';
+
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+  read: READ_ACTIONS,
+  readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+};
+
+/** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
+const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+  read: ['kms:Decrypt', 'kms:DescribeKey'],
+  readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
+};
+
+/**
+ * What a function may do with a queue.
+ * - `send`: SendMessage (and GetQueueAttributes/GetQueueUrl).
+ * - `consume`: ReceiveMessage, DeleteMessage, ChangeMessageVisibility (and the attribute reads). An SQS
+ *   event source grants the same; binding it states that the handler itself calls the queue (the
+ *   consumer changes message visibility to schedule retries).
+ */
+export type QueueAccess = 'send' | 'consume';
+
+/**
+ * Grants `fn` the `access` to the events table and tells it the table's name in `TABLE_NAME`, in one
+ * call so that no function learns a name it has no rights on, or has rights it was not told about.
+ */
+export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: TableAccess): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: [...TABLE_ACTIONS[access]],
+      // Named indexes instead of CDK's `index/*`: a future index is not readable until granted.
+      resources: [
+        table.tableArn,
+        ...EVENTS_TABLE.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
+      ],
+    }),
+  );
+  if (table.encryptionKey) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...KEY_ACTIONS[access]],
+        resources: [table.encryptionKey.keyArn],
+        // Only through DynamoDB: the role cannot use the key to decrypt anything else directly.
+        conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
+      }),
+    );
+    if (access === 'readWrite') acknowledgeKeyActionFamilies(fn);
+  }
+  fn.addEnvironment('TABLE_NAME', table.tableName);
+}
+
+/** Grants `fn` the `access` to the delivery queue and sets `QUEUE_URL`; see {@link bindTable}. */
+export function bindQueue(fn: lambda.Function, queue: sqs.Queue, access: QueueAccess): void {
+  if (access === 'send') {
+    queue.grants.sendMessages(fn);
+    if (queue.encryptionMasterKey) acknowledgeKeyActionFamilies(fn);
+  } else {
+    queue.grants.consumeMessages(fn);
+  }
+  fn.addEnvironment('QUEUE_URL', queue.queueUrl);
+}
+
+/** The data a function reaches through its own SDK calls (event sources add their own rights). */
+export interface FunctionAccess {
+  readonly table?: TableAccess;
+  readonly queue?: QueueAccess;
+}
+
+/**
+ * Every function's data rights in one table, so least privilege can be reviewed at a glance. Readers
+ * read; writers also enqueue the delivery they cause; the consumer changes visibility to schedule
+ * retries; health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ
+ * are read by their event source mappings, which grant exactly that.
+ */
+export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
+  authorizer: { table: 'read' },
+  health: {},
+  openapi: {},
+  listEvents: { table: 'read' },
+  getEvent: { table: 'read' },
+  redeliverEvent: { table: 'readWrite', queue: 'send' },
+  resetWebhooks: { table: 'readWrite', queue: 'send' },
+  listAccounts: { table: 'read' },
+  getAccount: { table: 'read' },
+  forwarder: { queue: 'send' },
+  consumer: { table: 'readWrite', queue: 'consume' },
+  reconciler: { table: 'readWrite', queue: 'send' },
+};

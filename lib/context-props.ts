@@ -1,0 +1,112 @@
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+import type { TableCapacity } from './events-table';
+import type { LogLevel } from './herald-function';
+import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';
+
+/** Prefix of every context key Herald reads (`cdk.json` or `-c herald:<name>=<value>`). */
+export const CONTEXT_PREFIX = 'herald:';
+
+/**
+ * Reads the stack props from CDK context. Values from `-c` arrive as strings, values from `cdk.json`
+ * keep their JSON type; both are accepted. Keys (after `herald:`): `stackName`, `retrySchedule`
+ * (comma-separated seconds), `webhookUrlPolicy`, `eventRetentionDays`, `encryption` (`aws-managed`,
+ * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
+ * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `domainName` + `certificateArn` (+
+ * `hostedZoneId` + `hostedZoneName`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
+ * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`.
+ */
+export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
+  const raw = (name: string): unknown => node.tryGetContext(`${CONTEXT_PREFIX}${name}`);
+  const str = (name: string): string | undefined => {
+    const value = raw(name);
+    return value === undefined || value === '' ? undefined : String(value);
+  };
+  const num = (name: string): number | undefined => {
+    const value = str(name);
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (Number.isNaN(parsed)) throw new Error(`${CONTEXT_PREFIX}${name} must be a number (got ${value})`);
+    return parsed;
+  };
+  const list = (name: string): string[] | undefined => {
+    const value = raw(name);
+    if (value === undefined || value === '') return undefined;
+    return Array.isArray(value)
+      ? value.map(String)
+      : String(value)
+          .split(',')
+          .map((item) => item.trim());
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const value = str(name);
+    if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+    throw new Error(`${CONTEXT_PREFIX}${name} must be one of ${allowed.join(', ')} (got ${value})`);
+  };
+
+  const rateLimit = num('apiRateLimit');
+  const burstLimit = num('apiBurstLimit');
+  const domainName = str('domainName');
+  const certificateArn = str('certificateArn');
+  if ((rateLimit === undefined) !== (burstLimit === undefined)) {
+    throw new Error(`${CONTEXT_PREFIX}apiRateLimit and apiBurstLimit go together`);
+  }
+  if ((domainName === undefined) !== (certificateArn === undefined)) {
+    throw new Error(`${CONTEXT_PREFIX}domainName and certificateArn go together`);
+  }
+  const hostedZoneId = str('hostedZoneId');
+  const zoneName = str('hostedZoneName');
+  const capacity = raw('tableCapacity');
+  const tracing = str('tracing');
+
+  return {
+    stackName: str('stackName') ?? 'Herald',
+    retrySchedule: list('retrySchedule')?.map(Number),
+    webhookUrlPolicy: oneOf<WebhookUrlPolicy>('webhookUrlPolicy', [
+      'public-https',
+      'allow-private',
+      'allow-http',
+      'allow-private-http',
+    ]),
+    eventRetentionDays: num('eventRetentionDays'),
+    encryption: encryption(str('encryption')),
+    consumerMaxConcurrency: num('consumerMaxConcurrency'),
+    alarmEmail: str('alarmEmail'),
+    logLevel: oneOf<LogLevel>('logLevel', ['DEBUG', 'INFO', 'WARN', 'ERROR']),
+    logRetention: retention(num('logRetentionDays')),
+    apiThrottle: rateLimit !== undefined && burstLimit !== undefined ? { rateLimit, burstLimit } : undefined,
+    customDomain:
+      domainName && certificateArn
+        ? {
+            domainName,
+            certificateArn,
+            hostedZone: hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined,
+          }
+        : undefined,
+    tableCapacity: (typeof capacity === 'string' ? JSON.parse(capacity) : capacity) as
+      | TableCapacity
+      | undefined,
+    tracing: tracing === undefined ? undefined : tracing === 'true',
+    stageName: str('stageName'),
+    corsAllowOrigins: list('corsAllowOrigins'),
+    executionLogLevel: oneOf('executionLogLevel', ['ERROR', 'INFO'] as const),
+    webAclArn: str('webAclArn'),
+  };
+}
+
+function encryption(value: string | undefined): HeraldEncryption | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'aws-managed' || value === 'customer-managed') return { kind: value };
+  if (value.startsWith('arn:')) return { kind: 'customer-managed', keyArn: value };
+  throw new Error(
+    `${CONTEXT_PREFIX}encryption must be aws-managed, customer-managed or a key ARN (got ${value})`,
+  );
+}
+
+function retention(days: number | undefined): logs.RetentionDays | undefined {
+  if (days === undefined) return undefined;
+  if (!Object.values(logs.RetentionDays).includes(days)) {
+    throw new Error(`${CONTEXT_PREFIX}logRetentionDays must be a CloudWatch Logs retention (got ${days})`);
+  }
+  return days as logs.RetentionDays;
+}

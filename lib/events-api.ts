@@ -1,0 +1,214 @@
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as targets from 'aws-cdk-lib/aws-route53-targets';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct, type IConstruct } from 'constructs';
+import { accessLogFormat, authorizerFailureFilter } from './access-log';
+import { addGatewayProblems, methodNotAllowed } from './gateway-problems';
+import {
+  API_ROUTES,
+  AUTHORIZATION_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  type FunctionKey,
+  type RouteShape,
+} from './shapes';
+
+/** Stage-wide request rate limits (token bucket), applied to every method. */
+export interface ApiThrottle {
+  /** Steady-state requests per second. */
+  readonly rateLimit: number;
+  /** Requests allowed in a burst above the rate. */
+  readonly burstLimit: number;
+}
+
+/** A custom domain in front of the API; the certificate must be in the stack's region. */
+export interface CustomDomain {
+  /** Lower-case host name, e.g. `events.example.com`. */
+  readonly domainName: string;
+  /** ACM certificate covering `domainName`. */
+  readonly certificateArn: string;
+  /** Zone in which to create the alias A record. @default - no record; create it yourself */
+  readonly hostedZone?: { readonly hostedZoneId: string; readonly zoneName: string };
+  /**
+   * Refuse calls to the default `execute-api` host, so every caller goes through the domain and its
+   * TLS policy. @default true
+   */
+  readonly disableDefaultEndpoint?: boolean;
+}
+
+/** Properties of {@link EventsApi}. */
+export interface EventsApiProps {
+  /** Functions by key; the API uses the ones `API_ROUTES` names. */
+  readonly functions: Readonly<Record<FunctionKey, lambda.IFunction>>;
+  readonly stageName: string;
+  readonly throttle: ApiThrottle;
+  readonly logRetention: logs.RetentionDays;
+  readonly tracing: boolean;
+  /** API Gateway execution logs; needs the account's API Gateway CloudWatch role. */
+  readonly executionLogLevel?: 'ERROR' | 'INFO';
+  /** Origins allowed by CORS preflights. */
+  readonly corsAllowOrigins?: readonly string[];
+  readonly customDomain?: CustomDomain;
+  /** AWS WAF web ACL to associate with the stage. */
+  readonly webAclArn?: string;
+}
+
+/**
+ * `Bearer <key>`, scheme case-insensitive: the header shape the authorizer accepts (use-cases/authorize).
+ * API Gateway answers 401 to anything else without invoking (and paying for) the authorizer.
+ */
+const BEARER_PATTERN = String.raw`^[Bb][Ee][Aa][Rr][Ee][Rr]\s+\S+\s*$`;
+
+const PUBLIC_METHOD_REASON =
+  'Unauthenticated by design: the health check and the API description must be reachable without a key.';
+const MOCK_METHOD_REASON =
+  'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
+const AUTHORIZER_REASON =
+  'Callers are machines holding per-organization API keys, checked by the Lambda TOKEN authorizer ' +
+  '(cached per key); there are no end users for a Cognito user pool.';
+
+/** The REST API of Herald (see docs/design.md for why REST and not HTTP API). */
+export class EventsApi extends Construct {
+  readonly api: apigw.RestApi;
+  readonly accessLogs: logs.LogGroup;
+  /** `https://<custom domain>` when one is configured, else the stage URL. */
+  readonly publicBaseUrl: string;
+
+  constructor(scope: Construct, id: string, props: EventsApiProps) {
+    super(scope, id);
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    this.api = new apigw.RestApi(this, 'Api', {
+      // The ApiName dimension of API Gateway's metrics: unique per stack, so deployments stay apart.
+      restApiName: Stack.of(this).stackName,
+      description: 'Herald events and webhooks API',
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      // The API Gateway CloudWatch role is an account-wide singleton; a stack must not own it.
+      cloudWatchRole: false,
+      disableExecuteApiEndpoint: props.customDomain
+        ? (props.customDomain.disableDefaultEndpoint ?? true)
+        : false,
+      deployOptions: {
+        stageName: props.stageName,
+        throttlingRateLimit: props.throttle.rateLimit,
+        throttlingBurstLimit: props.throttle.burstLimit,
+        tracingEnabled: props.tracing,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: accessLogFormat(),
+        loggingLevel: props.executionLogLevel
+          ? apigw.MethodLoggingLevel[props.executionLogLevel]
+          : apigw.MethodLoggingLevel.OFF,
+        // Never log request or response bodies: they carry payment data.
+        dataTraceEnabled: false,
+      },
+    });
+    authorizerFailureFilter(this, this.accessLogs);
+    addGatewayProblems(this.api);
+    this.addRoutes(props);
+    this.publicBaseUrl = props.customDomain ? `https://${props.customDomain.domainName}` : this.api.url;
+    if (props.customDomain) this.addCustomDomain(props.customDomain);
+    this.protectStage(props);
+  }
+
+  private addRoutes(props: EventsApiProps): void {
+    const authorizer = new apigw.TokenAuthorizer(this, 'Authorizer', {
+      handler: props.functions.authorizer,
+      identitySource: apigw.IdentitySource.header(AUTHORIZATION_HEADER),
+      validationRegex: BEARER_PATTERN,
+      resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
+    });
+    // Declared parameters are required. No route takes a body yet; a model added later is enforced.
+    const validator = this.api.addRequestValidator('Request', {
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+
+    for (const path of new Set(API_ROUTES.map((route) => route.path))) {
+      const routes = API_ROUTES.filter((route) => route.path === path);
+      const resource = this.api.root.resourceForPath(path);
+      for (const route of routes) {
+        const method = resource.addMethod(
+          route.method,
+          new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
+          {
+            authorizer: route.authorized ? authorizer : undefined,
+            requestValidator: validator,
+            requestParameters: pathParameters(route),
+          },
+        );
+        acknowledgeUnauthenticated(method, route.authorized ? undefined : PUBLIC_METHOD_REASON);
+      }
+      const allowed: string[] = routes.map((route) => route.method).sort();
+      if (props.corsAllowOrigins) {
+        const preflight = resource.addCorsPreflight({
+          allowOrigins: [...props.corsAllowOrigins],
+          allowMethods: allowed,
+          allowHeaders: [AUTHORIZATION_HEADER, 'Content-Type'],
+        });
+        acknowledgeUnauthenticated(preflight, MOCK_METHOD_REASON);
+        allowed.push('OPTIONS');
+      }
+      // Specific methods win over ANY, so ANY catches exactly the methods the resource does not serve.
+      const { integration, options } = methodNotAllowed(allowed);
+      acknowledgeUnauthenticated(resource.addMethod('ANY', integration, options), MOCK_METHOD_REASON);
+    }
+  }
+
+  private addCustomDomain(domain: CustomDomain): void {
+    const domainName = this.api.addDomainName('Domain', {
+      domainName: domain.domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+      endpointType: apigw.EndpointType.REGIONAL,
+      // TLS 1.3 and 1.2 with forward secrecy only; STRICT also refuses clients that negotiate less.
+      securityPolicy: apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09,
+      endpointAccessMode: apigw.EndpointAccessMode.STRICT,
+    });
+    if (domain.hostedZone) {
+      new route53.ARecord(this, 'DomainAlias', {
+        zone: route53.HostedZone.fromHostedZoneAttributes(this, 'Zone', domain.hostedZone),
+        recordName: domain.domainName,
+        target: route53.RecordTarget.fromAlias(new targets.ApiGatewayDomain(domainName)),
+      });
+    }
+  }
+
+  private protectStage(props: EventsApiProps): void {
+    const stage = this.api.deploymentStage;
+    if (props.webAclArn) {
+      new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
+        resourceArn: stage.stageArn,
+        webAclArn: props.webAclArn,
+      });
+    } else {
+      Validations.of(stage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No web ACL was given (prop webAclArn): WAF rules are owned by the platform team or Firewall Manager. ' +
+          'The stage throttles every method, and unknown keys are rejected by the authorizer or its regex.',
+      });
+    }
+    if (!props.executionLogLevel) {
+      Validations.of(stage).acknowledge({
+        id: 'AwsSolutions-APIG6',
+        reason:
+          'Execution logs need the account-wide API Gateway CloudWatch role, which this stack must not own; ' +
+          'JSON access logs record every request. Set executionLogLevel once the account has the role.',
+      });
+    }
+  }
+}
+
+/** `method.request.path.<name>: true` for each `{name}` of the route's path. */
+function pathParameters(route: RouteShape): Record<string, boolean> {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
+  return Object.fromEntries(names.map((name) => [name, true]));
+}
+
+/** Cognito is never the right authorizer here; methods without any authorizer also say why. */
+function acknowledgeUnauthenticated(method: IConstruct, publicReason: string | undefined): void {
+  Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: publicReason ?? AUTHORIZER_REASON });
+  if (publicReason) Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: publicReason });
+}

@@ -1,0 +1,93 @@
+import type { StackProps } from 'aws-cdk-lib';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { UrlPolicy } from '../lambdas/domain/webhook-url';
+import type { ApiThrottle, CustomDomain } from './events-api';
+import type { TableCapacity } from './events-table';
+import type { LogLevel } from './herald-function';
+import { QUEUE_RETENTION_SECONDS } from './shapes';
+
+/**
+ * Which webhook URLs the consumer delivers to (env `WEBHOOK_URL_POLICY`, see
+ * `lambdas/domain/webhook-url.ts`). `public-https` refuses private, loopback and link-local addresses
+ * (no SSRF into the VPC or the metadata service) and plain HTTP; the others relax one or both for
+ * receivers inside a private network. `local` (loopback) is for the emulators only.
+ */
+export type WebhookUrlPolicy = Exclude<UrlPolicy, 'local'>;
+
+/**
+ * Encryption at rest of the table, the queues and the alarm topic.
+ * - `aws-managed`: the AWS-managed DynamoDB key, SQS-managed SSE, an unencrypted alarm topic (its
+ *   messages are alarm state changes only; CloudWatch cannot publish to a topic under `aws/sns`).
+ * - `customer-managed`: one KMS key for all three. The stack creates one (rotated yearly, retained on
+ *   deletion) unless `keyArn` names an existing key, whose policy must let IAM policies of the account
+ *   grant its use and let `cloudwatch.amazonaws.com` use it (kms:Decrypt, kms:GenerateDataKey*) for
+ *   the alarm topic.
+ */
+export type HeraldEncryption =
+  | { readonly kind: 'aws-managed' }
+  | { readonly kind: 'customer-managed'; readonly keyArn?: string };
+
+/** Properties of the Herald stack. Every property is optional; the defaults are production-ready. */
+export interface HeraldStackProps extends StackProps {
+  /**
+   * Seconds between delivery attempts: 19 whole numbers for the waits before attempts 2 to 20, never
+   * decreasing, each at most 12 h (SQS's longest visibility timeout). Checked at synth by the parser
+   * the consumer itself uses, and passed as env `RETRY_SCHEDULE`.
+   * @default - unset: the handlers' `DEFAULT_RETRY_SCHEDULE_SECONDS` (10 s rising to 12 h, about 54 h)
+   */
+  readonly retrySchedule?: readonly number[];
+  /** @default 'public-https' */
+  readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /**
+   * Days after which DynamoDB deletes an event with its attempts: the writers get env
+   * `EVENT_RETENTION_DAYS` and stamp `expires_at`, and the table's TTL is switched on. At least 14 days
+   * (the queue retention), so no event expires while a delivery for it may still be queued.
+   * @default - unset: events are kept until deleted otherwise, and TTL is off
+   */
+  readonly eventRetentionDays?: number;
+  /** @default { kind: 'aws-managed' } */
+  readonly encryption?: HeraldEncryption;
+  /**
+   * Most concurrent consumer invocations (2–1000), each delivering up to 10 webhooks at once. Bounds
+   * the load on receivers and keeps the consumer from taking the account's concurrency from the API.
+   * @default 20
+   */
+  readonly consumerMaxConcurrency?: number;
+  /** Address subscribed to the alarm topic (confirmation needed). @default - no subscription */
+  readonly alarmEmail?: string;
+  /** Application log level of every function. @default 'INFO' */
+  readonly logLevel?: LogLevel;
+  /** Retention of function logs and API access logs. @default RetentionDays.THREE_MONTHS */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Stage-wide throttling. Callers mostly receive webhooks and read occasionally, so the default is
+   * far below the account's 10,000 requests per second and keeps one client from starving others.
+   * @default { rateLimit: 50, burstLimit: 100 }
+   */
+  readonly apiThrottle?: ApiThrottle;
+  /** Custom domain; also sets env `PUBLIC_BASE_URL` of the API functions. @default - none */
+  readonly customDomain?: CustomDomain;
+  /** Throughput mode of the events table (see `TableCapacity` for the costs). @default { mode: 'on-demand' } */
+  readonly tableCapacity?: TableCapacity;
+  /** Active X-Ray tracing of the API stage and the functions. @default false */
+  readonly tracing?: boolean;
+  /** Name of the API stage, the first path segment of the default endpoint. @default 'v1' */
+  readonly stageName?: string;
+  /** Origins allowed by CORS. @default - no CORS */
+  readonly corsAllowOrigins?: readonly string[];
+  /** API Gateway execution logs (needs the account's API Gateway CloudWatch role). @default - off */
+  readonly executionLogLevel?: 'ERROR' | 'INFO';
+  /** AWS WAF web ACL (regional) to associate with the API stage. @default - none */
+  readonly webAclArn?: string;
+}
+
+/** Smallest `eventRetentionDays`: the queue retention. */
+export const MIN_EVENT_RETENTION_DAYS = QUEUE_RETENTION_SECONDS / 86_400;
+
+/** Throws unless `value` is a whole number within `[min, max]`. */
+export function checkRange(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
+  }
+  return value;
+}

@@ -1,0 +1,163 @@
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../lambdas/domain/retry-schedule';
+import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
+import { HeraldDashboard } from './dashboard';
+import { DeliveryPipeline } from './delivery-pipeline';
+import { DeliveryQueues } from './delivery-queues';
+import { EventsApi } from './events-api';
+import { EventsTable } from './events-table';
+import { FUNCTION_SIZING } from './function-sizing';
+import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
+import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
+import { Observability } from './observability';
+import { API_ROUTES, FUNCTIONS, type FunctionKey } from './shapes';
+
+const HANDLERS_DIR = fileURLToPath(new URL('../lambdas/handlers', import.meta.url));
+
+/** The early retries are short: waiting an hour means consumers lag, whatever the schedule. */
+const MIN_OLDEST_MESSAGE_ALARM = Duration.hours(1);
+
+/**
+ * Herald: the events table, the delivery queues, the REST API, the delivery pipeline (forwarder,
+ * consumer, reconciler), alarms and a dashboard.
+ */
+export class HeraldStack extends Stack {
+  readonly functions: Readonly<Record<FunctionKey, lambda.Function>>;
+  readonly table: dynamodb.Table;
+  readonly queues: DeliveryQueues;
+  readonly api: EventsApi;
+  /** The customer-managed key, when `encryption` asks for one. */
+  readonly encryptionKey?: kms.IKey;
+
+  constructor(scope: Construct, id: string, props: HeraldStackProps = {}) {
+    super(scope, id, props);
+    // The consumer's own parser: what synth accepts, the cold start accepts.
+    const retrySchedule = props.retrySchedule && parseRetrySchedule(props.retrySchedule.join(','));
+    const retentionDays =
+      props.eventRetentionDays === undefined
+        ? undefined
+        : checkRange('eventRetentionDays', props.eventRetentionDays, MIN_EVENT_RETENTION_DAYS, 36_500);
+    const maxConcurrency = checkRange('consumerMaxConcurrency', props.consumerMaxConcurrency ?? 20, 2, 1000);
+    const key = this.customerManagedKey(props);
+    this.encryptionKey = key;
+
+    this.table = new EventsTable(this, 'Events', {
+      encryptionKey: key,
+      capacity: props.tableCapacity,
+      expireItems: retentionDays !== undefined,
+    }).table;
+    this.queues = new DeliveryQueues(this, 'Delivery', { encryptionKey: key });
+    const { table, queues } = this;
+
+    const defaults: HeraldFunctionDefaults = {
+      logLevel: props.logLevel ?? 'INFO',
+      logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,
+      tracing: props.tracing ?? false,
+    };
+    const functions = {} as Record<FunctionKey, lambda.Function>;
+    for (const fnKey of Object.keys(FUNCTIONS) as FunctionKey[]) {
+      const { fn } = new HeraldFunction(this, pascalCase(fnKey), {
+        ...defaults,
+        entry: `${HANDLERS_DIR}/${FUNCTIONS[fnKey]}.ts`,
+        sizing: FUNCTION_SIZING[fnKey],
+      });
+      const access = FUNCTION_ACCESS[fnKey];
+      if (access.table) bindTable(fn, table, access.table);
+      if (access.queue) bindQueue(fn, queues.queue, access.queue);
+      if (access.table === 'readWrite' && retentionDays !== undefined) {
+        fn.addEnvironment('EVENT_RETENTION_DAYS', String(retentionDays));
+      }
+      functions[fnKey] = fn;
+    }
+    this.functions = functions;
+    const { consumer, reconciler, forwarder } = functions;
+    consumer.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    if (retrySchedule) {
+      for (const fn of [consumer, reconciler]) fn.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
+    }
+
+    new DeliveryPipeline(this, 'Pipeline', {
+      table,
+      queues,
+      forwarder,
+      consumer,
+      reconciler,
+      consumerMaxConcurrency: maxConcurrency,
+    });
+
+    this.api = new EventsApi(this, 'Api', {
+      functions,
+      stageName: props.stageName ?? 'v1',
+      throttle: props.apiThrottle ?? { rateLimit: 50, burstLimit: 100 },
+      logRetention: defaults.logRetention,
+      tracing: defaults.tracing,
+      executionLogLevel: props.executionLogLevel,
+      corsAllowOrigins: props.corsAllowOrigins,
+      customDomain: props.customDomain,
+      webAclArn: props.webAclArn,
+    });
+    const { api } = this;
+    // Without a custom domain the handlers derive the base URL from the request; the stage URL
+    // cannot be passed in anyway (the API depends on the functions, not the other way round).
+    if (props.customDomain) {
+      for (const fnKey of new Set(API_ROUTES.map((route) => route.fn))) {
+        functions[fnKey].addEnvironment('PUBLIC_BASE_URL', api.publicBaseUrl);
+      }
+    }
+
+    const observability = new Observability(this, 'Observability', {
+      encryptionKey: key,
+      alarmEmail: props.alarmEmail,
+      queues,
+      api: api.api,
+      forwarder,
+      consumer,
+      reconciler,
+      oldestMessageAlarmAge: oldestMessageAlarmAge(retrySchedule ?? DEFAULT_RETRY_SCHEDULE_SECONDS),
+    });
+    new HeraldDashboard(this, 'Dashboard', {
+      queues,
+      api: api.api,
+      functions: new Map(Object.entries(functions)),
+      forwarder,
+      alarms: observability.alarms,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.publicBaseUrl, description: 'Base URL of the events API' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'QueueUrl', { value: queues.queue.queueUrl });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
+  }
+
+  private customerManagedKey(props: HeraldStackProps): kms.IKey | undefined {
+    const encryption = props.encryption ?? { kind: 'aws-managed' };
+    if (encryption.kind === 'aws-managed') return undefined;
+    if (encryption.keyArn) return kms.Key.fromKeyArn(this, 'Key', encryption.keyArn);
+    return new kms.Key(this, 'Key', {
+      description: 'Herald: events table, delivery queues and alarm topic',
+      enableKeyRotation: true,
+      // Deleting the key would make the retained table and its backups unreadable.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}
+
+/**
+ * SQS leaves messages received three times or more out of the oldest-message age, so only the first
+ * two waits count: the alarm allows them plus 15 minutes, and at least an hour.
+ */
+function oldestMessageAlarmAge(schedule: readonly number[]): Duration {
+  const early = (schedule[0] ?? 0) + (schedule[1] ?? 0) + 15 * 60;
+  return Duration.seconds(Math.max(MIN_OLDEST_MESSAGE_ALARM.toSeconds(), early));
+}
+
+function pascalCase(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

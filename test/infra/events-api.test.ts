@@ -1,0 +1,251 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import {
+  API_ROUTES,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+} from '../../lib/shapes';
+import { type CfnJson, synth } from './fixture';
+
+const byDefault = synth();
+const configured = synth({
+  customDomain: {
+    domainName: 'events.example.com',
+    certificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/abc',
+    hostedZone: { hostedZoneId: 'Z123456ABCDEFG', zoneName: 'example.com' },
+  },
+  corsAllowOrigins: ['https://app.example.com'],
+  apiThrottle: { rateLimit: 200, burstLimit: 400 },
+  tracing: true,
+  executionLogLevel: 'ERROR',
+  webAclArn: 'arn:aws:wafv2:eu-central-1:111122223333:regional/webacl/herald/abc',
+  stageName: 'live',
+});
+const { template, stack } = byDefault;
+const resources = template.toJSON().Resources as Record<string, CfnJson>;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+/** API Gateway path of every Resource, by logical id, rebuilt from the parent chain. */
+function resourcePaths(): Map<string, string> {
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known !== undefined) return known;
+    const { ParentId, PathPart } = resources[id]?.Properties ?? {};
+    const parent = ParentId['Fn::GetAtt'] ? '' : pathOf(ParentId.Ref);
+    const path = `${parent}/${PathPart}`;
+    paths.set(id, path);
+    return path;
+  };
+  for (const [id] of ofType('AWS::ApiGateway::Resource')) pathOf(id);
+  return paths;
+}
+const paths = resourcePaths();
+const methods = ofType('AWS::ApiGateway::Method').map(([, r]) => ({
+  path: paths.get(r.Properties.ResourceId.Ref) ?? '/',
+  ...r.Properties,
+}));
+
+describe('routes', () => {
+  it.each(API_ROUTES)('$method $path → $fn', (route) => {
+    const method = methods.find((m) => m.path === route.path && m.HttpMethod === route.method);
+    expect(method).toBeDefined();
+    const fnId = byDefault.logicalId(stack.functions[route.fn]);
+    expect(JSON.stringify(method?.Integration.Uri)).toContain(`"${fnId}"`);
+    expect(method?.Integration.Type).toBe('AWS_PROXY');
+    expect(method?.AuthorizationType).toBe(route.authorized ? 'CUSTOM' : 'NONE');
+    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
+    expect(Object.keys(method?.RequestParameters ?? {})).toEqual(params);
+    expect(method?.RequestValidatorId).toBeDefined();
+  });
+
+  it('answers 405 with Allow for the other methods of every route resource', () => {
+    for (const path of new Set(API_ROUTES.map((route) => route.path))) {
+      const any = methods.find((m) => m.path === path && m.HttpMethod === 'ANY');
+      const allow = API_ROUTES.filter((route) => route.path === path)
+        .map((route) => route.method)
+        .sort()
+        .join(', ');
+      expect(any?.Integration).toMatchObject({
+        Type: 'MOCK',
+        IntegrationResponses: [
+          {
+            StatusCode: '405',
+            ResponseParameters: {
+              'method.response.header.Allow': `'${allow}'`,
+              'method.response.header.Content-Type': "'application/problem+json'",
+            },
+          },
+        ],
+      });
+      const body = JSON.parse(any?.Integration.IntegrationResponses[0].ResponseTemplates['application/json']);
+      expect(body).toMatchObject({ status: 405, type: 'https://herald.dev/problems/method-not-allowed' });
+    }
+    // Intermediate resources without routes (/management) stay 404s.
+    expect(methods.filter((m) => m.path === '/management')).toEqual([]);
+  });
+
+  it('serves no CORS preflight unless origins are given', () => {
+    expect(methods.filter((m) => m.HttpMethod === 'OPTIONS')).toEqual([]);
+    configured.template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'OPTIONS',
+      Integration: Match.objectLike({
+        IntegrationResponses: [
+          Match.objectLike({
+            ResponseParameters: Match.objectLike({
+              'method.response.header.Access-Control-Allow-Origin': "'https://app.example.com'",
+            }),
+          }),
+        ],
+      }),
+    });
+  });
+
+  it('validates request parameters (and bodies, should a route get a model)', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RequestValidator', {
+      ValidateRequestParameters: true,
+      ValidateRequestBody: true,
+    });
+  });
+});
+
+describe('authorizer', () => {
+  it('is a TOKEN authorizer on Authorization, cached per key, answering malformed headers itself', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+      IdentityValidationExpression: '^[Bb][Ee][Aa][Rr][Ee][Rr]\\s+\\S+\\s*$',
+    });
+    const [, authorizer] = ofType('AWS::ApiGateway::Authorizer')[0] ?? [];
+    expect(JSON.stringify(authorizer?.Properties.AuthorizerUri)).toContain(
+      `"${byDefault.logicalId(stack.functions.authorizer)}"`,
+    );
+    const regex = new RegExp(authorizer?.Properties.IdentityValidationExpression);
+    expect(regex.test('Bearer herald_abc.def-123')).toBe(true);
+    expect(regex.test('bearer   herald_x ')).toBe(true);
+    expect(regex.test('Basic dXNlcjpwYXNz')).toBe(false);
+    expect(regex.test('Bearer')).toBe(false);
+  });
+});
+
+describe('gateway responses', () => {
+  it.each(Object.entries(GATEWAY_PROBLEMS as Record<string, GatewayProblem>))(
+    '%s is a problem+json',
+    (type, problem) => {
+      const headers: Record<string, string> = {
+        'gatewayresponse.header.Content-Type': "'application/problem+json'",
+      };
+      for (const [name, value] of Object.entries(problem.headers ?? {})) {
+        headers[`gatewayresponse.header.${name}`] = `'${value}'`;
+      }
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: String(problem.status),
+        ResponseParameters: headers,
+      });
+      const response = ofType('AWS::ApiGateway::GatewayResponse').find(
+        ([, r]) => r.Properties.ResponseType === type,
+      );
+      const body = JSON.parse(response?.[1].Properties.ResponseTemplates['application/problem+json']);
+      expect(body).toEqual({
+        type: `https://herald.dev/problems/${problem.slug}`,
+        title: problem.title,
+        status: problem.status,
+        detail: problem.detail,
+        instance: '$context.requestId',
+      });
+    },
+  );
+
+  it('a denied key is a 403 problem+json, as in the local runtime', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'ACCESS_DENIED',
+      StatusCode: '403',
+      ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/problem+json'" },
+    });
+  });
+
+  it('401 carries WWW-Authenticate: Bearer', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': "'Bearer'" }),
+    });
+  });
+});
+
+describe('stage', () => {
+  it('throttles, logs access as JSON, traces only when asked, logs no bodies', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'v1',
+      TracingEnabled: false,
+      AccessLogSetting: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 50,
+          ThrottlingBurstLimit: 100,
+          DataTraceEnabled: false,
+          LoggingLevel: 'OFF',
+        }),
+      ],
+    });
+    const format = JSON.parse(ofType('AWS::ApiGateway::Stage')[0]?.[1].Properties.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      service: 'herald',
+      status: '$context.status',
+      orgId: '$context.authorizer.orgId',
+    });
+    expect(JSON.stringify(format)).not.toMatch(/Authorization/i);
+    configured.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'live',
+      TracingEnabled: true,
+      MethodSettings: [
+        Match.objectLike({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400, LoggingLevel: 'ERROR' }),
+      ],
+    });
+  });
+
+  it('is regional, owns no account-wide CloudWatch role, and gets a web ACL when given one', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    configured.template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      WebACLArn: 'arn:aws:wafv2:eu-central-1:111122223333:regional/webacl/herald/abc',
+    });
+  });
+});
+
+describe('custom domain', () => {
+  it('maps the domain with a modern TLS policy, aliases it and turns the default endpoint off', () => {
+    configured.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'events.example.com',
+      RegionalCertificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/abc',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
+      EndpointAccessMode: 'STRICT',
+    });
+    configured.template.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
+    configured.template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Name: 'events.example.com.',
+      Type: 'A',
+      HostedZoneId: 'Z123456ABCDEFG',
+    });
+    configured.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      DisableExecuteApiEndpoint: true,
+    });
+    template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+  });
+
+  it('becomes the ApiUrl output', () => {
+    configured.template.hasOutput('ApiUrl', { Value: 'https://events.example.com' });
+  });
+});

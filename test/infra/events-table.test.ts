@@ -1,0 +1,122 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { EVENTS_TABLE } from '../../lib/shapes';
+import { synth } from './fixture';
+
+const byDefault = synth();
+const configured = synth({
+  encryption: { kind: 'customer-managed' },
+  eventRetentionDays: 400,
+  tableCapacity: { mode: 'provisioned', read: { min: 5, max: 50 }, write: { min: 2, max: 100 } },
+});
+const keyArn = 'arn:aws:kms:eu-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const imported = synth({ encryption: { kind: 'customer-managed', keyArn } });
+const TABLE = 'AWS::DynamoDB::Table';
+
+describe('events table', () => {
+  it('has the keys, the INCLUDE index and the NEW_IMAGE stream of EVENTS_TABLE', () => {
+    byDefault.template.resourceCountIs(TABLE, 1);
+    byDefault.template.hasResourceProperties(TABLE, {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        { AttributeName: 'gsi1pk', AttributeType: 'S' },
+        { AttributeName: 'gsi1sk', AttributeType: 'S' },
+      ]),
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'by-org',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: [...EVENTS_TABLE.indexes[0].nonKeyAttributes],
+          },
+        }),
+      ],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+  });
+
+  it('is protected: deletion protection, point-in-time recovery, retained on stack deletion', () => {
+    byDefault.template.hasResource(TABLE, {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        DeletionProtectionEnabled: true,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      }),
+    });
+  });
+
+  it('by default: AWS-managed key, on demand, no TTL, no KMS key of its own', () => {
+    byDefault.template.hasResourceProperties(TABLE, {
+      SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: Match.absent(),
+    });
+    byDefault.template.resourceCountIs('AWS::KMS::Key', 0);
+  });
+
+  it('customer-managed: creates a rotated, retained key and encrypts with it', () => {
+    configured.template.hasResource('AWS::KMS::Key', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ EnableKeyRotation: true }),
+    });
+    configured.template.hasResourceProperties(TABLE, {
+      SSESpecification: {
+        SSEEnabled: true,
+        SSEType: 'KMS',
+        KMSMasterKeyId: { 'Fn::GetAtt': [configured.logicalId(configured.stack.encryptionKey), 'Arn'] },
+      },
+    });
+  });
+
+  it('customer-managed with a key ARN: uses that key and creates none', () => {
+    imported.template.resourceCountIs('AWS::KMS::Key', 0);
+    imported.template.hasResourceProperties(TABLE, {
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: keyArn },
+    });
+  });
+
+  it('expires items at expires_at only when event retention is on', () => {
+    configured.template.hasResourceProperties(TABLE, {
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+  });
+
+  it('provisioned: starts at the minimums and autoscales table and index to 70 % utilisation', () => {
+    configured.template.hasResourceProperties(TABLE, {
+      BillingMode: Match.absent(), // CloudFormation's default is PROVISIONED
+      ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 2 },
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 2 } }),
+      ],
+    });
+    const targets = configured.template.findResources('AWS::ApplicationAutoScaling::ScalableTarget');
+    const ranges = Object.values(targets).map((t) => [
+      t.Properties.ScalableDimension,
+      t.Properties.MinCapacity,
+      t.Properties.MaxCapacity,
+    ]);
+    expect(ranges).toEqual(
+      expect.arrayContaining([
+        ['dynamodb:table:ReadCapacityUnits', 5, 50],
+        ['dynamodb:table:WriteCapacityUnits', 2, 100],
+        ['dynamodb:index:ReadCapacityUnits', 5, 50],
+        ['dynamodb:index:WriteCapacityUnits', 2, 100],
+      ]),
+    );
+    configured.template.resourcePropertiesCountIs(
+      'AWS::ApplicationAutoScaling::ScalingPolicy',
+      { TargetTrackingScalingPolicyConfiguration: Match.objectLike({ TargetValue: 70 }) },
+      4,
+    );
+  });
+});

@@ -1,0 +1,210 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { describe, expect, it } from 'vitest';
+import { FUNCTIONS, type FunctionKey } from '../../lib/shapes';
+import { actionsOf, allows, synth } from './fixture';
+
+const byDefault = synth();
+const configured = synth({
+  retrySchedule: [
+    5, 10, 20, 40, 60, 120, 300, 600, 900, 1800, 3600, 3600, 7200, 7200, 14400, 14400, 28800, 28800, 43200,
+  ],
+  webhookUrlPolicy: 'allow-private',
+  eventRetentionDays: 90,
+  logLevel: 'DEBUG',
+  logRetention: RetentionDays.ONE_YEAR,
+  customDomain: {
+    domainName: 'events.example.com',
+    certificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/x',
+  },
+});
+const KEYS = Object.keys(FUNCTIONS) as FunctionKey[];
+const { stack } = byDefault;
+const tableId = byDefault.logicalId(stack.table);
+const queueId = byDefault.logicalId(stack.queues.queue);
+const dlqId = byDefault.logicalId(stack.queues.deadLetterQueue);
+const READERS: FunctionKey[] = ['authorizer', 'listEvents', 'getEvent', 'listAccounts', 'getAccount'];
+const WRITERS: FunctionKey[] = ['redeliverEvent', 'resetWebhooks', 'consumer', 'reconciler'];
+const API_FUNCTIONS: FunctionKey[] = [
+  'health',
+  'openapi',
+  'listEvents',
+  'getEvent',
+  'redeliverEvent',
+  'resetWebhooks',
+  'listAccounts',
+  'getAccount',
+];
+
+describe('every function', () => {
+  it.each(KEYS)('%s runs Node 24 on arm64 with JSON logs into its own log group', (key) => {
+    const { Properties: p } = byDefault.fn(key);
+    expect(p).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      LoggingConfig: {
+        LogFormat: 'JSON',
+        ApplicationLogLevel: 'INFO',
+        SystemLogLevel: 'INFO',
+        LogGroup: { Ref: expect.stringMatching(/Logs/) },
+      },
+    });
+    expect(p.Description).toEqual(expect.any(String));
+    expect(byDefault.env(key)).toMatchObject({
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'herald',
+      POWERTOOLS_METRICS_NAMESPACE: 'Herald',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+    });
+  });
+
+  it('log groups keep logs three months by default', () => {
+    byDefault.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+  });
+
+  it('roles use no managed policy and write only to their own log group', () => {
+    byDefault.template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+    for (const key of KEYS) {
+      const logGroup = (byDefault.fn(key).Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup
+        .Ref;
+      const logs = byDefault.statements(key).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logs).toHaveLength(1);
+      expect(JSON.stringify(logs[0]?.Resource)).toContain(`"${logGroup}"`);
+    }
+  });
+
+  it('the log level and retention follow the props', () => {
+    expect(configured.fn('consumer').Properties.LoggingConfig).toMatchObject({
+      ApplicationLogLevel: 'DEBUG',
+    });
+    expect(configured.env('consumer').POWERTOOLS_LOG_LEVEL).toBe('DEBUG');
+    configured.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 365 });
+  });
+});
+
+describe('data rights', () => {
+  it('readers read the table and its index, and can neither write nor touch a queue', () => {
+    for (const key of READERS) {
+      const statements = byDefault.statements(key);
+      expect(allows(statements, 'dynamodb:Query', tableId)).toBe(true);
+      expect(JSON.stringify(statements)).toContain('/index/by-org');
+      for (const action of [
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:Scan',
+      ]) {
+        expect(allows(statements, action), `${key} ${action}`).toBe(false);
+      }
+      expect(JSON.stringify(statements)).not.toMatch(/sqs:/);
+      expect(byDefault.env(key)).toMatchObject({ TABLE_NAME: { Ref: tableId } });
+      expect(byDefault.env(key).QUEUE_URL).toBeUndefined();
+    }
+  });
+
+  it('no function may create, delete, batch-write or scan items (the CLI publishes, TTL deletes)', () => {
+    const forbidden = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan'];
+    for (const key of KEYS) {
+      for (const action of [...forbidden, 'dynamodb:*']) {
+        expect(allows(byDefault.statements(key), action), `${key} ${action}`).toBe(false);
+      }
+    }
+  });
+
+  it('health and openapi reach no data at all', () => {
+    for (const key of ['health', 'openapi'] as const) {
+      expect(byDefault.statements(key).every((s) => actionsOf(s).every((a) => a.startsWith('logs:')))).toBe(
+        true,
+      );
+      expect(byDefault.env(key).TABLE_NAME).toBeUndefined();
+      expect(byDefault.env(key).QUEUE_URL).toBeUndefined();
+    }
+  });
+
+  it('redeliver and reset update the table and send to the delivery queue', () => {
+    for (const key of ['redeliverEvent', 'resetWebhooks'] as const) {
+      const statements = byDefault.statements(key);
+      expect(allows(statements, 'dynamodb:UpdateItem', tableId)).toBe(true);
+      expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
+      expect(allows(statements, 'sqs:ReceiveMessage')).toBe(false);
+      expect(byDefault.env(key)).toMatchObject({ TABLE_NAME: { Ref: tableId }, QUEUE_URL: { Ref: queueId } });
+    }
+  });
+
+  it('the forwarder sends to the delivery queue and reads only the stream', () => {
+    const statements = byDefault.statements('forwarder');
+    expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
+    expect(allows(statements, 'dynamodb:GetRecords', tableId)).toBe(true);
+    expect(allows(statements, 'dynamodb:GetItem')).toBe(false);
+    expect(allows(statements, 'dynamodb:PutItem')).toBe(false);
+    expect(byDefault.env('forwarder')).toMatchObject({ QUEUE_URL: { Ref: queueId } });
+  });
+
+  it('the consumer updates the table, consumes the delivery queue and has nothing on the DLQ', () => {
+    const statements = byDefault.statements('consumer');
+    expect(allows(statements, 'dynamodb:UpdateItem', tableId)).toBe(true);
+    expect(allows(statements, 'sqs:ChangeMessageVisibility', queueId)).toBe(true);
+    expect(allows(statements, 'sqs:DeleteMessage', queueId)).toBe(true);
+    expect(JSON.stringify(statements)).not.toContain(`"${dlqId}"`);
+    expect(byDefault.env('consumer')).toMatchObject({
+      TABLE_NAME: { Ref: tableId },
+      QUEUE_URL: { Ref: queueId },
+    });
+  });
+
+  it('only the consumer may change message visibility on the delivery queue', () => {
+    const allowed = KEYS.filter((key) =>
+      allows(byDefault.statements(key), 'sqs:ChangeMessageVisibility', queueId),
+    );
+    expect(allowed).toEqual(['consumer']);
+  });
+
+  it('the reconciler consumes the DLQ, sends to the delivery queue and updates the table', () => {
+    const statements = byDefault.statements('reconciler');
+    expect(allows(statements, 'sqs:ReceiveMessage', dlqId)).toBe(true);
+    expect(allows(statements, 'sqs:DeleteMessage', dlqId)).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
+    expect(allows(statements, 'sqs:ReceiveMessage', queueId)).toBe(false);
+    expect(allows(statements, 'dynamodb:UpdateItem', tableId)).toBe(true);
+  });
+
+  it('only the reconciler reaches the DLQ, only the forwarder mapping the failure queue', () => {
+    const failuresId = byDefault.logicalId(stack.queues.forwarderFailures);
+    const touching = (id: string) =>
+      KEYS.filter((key) => JSON.stringify(byDefault.statements(key)).includes(`"${id}"`));
+    expect(touching(dlqId)).toEqual(['reconciler']);
+    // The stream mapping's on-failure destination is written with the forwarder's role.
+    expect(touching(failuresId)).toEqual(['forwarder']);
+    expect(allows(byDefault.statements('forwarder'), 'sqs:ReceiveMessage', failuresId)).toBe(false);
+  });
+});
+
+describe('environment from props', () => {
+  it('RETRY_SCHEDULE is set for the consumer and reconciler only when a schedule is given', () => {
+    const expected = '5,10,20,40,60,120,300,600,900,1800,3600,3600,7200,7200,14400,14400,28800,28800,43200';
+    expect(configured.env('consumer').RETRY_SCHEDULE).toBe(expected);
+    expect(configured.env('reconciler').RETRY_SCHEDULE).toBe(expected);
+    expect(KEYS.filter((key) => configured.env(key).RETRY_SCHEDULE)).toEqual(['consumer', 'reconciler']);
+    expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
+  });
+
+  it('WEBHOOK_URL_POLICY is public-https by default and reaches only the consumer', () => {
+    expect(byDefault.env('consumer').WEBHOOK_URL_POLICY).toBe('public-https');
+    expect(configured.env('consumer').WEBHOOK_URL_POLICY).toBe('allow-private');
+    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
+  });
+
+  it('EVENT_RETENTION_DAYS reaches every table writer when retention is on, and nobody otherwise', () => {
+    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS === '90')).toEqual(
+      KEYS.filter((key) => WRITERS.includes(key)),
+    );
+    expect(KEYS.filter((key) => byDefault.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
+  });
+
+  it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {
+    expect(
+      KEYS.filter((key) => configured.env(key).PUBLIC_BASE_URL === 'https://events.example.com'),
+    ).toEqual(KEYS.filter((key) => API_FUNCTIONS.includes(key)));
+    expect(KEYS.filter((key) => byDefault.env(key).PUBLIC_BASE_URL)).toEqual([]);
+  });
+});
