@@ -1,33 +1,13 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from './shapes';
+import {
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  METHOD_NOT_ALLOWED_PROBLEM,
+  PROBLEM_TYPE_BASE,
+} from './shapes';
 
 /** Media type of every error body (RFC 9457). */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-
-/**
- * Gateway answers the local runtime (scripts/local/api-gateway.ts) already gives and the shapes do not
- * define yet, with the same texts, so AWS and the emulator agree. An entry in `GATEWAY_PROBLEMS` wins.
- */
-const FALLBACK_PROBLEMS = {
-  ACCESS_DENIED: {
-    status: 403,
-    slug: 'forbidden',
-    title: 'Forbidden',
-    detail: 'This API key may not call this route.',
-  },
-  METHOD_NOT_ALLOWED: {
-    status: 405,
-    slug: 'method-not-allowed',
-    title: 'Method not allowed',
-    detail: 'This route does not support the request method; the Allow header lists the supported ones.',
-  },
-} as const satisfies Record<string, GatewayProblem>;
-
-/** Every gateway problem by key: the shapes' entries over the fallbacks. */
-const PROBLEMS: Readonly<Record<string, GatewayProblem>> = { ...FALLBACK_PROBLEMS, ...GATEWAY_PROBLEMS };
-
-/** Not an API Gateway response type: the mock integration of {@link methodNotAllowed} renders it. */
-const METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {
@@ -63,8 +43,7 @@ function templatesFor(body: string): Record<string, string> {
 
 /** Turns every gateway problem into a gateway response of the same type. */
 export function addGatewayProblems(api: apigw.RestApi): void {
-  for (const [type, problem] of Object.entries(PROBLEMS)) {
-    if (type === METHOD_NOT_ALLOWED) continue;
+  for (const [type, problem] of Object.entries(GATEWAY_PROBLEMS as Record<string, GatewayProblem>)) {
     const headers: Record<string, string> = { 'Content-Type': quoted(PROBLEM_CONTENT_TYPE) };
     for (const [name, value] of Object.entries(problem.headers ?? {})) headers[name] = quoted(value);
     api.addGatewayResponse(type, {
@@ -86,7 +65,7 @@ export function methodNotAllowed(allowed: readonly string[]): {
   options: apigw.MethodOptions;
 } {
   const allow = allowed.join(', ');
-  const problem = PROBLEMS[METHOD_NOT_ALLOWED] ?? FALLBACK_PROBLEMS.METHOD_NOT_ALLOWED;
+  const problem = METHOD_NOT_ALLOWED_PROBLEM;
   return {
     integration: new apigw.MockIntegration({
       requestTemplates: { 'application/json': '{"statusCode": 405}' },

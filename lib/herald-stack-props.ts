@@ -39,8 +39,10 @@ export interface HeraldStackProps extends StackProps {
   /** @default 'public-https' */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
   /**
-   * Days after which DynamoDB deletes an event with its attempts: the writers get env
-   * `EVENT_RETENTION_DAYS` and stamp `expires_at`, and the table's TTL is switched on. At least 14 days
+   * Days after which DynamoDB deletes an event with its attempts (they live in the event item): the
+   * table's TTL on `expires_at` is switched on, the stack outputs `EventRetentionDays`, and publishers
+   * stamp `expires_at` when given the same value (`createPublisher({ retentionDays })`,
+   * `herald publish --retention-days`). At least 14 days
    * (the queue retention), so no event expires while a delivery for it may still be queued.
    * @default - unset: events are kept until deleted otherwise, and TTL is off
    */

@@ -70,17 +70,13 @@ export class HeraldStack extends Stack {
       const access = FUNCTION_ACCESS[fnKey];
       if (access.table) bindTable(fn, table, access.table);
       if (access.queue) bindQueue(fn, queues.queue, access.queue);
-      if (access.table === 'readWrite' && retentionDays !== undefined) {
-        fn.addEnvironment('EVENT_RETENTION_DAYS', String(retentionDays));
-      }
       functions[fnKey] = fn;
     }
     this.functions = functions;
     const { consumer, reconciler, forwarder } = functions;
     consumer.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
-    if (retrySchedule) {
-      for (const fn of [consumer, reconciler]) fn.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
-    }
+    // Only the consumer schedules retries; the reconciler re-queues without delay.
+    if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
 
     new DeliveryPipeline(this, 'Pipeline', {
       table,
@@ -134,6 +130,12 @@ export class HeraldStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: queues.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
+    if (retentionDays !== undefined) {
+      new CfnOutput(this, 'EventRetentionDays', {
+        value: String(retentionDays),
+        description: 'Pass to createPublisher({ retentionDays }) / herald publish --retention-days',
+      });
+    }
   }
 
   private customerManagedKey(props: HeraldStackProps): kms.IKey | undefined {

@@ -71,6 +71,12 @@ export const MAX_ATTEMPTS = 20;
 /** Consumer Lambda timeout: ten concurrent deliveries of at most 10 s each, serialised in the worst case, plus margin. */
 export const CONSUMER_TIMEOUT_SECONDS = 120;
 
+/**
+ * SQS keeps a message hidden at most 12 hours from its receive, so a retry can be postponed by at most
+ * that minus the time the consumer may already have spent on it.
+ */
+export const MAX_POSTPONE_SECONDS = 12 * 60 * 60 - CONSUMER_TIMEOUT_SECONDS;
+
 /** The delivery queue and its dead-letter queue. */
 export const DELIVERY_QUEUE = {
   /** AWS advises at least six times the consumer's timeout for an SQS event source. */
@@ -208,6 +214,13 @@ export const GATEWAY_PROBLEMS = {
     title: 'Not found',
     detail: 'No such route. See /openapi.json for the routes of this API.',
   },
+  /** An authorizer Deny; Herald's authorizer never denies (it rejects with 401), so only custom policies reach it. */
+  ACCESS_DENIED: {
+    status: 403,
+    slug: 'forbidden',
+    title: 'Forbidden',
+    detail: 'This API key may not call this route.',
+  },
   THROTTLED: {
     status: 429,
     slug: 'too-many-requests',
@@ -222,5 +235,31 @@ export const GATEWAY_PROBLEMS = {
   },
 } as const satisfies Record<string, GatewayProblem>;
 
+/**
+ * Not an API Gateway response type: the stack's mock integration answers methods a known route does not
+ * serve with this problem and an `Allow` header, and the emulator answers the same.
+ */
+export const METHOD_NOT_ALLOWED_PROBLEM: GatewayProblem = {
+  status: 405,
+  slug: 'method-not-allowed',
+  title: 'Method not allowed',
+  detail: 'This route does not support the request method; the Allow header lists the supported ones.',
+};
+
 /** Base of every problem `type` URI. */
 export const PROBLEM_TYPE_BASE = 'https://herald.dev/problems/';
+
+/** Powertools service name of every function: the `service` dimension of Herald's metrics. */
+export const SERVICE_NAME = 'herald';
+
+/** CloudWatch namespace of Herald's own metrics (Powertools EMF and the access-log metric filter). */
+export const METRICS_NAMESPACE = 'Herald';
+
+/** Metrics the delivery handlers emit (EMF, dimension `service`). `AttemptLatency` is in milliseconds. */
+export const DELIVERY_METRICS = {
+  succeeded: 'DeliverySucceeded',
+  failed: 'DeliveryFailed',
+  attemptLatency: 'AttemptLatency',
+  exhausted: 'EventsExhausted',
+  reconciled: 'DeadLettersReconciled',
+} as const;

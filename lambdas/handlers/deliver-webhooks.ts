@@ -3,7 +3,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '../../lib/shapes';
+import { CONSUMER_TIMEOUT_SECONDS, DELIVERY_METRICS, MAX_ATTEMPTS } from '../../lib/shapes';
 import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
 import { DynamoDirectoryStore } from '../adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '../adapters/dynamodb/event-store';
@@ -48,15 +48,15 @@ const deps: BatchDeps = {
         responseTimeMs,
       });
       metrics.addMetric(
-        outcome.kind === 'delivered' ? 'DeliverySucceeded' : 'DeliveryFailed',
+        outcome.kind === 'delivered' ? DELIVERY_METRICS.succeeded : DELIVERY_METRICS.failed,
         MetricUnit.Count,
         1,
       );
-      metrics.addMetric('AttemptLatency', MetricUnit.Milliseconds, responseTimeMs);
+      metrics.addMetric(DELIVERY_METRICS.attemptLatency, MetricUnit.Milliseconds, responseTimeMs);
     } else {
       logger.info('Delivery message settled without an attempt', { eventId: id, outcome: outcome.kind });
     }
-    if (outcome.kind === 'exhausted') metrics.addMetric('EventsExhausted', MetricUnit.Count, 1);
+    if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
   },
   observeError: (messageId, error) =>
     logger.error('Delivery message failed; it will be retried', { messageId, error }),

@@ -3,7 +3,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { MAX_ATTEMPTS } from '../../lib/shapes';
+import { DELIVERY_METRICS, MAX_ATTEMPTS } from '../../lib/shapes';
 import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
 import { DynamoEventStore } from '../adapters/dynamodb/event-store';
 import { createMetrics, logger } from '../adapters/observability';
@@ -34,8 +34,8 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
         try {
           const outcome = await reconcileDeadLetter(deps, id);
           logger.info('Dead letter reconciled', { eventId: id, outcome });
-          if (outcome === 'requeued') metrics.addMetric('DeadLettersReconciled', MetricUnit.Count, 1);
-          if (outcome === 'exhausted') metrics.addMetric('EventsExhausted', MetricUnit.Count, 1);
+          if (outcome === 'requeued') metrics.addMetric(DELIVERY_METRICS.reconciled, MetricUnit.Count, 1);
+          if (outcome === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
         } catch (error) {
           logger.error('Dead letter reconciliation failed; it will be retried', { eventId: id, error });
           failures.push(record.messageId);

@@ -1,3 +1,4 @@
+import { MAX_POSTPONE_SECONDS } from '../../lib/shapes';
 import type { DeliveryQueue } from '../domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 
@@ -34,7 +35,11 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
         const outcome = await deliverEvent(deps, id);
         deps.observe(id, outcome);
         if (outcome.kind !== 'retry') return undefined;
-        await deps.queue.postpone(message.receiptHandle, outcome.retryAfterSeconds);
+        // SQS refuses to hide a message beyond 12 h after its receive; the 12 h step is clamped to fit.
+        await deps.queue.postpone(
+          message.receiptHandle,
+          Math.min(outcome.retryAfterSeconds, MAX_POSTPONE_SECONDS),
+        );
         return message.messageId;
       } catch (error) {
         deps.observeError(message.messageId, error);

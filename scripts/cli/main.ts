@@ -20,7 +20,7 @@ const USAGE = `Usage: herald <command> [flags]
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
   account list --org ORG_ID
-  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
+  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
   [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
 
@@ -37,6 +37,7 @@ const OPTIONS = {
   payload: { type: 'string' },
   id: { type: 'string' },
   'triggered-at': { type: 'string' },
+  'retention-days': { type: 'string' },
   table: { type: 'string' },
   region: { type: 'string' },
   'base-url': { type: 'string' },
@@ -99,7 +100,19 @@ async function run(): Promise<unknown> {
         if (error instanceof UsageError) throw error;
         throw new UsageError('--payload must be JSON (an object).');
       }
-      const publish = createPublisher({ tableName: target.tableName, baseUrl: target.baseUrl, client });
+      const retention = values['retention-days'];
+      const retentionDays = retention === undefined ? undefined : Number(retention);
+      if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays > 0)) {
+        throw new UsageError(
+          '--retention-days must be a positive integer (the stack output EventRetentionDays).',
+        );
+      }
+      const publish = createPublisher({
+        tableName: target.tableName,
+        baseUrl: target.baseUrl,
+        client,
+        retentionDays,
+      });
       const event = await publish({
         account: required('account'),
         type: required('type'),

@@ -22,6 +22,7 @@ import {
   type FunctionKey,
   GATEWAY_PROBLEMS,
   type GatewayProblem,
+  METHOD_NOT_ALLOWED_PROBLEM,
   PROBLEM_TYPE_BASE,
   type RouteShape,
 } from '../../lib/shapes';
@@ -62,23 +63,6 @@ export interface ApiGateway {
   close(): Promise<void>;
 }
 
-/**
- * What the stack answers outside `GATEWAY_PROBLEMS`: 405 comes from a mock integration worded like the
- * handlers' `MethodNotAllowedError`; 403 (an authorizer Deny) is only reachable with a custom policy.
- */
-const ACCESS_DENIED: GatewayProblem = {
-  status: 403,
-  slug: 'forbidden',
-  title: 'Forbidden',
-  detail: 'This API key may not call this route.',
-};
-const methodNotAllowed = (method: string, allow: string): GatewayProblem => ({
-  status: 405,
-  slug: 'method-not-allowed',
-  title: 'Method not allowed',
-  detail: `${method} is not allowed here; allowed: ${allow}.`,
-});
-
 type CachedDecision = { readonly result: APIGatewayAuthorizerResult; readonly expiresAt: number };
 type Decision = { readonly allowed: Record<string, string> } | { readonly problem: GatewayProblem };
 
@@ -118,7 +102,7 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
       return { problem: GATEWAY_PROBLEMS.DEFAULT_5XX };
     }
     if (evaluatePolicy(policyDocument, methodArn) !== 'Allow') {
-      return { problem: ACCESS_DENIED };
+      return { problem: GATEWAY_PROBLEMS.ACCESS_DENIED };
     }
     // API Gateway hands context values to the integration as strings.
     return {
@@ -136,7 +120,8 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     const route = match.routes.find((candidate) => candidate.method === method);
     if (!route) {
       const allow = match.routes.map((candidate) => candidate.method).join(', ');
-      return sendProblem(res, methodNotAllowed(method, allow), requestId, { Allow: allow });
+      // The stack's 405 mock answers with the same problem and an `Allow` header.
+      return sendProblem(res, METHOD_NOT_ALLOWED_PROBLEM, requestId, { Allow: allow });
     }
     const body = await readBody(req);
     let authorizer: Record<string, string> | undefined;

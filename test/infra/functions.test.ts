@@ -24,7 +24,6 @@ const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
 const dlqId = byDefault.logicalId(stack.queues.deadLetterQueue);
 const READERS: FunctionKey[] = ['authorizer', 'listEvents', 'getEvent', 'listAccounts', 'getAccount'];
-const WRITERS: FunctionKey[] = ['redeliverEvent', 'resetWebhooks', 'consumer', 'reconciler'];
 const API_FUNCTIONS: FunctionKey[] = [
   'health',
   'openapi',
@@ -180,11 +179,10 @@ describe('data rights', () => {
 });
 
 describe('environment from props', () => {
-  it('RETRY_SCHEDULE is set for the consumer and reconciler only when a schedule is given', () => {
+  it('RETRY_SCHEDULE is set for the consumer only, and only when a schedule is given', () => {
     const expected = '5,10,20,40,60,120,300,600,900,1800,3600,3600,7200,7200,14400,14400,28800,28800,43200';
     expect(configured.env('consumer').RETRY_SCHEDULE).toBe(expected);
-    expect(configured.env('reconciler').RETRY_SCHEDULE).toBe(expected);
-    expect(KEYS.filter((key) => configured.env(key).RETRY_SCHEDULE)).toEqual(['consumer', 'reconciler']);
+    expect(KEYS.filter((key) => configured.env(key).RETRY_SCHEDULE)).toEqual(['consumer']);
     expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
   });
 
@@ -194,11 +192,10 @@ describe('environment from props', () => {
     expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
   });
 
-  it('EVENT_RETENTION_DAYS reaches every table writer when retention is on, and nobody otherwise', () => {
-    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS === '90')).toEqual(
-      KEYS.filter((key) => WRITERS.includes(key)),
-    );
-    expect(KEYS.filter((key) => byDefault.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
+  it('retention is an output for publishers, not a function variable (no function writes events)', () => {
+    configured.template.hasOutput('EventRetentionDays', { Value: '90' });
+    expect(byDefault.template.findOutputs('EventRetentionDays')).toEqual({});
+    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
   });
 
   it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {

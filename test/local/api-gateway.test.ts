@@ -4,6 +4,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { METHOD_NOT_ALLOWED_PROBLEM } from '../../lib/shapes';
 import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
 
 const gateways: ApiGateway[] = [];
@@ -231,7 +232,7 @@ describe('api gateway: gateway answers', () => {
     expect(await problemOf(post)).toMatchObject({
       type: 'https://herald.dev/problems/method-not-allowed',
       status: 405,
-      detail: 'POST is not allowed here; allowed: GET.',
+      detail: METHOD_NOT_ALLOWED_PROBLEM.detail,
     });
     const get = await fetch(`${baseUrl}/events/e1/redeliver`);
     expect(get.status).toBe(405);
