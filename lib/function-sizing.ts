@@ -46,11 +46,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     reason: 'Batches of up to 100 stream records sent as SendMessageBatch of 10; network-bound.',
   },
   consumer: {
-    memoryMb: 512,
+    memoryMb: 256,
     timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
     reason:
-      'Ten concurrent HTTPS deliveries, billed while receivers answer, so not more memory than TLS needs.',
+      'Waits on receivers for most of its run (billed per GB-second), so the least memory that keeps TLS quick.',
   },
+
   reconciler: {
     memoryMb: 256,
     // An SQS event source needs the queue's visibility timeout >= the function timeout; AWS advises 6x.
