@@ -71,8 +71,11 @@ export interface EventStore {
    * attempts. False when the event is in another state.
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
-  /** Ids of the organization's events in the given states (all of them, newest first). */
-  listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[]): Promise<string[]>;
+  /**
+   * Ids of the organization's events in the given states (all of them, newest first), optionally only
+   * those triggered at or before `until` (ISO).
+   */
+  listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
 }
 
 /** Organizations, API keys and accounts. */

@@ -50,3 +50,20 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
   await deps.queue.enqueue(queued);
   return { queued };
 }
+
+/**
+ * Queues pending events again, for the runbook: when the forwarder gave up on stream records (its
+ * failure alarm), their events stay `pending` with no message. A second message for an event that is
+ * still being delivered is harmless: the consumer's status check and lease drop it.
+ *
+ * @param until - only events triggered at or before this ISO time (leave recent ones to the pipeline)
+ */
+export async function requeuePending(
+  deps: RedeliverDeps,
+  orgId: string,
+  until: string,
+): Promise<RedeliveryResult> {
+  const queued = await deps.events.listEventIdsByStatus(orgId, ['pending'], until);
+  await deps.queue.enqueue(queued);
+  return { queued };
+}

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
+import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import { hostChecker } from '../../lambdas/adapters/http/host-check';
+import { SqsDeliveryQueue } from '../../lambdas/adapters/sqs/sqs-delivery-queue';
 import { HeraldError } from '../../lambdas/domain/errors';
 import { parseUrlPolicy } from '../../lambdas/domain/webhook-url';
 import { createPublisher } from '../../lambdas/publisher';
@@ -12,6 +14,7 @@ import {
   putAccount,
   rotateWebhookToken,
 } from '../../lambdas/use-cases/administer';
+import { requeuePending } from '../../lambdas/use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
@@ -20,8 +23,10 @@ const USAGE = `Usage: herald <command> [flags]
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
   account list --org ORG_ID
+  events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
+  [--queue-url URL (events requeue)]
   [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
 
 /** A usage mistake: exit code 2 and the usage text. */
@@ -42,6 +47,8 @@ const OPTIONS = {
   region: { type: 'string' },
   'base-url': { type: 'string' },
   'url-policy': { type: 'string' },
+  'queue-url': { type: 'string' },
+  'older-than': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -72,6 +79,7 @@ async function run(): Promise<unknown> {
     region: values.region,
     baseUrl: values['base-url'],
     urlPolicy: values['url-policy'] === undefined ? undefined : parseUrlPolicy(values['url-policy']),
+    queueUrl: values['queue-url'],
   });
   const client = createDocumentClient();
   const directory = new DynamoDirectoryStore(client, target.tableName);
@@ -92,6 +100,18 @@ async function run(): Promise<unknown> {
       );
     case 'account list':
       return listAccounts(directory, required('org'), target.baseUrl);
+    case 'events requeue': {
+      if (!target.queueUrl)
+        throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');
+      const minutes = Number(values['older-than'] ?? '15');
+      if (!Number.isInteger(minutes) || minutes < 0)
+        throw new UsageError('--older-than must be whole minutes (≥ 0).');
+      const deps = {
+        events: new DynamoEventStore(client, target.tableName),
+        queue: new SqsDeliveryQueue(createSqsClient(), target.queueUrl),
+      };
+      return requeuePending(deps, required('org'), new Date(Date.now() - minutes * 60_000).toISOString());
+    }
     case 'publish': {
       let payload: unknown;
       try {

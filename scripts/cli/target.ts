@@ -19,6 +19,8 @@ export const LOCAL_INFO_PATH = join('.herald', 'local.json');
 /** Where the CLI works. */
 export interface CliTarget {
   readonly tableName: string;
+  /** Needed only by commands that queue deliveries. */
+  readonly queueUrl?: string | undefined;
   readonly baseUrl: string;
   readonly urlPolicy: UrlPolicy;
   readonly local: boolean;
@@ -30,6 +32,7 @@ export interface TargetFlags {
   readonly region?: string | undefined;
   readonly baseUrl?: string | undefined;
   readonly urlPolicy?: UrlPolicy | undefined;
+  readonly queueUrl?: string | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ export function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): 
     return {
       tableName: flags.table,
       baseUrl: flags.baseUrl,
+      queueUrl: flags.queueUrl,
       urlPolicy: flags.urlPolicy ?? 'public-https',
       local: false,
     };
@@ -63,6 +67,7 @@ export function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): 
   return {
     tableName: info.tableName,
     baseUrl: info.baseUrl,
+    queueUrl: info.queueUrl,
     urlPolicy: flags.urlPolicy ?? 'local',
     local: true,
   };

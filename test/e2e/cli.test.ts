@@ -359,6 +359,18 @@ describe('publish', () => {
   });
 });
 
+describe('events requeue', () => {
+  it('prints what it queued, and refuses a malformed --older-than', async () => {
+    const ok = await herald(['events', 'requeue', '--org', org.id, '--older-than', '0']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ queued: expect.any(Array) });
+    const bad = await herald(['events', 'requeue', '--org', org.id, '--older-than', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--older-than');
+  });
+});
+
 describe('usage', () => {
   it('prints the usage on stderr with exit code 2 for a missing or unknown command or flag', async () => {
     const [none, unknown, partial, missingName] = await Promise.all([

@@ -167,8 +167,16 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
-  async listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[]): Promise<string[]> {
-    return this.collectIdsWithStatus({ orgId, offset: 0, limit: 0 }, statuses, Number.POSITIVE_INFINITY);
+  async listEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    until?: string,
+  ): Promise<string[]> {
+    return this.collectIdsWithStatus(
+      { orgId, offset: 0, limit: 0, until },
+      statuses,
+      Number.POSITIVE_INFINITY,
+    );
   }
 
   /** Ids from the index in list order, until `wanted` matched (filters on projected attributes only). */

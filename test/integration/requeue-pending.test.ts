@@ -1,0 +1,70 @@
+/**
+ * The runbook's `events requeue`: pending events triggered before a cut-off get a delivery message again;
+ * recent, settled and other organizations' events do not. Real DynamoDB Local and SQS emulator.
+ */
+import { randomUUID } from 'node:crypto';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import { SqsDeliveryQueue } from '../../lambdas/adapters/sqs/sqs-delivery-queue';
+import { requeuePending } from '../../lambdas/use-cases/redeliver-events';
+import { type IsolatedResources, isolatedResources } from '../support/resources';
+
+let resources: IsolatedResources;
+let events: DynamoEventStore;
+
+beforeAll(async () => {
+  resources = await isolatedResources({ label: 'requeue' });
+  events = new DynamoEventStore(resources.documents, resources.tableName);
+});
+
+afterAll(async () => {
+  await resources?.destroy();
+});
+
+async function stored(orgId: string, triggeredAt: string, status: 'pending' | 'skipped'): Promise<string> {
+  const id = randomUUID();
+  await events.putEvent({
+    id,
+    orgId,
+    account: 'DE89370400440532013000',
+    type: 'credit_transfer_status_change',
+    triggeredAt,
+    body: '{}',
+    signature: `sha256=${'0'.repeat(64)}`,
+    webhookStatus: status,
+  });
+  return id;
+}
+
+async function queuedIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const out = await resources.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: resources.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+      }),
+    );
+    if (!out.Messages?.length) return ids.sort();
+    for (const message of out.Messages) ids.push((JSON.parse(message.Body ?? '{}') as { id: string }).id);
+  }
+}
+
+describe('requeuePending', () => {
+  it('queues exactly the organization’s pending events triggered at or before the cut-off', async () => {
+    const orgId = randomUUID();
+    const old = await stored(orgId, '2026-01-01T00:00:00.000Z', 'pending');
+    const atCutOff = await stored(orgId, '2026-01-01T01:00:00.000Z', 'pending');
+    await stored(orgId, '2026-01-01T02:00:00.000Z', 'pending');
+    await stored(orgId, '2026-01-01T00:30:00.000Z', 'skipped');
+    await stored(randomUUID(), '2026-01-01T00:00:00.000Z', 'pending');
+
+    const deps = { events, queue: new SqsDeliveryQueue(resources.sqs, resources.queueUrl) };
+    const result = await requeuePending(deps, orgId, '2026-01-01T01:00:00.000Z');
+
+    expect([...result.queued].sort()).toEqual([old, atCutOff].sort());
+    expect(await queuedIds()).toEqual([old, atCutOff].sort());
+  });
+});
