@@ -69,6 +69,8 @@ interface ShardState {
   pending: Pending[];
   /** Everything up to this sequence number is done (processed or filtered out). */
   doneSequence: string | undefined;
+  /** Re-read from the oldest record (after a trimmed-data error), skipping what is already done. */
+  fromHorizon: boolean;
   endReached: boolean;
   finished: boolean;
   failures: number;
@@ -114,6 +116,7 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
           iterator: undefined,
           pending: [],
           doneSequence: checkpoint[shard.ShardId],
+          fromHorizon: false,
           endReached: false,
           finished: false,
           failures: 0,
@@ -126,7 +129,7 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
 
   const fetch = async (shard: ShardState): Promise<void> => {
     if (shard.iterator === undefined) {
-      const resume = shard.doneSequence !== undefined;
+      const resume = shard.doneSequence !== undefined && !shard.fromHorizon;
       const found = await client.send(
         new GetShardIteratorCommand({
           StreamArn: options.streamArn,
@@ -136,6 +139,7 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
         }),
       );
       shard.iterator = found.ShardIterator;
+      shard.fromHorizon = false;
     }
     const page = await client.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1_000 }));
     shard.iterator = page.NextShardIterator ?? undefined;
@@ -143,6 +147,8 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
     for (const raw of page.Records ?? []) {
       const record = toLambdaRecord(raw, options.streamArn, region);
       const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+      // After a fallback to the oldest record, what was already forwarded is not forwarded again.
+      if (shard.doneSequence !== undefined && BigInt(sequenceNumber) <= BigInt(shard.doneSequence)) continue;
       shard.pending.push({
         record,
         sequenceNumber,
@@ -218,11 +224,11 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
     await Promise.all(
       ready.map((shard) =>
         pollShard(shard).catch((error: unknown) => {
-          // An expired iterator is recreated from the checkpoint; a checkpoint older than the stream's
-          // 24 h retention falls back to the oldest record, as Lambda does.
+          // An expired iterator is recreated from the checkpoint. A trimmed-data error (a checkpoint
+          // older than the 24 h retention, or DynamoDB Local raising it spuriously) falls back to the
+          // oldest record, as Lambda does, but records at or before the checkpoint are skipped.
           shard.iterator = undefined;
-          if (error instanceof Error && error.name === 'TrimmedDataAccessException')
-            shard.doneSequence = undefined;
+          if (error instanceof Error && error.name === 'TrimmedDataAccessException') shard.fromHorizon = true;
           shard.retryAt = Date.now() + MAX_BACKOFF_MS;
           onError(error);
         }),

@@ -157,10 +157,10 @@ export class DynamoEventStore implements EventStore {
       TableName: this.tableName,
       Key: keys.event(id),
       UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until',
-      ConditionExpression: 'org_id = :org AND webhook_status IN (:failed, :skipped)',
+      ConditionExpression: 'gsi1pk = :org AND webhook_status IN (:failed, :skipped)',
       ExpressionAttributeValues: {
         ':pending': 'pending',
-        ':org': orgId,
+        ':org': keys.orgEvents(orgId),
         ':failed': 'failed',
         ':skipped': 'skipped',
       },
