@@ -64,4 +64,6 @@ export interface EventRecord {
   readonly deliveries: readonly DeliveryAttempt[];
   /** Epoch ms until which a consumer holds the right to make the next attempt. */
   readonly leaseUntil?: number | undefined;
+  /** Epoch ms before which the next attempt of a pending event is not due (set after a failure). */
+  readonly nextAttemptAt?: number | undefined;
 }

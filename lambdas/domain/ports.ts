@@ -55,15 +55,21 @@ export interface EventStore {
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
-   * attempts and no live lease. Returns false when another consumer holds or used the claim.
+   * attempts, no live lease, and its next attempt is due by `nowEpochMs`. Returns false when another
+   * consumer holds or used the claim.
    */
   takeLease(id: string, expectedRetries: number, untilEpochMs: number, nowEpochMs: number): Promise<boolean>;
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);
-   * the attempt itself is always recorded.
+   * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event.
    */
-  recordAttempt(id: string, attempt: DeliveryAttempt, status: WebhookStatus): Promise<EventRecord>;
+  recordAttempt(
+    id: string,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
   /**

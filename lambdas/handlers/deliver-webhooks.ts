@@ -54,7 +54,7 @@ const deps: BatchDeps = {
       );
       metrics.addMetric(DELIVERY_METRICS.attemptLatency, MetricUnit.Milliseconds, responseTimeMs);
     } else {
-      logger.info('Delivery message settled without an attempt', { eventId: id, outcome: outcome.kind });
+      logger.info('Delivery message handled without an attempt', { eventId: id, outcome: outcome.kind });
     }
     if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
   },

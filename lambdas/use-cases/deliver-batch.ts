@@ -1,4 +1,3 @@
-import { MAX_POSTPONE_SECONDS } from '../../lib/shapes';
 import type { DeliveryQueue } from '../domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 
@@ -34,12 +33,9 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       try {
         const outcome = await deliverEvent(deps, id);
         deps.observe(id, outcome);
-        if (outcome.kind !== 'retry') return undefined;
-        // SQS refuses to hide a message beyond 12 h after its receive; the 12 h step is clamped to fit.
-        await deps.queue.postpone(
-          message.receiptHandle,
-          Math.min(outcome.retryAfterSeconds, MAX_POSTPONE_SECONDS),
-        );
+        // A scheduled retry, or a duplicate that came early: hide the message until it is due.
+        if (outcome.kind !== 'retry' && outcome.kind !== 'not-due') return undefined;
+        await deps.queue.postpone(message.receiptHandle, outcome.retryAfterSeconds);
         return message.messageId;
       } catch (error) {
         deps.observeError(message.messageId, error);

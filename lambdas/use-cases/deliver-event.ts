@@ -1,3 +1,4 @@
+import { MAX_POSTPONE_SECONDS } from '../../lib/shapes';
 import { nextStep } from '../domain/delivery-policy';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '../domain/model';
 import type { EventStore, WebhookSender } from '../domain/ports';
@@ -5,6 +6,12 @@ import { standardSignature, webhookKey } from '../domain/signing';
 import { nowIso } from '../domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '../domain/webhook-url';
 import { HERALD_VERSION } from '../version';
+
+/**
+ * A retry message may come back a little before the recorded due time (clocks of different consumers,
+ * SQS timer granularity); within this margin it counts as due.
+ */
+const DUE_TOLERANCE_MS = 1_000;
 
 /** Reads accounts and organizations (the consumer passes a short-lived cache). */
 export interface DeliveryDirectory {
@@ -35,6 +42,8 @@ export type DeliveryOutcome =
       readonly retryAfterSeconds: number;
     }
   | { readonly kind: 'exhausted'; readonly event: EventRecord; readonly attempt?: DeliveryAttempt }
+  /** A duplicate message that came before the scheduled retry: it waits for it instead. */
+  | { readonly kind: 'not-due'; readonly retryAfterSeconds: number }
   | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string };
 
 /**
@@ -62,6 +71,9 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   }
   const org = await deps.directory.getOrganization(account.orgId);
   if (!org) return { kind: 'dropped', reason: 'organization not found' };
+  if (event.nextAttemptAt !== undefined && event.nextAttemptAt - now() > DUE_TOLERANCE_MS) {
+    return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
+  }
   if (event.webhookRetries > 0) {
     const leased = await deps.events.takeLease(id, event.webhookRetries, now() + deps.leaseMs, now());
     if (!leased) return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
@@ -75,10 +87,16 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     schedule: deps.schedule,
     maxAttempts: deps.maxAttempts,
   });
-  const recorded = await deps.events.recordAttempt(id, attempt, step.status);
-  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt };
-  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt };
-  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds: step.retryAfterSeconds };
+  if (step.status !== 'pending') {
+    const recorded = await deps.events.recordAttempt(id, attempt, step.status);
+    return step.status === 'success'
+      ? { kind: 'delivered', event: recorded, attempt }
+      : { kind: 'exhausted', event: recorded, attempt };
+  }
+  // SQS hides a message at most 12 h after its receive, so the 12 h step is clamped to fit.
+  const retryAfterSeconds = Math.min(step.retryAfterSeconds, MAX_POSTPONE_SECONDS);
+  const recorded = await deps.events.recordAttempt(id, attempt, 'pending', now() + retryAfterSeconds * 1000);
+  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds };
 }
 
 /** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */

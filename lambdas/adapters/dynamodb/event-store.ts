@@ -87,8 +87,12 @@ export class DynamoEventStore implements EventStore {
       TableName: this.tableName,
       Key: keys.event(id),
       UpdateExpression: 'SET lease_until = :until',
-      ConditionExpression:
-        'webhook_status = :pending AND webhook_retries = :n AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ConditionExpression: [
+        'webhook_status = :pending AND webhook_retries = :n',
+        '(attribute_not_exists(lease_until) OR lease_until < :now)',
+        // A duplicate message must not bring a scheduled retry forward.
+        '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)',
+      ].join(' AND '),
       ExpressionAttributeValues: {
         ':until': untilEpochMs,
         ':pending': 'pending',
@@ -98,7 +102,12 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
-  async recordAttempt(id: string, attempt: DeliveryAttempt, status: WebhookStatus): Promise<EventRecord> {
+  async recordAttempt(
+    id: string,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
     const append = {
       TableName: this.tableName,
       Key: keys.event(id),
@@ -116,7 +125,10 @@ export class DynamoEventStore implements EventStore {
       const out = await this.client.send(
         new UpdateCommand({
           ...append,
-          UpdateExpression: `SET ${appendList}, webhook_status = :s ${tail}`,
+          UpdateExpression:
+            nextAttemptAt === undefined
+              ? `SET ${appendList}, webhook_status = :s ${tail}, next_attempt_at`
+              : `SET ${appendList}, webhook_status = :s, next_attempt_at = :next ${tail}`,
           // A failure may only move a pending event; a success always wins.
           ConditionExpression:
             status === 'success'
@@ -126,6 +138,7 @@ export class DynamoEventStore implements EventStore {
             ...append.ExpressionAttributeValues,
             ':s': status,
             ...(status === 'success' ? {} : { ':pending': 'pending' }),
+            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
           },
         }),
       );
@@ -146,7 +159,7 @@ export class DynamoEventStore implements EventStore {
     return this.conditionalUpdate('SettlePending', {
       TableName: this.tableName,
       Key: keys.event(id),
-      UpdateExpression: 'SET webhook_status = :s REMOVE lease_until',
+      UpdateExpression: 'SET webhook_status = :s REMOVE lease_until, next_attempt_at',
       ConditionExpression: 'webhook_status = :pending',
       ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
     });
@@ -156,7 +169,8 @@ export class DynamoEventStore implements EventStore {
     return this.conditionalUpdate('StartCycle', {
       TableName: this.tableName,
       Key: keys.event(id),
-      UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until',
+      UpdateExpression:
+        'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at',
       ConditionExpression: 'gsi1pk = :org AND webhook_status IN (:failed, :skipped)',
       ExpressionAttributeValues: {
         ':pending': 'pending',

@@ -53,6 +53,7 @@ export interface EventItem extends ItemKey {
   cycle_base: number;
   deliveries: AttemptItem[];
   lease_until?: number;
+  next_attempt_at?: number;
   expires_at?: number;
 }
 
@@ -111,6 +112,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
       responseTimeMs: Number(a.ms),
     })),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
+    nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
   };
 }
 

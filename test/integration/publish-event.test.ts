@@ -1,0 +1,158 @@
+/**
+ * Publishing through the library (`createPublisher`) against DynamoDB Local: what is stored, idempotent
+ * re-publishing, and that every refused publish stores nothing.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import { ConflictError, NotFoundError, ValidationError } from '../../lambdas/domain/errors';
+import { uuidv7 } from '../../lambdas/domain/ids';
+import { createPublisher, type Publisher } from '../../lambdas/publisher';
+import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
+import { testIban } from '../support/delivery-harness';
+import { type IsolatedResources, isolatedResources } from '../support/resources';
+
+const BASE_URL = 'https://api.example.test/prod';
+
+let resources: IsolatedResources;
+let documents: DynamoDBDocumentClient;
+let events: DynamoEventStore;
+let publish: Publisher;
+let orgId: string;
+let iban: string;
+
+beforeAll(async () => {
+  resources = await isolatedResources({ label: 'publish' });
+  documents = DynamoDBDocumentClient.from(resources.dynamodb, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const directory = new DynamoDirectoryStore(documents, resources.tableName);
+  events = new DynamoEventStore(documents, resources.tableName);
+  publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
+  orgId = (await createOrganization(directory, 'Publisher org')).id;
+  iban = testIban();
+  await putAccount(
+    directory,
+    { orgId, iban, webhookUrl: 'https://hooks.example.test/in' },
+    'public-https',
+    BASE_URL,
+  );
+});
+
+afterAll(async () => {
+  documents?.destroy();
+  await resources?.destroy();
+});
+
+async function storedIds(): Promise<string[]> {
+  const page = await events.listEvents({ orgId, offset: 0, limit: 100 });
+  return page.events.map((event) => event.id);
+}
+
+/** Runs a publish that must fail, and checks the table holds the same events afterwards. */
+async function expectRefused(
+  input: Parameters<Publisher>[0],
+  error: abstract new (...args: never[]) => Error,
+) {
+  const before = await storedIds();
+  await expect(publish(input)).rejects.toBeInstanceOf(error);
+  expect(await storedIds()).toEqual(before);
+  if (typeof input.id === 'string') {
+    const existing = before.includes(input.id);
+    expect((await events.getEvent(input.id, { consistent: true })) !== undefined).toBe(existing);
+  }
+}
+
+describe('createPublisher', () => {
+  it('stores a pending event with its signed body and the links of the base URL', async () => {
+    const id = uuidv7();
+    const published = await publish({
+      id,
+      account: iban.replace(/(.{4})/g, '$1 ').toLowerCase(),
+      type: 'credit_transfer_status_change',
+      payload: { transfer_id: 'tr_1', amount: '1.00' },
+      triggeredAt: '2026-11-21T12:00:00+01:00',
+    });
+    expect(published).toMatchObject({
+      id,
+      created: true,
+      webhookStatus: 'pending',
+      triggeredAt: '2026-11-21T11:00:00.000Z',
+    });
+    const record = await events.getEvent(id, { consistent: true });
+    expect(record).toMatchObject({ orgId, account: iban, signature: published.signature, webhookRetries: 0 });
+    expect(JSON.parse(record?.body ?? '{}')).toEqual({
+      id,
+      type: 'credit_transfer_status_change',
+      account: iban,
+      triggered_at: '2026-11-21 11:00:00',
+      payload: { transfer_id: 'tr_1', amount: '1.00' },
+      _links: { self: `${BASE_URL}/events/${id}`, account: `${BASE_URL}/accounts/${iban}` },
+    });
+  });
+
+  it('returns the stored event for the same id and content, without storing it twice', async () => {
+    const input = { id: uuidv7(), account: iban, type: 'same.again', payload: { a: 1 } };
+    const first = await publish(input);
+    const count = (await storedIds()).length;
+    const second = await publish(input);
+    expect(second).toEqual({ ...first, created: false });
+    expect((await storedIds()).length).toBe(count);
+  });
+
+  it('accepts a payload of exactly 64 KiB serialized', async () => {
+    const payload = { p: 'x'.repeat(65_536 - '{"p":""}'.length) };
+    expect(Buffer.byteLength(JSON.stringify(payload))).toBe(65_536);
+    const published = await publish({ account: iban, type: 'big', payload });
+    expect(published.created).toBe(true);
+  });
+});
+
+describe('a refused publish stores nothing', () => {
+  it('unknown account → NotFoundError', async () => {
+    await expectRefused({ id: uuidv7(), account: testIban(), type: 'x', payload: {} }, NotFoundError);
+  });
+
+  it('payload over 64 KiB serialized → ValidationError', async () => {
+    const payload = { p: 'x'.repeat(65_536 - '{"p":""}'.length + 1) };
+    await expectRefused({ id: uuidv7(), account: iban, type: 'big', payload }, ValidationError);
+    const multibyte = { p: '€'.repeat(21_846) };
+    await expectRefused({ id: uuidv7(), account: iban, type: 'big', payload: multibyte }, ValidationError);
+  });
+
+  it.each([
+    ['an array', [1, 2]],
+    ['a string', '{"a":1}'],
+    ['null', null],
+    ['a Date', new Date()],
+  ])('payload that is %s → ValidationError', async (_, payload) => {
+    await expectRefused({ id: uuidv7(), account: iban, type: 'x', payload }, ValidationError);
+  });
+
+  it.each(['Credit_Transfer', 'credit-transfer', '', 'a..b', `x${'y'.repeat(64)}`, '1st_event'])(
+    'type %j → ValidationError',
+    async (type) => {
+      await expectRefused({ id: uuidv7(), account: iban, type, payload: {} }, ValidationError);
+    },
+  );
+
+  it('malformed id or account → ValidationError', async () => {
+    await expectRefused({ id: 'not-a-uuid', account: iban, type: 'x', payload: {} }, ValidationError);
+    await expectRefused({ account: 'DE00 0000 0000 0000 0000 00', type: 'x', payload: {} }, ValidationError);
+  });
+
+  it('a reused id with other content → ConflictError, the stored event unchanged', async () => {
+    const id = uuidv7();
+    const first = await publish({ id, account: iban, type: 'original', payload: { v: 1 } });
+    const stored = await events.getEvent(id, { consistent: true });
+    await expectRefused({ id, account: iban, type: 'original', payload: { v: 2 } }, ConflictError);
+    await expectRefused({ id, account: iban, type: 'changed', payload: { v: 1 } }, ConflictError);
+    await expectRefused(
+      { id, account: iban, type: 'original', payload: { v: 1 }, triggeredAt: '2020-01-01T00:00:00Z' },
+      ConflictError,
+    );
+    expect(await events.getEvent(id, { consistent: true })).toEqual(stored);
+    expect(stored?.signature).toBe(first.signature);
+  });
+});

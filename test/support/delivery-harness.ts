@@ -1,0 +1,339 @@
+/**
+ * End-to-end delivery tests: a local runtime with the real handlers on the shared emulators, plus
+ * helpers to seed organizations and accounts, publish events, read them back through the API and
+ * inspect the queues.
+ */
+import { randomInt } from 'node:crypto';
+import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  GetQueueAttributesCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
+import { expect } from 'vitest';
+import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import type { EventDetailView } from '../../lambdas/domain/event-view';
+import type { WebhookStatus } from '../../lambdas/domain/model';
+import { createPublisher, type Publisher } from '../../lambdas/publisher';
+import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
+import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import { testEndpoints, uniquePrefix } from './resources';
+import { waitFor } from './wait';
+
+/**
+ * A fast retry schedule for tests (19 waits in seconds): `fastSchedule(1, 2, 4)` is `1,2,4,4,…,4`, the
+ * last given wait repeated to the 19 the runtime requires.
+ */
+export function fastSchedule(...waits: readonly [number, ...number[]]): string {
+  const last = waits[waits.length - 1] ?? waits[0];
+  return Array.from({ length: 19 }, (_, i) => waits[i] ?? last).join(',');
+}
+
+/** The waits of a schedule string, in milliseconds. */
+export function scheduleMs(schedule: string): number[] {
+  return schedule.split(',').map((item) => Number(item) * 1000);
+}
+
+/** An organization as the tests use it. */
+export interface Tenant {
+  readonly orgId: string;
+  readonly apiKey: string;
+  readonly webhookToken: string;
+}
+
+/** An API answer. */
+export interface ApiAnswer<T = unknown> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: T;
+}
+
+/** Options of {@link startDeliveryHarness}. */
+export interface HarnessOptions {
+  readonly label: string;
+  /** `RETRY_SCHEDULE` of the functions. */
+  readonly retrySchedule: string;
+  /** Extra function environment (e.g. `DELIVERY_TIMEOUT_MS`). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly consumerConcurrency?: number;
+}
+
+/** A running runtime and what the tests need around it. */
+export interface DeliveryHarness {
+  readonly runtime: LocalRuntime;
+  readonly documents: DynamoDBDocumentClient;
+  readonly sqs: SQSClient;
+  readonly directory: DynamoDirectoryStore;
+  readonly events: DynamoEventStore;
+  readonly publish: Publisher;
+  /** Errors the runtime's event-source emulations reported. */
+  readonly errors: { source: string; error: unknown }[];
+  createTenant(name?: string): Promise<Tenant>;
+  /** A new account of the tenant (a fresh valid IBAN), with or without a webhook URL. */
+  createAccount(tenant: Tenant, webhookUrl?: string): Promise<string>;
+  /** Sets or removes (undefined) the webhook URL of an account. */
+  setWebhookUrl(tenant: Tenant, iban: string, webhookUrl: string | undefined): Promise<void>;
+  /** A call of the API with the tenant's key. */
+  api<T = unknown>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
+  /** `GET /events/{id}` with the tenant's key; fails the test unless it answers 200. */
+  getEvent(tenant: Tenant, id: string): Promise<EventDetailView>;
+  /** Polls `GET /events/{id}` until the event has the status (and, if given, that many attempts). */
+  waitForEvent(
+    tenant: Tenant,
+    id: string,
+    status: WebhookStatus,
+    options?: { attempts?: number; timeoutMs?: number },
+  ): Promise<EventDetailView>;
+  /**
+   * A `pending` event that no queue message carries: published while its new account had no webhook URL
+   * (so `skipped`, which the stream filter drops), then given `webhookUrl` and set `pending` by a direct
+   * update. Tests then put `{"id"}` messages where they want them.
+   */
+  quietPendingEvent(
+    tenant: Tenant,
+    webhookUrl: string,
+    event?: { type: string; payload: Record<string, unknown> },
+  ): Promise<{ id: string; iban: string }>;
+  /** Sends a `{"id"}` message straight to a queue (the delivery queue unless told otherwise). */
+  sendMessage(id: string, queueUrl?: string): Promise<void>;
+  /** Sends several `{"id"}` messages in one SendMessageBatch, so they arrive together. */
+  sendMessages(ids: readonly string[], queueUrl?: string): Promise<void>;
+  /** Invokes the real forwarder with an INSERT stream record of the event, as a duplicated record would. */
+  forwardAgain(id: string): Promise<void>;
+  /** Whether a queue holds no message at all (visible, in flight or delayed). */
+  queueIsEmpty(queueUrl?: string): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+/** Starts a local runtime with the real handlers on the test run's emulators. */
+export async function startDeliveryHarness(options: HarnessOptions): Promise<DeliveryHarness> {
+  const endpoints = testEndpoints();
+  const errors: { source: string; error: unknown }[] = [];
+  const runtime = await startLocalRuntime({
+    endpoints,
+    prefix: uniquePrefix(options.label),
+    retrySchedule: options.retrySchedule,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.consumerConcurrency ? { consumerConcurrency: options.consumerConcurrency } : {}),
+    onError: (source, error) => {
+      errors.push({ source, error });
+      console.error(`[${source}] ${new Date().toISOString()}`, error);
+    },
+  });
+  const config = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const raw = new DynamoDBClient({ ...config, endpoint: endpoints.dynamodb });
+  const documents = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const sqs = new SQSClient({ ...config, endpoint: endpoints.sqs });
+  const directory = new DynamoDirectoryStore(documents, runtime.tableName);
+  const events = new DynamoEventStore(documents, runtime.tableName);
+  const publish = createPublisher({
+    tableName: runtime.tableName,
+    baseUrl: runtime.baseUrl,
+    client: documents,
+  });
+
+  const api = async <T>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>> => {
+    const response = await fetch(`${runtime.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${tenant.apiKey}` },
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : null) as T,
+    };
+  };
+
+  const getEvent = async (tenant: Tenant, id: string): Promise<EventDetailView> => {
+    const answer = await api<EventDetailView>(tenant, 'GET', `/events/${id}`);
+    expect(answer.status, `GET /events/${id}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return answer.body;
+  };
+
+  return {
+    runtime,
+    documents,
+    sqs,
+    directory,
+    events,
+    publish,
+    errors,
+    createTenant: async (name = 'Test organization') => {
+      const created = await createOrganization(directory, name);
+      return { orgId: created.id, apiKey: created.api_key, webhookToken: created.webhook_token };
+    },
+    createAccount: async (tenant, webhookUrl) => {
+      const iban = testIban();
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      return iban;
+    },
+    setWebhookUrl: async (tenant, iban, webhookUrl) => {
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+    },
+    api,
+    getEvent,
+    waitForEvent: (tenant, id, status, { attempts, timeoutMs = 30_000 } = {}) => {
+      let last: EventDetailView | undefined;
+      return waitFor(
+        async () => {
+          last = await getEvent(tenant, id);
+          const done =
+            last.webhook_status === status &&
+            (attempts === undefined || last.webhook_deliveries.length >= attempts);
+          return done && last;
+        },
+        {
+          timeoutMs,
+          intervalMs: 200,
+          what: `event ${id} to be ${status}${attempts === undefined ? '' : ` with ${attempts} attempts`}`,
+        },
+      ).catch((error: unknown) => {
+        const seen = last
+          ? `${last.webhook_status} after ${last.webhook_retries} attempt(s)`
+          : 'no answer yet';
+        throw new Error(`${(error as Error).message}; last seen: ${seen}`);
+      });
+    },
+    quietPendingEvent: async (
+      tenant,
+      webhookUrl,
+      event = { type: 'quiet_event', payload: { quiet: true } },
+    ) => {
+      const iban = testIban();
+      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local', runtime.baseUrl);
+      const published = await publish({ account: iban, ...event });
+      expect(published.webhookStatus).toBe('skipped');
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
+      // A MODIFY never passes the stream filter, so no message is sent.
+      await documents.send(
+        new UpdateCommand({
+          TableName: runtime.tableName,
+          Key: { pk: `EVENT#${published.id}`, sk: 'EVENT' },
+          UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries',
+          ConditionExpression: 'webhook_status = :skipped',
+          ExpressionAttributeValues: { ':pending': 'pending', ':skipped': 'skipped' },
+        }),
+      );
+      return { id: published.id, iban };
+    },
+    sendMessage: async (id, queueUrl = runtime.queueUrl) => {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ id }) }));
+    },
+    sendMessages: async (ids, queueUrl = runtime.queueUrl) => {
+      const out = await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: ids.map((id, index) => ({ Id: String(index), MessageBody: JSON.stringify({ id }) })),
+        }),
+      );
+      expect(out.Failed ?? []).toEqual([]);
+    },
+    forwardAgain: async (id) => {
+      const module = (await import('../../lambdas/handlers/forward-events')) as {
+        handler: (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
+      };
+      const { Item } = await raw.send(
+        new GetItemCommand({
+          TableName: runtime.tableName,
+          Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+          ConsistentRead: true,
+        }),
+      );
+      if (!Item) throw new Error(`event ${id} is not stored`);
+      const result = await module.handler(insertRecord(id, Item), fakeContext('forward-events'));
+      expect(result).toEqual({ batchItemFailures: [] });
+    },
+    queueIsEmpty: async (queueUrl = runtime.queueUrl) => {
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: [
+            'ApproximateNumberOfMessages',
+            'ApproximateNumberOfMessagesNotVisible',
+            'ApproximateNumberOfMessagesDelayed',
+          ],
+        }),
+      );
+      return Object.values(Attributes).every((count) => count === '0');
+    },
+    stop: async () => {
+      await runtime.stop();
+      documents.destroy();
+      raw.destroy();
+      sqs.destroy();
+    },
+  };
+}
+
+/**
+ * The invariant every recorded event must keep: one attempt recorded per counted retry.
+ */
+export function expectCountsConsistent(view: EventDetailView): void {
+  expect(view.webhook_retries, `event ${view.id}: webhook_retries vs webhook_deliveries`).toBe(
+    view.webhook_deliveries.length,
+  );
+}
+
+/** A valid German IBAN no other test uses (random account number, computed check digits). */
+export function testIban(): string {
+  const bban = `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`;
+  const numeric = `${bban}${'D'.charCodeAt(0) - 55}${'E'.charCodeAt(0) - 55}00`;
+  let remainder = 0;
+  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
+}
+
+/**
+ * The table-stream INSERT record the event's publication produced: its stored item as it was when
+ * written (pending, no attempts), in the stream's attribute-value form.
+ */
+function insertRecord(id: string, item: Record<string, AttributeValue>): DynamoDBStreamEvent {
+  const image = {
+    ...item,
+    webhook_status: { S: 'pending' },
+    webhook_retries: { N: '0' },
+    deliveries: { L: [] },
+  } as Record<string, StreamAttributeValue>;
+  return {
+    Records: [
+      {
+        eventID: `duplicate-${id}`,
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: LOCAL_REGION,
+        dynamodb: {
+          Keys: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+          NewImage: image,
+          SequenceNumber: '1',
+          SizeBytes: 100,
+          StreamViewType: 'NEW_IMAGE',
+        },
+      },
+    ],
+  };
+}
+
+function fakeContext(name: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: `herald-test-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:herald-test-${name}`,
+    memoryLimitInMB: '256',
+    awsRequestId: `test-${Date.now()}`,
+    logGroupName: `/aws/lambda/herald-test-${name}`,
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
