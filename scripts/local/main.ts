@@ -3,16 +3,15 @@
  * demo organization whose account delivers to a built-in receiver, prints how to call the API, writes
  * `.herald/local.json` for the CLI and the tests, and stops every child process on Ctrl-C or SIGTERM.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
 import { parseRetrySchedule } from '../../lambdas/domain/retry-schedule';
-import { LOCAL_INFO_PATH, type LocalRuntimeInfo } from '../cli/target';
+import { LOCAL_INFO_PATH, writeLocalInfo } from '../cli/target';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
-import { LOCAL_REGION } from './emulators';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -69,16 +68,7 @@ const demo = await seedDemo(
 );
 orgId = demo.orgId;
 
-const info: LocalRuntimeInfo = {
-  baseUrl: runtime.baseUrl,
-  region: LOCAL_REGION,
-  tableName: runtime.tableName,
-  queueUrl: runtime.queueUrl,
-  dlqUrl: runtime.dlqUrl,
-  endpoints: runtime.endpoints,
-  pid: process.pid,
-};
-writeFileSync(LOCAL_INFO_PATH, `${JSON.stringify(info, null, 2)}\n`);
+writeLocalInfo('.', runtime);
 
 console.log(`
 Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})

@@ -5,14 +5,13 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookBody } from '../../lambdas/domain/event-view';
 import { signBody, webhookKey } from '../../lambdas/domain/signing';
-import { LOCAL_INFO_PATH, type LocalRuntimeInfo } from '../../scripts/cli/target';
-import { LOCAL_REGION } from '../../scripts/local/emulators';
+import { writeLocalInfo } from '../../scripts/cli/target';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from '../support/e2e-http';
 import { testEndpoints, uniquePrefix } from '../support/resources';
@@ -83,17 +82,7 @@ beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
   emptyDir = mkdtempSync(join(tmpdir(), 'herald-cli-empty-'));
   // What `npm start` writes (scripts/local/main.ts).
-  const info: LocalRuntimeInfo = {
-    baseUrl: runtime.baseUrl,
-    region: LOCAL_REGION,
-    tableName: runtime.tableName,
-    queueUrl: runtime.queueUrl,
-    dlqUrl: runtime.dlqUrl,
-    endpoints: runtime.endpoints,
-    pid: process.pid,
-  };
-  mkdirSync(join(workDir, '.herald'));
-  writeFileSync(join(workDir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`);
+  writeLocalInfo(workDir, runtime);
   cliEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && name !== 'NODE_OPTIONS'),
   );

@@ -3,16 +3,16 @@
  * and recorded, the event ends `failed`, and no 21st request follows. Then a failed event is redelivered.
  * The cases run concurrently on one runtime: each waits mostly on the retry schedule.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventDetailView } from '../../lambdas/domain/event-view';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
   fastSchedule,
-  startDeliveryHarness,
+  setupDeliveryFile,
   type Tenant,
 } from '../support/delivery-harness';
-import { closedPort, type Receiver, type ReplyScript, reply, startReceiver } from '../support/receiver';
+import { closedPort, reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
 /** 1 s, then 2 s: a cycle of 20 attempts takes about 40 s. */
@@ -24,26 +24,16 @@ const QUIET_PERIOD_MS = 3_500;
 const CYCLE_TEST_TIMEOUT_MS = 120_000;
 
 let harness: DeliveryHarness;
-const receivers: Receiver[] = [];
-
-async function receiver(script?: ReplyScript): Promise<Receiver> {
-  const started = await startReceiver(script);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({
+const receiver = setupDeliveryFile(
+  {
     label: 'e2e-failures',
     retrySchedule: SCHEDULE,
     env: { DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await harness?.stop();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+);
 
 /** Publishes one event to a new account of a new tenant whose webhook URL is `url`. */
 async function publishTo(url: string, type: string): Promise<{ tenant: Tenant; id: string }> {

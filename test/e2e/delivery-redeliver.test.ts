@@ -3,15 +3,15 @@
  * attempts through the real queue, consumer and receiver.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryAttempt } from '../../lambdas/domain/model';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
   fastSchedule,
-  startDeliveryHarness,
+  setupDeliveryFile,
 } from '../support/delivery-harness';
-import { type Receiver, type ReplyScript, reply, startReceiver } from '../support/receiver';
+import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
 /** Per test: generous, a retry cycle on a busy two-core machine can take a while. */
@@ -22,26 +22,16 @@ const CYCLE = 20;
 const QUIET_PERIOD_MS = 3_500;
 
 let harness: DeliveryHarness;
-const receivers: Receiver[] = [];
-
-async function receiver(script?: ReplyScript): Promise<Receiver> {
-  const started = await startReceiver(script);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({
+const receiver = setupDeliveryFile(
+  {
     label: 'e2e-redeliver',
     retrySchedule: SCHEDULE,
     env: { DELIVERY_TIMEOUT_MS: '2000' },
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await harness?.stop();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+);
 
 function failedAttempt(status = 500): DeliveryAttempt {
   return {

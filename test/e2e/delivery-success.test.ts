@@ -4,28 +4,21 @@
  */
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HERALD_VERSION } from '../../lambdas/version';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
   fastSchedule,
   scheduleMs,
-  startDeliveryHarness,
+  setupDeliveryFile,
 } from '../support/delivery-harness';
-import {
-  failTimes,
-  type Receiver,
-  type RecordedRequest,
-  type ReplyScript,
-  reply,
-  startReceiver,
-} from '../support/receiver';
+import { failTimes, type RecordedRequest, reply } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
 
-/** Waits of 1, 2 and 4 s: strictly growing, so growing gaps are observable despite polling jitter. */
 /** Per test: generous, a retry cycle on a busy two-core machine can take a while. */
 const TEST_TIMEOUT_MS = 90_000;
+/** Waits of 1, 2 and 4 s: strictly growing, so growing gaps are observable despite polling jitter. */
 const SCHEDULE = fastSchedule(1, 2, 4);
 /** How much earlier than the scheduled wait a retry may arrive (timer and clock granularity). */
 const EARLY_TOLERANCE_MS = 50;
@@ -33,26 +26,16 @@ const EARLY_TOLERANCE_MS = 50;
 const GAP_JITTER_MS = 250;
 
 let harness: DeliveryHarness;
-const receivers: Receiver[] = [];
-
-async function receiver(script?: ReplyScript): Promise<Receiver> {
-  const started = await startReceiver(script);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({
+const receiver = setupDeliveryFile(
+  {
     label: 'e2e-success',
     retrySchedule: SCHEDULE,
     env: { DELIVERY_TIMEOUT_MS: '5000' },
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await harness?.stop();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+);
 
 /** `sha256=<hex HMAC-SHA256>` computed here, independently of Herald's signing module. */
 function expectedSignature(webhookToken: string, body: Buffer): string {

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import type { EventDetailView } from '../../lambdas/domain/event-view';
@@ -22,6 +22,7 @@ import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import { type Receiver, type ReplyScript, startReceiver } from './receiver';
 import { testEndpoints, uniquePrefix } from './resources';
 import { waitFor } from './wait';
 
@@ -335,5 +336,32 @@ function fakeContext(name: string): Context {
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
+  };
+}
+
+/**
+ * Registers this test file's harness: started before its tests, stopped after them together with every
+ * receiver the file started through the returned function.
+ *
+ * @param ready - receives the started harness (assign it to the file's `harness` variable)
+ */
+export function setupDeliveryFile(
+  options: HarnessOptions,
+  ready: (harness: DeliveryHarness) => void,
+): (script?: ReplyScript) => Promise<Receiver> {
+  let harness: DeliveryHarness | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    harness = await startDeliveryHarness(options);
+    ready(harness);
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await harness?.stop();
+  });
+  return async (script) => {
+    const started = await startReceiver(script);
+    receivers.push(started);
+    return started;
   };
 }
