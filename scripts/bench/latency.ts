@@ -19,7 +19,12 @@ export interface LatencyResult {
   readonly p95Ms: number;
   readonly maxMs: number;
   readonly burstEvents: number;
+  /** Publishes per second while the burst was being published (50 at a time). */
+  readonly publishesPerSecond: number;
+  /** Deliveries per second from the first to the last arrival of the burst. */
   readonly deliveriesPerSecond: number;
+  /** Deliveries still outstanding when the last publish returned: a backlog means the consumer lagged. */
+  readonly backlogAtLastPublish: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -67,9 +72,12 @@ export async function measureLatency(
     arrivals.clear();
     expected = burst;
     const done = new Promise<void>((resolve) => (waiting = resolve));
+    const publishStarted = performance.now();
     for (let i = 0; i < burst; i += 50) {
       await Promise.all(Array.from({ length: Math.min(50, burst - i) }, () => publish(event)));
     }
+    const publishSeconds = (performance.now() - publishStarted) / 1000;
+    const backlogAtLastPublish = burst - arrivals.size;
     await done;
     const times = [...arrivals.values()].sort((a, b) => a - b);
     const seconds = ((times.at(-1) ?? 0) - (times[0] ?? 0)) / 1000;
@@ -79,7 +87,9 @@ export async function measureLatency(
       p95Ms: Math.round(percentile(latencies, 95)),
       maxMs: Math.round(latencies.at(-1) ?? Number.NaN),
       burstEvents: burst,
+      publishesPerSecond: Math.round(burst / publishSeconds),
       deliveriesPerSecond: Math.round(burst / seconds),
+      backlogAtLastPublish,
     };
   } finally {
     await runtime.stop();
