@@ -55,10 +55,16 @@ export interface EventStore {
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
-   * attempts, no live lease, and its next attempt is due by `nowEpochMs`. Returns false when another
-   * consumer holds or used the claim.
+   * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns
+   * false when another consumer holds or used the claim.
    */
-  takeLease(id: string, expectedRetries: number, untilEpochMs: number, nowEpochMs: number): Promise<boolean>;
+  takeLease(
+    id: string,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ): Promise<boolean>;
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);

@@ -8,10 +8,11 @@ import { checkWebhookUrl, type UrlPolicy } from '../domain/webhook-url';
 import { HERALD_VERSION } from '../version';
 
 /**
- * A retry message may come back a little before the recorded due time (clocks of different consumers,
- * SQS timer granularity); within this margin it counts as due.
+ * The scheduled message reappears only after its visibility timeout, which is set after the due time
+ * was recorded, so it is never early by the recording consumer's clock; this margin covers clock
+ * differences between consumers and nothing more (a wider one would let duplicates jump the schedule).
  */
-const DUE_TOLERANCE_MS = 1_000;
+const DUE_TOLERANCE_MS = 100;
 
 /** Reads accounts and organizations (the consumer passes a short-lived cache). */
 export interface DeliveryDirectory {
@@ -75,7 +76,14 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
   }
   if (event.webhookRetries > 0) {
-    const leased = await deps.events.takeLease(id, event.webhookRetries, now() + deps.leaseMs, now());
+    const at = now();
+    const leased = await deps.events.takeLease(
+      id,
+      event.webhookRetries,
+      at + deps.leaseMs,
+      at,
+      at + DUE_TOLERANCE_MS,
+    );
     if (!leased) return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
   }
 

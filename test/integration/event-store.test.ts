@@ -170,7 +170,7 @@ describe('recordAttempt', () => {
   it('removes the lease with the recorded attempt', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now)).toBe(true);
+    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(now + 60_000);
     await store.recordAttempt(event.id, attempt(500), 'pending');
     expect((await read(event.id)).leaseUntil).toBeUndefined();
@@ -189,19 +189,29 @@ describe('takeLease', () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const until = now + 60_000;
-    expect(await store.takeLease(event.id, 0, until, now)).toBe(true);
-    expect(await store.takeLease(event.id, 0, until + 1, now + 1)).toBe(false);
-    expect(await store.takeLease(event.id, 0, until, until - 1)).toBe(false);
+    expect(await store.takeLease(event.id, 0, until, now, now)).toBe(true);
+    expect(await store.takeLease(event.id, 0, until + 1, now + 1, now + 1)).toBe(false);
+    expect(await store.takeLease(event.id, 0, until, until - 1, until - 1)).toBe(false);
     // Past the lease's end another consumer may take it.
-    expect(await store.takeLease(event.id, 0, until + 60_000, until + 1)).toBe(true);
+    expect(await store.takeLease(event.id, 0, until + 60_000, until + 1, until + 1)).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(until + 60_000);
+  });
+
+  it('is refused before the recorded next attempt is due, and granted once it is', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    await store.recordAttempt(event.id, attempt(500), 'pending', now + 10_000);
+    expect((await read(event.id)).nextAttemptAt).toBe(now + 10_000);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 9_999)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 10_000)).toBe(true);
   });
 
   it('is granted to exactly one of 10 concurrent claims', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const claims = await Promise.all(
-      Array.from({ length: 10 }, () => store.takeLease(event.id, 0, now + 60_000, now)),
+      Array.from({ length: 10 }, () => store.takeLease(event.id, 0, now + 60_000, now, now)),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
@@ -210,24 +220,24 @@ describe('takeLease', () => {
     const event = await stored(newEvent());
     await store.recordAttempt(event.id, attempt(500), 'pending');
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now)).toBe(false);
-    expect(await store.takeLease(event.id, 2, now + 60_000, now)).toBe(false);
-    expect(await store.takeLease(event.id, 1, now + 60_000, now)).toBe(true);
+    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 2, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(true);
   });
 
   it.each(['success', 'failed'] as const)('is refused for a %s event', async (status) => {
     const event = await stored(newEvent());
     await store.recordAttempt(event.id, attempt(status === 'success' ? 200 : 500), status);
     const now = Date.now();
-    expect(await store.takeLease(event.id, 1, now + 60_000, now)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
   });
 
   it('is refused for a skipped or unknown event', async () => {
     const event = await stored(newEvent({ webhookStatus: 'skipped' }));
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now)).toBe(false);
+    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
     const unknown = uuidv7();
-    expect(await store.takeLease(unknown, 0, now + 60_000, now)).toBe(false);
+    expect(await store.takeLease(unknown, 0, now + 60_000, now, now)).toBe(false);
     expect(await store.getEvent(unknown, { consistent: true })).toBeUndefined();
   });
 });

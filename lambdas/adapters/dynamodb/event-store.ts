@@ -82,7 +82,13 @@ export class DynamoEventStore implements EventStore {
     return { events, hasMore: ids.length > request.offset + request.limit };
   }
 
-  async takeLease(id: string, expectedRetries: number, untilEpochMs: number, nowEpochMs: number) {
+  async takeLease(
+    id: string,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ) {
     return this.conditionalUpdate('TakeLease', {
       TableName: this.tableName,
       Key: keys.event(id),
@@ -91,13 +97,14 @@ export class DynamoEventStore implements EventStore {
         'webhook_status = :pending AND webhook_retries = :n',
         '(attribute_not_exists(lease_until) OR lease_until < :now)',
         // A duplicate message must not bring a scheduled retry forward.
-        '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)',
+        '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)',
       ].join(' AND '),
       ExpressionAttributeValues: {
         ':until': untilEpochMs,
         ':pending': 'pending',
         ':n': expectedRetries,
         ':now': nowEpochMs,
+        ':due': dueByEpochMs,
       },
     });
   }
