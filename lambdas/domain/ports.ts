@@ -26,19 +26,15 @@ export interface EventListPage {
   readonly hasMore: boolean;
 }
 
-/** A new event as it is stored. */
-export interface NewEvent {
-  readonly id: string;
-  readonly orgId: string;
-  readonly account: string;
-  readonly type: string;
-  readonly triggeredAt: string;
-  readonly body: string;
-  readonly signature: string;
+/** A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped. */
+export type NewEvent = Pick<
+  EventRecord,
+  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'signature'
+> & {
   readonly webhookStatus: 'pending' | 'skipped';
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
   readonly expiresAt?: number | undefined;
-}
+};
 
 /** Result of storing an event whose id may already exist. */
 export type PutEventResult =
