@@ -10,7 +10,6 @@ const VARIABLES = {
   PUBLIC_BASE_URL: 'optional',
   RETRY_SCHEDULE: 'optional',
   WEBHOOK_URL_POLICY: 'optional',
-  EVENT_RETENTION_DAYS: 'optional',
   DELIVERY_TIMEOUT_MS: 'optional',
 } as const;
 

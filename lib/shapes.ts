@@ -68,6 +68,12 @@ export const QUEUE_RETENTION_SECONDS = 14 * 24 * 60 * 60;
  */
 export const MAX_ATTEMPTS = 20;
 
+/**
+ * Attempts one event may accumulate over all its cycles (a redelivery starts a new cycle of 20). Attempts
+ * live in the event item, which DynamoDB caps at 400 KB; 60 attempts with 4 KiB bodies stay far below.
+ */
+export const MAX_ATTEMPTS_PER_EVENT = 3 * MAX_ATTEMPTS;
+
 /** Consumer Lambda timeout: ten concurrent deliveries of at most 10 s each, serialised in the worst case, plus margin. */
 export const CONSUMER_TIMEOUT_SECONDS = 120;
 

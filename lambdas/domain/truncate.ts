@@ -1,6 +1,7 @@
 /**
  * Cutting receivers' answers to a storable size. Attempts are embedded in the event item, whose 400 KB
- * DynamoDB limit must hold 20+ of them, so each body is kept to {@link RESPONSE_BODY_LIMIT_BYTES}.
+ * DynamoDB limit must hold all of them (at most 60 over three cycles), so each body is kept to
+ * {@link RESPONSE_BODY_LIMIT_BYTES}.
  */
 
 /** Largest stored response body, in UTF-8 bytes. */

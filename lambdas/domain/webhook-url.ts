@@ -1,8 +1,9 @@
 /**
- * Which webhook URLs Herald may call. A URL is checked twice: syntactically when it is configured
- * (`checkWebhookUrl`, a 400 `ValidationError` for the caller), and again at delivery against the
- * addresses its host resolves to (`checkResolvedAddress`, an `UnsafeWebhookUrlError` that the consumer
- * records as a failed attempt), because DNS can point a public-looking name at an internal address.
+ * Which webhook URLs Herald may call. A URL is checked syntactically (`checkWebhookUrl`) when it is
+ * configured and before each delivery, and its host's addresses are classified (`classifyAddress`,
+ * `isAddressAllowed`) when it is saved (`checkResolvedAddress` via the CLI's host check) and inside the
+ * sender's DNS lookup at every delivery, because DNS can point a public-looking name at an internal
+ * address. A refused delivery is recorded as a failed attempt.
  */
 import { ValidationError } from './errors';
 
@@ -82,8 +83,8 @@ export function isAddressAllowed(kind: AddressKind, policy: UrlPolicy): boolean 
 /**
  * Checks a webhook URL without network access: absolute `https:` (or `http:` when the policy allows
  * it), no `user:password@`, a host, at most {@link MAX_WEBHOOK_URL_LENGTH} characters, and an IP
- * literal or `localhost` host of a kind the policy allows. Host names are left to
- * {@link checkResolvedAddress} at delivery.
+ * literal or `localhost` host of a kind the policy allows. Other host names are checked once resolved
+ * ({@link checkResolvedAddress}, and the sender's guarded DNS lookup).
  *
  * @returns the parsed URL (WHATWG-normalised: `http://0x7f.1/` has host `127.0.0.1`)
  * @throws ValidationError for `webhook_url`

@@ -23,6 +23,7 @@ export interface BatchDeps extends DeliveryDeps {
  * after the queue's visibility timeout). Every other message is done and may be deleted.
  */
 export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
+  const seen = new Set<string>();
   const keep = await Promise.all(
     messages.map(async (message): Promise<string | undefined> => {
       const id = eventIdOf(message.body);
@@ -30,6 +31,9 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
         deps.observeError(message.messageId, new Error('message body is not {"id": "<event id>"}'));
         return undefined;
       }
+      // Two copies of one event in a batch would race for the same attempt: the first one carries on.
+      if (seen.has(id)) return undefined;
+      seen.add(id);
       try {
         const outcome = await deliverEvent(deps, id);
         deps.observe(id, outcome);

@@ -1,5 +1,5 @@
 import { MAX_POSTPONE_SECONDS } from '../../lib/shapes';
-import { nextStep } from '../domain/delivery-policy';
+import { attemptsLeft, isSuccessStatus, nextStep } from '../domain/delivery-policy';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '../domain/model';
 import type { EventStore, WebhookSender } from '../domain/ports';
 import { standardSignature, webhookKey } from '../domain/signing';
@@ -61,7 +61,7 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   if (!event) return { kind: 'dropped', reason: 'event not found' };
   if (event.webhookStatus !== 'pending')
     return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
-  if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
+  if (attemptsLeft(event, deps.maxAttempts) === 0) {
     await deps.events.settlePending(id, 'failed');
     return { kind: 'exhausted', event };
   }
@@ -71,7 +71,11 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     return { kind: 'skipped', reason: 'account has no webhook_url' };
   }
   const org = await deps.directory.getOrganization(account.orgId);
-  if (!org) return { kind: 'dropped', reason: 'organization not found' };
+  if (!org) {
+    // Nothing can sign the webhook any more: settle rather than leave the event pending forever.
+    await deps.events.settlePending(id, 'failed');
+    return { kind: 'dropped', reason: 'organization not found; event marked failed' };
+  }
   if (event.nextAttemptAt !== undefined && event.nextAttemptAt - now() > DUE_TOLERANCE_MS) {
     return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
   }
@@ -91,19 +95,24 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
     cycleBase: event.cycleBase,
-    outcomeOk: attempt.responseStatus >= 200 && attempt.responseStatus <= 299,
+    outcomeOk: isSuccessStatus(attempt.responseStatus),
     schedule: deps.schedule,
     maxAttempts: deps.maxAttempts,
   });
-  if (step.status !== 'pending') {
-    const recorded = await deps.events.recordAttempt(id, attempt, step.status);
-    return step.status === 'success'
-      ? { kind: 'delivered', event: recorded, attempt }
-      : { kind: 'exhausted', event: recorded, attempt };
-  }
   // SQS hides a message at most 12 h after its receive, so the 12 h step is clamped to fit.
-  const retryAfterSeconds = Math.min(step.retryAfterSeconds, MAX_POSTPONE_SECONDS);
-  const recorded = await deps.events.recordAttempt(id, attempt, 'pending', now() + retryAfterSeconds * 1000);
+  const retryAfterSeconds =
+    step.status === 'pending' ? Math.min(step.retryAfterSeconds, MAX_POSTPONE_SECONDS) : 0;
+  const recorded = await deps.events.recordAttempt(
+    id,
+    attempt,
+    step.status,
+    step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
+  );
+  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt };
+  // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
+  if (recorded.webhookStatus === 'success')
+    return { kind: 'dropped', reason: 'a concurrent attempt succeeded' };
+  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt };
   return { kind: 'retry', event: recorded, attempt, retryAfterSeconds };
 }
 

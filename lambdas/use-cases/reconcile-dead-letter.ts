@@ -1,3 +1,4 @@
+import { attemptsLeft } from '../domain/delivery-policy';
 import type { DeliveryQueue, EventStore } from '../domain/ports';
 
 /** What the dead-letter reconciler needs. */
@@ -18,7 +19,7 @@ export type ReconcileOutcome = 'requeued' | 'exhausted' | 'settled';
 export async function reconcileDeadLetter(deps: ReconcileDeps, id: string): Promise<ReconcileOutcome> {
   const event = await deps.events.getEvent(id, { consistent: true });
   if (event?.webhookStatus !== 'pending') return 'settled';
-  if (event.webhookRetries - event.cycleBase >= deps.maxAttempts) {
+  if (attemptsLeft(event, deps.maxAttempts) === 0) {
     await deps.events.settlePending(id, 'failed');
     return 'exhausted';
   }

@@ -1,3 +1,4 @@
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '../../lib/shapes';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import type { DeliveryQueue, EventStore } from '../domain/ports';
 
@@ -30,10 +31,22 @@ export async function redeliverEvent(
   }
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  // A redelivery cycle that started but has no attempt yet may have lost its message (the enqueue
+  // failed): queue it again. Its attempts take the consumer's lease (the event has attempts already), so
+  // a second message is harmless, while no message would leave it pending for good.
+  if (event.webhookStatus === 'pending' && event.cycleBase > 0 && event.webhookRetries === event.cycleBase) {
+    await deps.queue.enqueue([id]);
+    return { queued: [id] };
+  }
+  if (event.webhookStatus !== 'pending' && event.webhookStatus !== 'success') {
+    throw new ConflictError(
+      `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts).`,
+    );
+  }
   throw new ConflictError(
     event.webhookStatus === 'success'
       ? `Event ${id} was already delivered; only failed or skipped events can be redelivered.`
-      : `Event ${id} is being delivered (webhook_status "${event.webhookStatus}"); only failed or skipped events can be redelivered.`,
+      : `Event ${id} is being delivered (webhook_status "pending"); only failed or skipped events can be redelivered.`,
   );
 }
 
@@ -44,10 +57,15 @@ export async function redeliverEvent(
 export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<RedeliveryResult> {
   const candidates = await deps.events.listEventIdsByStatus(orgId, ['failed', 'skipped']);
   const queued: string[] = [];
-  for (const id of candidates) {
-    if (await deps.events.startCycle(id, orgId)) queued.push(id);
+  // Queued ten at a time, right after their cycles start, so a timeout strands at most one chunk.
+  for (let start = 0; start < candidates.length; start += 10) {
+    const chunk: string[] = [];
+    for (const id of candidates.slice(start, start + 10)) {
+      if (await deps.events.startCycle(id, orgId)) chunk.push(id);
+    }
+    await deps.queue.enqueue(chunk);
+    queued.push(...chunk);
   }
-  await deps.queue.enqueue(queued);
   return { queued };
 }
 

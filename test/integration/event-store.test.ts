@@ -268,6 +268,20 @@ describe('startCycle', () => {
     expect(await store.startCycle(event.id, event.orgId)).toBe(false);
   });
 
+  it('refuses a fourth cycle: an event keeps at most 60 attempts, so its item stays far below 400 KB', async () => {
+    const event = await stored(newEvent());
+    const big = { ...attempt(500), responseBody: 'x'.repeat(4096) };
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      for (let i = 1; i < 20; i++) await store.recordAttempt(event.id, big, 'pending');
+      await store.recordAttempt(event.id, big, 'failed');
+      if (cycle < 3) expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    }
+    const record = await read(event.id);
+    expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+    expect(record.deliveries).toHaveLength(60);
+    expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+  });
+
   it('starts a new cycle of a skipped event of the right organization', async () => {
     const event = await stored(newEvent({ webhookStatus: 'skipped' }));
     expect(await store.startCycle(event.id, randomUUID())).toBe(false);

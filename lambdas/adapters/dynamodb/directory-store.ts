@@ -9,6 +9,7 @@ import {
 import { ConflictError } from '../../domain/errors';
 import type { Account, Organization } from '../../domain/model';
 import type { DirectoryStore } from '../../domain/ports';
+import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './event-store';
 import { keys, toAccount, toOrganization } from './items';
 
@@ -113,7 +114,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   async listAccounts(orgId: string): Promise<Account[]> {
-    const accounts: Account[] = [];
+    const ibans: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await this.client.send(
@@ -125,14 +126,17 @@ export class DynamoDirectoryStore implements DirectoryStore {
           ExclusiveStartKey: startKey,
         }),
       );
-      // The index holds keys only: read each account item for its webhook URL.
-      for (const item of out.Items ?? []) {
-        const account = await this.getAccount(String(item.gsi1sk));
-        if (account) accounts.push(account);
-      }
+      for (const item of out.Items ?? []) ibans.push(String(item.gsi1sk));
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-    return accounts;
+    // The index projects no webhook URL, so the account items are read in batches of 100.
+    const accounts: Account[] = [];
+    for (let start = 0; start < ibans.length; start += BATCH_GET_LIMIT) {
+      const chunk = ibans.slice(start, start + BATCH_GET_LIMIT);
+      const { items } = await batchGetItems(this.client, this.tableName, chunk.map(keys.account));
+      accounts.push(...items.map(toAccount));
+    }
+    return accounts.sort((a, b) => a.iban.localeCompare(b.iban));
   }
 
   private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {

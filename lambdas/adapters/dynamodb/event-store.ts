@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -9,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '../../../lib/shapes';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '../../domain/model';
 import type {
   EventListPage,
@@ -17,6 +17,7 @@ import type {
   NewEvent,
   PutEventResult,
 } from '../../domain/ports';
+import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import { attemptItem, EVENT_SK, eventIdOfKey, eventItem, keys, toEventRecord } from './items';
 
 /** Receives the capacity units each request consumed (for cost measurements). */
@@ -25,8 +26,6 @@ export type CapacityListener = (operation: string, units: number) => void;
 const INDEX = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
 const SUMMARY_PROJECTION = 'pk, gsi1pk, gsi1sk, account, #type, signature, webhook_status, webhook_retries';
-const BATCH_GET_LIMIT = 100;
-const MAX_BATCH_GET_ROUNDS = 8;
 
 /** {@link EventStore} on the single events table. */
 export class DynamoEventStore implements EventStore {
@@ -178,12 +177,14 @@ export class DynamoEventStore implements EventStore {
       Key: keys.event(id),
       UpdateExpression:
         'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at',
-      ConditionExpression: 'gsi1pk = :org AND webhook_status IN (:failed, :skipped)',
+      ConditionExpression:
+        'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
       ExpressionAttributeValues: {
         ':pending': 'pending',
         ':org': keys.orgEvents(orgId),
         ':failed': 'failed',
         ':skipped': 'skipped',
+        ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
       },
     });
   }
@@ -280,30 +281,12 @@ export class DynamoEventStore implements EventStore {
   /** Reads the list view of up to 100 events, in the order of `ids`; vanished ids are skipped. */
   private async batchGetSummaries(ids: readonly string[]): Promise<EventRecord[]> {
     if (ids.length === 0) return [];
-    const found = new Map<string, EventRecord>();
-    let pending: Record<string, unknown>[] = ids.map((id) => ({ ...keys.event(id) }));
-    for (let round = 0; pending.length > 0; round++) {
-      if (round >= MAX_BATCH_GET_ROUNDS) throw new Error('BatchGetItem kept returning unprocessed keys');
-      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** round));
-      const out = await this.client.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [this.tableName]: {
-              Keys: pending,
-              ProjectionExpression: SUMMARY_PROJECTION,
-              ExpressionAttributeNames: { '#type': 'type' },
-            },
-          },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      for (const c of out.ConsumedCapacity ?? []) this.count('BatchGetItem', c.CapacityUnits);
-      for (const item of out.Responses?.[this.tableName] ?? []) {
-        const record = toEventRecord(item);
-        found.set(record.id, record);
-      }
-      pending = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-    }
+    const { items, capacityUnits } = await batchGetItems(this.client, this.tableName, ids.map(keys.event), {
+      expression: SUMMARY_PROJECTION,
+      names: { '#type': 'type' },
+    });
+    this.count('BatchGetItem', capacityUnits);
+    const found = new Map(items.map((item) => [eventIdOfKey(String(item.pk)), toEventRecord(item)]));
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ValidationError } from '../../domain/errors';
-import { classifyAddress, isAddressAllowed, type UrlPolicy } from '../../domain/webhook-url';
+import { checkResolvedAddress, UnsafeWebhookUrlError, type UrlPolicy } from '../../domain/webhook-url';
 
 /**
  * Refuses a webhook host that resolves to an address the policy forbids (checked when an account is
@@ -16,10 +16,13 @@ export function hostChecker(policy: UrlPolicy): (url: URL) => Promise<void> {
     } catch {
       throw new ValidationError('webhook_url', `host ${host} could not be resolved`);
     }
-    const refused = addresses.filter((address) => !isAddressAllowed(classifyAddress(address), policy));
-    if (refused.length > 0) {
-      const kinds = refused.map((a) => `${a} (${classifyAddress(a)})`).join(', ');
-      throw new ValidationError('webhook_url', `host ${host} resolves to a non-public address: ${kinds}`);
+    for (const address of addresses) {
+      try {
+        checkResolvedAddress(host, address, policy);
+      } catch (error) {
+        if (error instanceof UnsafeWebhookUrlError) throw new ValidationError('webhook_url', error.message);
+        throw error;
+      }
     }
   };
 }
