@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
+import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from './bundling';
 import type { FunctionSizing } from './function-sizing';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
@@ -13,13 +14,6 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** Repository root: the lock file there pins esbuild's view of the dependencies. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * esbuild emits ESM, but some bundled CommonJS dependencies still call `require` for Node built-ins;
- * ESM has no `require`, so the bundle defines one.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __heraldCreateRequire } from 'node:module'; const require = __heraldCreateRequire(import.meta.url);";
 
 /** Settings every Herald function shares. */
 export interface HeraldFunctionDefaults {
@@ -77,14 +71,15 @@ export class HeraldFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: props.logLevel,
       },
       bundling: {
+        // The same settings `npm run bench` builds with (lib/bundling.ts), so its cold starts are these.
         format: OutputFormat.ESM,
         banner: ESM_REQUIRE_BANNER,
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
+        mainFields: MAIN_FIELDS,
+        target: NODE_TARGET,
+        minify: ESBUILD_OPTIONS.minify,
+        sourceMap: ESBUILD_OPTIONS.sourcemap,
         sourceMapMode: SourceMapMode.DEFAULT,
-        // File and line numbers are enough in stack traces; embedding sources would double the asset.
-        sourcesContent: false,
+        sourcesContent: ESBUILD_OPTIONS.sourcesContent,
         bundleAwsSDK: true,
       },
     });
