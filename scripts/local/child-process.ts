@@ -1,0 +1,134 @@
+/**
+ * Supervision of a long-running child process that serves on a port: wait until it answers, report why
+ * it did not, and stop it for sure. Generic on purpose, so `emulators.ts` only says how each emulator is
+ * spawned and probed.
+ *
+ * A child does not die with its parent, so every handle kills its child by pid in `stop()` and, as a
+ * last resort, on the parent's `exit`.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A running, ready child process. */
+export interface ChildHandle<Name extends string = string> {
+  readonly name: Name;
+  readonly endpoint: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Terminates the child (SIGTERM, SIGKILL after 5 s) and resolves once it has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** How {@link superviseChild} recognises and describes the child. */
+export interface SuperviseOptions<Name extends string = string> {
+  readonly name: Name;
+  readonly port: number;
+  readonly endpoint: string;
+  /** The child leads its own process group: signals go to the whole group. */
+  readonly detached: boolean;
+  readonly timeoutMs: number;
+  /** The error message when the command itself is missing (ENOENT). */
+  readonly missingCommandHint: string;
+  /** Resolves once the child answers; rejects while it does not yet. */
+  readonly probe: () => Promise<void>;
+}
+
+const KILL_GRACE_MS = 5_000;
+const OUTPUT_TAIL_CHARS = 4_000;
+
+/** Finds a free TCP port on the loopback interface by binding port 0. */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('No free port found'))));
+    });
+  });
+}
+
+/** Waits for readiness and builds the handle; any failure kills the child before it is reported. */
+export async function superviseChild<Name extends string>(
+  child: ChildProcess,
+  options: SuperviseOptions<Name>,
+): Promise<ChildHandle<Name>> {
+  let output = '';
+  const keepTail = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
+  };
+  // Draining the pipes matters: a child blocked on a full pipe never becomes ready.
+  child.stdout?.on('data', keepTail);
+  child.stderr?.on('data', keepTail);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const isRunning = (): boolean => child.exitCode === null && child.signalCode === null && !spawnError;
+  const signal = (sig: NodeJS.Signals): void => {
+    if (child.pid === undefined || !isRunning()) return;
+    try {
+      process.kill(options.detached ? -child.pid : child.pid, sig);
+    } catch {
+      // Already gone (ESRCH): nothing left to stop.
+    }
+  };
+  const killOnExit = (): void => signal('SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      process.off('exit', killOnExit);
+      if (child.pid === undefined || !isRunning()) return;
+      signal('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = await Promise.race([
+        exited.then(() => false),
+        new Promise<boolean>((done) => {
+          timer = setTimeout(() => done(true), KILL_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (gaveUp) {
+        signal('SIGKILL');
+        await exited;
+      }
+    })();
+    return stopping;
+  };
+
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (spawnError) {
+      await stop();
+      const missing = (spawnError as NodeJS.ErrnoException).code === 'ENOENT';
+      const message = missing ? options.missingCommandHint : `${options.name}: ${spawnError.message}`;
+      throw new Error(message, { cause: spawnError });
+    }
+    if (!isRunning()) {
+      await stop();
+      throw new Error(
+        `The ${options.name} emulator exited during startup (code ${child.exitCode}, signal ${child.signalCode}).\n${output}`,
+      );
+    }
+    const pid = child.pid;
+    const answered = pid !== undefined && (await options.probe().then(succeeded, failed));
+    if (pid !== undefined && answered && isRunning()) {
+      return { name: options.name, endpoint: options.endpoint, port: options.port, pid, stop };
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `The ${options.name} emulator did not answer on ${options.endpoint} within ${options.timeoutMs} ms.\n${output}`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, 150));
+  }
+}
+
+const succeeded = (): boolean => true;
+const failed = (): boolean => false;
