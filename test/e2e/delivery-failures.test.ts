@@ -8,10 +8,10 @@ import type { EventDetailView } from '../../lambdas/domain/event-view';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
-  fastSchedule,
   setupDeliveryFile,
   type Tenant,
 } from '../support/delivery-harness';
+import { fastSchedule } from '../support/delivery-queue-helpers';
 import { closedPort, reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 

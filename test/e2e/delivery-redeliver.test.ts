@@ -5,12 +5,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryAttempt } from '../../lambdas/domain/model';
-import {
-  type DeliveryHarness,
-  expectCountsConsistent,
-  fastSchedule,
-  setupDeliveryFile,
-} from '../support/delivery-harness';
+import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
+import { fastSchedule } from '../support/delivery-queue-helpers';
 import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 

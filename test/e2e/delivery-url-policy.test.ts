@@ -11,11 +11,10 @@ import { putAccount } from '../../lambdas/use-cases/administer';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
-  fastSchedule,
   startDeliveryHarness,
   type Tenant,
-  testIban,
 } from '../support/delivery-harness';
+import { fastSchedule, testIban } from '../support/delivery-queue-helpers';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { sleep } from '../support/wait';
 

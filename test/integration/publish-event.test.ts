@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lambdas/dom
 import { uuidv7 } from '../../lambdas/domain/ids';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
-import { testIban } from '../support/delivery-harness';
+import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 const BASE_URL = 'https://api.example.test/prod';

@@ -1,18 +1,12 @@
 /**
  * End-to-end delivery tests: a local runtime with the real handlers on the shared emulators, plus
  * helpers to seed organizations and accounts, publish events, read them back through the API and
- * inspect the queues.
+ * inspect the queues. What needs no running harness (retry schedules, test IBANs, raw queue and stream
+ * access) is in `delivery-queue-helpers.ts`.
  */
-import { randomInt } from 'node:crypto';
-import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import {
-  GetQueueAttributesCommand,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
@@ -22,23 +16,16 @@ import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import {
+  forwardInsertAgain,
+  queueIsEmpty,
+  sendIdMessage,
+  sendIdMessages,
+  testIban,
+} from './delivery-queue-helpers';
 import { type Receiver, type ReplyScript, startReceiver } from './receiver';
 import { testEndpoints, uniquePrefix } from './resources';
 import { waitFor } from './wait';
-
-/**
- * A fast retry schedule for tests (19 waits in seconds): `fastSchedule(1, 2, 4)` is `1,2,4,4,…,4`, the
- * last given wait repeated to the 19 the runtime requires.
- */
-export function fastSchedule(...waits: readonly [number, ...number[]]): string {
-  const last = waits[waits.length - 1] ?? waits[0];
-  return Array.from({ length: 19 }, (_, i) => waits[i] ?? last).join(',');
-}
-
-/** The waits of a schedule string, in milliseconds. */
-export function scheduleMs(schedule: string): number[] {
-  return schedule.split(',').map((item) => Number(item) * 1000);
-}
 
 /** An organization as the tests use it. */
 export interface Tenant {
@@ -224,46 +211,10 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       );
       return { id: published.id, iban };
     },
-    sendMessage: async (id, queueUrl = runtime.queueUrl) => {
-      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ id }) }));
-    },
-    sendMessages: async (ids, queueUrl = runtime.queueUrl) => {
-      const out = await sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: ids.map((id, index) => ({ Id: String(index), MessageBody: JSON.stringify({ id }) })),
-        }),
-      );
-      expect(out.Failed ?? []).toEqual([]);
-    },
-    forwardAgain: async (id) => {
-      const module = (await import('../../lambdas/handlers/forward-events')) as {
-        handler: (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
-      };
-      const { Item } = await raw.send(
-        new GetItemCommand({
-          TableName: runtime.tableName,
-          Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
-          ConsistentRead: true,
-        }),
-      );
-      if (!Item) throw new Error(`event ${id} is not stored`);
-      const result = await module.handler(insertRecord(id, Item), fakeContext('forward-events'));
-      expect(result).toEqual({ batchItemFailures: [] });
-    },
-    queueIsEmpty: async (queueUrl = runtime.queueUrl) => {
-      const { Attributes = {} } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queueUrl,
-          AttributeNames: [
-            'ApproximateNumberOfMessages',
-            'ApproximateNumberOfMessagesNotVisible',
-            'ApproximateNumberOfMessagesDelayed',
-          ],
-        }),
-      );
-      return Object.values(Attributes).every((count) => count === '0');
-    },
+    sendMessage: (id, queueUrl = runtime.queueUrl) => sendIdMessage(sqs, queueUrl, id),
+    sendMessages: (ids, queueUrl = runtime.queueUrl) => sendIdMessages(sqs, queueUrl, ids),
+    forwardAgain: (id) => forwardInsertAgain(raw, runtime.tableName, id),
+    queueIsEmpty: (queueUrl = runtime.queueUrl) => queueIsEmpty(sqs, queueUrl),
     stop: async () => {
       await runtime.stop();
       documents.destroy();
@@ -280,63 +231,6 @@ export function expectCountsConsistent(view: EventDetailView): void {
   expect(view.webhook_retries, `event ${view.id}: webhook_retries vs webhook_deliveries`).toBe(
     view.webhook_deliveries.length,
   );
-}
-
-/** A valid German IBAN no other test uses (random account number, computed check digits). */
-export function testIban(): string {
-  const bban = `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`;
-  const numeric = `${bban}${'D'.charCodeAt(0) - 55}${'E'.charCodeAt(0) - 55}00`;
-  let remainder = 0;
-  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
-}
-
-/**
- * The table-stream INSERT record the event's publication produced: its stored item as it was when
- * written (pending, no attempts), in the stream's attribute-value form.
- */
-function insertRecord(id: string, item: Record<string, AttributeValue>): DynamoDBStreamEvent {
-  const image = {
-    ...item,
-    webhook_status: { S: 'pending' },
-    webhook_retries: { N: '0' },
-    deliveries: { L: [] },
-  } as Record<string, StreamAttributeValue>;
-  return {
-    Records: [
-      {
-        eventID: `duplicate-${id}`,
-        eventName: 'INSERT',
-        eventVersion: '1.1',
-        eventSource: 'aws:dynamodb',
-        awsRegion: LOCAL_REGION,
-        dynamodb: {
-          Keys: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
-          NewImage: image,
-          SequenceNumber: '1',
-          SizeBytes: 100,
-          StreamViewType: 'NEW_IMAGE',
-        },
-      },
-    ],
-  };
-}
-
-function fakeContext(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: `herald-test-${name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:herald-test-${name}`,
-    memoryLimitInMB: '256',
-    awsRequestId: `test-${Date.now()}`,
-    logGroupName: `/aws/lambda/herald-test-${name}`,
-    logStreamName: 'test',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 /**

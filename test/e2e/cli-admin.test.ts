@@ -1,0 +1,203 @@
+/**
+ * The operator CLI end to end, administration: organizations, keys, tokens and accounts. `bin/herald.mjs`
+ * runs as a child process, exactly as `npx herald` runs it, against this file's local runtime (see
+ * `test/support/cli-fixture.ts`); what it writes is then read back through the API (every answer checked
+ * against the served OpenAPI document). Publishing and usage errors are in `cli-events.test.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookBody } from '../../lambdas/domain/event-view';
+import { signBody, webhookKey } from '../../lambdas/domain/signing';
+import {
+  type AccountView,
+  API_KEY,
+  type CliFixture,
+  type CliResult,
+  type CreatedOrg,
+  DE,
+  type EventDetail,
+  failed,
+  GB,
+  ok,
+  PAYLOAD,
+  startCliFixture,
+  TRANSFER,
+  UNREGISTERED,
+  UUID,
+  WEBHOOK_TOKEN,
+} from '../support/cli-fixture';
+import type { ApiClient } from '../support/e2e-http';
+
+let fixture: CliFixture | undefined;
+let api: ApiClient;
+let base: string;
+let herald: CliFixture['herald'];
+let createdRaw: CliResult;
+let org: CreatedOrg;
+
+beforeAll(async () => {
+  fixture = await startCliFixture();
+  ({ api, base, herald, createdRaw, org } = fixture);
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+});
+
+describe('org and keys', () => {
+  it('org create prints id, name, webhook_token and api_key as JSON', () => {
+    expect(Object.keys(org).sort()).toEqual(['api_key', 'id', 'name', 'webhook_token']);
+    expect(org.id).toMatch(UUID);
+    expect(org.name).toBe('Acme CLI');
+    expect(org.webhook_token).toMatch(WEBHOOK_TOKEN);
+    expect(Buffer.from(org.webhook_token.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(org.api_key).toMatch(API_KEY);
+    // Pretty-printed JSON, so an operator can read it and a script can parse it.
+    expect(createdRaw.stdout).toBe(`${JSON.stringify(org, null, 2)}\n`);
+  });
+
+  it('the printed api key works against the API, and only for its own organization', async () => {
+    const events = await api.call('/events', { key: org.api_key });
+    expect(events.status).toBe(200);
+    expect(events.body).toEqual([]);
+    expect((await api.call('/accounts', { key: org.api_key })).body).toEqual([]);
+    expect((await api.call('/events', { key: `${org.api_key.slice(0, -1)}x` })).status).toBe(401);
+  });
+
+  it('refuses an empty organization name', async () => {
+    expect(failed(await herald(['org', 'create', '--name', '   ']), 1)).toMatch(/name: must be 1 to 200/);
+  });
+
+  it('api-key create issues another key that works too', async () => {
+    const created = ok(await herald(['api-key', 'create', '--org', org.id])) as { api_key: string };
+    expect(Object.keys(created)).toEqual(['api_key']);
+    expect(created.api_key).toMatch(API_KEY);
+    expect(created.api_key).not.toBe(org.api_key);
+    expect((await api.call('/accounts', { key: created.api_key })).status).toBe(200);
+    expect((await api.call('/accounts', { key: org.api_key })).status).toBe(200);
+
+    const [unknown, missing] = await Promise.all([
+      herald(['api-key', 'create', '--org', randomUUID()]),
+      herald(['api-key', 'create']),
+    ]);
+    expect(failed(unknown, 1)).toMatch(/no organization/);
+    expect(failed(missing, 2)).toContain('--org is required');
+  });
+
+  it('org token rotate replaces the token, and new events are signed with the new one', async () => {
+    const rotated = ok(await herald(['org', 'token', 'rotate', '--org', org.id])) as {
+      id: string;
+      webhook_token: string;
+    };
+    expect(Object.keys(rotated).sort()).toEqual(['id', 'webhook_token']);
+    expect(rotated.id).toBe(org.id);
+    expect(rotated.webhook_token).toMatch(WEBHOOK_TOKEN);
+    expect(rotated.webhook_token).not.toBe(org.webhook_token);
+
+    ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]));
+    const triggeredAt = '2026-05-01T10:00:00.000Z';
+    const published = ok(
+      await herald([
+        'publish',
+        '--account',
+        DE,
+        '--type',
+        TRANSFER,
+        '--payload',
+        JSON.stringify(PAYLOAD),
+        '--triggered-at',
+        triggeredAt,
+      ]),
+    ) as { id: string };
+    const event = (await api.call(`/events/${published.id}`, { key: org.api_key })).body as EventDetail;
+    const body = webhookBody({
+      id: published.id,
+      type: TRANSFER,
+      account: DE,
+      triggeredAt,
+      payloadJson: JSON.stringify(PAYLOAD),
+      baseUrl: base,
+    });
+    expect(event.signature).toBe(signBody(webhookKey(rotated.webhook_token), body));
+    expect(event.signature).not.toBe(signBody(webhookKey(org.webhook_token), body));
+
+    expect(failed(await herald(['org', 'token', 'rotate', '--org', randomUUID()]), 1)).toMatch(
+      /no organization/,
+    );
+  });
+});
+
+describe('accounts', () => {
+  it('account put normalises a spaced, lower-case IBAN and stores the webhook URL', async () => {
+    const put = ok(
+      await herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        'gb82 west 1234 5698 7654 32',
+        '--webhook-url',
+        'http://127.0.0.1:9/hooks',
+      ]),
+    );
+    const expected: AccountView = {
+      iban: GB,
+      webhook_url: 'http://127.0.0.1:9/hooks',
+      _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
+    };
+    expect(put).toEqual(expected);
+    expect((await api.call(`/accounts/${GB}`, { key: org.api_key })).body).toEqual(expected);
+
+    // Putting it again without a URL removes the URL: its events will be `skipped`.
+    const cleared = ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]));
+    expect(cleared).toEqual({ ...expected, webhook_url: null });
+  });
+
+  it('account put refuses a bad IBAN or webhook URL with a message and stores nothing', async () => {
+    const results = await Promise.all([
+      herald(['account', 'put', '--org', org.id, '--iban', 'DE89370400440532013001']),
+      herald(['account', 'put', '--org', org.id, '--iban', 'not an iban']),
+      herald(['account', 'put', '--org', org.id, '--iban', UNREGISTERED, '--webhook-url', '/hooks']),
+      herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        UNREGISTERED,
+        '--webhook-url',
+        'ftp://127.0.0.1/x',
+      ]),
+      herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        UNREGISTERED,
+        '--webhook-url',
+        'http://user:secret@127.0.0.1/x',
+      ]),
+      herald(['account', 'put', '--org', randomUUID(), '--iban', UNREGISTERED]),
+    ]);
+    const messages = results.map((result) => failed(result, 1));
+    expect(messages[0]).toMatch(/^herald: iban: the check digits do not match/);
+    expect(messages[1]).toMatch(/^herald: iban: expected an IBAN/);
+    expect(messages[2]).toMatch(/^herald: webhook_url: must be an absolute URL/);
+    expect(messages[3]).toMatch(/^herald: webhook_url: must use https: or http:/);
+    expect(messages[4]).toMatch(/^herald: webhook_url: must not contain credentials/);
+    expect(messages[4]).not.toContain('secret');
+    expect(messages[5]).toMatch(/no organization/);
+    expect((await api.call(`/accounts/${UNREGISTERED}`, { key: org.api_key })).status).toBe(404);
+
+    expect(failed(await herald(['account', 'put', '--org', org.id]), 2)).toContain('--iban is required');
+  });
+
+  it('account list prints what GET /accounts shows', async () => {
+    const listed = ok(await herald(['account', 'list', '--org', org.id])) as AccountView[];
+    expect(listed.map((account) => account.iban)).toEqual([DE, GB]);
+    expect((await api.call('/accounts', { key: org.api_key })).body).toEqual(listed);
+    expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The events API end to end: authentication, the separation of organizations, and the accounts routes.
+ *
+ * Each file of the events API end-to-end tests starts its own local runtime with the real handlers on the
+ * real emulators, seeded by `test/support/events-api-fixture.ts`, and calls it over HTTP; every answer
+ * is checked against the OpenAPI document the API serves (see `connectApi`), so these files are also the
+ * OpenAPI conformance test.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
+import { type ApiClient, expectProblem } from '../support/e2e-http';
+import {
+  BE,
+  DE,
+  type EventsApiFixture,
+  FR,
+  GB,
+  NL,
+  type Published,
+  startEventsApiFixture,
+  UNREGISTERED,
+} from '../support/events-api-fixture';
+import type { AccountView, EventSummary } from '../support/events-api-listing';
+
+let fixture: EventsApiFixture | undefined;
+let api: ApiClient;
+let base: string;
+let orgA: CreatedOrganization;
+let orgB: CreatedOrganization;
+let eventsA: readonly Published[];
+let eventsB: readonly Published[];
+let okEvent: Published;
+let receiverUrl: string;
+let expectedIds: EventsApiFixture['expectedIds'];
+
+beforeAll(async () => {
+  fixture = await startEventsApiFixture({ bulk: true });
+  ({ api, base, orgA, orgB, eventsA, eventsB, okEvent, receiverUrl, expectedIds } = fixture);
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+});
+
+describe('authentication', () => {
+  const unknownKey = `herald_${'A'.repeat(43)}`;
+
+  it('answers 401 with WWW-Authenticate: Bearer for a missing, unknown, empty or non-Bearer key', async () => {
+    const authorizations: (string | undefined)[] = [
+      undefined,
+      `Bearer ${unknownKey}`,
+      'Bearer not-a-key',
+      'Bearer',
+      'Bearer    ',
+      `Basic ${Buffer.from(`user:${orgA.api_key}`).toString('base64')}`,
+      `Basic ${orgA.api_key}`,
+      `Token ${orgA.api_key}`,
+      orgA.api_key,
+      `Bearer ${orgA.api_key} ${orgA.api_key}`,
+    ];
+    const paths = [
+      '/events',
+      '/events?page=0',
+      `/events/${okEvent.id}`,
+      `/events/${randomUUID()}`,
+      '/events/not-an-id',
+      '/accounts',
+      `/accounts/${DE}`,
+    ];
+    for (const authorization of authorizations) {
+      for (const path of paths) {
+        const response = await api.call(
+          path,
+          authorization === undefined ? {} : { authorization: authorization },
+        );
+        const problem = expectProblem(response, 401);
+        expect(response.headers.get('www-authenticate'), `${authorization} ${path}`).toBe('Bearer');
+        expect(problem).toMatchObject({
+          type: 'https://herald.dev/problems/unauthorized',
+          title: 'Unauthorized',
+        });
+        expect(response.text).not.toContain(orgA.api_key);
+      }
+    }
+  });
+
+  it('accepts the Bearer scheme in any case', async () => {
+    for (const authorization of [`bearer ${orgA.api_key}`, `BEARER ${orgA.api_key}`]) {
+      expect((await api.call('/events?per_page=1', { authorization })).status).toBe(200);
+    }
+  });
+
+  it("answers another organization's event exactly like an unknown one", async () => {
+    const unknown = randomUUID();
+    const foreign = expectProblem(await api.call(`/events/${okEvent.id}`, { key: orgB.api_key }), 404);
+    const missing = expectProblem(await api.call(`/events/${unknown}`, { key: orgB.api_key }), 404);
+    expect({ ...foreign, instance: '', detail: foreign.detail.replace(okEvent.id, 'ID') }).toEqual({
+      ...missing,
+      instance: '',
+      detail: missing.detail.replace(unknown, 'ID'),
+    });
+    expect(foreign).toMatchObject({ type: 'https://herald.dev/problems/not-found', title: 'Not found' });
+    // And the other way round.
+    const bEvent = eventsB[0]?.id ?? '';
+    expectProblem(await api.call(`/events/${bEvent}`, { key: orgA.api_key }), 404);
+  });
+
+  it("lists only the organization's own events, whatever the filter", async () => {
+    const listB = await api.call('/events?per_page=100', { key: orgB.api_key });
+    expect(listB.status).toBe(200);
+    expect((listB.body as EventSummary[]).map((event) => event.id)).toEqual(expectedIds(eventsB));
+    for (const [key, iban] of [
+      [orgB.api_key, DE],
+      [orgB.api_key, FR],
+      [orgA.api_key, NL],
+    ] as const) {
+      const response = await api.call(`/events?account=${iban}`, { key });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual([]);
+    }
+    const listA = await api.call(
+      '/events?per_page=100&since=2026-01-15%2008:00:00&until=2026-01-16%2000:00:00',
+      {
+        key: orgA.api_key,
+      },
+    );
+    const idsA = (listA.body as EventSummary[]).map((event) => event.id);
+    for (const event of eventsB) expect(idsA).not.toContain(event.id);
+  });
+
+  it("answers another organization's account exactly like an unknown one", async () => {
+    const accountsB = await api.call('/accounts', { key: orgB.api_key });
+    expect(accountsB.status).toBe(200);
+    expect((accountsB.body as AccountView[]).map((account) => account.iban)).toEqual([NL]);
+    const foreign = expectProblem(await api.call(`/accounts/${DE}`, { key: orgB.api_key }), 404);
+    const unknown = expectProblem(await api.call(`/accounts/${UNREGISTERED}`, { key: orgB.api_key }), 404);
+    expect({ ...foreign, instance: '', detail: foreign.detail.replace(DE, 'IBAN') }).toEqual({
+      ...unknown,
+      instance: '',
+      detail: unknown.detail.replace(UNREGISTERED, 'IBAN'),
+    });
+    expectProblem(await api.call(`/accounts/${NL}`, { key: orgA.api_key }), 404);
+  });
+});
+
+describe('accounts', () => {
+  it("lists the organization's accounts by IBAN with their webhook URLs", async () => {
+    const response = await api.call('/accounts', { key: orgA.api_key });
+    expect(response.status).toBe(200);
+    const view = (iban: string, webhookUrl: string | null): AccountView => ({
+      iban,
+      webhook_url: webhookUrl,
+      _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
+    });
+    expect(response.body).toEqual([
+      view(BE, `${receiverUrl}/fail`),
+      view(DE, null),
+      view(FR, `${receiverUrl}/ok`),
+      view(GB, null),
+    ]);
+  });
+
+  it('shows one account, given in any case and spacing, and its events link works', async () => {
+    const response = await api.call(`/accounts/${encodeURIComponent('de89 3704 0044 0532 0130 00')}`, {
+      key: orgA.api_key,
+    });
+    expect(response.status).toBe(200);
+    const account = response.body as AccountView;
+    expect(account.iban).toBe(DE);
+    const events = await api.call(account._links.events, { key: orgA.api_key });
+    expect(events.status, events.text).toBe(200);
+    expect((events.body as EventSummary[]).map((event) => event.id)).toEqual(
+      expectedIds(eventsA, { account: DE }).slice(0, 10),
+    );
+    // An event's account link leads to this account.
+    const first = (events.body as EventSummary[])[0];
+    expect(first?._links.account).toBe(`${base}/accounts/${DE}`);
+    expect((await api.call(first?._links.account ?? '', { key: orgA.api_key })).body).toEqual(account);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The events API end to end: the fields of listed and shown events, their signatures and timestamps,
+ * and the deliveries recorded for them.
+ *
+ * Each file of the events API end-to-end tests starts its own local runtime with the real handlers on the
+ * real emulators, seeded by `test/support/events-api-fixture.ts`, and calls it over HTTP; every answer
+ * is checked against the OpenAPI document the API serves (see `connectApi`), so these files are also the
+ * OpenAPI conformance test.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookBody } from '../../lambdas/domain/event-view';
+import { signBody, webhookKey } from '../../lambdas/domain/signing';
+import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
+import { type ApiClient, expectProblem } from '../support/e2e-http';
+import {
+  type EventsApiFixture,
+  GB,
+  MS_EVENTS,
+  type Published,
+  type Received,
+  RICH_PAYLOAD,
+  startEventsApiFixture,
+  TRANSFER,
+} from '../support/events-api-fixture';
+import {
+  DETAIL_KEYS,
+  type EventDetail,
+  rendered,
+  SUMMARY_KEYS,
+  TIMESTAMP,
+} from '../support/events-api-listing';
+
+let fixture: EventsApiFixture | undefined;
+let api: ApiClient;
+let base: string;
+let orgA: CreatedOrganization;
+let eventsA: readonly Published[];
+let okEvent: Published;
+let pendingEvent: Published;
+let failedEvent: Published;
+let richEvent: Published;
+let received: readonly Received[];
+let walk: EventsApiFixture['walk'];
+let statusOf: EventsApiFixture['statusOf'];
+
+beforeAll(async () => {
+  fixture = await startEventsApiFixture({ bulk: true });
+  ({ api, base, orgA, eventsA, okEvent, pendingEvent, failedEvent, richEvent, received, walk, statusOf } =
+    fixture);
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+});
+
+describe('event fields', () => {
+  it('lists exactly the summary fields, each matching what was published', async () => {
+    const byId = new Map(eventsA.map((event) => [event.id, event]));
+    const { events } = await walk('/events?per_page=100', orgA.api_key, 100, {});
+    expect(events).toHaveLength(eventsA.length);
+    for (const event of events) {
+      expect(Object.keys(event).sort()).toEqual(SUMMARY_KEYS);
+      expect(Object.keys(event._links).sort()).toEqual(['account', 'self']);
+      const published = byId.get(event.id);
+      if (published === undefined) throw new Error(`unexpected event ${event.id}`);
+      expect(event.triggered_at).toMatch(TIMESTAMP);
+      expect(event).toMatchObject({
+        account: published.account,
+        type: published.type,
+        signature: published.signature,
+        triggered_at: rendered(published.triggeredAt),
+        webhook_status: statusOf(published),
+        _links: { self: `${base}/events/${event.id}`, account: `${base}/accounts/${published.account}` },
+      });
+      expect(event.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+      if (statusOf(published) === 'skipped') expect(event.webhook_retries).toBe(0);
+      else expect(event.webhook_retries).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('shows one event with exactly the detail fields and the payload byte for byte', async () => {
+    const response = await api.call(`/events/${richEvent.id}`, { key: orgA.api_key });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const event = response.body as EventDetail;
+    expect(Object.keys(event).sort()).toEqual(DETAIL_KEYS);
+    expect(event).toEqual({
+      id: richEvent.id,
+      signature: richEvent.signature,
+      account: GB,
+      type: TRANSFER,
+      triggered_at: '2026-02-01 00:00:00',
+      payload: RICH_PAYLOAD,
+      webhook_status: 'skipped',
+      webhook_retries: 0,
+      webhook_deliveries: [],
+      _links: { self: `${base}/events/${richEvent.id}`, account: `${base}/accounts/${GB}` },
+    });
+    // Same keys in the same order, same escapes: the payload text is the one that was published.
+    expect(JSON.stringify(event.payload)).toBe(JSON.stringify(RICH_PAYLOAD));
+  });
+
+  it('shows the signature of the exact webhook body under the organization token', async () => {
+    for (const published of [richEvent, ...eventsA.slice(10, 14)]) {
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      expect(event.payload).toEqual(published.payload);
+      const body = webhookBody({
+        id: published.id,
+        type: published.type,
+        account: published.account,
+        triggeredAt: published.triggeredAt,
+        payloadJson: JSON.stringify(published.payload),
+        baseUrl: base,
+      });
+      expect(event.signature).toBe(signBody(webhookKey(orgA.webhook_token), body));
+    }
+  });
+
+  it('renders triggered_at in UTC with the fraction cut, also for a time given with an offset', async () => {
+    const cases: [iso: string, shown: string][] = [
+      [MS_EVENTS.offset, '2026-03-02 10:00:05'],
+      [MS_EVENTS.inside, '2026-03-02 10:00:05'],
+      [MS_EVENTS.before, '2026-03-02 10:00:04'],
+    ];
+    for (const [iso, shown] of cases) {
+      const published = eventsA.find((event) => event.payload.at === iso);
+      if (published === undefined) throw new Error(`no event at ${iso}`);
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      expect(event.triggered_at).toBe(shown);
+    }
+  });
+
+  it('records a 2xx delivery as success, with the attempt and the webhook the receiver got', async () => {
+    const event = (await api.call(`/events/${okEvent.id}`, { key: orgA.api_key })).body as EventDetail;
+    expect(event.webhook_status).toBe('success');
+    expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
+    expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
+    const last = event.webhook_deliveries.at(-1);
+    expect(last).toEqual({
+      delivery_at: expect.stringMatching(TIMESTAMP),
+      response_body: 'thanks',
+      response_status: 200,
+      response_time: expect.any(Number),
+    });
+    expect(Number.isInteger(last?.response_time)).toBe(true);
+    expect((last?.delivery_at ?? '') >= event.triggered_at).toBe(true);
+
+    const webhook = received.find((request) => request.path === '/ok');
+    if (webhook === undefined) throw new Error('the receiver got no webhook');
+    expect(webhook.headers['x-signature']).toBe(event.signature);
+    expect(JSON.parse(webhook.body)).toEqual({
+      id: event.id,
+      type: event.type,
+      account: event.account,
+      triggered_at: event.triggered_at,
+      payload: event.payload,
+      _links: event._links,
+    });
+  });
+
+  it('keeps a failing delivery pending with its attempts, and shows a settled one as failed', async () => {
+    for (const [published, status] of [
+      [pendingEvent, 'pending'],
+      [failedEvent, 'failed'],
+    ] as const) {
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      expect(event.webhook_status).toBe(status);
+      expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
+      expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
+      for (const delivery of event.webhook_deliveries) {
+        expect(delivery).toMatchObject({ response_status: 500, response_body: 'nope' });
+        expect(delivery.delivery_at).toMatch(TIMESTAMP);
+      }
+    }
+  });
+
+  it('answers a malformed event id with 400 naming id, and an unknown one with 404', async () => {
+    for (const id of ['not-an-id', okEvent.id.toUpperCase(), `{${okEvent.id}}`, '123', `${okEvent.id}x`]) {
+      const problem = expectProblem(
+        await api.call(`/events/${encodeURIComponent(id)}`, { key: orgA.api_key }),
+        400,
+      );
+      expect(problem.invalid_params).toEqual([{ name: 'id', reason: expect.stringMatching(/UUID/) }]);
+    }
+    const missing = expectProblem(await api.call(`/events/${randomUUID()}`, { key: orgA.api_key }), 404);
+    expect(missing.title).toBe('Not found');
+  });
+});

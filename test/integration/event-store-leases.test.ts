@@ -1,0 +1,150 @@
+/**
+ * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import { uuidv7 } from '../../lambdas/domain/ids';
+import {
+  attempt,
+  type EventStoreFixture,
+  newEvent,
+  startEventStoreFixture,
+} from '../support/event-store-fixture';
+
+let fixture: EventStoreFixture | undefined;
+let store: DynamoEventStore;
+let stored: EventStoreFixture['stored'];
+let read: EventStoreFixture['read'];
+
+beforeAll(async () => {
+  fixture = await startEventStoreFixture('event-store-leases');
+  ({ store, stored, read } = fixture);
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+});
+
+describe('takeLease', () => {
+  it('is granted once for an expected count while the lease lives, and again after it expired', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    const until = now + 60_000;
+    expect(await store.takeLease(event.id, 0, until, now, now)).toBe(true);
+    expect(await store.takeLease(event.id, 0, until + 1, now + 1, now + 1)).toBe(false);
+    expect(await store.takeLease(event.id, 0, until, until - 1, until - 1)).toBe(false);
+    // Past the lease's end another consumer may take it.
+    expect(await store.takeLease(event.id, 0, until + 60_000, until + 1, until + 1)).toBe(true);
+    expect((await read(event.id)).leaseUntil).toBe(until + 60_000);
+  });
+
+  it('is refused before the recorded next attempt is due, and granted once it is', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    await store.recordAttempt(event.id, attempt(500), 'pending', now + 10_000);
+    expect((await read(event.id)).nextAttemptAt).toBe(now + 10_000);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 9_999)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 10_000)).toBe(true);
+  });
+
+  it('is granted to exactly one of 10 concurrent claims', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, () => store.takeLease(event.id, 0, now + 60_000, now, now)),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('is refused for a stale count, and granted for the current one after an attempt', async () => {
+    const event = await stored(newEvent());
+    await store.recordAttempt(event.id, attempt(500), 'pending');
+    const now = Date.now();
+    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 2, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(true);
+  });
+
+  it.each(['success', 'failed'] as const)('is refused for a %s event', async (status) => {
+    const event = await stored(newEvent());
+    await store.recordAttempt(event.id, attempt(status === 'success' ? 200 : 500), status);
+    const now = Date.now();
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
+  });
+
+  it('is refused for a skipped or unknown event', async () => {
+    const event = await stored(newEvent({ webhookStatus: 'skipped' }));
+    const now = Date.now();
+    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
+    const unknown = uuidv7();
+    expect(await store.takeLease(unknown, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.getEvent(unknown, { consistent: true })).toBeUndefined();
+  });
+});
+
+describe('settlePending', () => {
+  it('settles only a pending event', async () => {
+    const event = await stored(newEvent());
+    expect(await store.settlePending(event.id, 'failed')).toBe(true);
+    expect((await read(event.id)).webhookStatus).toBe('failed');
+    expect(await store.settlePending(event.id, 'skipped')).toBe(false);
+    expect((await read(event.id)).webhookStatus).toBe('failed');
+  });
+});
+
+describe('startCycle', () => {
+  it('starts a new cycle of a failed event of the right organization: pending, base = attempts', async () => {
+    const event = await stored(newEvent());
+    for (let i = 0; i < 3; i++) await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event.id, attempt(500), 'failed');
+
+    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
+    expect((await read(event.id)).webhookStatus).toBe('failed');
+
+    expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    const record = await read(event.id);
+    expect(record).toMatchObject({ webhookStatus: 'pending', webhookRetries: 4, cycleBase: 4 });
+    expect(record.deliveries).toHaveLength(4);
+    expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+  });
+
+  it('refuses a fourth cycle: an event keeps at most 60 attempts, so its item stays far below 400 KB', async () => {
+    const event = await stored(newEvent());
+    const big = { ...attempt(500), responseBody: 'x'.repeat(4096) };
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      for (let i = 1; i < 20; i++) await store.recordAttempt(event.id, big, 'pending');
+      await store.recordAttempt(event.id, big, 'failed');
+      if (cycle < 3) expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    }
+    const record = await read(event.id);
+    expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+    expect(record.deliveries).toHaveLength(60);
+    expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+  });
+
+  it('starts a new cycle of a skipped event of the right organization', async () => {
+    const event = await stored(newEvent({ webhookStatus: 'skipped' }));
+    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
+    expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    expect(await read(event.id)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0, cycleBase: 0 });
+  });
+
+  it('refuses pending and delivered events', async () => {
+    const pending = await stored(newEvent());
+    expect(await store.startCycle(pending.id, pending.orgId)).toBe(false);
+    expect((await read(pending.id)).webhookStatus).toBe('pending');
+
+    const delivered = await stored(newEvent());
+    await store.recordAttempt(delivered.id, attempt(200), 'success');
+    expect(await store.startCycle(delivered.id, delivered.orgId)).toBe(false);
+    expect(await read(delivered.id)).toMatchObject({ webhookStatus: 'success', cycleBase: 0 });
+  });
+
+  it('refuses an unknown event and creates nothing', async () => {
+    const id = uuidv7();
+    expect(await store.startCycle(id, randomUUID())).toBe(false);
+    expect(await store.getEvent(id, { consistent: true })).toBeUndefined();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * What the `DynamoEventStore` integration tests share: a store on this file's own table in DynamoDB
+ * Local, and helpers to build, store, read back and attempt events.
+ */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { expect } from 'vitest';
+import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
+import { uuidv7 } from '../../lambdas/domain/ids';
+import type { DeliveryAttempt, EventRecord } from '../../lambdas/domain/model';
+import type { NewEvent } from '../../lambdas/domain/ports';
+import { testIban } from './delivery-queue-helpers';
+import { isolatedResources } from './resources';
+
+/** A store on a freshly provisioned table, with the helpers that need it. */
+export interface EventStoreFixture {
+  readonly store: DynamoEventStore;
+  /** Puts the event, expects it to be new, and returns it. */
+  stored(event: NewEvent): Promise<NewEvent>;
+  /** Reads the event back consistently; fails unless it is stored with as many retries as deliveries. */
+  read(id: string): Promise<EventRecord>;
+  /** Closes the client and deletes the table and queues. */
+  stop(): Promise<void>;
+}
+
+/** Provisions this file's table (call in `beforeAll`, and `stop` in `afterAll`). */
+export async function startEventStoreFixture(label: string): Promise<EventStoreFixture> {
+  const resources = await isolatedResources({ label });
+  // The same marshalling as the functions' client (lambdas/adapters/aws-clients.ts).
+  const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const store = new DynamoEventStore(documents, resources.tableName);
+
+  async function stored(event: NewEvent): Promise<NewEvent> {
+    const result = await store.putEvent(event);
+    expect(result.created).toBe(true);
+    return event;
+  }
+
+  async function read(id: string): Promise<EventRecord> {
+    const event = await store.getEvent(id, { consistent: true });
+    if (!event) throw new Error(`event ${id} is not stored`);
+    expect(event.webhookRetries, 'webhook_retries vs deliveries').toBe(event.deliveries.length);
+    return event;
+  }
+
+  return {
+    store,
+    stored,
+    read,
+    stop: async () => {
+      documents.destroy();
+      await resources.destroy();
+    },
+  };
+}
+
+export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
+  const id = overrides.id ?? uuidv7();
+  const body = overrides.body ?? `{"id":"${id}","payload":{"note":"Grüße €"}}`;
+  return {
+    id,
+    orgId: randomUUID(),
+    account: testIban(),
+    type: 'credit_transfer_status_change',
+    triggeredAt: new Date().toISOString(),
+    body,
+    signature: `sha256=${'ab'.repeat(32)}`,
+    webhookStatus: 'pending',
+    ...overrides,
+  };
+}
+
+export function attempt(status: number, body = `answer ${status}`): DeliveryAttempt {
+  return {
+    deliveredAt: new Date().toISOString(),
+    responseStatus: status,
+    responseBody: body,
+    responseTimeMs: 7,
+  };
+}
