@@ -5,7 +5,7 @@
  * against the served OpenAPI document). Publishing and usage errors are in `cli-events.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookBody } from '../../lambdas/domain/event-view';
 import { signBody, webhookKey } from '../../lambdas/domain/signing';
 import {
@@ -27,22 +27,20 @@ import {
   WEBHOOK_TOKEN,
 } from '../support/cli-fixture';
 import type { ApiClient } from '../support/e2e-http';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: CliFixture | undefined;
 let api: ApiClient;
 let base: string;
 let herald: CliFixture['herald'];
 let createdRaw: CliResult;
 let org: CreatedOrg;
 
-beforeAll(async () => {
-  fixture = await startCliFixture();
-  ({ api, base, herald, createdRaw, org } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startCliFixture(),
+  (fixture) => {
+    ({ api, base, herald, createdRaw, org } = fixture);
+  },
+);
 
 describe('org and keys', () => {
   it('org create prints id, name, webhook_token and api_key as JSON', () => {

@@ -6,7 +6,7 @@
  * API. Organizations, keys and accounts are in `cli-admin.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CliFixture,
   type CreatedOrg,
@@ -22,23 +22,21 @@ import {
   UUID,
 } from '../support/cli-fixture';
 import type { ApiClient } from '../support/e2e-http';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: CliFixture | undefined;
 let api: ApiClient;
 let herald: CliFixture['herald'];
 let emptyDir: string;
 let org: CreatedOrg;
 
-beforeAll(async () => {
-  // Publishing needs registered accounts: DE and GB without webhook URLs, as the administration tests
-  // (`cli-admin.test.ts`) leave them.
-  fixture = await startCliFixture({ accounts: [DE, GB] });
-  ({ api, herald, emptyDir, org } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+// Publishing needs registered accounts: DE and GB without webhook URLs, as the administration tests
+// (`cli-admin.test.ts`) leave them.
+useFixture(
+  () => startCliFixture({ accounts: [DE, GB] }),
+  (fixture) => {
+    ({ api, herald, emptyDir, org } = fixture);
+  },
+);
 
 describe('publish', () => {
   it('prints the new id, and the event is readable through the API', async () => {

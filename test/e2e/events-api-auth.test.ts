@@ -7,7 +7,7 @@
  * OpenAPI conformance test.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
@@ -22,8 +22,8 @@ import {
   UNREGISTERED,
 } from '../support/events-api-fixture';
 import type { AccountView, EventSummary } from '../support/events-api-listing';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventsApiFixture | undefined;
 let api: ApiClient;
 let base: string;
 let orgA: CreatedOrganization;
@@ -34,14 +34,12 @@ let okEvent: Published;
 let receiverUrl: string;
 let expectedIds: EventsApiFixture['expectedIds'];
 
-beforeAll(async () => {
-  fixture = await startEventsApiFixture({ bulk: true });
-  ({ api, base, orgA, orgB, eventsA, eventsB, okEvent, receiverUrl, expectedIds } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventsApiFixture({ bulk: true }),
+  (fixture) => {
+    ({ api, base, orgA, orgB, eventsA, eventsB, okEvent, receiverUrl, expectedIds } = fixture);
+  },
+);
 
 describe('authentication', () => {
   const unknownKey = `herald_${'A'.repeat(43)}`;

@@ -7,33 +7,26 @@
  * is checked against the OpenAPI document the API serves (see `connectApi`), so these files are also the
  * OpenAPI conformance test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../lambdas/domain/openapi';
 import type { ProblemBody } from '../../lambdas/domain/problem';
 import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
-import {
-  DE,
-  type EventsApiFixture,
-  type Published,
-  startEventsApiFixture,
-} from '../support/events-api-fixture';
+import { DE, type Published, startEventsApiFixture } from '../support/events-api-fixture';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventsApiFixture | undefined;
 let api: ApiClient;
 let base: string;
 let orgA: CreatedOrganization;
 let okEvent: Published;
 
-beforeAll(async () => {
-  // These tests need none of the bulk: organizations, accounts and the delivered events are enough.
-  fixture = await startEventsApiFixture({ bulk: false });
-  ({ api, base, orgA, okEvent } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+// These tests need none of the bulk: organizations, accounts and the delivered events are enough.
+useFixture(
+  () => startEventsApiFixture({ bulk: false }),
+  (fixture) => {
+    ({ api, base, orgA, okEvent } = fixture);
+  },
+);
 
 describe('service routes', () => {
   it('GET /health answers 200 without a key', async () => {

@@ -8,7 +8,7 @@
  * OpenAPI conformance test.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookBody } from '../../lambdas/domain/event-view';
 import { signBody, webhookKey } from '../../lambdas/domain/signing';
 import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
@@ -30,8 +30,8 @@ import {
   SUMMARY_KEYS,
   TIMESTAMP,
 } from '../support/events-api-listing';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventsApiFixture | undefined;
 let api: ApiClient;
 let base: string;
 let orgA: CreatedOrganization;
@@ -44,15 +44,13 @@ let received: readonly Received[];
 let walk: EventsApiFixture['walk'];
 let statusOf: EventsApiFixture['statusOf'];
 
-beforeAll(async () => {
-  fixture = await startEventsApiFixture({ bulk: true });
-  ({ api, base, orgA, eventsA, okEvent, pendingEvent, failedEvent, richEvent, received, walk, statusOf } =
-    fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventsApiFixture({ bulk: true }),
+  (fixture) => {
+    ({ api, base, orgA, eventsA, okEvent, pendingEvent, failedEvent, richEvent, received, walk, statusOf } =
+      fixture);
+  },
+);
 
 describe('event fields', () => {
   it('lists exactly the summary fields, each matching what was published', async () => {

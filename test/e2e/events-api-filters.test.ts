@@ -6,7 +6,7 @@
  * is checked against the OpenAPI document the API serves (see `connectApi`), so these files are also the
  * OpenAPI conformance test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
 import type { ApiClient } from '../support/e2e-http';
 import {
@@ -23,8 +23,8 @@ import {
   UNREGISTERED,
 } from '../support/events-api-fixture';
 import { type EventSummary, query, rendered } from '../support/events-api-listing';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventsApiFixture | undefined;
 let api: ApiClient;
 let base: string;
 let orgA: CreatedOrganization;
@@ -32,14 +32,12 @@ let eventsA: readonly Published[];
 let walk: EventsApiFixture['walk'];
 let expectedIds: EventsApiFixture['expectedIds'];
 
-beforeAll(async () => {
-  fixture = await startEventsApiFixture({ bulk: true });
-  ({ api, base, orgA, eventsA, walk, expectedIds } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventsApiFixture({ bulk: true }),
+  (fixture) => {
+    ({ api, base, orgA, eventsA, walk, expectedIds } = fixture);
+  },
+);
 
 describe('filters', () => {
   const since = '2026-01-15 08:10:10';

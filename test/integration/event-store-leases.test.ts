@@ -2,7 +2,7 @@
  * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import { uuidv7 } from '../../lambdas/domain/ids';
 import {
@@ -11,20 +11,18 @@ import {
   newEvent,
   startEventStoreFixture,
 } from '../support/event-store-fixture';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventStoreFixture | undefined;
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 let read: EventStoreFixture['read'];
 
-beforeAll(async () => {
-  fixture = await startEventStoreFixture('event-store-leases');
-  ({ store, stored, read } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventStoreFixture('event-store-leases'),
+  (fixture) => {
+    ({ store, stored, read } = fixture);
+  },
+);
 
 describe('takeLease', () => {
   it('is granted once for an expected count while the lease lives, and again after it expired', async () => {

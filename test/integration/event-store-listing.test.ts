@@ -2,7 +2,7 @@
  * `DynamoEventStore` against DynamoDB Local: listings of an organization's events, filtered and paged.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import type { WebhookStatus } from '../../lambdas/domain/model';
 import type { EventListRequest, NewEvent } from '../../lambdas/domain/ports';
@@ -13,19 +13,17 @@ import {
   newEvent,
   startEventStoreFixture,
 } from '../support/event-store-fixture';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventStoreFixture | undefined;
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 
-beforeAll(async () => {
-  fixture = await startEventStoreFixture('event-store-listing');
-  ({ store, stored } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventStoreFixture('event-store-listing'),
+  (fixture) => {
+    ({ store, stored } = fixture);
+  },
+);
 
 describe('listEvents', () => {
   const orgId = randomUUID();

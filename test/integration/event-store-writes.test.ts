@@ -3,7 +3,7 @@
  * cycles are in `event-store-leases.test.ts`, listings in `event-store-listing.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import { uuidv7 } from '../../lambdas/domain/ids';
 import type { DeliveryAttempt } from '../../lambdas/domain/model';
@@ -13,20 +13,18 @@ import {
   newEvent,
   startEventStoreFixture,
 } from '../support/event-store-fixture';
+import { useFixture } from '../support/use-fixture';
 
-let fixture: EventStoreFixture | undefined;
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 let read: EventStoreFixture['read'];
 
-beforeAll(async () => {
-  fixture = await startEventStoreFixture('event-store-writes');
-  ({ store, stored, read } = fixture);
-});
-
-afterAll(async () => {
-  await fixture?.stop();
-});
+useFixture(
+  () => startEventStoreFixture('event-store-writes'),
+  (fixture) => {
+    ({ store, stored, read } = fixture);
+  },
+);
 
 describe('putEvent', () => {
   it('stores an event once: the same id again returns the stored one and changes nothing', async () => {

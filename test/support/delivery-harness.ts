@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
 import type { EventDetailView } from '../../lambdas/domain/event-view';
@@ -25,6 +25,7 @@ import {
 } from './delivery-queue-helpers';
 import { type Receiver, type ReplyScript, startReceiver } from './receiver';
 import { testEndpoints, uniquePrefix } from './resources';
+import { useFixture } from './use-fixture';
 import { waitFor } from './wait';
 
 /** An organization as the tests use it. */
@@ -243,15 +244,10 @@ export function setupDeliveryFile(
   options: HarnessOptions,
   ready: (harness: DeliveryHarness) => void,
 ): (script?: ReplyScript) => Promise<Receiver> {
-  let harness: DeliveryHarness | undefined;
   const receivers: Receiver[] = [];
-  beforeAll(async () => {
-    harness = await startDeliveryHarness(options);
-    ready(harness);
-  });
+  useFixture(() => startDeliveryHarness(options), ready);
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
-    await harness?.stop();
   });
   return async (script) => {
     const started = await startReceiver(script);
