@@ -13,6 +13,7 @@ import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
+  BEARER_PATTERN,
   type FunctionKey,
   type RouteShape,
 } from './shapes';
@@ -56,12 +57,6 @@ export interface EventsApiProps {
   /** AWS WAF web ACL to associate with the stage. */
   readonly webAclArn?: string;
 }
-
-/**
- * `Bearer <key>`, scheme case-insensitive: the header shape the authorizer accepts (use-cases/authorize).
- * API Gateway answers 401 to anything else without invoking (and paying for) the authorizer.
- */
-const BEARER_PATTERN = String.raw`^[Bb][Ee][Aa][Rr][Ee][Rr]\s+\S+\s*$`;
 
 const PUBLIC_METHOD_REASON =
   'Unauthenticated by design: the health check and the API description must be reachable without a key.';

@@ -191,6 +191,13 @@ export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
 /** The request header the authorizer reads. */
 export const AUTHORIZATION_HEADER = 'Authorization';
 
+/**
+ * The `Authorization` value the API accepts: `Bearer <key>`, scheme case-insensitive.
+ * API Gateway validates the header with it before invoking (and paying for) the authorizer, the emulator
+ * does the same, and the authorizer extracts the key with it. Valid as both a Java and a JS pattern.
+ */
+export const BEARER_PATTERN = String.raw`^[Bb][Ee][Aa][Rr][Ee][Rr]\s+\S+\s*$`;
+
 /** A problem+json answer that API Gateway itself gives, before any function runs. */
 export interface GatewayProblem {
   readonly status: number;

@@ -1,8 +1,9 @@
+import { BEARER_PATTERN } from '../../lib/shapes';
 import type { DirectoryStore } from '../domain/ports';
 import { hashApiKey } from '../domain/signing';
 
 /** `Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
-const BEARER = /^bearer\s+(\S+)\s*$/i;
+const BEARER = new RegExp(BEARER_PATTERN);
 
 /**
  * The organization an `Authorization` header's API key belongs to, or undefined for a missing,
@@ -12,7 +13,8 @@ export async function organizationOfBearer(
   directory: Pick<DirectoryStore, 'findOrgIdByApiKeyHash'>,
   authorization: string | undefined,
 ): Promise<string | undefined> {
-  const key = BEARER.exec(authorization ?? '')?.[1];
+  if (!authorization || !BEARER.test(authorization)) return undefined;
+  const key = authorization.trim().split(/\s+/)[1];
   if (!key) return undefined;
   return directory.findOrgIdByApiKeyHash(hashApiKey(key));
 }

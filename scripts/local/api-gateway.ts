@@ -19,6 +19,7 @@ import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
+  BEARER_PATTERN,
   type FunctionKey,
   GATEWAY_PROBLEMS,
   type GatewayProblem,
@@ -63,6 +64,8 @@ export interface ApiGateway {
   close(): Promise<void>;
 }
 
+const BEARER = new RegExp(BEARER_PATTERN);
+
 type CachedDecision = { readonly result: APIGatewayAuthorizerResult; readonly expiresAt: number };
 type Decision = { readonly allowed: Record<string, string> } | { readonly problem: GatewayProblem };
 
@@ -74,7 +77,8 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
   const decisions = new Map<string, CachedDecision>();
 
   const authorize = async (token: string | undefined, methodArn: string): Promise<Decision> => {
-    if (!token) return { problem: GATEWAY_PROBLEMS.UNAUTHORIZED };
+    // Like the stack's authorizer: a header that is missing or not `Bearer <key>` never reaches it.
+    if (!token || !BEARER.test(token)) return { problem: GATEWAY_PROBLEMS.UNAUTHORIZED };
     const authorizer = options.handlers.authorizer;
     if (!authorizer) {
       console.error('[api-gateway] no authorizer function is registered');
