@@ -54,14 +54,6 @@ export function attemptsLeft(
   return Math.max(0, maxAttempts - (record.webhookRetries - record.cycleBase));
 }
 
-/** Whether the consumer should attempt the event at all: pending with attempts left in the cycle. */
-export function isDeliverable(
-  record: Pick<EventRecord, 'webhookStatus' | 'webhookRetries' | 'cycleBase'>,
-  maxAttempts: number = MAX_ATTEMPTS,
-): boolean {
-  return record.webhookStatus === 'pending' && attemptsLeft(record, maxAttempts) > 0;
-}
-
 /** Whether an HTTP status confirms delivery: 200 to 299, as the seed says. */
 export function isSuccessStatus(httpStatus: number): boolean {
   return Number.isInteger(httpStatus) && httpStatus >= 200 && httpStatus <= 299;

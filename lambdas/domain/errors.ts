@@ -60,20 +60,6 @@ export class NotFoundError extends HeraldError {
   }
 }
 
-/** The route exists but not for this method. */
-export class MethodNotAllowedError extends HeraldError {
-  readonly status = 405;
-  readonly slug = 'method-not-allowed';
-  readonly title = 'Method not allowed';
-  override readonly headers: Readonly<Record<string, string>>;
-
-  constructor(method: string, allowed: readonly string[]) {
-    super(`${method} is not allowed here; allowed: ${allowed.join(', ')}.`);
-    this.name = 'MethodNotAllowedError';
-    this.headers = { Allow: allowed.join(', ') };
-  }
-}
-
 /** The request conflicts with what is stored (same event id with other content, wrong state). */
 export class ConflictError extends HeraldError {
   readonly status = 409;

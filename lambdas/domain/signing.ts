@@ -2,7 +2,7 @@
  * Secrets and signatures: the organization's webhook token, the signatures every webhook carries, and
  * API keys (stored only as hashes).
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** Prefix of a webhook token, as the Standard Webhooks libraries expect it. */
 export const WEBHOOK_TOKEN_PREFIX = 'whsec_';
@@ -15,8 +15,6 @@ const MIN_KEY_BYTES = 24;
 const MAX_KEY_BYTES = 64;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** `herald_` + base64url of 32 bytes: 43 characters without padding. */
-const API_KEY_SHAPE = /^herald_[A-Za-z0-9_-]{43}$/;
 
 /** A webhook token that is not `whsec_` + base64 of 24 to 64 bytes: a configuration fault (500), not bad input. */
 export class WebhookTokenError extends Error {
@@ -59,16 +57,6 @@ export function signBody(key: Uint8Array, body: string): string {
 }
 
 /**
- * Whether `signature` is {@link signBody} of the body, compared in constant time (for receivers and
- * tests; Herald itself only signs).
- */
-export function verifyBodySignature(key: Uint8Array, body: string, signature: string): boolean {
-  const expected = Buffer.from(signBody(key, body));
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/**
  * The Standard Webhooks signature `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, the value
  * of the `webhook-signature` header next to `webhook-id` and `webhook-timestamp`.
  *
@@ -92,13 +80,6 @@ export function standardSignature(
 /** A new API key: `herald_` + base64url of 32 random bytes. Shown once; only its hash is stored. */
 export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('base64url');
-}
-
-/**
- * Whether the text has the shape of an API key, so the authorizer can refuse garbage without a lookup.
- */
-export function looksLikeApiKey(text: string): boolean {
-  return API_KEY_SHAPE.test(text);
 }
 
 /**

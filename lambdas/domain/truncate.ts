@@ -23,11 +23,6 @@ export function truncateUtf8(bytes: Uint8Array, maxBytes: number): string {
   return decoder.decode(bytes.subarray(0, utf8CutPoint(bytes, maxBytes)));
 }
 
-/** Encodes text as UTF-8 and cuts it like {@link truncateUtf8} (e.g. for network error messages). */
-export function truncateText(text: string, maxBytes: number): string {
-  return truncateUtf8(new TextEncoder().encode(text), maxBytes);
-}
-
 /**
  * The largest end ≤ `limit` that does not split the sequence starting at the last lead byte before it.
  * Only that one sequence can straddle the cut: UTF-8 sequences are at most 4 bytes long.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsLeft, isDeliverable, isSuccessStatus, nextStep } from '../../lambdas/domain/delivery-policy';
+import { attemptsLeft, isSuccessStatus, nextStep } from '../../lambdas/domain/delivery-policy';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../lambdas/domain/retry-schedule';
 
 const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
@@ -69,7 +69,7 @@ describe('nextStep', () => {
   });
 });
 
-describe('attemptsLeft and isDeliverable', () => {
+describe('attemptsLeft', () => {
   it('counts down within the cycle and never goes negative', () => {
     expect(attemptsLeft({ webhookRetries: 0, cycleBase: 0 })).toBe(20);
     expect(attemptsLeft({ webhookRetries: 19, cycleBase: 0 })).toBe(1);
@@ -77,13 +77,6 @@ describe('attemptsLeft and isDeliverable', () => {
     expect(attemptsLeft({ webhookRetries: 25, cycleBase: 0 })).toBe(0);
     expect(attemptsLeft({ webhookRetries: 20, cycleBase: 20 })).toBe(20);
     expect(attemptsLeft({ webhookRetries: 1, cycleBase: 0 }, 3)).toBe(2);
-  });
-
-  it('delivers only pending events with attempts left', () => {
-    expect(isDeliverable({ webhookStatus: 'pending', webhookRetries: 19, cycleBase: 0 })).toBe(true);
-    expect(isDeliverable({ webhookStatus: 'pending', webhookRetries: 20, cycleBase: 0 })).toBe(false);
-    expect(isDeliverable({ webhookStatus: 'failed', webhookRetries: 0, cycleBase: 0 })).toBe(false);
-    expect(isDeliverable({ webhookStatus: 'success', webhookRetries: 1, cycleBase: 0 })).toBe(false);
   });
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
-  MethodNotAllowedError,
   NotFoundError,
   UnauthorizedError,
   ValidationError,
@@ -14,7 +13,13 @@ import { linkHeader } from '../../lambdas/domain/pagination';
 import { toProblem } from '../../lambdas/domain/problem';
 import { generateWebhookToken, signBody, webhookKey } from '../../lambdas/domain/signing';
 import { HERALD_VERSION } from '../../lambdas/version';
-import { API_ROUTES, GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from '../../lib/shapes';
+import {
+  API_ROUTES,
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  METHOD_NOT_ALLOWED_PROBLEM,
+  PROBLEM_TYPE_BASE,
+} from '../../lib/shapes';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
 const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
@@ -201,7 +206,14 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
     ['a 404', problemSample('GET', `/events/${id}`, new NotFoundError(`No event ${id}.`))],
     ['a 409', problemSample('POST', `/events/${id}/redeliver`, new ConflictError('already delivered'))],
-    ['a 405', problemSample('DELETE', '/events', new MethodNotAllowedError('DELETE', ['GET']))],
+    [
+      'the gateway 405',
+      {
+        ...gatewaySample('/events', METHOD_NOT_ALLOWED_PROBLEM),
+        method: 'DELETE',
+        headers: { ...PROBLEM_TYPE, Allow: 'GET' },
+      },
+    ],
     ['a 500', problemSample('GET', `/accounts/${iban}`, new Error('secret cause'))],
     ['the gateway 401', gatewaySample('/accounts', GATEWAY_PROBLEMS.UNAUTHORIZED)],
     ['the gateway 404', gatewaySample('/nowhere/at/all', GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN)],
@@ -261,7 +273,8 @@ describe('createOpenApiValidator rejects what breaks the contract', () => {
     [
       'a 405 without Allow',
       {
-        ...problemSample('POST', '/health', new MethodNotAllowedError('POST', ['GET'])),
+        ...gatewaySample('/health', METHOD_NOT_ALLOWED_PROBLEM),
+        method: 'POST',
         headers: PROBLEM_TYPE,
       },
       /missing required header Allow/,

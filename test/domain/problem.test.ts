@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
-  MethodNotAllowedError,
   NotFoundError,
   UnauthorizedError,
   ValidationError,
@@ -32,9 +31,6 @@ describe('toProblem', () => {
       'WWW-Authenticate': 'Bearer',
       ...contentType,
     });
-    const notAllowed = toProblem(new MethodNotAllowedError('DELETE', ['GET']), 'r');
-    expect(notAllowed.statusCode).toBe(405);
-    expect(notAllowed.headers).toEqual({ Allow: 'GET', ...contentType });
   });
 
   it.each([

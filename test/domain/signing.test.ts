@@ -1,15 +1,12 @@
 import { createHmac } from 'node:crypto';
-import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
   generateApiKey,
   generateWebhookToken,
   hashApiKey,
-  looksLikeApiKey,
   signBody,
   standardSignature,
-  verifyBodySignature,
   WebhookTokenError,
   webhookKey,
 } from '../../lambdas/domain/signing';
@@ -51,18 +48,6 @@ describe('signBody', () => {
     expect(signBody(key, body)).toBe(`sha256=${expected}`);
     expect(signBody(key, body)).toMatch(/^sha256=[0-9a-f]{64}$/);
   });
-
-  it('verifies its own signatures and nothing else', () => {
-    fc.assert(
-      fc.property(fc.string(), fc.string(), (body, other) => {
-        const signature = signBody(key, body);
-        expect(verifyBodySignature(key, body, signature)).toBe(true);
-        fc.pre(other !== body);
-        expect(verifyBodySignature(key, other, signature)).toBe(false);
-      }),
-    );
-    expect(verifyBodySignature(key, 'x', 'sha256=00')).toBe(false);
-  });
 });
 
 describe('standardSignature', () => {
@@ -99,9 +84,6 @@ describe('API keys', () => {
   it('are herald_ + base64url of 32 bytes and recognisable', () => {
     const key = generateApiKey();
     expect(key).toMatch(/^herald_[A-Za-z0-9_-]{43}$/);
-    expect(looksLikeApiKey(key)).toBe(true);
-    expect(looksLikeApiKey(`${key}x`)).toBe(false);
-    expect(looksLikeApiKey(key.replace('herald_', 'hk_'))).toBe(false);
     expect(generateApiKey()).not.toBe(key);
   });
 

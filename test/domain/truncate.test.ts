@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RESPONSE_BODY_LIMIT_BYTES, truncateText, truncateUtf8 } from '../../lambdas/domain/truncate';
+import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '../../lambdas/domain/truncate';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -67,11 +67,5 @@ describe('truncateUtf8', () => {
   it('refuses a negative or fractional limit', () => {
     expect(() => truncateUtf8(encode('x'), -1)).toThrow(RangeError);
     expect(() => truncateUtf8(encode('x'), 1.5)).toThrow(RangeError);
-  });
-});
-
-describe('truncateText', () => {
-  it('cuts text by its UTF-8 size', () => {
-    expect(truncateText('connect ECONNREFUSED ✗', 21)).toBe('connect ECONNREFUSED ');
   });
 });
