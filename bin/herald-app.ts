@@ -3,10 +3,10 @@
  * `lib/context-props.ts`), checked by cdk-nag's AwsSolutions rules on every synth.
  */
 import { App, Tags } from 'aws-cdk-lib';
-import { addComplianceChecks } from '../lib/compliance';
-import { stackPropsFromContext } from '../lib/context-props';
-import { HeraldStack } from '../lib/herald-stack';
-import { SERVICE_NAME } from '../lib/telemetry';
+import { addComplianceChecks } from '#lib/compliance';
+import { stackPropsFromContext } from '#lib/context-props';
+import { HeraldStack } from '#lib/herald-stack';
+import { SERVICE_NAME } from '#lib/telemetry';
 
 const app = new App();
 const { stackName, ...props } = stackPropsFromContext(app.node);

@@ -1,9 +1,9 @@
 /**
  * Herald as a library: publishing events from the gateway's own code, and the error types it throws.
  */
-export { ConflictError, HeraldError, NotFoundError, ValidationError } from './domain/errors';
-export type { PublishInput } from './domain/event-input';
-export type { WebhookStatus } from './domain/model';
+export { ConflictError, HeraldError, NotFoundError, ValidationError } from '#domain/errors';
+export type { PublishInput } from '#domain/event-input';
+export type { WebhookStatus } from '#domain/model';
 export {
   createPublisher,
   type PublishedEvent,

@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from './adapters/aws-clients';
-import { DynamoDirectoryStore } from './adapters/dynamodb/directory-store';
-import { DynamoEventStore } from './adapters/dynamodb/event-store';
-import type { PublishInput } from './domain/event-input';
-import type { WebhookStatus } from './domain/model';
-import { publishEvent as publish } from './use-cases/publish-event';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { PublishInput } from '#domain/event-input';
+import type { WebhookStatus } from '#domain/model';
+import { publishEvent as publish } from '#use-cases/publish-event';
 
 /** Where and how events are published. */
 export interface PublisherOptions {

@@ -3,8 +3,9 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { FunctionKey } from '#config/functions';
+import { EVENTS_TABLE } from '#config/storage';
 import { acknowledgeKeyActionFamilies } from './herald-function';
-import { EVENTS_TABLE, type FunctionKey } from './shapes';
 
 /**
  * What a function may do with the events table: exactly the operations the functions' adapters

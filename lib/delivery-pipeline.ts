@@ -3,14 +3,10 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { CONSUMER_EVENT_SOURCE, FORWARDER_EVENT_SOURCE, RECONCILER_EVENT_SOURCE } from '#config/delivery';
+import { STREAM_FILTER_PATTERN } from '#config/storage';
 import type { DeliveryQueues } from './delivery-queues';
 import { acknowledgeUnscopedActions } from './herald-function';
-import {
-  CONSUMER_EVENT_SOURCE,
-  FORWARDER_EVENT_SOURCE,
-  RECONCILER_EVENT_SOURCE,
-  STREAM_FILTER_PATTERN,
-} from './shapes';
 
 /**
  * Attempts at a failing stream batch before Lambda hands it to the failure queue. Unbounded retries

@@ -2,7 +2,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE, QUEUE_RETENTION_SECONDS } from './shapes';
+import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE, QUEUE_RETENTION_SECONDS } from '#config/delivery';
 
 /** Properties of {@link DeliveryQueues}. */
 export interface DeliveryQueuesProps {

@@ -7,16 +7,16 @@ import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct, type IConstruct } from 'constructs';
-import { accessLogFormat, authorizerFailureFilter } from './access-log';
-import { addGatewayProblems, methodNotAllowed } from './gateway-problems';
+import type { FunctionKey } from '#config/functions';
 import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
   BEARER_PATTERN,
-  type FunctionKey,
   type RouteShape,
-} from './shapes';
+} from '#config/routes';
+import { accessLogFormat, authorizerFailureFilter } from './access-log';
+import { addGatewayProblems, methodNotAllowed } from './gateway-problems';
 
 /** Stage-wide request rate limits (token bucket), applied to every method. */
 export interface ApiThrottle {
@@ -129,12 +129,12 @@ export class EventsApi extends Construct {
           route.method,
           new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
           {
-            authorizer: route.authorized ? authorizer : undefined,
+            authorizer: route.auth === 'api-key' ? authorizer : undefined,
             requestValidator: validator,
             requestParameters: pathParameters(route),
           },
         );
-        acknowledgeUnauthenticated(method, route.authorized ? undefined : PUBLIC_METHOD_REASON);
+        acknowledgeUnauthenticated(method, route.auth === 'api-key' ? undefined : PUBLIC_METHOD_REASON);
       }
       const allowed: string[] = routes.map((route) => route.method).sort();
       if (props.corsAllowOrigins) {

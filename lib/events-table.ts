@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { EVENTS_TABLE, type KeyAttribute } from './shapes';
+import { EVENTS_TABLE, type KeyAttribute } from '#config/storage';
 
 /** Autoscaling range of one provisioned capacity dimension, in capacity units. */
 export interface AutoscaledRange {

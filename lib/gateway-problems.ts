@@ -1,13 +1,6 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import {
-  GATEWAY_PROBLEMS,
-  type GatewayProblem,
-  METHOD_NOT_ALLOWED_PROBLEM,
-  PROBLEM_TYPE_BASE,
-} from './shapes';
-
-/** Media type of every error body (RFC 9457). */
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem';
+import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {
@@ -16,7 +9,7 @@ export function quoted(value: string): string {
 }
 
 /**
- * The problem+json body as a mapping template, in the handlers' layout (`lambdas/domain/problem.ts`):
+ * The problem+json body as a mapping template, in the handlers' layout (`lambdas/http/problem.ts`):
  * `instance` is the request id, filled in by API Gateway. Title and detail must not contain `$` or
  * `#`, which mapping templates (VTL) would interpret.
  */
@@ -24,13 +17,7 @@ export function problemTemplate(problem: GatewayProblem): string {
   for (const text of [problem.title, problem.detail]) {
     if (/[$#]/.test(text)) throw new Error(`A gateway problem text cannot contain $ or #: ${text}`);
   }
-  return JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}${problem.slug}`,
-    title: problem.title,
-    status: problem.status,
-    detail: problem.detail,
-    instance: '$context.requestId',
-  });
+  return JSON.stringify(problemBody(problem, '$context.requestId'));
 }
 
 /**

@@ -5,8 +5,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
-import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from './bundling';
-import type { FunctionSizing } from './function-sizing';
+import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from '#config/bundling';
+import type { FunctionSizing } from '#config/function-sizing';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
 /** Log level of the functions, for both Powertools and Lambda's log filtering. */
@@ -71,7 +71,7 @@ export class HeraldFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: props.logLevel,
       },
       bundling: {
-        // The same settings `npm run bench` builds with (lib/bundling.ts), so its cold starts are these.
+        // The same settings `npm run bench` builds with (lambdas/config/bundling.ts), so its cold starts are these.
         format: OutputFormat.ESM,
         banner: ESM_REQUIRE_BANNER,
         mainFields: MAIN_FIELDS,

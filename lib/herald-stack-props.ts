@@ -1,10 +1,10 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import type { UrlPolicy } from '../lambdas/domain/webhook-url';
+import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
+import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
-import { QUEUE_RETENTION_SECONDS } from './shapes';
 
 /**
  * Which webhook URLs the consumer delivers to (env `WEBHOOK_URL_POLICY`, see

@@ -5,18 +5,19 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../lambdas/domain/retry-schedule';
+import { FUNCTION_SIZING } from '#config/function-sizing';
+import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import { API_ROUTES } from '#config/routes';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
 import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
 import { DeliveryQueues } from './delivery-queues';
 import { EventsApi } from './events-api';
 import { EventsTable } from './events-table';
-import { FUNCTION_SIZING } from './function-sizing';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
-import { API_ROUTES, FUNCTIONS, type FunctionKey } from './shapes';
 
 const HANDLERS_DIR = fileURLToPath(new URL('../lambdas/handlers', import.meta.url));
 

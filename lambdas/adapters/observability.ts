@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../../lib/shapes';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#config/telemetry';
 
 /**
  * One JSON logger per function. Powertools reads `POWERTOOLS_SERVICE_NAME` / `POWERTOOLS_LOG_LEVEL`

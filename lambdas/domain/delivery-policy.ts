@@ -1,7 +1,7 @@
 /**
  * What happens after a delivery attempt has been recorded: done, retry later, or give up.
  */
-import { MAX_ATTEMPTS } from '../../lib/shapes';
+import { MAX_ATTEMPTS } from '#config/delivery';
 import type { EventRecord } from './model';
 import { delayAfterAttempt } from './retry-schedule';
 

@@ -1,31 +1,26 @@
 /**
- * Typed errors thrown by domain and adapter code. The API maps them once, in the problem+json
- * middleware; the library and CLI show their message.
+ * Typed errors thrown by domain, use-case and adapter code. They say what went wrong in business terms
+ * (`kind`); how a kind is answered over HTTP is decided once, in `lambdas/http/problem.ts`. The library
+ * and the CLI show their message.
  */
 
-/** One rejected input parameter of a 400 answer. */
+/** One rejected input parameter. */
 export interface InvalidParam {
   readonly name: string;
   readonly reason: string;
 }
 
-/** Base class: an error whose HTTP rendering is known. */
+/** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
+export type ErrorKind = 'invalid' | 'unauthorized' | 'not-found' | 'conflict';
+
+/** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
-  /** HTTP status of the problem. */
-  abstract readonly status: number;
-  /** Short problem slug, the last segment of the problem `type` URI. */
-  abstract readonly slug: string;
-  /** Short, human-readable summary of the problem type. */
-  abstract readonly title: string;
-  /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
-  readonly headers: Readonly<Record<string, string>> = {};
+  abstract readonly kind: ErrorKind;
 }
 
 /** Bad input: names the parameter and what is allowed. */
 export class ValidationError extends HeraldError {
-  readonly status = 400;
-  readonly slug = 'invalid-parameter';
-  readonly title = 'Invalid parameter';
+  readonly kind = 'invalid';
   readonly params: readonly InvalidParam[];
 
   constructor(name: string, reason: string) {
@@ -35,12 +30,9 @@ export class ValidationError extends HeraldError {
   }
 }
 
-/** Missing or unknown API key. */
+/** Missing or unknown credentials. */
 export class UnauthorizedError extends HeraldError {
-  readonly status = 401;
-  readonly slug = 'unauthorized';
-  readonly title = 'Unauthorized';
-  override readonly headers = { 'WWW-Authenticate': 'Bearer' };
+  readonly kind = 'unauthorized';
 
   constructor(message = 'A valid API key is required: send "Authorization: Bearer <api key>".') {
     super(message);
@@ -50,9 +42,7 @@ export class UnauthorizedError extends HeraldError {
 
 /** Unknown resource, or one that belongs to another organization (indistinguishable on purpose). */
 export class NotFoundError extends HeraldError {
-  readonly status = 404;
-  readonly slug = 'not-found';
-  readonly title = 'Not found';
+  readonly kind = 'not-found';
 
   constructor(message: string) {
     super(message);
@@ -62,9 +52,7 @@ export class NotFoundError extends HeraldError {
 
 /** The request conflicts with what is stored (same event id with other content, wrong state). */
 export class ConflictError extends HeraldError {
-  readonly status = 409;
-  readonly slug = 'conflict';
-  readonly title = 'Conflict';
+  readonly kind = 'conflict';
 
   constructor(message: string) {
     super(message);

@@ -1,7 +1,7 @@
 /**
  * Waiting times between delivery attempts. A cycle has {@link MAX_ATTEMPTS} attempts, so 19 waits.
  */
-import { MAX_ATTEMPTS } from '../../lib/shapes';
+import { MAX_ATTEMPTS } from '#config/delivery';
 
 /** Number of waits in a schedule: one after each attempt but the last. */
 export const RETRY_SCHEDULE_LENGTH = MAX_ATTEMPTS - 1;

@@ -1,11 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { createDocumentClient } from '../adapters/aws-clients';
-import { DynamoDirectoryStore } from '../adapters/dynamodb/directory-store';
-import { logger } from '../adapters/observability';
-import { loadEnv } from '../env';
-import { organizationOfBearer } from '../use-cases/authorize';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { logger } from '#adapters/observability';
+import { loadEnv } from '#config/env';
+import { organizationOfBearer } from '#use-cases/authorize';
 
 const env = loadEnv(['TABLE_NAME']);
 const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);

@@ -3,18 +3,19 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { CONSUMER_TIMEOUT_SECONDS, DELIVERY_METRICS, MAX_ATTEMPTS } from '../../lib/shapes';
-import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
-import { DynamoDirectoryStore } from '../adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { HttpWebhookSender, timeoutsFrom } from '../adapters/http/http-webhook-sender';
-import { createMetrics, logger } from '../adapters/observability';
-import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../domain/retry-schedule';
-import { parseUrlPolicy } from '../domain/webhook-url';
-import { loadEnv } from '../env';
-import { CachedDirectory } from '../use-cases/cached-directory';
-import { type BatchDeps, deliverBatch } from '../use-cases/deliver-batch';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
+import { createMetrics, logger } from '#adapters/observability';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
+import { loadEnv } from '#config/env';
+import { DELIVERY_METRICS } from '#config/telemetry';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
+import { parseUrlPolicy } from '#domain/webhook-url';
+import { CachedDirectory } from '#use-cases/cached-directory';
+import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
 
 const env = loadEnv([
   'TABLE_NAME',

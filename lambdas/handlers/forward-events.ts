@@ -1,11 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { createSqsClient } from '../adapters/aws-clients';
-import { eventIdOfKey } from '../adapters/dynamodb/items';
-import { logger } from '../adapters/observability';
-import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
-import { loadEnv } from '../env';
+import { createSqsClient } from '#adapters/aws-clients';
+import { eventIdOfKey } from '#adapters/dynamodb/items';
+import { logger } from '#adapters/observability';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
 
 const env = loadEnv(['QUEUE_URL']);
 const queue = new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL);

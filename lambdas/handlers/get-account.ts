@@ -1,13 +1,13 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '../adapters/aws-clients';
-import { DynamoDirectoryStore } from '../adapters/dynamodb/directory-store';
-import { logger } from '../adapters/observability';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { baseUrlOf, json, orgIdOf, pathParam } from '../http/request';
-import { getAccount } from '../use-cases/administer';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { logger } from '#adapters/observability';
+import { loadEnv } from '#config/env';
+import { problemResponses } from '#http/problem-responses';
+import { baseUrlOf, json, orgIdOf, pathParam } from '#http/request';
+import { getAccount } from '#use-cases/administer';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
 const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);

@@ -1,13 +1,13 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '../adapters/aws-clients';
-import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { logger } from '../adapters/observability';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { baseUrlOf, json, orgIdOf, pathParam } from '../http/request';
-import { getEvent } from '../use-cases/read-events';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { logger } from '#adapters/observability';
+import { loadEnv } from '#config/env';
+import { problemResponses } from '#http/problem-responses';
+import { baseUrlOf, json, orgIdOf, pathParam } from '#http/request';
+import { getEvent } from '#use-cases/read-events';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
 const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);

@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { buildOpenApiDocument } from '../domain/openapi';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { baseUrlOf, json } from '../http/request';
+import { loadEnv } from '#config/env';
+import { buildOpenApiDocument } from '#http/openapi';
+import { problemResponses } from '#http/problem-responses';
+import { baseUrlOf, json } from '#http/request';
 
 const env = loadEnv(['PUBLIC_BASE_URL']);
 

@@ -1,14 +1,14 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '../adapters/aws-clients';
-import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { logger } from '../adapters/observability';
-import { parseListQuery } from '../domain/list-query';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { baseUrlOf, json, orgIdOf } from '../http/request';
-import { listEvents } from '../use-cases/read-events';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { logger } from '#adapters/observability';
+import { loadEnv } from '#config/env';
+import { parseListQuery } from '#http/list-query';
+import { problemResponses } from '#http/problem-responses';
+import { baseUrlOf, json, orgIdOf } from '#http/request';
+import { listEvents } from '#use-cases/read-events';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
 const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);

@@ -1,15 +1,15 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
-import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { logger } from '../adapters/observability';
-import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { json, orgIdOf, pathParam } from '../http/request';
-import { parseEventId } from '../use-cases/read-events';
-import { redeliverEvent } from '../use-cases/redeliver-events';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { logger } from '#adapters/observability';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
+import { problemResponses } from '#http/problem-responses';
+import { json, orgIdOf, pathParam } from '#http/request';
+import { parseEventId } from '#use-cases/read-events';
+import { redeliverEvent } from '#use-cases/redeliver-events';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {

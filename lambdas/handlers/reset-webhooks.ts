@@ -1,14 +1,14 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient, createSqsClient } from '../adapters/aws-clients';
-import { DynamoEventStore } from '../adapters/dynamodb/event-store';
-import { logger } from '../adapters/observability';
-import { SqsDeliveryQueue } from '../adapters/sqs/sqs-delivery-queue';
-import { loadEnv } from '../env';
-import { problemResponses } from '../http/problem-responses';
-import { json, orgIdOf } from '../http/request';
-import { resetWebhooks } from '../use-cases/redeliver-events';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { logger } from '#adapters/observability';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
+import { problemResponses } from '#http/problem-responses';
+import { json, orgIdOf } from '#http/request';
+import { resetWebhooks } from '#use-cases/redeliver-events';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {

@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { logger } from '../adapters/observability';
-import { HeraldError } from '../domain/errors';
-import { toProblem } from '../domain/problem';
+import { logger } from '#adapters/observability';
+import { HeraldError } from '#domain/errors';
+import { toProblem } from './problem';
 
 /**
  * Maps every thrown error to an RFC 9457 problem, once, for all API handlers. Register it last, so its

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { UnauthorizedError, ValidationError } from '../domain/errors';
+import { UnauthorizedError, ValidationError } from '#domain/errors';
 
 /**
  * The organization the authorizer resolved. API Gateway never calls a guarded route without it; the

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../domain/errors';
-import { type AccountView, toAccountView } from '../domain/event-view';
-import { parseIban } from '../domain/iban';
-import type { Account, Organization } from '../domain/model';
-import type { DirectoryStore } from '../domain/ports';
-import { generateApiKey, generateWebhookToken, hashApiKey } from '../domain/signing';
-import { nowIso } from '../domain/time';
-import { checkWebhookUrl, type UrlPolicy } from '../domain/webhook-url';
+import { NotFoundError, ValidationError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { Account, Organization } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+import { generateApiKey, generateWebhookToken, hashApiKey } from '#domain/signing';
+import { nowIso } from '#domain/time';
+import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import { type AccountView, toAccountView } from '#http/event-view';
 
 /** A new organization with its first API key (shown only once). */
 export interface CreatedOrganization {

@@ -1,6 +1,6 @@
-import { BEARER_PATTERN } from '../../lib/shapes';
-import type { DirectoryStore } from '../domain/ports';
-import { hashApiKey } from '../domain/signing';
+import { BEARER_PATTERN } from '#config/routes';
+import type { DirectoryStore } from '#domain/ports';
+import { hashApiKey } from '#domain/signing';
 
 /** `Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
 const BEARER = new RegExp(BEARER_PATTERN);

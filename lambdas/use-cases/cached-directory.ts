@@ -1,5 +1,5 @@
-import type { Account, Organization } from '../domain/model';
-import type { DirectoryStore } from '../domain/ports';
+import type { Account, Organization } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
 import type { DeliveryDirectory } from './deliver-event';
 
 interface Entry<T> {

@@ -1,4 +1,4 @@
-import type { DeliveryQueue } from '../domain/ports';
+import type { DeliveryQueue } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 
 /** A received queue message, as much of it as delivery needs. */

@@ -1,11 +1,11 @@
-import { MAX_POSTPONE_SECONDS } from '../../lib/shapes';
-import { attemptsLeft, isSuccessStatus, nextStep } from '../domain/delivery-policy';
-import type { Account, DeliveryAttempt, EventRecord, Organization } from '../domain/model';
-import type { EventStore, WebhookSender } from '../domain/ports';
-import { standardSignature, webhookKey } from '../domain/signing';
-import { nowIso } from '../domain/time';
-import { checkWebhookUrl, type UrlPolicy } from '../domain/webhook-url';
-import { HERALD_VERSION } from '../version';
+import { MAX_POSTPONE_SECONDS } from '#config/delivery';
+import { HERALD_VERSION } from '#config/version';
+import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
+import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
+import type { EventStore, WebhookSender } from '#domain/ports';
+import { standardSignature, webhookKey } from '#domain/signing';
+import { nowIso } from '#domain/time';
+import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 
 /**
  * The scheduled message reappears only after its visibility timeout, which is set after the due time

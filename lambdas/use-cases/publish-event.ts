@@ -1,9 +1,9 @@
-import { ConflictError, NotFoundError } from '../domain/errors';
-import { type PublishInput, validatePublishInput } from '../domain/event-input';
-import { webhookBody } from '../domain/event-view';
-import type { EventRecord } from '../domain/model';
-import type { DirectoryStore, EventStore } from '../domain/ports';
-import { signBody, webhookKey } from '../domain/signing';
+import { ConflictError, NotFoundError } from '#domain/errors';
+import { type PublishInput, validatePublishInput } from '#domain/event-input';
+import type { EventRecord } from '#domain/model';
+import type { DirectoryStore, EventStore } from '#domain/ports';
+import { signBody, webhookKey } from '#domain/signing';
+import { webhookBody } from '#domain/webhook-body';
 
 /** What publishing needs. */
 export interface PublishDeps {

@@ -1,14 +1,9 @@
-import { NotFoundError, ValidationError } from '../domain/errors';
-import {
-  type EventDetailView,
-  type EventSummaryView,
-  toEventDetail,
-  toEventSummary,
-} from '../domain/event-view';
-import { isEventId } from '../domain/ids';
-import type { ListQuery } from '../domain/list-query';
-import { linkHeader } from '../domain/pagination';
-import type { EventStore } from '../domain/ports';
+import { NotFoundError, ValidationError } from '#domain/errors';
+import { isEventId } from '#domain/ids';
+import type { EventStore } from '#domain/ports';
+import { type EventDetailView, type EventSummaryView, toEventDetail, toEventSummary } from '#http/event-view';
+import type { ListQuery } from '#http/list-query';
+import { linkHeader } from '#http/pagination';
 
 /** One page of the event list and its RFC 8288 `Link` header. */
 export interface EventListResult {

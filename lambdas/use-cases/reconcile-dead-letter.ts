@@ -1,5 +1,5 @@
-import { attemptsLeft } from '../domain/delivery-policy';
-import type { DeliveryQueue, EventStore } from '../domain/ports';
+import { attemptsLeft } from '#domain/delivery-policy';
+import type { DeliveryQueue, EventStore } from '#domain/ports';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {

@@ -1,6 +1,6 @@
-import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '../../lib/shapes';
-import { ConflictError, NotFoundError } from '../domain/errors';
-import type { DeliveryQueue, EventStore } from '../domain/ports';
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { ConflictError, NotFoundError } from '#domain/errors';
+import type { DeliveryQueue, EventStore } from '#domain/ports';
 
 /** What redelivery needs. */
 export interface RedeliverDeps {

@@ -3,16 +3,16 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { type CapacityListener, DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { eventItem } from '../../lambdas/adapters/dynamodb/items';
-import { HttpWebhookSender } from '../../lambdas/adapters/http/http-webhook-sender';
-import { uuidv7 } from '../../lambdas/domain/ids';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../lambdas/domain/retry-schedule';
-import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
-import { deliverEvent } from '../../lambdas/use-cases/deliver-event';
-import { publishEvent } from '../../lambdas/use-cases/publish-event';
-import { MAX_ATTEMPTS } from '../../lib/shapes';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { eventItem } from '#adapters/dynamodb/items';
+import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { uuidv7 } from '#domain/ids';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
+import { createOrganization, putAccount } from '#use-cases/administer';
+import { deliverEvent } from '#use-cases/deliver-event';
+import { publishEvent } from '#use-cases/publish-event';
 
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;

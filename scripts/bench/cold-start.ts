@@ -1,5 +1,5 @@
 /**
- * Cold-start cost of each handler: bundle it exactly as the stack does (`lib/bundling.ts`), then time
+ * Cold-start cost of each handler: bundle it exactly as the stack does (`lambdas/config/bundling.ts`), then time
  * `import()` of the bundle in fresh Node processes, next to "floor" bundles that only construct the SDK
  * clients a handler uses. Module init beyond the floor is what Herald's own code costs.
  */
@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { ESBUILD_OPTIONS } from '../../lib/bundling';
-import { FUNCTIONS } from '../../lib/shapes';
+import { ESBUILD_OPTIONS } from '#config/bundling';
+import { FUNCTIONS } from '#config/functions';
 
 const OUT = join('.herald', 'bench', 'bundles');
 const RUNS = 7;

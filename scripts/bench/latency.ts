@@ -4,12 +4,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { createPublisher } from '../../lambdas/publisher';
-import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
-import type { LocalEndpoints } from '../local/emulators';
-import { startLocalRuntime } from '../local/runtime';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { createPublisher } from '#lambdas/publisher';
+import type { LocalEndpoints } from '#local/emulators';
+import { startLocalRuntime } from '#local/runtime';
+import { createOrganization, putAccount } from '#use-cases/administer';
 import { SAMPLE_PAYLOAD } from './capacity';
 
 /** Latency percentiles (ms) and throughput (deliveries per second). */

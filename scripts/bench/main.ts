@@ -4,9 +4,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
-import { applyLocalAwsEnv, startEmulators } from '../local/emulators';
-import { provisionResources } from '../local/provision';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
+import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
 import { measureLatency } from './latency';

@@ -1,20 +1,20 @@
 import { parseArgs } from 'node:util';
-import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { hostChecker } from '../../lambdas/adapters/http/host-check';
-import { SqsDeliveryQueue } from '../../lambdas/adapters/sqs/sqs-delivery-queue';
-import { HeraldError } from '../../lambdas/domain/errors';
-import { parseUrlPolicy } from '../../lambdas/domain/webhook-url';
-import { createPublisher } from '../../lambdas/publisher';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { hostChecker } from '#adapters/http/host-check';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { HeraldError } from '#domain/errors';
+import { parseUrlPolicy } from '#domain/webhook-url';
+import { createPublisher } from '#lambdas/publisher';
 import {
   createApiKey,
   createOrganization,
   listAccounts,
   putAccount,
   rotateWebhookToken,
-} from '../../lambdas/use-cases/administer';
-import { requeuePending } from '../../lambdas/use-cases/redeliver-events';
+} from '#use-cases/administer';
+import { requeuePending } from '#use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]

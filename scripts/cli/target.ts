@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UrlPolicy } from '../../lambdas/domain/webhook-url';
-import { LOCAL_REGION } from '../local/emulators';
+import type { UrlPolicy } from '#domain/webhook-url';
+import { LOCAL_REGION } from '#local/emulators';
 
 /** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
 export interface LocalRuntimeInfo {

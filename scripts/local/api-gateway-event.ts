@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { RouteShape } from '../../lib/shapes';
+import type { RouteShape } from '#config/routes';
 import { LOCAL_REGION } from './emulators';
 
 // Fixed stand-ins: nothing local has a real account or API id, but handlers and policies see ARNs and

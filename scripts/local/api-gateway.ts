@@ -15,18 +15,16 @@ import type {
   APIGatewayProxyResult,
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
+import type { FunctionKey } from '#config/functions';
 import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
   BEARER_PATTERN,
-  type FunctionKey,
-  GATEWAY_PROBLEMS,
-  type GatewayProblem,
-  METHOD_NOT_ALLOWED_PROBLEM,
-  PROBLEM_TYPE_BASE,
   type RouteShape,
-} from '../../lib/shapes';
+} from '#config/routes';
+import { renderProblem } from '#http/problem';
+import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 
 /** A proxy-integration function (a Lambda handler with its context already bound). */
@@ -129,7 +127,7 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     }
     const body = await readBody(req);
     let authorizer: Record<string, string> | undefined;
-    if (route.authorized) {
+    if (route.auth === 'api-key') {
       const arn = toMethodArn(stage, method, path);
       const decision = await authorize(headerValue(req, AUTHORIZATION_HEADER), arn);
       if ('problem' in decision) return sendProblem(res, decision.problem, requestId);
@@ -190,20 +188,9 @@ function sendProblem(
   requestId: string,
   extraHeaders: Record<string, string> = {},
 ): void {
-  const body = JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}${problem.slug}`,
-    title: problem.title,
-    status: problem.status,
-    detail: problem.detail,
-    instance: requestId,
-  });
-  res.writeHead(problem.status, {
-    'Content-Type': 'application/problem+json',
-    'x-amzn-RequestId': requestId,
-    ...problem.headers,
-    ...extraHeaders,
-  });
-  res.end(body);
+  const answer = renderProblem(problem, requestId, { extraHeaders });
+  res.writeHead(answer.statusCode, { 'x-amzn-RequestId': requestId, ...answer.headers });
+  res.end(answer.body);
 }
 
 function sendResult(res: ServerResponse, result: APIGatewayProxyResult, requestId: string): void {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { standardSignature, webhookKey } from '../../lambdas/domain/signing';
+import { standardSignature, webhookKey } from '#domain/signing';
 
 /** The demo receiver of `npm start`: accepts webhooks and checks their Standard Webhooks signature. */
 export interface DemoReceiver {

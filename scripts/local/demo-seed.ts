@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { createOrganization, putAccount } from '#use-cases/administer';
 
 /** The demo organization's credentials (kept in `.herald/demo.json`, since keys are stored hashed). */
 export interface DemoOrganization {

@@ -6,10 +6,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { parseRetrySchedule } from '../../lambdas/domain/retry-schedule';
-import { LOCAL_INFO_PATH, writeLocalInfo } from '../cli/target';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
+import { parseRetrySchedule } from '#domain/retry-schedule';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
 import { startLocalRuntime } from './runtime';

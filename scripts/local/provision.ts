@@ -26,7 +26,8 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE, EVENTS_TABLE, type KeyAttribute } from '../../lib/shapes';
+import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from '#config/delivery';
+import { EVENTS_TABLE, type KeyAttribute } from '#config/storage';
 
 /** What to provision and where. */
 export interface ProvisionOptions {

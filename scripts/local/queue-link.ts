@@ -22,7 +22,7 @@ import type {
   SQSRecord,
   SQSRecordAttributes,
 } from 'aws-lambda';
-import { CONSUMER_EVENT_SOURCE } from '../../lib/shapes';
+import { CONSUMER_EVENT_SOURCE } from '#config/delivery';
 import { LOCAL_REGION } from './emulators';
 
 /** The function behind the mapping (a Lambda handler with its context already bound). */

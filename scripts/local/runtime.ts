@@ -10,8 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { FUNCTION_SIZING } from '../../lib/function-sizing';
-import { FUNCTIONS, type FunctionKey, RECONCILER_EVENT_SOURCE } from '../../lib/shapes';
+import { RECONCILER_EVENT_SOURCE } from '#config/delivery';
+import { FUNCTION_SIZING } from '#config/function-sizing';
+import { FUNCTIONS, type FunctionKey } from '#config/functions';
 import {
   type ApiHandler,
   type ApiHandlers,

@@ -14,7 +14,8 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { FORWARDER_EVENT_SOURCE, STREAM_FILTER_PATTERN } from '../../lib/shapes';
+import { FORWARDER_EVENT_SOURCE } from '#config/delivery';
+import { STREAM_FILTER_PATTERN } from '#config/storage';
 import { LOCAL_REGION } from './emulators';
 import { type FilterPattern, matchesFilterPattern } from './filter-pattern';
 import { loadCheckpoint, saveCheckpoint, toLambdaRecord } from './stream-records';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsLeft, isSuccessStatus, nextStep } from '../../lambdas/domain/delivery-policy';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../lambdas/domain/retry-schedule';
+import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 
 const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
 

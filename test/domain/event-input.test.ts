@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '#domain/errors';
 import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   isEventType,
   MAX_PAYLOAD_DEPTH,
   type PublishInput,
   validatePublishInput,
-} from '../../lambdas/domain/event-input';
+} from '#domain/event-input';
 import { catchError, invalidParams } from './catch-error';
 
 const base: PublishInput = {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lambdas/domain/errors';
-import { IBAN_LENGTHS, ibanProblem, isValidIban, normalizeIban, parseIban } from '../../lambdas/domain/iban';
+import { ValidationError } from '#domain/errors';
+import { IBAN_LENGTHS, ibanProblem, isValidIban, normalizeIban, parseIban } from '#domain/iban';
 import { catchError } from './catch-error';
 
 /** The IBAN of a country and BBAN with the given check digits, or the correct ones (via BigInt). */

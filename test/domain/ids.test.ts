@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_ID_PATTERN, isEventId, uuidv7 } from '../../lambdas/domain/ids';
+import { EVENT_ID_PATTERN, isEventId, uuidv7 } from '#domain/ids';
 
 describe('uuidv7', () => {
   it('has version 7, the RFC 9562 variant and canonical lower-case form', () => {

@@ -5,7 +5,7 @@ import {
   parseRetrySchedule,
   RETRY_SCHEDULE_LENGTH,
   RetryScheduleError,
-} from '../../lambdas/domain/retry-schedule';
+} from '#domain/retry-schedule';
 import { catchError } from './catch-error';
 
 const defaultText = DEFAULT_RETRY_SCHEDULE_SECONDS.join(',');

@@ -9,7 +9,7 @@ import {
   standardSignature,
   WebhookTokenError,
   webhookKey,
-} from '../../lambdas/domain/signing';
+} from '#domain/signing';
 import { catchError } from './catch-error';
 
 describe('webhook tokens', () => {

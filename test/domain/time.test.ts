@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lambdas/domain/errors';
-import { nowIso, parseTimestampParam, renderTimestamp } from '../../lambdas/domain/time';
+import { ValidationError } from '#domain/errors';
+import { nowIso, parseTimestampParam, renderTimestamp } from '#domain/time';
 import { catchError } from './catch-error';
 
 describe('renderTimestamp', () => {

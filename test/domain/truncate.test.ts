@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '../../lambdas/domain/truncate';
+import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');

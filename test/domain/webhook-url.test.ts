@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '#domain/errors';
 import {
   type AddressKind,
   allowsHttp,
@@ -13,7 +13,7 @@ import {
   UnsafeWebhookUrlError,
   URL_POLICIES,
   type UrlPolicy,
-} from '../../lambdas/domain/webhook-url';
+} from '#domain/webhook-url';
 import { catchError } from './catch-error';
 
 describe('classifyAddress', () => {

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookBody } from '../../lambdas/domain/event-view';
-import { signBody, webhookKey } from '../../lambdas/domain/signing';
+import { signBody, webhookKey } from '#domain/signing';
+import { webhookBody } from '#domain/webhook-body';
 import {
   type AccountView,
   API_KEY,

@@ -4,7 +4,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryAttempt } from '../../lambdas/domain/model';
+import type { DeliveryAttempt } from '#domain/model';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import { reply } from '../support/receiver';

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { HERALD_VERSION } from '../../lambdas/version';
+import { HERALD_VERSION } from '#config/version';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule, scheduleMs } from '../support/delivery-queue-helpers';
 import { failTimes, type RecordedRequest, reply } from '../support/receiver';

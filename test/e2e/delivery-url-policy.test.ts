@@ -4,10 +4,10 @@
  * the sender), so a receiver on the host itself never gets a request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostChecker } from '../../lambdas/adapters/http/host-check';
-import { HttpWebhookSender } from '../../lambdas/adapters/http/http-webhook-sender';
-import { ValidationError } from '../../lambdas/domain/errors';
-import { putAccount } from '../../lambdas/use-cases/administer';
+import { hostChecker } from '#adapters/http/host-check';
+import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
+import { ValidationError } from '#domain/errors';
+import { putAccount } from '#use-cases/administer';
 import {
   type DeliveryHarness,
   expectCountsConsistent,

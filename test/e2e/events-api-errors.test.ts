@@ -8,9 +8,9 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../lambdas/domain/openapi';
-import type { ProblemBody } from '../../lambdas/domain/problem';
-import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
+import { buildOpenApiDocument } from '#http/openapi';
+import type { ProblemBody } from '#http/problem';
+import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { DE, type Published, startEventsApiFixture } from '../support/events-api-fixture';
 import { useFixture } from '../support/use-fixture';

@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookBody } from '../../lambdas/domain/event-view';
-import { signBody, webhookKey } from '../../lambdas/domain/signing';
-import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
+import { signBody, webhookKey } from '#domain/signing';
+import { webhookBody } from '#domain/webhook-body';
+import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
   type EventsApiFixture,

@@ -7,7 +7,7 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreatedOrganization } from '../../lambdas/use-cases/administer';
+import type { CreatedOrganization } from '#use-cases/administer';
 import type { ApiClient } from '../support/e2e-http';
 import {
   bulkTime,

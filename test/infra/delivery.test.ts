@@ -1,7 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { CONSUMER_TIMEOUT_SECONDS } from '#config/delivery';
+import { STREAM_FILTER_PATTERN } from '#config/storage';
 import { FORWARDER_RETRY_ATTEMPTS } from '../../lib/delivery-pipeline';
-import { CONSUMER_TIMEOUT_SECONDS, STREAM_FILTER_PATTERN } from '../../lib/shapes';
 import { synth } from './fixture';
 
 const byDefault = synth();

@@ -1,11 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import {
-  API_ROUTES,
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  GATEWAY_PROBLEMS,
-  type GatewayProblem,
-} from '../../lib/shapes';
+import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS } from '#config/routes';
+import { GATEWAY_PROBLEMS, type GatewayProblem } from '#http/problem-types';
 import { type CfnJson, synth } from './fixture';
 
 const byDefault = synth();
@@ -54,7 +50,7 @@ describe('routes', () => {
     const fnId = byDefault.logicalId(stack.functions[route.fn]);
     expect(JSON.stringify(method?.Integration.Uri)).toContain(`"${fnId}"`);
     expect(method?.Integration.Type).toBe('AWS_PROXY');
-    expect(method?.AuthorizationType).toBe(route.authorized ? 'CUSTOM' : 'NONE');
+    expect(method?.AuthorizationType).toBe(route.auth === 'api-key' ? 'CUSTOM' : 'NONE');
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
     expect(Object.keys(method?.RequestParameters ?? {})).toEqual(params);
     expect(method?.RequestValidatorId).toBeDefined();

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { EVENTS_TABLE } from '../../lib/shapes';
+import { EVENTS_TABLE } from '#config/storage';
 import { synth } from './fixture';
 
 const byDefault = synth();

@@ -5,10 +5,10 @@
 import { App, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import type { FunctionKey } from '#config/functions';
 import cdkJson from '../../cdk.json' with { type: 'json' };
 import { HeraldStack } from '../../lib/herald-stack';
 import type { HeraldStackProps } from '../../lib/herald-stack-props';
-import type { FunctionKey } from '../../lib/shapes';
 
 /** Synthesized CloudFormation: untyped JSON, navigated freely by the assertions. */
 // biome-ignore lint/suspicious/noExplicitAny: a template's shape is only known to the assertion reading it

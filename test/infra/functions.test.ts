@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, type FunctionKey } from '../../lib/shapes';
+import { FUNCTIONS, type FunctionKey } from '#config/functions';
 import { actionsOf, allows, synth } from './fixture';
 
 const byDefault = synth();

@@ -3,8 +3,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { uuidv7 } from '../../lambdas/domain/ids';
+import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { uuidv7 } from '#domain/ids';
 import {
   attempt,
   type EventStoreFixture,

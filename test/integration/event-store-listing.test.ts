@@ -3,9 +3,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import type { WebhookStatus } from '../../lambdas/domain/model';
-import type { EventListRequest, NewEvent } from '../../lambdas/domain/ports';
+import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { WebhookStatus } from '#domain/model';
+import type { EventListRequest, NewEvent } from '#domain/ports';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,

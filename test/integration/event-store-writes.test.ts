@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { uuidv7 } from '../../lambdas/domain/ids';
-import type { DeliveryAttempt } from '../../lambdas/domain/model';
+import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { uuidv7 } from '#domain/ids';
+import type { DeliveryAttempt } from '#domain/model';
 import {
   attempt,
   type EventStoreFixture,

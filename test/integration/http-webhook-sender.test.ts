@@ -3,8 +3,8 @@
  * that the timeouts and the 4 KiB cut hold on real sockets.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpWebhookSender, type SenderTimeouts } from '../../lambdas/adapters/http/http-webhook-sender';
-import type { WebhookRequest } from '../../lambdas/domain/ports';
+import { HttpWebhookSender, type SenderTimeouts } from '#adapters/http/http-webhook-sender';
+import type { WebhookRequest } from '#domain/ports';
 import { closedPort, type Receiver, type ReplyScript, reply, startReceiver } from '../support/receiver';
 
 const TIMEOUTS: SenderTimeouts = { connectMs: 250, totalMs: 500 };

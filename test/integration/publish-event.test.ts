@@ -4,12 +4,12 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { ConflictError, NotFoundError, ValidationError } from '../../lambdas/domain/errors';
-import { uuidv7 } from '../../lambdas/domain/ids';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { uuidv7 } from '#domain/ids';
+import { createOrganization, putAccount } from '#use-cases/administer';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
-import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { SqsDeliveryQueue } from '../../lambdas/adapters/sqs/sqs-delivery-queue';
-import { requeuePending } from '../../lambdas/use-cases/redeliver-events';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { requeuePending } from '#use-cases/redeliver-events';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;

@@ -4,7 +4,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { METHOD_NOT_ALLOWED_PROBLEM } from '../../lib/shapes';
+import { METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
 
 const gateways: ApiGateway[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STREAM_FILTER_PATTERN } from '../../lib/shapes';
+import { STREAM_FILTER_PATTERN } from '#config/storage';
 import { type FilterPattern, matchesFilterPattern } from '../../scripts/local/filter-pattern';
 
 /** A stream record in the JSON shape Lambda filters on. */

@@ -8,12 +8,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
-import { DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import type { EventDetailView } from '../../lambdas/domain/event-view';
-import type { WebhookStatus } from '../../lambdas/domain/model';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { WebhookStatus } from '#domain/model';
+import type { EventDetailView } from '#http/event-view';
+import { createOrganization, putAccount } from '#use-cases/administer';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
-import { createOrganization, putAccount } from '../../lambdas/use-cases/administer';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import {

@@ -78,7 +78,7 @@ export async function queueIsEmpty(sqs: SQSClient, queueUrl: string): Promise<bo
  * would, and expects it to report no failure.
  */
 export async function forwardInsertAgain(raw: DynamoDBClient, tableName: string, id: string): Promise<void> {
-  const module = (await import('../../lambdas/handlers/forward-events')) as {
+  const module = (await import('#handlers/forward-events')) as {
     handler: (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
   };
   const { Item } = await raw.send(

@@ -4,9 +4,9 @@
  * conformance test of that document.
  */
 import { expect } from 'vitest';
-import type { OpenApiDocument } from '../../lambdas/domain/openapi';
-import type { ProblemBody } from '../../lambdas/domain/problem';
-import { PROBLEM_TYPE_BASE } from '../../lib/shapes';
+import type { OpenApiDocument } from '#http/openapi';
+import type { ProblemBody } from '#http/problem';
+import { PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { createOpenApiValidator, type OpenApiValidator } from './openapi-validator';
 
 /** A response as the tests see it. */

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { DynamoEventStore } from '../../lambdas/adapters/dynamodb/event-store';
-import { uuidv7 } from '../../lambdas/domain/ids';
-import type { DeliveryAttempt, EventRecord } from '../../lambdas/domain/model';
-import type { NewEvent } from '../../lambdas/domain/ports';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { uuidv7 } from '#domain/ids';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
+import type { NewEvent } from '#domain/ports';
 import { testIban } from './delivery-queue-helpers';
 import { isolatedResources } from './resources';
 

@@ -3,7 +3,7 @@
  * the listing the API must give (`expectedIds`) and walk its pages checking every `Link` header.
  */
 import { expect } from 'vitest';
-import type { WebhookStatus } from '../../lambdas/domain/model';
+import type { WebhookStatus } from '#domain/model';
 import type { ApiClient, ApiResponse } from './e2e-http';
 
 export const SUMMARY_KEYS = [

@@ -12,7 +12,7 @@ import {
   type OperationObject,
   type ResponseObject,
   ROUTE_NOT_FOUND_RESPONSE,
-} from '../../lambdas/domain/openapi';
+} from '#http/openapi';
 
 /** A response as a test observed it. */
 export interface ResponseSample {

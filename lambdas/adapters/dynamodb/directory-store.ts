@@ -6,9 +6,9 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../../domain/errors';
-import type { Account, Organization } from '../../domain/model';
-import type { DirectoryStore } from '../../domain/ports';
+import { ConflictError } from '#domain/errors';
+import type { Account, Organization } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './event-store';
 import { keys, toAccount, toOrganization } from './items';

@@ -4,8 +4,8 @@
  * through a sparse index with filters is its own concern.
  */
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EventRecord, WebhookStatus } from '../../domain/model';
-import type { EventListPage, EventListRequest } from '../../domain/ports';
+import type { EventRecord, WebhookStatus } from '#domain/model';
+import type { EventListPage, EventListRequest } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import { eventIdOfKey, keys, toEventRecord } from './items';
 

@@ -1,15 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '../../../lib/shapes';
-import type { DeliveryAttempt, EventRecord, WebhookStatus } from '../../domain/model';
-import type {
-  EventListPage,
-  EventListRequest,
-  EventStore,
-  NewEvent,
-  PutEventResult,
-} from '../../domain/ports';
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
+import type { EventListPage, EventListRequest, EventStore, NewEvent, PutEventResult } from '#domain/ports';
 import { EventQueries } from './event-queries';
 import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
 

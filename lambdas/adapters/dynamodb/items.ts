@@ -3,8 +3,8 @@
  * Attribute names are short where they repeat per attempt, because item size is billed on every write.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '../../domain/model';
-import type { NewEvent } from '../../domain/ports';
+import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '#domain/model';
+import type { NewEvent } from '#domain/ports';
 
 /** Key of an item. */
 export interface ItemKey {

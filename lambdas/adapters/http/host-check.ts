@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ValidationError } from '../../domain/errors';
-import { checkResolvedAddress, UnsafeWebhookUrlError, type UrlPolicy } from '../../domain/webhook-url';
+import { ValidationError } from '#domain/errors';
+import { checkResolvedAddress, UnsafeWebhookUrlError, type UrlPolicy } from '#domain/webhook-url';
 
 /**
  * Refuses a webhook host that resolves to an address the policy forbids (checked when an account is

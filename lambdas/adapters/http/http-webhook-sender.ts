@@ -2,9 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { SendResult, WebhookRequest, WebhookSender } from '../../domain/ports';
-import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '../../domain/truncate';
-import { classifyAddress, isAddressAllowed, type UrlPolicy } from '../../domain/webhook-url';
+import type { SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
+import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
+import { classifyAddress, isAddressAllowed, type UrlPolicy } from '#domain/webhook-url';
 
 /** Timeouts of one webhook POST. */
 export interface SenderTimeouts {

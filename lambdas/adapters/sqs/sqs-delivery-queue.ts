@@ -4,8 +4,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { DeliveryMessage } from '../../../lib/shapes';
-import type { DeliveryQueue } from '../../domain/ports';
+import type { DeliveryMessage } from '#config/delivery';
+import type { DeliveryQueue } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */
 const BATCH = 10;

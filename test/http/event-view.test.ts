@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  eventLinks,
-  toAccountView,
-  toEventDetail,
-  toEventSummary,
-  webhookBody,
-} from '../../lambdas/domain/event-view';
-import type { Account, EventRecord } from '../../lambdas/domain/model';
+import type { Account, EventRecord } from '#domain/model';
+import { eventLinks, webhookBody } from '#domain/webhook-body';
+import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
 
 const base = 'https://api.example.com/v1';
 const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';

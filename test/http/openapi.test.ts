@@ -1,25 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '#config/routes';
+import { HERALD_VERSION } from '#config/version';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
+import type { EventRecord } from '#domain/model';
+import { generateWebhookToken, signBody, webhookKey } from '#domain/signing';
+import { webhookBody } from '#domain/webhook-body';
+import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
+import { parseListQuery } from '#http/list-query';
+import { buildOpenApiDocument, type OpenApiDocument } from '#http/openapi';
+import { linkHeader } from '#http/pagination';
+import { toProblem } from '#http/problem';
 import {
-  ConflictError,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-} from '../../lambdas/domain/errors';
-import { toAccountView, toEventDetail, toEventSummary, webhookBody } from '../../lambdas/domain/event-view';
-import { parseListQuery } from '../../lambdas/domain/list-query';
-import type { EventRecord } from '../../lambdas/domain/model';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../lambdas/domain/openapi';
-import { linkHeader } from '../../lambdas/domain/pagination';
-import { toProblem } from '../../lambdas/domain/problem';
-import { generateWebhookToken, signBody, webhookKey } from '../../lambdas/domain/signing';
-import { HERALD_VERSION } from '../../lambdas/version';
-import {
-  API_ROUTES,
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   PROBLEM_TYPE_BASE,
-} from '../../lib/shapes';
+} from '#http/problem-types';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
 const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
@@ -136,8 +132,8 @@ describe('buildOpenApiDocument', () => {
   it('guards exactly the routes the authorizer guards, and documents their 401', () => {
     for (const route of API_ROUTES) {
       const operation = doc.paths[route.path]?.[route.method === 'GET' ? 'get' : 'post'];
-      expect(operation?.security, route.path).toEqual(route.authorized ? [{ apiKey: [] }] : []);
-      expect('401' in (operation?.responses ?? {}), route.path).toBe(route.authorized);
+      expect(operation?.security, route.path).toEqual(route.auth === 'api-key' ? [{ apiKey: [] }] : []);
+      expect('401' in (operation?.responses ?? {}), route.path).toBe(route.auth === 'api-key');
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });

@@ -4,11 +4,12 @@
  * come from the domain's own regular expressions where one exists, so the document cannot drift from
  * what the code accepts and renders.
  */
-import { MAX_ATTEMPTS, PROBLEM_TYPE_BASE } from '../../lib/shapes';
-import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from './event-input';
-import { EVENT_ID_PATTERN } from './ids';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
+import { EVENT_ID_PATTERN } from '#domain/ids';
+import { WEBHOOK_STATUSES } from '#domain/model';
+import { PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './list-query';
-import { WEBHOOK_STATUSES } from './model';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

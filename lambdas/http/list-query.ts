@@ -2,11 +2,11 @@
  * The query of `GET /events`: paging and filters, read strictly so a typo answers 400 instead of
  * silently listing everything.
  */
-import { ValidationError } from './errors';
-import { parseEventType } from './event-input';
-import { parseIban } from './iban';
-import { WEBHOOK_STATUSES, type WebhookStatus } from './model';
-import { parseTimestampParam, renderTimestamp } from './time';
+import { ValidationError } from '#domain/errors';
+import { parseEventType } from '#domain/event-input';
+import { parseIban } from '#domain/iban';
+import { WEBHOOK_STATUSES, type WebhookStatus } from '#domain/model';
+import { parseTimestampParam, renderTimestamp } from '#domain/time';
 
 /** Every query parameter of `GET /events`, in canonical order. */
 export const LIST_QUERY_PARAMS = [

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lambdas/domain/errors';
-import {
-  LIST_QUERY_PARAMS,
-  type ListQuery,
-  parseListQuery,
-  toQueryString,
-} from '../../lambdas/domain/list-query';
-import { WEBHOOK_STATUSES } from '../../lambdas/domain/model';
-import { catchError, invalidParams } from './catch-error';
+import { ValidationError } from '#domain/errors';
+import { WEBHOOK_STATUSES } from '#domain/model';
+import { LIST_QUERY_PARAMS, type ListQuery, parseListQuery, toQueryString } from '#http/list-query';
+import { catchError, invalidParams } from '../domain/catch-error';
 
 /** API Gateway's multi-value form of single values. */
 const q = (params: Record<string, string>): Record<string, string[]> =>

@@ -3,14 +3,12 @@
  * they answer with. Kept apart from `openapi.ts` so the document's overview prose and its per-route
  * detail can each be read on their own.
  */
-import {
-  API_ROUTES,
-  GATEWAY_PROBLEMS,
-  MAX_ATTEMPTS,
-  PROBLEM_TYPE_BASE,
-  type RouteMethod,
-} from '../../lib/shapes';
-import { EVENT_ID_PATTERN } from './ids';
+
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { API_ROUTES, type RouteMethod } from '#config/routes';
+import { EVENT_ID_PATTERN } from '#domain/ids';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
+import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
 import {
   BEARER_SCHEME,
   type JsonSchema,
@@ -23,7 +21,6 @@ import {
   responseRef,
   schemaRef,
 } from './openapi-schemas';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './retry-schedule';
 
 /** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
 function duration(seconds: number): string {
@@ -62,7 +59,7 @@ const header = (name: string, description: string, pattern: string) =>
 
 /** Whether API Gateway's authorizer guards the route; an unknown route is documented as guarded. */
 function isGuarded(method: RouteMethod, path: string): boolean {
-  return API_ROUTES.find((route) => route.method === method && route.path === path)?.authorized ?? true;
+  return API_ROUTES.find((route) => route.method === method && route.path === path)?.auth !== 'none';
 }
 
 /**

@@ -1,4 +1,5 @@
-import { CONSUMER_TIMEOUT_SECONDS, DEAD_LETTER_QUEUE, type FunctionKey } from './shapes';
+import { CONSUMER_TIMEOUT_SECONDS, DEAD_LETTER_QUEUE } from './delivery';
+import type { FunctionKey } from './functions';
 
 /** Memory and timeout of one function, and why. */
 export interface FunctionSizing {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConflictError,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-} from '../../lambdas/domain/errors';
-import { toProblem } from '../../lambdas/domain/problem';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
+import { toProblem } from '#http/problem';
 
 const contentType = { 'Content-Type': 'application/problem+json' };
 
@@ -37,12 +32,13 @@ describe('toProblem', () => {
     [new NotFoundError('No event 1.'), 404, 'not-found'],
     [new ConflictError('Event 1 exists with other content.'), 409, 'conflict'],
   ])('renders %s without invalid_params', (error, status, slug) => {
+    const titles: Record<string, string> = { 'not-found': 'Not found', conflict: 'Conflict' };
     const problem = toProblem(error, 'req-2');
     expect(problem.statusCode).toBe(status);
     const body = JSON.parse(problem.body) as Record<string, unknown>;
     expect(body).toEqual({
       type: `https://herald.dev/problems/${slug}`,
-      title: error.title,
+      title: titles[slug],
       status,
       detail: error.message,
       instance: 'req-2',

@@ -3,8 +3,8 @@
  * the seed left open (ordering, paging, statuses, errors, webhook headers and signatures), so the prose
  * here and in `openapi-paths.ts` is as much a part of the interface as the schemas.
  */
-import { MAX_ATTEMPTS } from '../../lib/shapes';
-import { HERALD_VERSION } from '../version';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { HERALD_VERSION } from '#config/version';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
 import { BEARER_SCHEME, HEADERS, type OpenApiDocument, PARAMETERS, SCHEMAS } from './openapi-schemas';
 

@@ -2,8 +2,9 @@
  * The `Link` header of a listing (RFC 8288): the seed's list body is a bare array, so paging metadata
  * travels in the header instead of the body.
  */
+
+import { joinUrl } from '#domain/urls';
 import { type ListQuery, toQueryString } from './list-query';
-import { joinUrl } from './urls';
 
 /**
  * `<url>; rel="first"`, then `rel="prev"` when past page 1, then `rel="next"` when more events follow,

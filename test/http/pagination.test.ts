@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ListQuery } from '../../lambdas/domain/list-query';
-import { linkHeader } from '../../lambdas/domain/pagination';
+import type { ListQuery } from '#http/list-query';
+import { linkHeader } from '#http/pagination';
 
 const base = 'https://api.example.com/v1';
 

@@ -1,0 +1,21 @@
+/**
+ * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
+ */
+/** Lambda functions of the stack; each has `lambdas/handlers/<entry>.ts` exporting `handler`. */
+export const FUNCTIONS = {
+  authorizer: 'authorize-request',
+  health: 'get-health',
+  listEvents: 'list-events',
+  getEvent: 'get-event',
+  redeliverEvent: 'redeliver-event',
+  resetWebhooks: 'reset-webhooks',
+  listAccounts: 'list-accounts',
+  getAccount: 'get-account',
+  openapi: 'get-openapi',
+  forwarder: 'forward-events',
+  consumer: 'deliver-webhooks',
+  reconciler: 'reconcile-dead-letters',
+} as const;
+
+/** Name of a function in {@link FUNCTIONS}. */
+export type FunctionKey = keyof typeof FUNCTIONS;

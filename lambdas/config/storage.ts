@@ -1,0 +1,70 @@
+/**
+ * Storage shapes: the events table's keys and index, and the stream filter. Plain data that the stack (lib/), the local runtime and the adapters share; imports nothing.
+ */
+/** Attribute type of a DynamoDB key attribute. */
+export type KeyType = 'S' | 'N';
+
+/** A key attribute of the table or an index. */
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: KeyType;
+}
+
+/** A global secondary index of the events table. */
+export interface IndexShape {
+  readonly name: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey: KeyAttribute;
+  /**
+   * Non-key attributes copied into the index. Only attributes that never change after an item is
+   * written belong here: projecting a mutable one (status, retries) would add an index write to every
+   * delivery attempt.
+   */
+  readonly nonKeyAttributes: readonly string[];
+}
+
+/**
+ * The events table: organizations, API keys, accounts, events and their delivery attempts in one table.
+ * Item layouts are documented in docs/design.md.
+ */
+export const EVENTS_TABLE = {
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  /** Only the new image is needed: the forwarder reads the event id and status from it. */
+  streamViewType: 'NEW_IMAGE',
+  /** Epoch seconds; set only when the stack enables event retention. */
+  timeToLiveAttribute: 'expires_at',
+  /**
+   * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS`,
+   * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
+   */
+  indexes: [
+    {
+      name: 'by-org',
+      partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+      nonKeyAttributes: ['account', 'type'],
+    },
+  ],
+} as const satisfies {
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+  streamViewType: 'NEW_IMAGE';
+  timeToLiveAttribute: string;
+  indexes: readonly IndexShape[];
+};
+
+/**
+ * Lambda event-source filter on the table stream: only INSERTs of event items that still need delivery
+ * travel to the queue. Updates (attempts, status changes) and configuration items never match, and
+ * filtered records are not billed.
+ */
+export const STREAM_FILTER_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: {
+    NewImage: {
+      sk: { S: ['EVENT'] },
+      webhook_status: { S: ['pending'] },
+    },
+  },
+} as const;

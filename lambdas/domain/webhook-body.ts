@@ -1,0 +1,54 @@
+/**
+ * The webhook body: the exact bytes signed at publish and sent on every attempt.
+ */
+import type { EventRecord } from './model';
+import { renderTimestamp } from './time';
+import { joinUrl, pathSegment } from './urls';
+
+/** `_links` of an event. */
+export interface EventLinks {
+  readonly self: string;
+  readonly account: string;
+}
+
+/** What {@link webhookBody} needs; the same fields at publish time and in tests. */
+export interface WebhookBodyInput {
+  readonly id: string;
+  readonly type: string;
+  readonly account: string;
+  /** ISO timestamp. */
+  readonly triggeredAt: string;
+  /** The payload's JSON text, embedded as is. */
+  readonly payloadJson: string;
+  readonly baseUrl: string;
+}
+
+/** Links of an event: its own URL and its account's. */
+export function eventLinks(baseUrl: string, record: Pick<EventRecord, 'id' | 'account'>): EventLinks {
+  return {
+    self: joinUrl(baseUrl, `/events/${pathSegment(record.id)}`),
+    account: joinUrl(baseUrl, `/accounts/${pathSegment(record.account)}`),
+  };
+}
+
+/**
+ * The webhook body, `{"id","type","account","triggered_at","payload","_links"}`, assembled as text so
+ * the payload JSON appears byte for byte as given: the body is built once at publish time, signed and
+ * stored, and every attempt sends those same bytes.
+ *
+ * @throws TypeError or SyntaxError when `payloadJson` is not the JSON text of an object
+ */
+export function webhookBody(input: WebhookBodyInput): string {
+  // A malformed payload text would make every attempt send broken JSON; refuse it once, here.
+  const payload: unknown = JSON.parse(input.payloadJson);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new TypeError('webhookBody: payloadJson must be the JSON text of an object');
+  }
+  const links = eventLinks(input.baseUrl, input);
+  return (
+    `{"id":${JSON.stringify(input.id)},"type":${JSON.stringify(input.type)},` +
+    `"account":${JSON.stringify(input.account)},` +
+    `"triggered_at":${JSON.stringify(renderTimestamp(input.triggeredAt))},` +
+    `"payload":${input.payloadJson},"_links":${JSON.stringify(links)}}`
+  );
+}

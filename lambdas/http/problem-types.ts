@@ -1,0 +1,88 @@
+/**
+ * Every problem type the API answers with: those of API Gateway itself (before any function runs) and
+ * those of Herald's typed errors. `problem.ts` renders all of them; the stack and the local API Gateway
+ * emulator take the gateway ones from here. Imports only the domain's error kinds.
+ */
+import type { ErrorKind } from '#domain/errors';
+
+/** A problem type: status, slug (last segment of its `type` URI), title, default detail and headers. */
+export interface GatewayProblem {
+  readonly status: number;
+  readonly slug: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * API Gateway's own answers (REST API gateway responses), rendered as RFC 9457 problems. The stack turns
+ * them into `GatewayResponse`s; the local runtime answers with the same status, headers and body.
+ */
+export const GATEWAY_PROBLEMS = {
+  /** Missing `Authorization` header, or the authorizer rejected the key. */
+  UNAUTHORIZED: {
+    status: 401,
+    slug: 'unauthorized',
+    title: 'Unauthorized',
+    detail: 'A valid API key is required: send "Authorization: Bearer <api key>".',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  },
+  /** REST API answers unknown paths with MISSING_AUTHENTICATION_TOKEN; Herald makes that a 404. */
+  MISSING_AUTHENTICATION_TOKEN: {
+    status: 404,
+    slug: 'not-found',
+    title: 'Not found',
+    detail: 'No such route. See /openapi.json for the routes of this API.',
+  },
+  /** An authorizer Deny; Herald's authorizer never denies (it rejects with 401), so only custom policies reach it. */
+  ACCESS_DENIED: {
+    status: 403,
+    slug: 'forbidden',
+    title: 'Forbidden',
+    detail: 'This API key may not call this route.',
+  },
+  THROTTLED: {
+    status: 429,
+    slug: 'too-many-requests',
+    title: 'Too many requests',
+    detail: 'The request rate limit of this API was exceeded; retry later.',
+  },
+  DEFAULT_5XX: {
+    status: 500,
+    slug: 'internal-error',
+    title: 'Internal error',
+    detail: 'The request could not be completed.',
+  },
+} as const satisfies Record<string, GatewayProblem>;
+
+/**
+ * Not an API Gateway response type: the stack's mock integration answers methods a known route does not
+ * serve with this problem and an `Allow` header, and the emulator answers the same.
+ */
+export const METHOD_NOT_ALLOWED_PROBLEM: GatewayProblem = {
+  status: 405,
+  slug: 'method-not-allowed',
+  title: 'Method not allowed',
+  detail: 'This route does not support the request method; the Allow header lists the supported ones.',
+};
+
+/** Base of every problem `type` URI. */
+export const PROBLEM_TYPE_BASE = 'https://herald.dev/problems/';
+
+/** How each kind of domain error is answered; the error's message becomes the detail. */
+export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
+  invalid: {
+    status: 400,
+    slug: 'invalid-parameter',
+    title: 'Invalid parameter',
+    detail: 'A parameter is invalid.',
+  },
+  unauthorized: GATEWAY_PROBLEMS.UNAUTHORIZED,
+  'not-found': GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN,
+  conflict: {
+    status: 409,
+    slug: 'conflict',
+    title: 'Conflict',
+    detail: 'The request conflicts with the stored state.',
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * RFC 9457 problem details: the one renderer of every error answer. Handlers use `toProblem`, the
+ * stack's gateway responses and the local API Gateway emulator use `problemBody`, so a problem looks the
+ * same whoever answers.
+ */
+import { HeraldError, type InvalidParam, ValidationError } from '#domain/errors';
+import { ERROR_PROBLEMS, GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from './problem-types';
+
+/** Media type of problem answers. */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** The JSON body of a problem answer. */
+export interface ProblemBody {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  /** The request id, so a caller can quote it to support. */
+  readonly instance: string;
+  readonly invalid_params?: readonly InvalidParam[];
+}
+
+/** A problem answer ready for API Gateway (or the emulator's HTTP response). */
+export interface ProblemResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** The body of a problem of type `problem`; `detail` defaults to the type's own. */
+export function problemBody(
+  problem: GatewayProblem,
+  instance: string,
+  detail: string = problem.detail,
+  invalidParams?: readonly InvalidParam[],
+): ProblemBody {
+  return {
+    type: PROBLEM_TYPE_BASE + problem.slug,
+    title: problem.title,
+    status: problem.status,
+    detail,
+    instance,
+    ...(invalidParams ? { invalid_params: invalidParams } : {}),
+  };
+}
+
+/** A whole answer for `problem`, with its headers, any `extraHeaders` (e.g. `Allow`) and the media type. */
+export function renderProblem(
+  problem: GatewayProblem,
+  instance: string,
+  options: {
+    detail?: string;
+    invalidParams?: readonly InvalidParam[];
+    extraHeaders?: Record<string, string>;
+  } = {},
+): ProblemResponse {
+  return {
+    statusCode: problem.status,
+    headers: { ...problem.headers, ...options.extraHeaders, 'Content-Type': PROBLEM_CONTENT_TYPE },
+    body: JSON.stringify(problemBody(problem, instance, options.detail, options.invalidParams)),
+  };
+}
+
+/**
+ * Renders an error. A {@link HeraldError} is answered with its kind's problem type and its message (written
+ * for callers); a `ValidationError` adds `invalid_params`. Anything else is a 500 whose body says nothing
+ * about the cause: internal messages and stacks belong in the logs, not in answers.
+ */
+export function toProblem(error: unknown, requestId: string): ProblemResponse {
+  if (error instanceof HeraldError) {
+    return renderProblem(ERROR_PROBLEMS[error.kind], requestId, {
+      detail: error.message,
+      ...(error instanceof ValidationError ? { invalidParams: error.params } : {}),
+    });
+  }
+  return renderProblem(GATEWAY_PROBLEMS.DEFAULT_5XX, requestId);
+}
