@@ -10,6 +10,12 @@ export interface KeyAttribute {
   readonly type: KeyType;
 }
 
+/** Index of the events in one state, keyed by the attribute holding a copy of `gsi1pk`. */
+export const STATUS_INDEXES = {
+  failed: { name: 'failed-by-org', attribute: 'failed_org' },
+  skipped: { name: 'skipped-by-org', attribute: 'skipped_org' },
+} as const;
+
 /** A global secondary index of the events table. */
 export interface IndexShape {
   readonly name: string;
@@ -37,11 +43,31 @@ export const EVENTS_TABLE = {
   /**
    * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS`,
    * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
+   *
+   * `failed-by-org` and `skipped-by-org`: sparse indexes of the events in that state, in the same order.
+   * The writes that set the state copy `gsi1pk` into `failed_org` / `skipped_org` (an update expression
+   * can copy an attribute but not build a string, hence an index per state); a new cycle removes it.
+   * They make the status filters and reset cost what they return, not what the organization holds, and
+   * cost nothing on the healthy path: a first-try success never has either attribute. `pending` has no
+   * index, because every event is pending first: indexing it would add two index writes to every
+   * first-try delivery.
    */
   indexes: [
     {
       name: 'by-org',
       partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+      nonKeyAttributes: ['account', 'type'],
+    },
+    {
+      name: 'failed-by-org',
+      partitionKey: { name: 'failed_org', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+      nonKeyAttributes: ['account', 'type'],
+    },
+    {
+      name: 'skipped-by-org',
+      partitionKey: { name: 'skipped_org', type: 'S' },
       sortKey: { name: 'gsi1sk', type: 'S' },
       nonKeyAttributes: ['account', 'type'],
     },

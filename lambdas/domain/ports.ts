@@ -26,6 +26,12 @@ export interface EventListPage {
   readonly hasMore: boolean;
 }
 
+/** A bounded chunk of event ids and whether more remain. */
+export interface StatusChunk {
+  readonly ids: readonly string[];
+  readonly more: boolean;
+}
+
 /** A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped. */
 export type NewEvent = Pick<
   EventRecord,
@@ -80,8 +86,14 @@ export interface EventStore {
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**
+   * Up to `limit` ids of the organization's `failed` and `skipped` events, at a cost that depends on
+   * `limit` only, and whether more remain. Starting their cycles takes them out of what the next call
+   * returns.
+   */
+  nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
+  /**
    * Ids of the organization's events in the given states (all of them, newest first), optionally only
-   * those triggered at or before `until` (ISO).
+   * those triggered at or before `until` (ISO). Reads every event of the window: operator use only.
    */
   listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
 }

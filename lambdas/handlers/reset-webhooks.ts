@@ -8,7 +8,7 @@ import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { problemResponses } from '#http/problem-responses';
 import { json, orgIdOf } from '#http/request';
-import { resetWebhooks } from '#use-cases/redeliver-events';
+import { resetWebhooks } from '#use-cases/reset-webhooks';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {
@@ -16,7 +16,7 @@ const deps = {
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
 };
 
-/** `POST /management/webhooks/reset`: redeliver every failed or skipped event of the organization. */
+/** `POST /management/webhooks/reset`: redeliver the next chunk of the organization's failed or skipped events. */
 export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger))
   .use(problemResponses())

@@ -2,6 +2,7 @@
  * The query of `GET /events`: paging and filters, read strictly so a typo answers 400 instead of
  * silently listing everything.
  */
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import { parseEventType } from '#domain/event-input';
 import { parseIban } from '#domain/iban';
@@ -89,6 +90,14 @@ export function parseListQuery(multi: Record<string, string[] | undefined> | nul
     perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseInteger('per_page', perPage, 1, MAX_PER_PAGE),
     filters,
   };
+  // Offset paging reads every skipped entry, so the depth is bounded; a time window reaches further back.
+  if (query.page * query.perPage > MAX_LIST_DEPTH) {
+    throw new ValidationError(
+      'page',
+      `page × per_page must be at most ${MAX_LIST_DEPTH}; to reach older events, set until to the ` +
+        'triggered_at of the last event you have (or use since and until) and start again at page 1',
+    );
+  }
   if (account !== undefined) filters.account = parseIban('account', account);
   if (type !== undefined) filters.type = parseEventType('type', type);
   if (status !== undefined) filters.status = parseStatus(status);

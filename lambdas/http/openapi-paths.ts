@@ -5,6 +5,7 @@
  */
 
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { API_ROUTES, type RouteMethod } from '#config/routes';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
@@ -110,7 +111,11 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
   '/events': operation('GET', '/events', {
     operationId: 'listEvents',
     summary: 'List events, newest first',
-    description: 'Sorted by `triggered_at` descending, then `id` descending. Filters combine with AND.',
+    description:
+      'Sorted by `triggered_at` descending, then `id` descending. Filters combine with AND. Each request ' +
+      `reads a bounded amount: \`page × per_page\` is at most ${MAX_LIST_DEPTH} (older events: move ` +
+      '`until` back), and filters that match too few of the events one request may check answer 400 ' +
+      'asking for a narrower `since`/`until` window.',
     tags: ['events'],
     parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
     responses: {
@@ -121,7 +126,8 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
       },
       '400': responseRef(
         'BadRequest',
-        'A query parameter is unknown, repeated or invalid, or `until` is before `since`.',
+        'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +
+          'deeper than the listing bound, or the filters need a narrower time window.',
       ),
     },
   }),
@@ -153,9 +159,16 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
     operationId: 'resetWebhooks',
     summary: 'Redeliver every failed or skipped event',
     description:
-      'Each `failed` or `skipped` event of the organization starts a new cycle. Takes no request body.',
+      `Up to ${RESET_CHUNK} \`failed\` or \`skipped\` events of the organization start a new cycle per ` +
+      'request, so each request costs the same however many there are; `more` says whether to send it ' +
+      'again. Takes no request body.',
     tags: ['delivery'],
-    responses: { '202': redelivery('Queued: `queued` holds the ids, possibly none.') },
+    responses: {
+      '202': {
+        description: 'Queued: `queued` holds the ids, possibly none.',
+        content: json(schemaRef('Reset')),
+      },
+    },
   }),
   '/accounts': operation('GET', '/accounts', {
     operationId: 'listAccounts',

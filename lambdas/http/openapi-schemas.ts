@@ -187,6 +187,13 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Redelivery: closed({
     queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
   }),
+  Reset: closed({
+    queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
+    more: {
+      type: 'boolean',
+      description: 'More `failed` or `skipped` events remain: send the request again for the next chunk.',
+    },
+  }),
   Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
   InvalidParam: closed({ name: text('The parameter.'), reason: text('What is wrong and what is allowed.') }),
   Problem: {

@@ -51,25 +51,6 @@ export async function redeliverEvent(
 }
 
 /**
- * Redelivers every `failed` and `skipped` event of the organization (pending ones are already being
- * delivered, and successful ones are done).
- */
-export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<RedeliveryResult> {
-  const candidates = await deps.events.listEventIdsByStatus(orgId, ['failed', 'skipped']);
-  const queued: string[] = [];
-  // Queued ten at a time, right after their cycles start, so a timeout strands at most one chunk.
-  for (let start = 0; start < candidates.length; start += 10) {
-    const chunk: string[] = [];
-    for (const id of candidates.slice(start, start + 10)) {
-      if (await deps.events.startCycle(id, orgId)) chunk.push(id);
-    }
-    await deps.queue.enqueue(chunk);
-    queued.push(...chunk);
-  }
-  return { queued };
-}
-
-/**
  * Queues pending events again, for the runbook: when the forwarder gave up on stream records (its
  * failure alarm), their events stay `pending` with no message. A second message for an event that is
  * still being delivered is harmless: the consumer's status check and lease drop it.

@@ -8,11 +8,15 @@ import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/even
 import { eventItem } from '#adapters/dynamodb/items';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_LIST_DEPTH } from '#config/limits';
+import { ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
+import { parseListQuery } from '#http/list-query';
 import { createOrganization, putAccount } from '#use-cases/administer';
 import { deliverEvent } from '#use-cases/deliver-event';
 import { publishEvent } from '#use-cases/publish-event';
+import { resetWebhooks } from '#use-cases/reset-webhooks';
 
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;
@@ -79,7 +83,14 @@ export async function measureDeliveryCapacity(
   return { publish: perEvent(pub.sum), deliver: perEvent(del.sum) };
 }
 
-/** Read units of `GET /events` page 1 and page 50 (per_page 100) with 10,000 events in one organization. */
+/** Every 50th of the 10,000 listed events failed (200 in all); the others were delivered. */
+const FAILED_EVERY = 50;
+
+/**
+ * Units of `GET /events` page 1, the deepest page and page 50 (per_page 100), of
+ * `?webhook_status=failed` page 1 and of one `POST /management/webhooks/reset` request, with 10,000
+ * events in one organization, 200 of them failed.
+ */
 export async function measureListCapacity(
   client: DynamoDBDocumentClient,
   tableName: string,
@@ -89,6 +100,7 @@ export async function measureListCapacity(
   const items = Array.from({ length: 10_000 }, (_, i) => {
     const id = uuidv7(start + i * 1000);
     const triggeredAt = new Date(start + i * 1000).toISOString();
+    const failed = i % FAILED_EVERY === 0;
     const item = eventItem({
       id,
       orgId,
@@ -99,19 +111,45 @@ export async function measureListCapacity(
       signature: `sha256=${'0'.repeat(64)}`,
       webhookStatus: 'pending',
     });
-    return { ...item, webhook_status: 'success', webhook_retries: 1 };
+    return failed
+      ? { ...item, failed_org: item.gsi1pk, webhook_status: 'failed', webhook_retries: 20 }
+      : { ...item, webhook_status: 'success', webhook_retries: 1 };
   });
   for (let i = 0; i < items.length; i += 25) {
     const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
   }
   const result: Record<string, CapacityTally> = {};
-  for (const page of [1, 50]) {
+  for (const page of [1, MAX_LIST_DEPTH / 100]) {
     const t = tally();
     const store = new DynamoEventStore(client, tableName, t.listener);
     const out = await store.listEvents({ orgId, offset: (page - 1) * 100, limit: 100 });
     if (out.events.length !== 100) throw new Error(`page ${page} returned ${out.events.length} events`);
     result[`page ${page}`] = t.sum;
   }
+  // Page 50 is past the listing depth: the API answers 400 before reading anything.
+  try {
+    parseListQuery({ page: ['50'], per_page: ['100'] });
+    throw new Error('page 50 was accepted');
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    result['page 50 (400, nothing read)'] = {};
+  }
+  const filter = tally();
+  const filtered = await new DynamoEventStore(client, tableName, filter.listener).listEvents({
+    orgId,
+    offset: 0,
+    limit: 100,
+    status: 'failed',
+  });
+  if (filtered.events.length !== 100) throw new Error(`failed filter returned ${filtered.events.length}`);
+  result['webhook_status=failed page 1'] = filter.sum;
+  const reset = tally();
+  const queue = { enqueue: async () => undefined, postpone: async () => undefined };
+  const { queued } = await resetWebhooks(
+    { events: new DynamoEventStore(client, tableName, reset.listener), queue },
+    orgId,
+  );
+  result[`reset (one request, ${queued.length} queued)`] = reset.sum;
   return result;
 }

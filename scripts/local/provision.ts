@@ -133,6 +133,21 @@ async function ensureTable(
     }
     table = await waitForActive(client, tableName);
   }
+  // A table kept in `.herald/data` from an older version lacks the indexes added since: add them.
+  for (const index of EVENTS_TABLE.indexes) {
+    if (table.GlobalSecondaryIndexes?.some((existing) => existing.IndexName === index.name)) continue;
+    const input = createTableInput(tableName);
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [
+          { Create: input.GlobalSecondaryIndexes?.find((created) => created.IndexName === index.name) },
+        ],
+      }),
+    );
+    table = await waitForActive(client, tableName);
+  }
   if (!table.StreamSpecification?.StreamEnabled || !table.LatestStreamArn) {
     await client.send(
       new UpdateTableCommand({

@@ -107,15 +107,24 @@ describe('paging', () => {
   });
 
   it('answers a page beyond the end with 200 [] and no next link', async () => {
-    const beyond = await api.call('/events?page=1000&per_page=10', { key: orgA.api_key });
+    const beyond = await api.call('/events?page=100&per_page=10', { key: orgA.api_key });
     expect(beyond.status).toBe(200);
     expect(beyond.body).toEqual([]);
     expect(beyond.headers.get('link')).toBe(
-      `<${base}/events?page=1&per_page=10>; rel="first", <${base}/events?page=999&per_page=10>; rel="prev"`,
+      `<${base}/events?page=1&per_page=10>; rel="first", <${base}/events?page=99&per_page=10>; rel="prev"`,
     );
     const justAfter = await api.call(`/events?page=${Math.ceil(eventsA.length / 100) + 1}&per_page=100`, {
       key: orgA.api_key,
     });
     expect(justAfter.body).toEqual([]);
+  });
+
+  it('refuses a page past the listing depth with a 400 that points to since and until', async () => {
+    const deep = await api.call('/events?page=9007199254740991&per_page=10', { key: orgA.api_key });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({
+      status: 400,
+      invalid_params: [{ name: 'page', reason: expect.stringMatching(/at most 1000.*until.*since/) }],
+    });
   });
 });

@@ -195,7 +195,10 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ['health', ok('GET', '/health', 200, { status: 'ok', version: HERALD_VERSION })],
     ['the document itself', ok('GET', '/openapi.json', 200, wire(doc))],
     ['a redelivery', ok('POST', `/events/${id}/redeliver`, 202, { queued: [id] })],
-    ['a reset, method in lower case', ok('post', '/management/webhooks/reset', 202, { queued: [] })],
+    [
+      'a reset, method in lower case',
+      ok('post', '/management/webhooks/reset', 202, { queued: [], more: false }),
+    ],
     ['accounts', ok('GET', '/accounts', 200, wire([account('https://hooks.example.com/x'), account()]))],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],

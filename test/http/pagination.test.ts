@@ -39,4 +39,12 @@ describe('linkHeader', () => {
     expect(links[1]).toMatch(/^<[^>]*\?page=4&[^>]*>; rel="prev"$/);
     expect(links[2]).toMatch(/^<[^>]*\?page=6&[^>]*>; rel="next"$/);
   });
+
+  it('offers no next link past the listing depth', () => {
+    const query: ListQuery = { page: 10, perPage: 100, filters: {} };
+    expect(linkHeader('https://api.example.com/v1', '/events', query, true)).not.toContain('rel="next"');
+    expect(linkHeader('https://api.example.com/v1', '/events', { ...query, page: 9 }, true)).toContain(
+      'rel="next"',
+    );
+  });
 });

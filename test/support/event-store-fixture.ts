@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
@@ -23,14 +23,20 @@ export interface EventStoreFixture {
   stop(): Promise<void>;
 }
 
-/** Provisions this file's table (call in `beforeAll`, and `stop` in `afterAll`). */
-export async function startEventStoreFixture(label: string): Promise<EventStoreFixture> {
+/**
+ * Provisions this file's table (call in `beforeAll`, and `stop` in `afterAll`); `onCapacity` hears the
+ * capacity units of every request of the store.
+ */
+export async function startEventStoreFixture(
+  label: string,
+  onCapacity?: CapacityListener,
+): Promise<EventStoreFixture> {
   const resources = await isolatedResources({ label });
   // The same marshalling as the functions' client (lambdas/adapters/aws-clients.ts).
   const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const store = new DynamoEventStore(documents, resources.tableName);
+  const store = new DynamoEventStore(documents, resources.tableName, onCapacity);
 
   async function stored(event: NewEvent): Promise<NewEvent> {
     const result = await store.putEvent(event);

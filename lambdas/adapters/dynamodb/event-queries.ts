@@ -1,18 +1,22 @@
 /**
- * The read-many side of `DynamoEventStore`: listing an organization's events from the `by-org`
- * index and batch-reading their list view. Kept apart from the store's single-item writes because paging
- * through a sparse index with filters is its own concern.
+ * The read-many side of `DynamoEventStore`: listing an organization's events from the `by-org` index or
+ * a sparse status index, and batch-reading their list view. Every method reads a bounded number of index
+ * entries and items, whatever the organization holds: see {@link MAX_INDEX_ENTRIES_READ} and
+ * {@link MAX_ITEMS_CHECKED}.
  */
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { MAX_INDEX_ENTRIES_READ, MAX_ITEMS_CHECKED } from '#config/limits';
+import { STATUS_INDEXES } from '#config/storage';
+import { ValidationError } from '#domain/errors';
 import type { EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest } from '#domain/ports';
+import type { EventListPage, EventListRequest, StatusChunk } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import { eventIdOfKey, keys, toEventRecord } from './items';
 
 /** Receives the capacity units one request consumed, if DynamoDB reported them. */
 export type CapacityCounter = (operation: string, units: number | undefined) => void;
 
-const INDEX = 'by-org';
+const BY_ORG = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
 const SUMMARY_PROJECTION = 'pk, gsi1pk, gsi1sk, account, #type, signature, webhook_status, webhook_retries';
 
@@ -24,63 +28,122 @@ export class EventQueries {
     private readonly count: CapacityCounter,
   ) {}
 
-  /** One page of the organization's events in list order, as summaries. */
+  /**
+   * One page of the organization's events in list order, as summaries.
+   *
+   * @throws ValidationError when the filters match too sparsely to fill the page within the read bounds
+   */
   async listEvents(request: EventListRequest): Promise<EventListPage> {
     const wanted = request.offset + request.limit + 1;
-    const ids = request.status
-      ? await this.collectIdsWithStatus(request, [request.status], wanted)
-      : await this.collectIds(request, wanted);
+    const { status } = request;
+    const ids =
+      status === 'failed' || status === 'skipped'
+        ? await this.collectIds(request, wanted, STATUS_INDEXES[status])
+        : status !== undefined
+          ? await this.collectIdsWithStatus(request, status, wanted)
+          : await this.collectIds(request, wanted);
     const pageIds = ids.slice(request.offset, request.offset + request.limit);
     const events = await this.batchGetSummaries(pageIds);
     return { events, hasMore: ids.length > request.offset + request.limit };
   }
 
-  /** Every id of the organization's events in one of `statuses`, triggered at or before `until`. */
+  /**
+   * Up to `limit` ids of the organization's failed and skipped events, from the sparse indexes (their
+   * newest first per state), and whether more remain. A reset takes them out of the indexes, so the next
+   * chunk starts from the top again.
+   */
+  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
+    const ids: string[] = [];
+    let more = false;
+    for (const index of [STATUS_INDEXES.failed, STATUS_INDEXES.skipped]) {
+      const room = limit - ids.length;
+      if (room <= 0) {
+        more = true;
+        break;
+      }
+      // One more than there is room for tells whether more remain, at the price of one small entry.
+      const found = await this.collectIds({ orgId, offset: 0, limit: room }, room + 1, index);
+      ids.push(...found.slice(0, room));
+      if (found.length > room) more = true;
+    }
+    return { ids, more };
+  }
+
+  /**
+   * Every id of the organization's events in one of `statuses`, triggered at or before `until`. Reads
+   * every event of the window: for the operator's requeue runbook only, never for an API request.
+   */
   async listEventIdsByStatus(
     orgId: string,
     statuses: readonly WebhookStatus[],
     until?: string,
   ): Promise<string[]> {
-    return this.collectIdsWithStatus(
-      { orgId, offset: 0, limit: 0, until },
-      statuses,
-      Number.POSITIVE_INFINITY,
-    );
-  }
-
-  /** Ids from the index in list order, until `wanted` matched (filters on projected attributes only). */
-  private async collectIds(request: EventListRequest, wanted: number): Promise<string[]> {
     const ids: string[] = [];
-    const filtered = request.account !== undefined || request.type !== undefined;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const input = this.indexQuery(request, startKey);
-      // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends.
-      if (!filtered) input.Limit = Math.min(wanted - ids.length, 1000);
+      const input = this.indexQuery({ orgId, offset: 0, limit: 0, until }, startKey);
+      input.Limit = BATCH_GET_LIMIT;
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+      const events = await this.batchGetSummaries(
+        (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk))),
+      );
+      for (const event of events) if (statuses.includes(event.webhookStatus)) ids.push(event.id);
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
+  }
+
+  /**
+   * Ids from an index in list order, until `wanted` matched (filters on projected attributes only),
+   * reading at most {@link MAX_INDEX_ENTRIES_READ} entries.
+   */
+  private async collectIds(
+    request: EventListRequest,
+    wanted: number,
+    index?: { readonly name: string; readonly attribute: string },
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    let read = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      if (read >= MAX_INDEX_ENTRIES_READ) throw tooSparse(request, MAX_INDEX_ENTRIES_READ);
+      const input = this.indexQuery(request, startKey, index);
+      // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends;
+      // with one, Limit caps what a call evaluates.
+      input.Limit = Math.min(wanted - ids.length, MAX_INDEX_ENTRIES_READ - read);
+      if (input.FilterExpression) input.Limit = MAX_INDEX_ENTRIES_READ - read;
+      const out = await this.client.send(new QueryCommand(input));
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+      read += out.ScannedCount ?? 0;
       for (const item of out.Items ?? []) ids.push(eventIdOfKey(String(item.pk)));
       startKey = out.LastEvaluatedKey;
     } while (startKey && ids.length < wanted);
     return ids;
   }
 
-  /** Like {@link collectIds} but the status is not in the index, so each chunk is read to filter it. */
+  /**
+   * Like {@link collectIds} but the status is in no index, so each chunk's items are read to check it,
+   * at most {@link MAX_ITEMS_CHECKED} of them.
+   */
   private async collectIdsWithStatus(
     request: EventListRequest,
-    statuses: readonly WebhookStatus[],
+    status: WebhookStatus,
     wanted: number,
   ): Promise<string[]> {
     const ids: string[] = [];
+    let checked = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
+      if (checked >= MAX_ITEMS_CHECKED) throw tooSparse(request, MAX_ITEMS_CHECKED);
       const input = this.indexQuery(request, startKey);
-      input.Limit = BATCH_GET_LIMIT;
+      input.Limit = Math.min(BATCH_GET_LIMIT, MAX_ITEMS_CHECKED - checked);
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
       const chunk = (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk)));
+      checked += chunk.length;
       const events = await this.batchGetSummaries(chunk);
-      for (const event of events) if (statuses.includes(event.webhookStatus)) ids.push(event.id);
+      for (const event of events) if (event.webhookStatus === status) ids.push(event.id);
       startKey = out.LastEvaluatedKey;
     } while (startKey && ids.length < wanted);
     return ids;
@@ -89,10 +152,11 @@ export class EventQueries {
   private indexQuery(
     request: EventListRequest,
     startKey: Record<string, unknown> | undefined,
+    index?: { readonly name: string; readonly attribute: string },
   ): QueryCommandInput {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':pk': keys.orgEvents(request.orgId) };
-    let condition = 'gsi1pk = :pk';
+    let condition = `${index?.attribute ?? 'gsi1pk'} = :pk`;
     // `#` sorts before every id character and `~` after, so both bounds are inclusive.
     if (request.since !== undefined) values[':lo'] = `${request.since}#`;
     if (request.until !== undefined) values[':hi'] = `${request.until}#~`;
@@ -112,7 +176,7 @@ export class EventQueries {
     }
     return {
       TableName: this.tableName,
-      IndexName: INDEX,
+      IndexName: index?.name ?? BY_ORG,
       KeyConditionExpression: condition,
       ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
       // DynamoDB rejects an empty ExpressionAttributeNames map.
@@ -136,4 +200,15 @@ export class EventQueries {
     const found = new Map(items.map((item) => [eventIdOfKey(String(item.pk)), toEventRecord(item)]));
     return ids.flatMap((id) => found.get(id) ?? []);
   }
+}
+
+/** The 400 of a listing whose filters match too few of the events one request may read. */
+function tooSparse(request: EventListRequest, bound: number): ValidationError {
+  const param =
+    request.status !== undefined ? 'webhook_status' : request.account !== undefined ? 'account' : 'type';
+  return new ValidationError(
+    param,
+    `one request checks at most ${bound} events against the filters, and this page needs more: ` +
+      'narrow the time window with since and until',
+  );
 }

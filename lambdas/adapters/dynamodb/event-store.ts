@@ -2,8 +2,16 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest, EventStore, NewEvent, PutEventResult } from '#domain/ports';
+import type {
+  EventListPage,
+  EventListRequest,
+  EventStore,
+  NewEvent,
+  PutEventResult,
+  StatusChunk,
+} from '#domain/ports';
 import { EventQueries } from './event-queries';
 import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
 
@@ -108,14 +116,19 @@ export class DynamoEventStore implements EventStore {
     };
     const appendList = 'deliveries = list_append(if_not_exists(deliveries, :empty), :a)';
     const tail = 'ADD webhook_retries :one REMOVE lease_until';
+    // The sparse status index follows the status; removing an absent attribute writes no index entry.
+    const marks =
+      status === 'failed'
+        ? { set: `, ${STATUS_INDEXES.failed.attribute} = gsi1pk`, remove: '' }
+        : { set: '', remove: status === 'success' ? `, ${STATUS_INDEXES.failed.attribute}` : '' };
     try {
       const out = await this.client.send(
         new UpdateCommand({
           ...append,
           UpdateExpression:
             nextAttemptAt === undefined
-              ? `SET ${appendList}, webhook_status = :s ${tail}, next_attempt_at`
-              : `SET ${appendList}, webhook_status = :s, next_attempt_at = :next ${tail}`,
+              ? `SET ${appendList}, webhook_status = :s${marks.set} ${tail}, next_attempt_at${marks.remove}`
+              : `SET ${appendList}, webhook_status = :s, next_attempt_at = :next${marks.set} ${tail}${marks.remove}`,
           // A failure may only move a pending event; a success always wins.
           ConditionExpression:
             status === 'success'
@@ -146,7 +159,7 @@ export class DynamoEventStore implements EventStore {
     return this.conditionalUpdate('SettlePending', {
       TableName: this.tableName,
       Key: keys.event(id),
-      UpdateExpression: 'SET webhook_status = :s REMOVE lease_until, next_attempt_at',
+      UpdateExpression: `SET webhook_status = :s, ${STATUS_INDEXES[status].attribute} = gsi1pk REMOVE lease_until, next_attempt_at`,
       ConditionExpression: 'webhook_status = :pending',
       ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
     });
@@ -157,7 +170,8 @@ export class DynamoEventStore implements EventStore {
       TableName: this.tableName,
       Key: keys.event(id),
       UpdateExpression:
-        'SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at',
+        'SET webhook_status = :pending, cycle_base = webhook_retries ' +
+        `REMOVE lease_until, next_attempt_at, ${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`,
       ConditionExpression:
         'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
       ExpressionAttributeValues: {
@@ -168,6 +182,10 @@ export class DynamoEventStore implements EventStore {
         ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
       },
     });
+  }
+
+  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
+    return this.queries.nextFailedOrSkipped(orgId, limit);
   }
 
   async listEventIdsByStatus(

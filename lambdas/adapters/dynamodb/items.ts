@@ -55,6 +55,10 @@ export interface EventItem extends ItemKey {
   lease_until?: number;
   next_attempt_at?: number;
   expires_at?: number;
+  /** Copy of `gsi1pk` while the event is failed: the key of the sparse `failed-by-org` index. */
+  failed_org?: string;
+  /** Copy of `gsi1pk` while the event is skipped: the key of the sparse `skipped-by-org` index. */
+  skipped_org?: string;
 }
 
 /** The item written for a new event. */
@@ -72,6 +76,7 @@ export function eventItem(event: NewEvent): EventItem {
     cycle_base: 0,
     deliveries: [],
     ...(event.expiresAt === undefined ? {} : { expires_at: event.expiresAt }),
+    ...(event.webhookStatus === 'skipped' ? { skipped_org: keys.orgEvents(event.orgId) } : {}),
   };
 }
 

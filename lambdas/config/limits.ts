@@ -1,0 +1,22 @@
+/**
+ * Bounds on what one API request may read or write, so its cost never grows with the organization's
+ * size. The API, its OpenAPI document and the adapters read them from here.
+ */
+
+/** Deepest result a listing may reach: `page × per_page` at most (deeper pages: narrow `since`/`until`). */
+export const MAX_LIST_DEPTH = 1_000;
+
+/**
+ * Most index entries one listing reads while `account`/`type` filters skip entries (about 60 read units
+ * of ~230-byte entries). A listing that needs more answers 400 and asks for a time window.
+ */
+export const MAX_INDEX_ENTRIES_READ = 2_000;
+
+/**
+ * Most event items one `webhook_status=pending|success` listing reads to check their status (about 250
+ * read units): those two states have no index, so their filter reads items.
+ */
+export const MAX_ITEMS_CHECKED = 500;
+
+/** Most events one `POST /management/webhooks/reset` starts a cycle for. */
+export const RESET_CHUNK = 100;

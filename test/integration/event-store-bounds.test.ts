@@ -1,0 +1,155 @@
+/**
+ * `DynamoEventStore` against DynamoDB Local: what one listing or reset request reads stays bounded and
+ * does not grow with the organization's events; the sparse status indexes follow every status write.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
+import { ValidationError } from '#domain/errors';
+import type { DeliveryQueue, NewEvent } from '#domain/ports';
+import { resetWebhooks } from '#use-cases/reset-webhooks';
+import {
+  attempt,
+  type EventStoreFixture,
+  newEvent,
+  startEventStoreFixture,
+} from '../support/event-store-fixture';
+import { useFixture } from '../support/use-fixture';
+
+let store: DynamoEventStore;
+let stored: EventStoreFixture['stored'];
+/** Capacity units per operation since the last {@link measure}. */
+let units: Record<string, number> = {};
+
+useFixture(
+  () =>
+    startEventStoreFixture('event-store-bounds', (operation, consumed) => {
+      units[operation] = (units[operation] ?? 0) + consumed;
+    }),
+  (fixture) => {
+    ({ store, stored } = fixture);
+  },
+);
+
+async function measure<T>(run: () => Promise<T>): Promise<{ result: T; units: Record<string, number> }> {
+  units = {};
+  const result = await run();
+  return { result, units: { ...units } };
+}
+
+const base = Date.parse('2026-05-01T00:00:00.000Z');
+const at = (second: number) => new Date(base + second * 1000).toISOString();
+
+/** Stores `count` events of `orgId` from second `from` on, ten at a time, each settled to `status`. */
+async function storeMany(
+  orgId: string,
+  from: number,
+  count: number,
+  status: 'success' | 'failed' | 'skipped' | 'pending',
+): Promise<NewEvent[]> {
+  const events: NewEvent[] = [];
+  for (let start = 0; start < count; start += 10) {
+    const chunk = await Promise.all(
+      Array.from({ length: Math.min(10, count - start) }, async (_, j) => {
+        const event = await stored(
+          newEvent({
+            orgId,
+            triggeredAt: at(from + start + j),
+            webhookStatus: status === 'skipped' ? 'skipped' : 'pending',
+          }),
+        );
+        if (status === 'success') await store.recordAttempt(event.id, attempt(200), 'success');
+        if (status === 'failed') await store.recordAttempt(event.id, attempt(500), 'failed');
+        return event;
+      }),
+    );
+    events.push(...chunk);
+  }
+  return events;
+}
+
+describe('bounded listings', () => {
+  it('lists failed events at the same cost however many delivered events the organization has', async () => {
+    const orgId = randomUUID();
+    const failed = await storeMany(orgId, 0, 3, 'failed');
+    await storeMany(orgId, 10, 100, 'success');
+    const before = await measure(() => store.listEvents({ orgId, offset: 0, limit: 10, status: 'failed' }));
+    await storeMany(orgId, 200, 300, 'success');
+    const after = await measure(() => store.listEvents({ orgId, offset: 0, limit: 10, status: 'failed' }));
+    const newestFirst = failed.map((event) => event.id).reverse();
+    expect(before.result.events.map((event) => event.id)).toEqual(newestFirst);
+    expect(after.result.events.map((event) => event.id)).toEqual(newestFirst);
+    expect(after.units).toEqual(before.units);
+  });
+
+  it('moves events in and out of the status indexes with their status', async () => {
+    const orgId = randomUUID();
+    const [event] = await storeMany(orgId, 0, 1, 'pending');
+    if (!event) throw new Error('no event');
+    const ids = async (status: 'failed' | 'skipped') =>
+      (await store.listEvents({ orgId, offset: 0, limit: 10, status })).events.map((e) => e.id);
+    await store.recordAttempt(event.id, attempt(500), 'pending');
+    expect(await ids('failed')).toEqual([]);
+    await store.recordAttempt(event.id, attempt(500), 'failed');
+    expect(await ids('failed')).toEqual([event.id]);
+    expect(await store.startCycle(event.id, orgId)).toBe(true);
+    expect(await ids('failed')).toEqual([]);
+    await store.recordAttempt(event.id, attempt(500), 'failed');
+    await store.recordAttempt(event.id, attempt(200), 'success');
+    expect(await ids('failed')).toEqual([]);
+    const [other] = await storeMany(orgId, 5, 1, 'pending');
+    if (!other) throw new Error('no event');
+    await store.settlePending(other.id, 'skipped');
+    expect(await ids('skipped')).toEqual([other.id]);
+  });
+
+  it('answers 400 on webhook_status=pending when the page needs more than the items one request checks', async () => {
+    const orgId = randomUUID();
+    await storeMany(orgId, 0, 1, 'pending');
+    await storeMany(orgId, 10, MAX_ITEMS_CHECKED + 10, 'success');
+    const error = await store.listEvents({ orgId, offset: 0, limit: 10, status: 'pending' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).params[0]).toMatchObject({
+      name: 'webhook_status',
+      reason: expect.stringContaining('narrow the time window with since and until'),
+    });
+    const window = await store.listEvents({
+      orgId,
+      offset: 0,
+      limit: 10,
+      status: 'pending',
+      until: at(5),
+    });
+    expect(window.events).toHaveLength(1);
+  });
+});
+
+describe('chunked reset', () => {
+  it('queues at most one chunk per request, says whether more remain, and walks through all', async () => {
+    const orgId = randomUUID();
+    const failed = await storeMany(orgId, 0, RESET_CHUNK + 20, 'failed');
+    const skipped = await storeMany(orgId, 500, 15, 'skipped');
+    await storeMany(orgId, 1000, 30, 'success');
+    const sent: string[] = [];
+    const queue: DeliveryQueue = {
+      enqueue: async (ids) => {
+        sent.push(...ids);
+      },
+      postpone: async () => undefined,
+    };
+    const first = await measure(() => resetWebhooks({ events: store, queue }, orgId));
+    expect(first.result.queued).toHaveLength(RESET_CHUNK);
+    expect(first.result.more).toBe(true);
+    expect(first.units.StartCycle).toBeLessThanOrEqual(RESET_CHUNK * 2);
+    const second = await resetWebhooks({ events: store, queue }, orgId);
+    expect(second).toMatchObject({ more: false });
+    expect(second.queued).toHaveLength(35);
+    expect(await resetWebhooks({ events: store, queue }, orgId)).toEqual({ queued: [], more: false });
+    expect(new Set(sent)).toEqual(new Set([...failed, ...skipped].map((event) => event.id)));
+    expect(sent).toHaveLength(RESET_CHUNK + 35);
+  });
+});
