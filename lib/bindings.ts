@@ -4,30 +4,35 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { FunctionKey } from '#config/functions';
-import { EVENTS_TABLE } from '#config/storage';
+import { type EVENTS_TABLE, ITEM_PREFIXES, type ItemKind } from '#config/storage';
 import { acknowledgeKeyActionFamilies } from './herald-function';
 
+/** An operation a function issues on items of the events table. */
+export type ItemAction = 'GetItem' | 'BatchGetItem' | 'UpdateItem';
+/** An index of the events table. */
+export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
+
 /**
- * What a function may do with the events table: exactly the operations the functions' adapters
- * issue, on the table and its named indexes only.
- * - `read`: GetItem, BatchGetItem, Query.
- * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
- *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
- *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ * What a function may do with the events table: exactly the operations its adapters issue.
+ * - Each item action on the table itself (`GetItem`, `BatchGetItem`, `UpdateItem`) is its own statement,
+ *   allowed only on items whose partition key starts with the prefix of one of the kinds listed
+ *   (`dynamodb:LeadingKeys`, every key of the request, keys required). `UpdateItem` creates a missing
+ *   item too, so its kinds are also all a function could create.
+ * - `Query` only on the `indexes` named, never on the table: the indexes project keys, `account` and
+ *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
+ * No function gets PutItem, DeleteItem, BatchWriteItem or Scan: publishing and administration (the only
+ * writers of `ORG#`, `APIKEY#` and `ACCOUNT#` items) run with the operator's credentials; TTL deletes.
  */
-export type TableAccess = 'read' | 'readWrite';
+export interface TableAccess {
+  readonly items: Readonly<Partial<Record<ItemAction, readonly ItemKind[]>>>;
+  readonly indexes?: readonly IndexName[];
+}
 
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
-const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
-  read: READ_ACTIONS,
-  readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
-};
-
-/** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
-const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+/** What a customer-managed table key must allow: the sets of CDK's own table grants. */
+const KEY_ACTIONS = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
   readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
-};
+} as const;
 
 /**
  * What a function may do with a queue.
@@ -35,6 +40,10 @@ const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
  * - `consume`: ReceiveMessage, DeleteMessage, ChangeMessageVisibility (and the attribute reads). An SQS
  *   event source grants the same; binding it states that the handler itself calls the queue (the
  *   consumer changes message visibility to schedule retries).
+ *
+ * The key grants written here and in {@link bindTable} hold only through the service (`kms:ViaService`).
+ * The SQS event sources of the consumer and the reconciler add CDK's own grant (`kms:Decrypt` on the
+ * queue key, without that condition) for the Lambda poller, which reads with the function's role.
  */
 export type QueueAccess = 'send' | 'consume';
 
@@ -43,37 +52,81 @@ export type QueueAccess = 'send' | 'consume';
  * call so that no function learns a name it has no rights on, or has rights it was not told about.
  */
 export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: TableAccess): void {
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: [...TABLE_ACTIONS[access]],
-      // Named indexes instead of CDK's `index/*`: a future index is not readable until granted.
-      resources: [
-        table.tableArn,
-        ...EVENTS_TABLE.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
-      ],
-    }),
-  );
-  if (table.encryptionKey) {
+  for (const [action, kinds = []] of Object.entries(access.items)) {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: [...KEY_ACTIONS[access]],
+        actions: [`dynamodb:${action}`],
+        resources: [table.tableArn],
+        conditions: {
+          // Every key of the request (all of a BatchGetItem's) must start with an allowed prefix…
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': kinds.map((kind) => `${ITEM_PREFIXES[kind]}*`),
+          },
+          // …and a request must name its keys: `ForAllValues` alone would also pass an empty set.
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
+      }),
+    );
+  }
+  if (access.indexes && access.indexes.length > 0) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        // Named indexes instead of CDK's `index/*`: a future index is not readable until granted.
+        resources: access.indexes.map((index) => `${table.tableArn}/index/${index}`),
+      }),
+    );
+  }
+  if (table.encryptionKey) {
+    const writes = access.items.UpdateItem !== undefined;
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...KEY_ACTIONS[writes ? 'readWrite' : 'read']],
         resources: [table.encryptionKey.keyArn],
         // Only through DynamoDB: the role cannot use the key to decrypt anything else directly.
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
       }),
     );
-    if (access === 'readWrite') acknowledgeKeyActionFamilies(fn);
+    if (writes) acknowledgeKeyActionFamilies(fn);
   }
   fn.addEnvironment('TABLE_NAME', table.tableName);
 }
 
-/** Grants `fn` the `access` to the delivery queue and sets `QUEUE_URL`; see {@link bindTable}. */
+/** The SQS actions and, for a customer-managed queue key, the KMS actions of each queue access. */
+const QUEUE_ACTIONS = {
+  send: {
+    sqs: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+    kms: ['kms:GenerateDataKey', 'kms:Decrypt'],
+  },
+  consume: {
+    sqs: [
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+    ],
+    kms: ['kms:Decrypt'],
+  },
+} as const;
+
+/**
+ * Grants `fn` the `access` to the delivery queue and sets `QUEUE_URL`; see {@link bindTable}. Written out
+ * rather than CDK's queue grants so that the key statement carries `kms:ViaService` (SQS only) and names
+ * exact KMS actions.
+ */
 export function bindQueue(fn: lambda.Function, queue: sqs.Queue, access: QueueAccess): void {
-  if (access === 'send') {
-    queue.grants.sendMessages(fn);
-    if (queue.encryptionMasterKey) acknowledgeKeyActionFamilies(fn);
-  } else {
-    queue.grants.consumeMessages(fn);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({ actions: [...QUEUE_ACTIONS[access].sqs], resources: [queue.queueArn] }),
+  );
+  if (queue.encryptionMasterKey) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...QUEUE_ACTIONS[access].kms],
+        resources: [queue.encryptionMasterKey.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `sqs.${Stack.of(fn).region}.amazonaws.com` } },
+      }),
+    );
   }
   fn.addEnvironment('QUEUE_URL', queue.queueUrl);
 }
@@ -85,22 +138,34 @@ export interface FunctionAccess {
 }
 
 /**
- * Every function's data rights in one table, so least privilege can be reviewed at a glance. Readers
- * read; writers also enqueue the delivery they cause; the consumer changes visibility to schedule
- * retries; health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ
- * are read by their event source mappings, which grant exactly that.
+ * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
+ * - only the authorizer reads `APIKEY#` items, and only the consumer reads `ORG#` items (the webhook
+ *   token it signs with); no function can write either kind (no function has UpdateItem on them);
+ * - the only items any function writes are `EVENT#` items (redeliver, reset, consumer, reconciler);
+ * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
+ * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
+ *   health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ are read by
+ *   their event source mappings, which grant exactly that.
  */
 export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
-  authorizer: { table: 'read' },
+  authorizer: { table: { items: { GetItem: ['apiKey'] } } },
   health: {},
   openapi: {},
-  listEvents: { table: 'read' },
-  getEvent: { table: 'read' },
-  redeliverEvent: { table: 'readWrite', queue: 'send' },
-  resetWebhooks: { table: 'readWrite', queue: 'send' },
-  listAccounts: { table: 'read' },
-  getAccount: { table: 'read' },
+  listEvents: {
+    table: { items: { BatchGetItem: ['event'] }, indexes: ['by-org', 'failed-by-org', 'skipped-by-org'] },
+  },
+  getEvent: { table: { items: { GetItem: ['event'] } } },
+  redeliverEvent: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
+  resetWebhooks: {
+    table: { items: { UpdateItem: ['event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    queue: 'send',
+  },
+  listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
+  getAccount: { table: { items: { GetItem: ['account'] } } },
   forwarder: { queue: 'send' },
-  consumer: { table: 'readWrite', queue: 'consume' },
-  reconciler: { table: 'readWrite', queue: 'send' },
+  consumer: {
+    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event'] } },
+    queue: 'consume',
+  },
+  reconciler: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
 };

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { CONSUMER_EVENT_SOURCE, FORWARDER_EVENT_SOURCE, RECONCILER_EVENT_SOURCE } from '#config/delivery';
 import { STREAM_FILTER_PATTERN } from '#config/storage';
 import type { DeliveryQueues } from './delivery-queues';
-import { acknowledgeUnscopedActions } from './herald-function';
+import { acknowledgeKeyActionFamilies, acknowledgeUnscopedActions } from './herald-function';
 
 /**
  * Attempts at a failing stream batch before Lambda hands it to the failure queue. Unbounded retries
@@ -49,6 +49,8 @@ export class DeliveryPipeline extends Construct {
       }),
     );
     acknowledgeUnscopedActions(forwarder, 'dynamodb:ListStreams (needed by the stream event source mapping)');
+    // The failure destination's grant (CDK's) writes under the queue key with the action families.
+    if (queues.forwarderFailures.encryptionMasterKey) acknowledgeKeyActionFamilies(forwarder);
 
     consumer.addEventSource(
       new SqsEventSource(queues.queue, {

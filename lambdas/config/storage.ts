@@ -10,6 +10,20 @@ export interface KeyAttribute {
   readonly type: KeyType;
 }
 
+/**
+ * Partition-key prefix of each item kind (`<prefix><id>`). The adapters build keys from these, and the
+ * stack's IAM conditions (`dynamodb:LeadingKeys`) keep each function to the kinds it uses.
+ */
+export const ITEM_PREFIXES = {
+  organization: 'ORG#',
+  apiKey: 'APIKEY#',
+  account: 'ACCOUNT#',
+  event: 'EVENT#',
+} as const;
+
+/** Kind of item in the events table. */
+export type ItemKind = keyof typeof ITEM_PREFIXES;
+
 /** Index of the events in one state, keyed by the attribute holding a copy of `gsi1pk`. */
 export const STATUS_INDEXES = {
   failed: { name: 'failed-by-org', attribute: 'failed_org' },

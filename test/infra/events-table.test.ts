@@ -14,7 +14,7 @@ const imported = synth({ encryption: { kind: 'customer-managed', keyArn } });
 const TABLE = 'AWS::DynamoDB::Table';
 
 describe('events table', () => {
-  it('has the keys, the INCLUDE index and the NEW_IMAGE stream of EVENTS_TABLE', () => {
+  it('has the keys, the INCLUDE indexes (by-org and the sparse status ones) and the NEW_IMAGE stream', () => {
     byDefault.template.resourceCountIs(TABLE, 1);
     byDefault.template.hasResourceProperties(TABLE, {
       KeySchema: [
@@ -26,20 +26,19 @@ describe('events table', () => {
         { AttributeName: 'sk', AttributeType: 'S' },
         { AttributeName: 'gsi1pk', AttributeType: 'S' },
         { AttributeName: 'gsi1sk', AttributeType: 'S' },
+        { AttributeName: 'failed_org', AttributeType: 'S' },
+        { AttributeName: 'skipped_org', AttributeType: 'S' },
       ]),
-      GlobalSecondaryIndexes: [
+      GlobalSecondaryIndexes: EVENTS_TABLE.indexes.map((index) =>
         Match.objectLike({
-          IndexName: 'by-org',
+          IndexName: index.name,
           KeySchema: [
-            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
           ],
-          Projection: {
-            ProjectionType: 'INCLUDE',
-            NonKeyAttributes: [...EVENTS_TABLE.indexes[0].nonKeyAttributes],
-          },
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['account', 'type'] },
         }),
-      ],
+      ),
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
   });
@@ -95,9 +94,9 @@ describe('events table', () => {
     configured.template.hasResourceProperties(TABLE, {
       BillingMode: Match.absent(), // CloudFormation's default is PROVISIONED
       ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 2 },
-      GlobalSecondaryIndexes: [
+      GlobalSecondaryIndexes: EVENTS_TABLE.indexes.map(() =>
         Match.objectLike({ ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 2 } }),
-      ],
+      ),
     });
     const targets = configured.template.findResources('AWS::ApplicationAutoScaling::ScalableTarget');
     const ranges = Object.values(targets).map((t) => [
@@ -116,7 +115,7 @@ describe('events table', () => {
     configured.template.resourcePropertiesCountIs(
       'AWS::ApplicationAutoScaling::ScalingPolicy',
       { TargetTrackingScalingPolicyConfiguration: Match.objectLike({ TargetValue: 70 }) },
-      4,
+      2 * (1 + EVENTS_TABLE.indexes.length),
     );
   });
 });

@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import { FUNCTION_ACCESS } from '#lib/bindings';
 import { actionsOf, allows, synth } from './fixture';
 
 const byDefault = synth();
@@ -18,7 +19,26 @@ const configured = synth({
     certificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/x',
   },
 });
+const customerManaged = synth({ encryption: { kind: 'customer-managed' } });
 const KEYS = Object.keys(FUNCTIONS) as FunctionKey[];
+
+type LeadingKeysCondition = {
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] };
+  Null: { 'dynamodb:LeadingKeys': 'false' };
+};
+const leadingKeys = (prefixes: string[]): LeadingKeysCondition => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes },
+  Null: { 'dynamodb:LeadingKeys': 'false' },
+});
+/** The function's statements with item actions on the table (not Query, not the stream). */
+const tableStatements = (key: FunctionKey) =>
+  byDefault
+    .statements(key)
+    .filter((s) =>
+      actionsOf(s).some((a) =>
+        ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'].includes(a),
+      ),
+    );
 const { stack } = byDefault;
 const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
@@ -82,11 +102,9 @@ describe('every function', () => {
 });
 
 describe('data rights', () => {
-  it('readers read the table and its index, and can neither write nor touch a queue', () => {
+  it('readers read the table and their indexes, and can neither write nor touch a queue', () => {
     for (const key of READERS) {
       const statements = byDefault.statements(key);
-      expect(allows(statements, 'dynamodb:Query', tableId)).toBe(true);
-      expect(JSON.stringify(statements)).toContain('/index/by-org');
       for (const action of [
         'dynamodb:PutItem',
         'dynamodb:UpdateItem',
@@ -98,6 +116,70 @@ describe('data rights', () => {
       expect(JSON.stringify(statements)).not.toMatch(/sqs:/);
       expect(byDefault.env(key)).toMatchObject({ TABLE_NAME: { Ref: tableId } });
       expect(byDefault.env(key).QUEUE_URL).toBeUndefined();
+    }
+    expect(JSON.stringify(byDefault.statements('listEvents'))).toContain('/index/by-org');
+    expect(JSON.stringify(byDefault.statements('listAccounts'))).toContain('/index/by-org');
+  });
+
+  it('functions that read one item get GetItem only, on their item kinds', () => {
+    const expected: [FunctionKey, string[]][] = [
+      ['authorizer', ['APIKEY#*']],
+      ['getEvent', ['EVENT#*']],
+      ['getAccount', ['ACCOUNT#*']],
+    ];
+    for (const [key, prefixes] of expected) {
+      const table = tableStatements(key);
+      expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
+      expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
+    }
+  });
+
+  it('each function reaches only the item kinds it uses; only the consumer reads ORG# items, none writes them', () => {
+    const prefixes = (key: FunctionKey) =>
+      tableStatements(key).flatMap(
+        (s) =>
+          (s.Condition as LeadingKeysCondition | undefined)?.['ForAllValues:StringLike'][
+            'dynamodb:LeadingKeys'
+          ] ?? [],
+      );
+    expect(prefixes('listEvents')).toEqual(['EVENT#*']);
+    expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
+    expect(prefixes('consumer')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*', 'EVENT#*']);
+    for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
+      expect(prefixes(key), key).toEqual(['EVENT#*']);
+    }
+    for (const key of KEYS) {
+      const statements = tableStatements(key);
+      // Item actions only under a LeadingKeys condition that also requires keys to be named.
+      for (const statement of statements) {
+        expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
+        expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
+      }
+      const writes = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
+      for (const statement of writes) {
+        expect(statement.Condition, key).toEqual(leadingKeys(['EVENT#*']));
+      }
+      if (key !== 'consumer') expect(prefixes(key), key).not.toContain('ORG#*');
+      // Queries only on named indexes, never on the table.
+      for (const statement of byDefault
+        .statements(key)
+        .filter((s) => actionsOf(s).includes('dynamodb:Query'))) {
+        expect(JSON.stringify(statement.Resource), key).toContain('/index/');
+        expect(actionsOf(statement), key).toEqual(['dynamodb:Query']);
+      }
+    }
+  });
+
+  it('key grants hold only through DynamoDB and SQS (kms:ViaService)', () => {
+    for (const key of KEYS) {
+      const kms = customerManaged
+        .statements(key)
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      const own = kms.filter((s) => s.Condition !== undefined);
+      for (const statement of own) {
+        expect(JSON.stringify(statement.Condition), key).toMatch(/"kms:ViaService":\{?.*(dynamodb|sqs)\./);
+      }
+      if (FUNCTION_ACCESS[key].table) expect(own.length, key).toBeGreaterThan(0);
     }
   });
 

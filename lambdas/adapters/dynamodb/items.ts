@@ -3,6 +3,7 @@
  * Attribute names are short where they repeat per attempt, because item size is billed on every write.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { ITEM_PREFIXES } from '#config/storage';
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
 
@@ -17,10 +18,10 @@ export const EVENT_SK = 'EVENT';
 
 /** Key builders, one per item kind. */
 export const keys = {
-  organization: (orgId: string): ItemKey => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
-  apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
-  account: (iban: string): ItemKey => ({ pk: `ACCOUNT#${iban}`, sk: 'ACCOUNT' }),
-  event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: EVENT_SK }),
+  organization: (orgId: string): ItemKey => ({ pk: `${ITEM_PREFIXES.organization}${orgId}`, sk: 'ORG' }),
+  apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
+  account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
+  event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */
@@ -82,7 +83,7 @@ export function eventItem(event: NewEvent): EventItem {
 
 /** The event id inside an event item's `pk` (`EVENT#<id>`). */
 export function eventIdOfKey(pk: string): string {
-  return pk.slice('EVENT#'.length);
+  return pk.slice(ITEM_PREFIXES.event.length);
 }
 
 /** Stored attempt of a recorded {@link DeliveryAttempt}. */
