@@ -13,7 +13,7 @@ export const CONTEXT_PREFIX = 'herald:';
  * (comma-separated seconds), `webhookUrlPolicy`, `eventRetentionDays`, `encryption` (`aws-managed`,
  * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
  * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `domainName` + `certificateArn` (+
- * `hostedZoneId` + `hostedZoneName`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
+ * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
  * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`.
  */
 export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
@@ -81,6 +81,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
             domainName,
             certificateArn,
             hostedZone: hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined,
+            disableDefaultEndpoint: oneOf('disableDefaultEndpoint', ['true', 'false'] as const) !== 'false',
           }
         : undefined,
     tableCapacity: (typeof capacity === 'string' ? JSON.parse(capacity) : capacity) as

@@ -58,6 +58,9 @@ export interface EventsApiProps {
   readonly webAclArn?: string;
 }
 
+/** TLS 1.3 and 1.2 with forward secrecy only, on the API and on a custom domain alike. */
+const API_SECURITY_POLICY = apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+
 const PUBLIC_METHOD_REASON =
   'Unauthenticated by design: the health check and the API description must be reachable without a key.';
 const MOCK_METHOD_REASON =
@@ -100,6 +103,11 @@ export class EventsApi extends Construct {
         dataTraceEnabled: false,
       },
     });
+    // The default endpoint's TLS floor: TLS 1.2 (forward secrecy only) instead of the legacy TLS_1_0.
+    // An enhanced policy needs an endpoint access mode; STRICT also checks SNI against the Host header.
+    const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;
+    cfnApi.securityPolicy = API_SECURITY_POLICY;
+    cfnApi.endpointAccessMode = apigw.EndpointAccessMode.STRICT;
     authorizerFailureFilter(this, this.accessLogs);
     addGatewayProblems(this.api);
     this.addRoutes(props);
@@ -157,8 +165,7 @@ export class EventsApi extends Construct {
       domainName: domain.domainName,
       certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
       endpointType: apigw.EndpointType.REGIONAL,
-      // TLS 1.3 and 1.2 with forward secrecy only; STRICT also refuses clients that negotiate less.
-      securityPolicy: apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09,
+      securityPolicy: API_SECURITY_POLICY,
       endpointAccessMode: apigw.EndpointAccessMode.STRICT,
     });
     if (domain.hostedZone) {

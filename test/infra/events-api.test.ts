@@ -220,6 +220,17 @@ describe('stage', () => {
   });
 });
 
+describe('TLS', () => {
+  it('the API itself accepts TLS 1.2 or newer only (not the legacy TLS 1.0 policy), in STRICT mode', () => {
+    for (const synthesized of [byDefault, configured]) {
+      synthesized.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+        SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
+        EndpointAccessMode: 'STRICT',
+      });
+    }
+  });
+});
+
 describe('custom domain', () => {
   it('maps the domain with a modern TLS policy, aliases it and turns the default endpoint off', () => {
     configured.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
@@ -239,6 +250,18 @@ describe('custom domain', () => {
       DisableExecuteApiEndpoint: true,
     });
     template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+  });
+
+  it('keeps the default endpoint only when asked to', () => {
+    const kept = synth({
+      customDomain: {
+        domainName: 'events.example.com',
+        certificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/abc',
+        disableDefaultEndpoint: false,
+      },
+    });
+    kept.template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: false });
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: false });
   });
 
   it('becomes the ApiUrl output', () => {
