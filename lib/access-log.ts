@@ -12,8 +12,8 @@ const AUTHORIZER_FAILURE_TYPES = ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATIO
 
 /**
  * One JSON object per request. Every value is a quoted string, because API Gateway writes `-` for a
- * missing value and an unquoted `-` would break the JSON. The Authorization header is never logged;
- * `orgId` comes from the authorizer's context.
+ * missing value and an unquoted `-` would break the JSON. The Authorization header, the raw path and
+ * the query string are never logged (they carry IBANs); `orgId` comes from the authorizer's context.
  */
 export function accessLogFormat(): AccessLogFormat {
   return AccessLogFormat.custom(
@@ -25,8 +25,8 @@ export function accessLogFormat(): AccessLogFormat {
       sourceIp: F.contextIdentitySourceIp(),
       userAgent: F.contextIdentityUserAgent(),
       httpMethod: F.contextHttpMethod(),
+      // The route template (`/accounts/{iban}`), never the raw path: paths carry IBANs.
       resourcePath: F.contextResourcePath(),
-      path: F.contextPath(),
       protocol: F.contextProtocol(),
       status: F.contextStatus(),
       responseLength: F.contextResponseLength(),

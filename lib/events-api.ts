@@ -1,6 +1,7 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
@@ -48,6 +49,8 @@ export interface EventsApiProps {
   readonly stageName: string;
   readonly throttle: ApiThrottle;
   readonly logRetention: logs.RetentionDays;
+  /** Encrypts the access logs (the customer-managed key, when there is one). */
+  readonly logKey?: kms.IKey;
   readonly tracing: boolean;
   /** API Gateway execution logs; needs the account's API Gateway CloudWatch role. */
   readonly executionLogLevel?: 'ERROR' | 'INFO';
@@ -78,7 +81,10 @@ export class EventsApi extends Construct {
 
   constructor(scope: Construct, id: string, props: EventsApiProps) {
     super(scope, id);
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      encryptionKey: props.logKey,
+    });
     this.api = new apigw.RestApi(this, 'Api', {
       // The ApiName dimension of API Gateway's metrics: unique per stack, so deployments stay apart.
       restApiName: Stack.of(this).stackName,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -21,6 +22,8 @@ export interface HeraldFunctionDefaults {
   readonly logRetention: logs.RetentionDays;
   /** Active X-Ray tracing. */
   readonly tracing: boolean;
+  /** Encrypts the log group; its policy must let CloudWatch Logs use it (see `HeraldStack`). */
+  readonly logKey?: kms.IKey;
 }
 
 /** Properties of a {@link HeraldFunction}. */
@@ -43,7 +46,10 @@ export class HeraldFunction extends Construct {
   constructor(scope: Construct, id: string, props: HeraldFunctionProps) {
     super(scope, id);
     // An explicit group: a retention, and no logs:CreateLogGroup right for the function.
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention });
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      encryptionKey: props.logKey,
+    });
     // An own role instead of AWSLambdaBasicExecutionRole, whose logs rights cover every log group.
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(role);

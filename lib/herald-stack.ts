@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -60,6 +61,7 @@ export class HeraldStack extends Stack {
       logLevel: props.logLevel ?? 'INFO',
       logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,
       tracing: props.tracing ?? false,
+      logKey: key,
     };
     const functions = {} as Record<FunctionKey, lambda.Function>;
     for (const fnKey of Object.keys(FUNCTIONS) as FunctionKey[]) {
@@ -93,6 +95,7 @@ export class HeraldStack extends Stack {
       stageName: props.stageName ?? 'v1',
       throttle: props.apiThrottle ?? { rateLimit: 50, burstLimit: 100 },
       logRetention: defaults.logRetention,
+      logKey: key,
       tracing: defaults.tracing,
       executionLogLevel: props.executionLogLevel,
       corsAllowOrigins: props.corsAllowOrigins,
@@ -143,13 +146,35 @@ export class HeraldStack extends Stack {
     const encryption = props.encryption ?? { kind: 'aws-managed' };
     if (encryption.kind === 'aws-managed') return undefined;
     if (encryption.keyArn) return kms.Key.fromKeyArn(this, 'Key', encryption.keyArn);
-    return new kms.Key(this, 'Key', {
-      description: 'Herald: events table, delivery queues and alarm topic',
+    const key = new kms.Key(this, 'Key', {
+      description: 'Herald: events table, delivery queues, log groups and alarm topic',
       enableKeyRotation: true,
       // Deleting the key would make the retained table and its backups unreadable.
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    allowLogGroups(key, this);
+    return key;
   }
+}
+
+/**
+ * Lets CloudWatch Logs encrypt and read this account's log groups in this region with `key` (an imported
+ * key's own policy must say the same; AWS documents the statement under "Encrypt log data in CloudWatch
+ * Logs using AWS KMS").
+ */
+function allowLogGroups(key: kms.Key, stack: Stack): void {
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
+      actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+      resources: ['*'],
+      conditions: {
+        ArnLike: {
+          'kms:EncryptionContext:aws:logs:arn': `arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:*`,
+        },
+      },
+    }),
+  );
 }
 
 /**

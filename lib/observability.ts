@@ -16,7 +16,8 @@ export interface ObservabilityProps {
   /**
    * Encrypts the alarm topic. CloudWatch must be allowed to use it: granted here for a key of this
    * stack; an imported key's policy must allow `cloudwatch.amazonaws.com` kms:Decrypt and
-   * kms:GenerateDataKey* itself.
+   * kms:GenerateDataKey* itself. Without one the topic gets a key of its own: SNS's AWS-managed key
+   * cannot be used by CloudWatch alarms.
    */
   readonly encryptionKey?: kms.IKey;
   readonly alarmEmail?: string;
@@ -57,13 +58,19 @@ export class Observability extends Construct {
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
+    const topicKey =
+      props.encryptionKey ??
+      new kms.Key(this, 'AlarmTopicKey', {
+        description: 'Herald: alarm topic (CloudWatch alarms cannot use the AWS-managed SNS key)',
+        enableKeyRotation: true,
+      });
     this.topic = new sns.Topic(this, 'AlarmTopic', {
       displayName: 'Herald alarms',
       enforceSSL: true,
-      masterKey: props.encryptionKey,
+      masterKey: topicKey,
     });
-    if (props.encryptionKey instanceof kms.Key) {
-      props.encryptionKey.grant(
+    if (topicKey instanceof kms.Key) {
+      topicKey.grant(
         new iam.ServicePrincipal('cloudwatch.amazonaws.com'),
         'kms:Decrypt',
         'kms:GenerateDataKey*',

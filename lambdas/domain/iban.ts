@@ -75,6 +75,21 @@ export function parseIban(name: string, text: string): string {
   return normalizeIban(text);
 }
 
+/** An IBAN as logs may show it: country, check digits and the last four characters, `DE89…3000`. */
+export function maskIban(iban: string): string {
+  return `${iban.slice(0, 4)}…${iban.slice(-4)}`;
+}
+
+/** Candidates for {@link maskIbans}: an IBAN-shaped run of upper-case letters and digits. */
+const IBAN_IN_TEXT = /(?<![A-Z0-9])[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}(?![A-Z0-9])/g;
+
+/** The text with every valid IBAN in it masked by {@link maskIban} (other runs are left alone). */
+export function maskIbans(text: string): string {
+  return text.replace(IBAN_IN_TEXT, (candidate) =>
+    isValidIban(candidate) ? maskIban(candidate) : candidate,
+  );
+}
+
 /** Remainder mod 97 of the number the text spells with A=10 … Z=35, digit by digit to stay in range. */
 function mod97(text: string): number {
   let remainder = 0;

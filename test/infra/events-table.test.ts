@@ -54,13 +54,14 @@ describe('events table', () => {
     });
   });
 
-  it('by default: AWS-managed key, on demand, no TTL, no KMS key of its own', () => {
+  it('by default: AWS-managed key, on demand, no TTL, no KMS key of its own (only the alarm topic has one)', () => {
     byDefault.template.hasResourceProperties(TABLE, {
       SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: Match.absent(),
     });
-    byDefault.template.resourceCountIs('AWS::KMS::Key', 0);
+    byDefault.template.resourceCountIs('AWS::KMS::Key', 1);
+    expect(byDefault.stack.encryptionKey).toBeUndefined();
   });
 
   it('customer-managed: creates a rotated, retained key and encrypts with it', () => {

@@ -134,6 +134,19 @@ describe('alarm topic', () => {
     });
   });
 
+  it('is encrypted without a customer key too, with a rotated key of its own that CloudWatch may use', () => {
+    const key = logicalId(stack.node.findChild('Observability').node.findChild('AlarmTopicKey'));
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+
   it('is encrypted with the customer key, which CloudWatch may use', () => {
     const keyId = configured.logicalId(configured.stack.encryptionKey);
     configured.template.hasResourceProperties('AWS::SNS::Topic', {
@@ -149,6 +162,36 @@ describe('alarm topic', () => {
         ]),
       },
     });
+  });
+});
+
+describe('personal data in logs', () => {
+  it('log groups use the customer-managed key when there is one, which CloudWatch Logs may use', () => {
+    const keyArn = { 'Fn::GetAtt': [configured.logicalId(configured.stack.encryptionKey), 'Arn'] };
+    const groups = Object.values(configured.template.findResources('AWS::Logs::LogGroup')) as CfnJson[];
+    expect(groups.length).toBeGreaterThan(12);
+    for (const group of groups) expect(group.Properties.KmsKeyId).toEqual(keyArn);
+    configured.template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: Match.anyValue() },
+            Condition: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+    for (const group of Object.values(template.findResources('AWS::Logs::LogGroup')) as CfnJson[]) {
+      expect(group.Properties.KmsKeyId).toBeUndefined();
+    }
+  });
+
+  it('access logs name the route template, never the raw path or query string', () => {
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0] as CfnJson;
+    const format = JSON.parse(stage.Properties.AccessLogSetting.Format) as Record<string, string>;
+    expect(format.resourcePath).toBe('$context.resourcePath');
+    expect(Object.values(format)).not.toContain('$context.path');
+    expect(JSON.stringify(format)).not.toMatch(/\$context\.path|querystring|\$input/);
   });
 });
 

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { logger, maskIbanStrings } from '#adapters/observability';
+import { maskIban, maskIbans } from '#domain/iban';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('IBANs in logs', () => {
+  it('keeps the country, check digits and last four characters', () => {
+    expect(maskIban('DE89370400440532013000')).toBe('DE89…3000');
+  });
+
+  it('masks every valid IBAN inside a text and leaves other runs alone', () => {
+    expect(maskIbans('Account DE89370400440532013000 belongs to another organization.')).toBe(
+      'Account DE89…3000 belongs to another organization.',
+    );
+    expect(maskIbans('/accounts/GB82WEST12345698765432/events,NO9386011117947')).toBe(
+      '/accounts/GB82…5432/events,NO93…7947',
+    );
+    // Wrong check digits, an id and a hash are not IBANs.
+    const untouched = 'DE00370400440532013000 0193a1b2-c3d4 ABCD1234567890123456';
+    expect(maskIbans(untouched)).toBe(untouched);
+    expect(maskIbanStrings('n', 42)).toBe(42);
+  });
+
+  it('the functions’ logger masks IBANs in messages, attributes and errors', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    logger.info('Webhook attempt for DE89370400440532013000', {
+      account: 'DE89370400440532013000',
+      nested: { iban: 'GB82WEST12345698765432' },
+      error: new Error('Account DE89370400440532013000 belongs to another organization.'),
+    });
+    const written = lines.join('');
+    expect(written).toContain('DE89…3000');
+    expect(written).toContain('GB82…5432');
+    expect(written).not.toContain('DE89370400440532013000');
+    expect(written).not.toContain('GB82WEST12345698765432');
+  });
+});
