@@ -14,8 +14,6 @@ export interface PublisherOptions {
   readonly baseUrl: string;
   /** Largest accepted serialized payload; 64 KiB by default. */
   readonly maxPayloadBytes?: number;
-  /** Must match the stack's `eventRetentionDays` when that is set. */
-  readonly retentionDays?: number;
   /** A document client of your own (region, credentials); one from the default chain otherwise. */
   readonly client?: DynamoDBDocumentClient;
 }
@@ -41,12 +39,22 @@ export type Publisher = (input: PublishInput) => Promise<PublishedEvent>;
  */
 export function createPublisher(options: PublisherOptions): Publisher {
   const client = options.client ?? createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, options.tableName);
+  // The stack's `eventRetentionDays`, from the table's settings item: read once per publisher (a failed
+  // read is tried again by the next publish), so no publisher can forget or mistype it.
+  let retention: Promise<number | undefined> | undefined;
   const deps = {
     events: new DynamoEventStore(client, options.tableName),
-    directory: new DynamoDirectoryStore(client, options.tableName),
+    directory,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     maxPayloadBytes: options.maxPayloadBytes,
-    retentionDays: options.retentionDays,
+    retentionDays: () => {
+      retention ??= directory.getEventRetentionDays().catch((error: unknown) => {
+        retention = undefined;
+        throw error;
+      });
+      return retention;
+    },
   };
   return async (input) => {
     const { created, event } = await publish(deps, input);

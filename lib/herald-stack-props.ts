@@ -40,9 +40,9 @@ export interface HeraldStackProps extends StackProps {
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
   /**
    * Days after which DynamoDB deletes an event with its attempts (they live in the event item): the
-   * table's TTL on `expires_at` is switched on, the stack outputs `EventRetentionDays`, and publishers
-   * stamp `expires_at` when given the same value (`createPublisher({ retentionDays })`,
-   * `herald publish --retention-days`). At least 14 days
+   * table's TTL on `expires_at` is switched on, the stack writes the value into the table's settings
+   * item at every deployment, and every publisher (`createPublisher`, `herald publish`) reads it once and
+   * stamps `expires_at` on each event it publishes. At least 14 days
    * (the queue retention), so no event expires while a delivery for it may still be queued.
    * @default - unset: events are kept until deleted otherwise, and TTL is off
    */

@@ -19,6 +19,7 @@ import { EventsTable } from './events-table';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
+import { TableSettings } from './table-settings';
 
 const HANDLERS_DIR = fileURLToPath(new URL('../lambdas/handlers', import.meta.url));
 
@@ -54,6 +55,12 @@ export class HeraldStack extends Stack {
       capacity: props.tableCapacity,
       expireItems: retentionDays !== undefined,
     }).table;
+    new TableSettings(this, 'Settings', {
+      table: this.table,
+      eventRetentionDays: retentionDays,
+      logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,
+      logKey: key,
+    });
     this.queues = new DeliveryQueues(this, 'Delivery', { encryptionKey: key });
     const { table, queues } = this;
 
@@ -137,7 +144,7 @@ export class HeraldStack extends Stack {
     if (retentionDays !== undefined) {
       new CfnOutput(this, 'EventRetentionDays', {
         value: String(retentionDays),
-        description: 'Pass to createPublisher({ retentionDays }) / herald publish --retention-days',
+        description: 'Days until events expire; publishers read it from the table (SETTINGS item)',
       });
     }
   }

@@ -21,6 +21,16 @@ export const ITEM_PREFIXES = {
   event: 'EVENT#',
 } as const;
 
+/**
+ * The one settings item: deployment-wide values every publisher must apply, whoever runs it. The stack
+ * writes it at deploy time (and the local runtime at start); publishers read it once.
+ */
+export const SETTINGS_ITEM = {
+  key: { pk: 'SETTINGS', sk: 'SETTINGS' },
+  /** Days until an event expires (`expires_at`); absent when events are kept. */
+  retentionDaysAttribute: 'event_retention_days',
+} as const;
+
 /** Kind of item in the events table. */
 export type ItemKind = keyof typeof ITEM_PREFIXES;
 

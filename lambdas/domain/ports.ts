@@ -96,6 +96,18 @@ export interface EventStore {
    * those triggered at or before `until` (ISO). Reads every event of the window: operator use only.
    */
   listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
+  /**
+   * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined),
+   * from where `cursor` left off; answers how many were deleted and the cursor of the next chunk,
+   * undefined when done.
+   */
+  eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk>;
+}
+
+/** One chunk of an erasure. */
+export interface EraseChunk {
+  readonly erased: number;
+  readonly cursor?: string | undefined;
 }
 
 /** Organizations, API keys and accounts. */
@@ -112,6 +124,10 @@ export interface DirectoryStore {
   /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
   putAccount(account: Account): Promise<Account>;
   listAccounts(orgId: string): Promise<Account[]>;
+  /** Deletes an account (its events stay until erased); false when there was none. */
+  deleteAccount(iban: string): Promise<boolean>;
+  /** The deployment's event retention in days (the settings item), undefined when events are kept. */
+  getEventRetentionDays(): Promise<number | undefined>;
 }
 
 /** The delivery queue. */

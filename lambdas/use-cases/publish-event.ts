@@ -12,8 +12,11 @@ export interface PublishDeps {
   /** The API's public base URL, for the `_links` inside the webhook body. */
   readonly baseUrl: string;
   readonly maxPayloadBytes?: number;
-  /** Days until DynamoDB deletes the event; undefined keeps it. */
-  readonly retentionDays?: number | undefined;
+  /**
+   * The deployment's event retention in days (undefined keeps events), read from the table's settings so
+   * that every event gets it however it is published; callers cache it (see `createPublisher`).
+   */
+  readonly retentionDays: () => Promise<number | undefined>;
   readonly now?: () => Date;
 }
 
@@ -49,6 +52,7 @@ export async function publishEvent(deps: PublishDeps, input: PublishInput): Prom
     baseUrl: deps.baseUrl,
   });
   const now = (deps.now ?? (() => new Date()))();
+  const retentionDays = await deps.retentionDays();
   const result = await deps.events.putEvent({
     id: valid.id,
     orgId: org.id,
@@ -59,9 +63,7 @@ export async function publishEvent(deps: PublishDeps, input: PublishInput): Prom
     signature: signBody(webhookKey(org.webhookToken), body),
     webhookStatus: account.webhookUrl ? 'pending' : 'skipped',
     expiresAt:
-      deps.retentionDays === undefined
-        ? undefined
-        : Math.floor(now.getTime() / 1000) + deps.retentionDays * 86_400,
+      retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + retentionDays * 86_400,
   });
   if (result.created) return { created: true, event: result.event };
 

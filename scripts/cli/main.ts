@@ -14,6 +14,7 @@ import {
   putAccount,
   rotateWebhookToken,
 } from '#use-cases/administer';
+import { deleteAccount } from '#use-cases/delete-account';
 import { requeuePending } from '#use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
@@ -23,8 +24,9 @@ const USAGE = `Usage: herald <command> [flags]
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
   account list --org ORG_ID
+  account delete --org ORG_ID --iban IBAN [--erase]   (--erase: also delete every event of the account)
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
-  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
+  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
   [--queue-url URL (events requeue)]
   [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
@@ -42,7 +44,7 @@ const OPTIONS = {
   payload: { type: 'string' },
   id: { type: 'string' },
   'triggered-at': { type: 'string' },
-  'retention-days': { type: 'string' },
+  erase: { type: 'boolean' },
   table: { type: 'string' },
   region: { type: 'string' },
   'base-url': { type: 'string' },
@@ -100,6 +102,13 @@ async function run(): Promise<unknown> {
       );
     case 'account list':
       return listAccounts(directory, required('org'), target.baseUrl);
+    case 'account delete':
+      return deleteAccount(
+        { directory, events: new DynamoEventStore(client, target.tableName) },
+        required('org'),
+        required('iban'),
+        { erase: values.erase === true },
+      );
     case 'events requeue': {
       if (!target.queueUrl)
         throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');
@@ -120,19 +129,7 @@ async function run(): Promise<unknown> {
         if (error instanceof UsageError) throw error;
         throw new UsageError('--payload must be JSON (an object).');
       }
-      const retention = values['retention-days'];
-      const retentionDays = retention === undefined ? undefined : Number(retention);
-      if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays > 0)) {
-        throw new UsageError(
-          '--retention-days must be a positive integer (the stack output EventRetentionDays).',
-        );
-      }
-      const publish = createPublisher({
-        tableName: target.tableName,
-        baseUrl: target.baseUrl,
-        client,
-        retentionDays,
-      });
+      const publish = createPublisher({ tableName: target.tableName, baseUrl: target.baseUrl, client });
       const event = await publish({
         account: required('account'),
         type: required('type'),

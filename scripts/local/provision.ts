@@ -10,6 +10,7 @@ import {
   CreateTableCommand,
   DeleteTableCommand,
   DescribeTableCommand,
+  PutItemCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   ResourceInUseException,
@@ -27,7 +28,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from '#config/delivery';
-import { EVENTS_TABLE, type KeyAttribute } from '#config/storage';
+import { EVENTS_TABLE, type KeyAttribute, SETTINGS_ITEM } from '#config/storage';
 
 /** What to provision and where. */
 export interface ProvisionOptions {
@@ -47,6 +48,8 @@ export interface ProvisionOptions {
   readonly maxReceiveCount?: number;
   /** Override of `DELIVERY_QUEUE.visibilityTimeoutSeconds`. */
   readonly visibilityTimeoutSeconds?: number;
+  /** The stack's `eventRetentionDays`: written to the settings item, as the stack does at deploy time. */
+  readonly eventRetentionDays?: number;
 }
 
 /** Names, URLs and ARNs of the provisioned resources. */
@@ -79,6 +82,7 @@ export async function provisionResources(options: ProvisionOptions): Promise<Pro
   const sqsEndpoint = options.sqsEndpoint ?? process.env.AWS_ENDPOINT_URL_SQS;
   try {
     const table = await ensureTable(dynamodb, names.tableName);
+    await writeSettings(dynamodb, names.tableName, options.eventRetentionDays);
     const dlq = await ensureQueue(sqs, sqsEndpoint, names.dlqName, {
       VisibilityTimeout: String(DEAD_LETTER_QUEUE.visibilityTimeoutSeconds),
       MessageRetentionPeriod: String(DEAD_LETTER_QUEUE.retentionPeriodSeconds),
@@ -117,6 +121,21 @@ export async function deprovisionResources(
     clients.sqs.send(new DeleteQueueCommand({ QueueUrl: resources.queueUrl })).catch(ignoreMissing),
     clients.sqs.send(new DeleteQueueCommand({ QueueUrl: resources.dlqUrl })).catch(ignoreMissing),
   ]);
+}
+
+/** The settings item (`SETTINGS_ITEM`), rewritten at every start like the stack's deploy-time write. */
+async function writeSettings(client: DynamoDBClient, tableName: string, retentionDays?: number): Promise<void> {
+  const { key, retentionDaysAttribute } = SETTINGS_ITEM;
+  await client.send(
+    new PutItemCommand({
+      TableName: tableName,
+      Item: {
+        pk: { S: key.pk },
+        sk: { S: key.sk },
+        ...(retentionDays === undefined ? {} : { [retentionDaysAttribute]: { N: String(retentionDays) } }),
+      },
+    }),
+  );
 }
 
 async function ensureTable(

@@ -53,6 +53,8 @@ export interface LocalRuntimeOptions {
    * in-memory when absent. Only applies to emulators the runtime starts itself.
    */
   readonly dataDir?: string;
+  /** The stack's `eventRetentionDays` (the settings item every publisher reads); events kept otherwise. */
+  readonly eventRetentionDays?: number;
   /** `RETRY_SCHEDULE` of the functions (19 comma-separated seconds); the default schedule otherwise. */
   readonly retrySchedule?: string;
   /** Extra function environment variables, applied last. */
@@ -111,6 +113,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       prefix,
       sqsEndpoint: endpoints.sqs,
       maxReceiveCount: options.maxReceiveCount,
+      eventRetentionDays: options.eventRetentionDays,
     });
     const port = options.port ?? (await findFreePort());
     const baseUrl = `http://127.0.0.1:${port}`;

@@ -274,10 +274,16 @@ describe('environment from props', () => {
     expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
   });
 
-  it('retention is an output for publishers, not a function variable (no function writes events)', () => {
+  it('retention is written into the table for every publisher, not a function variable', () => {
     configured.template.hasOutput('EventRetentionDays', { Value: '90' });
     expect(byDefault.template.findOutputs('EventRetentionDays')).toEqual({});
     expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
+    // The settings item, put at every deployment (with the retention, or without it to switch it off).
+    const writes = (synthesized: typeof configured) =>
+      JSON.stringify(synthesized.template.findResources('Custom::AWS'));
+    expect(writes(configured)).toMatch(/putItem.*SETTINGS.*event_retention_days.*\\"N\\":\\"90\\"/);
+    expect(writes(byDefault)).toMatch(/putItem.*SETTINGS/);
+    expect(writes(byDefault)).not.toContain('event_retention_days');
   });
 
   it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {

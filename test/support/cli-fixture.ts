@@ -63,6 +63,8 @@ export interface EventDetail {
 export interface CliFixtureOptions {
   /** Accounts (without webhook URL) the CLI puts for the organization before the tests run. */
   readonly accounts?: readonly string[];
+  /** The deployment's event retention (the settings item), as the stack would set it. */
+  readonly eventRetentionDays?: number;
 }
 
 /** A running local runtime, a CLI pointed at it, and the organization the CLI created. */
@@ -86,6 +88,7 @@ export async function startCliFixture(options: CliFixtureOptions = {}): Promise<
     endpoints: testEndpoints(),
     prefix: uniquePrefix('cli'),
     authorizerCacheTtlSeconds: 0,
+    eventRetentionDays: options.eventRetentionDays,
   });
   const dirs: string[] = [];
   const stop = async (): Promise<void> => {

@@ -1,11 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { SETTINGS_ITEM } from '#config/storage';
 import { ConflictError } from '#domain/errors';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
@@ -137,6 +139,19 @@ export class DynamoDirectoryStore implements DirectoryStore {
       accounts.push(...items.map(toAccount));
     }
     return accounts.sort((a, b) => a.iban.localeCompare(b.iban));
+  }
+
+  async deleteAccount(iban: string): Promise<boolean> {
+    const out = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.account(iban), ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes !== undefined;
+  }
+
+  async getEventRetentionDays(): Promise<number | undefined> {
+    const item = await this.get(SETTINGS_ITEM.key);
+    const days = item?.[SETTINGS_ITEM.retentionDaysAttribute];
+    return typeof days === 'number' ? days : undefined;
   }
 
   private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {

@@ -5,6 +5,7 @@ import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
+  EraseChunk,
   EventListPage,
   EventListRequest,
   EventStore,
@@ -12,6 +13,7 @@ import type {
   PutEventResult,
   StatusChunk,
 } from '#domain/ports';
+import { eraseAccountEvents } from './event-erasure';
 import { EventQueries } from './event-queries';
 import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
 
@@ -186,6 +188,10 @@ export class DynamoEventStore implements EventStore {
 
   async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
     return this.queries.nextFailedOrSkipped(orgId, limit);
+  }
+
+  async eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk> {
+    return eraseAccountEvents(this.client, this.tableName, orgId, account, cursor);
   }
 
   async listEventIdsByStatus(
