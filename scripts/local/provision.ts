@@ -10,9 +10,9 @@ import {
   CreateTableCommand,
   DeleteTableCommand,
   DescribeTableCommand,
-  PutItemCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  PutItemCommand,
   ResourceInUseException,
   ResourceNotFoundException,
   type TableDescription,
@@ -124,7 +124,11 @@ export async function deprovisionResources(
 }
 
 /** The settings item (`SETTINGS_ITEM`), rewritten at every start like the stack's deploy-time write. */
-async function writeSettings(client: DynamoDBClient, tableName: string, retentionDays?: number): Promise<void> {
+async function writeSettings(
+  client: DynamoDBClient,
+  tableName: string,
+  retentionDays?: number,
+): Promise<void> {
   const { key, retentionDaysAttribute } = SETTINGS_ITEM;
   await client.send(
     new PutItemCommand({

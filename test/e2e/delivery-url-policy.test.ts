@@ -107,6 +107,14 @@ describe('HttpWebhookSender under public-https', () => {
     expect(hook.requests.length).toBe(before);
   });
 
+  it('names the kind of address a host resolved to, never the address itself', async () => {
+    const result = await new HttpWebhookSender('public-https').send(
+      request(`http://localhost:${hook.port}/x`),
+    );
+    expect(result.body).toBe('refused: localhost resolves to loopback addresses only');
+    expect(result.body).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
   it('reaches the same receiver under the local policy (control)', async () => {
     const before = hook.requests.length;
     const result = await new HttpWebhookSender('local').send(request(`http://localhost:${hook.port}/hooks`));
@@ -131,6 +139,8 @@ describe('the consumer under public-https', () => {
     for (const attempt of view.webhook_deliveries) {
       expect(attempt.response_status).toBe(0);
       expect(attempt.response_body.startsWith('refused')).toBe(true);
+      // What the API shows in response_body never maps the network: no resolved address.
+      if (url(0).includes('localhost')) expect(attempt.response_body).not.toMatch(/127\.0\.0\.1|::1/);
     }
     await sleep(1_000);
     expectCountsConsistent(await harness.getEvent(tenant, id));

@@ -109,10 +109,15 @@ export class HttpWebhookSender implements WebhookSender {
         const allowed = addresses.filter((a) => isAddressAllowed(classifyAddress(a.address), policy));
         const first = allowed[0];
         if (!first) {
-          const kinds = addresses.map((a) => `${a.address} (${classifyAddress(a.address)})`).join(', ');
-          const refused = Object.assign(new Error(`refused: ${hostname} resolves to ${kinds}`), {
-            code: 'EHERALDREFUSED',
-          });
+          // The message is stored as the attempt's response body: it names the kinds, never the resolved
+          // addresses, which would map the private network to whoever reads the event.
+          const kinds = [...new Set(addresses.map((a) => classifyAddress(a.address)))].join(', ');
+          const refused = Object.assign(
+            new Error(`refused: ${hostname} resolves to ${kinds} addresses only`),
+            {
+              code: 'EHERALDREFUSED',
+            },
+          );
           return callback(refused, '', 0);
         }
         if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
