@@ -12,7 +12,7 @@ export const CONTEXT_PREFIX = 'herald:';
  * keep their JSON type; both are accepted. Keys (after `herald:`): `stackName`, `retrySchedule`
  * (comma-separated seconds), `webhookUrlPolicy`, `eventRetentionDays`, `encryption` (`aws-managed`,
  * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
- * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `domainName` + `certificateArn` (+
+ * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `orgRateLimit`, `orgBurstLimit`, `orgQuotaPerDay`, `domainName` + `certificateArn` (+
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
  * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`.
  */
@@ -54,6 +54,12 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
   if ((domainName === undefined) !== (certificateArn === undefined)) {
     throw new Error(`${CONTEXT_PREFIX}domainName and certificateArn go together`);
   }
+  const usage = {
+    rateLimit: num('orgRateLimit'),
+    burstLimit: num('orgBurstLimit'),
+    quotaPerDay: num('orgQuotaPerDay'),
+  };
+  const orgUsage = Object.values(usage).some((value) => value !== undefined) ? usage : undefined;
   const hostedZoneId = str('hostedZoneId');
   const zoneName = str('hostedZoneName');
   const capacity = raw('tableCapacity');
@@ -75,6 +81,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
     logLevel: oneOf<LogLevel>('logLevel', ['DEBUG', 'INFO', 'WARN', 'ERROR']),
     logRetention: retention(num('logRetentionDays')),
     apiThrottle: rateLimit !== undefined && burstLimit !== undefined ? { rateLimit, burstLimit } : undefined,
+    organizationUsage: orgUsage,
     customDomain:
       domainName && certificateArn
         ? {

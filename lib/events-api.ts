@@ -9,6 +9,7 @@ import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct, type IConstruct } from 'constructs';
 import type { FunctionKey } from '#config/functions';
+import type { OrganizationUsage } from '#config/limits';
 import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
@@ -48,6 +49,8 @@ export interface EventsApiProps {
   readonly functions: Readonly<Record<FunctionKey, lambda.IFunction>>;
   readonly stageName: string;
   readonly throttle: ApiThrottle;
+  /** Each organization's own throttle and quota (usage plan keyed by the organization id). */
+  readonly organizationUsage: OrganizationUsage;
   readonly logRetention: logs.RetentionDays;
   /** Encrypts the access logs (the customer-managed key, when there is one). */
   readonly logKey?: kms.IKey;
@@ -76,6 +79,8 @@ const AUTHORIZER_REASON =
 export class EventsApi extends Construct {
   readonly api: apigw.RestApi;
   readonly accessLogs: logs.LogGroup;
+  /** The organizations' usage plan: each organization's API key (value = its id) belongs to it. */
+  readonly usagePlan: apigw.UsagePlan;
   /** `https://<custom domain>` when one is configured, else the stage URL. */
   readonly publicBaseUrl: string;
 
@@ -92,6 +97,8 @@ export class EventsApi extends Construct {
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       // The API Gateway CloudWatch role is an account-wide singleton; a stack must not own it.
       cloudWatchRole: false,
+      // The authorizer names the usage-plan key (the organization id), so callers send no x-api-key.
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       disableExecuteApiEndpoint: props.customDomain
         ? (props.customDomain.disableDefaultEndpoint ?? true)
         : false,
@@ -116,6 +123,13 @@ export class EventsApi extends Construct {
     cfnApi.endpointAccessMode = apigw.EndpointAccessMode.STRICT;
     authorizerFailureFilter(this, this.accessLogs);
     addGatewayProblems(this.api);
+    const usage = props.organizationUsage;
+    this.usagePlan = this.api.addUsagePlan('OrganizationPlan', {
+      description: 'Per-organization throttle and quota; key value = organization id',
+      throttle: { rateLimit: usage.rateLimit, burstLimit: usage.burstLimit },
+      quota: { limit: usage.quotaPerDay, period: apigw.Period.DAY },
+      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+    });
     this.addRoutes(props);
     this.publicBaseUrl = props.customDomain ? `https://${props.customDomain.domainName}` : this.api.url;
     if (props.customDomain) this.addCustomDomain(props.customDomain);
@@ -144,6 +158,8 @@ export class EventsApi extends Construct {
           new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
           {
             authorizer: route.auth === 'api-key' ? authorizer : undefined,
+            // Metered by the usage plan, against the key the authorizer names.
+            apiKeyRequired: route.auth === 'api-key',
             requestValidator: validator,
             requestParameters: pathParameters(route),
           },

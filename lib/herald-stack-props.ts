@@ -1,6 +1,7 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
+import type { OrganizationUsage } from '#config/limits';
 import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
@@ -67,6 +68,14 @@ export interface HeraldStackProps extends StackProps {
    * @default { rateLimit: 50, burstLimit: 100 }
    */
   readonly apiThrottle?: ApiThrottle;
+  /**
+   * Each organization's own throttle and daily quota (an API Gateway usage plan keyed by the authorizer's
+   * usage identifier, the organization id), inside the stage-wide `apiThrottle`. Answers 429
+   * problem+json when exceeded. Every organization needs an API key of the plan whose value is its id
+   * (`herald org usage-key` registers one; see the README).
+   * @default ORGANIZATION_USAGE_DEFAULTS: 10 rps, burst 20, 100,000 requests a day
+   */
+  readonly organizationUsage?: Partial<OrganizationUsage>;
   /** Custom domain; also sets env `PUBLIC_BASE_URL` of the API functions. @default - none */
   readonly customDomain?: CustomDomain;
   /** Throughput mode of the events table (see `TableCapacity` for the costs). @default { mode: 'on-demand' } */

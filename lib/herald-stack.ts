@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
 import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
@@ -101,6 +102,7 @@ export class HeraldStack extends Stack {
       functions,
       stageName: props.stageName ?? 'v1',
       throttle: props.apiThrottle ?? { rateLimit: 50, burstLimit: 100 },
+      organizationUsage: organizationUsage(props),
       logRetention: defaults.logRetention,
       logKey: key,
       tracing: defaults.tracing,
@@ -141,6 +143,10 @@ export class HeraldStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: queues.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
+    new CfnOutput(this, 'UsagePlanId', {
+      value: this.api.usagePlan.usagePlanId,
+      description: 'Usage plan of the organizations: herald org usage-key --usage-plan-id',
+    });
     if (retentionDays !== undefined) {
       new CfnOutput(this, 'EventRetentionDays', {
         value: String(retentionDays),
@@ -162,6 +168,23 @@ export class HeraldStack extends Stack {
     allowLogGroups(key, this);
     return key;
   }
+}
+
+/** The per-organization usage of the props, defaults filled in, each a whole number of at least 1. */
+function organizationUsage(props: HeraldStackProps): OrganizationUsage {
+  const given = props.organizationUsage ?? {};
+  const value = (name: keyof OrganizationUsage) =>
+    checkRange(
+      `organizationUsage.${name}`,
+      given[name] ?? ORGANIZATION_USAGE_DEFAULTS[name],
+      1,
+      1_000_000_000,
+    );
+  return {
+    rateLimit: value('rateLimit'),
+    burstLimit: value('burstLimit'),
+    quotaPerDay: value('quotaPerDay'),
+  };
 }
 
 /**

@@ -20,3 +20,23 @@ export const MAX_ITEMS_CHECKED = 500;
 
 /** Most events one `POST /management/webhooks/reset` starts a cycle for. */
 export const RESET_CHUNK = 100;
+
+/** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
+export interface OrganizationUsage {
+  /** Steady-state requests per second of one organization. */
+  readonly rateLimit: number;
+  /** Requests one organization may send in a burst above the rate. */
+  readonly burstLimit: number;
+  /** Requests one organization may send per day (UTC). */
+  readonly quotaPerDay: number;
+}
+
+/**
+ * Defaults of {@link OrganizationUsage}: below the stage-wide 50 rps, so no organization can take the
+ * whole API; a day's quota far above what reading one's own events needs.
+ */
+export const ORGANIZATION_USAGE_DEFAULTS: OrganizationUsage = {
+  rateLimit: 10,
+  burstLimit: 20,
+  quotaPerDay: 100_000,
+};

@@ -12,7 +12,9 @@ const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAM
 
 /**
  * TOKEN authorizer. API Gateway caches the decision per key for every route, so an Allow covers the
- * whole API (`<api>/<stage>/*`) and carries the organization id to the handlers. Throwing exactly
+ * whole API (`<api>/<stage>/*`) and carries the organization id to the handlers. The organization id is
+ * also the usage identifier key: API Gateway counts the request against that organization's key in the
+ * usage plan (its own throttle and quota). Throwing exactly
  * `Unauthorized` makes API Gateway answer 401 (with the UNAUTHORIZED gateway response).
  */
 export const handler = middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
@@ -28,5 +30,6 @@ export const handler = middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorize
         Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*` }],
       },
       context: { orgId },
+      usageIdentifierKey: orgId,
     };
   });

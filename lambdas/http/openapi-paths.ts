@@ -221,11 +221,22 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
 };
 
 /** A problem answer whose body must carry exactly this status and problem type. */
-function problem(status: number, slug: string, description: string, header?: string): ResponseObject {
+function problem(
+  status: number,
+  slug: string | readonly string[],
+  description: string,
+  header?: string,
+): ResponseObject {
   const schema: JsonSchema = {
     type: 'object',
     allOf: [schemaRef(status === 400 ? 'ValidationProblem' : 'Problem')],
-    properties: { type: { const: PROBLEM_TYPE_BASE + slug }, status: { const: status } },
+    properties: {
+      type:
+        typeof slug === 'string'
+          ? { const: PROBLEM_TYPE_BASE + slug }
+          : { enum: slug.map((one) => PROBLEM_TYPE_BASE + one) },
+      status: { const: status },
+    },
   };
   const headers =
     header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
@@ -236,6 +247,7 @@ const {
   UNAUTHORIZED: AUTH,
   MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
   THROTTLED: SLOW,
+  QUOTA_EXCEEDED: QUOTA,
   DEFAULT_5XX,
 } = GATEWAY_PROBLEMS;
 
@@ -247,6 +259,11 @@ export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
   [ROUTE_NOT_FOUND_RESPONSE]: problem(NO_ROUTE.status, NO_ROUTE.slug, 'No route has this path.'),
   [METHOD_NOT_ALLOWED_RESPONSE]: problem(405, 'method-not-allowed', 'The path has no such method.', 'Allow'),
   Conflict: problem(409, 'conflict', 'The state of the resource does not allow the request.'),
-  TooManyRequests: problem(SLOW.status, SLOW.slug, 'The request rate limit was exceeded; retry later.'),
+  TooManyRequests: problem(
+    SLOW.status,
+    [SLOW.slug, QUOTA.slug],
+    "The API's or the organization's request rate (`too-many-requests`, retry later) or the " +
+      "organization's daily quota (`quota-exceeded`, renews at 00:00 UTC) was exceeded.",
+  ),
   InternalError: problem(DEFAULT_5XX.status, DEFAULT_5XX.slug, 'Internal error; the cause is not revealed.'),
 };

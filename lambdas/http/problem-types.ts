@@ -45,7 +45,14 @@ export const GATEWAY_PROBLEMS = {
     status: 429,
     slug: 'too-many-requests',
     title: 'Too many requests',
-    detail: 'The request rate limit of this API was exceeded; retry later.',
+    detail:
+      "The request rate limit of this API or of the organization's usage plan was exceeded; retry later.",
+  },
+  QUOTA_EXCEEDED: {
+    status: 429,
+    slug: 'quota-exceeded',
+    title: 'Quota exceeded',
+    detail: "The organization's daily request quota is used up; it renews at 00:00 UTC.",
   },
   DEFAULT_5XX: {
     status: 500,

@@ -16,6 +16,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import type { FunctionKey } from '#config/functions';
+import type { OrganizationUsage } from '#config/limits';
 import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
@@ -26,6 +27,7 @@ import {
 import { renderProblem } from '#http/problem';
 import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
+import { createUsageMeter } from './usage-meter';
 
 /** A proxy-integration function (a Lambda handler with its context already bound). */
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -52,6 +54,11 @@ export interface ApiGatewayOptions {
   readonly authorizerCacheTtlSeconds?: number;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;
+  /**
+   * Each organization's throttle and quota, as the stack's usage plan (`npm start` passes the stack's
+   * defaults, `ORGANIZATION_USAGE_DEFAULTS`); unmetered when absent, so tests can page quickly.
+   */
+  readonly organizationUsage?: OrganizationUsage;
 }
 
 /** A gateway that is not yet (or no longer) listening. */
@@ -73,6 +80,7 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
   const stage = options.stage ?? 'local';
   const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
   const decisions = new Map<string, CachedDecision>();
+  const meter = options.organizationUsage ? createUsageMeter(options.organizationUsage) : undefined;
 
   const authorize = async (token: string | undefined, methodArn: string): Promise<Decision> => {
     // Like the stack's authorizer: a header that is missing or not `Bearer <key>` never reaches it.
@@ -105,6 +113,14 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     }
     if (evaluatePolicy(policyDocument, methodArn) !== 'Allow') {
       return { problem: GATEWAY_PROBLEMS.ACCESS_DENIED };
+    }
+    // The usage plan: the authorizer names the key (API key source AUTHORIZER); without one API
+    // Gateway answers 403, and an exhausted bucket or quota 429.
+    if (meter) {
+      const usageKey = result.result.usageIdentifierKey;
+      if (!usageKey) return { problem: GATEWAY_PROBLEMS.ACCESS_DENIED };
+      const verdict = meter.take(usageKey);
+      if (verdict !== 'allowed') return { problem: GATEWAY_PROBLEMS[verdict] };
     }
     // API Gateway hands context values to the integration as strings.
     return {

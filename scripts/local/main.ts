@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
+import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
 import { parseRetrySchedule } from '#domain/retry-schedule';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
@@ -37,6 +38,8 @@ const runtime = await startLocalRuntime({
   port,
   dataDir: inMemory ? undefined : join(STATE_DIR, 'data'),
   retrySchedule: process.env.HERALD_RETRY_SCHEDULE,
+  // Each organization's share of the API, as the stack's usage plan meters it.
+  organizationUsage: ORGANIZATION_USAGE_DEFAULTS,
 }).catch((error: unknown) => {
   // A start that cannot work (no java, the data directory in use) is explained in one line.
   console.error(`Herald did not start: ${(error as Error).message}`);

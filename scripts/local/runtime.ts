@@ -13,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import { RECONCILER_EVENT_SOURCE } from '#config/delivery';
 import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import type { OrganizationUsage } from '#config/limits';
 import {
   type ApiHandler,
   type ApiHandlers,
@@ -61,6 +62,8 @@ export interface LocalRuntimeOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Replacements for the real handlers; those given are not imported. */
   readonly handlers?: Partial<FunctionHandlers>;
+  /** Each organization's throttle and quota (the stack's usage plan); unmetered when absent. */
+  readonly organizationUsage?: OrganizationUsage;
   /** Authorizer cache TTL; default `AUTHORIZER_CACHE_TTL_SECONDS`. */
   readonly authorizerCacheTtlSeconds?: number;
   /** Redrive limit of the delivery queue; default `DELIVERY_QUEUE.maxReceiveCount`. */
@@ -123,6 +126,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const gateway = createApiGateway({
       handlers: handlers as ApiHandlers,
       authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
+      organizationUsage: options.organizationUsage,
     });
     await gateway.listen(port);
     cleanups.push(() => gateway.close());

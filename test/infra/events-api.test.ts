@@ -220,6 +220,51 @@ describe('stage', () => {
   });
 });
 
+describe('per-organization usage plan', () => {
+  it('takes the key from the authorizer and meters every authenticated method, not the public ones', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    for (const [, method] of ofType('AWS::ApiGateway::Method')) {
+      const authenticated = method.Properties.AuthorizationType === 'CUSTOM';
+      expect(method.Properties.ApiKeyRequired ?? false).toBe(authenticated);
+    }
+    expect(ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.ApiKeyRequired).length).toBe(
+      API_ROUTES.filter((route) => route.auth === 'api-key').length,
+    );
+  });
+
+  it('gives each organization the default throttle and daily quota, or the configured ones', () => {
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      Quota: { Limit: 100_000, Period: 'DAY' },
+      ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
+    });
+    synth({ organizationUsage: { rateLimit: 3, quotaPerDay: 500 } }).template.hasResourceProperties(
+      'AWS::ApiGateway::UsagePlan',
+      { Throttle: { RateLimit: 3, BurstLimit: 20 }, Quota: { Limit: 500, Period: 'DAY' } },
+    );
+    expect(() => synth({ organizationUsage: { burstLimit: 0 } })).toThrow(/organizationUsage.burstLimit/);
+    template.hasOutput('UsagePlanId', Match.anyValue());
+  });
+
+  it('answers an exceeded throttle or quota with 429 problem+json', () => {
+    for (const [type, slug] of [
+      ['THROTTLED', 'too-many-requests'],
+      ['QUOTA_EXCEEDED', 'quota-exceeded'],
+    ]) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: '429',
+        ResponseParameters: Match.objectLike({
+          'gatewayresponse.header.Content-Type': "'application/problem+json'",
+        }),
+        ResponseTemplates: Match.objectLike({
+          'application/problem+json': Match.stringLikeRegexp(`problems/${slug}`),
+        }),
+      });
+    }
+  });
+});
+
 describe('TLS', () => {
   it('the API itself accepts TLS 1.2 or newer only (not the legacy TLS 1.0 policy), in STRICT mode', () => {
     for (const synthesized of [byDefault, configured]) {

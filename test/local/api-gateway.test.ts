@@ -4,7 +4,9 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
+import { createUsageMeter } from '#local/usage-meter';
 import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
 
 const gateways: ApiGateway[] = [];
@@ -28,6 +30,7 @@ function allowingAuthorizer(): ReturnType<
         Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*` }],
       },
       context: { orgId: 'org-1', tier: 3 },
+      usageIdentifierKey: event.authorizationToken === 'Bearer good-key' ? 'org-1' : 'org-2',
     };
   });
 }
@@ -49,8 +52,12 @@ function echoHandlers(): { handlers: ApiHandlers; events: APIGatewayProxyEvent[]
   };
 }
 
-async function start(handlers: ApiHandlers, authorizerCacheTtlSeconds = 0): Promise<string> {
-  const gateway = createApiGateway({ handlers, authorizerCacheTtlSeconds });
+async function start(
+  handlers: ApiHandlers,
+  authorizerCacheTtlSeconds = 0,
+  organizationUsage?: OrganizationUsage,
+): Promise<string> {
+  const gateway = createApiGateway({ handlers, authorizerCacheTtlSeconds, organizationUsage });
   gateways.push(gateway);
   return gateway.listen(0);
 }
@@ -255,5 +262,77 @@ describe('api gateway: gateway answers', () => {
       status: 500,
     });
     expect(logged).toHaveBeenCalled();
+  });
+});
+
+describe('usage plan emulation', () => {
+  /** Two organizations, each known by its own key. */
+  const twoOrgs = vi.fn(
+    async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+      const org = { 'Bearer key-a': 'org-a', 'Bearer key-b': 'org-b' }[event.authorizationToken];
+      if (!org) throw new Error('Unauthorized');
+      const [apiArn, stage] = event.methodArn.split('/');
+      return {
+        principalId: org,
+        policyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*` }],
+        },
+        context: { orgId: org },
+        usageIdentifierKey: org,
+      };
+    },
+  );
+  const get = (baseUrl: string, key: string) =>
+    fetch(`${baseUrl}/events`, { headers: { Authorization: `Bearer ${key}` } });
+
+  it('throttles each organization on its own with a 429 problem, leaving the others alone', async () => {
+    const usage = { rateLimit: 0.001, burstLimit: 2, quotaPerDay: 1000 };
+    const baseUrl = await start({ ...echoHandlers().handlers, authorizer: twoOrgs }, 0, usage);
+    expect((await get(baseUrl, 'key-a')).status).toBe(200);
+    expect((await get(baseUrl, 'key-a')).status).toBe(200);
+    const throttled = await get(baseUrl, 'key-a');
+    expect(throttled.status).toBe(429);
+    expect(await problemOf(throttled)).toMatchObject({
+      type: 'https://herald.dev/problems/too-many-requests',
+      status: 429,
+    });
+    expect((await get(baseUrl, 'key-b')).status).toBe(200);
+  });
+
+  it('answers 429 quota-exceeded once an organization used its daily quota', async () => {
+    const usage = { rateLimit: 1000, burstLimit: 1000, quotaPerDay: 2 };
+    const baseUrl = await start({ ...echoHandlers().handlers, authorizer: twoOrgs }, 0, usage);
+    await get(baseUrl, 'key-a');
+    await get(baseUrl, 'key-a');
+    const over = await get(baseUrl, 'key-a');
+    expect(over.status).toBe(429);
+    expect((await problemOf(over)).type).toBe('https://herald.dev/problems/quota-exceeded');
+    expect((await get(baseUrl, 'key-b')).status).toBe(200);
+  });
+
+  it('refuses with 403 an authorizer answer that names no usage key, as API Gateway does', async () => {
+    const { usageIdentifierKey: _, ...withoutKey } = await allowingAuthorizer()({
+      type: 'TOKEN',
+      authorizationToken: 'Bearer good-key',
+      methodArn: 'arn:aws:execute-api:us-east-1:000000000000:local/local/GET/events',
+    });
+    const authorizer = vi.fn(async () => withoutKey);
+    const baseUrl = await start({ ...echoHandlers().handlers, authorizer }, 0, ORGANIZATION_USAGE_DEFAULTS);
+    expect((await get(baseUrl, 'good-key')).status).toBe(403);
+  });
+
+  it('renews the quota at 00:00 UTC and refills the bucket at the rate', () => {
+    let now = Date.parse('2026-11-22T23:59:59.000Z');
+    const meter = createUsageMeter({ rateLimit: 1, burstLimit: 1, quotaPerDay: 2 }, () => now);
+    expect(meter.take('org')).toBe('allowed');
+    expect(meter.take('org')).toBe('THROTTLED');
+    // 00:00:00 UTC: a new day, so two more although the day before already used one.
+    now += 1000;
+    expect(meter.take('org')).toBe('allowed');
+    now += 1000;
+    expect(meter.take('org')).toBe('allowed');
+    now += 1000;
+    expect(meter.take('org')).toBe('QUOTA_EXCEEDED');
   });
 });
