@@ -158,3 +158,9 @@ export interface WebhookRequest {
 export interface WebhookSender {
   send(request: WebhookRequest): Promise<SendResult>;
 }
+
+/** The organizations' keys of the API's usage plan (each organization's own throttle and quota). */
+export interface UsageKeys {
+  /** Makes the organization's requests metered by the plan (key value = organization id); idempotent. */
+  register(orgId: string): Promise<void>;
+}

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { ApiGatewayUsageKeys } from '#adapters/apigateway/usage-keys';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
@@ -19,7 +21,8 @@ import { requeuePending } from '#use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
-  org create --name NAME
+  org create --name NAME [--usage-plan-id ID]
+  org usage-key --org ORG_ID --usage-plan-id ID   (an organization created before its usage plan existed)
   org token rotate --org ORG_ID
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
@@ -28,6 +31,7 @@ const USAGE = `Usage: herald <command> [flags]
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
+  [--usage-plan-id ID (the stack output UsagePlanId: registers each new organization's key)]
   [--queue-url URL (events requeue)]
   [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
 
@@ -51,6 +55,7 @@ const OPTIONS = {
   'url-policy': { type: 'string' },
   'queue-url': { type: 'string' },
   'older-than': { type: 'string' },
+  'usage-plan-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -72,6 +77,14 @@ function required(flag: keyof typeof values): string {
   return value;
 }
 
+/** The usage plan's keys when `--usage-plan-id` is given (AWS only: the local gateway meters by org id). */
+function usageKeys(): ApiGatewayUsageKeys | undefined {
+  const id = values['usage-plan-id'];
+  return id === undefined
+    ? undefined
+    : new ApiGatewayUsageKeys(new APIGatewayClient(values.region ? { region: values.region } : {}), id);
+}
+
 async function run(): Promise<unknown> {
   const command = positionals.join(' ');
   if (values.help) return USAGE;
@@ -86,8 +99,19 @@ async function run(): Promise<unknown> {
   const client = createDocumentClient();
   const directory = new DynamoDirectoryStore(client, target.tableName);
   switch (command) {
-    case 'org create':
-      return createOrganization(directory, required('name'));
+    case 'org create': {
+      const created = await createOrganization(directory, required('name'));
+      // In AWS the organization's requests pass the usage plan only once its key is registered.
+      await usageKeys()?.register(created.id);
+      return created;
+    }
+    case 'org usage-key': {
+      const keys = usageKeys();
+      if (!keys) throw new UsageError('--usage-plan-id is required (the stack output UsagePlanId).');
+      const orgId = required('org');
+      await keys.register(orgId);
+      return { org_id: orgId, usage_plan_id: values['usage-plan-id'] };
+    }
     case 'org token rotate':
       return rotateWebhookToken(directory, required('org'));
     case 'api-key create':
