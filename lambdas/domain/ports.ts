@@ -102,6 +102,11 @@ export interface EventStore {
    * undefined when done.
    */
   eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk>;
+  /**
+   * Puts a `failed` or `skipped` event into its sparse status index if it is not there (events recorded
+   * before the indexes existed); false when the event is in neither state.
+   */
+  indexStatus(id: string): Promise<boolean>;
 }
 
 /** One chunk of an erasure. */

@@ -1,4 +1,5 @@
 import { RESET_CHUNK } from '#config/limits';
+import type { EventStore } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
 /** The events one reset request queued, and whether failed or skipped events remain. */
@@ -26,4 +27,20 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
     queued.push(...chunk);
   }
   return { queued, more };
+}
+
+/**
+ * Puts the organization's `failed` and `skipped` events that predate the sparse status indexes into them,
+ * so that the status filters and reset see them. Reads every event of the organization: an operator's
+ * one-off after upgrading, never an API request.
+ */
+export async function indexStatuses(
+  events: Pick<EventStore, 'listEventIdsByStatus' | 'indexStatus'>,
+  orgId: string,
+): Promise<{ indexed: number }> {
+  let indexed = 0;
+  for (const id of await events.listEventIdsByStatus(orgId, ['failed', 'skipped'])) {
+    if (await events.indexStatus(id)) indexed++;
+  }
+  return { indexed };
 }

@@ -18,6 +18,7 @@ import {
 } from '#use-cases/administer';
 import { deleteAccount } from '#use-cases/delete-account';
 import { requeuePending } from '#use-cases/redeliver-events';
+import { indexStatuses } from '#use-cases/reset-webhooks';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
@@ -29,6 +30,7 @@ const USAGE = `Usage: herald <command> [flags]
   account list --org ORG_ID
   account delete --org ORG_ID --iban IBAN [--erase]   (--erase: also delete every event of the account)
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
+  events index-statuses --org ORG_ID   (once after upgrading: failed/skipped events into their indexes)
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
   [--usage-plan-id ID (the stack output UsagePlanId: registers each new organization's key)]
@@ -145,6 +147,8 @@ async function run(): Promise<unknown> {
       };
       return requeuePending(deps, required('org'), new Date(Date.now() - minutes * 60_000).toISOString());
     }
+    case 'events index-statuses':
+      return indexStatuses(new DynamoEventStore(client, target.tableName), required('org'));
     case 'publish': {
       let payload: unknown;
       try {

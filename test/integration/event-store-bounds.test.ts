@@ -3,12 +3,13 @@
  * does not grow with the organization's events; the sparse status indexes follow every status write.
  */
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
-import { resetWebhooks } from '#use-cases/reset-webhooks';
+import { indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
 import {
   attempt,
   type EventStoreFixture,
@@ -19,6 +20,8 @@ import { useFixture } from '../support/use-fixture';
 
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
+let documents: EventStoreFixture['documents'];
+let tableName: string;
 /** Capacity units per operation since the last {@link measure}. */
 let units: Record<string, number> = {};
 
@@ -28,7 +31,7 @@ useFixture(
       units[operation] = (units[operation] ?? 0) + consumed;
     }),
   (fixture) => {
-    ({ store, stored } = fixture);
+    ({ store, stored, documents, tableName } = fixture);
   },
 );
 
@@ -151,5 +154,35 @@ describe('chunked reset', () => {
     expect(await resetWebhooks({ events: store, queue }, orgId)).toEqual({ queued: [], more: false });
     expect(new Set(sent)).toEqual(new Set([...failed, ...skipped].map((event) => event.id)));
     expect(sent).toHaveLength(RESET_CHUNK + 35);
+  });
+});
+
+describe('index-statuses (upgrade)', () => {
+  it('puts failed and skipped events recorded before the indexes into them, once', async () => {
+    const orgId = randomUUID();
+    const [failed] = await storeMany(orgId, 0, 1, 'failed');
+    const [skipped] = await storeMany(orgId, 5, 1, 'skipped');
+    await storeMany(orgId, 10, 3, 'success');
+    if (!failed || !skipped) throw new Error('no events');
+    // As an older version stored them: status set, no index attribute.
+    for (const [id, attribute] of [
+      [failed.id, 'failed_org'],
+      [skipped.id, 'skipped_org'],
+    ]) {
+      await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: `EVENT#${id}`, sk: 'EVENT' },
+          UpdateExpression: `REMOVE ${attribute}`,
+        }),
+      );
+    }
+    const listed = async (status: 'failed' | 'skipped') =>
+      (await store.listEvents({ orgId, offset: 0, limit: 10, status })).events.map((event) => event.id);
+    expect(await listed('failed')).toEqual([]);
+    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 2 });
+    expect(await listed('failed')).toEqual([failed.id]);
+    expect(await listed('skipped')).toEqual([skipped.id]);
+    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 0 });
   });
 });

@@ -15,6 +15,9 @@ import { isolatedResources } from './resources';
 /** A store on a freshly provisioned table, with the helpers that need it. */
 export interface EventStoreFixture {
   readonly store: DynamoEventStore;
+  /** The document client of the store, for arrangements the store cannot make. */
+  readonly documents: DynamoDBDocumentClient;
+  readonly tableName: string;
   /** Puts the event, expects it to be new, and returns it. */
   stored(event: NewEvent): Promise<NewEvent>;
   /** Reads the event back consistently; fails unless it is stored with as many retries as deliveries. */
@@ -53,6 +56,8 @@ export async function startEventStoreFixture(
 
   return {
     store,
+    documents,
+    tableName: resources.tableName,
     stored,
     read,
     stop: async () => {

@@ -190,6 +190,18 @@ export class DynamoEventStore implements EventStore {
     return this.queries.nextFailedOrSkipped(orgId, limit);
   }
 
+  async indexStatus(id: string): Promise<boolean> {
+    const set = async (status: 'failed' | 'skipped') =>
+      this.conditionalUpdate('IndexStatus', {
+        TableName: this.tableName,
+        Key: keys.event(id),
+        UpdateExpression: `SET ${STATUS_INDEXES[status].attribute} = gsi1pk`,
+        ConditionExpression: `webhook_status = :s AND attribute_not_exists(${STATUS_INDEXES[status].attribute})`,
+        ExpressionAttributeValues: { ':s': status },
+      });
+    return (await set('failed')) || (await set('skipped'));
+  }
+
   async eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk> {
     return eraseAccountEvents(this.client, this.tableName, orgId, account, cursor);
   }
