@@ -22,6 +22,8 @@ export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
  *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
  * No function gets PutItem, DeleteItem, BatchWriteItem or Scan: publishing and administration (the only
  * writers of `ORG#`, `APIKEY#` and `ACCOUNT#` items) run with the operator's credentials; TTL deletes.
+ * The one other writer is the deploy-time custom resource of `table-settings.ts`: PutItem on the
+ * `SETTINGS` item only.
  */
 export interface TableAccess {
   readonly items: Readonly<Partial<Record<ItemAction, readonly ItemKind[]>>>;
@@ -43,7 +45,8 @@ const KEY_ACTIONS = {
  *
  * The key grants written here and in {@link bindTable} hold only through the service (`kms:ViaService`).
  * The SQS event sources of the consumer and the reconciler add CDK's own grant (`kms:Decrypt` on the
- * queue key, without that condition) for the Lambda poller, which reads with the function's role.
+ * queue key, without that condition) for the Lambda poller, which reads with the function's role, and the
+ * forwarder's failure destination adds CDK's send grant on the failure queue (key action families).
  */
 export type QueueAccess = 'send' | 'consume';
 
