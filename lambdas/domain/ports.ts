@@ -4,13 +4,9 @@
  */
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
 
-/** Filters and window of an event listing. */
-export interface EventListRequest {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
-  readonly offset: number;
-  /** Number of events to return. */
-  readonly limit: number;
+/** Filters of an event listing; absent ones do not filter. */
+export interface EventFilters {
+  /** Normalised IBAN. */
   readonly account?: string | undefined;
   readonly type?: string | undefined;
   readonly status?: WebhookStatus | undefined;
@@ -18,6 +14,15 @@ export interface EventListRequest {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+}
+
+/** Filters and window of an event listing. */
+export interface EventListRequest extends EventFilters {
+  readonly orgId: string;
+  /** Number of matching events to skip. */
+  readonly offset: number;
+  /** Number of events to return. */
+  readonly limit: number;
 }
 
 /** A page of events plus whether more follow. */

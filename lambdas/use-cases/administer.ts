@@ -4,9 +4,8 @@ import { parseIban } from '#domain/iban';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { generateApiKey, generateWebhookToken, hashApiKey } from '#domain/signing';
-import { nowIso } from '#domain/time';
+import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
-import { type AccountView, toAccountView } from '#http/event-view';
 
 /** A new organization with its first API key (shown only once). */
 export interface CreatedOrganization {
@@ -20,6 +19,7 @@ export interface CreatedOrganization {
 export async function createOrganization(
   directory: DirectoryStore,
   name: string,
+  clock: Clock = systemClock,
 ): Promise<CreatedOrganization> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200) {
@@ -29,18 +29,22 @@ export async function createOrganization(
     id: randomUUID(),
     name: trimmed,
     webhookToken: generateWebhookToken(),
-    createdAt: nowIso(),
+    createdAt: nowIso(clock()),
   };
   await directory.createOrganization(org);
-  const { api_key } = await createApiKey(directory, org.id);
+  const { api_key } = await createApiKey(directory, org.id, clock);
   return { id: org.id, name: org.name, webhook_token: org.webhookToken, api_key };
 }
 
 /** Issues another API key; only its SHA-256 hash is stored. */
-export async function createApiKey(directory: DirectoryStore, orgId: string): Promise<{ api_key: string }> {
+export async function createApiKey(
+  directory: DirectoryStore,
+  orgId: string,
+  clock: Clock = systemClock,
+): Promise<{ api_key: string }> {
   await requireOrganization(directory, orgId);
   const key = generateApiKey();
-  await directory.createApiKey(hashApiKey(key), orgId, nowIso());
+  await directory.createApiKey(hashApiKey(key), orgId, nowIso(clock()));
   return { api_key: key };
 }
 
@@ -63,51 +67,48 @@ export interface AccountInput {
   readonly webhookUrl?: string | undefined;
 }
 
+/** Options of {@link putAccount}. */
+export interface PutAccountOptions {
+  /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution in the CLI). */
+  readonly checkHost?: (url: URL) => Promise<void>;
+  readonly clock?: Clock;
+}
+
 /**
- * Creates or updates an account. The webhook URL is checked against the URL policy, and `checkHost`
- * (DNS resolution in the CLI) refuses hosts that resolve to addresses the policy forbids.
+ * Creates or updates an account. The webhook URL is checked against the URL policy, then by `checkHost`.
+ *
+ * @returns the stored account (the caller renders it)
  */
 export async function putAccount(
   directory: DirectoryStore,
   input: AccountInput,
   policy: UrlPolicy,
-  baseUrl: string,
-  checkHost: (url: URL) => Promise<void> = async () => {},
-): Promise<AccountView> {
+  options: PutAccountOptions = {},
+): Promise<Account> {
   const iban = parseIban('iban', input.iban);
   await requireOrganization(directory, input.orgId);
   let webhookUrl: string | undefined;
   if (input.webhookUrl) {
     const url = checkWebhookUrl(input.webhookUrl, policy);
-    await checkHost(url);
+    await options.checkHost?.(url);
     webhookUrl = url.toString();
   }
-  const now = nowIso();
+  const now = nowIso((options.clock ?? systemClock)());
   const account: Account = { iban, orgId: input.orgId, webhookUrl, createdAt: now, updatedAt: now };
-  return toAccountView(await directory.putAccount(account), baseUrl);
+  return directory.putAccount(account);
 }
 
 /** The organization's accounts. */
-export async function listAccounts(
-  directory: DirectoryStore,
-  orgId: string,
-  baseUrl: string,
-): Promise<AccountView[]> {
-  const accounts = await directory.listAccounts(orgId);
-  return accounts.map((account) => toAccountView(account, baseUrl));
+export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
+  return directory.listAccounts(orgId);
 }
 
 /** One account of the organization; another organization's answers like an unknown one. */
-export async function getAccount(
-  directory: DirectoryStore,
-  orgId: string,
-  iban: string,
-  baseUrl: string,
-): Promise<AccountView> {
+export async function getAccount(directory: DirectoryStore, orgId: string, iban: string): Promise<Account> {
   const normalised = parseIban('iban', iban);
   const account = await directory.getAccount(normalised);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);
-  return toAccountView(account, baseUrl);
+  return account;
 }
 
 async function requireOrganization(directory: DirectoryStore, orgId: string): Promise<Organization> {

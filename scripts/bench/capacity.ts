@@ -45,7 +45,7 @@ export async function measureDeliveryCapacity(
   const setup = new DynamoDirectoryStore(client, tableName);
   const org = await createOrganization(setup, 'bench');
   const iban = 'DE89370400440532013000';
-  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local', 'http://bench');
+  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local');
 
   const pub = tally();
   const publishDeps = {

@@ -54,7 +54,7 @@ export async function measureLatency(
     const directory = new DynamoDirectoryStore(client, runtime.tableName);
     const org = await createOrganization(directory, 'bench');
     const iban = 'DE89370400440532013000';
-    await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
+    await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
     const event = { account: iban, type: 'credit_transfer_status_change', payload: SAMPLE_PAYLOAD };
 

@@ -6,6 +6,7 @@ import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { HeraldError } from '#domain/errors';
 import { parseUrlPolicy } from '#domain/webhook-url';
+import { toAccountView } from '#http/event-view';
 import { createPublisher } from '#lambdas/publisher';
 import {
   createApiKey,
@@ -95,11 +96,12 @@ async function run(): Promise<unknown> {
         directory,
         { orgId: required('org'), iban: required('iban'), webhookUrl: values['webhook-url'] },
         target.urlPolicy,
-        target.baseUrl,
-        hostChecker(target.urlPolicy),
-      );
+        { checkHost: hostChecker(target.urlPolicy) },
+      ).then((account) => toAccountView(account, target.baseUrl));
     case 'account list':
-      return listAccounts(directory, required('org'), target.baseUrl);
+      return (await listAccounts(directory, required('org'))).map((account) =>
+        toAccountView(account, target.baseUrl),
+      );
     case 'events requeue': {
       if (!target.queueUrl)
         throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');

@@ -1,39 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UrlPolicy } from '#domain/webhook-url';
-import { LOCAL_REGION } from '#local/emulators';
-
-/** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
-export interface LocalRuntimeInfo {
-  readonly baseUrl: string;
-  readonly region: string;
-  readonly tableName: string;
-  readonly queueUrl: string;
-  readonly dlqUrl: string;
-  readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
-  readonly pid: number;
-}
-
-/** Path of the local runtime's info file, relative to the project directory. */
-export const LOCAL_INFO_PATH = join('.herald', 'local.json');
-
-/**
- * Writes `<dir>/.herald/local.json` for a running local runtime (what `npm start` does, and what the
- * CLI tests imitate).
- */
-export function writeLocalInfo(dir: string, runtime: Omit<LocalRuntimeInfo, 'region' | 'pid'>): void {
-  const info: LocalRuntimeInfo = {
-    baseUrl: runtime.baseUrl,
-    region: LOCAL_REGION,
-    tableName: runtime.tableName,
-    queueUrl: runtime.queueUrl,
-    dlqUrl: runtime.dlqUrl,
-    endpoints: runtime.endpoints,
-    pid: process.pid,
-  };
-  mkdirSync(join(dir, '.herald'), { recursive: true });
-  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`);
-}
+import { LOCAL_INFO_PATH, type LocalRuntimeInfo } from '#local/local-info';
 
 /** Where the CLI works. */
 export interface CliTarget {

@@ -21,7 +21,6 @@ export const DEMO_IBAN = 'DE89370400440532013000';
 export async function seedDemo(
   client: DynamoDBDocumentClient,
   tableName: string,
-  baseUrl: string,
   receiverUrl: string,
   statePath: string,
 ): Promise<DemoOrganization> {
@@ -41,12 +40,7 @@ export async function seedDemo(
       iban: DEMO_IBAN,
     };
   }
-  await putAccount(
-    directory,
-    { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl },
-    'local',
-    baseUrl,
-  );
+  await putAccount(directory, { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl }, 'local');
   writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }

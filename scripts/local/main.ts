@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
 import { parseRetrySchedule } from '#domain/retry-schedule';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
+import { LOCAL_INFO_PATH, writeLocalInfo } from './local-info';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -59,13 +59,7 @@ receiver = await startDemoReceiver(
   async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
   (line) => console.log(line),
 );
-const demo = await seedDemo(
-  client,
-  runtime.tableName,
-  runtime.baseUrl,
-  receiver.url,
-  join(STATE_DIR, 'demo.json'),
-);
+const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_DIR, 'demo.json'));
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);

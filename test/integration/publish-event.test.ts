@@ -32,12 +32,7 @@ beforeAll(async () => {
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
   orgId = (await createOrganization(directory, 'Publisher org')).id;
   iban = testIban();
-  await putAccount(
-    directory,
-    { orgId, iban, webhookUrl: 'https://hooks.example.test/in' },
-    'public-https',
-    BASE_URL,
-  );
+  await putAccount(directory, { orgId, iban, webhookUrl: 'https://hooks.example.test/in' }, 'public-https');
 });
 
 afterAll(async () => {

@@ -159,11 +159,11 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     },
     createAccount: async (tenant, webhookUrl) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
       return iban;
     },
     setWebhookUrl: async (tenant, iban, webhookUrl) => {
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
     },
     api,
     getEvent,
@@ -195,10 +195,10 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       event = { type: 'quiet_event', payload: { quiet: true } },
     ) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local');
       const published = await publish({ account: iban, ...event });
       expect(published.webhookStatus).toBe('skipped');
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
       // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
       // A MODIFY never passes the stream filter, so no message is sent.
       await documents.send(

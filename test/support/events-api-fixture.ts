@@ -156,7 +156,7 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
       [orgB.id, NL, undefined],
     ];
     for (const [orgId, iban, webhookUrl] of accounts) {
-      await putAccount(directory, { orgId, iban, webhookUrl }, 'local', base);
+      await putAccount(directory, { orgId, iban, webhookUrl }, 'local');
     }
 
     const eventsA: Published[] = [];
