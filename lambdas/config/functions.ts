@@ -1,3 +1,4 @@
+// lambdas/config: runtime constants shared by the functions, the stack (lib/) and the local runtime (routes, functions, storage, delivery, telemetry, env.ts); imports nothing outside config/.
 /**
  * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
  */

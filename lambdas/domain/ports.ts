@@ -1,3 +1,4 @@
+// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.

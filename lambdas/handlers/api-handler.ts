@@ -1,3 +1,4 @@
+// lambdas/handlers: one thin middy handler per function (<verb>-<noun>.ts: parse, use-case, response) wiring adapters at module scope; may import all of lambdas/.
 /**
  * The middy stack every API handler shares: the Lambda context in each log line, and every thrown error
  * answered once as RFC 9457 problem+json (registered last, so its `onError` runs first).

@@ -1,3 +1,4 @@
+// lambdas/http: HTTP presentation (request parsing, views, Link, OpenAPI, problem+json); imports domain/ and config/, never adapters/ or handlers/.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
 

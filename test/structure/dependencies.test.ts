@@ -33,6 +33,19 @@ describe('the dependency rule', () => {
   });
 });
 
+describe('the folder notes', () => {
+  it.each(['config', 'domain', 'http', 'adapters', 'use-cases', 'handlers'])(
+    'lambdas/%s has one file opening with a note on what lives there and what it may import',
+    (folder) => {
+      const prefix = `// lambdas/${folder}: `;
+      const opening = sourceFiles(PROJECT_ROOT, [`lambdas/${folder}`]).filter((file) =>
+        readFileSync(join(PROJECT_ROOT, file), 'utf8').startsWith(prefix),
+      );
+      expect(opening).toHaveLength(1);
+    },
+  );
+});
+
 describe('the checker', () => {
   it('catches an import that points the wrong way, naming the file and the specifier', () => {
     const planted = [
