@@ -83,6 +83,11 @@ function operation(method: RouteMethod, path: string, op: Omit<OperationObject, 
 
 const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 const redelivery = (description: string) => ({ description, content: json(schemaRef('Redelivery')) });
+/** The answers of an unusable `{id}` on the event routes. */
+const EVENT_ID_ERRORS = {
+  '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
+  '404': responseRef('NotFound', 'No such event in the organization.'),
+};
 
 /** `paths`: every route of {@link API_ROUTES}, with what it takes and answers. */
 export const PATHS: Readonly<Record<string, PathItemObject>> = {
@@ -132,8 +137,7 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
     parameters: [parameterRef('EventId')],
     responses: {
       '200': { description: 'The event.', content: json(schemaRef('EventDetail')) },
-      '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      ...EVENT_ID_ERRORS,
     },
   }),
   '/events/{id}/redeliver': operation('POST', '/events/{id}/redeliver', {
@@ -144,8 +148,7 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
     parameters: [parameterRef('EventId')],
     responses: {
       '202': redelivery('Queued: `queued` holds the event id.'),
-      '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      ...EVENT_ID_ERRORS,
       '409': responseRef('Conflict', 'The event is `pending` (being delivered) or `success` (delivered).'),
     },
   }),
