@@ -91,13 +91,15 @@ async function run(): Promise<unknown> {
       return rotateWebhookToken(directory, required('org'));
     case 'api-key create':
       return createApiKey(directory, required('org'));
-    case 'account put':
-      return putAccount(
+    case 'account put': {
+      const account = await putAccount(
         directory,
         { orgId: required('org'), iban: required('iban'), webhookUrl: values['webhook-url'] },
         target.urlPolicy,
         { checkHost: hostChecker(target.urlPolicy) },
-      ).then((account) => toAccountView(account, target.baseUrl));
+      );
+      return toAccountView(account, target.baseUrl);
+    }
     case 'account list':
       return (await listAccounts(directory, required('org'))).map((account) =>
         toAccountView(account, target.baseUrl),
