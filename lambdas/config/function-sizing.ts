@@ -54,7 +54,8 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   administer: {
     memoryMb: 512,
     timeoutSeconds: API_TIMEOUT_SECONDS,
-    reason: 'Operator routes; requeue and reset may touch many events, so it runs as long as API Gateway waits.',
+    reason:
+      'Operator routes; requeue and reset may touch many events, so it runs as long as API Gateway waits.',
   },
   forwarder: {
     memoryMb: 256,

@@ -82,4 +82,4 @@ export const AUTHORIZATION_HEADER = 'Authorization';
  * invoking the authorizer, and cannot be used to bypass the cache. The emulator and the authorizer use the
  * same pattern. Valid as both a Java and a JS pattern.
  */
-export const BEARER_PATTERN = String.raw`^Bearer herald_[A-Za-z0-9_-]{43}$`;
+export const BEARER_PATTERN = '^Bearer herald_[A-Za-z0-9_-]{43}$';

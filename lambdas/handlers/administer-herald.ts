@@ -62,7 +62,11 @@ const ROUTES: Readonly<Record<string, Route>> = {
     json(200, await listAccounts(directory, org(event), baseUrlOf(event, env.PUBLIC_BASE_URL))),
   'POST /admin/organizations/{org}/events/requeue': async (event) => {
     const { older_than_minutes = 15 } = event.body ? jsonBody(event, ['older_than_minutes']) : {};
-    if (typeof older_than_minutes !== 'number' || !Number.isInteger(older_than_minutes) || older_than_minutes < 0) {
+    if (
+      typeof older_than_minutes !== 'number' ||
+      !Number.isInteger(older_than_minutes) ||
+      older_than_minutes < 0
+    ) {
       throw new ValidationError('older_than_minutes', 'must be whole minutes (0 or more)');
     }
     const until = new Date(Date.now() - older_than_minutes * 60_000).toISOString();

@@ -9,6 +9,7 @@ import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { type AccountView, toAccountView } from '#http/event-view';
 import { createApiKey } from './api-keys';
 import { requireOrganization } from './require-organization';
+import { toTokenView, type WebhookTokenView } from './webhook-tokens';
 
 /** A new organization with its first API key (shown only once). */
 export interface CreatedOrganization {
@@ -18,8 +19,8 @@ export interface CreatedOrganization {
   readonly api_key: string;
 }
 
-/** An organization as the operator sees it. */
-export interface OrganizationView {
+/** An organization as the operator sees it, with its webhook token (and the previous one in an overlap). */
+export interface OrganizationView extends WebhookTokenView {
   readonly id: string;
   readonly name: string;
   /** `YYYY-MM-DD HH:MM:SS` UTC. */
@@ -50,7 +51,12 @@ export async function createOrganization(
 /** One organization; 404 when unknown. */
 export async function getOrganization(directory: DirectoryStore, orgId: string): Promise<OrganizationView> {
   const org = await requireOrganization(directory, orgId);
-  return { id: org.id, name: org.name, created_at: renderTimestamp(org.createdAt) };
+  return {
+    id: org.id,
+    name: org.name,
+    created_at: renderTimestamp(org.createdAt),
+    ...toTokenView(org, Date.now()),
+  };
 }
 
 /** Input of {@link putAccount}. */

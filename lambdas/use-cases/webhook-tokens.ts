@@ -49,11 +49,14 @@ export async function showWebhookToken(
   return toTokenView(await requireOrganization(directory, orgId), nowMs);
 }
 
-function toTokenView(org: Organization, nowMs: number): WebhookTokenView {
+/** The token view of an organization at `nowMs` (an expired previous token is not shown). */
+export function toTokenView(org: Organization, nowMs: number): WebhookTokenView {
   const previous = org.previousWebhookToken;
   const live = previous !== undefined && Date.parse(previous.expiresAt) > nowMs;
   return {
     webhook_token: org.webhookToken,
-    previous: live ? { webhook_token: previous.token, expires_at: renderTimestamp(previous.expiresAt) } : null,
+    previous: live
+      ? { webhook_token: previous.token, expires_at: renderTimestamp(previous.expiresAt) }
+      : null,
   };
 }

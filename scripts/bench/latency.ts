@@ -53,7 +53,11 @@ export async function measureLatency(
   try {
     const client = createDocumentClient();
     const directory = new DynamoDirectoryStore(client, runtime.tableName);
-    const org = await createOrganization(directory, new DynamoApiKeyStore(client, runtime.tableName), 'bench');
+    const org = await createOrganization(
+      directory,
+      new DynamoApiKeyStore(client, runtime.tableName),
+      'bench',
+    );
     const iban = 'DE89370400440532013000';
     await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });

@@ -31,11 +31,13 @@ beforeAll(async () => {
   const directory = new DynamoDirectoryStore(documents, resources.tableName);
   events = new DynamoEventStore(documents, resources.tableName);
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
-  orgId = (await createOrganization(
-    directory,
-    new DynamoApiKeyStore(documents, resources.tableName),
-    'Publisher org',
-  )).id;
+  orgId = (
+    await createOrganization(
+      directory,
+      new DynamoApiKeyStore(documents, resources.tableName),
+      'Publisher org',
+    )
+  ).id;
   iban = testIban();
   await putAccount(
     directory,
