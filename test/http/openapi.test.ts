@@ -131,7 +131,7 @@ describe('buildOpenApiDocument', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('documents each route\'s authorization: Bearer with 401, SigV4 with 403, manage scope with 403', () => {
+  it("documents each route's authorization: Bearer with 401, SigV4 with 403, manage scope with 403", () => {
     const security = { none: [], 'api-key': [{ apiKey: [] }], iam: [{ awsSigV4: [] }] };
     for (const route of API_ROUTES) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
