@@ -33,8 +33,8 @@ export function apiClient(target: CliTarget): ApiCall {
   return async (method, path, body) => {
     const url = new URL(`${target.apiUrl}${path}`);
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const query: Record<string, string> = {};
-    for (const [name, value] of url.searchParams) query[name] = value;
+    const query: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) query[name] = [...(query[name] ?? []), value];
     const signed = await signer.sign({
       method,
       protocol: url.protocol,

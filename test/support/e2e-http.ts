@@ -156,8 +156,8 @@ export async function sigv4Headers(
     credentials,
     sha256: NodeSha256,
   });
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = value;
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) query[name] = [...(query[name] ?? []), value];
   const signed = await signer.sign({
     method,
     protocol: url.protocol,
