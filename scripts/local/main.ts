@@ -12,6 +12,7 @@ import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
 import { parseRetrySchedule } from '#domain/retry-schedule';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
+import { LOCAL_REGION } from './emulators';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -70,12 +71,18 @@ orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
 
+const { accessKeyId, secretAccessKey } = runtime.credentials;
 console.log(`
 Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})
 
   ORG_ID=${demo.orgId}
   API_KEY=${demo.apiKey}
   ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  Local operator credentials for the IAM routes (POST /events, /admin/…), region ${LOCAL_REGION},
+  also in ${LOCAL_INFO_PATH}:
+  AWS_ACCESS_KEY_ID=${accessKeyId}
+  AWS_SECRET_ACCESS_KEY=${secretAccessKey}
 
   curl -s ${runtime.baseUrl}/health
   curl -s -H "Authorization: Bearer ${demo.apiKey}" ${runtime.baseUrl}/events
