@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type ApiCall, ApiError, apiClient } from './api-client';
+import { type ApiAnswer, type ApiCall, ApiError, apiClient } from './api-client';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
@@ -76,82 +76,78 @@ function integer(flag: keyof typeof values, what: string): number | undefined {
 const segment = (value: string): string => encodeURIComponent(value);
 const orgPath = (): string => `/admin/organizations/${segment(required('org'))}`;
 
-/** Each command: the API call it makes. */
-const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = Object.fromEntries(
-  Object.entries({
-    'org create': (call) => call('POST', '/admin/organizations', { name: required('name') }),
-    'org show': (call) => call('GET', orgPath()),
-    'api-key create': (call) => {
-      const expiresAt = integer('expires-at', 'epoch seconds');
-      return call('POST', `${orgPath()}/api-keys`, {
+/** The body of a successful answer: what most commands print. */
+async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
+  return (await answer).body;
+}
+
+/** Each command: the API call it makes, and what it prints. */
+const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = {
+  'org create': (call) => bodyOf(call('POST', '/admin/organizations', { name: required('name') })),
+  'org show': (call) => bodyOf(call('GET', orgPath())),
+  'api-key create': (call) => {
+    const expiresAt = integer('expires-at', 'epoch seconds');
+    return bodyOf(
+      call('POST', `${orgPath()}/api-keys`, {
         name: values.name ?? 'cli',
         scope: values.scope ?? 'manage',
         ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
-      });
-    },
-    'api-key list': (call) => call('GET', `${orgPath()}/api-keys`),
-    'api-key revoke': async (call) => {
-      await call('DELETE', `${orgPath()}/api-keys/${segment(required('key-id'))}`);
-      return { revoked: values['key-id'] };
-    },
-    'account put': (call) =>
+      }),
+    );
+  },
+  'api-key list': (call) => bodyOf(call('GET', `${orgPath()}/api-keys`)),
+  'api-key revoke': async (call) => {
+    await call('DELETE', `${orgPath()}/api-keys/${segment(required('key-id'))}`);
+    return { revoked: values['key-id'] };
+  },
+  'account put': (call) =>
+    bodyOf(
       call('PUT', `/admin/accounts/${segment(required('iban'))}`, {
         org: required('org'),
         ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}),
       }),
-    'account delete': async (call) => {
-      await call('DELETE', `/admin/accounts/${segment(required('iban'))}`);
-      return { deleted: values.iban };
-    },
-    'account list': (call) => call('GET', `${orgPath()}/accounts`),
-    'token rotate': (call) => {
-      const hours = integer('overlap-hours', 'whole hours from 0 to 168');
-      return call(
-        'POST',
-        `${orgPath()}/webhook-token/rotate`,
-        hours === undefined ? {} : { overlap_hours: hours },
-      );
-    },
-    'token show': async (call) => {
-      const org = (await call('GET', orgPath())).body as { webhook_token: string; previous: unknown };
-      return { webhook_token: org.webhook_token, previous: org.previous };
-    },
-    publish: async (call) => {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(required('payload'));
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError('--payload must be JSON (an object).');
-      }
-      const answer = await call('POST', '/events', {
-        account: required('account'),
-        type: required('type'),
-        payload,
-        ...(values.id === undefined ? {} : { id: values.id }),
-        ...(values['triggered-at'] === undefined ? {} : { triggered_at: values['triggered-at'] }),
-      });
-      const event = answer.body as { id: string; webhook_status: string };
-      // 201: recorded now; 200: the same id and content were recorded before.
-      return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
-    },
-    'events requeue': (call) => {
-      const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
-      return call('POST', `${orgPath()}/events/requeue`, { older_than_minutes: minutes });
-    },
-    'events redeliver': (call) => call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`),
-    'events reset': (call) => call('POST', `${orgPath()}/webhooks/reset`),
-  } satisfies Record<string, (call: ApiCall) => Promise<unknown>>).map(([name, action]) => [
-    name,
-    // Most commands print the answer's body; those returning something else pass it through.
-    async (call: ApiCall) => {
-      const result = await action(call);
-      return typeof result === 'object' && result !== null && 'status' in result && 'body' in result
-        ? result.body
-        : result;
-    },
-  ]),
-);
+    ),
+  'account delete': async (call) => {
+    await call('DELETE', `/admin/accounts/${segment(required('iban'))}`);
+    return { deleted: values.iban };
+  },
+  'account list': (call) => bodyOf(call('GET', `${orgPath()}/accounts`)),
+  'token rotate': (call) => {
+    const hours = integer('overlap-hours', 'whole hours from 0 to 168');
+    const body = hours === undefined ? {} : { overlap_hours: hours };
+    return bodyOf(call('POST', `${orgPath()}/webhook-token/rotate`, body));
+  },
+  'token show': async (call) => {
+    const org = (await call('GET', orgPath())).body as { webhook_token: string; previous: unknown };
+    return { webhook_token: org.webhook_token, previous: org.previous };
+  },
+  publish: async (call) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(required('payload'));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError('--payload must be JSON (an object).');
+    }
+    const answer = await call('POST', '/events', {
+      account: required('account'),
+      type: required('type'),
+      payload,
+      ...(values.id === undefined ? {} : { id: values.id }),
+      ...(values['triggered-at'] === undefined ? {} : { triggered_at: values['triggered-at'] }),
+    });
+    const event = answer.body as { id: string; webhook_status: string };
+    // 201: recorded now; 200: the same id and content were recorded before.
+    return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
+  },
+  'events requeue': (call) => {
+    const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
+    return bodyOf(call('POST', `${orgPath()}/events/requeue`, { older_than_minutes: minutes }));
+  },
+  'events redeliver': (call) =>
+    bodyOf(call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`)),
+  'events reset': (call) => bodyOf(call('POST', `${orgPath()}/webhooks/reset`)),
+};
 
 async function run(): Promise<unknown> {
   const command = positionals.join(' ');
