@@ -10,6 +10,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
 import { parseRetrySchedule } from '#domain/retry-schedule';
+import { showWebhookToken } from '#use-cases/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
 import { LOCAL_REGION } from './emulators';
@@ -57,7 +58,10 @@ const client = createDocumentClient();
 const directory = new DynamoDirectoryStore(client, runtime.tableName);
 let orgId = '';
 receiver = await startDemoReceiver(
-  async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
+  async () => {
+    const { webhook_token, previous } = await showWebhookToken(directory, orgId);
+    return previous ? [webhook_token, previous.webhook_token] : [webhook_token];
+  },
   (line) => console.log(line),
 );
 const demo = await seedDemo(
