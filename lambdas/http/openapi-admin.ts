@@ -3,10 +3,10 @@
  * routes (AWS IAM, SigV4), and an organization key's `manage` routes (webhook URL, webhook token).
  */
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { ACCOUNT_URL, OVERLAP } from './openapi-admin-schemas';
 import { json, operation } from './openapi-operation';
 import {
   closed,
-  EVENT_ID,
   type JsonSchema,
   type OperationObject,
   type PathItemObject,
@@ -14,7 +14,6 @@ import {
   responseRef,
   schemaRef,
   text,
-  timestamp,
 } from './openapi-schemas';
 
 const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
@@ -24,85 +23,6 @@ const NO_CONTENT = { description: 'Done; no body.' };
 const ORG_PATH = [parameterRef('OrgId')];
 const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
 const BAD = (why: string) => responseRef('BadRequest', why);
-
-const TOKEN = text(
-  '`whsec_` + base64 of 32 random bytes; works as-is with the Standard Webhooks libraries.',
-  {
-    pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
-  },
-);
-const OVERLAP = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    overlap_hours: {
-      type: 'number',
-      minimum: 0,
-      maximum: 168,
-      default: 24,
-      description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
-    },
-  },
-};
-const ACCOUNT_URL = {
-  type: ['string', 'null'],
-  format: 'uri',
-  description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
-};
-
-/** Schemas of these routes, merged into `components.schemas`. */
-export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  PublishRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['account', 'type', 'payload'],
-    properties: {
-      account: text('IBAN of a registered account; any case, blanks allowed.'),
-      type: schemaRef('EventType'),
-      payload: { type: 'object', description: 'A JSON object, at most 64 KiB serialised.' },
-      id: { ...EVENT_ID, description: 'Makes publishing idempotent; a new UUID v7 when absent.' },
-      triggered_at: text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.'),
-    },
-  },
-  Organization: closed({
-    id: text('Organization id.'),
-    name: text('Name.'),
-    created_at: timestamp('When it was created'),
-    webhook_token: TOKEN,
-    previous: schemaRef('PreviousToken'),
-  }),
-  CreatedOrganization: closed({
-    id: text('Organization id.'),
-    name: text('Name.'),
-    webhook_token: TOKEN,
-    api_key: text('The first API key (scope `manage`), shown only here.', { pattern: '^herald_' }),
-  }),
-  PreviousToken: {
-    type: ['object', 'null'],
-    description:
-      'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
-    additionalProperties: false,
-    required: ['webhook_token', 'expires_at'],
-    properties: { webhook_token: TOKEN, expires_at: timestamp('When it stops signing') },
-  },
-  WebhookToken: closed({ webhook_token: TOKEN, previous: schemaRef('PreviousToken') }),
-  ApiKey: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'name', 'scope', 'created_at'],
-    properties: {
-      id: text('Key id, for listing and revoking.'),
-      name: text('What the key is for.'),
-      scope: {
-        enum: ['read', 'manage'],
-        description: '`read`: events and accounts; `manage`: also changes.',
-      },
-      created_at: timestamp('When it was issued'),
-      expires_at: timestamp('When it stops working (short-lived keys only)'),
-      api_key: text('The secret, shown only when the key is created.', { pattern: '^herald_' }),
-    },
-  },
-};
 
 /** `PUT /accounts/{iban}` (org key, `manage`), merged with `GET /accounts/{iban}`. */
 export const ACCOUNT_PUT: PathItemObject = operation('PUT', '/accounts/{iban}', {
@@ -327,21 +247,3 @@ export const ADMIN_PATHS: Readonly<Record<string, PathItemObject>> = {
     }),
   },
 };
-
-/** Path parameters of these routes, merged into `components.parameters`. */
-export const ADMIN_PARAMETERS = {
-  OrgId: {
-    name: 'org',
-    in: 'path',
-    required: true,
-    description: 'Organization id.',
-    schema: { type: 'string' },
-  },
-  KeyId: {
-    name: 'key_id',
-    in: 'path',
-    required: true,
-    description: 'API key id.',
-    schema: { type: 'string' },
-  },
-} as const;

@@ -5,7 +5,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
-import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './openapi-admin';
+import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './openapi-admin-schemas';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
 import {
   BEARER_SCHEME,
