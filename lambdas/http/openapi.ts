@@ -25,8 +25,10 @@ export {
 } from './openapi-schemas';
 
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
-webhook to the \`webhook_url\` of the account it belongs to. This API reads an organization's events and
-accounts and starts redeliveries.
+webhook to the \`webhook_url\` of the account it belongs to. With an organization's API key this API reads
+its events and accounts, starts redeliveries, sets webhook URLs and rotates the webhook token; with AWS IAM
+the gateway publishes events (\`POST /events\`) and operators manage organizations, keys and accounts
+(\`/admin/…\`).
 
 ## Authentication
 An organization's routes need \`Authorization: Bearer <api key>\`, in exactly that spelling (the gateway caches
