@@ -5,7 +5,8 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { logger } from '#adapters/observability';
 import { loadEnv } from '#config/env';
-import { apiKeyOfBearer, keyPolicy } from '#use-cases/authorize';
+import { keyPolicy } from '#http/authorizer-policy';
+import { apiKeyOfBearer } from '#use-cases/authorize';
 
 const env = loadEnv(['TABLE_NAME']);
 const apiKeys = new DynamoApiKeyStore(createDocumentClient(), env.TABLE_NAME);

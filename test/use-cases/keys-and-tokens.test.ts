@@ -8,8 +8,9 @@ import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { ApiKey, Organization, PreviousToken } from '#domain/model';
 import { type ApiKeyStore, type DirectoryStore, MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { hashApiKey } from '#domain/signing';
+import { keyPolicy } from '#http/authorizer-policy';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
-import { apiKeyOfBearer, keyPolicy } from '#use-cases/authorize';
+import { apiKeyOfBearer } from '#use-cases/authorize';
 import { rotateWebhookToken, showWebhookToken } from '#use-cases/webhook-tokens';
 
 class FakeKeys implements ApiKeyStore {
