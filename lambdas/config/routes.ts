@@ -23,7 +23,10 @@ export interface RouteShape {
   readonly path: string;
   readonly fn: FunctionKey;
   readonly auth: RouteAuth;
-  /** For `api-key` routes: the scope the key needs (`read` when absent). */
+  /**
+   * For `api-key` routes: the scope the key needs (`read` when absent). The authorizer's policy allows a key
+   * exactly the routes its scope covers (`lambdas/http/authorizer-policy.ts`); API Gateway denies the rest.
+   */
   readonly scope?: KeyScope;
 }
 
