@@ -49,8 +49,10 @@ event id).
   when the event is recorded, so after a token rotation earlier events keep the old token's signature.
 - Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
   seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
-  "<webhook-id>.<webhook-timestamp>.<body>")>\`, always with the current token. Reject timestamps far from
-  your clock (e.g. 5 minutes) to stop replays.
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, with the current token. For the overlap after a token
+  rotation (24 h by default) a second signature with the previous token follows after a space
+  (\`v1,<new> v1,<old>\`), so a receiver holding either secret verifies. Reject timestamps far from your
+  clock (e.g. 5 minutes) to stop replays.
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
@@ -176,8 +178,8 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
         header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
         header(
           'webhook-signature',
-          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`.',
-          '^v1,[A-Za-z0-9+/]{43}=$',
+          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`; during a rotation overlap a second one, with the previous token, after a space.',
+          '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
         ),
       ],
       requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },

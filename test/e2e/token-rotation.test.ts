@@ -102,6 +102,12 @@ describe('webhook token rotation', () => {
     const header = String(during.request.headers['webhook-signature']);
     const signatures = header.split(' ');
     expect(signatures).toHaveLength(2);
+    // As the served document's webhook describes the header.
+    const documented = (api.document.webhooks.event?.post?.parameters ?? []).find(
+      (parameter) => 'name' in parameter && parameter.name === 'webhook-signature',
+    );
+    const pattern = documented && 'schema' in documented ? documented.schema.pattern : undefined;
+    expect(header).toMatch(new RegExp(String(pattern)));
     const [first = '', second = ''] = signatures;
     // The whole header verifies with either secret, so receivers on either side of the switch keep working.
     expect(verifies(newToken, during.request, header)).toBe(true);
