@@ -11,22 +11,36 @@ import { acknowledgeKeyActionFamilies } from './herald-function';
  * What a function may do with the events table: exactly the operations the functions' adapters
  * issue, on the table and its named indexes only.
  * - `read`: GetItem, BatchGetItem, Query.
- * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
- *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
- *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ * - `readWrite`: `read` plus UpdateItem.
+ * - `publish`: `read` plus PutItem (conditional on a new id): the publish route creates events only.
+ * - `admin`: `readWrite` plus PutItem and DeleteItem: the operator routes create organizations and keys,
+ *   revoke keys and delete accounts.
+ * No function can BatchWriteItem or Scan.
  */
-export type TableAccess = 'read' | 'readWrite';
+export type TableAccess = 'read' | 'readWrite' | 'publish' | 'admin';
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: READ_ACTIONS,
   readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+  publish: [...READ_ACTIONS, 'dynamodb:PutItem'],
+  admin: [...READ_ACTIONS, 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
 };
+
+const KEY_WRITE_ACTIONS = [
+  'kms:Decrypt',
+  'kms:DescribeKey',
+  'kms:Encrypt',
+  'kms:ReEncrypt*',
+  'kms:GenerateDataKey*',
+];
 
 /** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
 const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
-  readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
+  readWrite: KEY_WRITE_ACTIONS,
+  publish: KEY_WRITE_ACTIONS,
+  admin: KEY_WRITE_ACTIONS,
 };
 
 /**
@@ -62,7 +76,7 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
       }),
     );
-    if (access === 'readWrite') acknowledgeKeyActionFamilies(fn);
+    if (access !== 'read') acknowledgeKeyActionFamilies(fn);
   }
   fn.addEnvironment('TABLE_NAME', table.tableName);
 }
@@ -100,6 +114,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   resetWebhooks: { table: 'readWrite', queue: 'send' },
   listAccounts: { table: 'read' },
   getAccount: { table: 'read' },
+  manageSettings: { table: 'readWrite' },
+  publishEvent: { table: 'publish' },
+  administer: { table: 'admin', queue: 'send' },
   forwarder: { queue: 'send' },
   consumer: { table: 'readWrite', queue: 'consume' },
   reconciler: { table: 'readWrite', queue: 'send' },

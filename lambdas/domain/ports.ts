@@ -3,7 +3,15 @@
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
+import type {
+  Account,
+  ApiKey,
+  DeliveryAttempt,
+  EventRecord,
+  Organization,
+  PreviousToken,
+  WebhookStatus,
+} from './model';
 
 /** Filters of an event listing; absent ones do not filter. */
 export interface EventFilters {
@@ -96,17 +104,33 @@ export interface EventStore {
 export interface DirectoryStore {
   getOrganization(id: string): Promise<Organization | undefined>;
   createOrganization(org: Organization): Promise<void>;
-  /** Replaces the webhook token; false when the organization does not exist. */
-  setWebhookToken(orgId: string, token: string): Promise<boolean>;
-  /** Stores an API key by its hash. */
-  createApiKey(hash: string, orgId: string, createdAt: string): Promise<void>;
-  /** The organization id an API key hash belongs to. */
-  findOrgIdByApiKeyHash(hash: string): Promise<string | undefined>;
+  /**
+   * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
+   * false when the organization does not exist.
+   */
+  setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
   getAccount(iban: string): Promise<Account | undefined>;
   /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
   putAccount(account: Account): Promise<Account>;
+  /** Deletes an account (its events stay); the deleted account, or undefined when there was none. */
+  deleteAccount(iban: string): Promise<Account | undefined>;
   listAccounts(orgId: string): Promise<Account[]>;
 }
+
+/** Organization API keys, found by the SHA-256 hash of the secret and listed by id. */
+export interface ApiKeyStore {
+  /** Stores a new key under its hash. */
+  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  /** The key a hash belongs to (expired ones included: the caller decides). */
+  findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_PER_ORG}). */
+  listApiKeys(orgId: string): Promise<ApiKey[]>;
+  /** Deletes the key; false when the organization has no key with this id. */
+  revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
+}
+
+/** Keys an organization may hold at once, so listing them stays one bounded read. */
+export const MAX_API_KEYS_PER_ORG = 50;
 
 /** The delivery queue. */
 export interface DeliveryQueue {

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account, Organization } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
-import { generateApiKey, generateWebhookToken, hashApiKey } from '#domain/signing';
-import { type Clock, nowIso, systemClock } from '#domain/time';
+import type { ApiKeyStore, DirectoryStore } from '#domain/ports';
+import { generateWebhookToken } from '#domain/signing';
+import { type Clock, nowIso, renderTimestamp, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import { createApiKey } from './api-keys';
+import { requireOrganization } from './require-organization';
+import { toTokenView, type WebhookTokenView } from './webhook-tokens';
 
 /** A new organization with its first API key (shown only once). */
 export interface CreatedOrganization {
@@ -15,15 +18,24 @@ export interface CreatedOrganization {
   readonly api_key: string;
 }
 
-/** Creates an organization, its webhook token and a first API key. */
+/** An organization as the operator sees it, with its webhook token (and the previous one in an overlap). */
+export interface OrganizationView extends WebhookTokenView {
+  readonly id: string;
+  readonly name: string;
+  /** `YYYY-MM-DD HH:MM:SS` UTC. */
+  readonly created_at: string;
+}
+
+/** Creates an organization, its webhook token and a first API key (scope `manage`, name `default`). */
 export async function createOrganization(
   directory: DirectoryStore,
-  name: string,
+  apiKeys: ApiKeyStore,
+  name: unknown,
   clock: Clock = systemClock,
 ): Promise<CreatedOrganization> {
-  const trimmed = name.trim();
+  const trimmed = typeof name === 'string' ? name.trim() : '';
   if (trimmed.length === 0 || trimmed.length > 200) {
-    throw new ValidationError('name', 'must be 1 to 200 characters');
+    throw new ValidationError('name', 'must be a string of 1 to 200 characters');
   }
   const org: Organization = {
     id: randomUUID(),
@@ -32,31 +44,29 @@ export async function createOrganization(
     createdAt: nowIso(clock()),
   };
   await directory.createOrganization(org);
-  const { api_key } = await createApiKey(directory, org.id, clock);
+  const { api_key } = await createApiKey(
+    directory,
+    apiKeys,
+    org.id,
+    { name: 'default', scope: 'manage' },
+    clock().getTime(),
+  );
   return { id: org.id, name: org.name, webhook_token: org.webhookToken, api_key };
 }
 
-/** Issues another API key; only its SHA-256 hash is stored. */
-export async function createApiKey(
+/** One organization; 404 when unknown. */
+export async function getOrganization(
   directory: DirectoryStore,
   orgId: string,
   clock: Clock = systemClock,
-): Promise<{ api_key: string }> {
-  await requireOrganization(directory, orgId);
-  const key = generateApiKey();
-  await directory.createApiKey(hashApiKey(key), orgId, nowIso(clock()));
-  return { api_key: key };
-}
-
-/** Replaces the organization's webhook token (webhooks sent from now on are signed with the new one). */
-export async function rotateWebhookToken(
-  directory: DirectoryStore,
-  orgId: string,
-): Promise<{ id: string; webhook_token: string }> {
-  const token = generateWebhookToken();
-  if (!(await directory.setWebhookToken(orgId, token)))
-    throw new NotFoundError(`org: no organization ${orgId}.`);
-  return { id: orgId, webhook_token: token };
+): Promise<OrganizationView> {
+  const org = await requireOrganization(directory, orgId);
+  return {
+    id: org.id,
+    name: org.name,
+    created_at: renderTimestamp(org.createdAt),
+    ...toTokenView(org, clock().getTime()),
+  };
 }
 
 /** Input of {@link putAccount}. */
@@ -69,7 +79,7 @@ export interface AccountInput {
 
 /** Options of {@link putAccount}. */
 export interface PutAccountOptions {
-  /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution in the CLI). */
+  /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution). */
   readonly checkHost?: (url: URL) => Promise<void>;
   readonly clock?: Clock;
 }
@@ -98,6 +108,26 @@ export async function putAccount(
   return directory.putAccount(account);
 }
 
+/**
+ * Sets the webhook URL of an existing account of the organization (an org key's `PUT /accounts/{iban}`);
+ * another organization's account answers like an unknown one.
+ */
+export async function setOwnWebhookUrl(
+  directory: DirectoryStore,
+  input: AccountInput,
+  policy: UrlPolicy,
+  options: PutAccountOptions = {},
+): Promise<Account> {
+  await getAccount(directory, input.orgId, input.iban);
+  return putAccount(directory, input, policy, options);
+}
+
+/** Deletes an account; its recorded events stay readable. 404 when unknown. */
+export async function deleteAccount(directory: DirectoryStore, iban: string): Promise<void> {
+  const normalised = parseIban('iban', iban);
+  if (!(await directory.deleteAccount(normalised))) throw new NotFoundError(`No account ${normalised}.`);
+}
+
 /** The organization's accounts. */
 export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
   return directory.listAccounts(orgId);
@@ -109,10 +139,4 @@ export async function getAccount(directory: DirectoryStore, orgId: string, iban:
   const account = await directory.getAccount(normalised);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);
   return account;
-}
-
-async function requireOrganization(directory: DirectoryStore, orgId: string): Promise<Organization> {
-  const org = await directory.getOrganization(orgId);
-  if (!org) throw new NotFoundError(`org: no organization ${orgId}.`);
-  return org;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { createOrganization, putAccount } from '#use-cases/administer';
 
@@ -32,7 +33,11 @@ export async function seedDemo(
     if (org) demo = { ...saved, webhookToken: org.webhookToken };
   }
   if (!demo) {
-    const created = await createOrganization(directory, 'Demo organization');
+    const created = await createOrganization(
+      directory,
+      new DynamoApiKeyStore(client, tableName),
+      'Demo organization',
+    );
     demo = {
       orgId: created.id,
       apiKey: created.api_key,

@@ -14,7 +14,16 @@ export interface LocalRuntimeInfo {
   readonly queueUrl: string;
   readonly dlqUrl: string;
   readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
+  /** The local operator's AWS key, which the emulated API Gateway accepts on IAM routes. */
+  readonly credentials: AwsKey;
   readonly pid: number;
+}
+
+/** An AWS access key pair (and session token for temporary credentials). */
+export interface AwsKey {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
 }
 
 /** Path of the local runtime's info file, relative to the project directory. */
@@ -32,8 +41,10 @@ export function writeLocalInfo(dir: string, runtime: Omit<LocalRuntimeInfo, 'reg
     queueUrl: runtime.queueUrl,
     dlqUrl: runtime.dlqUrl,
     endpoints: runtime.endpoints,
+    credentials: runtime.credentials,
     pid: process.pid,
   };
   mkdirSync(join(dir, '.herald'), { recursive: true });
-  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`);
+  // Owner-only: it holds the local operator's secret key.
+  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
 }

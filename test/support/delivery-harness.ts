@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import type { WebhookStatus } from '#domain/model';
@@ -154,7 +155,11 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     publish,
     errors,
     createTenant: async (name = 'Test organization') => {
-      const created = await createOrganization(directory, name);
+      const created = await createOrganization(
+        directory,
+        new DynamoApiKeyStore(documents, runtime.tableName),
+        name,
+      );
       return { orgId: created.id, apiKey: created.api_key, webhookToken: created.webhook_token };
     },
     createAccount: async (tenant, webhookUrl) => {

@@ -1,14 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { API_KEY_PREFIX, hashApiKey, WEBHOOK_TOKEN_PREFIX } from '#domain/signing';
-import {
-  createApiKey,
-  createOrganization,
-  getAccount,
-  listAccounts,
-  putAccount,
-  rotateWebhookToken,
-} from '#use-cases/administer';
+import { createOrganization, getAccount, listAccounts, putAccount } from '#use-cases/administer';
+import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 
@@ -18,17 +12,19 @@ const UNKNOWN_ORG = '00000000-0000-4000-8000-000000000000';
 
 let clock: FakeClock;
 let directory: InMemoryDirectoryStore;
+let apiKeys: InMemoryApiKeyStore;
 
 beforeEach(() => {
   clock = new FakeClock('2026-11-21T12:00:00.000Z');
   directory = new InMemoryDirectoryStore();
+  apiKeys = new InMemoryApiKeyStore();
 });
 
-const newOrg = async (name = 'Acme') => (await createOrganization(directory, name, clock.date)).id;
+const newOrg = async (name = 'Acme') => (await createOrganization(directory, apiKeys, name, clock.date)).id;
 
 describe('createOrganization', () => {
   it('stores the trimmed name, a webhook token and the hash of a first API key, at the clock time', async () => {
-    const created = await createOrganization(directory, '  Acme GmbH ', clock.date);
+    const created = await createOrganization(directory, apiKeys, '  Acme GmbH ', clock.date);
     expect(created.name).toBe('Acme GmbH');
     expect(created.webhook_token.startsWith(WEBHOOK_TOKEN_PREFIX)).toBe(true);
     expect(created.api_key.startsWith(API_KEY_PREFIX)).toBe(true);
@@ -38,47 +34,24 @@ describe('createOrganization', () => {
       webhookToken: created.webhook_token,
       createdAt: clock.iso(),
     });
-    expect([...directory.apiKeys]).toEqual([
-      [hashApiKey(created.api_key), { orgId: created.id, createdAt: clock.iso() }],
+    expect([...apiKeys.byHash]).toEqual([
+      [
+        hashApiKey(created.api_key),
+        expect.objectContaining({
+          orgId: created.id,
+          name: 'default',
+          scope: 'manage',
+          createdAt: clock.iso(),
+        }),
+      ],
     ]);
   });
 
   it.each(['', '   ', 'x'.repeat(201)])('refuses the name %j and stores nothing', async (name) => {
-    await expect(createOrganization(directory, name, clock.date)).rejects.toMatchObject({
-      params: [{ name: 'name', reason: 'must be 1 to 200 characters' }],
+    await expect(createOrganization(directory, apiKeys, name, clock.date)).rejects.toMatchObject({
+      params: [{ name: 'name', reason: 'must be a string of 1 to 200 characters' }],
     });
     expect(directory.organizations.size).toBe(0);
-  });
-});
-
-describe('createApiKey', () => {
-  it('issues another key; only its hash is stored', async () => {
-    const orgId = await newOrg();
-    clock.advance(1_000);
-    const { api_key } = await createApiKey(directory, orgId, clock.date);
-    expect(directory.apiKeys.get(hashApiKey(api_key))).toEqual({ orgId, createdAt: clock.iso() });
-    expect(directory.apiKeys.has(api_key)).toBe(false);
-    expect(directory.apiKeys.size).toBe(2);
-  });
-
-  it('refuses an unknown organization', async () => {
-    await expect(createApiKey(directory, UNKNOWN_ORG, clock.date)).rejects.toBeInstanceOf(NotFoundError);
-    expect(directory.apiKeys.size).toBe(0);
-  });
-});
-
-describe('rotateWebhookToken', () => {
-  it('replaces the token', async () => {
-    const orgId = await newOrg();
-    const before = directory.organizations.get(orgId)?.webhookToken;
-    const rotated = await rotateWebhookToken(directory, orgId);
-    expect(rotated.id).toBe(orgId);
-    expect(rotated.webhook_token).not.toBe(before);
-    expect(directory.organizations.get(orgId)?.webhookToken).toBe(rotated.webhook_token);
-  });
-
-  it('refuses an unknown organization', async () => {
-    await expect(rotateWebhookToken(directory, UNKNOWN_ORG)).rejects.toThrow(/org: no organization/);
   });
 });
 

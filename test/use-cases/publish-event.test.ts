@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { signBody, webhookKey } from '#domain/signing';
 import { createOrganization, putAccount } from '#use-cases/administer';
 import { type PublishDeps, publishEvent } from '#use-cases/publish-event';
+import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
@@ -25,7 +26,7 @@ beforeEach(async () => {
   directory = new InMemoryDirectoryStore();
   events = new InMemoryEventStore();
   deps = { events, directory, baseUrl: BASE_URL, now: clock.date };
-  const org = await createOrganization(directory, 'Acme', clock.date);
+  const org = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
   orgId = org.id;
   token = org.webhook_token;
   await putAccount(

@@ -1,24 +1,16 @@
 import { ConflictError } from '#domain/errors';
-import type { Account, Organization } from '#domain/model';
+import type { Account, Organization, PreviousToken } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 
-/** A stored API key: its organization and when it was issued. */
-export interface StoredApiKey {
-  readonly orgId: string;
-  readonly createdAt: string;
-}
-
 /**
- * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization or API key hash is
- * created once, an IBAN stays with the organization that registered it, an update keeps `createdAt`, an
+ * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once, an IBAN stays with the organization that registered it, an update keeps `createdAt`, an
  * account without a webhook URL has none stored, and accounts list in IBAN order. The maps are public so
  * tests can seed and inspect state; `reads` counts every read call, for cache tests.
  */
 export class InMemoryDirectoryStore implements DirectoryStore {
   readonly organizations = new Map<string, Organization>();
-  readonly apiKeys = new Map<string, StoredApiKey>();
   readonly accounts = new Map<string, Account>();
-  readonly reads = { getOrganization: 0, getAccount: 0, findOrgIdByApiKeyHash: 0 };
+  readonly reads = { getOrganization: 0, getAccount: 0 };
 
   async getOrganization(id: string): Promise<Organization | undefined> {
     this.reads.getOrganization += 1;
@@ -30,21 +22,11 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     this.organizations.set(org.id, org);
   }
 
-  async setWebhookToken(orgId: string, token: string): Promise<boolean> {
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
     const org = this.organizations.get(orgId);
     if (!org) return false;
-    this.organizations.set(orgId, { ...org, webhookToken: token });
+    this.organizations.set(orgId, { ...org, webhookToken: token, previousWebhookToken: previous });
     return true;
-  }
-
-  async createApiKey(hash: string, orgId: string, createdAt: string): Promise<void> {
-    if (this.apiKeys.has(hash)) throw new Error('API key hash exists (condition failed)');
-    this.apiKeys.set(hash, { orgId, createdAt });
-  }
-
-  async findOrgIdByApiKeyHash(hash: string): Promise<string | undefined> {
-    this.reads.findOrgIdByApiKeyHash += 1;
-    return this.apiKeys.get(hash)?.orgId;
   }
 
   async getAccount(iban: string): Promise<Account | undefined> {
@@ -66,6 +48,12 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     };
     this.accounts.set(account.iban, stored);
     return stored;
+  }
+
+  async deleteAccount(iban: string): Promise<Account | undefined> {
+    const existing = this.accounts.get(iban);
+    this.accounts.delete(iban);
+    return existing;
   }
 
   async listAccounts(orgId: string): Promise<Account[]> {
