@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '#config/routes';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import type { ApiKey, Organization, PreviousToken } from '#domain/model';
+import type { ApiKey, Organization } from '#domain/model';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { hashApiKey } from '#domain/signing';
 import { keyPolicy } from '#http/authorizer-policy';
