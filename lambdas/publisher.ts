@@ -4,7 +4,7 @@ import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import type { PublishInput } from '#domain/event-input';
 import type { WebhookStatus } from '#domain/model';
-import { publishEvent as publish } from '#use-cases/publish-event';
+import { publishEvent as publish, settingsRetention } from '#use-cases/publish-event';
 
 /** Where and how events are published. */
 export interface PublisherOptions {
@@ -40,21 +40,13 @@ export type Publisher = (input: PublishInput) => Promise<PublishedEvent>;
 export function createPublisher(options: PublisherOptions): Publisher {
   const client = options.client ?? createDocumentClient();
   const directory = new DynamoDirectoryStore(client, options.tableName);
-  // The stack's `eventRetentionDays`, from the table's settings item: read once per publisher (a failed
-  // read is tried again by the next publish), so no publisher can forget or mistype it.
-  let retention: Promise<number | undefined> | undefined;
   const deps = {
     events: new DynamoEventStore(client, options.tableName),
     directory,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     maxPayloadBytes: options.maxPayloadBytes,
-    retentionDays: () => {
-      retention ??= directory.getEventRetentionDays().catch((error: unknown) => {
-        retention = undefined;
-        throw error;
-      });
-      return retention;
-    },
+    // The stack's `eventRetentionDays`, from the table's settings item.
+    retentionDays: settingsRetention(directory),
   };
   return async (input) => {
     const { created, event } = await publish(deps, input);

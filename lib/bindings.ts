@@ -8,22 +8,29 @@ import { type EVENTS_TABLE, ITEM_PREFIXES, type ItemKind } from '#config/storage
 import { acknowledgeKeyActionFamilies } from './herald-function';
 
 /** An operation a function issues on items of the events table. */
-export type ItemAction = 'GetItem' | 'BatchGetItem' | 'UpdateItem';
+export type ItemAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'UpdateItem'
+  | 'PutItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
 /** An index of the events table. */
 export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
 
 /**
+/**
  * What a function may do with the events table: exactly the operations its adapters issue.
- * - Each item action on the table itself (`GetItem`, `BatchGetItem`, `UpdateItem`) is its own statement,
- *   allowed only on items whose partition key starts with the prefix of one of the kinds listed
- *   (`dynamodb:LeadingKeys`, every key of the request, keys required). `UpdateItem` creates a missing
- *   item too, so its kinds are also all a function could create.
+ * - Each item action on the table itself is its own statement, allowed only on items whose partition key
+ *   starts with the prefix of one of the kinds listed (`dynamodb:LeadingKeys`, every key of the request,
+ *   keys required). `UpdateItem` creates a missing item too, so its kinds are also all a function could
+ *   create with it.
  * - `Query` only on the `indexes` named, never on the table: the indexes project keys, `account` and
  *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
- * No function gets PutItem, DeleteItem, BatchWriteItem or Scan: publishing and administration (the only
- * writers of `ORG#`, `APIKEY#` and `ACCOUNT#` items) run with the operator's credentials; TTL deletes.
- * The one other writer is the deploy-time custom resource of `table-settings.ts`: PutItem on the
- * `SETTINGS` item only.
+ * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
+ * route creates `EVENT#` items, and the admin route alone creates `ORG#` and `APIKEY#` items, deletes API
+ * keys and accounts, and erases events. The one other writer is the deploy-time custom resource of
+ * `table-settings.ts`: PutItem on the `SETTINGS` item only.
  */
 export interface TableAccess {
   readonly items: Readonly<Partial<Record<ItemAction, readonly ItemKind[]>>>;
@@ -35,6 +42,9 @@ const KEY_ACTIONS = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
   readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
 } as const;
+
+/** The item actions that write. */
+const WRITE_ACTIONS: readonly ItemAction[] = ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchWriteItem'];
 
 /**
  * What a function may do with a queue.
@@ -81,7 +91,7 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
     );
   }
   if (table.encryptionKey) {
-    const writes = access.items.UpdateItem !== undefined;
+    const writes = WRITE_ACTIONS.some((action) => access.items[action] !== undefined);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: [...KEY_ACTIONS[writes ? 'readWrite' : 'read']],
@@ -142,9 +152,15 @@ export interface FunctionAccess {
 
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
- * - only the authorizer reads `APIKEY#` items, and only the consumer reads `ORG#` items (the webhook
- *   token it signs with); no function can write either kind (no function has UpdateItem on them);
- * - the only items any function writes are `EVENT#` items (redeliver, reset, consumer, reconciler);
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); only `administer` creates, lists and
+ *   deletes them;
+ * - `ORG#` items (webhook tokens): read only by the consumer and the publisher (they sign with the token),
+ *   `manageSettings` (an organization's own token view and rotation) and `administer`; created only by
+ *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
+ * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`;
+ *   deleted, like events erased (BatchWriteItem), only by `administer`;
+ * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
+ *   reset, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ are read by
@@ -165,6 +181,26 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
+  manageSettings: {
+    table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
+  },
+  publishEvent: {
+    table: { items: { GetItem: ['settings', 'account', 'organization', 'event'], PutItem: ['event'] } },
+  },
+  administer: {
+    table: {
+      items: {
+        GetItem: ['organization', 'account', 'event', 'settings'],
+        BatchGetItem: ['apiKey', 'account', 'event'],
+        PutItem: ['organization', 'apiKey'],
+        UpdateItem: ['organization', 'account', 'event'],
+        DeleteItem: ['apiKey', 'account'],
+        BatchWriteItem: ['event'],
+      },
+      indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
+    },
+    queue: 'send',
+  },
   forwarder: { queue: 'send' },
   consumer: {
     table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event'] } },

@@ -21,6 +21,7 @@ import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
 import { TableSettings } from './table-settings';
+import { allowUsageKeyRegistration } from './usage-plan-access';
 
 const HANDLERS_DIR = fileURLToPath(new URL('../lambdas/handlers', import.meta.url));
 
@@ -56,12 +57,6 @@ export class HeraldStack extends Stack {
       capacity: props.tableCapacity,
       expireItems: retentionDays !== undefined,
     }).table;
-    new TableSettings(this, 'Settings', {
-      table: this.table,
-      eventRetentionDays: retentionDays,
-      logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,
-      logKey: key,
-    });
     this.queues = new DeliveryQueues(this, 'Delivery', { encryptionKey: key });
     const { table, queues } = this;
 
@@ -85,7 +80,10 @@ export class HeraldStack extends Stack {
     }
     this.functions = functions;
     const { consumer, reconciler, forwarder } = functions;
-    consumer.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    // The consumer checks URLs at delivery; the functions that save them check them when saved.
+    for (const fn of [consumer, functions.administer, functions.manageSettings]) {
+      fn.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    }
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
 
@@ -112,6 +110,15 @@ export class HeraldStack extends Stack {
       webAclArn: props.webAclArn,
     });
     const { api } = this;
+    // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
+    new TableSettings(this, 'Settings', {
+      table: this.table,
+      eventRetentionDays: retentionDays,
+      usagePlanId: api.usagePlan.usagePlanId,
+      logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,
+      logKey: key,
+    });
+    allowUsageKeyRegistration(this, functions.administer, api.usagePlan);
     // Without a custom domain the handlers derive the base URL from the request; the stage URL
     // cannot be passed in anyway (the API depends on the functions, not the other way round).
     if (props.customDomain) {
@@ -145,7 +152,7 @@ export class HeraldStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
     new CfnOutput(this, 'UsagePlanId', {
       value: this.api.usagePlan.usagePlanId,
-      description: 'Usage plan of the organizations: herald org usage-key --usage-plan-id',
+      description: 'Usage plan of the organizations (each one registered when created; herald org usage-key)',
     });
     if (retentionDays !== undefined) {
       new CfnOutput(this, 'EventRetentionDays', {

@@ -12,6 +12,8 @@ export interface TableSettingsProps {
   readonly table: dynamodb.ITable;
   /** Days until an event expires; undefined keeps events. */
   readonly eventRetentionDays?: number;
+  /** The API's usage plan, in which the admin function registers each organization's key. */
+  readonly usagePlanId?: string;
   readonly logRetention: logs.RetentionDays;
   /** Encrypts the writer's log group (the customer-managed key, when there is one). */
   readonly logKey?: kms.IKey;
@@ -20,16 +22,19 @@ export interface TableSettingsProps {
 /**
  * Writes the settings item (`SETTINGS_ITEM`) into the events table at every deployment, so that
  * publishers, who run outside the stack with nothing but the table name, apply the stack's retention to
- * every event instead of relying on each caller to pass the same number.
+ * every event instead of relying on each caller to pass the same number. It also names the usage plan
+ * for the admin function: a variable would make the function depend on the plan, which depends on the
+ * API's stage, which depends on the function.
  */
 export class TableSettings extends Construct {
   constructor(scope: Construct, id: string, props: TableSettingsProps) {
     super(scope, id);
-    const { key, retentionDaysAttribute } = SETTINGS_ITEM;
+    const { key, retentionDaysAttribute, usagePlanIdAttribute } = SETTINGS_ITEM;
     const item: Record<string, { S: string } | { N: string }> = { pk: { S: key.pk }, sk: { S: key.sk } };
     if (props.eventRetentionDays !== undefined) {
       item[retentionDaysAttribute] = { N: String(props.eventRetentionDays) };
     }
+    if (props.usagePlanId !== undefined) item[usagePlanIdAttribute] = { S: props.usagePlanId };
     const put: cr.AwsSdkCall = {
       service: 'DynamoDB',
       action: 'putItem',

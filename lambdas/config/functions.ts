@@ -1,3 +1,4 @@
+// lambdas/config: runtime constants shared by the functions, the stack (lib/) and the local runtime (routes, functions, storage, delivery, telemetry, env.ts); imports nothing outside config/.
 /**
  * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
  */
@@ -11,6 +12,9 @@ export const FUNCTIONS = {
   resetWebhooks: 'reset-webhooks',
   listAccounts: 'list-accounts',
   getAccount: 'get-account',
+  manageSettings: 'manage-settings',
+  publishEvent: 'publish-event',
+  administer: 'administer-herald',
   openapi: 'get-openapi',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',

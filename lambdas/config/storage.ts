@@ -19,6 +19,8 @@ export const ITEM_PREFIXES = {
   apiKey: 'APIKEY#',
   account: 'ACCOUNT#',
   event: 'EVENT#',
+  /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */
+  settings: 'SETTINGS',
 } as const;
 
 /**
@@ -26,9 +28,11 @@ export const ITEM_PREFIXES = {
  * writes it at deploy time (and the local runtime at start); publishers read it once.
  */
 export const SETTINGS_ITEM = {
-  key: { pk: 'SETTINGS', sk: 'SETTINGS' },
+  key: { pk: ITEM_PREFIXES.settings, sk: 'SETTINGS' },
   /** Days until an event expires (`expires_at`); absent when events are kept. */
   retentionDaysAttribute: 'event_retention_days',
+  /** The API's usage plan, in which the admin route registers each organization's key (AWS only). */
+  usagePlanIdAttribute: 'usage_plan_id',
 } as const;
 
 /** Kind of item in the events table. */

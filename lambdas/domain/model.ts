@@ -15,8 +15,33 @@ export interface Organization {
   readonly name: string;
   /** `whsec_` + base64 of 32 random bytes; the signing key of every webhook. */
   readonly webhookToken: string;
+  /** The token before the last rotation, which also signs webhooks until it expires. */
+  readonly previousWebhookToken?: PreviousToken | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
+}
+
+/** A replaced webhook token during its overlap with the new one. */
+export interface PreviousToken {
+  readonly token: string;
+  /** ISO 8601 UTC; webhooks sent from then on carry only the current token's signature. */
+  readonly expiresAt: string;
+}
+
+/** What an organization API key may do: `read` events and accounts, or also `manage` them. */
+export type ApiKeyScope = 'read' | 'manage';
+
+/** An organization API key; the secret itself is never stored, only its SHA-256 hash. */
+export interface ApiKey {
+  /** Listed and revoked by this id; absent on keys issued before keys had ids. */
+  readonly id: string;
+  readonly orgId: string;
+  readonly name: string;
+  readonly scope: ApiKeyScope;
+  /** ISO 8601 UTC. */
+  readonly createdAt: string;
+  /** Epoch seconds after which the key is refused (short-lived keys); absent: no expiry. */
+  readonly expiresAt?: number | undefined;
 }
 
 /** A tracked bank account. */

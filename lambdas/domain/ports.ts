@@ -1,16 +1,21 @@
+// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
+import type {
+  Account,
+  ApiKey,
+  DeliveryAttempt,
+  EventRecord,
+  Organization,
+  PreviousToken,
+  WebhookStatus,
+} from './model';
 
-/** Filters and window of an event listing. */
-export interface EventListRequest {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
-  readonly offset: number;
-  /** Number of events to return. */
-  readonly limit: number;
+/** Filters of an event listing; absent ones do not filter. */
+export interface EventFilters {
+  /** Normalised IBAN. */
   readonly account?: string | undefined;
   readonly type?: string | undefined;
   readonly status?: WebhookStatus | undefined;
@@ -18,6 +23,15 @@ export interface EventListRequest {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+}
+
+/** Filters and window of an event listing. */
+export interface EventListRequest extends EventFilters {
+  readonly orgId: string;
+  /** Number of matching events to skip. */
+  readonly offset: number;
+  /** Number of events to return. */
+  readonly limit: number;
 }
 
 /** A page of events plus whether more follow. */
@@ -97,6 +111,15 @@ export interface EventStore {
    */
   listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
   /**
+   * One page of the organization's events (up to 100 examined, newest first) that are in one of
+   * `statuses`, from where `cursor` left off; the cursor of the next page, undefined after the last.
+   */
+  pageEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    cursor?: string,
+  ): Promise<StatusPage>;
+  /**
    * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined),
    * from where `cursor` left off; answers how many were deleted and the cursor of the next chunk,
    * undefined when done.
@@ -109,6 +132,12 @@ export interface EventStore {
   indexStatus(id: string): Promise<boolean>;
 }
 
+/** One page of {@link EventStore.pageEventIdsByStatus}. */
+export interface StatusPage {
+  readonly ids: string[];
+  readonly cursor?: string | undefined;
+}
+
 /** One chunk of an erasure. */
 export interface EraseChunk {
   readonly erased: number;
@@ -119,21 +148,37 @@ export interface EraseChunk {
 export interface DirectoryStore {
   getOrganization(id: string): Promise<Organization | undefined>;
   createOrganization(org: Organization): Promise<void>;
-  /** Replaces the webhook token; false when the organization does not exist. */
-  setWebhookToken(orgId: string, token: string): Promise<boolean>;
-  /** Stores an API key by its hash. */
-  createApiKey(hash: string, orgId: string, createdAt: string): Promise<void>;
-  /** The organization id an API key hash belongs to. */
-  findOrgIdByApiKeyHash(hash: string): Promise<string | undefined>;
+  /**
+   * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
+   * false when the organization does not exist.
+   */
+  setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
   getAccount(iban: string): Promise<Account | undefined>;
   /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
   putAccount(account: Account): Promise<Account>;
+  /** Deletes an account (its events stay until erased); the deleted account, or undefined when there was none. */
+  deleteAccount(iban: string): Promise<Account | undefined>;
   listAccounts(orgId: string): Promise<Account[]>;
-  /** Deletes an account (its events stay until erased); false when there was none. */
-  deleteAccount(iban: string): Promise<boolean>;
   /** The deployment's event retention in days (the settings item), undefined when events are kept. */
   getEventRetentionDays(): Promise<number | undefined>;
+  /** The usage plan of the organizations' keys (the settings item), undefined when there is none. */
+  getUsagePlanId(): Promise<string | undefined>;
 }
+
+/** Organization API keys, found by the SHA-256 hash of the secret and listed by id. */
+export interface ApiKeyStore {
+  /** Stores a new key under its hash. */
+  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  /** The key a hash belongs to (expired ones included: the caller decides). */
+  findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_PER_ORG}). */
+  listApiKeys(orgId: string): Promise<ApiKey[]>;
+  /** Deletes the key; false when the organization has no key with this id. */
+  revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
+}
+
+/** Keys an organization may hold at once, so listing them stays one bounded read. */
+export const MAX_API_KEYS_PER_ORG = 50;
 
 /** The delivery queue. */
 export interface DeliveryQueue {
@@ -166,6 +211,9 @@ export interface WebhookSender {
 
 /** The organizations' keys of the API's usage plan (each organization's own throttle and quota). */
 export interface UsageKeys {
-  /** Makes the organization's requests metered by the plan (key value = organization id); idempotent. */
-  register(orgId: string): Promise<void>;
+  /**
+   * Makes the organization's requests metered by the plan (key value = organization id); idempotent.
+   * Answers the plan's id, or undefined when the deployment has none to register with (locally).
+   */
+  register(orgId: string): Promise<string | undefined>;
 }

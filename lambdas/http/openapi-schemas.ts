@@ -58,7 +58,7 @@ export interface OperationObject {
 }
 
 /** A Path Item Object: the operations of one path, by lower-case method. */
-export type PathItemObject = { readonly [method in 'get' | 'post']?: OperationObject };
+export type PathItemObject = { readonly [method in 'get' | 'post' | 'put' | 'delete']?: OperationObject };
 
 /** The OpenAPI 3.1 document of the API, as served at `/openapi.json`. */
 export interface OpenApiDocument {
@@ -80,6 +80,8 @@ export interface OpenApiDocument {
 
 /** Name of the Bearer scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'apiKey';
+/** Name of the AWS SigV4 (IAM) scheme in `components.securitySchemes`. */
+export const SIGV4_SCHEME = 'awsSigV4';
 
 /** Name in `components.responses` of API Gateway's answer to a path no route has. */
 export const ROUTE_NOT_FOUND_RESPONSE = 'RouteNotFound';
@@ -100,29 +102,32 @@ export const responseRef = (name: string, description?: string): Reference =>
     : { $ref: `#/components/responses/${name}`, description };
 
 /** A closed object whose properties are all required: every view Herald renders has a fixed shape. */
-const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+export const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
   type: 'object',
   ...(description === undefined ? {} : { description }),
   additionalProperties: false,
   required: Object.keys(properties),
   properties,
 });
-const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
+export const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   ...more,
   description,
 });
-const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
+export const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
   type: 'integer',
   minimum,
   ...more,
   description,
 });
 const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
-const timestamp = (what: string): JsonSchema => ({ ...schemaRef('Timestamp'), description: `${what}, UTC.` });
-const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
+export const timestamp = (what: string): JsonSchema => ({
+  ...schemaRef('Timestamp'),
+  description: `${what}, UTC.`,
+});
+export const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
 /** A normalised IBAN: upper case, no blanks, 15 to 34 characters (see `iban.ts`). */
-const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
+export const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
 const regexpEscape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The fields of the list view; the detail view adds `payload` and the attempts. */

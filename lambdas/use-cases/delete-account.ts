@@ -8,42 +8,58 @@ export interface DeleteAccountDeps {
   readonly events: Pick<EventStore, 'eraseAccountEvents'>;
 }
 
-/** What a deletion did. */
+/** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
+export interface DeleteAccountRequest {
+  readonly iban: string;
+  /** The account's organization: optional for a deletion, needed to go on erasing once it is gone. */
+  readonly orgId?: string | undefined;
+  /** Also erase the account's events (attempts included: they live in the event item). */
+  readonly erase: boolean;
+  /** Where the previous erasure step stopped. */
+  readonly cursor?: string | undefined;
+}
+
+/** What one deletion request did. */
 export interface DeletedAccount {
   readonly iban: string;
+  readonly org_id: string;
+  /** False when the account was already gone (an erasure going on). */
   readonly deleted: boolean;
-  /** Events erased; 0 without `erase`. */
+  /** Events erased by this request; 0 without `erase`. */
   readonly erased_events: number;
+  /** True when events remain to examine: send the request again with `org` and `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
 }
 
 /**
- * Deletes an organization's account, and with `erase` every event recorded for it (attempts included:
- * they live in the event item). The account goes first, so no event can be published for it while its
- * events are erased; the erasure runs in bounded chunks and can simply be repeated if interrupted (the
- * account then no longer exists, which `erase` accepts).
+ * Deletes an account and, with `erase`, one bounded chunk of its events (at most 1,000 of the
+ * organization's events examined per request). The account goes first, so no event can be published
+ * for it while its events are erased; the following requests name the organization and the cursor, and
+ * an interrupted erasure can simply be repeated.
  *
- * @throws NotFoundError when the IBAN belongs to no account of the organization (and `erase` is off)
+ * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given), unless an erasure
+ *   names the organization
  */
 export async function deleteAccount(
   deps: DeleteAccountDeps,
-  orgId: string,
-  ibanText: string,
-  options: { readonly erase: boolean },
+  request: DeleteAccountRequest,
 ): Promise<DeletedAccount> {
-  const iban = parseIban('iban', ibanText);
+  const iban = parseIban('iban', request.iban);
   const account = await deps.directory.getAccount(iban);
-  if (account && account.orgId !== orgId)
-    throw new NotFoundError(`No account ${iban} in organization ${orgId}.`);
-  if (!account && !options.erase) throw new NotFoundError(`No account ${iban} in organization ${orgId}.`);
-  const deleted = account ? await deps.directory.deleteAccount(iban) : false;
-  let erased = 0;
-  if (options.erase) {
-    let cursor: string | undefined;
-    do {
-      const chunk = await deps.events.eraseAccountEvents(orgId, iban, cursor);
-      erased += chunk.erased;
-      cursor = chunk.cursor;
-    } while (cursor !== undefined);
+  const orgId = account?.orgId ?? request.orgId;
+  const mismatch = account !== undefined && request.orgId !== undefined && account.orgId !== request.orgId;
+  if (mismatch || orgId === undefined || (!account && !request.erase)) {
+    const scope = request.orgId === undefined ? '' : ` in organization ${request.orgId}`;
+    const hint =
+      request.erase && request.orgId === undefined ? ' (to go on erasing its events, name its org)' : '';
+    throw new NotFoundError(`No account ${iban}${scope}${hint}.`);
   }
-  return { iban, deleted, erased_events: erased };
+  const deleted = account ? (await deps.directory.deleteAccount(iban)) !== undefined : false;
+  if (!request.erase) return { iban, org_id: orgId, deleted, erased_events: 0, more: false };
+  const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
+  const done = { iban, org_id: orgId, deleted, erased_events: chunk.erased };
+  return chunk.cursor === undefined
+    ? { ...done, more: false }
+    : { ...done, more: true, cursor: chunk.cursor };
 }

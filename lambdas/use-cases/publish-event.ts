@@ -1,3 +1,4 @@
+// lambdas/use-cases: what a function does, orchestrated over the ports in domain/ports.ts; imports domain/ and config/, never http/, adapters/ or handlers/.
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';
@@ -18,6 +19,24 @@ export interface PublishDeps {
    */
   readonly retentionDays: () => Promise<number | undefined>;
   readonly now?: () => Date;
+}
+
+/**
+ * The deployment's event retention from the table's settings item, read once (a failed read is tried
+ * again by the next publish): every publisher, the library's and the `POST /events` route's, stamps
+ * `expires_at` through this one reader, so none can forget or mistype the number.
+ */
+export function settingsRetention(
+  directory: Pick<DirectoryStore, 'getEventRetentionDays'>,
+): () => Promise<number | undefined> {
+  let retention: Promise<number | undefined> | undefined;
+  return () => {
+    retention ??= directory.getEventRetentionDays().catch((error: unknown) => {
+      retention = undefined;
+      throw error;
+    });
+    return retention;
+  };
 }
 
 /** A published event and whether this call created it. */

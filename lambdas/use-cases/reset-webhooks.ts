@@ -29,18 +29,35 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
   return { queued, more };
 }
 
+/** Pages of events one index-upgrade request examines (100 each): its cost is bounded. */
+export const INDEX_UPGRADE_PAGES = 5;
+
+/** What one index-upgrade request did, and where the next one goes on. */
+export interface IndexUpgradeStep {
+  readonly indexed: number;
+  /** True when events remain to examine: send the request again with `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
 /**
  * Puts the organization's `failed` and `skipped` events that predate the sparse status indexes into them,
- * so that the status filters and reset see them. Reads every event of the organization: an operator's
- * one-off after upgrading, never an API request.
+ * so that the status filters and reset see them: an operator's one-off after upgrading. Each call
+ * examines at most {@link INDEX_UPGRADE_PAGES} pages of events from `cursor` on; repeat with the cursor
+ * it returns until `more` is false.
  */
 export async function indexStatuses(
-  events: Pick<EventStore, 'listEventIdsByStatus' | 'indexStatus'>,
+  events: Pick<EventStore, 'pageEventIdsByStatus' | 'indexStatus'>,
   orgId: string,
-): Promise<{ indexed: number }> {
+  cursor?: string,
+): Promise<IndexUpgradeStep> {
   let indexed = 0;
-  for (const id of await events.listEventIdsByStatus(orgId, ['failed', 'skipped'])) {
-    if (await events.indexStatus(id)) indexed++;
+  let next = cursor;
+  for (let page = 0; page < INDEX_UPGRADE_PAGES; page++) {
+    const found = await events.pageEventIdsByStatus(orgId, ['failed', 'skipped'], next);
+    for (const id of found.ids) if (await events.indexStatus(id)) indexed++;
+    next = found.cursor;
+    if (next === undefined) break;
   }
-  return { indexed };
+  return next === undefined ? { indexed, more: false } : { indexed, more: true, cursor: next };
 }

@@ -1,41 +1,28 @@
 import { parseArgs } from 'node:util';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { ApiGatewayUsageKeys } from '#adapters/apigateway/usage-keys';
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { hostChecker } from '#adapters/http/host-check';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { HeraldError } from '#domain/errors';
-import { parseUrlPolicy } from '#domain/webhook-url';
-import { createPublisher } from '#lambdas/publisher';
-import {
-  createApiKey,
-  createOrganization,
-  listAccounts,
-  putAccount,
-  rotateWebhookToken,
-} from '#use-cases/administer';
-import { deleteAccount } from '#use-cases/delete-account';
-import { requeuePending } from '#use-cases/redeliver-events';
-import { indexStatuses } from '#use-cases/reset-webhooks';
+import { type ApiAnswer, type ApiCall, ApiError, apiClient } from './api-client';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
-  org create --name NAME [--usage-plan-id ID]
-  org usage-key --org ORG_ID --usage-plan-id ID   (an organization created before its usage plan existed)
-  org token rotate --org ORG_ID
-  api-key create --org ORG_ID
+  org create --name NAME
+  org show --org ORG_ID
+  org usage-key --org ORG_ID   (an organization created before the usage plan existed)
+  api-key create --org ORG_ID [--name NAME] [--scope read|manage] [--expires-at EPOCH_SECONDS]
+  api-key list --org ORG_ID
+  api-key revoke --org ORG_ID --key-id KEY_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
+  account delete --iban IBAN [--erase [--org ORG_ID]]   (--erase: also every event of the account;
+      --org: its organization, to go on with an erasure that was interrupted)
   account list --org ORG_ID
-  account delete --org ORG_ID --iban IBAN [--erase]   (--erase: also delete every event of the account)
-  events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
-  events index-statuses --org ORG_ID   (once after upgrading: failed/skipped events into their indexes)
+  token rotate --org ORG_ID [--overlap-hours H]   (default 24: the old token also signs meanwhile)
+  token show --org ORG_ID
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
-Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
-  [--usage-plan-id ID (the stack output UsagePlanId: registers each new organization's key)]
-  [--queue-url URL (events requeue)]
-  [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
+  events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
+  events redeliver --org ORG_ID --id EVENT_ID
+  events reset --org ORG_ID
+  events index-statuses --org ORG_ID   (once after upgrading: failed/skipped events into their indexes)
+Every command calls Herald's API, signed with AWS SigV4. Target: the local runtime (.herald/local.json)
+by default; a deployed stack with --api-url URL (the stack output ApiUrl) [--region R], using the
+default AWS credential chain.`;
 
 /** A usage mistake: exit code 2 and the usage text. */
 class UsageError extends Error {}
@@ -49,15 +36,15 @@ const OPTIONS = {
   type: { type: 'string' },
   payload: { type: 'string' },
   id: { type: 'string' },
+  'key-id': { type: 'string' },
+  scope: { type: 'string' },
+  'expires-at': { type: 'string' },
+  'overlap-hours': { type: 'string' },
   'triggered-at': { type: 'string' },
   erase: { type: 'boolean' },
-  table: { type: 'string' },
+  'api-url': { type: 'string' },
   region: { type: 'string' },
-  'base-url': { type: 'string' },
-  'url-policy': { type: 'string' },
-  'queue-url': { type: 'string' },
   'older-than': { type: 'string' },
-  'usage-plan-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,97 +66,166 @@ function required(flag: keyof typeof values): string {
   return value;
 }
 
-/** The usage plan's keys when `--usage-plan-id` is given (AWS only: the local gateway meters by org id). */
-function usageKeys(): ApiGatewayUsageKeys | undefined {
-  const id = values['usage-plan-id'];
-  return id === undefined
-    ? undefined
-    : new ApiGatewayUsageKeys(new APIGatewayClient(values.region ? { region: values.region } : {}), id);
+/** A whole-number flag, or undefined when absent. */
+function integer(flag: keyof typeof values, what: string): number | undefined {
+  const text = values[flag];
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (typeof text !== 'string' || text === '' || !Number.isInteger(value) || value < 0) {
+    throw new UsageError(`--${flag} must be ${what}.`);
+  }
+  return value;
 }
+
+const segment = (value: string): string => encodeURIComponent(value);
+const orgPath = (): string => `/admin/organizations/${segment(required('org'))}`;
+
+/** The body of a successful answer: what most commands print. */
+async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
+  return (await answer).body;
+}
+
+/** A chunked route's answer: what this call did and whether (and where) to go on. */
+interface Step {
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/**
+ * Calls a chunked route until it says `more: false` (each call's cost is bounded on the server), and
+ * sums the `counted` field over the calls; `next` builds each call from the previous step.
+ */
+async function untilDone<T extends Step>(
+  call: (previous: T | undefined) => Promise<ApiAnswer>,
+  counted: keyof T,
+): Promise<T> {
+  let step: T | undefined;
+  let total = 0;
+  do {
+    step = (await call(step)).body as T;
+    total += Number(step[counted]);
+  } while (step.more);
+  return { ...step, [counted]: total };
+}
+
+/** Each command: the API call it makes, and what it prints. */
+const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = {
+  'org create': (call) => bodyOf(call('POST', '/admin/organizations', { name: required('name') })),
+  'org show': (call) => bodyOf(call('GET', orgPath())),
+  'org usage-key': (call) => bodyOf(call('POST', `${orgPath()}/usage-key`)),
+  'api-key create': (call) => {
+    const expiresAt = integer('expires-at', 'epoch seconds');
+    return bodyOf(
+      call('POST', `${orgPath()}/api-keys`, {
+        name: values.name ?? 'cli',
+        scope: values.scope ?? 'manage',
+        ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
+      }),
+    );
+  },
+  'api-key list': (call) => bodyOf(call('GET', `${orgPath()}/api-keys`)),
+  'api-key revoke': async (call) => {
+    await call('DELETE', `${orgPath()}/api-keys/${segment(required('key-id'))}`);
+    return { revoked: values['key-id'] };
+  },
+  'account put': (call) =>
+    bodyOf(
+      call('PUT', `/admin/accounts/${segment(required('iban'))}`, {
+        org: required('org'),
+        ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}),
+      }),
+    ),
+  'account delete': async (call) => {
+    const path = `/admin/accounts/${segment(required('iban'))}`;
+    if (!values.erase) {
+      const query = values.org === undefined ? '' : `?org=${segment(values.org)}`;
+      await call('DELETE', `${path}${query}`);
+      return { deleted: values.iban };
+    }
+    type Erased = Step & { iban: string; org_id: string; deleted: boolean; erased_events: number };
+    let deleted = false;
+    const done = await untilDone<Erased>((previous) => {
+      deleted ||= previous?.deleted === true;
+      const org = previous?.org_id ?? values.org;
+      const query = new URLSearchParams({ erase: 'true' });
+      if (org !== undefined) query.set('org', org);
+      if (previous?.cursor !== undefined) query.set('cursor', previous.cursor);
+      return call('DELETE', `${path}?${query}`);
+    }, 'erased_events');
+    return { iban: done.iban, deleted: deleted || done.deleted, erased_events: done.erased_events };
+  },
+  'account list': (call) => bodyOf(call('GET', `${orgPath()}/accounts`)),
+  'token rotate': (call) => {
+    const hours = integer('overlap-hours', 'whole hours from 0 to 168');
+    const body = hours === undefined ? {} : { overlap_hours: hours };
+    return bodyOf(call('POST', `${orgPath()}/webhook-token/rotate`, body));
+  },
+  'token show': async (call) => {
+    const org = (await call('GET', orgPath())).body as { webhook_token: string; previous: unknown };
+    return { webhook_token: org.webhook_token, previous: org.previous };
+  },
+  publish: async (call) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(required('payload'));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError('--payload must be JSON (an object).');
+    }
+    const answer = await call('POST', '/events', {
+      account: required('account'),
+      type: required('type'),
+      payload,
+      ...(values.id === undefined ? {} : { id: values.id }),
+      ...(values['triggered-at'] === undefined ? {} : { triggered_at: values['triggered-at'] }),
+    });
+    const event = answer.body as { id: string; webhook_status: string };
+    // 201: recorded now; 200: the same id and content were recorded before.
+    return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
+  },
+  'events requeue': (call) => {
+    const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
+    return bodyOf(call('POST', `${orgPath()}/events/requeue`, { older_than_minutes: minutes }));
+  },
+  'events redeliver': (call) =>
+    bodyOf(call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`)),
+  'events reset': async (call) => {
+    // Each call queues one bounded chunk; the events it queued leave the status indexes.
+    const queued: string[] = [];
+    let more = true;
+    while (more) {
+      const step = (await call('POST', `${orgPath()}/webhooks/reset`)).body as {
+        queued: string[];
+        more: boolean;
+      };
+      queued.push(...step.queued);
+      more = step.more && step.queued.length > 0;
+    }
+    return { queued };
+  },
+  'events index-statuses': async (call) => {
+    const done = await untilDone<Step & { indexed: number }>(
+      (previous) =>
+        call(
+          'POST',
+          `${orgPath()}/events/index-statuses`,
+          previous?.cursor ? { cursor: previous.cursor } : {},
+        ),
+      'indexed',
+    );
+    return { indexed: done.indexed };
+  },
+};
 
 async function run(): Promise<unknown> {
   const command = positionals.join(' ');
   if (values.help) return USAGE;
   if (command === '') throw new UsageError('');
-  const target = resolveTarget({
-    table: values.table,
-    region: values.region,
-    baseUrl: values['base-url'],
-    urlPolicy: values['url-policy'] === undefined ? undefined : parseUrlPolicy(values['url-policy']),
-    queueUrl: values['queue-url'],
-  });
-  const client = createDocumentClient();
-  const directory = new DynamoDirectoryStore(client, target.tableName);
-  switch (command) {
-    case 'org create': {
-      const created = await createOrganization(directory, required('name'));
-      // In AWS the organization's requests pass the usage plan only once its key is registered.
-      await usageKeys()?.register(created.id);
-      return created;
-    }
-    case 'org usage-key': {
-      const keys = usageKeys();
-      if (!keys) throw new UsageError('--usage-plan-id is required (the stack output UsagePlanId).');
-      const orgId = required('org');
-      await keys.register(orgId);
-      return { org_id: orgId, usage_plan_id: values['usage-plan-id'] };
-    }
-    case 'org token rotate':
-      return rotateWebhookToken(directory, required('org'));
-    case 'api-key create':
-      return createApiKey(directory, required('org'));
-    case 'account put':
-      return putAccount(
-        directory,
-        { orgId: required('org'), iban: required('iban'), webhookUrl: values['webhook-url'] },
-        target.urlPolicy,
-        target.baseUrl,
-        hostChecker(target.urlPolicy),
-      );
-    case 'account list':
-      return listAccounts(directory, required('org'), target.baseUrl);
-    case 'account delete':
-      return deleteAccount(
-        { directory, events: new DynamoEventStore(client, target.tableName) },
-        required('org'),
-        required('iban'),
-        { erase: values.erase === true },
-      );
-    case 'events requeue': {
-      if (!target.queueUrl)
-        throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');
-      const minutes = Number(values['older-than'] ?? '15');
-      if (!Number.isInteger(minutes) || minutes < 0)
-        throw new UsageError('--older-than must be whole minutes (≥ 0).');
-      const deps = {
-        events: new DynamoEventStore(client, target.tableName),
-        queue: new SqsDeliveryQueue(createSqsClient(), target.queueUrl),
-      };
-      return requeuePending(deps, required('org'), new Date(Date.now() - minutes * 60_000).toISOString());
-    }
-    case 'events index-statuses':
-      return indexStatuses(new DynamoEventStore(client, target.tableName), required('org'));
-    case 'publish': {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(required('payload'));
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError('--payload must be JSON (an object).');
-      }
-      const publish = createPublisher({ tableName: target.tableName, baseUrl: target.baseUrl, client });
-      const event = await publish({
-        account: required('account'),
-        type: required('type'),
-        payload,
-        id: values.id,
-        triggeredAt: values['triggered-at'],
-      });
-      return { id: event.id, created: event.created, webhook_status: event.webhookStatus };
-    }
-    default:
-      throw new UsageError(`Unknown command "${command}".`);
-  }
+  // The old spelling of `token rotate`.
+  const action = COMMANDS[command === 'org token rotate' ? 'token rotate' : command];
+  if (!action) throw new UsageError(`Unknown command "${command}".`);
+  const target = await resolveTarget({ apiUrl: values['api-url'], region: values.region });
+  return action(apiClient(target));
 }
 
 try {
@@ -180,7 +236,7 @@ try {
     process.stderr.write(`${error.message ? `herald: ${error.message}\n` : ''}${USAGE}\n`);
     process.exitCode = 2;
   } else {
-    const message = error instanceof HeraldError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`herald: ${message}\n`);
     process.exitCode = 1;
   }

@@ -20,14 +20,15 @@ const MALFORMED_HEADERS = new Set(['Missing required headers', 'Invalid Signatur
  * is missing or malformed, 401 for a wrong signature or a stale timestamp, 413 for an oversized body;
  * no request can stop it.
  *
- * @param token - reads the organization's current webhook token (`whsec_…`)
+ * @param tokens - reads the organization's webhook tokens: the current one and, during a rotation's
+ *   overlap, the previous one (a receiver switching secrets accepts either)
  */
 export async function startDemoReceiver(
-  token: () => Promise<string>,
+  tokens: () => Promise<readonly string[]>,
   log: (line: string) => void,
 ): Promise<DemoReceiver> {
   const server: Server = createServer((req, res) => {
-    receive(req, token)
+    receive(req, tokens)
       .then(({ status, line }) => {
         log(`demo receiver: ${line}`);
         res.writeHead(status).end();
@@ -53,7 +54,7 @@ export async function startDemoReceiver(
 /** Reads and verifies one request; resolves to the status to answer and the line to print. */
 async function receive(
   req: IncomingMessage,
-  token: () => Promise<string>,
+  tokens: () => Promise<readonly string[]>,
 ): Promise<{ status: number; line: string }> {
   const body = await readBody(req);
   if (body === undefined) return { status: 413, line: `refused a body over ${MAX_BODY_BYTES} bytes` };
@@ -63,15 +64,21 @@ async function receive(
     'webhook-timestamp': header(req, 'webhook-timestamp'),
     'webhook-signature': header(req, 'webhook-signature'),
   };
-  try {
-    // Read per request, so a token rotated with the CLI is picked up at once.
-    new Webhook(await token()).verify(body, headers, { jsonParse: false });
-  } catch (error) {
-    if (!(error instanceof WebhookVerificationError)) throw error;
-    const status = MALFORMED_HEADERS.has(error.message) ? 400 : 401;
-    return { status, line: `REJECTED webhook ${id || '(no id)'}: ${error.message} (${status})` };
+  // Read per request, so a token rotated with the CLI is picked up at once; during a rotation's overlap
+  // either token verifies (the header then carries a signature of each).
+  let refusal: WebhookVerificationError | undefined;
+  for (const token of await tokens()) {
+    try {
+      new Webhook(token).verify(body, headers, { jsonParse: false });
+      return { status: 204, line: `verified webhook ${id} (${typeOf(body)})` };
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      refusal ??= error;
+    }
   }
-  return { status: 204, line: `verified webhook ${id} (${typeOf(body)})` };
+  const reason = refusal?.message ?? 'no webhook token to verify with';
+  const status = MALFORMED_HEADERS.has(reason) ? 400 : 401;
+  return { status, line: `REJECTED webhook ${id || '(no id)'}: ${reason} (${status})` };
 }
 
 /** The body as text, or undefined when it exceeds {@link MAX_BODY_BYTES}. */

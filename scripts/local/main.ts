@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
 import { parseRetrySchedule } from '#domain/retry-schedule';
+import { showWebhookToken } from '#use-cases/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
+import { LOCAL_REGION } from './emulators';
+import { LOCAL_INFO_PATH, writeLocalInfo } from './local-info';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -63,26 +65,29 @@ const client = createDocumentClient();
 const directory = new DynamoDirectoryStore(client, runtime.tableName);
 let orgId = '';
 receiver = await startDemoReceiver(
-  async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
+  async () => {
+    const { webhook_token, previous } = await showWebhookToken(directory, orgId);
+    return previous ? [webhook_token, previous.webhook_token] : [webhook_token];
+  },
   (line) => console.log(line),
 );
-const demo = await seedDemo(
-  client,
-  runtime.tableName,
-  runtime.baseUrl,
-  receiver.url,
-  join(STATE_DIR, 'demo.json'),
-);
+const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_DIR, 'demo.json'));
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
 
+const { accessKeyId, secretAccessKey } = runtime.credentials;
 console.log(`
 Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})
 
   ORG_ID=${demo.orgId}
   API_KEY=${demo.apiKey}
   ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  Local operator credentials for the IAM routes (POST /events, /admin/…), region ${LOCAL_REGION},
+  also in ${LOCAL_INFO_PATH}:
+  AWS_ACCESS_KEY_ID=${accessKeyId}
+  AWS_SECRET_ACCESS_KEY=${secretAccessKey}
 
   curl -s ${runtime.baseUrl}/health
   curl -s -H "Authorization: Bearer ${demo.apiKey}" ${runtime.baseUrl}/events

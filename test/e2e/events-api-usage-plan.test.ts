@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { type CreatedOrganization, createOrganization } from '#use-cases/administer';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
@@ -27,8 +28,9 @@ beforeAll(async () => {
   });
   const documents = createDocumentClient();
   const directory = new DynamoDirectoryStore(documents, runtime.tableName);
-  orgA = await createOrganization(directory, 'Busy org');
-  orgB = await createOrganization(directory, 'Quiet org');
+  const apiKeys = new DynamoApiKeyStore(documents, runtime.tableName);
+  orgA = await createOrganization(directory, apiKeys, 'Busy org');
+  orgB = await createOrganization(directory, apiKeys, 'Quiet org');
   documents.destroy();
   api = await connectApi(runtime.baseUrl);
 });

@@ -36,7 +36,14 @@ const tableStatements = (key: FunctionKey) =>
     .statements(key)
     .filter((s) =>
       actionsOf(s).some((a) =>
-        ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'].includes(a),
+        [
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:PutItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:BatchWriteItem',
+        ].includes(a),
       ),
     );
 const { stack } = byDefault;
@@ -53,6 +60,9 @@ const API_FUNCTIONS: FunctionKey[] = [
   'resetWebhooks',
   'listAccounts',
   'getAccount',
+  'manageSettings',
+  'publishEvent',
+  'administer',
 ];
 
 describe('every function', () => {
@@ -134,20 +144,36 @@ describe('data rights', () => {
     }
   });
 
-  it('each function reaches only the item kinds it uses; only the consumer reads ORG# items, none writes them', () => {
-    const prefixes = (key: FunctionKey) =>
-      tableStatements(key).flatMap(
-        (s) =>
-          (s.Condition as LeadingKeysCondition | undefined)?.['ForAllValues:StringLike'][
-            'dynamodb:LeadingKeys'
-          ] ?? [],
-      );
+  it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
+    const prefixes = (key: FunctionKey, action?: string) =>
+      tableStatements(key)
+        .filter((s) => action === undefined || actionsOf(s).includes(action))
+        .flatMap(
+          (s) =>
+            (s.Condition as LeadingKeysCondition | undefined)?.['ForAllValues:StringLike'][
+              'dynamodb:LeadingKeys'
+            ] ?? [],
+        );
     expect(prefixes('listEvents')).toEqual(['EVENT#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
     expect(prefixes('consumer')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*', 'EVENT#*']);
     for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
       expect(prefixes(key), key).toEqual(['EVENT#*']);
     }
+    // The publish route reads the settings, the account and its organization (it signs) and creates events.
+    expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*']);
+    expect(prefixes('publishEvent', 'dynamodb:GetItem')).toEqual([
+      'SETTINGS*',
+      'ACCOUNT#*',
+      'ORG#*',
+      'EVENT#*',
+    ]);
+    // An organization's own `manage` routes: its accounts' webhook URLs and its token.
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
+    const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
+    expect(readsOrgs).toEqual(['manageSettings', 'publishEvent', 'administer', 'consumer']);
+    const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
+    expect(apiKeys).toEqual(['authorizer', 'administer']);
     for (const key of KEYS) {
       const statements = tableStatements(key);
       // Item actions only under a LeadingKeys condition that also requires keys to be named.
@@ -155,11 +181,17 @@ describe('data rights', () => {
         expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
         expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
       }
-      const writes = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
-      for (const statement of writes) {
-        expect(statement.Condition, key).toEqual(leadingKeys(['EVENT#*']));
+      // Only the admin path creates or deletes API keys and creates organizations (UpdateItem creates
+      // items too, so it counts as a write); only it and the organization's token route update ORG#.
+      for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']) {
+        if (key !== 'administer') expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
+        if (key !== 'administer' && action !== 'dynamodb:UpdateItem') {
+          expect(prefixes(key, action), `${key} ${action}`).not.toContain('ORG#*');
+        }
       }
-      if (key !== 'consumer') expect(prefixes(key), key).not.toContain('ORG#*');
+      if (!['administer', 'manageSettings'].includes(key)) {
+        expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
+      }
       // Queries only on named indexes, never on the table.
       for (const statement of byDefault
         .statements(key)
@@ -168,6 +200,25 @@ describe('data rights', () => {
         expect(actionsOf(statement), key).toEqual(['dynamodb:Query']);
       }
     }
+    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual(['ORG#*', 'APIKEY#*']);
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
+    // Erasing an account's events: batch deletes of EVENT# items only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
+  });
+
+  it("the admin function may register keys in the stack's usage plan only, and learns the plan from the settings item", () => {
+    const apigateway = byDefault
+      .statements('administer')
+      .filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    expect(apigateway.map(actionsOf)).toEqual([['apigateway:GET', 'apigateway:POST'], ['apigateway:POST']]);
+    expect(JSON.stringify(apigateway[0]?.Resource)).toMatch(/::\/apikeys"/);
+    expect(JSON.stringify(apigateway[1]?.Resource)).toMatch(/::\/usageplans\/".*OrganizationPlan.*"\/keys"/);
+    for (const key of KEYS.filter((other) => other !== 'administer')) {
+      expect(JSON.stringify(byDefault.statements(key)), key).not.toContain('apigateway:');
+    }
+    expect(JSON.stringify(byDefault.template.findResources('Custom::AWS'))).toMatch(
+      /usage_plan_id.*OrganizationPlan/,
+    );
   });
 
   it('key grants hold only through DynamoDB and SQS (kms:ViaService), but for CDK event-source grants', () => {
@@ -188,13 +239,21 @@ describe('data rights', () => {
     }
   });
 
-  it('no function may create, delete, batch-write or scan items (the CLI publishes, TTL deletes)', () => {
-    const forbidden = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan'];
-    for (const key of KEYS) {
-      for (const action of [...forbidden, 'dynamodb:*']) {
-        expect(allows(byDefault.statements(key), action), `${key} ${action}`).toBe(false);
-      }
+  it('only publish and administer create items, only administer deletes them; none scans', () => {
+    const creators: Record<string, FunctionKey[]> = {
+      'dynamodb:PutItem': ['publishEvent', 'administer'],
+      'dynamodb:DeleteItem': ['administer'],
+      'dynamodb:BatchWriteItem': ['administer'],
+      'dynamodb:Scan': [],
+      'dynamodb:*': [],
+    };
+    for (const [action, allowed] of Object.entries(creators)) {
+      expect(
+        KEYS.filter((key) => allows(byDefault.statements(key), action)),
+        action,
+      ).toEqual(allowed);
     }
+    expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
   });
 
   it('health and openapi reach no data at all', () => {
@@ -273,10 +332,15 @@ describe('environment from props', () => {
     expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
   });
 
-  it('WEBHOOK_URL_POLICY is public-https by default and reaches only the consumer', () => {
+  it('WEBHOOK_URL_POLICY is public-https by default and reaches the consumer and the functions saving URLs', () => {
     expect(byDefault.env('consumer').WEBHOOK_URL_POLICY).toBe('public-https');
     expect(configured.env('consumer').WEBHOOK_URL_POLICY).toBe('allow-private');
-    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
+    expect(configured.env('administer').WEBHOOK_URL_POLICY).toBe('allow-private');
+    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual([
+      'manageSettings',
+      'administer',
+      'consumer',
+    ]);
   });
 
   it('retention is written into the table for every publisher, not a function variable', () => {

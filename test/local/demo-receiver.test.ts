@@ -8,7 +8,7 @@ let receiver: DemoReceiver;
 
 beforeAll(async () => {
   receiver = await startDemoReceiver(
-    async () => token,
+    async () => [token],
     (line) => lines.push(line),
   );
 });

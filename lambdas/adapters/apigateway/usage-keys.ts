@@ -14,12 +14,19 @@ import type { UsageKeys } from '#domain/ports';
 
 /** {@link UsageKeys} in an API Gateway usage plan. */
 export class ApiGatewayUsageKeys implements UsageKeys {
+  /**
+   * @param usagePlanId - reads the plan's id (the stack writes it into the settings item: an environment
+   *   variable would make the function depend on the plan, which depends on the API, which depends on the
+   *   function); undefined where there is none (the local runtime meters every organization by itself)
+   */
   constructor(
     private readonly client: APIGatewayClient,
-    private readonly usagePlanId: string,
+    private readonly usagePlanId: () => Promise<string | undefined>,
   ) {}
 
-  async register(orgId: string): Promise<void> {
+  async register(orgId: string): Promise<string | undefined> {
+    const usagePlanId = await this.usagePlanId();
+    if (usagePlanId === undefined) return undefined;
     const name = `herald-org-${orgId}`;
     let keyId: string | undefined;
     try {
@@ -32,11 +39,10 @@ export class ApiGatewayUsageKeys implements UsageKeys {
     }
     if (!keyId) throw new Error(`API Gateway returned no API key for organization ${orgId}`);
     try {
-      await this.client.send(
-        new CreateUsagePlanKeyCommand({ usagePlanId: this.usagePlanId, keyId, keyType: 'API_KEY' }),
-      );
+      await this.client.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId, keyType: 'API_KEY' }));
     } catch (error) {
       if (!(error instanceof ConflictException)) throw error;
     }
+    return usagePlanId;
   }
 }

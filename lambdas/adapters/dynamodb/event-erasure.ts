@@ -1,10 +1,11 @@
 /**
- * Erasing an account's events (`herald account delete --erase`), one bounded chunk per call: the
+ * Erasing an account's events (`DELETE /admin/accounts/{iban}?erase=true`, `herald account delete --erase`), one bounded chunk per call: the
  * organization's `by-org` index entries are read at most {@link ERASE_CHUNK} at a time, those of the
  * account deleted in batches of 25, and the position handed back as an opaque cursor.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EraseChunk } from '#domain/ports';
+import { decodeCursor, encodeCursor } from './cursor';
 import { keys } from './items';
 
 /** Index entries one erase call examines. */
@@ -29,7 +30,7 @@ export async function eraseAccountEvents(
       ExpressionAttributeValues: { ':pk': keys.orgEvents(orgId), ':account': account },
       ProjectionExpression: 'pk, sk',
       Limit: ERASE_CHUNK,
-      ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor),
+      ExclusiveStartKey: decodeCursor(cursor),
     }),
   );
   const doomed = (out.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
@@ -45,14 +46,6 @@ export async function eraseAccountEvents(
   }
   return {
     erased: doomed.length,
-    cursor: out.LastEvaluatedKey === undefined ? undefined : encodeCursor(out.LastEvaluatedKey),
+    cursor: encodeCursor(out.LastEvaluatedKey),
   };
-}
-
-function encodeCursor(key: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
 }

@@ -9,8 +9,9 @@ import { MAX_INDEX_ENTRIES_READ, MAX_ITEMS_CHECKED } from '#config/limits';
 import { STATUS_INDEXES } from '#config/storage';
 import { ValidationError } from '#domain/errors';
 import type { EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest, StatusChunk } from '#domain/ports';
+import type { EventListPage, EventListRequest, StatusChunk, StatusPage } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
+import { decodeCursor, encodeCursor } from './cursor';
 import { eventIdOfKey, keys, toEventRecord } from './items';
 
 /** Receives the capacity units one request consumed, if DynamoDB reported them. */
@@ -81,17 +82,38 @@ export class EventQueries {
     const ids: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const input = this.indexQuery({ orgId, offset: 0, limit: 0, until }, startKey);
-      input.Limit = BATCH_GET_LIMIT;
-      const out = await this.client.send(new QueryCommand(input));
-      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
-      const events = await this.batchGetSummaries(
-        (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk))),
-      );
-      for (const event of events) if (statuses.includes(event.webhookStatus)) ids.push(event.id);
-      startKey = out.LastEvaluatedKey;
+      const page = await this.statusPage(orgId, statuses, startKey, until);
+      ids.push(...page.ids);
+      startKey = page.next;
     } while (startKey);
     return ids;
+  }
+
+  /** One page of the organization's events in `statuses`: one Query and one BatchGet of at most 100. */
+  async pageEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    cursor?: string,
+  ): Promise<StatusPage> {
+    const page = await this.statusPage(orgId, statuses, decodeCursor(cursor));
+    return { ids: page.ids, cursor: encodeCursor(page.next) };
+  }
+
+  private async statusPage(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    startKey: Record<string, unknown> | undefined,
+    until?: string,
+  ): Promise<{ ids: string[]; next: Record<string, unknown> | undefined }> {
+    const input = this.indexQuery({ orgId, offset: 0, limit: 0, until }, startKey);
+    input.Limit = BATCH_GET_LIMIT;
+    const out = await this.client.send(new QueryCommand(input));
+    this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+    const events = await this.batchGetSummaries(
+      (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk))),
+    );
+    const ids = events.filter((event) => statuses.includes(event.webhookStatus)).map((event) => event.id);
+    return { ids, next: out.LastEvaluatedKey };
   }
 
   /**

@@ -12,6 +12,7 @@ import type {
   NewEvent,
   PutEventResult,
   StatusChunk,
+  StatusPage,
 } from '#domain/ports';
 import { eraseAccountEvents } from './event-erasure';
 import { EventQueries } from './event-queries';
@@ -212,6 +213,14 @@ export class DynamoEventStore implements EventStore {
     until?: string,
   ): Promise<string[]> {
     return this.queries.listEventIdsByStatus(orgId, statuses, until);
+  }
+
+  async pageEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    cursor?: string,
+  ): Promise<StatusPage> {
+    return this.queries.pageEventIdsByStatus(orgId, statuses, cursor);
   }
 
   private async conditionalUpdate(operation: string, input: ConstructorParameters<typeof UpdateCommand>[0]) {
