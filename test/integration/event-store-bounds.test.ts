@@ -9,7 +9,7 @@ import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
-import { indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
+import { INDEX_UPGRADE_PAGES, indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
 import {
   attempt,
   type EventStoreFixture,
@@ -180,9 +180,28 @@ describe('index-statuses (upgrade)', () => {
     const listed = async (status: 'failed' | 'skipped') =>
       (await store.listEvents({ orgId, offset: 0, limit: 10, status })).events.map((event) => event.id);
     expect(await listed('failed')).toEqual([]);
-    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 2 });
+    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 2, more: false });
     expect(await listed('failed')).toEqual([failed.id]);
     expect(await listed('skipped')).toEqual([skipped.id]);
-    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 0 });
+    expect(await indexStatuses(store, orgId)).toEqual({ indexed: 0, more: false });
+  });
+
+  it('examines a bounded number of events per call and goes on from the cursor it returns', async () => {
+    const orgId = randomUUID();
+    // The oldest event, listed last: beyond what one call examines.
+    const [failed] = await storeMany(orgId, 0, 1, 'failed');
+    await storeMany(orgId, 1, INDEX_UPGRADE_PAGES * 100 + 10, 'success');
+    if (!failed) throw new Error('no event');
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: `EVENT#${failed.id}`, sk: 'EVENT' },
+        UpdateExpression: 'REMOVE failed_org',
+      }),
+    );
+    const first = await indexStatuses(store, orgId);
+    expect(first).toMatchObject({ indexed: 0, more: true });
+    expect(await indexStatuses(store, orgId, first.cursor)).toEqual({ indexed: 1, more: false });
+    await expect(indexStatuses(store, orgId, 'not-a-cursor')).rejects.toThrow(/cursor/);
   });
 });

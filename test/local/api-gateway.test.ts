@@ -269,10 +269,12 @@ describe('api gateway: gateway answers', () => {
 });
 
 describe('usage plan emulation', () => {
+  const KEY_A = `herald_${'a'.repeat(43)}`;
+  const KEY_B = `herald_${'b'.repeat(43)}`;
   /** Two organizations, each known by its own key. */
   const twoOrgs = vi.fn(
     async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-      const org = { 'Bearer key-a': 'org-a', 'Bearer key-b': 'org-b' }[event.authorizationToken];
+      const org = { [`Bearer ${KEY_A}`]: 'org-a', [`Bearer ${KEY_B}`]: 'org-b' }[event.authorizationToken];
       if (!org) throw new Error('Unauthorized');
       const [apiArn, stage] = event.methodArn.split('/');
       return {
@@ -292,37 +294,37 @@ describe('usage plan emulation', () => {
   it('throttles each organization on its own with a 429 problem, leaving the others alone', async () => {
     const usage = { rateLimit: 0.001, burstLimit: 2, quotaPerDay: 1000 };
     const baseUrl = await start({ ...echoHandlers().handlers, authorizer: twoOrgs }, 0, usage);
-    expect((await get(baseUrl, 'key-a')).status).toBe(200);
-    expect((await get(baseUrl, 'key-a')).status).toBe(200);
-    const throttled = await get(baseUrl, 'key-a');
+    expect((await get(baseUrl, KEY_A)).status).toBe(200);
+    expect((await get(baseUrl, KEY_A)).status).toBe(200);
+    const throttled = await get(baseUrl, KEY_A);
     expect(throttled.status).toBe(429);
     expect(await problemOf(throttled)).toMatchObject({
       type: 'https://herald.dev/problems/too-many-requests',
       status: 429,
     });
-    expect((await get(baseUrl, 'key-b')).status).toBe(200);
+    expect((await get(baseUrl, KEY_B)).status).toBe(200);
   });
 
   it('answers 429 quota-exceeded once an organization used its daily quota', async () => {
     const usage = { rateLimit: 1000, burstLimit: 1000, quotaPerDay: 2 };
     const baseUrl = await start({ ...echoHandlers().handlers, authorizer: twoOrgs }, 0, usage);
-    await get(baseUrl, 'key-a');
-    await get(baseUrl, 'key-a');
-    const over = await get(baseUrl, 'key-a');
+    await get(baseUrl, KEY_A);
+    await get(baseUrl, KEY_A);
+    const over = await get(baseUrl, KEY_A);
     expect(over.status).toBe(429);
     expect((await problemOf(over)).type).toBe('https://herald.dev/problems/quota-exceeded');
-    expect((await get(baseUrl, 'key-b')).status).toBe(200);
+    expect((await get(baseUrl, KEY_B)).status).toBe(200);
   });
 
   it('refuses with 403 an authorizer answer that names no usage key, as API Gateway does', async () => {
     const { usageIdentifierKey: _, ...withoutKey } = await allowingAuthorizer()({
       type: 'TOKEN',
-      authorizationToken: 'Bearer good-key',
+      authorizationToken: GOOD_KEY,
       methodArn: 'arn:aws:execute-api:us-east-1:000000000000:local/local/GET/events',
     });
     const authorizer = vi.fn(async () => withoutKey);
     const baseUrl = await start({ ...echoHandlers().handlers, authorizer }, 0, ORGANIZATION_USAGE_DEFAULTS);
-    expect((await get(baseUrl, 'good-key')).status).toBe(403);
+    expect((await get(baseUrl, GOOD_KEY.slice('Bearer '.length))).status).toBe(403);
   });
 });
 
