@@ -1,4 +1,4 @@
-import { NotFoundError } from '#domain/errors';
+import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { DirectoryStore, EventStore } from '#domain/ports';
 
@@ -39,7 +39,7 @@ export interface DeletedAccount {
  * an interrupted erasure can simply be repeated.
  *
  * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given), unless an erasure
- *   names the organization
+ *   names the organization; ValidationError for a cursor while the account still exists
  */
 export async function deleteAccount(
   deps: DeleteAccountDeps,
@@ -54,6 +54,13 @@ export async function deleteAccount(
     const hint =
       request.erase && request.orgId === undefined ? ' (to go on erasing its events, name its org)' : '';
     throw new NotFoundError(`No account ${iban}${scope}${hint}.`);
+  }
+  // A cursor comes from an earlier request, which deleted the account: checked before anything is deleted.
+  if (account && request.cursor !== undefined) {
+    throw new ValidationError(
+      'cursor',
+      'continues an erasure whose account is already deleted; leave it out to start one',
+    );
   }
   const deleted = account ? (await deps.directory.deleteAccount(iban)) !== undefined : false;
   if (!request.erase) return { iban, org_id: orgId, deleted, erased_events: 0, more: false };

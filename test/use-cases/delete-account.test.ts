@@ -75,3 +75,14 @@ describe('deleteAccount', () => {
     );
   });
 });
+
+describe('deleteAccount input', () => {
+  it('refuses a cursor while the account exists, deleting nothing', async () => {
+    await publish(IBAN, 1);
+    await expect(
+      deleteAccount({ directory, events }, { iban: IBAN, orgId, erase: true, cursor: '0' }),
+    ).rejects.toThrow(/cursor/);
+    expect(directory.accounts.has(IBAN)).toBe(true);
+    expect(events.events.size).toBe(1);
+  });
+});
