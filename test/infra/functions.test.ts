@@ -2,7 +2,6 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
-import { FUNCTION_ACCESS } from '#lib/bindings';
 import { actionsOf, allows, synth } from './fixture';
 
 const byDefault = synth();
@@ -19,33 +18,8 @@ const configured = synth({
     certificateArn: 'arn:aws:acm:eu-central-1:111122223333:certificate/x',
   },
 });
-const customerManaged = synth({ encryption: { kind: 'customer-managed' } });
 const KEYS = Object.keys(FUNCTIONS) as FunctionKey[];
 
-type LeadingKeysCondition = {
-  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] };
-  Null: { 'dynamodb:LeadingKeys': 'false' };
-};
-const leadingKeys = (prefixes: string[]): LeadingKeysCondition => ({
-  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes },
-  Null: { 'dynamodb:LeadingKeys': 'false' },
-});
-/** The function's statements with item actions on the table (not Query, not the stream). */
-const tableStatements = (key: FunctionKey) =>
-  byDefault
-    .statements(key)
-    .filter((s) =>
-      actionsOf(s).some((a) =>
-        [
-          'dynamodb:GetItem',
-          'dynamodb:BatchGetItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:PutItem',
-          'dynamodb:DeleteItem',
-          'dynamodb:BatchWriteItem',
-        ].includes(a),
-      ),
-    );
 const { stack } = byDefault;
 const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
@@ -129,131 +103,6 @@ describe('data rights', () => {
     }
     expect(JSON.stringify(byDefault.statements('listEvents'))).toContain('/index/by-org');
     expect(JSON.stringify(byDefault.statements('listAccounts'))).toContain('/index/by-org');
-  });
-
-  it('functions that read one item get GetItem only, on their item kinds', () => {
-    const expected: [FunctionKey, string[]][] = [
-      ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*']],
-      ['getAccount', ['ACCOUNT#*']],
-    ];
-    for (const [key, prefixes] of expected) {
-      const table = tableStatements(key);
-      expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
-      expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
-    }
-  });
-
-  it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
-    const prefixes = (key: FunctionKey, action?: string) =>
-      tableStatements(key)
-        .filter((s) => action === undefined || actionsOf(s).includes(action))
-        .flatMap(
-          (s) =>
-            (s.Condition as LeadingKeysCondition | undefined)?.['ForAllValues:StringLike'][
-              'dynamodb:LeadingKeys'
-            ] ?? [],
-        );
-    expect(prefixes('listEvents')).toEqual(['EVENT#*']);
-    expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*', 'EVENT#*']);
-    for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
-      expect(prefixes(key), key).toEqual(['EVENT#*']);
-    }
-    // The publish route reads the settings, the account and its organization (it signs) and creates events.
-    expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*']);
-    expect(prefixes('publishEvent', 'dynamodb:GetItem')).toEqual([
-      'SETTINGS*',
-      'ACCOUNT#*',
-      'ORG#*',
-      'EVENT#*',
-    ]);
-    // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
-    const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual(['manageSettings', 'publishEvent', 'administer', 'consumer']);
-    const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
-    expect(apiKeys).toEqual(['authorizer', 'administer']);
-    for (const key of KEYS) {
-      const statements = tableStatements(key);
-      // Item actions only under a LeadingKeys condition that also requires keys to be named.
-      for (const statement of statements) {
-        expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
-        expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
-      }
-      // Only the admin path creates or deletes API keys and creates organizations (UpdateItem creates
-      // items too, so it counts as a write); only it and the organization's token route update ORG#.
-      for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']) {
-        if (key !== 'administer') expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
-        if (key !== 'administer' && action !== 'dynamodb:UpdateItem') {
-          expect(prefixes(key, action), `${key} ${action}`).not.toContain('ORG#*');
-        }
-      }
-      if (!['administer', 'manageSettings'].includes(key)) {
-        expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
-      }
-      // Queries only on named indexes, never on the table.
-      for (const statement of byDefault
-        .statements(key)
-        .filter((s) => actionsOf(s).includes('dynamodb:Query'))) {
-        expect(JSON.stringify(statement.Resource), key).toContain('/index/');
-        expect(actionsOf(statement), key).toEqual(['dynamodb:Query']);
-      }
-    }
-    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual(['ORG#*', 'APIKEY#*']);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
-    // Erasing an account's events: batch deletes of EVENT# items only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
-  });
-
-  it("the admin function may register keys in the stack's usage plan only, and learns the plan from the settings item", () => {
-    const apigateway = byDefault
-      .statements('administer')
-      .filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
-    expect(apigateway.map(actionsOf)).toEqual([['apigateway:GET', 'apigateway:POST'], ['apigateway:POST']]);
-    expect(JSON.stringify(apigateway[0]?.Resource)).toMatch(/::\/apikeys"/);
-    expect(JSON.stringify(apigateway[1]?.Resource)).toMatch(/::\/usageplans\/".*OrganizationPlan.*"\/keys"/);
-    for (const key of KEYS.filter((other) => other !== 'administer')) {
-      expect(JSON.stringify(byDefault.statements(key)), key).not.toContain('apigateway:');
-    }
-    expect(JSON.stringify(byDefault.template.findResources('Custom::AWS'))).toMatch(
-      /usage_plan_id.*OrganizationPlan/,
-    );
-  });
-
-  it('key grants hold only through DynamoDB and SQS (kms:ViaService), but for CDK event-source grants', () => {
-    // CDK's own grants: the SQS event sources' pollers and the forwarder's failure destination.
-    const cdkGrants: FunctionKey[] = ['consumer', 'reconciler', 'forwarder'];
-    for (const key of KEYS) {
-      const kms = customerManaged
-        .statements(key)
-        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
-      const viaService = kms.filter((s) =>
-        /"kms:ViaService":.*(dynamodb|sqs)\./.test(JSON.stringify(s.Condition)),
-      );
-      const unconditioned = kms.filter((s) => !viaService.includes(s));
-      if (!cdkGrants.includes(key)) expect(unconditioned, key).toEqual([]);
-      if (FUNCTION_ACCESS[key].table || FUNCTION_ACCESS[key].queue) {
-        expect(viaService.length, key).toBeGreaterThan(0);
-      }
-    }
-  });
-
-  it('only publish and administer create items, only administer deletes them; none scans', () => {
-    const creators: Record<string, FunctionKey[]> = {
-      'dynamodb:PutItem': ['publishEvent', 'administer'],
-      'dynamodb:DeleteItem': ['administer'],
-      'dynamodb:BatchWriteItem': ['administer'],
-      'dynamodb:Scan': [],
-      'dynamodb:*': [],
-    };
-    for (const [action, allowed] of Object.entries(creators)) {
-      expect(
-        KEYS.filter((key) => allows(byDefault.statements(key), action)),
-        action,
-      ).toEqual(allowed);
-    }
-    expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
   });
 
   it('health and openapi reach no data at all', () => {
