@@ -1,7 +1,8 @@
 /**
  * Retention applies to every event however it is published (the CLI and the library pass no number:
  * both read the deployment's setting), and `herald account delete --erase` removes an account with
- * every event recorded for it, leaving the organization's other accounts alone.
+ * every event recorded for it, leaving the organization's other accounts alone; the upkeep commands call
+ * their admin routes.
  */
 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -101,5 +102,17 @@ describe('herald account delete --erase', () => {
     );
     const again = ok(await herald(['account', 'delete', '--org', org.id, '--iban', DE, '--erase']));
     expect(again).toEqual({ iban: DE, deleted: false, erased_events: 0 });
+  });
+});
+
+describe('herald upkeep commands (admin routes)', () => {
+  it('org usage-key and events index-statuses call their routes and print what was done', async () => {
+    // The local runtime has no usage plan to name: it meters every organization by itself.
+    expect(ok(await herald(['org', 'usage-key', '--org', org.id]))).toEqual({
+      org_id: org.id,
+      usage_plan_id: null,
+    });
+    expect(ok(await herald(['events', 'index-statuses', '--org', org.id]))).toEqual({ indexed: 0 });
+    expect(failed(await herald(['org', 'usage-key', '--org', 'no-such-org']), 1)).toMatch(/no organization/);
   });
 });
