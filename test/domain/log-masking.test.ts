@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logger, maskIbanStrings } from '#adapters/observability';
 import { maskIban, maskIbans } from '#domain/iban';
@@ -40,5 +42,16 @@ describe('IBANs in logs', () => {
     expect(written).toContain('GB82…5432');
     expect(written).not.toContain('DE89370400440532013000');
     expect(written).not.toContain('GB82WEST12345698765432');
+  });
+
+  it('every function, the control-plane ones included, logs through that logger only', () => {
+    const dir = join(__dirname, '../../lambdas/handlers');
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(join(dir, file), 'utf8');
+      expect(source, file).not.toMatch(/console\.|new Logger\(/);
+      // Each handler either builds on the shared API stack or wires the masked logger itself.
+      if (file !== 'api-handler.ts')
+        expect(source, file).toMatch(/from '(\.\/api-handler|#adapters\/observability)'/);
+    }
   });
 });
