@@ -21,6 +21,12 @@ export const MAX_ITEMS_CHECKED = 500;
 /** Most events one `POST /management/webhooks/reset` starts a cycle for. */
 export const RESET_CHUNK = 100;
 
+/**
+ * Pages of 100 events one operator request examines when it has to read events rather than a sparse
+ * index (the requeue runbook, the status-index upgrade); it answers a cursor to go on from.
+ */
+export const OPERATOR_PAGES_PER_REQUEST = 5;
+
 /** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
 export interface OrganizationUsage {
   /** Steady-state requests per second of one organization. */

@@ -112,12 +112,14 @@ export interface EventStore {
   listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
-   * `statuses`, from where `cursor` left off; the cursor of the next page, undefined after the last.
+   * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of
+   * the next page, undefined after the last.
    */
   pageEventIdsByStatus(
     orgId: string,
     statuses: readonly WebhookStatus[],
     cursor?: string,
+    until?: string,
   ): Promise<StatusPage>;
   /**
    * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined),

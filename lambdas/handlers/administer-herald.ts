@@ -75,7 +75,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
       ),
     ),
   'POST /admin/organizations/{org}/events/requeue': async (event) => {
-    const { older_than_minutes = 15 } = event.body ? jsonBody(event, ['older_than_minutes']) : {};
+    const { older_than_minutes = 15, cursor } = event.body
+      ? jsonBody(event, ['older_than_minutes', 'cursor'])
+      : {};
+    if (cursor !== undefined && typeof cursor !== 'string') {
+      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
+    }
     if (
       typeof older_than_minutes !== 'number' ||
       !Number.isInteger(older_than_minutes) ||
@@ -84,7 +89,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
       throw new ValidationError('older_than_minutes', 'must be whole minutes (0 or more)');
     }
     const until = new Date(Date.now() - older_than_minutes * 60_000).toISOString();
-    return json(202, await requeuePending(delivery, org(event), until));
+    return json(202, await requeuePending(delivery, org(event), until, cursor));
   },
   'POST /admin/organizations/{org}/events/{id}/redeliver': async (event) =>
     json(202, await redeliverEvent(delivery, org(event), parseEventId(pathParam(event, 'id')))),

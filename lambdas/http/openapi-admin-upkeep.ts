@@ -8,6 +8,7 @@ import { INDEX_UPGRADE_PAGES } from '#use-cases/reset-webhooks';
 import { json, operation } from './openapi-operation';
 import {
   closed,
+  EVENT_ID,
   type JsonSchema,
   type PathItemObject,
   parameterRef,
@@ -33,6 +34,16 @@ export const UPKEEP_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       org_id: text('Its organization: name it as `org` in the following requests.'),
       deleted: { type: 'boolean', description: 'This request deleted the account (false once it is gone).' },
       erased_events: { type: 'integer', minimum: 0, description: 'Events this request erased.' },
+      more: MORE,
+      cursor: CURSOR,
+    },
+  },
+  Requeue: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['queued', 'more'],
+    properties: {
+      queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events queued again.' },
       more: MORE,
       cursor: CURSOR,
     },

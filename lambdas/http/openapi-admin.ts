@@ -182,16 +182,21 @@ export const ADMIN_PATHS: Readonly<Record<string, PathItemObject>> = {
     'requeueEvents',
     {
       summary: 'Queue pending events again',
-      description: 'For events the table-stream forwarder gave up on; a duplicate message is harmless.',
+      description:
+        'For events the table-stream forwarder gave up on; a duplicate message is harmless. Each request ' +
+        'examines up to 500 of the older events, newest first: repeat it with `cursor` while `more` is true.',
       parameters: ORG_PATH,
       requestBody: optionalBody({
         type: 'object',
         additionalProperties: false,
-        properties: { older_than_minutes: { type: 'integer', minimum: 0, default: 15 } },
+        properties: {
+          older_than_minutes: { type: 'integer', minimum: 0, default: 15 },
+          cursor: { type: 'string', description: 'Where the previous request stopped: its `cursor`.' },
+        },
       }),
       responses: {
-        '202': ok('Queued.', schemaRef('Redelivery')),
-        '400': BAD('`older_than_minutes` is invalid.'),
+        '202': ok('Queued.', schemaRef('Requeue')),
+        '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
       },
     },
   ),

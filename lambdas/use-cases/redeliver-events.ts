@@ -1,4 +1,5 @@
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { DeliveryQueue, EventStore } from '#domain/ports';
 
@@ -50,10 +51,18 @@ export async function redeliverEvent(
   );
 }
 
+/** What one requeue request queued, and where the next one goes on. */
+export interface RequeueResult extends RedeliveryResult {
+  /** True when older events remain to examine: send the request again with `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
 /**
  * Queues pending events again, for the runbook: when the forwarder gave up on stream records (its
  * failure alarm), their events stay `pending` with no message. A second message for an event that is
- * still being delivered is harmless: the consumer's status check and lease drop it.
+ * still being delivered is harmless: the consumer's status check and lease drop it. Each call examines
+ * at most {@link OPERATOR_PAGES_PER_REQUEST} pages of 100 events, newest first, from `cursor` on.
  *
  * @param until - only events triggered at or before this ISO time (leave recent ones to the pipeline)
  */
@@ -61,8 +70,16 @@ export async function requeuePending(
   deps: RedeliverDeps,
   orgId: string,
   until: string,
-): Promise<RedeliveryResult> {
-  const queued = await deps.events.listEventIdsByStatus(orgId, ['pending'], until);
-  await deps.queue.enqueue(queued);
-  return { queued };
+  cursor?: string,
+): Promise<RequeueResult> {
+  const queued: string[] = [];
+  let next = cursor;
+  for (let page = 0; page < OPERATOR_PAGES_PER_REQUEST; page++) {
+    const found = await deps.events.pageEventIdsByStatus(orgId, ['pending'], next, until);
+    await deps.queue.enqueue(found.ids);
+    queued.push(...found.ids);
+    next = found.cursor;
+    if (next === undefined) break;
+  }
+  return next === undefined ? { queued, more: false } : { queued, more: true, cursor: next };
 }

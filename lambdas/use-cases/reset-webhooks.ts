@@ -1,4 +1,4 @@
-import { RESET_CHUNK } from '#config/limits';
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import type { EventStore } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
@@ -30,7 +30,7 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
 }
 
 /** Pages of events one index-upgrade request examines (100 each): its cost is bounded. */
-export const INDEX_UPGRADE_PAGES = 5;
+export const INDEX_UPGRADE_PAGES = OPERATOR_PAGES_PER_REQUEST;
 
 /** What one index-upgrade request did, and where the next one goes on. */
 export interface IndexUpgradeStep {

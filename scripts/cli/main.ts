@@ -183,9 +183,17 @@ const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = 
     // 201: recorded now; 200: the same id and content were recorded before.
     return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
   },
-  'events requeue': (call) => {
+  'events requeue': async (call) => {
     const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
-    return bodyOf(call('POST', `${orgPath()}/events/requeue`, { older_than_minutes: minutes }));
+    // Each call examines a bounded number of events; the cursor goes on where the last one stopped.
+    const queued: string[] = [];
+    let step: (Step & { queued: string[] }) | undefined;
+    do {
+      const body = { older_than_minutes: minutes, ...(step?.cursor ? { cursor: step.cursor } : {}) };
+      step = (await call('POST', `${orgPath()}/events/requeue`, body)).body as Step & { queued: string[] };
+      queued.push(...step.queued);
+    } while (step.more);
+    return { queued };
   },
   'events redeliver': (call) =>
     bodyOf(call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`)),

@@ -7,6 +7,7 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { requeuePending } from '#use-cases/redeliver-events';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
@@ -65,6 +66,27 @@ describe('requeuePending', () => {
     const result = await requeuePending(deps, orgId, '2026-01-01T01:00:00.000Z');
 
     expect([...result.queued].sort()).toEqual([old, atCutOff].sort());
+    expect(result.more).toBe(false);
     expect(await queuedIds()).toEqual([old, atCutOff].sort());
+  });
+
+  it('examines a bounded number of events per call and goes on from the cursor it returns', async () => {
+    const orgId = randomUUID();
+    const total = OPERATOR_PAGES_PER_REQUEST * 100 + 5;
+    const ids: string[] = [];
+    for (let start = 0; start < total; start += 25) {
+      const chunk = Array.from({ length: Math.min(25, total - start) }, (_, i) =>
+        stored(orgId, new Date(Date.UTC(2026, 0, 1) + (start + i) * 1000).toISOString(), 'pending'),
+      );
+      ids.push(...(await Promise.all(chunk)));
+    }
+    const deps = { events, queue: new SqsDeliveryQueue(resources.sqs, resources.queueUrl) };
+    const first = await requeuePending(deps, orgId, '2026-02-01T00:00:00.000Z');
+    expect(first.queued).toHaveLength(OPERATOR_PAGES_PER_REQUEST * 100);
+    expect(first.more).toBe(true);
+    const second = await requeuePending(deps, orgId, '2026-02-01T00:00:00.000Z', first.cursor);
+    expect(second).toMatchObject({ more: false });
+    expect([...first.queued, ...second.queued].sort()).toEqual(ids.sort());
+    expect(await queuedIds()).toEqual(ids.sort());
   });
 });

@@ -94,8 +94,9 @@ export class EventQueries {
     orgId: string,
     statuses: readonly WebhookStatus[],
     cursor?: string,
+    until?: string,
   ): Promise<StatusPage> {
-    const page = await this.statusPage(orgId, statuses, decodeCursor(cursor));
+    const page = await this.statusPage(orgId, statuses, decodeCursor(cursor), until);
     return { ids: page.ids, cursor: encodeCursor(page.next) };
   }
 

@@ -219,8 +219,9 @@ export class DynamoEventStore implements EventStore {
     orgId: string,
     statuses: readonly WebhookStatus[],
     cursor?: string,
+    until?: string,
   ): Promise<StatusPage> {
-    return this.queries.pageEventIdsByStatus(orgId, statuses, cursor);
+    return this.queries.pageEventIdsByStatus(orgId, statuses, cursor, until);
   }
 
   private async conditionalUpdate(operation: string, input: ConstructorParameters<typeof UpdateCommand>[0]) {

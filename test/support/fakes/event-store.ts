@@ -146,11 +146,13 @@ export class InMemoryEventStore implements EventStore {
     orgId: string,
     statuses: readonly WebhookStatus[],
     cursor?: string,
+    until?: string,
   ): Promise<StatusPage> {
     const start = Number(cursor ?? 0);
-    const page = this.ofOrg(orgId).slice(start, start + PAGE);
+    const window = this.ofOrg(orgId).filter((event) => until === undefined || event.triggeredAt <= until);
+    const page = window.slice(start, start + PAGE);
     const ids = page.filter((event) => statuses.includes(event.webhookStatus)).map((event) => event.id);
-    const more = this.ofOrg(orgId).length > start + PAGE;
+    const more = window.length > start + PAGE;
     return { ids, cursor: more ? String(start + PAGE) : undefined };
   }
 
