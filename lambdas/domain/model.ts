@@ -2,6 +2,7 @@
  * Herald's records as the domain sees them. Storage layouts live in the DynamoDB adapter; these types
  * carry no key attributes and no AWS types.
  */
+import type { EndpointHealth } from './endpoint-health';
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
@@ -26,6 +27,8 @@ export interface Account {
   readonly orgId: string;
   /** Absent: events of the account are recorded but not delivered (`skipped`). */
   readonly webhookUrl?: string | undefined;
+  /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
+  readonly webhookHealth?: EndpointHealth | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -2,6 +2,7 @@
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
+import type { EndpointHealth, HealthUpdate } from './endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
 
 /** Filters and window of an event listing. */
@@ -102,12 +103,60 @@ export interface DirectoryStore {
   listAccounts(orgId: string): Promise<Account[]>;
 }
 
-/** The delivery queue. */
+/**
+ * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
+ * batch use-cases read it.
+ */
 export interface DeliveryQueue {
   /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
   enqueue(ids: readonly string[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
+}
+
+/** A received queue message, as much of it as the consumers need. */
+export interface QueueMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string;
+  readonly body: string;
+  /** SQS's `ApproximateReceiveCount`, this receive included. */
+  readonly receiveCount: number;
+  /** Epoch ms when the message was first sent (`SentTimestamp`). */
+  readonly sentAt: number;
+}
+
+/** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
+export interface SlotLease {
+  readonly slot: number;
+  /** Epoch ms when the slot frees itself if its holder crashed. */
+  readonly until: number;
+}
+
+/** A health update that writes something. */
+export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
+
+/**
+ * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
+ * Every method returns the stored health after its write, so a consumer's cached view catches up.
+ */
+export interface EndpointHealthStore {
+  /** Applies what an attempt showed, releasing `lease` in the same write. */
+  recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth>;
+  /** Opens the circuit until `until` (epoch ms) unless the endpoint is disabled or open longer already. */
+  openCircuit(iban: string, until: number, reason: string): Promise<EndpointHealth>;
+  /** Disables the endpoint. */
+  disable(iban: string, at: string, reason: string): Promise<EndpointHealth>;
+  /** Takes concurrency slot `slot` until `until` unless someone holds it at `now`. */
+  takeSlot(
+    iban: string,
+    slot: number,
+    until: number,
+    now: number,
+  ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth }>;
+  /** Frees a slot this consumer holds (when the attempt did not happen). */
+  releaseSlot(iban: string, lease: SlotLease): Promise<void>;
+  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
+  enable(iban: string, orgId: string, at: string): Promise<boolean>;
 }
 
 /** The receiver's answer to one webhook POST. */
@@ -117,6 +166,8 @@ export interface SendResult {
   /** Response body cut to the limit, or a description of the network error. */
   readonly body: string;
   readonly elapsedMs: number;
+  /** The `Retry-After` header of the answer, as sent. */
+  readonly retryAfter?: string | undefined;
 }
 
 /** One webhook request. */

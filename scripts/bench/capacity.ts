@@ -4,10 +4,12 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { eventItem } from '#adapters/dynamodb/items';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { DEFAULT_HEALTH_POLICY } from '#domain/endpoint-health';
 import { uuidv7 } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { createOrganization, putAccount } from '#use-cases/administer';
@@ -64,6 +66,10 @@ export async function measureDeliveryCapacity(
     maxAttempts: MAX_ATTEMPTS,
     urlPolicy: 'local' as const,
     leaseMs: 120_000,
+    // Counted with the event's units: a healthy endpoint's first-try success must write nothing here.
+    health: new DynamoEndpointHealthStore(client, tableName, del.listener),
+    healthPolicy: DEFAULT_HEALTH_POLICY,
+    now: Date.now,
   };
   for (let i = 0; i < events; i++) {
     const { event } = await publishEvent(publishDeps, {

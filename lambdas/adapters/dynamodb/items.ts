@@ -5,6 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
+import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
 export interface ItemKey {
@@ -132,6 +133,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     iban: String(item.iban),
     orgId: String(item.org_id),
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
+    webhookHealth: toEndpointHealth(item),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };
