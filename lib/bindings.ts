@@ -100,6 +100,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   resetWebhooks: { table: 'readWrite', queue: 'send' },
   listAccounts: { table: 'read' },
   getAccount: { table: 'read' },
+  enableEndpoint: { table: 'readWrite', queue: 'send' },
   forwarder: { queue: 'send' },
   consumer: { table: 'readWrite', queue: 'consume' },
   reconciler: { table: 'readWrite', queue: 'send' },

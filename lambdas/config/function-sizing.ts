@@ -41,6 +41,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   listAccounts: { memoryMb: 512, timeoutSeconds: 10, reason: 'One index Query; 10 s bounds a stuck call.' },
   getAccount: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  enableEndpoint: {
+    memoryMb: 512,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason:
+      "One UpdateItem; with recover_since it redelivers the account's events, as long as API Gateway waits.",
+  },
   forwarder: {
     memoryMb: 256,
     timeoutSeconds: 30,

@@ -11,6 +11,7 @@ export const FUNCTIONS = {
   resetWebhooks: 'reset-webhooks',
   listAccounts: 'list-accounts',
   getAccount: 'get-account',
+  enableEndpoint: 'enable-endpoint',
   openapi: 'get-openapi',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',

@@ -43,6 +43,13 @@ export const API_ROUTES: readonly RouteShape[] = [
   },
   { method: 'GET', path: '/accounts', fn: 'listAccounts', auth: 'api-key' },
   { method: 'GET', path: '/accounts/{iban}', fn: 'getAccount', auth: 'api-key' },
+  {
+    method: 'POST',
+    path: '/accounts/{iban}/enable',
+    fn: 'enableEndpoint',
+    auth: 'api-key',
+    scope: 'manage',
+  },
 ];
 
 /** How long API Gateway caches an authorizer decision for one API key. */

@@ -37,6 +37,14 @@ export type NewEvent = Pick<
   readonly expiresAt?: number | undefined;
 };
 
+/** Narrows {@link EventStore.listEventIdsByStatus} to one account and a start time. */
+export interface EventIdFilter {
+  /** Normalised IBAN. */
+  readonly account?: string | undefined;
+  /** Inclusive ISO lower bound of `triggered_at`. */
+  readonly since?: string | undefined;
+}
+
 /** Result of storing an event whose id may already exist. */
 export type PutEventResult =
   | { readonly created: true; readonly event: EventRecord }
@@ -82,9 +90,14 @@ export interface EventStore {
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**
    * Ids of the organization's events in the given states (all of them, newest first), optionally only
-   * those triggered at or before `until` (ISO).
+   * those triggered at or before `until` (ISO), and those matching `filter`.
    */
-  listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
+  listEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    until?: string,
+    filter?: EventIdFilter,
+  ): Promise<string[]>;
 }
 
 /** Organizations, API keys and accounts. */

@@ -177,6 +177,30 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
       '404': responseRef('NotFound', 'No such account in the organization.'),
     },
   }),
+  '/accounts/{iban}/enable': operation('POST', '/accounts/{iban}/enable', {
+    operationId: 'enableEndpoint',
+    summary: "Enable the account's webhook endpoint again",
+    description:
+      'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +
+      'With `recover_since`, every `failed` and `skipped` event of the account triggered since then starts a new cycle.',
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban')],
+    requestBody: {
+      required: false,
+      content: json({
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
+        },
+      }),
+    },
+    responses: {
+      '200': { description: 'Enabled.', content: json(schemaRef('EndpointEnabled')) },
+      '400': responseRef('BadRequest', 'The IBAN, the body or `recover_since` is malformed.'),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+    },
+  }),
 };
 
 /** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */

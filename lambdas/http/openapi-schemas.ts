@@ -5,6 +5,7 @@
  * what the code accepts and renders.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { ENDPOINT_STATES } from '#domain/endpoint-health';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { WEBHOOK_STATUSES } from '#domain/model';
@@ -118,6 +119,7 @@ const int = (description: string, minimum: number, more: JsonSchema = {}): JsonS
   ...more,
   description,
 });
+const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
 const timestamp = (what: string): JsonSchema => ({ ...schemaRef('Timestamp'), description: `${what}, UTC.` });
 const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
@@ -182,7 +184,44 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       format: 'uri',
       description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
     },
+    webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
+  }),
+  EndpointHealth: closed(
+    {
+      state: text(
+        '`healthy`: webhooks go out freely. `degraded`: recent attempts failed or were slow; at most a few ' +
+          'deliveries at a time, and while the circuit is open none but one probe. `disabled`: nothing is ' +
+          'sent and new events settle `skipped` until the endpoint is enabled again.',
+        { enum: ENDPOINT_STATES },
+      ),
+      since: nullable(timestamp('When the endpoint entered this state')),
+      reason: { type: ['string', 'null'], description: 'Why it is in this state.' },
+      consecutive_failures: int('Failed attempts since the last success.', 0),
+      failing_since: nullable(timestamp('First failure of the current run of failures')),
+      last_success_at: nullable(
+        timestamp(
+          'Last success that was written: a recovery, or a success while degraded (a healthy endpoint’s successes write nothing)',
+        ),
+      ),
+      last_failure_at: nullable(timestamp('Last failed attempt')),
+      recent_latency_ms: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'Duration of the last attempt written, in ms.',
+      },
+      circuit_open_until: nullable(timestamp('Until when no attempt but a probe goes out')),
+    },
+    "Health of the account's webhook endpoint.",
+  ),
+  EndpointEnabled: closed({
+    iban: IBAN,
+    webhook_health: { const: 'healthy' },
+    queued: {
+      type: 'array',
+      items: EVENT_ID,
+      description: 'Events that start a new cycle (with `recover_since`).',
+    },
   }),
   Redelivery: closed({
     queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },

@@ -1,6 +1,6 @@
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import type { DeliveryQueue, EventStore } from '#domain/ports';
+import type { DeliveryQueue, EventIdFilter, EventStore } from '#domain/ports';
 
 /** What redelivery needs. */
 export interface RedeliverDeps {
@@ -51,11 +51,15 @@ export async function redeliverEvent(
 }
 
 /**
- * Redelivers every `failed` and `skipped` event of the organization (pending ones are already being
- * delivered, and successful ones are done).
+ * Redelivers every `failed` and `skipped` event of the organization, or of one account since a time
+ * (pending ones are already being delivered, and successful ones are done).
  */
-export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<RedeliveryResult> {
-  const candidates = await deps.events.listEventIdsByStatus(orgId, ['failed', 'skipped']);
+export async function resetWebhooks(
+  deps: RedeliverDeps,
+  orgId: string,
+  filter?: EventIdFilter,
+): Promise<RedeliveryResult> {
+  const candidates = await deps.events.listEventIdsByStatus(orgId, ['failed', 'skipped'], undefined, filter);
   const queued: string[] = [];
   // Queued ten at a time, right after their cycles start, so a timeout strands at most one chunk.
   for (let start = 0; start < candidates.length; start += 10) {

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { HeraldError } from '#domain/errors';
+import { HeraldError, NotFoundError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { createPublisher } from '#lambdas/publisher';
 import {
@@ -14,6 +16,7 @@ import {
   putAccount,
   rotateWebhookToken,
 } from '#use-cases/administer';
+import { enableEndpoint } from '#use-cases/enable-endpoint';
 import { requeuePending } from '#use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
@@ -23,10 +26,12 @@ const USAGE = `Usage: herald <command> [flags]
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
   account list --org ORG_ID
+  account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
+    with --recover-since, redeliver its failed and skipped events since then)
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
-  [--queue-url URL (events requeue)]
+  [--queue-url URL (events requeue, account enable --recover-since)]
   [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
 
 /** A usage mistake: exit code 2 and the usage text. */
@@ -49,6 +54,7 @@ const OPTIONS = {
   'url-policy': { type: 'string' },
   'queue-url': { type: 'string' },
   'older-than': { type: 'string' },
+  'recover-since': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -100,6 +106,24 @@ async function run(): Promise<unknown> {
       );
     case 'account list':
       return listAccounts(directory, required('org'), target.baseUrl);
+    case 'account enable': {
+      const recoverSince = values['recover-since'];
+      if (recoverSince !== undefined && !target.queueUrl)
+        throw new UsageError(
+          '--queue-url is required with --table and --recover-since (the stack output QueueUrl).',
+        );
+      // An operator command: the account's own organization is the one it is enabled for.
+      const iban = parseIban('iban', required('iban'));
+      const account = await directory.getAccount(iban);
+      if (!account) throw new NotFoundError(`No account ${iban}.`);
+      const deps = {
+        health: new DynamoEndpointHealthStore(client, target.tableName),
+        events: new DynamoEventStore(client, target.tableName),
+        queue: new SqsDeliveryQueue(createSqsClient(), target.queueUrl ?? ''),
+        now: Date.now,
+      };
+      return enableEndpoint(deps, account.orgId, iban, recoverSince);
+    }
     case 'events requeue': {
       if (!target.queueUrl)
         throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');

@@ -6,8 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { HEALTHY } from '#domain/endpoint-health';
 import { signBody, webhookKey } from '#domain/signing';
 import { webhookBody } from '#domain/webhook-body';
+import { toEndpointHealthView } from '#http/event-view';
 import {
   type AccountView,
   API_KEY,
@@ -142,6 +144,7 @@ describe('accounts', () => {
     const expected: AccountView = {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
+      webhook_health: toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
     expect(put).toEqual(expected);

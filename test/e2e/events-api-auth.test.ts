@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { HEALTHY } from '#domain/endpoint-health';
+import { toEndpointHealthView } from '#http/event-view';
 import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
@@ -149,6 +151,7 @@ describe('accounts', () => {
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
+      webhook_health: toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
     expect(response.body).toEqual([

@@ -33,6 +33,7 @@ const API_FUNCTIONS: FunctionKey[] = [
   'resetWebhooks',
   'listAccounts',
   'getAccount',
+  'enableEndpoint',
 ];
 
 describe('every function', () => {

@@ -30,6 +30,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     resetWebhooks: unused,
     listAccounts: unused,
     getAccount: unused,
+    enableEndpoint: unused,
     consumer: unused,
     reconciler: unused,
     forwarder: async (event: DynamoDBStreamEvent) => {

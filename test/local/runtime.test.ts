@@ -26,6 +26,7 @@ beforeAll(async () => {
     resetWebhooks: notCalled,
     listAccounts: notCalled,
     getAccount: notCalled,
+    enableEndpoint: notCalled,
     reconciler: notCalled,
     // The fake forwarder builds its client from the environment, as the real one does.
     forwarder: async (event) => {

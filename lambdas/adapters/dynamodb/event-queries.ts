@@ -5,7 +5,7 @@
  */
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest } from '#domain/ports';
+import type { EventIdFilter, EventListPage, EventListRequest } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import { eventIdOfKey, keys, toEventRecord } from './items';
 
@@ -35,14 +35,18 @@ export class EventQueries {
     return { events, hasMore: ids.length > request.offset + request.limit };
   }
 
-  /** Every id of the organization's events in one of `statuses`, triggered at or before `until`. */
+  /**
+   * Every id of the organization's events in one of `statuses`, triggered at or before `until`, and,
+   * when given, of one account and triggered at or after `since`.
+   */
   async listEventIdsByStatus(
     orgId: string,
     statuses: readonly WebhookStatus[],
     until?: string,
+    filter: EventIdFilter = {},
   ): Promise<string[]> {
     return this.collectIdsWithStatus(
-      { orgId, offset: 0, limit: 0, until },
+      { orgId, offset: 0, limit: 0, until, account: filter.account, since: filter.since },
       statuses,
       Number.POSITIVE_INFINITY,
     );

@@ -3,7 +3,14 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest, EventStore, NewEvent, PutEventResult } from '#domain/ports';
+import type {
+  EventIdFilter,
+  EventListPage,
+  EventListRequest,
+  EventStore,
+  NewEvent,
+  PutEventResult,
+} from '#domain/ports';
 import { EventQueries } from './event-queries';
 import { attemptItem, EVENT_SK, eventItem, keys, toEventRecord } from './items';
 
@@ -174,8 +181,9 @@ export class DynamoEventStore implements EventStore {
     orgId: string,
     statuses: readonly WebhookStatus[],
     until?: string,
+    filter?: EventIdFilter,
   ): Promise<string[]> {
-    return this.queries.listEventIdsByStatus(orgId, statuses, until);
+    return this.queries.listEventIdsByStatus(orgId, statuses, until, filter);
   }
 
   private async conditionalUpdate(operation: string, input: ConstructorParameters<typeof UpdateCommand>[0]) {

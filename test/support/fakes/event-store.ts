@@ -4,7 +4,14 @@
  */
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest, EventStore, NewEvent, PutEventResult } from '#domain/ports';
+import type {
+  EventIdFilter,
+  EventListPage,
+  EventListRequest,
+  EventStore,
+  NewEvent,
+  PutEventResult,
+} from '#domain/ports';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -111,10 +118,20 @@ export class FakeEventStore implements EventStore {
     return true;
   }
 
-  async listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string) {
+  async listEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    until?: string,
+    filter: EventIdFilter = {},
+  ) {
     return [...this.records.values()]
       .filter(
-        (r) => r.orgId === orgId && statuses.includes(r.webhookStatus) && (!until || r.triggeredAt <= until),
+        (r) =>
+          r.orgId === orgId &&
+          statuses.includes(r.webhookStatus) &&
+          (!until || r.triggeredAt <= until) &&
+          (!filter.since || r.triggeredAt >= filter.since) &&
+          (!filter.account || r.account === filter.account),
       )
       .sort((a, b) => b.triggeredAt.localeCompare(a.triggeredAt))
       .map((r) => r.id);

@@ -1,0 +1,32 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { logger } from '#adapters/observability';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
+import { parseEnableRequest } from '#http/enable-request';
+import { problemResponses } from '#http/problem-responses';
+import { json, orgIdOf, pathParam } from '#http/request';
+import { enableEndpoint } from '#use-cases/enable-endpoint';
+
+const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
+const documents = createDocumentClient();
+const deps = {
+  health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+  events: new DynamoEventStore(documents, env.TABLE_NAME),
+  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  now: Date.now,
+};
+
+/** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
+export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  .use(injectLambdaContext(logger))
+  .use(problemResponses())
+  .handler(async (event) => {
+    const { recoverSince } = parseEnableRequest(event);
+    const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
+    return json(200, result);
+  });

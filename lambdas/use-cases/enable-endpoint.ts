@@ -1,0 +1,46 @@
+import { NotFoundError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { DeliveryQueue, EndpointHealthStore, EventStore } from '#domain/ports';
+import { parseTimestampParam } from '#domain/time';
+import { resetWebhooks } from './redeliver-events';
+
+/** What re-enabling an endpoint needs. */
+export interface EnableDeps {
+  readonly health: Pick<EndpointHealthStore, 'enable'>;
+  readonly events: EventStore;
+  readonly queue: DeliveryQueue;
+  readonly now: () => number;
+}
+
+/** What re-enabling did. */
+export interface EnableResult {
+  readonly iban: string;
+  readonly webhook_health: 'healthy';
+  /** Events that start a new delivery cycle (only with `recover_since`). */
+  readonly queued: string[];
+}
+
+/**
+ * Makes an account's webhook endpoint healthy again (from `disabled` or `degraded`: the failure count,
+ * the open circuit and the reason are cleared) and, with `recoverSince`, starts a new delivery cycle for
+ * every `failed` and `skipped` event of that account triggered since then.
+ *
+ * @param recoverSince - `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ` (UTC)
+ * @throws ValidationError for a malformed IBAN or time; NotFoundError for an account of another
+ *   organization or none
+ */
+export async function enableEndpoint(
+  deps: EnableDeps,
+  orgId: string,
+  ibanInput: string,
+  recoverSince?: string,
+): Promise<EnableResult> {
+  const iban = parseIban('iban', ibanInput);
+  const since = recoverSince === undefined ? undefined : parseTimestampParam('recover_since', recoverSince);
+  if (!(await deps.health.enable(iban, orgId, new Date(deps.now()).toISOString()))) {
+    throw new NotFoundError(`No account ${iban}.`);
+  }
+  if (since === undefined) return { iban, webhook_health: 'healthy', queued: [] };
+  const { queued } = await resetWebhooks(deps, orgId, { account: iban, since });
+  return { iban, webhook_health: 'healthy', queued };
+}
