@@ -31,6 +31,15 @@ export class CachedDirectory implements DeliveryDirectory {
   }
 
   /**
+   * The account read again (and cached): a `disabled` endpoint is confirmed before each of its events
+   * settles `skipped`, so an operator's enable takes effect at once. Costs a read per such event only.
+   */
+  refreshAccount(iban: string): Promise<Account | undefined> {
+    this.accounts.delete(iban);
+    return this.getAccount(iban);
+  }
+
+  /**
    * Puts the endpoint health a write returned into the cached account, so this consumer acts on a
    * circuit that opened or closed at once instead of after the TTL.
    */

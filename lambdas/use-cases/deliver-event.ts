@@ -18,6 +18,8 @@ const DUE_TOLERANCE_MS = 100;
 /** Reads accounts and organizations (the consumer passes a short-lived cache). */
 export interface DeliveryDirectory {
   getAccount(iban: string): Promise<Account | undefined>;
+  /** The account without a cached copy older than a moment (absent: `getAccount` is never cached). */
+  refreshAccount?(iban: string): Promise<Account | undefined>;
   getOrganization(id: string): Promise<Organization | undefined>;
 }
 
@@ -82,7 +84,16 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
   }
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
-  const admission = await admit(deps, account);
+  let endpoint = account;
+  let admission = await admit(deps, endpoint);
+  if (admission.kind === 'disabled' && deps.directory.refreshAccount) {
+    // Disabled by a cached read: confirm it, so an operator's enable takes effect at once.
+    const fresh = await deps.directory.refreshAccount(account.iban);
+    if (fresh?.webhookUrl) {
+      endpoint = fresh;
+      admission = await admit(deps, endpoint);
+    }
+  }
   if (admission.kind === 'disabled') {
     await deps.events.settlePending(id, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
@@ -100,7 +111,7 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
       at + DUE_TOLERANCE_MS,
     );
     if (!leased) {
-      await release(deps, account.iban, admission.lease);
+      await release(deps, endpoint.iban, admission.lease);
       return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
     }
   }
@@ -109,7 +120,7 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const health = await observeAttempt(
     deps,
-    account,
+    endpoint,
     {
       status: attempt.responseStatus,
       latencyMs: attempt.responseTimeMs,
@@ -139,13 +150,13 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     step.status,
     step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
   );
-  const endpoint = health === undefined ? {} : { endpoint: health };
-  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...endpoint };
+  const report = health === undefined ? {} : { endpoint: health };
+  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
   if (recorded.webhookStatus === 'success')
     return { kind: 'dropped', reason: 'a concurrent attempt succeeded' };
-  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt, ...endpoint };
-  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...endpoint };
+  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt, ...report };
+  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
 }
 
 /** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */

@@ -127,7 +127,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   async enable(iban: string, orgId: string, at: string): Promise<boolean> {
     const written = await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${RESET}`,
+        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil].join(', ')}`,
         ConditionExpression: 'org_id = :org',
         ExpressionAttributeValues: { ':at': at, ':org': orgId, ':reason': 'enabled by an operator' },
       },
