@@ -35,8 +35,9 @@ const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
  * - `consume`: ReceiveMessage, DeleteMessage, ChangeMessageVisibility (and the attribute reads). An SQS
  *   event source grants the same; binding it states that the handler itself calls the queue (the
  *   consumer changes message visibility to schedule retries).
+ * - `consume-send`: both: the consumer also replaces a long-deferred message by a fresh one.
  */
-export type QueueAccess = 'send' | 'consume';
+export type QueueAccess = 'send' | 'consume' | 'consume-send';
 
 /**
  * Grants `fn` the `access` to the events table and tells it the table's name in `TABLE_NAME`, in one
@@ -69,12 +70,11 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
 
 /** Grants `fn` the `access` to the delivery queue and sets `QUEUE_URL`; see {@link bindTable}. */
 export function bindQueue(fn: lambda.Function, queue: sqs.Queue, access: QueueAccess): void {
-  if (access === 'send') {
+  if (access !== 'consume') {
     queue.grants.sendMessages(fn);
     if (queue.encryptionMasterKey) acknowledgeKeyActionFamilies(fn);
-  } else {
-    queue.grants.consumeMessages(fn);
   }
+  if (access !== 'send') queue.grants.consumeMessages(fn);
   fn.addEnvironment('QUEUE_URL', queue.queueUrl);
 }
 
@@ -102,6 +102,6 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   getAccount: { table: 'read' },
   enableEndpoint: { table: 'readWrite', queue: 'send' },
   forwarder: { queue: 'send' },
-  consumer: { table: 'readWrite', queue: 'consume' },
+  consumer: { table: 'readWrite', queue: 'consume-send' },
   reconciler: { table: 'readWrite', queue: 'send' },
 };

@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
 import { API_ROUTES } from '#config/routes';
+import { healthPolicyFrom } from '#domain/endpoint-health';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
 import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
 import { HeraldDashboard } from './dashboard';
@@ -78,6 +79,10 @@ export class HeraldStack extends Stack {
     consumer.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
+    if (props.endpointHealth) {
+      healthPolicyFrom(props.endpointHealth);
+      consumer.addEnvironment('ENDPOINT_HEALTH', JSON.stringify(props.endpointHealth));
+    }
 
     new DeliveryPipeline(this, 'Pipeline', {
       table,
@@ -123,6 +128,7 @@ export class HeraldStack extends Stack {
       api: api.api,
       functions: new Map(Object.entries(functions)),
       forwarder,
+      consumer,
       alarms: observability.alarms,
     });
 

@@ -9,6 +9,7 @@ import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
+import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 
 const only = process.argv.slice(2);
@@ -22,7 +23,7 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('capacity') || wants('latency')) {
+if (wants('capacity') || wants('latency') || wants('isolation')) {
   const emulators = await startEmulators();
   try {
     applyLocalAwsEnv(emulators.endpoints);
@@ -41,6 +42,31 @@ if (wants('capacity') || wants('latency')) {
       console.log(JSON.stringify(perEvent, null, 2));
       console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
       console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
+    }
+    if (wants('isolation')) {
+      console.log(
+        '\n## Isolation: a fast receiver while another account has 300 queued events to a bad one\n',
+      );
+      console.log('| other receiver | fast p50 (ms) | fast p95 (ms) | requests to the other | seconds |');
+      console.log('|---|---:|---:|---:|---:|');
+      for (const row of await measureIsolation(emulators.endpoints)) {
+        console.log(
+          `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.badRequests} | ${row.seconds} |`,
+        );
+      }
+      const resources = await provisionResources({
+        prefix: `bench-wcu-${Date.now().toString(36)}`,
+        sqsEndpoint: emulators.endpoints.sqs,
+      });
+      const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const { deliver } = await measureDeliveryCapacity(client, resources.tableName, url, 20);
+      receiver.close();
+      console.log(
+        '\nCapacity units per healthy first-try delivery (health writes included):',
+        JSON.stringify(deliver),
+      );
     }
     if (wants('latency')) {
       const result = await measureLatency(emulators.endpoints, 200, 1000);
