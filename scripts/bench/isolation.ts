@@ -33,6 +33,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const BACKLOG = 300;
 const SAMPLES = 40;
 const SPACING_MS = 500;
+const SAMPLE_CAP_MS = 120_000;
 
 interface Listening {
   readonly server: Server;
@@ -73,13 +74,14 @@ async function account(runtime: LocalRuntime, url: string, iban: string): Promis
   await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
 }
 
-/** Runs every scenario; each on its own runtime, so no backlog leaks into the next. */
-export async function measureIsolation(endpoints: LocalEndpoints): Promise<IsolationRow[]> {
-  const rows: IsolationRow[] = [];
+/** Runs every scenario, reporting each as it ends; each on its own runtime, so no backlog leaks into the next. */
+export async function measureIsolation(
+  endpoints: LocalEndpoints,
+  onRow: (row: IsolationRow) => void,
+): Promise<void> {
   for (const scenario of ['alone', 'slow-3s', 'hang', 'error-500'] as const) {
-    rows.push(await runScenario(endpoints, scenario));
+    onRow(await runScenario(endpoints, scenario));
   }
-  return rows;
 }
 
 async function runScenario(
@@ -122,8 +124,11 @@ async function runScenario(
         type: 'probe',
         payload: SAMPLE_PAYLOAD,
       });
-      while (!arrivals.has(id)) await new Promise((resolve) => setTimeout(resolve, 2));
-      const latency = (arrivals.get(id) ?? 0) - sent;
+      // A sample that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
+      while (!arrivals.has(id) && performance.now() - sent < SAMPLE_CAP_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      const latency = (arrivals.get(id) ?? sent + SAMPLE_CAP_MS) - sent;
       latencies.push(latency);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, SPACING_MS - latency)));
     }

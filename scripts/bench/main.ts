@@ -49,11 +49,11 @@ if (wants('capacity') || wants('latency') || wants('isolation')) {
       );
       console.log('| other receiver | fast p50 (ms) | fast p95 (ms) | requests to the other | seconds |');
       console.log('|---|---:|---:|---:|---:|');
-      for (const row of await measureIsolation(emulators.endpoints)) {
+      await measureIsolation(emulators.endpoints, (row) =>
         console.log(
           `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.badRequests} | ${row.seconds} |`,
-        );
-      }
+        ),
+      );
       const resources = await provisionResources({
         prefix: `bench-wcu-${Date.now().toString(36)}`,
         sqsEndpoint: emulators.endpoints.sqs,
