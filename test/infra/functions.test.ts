@@ -10,6 +10,7 @@ const configured = synth({
     5, 10, 20, 40, 60, 120, 300, 600, 900, 1800, 3600, 3600, 7200, 7200, 14400, 14400, 28800, 28800, 43200,
   ],
   webhookUrlPolicy: 'allow-private',
+  endpointHealth: { concurrency: 4, autoDisableAfterSeconds: 86_400 },
   eventRetentionDays: 90,
   logLevel: 'DEBUG',
   logRetention: RetentionDays.ONE_YEAR,
@@ -185,6 +186,16 @@ describe('environment from props', () => {
     expect(configured.env('consumer').RETRY_SCHEDULE).toBe(expected);
     expect(KEYS.filter((key) => configured.env(key).RETRY_SCHEDULE)).toEqual(['consumer']);
     expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
+  });
+
+  it('ENDPOINT_HEALTH reaches the consumer only when given, and a bad setting fails the synth', () => {
+    expect(JSON.parse(configured.env('consumer').ENDPOINT_HEALTH ?? '')).toEqual({
+      concurrency: 4,
+      autoDisableAfterSeconds: 86_400,
+    });
+    expect(KEYS.filter((key) => configured.env(key).ENDPOINT_HEALTH)).toEqual(['consumer']);
+    expect(KEYS.filter((key) => byDefault.env(key).ENDPOINT_HEALTH)).toEqual([]);
+    expect(() => synth({ endpointHealth: { concurrency: 0 } })).toThrow(/concurrency must be an integer/);
   });
 
   it('WEBHOOK_URL_POLICY is public-https by default and reaches only the consumer', () => {
