@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { HEALTHY } from '#domain/endpoint-health';
 import { signBody, webhookKey } from '#domain/signing';
 import { webhookBody } from '#domain/webhook-body';
@@ -32,6 +34,7 @@ import type { ApiClient } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
+let runtime: CliFixture['runtime'];
 let base: string;
 let herald: CliFixture['herald'];
 let createdRaw: CliResult;
@@ -40,7 +43,7 @@ let org: CreatedOrg;
 useFixture(
   () => startCliFixture(),
   (fixture) => {
-    ({ api, base, herald, createdRaw, org } = fixture);
+    ({ api, base, herald, createdRaw, org, runtime } = fixture);
   },
 );
 
@@ -200,5 +203,41 @@ describe('accounts', () => {
     expect(listed.map((account) => account.iban)).toEqual([DE, GB]);
     expect((await api.call('/accounts', { key: org.api_key })).body).toEqual(listed);
     expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
+  });
+});
+
+describe('account enable', () => {
+  it('makes a disabled endpoint healthy again, as GET /accounts/{iban} shows', async () => {
+    ok(
+      await herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        GB,
+        '--webhook-url',
+        'http://127.0.0.1:9/hooks',
+      ]),
+    );
+    const health = new DynamoEndpointHealthStore(createDocumentClient(), runtime.tableName);
+    await health.disable(GB, new Date().toISOString(), 'receiver answered 410 Gone');
+    const before = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
+    expect(before.webhook_health).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
+
+    expect(ok(await herald(['account', 'enable', '--iban', GB]))).toEqual({
+      iban: GB,
+      webhook_health: 'healthy',
+      queued: [],
+    });
+    const after = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
+    expect(after.webhook_health).toMatchObject({ state: 'healthy', reason: 'enabled by an operator' });
+  });
+
+  it('refuses an unknown account and a malformed time with a message', async () => {
+    expect(failed(await herald(['account', 'enable', '--iban', UNREGISTERED]), 1)).toContain('No account');
+    expect(
+      failed(await herald(['account', 'enable', '--iban', GB, '--recover-since', 'yesterday']), 1),
+    ).toContain('recover_since');
   });
 });
