@@ -148,10 +148,12 @@ describe('accounts', () => {
   it("lists the organization's accounts by IBAN with their webhook URLs", async () => {
     const response = await api.call('/accounts', { key: orgA.api_key });
     expect(response.status).toBe(200);
+    // The receiver's /fail path answers 500, so that endpoint is degraded by now; the others never failed.
+    const failing = expect.objectContaining({ state: 'degraded', reason: 'failing: answered 500' });
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
-      webhook_health: toEndpointHealthView(HEALTHY),
+      webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
     expect(response.body).toEqual([
