@@ -32,6 +32,8 @@ export interface EndpointHealth {
   readonly recentLatencyMs?: number | undefined;
   /** Epoch ms until which the circuit is open: no attempt goes out before, then one probe at a time. */
   readonly circuitOpenUntil?: number | undefined;
+  /** Length of the current open period in seconds; a failed probe doubles it. */
+  readonly circuitOpenSeconds?: number | undefined;
 }
 
 /** An endpoint nothing has been written about. */
@@ -96,11 +98,14 @@ export function gate(health: EndpointHealth, now: number, policy: HealthPolicy, 
 
 /**
  * How long a message waits when all of a degraded endpoint's slots are taken: a few of its recent
- * answers' durations, so the backlog drains at the endpoint's pace without polling it hot.
+ * answers' durations, times the number of times the message was already received (up to 10), so a long
+ * backlog for a slow endpoint backs off instead of cycling through the queue ahead of everyone else's
+ * messages; at most 15 min.
  */
-export function busyDeferSeconds(health: EndpointHealth, jitter = 0): number {
+export function busyDeferSeconds(health: EndpointHealth, jitter = 0, receiveCount = 1): number {
   const latency = health.recentLatencyMs ?? 1_000;
-  return Math.min(60, Math.max(2, Math.ceil((4 * latency) / 1000))) + spread(jitter);
+  const base = Math.min(60, Math.max(2, Math.ceil((4 * latency) / 1000)));
+  return Math.min(900, base * Math.min(Math.max(receiveCount, 1), 10)) + spread(jitter);
 }
 
 function spread(jitter: number): number {
@@ -163,13 +168,15 @@ function failureReason(status: number): string {
 /** A state change that follows from a failure just counted. */
 export type Escalation =
   | { readonly kind: 'none' }
-  | { readonly kind: 'open'; readonly until: number; readonly reason: string }
+  | { readonly kind: 'open'; readonly until: number; readonly seconds: number; readonly reason: string }
   | { readonly kind: 'disable'; readonly reason: string };
 
 /**
- * After a failure was counted (`after` is the stored health with it), decides whether the circuit opens
- * (again, for longer), or the endpoint has failed long enough to be disabled. A `Retry-After` keeps the
- * circuit open at least that long, whatever the count.
+ * After a failure was counted (`after` is the stored health with it), decides whether the circuit opens,
+ * opens again for twice as long (a failed probe: the open period had passed), or the endpoint has failed
+ * long enough to be disabled. Failures of attempts that were already under way when the circuit opened
+ * change nothing, so a burst of concurrent failures opens it once, for the base period. A `Retry-After`
+ * keeps the circuit open at least that long, whatever the count.
  */
 export function escalate(
   after: EndpointHealth,
@@ -185,19 +192,22 @@ export function escalate(
       reason: `failing continuously since ${after.failingSince} (${after.consecutiveFailures} attempts)`,
     };
   }
-  const over = after.consecutiveFailures - policy.failureThreshold;
-  const byCount =
-    over >= 0
-      ? now + 1000 * Math.min(policy.openMaxSeconds, policy.openBaseSeconds * 2 ** Math.min(over, 30))
-      : undefined;
+  const openUntil = after.circuitOpenUntil;
+  let period: number | undefined;
+  if (openUntil !== undefined && openUntil <= now) {
+    period = Math.min(policy.openMaxSeconds, 2 * (after.circuitOpenSeconds ?? policy.openBaseSeconds));
+  } else if (openUntil === undefined && after.consecutiveFailures >= policy.failureThreshold) {
+    period = Math.min(policy.openMaxSeconds, policy.openBaseSeconds);
+  }
+  const byCount = period === undefined ? undefined : now + 1000 * period;
   const byReceiver = retryAfterSeconds === undefined ? undefined : now + 1000 * retryAfterSeconds;
   const until = Math.max(byCount ?? 0, byReceiver ?? 0);
-  if (until === 0) return { kind: 'none' };
+  if (until === 0 || until <= (openUntil ?? 0)) return { kind: 'none' };
   const reason =
     byReceiver !== undefined && byReceiver >= (byCount ?? 0)
       ? `circuit open: receiver asked to retry after ${retryAfterSeconds} s`
       : `circuit open: ${after.consecutiveFailures} consecutive failures`;
-  return { kind: 'open', until, reason };
+  return { kind: 'open', until, seconds: Math.ceil((until - now) / 1000), reason };
 }
 
 /**

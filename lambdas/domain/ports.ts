@@ -155,8 +155,11 @@ export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
 export interface EndpointHealthStore {
   /** Applies what an attempt showed, releasing `lease` in the same write. */
   recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth>;
-  /** Opens the circuit until `until` (epoch ms) unless the endpoint is disabled or open longer already. */
-  openCircuit(iban: string, until: number, reason: string): Promise<EndpointHealth>;
+  /**
+   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
+   * open longer already.
+   */
+  openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth>;
   /** Disables the endpoint. */
   disable(iban: string, at: string, reason: string): Promise<EndpointHealth>;
   /** Takes concurrency slot `slot` until `until` unless someone holds it at `now`. */

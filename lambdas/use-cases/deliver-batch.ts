@@ -27,7 +27,7 @@ export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[])
   return runBatch(
     messages,
     async (id, message) => {
-      const outcome = await deliverEvent(deps, id);
+      const outcome = await deliverEvent(deps, id, message.receiveCount);
       deps.observe(id, outcome);
       // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
       if (outcome.kind !== 'retry' && outcome.kind !== 'not-due' && outcome.kind !== 'deferred')

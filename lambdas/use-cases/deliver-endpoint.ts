@@ -34,8 +34,12 @@ export type Admission =
   | { readonly kind: 'defer'; readonly seconds: number; readonly reason: string }
   | { readonly kind: 'disabled'; readonly reason: string };
 
-/** Applies the circuit breaker's gate to an account's endpoint; takes a slot when it is degraded. */
-export async function admit(deps: EndpointDeps, account: Account): Promise<Admission> {
+/**
+ * Applies the circuit breaker's gate to an account's endpoint; takes a slot when it is degraded.
+ *
+ * @param receiveCount - how often the message was received: a busy endpoint's deferral grows with it
+ */
+export async function admit(deps: EndpointDeps, account: Account, receiveCount = 1): Promise<Admission> {
   const health = account.webhookHealth ?? HEALTHY;
   const random = deps.random ?? Math.random;
   const decision = gate(health, deps.now(), deps.healthPolicy, random());
@@ -59,7 +63,7 @@ export async function admit(deps: EndpointDeps, account: Account): Promise<Admis
   if (again.kind === 'defer' || again.kind === 'disabled') return again;
   return {
     kind: 'defer',
-    seconds: busyDeferSeconds(latest, random()),
+    seconds: busyDeferSeconds(latest, random(), receiveCount),
     reason: decision.probe ? 'another probe is under way' : 'endpoint concurrency limit reached',
   };
 }
@@ -97,7 +101,9 @@ export async function observeAttempt(
   let after = await deps.health.recordAttempt(account.iban, update, lease);
   if (update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
-    if (step.kind === 'open') after = await deps.health.openCircuit(account.iban, step.until, step.reason);
+    if (step.kind === 'open') {
+      after = await deps.health.openCircuit(account.iban, step.until, step.seconds, step.reason);
+    }
     if (step.kind === 'disable') after = await deps.health.disable(account.iban, signal.at, step.reason);
   }
   deps.remember?.(account.iban, after);

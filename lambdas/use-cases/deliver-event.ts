@@ -59,7 +59,11 @@ export type DeliveryOutcome =
  * racing for the very first attempt both send it and both are recorded. Every later attempt first takes
  * a lease conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
  */
-export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<DeliveryOutcome> {
+export async function deliverEvent(
+  deps: DeliveryDeps,
+  id: string,
+  receiveCount = 1,
+): Promise<DeliveryOutcome> {
   const now = deps.now;
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event) return { kind: 'dropped', reason: 'event not found' };
@@ -85,13 +89,13 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   }
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   let endpoint = account;
-  let admission = await admit(deps, endpoint);
+  let admission = await admit(deps, endpoint, receiveCount);
   if (admission.kind === 'disabled' && deps.directory.refreshAccount) {
     // Disabled by a cached read: confirm it, so an operator's enable takes effect at once.
     const fresh = await deps.directory.refreshAccount(account.iban);
     if (fresh?.webhookUrl) {
       endpoint = fresh;
-      admission = await admit(deps, endpoint);
+      admission = await admit(deps, endpoint, receiveCount);
     }
   }
   if (admission.kind === 'disabled') {

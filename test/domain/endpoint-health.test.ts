@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  busyDeferSeconds,
   DEFAULT_HEALTH_POLICY,
   escalate,
   gate,
@@ -48,10 +49,27 @@ describe('updateAfterAttempt and escalate', () => {
     const failing = (n: number) => ({ state: 'degraded', consecutiveFailures: n, failingSince: at }) as const;
     expect(escalate(failing(4), NOW, policy)).toEqual({ kind: 'none' });
     expect(escalate(failing(5), NOW, policy)).toMatchObject({ kind: 'open', until: NOW + 30_000 });
-    expect(escalate(failing(7), NOW, policy)).toMatchObject({ kind: 'open', until: NOW + 120_000 });
-    expect(escalate(failing(40), NOW, policy)).toMatchObject({ kind: 'open', until: NOW + 900_000 });
+    // A burst of concurrent failures opens it once, for the base period.
+    expect(escalate(failing(40), NOW, policy)).toMatchObject({ kind: 'open', until: NOW + 30_000 });
+    const open = { ...failing(41), circuitOpenUntil: NOW + 10_000, circuitOpenSeconds: 30 };
+    expect(escalate(open, NOW, policy)).toEqual({ kind: 'none' });
+    // A failed probe (the open period had passed) doubles it, up to the maximum.
+    expect(escalate(open, NOW + 10_000, policy)).toMatchObject({ kind: 'open', seconds: 60 });
+    expect(escalate({ ...open, circuitOpenSeconds: 600 }, NOW + 10_000, policy)).toMatchObject({
+      seconds: 900,
+    });
     expect(escalate(failing(1), NOW, policy, 600)).toMatchObject({ kind: 'open', until: NOW + 600_000 });
     expect(escalate(failing(9), NOW + policy.autoDisableAfterMs, policy)).toMatchObject({ kind: 'disable' });
+  });
+});
+
+describe('busyDeferSeconds', () => {
+  it('waits a few latencies, longer the more often the message came back, at most 15 min', () => {
+    const slow = { state: 'degraded', consecutiveFailures: 0, recentLatencyMs: 3_000 } as const;
+    expect(busyDeferSeconds(slow)).toBe(12);
+    expect(busyDeferSeconds(slow, 0, 3)).toBe(36);
+    expect(busyDeferSeconds({ ...slow, recentLatencyMs: 60_000 }, 0, 50)).toBe(600);
+    expect(busyDeferSeconds({ ...slow, recentLatencyMs: 60_000 }, 0.99, 50)).toBe(604);
   });
 });
 

@@ -10,7 +10,7 @@ import { keys } from './items';
 type UpdateInput = ConstructorParameters<typeof UpdateCommand>[0];
 
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
-const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil].join(', ');
+const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
 const NOT_DISABLED = `attribute_exists(pk) AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
 
 /**
@@ -52,7 +52,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     const set = degraded
       ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason, `
       : 'SET ';
-    const remove = degraded ? [H.failures, H.failingSince, H.openUntil].join(', ') : RESET;
+    const remove = degraded ? [H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ') : RESET;
     const input: Omit<UpdateInput, 'TableName' | 'Key'> = {
       UpdateExpression: `${set}${H.lastSuccess} = :at, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
       // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
@@ -70,10 +70,10 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     return written.health;
   }
 
-  async openCircuit(iban: string, until: number, reason: string): Promise<EndpointHealth> {
+  async openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth> {
     const written = await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.state} = :degraded, ${H.openUntil} = :until, ${H.reason} = :reason`,
+        UpdateExpression: `SET ${H.state} = :degraded, ${H.openUntil} = :until, ${H.openSeconds} = :seconds, ${H.reason} = :reason`,
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${H.openUntil}) OR ${H.openUntil} < :until)`,
         ExpressionAttributeValues: {
           ':degraded': 'degraded',
@@ -90,7 +90,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
     return this.write(
       {
-        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
+        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
       },
@@ -127,7 +127,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   async enable(iban: string, orgId: string, at: string): Promise<boolean> {
     const written = await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil].join(', ')}`,
+        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
         ConditionExpression: 'org_id = :org',
         ExpressionAttributeValues: { ':at': at, ':org': orgId, ':reason': 'enabled by an operator' },
       },

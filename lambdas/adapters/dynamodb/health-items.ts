@@ -15,6 +15,7 @@ export const HEALTH_ATTR = {
   lastFailure: 'wh_last_failure',
   latency: 'wh_latency',
   openUntil: 'wh_open_until',
+  openSeconds: 'wh_open_seconds',
 } as const;
 
 /** Attribute of concurrency slot `slot` (its value: epoch ms when the lease runs out). */
@@ -38,5 +39,6 @@ export function toEndpointHealth(item: Record<string, unknown>): EndpointHealth 
     lastFailureAt: text(HEALTH_ATTR.lastFailure),
     recentLatencyMs: number(HEALTH_ATTR.latency),
     circuitOpenUntil: number(HEALTH_ATTR.openUntil),
+    circuitOpenSeconds: number(HEALTH_ATTR.openSeconds),
   };
 }

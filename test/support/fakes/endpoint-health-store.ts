@@ -47,16 +47,23 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
             reason: update.reason,
             failingSince: undefined,
             circuitOpenUntil: undefined,
+            circuitOpenSeconds: undefined,
           }
         : { ...base, state: 'healthy', lastFailureAt: h.lastFailureAt },
     );
   }
 
-  async openCircuit(iban: string, until: number, reason: string): Promise<EndpointHealth> {
+  async openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth> {
     this.writes.push('open');
     const h = this.get(iban);
     if (h.state === 'disabled' || (h.circuitOpenUntil ?? 0) >= until) return h;
-    return this.set(iban, { ...h, state: 'degraded', circuitOpenUntil: until, reason });
+    return this.set(iban, {
+      ...h,
+      state: 'degraded',
+      circuitOpenUntil: until,
+      circuitOpenSeconds: seconds,
+      reason,
+    });
   }
 
   async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
