@@ -78,6 +78,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         ExpressionAttributeValues: {
           ':degraded': 'degraded',
           ':until': until,
+          ':seconds': seconds,
           ':reason': reason,
           ':disabled': 'disabled',
         },
