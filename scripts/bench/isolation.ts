@@ -1,13 +1,16 @@
 /**
  * `npm run bench -- isolation`: how much one bad receiver delays another account's webhooks. A fast
  * receiver's publish → delivery latency alone, then while another account has 300 queued events whose
- * receiver (a) answers after 3 s, (b) hangs past the 10 s timeout, (c) answers 500; each scenario on a
- * fresh local runtime with the default settings. Also the attempts the hanging receiver got.
+ * receiver (a) answers after 3 s, (b) hangs past the 10 s timeout, (c) answers 500; one local runtime
+ * with the default settings (handler modules read their environment once per process, so one runtime per
+ * process). Each scenario's bad endpoint is disabled when it ends, so its backlog settles `skipped` instead
+ * of leaking into the next. Also the attempts the bad receiver got.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
@@ -74,42 +77,58 @@ async function account(runtime: LocalRuntime, url: string, iban: string): Promis
   await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
 }
 
-/** Runs every scenario, reporting each as it ends; each on its own runtime, so no backlog leaks into the next. */
+/** A bad account per scenario (valid IBANs). */
+const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
+  'slow-3s': 'GB82WEST12345698765432',
+  hang: 'GB33BUKB20201555555555',
+  'error-500': 'FR1420041010050500013M02606',
+};
+const FAST_ACCOUNT = 'DE89370400440532013000';
+
+/** Runs every scenario on one runtime, reporting each as it ends. */
 export async function measureIsolation(
   endpoints: LocalEndpoints,
   onRow: (row: IsolationRow) => void,
 ): Promise<void> {
-  for (const scenario of ['alone', 'slow-3s', 'hang', 'error-500'] as const) {
-    onRow(await runScenario(endpoints, scenario));
-  }
-}
-
-async function runScenario(
-  endpoints: LocalEndpoints,
-  scenario: IsolationRow['scenario'],
-): Promise<IsolationRow> {
   const arrivals = new Map<string, number>();
   const fast = await listen((req, res) => {
     arrivals.set(String(req.headers['webhook-id']), performance.now());
     req.resume();
     req.on('end', () => res.writeHead(204).end());
   });
-  const bad = scenario === 'alone' ? undefined : await listen(badHandler(scenario));
   const runtime = await startLocalRuntime({ endpoints, prefix: `bench-iso-${Date.now().toString(36)}` });
   try {
-    const client = createDocumentClient();
+    await account(runtime, fast.url, FAST_ACCOUNT);
+    for (const scenario of ['alone', 'slow-3s', 'hang', 'error-500'] as const) {
+      onRow(await runScenario(runtime, arrivals, scenario));
+    }
+  } finally {
+    await runtime.stop();
+    fast.server.close();
+  }
+}
+
+async function runScenario(
+  runtime: LocalRuntime,
+  arrivals: ReadonlyMap<string, number>,
+  scenario: IsolationRow['scenario'],
+): Promise<IsolationRow> {
+  const bad = scenario === 'alone' ? undefined : await listen(badHandler(scenario));
+  const badAccount = scenario === 'alone' ? undefined : BAD_ACCOUNTS[scenario];
+  const client = createDocumentClient();
+  const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  try {
     const publish: Publisher = createPublisher({
       tableName: runtime.tableName,
       baseUrl: runtime.baseUrl,
       client,
     });
-    await account(runtime, fast.url, 'DE89370400440532013000');
-    if (bad) {
-      await account(runtime, bad.url, 'GB82WEST12345698765432');
+    if (bad && badAccount) {
+      await account(runtime, bad.url, badAccount);
       for (let i = 0; i < BACKLOG; i += 50) {
         await Promise.all(
           Array.from({ length: 50 }, () =>
-            publish({ account: 'GB82WEST12345698765432', type: 'backlog', payload: SAMPLE_PAYLOAD }),
+            publish({ account: badAccount, type: 'backlog', payload: SAMPLE_PAYLOAD }),
           ),
         );
       }
@@ -119,11 +138,7 @@ async function runScenario(
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const sent = performance.now();
-      const { id } = await publish({
-        account: 'DE89370400440532013000',
-        type: 'probe',
-        payload: SAMPLE_PAYLOAD,
-      });
+      const { id } = await publish({ account: FAST_ACCOUNT, type: 'probe', payload: SAMPLE_PAYLOAD });
       // A sample that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
       while (!arrivals.has(id) && performance.now() - sent < SAMPLE_CAP_MS) {
         await new Promise((resolve) => setTimeout(resolve, 2));
@@ -142,10 +157,10 @@ async function runScenario(
       seconds: Math.round((performance.now() - started) / 1000),
     };
   } finally {
+    // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
+    if (badAccount) await health.disable(badAccount, new Date().toISOString(), 'bench scenario over');
     // Hanging connections would keep close() waiting: end them first.
     bad?.server.closeAllConnections();
-    await runtime.stop();
-    fast.server.close();
     bad?.server.close();
   }
 }
