@@ -4,7 +4,6 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { deliveryObserver } from '#adapters/delivery-telemetry';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
@@ -24,6 +23,7 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retr
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { CachedDirectory } from '#use-cases/cached-directory';
 import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
+import { deliveryObserver } from './deliver-webhooks-telemetry';
 
 const env = loadEnv([
   'TABLE_NAME',

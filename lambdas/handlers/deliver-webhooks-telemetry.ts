@@ -1,7 +1,8 @@
 /**
- * Logs and EMF metrics of the delivery consumer. Every attempt is logged with its account, so per-endpoint
- * attempts, failures and latency come from a Logs Insights query (the dashboard has it) rather than a
- * metric per account; only endpoint state changes, which are rare, carry an `account` dimension.
+ * Logs and EMF metrics of the delivery consumer: wiring of `deliver-webhooks.ts`, not a function of its
+ * own. Every attempt is logged with its account, so per-endpoint attempts, failures and latency come from
+ * a Logs Insights query (the dashboard has it) rather than a metric per account; only endpoint state
+ * changes, which are rare, carry an `account` dimension.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
