@@ -14,19 +14,26 @@ import { acknowledgeKeyActionFamilies } from './herald-function';
  * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
  *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
  *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ * - `credentials`: the portal's sign-in: `read`, plus PutItem and DeleteItem on portal-link and API-key
+ *   items only (`dynamodb:LeadingKeys`), so it can neither touch events nor overwrite an organization.
  */
-export type TableAccess = 'read' | 'readWrite';
+export type TableAccess = 'read' | 'readWrite' | 'credentials';
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: READ_ACTIONS,
   readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+  credentials: READ_ACTIONS,
 };
+
+/** The partition keys the `credentials` access may create and delete (see `items.ts`). */
+const CREDENTIAL_KEY_PATTERNS = ['PORTAL#*', 'APIKEY#*'];
 
 /** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
 const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
   readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
+  credentials: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
 };
 
 /**
@@ -53,6 +60,15 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
       ],
     }),
   );
+  if (access === 'credentials') {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': CREDENTIAL_KEY_PATTERNS } },
+      }),
+    );
+  }
   if (table.encryptionKey) {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -62,7 +78,7 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
       }),
     );
-    if (access === 'readWrite') acknowledgeKeyActionFamilies(fn);
+    if (access !== 'read') acknowledgeKeyActionFamilies(fn);
   }
   fn.addEnvironment('TABLE_NAME', table.tableName);
 }
@@ -94,6 +110,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   authorizer: { table: 'read' },
   health: {},
   openapi: {},
+  portal: {},
+  openPortalSession: { table: 'credentials' },
+  createPortalLink: { table: 'credentials' },
   listEvents: { table: 'read' },
   getEvent: { table: 'read' },
   redeliverEvent: { table: 'readWrite', queue: 'send' },

@@ -59,12 +59,13 @@ export interface EventsApiProps {
 }
 
 const PUBLIC_METHOD_REASON =
-  'Unauthenticated by design: the health check and the API description must be reachable without a key.';
+  'Unauthenticated by design: the health check, the API description and the portal page and its sign-in ' +
+  '(which checks a one-time link token itself) must be reachable without a key.';
 const MOCK_METHOD_REASON =
   'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
 const AUTHORIZER_REASON =
   'Callers are machines holding per-organization API keys, checked by the Lambda TOKEN authorizer ' +
-  '(cached per key); there are no end users for a Cognito user pool.';
+  '(cached per key), or operators with IAM identities (SigV4); there is no user pool for Cognito.';
 
 /** The REST API of Herald (see docs/design.md for why REST and not HTTP API). */
 export class EventsApi extends Construct {
@@ -130,11 +131,13 @@ export class EventsApi extends Construct {
           new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
           {
             authorizer: route.auth === 'api-key' ? authorizer : undefined,
+            // Operator routes: only AWS identities allowed execute-api:Invoke on them, SigV4-signed.
+            authorizationType: route.auth === 'iam' ? apigw.AuthorizationType.IAM : undefined,
             requestValidator: validator,
             requestParameters: pathParameters(route),
           },
         );
-        acknowledgeUnauthenticated(method, route.auth === 'api-key' ? undefined : PUBLIC_METHOD_REASON);
+        acknowledgeUnauthenticated(method, route.auth === 'none' ? PUBLIC_METHOD_REASON : undefined);
       }
       const allowed: string[] = routes.map((route) => route.method).sort();
       if (props.corsAllowOrigins) {

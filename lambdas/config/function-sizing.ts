@@ -27,6 +27,17 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
   openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
+  portal: { memoryMb: 128, timeoutSeconds: 3, reason: 'Serves one page built at cold start; no I/O.' },
+  openPortalSession: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason: 'Sign-in waits on it: one DeleteItem, one GetItem, one PutItem; 10 s bounds a stuck call.',
+  },
+  createPortalLink: {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    reason: 'Operator calls only: one GetItem and one PutItem.',
+  },
   listEvents: {
     memoryMb: 512,
     timeoutSeconds: 10,

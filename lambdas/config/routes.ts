@@ -43,6 +43,14 @@ export const API_ROUTES: readonly RouteShape[] = [
   },
   { method: 'GET', path: '/accounts', fn: 'listAccounts', auth: 'api-key' },
   { method: 'GET', path: '/accounts/{iban}', fn: 'getAccount', auth: 'api-key' },
+  { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'openPortalSession', auth: 'none' },
+  {
+    method: 'POST',
+    path: '/admin/organizations/{org}/portal-links',
+    fn: 'createPortalLink',
+    auth: 'iam',
+  },
 ];
 
 /** How long API Gateway caches an authorizer decision for one API key. */

@@ -19,6 +19,18 @@ export interface Organization {
   readonly createdAt: string;
 }
 
+/** What an API key or portal session may do: `read` events and accounts, or also `manage` them. */
+export type AccessScope = 'read' | 'manage';
+
+/** A one-time portal sign-in link, stored only by the SHA-256 hash of its token. */
+export interface PortalLink {
+  readonly tokenHash: string;
+  readonly orgId: string;
+  readonly scope: AccessScope;
+  /** Epoch seconds after which the link no longer signs anyone in. */
+  readonly expiresAt: number;
+}
+
 /** A tracked bank account. */
 export interface Account {
   /** Normalised IBAN (upper case, no spaces). */

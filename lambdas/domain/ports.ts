@@ -2,7 +2,15 @@
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
+import type {
+  AccessScope,
+  Account,
+  DeliveryAttempt,
+  EventRecord,
+  Organization,
+  PortalLink,
+  WebhookStatus,
+} from './model';
 
 /** Filters and window of an event listing. */
 export interface EventListRequest {
@@ -92,14 +100,28 @@ export interface DirectoryStore {
   createOrganization(org: Organization): Promise<void>;
   /** Replaces the webhook token; false when the organization does not exist. */
   setWebhookToken(orgId: string, token: string): Promise<boolean>;
-  /** Stores an API key by its hash. */
-  createApiKey(hash: string, orgId: string, createdAt: string): Promise<void>;
+  /**
+   * Stores an API key by its hash; `limits` narrow it to a scope and an expiry (epoch seconds), as for
+   * a portal session.
+   */
+  createApiKey(hash: string, orgId: string, createdAt: string, limits?: ApiKeyLimits): Promise<void>;
+  /** Stores a portal sign-in link by its token hash. */
+  createPortalLink(link: PortalLink): Promise<void>;
+  /** Deletes the link and returns what it was, in one write, so a link signs in at most once. */
+  takePortalLink(tokenHash: string): Promise<PortalLink | undefined>;
   /** The organization id an API key hash belongs to. */
   findOrgIdByApiKeyHash(hash: string): Promise<string | undefined>;
   getAccount(iban: string): Promise<Account | undefined>;
   /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
   putAccount(account: Account): Promise<Account>;
   listAccounts(orgId: string): Promise<Account[]>;
+}
+
+/** What narrows an API key: its scope and when it stops working. */
+export interface ApiKeyLimits {
+  readonly scope: AccessScope;
+  /** Epoch seconds. */
+  readonly expiresAt: number;
 }
 
 /** The delivery queue. */

@@ -5,7 +5,7 @@
  */
 
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { API_ROUTES, type RouteMethod } from '#config/routes';
+import { API_ROUTES, type RouteAuth, type RouteMethod } from '#config/routes';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
@@ -19,6 +19,7 @@ import {
   type ResponseObject,
   ROUTE_NOT_FOUND_RESPONSE,
   responseRef,
+  SIGV4_SCHEME,
   schemaRef,
 } from './openapi-schemas';
 
@@ -57,23 +58,34 @@ Verify over the raw body bytes, before parsing, and compare signatures in consta
 const header = (name: string, description: string, pattern: string) =>
   ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
 
-/** Whether API Gateway's authorizer guards the route; an unknown route is documented as guarded. */
-function isGuarded(method: RouteMethod, path: string): boolean {
-  return API_ROUTES.find((route) => route.method === method && route.path === path)?.auth !== 'none';
+/** How a route authenticates; an unknown route is documented as needing an API key. */
+function authOf(method: RouteMethod, path: string): RouteAuth {
+  return API_ROUTES.find((route) => route.method === method && route.path === path)?.auth ?? 'api-key';
 }
 
+const SECURITY: Readonly<Record<RouteAuth, OperationObject['security']>> = {
+  none: [],
+  'api-key': [{ [BEARER_SCHEME]: [] }],
+  iam: [{ [SIGV4_SCHEME]: [] }],
+};
+
 /**
- * An operation with what every route shares: its security from {@link API_ROUTES}, 401 on guarded
- * routes, and the gateway's 429 and 500, which any request can meet.
+ * An operation with what every route shares: its security from {@link API_ROUTES}, 401 on API-key
+ * routes, 403 on IAM routes, and the gateway's 429 and 500, which any request can meet.
  */
-function operation(method: RouteMethod, path: string, op: Omit<OperationObject, 'security'>): PathItemObject {
-  const guarded = isGuarded(method, path);
+export function operation(
+  method: RouteMethod,
+  path: string,
+  op: Omit<OperationObject, 'security'>,
+): PathItemObject {
+  const auth = authOf(method, path);
   const full: OperationObject = {
     ...op,
-    security: guarded ? [{ [BEARER_SCHEME]: [] }] : [],
+    security: SECURITY[auth],
     responses: {
       ...op.responses,
-      ...(guarded ? { '401': responseRef('Unauthorized') } : {}),
+      ...(auth === 'api-key' ? { '401': responseRef('Unauthorized') } : {}),
+      ...(auth === 'iam' ? { '403': responseRef('Forbidden') } : {}),
       '429': responseRef('TooManyRequests'),
       '500': responseRef('InternalError'),
     },
@@ -81,7 +93,8 @@ function operation(method: RouteMethod, path: string, op: Omit<OperationObject, 
   return method === 'GET' ? { get: full } : { post: full };
 }
 
-const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
+/** A JSON content object. */
+export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 const redelivery = (description: string) => ({ description, content: json(schemaRef('Redelivery')) });
 
 /** `paths`: every route of {@link API_ROUTES}, with what it takes and answers. */
@@ -223,6 +236,7 @@ const {
   UNAUTHORIZED: AUTH,
   MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
   THROTTLED: SLOW,
+  ACCESS_DENIED: DENIED,
   DEFAULT_5XX,
 } = GATEWAY_PROBLEMS;
 
@@ -230,6 +244,7 @@ const {
 export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
   BadRequest: problem(400, 'invalid-parameter', 'Invalid input; `invalid_params` says which and why.'),
   Unauthorized: problem(AUTH.status, AUTH.slug, 'The API key is missing or unknown.', 'WWW-Authenticate'),
+  Forbidden: problem(DENIED.status, DENIED.slug, 'The caller may not call this route.'),
   NotFound: problem(404, 'not-found', "No such resource in the organization (another's looks the same)."),
   [ROUTE_NOT_FOUND_RESPONSE]: problem(NO_ROUTE.status, NO_ROUTE.slug, 'No route has this path.'),
   [METHOD_NOT_ALLOWED_RESPONSE]: problem(405, 'method-not-allowed', 'The path has no such method.', 'Allow'),

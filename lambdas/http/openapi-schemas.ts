@@ -81,6 +81,9 @@ export interface OpenApiDocument {
 /** Name of the Bearer scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'apiKey';
 
+/** Name of the SigV4 (IAM) scheme in `components.securitySchemes`: operator routes. */
+export const SIGV4_SCHEME = 'sigv4';
+
 /** Name in `components.responses` of API Gateway's answer to a path no route has. */
 export const ROUTE_NOT_FOUND_RESPONSE = 'RouteNotFound';
 /** Name in `components.responses` of the answer to a known path with a method it does not serve. */
@@ -188,6 +191,29 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
   }),
   Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
+  PortalLinkRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['scope'],
+    properties: {
+      scope: schemaRef('AccessScope'),
+      ttl_minutes: int('How long the link signs in; default 60.', 1, { maximum: 1440 }),
+    },
+  },
+  AccessScope: text('`read`: events and accounts. `manage`: also redeliver and change endpoints.', {
+    enum: ['read', 'manage'],
+  }),
+  PortalLink: closed({
+    url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
+    expires_at: text('When the link stops working, ISO 8601 UTC.', { format: 'date-time' }),
+  }),
+  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
+  PortalSession: closed({
+    api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
+    scope: schemaRef('AccessScope'),
+    expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
+    org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
+  }),
   InvalidParam: closed({ name: text('The parameter.'), reason: text('What is wrong and what is allowed.') }),
   Problem: {
     type: 'object',

@@ -6,7 +6,15 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
-import { BEARER_SCHEME, HEADERS, type OpenApiDocument, PARAMETERS, SCHEMAS } from './openapi-schemas';
+import { PORTAL_PATHS } from './openapi-portal';
+import {
+  BEARER_SCHEME,
+  HEADERS,
+  type OpenApiDocument,
+  PARAMETERS,
+  SCHEMAS,
+  SIGV4_SCHEME,
+} from './openapi-schemas';
 
 export type * from './openapi-schemas';
 export {
@@ -87,8 +95,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'accounts', description: 'Tracked accounts and their webhook URLs.' },
       { name: 'service', description: 'Liveness and this document; no API key needed.' },
       { name: 'webhooks', description: 'What Herald sends to receivers.' },
+      { name: 'portal', description: 'The webhook portal page and its sign-in.' },
     ],
-    paths: PATHS,
+    paths: { ...PATHS, ...PORTAL_PATHS },
     webhooks: WEBHOOKS,
     components: {
       schemas: SCHEMAS,
@@ -96,6 +105,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       headers: HEADERS,
       responses: RESPONSES,
       securitySchemes: {
+        [SIGV4_SCHEME]: {
+          type: 'apiKey',
+          name: 'Authorization',
+          in: 'header',
+          'x-amazon-apigateway-authtype': 'awsSigv4',
+          description:
+            'AWS Signature Version 4 of an IAM identity allowed `execute-api:Invoke` on the route (operators).',
+        },
         [BEARER_SCHEME]: {
           type: 'http',
           scheme: 'bearer',

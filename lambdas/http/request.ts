@@ -40,3 +40,14 @@ export function json(
     body: JSON.stringify(body),
   };
 }
+
+/** The request body as JSON; an absent body is `{}`. Bodies are never logged: they may carry secrets. */
+export function jsonBody(event: APIGatewayProxyEvent): unknown {
+  if (!event.body) return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('body', 'must be a JSON object');
+  }
+}

@@ -14,6 +14,7 @@ import {
   putAccount,
   rotateWebhookToken,
 } from '#use-cases/administer';
+import { mintPortalLink, parsePortalLinkRequest } from '#use-cases/portal-access';
 import { requeuePending } from '#use-cases/redeliver-events';
 import { resolveTarget } from './target';
 
@@ -23,6 +24,7 @@ const USAGE = `Usage: herald <command> [flags]
   api-key create --org ORG_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
   account list --org ORG_ID
+  portal-link --org ORG_ID [--scope read|manage] [--ttl-minutes N]   (default read, 60 min)
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
 Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
@@ -49,6 +51,8 @@ const OPTIONS = {
   'url-policy': { type: 'string' },
   'queue-url': { type: 'string' },
   'older-than': { type: 'string' },
+  scope: { type: 'string' },
+  'ttl-minutes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -98,6 +102,14 @@ async function run(): Promise<unknown> {
         target.baseUrl,
         hostChecker(target.urlPolicy),
       );
+    case 'portal-link': {
+      const ttl = values['ttl-minutes'];
+      const request = parsePortalLinkRequest({
+        scope: values.scope ?? 'read',
+        ...(ttl === undefined ? {} : { ttl_minutes: Number(ttl) }),
+      });
+      return mintPortalLink(directory, required('org'), request, target.baseUrl);
+    }
     case 'account list':
       return listAccounts(directory, required('org'), target.baseUrl);
     case 'events requeue': {

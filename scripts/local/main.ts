@@ -10,6 +10,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
 import { parseRetrySchedule } from '#domain/retry-schedule';
+import { DEFAULT_LINK_MINUTES, mintPortalLink } from '#use-cases/portal-access';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
 import { startLocalRuntime } from './runtime';
@@ -69,6 +70,12 @@ const demo = await seedDemo(
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
+const portal = await mintPortalLink(
+  directory,
+  demo.orgId,
+  { scope: 'manage', ttlMinutes: DEFAULT_LINK_MINUTES },
+  runtime.baseUrl,
+);
 
 console.log(`
 Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})
@@ -76,6 +83,10 @@ Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${S
   ORG_ID=${demo.orgId}
   API_KEY=${demo.apiKey}
   ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  Portal: ${runtime.baseUrl}/portal (sign in with the API key, or once with this link, valid ${DEFAULT_LINK_MINUTES} min:
+    ${portal.url} )
+  More links: npx herald portal-link --org ${demo.orgId} [--scope read|manage] [--ttl-minutes N]
 
   curl -s ${runtime.baseUrl}/health
   curl -s -H "Authorization: Bearer ${demo.apiKey}" ${runtime.baseUrl}/events

@@ -30,6 +30,9 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     resetWebhooks: unused,
     listAccounts: unused,
     getAccount: unused,
+    portal: unused,
+    openPortalSession: unused,
+    createPortalLink: unused,
     consumer: unused,
     reconciler: unused,
     forwarder: async (event: DynamoDBStreamEvent) => {

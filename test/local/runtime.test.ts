@@ -26,6 +26,9 @@ beforeAll(async () => {
     resetWebhooks: notCalled,
     listAccounts: notCalled,
     getAccount: notCalled,
+    portal: notCalled,
+    openPortalSession: notCalled,
+    createPortalLink: notCalled,
     reconciler: notCalled,
     // The fake forwarder builds its client from the environment, as the real one does.
     forwarder: async (event) => {

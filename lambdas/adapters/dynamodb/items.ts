@@ -19,6 +19,7 @@ export const EVENT_SK = 'EVENT';
 export const keys = {
   organization: (orgId: string): ItemKey => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  portalLink: (hash: string): ItemKey => ({ pk: `PORTAL#${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `ACCOUNT#${iban}`, sk: 'ACCOUNT' }),
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: EVENT_SK }),
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
