@@ -41,10 +41,12 @@ function filterForm(query: URLSearchParams, accounts: readonly string[]): HTMLFo
   );
   const time = (name: string) =>
     h('input', { name, type: 'datetime-local', step: 1, value: toInputTime(query.get(name) ?? '') });
+  const size = query.get('per_page') ?? '10';
+  const sizes = PAGE_SIZES.includes(size) ? PAGE_SIZES : [size, ...PAGE_SIZES];
   const perPage = h(
     'select',
     { name: 'per_page' },
-    PAGE_SIZES.map((n) => h('option', { value: n, selected: (query.get('per_page') ?? '10') === n }, n)),
+    sizes.map((n) => h('option', { value: n, selected: size === n }, n)),
   );
   const form = h(
     'form',
