@@ -83,7 +83,7 @@ export function chart(points: readonly AttemptPoint[], window: Window, now: numb
   );
   const total = summarise(inWindow);
   const text = total
-    ? `${window.label}: ${Math.round(total.rate * 1000) / 10} % of ${total.count} attempts succeeded; median latency ${total.median} ms.`
+    ? `${window.label}: ${Math.round(total.rate * 1000) / 10} % of ${total.count} attempt${total.count === 1 ? '' : 's'} succeeded; median latency ${total.median} ms.`
     : `${window.label}: no attempts.`;
   const W = 600;
   const H = 140;
@@ -101,22 +101,24 @@ export function chart(points: readonly AttemptPoint[], window: Window, now: numb
       svg('rect', { class: 'fail', x, y: H - okH - failH, width: barW - 2, height: failH }),
     ];
   });
-  const line = buckets
-    .map((b, i) => {
-      const m = summarise(b);
-      return m ? `${i * barW + barW / 2},${H - (m.median / maxMs) * (H - 10)}` : '';
-    })
-    .filter(Boolean)
-    .join(' ');
+  const latency = buckets.flatMap((b, i) => {
+    const m = summarise(b);
+    return m ? [{ x: i * barW + barW / 2, y: H - (m.median / maxMs) * (H - 10), ms: m.median }] : [];
+  });
+  const line = latency.map((p) => `${p.x},${p.y}`).join(' ');
+  const dots = latency.map((p) =>
+    svg('circle', { class: 'dot', cx: p.x, cy: p.y, r: 3 }, svg('title', {}, `median ${p.ms} ms`)),
+  );
   return h(
     'figure',
     { class: 'chart' },
     svg(
       'svg',
-      { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': text, preserveAspectRatio: 'none' },
+      { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': text },
       svg('line', { class: 'axis', x1: 0, y1: H, x2: W, y2: H }),
       bars,
       line ? svg('polyline', { class: 'latency', points: line }) : null,
+      dots,
     ),
     h(
       'figcaption',
