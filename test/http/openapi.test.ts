@@ -129,13 +129,23 @@ describe('buildOpenApiDocument', () => {
     expect(operations.map((o) => `${o.method} ${o.path} ${o.operation?.operationId}`).sort()).toEqual(routes);
   });
 
-  it('guards exactly the routes the authorizer guards, and documents their 401', () => {
+  it('guards exactly the routes the authorizer or IAM guards, and documents their 401 or 403', () => {
+    const security = { none: [], 'api-key': [{ apiKey: [] }], iam: [{ sigv4: [] }] };
+    // Public routes answer 401 only when their handler checks a credential of its own (a portal link).
+    const ownCredential = ['/portal/session'];
     for (const route of API_ROUTES) {
       const operation = doc.paths[route.path]?.[route.method === 'GET' ? 'get' : 'post'];
-      expect(operation?.security, route.path).toEqual(route.auth === 'api-key' ? [{ apiKey: [] }] : []);
-      expect('401' in (operation?.responses ?? {}), route.path).toBe(route.auth === 'api-key');
+      const responses = operation?.responses ?? {};
+      expect(operation?.security, route.path).toEqual(security[route.auth]);
+      expect('401' in responses, route.path).toBe(
+        route.auth === 'api-key' || ownCredential.includes(route.path),
+      );
+      expect('403' in responses, route.path).toBe(route.auth === 'iam');
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.sigv4).toMatchObject({
+      'x-amazon-apigateway-authtype': 'awsSigv4',
+    });
   });
 
   it('documents 429 and 500 everywhere and declares every path parameter', () => {

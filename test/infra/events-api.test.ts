@@ -50,7 +50,7 @@ describe('routes', () => {
     const fnId = byDefault.logicalId(stack.functions[route.fn]);
     expect(JSON.stringify(method?.Integration.Uri)).toContain(`"${fnId}"`);
     expect(method?.Integration.Type).toBe('AWS_PROXY');
-    expect(method?.AuthorizationType).toBe(route.auth === 'api-key' ? 'CUSTOM' : 'NONE');
+    expect(method?.AuthorizationType).toBe({ 'api-key': 'CUSTOM', iam: 'AWS_IAM', none: 'NONE' }[route.auth]);
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
     expect(Object.keys(method?.RequestParameters ?? {})).toEqual(params);
     expect(method?.RequestValidatorId).toBeDefined();

@@ -33,7 +33,12 @@ const API_FUNCTIONS: FunctionKey[] = [
   'resetWebhooks',
   'listAccounts',
   'getAccount',
+  'portal',
+  'openPortalSession',
+  'createPortalLink',
 ];
+/** The portal's sign-in functions: they create and delete credential items, and nothing else. */
+const CREDENTIAL_ISSUERS: FunctionKey[] = ['openPortalSession', 'createPortalLink'];
 
 describe('every function', () => {
   it.each(KEYS)('%s runs Node 24 on arm64 with JSON logs into its own log group', (key) => {
@@ -103,10 +108,33 @@ describe('data rights', () => {
 
   it('no function may create, delete, batch-write or scan items (the CLI publishes, TTL deletes)', () => {
     const forbidden = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan'];
-    for (const key of KEYS) {
+    for (const key of KEYS.filter((k) => !CREDENTIAL_ISSUERS.includes(k))) {
       for (const action of [...forbidden, 'dynamodb:*']) {
         expect(allows(byDefault.statements(key), action), `${key} ${action}`).toBe(false);
       }
+    }
+  });
+
+  it('portal sign-in may create and delete only portal-link and API-key items, and never update', () => {
+    for (const key of CREDENTIAL_ISSUERS) {
+      const statements = byDefault.statements(key);
+      const writes = statements.filter((s) => actionsOf(s).some((a) => /^dynamodb:(Put|Delete)/.test(a)));
+      expect(
+        writes.map((s) => [...actionsOf(s)].sort()),
+        key,
+      ).toEqual([['dynamodb:DeleteItem', 'dynamodb:PutItem']]);
+      expect(writes[0]?.Condition, key).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PORTAL#*', 'APIKEY#*'] },
+      });
+      for (const action of [
+        'dynamodb:UpdateItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:Scan',
+        'dynamodb:*',
+      ]) {
+        expect(allows(statements, action), `${key} ${action}`).toBe(false);
+      }
+      expect(JSON.stringify(statements)).not.toMatch(/sqs:/);
     }
   });
 
