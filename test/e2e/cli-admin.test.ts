@@ -199,3 +199,37 @@ describe('accounts', () => {
     expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
   });
 });
+
+describe('portal-link', () => {
+  it('prints a one-time link whose token signs in to the portal with the asked scope', async () => {
+    const link = ok(
+      await herald(['portal-link', '--org', org.id, '--scope', 'manage', '--ttl-minutes', '5']),
+    ) as { url: string; expires_at: string };
+    expect(link.url.startsWith(`${base}/portal#token=`)).toBe(true);
+    const minutes = (Date.parse(link.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4);
+    expect(minutes).toBeLessThanOrEqual(5);
+    const exchange = () =>
+      fetch(`${base}/portal/session`, {
+        method: 'POST',
+        body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+      });
+    const session = (await (await exchange()).json()) as { api_key: string; scope: string };
+    expect(session.scope).toBe('manage');
+    expect((await api.call('/accounts', { key: session.api_key })).status).toBe(200);
+    expect((await exchange()).status).toBe(401);
+  });
+
+  it('defaults to read and refuses an unknown scope or organization', async () => {
+    const link = ok(await herald(['portal-link', '--org', org.id])) as { url: string };
+    const answer = await fetch(`${base}/portal/session`, {
+      method: 'POST',
+      body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+    });
+    expect(((await answer.json()) as { scope: string }).scope).toBe('read');
+    expect(failed(await herald(['portal-link', '--org', org.id, '--scope', 'admin']), 1)).toMatch(
+      /scope: is required: "read" or "manage"/,
+    );
+    expect(failed(await herald(['portal-link', '--org', randomUUID()]), 1)).toMatch(/no organization/);
+  });
+});
