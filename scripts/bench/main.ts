@@ -10,6 +10,7 @@ import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
 import { measureLatency } from './latency';
+import { measurePortalRender } from './portal';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -22,7 +23,7 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('capacity') || wants('latency')) {
+if (wants('capacity') || wants('latency') || wants('portal')) {
   const emulators = await startEmulators();
   try {
     applyLocalAwsEnv(emulators.endpoints);
@@ -46,6 +47,12 @@ if (wants('capacity') || wants('latency')) {
       const result = await measureLatency(emulators.endpoints, 200, 1000);
       console.log('\n## Publish → receiver through the local runtime\n');
       console.log(JSON.stringify(result, null, 2));
+    }
+    if (wants('portal')) {
+      console.log(
+        '\n## Portal: navigation to the events list on screen (headless Chromium, local runtime)\n',
+      );
+      console.log(JSON.stringify(await measurePortalRender(emulators.endpoints), null, 2));
     }
   } finally {
     await emulators.stop();
