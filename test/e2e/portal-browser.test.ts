@@ -164,6 +164,33 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
   });
 
+  it('shows a clear message when the API refuses a redelivery (403)', async () => {
+    // A pasted key is offered manage actions and the API decides. This branch's authorizer does not check
+    // key scopes yet, so the 403 a read-scoped key will get is injected here, the one mocked answer.
+    const { page } = await openPage(browser);
+    await page.route('**/redeliver', (route) =>
+      route.fulfill({
+        status: 403,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          status: 403,
+          title: 'Forbidden',
+          detail: 'This API key may not call this route.',
+        }),
+      }),
+    );
+    await page.goto(`${harness.runtime.baseUrl}/portal`);
+    await page.getByLabel('API key').fill(tenant.apiKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('Refused: this session may not do that. This API key may not call this route.')
+      .waitFor();
+  });
+
   it('refuses an expired link and a used link with a clear message', async () => {
     const expired = await mintPortalLink(
       harness.directory,
