@@ -254,6 +254,26 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(unexpected(errors).filter((e) => !/status of 405/.test(e))).toEqual([]);
   });
 
+  it('is usable by keyboard: Tab reaches the filters and the events, Enter opens one', async () => {
+    const { page } = await signIn('read');
+    await expect.poll(() => rows(page).count()).toBe(5);
+    const reached: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate<string>(
+        "(document.activeElement?.getAttribute('name') ?? '') + '|' + (document.activeElement?.textContent ?? '')",
+      );
+      reached.push(focused);
+      if (focused.startsWith('|sepa_instant_received')) break;
+    }
+    expect(reached.map((r) => r.split('|')[0]).filter(Boolean)).toEqual(
+      expect.arrayContaining(['webhook_status', 'type', 'account', 'since', 'until', 'per_page']),
+    );
+    expect(reached.at(-1)).toBe('|sepa_instant_received');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /^Attempts/ }).waitFor();
+  });
+
   it('fills the receiver help, and reads at phone width and in dark mode', async () => {
     const { page } = await signIn('manage');
     await page.getByRole('link', { name: 'Receiver help' }).click();
