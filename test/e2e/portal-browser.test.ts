@@ -12,7 +12,7 @@ import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
 import { mintPortalLink } from '#use-cases/portal-access';
 import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
-import { connectApi } from '../support/e2e-http';
+import { connectApi, expectProblem } from '../support/e2e-http';
 import { launchBrowser, openPage, screenshot, type WatchedPage } from '../support/portal-browser';
 import { type Receiver, reply } from '../support/receiver';
 
@@ -99,6 +99,27 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
       { sigv4: [] },
     ]);
     expect(gzipSync(PORTAL_SCRIPT).length).toBeLessThanOrEqual(100 * 1024);
+  });
+
+  it('mints links and exchanges them as the OpenAPI document says, refusing bad input by name', async () => {
+    const api = await connectApi(harness.runtime.baseUrl);
+    const links = `/admin/organizations/${tenant.orgId}/portal-links`;
+    const minted = await api.call(links, { method: 'POST', json: { scope: 'read' } });
+    expect(minted.status).toBe(201);
+    const token = new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+    expectProblem(await api.call(links, { method: 'POST', json: { scope: 'root' } }), 400);
+    expectProblem(
+      await api.call('/admin/organizations/nope/portal-links', { method: 'POST', json: { scope: 'read' } }),
+      404,
+    );
+
+    const session = await api.call('/portal/session', { method: 'POST', json: { token } });
+    expect(session.status).toBe(201);
+    expect(session.body).toMatchObject({ scope: 'read', org: { id: tenant.orgId, name: 'Portal Test Org' } });
+    const used = expectProblem(await api.call('/portal/session', { method: 'POST', json: { token } }), 401);
+    expect(used.detail).toMatch(/already used/);
+    const missing = expectProblem(await api.call('/portal/session', { method: 'POST', json: {} }), 400);
+    expect(missing.invalid_params?.[0]?.name).toBe('token');
   });
 
   it('signs in with a manage link, filters, pages, opens an event and shows the request as sent', async () => {

@@ -27,6 +27,8 @@ export interface CallOptions {
   readonly key?: string;
   /** The raw `Authorization` header; wins over `key`. */
   readonly authorization?: string;
+  /** Sent as a JSON body. */
+  readonly json?: unknown;
 }
 
 /** A client of one running API whose every answer is checked against the served document. */
@@ -109,9 +111,11 @@ async function request(baseUrl: string, pathOrUrl: string, options: CallOptions)
   const headers: Record<string, string> = {};
   const authorization = options.authorization ?? (options.key ? `Bearer ${options.key}` : undefined);
   if (authorization !== undefined) headers.Authorization = authorization;
+  if (options.json !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(absolute(baseUrl, pathOrUrl), {
     method: options.method ?? 'GET',
     headers,
+    ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
   });
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';
