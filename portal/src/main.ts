@@ -87,6 +87,7 @@ function shell(session: Session, current: string): HTMLElement {
     showSignIn();
   };
   const scope = session.scope === 'key' ? 'API key' : `${session.scope} access`;
+  const until = session.expiresAt ? ` until ${session.expiresAt.slice(11, 16)} UTC` : '';
   mount(
     app,
     h(
@@ -117,6 +118,7 @@ function shell(session: Session, current: string): HTMLElement {
         { class: 'who' },
         session.org ? `${session.org.name} · ` : '',
         h('span', { class: `scope scope-${session.scope}` }, scope),
+        until ? h('span', { class: 'muted' }, until) : null,
         h('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'),
       ),
     ),
