@@ -14,6 +14,9 @@ const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, im
 /** Where the generated module lives. */
 export const PORTAL_ASSETS_MODULE = root('lambdas/http/portal-assets.generated.ts');
 
+/** `</` must not occur inside an inline <script> or <style>: it could end the element early. */
+const inlineSafe = (text: string): string => text.replaceAll('</', '<\\/');
+
 /** The minified script and style of the portal. */
 export async function buildPortalAssets(): Promise<{ script: string; style: string }> {
   const bundle = await build({
@@ -30,9 +33,7 @@ export async function buildPortalAssets(): Promise<{ script: string; style: stri
     loader: 'css',
     minify: true,
   });
-  // `</` must not occur inside the inline <script>/<style>: it could end the element early.
-  const guard = (text: string): string => text.replaceAll('</', '<\\/');
-  return { script: guard(script), style: css.code.trim().replaceAll('</', '<\\/') };
+  return { script: inlineSafe(script), style: inlineSafe(css.code.trim()) };
 }
 
 /** The text of the generated module. */
