@@ -2,6 +2,7 @@
  * The API's routes and how callers authenticate: the stack wires them, the local runtime emulates them,
  * handlers rely on them.
  */
+import type { AccessScope } from '#domain/model';
 import type { FunctionKey } from './functions';
 
 /** HTTP method of an API route. */
@@ -14,7 +15,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type RouteAuth = 'none' | 'api-key' | 'iam';
 
 /** What an organization API key may do: `read` events and accounts, or also `manage` them. */
-export type KeyScope = 'read' | 'manage';
+export type KeyScope = AccessScope;
 
 /** An API Gateway route and the function that serves it. */
 export interface RouteShape {
