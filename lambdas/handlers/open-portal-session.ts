@@ -17,6 +17,7 @@ const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAM
  * appears in a URL or an access log, for a session API key.
  */
 export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger))
+  // Never log the event, even with POWERTOOLS_LOGGER_LOG_EVENT set: its body carries a sign-in token.
+  .use(injectLambdaContext(logger, { logEvent: false }))
   .use(problemResponses())
   .handler(async (event) => json(201, await openPortalSession(directory, jsonBody(event))));
