@@ -7,7 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
-import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import { type Browser, type Locator, type Page, chromium as playwright } from 'playwright-core';
+import { expect } from 'vitest';
+import { API_ROUTES } from '#config/routes';
 
 /**
  * Where screenshots go: `PORTAL_SCREENSHOTS` (the README's `docs/screenshots` when refreshing them),
@@ -54,3 +56,31 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/**
+ * A portal link minted through the admin route. The local emulator does not check SigV4 on `iam` routes
+ * yet, so an unsigned call reaches the handler; once IAM is emulated this call must be signed.
+ */
+export async function mintLink(baseUrl: string, orgId: string, scope: 'read' | 'manage'): Promise<string> {
+  const response = await fetch(`${baseUrl}/admin/organizations/${orgId}/portal-links`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ scope, ttl_minutes: 10 }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { url: string }).url;
+}
+
+/** The rows of the events list. */
+export const rows = (page: Page): Locator => page.locator('table.events tbody tr');
+
+/**
+ * Whether this build has a route the control-plane work adds; without it the page must say the action
+ * is not available (once the route exists, the tests expect the action to work).
+ */
+export const hasRoute = (method: string, path: string): boolean =>
+  API_ROUTES.some((r) => r.method === method && r.path === path);
+
+/** Console errors other than the failed loads a test provoked on purpose (401s). */
+export const unexpected = (errors: readonly string[]): string[] =>
+  errors.filter((e) => !/status of 401/.test(e));

@@ -1,0 +1,106 @@
+/**
+ * The portal's HTTP side through the local runtime, every answer checked against the served OpenAPI
+ * document: the page and its CSP, minting and exchanging links, and that a sign-in token reaches no log
+ * even when the functions log every invocation event (`POWERTOOLS_LOGGER_LOG_EVENT=true`). The handlers
+ * run in this process, so what they print is captured here.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
+import { createOrganization } from '#use-cases/administer';
+import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import { connectApi, expectProblem } from '../support/e2e-http';
+import { testEndpoints, uniquePrefix } from '../support/resources';
+
+let runtime: LocalRuntime;
+let orgId: string;
+const printed: string[] = [];
+const writers = { out: process.stdout.write, err: process.stderr.write };
+
+beforeAll(async () => {
+  runtime = await startLocalRuntime({
+    endpoints: testEndpoints(),
+    prefix: uniquePrefix('portal-logging'),
+    env: { POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
+  });
+  orgId = (
+    await createOrganization(new DynamoDirectoryStore(createDocumentClient(), runtime.tableName), 'Logs')
+  ).id;
+  const capture =
+    (original: typeof process.stdout.write) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      printed.push(String(chunk));
+      return (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    };
+  process.stdout.write = capture(writers.out) as typeof process.stdout.write;
+  process.stderr.write = capture(writers.err) as typeof process.stderr.write;
+});
+
+afterAll(async () => {
+  process.stdout.write = writers.out;
+  process.stderr.write = writers.err;
+  await runtime?.stop();
+});
+
+describe('the portal over HTTP', () => {
+  it('is served at /portal with a hash-pinned CSP, lists the link route in OpenAPI, and stays small', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const page = await api.call('/portal');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe');
+    expect(page.text).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+    expect(api.document.paths['/admin/organizations/{org}/portal-links']?.post?.security).toEqual([
+      { sigv4: [] },
+    ]);
+    expect(gzipSync(PORTAL_SCRIPT).length).toBeLessThanOrEqual(100 * 1024);
+  });
+
+  it('mints links and exchanges them as the OpenAPI document says, refusing bad input by name', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const links = `/admin/organizations/${orgId}/portal-links`;
+    const minted = await api.call(links, { method: 'POST', json: { scope: 'read' } });
+    expect(minted.status).toBe(201);
+    const token = new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+    expectProblem(await api.call(links, { method: 'POST', json: { scope: 'root' } }), 400);
+    expectProblem(
+      await api.call('/admin/organizations/nope/portal-links', { method: 'POST', json: { scope: 'read' } }),
+      404,
+    );
+
+    const session = await api.call('/portal/session', { method: 'POST', json: { token } });
+    expect(session.status).toBe(201);
+    expect(session.body).toMatchObject({ scope: 'read', org: { id: orgId, name: 'Logs' } });
+    const used = expectProblem(await api.call('/portal/session', { method: 'POST', json: { token } }), 401);
+    expect(used.detail).toMatch(/already used/);
+    const missing = expectProblem(await api.call('/portal/session', { method: 'POST', json: {} }), 400);
+    expect(missing.invalid_params?.[0]?.name).toBe('token');
+  });
+
+  it('logs the link request event but neither the token nor the session key', async () => {
+    const minted = await fetch(`${runtime.baseUrl}/admin/organizations/${orgId}/portal-links`, {
+      method: 'POST',
+      body: JSON.stringify({ scope: 'read' }),
+    });
+    const { url } = (await minted.json()) as { url: string };
+    const token = new URL(url).hash.slice('#token='.length);
+    // Event logging is on: the link request was logged (it holds no secret).
+    expect(printed.join('')).toContain('Lambda invocation event');
+    expect(printed.join('')).toContain(`/admin/organizations/${orgId}/portal-links`);
+
+    const answer = await fetch(`${runtime.baseUrl}/portal/session`, {
+      method: 'POST',
+      body: JSON.stringify({ token }),
+    });
+    expect(answer.status).toBe(201);
+    const { api_key } = (await answer.json()) as { api_key: string };
+    const output = printed.join('');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(api_key);
+  });
+});
