@@ -11,29 +11,43 @@ import { acknowledgeKeyActionFamilies } from './herald-function';
  * What a function may do with the events table: exactly the operations the functions' adapters
  * issue, on the table and its named indexes only.
  * - `read`: GetItem, BatchGetItem, Query.
- * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
- *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
- *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ * - `readWrite`: `read` plus UpdateItem.
+ * - `publish`: `read` plus PutItem (conditional on a new id): the publish route creates events only.
+ * - `admin`: `readWrite` plus PutItem and DeleteItem: the operator routes create organizations, keys and
+ *   portal links, revoke keys and delete accounts.
  * - `credentials`: the portal's sign-in: `read`, plus PutItem and DeleteItem on portal-link and API-key
  *   items only (`dynamodb:LeadingKeys`), so it can neither touch events nor overwrite an organization.
+ * No function can BatchWriteItem or Scan.
  */
-export type TableAccess = 'read' | 'readWrite' | 'credentials';
+export type TableAccess = 'read' | 'readWrite' | 'publish' | 'admin' | 'credentials';
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: READ_ACTIONS,
   readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+  publish: [...READ_ACTIONS, 'dynamodb:PutItem'],
+  admin: [...READ_ACTIONS, 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   credentials: READ_ACTIONS,
 };
 
 /** The partition keys the `credentials` access may create and delete (see `items.ts`). */
 const CREDENTIAL_KEY_PATTERNS = ['PORTAL#*', 'APIKEY#*'];
 
+const KEY_WRITE_ACTIONS = [
+  'kms:Decrypt',
+  'kms:DescribeKey',
+  'kms:Encrypt',
+  'kms:ReEncrypt*',
+  'kms:GenerateDataKey*',
+];
+
 /** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
 const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
-  readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
-  credentials: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
+  readWrite: KEY_WRITE_ACTIONS,
+  publish: KEY_WRITE_ACTIONS,
+  admin: KEY_WRITE_ACTIONS,
+  credentials: KEY_WRITE_ACTIONS,
 };
 
 /**
@@ -112,13 +126,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   openapi: {},
   portal: {},
   openPortalSession: { table: 'credentials' },
-  createPortalLink: { table: 'credentials' },
   listEvents: { table: 'read' },
   getEvent: { table: 'read' },
   redeliverEvent: { table: 'readWrite', queue: 'send' },
   resetWebhooks: { table: 'readWrite', queue: 'send' },
   listAccounts: { table: 'read' },
   getAccount: { table: 'read' },
+  manageSettings: { table: 'readWrite' },
+  publishEvent: { table: 'publish' },
+  administer: { table: 'admin', queue: 'send' },
   forwarder: { queue: 'send' },
   consumer: { table: 'readWrite', queue: 'consume' },
   reconciler: { table: 'readWrite', queue: 'send' },

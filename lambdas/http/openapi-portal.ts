@@ -2,9 +2,18 @@
  * The webhook portal's operations in the OpenAPI document: the page, its sign-in, and the operator route
  * that mints sign-in links.
  */
-import { json, operation } from './openapi-paths';
-import type { PathItemObject } from './openapi-schemas';
-import { responseRef, schemaRef } from './openapi-schemas';
+import { json, operation } from './openapi-operation';
+import {
+  closed,
+  int,
+  type JsonSchema,
+  type PathItemObject,
+  parameterRef,
+  responseRef,
+  schemaRef,
+  text,
+  uri,
+} from './openapi-schemas';
 
 const body = (name: string) => ({ required: true, content: json(schemaRef(name)) });
 
@@ -42,20 +51,39 @@ export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
       "Only the hash of the link's token is stored. Give the `url` to one person of the organization; " +
       'it signs in once, before `expires_at`.',
     tags: ['portal'],
-    parameters: [
-      {
-        name: 'org',
-        in: 'path',
-        required: true,
-        description: 'Organization id.',
-        schema: { type: 'string' },
-      },
-    ],
+    parameters: [parameterRef('OrgId')],
     requestBody: body('PortalLinkRequest'),
     responses: {
       '201': { description: 'The link.', content: json(schemaRef('PortalLink')) },
-      '400': responseRef('BadRequest', '`scope` or `ttl_minutes` is missing or invalid.'),
+      '400': responseRef(
+        'BadRequest',
+        '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
+      ),
       '404': responseRef('NotFound', 'No such organization.'),
     },
+  }),
+};
+
+/** The portal's component schemas, merged into `components.schemas`. */
+export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  PortalLinkRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['scope'],
+    properties: {
+      scope: schemaRef('KeyScope'),
+      ttl_minutes: int('How long the link signs in; default 60.', 1, { maximum: 1440 }),
+    },
+  },
+  PortalLink: closed({
+    url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
+    expires_at: text('When the link stops working, ISO 8601 UTC.', { format: 'date-time' }),
+  }),
+  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
+  PortalSession: closed({
+    api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
+    scope: schemaRef('KeyScope'),
+    expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
+    org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
   }),
 };

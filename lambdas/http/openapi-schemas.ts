@@ -58,7 +58,7 @@ export interface OperationObject {
 }
 
 /** A Path Item Object: the operations of one path, by lower-case method. */
-export type PathItemObject = { readonly [method in 'get' | 'post']?: OperationObject };
+export type PathItemObject = { readonly [method in 'get' | 'post' | 'put' | 'delete']?: OperationObject };
 
 /** The OpenAPI 3.1 document of the API, as served at `/openapi.json`. */
 export interface OpenApiDocument {
@@ -80,9 +80,8 @@ export interface OpenApiDocument {
 
 /** Name of the Bearer scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'apiKey';
-
-/** Name of the SigV4 (IAM) scheme in `components.securitySchemes`: operator routes. */
-export const SIGV4_SCHEME = 'sigv4';
+/** Name of the AWS SigV4 (IAM) scheme in `components.securitySchemes`. */
+export const SIGV4_SCHEME = 'awsSigV4';
 
 /** Name in `components.responses` of API Gateway's answer to a path no route has. */
 export const ROUTE_NOT_FOUND_RESPONSE = 'RouteNotFound';
@@ -103,29 +102,33 @@ export const responseRef = (name: string, description?: string): Reference =>
     : { $ref: `#/components/responses/${name}`, description };
 
 /** A closed object whose properties are all required: every view Herald renders has a fixed shape. */
-const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+export const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
   type: 'object',
   ...(description === undefined ? {} : { description }),
   additionalProperties: false,
   required: Object.keys(properties),
   properties,
 });
-const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
+export const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   ...more,
   description,
 });
-const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
+export const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
   type: 'integer',
   minimum,
   ...more,
   description,
 });
-const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
-const timestamp = (what: string): JsonSchema => ({ ...schemaRef('Timestamp'), description: `${what}, UTC.` });
-const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
+/** A URI string. */
+export const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
+export const timestamp = (what: string): JsonSchema => ({
+  ...schemaRef('Timestamp'),
+  description: `${what}, UTC.`,
+});
+export const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
 /** A normalised IBAN: upper case, no blanks, 15 to 34 characters (see `iban.ts`). */
-const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
+export const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
 const regexpEscape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The fields of the list view; the detail view adds `payload` and the attempts. */
@@ -191,29 +194,6 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
   }),
   Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
-  PortalLinkRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['scope'],
-    properties: {
-      scope: schemaRef('AccessScope'),
-      ttl_minutes: int('How long the link signs in; default 60.', 1, { maximum: 1440 }),
-    },
-  },
-  AccessScope: text('`read`: events and accounts. `manage`: also redeliver and change endpoints.', {
-    enum: ['read', 'manage'],
-  }),
-  PortalLink: closed({
-    url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
-    expires_at: text('When the link stops working, ISO 8601 UTC.', { format: 'date-time' }),
-  }),
-  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
-  PortalSession: closed({
-    api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
-    scope: schemaRef('AccessScope'),
-    expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
-    org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
-  }),
   InvalidParam: closed({ name: text('The parameter.'), reason: text('What is wrong and what is allowed.') }),
   Problem: {
     type: 'object',

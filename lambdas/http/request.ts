@@ -1,3 +1,4 @@
+// lambdas/http: HTTP presentation (request parsing, views, Link, OpenAPI, problem+json); imports domain/ and config/, never adapters/ or handlers/.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
 
@@ -41,13 +42,29 @@ export function json(
   };
 }
 
-/** The request body as JSON; an absent body is `{}`. Bodies are never logged: they may carry secrets. */
-export function jsonBody(event: APIGatewayProxyEvent): unknown {
-  if (!event.body) return {};
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+/**
+ * The JSON object body of a request, with only the `allowed` fields.
+ *
+ * @throws ValidationError naming `body` when it is not a JSON object, or the first unknown field
+ */
+export function jsonBody(event: APIGatewayProxyEvent, allowed: readonly string[]): Record<string, unknown> {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = event.body ? JSON.parse(event.body) : undefined;
   } catch {
     throw new ValidationError('body', 'must be a JSON object');
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ValidationError('body', 'must be a JSON object');
+  }
+  const unknown = Object.keys(parsed).find((name) => !allowed.includes(name));
+  if (unknown !== undefined) {
+    throw new ValidationError(unknown, `unknown field; allowed: ${allowed.join(', ')}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** An empty answer (204). */
+export function noContent(): APIGatewayProxyResult {
+  return { statusCode: 204, headers: { 'Cache-Control': 'no-store' }, body: '' };
 }

@@ -3,7 +3,7 @@ import { HERALD_VERSION } from '#config/version';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, WebhookSender } from '#domain/ports';
-import { standardSignature, webhookKey } from '#domain/signing';
+import { webhookSignatureHeader } from '#domain/signing';
 import { nowIso } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 
@@ -91,7 +91,7 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
     if (!leased) return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
   }
 
-  const attempt = await attemptDelivery(deps, event, account.webhookUrl, org.webhookToken, now);
+  const attempt = await attemptDelivery(deps, event, account.webhookUrl, org, now);
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
     cycleBase: event.cycleBase,
@@ -121,7 +121,7 @@ async function attemptDelivery(
   deps: DeliveryDeps,
   event: EventRecord,
   url: string,
-  token: string,
+  org: Organization,
   now: () => number,
 ): Promise<DeliveryAttempt> {
   const deliveredAt = nowIso();
@@ -135,7 +135,6 @@ async function attemptDelivery(
       responseTimeMs: 0,
     };
   }
-  const key = webhookKey(token);
   const timestamp = Math.floor(now() / 1000);
   const result = await deps.sender.send({
     url,
@@ -147,7 +146,8 @@ async function attemptDelivery(
       'X-Signature': event.signature,
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': standardSignature(key, event.id, timestamp, event.body),
+      // Token rotation: during the overlap the previous token signs too (see webhookSignatureHeader).
+      'webhook-signature': webhookSignatureHeader(org, event.id, timestamp, event.body, now()),
     },
   });
   return {

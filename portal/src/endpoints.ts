@@ -104,6 +104,12 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
   );
 }
 
+/** `GET /webhook-token` and `POST /webhook-token/rotate`: during an overlap, `previous` also signs. */
+interface TokenView {
+  readonly webhook_token: string;
+  readonly previous: { readonly webhook_token: string; readonly expires_at: string } | null;
+}
+
 function tokenSection(): HTMLElement {
   const status = h('div', { 'aria-live': 'polite' });
   const overlap = h('input', {
@@ -124,11 +130,22 @@ function tokenSection(): HTMLElement {
   };
   const rotate = async (): Promise<void> => {
     try {
-      const { data } = await call<{ webhook_token: string }>('/webhook-token/rotate', {
+      const { data } = await call<TokenView>('/webhook-token/rotate', {
         method: 'POST',
         body: { overlap_hours: Number(overlap.value) },
       });
-      mount(status, notice('ok', 'Rotated. New token:'), h('pre', { class: 'wrap' }, data.webhook_token));
+      mount(
+        status,
+        notice('ok', 'Rotated. New token:'),
+        h('pre', { class: 'wrap' }, data.webhook_token),
+        data.previous
+          ? h(
+              'p',
+              { class: 'muted' },
+              `The previous token also signs webhooks until ${data.previous.expires_at} UTC.`,
+            )
+          : null,
+      );
     } catch (error) {
       mount(status, notice('error', describe(error, 'Rotating the token')));
     }

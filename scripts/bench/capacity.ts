@@ -3,6 +3,7 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { eventItem } from '#adapters/dynamodb/items';
@@ -43,9 +44,9 @@ export async function measureDeliveryCapacity(
   events: number,
 ): Promise<{ publish: CapacityTally; deliver: CapacityTally }> {
   const setup = new DynamoDirectoryStore(client, tableName);
-  const org = await createOrganization(setup, 'bench');
+  const org = await createOrganization(setup, new DynamoApiKeyStore(client, tableName), 'bench');
   const iban = 'DE89370400440532013000';
-  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local', 'http://bench');
+  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local');
 
   const pub = tally();
   const publishDeps = {

@@ -5,6 +5,7 @@
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import type { LocalEndpoints } from '#local/emulators';
 import { startLocalRuntime } from '#local/runtime';
@@ -28,8 +29,12 @@ export async function measurePortalRender(
   try {
     const client = createDocumentClient();
     const directory = new DynamoDirectoryStore(client, runtime.tableName);
-    const org = await createOrganization(directory, 'Bench portal');
-    await putAccount(directory, { orgId: org.id, iban: IBAN }, 'local', runtime.baseUrl);
+    const org = await createOrganization(
+      directory,
+      new DynamoApiKeyStore(client, runtime.tableName),
+      'Bench portal',
+    );
+    await putAccount(directory, { orgId: org.id, iban: IBAN }, 'local');
     await seedDeliveredEvents(client, runtime.tableName, org.id, IBAN, events);
     const result: Record<string, { coldMs: number; medianWarmMs: number }> = {};
     // One context for all runs: @sparticuz/chromium runs single-process, where closing a context can end

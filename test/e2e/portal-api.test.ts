@@ -7,6 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
 import { createOrganization } from '#use-cases/administer';
@@ -25,9 +26,9 @@ beforeAll(async () => {
     prefix: uniquePrefix('portal-logging'),
     env: { POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
   });
-  orgId = (
-    await createOrganization(new DynamoDirectoryStore(createDocumentClient(), runtime.tableName), 'Logs')
-  ).id;
+  const client = createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, runtime.tableName);
+  orgId = (await createOrganization(directory, new DynamoApiKeyStore(client, runtime.tableName), 'Logs')).id;
   const capture =
     (original: typeof process.stdout.write) =>
     (chunk: unknown, ...rest: unknown[]): boolean => {
@@ -56,7 +57,7 @@ describe('the portal over HTTP', () => {
     expect(csp).not.toContain('unsafe');
     expect(page.text).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
     expect(api.document.paths['/admin/organizations/{org}/portal-links']?.post?.security).toEqual([
-      { sigv4: [] },
+      { awsSigV4: [] },
     ]);
     expect(gzipSync(PORTAL_SCRIPT).length).toBeLessThanOrEqual(100 * 1024);
   });
@@ -64,30 +65,48 @@ describe('the portal over HTTP', () => {
   it('mints links and exchanges them as the OpenAPI document says, refusing bad input by name', async () => {
     const api = await connectApi(runtime.baseUrl);
     const links = `/admin/organizations/${orgId}/portal-links`;
-    const minted = await api.call(links, { method: 'POST', json: { scope: 'read' } });
+    const sign = runtime.credentials;
+    const minted = await api.call(links, { method: 'POST', sign, body: { scope: 'read' } });
     expect(minted.status).toBe(201);
     const token = new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
-    expectProblem(await api.call(links, { method: 'POST', json: { scope: 'root' } }), 400);
+    const unsigned = expectProblem(await api.call(links, { method: 'POST', body: { scope: 'read' } }), 403);
+    expect(unsigned.type).toMatch(/signature-required$/);
+    const badScope = expectProblem(
+      await api.call(links, { method: 'POST', sign, body: { scope: 'root' } }),
+      400,
+    );
+    expect(badScope.invalid_params?.[0]?.name).toBe('scope');
+    const unknown = expectProblem(
+      await api.call(links, { method: 'POST', sign, body: { scope: 'read', org: 'x' } }),
+      400,
+    );
+    expect(unknown.invalid_params?.[0]?.name).toBe('org');
     expectProblem(
-      await api.call('/admin/organizations/nope/portal-links', { method: 'POST', json: { scope: 'read' } }),
+      await api.call('/admin/organizations/nope/portal-links', {
+        method: 'POST',
+        sign,
+        body: { scope: 'read' },
+      }),
       404,
     );
 
-    const session = await api.call('/portal/session', { method: 'POST', json: { token } });
+    const session = await api.call('/portal/session', { method: 'POST', body: { token } });
     expect(session.status).toBe(201);
     expect(session.body).toMatchObject({ scope: 'read', org: { id: orgId, name: 'Logs' } });
-    const used = expectProblem(await api.call('/portal/session', { method: 'POST', json: { token } }), 401);
+    const used = expectProblem(await api.call('/portal/session', { method: 'POST', body: { token } }), 401);
     expect(used.detail).toMatch(/already used/);
-    const missing = expectProblem(await api.call('/portal/session', { method: 'POST', json: {} }), 400);
+    const missing = expectProblem(await api.call('/portal/session', { method: 'POST', body: {} }), 400);
     expect(missing.invalid_params?.[0]?.name).toBe('token');
   });
 
   it('logs the link request event but neither the token nor the session key', async () => {
-    const minted = await fetch(`${runtime.baseUrl}/admin/organizations/${orgId}/portal-links`, {
+    const api = await connectApi(runtime.baseUrl);
+    const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
       method: 'POST',
-      body: JSON.stringify({ scope: 'read' }),
+      sign: runtime.credentials,
+      body: { scope: 'read' },
     });
-    const { url } = (await minted.json()) as { url: string };
+    const { url } = minted.body as { url: string };
     const token = new URL(url).hash.slice('#token='.length);
     // Event logging is on: the link request was logged (it holds no secret).
     expect(printed.join('')).toContain('Lambda invocation event');

@@ -1,16 +1,20 @@
 /**
  * The webhook portal in a real browser (headless Chromium) against the local runtime with the real
  * handlers: sign-in by link and by API key, filters and paging, an event's attempts and request,
- * redelivery with a manage link, no redelivery with a read link, an expired link, endpoints.
+ * redelivery with a manage link, no redelivery with a read link (and the API's refusal of a read key), an
+ * expired link, endpoints: URL edit, token show and rotation with an overlap.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import type { EventDetailView } from '#http/event-view';
+import { createApiKey } from '#use-cases/api-keys';
 import { mintPortalLink } from '#use-cases/portal-access';
+import type { WebhookTokenView } from '#use-cases/webhook-tokens';
 import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import {
-  hasRoute,
   launchBrowser,
   mintLink,
   openPage,
@@ -39,7 +43,8 @@ async function signIn(
   options?: Parameters<typeof openPage>[1],
 ): Promise<WatchedPage> {
   const watched = await openPage(browser, options);
-  await watched.page.goto(await mintLink(harness.runtime.baseUrl, tenant.orgId, scope));
+  const { baseUrl, credentials } = harness.runtime;
+  await watched.page.goto(await mintLink(baseUrl, credentials, tenant.orgId, scope));
   await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
   return watched;
 }
@@ -131,36 +136,32 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
   });
 
-  it('shows a clear message when the API refuses a redelivery (403)', async () => {
-    // A pasted key is offered manage actions and the API decides. This branch's authorizer does not check
-    // key scopes yet, so the 403 a read-scoped key will get is injected here, the one mocked answer.
+  it('shows a clear message when the API refuses a redelivery to a read key (403)', async () => {
+    // A pasted key is offered manage actions and the API decides: the authorizer's policy refuses a read key.
+    const apiKeys = new DynamoApiKeyStore(harness.documents, harness.runtime.tableName);
+    const readKey = await createApiKey(harness.directory, apiKeys, tenant.orgId, {
+      name: 'read',
+      scope: 'read',
+    });
     const { page } = await openPage(browser);
-    await page.route('**/redeliver', (route) =>
-      route.fulfill({
-        status: 403,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({
-          status: 403,
-          title: 'Forbidden',
-          detail: 'This API key may not call this route.',
-        }),
-      }),
-    );
     await page.goto(`${harness.runtime.baseUrl}/portal`);
-    await page.getByLabel('API key').fill(tenant.apiKey);
+    await page.getByLabel('API key').fill(readKey.api_key);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Events' }).waitFor();
     await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
     await page.getByRole('button', { name: 'Redeliver' }).click();
     await page
       .getByRole('alert')
-      .getByText('Refused: this session may not do that. This API key may not call this route.')
+      .getByText(/^Refused: this session may not do that\. These credentials may not call this route/)
       .waitFor();
+    const view = await harness.api<EventDetailView>(tenant, 'GET', `/events/${ids.skippedToo}`);
+    expect(view.body.webhook_deliveries).toEqual([]);
   });
 
   it('refuses an expired link and a used link with a clear message', async () => {
     const expired = await mintPortalLink(
       harness.directory,
+      new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
       tenant.orgId,
       { scope: 'manage', ttlMinutes: 1 },
       harness.runtime.baseUrl,
@@ -171,7 +172,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     await page.getByRole('alert').getByText(`This sign-in link expired at ${expired.expires_at}.`).waitFor();
     expect(await page.getByRole('heading', { name: 'Events' }).count()).toBe(0);
 
-    const link = await mintLink(harness.runtime.baseUrl, tenant.orgId, 'read');
+    const link = await mintLink(harness.runtime.baseUrl, harness.runtime.credentials, tenant.orgId, 'read');
     const first = await openPage(browser);
     await first.page.goto(link);
     await first.page.getByRole('heading', { name: 'Events' }).waitFor();
@@ -198,7 +199,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     await expect.poll(() => rows(page).count()).toBe(5);
   });
 
-  it('shows endpoints with their charts and edits a URL', async () => {
+  it('shows endpoints with their charts, edits a URL, shows and rotates the token with an overlap', async () => {
     const { page, errors } = await signIn('manage');
     await page.getByRole('link', { name: 'Endpoints' }).click();
     const card = page.locator(`article[data-iban="${hooked}"]`);
@@ -208,36 +209,40 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     const url = `${receiver.url}/edited`;
     await card.getByLabel(`Webhook URL of ${hooked}`).fill(url);
     await card.getByRole('button', { name: 'Save URL' }).click();
-    if (hasRoute('PUT', '/accounts/{iban}')) {
-      await page.locator(`article[data-iban="${hooked}"]`).getByText(url, { exact: true }).waitFor();
-    } else {
-      // This branch has no PUT /accounts/{iban} yet: the page must say so instead of failing silently.
-      await card
-        .getByRole('alert')
-        .getByText('Editing a webhook URL is not available in this deployment.')
-        .waitFor();
-    }
+    await card.getByText(url, { exact: true }).waitFor();
+    const accounts = await harness.api<{ iban: string; webhook_url: string | null }[]>(
+      tenant,
+      'GET',
+      '/accounts',
+    );
+    expect(accounts.body.find((account) => account.iban === hooked)?.webhook_url).toBe(url);
+    await harness.setWebhookUrl(tenant, hooked, receiver.url);
+    // The health line and re-enable come with account isolation, not part of this deployment yet.
+    await card.getByText('Health: not available in this deployment.').waitFor();
 
     const token = page.getByRole('region', { name: 'Webhook token' });
     await token.getByRole('button', { name: 'Show token' }).click();
-    if (hasRoute('GET', '/webhook-token'))
-      await token
-        .locator('pre')
-        .getByText(/^whsec_/)
-        .waitFor();
-    else
-      await token
-        .getByRole('alert')
-        .getByText('Showing the token is not available in this deployment.')
-        .waitFor();
+    const before = await token
+      .locator('pre')
+      .getByText(/^whsec_/)
+      .textContent();
+    await token.getByLabel('Overlap in hours').fill('2');
     await token.getByRole('button', { name: 'Rotate token' }).click();
-    if (hasRoute('POST', '/webhook-token/rotate')) await token.getByText('Rotated. New token:').waitFor();
-    else
-      await token
-        .getByRole('alert')
-        .getByText('Rotating the token is not available in this deployment.')
-        .waitFor();
-    expect(unexpected(errors).filter((e) => !/status of 40[45]/.test(e))).toEqual([]);
+    await token.getByText('Rotated. New token:').waitFor();
+    const rotated = await token
+      .locator('pre')
+      .getByText(/^whsec_/)
+      .textContent();
+    expect(rotated).not.toBe(before);
+    await token.getByText(/The previous token also signs webhooks until .+ UTC\./).waitFor();
+    const shown = await harness.api<WebhookTokenView>(tenant, 'GET', '/webhook-token');
+    expect(shown.body.webhook_token).toBe(rotated);
+    expect(shown.body.previous?.webhook_token).toBe(before);
+    const hours =
+      (Date.parse(`${shown.body.previous?.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(1.9);
+    expect(hours).toBeLessThanOrEqual(2);
+    expect(unexpected(errors)).toEqual([]);
   });
 
   it('is usable by keyboard: Tab reaches the filters and the events, Enter opens one', async () => {
@@ -267,14 +272,8 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('tabpanel').textContent()).toContain('wh.verify(request.get_data()');
     expect(await page.getByRole('tabpanel').textContent()).toContain(new URL(receiver.url).pathname);
     await page.getByRole('button', { name: 'Fill in my webhook token' }).click();
-    if (hasRoute('GET', '/webhook-token')) {
-      await page.getByText('The snippets now contain your webhook token: keep them secret.').waitFor();
-      expect(await page.getByRole('tabpanel').textContent()).toContain('Webhook("whsec_');
-    } else {
-      await page
-        .getByText('The token cannot be shown here; the snippets read HERALD_WEBHOOK_TOKEN.')
-        .waitFor();
-    }
+    await page.getByText('The snippets now contain your webhook token: keep them secret.').waitFor();
+    expect(await page.getByRole('tabpanel').textContent()).toContain('Webhook("whsec_');
     await screenshot(page, 'help');
 
     const dark = await signIn('read', { colorScheme: 'dark' });

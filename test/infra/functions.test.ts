@@ -35,10 +35,12 @@ const API_FUNCTIONS: FunctionKey[] = [
   'getAccount',
   'portal',
   'openPortalSession',
-  'createPortalLink',
+  'manageSettings',
+  'publishEvent',
+  'administer',
 ];
 /** The portal's sign-in functions: they create and delete credential items, and nothing else. */
-const CREDENTIAL_ISSUERS: FunctionKey[] = ['openPortalSession', 'createPortalLink'];
+const CREDENTIAL_ISSUERS: FunctionKey[] = ['openPortalSession'];
 
 describe('every function', () => {
   it.each(KEYS)('%s runs Node 24 on arm64 with JSON logs into its own log group', (key) => {
@@ -106,13 +108,21 @@ describe('data rights', () => {
     }
   });
 
-  it('no function may create, delete, batch-write or scan items (the CLI publishes, TTL deletes)', () => {
-    const forbidden = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan'];
-    for (const key of KEYS.filter((k) => !CREDENTIAL_ISSUERS.includes(k))) {
-      for (const action of [...forbidden, 'dynamodb:*']) {
-        expect(allows(byDefault.statements(key), action), `${key} ${action}`).toBe(false);
-      }
+  it('only publish, administer and portal sign-in create items, only the last two delete; none scans', () => {
+    const creators: Record<string, FunctionKey[]> = {
+      'dynamodb:PutItem': ['publishEvent', 'administer', 'openPortalSession'],
+      'dynamodb:DeleteItem': ['administer', 'openPortalSession'],
+      'dynamodb:BatchWriteItem': [],
+      'dynamodb:Scan': [],
+      'dynamodb:*': [],
+    };
+    for (const [action, allowed] of Object.entries(creators)) {
+      expect(
+        KEYS.filter((key) => allows(byDefault.statements(key), action)),
+        action,
+      ).toEqual(allowed);
     }
+    expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
   });
 
   it('portal sign-in may create and delete only portal-link and API-key items, and never update', () => {
@@ -214,16 +224,22 @@ describe('environment from props', () => {
     expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
   });
 
-  it('WEBHOOK_URL_POLICY is public-https by default and reaches only the consumer', () => {
+  it('WEBHOOK_URL_POLICY is public-https by default and reaches the consumer and the functions saving URLs', () => {
     expect(byDefault.env('consumer').WEBHOOK_URL_POLICY).toBe('public-https');
     expect(configured.env('consumer').WEBHOOK_URL_POLICY).toBe('allow-private');
-    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
+    expect(configured.env('administer').WEBHOOK_URL_POLICY).toBe('allow-private');
+    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual([
+      'manageSettings',
+      'administer',
+      'consumer',
+    ]);
   });
 
-  it('retention is an output for publishers, not a function variable (no function writes events)', () => {
+  it('retention is an output for library publishers and a variable of the publish function only', () => {
     configured.template.hasOutput('EventRetentionDays', { Value: '90' });
     expect(byDefault.template.findOutputs('EventRetentionDays')).toEqual({});
-    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
+    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual(['publishEvent']);
+    expect(configured.env('publishEvent').EVENT_RETENTION_DAYS).toBe('90');
   });
 
   it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {

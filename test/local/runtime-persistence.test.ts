@@ -32,7 +32,9 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     getAccount: unused,
     portal: unused,
     openPortalSession: unused,
-    createPortalLink: unused,
+    manageSettings: unused,
+    publishEvent: unused,
+    administer: unused,
     consumer: unused,
     reconciler: unused,
     forwarder: async (event: DynamoDBStreamEvent) => {

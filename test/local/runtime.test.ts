@@ -28,7 +28,9 @@ beforeAll(async () => {
     getAccount: notCalled,
     portal: notCalled,
     openPortalSession: notCalled,
-    createPortalLink: notCalled,
+    manageSettings: notCalled,
+    publishEvent: notCalled,
+    administer: notCalled,
     reconciler: notCalled,
     // The fake forwarder builds its client from the environment, as the real one does.
     forwarder: async (event) => {

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { type Browser, type Locator, type Page, chromium as playwright } from 'playwright-core';
 import { expect } from 'vitest';
+import type { AwsKey } from '#cli/target';
 import { API_ROUTES } from '#config/routes';
+import { sigv4Headers } from './e2e-http';
 
 /**
  * Where screenshots go: `PORTAL_SCREENSHOTS` (the README's `docs/screenshots` when refreshing them),
@@ -57,16 +59,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/**
- * A portal link minted through the admin route. The local emulator does not check SigV4 on `iam` routes
- * yet, so an unsigned call reaches the handler; once IAM is emulated this call must be signed.
- */
-export async function mintLink(baseUrl: string, orgId: string, scope: 'read' | 'manage'): Promise<string> {
-  const response = await fetch(`${baseUrl}/admin/organizations/${orgId}/portal-links`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ scope, ttl_minutes: 10 }),
-  });
+/** A portal link minted through the admin route, SigV4-signed with the local operator's credentials. */
+export async function mintLink(
+  baseUrl: string,
+  operator: AwsKey,
+  orgId: string,
+  scope: 'read' | 'manage',
+): Promise<string> {
+  const url = new URL(`${baseUrl}/admin/organizations/${orgId}/portal-links`);
+  const body = JSON.stringify({ scope, ttl_minutes: 10 });
+  const headers = await sigv4Headers(operator, 'POST', url, { 'content-type': 'application/json' }, body);
+  const response = await fetch(url, { method: 'POST', headers, body });
   expect(response.status).toBe(201);
   return ((await response.json()) as { url: string }).url;
 }

@@ -8,8 +8,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#domain/errors';
-import type { Account, Organization, PortalLink } from '#domain/model';
-import type { ApiKeyLimits, DirectoryStore } from '#domain/ports';
+import type { Account, Organization, PreviousToken } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './event-store';
 import { keys, toAccount, toOrganization } from './items';
@@ -43,15 +43,20 @@ export class DynamoDirectoryStore implements DirectoryStore {
     );
   }
 
-  async setWebhookToken(orgId: string, token: string): Promise<boolean> {
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.organization(orgId),
-          UpdateExpression: 'SET webhook_token = :t',
+          UpdateExpression: previous
+            ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
+            : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':t': token },
+          ExpressionAttributeValues: {
+            ':t': token,
+            ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
+          },
         }),
       );
       return true;
@@ -59,62 +64,6 @@ export class DynamoDirectoryStore implements DirectoryStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
-  }
-
-  async createApiKey(hash: string, orgId: string, createdAt: string, limits?: ApiKeyLimits): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.apiKey(hash),
-          org_id: orgId,
-          created_at: createdAt,
-          // `expires_at` is also the table's TTL attribute: DynamoDB deletes the item when TTL is on.
-          ...(limits ? { scope: limits.scope, expires_at: limits.expiresAt } : {}),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  }
-
-  async findOrgIdByApiKeyHash(hash: string): Promise<string | undefined> {
-    const item = await this.get(keys.apiKey(hash));
-    // TTL deletion lags (and is off unless retention is on), so an expired key is refused here.
-    if (typeof item?.expires_at === 'number' && item.expires_at * 1000 <= Date.now()) return undefined;
-    return typeof item?.org_id === 'string' ? item.org_id : undefined;
-  }
-
-  async createPortalLink(link: PortalLink): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.portalLink(link.tokenHash),
-          org_id: link.orgId,
-          scope: link.scope,
-          expires_at: link.expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  }
-
-  async takePortalLink(tokenHash: string): Promise<PortalLink | undefined> {
-    const out = await this.client.send(
-      new DeleteCommand({
-        TableName: this.tableName,
-        Key: keys.portalLink(tokenHash),
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    const item = out.Attributes;
-    if (!item) return undefined;
-    return {
-      tokenHash,
-      orgId: String(item.org_id),
-      scope: item.scope === 'manage' ? 'manage' : 'read',
-      expiresAt: Number(item.expires_at),
-    };
   }
 
   async getAccount(iban: string): Promise<Account | undefined> {
@@ -153,6 +102,13 @@ export class DynamoDirectoryStore implements DirectoryStore {
       }
       throw error;
     }
+  }
+
+  async deleteAccount(iban: string): Promise<Account | undefined> {
+    const out = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.account(iban), ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes ? toAccount(out.Attributes) : undefined;
   }
 
   async listAccounts(orgId: string): Promise<Account[]> {

@@ -1,0 +1,64 @@
+import { ConflictError } from '#domain/errors';
+import type { Account, Organization, PreviousToken } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+
+/**
+ * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once, an IBAN stays with the organization that registered it, an update keeps `createdAt`, an
+ * account without a webhook URL has none stored, and accounts list in IBAN order. The maps are public so
+ * tests can seed and inspect state; `reads` counts every read call, for cache tests.
+ */
+export class InMemoryDirectoryStore implements DirectoryStore {
+  readonly organizations = new Map<string, Organization>();
+  readonly accounts = new Map<string, Account>();
+  readonly reads = { getOrganization: 0, getAccount: 0 };
+
+  async getOrganization(id: string): Promise<Organization | undefined> {
+    this.reads.getOrganization += 1;
+    return this.organizations.get(id);
+  }
+
+  async createOrganization(org: Organization): Promise<void> {
+    if (this.organizations.has(org.id)) throw new Error(`organization ${org.id} exists (condition failed)`);
+    this.organizations.set(org.id, org);
+  }
+
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, webhookToken: token, previousWebhookToken: previous });
+    return true;
+  }
+
+  async getAccount(iban: string): Promise<Account | undefined> {
+    this.reads.getAccount += 1;
+    return this.accounts.get(iban);
+  }
+
+  async putAccount(account: Account): Promise<Account> {
+    const existing = this.accounts.get(account.iban);
+    if (existing && existing.orgId !== account.orgId) {
+      throw new ConflictError(`Account ${account.iban} belongs to another organization.`);
+    }
+    const stored: Account = {
+      iban: account.iban,
+      orgId: account.orgId,
+      ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      createdAt: existing?.createdAt ?? account.updatedAt,
+      updatedAt: account.updatedAt,
+    };
+    this.accounts.set(account.iban, stored);
+    return stored;
+  }
+
+  async deleteAccount(iban: string): Promise<Account | undefined> {
+    const existing = this.accounts.get(iban);
+    this.accounts.delete(iban);
+    return existing;
+  }
+
+  async listAccounts(orgId: string): Promise<Account[]> {
+    return [...this.accounts.values()]
+      .filter((account) => account.orgId === orgId)
+      .sort((a, b) => a.iban.localeCompare(b.iban));
+  }
+}

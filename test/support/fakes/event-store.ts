@@ -1,0 +1,131 @@
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
+import type { EventListPage, EventListRequest, EventStore, NewEvent, PutEventResult } from '#domain/ports';
+
+/**
+ * {@link EventStore} in memory, with the conditions of the DynamoDB adapter (`DynamoEventStore`): an id is
+ * stored once, a lease needs a pending event with the expected attempt count, no live lease and a due
+ * next attempt, a failure only moves a pending event while a success always wins, and a new cycle starts
+ * only from `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
+ * adapter returns summaries); the order is the adapter's: newest `triggeredAt` first, ties by id
+ * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
+ * `putEvent` was given.
+ */
+export class InMemoryEventStore implements EventStore {
+  readonly events = new Map<string, EventRecord>();
+  readonly expiresAt = new Map<string, number | undefined>();
+
+  async getEvent(id: string): Promise<EventRecord | undefined> {
+    return this.events.get(id);
+  }
+
+  async putEvent(event: NewEvent): Promise<PutEventResult> {
+    const existing = this.events.get(event.id);
+    if (existing) return { created: false, existing };
+    const { expiresAt, ...fields } = event;
+    const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, deliveries: [] };
+    this.events.set(event.id, record);
+    this.expiresAt.set(event.id, expiresAt);
+    return { created: true, event: record };
+  }
+
+  async listEvents(request: EventListRequest): Promise<EventListPage> {
+    const matching = this.ofOrg(request.orgId).filter(
+      (event) =>
+        (request.account === undefined || event.account === request.account) &&
+        (request.type === undefined || event.type === request.type) &&
+        (request.status === undefined || event.webhookStatus === request.status) &&
+        (request.since === undefined || event.triggeredAt >= request.since) &&
+        (request.until === undefined || event.triggeredAt <= request.until),
+    );
+    const end = request.offset + request.limit;
+    return { events: matching.slice(request.offset, end), hasMore: matching.length > end };
+  }
+
+  async takeLease(
+    id: string,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ): Promise<boolean> {
+    const event = this.events.get(id);
+    const free =
+      event !== undefined &&
+      event.webhookStatus === 'pending' &&
+      event.webhookRetries === expectedRetries &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs) &&
+      (event.nextAttemptAt === undefined || event.nextAttemptAt <= dueByEpochMs);
+    if (free) this.events.set(id, { ...event, leaseUntil: untilEpochMs });
+    return free;
+  }
+
+  async recordAttempt(
+    id: string,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
+    const event = this.events.get(id);
+    if (!event) throw new Error(`no event ${id} (condition failed)`);
+    const appended = {
+      ...event,
+      deliveries: [...event.deliveries, attempt],
+      webhookRetries: event.webhookRetries + 1,
+      leaseUntil: undefined,
+    };
+    // A concurrent consumer settled the event first: the attempt is still recorded, the status kept.
+    const moves = status === 'success' || event.webhookStatus === 'pending';
+    const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
+    this.events.set(id, next);
+    return next;
+  }
+
+  async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
+    const event = this.events.get(id);
+    if (event?.webhookStatus !== 'pending') return false;
+    this.events.set(id, { ...event, webhookStatus: status, leaseUntil: undefined, nextAttemptAt: undefined });
+    return true;
+  }
+
+  async startCycle(id: string, orgId: string): Promise<boolean> {
+    const event = this.events.get(id);
+    const allowed =
+      event !== undefined &&
+      event.orgId === orgId &&
+      (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
+      event.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
+    if (allowed) {
+      this.events.set(id, {
+        ...event,
+        webhookStatus: 'pending',
+        cycleBase: event.webhookRetries,
+        leaseUntil: undefined,
+        nextAttemptAt: undefined,
+      });
+    }
+    return allowed;
+  }
+
+  async listEventIdsByStatus(
+    orgId: string,
+    statuses: readonly WebhookStatus[],
+    until?: string,
+  ): Promise<string[]> {
+    return this.ofOrg(orgId)
+      .filter((event) => statuses.includes(event.webhookStatus))
+      .filter((event) => until === undefined || event.triggeredAt <= until)
+      .map((event) => event.id);
+  }
+
+  /** The organization's events in list order. */
+  private ofOrg(orgId: string): EventRecord[] {
+    return [...this.events.values()]
+      .filter((event) => event.orgId === orgId)
+      .sort((a, b) =>
+        a.triggeredAt === b.triggeredAt
+          ? b.id.localeCompare(a.id)
+          : b.triggeredAt.localeCompare(a.triggeredAt),
+      );
+  }
+}
