@@ -4,6 +4,7 @@
  * even when the functions log every invocation event (`POWERTOOLS_LOGGER_LOG_EVENT=true`). The handlers
  * run in this process, so what they print is captured here.
  */
+import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
@@ -93,6 +94,15 @@ describe('the portal over HTTP', () => {
     const session = await api.call('/portal/session', { method: 'POST', body: { token } });
     expect(session.status).toBe(201);
     expect(session.body).toMatchObject({ scope: 'read', org: { id: orgId, name: 'Logs' } });
+    // The session key is an API key of the link's scope: it reads, and the authorizer's policy refuses
+    // a manage route with 403 before any function runs.
+    const sessionKey = (session.body as { api_key: string }).api_key;
+    expect((await api.call('/events', { key: sessionKey })).status).toBe(200);
+    const refused = expectProblem(
+      await api.call(`/events/${randomUUID()}/redeliver`, { method: 'POST', key: sessionKey }),
+      403,
+    );
+    expect(refused.detail).toMatch(/manage scope/);
     const used = expectProblem(await api.call('/portal/session', { method: 'POST', body: { token } }), 401);
     expect(used.detail).toMatch(/already used/);
     const missing = expectProblem(await api.call('/portal/session', { method: 'POST', body: {} }), 400);
