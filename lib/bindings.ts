@@ -117,7 +117,8 @@ export interface FunctionAccess {
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. Readers
  * read; writers also enqueue the delivery they cause; the consumer changes visibility to schedule
- * retries; health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ
+ * retries; portal sign-in writes only credential items; health, openapi and the portal page touch no
+ * data. The forwarder's table stream and the reconciler's DLQ
  * are read by their event source mappings, which grant exactly that.
  */
 export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {

@@ -148,8 +148,8 @@ describe('data rights', () => {
     }
   });
 
-  it('health and openapi reach no data at all', () => {
-    for (const key of ['health', 'openapi'] as const) {
+  it('health, openapi and the portal page reach no data at all', () => {
+    for (const key of ['health', 'openapi', 'portal'] as const) {
       expect(byDefault.statements(key).every((s) => actionsOf(s).every((a) => a.startsWith('logs:')))).toBe(
         true,
       );

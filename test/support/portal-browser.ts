@@ -10,7 +10,6 @@ import chromium from '@sparticuz/chromium';
 import { type Browser, type Locator, type Page, chromium as playwright } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AwsKey } from '#cli/target';
-import { API_ROUTES } from '#config/routes';
 import { sigv4Headers } from './e2e-http';
 
 /**
@@ -76,13 +75,6 @@ export async function mintLink(
 
 /** The rows of the events list. */
 export const rows = (page: Page): Locator => page.locator('table.events tbody tr');
-
-/**
- * Whether this build has a route the control-plane work adds; without it the page must say the action
- * is not available (once the route exists, the tests expect the action to work).
- */
-export const hasRoute = (method: string, path: string): boolean =>
-  API_ROUTES.some((r) => r.method === method && r.path === path);
 
 /** Console errors other than the failed loads a test provoked on purpose (401s). */
 export const unexpected = (errors: readonly string[]): string[] =>
