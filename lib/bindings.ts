@@ -11,22 +11,43 @@ import { acknowledgeKeyActionFamilies } from './herald-function';
  * What a function may do with the events table: exactly the operations the functions' adapters
  * issue, on the table and its named indexes only.
  * - `read`: GetItem, BatchGetItem, Query.
- * - `readWrite`: `read` plus UpdateItem. Functions only change items: creating them (publishing events,
- *   administering organizations, keys and accounts) is the CLI's job, deleting them TTL's, so no
- *   function can PutItem, DeleteItem, BatchWriteItem or Scan.
+ * - `readWrite`: `read` plus UpdateItem.
+ * - `publish`: `read` plus PutItem (conditional on a new id): the publish route creates events only.
+ * - `admin`: `readWrite` plus PutItem and DeleteItem: the operator routes create organizations, keys and
+ *   portal links, revoke keys and delete accounts.
+ * - `credentials`: the portal's sign-in: `read`, plus PutItem and DeleteItem on portal-link and API-key
+ *   items only (`dynamodb:LeadingKeys`), so it can neither touch events nor overwrite an organization.
+ * No function can BatchWriteItem or Scan.
  */
-export type TableAccess = 'read' | 'readWrite';
+export type TableAccess = 'read' | 'readWrite' | 'publish' | 'admin' | 'credentials';
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: READ_ACTIONS,
   readWrite: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+  publish: [...READ_ACTIONS, 'dynamodb:PutItem'],
+  admin: [...READ_ACTIONS, 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  credentials: READ_ACTIONS,
 };
+
+/** The partition keys the `credentials` access may create and delete (see `items.ts`). */
+const CREDENTIAL_KEY_PATTERNS = ['PORTAL#*', 'APIKEY#*'];
+
+const KEY_WRITE_ACTIONS = [
+  'kms:Decrypt',
+  'kms:DescribeKey',
+  'kms:Encrypt',
+  'kms:ReEncrypt*',
+  'kms:GenerateDataKey*',
+];
 
 /** What a customer-managed table key must allow for each access: the sets of CDK's own table grants. */
 const KEY_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: ['kms:Decrypt', 'kms:DescribeKey'],
-  readWrite: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'],
+  readWrite: KEY_WRITE_ACTIONS,
+  publish: KEY_WRITE_ACTIONS,
+  admin: KEY_WRITE_ACTIONS,
+  credentials: KEY_WRITE_ACTIONS,
 };
 
 /**
@@ -54,6 +75,15 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
       ],
     }),
   );
+  if (access === 'credentials') {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': CREDENTIAL_KEY_PATTERNS } },
+      }),
+    );
+  }
   if (table.encryptionKey) {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -63,7 +93,7 @@ export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: T
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
       }),
     );
-    if (access === 'readWrite') acknowledgeKeyActionFamilies(fn);
+    if (access !== 'read') acknowledgeKeyActionFamilies(fn);
   }
   fn.addEnvironment('TABLE_NAME', table.tableName);
 }
@@ -87,13 +117,16 @@ export interface FunctionAccess {
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. Readers
  * read; writers also enqueue the delivery they cause; the consumer changes visibility to schedule
- * retries; health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ
+ * retries; portal sign-in writes only credential items; health, openapi and the portal page touch no
+ * data. The forwarder's table stream and the reconciler's DLQ
  * are read by their event source mappings, which grant exactly that.
  */
 export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   authorizer: { table: 'read' },
   health: {},
   openapi: {},
+  portal: {},
+  openPortalSession: { table: 'credentials' },
   listEvents: { table: 'read' },
   getEvent: { table: 'read' },
   redeliverEvent: { table: 'readWrite', queue: 'send' },
@@ -101,6 +134,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   listAccounts: { table: 'read' },
   getAccount: { table: 'read' },
   enableEndpoint: { table: 'readWrite', queue: 'send' },
+  manageSettings: { table: 'readWrite' },
+  publishEvent: { table: 'publish' },
+  administer: { table: 'admin', queue: 'send' },
   forwarder: { queue: 'send' },
   consumer: { table: 'readWrite', queue: 'consume-send' },
   reconciler: { table: 'readWrite', queue: 'send' },

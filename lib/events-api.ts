@@ -59,12 +59,23 @@ export interface EventsApiProps {
 }
 
 const PUBLIC_METHOD_REASON =
-  'Unauthenticated by design: the health check and the API description must be reachable without a key.';
+  'Unauthenticated by design: the health check, the API description and the portal page and its sign-in ' +
+  '(which checks a one-time link token itself) must be reachable without a key.';
 const MOCK_METHOD_REASON =
   'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
 const AUTHORIZER_REASON =
   'Callers are machines holding per-organization API keys, checked by the Lambda TOKEN authorizer ' +
   '(cached per key); there are no end users for a Cognito user pool.';
+const IAM_REASON =
+  "Callers are the gateway's and the operators' own AWS identities, authorized by IAM (SigV4); " +
+  'there are no end users for a Cognito user pool.';
+
+/** Why a route has no Cognito authorizer; `none` routes also say why they have none at all. */
+const AUTH_REASONS: Readonly<Record<RouteShape['auth'], { cognito: string; open?: string }>> = {
+  none: { cognito: PUBLIC_METHOD_REASON, open: PUBLIC_METHOD_REASON },
+  'api-key': { cognito: AUTHORIZER_REASON },
+  iam: { cognito: IAM_REASON },
+};
 
 /** The REST API of Herald (see docs/design.md for why REST and not HTTP API). */
 export class EventsApi extends Construct {
@@ -129,12 +140,14 @@ export class EventsApi extends Construct {
           route.method,
           new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
           {
-            authorizer: route.auth === 'api-key' ? authorizer : undefined,
+            ...(route.auth === 'api-key' ? { authorizer } : {}),
+            // SigV4: API Gateway checks the signature and the caller's IAM policy (`execute-api:Invoke`).
+            ...(route.auth === 'iam' ? { authorizationType: apigw.AuthorizationType.IAM } : {}),
             requestValidator: validator,
             requestParameters: pathParameters(route),
           },
         );
-        acknowledgeUnauthenticated(method, route.auth === 'api-key' ? undefined : PUBLIC_METHOD_REASON);
+        acknowledgeUnauthenticated(method, AUTH_REASONS[route.auth]);
       }
       const allowed: string[] = routes.map((route) => route.method).sort();
       if (props.corsAllowOrigins) {
@@ -143,12 +156,15 @@ export class EventsApi extends Construct {
           allowMethods: allowed,
           allowHeaders: [AUTHORIZATION_HEADER, 'Content-Type'],
         });
-        acknowledgeUnauthenticated(preflight, MOCK_METHOD_REASON);
+        acknowledgeUnauthenticated(preflight, { cognito: MOCK_METHOD_REASON, open: MOCK_METHOD_REASON });
         allowed.push('OPTIONS');
       }
       // Specific methods win over ANY, so ANY catches exactly the methods the resource does not serve.
       const { integration, options } = methodNotAllowed(allowed);
-      acknowledgeUnauthenticated(resource.addMethod('ANY', integration, options), MOCK_METHOD_REASON);
+      acknowledgeUnauthenticated(resource.addMethod('ANY', integration, options), {
+        cognito: MOCK_METHOD_REASON,
+        open: MOCK_METHOD_REASON,
+      });
     }
   }
 
@@ -202,8 +218,8 @@ function pathParameters(route: RouteShape): Record<string, boolean> {
   return Object.fromEntries(names.map((name) => [name, true]));
 }
 
-/** Cognito is never the right authorizer here; methods without any authorizer also say why. */
-function acknowledgeUnauthenticated(method: IConstruct, publicReason: string | undefined): void {
-  Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: publicReason ?? AUTHORIZER_REASON });
-  if (publicReason) Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: publicReason });
+/** Cognito is never the right authorizer here; methods without any authorization also say why. */
+function acknowledgeUnauthenticated(method: IConstruct, reasons: { cognito: string; open?: string }): void {
+  Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: reasons.cognito });
+  if (reasons.open) Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: reasons.open });
 }

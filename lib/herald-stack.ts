@@ -76,7 +76,13 @@ export class HeraldStack extends Stack {
     }
     this.functions = functions;
     const { consumer, reconciler, forwarder } = functions;
-    consumer.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    if (retentionDays !== undefined) {
+      functions.publishEvent.addEnvironment('EVENT_RETENTION_DAYS', String(retentionDays));
+    }
+    // The consumer checks URLs at delivery; the functions that save them check them when saved.
+    for (const fn of [consumer, functions.administer, functions.manageSettings]) {
+      fn.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    }
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
     if (props.endpointHealth) {

@@ -12,6 +12,7 @@ const VARIABLES = {
   WEBHOOK_URL_POLICY: 'optional',
   DELIVERY_TIMEOUT_MS: 'optional',
   ENDPOINT_HEALTH: 'optional',
+  EVENT_RETENTION_DAYS: 'optional',
 } as const;
 
 type Variables = typeof VARIABLES;

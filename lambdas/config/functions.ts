@@ -1,3 +1,4 @@
+// lambdas/config: runtime constants shared by the functions, the stack (lib/) and the local runtime (routes, functions, storage, delivery, telemetry, env.ts); imports nothing outside config/.
 /**
  * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
  */
@@ -12,7 +13,12 @@ export const FUNCTIONS = {
   listAccounts: 'list-accounts',
   getAccount: 'get-account',
   enableEndpoint: 'enable-endpoint',
+  manageSettings: 'manage-settings',
+  publishEvent: 'publish-event',
+  administer: 'administer-herald',
   openapi: 'get-openapi',
+  portal: 'get-portal',
+  openPortalSession: 'open-portal-session',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',
   reconciler: 'reconcile-dead-letters',

@@ -23,9 +23,30 @@ export interface RouteShape {
   readonly path: string;
   readonly fn: FunctionKey;
   readonly auth: RouteAuth;
-  /** For `api-key` routes: the scope the key needs (`read` when absent). */
+  /**
+   * For `api-key` routes: the scope the key needs (`read` when absent). The authorizer's policy allows a key
+   * exactly the routes its scope covers (`lambdas/http/authorizer-policy.ts`); API Gateway denies the rest.
+   */
   readonly scope?: KeyScope;
 }
+
+/** The operator's routes, all served by the `administer` function and signed with SigV4. */
+const ADMIN_ROUTES: readonly (readonly [RouteMethod, string])[] = [
+  ['POST', '/admin/organizations'],
+  ['GET', '/admin/organizations/{org}'],
+  ['POST', '/admin/organizations/{org}/api-keys'],
+  ['GET', '/admin/organizations/{org}/api-keys'],
+  ['DELETE', '/admin/organizations/{org}/api-keys/{key_id}'],
+  ['POST', '/admin/organizations/{org}/webhook-token/rotate'],
+  ['POST', '/admin/organizations/{org}/portal-links'],
+  ['GET', '/admin/organizations/{org}/accounts'],
+  ['POST', '/admin/organizations/{org}/events/requeue'],
+  ['POST', '/admin/organizations/{org}/events/{id}/redeliver'],
+  ['POST', '/admin/organizations/{org}/webhooks/reset'],
+  ['PUT', '/admin/accounts/{iban}'],
+  ['DELETE', '/admin/accounts/{iban}'],
+  ['POST', '/admin/accounts/{iban}/enable'],
+];
 
 /** Every route of the API. Methods not listed for a path answer 405; unknown paths answer 404. */
 export const API_ROUTES: readonly RouteShape[] = [
@@ -50,17 +71,29 @@ export const API_ROUTES: readonly RouteShape[] = [
     auth: 'api-key',
     scope: 'manage',
   },
+  { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'openPortalSession', auth: 'none' },
+  { method: 'PUT', path: '/accounts/{iban}', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
+  { method: 'GET', path: '/webhook-token', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
+  { method: 'POST', path: '/webhook-token/rotate', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
+  { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
+  ...ADMIN_ROUTES.map(([method, path]) => ({ method, path, fn: 'administer', auth: 'iam' }) as const),
 ];
 
-/** How long API Gateway caches an authorizer decision for one API key. */
-export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
+/**
+ * How long API Gateway caches an authorizer decision for one API key: a revoked or expired key is
+ * refused at most this long after the change.
+ */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
 
 /** The request header the authorizer reads. */
 export const AUTHORIZATION_HEADER = 'Authorization';
 
 /**
- * The `Authorization` value the API accepts: `Bearer <key>`, scheme case-insensitive.
- * API Gateway validates the header with it before invoking (and paying for) the authorizer, the emulator
- * does the same, and the authorizer extracts the key with it. Valid as both a Java and a JS pattern.
+ * The `Authorization` value the API accepts: exactly `Bearer herald_<43 base64url characters>`.
+ * API Gateway caches authorizer decisions by the header's exact text, so each key has one accepted
+ * spelling: `bearer`, extra blanks or a malformed key are refused by the gateway's regex (401) without
+ * invoking the authorizer, and cannot be used to bypass the cache. The emulator and the authorizer use the
+ * same pattern. Valid as both a Java and a JS pattern.
  */
-export const BEARER_PATTERN = String.raw`^[Bb][Ee][Aa][Rr][Ee][Rr]\s+\S+\s*$`;
+export const BEARER_PATTERN = '^Bearer herald_[A-Za-z0-9_-]{43}$';

@@ -11,7 +11,7 @@ export interface InvalidParam {
 }
 
 /** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
-export type ErrorKind = 'invalid' | 'unauthorized' | 'not-found' | 'conflict';
+export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict';
 
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
@@ -57,5 +57,30 @@ export class ConflictError extends HeraldError {
   constructor(message: string) {
     super(message);
     this.name = 'ConflictError';
+  }
+}
+
+/**
+ * Well-formed input that refers to something that does not exist (e.g. the `account` of a published
+ * event): names the field, like {@link ValidationError}, but is not a syntax fault.
+ */
+export class UnprocessableError extends HeraldError {
+  readonly kind = 'unprocessable';
+  readonly params: readonly InvalidParam[];
+
+  constructor(name: string, reason: string) {
+    super(`${name}: ${reason}`);
+    this.name = 'UnprocessableError';
+    this.params = [{ name, reason }];
+  }
+}
+
+/** Known credentials that may not do this (an API key without the scope a route needs). */
+export class ForbiddenError extends HeraldError {
+  readonly kind = 'forbidden';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenError';
   }
 }

@@ -47,7 +47,7 @@ export interface ValidPublishInput {
 /** Options of {@link validatePublishInput}. */
 export interface PublishInputOptions {
   readonly maxPayloadBytes?: number;
-  /** The clock for the default `triggeredAt`; tests pass a fixed one. */
+  /** The clock for the default `triggeredAt` and the time part of a generated id; tests pass a fixed one. */
   readonly now?: () => Date;
 }
 
@@ -74,8 +74,9 @@ export function validatePublishInput(
   const account = parseIban('account', requireString('account', input.account));
   const type = parseEventType('type', requireString('type', input.type));
   const { payload, payloadJson } = parsePayload(input.payload, maxPayloadBytes);
-  const id = input.id === undefined ? uuidv7() : parseId(input.id);
-  const triggeredAt = parseTriggeredAt(input.triggeredAt ?? (options.now ?? (() => new Date()))());
+  const now = options.now ?? (() => new Date());
+  const id = input.id === undefined ? uuidv7(now().getTime()) : parseId(input.id);
+  const triggeredAt = parseTriggeredAt(input.triggeredAt ?? now());
   return { id, account, type, payload, payloadJson, triggeredAt };
 }
 

@@ -2,6 +2,8 @@
  * Herald's records as the domain sees them. Storage layouts live in the DynamoDB adapter; these types
  * carry no key attributes and no AWS types.
  */
+
+import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from './endpoint-health';
 
 /** Delivery state of an event's webhook. */
@@ -16,8 +18,42 @@ export interface Organization {
   readonly name: string;
   /** `whsec_` + base64 of 32 random bytes; the signing key of every webhook. */
   readonly webhookToken: string;
+  /** The token before the last rotation, which also signs webhooks until it expires. */
+  readonly previousWebhookToken?: PreviousToken | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
+}
+
+/** A replaced webhook token during its overlap with the new one. */
+export interface PreviousToken {
+  readonly token: string;
+  /** ISO 8601 UTC; webhooks sent from then on carry only the current token's signature. */
+  readonly expiresAt: string;
+}
+
+/** What an organization API key may do: the one scope type, defined with the routes that enforce it. */
+export type ApiKeyScope = KeyScope;
+
+/** An organization API key; the secret itself is never stored, only its SHA-256 hash. */
+export interface ApiKey {
+  /** Listed and revoked by this id; absent on keys issued before keys had ids. */
+  readonly id: string;
+  readonly orgId: string;
+  readonly name: string;
+  readonly scope: ApiKeyScope;
+  /** ISO 8601 UTC. */
+  readonly createdAt: string;
+  /** Epoch seconds after which the key is refused (short-lived keys); absent: no expiry. */
+  readonly expiresAt?: number | undefined;
+}
+
+/** A one-time portal sign-in link, stored only by the SHA-256 hash of its token. */
+export interface PortalLink {
+  readonly tokenHash: string;
+  readonly orgId: string;
+  readonly scope: ApiKeyScope;
+  /** Epoch seconds after which the link no longer signs anyone in. */
+  readonly expiresAt: number;
 }
 
 /** A tracked bank account. */

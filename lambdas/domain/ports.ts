@@ -1,17 +1,23 @@
+// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 import type { EndpointHealth, HealthUpdate } from './endpoint-health';
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from './model';
+import type {
+  Account,
+  ApiKey,
+  DeliveryAttempt,
+  EventRecord,
+  Organization,
+  PortalLink,
+  PreviousToken,
+  WebhookStatus,
+} from './model';
 
-/** Filters and window of an event listing. */
-export interface EventListRequest {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
-  readonly offset: number;
-  /** Number of events to return. */
-  readonly limit: number;
+/** Filters of an event listing; absent ones do not filter. */
+export interface EventFilters {
+  /** Normalised IBAN. */
   readonly account?: string | undefined;
   readonly type?: string | undefined;
   readonly status?: WebhookStatus | undefined;
@@ -19,6 +25,15 @@ export interface EventListRequest {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+}
+
+/** Filters and window of an event listing. */
+export interface EventListRequest extends EventFilters {
+  readonly orgId: string;
+  /** Number of matching events to skip. */
+  readonly offset: number;
+  /** Number of events to return. */
+  readonly limit: number;
 }
 
 /** A page of events plus whether more follow. */
@@ -104,16 +119,39 @@ export interface EventStore {
 export interface DirectoryStore {
   getOrganization(id: string): Promise<Organization | undefined>;
   createOrganization(org: Organization): Promise<void>;
-  /** Replaces the webhook token; false when the organization does not exist. */
-  setWebhookToken(orgId: string, token: string): Promise<boolean>;
-  /** Stores an API key by its hash. */
-  createApiKey(hash: string, orgId: string, createdAt: string): Promise<void>;
-  /** The organization id an API key hash belongs to. */
-  findOrgIdByApiKeyHash(hash: string): Promise<string | undefined>;
+  /**
+   * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
+   * false when the organization does not exist.
+   */
+  setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
   getAccount(iban: string): Promise<Account | undefined>;
   /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
   putAccount(account: Account): Promise<Account>;
+  /** Deletes an account (its events stay); the deleted account, or undefined when there was none. */
+  deleteAccount(iban: string): Promise<Account | undefined>;
   listAccounts(orgId: string): Promise<Account[]>;
+}
+
+/** Organization API keys, found by the SHA-256 hash of the secret and listed by id. */
+export interface ApiKeyStore {
+  /** Stores a new key under its hash. */
+  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  /** The key a hash belongs to (expired ones included: the caller decides). */
+  findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_PER_ORG}). */
+  listApiKeys(orgId: string): Promise<ApiKey[]>;
+  /** Deletes the key; false when the organization has no key with this id. */
+  revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
+}
+
+/** Keys an organization may hold at once, so listing them stays one bounded read. */
+export const MAX_API_KEYS_PER_ORG = 50;
+
+/** One-time portal sign-in links, stored by the SHA-256 hash of their token. */
+export interface PortalLinkStore {
+  createPortalLink(link: PortalLink): Promise<void>;
+  /** Deletes the link and returns what it was, in one write, so a link signs in at most once. */
+  takePortalLink(tokenHash: string): Promise<PortalLink | undefined>;
 }
 
 /**

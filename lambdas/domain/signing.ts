@@ -83,9 +83,37 @@ export function generateApiKey(): string {
 }
 
 /**
- * SHA-256 hex of an API key, the stored lookup key. A plain hash suffices: the key has 256 random bits,
+ * SHA-256 hex of an API key (or a portal link token), the stored lookup key. A plain hash suffices: the
+ * secret has 256 random bits,
  * so there is nothing to brute-force and a slow hash would only slow every authorizer call.
  */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** The tokens that sign an organization's webhooks: the current one and, during an overlap, the previous. */
+export interface SigningTokens {
+  readonly webhookToken: string;
+  readonly previousWebhookToken?: { readonly token: string; readonly expiresAt: string } | undefined;
+}
+
+/**
+ * The `webhook-signature` header value: the current token's `v1,` signature and, while the previous
+ * token has not expired at `nowMs`, the previous token's one after a space (the Standard Webhooks form
+ * for rotation), so a receiver still holding the old secret keeps verifying during the overlap.
+ *
+ * @param timestampSeconds - the `webhook-timestamp` of the attempt
+ * @param nowMs - the clock the overlap's expiry is compared with
+ */
+export function webhookSignatureHeader(
+  tokens: SigningTokens,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  nowMs: number,
+): string {
+  const current = standardSignature(webhookKey(tokens.webhookToken), id, timestampSeconds, body);
+  const previous = tokens.previousWebhookToken;
+  if (!previous || Date.parse(previous.expiresAt) <= nowMs) return current;
+  return `${current} ${standardSignature(webhookKey(previous.token), id, timestampSeconds, body)}`;
 }

@@ -55,6 +55,12 @@ export function parseTimestampParam(name: string, text: string): string {
   return `${year}-${month}-${day}T${hour}:${minute}:${second}.000Z`;
 }
 
+/** Where a use-case reads the time; tests inject a fixed or stepping one. */
+export type Clock = () => Date;
+
+/** The real clock. */
+export const systemClock: Clock = () => new Date();
+
 /** The current time as ISO 8601 UTC with milliseconds. */
 export function nowIso(now: Date = new Date()): string {
   return now.toISOString();

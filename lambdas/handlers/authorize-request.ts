@@ -2,31 +2,24 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { logger } from '#adapters/observability';
 import { loadEnv } from '#config/env';
-import { organizationOfBearer } from '#use-cases/authorize';
+import { keyPolicy } from '#http/authorizer-policy';
+import { apiKeyOfBearer } from '#use-cases/authorize';
 
 const env = loadEnv(['TABLE_NAME']);
-const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);
+const apiKeys = new DynamoApiKeyStore(createDocumentClient(), env.TABLE_NAME);
 
 /**
- * TOKEN authorizer. API Gateway caches the decision per key for every route, so an Allow covers the
- * whole API (`<api>/<stage>/*`) and carries the organization id to the handlers. Throwing exactly
- * `Unauthorized` makes API Gateway answer 401 (with the UNAUTHORIZED gateway response).
+ * TOKEN authorizer. API Gateway caches the decision per key for every route, so the policy lists every
+ * route the key's scope allows (see `keyPolicy`). Throwing exactly `Unauthorized` makes API Gateway
+ * answer 401 (with the UNAUTHORIZED gateway response): unknown, revoked and expired keys.
  */
 export const handler = middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
   .use(injectLambdaContext(logger))
   .handler(async (event) => {
-    const orgId = await organizationOfBearer(directory, event.authorizationToken);
-    if (!orgId) throw new Error('Unauthorized');
-    const [apiArn, stage] = event.methodArn.split('/');
-    return {
-      principalId: orgId,
-      policyDocument: {
-        Version: '2012-10-17',
-        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*` }],
-      },
-      context: { orgId },
-    };
+    const key = await apiKeyOfBearer(apiKeys, event.authorizationToken, Math.floor(Date.now() / 1000));
+    if (!key) throw new Error('Unauthorized');
+    return keyPolicy(key, event.methodArn);
   });

@@ -1,16 +1,12 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { parseEnableRequest } from '#http/enable-request';
-import { problemResponses } from '#http/problem-responses';
 import { json, orgIdOf, pathParam } from '#http/request';
 import { enableEndpoint } from '#use-cases/enable-endpoint';
+import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const documents = createDocumentClient();
@@ -22,11 +18,7 @@ const deps = {
 };
 
 /** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
-export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger))
-  .use(problemResponses())
-  .handler(async (event) => {
-    const { recoverSince } = parseEnableRequest(event);
-    const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
-    return json(200, result);
-  });
+export const handler = apiHandler(async (event) => {
+  const { recoverSince } = parseEnableRequest(event);
+  return json(200, await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince));
+});

@@ -1,15 +1,11 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { problemResponses } from '#http/problem-responses';
 import { json, orgIdOf, pathParam } from '#http/request';
 import { parseEventId } from '#use-cases/read-events';
 import { redeliverEvent } from '#use-cases/redeliver-events';
+import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {
@@ -18,10 +14,7 @@ const deps = {
 };
 
 /** `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed or skipped event. */
-export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger))
-  .use(problemResponses())
-  .handler(async (event) => {
-    const id = parseEventId(pathParam(event, 'id'));
-    return json(202, await redeliverEvent(deps, orgIdOf(event), id));
-  });
+export const handler = apiHandler(async (event) => {
+  const id = parseEventId(pathParam(event, 'id'));
+  return json(202, await redeliverEvent(deps, orgIdOf(event), id));
+});

@@ -1,14 +1,10 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { problemResponses } from '#http/problem-responses';
 import { json, orgIdOf } from '#http/request';
 import { resetWebhooks } from '#use-cases/redeliver-events';
+import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {
@@ -17,7 +13,4 @@ const deps = {
 };
 
 /** `POST /management/webhooks/reset`: redeliver every failed or skipped event of the organization. */
-export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger))
-  .use(problemResponses())
-  .handler(async (event) => json(202, await resetWebhooks(deps, orgIdOf(event))));
+export const handler = apiHandler(async (event) => json(202, await resetWebhooks(deps, orgIdOf(event))));

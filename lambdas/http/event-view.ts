@@ -88,17 +88,15 @@ export function toEventSummary(record: EventRecord, baseUrl: string): EventSumma
 export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
   const body: unknown = JSON.parse(record.body);
   const payload = typeof body === 'object' && body !== null && 'payload' in body ? body.payload : null;
+  // The summary's fields, with the payload and the attempts in their documented places.
+  const { webhook_status, webhook_retries, _links, ...head } = toEventSummary(record, baseUrl);
   return {
-    id: record.id,
-    signature: record.signature,
-    account: record.account,
-    type: record.type,
-    triggered_at: renderTimestamp(record.triggeredAt),
+    ...head,
     payload,
-    webhook_status: record.webhookStatus,
-    webhook_retries: record.webhookRetries,
+    webhook_status,
+    webhook_retries,
     webhook_deliveries: record.deliveries.map(toDeliveryView),
-    _links: eventLinks(baseUrl, record),
+    _links,
   };
 }
 

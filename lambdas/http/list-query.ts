@@ -6,6 +6,7 @@ import { ValidationError } from '#domain/errors';
 import { parseEventType } from '#domain/event-input';
 import { parseIban } from '#domain/iban';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '#domain/model';
+import type { EventFilters } from '#domain/ports';
 import { parseTimestampParam, renderTimestamp } from '#domain/time';
 
 /** Every query parameter of `GET /events`, in canonical order. */
@@ -27,24 +28,13 @@ export const DEFAULT_PER_PAGE = 10;
 /** Largest `per_page` (the seed's bound). */
 export const MAX_PER_PAGE = 100;
 
-/** Filters of an event listing; absent ones do not filter. */
-export interface ListFilters {
-  /** Normalised IBAN. */
-  readonly account?: string;
-  readonly type?: string;
-  readonly status?: WebhookStatus;
-  /** Inclusive lower bound of `triggered_at`, ISO with milliseconds. */
-  readonly since?: string;
-  /** Inclusive upper bound of `triggered_at`, ISO with milliseconds. */
-  readonly until?: string;
-}
-
 /** A parsed `GET /events` query. */
 export interface ListQuery {
   /** 1-based. */
   readonly page: number;
   readonly perPage: number;
-  readonly filters: ListFilters;
+  /** `since` and `until` ISO with milliseconds; `until` names a whole second. */
+  readonly filters: EventFilters;
 }
 
 /** Canonical decimal only: no sign, exponent, fraction, blank or leading zero. */
@@ -83,7 +73,7 @@ export function parseListQuery(multi: Record<string, string[] | undefined> | nul
   const since = values.get('since');
   const until = values.get('until');
 
-  const filters: { -readonly [K in keyof ListFilters]: ListFilters[K] } = {};
+  const filters: { -readonly [K in keyof EventFilters]: EventFilters[K] } = {};
   const query = {
     page: page === undefined ? 1 : parseInteger('page', page, 1, Number.MAX_SAFE_INTEGER),
     perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseInteger('per_page', perPage, 1, MAX_PER_PAGE),

@@ -5,12 +5,13 @@
  */
 
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { API_ROUTES, type RouteMethod } from '#config/routes';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
+import { ACCOUNT_PUT, ADMIN_PATHS, MANAGE_PATHS, PUBLISH_EVENT } from './openapi-admin';
+import { ENABLE_PATHS } from './openapi-endpoint-health';
+import { json, operation } from './openapi-operation';
 import {
-  BEARER_SCHEME,
   type JsonSchema,
   METHOD_NOT_ALLOWED_RESPONSE,
   type OperationObject,
@@ -49,40 +50,41 @@ event id).
   when the event is recorded, so after a token rotation earlier events keep the old token's signature.
 - Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
   seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
-  "<webhook-id>.<webhook-timestamp>.<body>")>\`, always with the current token. Reject timestamps far from
-  your clock (e.g. 5 minutes) to stop replays.
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, with the current token. For the overlap after a token
+  rotation (24 h by default) a second signature with the previous token follows after a space
+  (\`v1,<new> v1,<old>\`), so a receiver holding either secret verifies. Reject timestamps far from your
+  clock (e.g. 5 minutes) to stop replays.
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
 const header = (name: string, description: string, pattern: string) =>
   ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
 
-/** Whether API Gateway's authorizer guards the route; an unknown route is documented as guarded. */
-function isGuarded(method: RouteMethod, path: string): boolean {
-  return API_ROUTES.find((route) => route.method === method && route.path === path)?.auth !== 'none';
-}
-
-/**
- * An operation with what every route shares: its security from {@link API_ROUTES}, 401 on guarded
- * routes, and the gateway's 429 and 500, which any request can meet.
- */
-function operation(method: RouteMethod, path: string, op: Omit<OperationObject, 'security'>): PathItemObject {
-  const guarded = isGuarded(method, path);
-  const full: OperationObject = {
-    ...op,
-    security: guarded ? [{ [BEARER_SCHEME]: [] }] : [],
-    responses: {
-      ...op.responses,
-      ...(guarded ? { '401': responseRef('Unauthorized') } : {}),
-      '429': responseRef('TooManyRequests'),
-      '500': responseRef('InternalError'),
-    },
-  };
-  return method === 'GET' ? { get: full } : { post: full };
-}
-
-const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 const redelivery = (description: string) => ({ description, content: json(schemaRef('Redelivery')) });
+/** The answers of an unusable `{id}` on the event routes. */
+const EVENT_ID_ERRORS = {
+  '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
+  '404': responseRef('NotFound', 'No such event in the organization.'),
+};
+
+const LIST_EVENTS: Omit<OperationObject, 'security'> = {
+  operationId: 'listEvents',
+  summary: 'List events, newest first',
+  description: 'Sorted by `triggered_at` descending, then `id` descending. Filters combine with AND.',
+  tags: ['events'],
+  parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
+  responses: {
+    '200': {
+      description: 'One page of events; an empty array past the last page.',
+      headers: { Link: { $ref: '#/components/headers/Link' } },
+      content: json({ type: 'array', maxItems: 100, items: schemaRef('EventSummary') }),
+    },
+    '400': responseRef(
+      'BadRequest',
+      'A query parameter is unknown, repeated or invalid, or `until` is before `since`.',
+    ),
+  },
+};
 
 /** `paths`: every route of {@link API_ROUTES}, with what it takes and answers. */
 export const PATHS: Readonly<Record<string, PathItemObject>> = {
@@ -107,24 +109,6 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
       },
     },
   }),
-  '/events': operation('GET', '/events', {
-    operationId: 'listEvents',
-    summary: 'List events, newest first',
-    description: 'Sorted by `triggered_at` descending, then `id` descending. Filters combine with AND.',
-    tags: ['events'],
-    parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
-    responses: {
-      '200': {
-        description: 'One page of events; an empty array past the last page.',
-        headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: json({ type: 'array', maxItems: 100, items: schemaRef('EventSummary') }),
-      },
-      '400': responseRef(
-        'BadRequest',
-        'A query parameter is unknown, repeated or invalid, or `until` is before `since`.',
-      ),
-    },
-  }),
   '/events/{id}': operation('GET', '/events/{id}', {
     operationId: 'getEvent',
     summary: 'One event with its payload and delivery attempts',
@@ -132,8 +116,7 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
     parameters: [parameterRef('EventId')],
     responses: {
       '200': { description: 'The event.', content: json(schemaRef('EventDetail')) },
-      '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      ...EVENT_ID_ERRORS,
     },
   }),
   '/events/{id}/redeliver': operation('POST', '/events/{id}/redeliver', {
@@ -144,8 +127,7 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
     parameters: [parameterRef('EventId')],
     responses: {
       '202': redelivery('Queued: `queued` holds the event id.'),
-      '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      ...EVENT_ID_ERRORS,
       '409': responseRef('Conflict', 'The event is `pending` (being delivered) or `success` (delivered).'),
     },
   }),
@@ -166,41 +148,24 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
       '200': { description: 'The accounts.', content: json({ type: 'array', items: schemaRef('Account') }) },
     },
   }),
-  '/accounts/{iban}': operation('GET', '/accounts/{iban}', {
-    operationId: 'getAccount',
-    summary: 'One account',
-    tags: ['accounts'],
-    parameters: [parameterRef('Iban')],
-    responses: {
-      '200': { description: 'The account.', content: json(schemaRef('Account')) },
-      '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
-      '404': responseRef('NotFound', 'No such account in the organization.'),
-    },
-  }),
-  '/accounts/{iban}/enable': operation('POST', '/accounts/{iban}/enable', {
-    operationId: 'enableEndpoint',
-    summary: "Enable the account's webhook endpoint again",
-    description:
-      'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +
-      'With `recover_since`, every `failed` and `skipped` event of the account triggered since then starts a new cycle.',
-    tags: ['accounts'],
-    parameters: [parameterRef('Iban')],
-    requestBody: {
-      required: false,
-      content: json({
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
-        },
-      }),
-    },
-    responses: {
-      '200': { description: 'Enabled.', content: json(schemaRef('EndpointEnabled')) },
-      '400': responseRef('BadRequest', 'The IBAN, the body or `recover_since` is malformed.'),
-      '404': responseRef('NotFound', 'No such account in the organization.'),
-    },
-  }),
+  '/accounts/{iban}': {
+    ...ACCOUNT_PUT,
+    ...operation('GET', '/accounts/{iban}', {
+      operationId: 'getAccount',
+      summary: 'One account',
+      tags: ['accounts'],
+      parameters: [parameterRef('Iban')],
+      responses: {
+        '200': { description: 'The account.', content: json(schemaRef('Account')) },
+        '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+        '404': responseRef('NotFound', 'No such account in the organization.'),
+      },
+    }),
+  },
+  '/events': { ...operation('GET', '/events', LIST_EVENTS), ...PUBLISH_EVENT },
+  ...MANAGE_PATHS,
+  ...ADMIN_PATHS,
+  ...ENABLE_PATHS,
 };
 
 /** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */
@@ -218,8 +183,8 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
         header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
         header(
           'webhook-signature',
-          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`.',
-          '^v1,[A-Za-z0-9+/]{43}=$',
+          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`; during a rotation overlap a second one, with the previous token, after a space.',
+          '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
         ),
       ],
       requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },
@@ -235,7 +200,7 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
 function problem(status: number, slug: string, description: string, header?: string): ResponseObject {
   const schema: JsonSchema = {
     type: 'object',
-    allOf: [schemaRef(status === 400 ? 'ValidationProblem' : 'Problem')],
+    allOf: [schemaRef(status === 400 || status === 422 ? 'ValidationProblem' : 'Problem')],
     properties: { type: { const: PROBLEM_TYPE_BASE + slug }, status: { const: status } },
   };
   const headers =
@@ -258,6 +223,29 @@ export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
   [ROUTE_NOT_FOUND_RESPONSE]: problem(NO_ROUTE.status, NO_ROUTE.slug, 'No route has this path.'),
   [METHOD_NOT_ALLOWED_RESPONSE]: problem(405, 'method-not-allowed', 'The path has no such method.', 'Allow'),
   Conflict: problem(409, 'conflict', 'The state of the resource does not allow the request.'),
+  Unprocessable: problem(422, 'unprocessable', 'A field names something that does not exist.'),
+  Forbidden: problem(403, 'forbidden', 'These credentials may not call this route.'),
+  SignatureProblem: {
+    description:
+      'An IAM route: the request is unsigned or carries an API key (`signature-required`), its SigV4 signature ' +
+      'or credentials are wrong (`invalid-signature`), or the IAM policy denies it (`forbidden`).',
+    content: {
+      'application/problem+json': {
+        schema: {
+          type: 'object',
+          allOf: [schemaRef('Problem')],
+          properties: {
+            type: {
+              enum: ['signature-required', 'invalid-signature', 'forbidden'].map(
+                (slug) => PROBLEM_TYPE_BASE + slug,
+              ),
+            },
+            status: { const: 403 },
+          },
+        },
+      },
+    },
+  },
   TooManyRequests: problem(SLOW.status, SLOW.slug, 'The request rate limit was exceeded; retry later.'),
   InternalError: problem(DEFAULT_5XX.status, DEFAULT_5XX.slug, 'Internal error; the cause is not revealed.'),
 };

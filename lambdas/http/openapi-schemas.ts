@@ -5,7 +5,6 @@
  * what the code accepts and renders.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { ENDPOINT_STATES } from '#domain/endpoint-health';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { WEBHOOK_STATUSES } from '#domain/model';
@@ -59,7 +58,7 @@ export interface OperationObject {
 }
 
 /** A Path Item Object: the operations of one path, by lower-case method. */
-export type PathItemObject = { readonly [method in 'get' | 'post']?: OperationObject };
+export type PathItemObject = { readonly [method in 'get' | 'post' | 'put' | 'delete']?: OperationObject };
 
 /** The OpenAPI 3.1 document of the API, as served at `/openapi.json`. */
 export interface OpenApiDocument {
@@ -81,6 +80,8 @@ export interface OpenApiDocument {
 
 /** Name of the Bearer scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'apiKey';
+/** Name of the AWS SigV4 (IAM) scheme in `components.securitySchemes`. */
+export const SIGV4_SCHEME = 'awsSigV4';
 
 /** Name in `components.responses` of API Gateway's answer to a path no route has. */
 export const ROUTE_NOT_FOUND_RESPONSE = 'RouteNotFound';
@@ -101,30 +102,33 @@ export const responseRef = (name: string, description?: string): Reference =>
     : { $ref: `#/components/responses/${name}`, description };
 
 /** A closed object whose properties are all required: every view Herald renders has a fixed shape. */
-const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+export const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
   type: 'object',
   ...(description === undefined ? {} : { description }),
   additionalProperties: false,
   required: Object.keys(properties),
   properties,
 });
-const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
+export const text = (description: string, more: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   ...more,
   description,
 });
-const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
+export const int = (description: string, minimum: number, more: JsonSchema = {}): JsonSchema => ({
   type: 'integer',
   minimum,
   ...more,
   description,
 });
-const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
-const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
-const timestamp = (what: string): JsonSchema => ({ ...schemaRef('Timestamp'), description: `${what}, UTC.` });
-const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
+/** A URI string. */
+export const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
+export const timestamp = (what: string): JsonSchema => ({
+  ...schemaRef('Timestamp'),
+  description: `${what}, UTC.`,
+});
+export const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
 /** A normalised IBAN: upper case, no blanks, 15 to 34 characters (see `iban.ts`). */
-const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
+export const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
 const regexpEscape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The fields of the list view; the detail view adds `payload` and the attempts. */
@@ -186,42 +190,6 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
-  }),
-  EndpointHealth: closed(
-    {
-      state: text(
-        '`healthy`: webhooks go out freely. `degraded`: recent attempts failed or were slow; at most a few ' +
-          'deliveries at a time, and while the circuit is open none but one probe. `disabled`: nothing is ' +
-          'sent and new events settle `skipped` until the endpoint is enabled again.',
-        { enum: ENDPOINT_STATES },
-      ),
-      since: nullable(timestamp('When the endpoint entered this state')),
-      reason: { type: ['string', 'null'], description: 'Why it is in this state.' },
-      consecutive_failures: int('Failed attempts since the last success.', 0),
-      failing_since: nullable(timestamp('First failure of the current run of failures')),
-      last_success_at: nullable(
-        timestamp(
-          'Last success that was written: a recovery, or a success while degraded (a healthy endpoint’s successes write nothing)',
-        ),
-      ),
-      last_failure_at: nullable(timestamp('Last failed attempt')),
-      recent_latency_ms: {
-        type: ['integer', 'null'],
-        minimum: 0,
-        description: 'Duration of the last attempt written, in ms.',
-      },
-      circuit_open_until: nullable(timestamp('Until when no attempt but a probe goes out')),
-    },
-    "Health of the account's webhook endpoint.",
-  ),
-  EndpointEnabled: closed({
-    iban: IBAN,
-    webhook_health: { const: 'healthy' },
-    queued: {
-      type: 'array',
-      items: EVENT_ID,
-      description: 'Events that start a new cycle (with `recover_since`).',
-    },
   }),
   Redelivery: closed({
     queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },

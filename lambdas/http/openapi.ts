@@ -5,8 +5,18 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
+import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './openapi-admin-schemas';
+import { HEALTH_SCHEMAS } from './openapi-endpoint-health';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
-import { BEARER_SCHEME, HEADERS, type OpenApiDocument, PARAMETERS, SCHEMAS } from './openapi-schemas';
+import { PORTAL_PATHS, PORTAL_SCHEMAS } from './openapi-portal';
+import {
+  BEARER_SCHEME,
+  HEADERS,
+  type OpenApiDocument,
+  PARAMETERS,
+  SCHEMAS,
+  SIGV4_SCHEME,
+} from './openapi-schemas';
 
 export type * from './openapi-schemas';
 export {
@@ -17,12 +27,19 @@ export {
 } from './openapi-schemas';
 
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
-webhook to the \`webhook_url\` of the account it belongs to. This API reads an organization's events and
-accounts and starts redeliveries.
+webhook to the \`webhook_url\` of the account it belongs to. With an organization's API key this API reads
+its events and accounts, starts redeliveries, sets webhook URLs and rotates the webhook token; with AWS IAM
+the gateway publishes events (\`POST /events\`) and operators manage organizations, keys and accounts
+(\`/admin/…\`).
 
 ## Authentication
-Every route except \`/health\` and \`/openapi.json\` needs \`Authorization: Bearer <api key>\`. A missing or
-unknown key answers 401 with \`WWW-Authenticate: Bearer\`.
+An organization's routes need \`Authorization: Bearer <api key>\`, in exactly that spelling (the gateway caches
+each key's decision for up to 60 s under the header's exact text). A missing, unknown, revoked or expired key
+answers 401 with \`WWW-Authenticate: Bearer\`. Keys have a scope: \`read\` keys read events and accounts;
+\`manage\` keys may also redeliver, reset, set webhook URLs and rotate the webhook token (a \`read\` key
+answers 403 there). \`POST /events\` and the \`/admin/…\` routes are for the gateway and operators: they are
+authorized by AWS IAM, signed with SigV4 (service \`execute-api\`); an unsigned request or an API key answers
+403. \`/health\` and \`/openapi.json\` are public.
 
 ## Conventions
 - Timestamps are UTC, rendered \`YYYY-MM-DD HH:MM:SS\` (no zone suffix; fractions of a second are cut).
@@ -86,13 +103,19 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'delivery', description: 'Starting webhook redeliveries.' },
       { name: 'accounts', description: 'Tracked accounts and their webhook URLs.' },
       { name: 'service', description: 'Liveness and this document; no API key needed.' },
+      { name: 'publishing', description: 'Recording events (AWS IAM).' },
+      {
+        name: 'admin',
+        description: 'Organizations, API keys, accounts and repairs, for operators (AWS IAM).',
+      },
       { name: 'webhooks', description: 'What Herald sends to receivers.' },
+      { name: 'portal', description: 'The webhook portal page and its sign-in.' },
     ],
-    paths: PATHS,
+    paths: { ...PATHS, ...PORTAL_PATHS },
     webhooks: WEBHOOKS,
     components: {
-      schemas: SCHEMAS,
-      parameters: PARAMETERS,
+      schemas: { ...SCHEMAS, ...HEALTH_SCHEMAS, ...ADMIN_SCHEMAS, ...PORTAL_SCHEMAS },
+      parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },
       headers: HEADERS,
       responses: RESPONSES,
       securitySchemes: {
@@ -101,6 +124,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
           scheme: 'bearer',
           description:
             'An API key of the organization (`herald_…`), sent as `Authorization: Bearer <api key>`.',
+        },
+        [SIGV4_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            "AWS Signature Version 4 (service `execute-api`, the API's region) by an AWS identity allowed `execute-api:Invoke` on the route.",
         },
       },
     },

@@ -34,12 +34,39 @@ export const GATEWAY_PROBLEMS = {
     title: 'Not found',
     detail: 'No such route. See /openapi.json for the routes of this API.',
   },
-  /** An authorizer Deny; Herald's authorizer never denies (it rejects with 401), so only custom policies reach it. */
+  /**
+   * A Deny: the authorizer's policy for a `read` key on a `manage` route, or an IAM identity whose
+   * policy does not allow `execute-api:Invoke` on the route.
+   */
   ACCESS_DENIED: {
     status: 403,
     slug: 'forbidden',
     title: 'Forbidden',
-    detail: 'This API key may not call this route.',
+    detail:
+      'These credentials may not call this route: it needs an API key with the manage scope, or an AWS identity allowed to invoke it.',
+  },
+  /** An IAM route called without a SigV4 `Authorization` header, or with an API key instead. */
+  INCOMPLETE_SIGNATURE: {
+    status: 403,
+    slug: 'signature-required',
+    title: 'Signature required',
+    detail:
+      'This route is authorized by AWS IAM: sign the request with AWS Signature Version 4 (service execute-api); API keys are not accepted here.',
+  },
+  /** A SigV4 signature that does not match the request or the caller's secret key. */
+  INVALID_SIGNATURE: {
+    status: 403,
+    slug: 'invalid-signature',
+    title: 'Invalid signature',
+    detail:
+      'The AWS Signature Version 4 of this request does not match: check the credentials, the region, the service (execute-api) and that the signed request was sent unchanged.',
+  },
+  /** SigV4 credentials that are unknown, or a signature whose date is too far from the gateway's clock. */
+  EXPIRED_TOKEN: {
+    status: 403,
+    slug: 'invalid-signature',
+    title: 'Invalid signature',
+    detail: 'The AWS credentials are unknown or expired, or the request was signed more than 5 minutes ago.',
   },
   THROTTLED: {
     status: 429,
@@ -77,7 +104,14 @@ export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
     title: 'Invalid parameter',
     detail: 'A parameter is invalid.',
   },
+  unprocessable: {
+    status: 422,
+    slug: 'unprocessable',
+    title: 'Unprocessable content',
+    detail: 'A field refers to something that does not exist.',
+  },
   unauthorized: GATEWAY_PROBLEMS.UNAUTHORIZED,
+  forbidden: GATEWAY_PROBLEMS.ACCESS_DENIED,
   'not-found': GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN,
   conflict: {
     status: 409,

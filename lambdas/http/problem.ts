@@ -3,7 +3,7 @@
  * stack's gateway responses and the local API Gateway emulator use `problemBody`, so a problem looks the
  * same whoever answers.
  */
-import { HeraldError, type InvalidParam, ValidationError } from '#domain/errors';
+import { HeraldError, type InvalidParam, UnprocessableError, ValidationError } from '#domain/errors';
 import { ERROR_PROBLEMS, GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from './problem-types';
 
 /** Media type of problem answers. */
@@ -70,7 +70,9 @@ export function toProblem(error: unknown, requestId: string): ProblemResponse {
   if (error instanceof HeraldError) {
     return renderProblem(ERROR_PROBLEMS[error.kind], requestId, {
       detail: error.message,
-      ...(error instanceof ValidationError ? { invalidParams: error.params } : {}),
+      ...(error instanceof ValidationError || error instanceof UnprocessableError
+        ? { invalidParams: error.params }
+        : {}),
     });
   }
   return renderProblem(GATEWAY_PROBLEMS.DEFAULT_5XX, requestId);

@@ -1,3 +1,4 @@
+// lambdas/http: HTTP presentation (request parsing, views, Link, OpenAPI, problem+json); imports domain/ and config/, never adapters/ or handlers/.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
 
@@ -39,4 +40,31 @@ export function json(
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
     body: JSON.stringify(body),
   };
+}
+
+/**
+ * The JSON object body of a request, with only the `allowed` fields.
+ *
+ * @throws ValidationError naming `body` when it is not a JSON object, or the first unknown field
+ */
+export function jsonBody(event: APIGatewayProxyEvent, allowed: readonly string[]): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = event.body ? JSON.parse(event.body) : undefined;
+  } catch {
+    throw new ValidationError('body', 'must be a JSON object');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ValidationError('body', 'must be a JSON object');
+  }
+  const unknown = Object.keys(parsed).find((name) => !allowed.includes(name));
+  if (unknown !== undefined) {
+    throw new ValidationError(unknown, `unknown field; allowed: ${allowed.join(', ')}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** An empty answer (204). */
+export function noContent(): APIGatewayProxyResult {
+  return { statusCode: 204, headers: { 'Cache-Control': 'no-store' }, body: '' };
 }

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account, Organization } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
-import { generateApiKey, generateWebhookToken, hashApiKey } from '#domain/signing';
-import { nowIso } from '#domain/time';
+import type { ApiKeyStore, DirectoryStore } from '#domain/ports';
+import { generateWebhookToken } from '#domain/signing';
+import { type Clock, nowIso, renderTimestamp, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
-import { type AccountView, toAccountView } from '#http/event-view';
+import { createApiKey } from './api-keys';
+import { requireOrganization } from './require-organization';
+import { toTokenView, type WebhookTokenView } from './webhook-tokens';
 
 /** A new organization with its first API key (shown only once). */
 export interface CreatedOrganization {
@@ -16,43 +18,55 @@ export interface CreatedOrganization {
   readonly api_key: string;
 }
 
-/** Creates an organization, its webhook token and a first API key. */
+/** An organization as the operator sees it, with its webhook token (and the previous one in an overlap). */
+export interface OrganizationView extends WebhookTokenView {
+  readonly id: string;
+  readonly name: string;
+  /** `YYYY-MM-DD HH:MM:SS` UTC. */
+  readonly created_at: string;
+}
+
+/** Creates an organization, its webhook token and a first API key (scope `manage`, name `default`). */
 export async function createOrganization(
   directory: DirectoryStore,
-  name: string,
+  apiKeys: ApiKeyStore,
+  name: unknown,
+  clock: Clock = systemClock,
 ): Promise<CreatedOrganization> {
-  const trimmed = name.trim();
+  const trimmed = typeof name === 'string' ? name.trim() : '';
   if (trimmed.length === 0 || trimmed.length > 200) {
-    throw new ValidationError('name', 'must be 1 to 200 characters');
+    throw new ValidationError('name', 'must be a string of 1 to 200 characters');
   }
   const org: Organization = {
     id: randomUUID(),
     name: trimmed,
     webhookToken: generateWebhookToken(),
-    createdAt: nowIso(),
+    createdAt: nowIso(clock()),
   };
   await directory.createOrganization(org);
-  const { api_key } = await createApiKey(directory, org.id);
+  const { api_key } = await createApiKey(
+    directory,
+    apiKeys,
+    org.id,
+    { name: 'default', scope: 'manage' },
+    clock().getTime(),
+  );
   return { id: org.id, name: org.name, webhook_token: org.webhookToken, api_key };
 }
 
-/** Issues another API key; only its SHA-256 hash is stored. */
-export async function createApiKey(directory: DirectoryStore, orgId: string): Promise<{ api_key: string }> {
-  await requireOrganization(directory, orgId);
-  const key = generateApiKey();
-  await directory.createApiKey(hashApiKey(key), orgId, nowIso());
-  return { api_key: key };
-}
-
-/** Replaces the organization's webhook token (webhooks sent from now on are signed with the new one). */
-export async function rotateWebhookToken(
+/** One organization; 404 when unknown. */
+export async function getOrganization(
   directory: DirectoryStore,
   orgId: string,
-): Promise<{ id: string; webhook_token: string }> {
-  const token = generateWebhookToken();
-  if (!(await directory.setWebhookToken(orgId, token)))
-    throw new NotFoundError(`org: no organization ${orgId}.`);
-  return { id: orgId, webhook_token: token };
+  clock: Clock = systemClock,
+): Promise<OrganizationView> {
+  const org = await requireOrganization(directory, orgId);
+  return {
+    id: org.id,
+    name: org.name,
+    created_at: renderTimestamp(org.createdAt),
+    ...toTokenView(org, clock().getTime()),
+  };
 }
 
 /** Input of {@link putAccount}. */
@@ -63,55 +77,66 @@ export interface AccountInput {
   readonly webhookUrl?: string | undefined;
 }
 
+/** Options of {@link putAccount}. */
+export interface PutAccountOptions {
+  /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution). */
+  readonly checkHost?: (url: URL) => Promise<void>;
+  readonly clock?: Clock;
+}
+
 /**
- * Creates or updates an account. The webhook URL is checked against the URL policy, and `checkHost`
- * (DNS resolution in the CLI) refuses hosts that resolve to addresses the policy forbids.
+ * Creates or updates an account. The webhook URL is checked against the URL policy, then by `checkHost`.
+ *
+ * @returns the stored account (the caller renders it)
  */
 export async function putAccount(
   directory: DirectoryStore,
   input: AccountInput,
   policy: UrlPolicy,
-  baseUrl: string,
-  checkHost: (url: URL) => Promise<void> = async () => {},
-): Promise<AccountView> {
+  options: PutAccountOptions = {},
+): Promise<Account> {
   const iban = parseIban('iban', input.iban);
   await requireOrganization(directory, input.orgId);
   let webhookUrl: string | undefined;
   if (input.webhookUrl) {
     const url = checkWebhookUrl(input.webhookUrl, policy);
-    await checkHost(url);
+    await options.checkHost?.(url);
     webhookUrl = url.toString();
   }
-  const now = nowIso();
+  const now = nowIso((options.clock ?? systemClock)());
   const account: Account = { iban, orgId: input.orgId, webhookUrl, createdAt: now, updatedAt: now };
-  return toAccountView(await directory.putAccount(account), baseUrl);
+  return directory.putAccount(account);
+}
+
+/**
+ * Sets the webhook URL of an existing account of the organization (an org key's `PUT /accounts/{iban}`);
+ * another organization's account answers like an unknown one.
+ */
+export async function setOwnWebhookUrl(
+  directory: DirectoryStore,
+  input: AccountInput,
+  policy: UrlPolicy,
+  options: PutAccountOptions = {},
+): Promise<Account> {
+  await getAccount(directory, input.orgId, input.iban);
+  return putAccount(directory, input, policy, options);
+}
+
+/** Deletes an account; its recorded events stay readable. 404 when unknown. */
+export async function deleteAccount(directory: DirectoryStore, iban: string): Promise<void> {
+  const normalised = parseIban('iban', iban);
+  if (!(await directory.deleteAccount(normalised))) throw new NotFoundError(`No account ${normalised}.`);
 }
 
 /** The organization's accounts. */
-export async function listAccounts(
-  directory: DirectoryStore,
-  orgId: string,
-  baseUrl: string,
-): Promise<AccountView[]> {
-  const accounts = await directory.listAccounts(orgId);
-  return accounts.map((account) => toAccountView(account, baseUrl));
+export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
+  return directory.listAccounts(orgId);
 }
 
 /** One account of the organization; another organization's answers like an unknown one. */
-export async function getAccount(
-  directory: DirectoryStore,
-  orgId: string,
-  iban: string,
-  baseUrl: string,
-): Promise<AccountView> {
+export async function getAccount(directory: DirectoryStore, orgId: string, iban: string): Promise<Account> {
   const normalised = parseIban('iban', iban);
   const account = await directory.getAccount(normalised);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);
-  return toAccountView(account, baseUrl);
-}
-
-async function requireOrganization(directory: DirectoryStore, orgId: string): Promise<Organization> {
-  const org = await directory.getOrganization(orgId);
-  if (!org) throw new NotFoundError(`org: no organization ${orgId}.`);
-  return org;
+  return account;
 }

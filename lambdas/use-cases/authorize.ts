@@ -1,20 +1,26 @@
 import { BEARER_PATTERN } from '#config/routes';
-import type { DirectoryStore } from '#domain/ports';
+import type { ApiKey } from '#domain/model';
+import type { ApiKeyStore } from '#domain/ports';
 import { hashApiKey } from '#domain/signing';
 
-/** `Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
+/** `Bearer herald_…`, in the one spelling the gateway lets through. */
 const BEARER = new RegExp(BEARER_PATTERN);
 
 /**
- * The organization an `Authorization` header's API key belongs to, or undefined for a missing,
- * malformed or unknown key. Only the key's SHA-256 hash is looked up.
+ * The API key an `Authorization` header carries, or undefined for a missing, malformed, unknown or
+ * expired key. Only the key's SHA-256 hash is looked up.
+ *
+ * @param nowSeconds - epoch seconds, compared with the key's `expires_at`
  */
-export async function organizationOfBearer(
-  directory: Pick<DirectoryStore, 'findOrgIdByApiKeyHash'>,
+export async function apiKeyOfBearer(
+  apiKeys: Pick<ApiKeyStore, 'findApiKeyByHash'>,
   authorization: string | undefined,
-): Promise<string | undefined> {
+  nowSeconds: number,
+): Promise<ApiKey | undefined> {
   if (!authorization || !BEARER.test(authorization)) return undefined;
-  const key = authorization.trim().split(/\s+/)[1];
-  if (!key) return undefined;
-  return directory.findOrgIdByApiKeyHash(hashApiKey(key));
+  const key = authorization.slice('Bearer '.length);
+  const found = await apiKeys.findApiKeyByHash(hashApiKey(key));
+  if (!found) return undefined;
+  if (found.expiresAt !== undefined && found.expiresAt <= nowSeconds) return undefined;
+  return found;
 }

@@ -4,7 +4,7 @@ import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy
 import { parseRetryAfter } from '#domain/endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, WebhookSender } from '#domain/ports';
-import { standardSignature, webhookKey } from '#domain/signing';
+import { webhookSignatureHeader } from '#domain/signing';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 
@@ -120,7 +120,7 @@ export async function deliverEvent(
     }
   }
 
-  const { attempt, retryAfter } = await attemptDelivery(deps, event, account.webhookUrl, org.webhookToken);
+  const { attempt, retryAfter } = await attemptDelivery(deps, event, account.webhookUrl, org);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const health = await observeAttempt(
     deps,
@@ -168,7 +168,7 @@ async function attemptDelivery(
   deps: DeliveryDeps,
   event: EventRecord,
   url: string,
-  token: string,
+  org: Organization,
 ): Promise<{ attempt: DeliveryAttempt; retryAfter?: string | undefined }> {
   const started = deps.now();
   const deliveredAt = new Date(started).toISOString();
@@ -184,7 +184,6 @@ async function attemptDelivery(
       },
     };
   }
-  const key = webhookKey(token);
   const timestamp = Math.floor(started / 1000);
   const result = await deps.sender.send({
     url,
@@ -196,7 +195,8 @@ async function attemptDelivery(
       'X-Signature': event.signature,
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': standardSignature(key, event.id, timestamp, event.body),
+      // Token rotation: during the overlap the previous token signs too (see webhookSignatureHeader).
+      'webhook-signature': webhookSignatureHeader(org, event.id, timestamp, event.body, started),
     },
   });
   return {

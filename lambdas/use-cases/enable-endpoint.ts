@@ -1,6 +1,6 @@
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
-import type { DeliveryQueue, EndpointHealthStore, EventStore } from '#domain/ports';
+import type { DeliveryQueue, DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
 import { parseTimestampParam } from '#domain/time';
 import { resetWebhooks } from './redeliver-events';
 
@@ -43,4 +43,20 @@ export async function enableEndpoint(
   if (since === undefined) return { iban, webhook_health: 'healthy', queued: [] };
   const { queued } = await resetWebhooks(deps, orgId, { account: iban, since });
   return { iban, webhook_health: 'healthy', queued };
+}
+
+/**
+ * The operator's enable (`POST /admin/accounts/{iban}/enable`): the same as {@link enableEndpoint} for
+ * whichever organization owns the account.
+ *
+ * @throws ValidationError for a malformed IBAN or time; NotFoundError when no organization has the account
+ */
+export async function enableAnyEndpoint(
+  deps: EnableDeps & { readonly directory: Pick<DirectoryStore, 'getAccount'> },
+  ibanInput: string,
+  recoverSince?: string,
+): Promise<EnableResult> {
+  const account = await deps.directory.getAccount(parseIban('iban', ibanInput));
+  if (!account) throw new NotFoundError(`No account ${ibanInput}.`);
+  return enableEndpoint(deps, account.orgId, account.iban, recoverSince);
 }

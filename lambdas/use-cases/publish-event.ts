@@ -1,3 +1,4 @@
+// lambdas/use-cases: what a function does, orchestrated over the ports in domain/ports.ts; imports domain/ and config/, never http/, adapters/ or handlers/.
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';

@@ -1,25 +1,21 @@
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { isEventId } from '#domain/ids';
-import type { EventStore } from '#domain/ports';
-import { type EventDetailView, type EventSummaryView, toEventDetail, toEventSummary } from '#http/event-view';
-import type { ListQuery } from '#http/list-query';
-import { linkHeader } from '#http/pagination';
+import type { EventRecord } from '#domain/model';
+import type { EventFilters, EventListPage, EventStore } from '#domain/ports';
 
-/** One page of the event list and its RFC 8288 `Link` header. */
-export interface EventListResult {
-  readonly events: EventSummaryView[];
-  readonly link: string;
+/** Which page of an organization's events, with which filters. */
+export interface EventPageQuery {
+  /** 1-based. */
+  readonly page: number;
+  readonly perPage: number;
+  /** `until` names a whole second here (the API's rendering has no milliseconds). */
+  readonly filters: EventFilters;
 }
 
-/** An organization's events, newest first, one page of them. */
-export async function listEvents(
-  store: EventStore,
-  orgId: string,
-  query: ListQuery,
-  baseUrl: string,
-): Promise<EventListResult> {
+/** An organization's events, newest first, one page of them, and whether more follow. */
+export function listEvents(store: EventStore, orgId: string, query: EventPageQuery): Promise<EventListPage> {
   const { until, ...filters } = query.filters;
-  const page = await store.listEvents({
+  return store.listEvents({
     orgId,
     offset: (query.page - 1) * query.perPage,
     limit: query.perPage,
@@ -27,10 +23,6 @@ export async function listEvents(
     // `until` names a whole second; events stored with milliseconds inside it belong to the range.
     until: until === undefined ? undefined : new Date(Date.parse(until) + 999).toISOString(),
   });
-  return {
-    events: page.events.map((event) => toEventSummary(event, baseUrl)),
-    link: linkHeader(baseUrl, '/events', query, page.hasMore),
-  };
 }
 
 /**
@@ -38,15 +30,10 @@ export async function listEvents(
  *
  * @throws ValidationError for a malformed id, NotFoundError otherwise
  */
-export async function getEvent(
-  store: EventStore,
-  orgId: string,
-  id: string,
-  baseUrl: string,
-): Promise<EventDetailView> {
+export async function getEvent(store: EventStore, orgId: string, id: string): Promise<EventRecord> {
   const event = await store.getEvent(parseEventId(id));
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
-  return toEventDetail(event, baseUrl);
+  return event;
 }
 
 /** The path parameter `id`, which must be an event id (UUID v4 or v7, lower case). */

@@ -3,6 +3,7 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
@@ -45,9 +46,9 @@ export async function measureDeliveryCapacity(
   events: number,
 ): Promise<{ publish: CapacityTally; deliver: CapacityTally }> {
   const setup = new DynamoDirectoryStore(client, tableName);
-  const org = await createOrganization(setup, 'bench');
+  const org = await createOrganization(setup, new DynamoApiKeyStore(client, tableName), 'bench');
   const iban = 'DE89370400440532013000';
-  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local', 'http://bench');
+  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local');
 
   const pub = tally();
   const publishDeps = {
@@ -85,20 +86,25 @@ export async function measureDeliveryCapacity(
   return { publish: perEvent(pub.sum), deliver: perEvent(del.sum) };
 }
 
-/** Read units of `GET /events` page 1 and page 50 (per_page 100) with 10,000 events in one organization. */
-export async function measureListCapacity(
+/**
+ * Writes `count` delivered events of one organization and account straight into the table (one second
+ * apart from 2026-01-01, BatchWriteItem of 25), bypassing the stream filter, which drops non-pending items.
+ */
+export async function seedDeliveredEvents(
   client: DynamoDBDocumentClient,
   tableName: string,
-): Promise<Record<string, CapacityTally>> {
-  const orgId = 'bench-list-org';
+  orgId: string,
+  account: string,
+  count: number,
+): Promise<void> {
   const start = Date.parse('2026-01-01T00:00:00Z');
-  const items = Array.from({ length: 10_000 }, (_, i) => {
+  const items = Array.from({ length: count }, (_, i) => {
     const id = uuidv7(start + i * 1000);
     const triggeredAt = new Date(start + i * 1000).toISOString();
     const item = eventItem({
       id,
       orgId,
-      account: 'DE89370400440532013000',
+      account,
       type: 'credit_transfer_status_change',
       triggeredAt,
       body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
@@ -111,6 +117,15 @@ export async function measureListCapacity(
     const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
   }
+}
+
+/** Read units of `GET /events` page 1 and page 50 (per_page 100) with 10,000 events in one organization. */
+export async function measureListCapacity(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<Record<string, CapacityTally>> {
+  const orgId = 'bench-list-org';
+  await seedDeliveredEvents(client, tableName, orgId, 'DE89370400440532013000', 10_000);
   const result: Record<string, CapacityTally> = {};
   for (const page of [1, 50]) {
     const t = tally();

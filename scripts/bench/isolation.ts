@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
@@ -72,9 +73,11 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
-  const directory = new DynamoDirectoryStore(createDocumentClient(), runtime.tableName);
-  const org = await createOrganization(directory, `bench ${iban}`);
-  await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
+  const client = createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, runtime.tableName);
+  const apiKeys = new DynamoApiKeyStore(client, runtime.tableName);
+  const org = await createOrganization(directory, apiKeys, `bench ${iban}`);
+  await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
 }
 
 /** A bad account per scenario (valid IBANs). */

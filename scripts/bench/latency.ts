@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { createPublisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
@@ -52,9 +53,13 @@ export async function measureLatency(
   try {
     const client = createDocumentClient();
     const directory = new DynamoDirectoryStore(client, runtime.tableName);
-    const org = await createOrganization(directory, 'bench');
+    const org = await createOrganization(
+      directory,
+      new DynamoApiKeyStore(client, runtime.tableName),
+      'bench',
+    );
     const iban = 'DE89370400440532013000';
-    await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local', runtime.baseUrl);
+    await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
     const event = { account: iban, type: 'credit_transfer_status_change', payload: SAMPLE_PAYLOAD };
 

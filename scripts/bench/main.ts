@@ -11,6 +11,8 @@ import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
 import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
+import { measurePortalRender } from './portal';
+import { measurePublishApi } from './publish-api';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -23,7 +25,7 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('capacity') || wants('latency') || wants('isolation')) {
+if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();
   try {
     applyLocalAwsEnv(emulators.endpoints);
@@ -72,6 +74,16 @@ if (wants('capacity') || wants('latency') || wants('isolation')) {
       const result = await measureLatency(emulators.endpoints, 200, 1000);
       console.log('\n## Publish → receiver through the local runtime\n');
       console.log(JSON.stringify(result, null, 2));
+    }
+    if (wants('portal')) {
+      console.log(
+        '\n## Portal: navigation to the events list on screen (headless Chromium, local runtime)\n',
+      );
+      console.log(JSON.stringify(await measurePortalRender(emulators.endpoints), null, 2));
+    }
+    if (wants('publish-api')) {
+      console.log('\n## Signed POST /events through the local runtime (sequential)\n');
+      console.log(JSON.stringify(await measurePublishApi(emulators.endpoints, 200), null, 2));
     }
   } finally {
     await emulators.stop();

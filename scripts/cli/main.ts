@@ -1,38 +1,28 @@
 import { parseArgs } from 'node:util';
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { hostChecker } from '#adapters/http/host-check';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { HeraldError, NotFoundError } from '#domain/errors';
-import { parseIban } from '#domain/iban';
-import { parseUrlPolicy } from '#domain/webhook-url';
-import { createPublisher } from '#lambdas/publisher';
-import {
-  createApiKey,
-  createOrganization,
-  listAccounts,
-  putAccount,
-  rotateWebhookToken,
-} from '#use-cases/administer';
-import { enableEndpoint } from '#use-cases/enable-endpoint';
-import { requeuePending } from '#use-cases/redeliver-events';
+import { type ApiAnswer, type ApiCall, ApiError, apiClient } from './api-client';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
   org create --name NAME
-  org token rotate --org ORG_ID
-  api-key create --org ORG_ID
+  org show --org ORG_ID
+  api-key create --org ORG_ID [--name NAME] [--scope read|manage] [--expires-at EPOCH_SECONDS]
+  api-key list --org ORG_ID
+  api-key revoke --org ORG_ID --key-id KEY_ID
   account put --org ORG_ID --iban IBAN [--webhook-url URL]
+  account delete --iban IBAN
   account list --org ORG_ID
   account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
     with --recover-since, redeliver its failed and skipped events since then)
+  portal-link --org ORG_ID [--scope read|manage] [--ttl-minutes N]   (default read, 60 min)
+  token rotate --org ORG_ID [--overlap-hours H]   (default 24: the old token also signs meanwhile)
+  token show --org ORG_ID
+  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
   events requeue --org ORG_ID [--older-than MINUTES]   (pending events with no queued delivery)
-  publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO] [--retention-days N]
-Target: the local runtime (.herald/local.json) by default; AWS with --table NAME --base-url URL [--region R]
-  [--queue-url URL (events requeue, account enable --recover-since)]
-  [--url-policy public-https|allow-private|allow-http|allow-private-http|local]`;
+  events redeliver --org ORG_ID --id EVENT_ID
+  events reset --org ORG_ID
+Every command calls Herald's API, signed with AWS SigV4. Target: the local runtime (.herald/local.json)
+by default; a deployed stack with --api-url URL (the stack output ApiUrl) [--region R], using the
+default AWS credential chain.`;
 
 /** A usage mistake: exit code 2 and the usage text. */
 class UsageError extends Error {}
@@ -46,15 +36,16 @@ const OPTIONS = {
   type: { type: 'string' },
   payload: { type: 'string' },
   id: { type: 'string' },
+  'key-id': { type: 'string' },
+  scope: { type: 'string' },
+  'expires-at': { type: 'string' },
+  'overlap-hours': { type: 'string' },
   'triggered-at': { type: 'string' },
-  'retention-days': { type: 'string' },
-  table: { type: 'string' },
+  'api-url': { type: 'string' },
   region: { type: 'string' },
-  'base-url': { type: 'string' },
-  'url-policy': { type: 'string' },
-  'queue-url': { type: 'string' },
   'older-than': { type: 'string' },
   'recover-since': { type: 'string' },
+  'ttl-minutes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -76,99 +67,112 @@ function required(flag: keyof typeof values): string {
   return value;
 }
 
+/** A whole-number flag, or undefined when absent. */
+function integer(flag: keyof typeof values, what: string): number | undefined {
+  const text = values[flag];
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (typeof text !== 'string' || text === '' || !Number.isInteger(value) || value < 0) {
+    throw new UsageError(`--${flag} must be ${what}.`);
+  }
+  return value;
+}
+
+const segment = (value: string): string => encodeURIComponent(value);
+const orgPath = (): string => `/admin/organizations/${segment(required('org'))}`;
+
+/** The body of a successful answer: what most commands print. */
+async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
+  return (await answer).body;
+}
+
+/** Each command: the API call it makes, and what it prints. */
+const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = {
+  'org create': (call) => bodyOf(call('POST', '/admin/organizations', { name: required('name') })),
+  'org show': (call) => bodyOf(call('GET', orgPath())),
+  'api-key create': (call) => {
+    const expiresAt = integer('expires-at', 'epoch seconds');
+    return bodyOf(
+      call('POST', `${orgPath()}/api-keys`, {
+        name: values.name ?? 'cli',
+        scope: values.scope ?? 'manage',
+        ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
+      }),
+    );
+  },
+  'api-key list': (call) => bodyOf(call('GET', `${orgPath()}/api-keys`)),
+  'api-key revoke': async (call) => {
+    await call('DELETE', `${orgPath()}/api-keys/${segment(required('key-id'))}`);
+    return { revoked: values['key-id'] };
+  },
+  'account put': (call) =>
+    bodyOf(
+      call('PUT', `/admin/accounts/${segment(required('iban'))}`, {
+        org: required('org'),
+        ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}),
+      }),
+    ),
+  'account delete': async (call) => {
+    await call('DELETE', `/admin/accounts/${segment(required('iban'))}`);
+    return { deleted: values.iban };
+  },
+  'account list': (call) => bodyOf(call('GET', `${orgPath()}/accounts`)),
+  'account enable': (call) => {
+    const since = values['recover-since'];
+    const body = since === undefined ? undefined : { recover_since: since };
+    return bodyOf(call('POST', `/admin/accounts/${segment(required('iban'))}/enable`, body));
+  },
+  'token rotate': (call) => {
+    const hours = integer('overlap-hours', 'whole hours from 0 to 168');
+    const body = hours === undefined ? {} : { overlap_hours: hours };
+    return bodyOf(call('POST', `${orgPath()}/webhook-token/rotate`, body));
+  },
+  'token show': async (call) => {
+    const org = (await call('GET', orgPath())).body as { webhook_token: string; previous: unknown };
+    return { webhook_token: org.webhook_token, previous: org.previous };
+  },
+  publish: async (call) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(required('payload'));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError('--payload must be JSON (an object).');
+    }
+    const answer = await call('POST', '/events', {
+      account: required('account'),
+      type: required('type'),
+      payload,
+      ...(values.id === undefined ? {} : { id: values.id }),
+      ...(values['triggered-at'] === undefined ? {} : { triggered_at: values['triggered-at'] }),
+    });
+    const event = answer.body as { id: string; webhook_status: string };
+    // 201: recorded now; 200: the same id and content were recorded before.
+    return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
+  },
+  'events requeue': (call) => {
+    const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
+    return bodyOf(call('POST', `${orgPath()}/events/requeue`, { older_than_minutes: minutes }));
+  },
+  'events redeliver': (call) =>
+    bodyOf(call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`)),
+  'events reset': (call) => bodyOf(call('POST', `${orgPath()}/webhooks/reset`)),
+  'portal-link': (call) => {
+    const ttl = integer('ttl-minutes', 'whole minutes from 1 to 1440');
+    const body = { scope: values.scope ?? 'read', ...(ttl === undefined ? {} : { ttl_minutes: ttl }) };
+    return bodyOf(call('POST', `${orgPath()}/portal-links`, body));
+  },
+};
+
 async function run(): Promise<unknown> {
   const command = positionals.join(' ');
   if (values.help) return USAGE;
   if (command === '') throw new UsageError('');
-  const target = resolveTarget({
-    table: values.table,
-    region: values.region,
-    baseUrl: values['base-url'],
-    urlPolicy: values['url-policy'] === undefined ? undefined : parseUrlPolicy(values['url-policy']),
-    queueUrl: values['queue-url'],
-  });
-  const client = createDocumentClient();
-  const directory = new DynamoDirectoryStore(client, target.tableName);
-  switch (command) {
-    case 'org create':
-      return createOrganization(directory, required('name'));
-    case 'org token rotate':
-      return rotateWebhookToken(directory, required('org'));
-    case 'api-key create':
-      return createApiKey(directory, required('org'));
-    case 'account put':
-      return putAccount(
-        directory,
-        { orgId: required('org'), iban: required('iban'), webhookUrl: values['webhook-url'] },
-        target.urlPolicy,
-        target.baseUrl,
-        hostChecker(target.urlPolicy),
-      );
-    case 'account list':
-      return listAccounts(directory, required('org'), target.baseUrl);
-    case 'account enable': {
-      const recoverSince = values['recover-since'];
-      if (recoverSince !== undefined && !target.queueUrl)
-        throw new UsageError(
-          '--queue-url is required with --table and --recover-since (the stack output QueueUrl).',
-        );
-      // An operator command: the account's own organization is the one it is enabled for.
-      const iban = parseIban('iban', required('iban'));
-      const account = await directory.getAccount(iban);
-      if (!account) throw new NotFoundError(`No account ${iban}.`);
-      const deps = {
-        health: new DynamoEndpointHealthStore(client, target.tableName),
-        events: new DynamoEventStore(client, target.tableName),
-        queue: new SqsDeliveryQueue(createSqsClient(), target.queueUrl ?? ''),
-        now: Date.now,
-      };
-      return enableEndpoint(deps, account.orgId, iban, recoverSince);
-    }
-    case 'events requeue': {
-      if (!target.queueUrl)
-        throw new UsageError('--queue-url is required with --table (the stack output QueueUrl).');
-      const minutes = Number(values['older-than'] ?? '15');
-      if (!Number.isInteger(minutes) || minutes < 0)
-        throw new UsageError('--older-than must be whole minutes (≥ 0).');
-      const deps = {
-        events: new DynamoEventStore(client, target.tableName),
-        queue: new SqsDeliveryQueue(createSqsClient(), target.queueUrl),
-      };
-      return requeuePending(deps, required('org'), new Date(Date.now() - minutes * 60_000).toISOString());
-    }
-    case 'publish': {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(required('payload'));
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError('--payload must be JSON (an object).');
-      }
-      const retention = values['retention-days'];
-      const retentionDays = retention === undefined ? undefined : Number(retention);
-      if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays > 0)) {
-        throw new UsageError(
-          '--retention-days must be a positive integer (the stack output EventRetentionDays).',
-        );
-      }
-      const publish = createPublisher({
-        tableName: target.tableName,
-        baseUrl: target.baseUrl,
-        client,
-        retentionDays,
-      });
-      const event = await publish({
-        account: required('account'),
-        type: required('type'),
-        payload,
-        id: values.id,
-        triggeredAt: values['triggered-at'],
-      });
-      return { id: event.id, created: event.created, webhook_status: event.webhookStatus };
-    }
-    default:
-      throw new UsageError(`Unknown command "${command}".`);
-  }
+  // The old spelling of `token rotate`.
+  const action = COMMANDS[command === 'org token rotate' ? 'token rotate' : command];
+  if (!action) throw new UsageError(`Unknown command "${command}".`);
+  const target = await resolveTarget({ apiUrl: values['api-url'], region: values.region });
+  return action(apiClient(target));
 }
 
 try {
@@ -179,7 +183,7 @@ try {
     process.stderr.write(`${error.message ? `herald: ${error.message}\n` : ''}${USAGE}\n`);
     process.exitCode = 2;
   } else {
-    const message = error instanceof HeraldError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`herald: ${message}\n`);
     process.exitCode = 1;
   }

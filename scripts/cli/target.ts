@@ -1,93 +1,74 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UrlPolicy } from '#domain/webhook-url';
-import { LOCAL_REGION } from '#local/emulators';
+import { type AwsKey, LOCAL_INFO_PATH, type LocalRuntimeInfo } from '#local/local-info';
 
-/** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
-export interface LocalRuntimeInfo {
-  readonly baseUrl: string;
-  readonly region: string;
-  readonly tableName: string;
-  readonly queueUrl: string;
-  readonly dlqUrl: string;
-  readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
-  readonly pid: number;
-}
+/** The API the CLI calls and how it signs. */
+export type { AwsKey };
 
-/** Path of the local runtime's info file, relative to the project directory. */
-export const LOCAL_INFO_PATH = join('.herald', 'local.json');
-
-/**
- * Writes `<dir>/.herald/local.json` for a running local runtime (what `npm start` does, and what the
- * CLI tests imitate).
- */
-export function writeLocalInfo(dir: string, runtime: Omit<LocalRuntimeInfo, 'region' | 'pid'>): void {
-  const info: LocalRuntimeInfo = {
-    baseUrl: runtime.baseUrl,
-    region: LOCAL_REGION,
-    tableName: runtime.tableName,
-    queueUrl: runtime.queueUrl,
-    dlqUrl: runtime.dlqUrl,
-    endpoints: runtime.endpoints,
-    pid: process.pid,
-  };
-  mkdirSync(join(dir, '.herald'), { recursive: true });
-  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`);
-}
-
-/** Where the CLI works. */
+/** The API the CLI calls and how it signs. */
 export interface CliTarget {
-  readonly tableName: string;
-  /** Needed only by commands that queue deliveries. */
-  readonly queueUrl?: string | undefined;
-  readonly baseUrl: string;
-  readonly urlPolicy: UrlPolicy;
-  readonly local: boolean;
+  /** Base URL without a trailing slash. */
+  readonly apiUrl: string;
+  readonly region: string;
+  /** Credentials for SigV4: the local operator's, or the default AWS chain's. */
+  readonly credentials: () => Promise<AwsKey>;
 }
 
 /** Flags that pick the target. */
 export interface TargetFlags {
-  readonly table?: string | undefined;
+  readonly apiUrl?: string | undefined;
   readonly region?: string | undefined;
-  readonly baseUrl?: string | undefined;
-  readonly urlPolicy?: UrlPolicy | undefined;
-  readonly queueUrl?: string | undefined;
 }
 
 /**
- * With `--table`, the CLI talks to AWS (credentials and region from the usual chain or `--region`).
- * Without it, it talks to the local runtime described by `.herald/local.json`, pointing the SDK at the
- * emulators through the standard endpoint variables.
+ * With `--api-url`, the CLI calls that API with the default AWS credential chain (environment, profile,
+ * SSO, instance role…); the region is `--region`, `AWS_REGION`, or the one in an execute-api host name.
+ * Without it, it calls the local runtime described by `.herald/local.json` with the local operator key.
  */
-export function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): CliTarget {
-  if (flags.table) {
-    if (flags.region) process.env.AWS_REGION = flags.region;
-    if (!flags.baseUrl) throw new Error('--base-url is required with --table (the stack output ApiUrl).');
-    return {
-      tableName: flags.table,
-      baseUrl: flags.baseUrl,
-      queueUrl: flags.queueUrl,
-      urlPolicy: flags.urlPolicy ?? 'public-https',
-      local: false,
-    };
+export async function resolveTarget(flags: TargetFlags, cwd: string = process.cwd()): Promise<CliTarget> {
+  if (flags.apiUrl) {
+    const apiUrl = flags.apiUrl.replace(/\/+$/, '');
+    const region =
+      flags.region ??
+      process.env.AWS_REGION ??
+      process.env.AWS_DEFAULT_REGION ??
+      /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/.exec(new URL(apiUrl).hostname)?.[1];
+    if (!region) throw new Error('Pass --region (or set AWS_REGION): the API URL does not name one.');
+    const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+    return { apiUrl, region, credentials: defaultProvider() };
   }
   const path = join(cwd, LOCAL_INFO_PATH);
   if (!existsSync(path)) {
     throw new Error(
-      `No local runtime found (${LOCAL_INFO_PATH} is missing): run "npm start", or pass --table/--region/--base-url for AWS.`,
+      `No local runtime found (${LOCAL_INFO_PATH} is missing): run "npm start", or pass --api-url (the stack output ApiUrl).`,
     );
   }
   const info = JSON.parse(readFileSync(path, 'utf8')) as LocalRuntimeInfo;
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = info.endpoints.dynamodb;
-  process.env.AWS_ENDPOINT_URL_SQS = info.endpoints.sqs;
-  process.env.AWS_REGION = info.region;
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  return {
-    tableName: info.tableName,
-    baseUrl: info.baseUrl,
-    queueUrl: info.queueUrl,
-    urlPolicy: flags.urlPolicy ?? 'local',
-    local: true,
-  };
+  return { apiUrl: info.baseUrl, region: info.region, credentials: async () => info.credentials };
+}
+
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+
+function bytes(data: SourceData): string | Uint8Array {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** SHA-256 (and HMAC-SHA256) in the shape the SigV4 signer expects. */
+export class NodeSha256 {
+  private readonly hash;
+
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+
+  update(data: SourceData): void {
+    this.hash.update(bytes(data));
+  }
+
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
 }

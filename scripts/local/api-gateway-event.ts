@@ -14,6 +14,7 @@ import { LOCAL_REGION } from './emulators';
 // request contexts built from them, so they must be stable and well formed.
 const ACCOUNT_ID = '000000000000';
 const API_ID = 'local';
+const OPERATOR_USER_ID = 'AIDALOCALOPERATOR';
 
 /** The methods registered on one resource, and the path parameters the request path gave it. */
 export interface RouteMatch {
@@ -88,12 +89,14 @@ export function toMethodArn(stage: string, method: string, path: string): string
  * @param pathParameters - From {@link matchRoute}.
  * @param authorizer - The authorizer's `principalId` and context (already strings), or `undefined` for an
  *   unauthorized route.
+ * @param accessKey - On an IAM route, the access key id of the verified SigV4 signature.
  */
 export function toProxyEvent(
   request: GatewayRequest,
   route: RouteShape,
   pathParameters: Record<string, string> | null,
   authorizer: Record<string, string> | undefined,
+  accessKey?: string,
 ): APIGatewayProxyEvent {
   const { req, url, path, stage, requestId } = request;
   const headers: Record<string, string> = {};
@@ -135,9 +138,10 @@ export function toProxyEvent(
       extendedRequestId: requestId,
       httpMethod: route.method,
       identity: {
-        // A caller without IAM or Cognito credentials leaves every other field null.
-        accessKey: null,
-        accountId: null,
+        // A caller without IAM or Cognito credentials leaves every other field null; an IAM caller is the
+        // local operator, an IAM user of the stand-in account.
+        accessKey: accessKey ?? null,
+        accountId: accessKey ? ACCOUNT_ID : null,
         apiKey: null,
         apiKeyId: null,
         caller: null,
@@ -147,8 +151,8 @@ export function toProxyEvent(
         cognitoIdentityId: null,
         cognitoIdentityPoolId: null,
         principalOrgId: null,
-        user: null,
-        userArn: null,
+        user: accessKey ? OPERATOR_USER_ID : null,
+        userArn: accessKey ? `arn:aws:iam::${ACCOUNT_ID}:user/herald-local-operator` : null,
         sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         userAgent: headerValue(req, 'user-agent') ?? null,
       },

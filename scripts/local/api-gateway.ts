@@ -1,6 +1,7 @@
 /**
  * A `node:http` emulation of Herald's API Gateway REST API: Lambda proxy integration (v1 events), a
- * TOKEN authorizer with a per-token decision cache, and the gateway's own problem+json answers.
+ * TOKEN authorizer with a per-token decision cache, AWS IAM (SigV4) authorization against the local
+ * operator credentials, and the gateway's own problem+json answers.
  *
  * Routes come from `API_ROUTES` and gateway answers from `GATEWAY_PROBLEMS`, the shapes the CDK stack
  * uses, so a client sees the same statuses, headers and bodies locally as in AWS. Route matching and the
@@ -26,6 +27,8 @@ import {
 import { renderProblem } from '#http/problem';
 import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
+import { LOCAL_REGION } from './emulators';
+import { type LocalCredentials, verifySigV4 } from './sigv4';
 
 /** A proxy-integration function (a Lambda handler with its context already bound). */
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -52,6 +55,11 @@ export interface ApiGatewayOptions {
   readonly authorizerCacheTtlSeconds?: number;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;
+  /**
+   * The only AWS identity allowed on `iam` routes (the local operator); without it every `iam` route
+   * answers 403. Signatures must be for service `execute-api` in `LOCAL_REGION`.
+   */
+  readonly operatorCredentials?: LocalCredentials;
 }
 
 /** A gateway that is not yet (or no longer) listening. */
@@ -127,17 +135,27 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     }
     const body = await readBody(req);
     let authorizer: Record<string, string> | undefined;
+    let caller: string | undefined;
     if (route.auth === 'api-key') {
       const arn = toMethodArn(stage, method, path);
       const decision = await authorize(headerValue(req, AUTHORIZATION_HEADER), arn);
       if ('problem' in decision) return sendProblem(res, decision.problem, requestId);
       authorizer = decision.allowed;
+    } else if (route.auth === 'iam') {
+      const [rawPath = '/', rawQuery = ''] = (req.url ?? '/').split(/\?(.*)/s);
+      const signed = { method, rawPath, rawQuery, rawHeaders: req.rawHeaders, body };
+      const verdict = options.operatorCredentials
+        ? verifySigV4(signed, options.operatorCredentials, LOCAL_REGION)
+        : ({ fault: 'EXPIRED_TOKEN' } as const);
+      if ('fault' in verdict) return sendProblem(res, GATEWAY_PROBLEMS[verdict.fault], requestId);
+      caller = verdict.accessKeyId;
     }
     const event = toProxyEvent(
       { req, url, path, body, requestId, stage },
       route,
       match.pathParameters,
       authorizer,
+      caller,
     );
     const handler = options.handlers[route.fn as RouteFunctionKey];
     let result: APIGatewayProxyResult;

@@ -12,10 +12,11 @@ export interface DemoReceiver {
  * Starts a receiver on a free loopback port that answers 204 to a correctly signed webhook and 401
  * otherwise, and prints one line per delivery.
  *
- * @param token - reads the organization's current webhook token
+ * @param tokens - reads the organization's webhook tokens: the current one and, during a rotation's
+ *   overlap, the previous one (a receiver switching secrets accepts either)
  */
 export async function startDemoReceiver(
-  token: () => Promise<string>,
+  tokens: () => Promise<readonly string[]>,
   log: (line: string) => void,
 ): Promise<DemoReceiver> {
   const server: Server = createServer((req, res) => {
@@ -26,10 +27,10 @@ export async function startDemoReceiver(
       const id = String(req.headers['webhook-id']);
       const timestamp = Number(req.headers['webhook-timestamp']);
       // Read per request, so a token rotated with the CLI is picked up at once.
-      const expected = standardSignature(webhookKey(await token()), id, timestamp, body);
-      const verified = String(req.headers['webhook-signature'] ?? '')
-        .split(' ')
-        .includes(expected);
+      const sent = String(req.headers['webhook-signature'] ?? '').split(' ');
+      const verified = (await tokens()).some((token) =>
+        sent.includes(standardSignature(webhookKey(token), id, timestamp, body)),
+      );
       const { type } = JSON.parse(body) as { type?: string };
       log(`demo receiver: ${verified ? 'verified' : 'BAD SIGNATURE'} webhook ${id} (${type})`);
       res.writeHead(verified ? 204 : 401).end();

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { createOrganization, putAccount } from '#use-cases/administer';
 
@@ -21,7 +22,6 @@ export const DEMO_IBAN = 'DE89370400440532013000';
 export async function seedDemo(
   client: DynamoDBDocumentClient,
   tableName: string,
-  baseUrl: string,
   receiverUrl: string,
   statePath: string,
 ): Promise<DemoOrganization> {
@@ -33,7 +33,11 @@ export async function seedDemo(
     if (org) demo = { ...saved, webhookToken: org.webhookToken };
   }
   if (!demo) {
-    const created = await createOrganization(directory, 'Demo organization');
+    const created = await createOrganization(
+      directory,
+      new DynamoApiKeyStore(client, tableName),
+      'Demo organization',
+    );
     demo = {
       orgId: created.id,
       apiKey: created.api_key,
@@ -41,12 +45,7 @@ export async function seedDemo(
       iban: DEMO_IBAN,
     };
   }
-  await putAccount(
-    directory,
-    { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl },
-    'local',
-    baseUrl,
-  );
+  await putAccount(directory, { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl }, 'local');
   writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }

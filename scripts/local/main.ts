@@ -8,10 +8,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { LOCAL_INFO_PATH, writeLocalInfo } from '#cli/target';
+import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { parseRetrySchedule } from '#domain/retry-schedule';
+import { DEFAULT_LINK_MINUTES, mintPortalLink } from '#use-cases/portal-access';
+import { showWebhookToken } from '#use-cases/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
+import { LOCAL_REGION } from './emulators';
+import { LOCAL_INFO_PATH, writeLocalInfo } from './local-info';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -56,26 +60,40 @@ const client = createDocumentClient();
 const directory = new DynamoDirectoryStore(client, runtime.tableName);
 let orgId = '';
 receiver = await startDemoReceiver(
-  async () => (await directory.getOrganization(orgId))?.webhookToken ?? '',
+  async () => {
+    const { webhook_token, previous } = await showWebhookToken(directory, orgId);
+    return previous ? [webhook_token, previous.webhook_token] : [webhook_token];
+  },
   (line) => console.log(line),
 );
-const demo = await seedDemo(
-  client,
-  runtime.tableName,
-  runtime.baseUrl,
-  receiver.url,
-  join(STATE_DIR, 'demo.json'),
-);
+const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_DIR, 'demo.json'));
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
+const portal = await mintPortalLink(
+  directory,
+  new DynamoPortalLinkStore(client, runtime.tableName),
+  demo.orgId,
+  { scope: 'manage', ttlMinutes: DEFAULT_LINK_MINUTES },
+  runtime.baseUrl,
+);
 
+const { accessKeyId, secretAccessKey } = runtime.credentials;
 console.log(`
 Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${STATE_DIR}/data`})
 
   ORG_ID=${demo.orgId}
   API_KEY=${demo.apiKey}
   ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  Portal: ${runtime.baseUrl}/portal (sign in with the API key, or once with this link, valid ${DEFAULT_LINK_MINUTES} min:
+    ${portal.url} )
+  More links: npx herald portal-link --org ${demo.orgId} [--scope read|manage] [--ttl-minutes N]
+
+  Local operator credentials for the IAM routes (POST /events, /admin/…), region ${LOCAL_REGION},
+  also in ${LOCAL_INFO_PATH}:
+  AWS_ACCESS_KEY_ID=${accessKeyId}
+  AWS_SECRET_ACCESS_KEY=${secretAccessKey}
 
   curl -s ${runtime.baseUrl}/health
   curl -s -H "Authorization: Bearer ${demo.apiKey}" ${runtime.baseUrl}/events

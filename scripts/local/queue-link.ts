@@ -24,6 +24,7 @@ import type {
 } from 'aws-lambda';
 import { CONSUMER_EVENT_SOURCE } from '#config/delivery';
 import { LOCAL_REGION } from './emulators';
+import { Sleeper } from './sleeper';
 
 /** The function behind the mapping (a Lambda handler with its context already bound). */
 export type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined> | Promise<void>;
@@ -65,18 +66,7 @@ export async function startQueueLink(options: QueueLinkOptions): Promise<QueueLi
   const region = options.region ?? LOCAL_REGION;
   const queueArn = options.queueArn ?? (await lookUpArn(client, options.queueUrl));
   let stopped = false;
-  const sleepers = new Set<() => void>();
-
-  const pause = (ms: number): Promise<void> =>
-    new Promise((done) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        done();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
+  const sleeper = new Sleeper();
 
   const pollOnce = async (): Promise<void> => {
     const received = await client.send(
@@ -110,7 +100,7 @@ export async function startQueueLink(options: QueueLinkOptions): Promise<QueueLi
       } catch (error) {
         if (stopped) return;
         onError(error);
-        await pause(ERROR_BACKOFF_MS);
+        await sleeper.sleep(ERROR_BACKOFF_MS);
       }
     }
   };
@@ -122,7 +112,7 @@ export async function startQueueLink(options: QueueLinkOptions): Promise<QueueLi
     stop: () => {
       stopping ??= (async () => {
         stopped = true;
-        for (const wake of [...sleepers]) wake();
+        sleeper.wakeAll();
         await Promise.all(pollers);
         if (!options.client) client.destroy();
       })();

@@ -7,7 +7,7 @@
  * therefore host one runtime with real handlers at a time (tests use `handlers` overrides, or one runtime
  * per test file).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { RECONCILER_EVENT_SOURCE } from '#config/delivery';
@@ -30,6 +30,7 @@ import {
 } from './emulators';
 import { type ProvisionedResources, provisionResources } from './provision';
 import { type QueueHandler, startQueueLink } from './queue-link';
+import type { LocalCredentials } from './sigv4';
 import { type StreamHandler, startStreamLink } from './stream-link';
 
 /** Every function of the stack, as the runtime invokes it (context already bound). */
@@ -72,6 +73,8 @@ export interface LocalRuntimeOptions {
   readonly maxReceiveCount?: number;
   /** Concurrent pollers of the delivery queue; default {@link LOCAL_CONSUMER_CONCURRENCY}. */
   readonly consumerConcurrency?: number;
+  /** The AWS access key the IAM routes accept; default a new random pair per start. */
+  readonly operatorCredentials?: LocalCredentials;
   /** Receives errors of the event source emulations; default: logged to stderr. */
   readonly onError?: (source: 'forwarder' | 'consumer' | 'reconciler', error: unknown) => void;
 }
@@ -85,6 +88,8 @@ export interface LocalRuntime {
   readonly dlqUrl: string;
   readonly endpoints: LocalEndpoints;
   readonly resources: ProvisionedResources;
+  /** The local operator's AWS credentials: sign requests to the IAM routes with them (SigV4, `execute-api`). */
+  readonly credentials: LocalCredentials;
   /** Stops everything the runtime started, in reverse order, and restores `process.env`. Idempotent. */
   stop(): Promise<void>;
 }
@@ -124,9 +129,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     cleanups.push(applyEnv(functionEnv(options, resources, baseUrl)));
     const handlers = await loadHandlers(options.handlers ?? {});
 
+    const credentials = options.operatorCredentials ?? newOperatorCredentials();
     const gateway = createApiGateway({
       handlers: handlers as ApiHandlers,
       authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
+      operatorCredentials: credentials,
     });
     await gateway.listen(port);
     cleanups.push(() => gateway.close());
@@ -165,6 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dlqUrl: resources.dlqUrl,
       endpoints,
       resources,
+      credentials,
       stop: () => {
         stopping ??= stopAll();
         return stopping;
@@ -174,6 +182,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await stopAll();
     throw error;
   }
+}
+
+/** A random access key pair in the shape of AWS's (`AKIA…` id, 40-character secret). */
+function newOperatorCredentials(): LocalCredentials {
+  const id = randomBytes(16).toString('hex').toUpperCase().slice(0, 16);
+  return { accessKeyId: `AKIA${id}`, secretAccessKey: randomBytes(30).toString('base64') };
 }
 
 /** The variables the CDK stack gives the functions, pointed at the local resources. */

@@ -13,12 +13,25 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { FORWARDER_EVENT_SOURCE } from '#config/delivery';
 import { STREAM_FILTER_PATTERN } from '#config/storage';
 import { LOCAL_REGION } from './emulators';
 import { type FilterPattern, matchesFilterPattern } from './filter-pattern';
+import { Sleeper } from './sleeper';
 import { loadCheckpoint, saveCheckpoint, toLambdaRecord } from './stream-records';
+import {
+  addRead,
+  backOff,
+  firstFailure,
+  MAX_BACKOFF_MS,
+  newShard,
+  nextBatch,
+  type PendingRecord,
+  readyShards,
+  type ShardState,
+  settle,
+} from './stream-shard';
 
 /** The function behind the mapping (a Lambda handler with its context already bound). */
 export type StreamHandler = (
@@ -54,227 +67,203 @@ export interface StreamLink {
   stop(): Promise<void>;
 }
 
-interface Pending {
-  readonly record: DynamoDBRecord;
-  readonly sequenceNumber: string;
-  readonly matches: boolean;
-}
-
-interface ShardState {
-  readonly id: string;
-  readonly parentId: string | undefined;
-  iterator: string | undefined;
-  /** Read but not yet done: the handler still owes a success for the matching ones. */
-  pending: Pending[];
-  /** Everything up to this sequence number is done (processed or filtered out). */
-  doneSequence: string | undefined;
-  /** Re-read from the oldest record (after a trimmed-data error), skipping what is already done. */
-  fromHorizon: boolean;
-  endReached: boolean;
-  finished: boolean;
-  failures: number;
-  retryAt: number;
-}
-
 const DESCRIBE_INTERVAL_MS = 1_000;
-const MAX_BACKOFF_MS = 5_000;
+const DEFAULT_POLL_INTERVAL_MS = 200;
+
+/** A running link's state: its settings, the shards it follows, and the checkpoint it keeps. */
+interface Link {
+  readonly options: StreamLinkOptions;
+  readonly client: DynamoDBStreamsClient;
+  readonly filter: FilterPattern | null;
+  readonly batchSize: number;
+  readonly region: string;
+  readonly onError: (error: unknown) => void;
+  readonly shards: Map<string, ShardState>;
+  /** Last done sequence number per shard, as saved in the checkpoint file. */
+  readonly checkpoint: Record<string, string>;
+  readonly sleeper: Sleeper;
+  checkpointDirty: boolean;
+  lastDescribe: number;
+  stopped: boolean;
+}
 
 /** Starts polling the stream and invoking the handler; returns at once. */
 export function startStreamLink(options: StreamLinkOptions): StreamLink {
-  const client = options.client ?? new DynamoDBStreamsClient({});
-  const filter: FilterPattern | null = options.filter === undefined ? STREAM_FILTER_PATTERN : options.filter;
-  const batchSize = options.batchSize ?? FORWARDER_EVENT_SOURCE.batchSize;
-  const region = options.region ?? LOCAL_REGION;
-  const onError = options.onError ?? ((error: unknown) => console.error('[stream-link]', error));
-  const shards = new Map<string, ShardState>();
-  const checkpoint = loadCheckpoint(options.checkpointFile, options.streamArn);
-  let checkpointDirty = false;
-  let lastDescribe = 0;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-
-  const describe = async (): Promise<void> => {
-    let exclusiveStartShardId: string | undefined;
-    do {
-      const page = await client.send(
-        new DescribeStreamCommand({
-          StreamArn: options.streamArn,
-          ExclusiveStartShardId: exclusiveStartShardId,
-        }),
-      );
-      for (const shard of page.StreamDescription?.Shards ?? []) {
-        if (!shard.ShardId || shards.has(shard.ShardId)) continue;
-        shards.set(shard.ShardId, {
-          id: shard.ShardId,
-          parentId: shard.ParentShardId,
-          iterator: undefined,
-          pending: [],
-          doneSequence: checkpoint[shard.ShardId],
-          fromHorizon: false,
-          endReached: false,
-          finished: false,
-          failures: 0,
-          retryAt: 0,
-        });
-      }
-      exclusiveStartShardId = page.StreamDescription?.LastEvaluatedShardId;
-    } while (exclusiveStartShardId);
+  const link: Link = {
+    options,
+    client: options.client ?? new DynamoDBStreamsClient({}),
+    filter: options.filter === undefined ? STREAM_FILTER_PATTERN : options.filter,
+    batchSize: options.batchSize ?? FORWARDER_EVENT_SOURCE.batchSize,
+    region: options.region ?? LOCAL_REGION,
+    onError: options.onError ?? ((error: unknown) => console.error('[stream-link]', error)),
+    shards: new Map(),
+    checkpoint: loadCheckpoint(options.checkpointFile, options.streamArn),
+    sleeper: new Sleeper(),
+    checkpointDirty: false,
+    lastDescribe: 0,
+    stopped: false,
   };
-
-  const fetch = async (shard: ShardState): Promise<void> => {
-    if (shard.iterator === undefined) {
-      const resume = shard.doneSequence !== undefined && !shard.fromHorizon;
-      const found = await client.send(
-        new GetShardIteratorCommand({
-          StreamArn: options.streamArn,
-          ShardId: shard.id,
-          ShardIteratorType: resume ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-          SequenceNumber: shard.doneSequence,
-        }),
-      );
-      shard.iterator = found.ShardIterator;
-      shard.fromHorizon = false;
-    }
-    const page = await client.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1_000 }));
-    shard.iterator = page.NextShardIterator ?? undefined;
-    shard.endReached = !page.NextShardIterator;
-    for (const raw of page.Records ?? []) {
-      const record = toLambdaRecord(raw, options.streamArn, region);
-      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
-      // After a fallback to the oldest record, what was already forwarded is not forwarded again.
-      if (shard.doneSequence !== undefined && BigInt(sequenceNumber) <= BigInt(shard.doneSequence)) continue;
-      shard.pending.push({
-        record,
-        sequenceNumber,
-        matches: filter === null || matchesFilterPattern(filter, record),
-      });
-    }
-  };
-
-  /** Marks the first `count` pending records done. */
-  const settle = (shard: ShardState, count: number): void => {
-    const last = shard.pending[count - 1];
-    if (!last) return;
-    shard.pending = shard.pending.slice(count);
-    shard.doneSequence = last.sequenceNumber;
-    checkpoint[shard.id] = last.sequenceNumber;
-    checkpointDirty = true;
-  };
-
-  const invoke = async (shard: ShardState): Promise<boolean> => {
-    const batchIndexes: number[] = [];
-    shard.pending.forEach((entry, index) => {
-      if (entry.matches && batchIndexes.length < batchSize) batchIndexes.push(index);
-    });
-    const lastIndex = batchIndexes.at(-1);
-    if (lastIndex === undefined) {
-      settle(shard, shard.pending.length);
-      return true;
-    }
-    const batch = batchIndexes.map((index) => shard.pending[index] as Pending);
-    let failedAt = -1;
-    try {
-      const response = await options.handler({ Records: batch.map((entry) => entry.record) });
-      failedAt = firstFailure(response, batch);
-    } catch (error) {
-      onError(error);
-      failedAt = 0;
-    }
-    if (failedAt < 0) {
-      settle(shard, lastIndex + 1);
-      shard.failures = 0;
-      return true;
-    }
-    settle(shard, batchIndexes[failedAt] ?? 0);
-    shard.failures += 1;
-    shard.retryAt = Date.now() + Math.min(200 * 2 ** (shard.failures - 1), MAX_BACKOFF_MS);
-    return false;
-  };
-
-  const pollShard = async (shard: ShardState): Promise<void> => {
-    while (!stopped && Date.now() >= shard.retryAt) {
-      if (shard.pending.length === 0) {
-        if (shard.endReached) {
-          shard.finished = true;
-          return;
-        }
-        await fetch(shard);
-        if (shard.pending.length === 0) return;
-      }
-      if (!(await invoke(shard))) return;
-    }
-  };
-
-  const tick = async (): Promise<void> => {
-    if (Date.now() - lastDescribe >= DESCRIBE_INTERVAL_MS) {
-      await describe();
-      lastDescribe = Date.now();
-    }
-    const ready = [...shards.values()].filter((shard) => {
-      if (shard.finished) return false;
-      const parent = shard.parentId === undefined ? undefined : shards.get(shard.parentId);
-      return !parent || parent.finished;
-    });
-    await Promise.all(
-      ready.map((shard) =>
-        pollShard(shard).catch((error: unknown) => {
-          // An expired iterator is recreated from the checkpoint. A trimmed-data error (a checkpoint
-          // older than the 24 h retention, or DynamoDB Local raising it spuriously) falls back to the
-          // oldest record, as Lambda does, but records at or before the checkpoint are skipped.
-          shard.iterator = undefined;
-          if (error instanceof Error && error.name === 'TrimmedDataAccessException') shard.fromHorizon = true;
-          shard.retryAt = Date.now() + MAX_BACKOFF_MS;
-          onError(error);
-        }),
-      ),
-    );
-    if (checkpointDirty && options.checkpointFile) {
-      checkpointDirty = false;
-      await saveCheckpoint(options.checkpointFile, { streamArn: options.streamArn, shards: checkpoint });
-    }
-  };
-
-  const loop = (async () => {
-    while (!stopped) {
-      // A failing DescribeStream (e.g. a deleted table) backs off instead of logging five times a second.
-      const pause = await tick().then(
-        () => options.pollIntervalMs ?? 200,
-        (error: unknown) => {
-          onError(error);
-          return MAX_BACKOFF_MS;
-        },
-      );
-      if (stopped) break;
-      await new Promise<void>((done) => {
-        const timer = setTimeout(done, pause);
-        wake = () => {
-          clearTimeout(timer);
-          done();
-        };
-      });
-    }
-  })();
-
+  const loop = run(link);
   let stopping: Promise<void> | undefined;
   return {
     stop: () => {
       stopping ??= (async () => {
-        stopped = true;
-        wake?.();
+        link.stopped = true;
+        link.sleeper.wakeAll();
         await loop;
-        if (!options.client) client.destroy();
+        if (!options.client) link.client.destroy();
       })();
       return stopping;
     },
   };
 }
 
-/** Index in `batch` of the first failed record, or -1; an unknown identifier fails the whole batch, as in Lambda. */
-function firstFailure(response: Awaited<ReturnType<StreamHandler>>, batch: readonly Pending[]): number {
-  const failures = response?.batchItemFailures ?? [];
-  if (failures.length === 0) return -1;
-  const indexes = failures.map((failure) =>
-    batch.findIndex((entry) => entry.sequenceNumber === failure.itemIdentifier),
+/** Polls until stopped; a failing poll (e.g. DescribeStream on a deleted table) backs off. */
+async function run(link: Link): Promise<void> {
+  while (!link.stopped) {
+    const pause = await tick(link).then(
+      () => link.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+      (error: unknown) => {
+        link.onError(error);
+        return MAX_BACKOFF_MS;
+      },
+    );
+    if (link.stopped) break;
+    await link.sleeper.sleep(pause);
+  }
+}
+
+/** One round: learn new shards (at most once a second), poll every ready shard, save the checkpoint. */
+async function tick(link: Link): Promise<void> {
+  if (Date.now() - link.lastDescribe >= DESCRIBE_INTERVAL_MS) {
+    await discoverShards(link);
+    link.lastDescribe = Date.now();
+  }
+  await Promise.all(
+    readyShards(link.shards).map((shard) =>
+      pollShard(link, shard).catch((error: unknown) => recoverShard(link, shard, error)),
+    ),
   );
-  return indexes.some((index) => index < 0) ? 0 : Math.min(...indexes);
+  if (link.checkpointDirty && link.options.checkpointFile) {
+    link.checkpointDirty = false;
+    await saveCheckpoint(link.options.checkpointFile, {
+      streamArn: link.options.streamArn,
+      shards: link.checkpoint,
+    });
+  }
+}
+
+/** Adds the shards the stream lists that the link does not follow yet. */
+async function discoverShards(link: Link): Promise<void> {
+  let exclusiveStartShardId: string | undefined;
+  do {
+    const page = await link.client.send(
+      new DescribeStreamCommand({
+        StreamArn: link.options.streamArn,
+        ExclusiveStartShardId: exclusiveStartShardId,
+      }),
+    );
+    for (const shard of page.StreamDescription?.Shards ?? []) {
+      if (!shard.ShardId || link.shards.has(shard.ShardId)) continue;
+      link.shards.set(
+        shard.ShardId,
+        newShard(shard.ShardId, shard.ParentShardId, link.checkpoint[shard.ShardId]),
+      );
+    }
+    exclusiveStartShardId = page.StreamDescription?.LastEvaluatedShardId;
+  } while (exclusiveStartShardId);
+}
+
+/** Reads and invokes until the shard is drained, finished, failing or the link stops. */
+async function pollShard(link: Link, shard: ShardState): Promise<void> {
+  while (!link.stopped && Date.now() >= shard.retryAt) {
+    if (shard.pending.length === 0) {
+      if (shard.endReached) {
+        shard.finished = true;
+        return;
+      }
+      await readShard(link, shard);
+      if (shard.pending.length === 0) return;
+    }
+    if (!(await invokeNext(link, shard))) return;
+  }
+}
+
+/**
+ * An expired iterator is recreated from the checkpoint. A trimmed-data error (a checkpoint older than the
+ * 24 h retention, or DynamoDB Local raising it spuriously) falls back to the oldest record, as Lambda
+ * does, but records at or before the checkpoint are skipped.
+ */
+function recoverShard(link: Link, shard: ShardState, error: unknown): void {
+  shard.iterator = undefined;
+  if (error instanceof Error && error.name === 'TrimmedDataAccessException') shard.fromHorizon = true;
+  shard.retryAt = Date.now() + MAX_BACKOFF_MS;
+  link.onError(error);
+}
+
+/** One GetRecords call (after getting an iterator when there is none), queuing what it returns. */
+async function readShard(link: Link, shard: ShardState): Promise<void> {
+  const { client, options } = link;
+  if (shard.iterator === undefined) {
+    const resume = shard.doneSequence !== undefined && !shard.fromHorizon;
+    const found = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: options.streamArn,
+        ShardId: shard.id,
+        ShardIteratorType: resume ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+        SequenceNumber: shard.doneSequence,
+      }),
+    );
+    shard.iterator = found.ShardIterator;
+    shard.fromHorizon = false;
+  }
+  const page = await client.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1_000 }));
+  shard.iterator = page.NextShardIterator ?? undefined;
+  shard.endReached = !page.NextShardIterator;
+  for (const raw of page.Records ?? []) {
+    const record = toLambdaRecord(raw, options.streamArn, link.region);
+    addRead(shard, {
+      record,
+      sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
+      matches: link.filter === null || matchesFilterPattern(link.filter, record),
+    });
+  }
+}
+
+/**
+ * Invokes the handler with the next batch of matching records and settles what succeeded (with the
+ * filtered-out records before it). False when the batch failed and the shard backs off.
+ */
+async function invokeNext(link: Link, shard: ShardState): Promise<boolean> {
+  const indexes = nextBatch(shard, link.batchSize);
+  const lastIndex = indexes.at(-1);
+  if (lastIndex === undefined) {
+    markDone(link, shard, shard.pending.length);
+    return true;
+  }
+  const batch = indexes.map((index) => shard.pending[index] as PendingRecord);
+  let failedAt: number;
+  try {
+    const response = await link.options.handler({ Records: batch.map((entry) => entry.record) });
+    failedAt = firstFailure(response ?? undefined, batch);
+  } catch (error) {
+    link.onError(error);
+    failedAt = 0;
+  }
+  if (failedAt < 0) {
+    markDone(link, shard, lastIndex + 1);
+    shard.failures = 0;
+    return true;
+  }
+  markDone(link, shard, indexes[failedAt] ?? 0);
+  backOff(shard, Date.now());
+  return false;
+}
+
+/** Settles the first `count` pending records and notes the new position for the checkpoint file. */
+function markDone(link: Link, shard: ShardState, count: number): void {
+  const done = settle(shard, count);
+  if (done === undefined) return;
+  link.checkpoint[shard.id] = done;
+  link.checkpointDirty = true;
 }

@@ -9,6 +9,7 @@ import {
   standardSignature,
   WebhookTokenError,
   webhookKey,
+  webhookSignatureHeader,
 } from '#domain/signing';
 import { catchError } from './catch-error';
 
@@ -89,5 +90,28 @@ describe('API keys', () => {
 
   it('hash to sha256 hex', () => {
     expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+describe('webhookSignatureHeader', () => {
+  const current = generateWebhookToken();
+  const previous = generateWebhookToken();
+  const body = '{"id":"x"}';
+  const expiresAt = '2026-11-22T12:00:00.000Z';
+  const expiry = Date.parse(expiresAt);
+  const sign = (token: string) => standardSignature(webhookKey(token), 'evt', 1_700_000_000, body);
+
+  it('is the current signature alone without a previous token', () => {
+    expect(webhookSignatureHeader({ webhookToken: current }, 'evt', 1_700_000_000, body, expiry)).toBe(
+      sign(current),
+    );
+  });
+
+  it('adds the previous signature after a space until the previous token expires', () => {
+    const tokens = { webhookToken: current, previousWebhookToken: { token: previous, expiresAt } };
+    expect(webhookSignatureHeader(tokens, 'evt', 1_700_000_000, body, expiry - 1)).toBe(
+      `${sign(current)} ${sign(previous)}`,
+    );
+    expect(webhookSignatureHeader(tokens, 'evt', 1_700_000_000, body, expiry)).toBe(sign(current));
   });
 });

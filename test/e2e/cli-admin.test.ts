@@ -68,12 +68,14 @@ describe('org and keys', () => {
   });
 
   it('refuses an empty organization name', async () => {
-    expect(failed(await herald(['org', 'create', '--name', '   ']), 1)).toMatch(/name: must be 1 to 200/);
+    expect(failed(await herald(['org', 'create', '--name', '   ']), 1)).toMatch(
+      /name: must be a string of 1 to 200/,
+    );
   });
 
   it('api-key create issues another key that works too', async () => {
     const created = ok(await herald(['api-key', 'create', '--org', org.id])) as { api_key: string };
-    expect(Object.keys(created)).toEqual(['api_key']);
+    expect(created).toMatchObject({ name: 'cli', scope: 'manage', id: expect.any(String) });
     expect(created.api_key).toMatch(API_KEY);
     expect(created.api_key).not.toBe(org.api_key);
     expect((await api.call('/accounts', { key: created.api_key })).status).toBe(200);
@@ -87,13 +89,47 @@ describe('org and keys', () => {
     expect(failed(missing, 2)).toContain('--org is required');
   });
 
+  it('api-key list shows ids, names and scopes without secrets; api-key revoke makes a key answer 401', async () => {
+    const read = ok(
+      await herald(['api-key', 'create', '--org', org.id, '--name', 'reader', '--scope', 'read']),
+    ) as { id: string; api_key: string };
+    expect((await api.call('/events', { key: read.api_key })).status).toBe(200);
+    const listed = ok(await herald(['api-key', 'list', '--org', org.id])) as Record<string, unknown>[];
+    expect(listed.find((key) => key.id === read.id)).toEqual({
+      id: read.id,
+      name: 'reader',
+      scope: 'read',
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
+    expect(ok(await herald(['api-key', 'revoke', '--org', org.id, '--key-id', read.id]))).toEqual({
+      revoked: read.id,
+    });
+    expect((await api.call('/events', { key: read.api_key })).status).toBe(401);
+    expect(failed(await herald(['api-key', 'revoke', '--org', org.id, '--key-id', read.id]), 1)).toMatch(
+      /no API key/,
+    );
+    expect(failed(await herald(['api-key', 'create', '--org', org.id, '--scope', 'admin']), 1)).toMatch(
+      /scope: must be "read" or "manage"/,
+    );
+  });
+
+  it('org show and token show print the organization and its tokens', async () => {
+    const shown = ok(await herald(['org', 'show', '--org', org.id])) as Record<string, unknown>;
+    expect(shown).toMatchObject({ id: org.id, name: 'Acme CLI', webhook_token: org.webhook_token });
+    expect(ok(await herald(['token', 'show', '--org', org.id]))).toEqual({
+      webhook_token: org.webhook_token,
+      previous: null,
+    });
+    expect(failed(await herald(['org', 'show', '--org', randomUUID()]), 1)).toMatch(/no organization/);
+  });
+
   it('org token rotate replaces the token, and new events are signed with the new one', async () => {
-    const rotated = ok(await herald(['org', 'token', 'rotate', '--org', org.id])) as {
-      id: string;
+    const rotated = ok(await herald(['org', 'token', 'rotate', '--org', org.id, '--overlap-hours', '1'])) as {
       webhook_token: string;
+      previous: { webhook_token: string; expires_at: string };
     };
-    expect(Object.keys(rotated).sort()).toEqual(['id', 'webhook_token']);
-    expect(rotated.id).toBe(org.id);
+    expect(rotated.previous.webhook_token).toBe(org.webhook_token);
+    expect(ok(await herald(['token', 'show', '--org', org.id]))).toEqual(rotated);
     expect(rotated.webhook_token).toMatch(WEBHOOK_TOKEN);
     expect(rotated.webhook_token).not.toBe(org.webhook_token);
 
@@ -239,5 +275,39 @@ describe('account enable', () => {
     expect(
       failed(await herald(['account', 'enable', '--iban', GB, '--recover-since', 'yesterday']), 1),
     ).toContain('recover_since');
+  });
+});
+
+describe('portal-link', () => {
+  it('prints a one-time link whose token signs in to the portal with the asked scope', async () => {
+    const link = ok(
+      await herald(['portal-link', '--org', org.id, '--scope', 'manage', '--ttl-minutes', '5']),
+    ) as { url: string; expires_at: string };
+    expect(link.url.startsWith(`${base}/portal#token=`)).toBe(true);
+    const minutes = (Date.parse(link.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4);
+    expect(minutes).toBeLessThanOrEqual(5);
+    const exchange = () =>
+      fetch(`${base}/portal/session`, {
+        method: 'POST',
+        body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+      });
+    const session = (await (await exchange()).json()) as { api_key: string; scope: string };
+    expect(session.scope).toBe('manage');
+    expect((await api.call('/accounts', { key: session.api_key })).status).toBe(200);
+    expect((await exchange()).status).toBe(401);
+  });
+
+  it('defaults to read and refuses an unknown scope or organization', async () => {
+    const link = ok(await herald(['portal-link', '--org', org.id])) as { url: string };
+    const answer = await fetch(`${base}/portal/session`, {
+      method: 'POST',
+      body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+    });
+    expect(((await answer.json()) as { scope: string }).scope).toBe('read');
+    expect(failed(await herald(['portal-link', '--org', org.id, '--scope', 'admin']), 1)).toMatch(
+      /scope: is required: "read" or "manage"/,
+    );
+    expect(failed(await herald(['portal-link', '--org', randomUUID()]), 1)).toMatch(/no organization/);
   });
 });

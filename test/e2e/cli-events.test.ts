@@ -6,6 +6,8 @@
  * API. Organizations, keys and accounts are in `cli-admin.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type CliFixture,
@@ -23,6 +25,7 @@ import {
 } from '../support/cli-fixture';
 import type { ApiClient } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
+import { waitFor } from '../support/wait';
 
 let api: ApiClient;
 let herald: CliFixture['herald'];
@@ -98,7 +101,7 @@ describe('publish', () => {
     expect(failed(array, 1)).toMatch(/^herald: payload: expected a JSON object/);
     expect(failed(text, 1)).toMatch(/^herald: payload: expected a JSON object/);
     expect(failed(badType, 1)).toMatch(/^herald: type: expected lower-case snake_case/);
-    expect(failed(badTime, 1)).toMatch(/^herald: triggeredAt: /);
+    expect(failed(badTime, 1)).toMatch(/^herald: triggered_at: /);
     expect(failed(badId, 1)).toMatch(/^herald: id: /);
     expect(failed(unknownAccount, 1)).toMatch(/^herald: account: no account CH9300762011623852957/);
     expect(failed(missing, 2)).toContain('--payload is required');
@@ -114,6 +117,37 @@ describe('events requeue', () => {
     const bad = await herald(['events', 'requeue', '--org', org.id, '--older-than', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--older-than');
+  });
+});
+
+describe('events redeliver and reset, account delete', () => {
+  it('starts new cycles of skipped events, and deletes an account', async () => {
+    const published = ok(
+      await herald(['publish', '--account', GB, '--type', TRANSFER, '--payload', '{"n":"redeliver"}']),
+    ) as { id: string };
+    const skipped = async () =>
+      ((await api.call(`/events/${published.id}`, { key: org.api_key })).body as EventDetail).webhook_status;
+    await waitFor(async () => (await skipped()) === 'skipped');
+    expect(ok(await herald(['events', 'redeliver', '--org', org.id, '--id', published.id]))).toEqual({
+      queued: [published.id],
+    });
+    await waitFor(async () => (await skipped()) === 'skipped');
+    const reset = ok(await herald(['events', 'reset', '--org', org.id])) as { queued: string[] };
+    expect(reset.queued).toContain(published.id);
+    expect(failed(await herald(['events', 'redeliver', '--org', org.id, '--id', 'nope']), 1)).toMatch(/id/);
+
+    const spare = 'NO9386011117947';
+    ok(await herald(['account', 'put', '--org', org.id, '--iban', spare]));
+    expect(ok(await herald(['account', 'delete', '--iban', spare]))).toEqual({ deleted: spare });
+    expect(failed(await herald(['account', 'delete', '--iban', spare]), 1)).toMatch(/No account/);
+  });
+
+  it('only calls the API: no CLI module imports a database or queue client', () => {
+    const dir = join(import.meta.dirname, '../../scripts/cli');
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(join(dir, file), 'utf8');
+      expect(source, file).not.toMatch(/#adapters\/|#use-cases\/|@aws-sdk\/(client|lib)-/);
+    }
   });
 });
 

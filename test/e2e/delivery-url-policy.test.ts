@@ -18,8 +18,6 @@ import { CIRCUIT_NEVER_OPENS, fastSchedule, testIban } from '../support/delivery
 import { type Receiver, startReceiver } from '../support/receiver';
 import { sleep } from '../support/wait';
 
-const BASE_URL = 'https://api.example.test/prod';
-
 let harness: DeliveryHarness;
 let tenant: Tenant;
 let orgId: string;
@@ -43,13 +41,9 @@ afterAll(async () => {
 });
 
 const savePublic = (webhookUrl: string, iban = testIban()) =>
-  putAccount(
-    harness.directory,
-    { orgId, iban, webhookUrl },
-    'public-https',
-    BASE_URL,
-    hostChecker('public-https'),
-  );
+  putAccount(harness.directory, { orgId, iban, webhookUrl }, 'public-https', {
+    checkHost: hostChecker('public-https'),
+  });
 
 describe('saving a webhook URL under public-https', () => {
   it.each([
@@ -71,8 +65,8 @@ describe('saving a webhook URL under public-https', () => {
   });
 
   it('accepts a public https address (control)', async () => {
-    const view = await savePublic('https://93.184.215.14/hooks');
-    expect(view.webhook_url).toBe('https://93.184.215.14/hooks');
+    const account = await savePublic('https://93.184.215.14/hooks');
+    expect(account.webhookUrl).toBe('https://93.184.215.14/hooks');
   });
 });
 

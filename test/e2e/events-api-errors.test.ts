@@ -54,12 +54,14 @@ describe('service routes', () => {
 
   it('answers a known path with another method 405 and Allow', async () => {
     const cases: [method: string, path: string, allow: string][] = [
-      ['POST', '/events', 'GET'],
+      ['DELETE', '/events', 'GET, POST'],
       ['DELETE', `/events/${okEvent.id}`, 'GET'],
       ['PUT', `/events/${okEvent.id}`, 'GET'],
       ['GET', `/events/${okEvent.id}/redeliver`, 'POST'],
       ['POST', '/health', 'GET'],
-      ['PATCH', `/accounts/${DE}`, 'GET'],
+      ['PATCH', `/accounts/${DE}`, 'GET, PUT'],
+      ['GET', '/webhook-token/rotate', 'POST'],
+      ['PATCH', '/admin/organizations', 'POST'],
     ];
     for (const [method, path, allow] of cases) {
       const response = await api.call(path, { method, key: orgA.api_key });

@@ -124,18 +124,28 @@ describe('buildOpenApiDocument', () => {
     expect(buildOpenApiDocument(base)).toEqual(doc);
   });
 
-  it('has an operation for every route and a route for every operation', () => {
-    const routes = API_ROUTES.map((route) => `${route.method} ${route.path} ${route.fn}`).sort();
-    expect(operations.map((o) => `${o.method} ${o.path} ${o.operation?.operationId}`).sort()).toEqual(routes);
+  it('has an operation for every route and a route for every operation, with unique operation ids', () => {
+    const routes = API_ROUTES.map((route) => `${route.method} ${route.path}`).sort();
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(routes);
+    const ids = operations.map((o) => o.operation?.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('guards exactly the routes the authorizer guards, and documents their 401', () => {
+  it("documents each route's authorization: Bearer with 401, SigV4 with 403, manage scope with 403", () => {
+    const security = { none: [], 'api-key': [{ apiKey: [] }], iam: [{ awsSigV4: [] }] };
     for (const route of API_ROUTES) {
-      const operation = doc.paths[route.path]?.[route.method === 'GET' ? 'get' : 'post'];
-      expect(operation?.security, route.path).toEqual(route.auth === 'api-key' ? [{ apiKey: [] }] : []);
-      expect('401' in (operation?.responses ?? {}), route.path).toBe(route.auth === 'api-key');
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+      const operation = doc.paths[route.path]?.[method];
+      const where = `${route.method} ${route.path}`;
+      expect(operation?.security, where).toEqual(security[route.auth]);
+      // A public route answers 401 only when its handler checks a credential of its own (a portal link).
+      const ownCredential = route.path === '/portal/session';
+      expect('401' in (operation?.responses ?? {}), where).toBe(route.auth === 'api-key' || ownCredential);
+      const forbidden = route.auth === 'iam' || route.scope === 'manage';
+      expect('403' in (operation?.responses ?? {}), where).toBe(forbidden);
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.awsSigV4).toMatchObject({ type: 'apiKey', name: 'Authorization' });
   });
 
   it('documents 429 and 500 everywhere and declares every path parameter', () => {

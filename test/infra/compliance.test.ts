@@ -132,6 +132,8 @@ describe('acknowledged rules', () => {
     expect(open.filter((path) => !/\/(ANY|OPTIONS)$/.test(path))).toEqual([
       '/health/GET',
       '/openapi.json/GET',
+      '/portal/GET',
+      '/portal/session/POST',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS } from '#config/routes';
+import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS, BEARER_PATTERN } from '#config/routes';
 import { GATEWAY_PROBLEMS, type GatewayProblem } from '#http/problem-types';
 import { type CfnJson, synth } from './fixture';
 
@@ -50,10 +50,27 @@ describe('routes', () => {
     const fnId = byDefault.logicalId(stack.functions[route.fn]);
     expect(JSON.stringify(method?.Integration.Uri)).toContain(`"${fnId}"`);
     expect(method?.Integration.Type).toBe('AWS_PROXY');
-    expect(method?.AuthorizationType).toBe(route.auth === 'api-key' ? 'CUSTOM' : 'NONE');
+    expect(method?.AuthorizationType).toBe({ none: 'NONE', 'api-key': 'CUSTOM', iam: 'AWS_IAM' }[route.auth]);
+    expect(method?.AuthorizerId === undefined).toBe(route.auth !== 'api-key');
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
     expect(Object.keys(method?.RequestParameters ?? {})).toEqual(params);
     expect(method?.RequestValidatorId).toBeDefined();
+  });
+
+  it('authorizes POST /events and every /admin route with AWS_IAM, and nothing else', () => {
+    const iam = methods
+      .filter((m) => m.AuthorizationType === 'AWS_IAM')
+      .map((m) => `${m.HttpMethod} ${m.path}`);
+    expect(iam.sort()).toEqual(
+      API_ROUTES.filter((route) => route.auth === 'iam')
+        .map((route) => `${route.method} ${route.path}`)
+        .sort(),
+    );
+    expect(iam).toContain('POST /events');
+    expect(iam).toContain('PUT /admin/accounts/{iban}');
+    expect(iam.every((route) => route === 'POST /events' || route.split(' ')[1]?.startsWith('/admin/'))).toBe(
+      true,
+    );
   });
 
   it('answers 405 with Allow for the other methods of every route resource', () => {
@@ -112,17 +129,20 @@ describe('authorizer', () => {
       Type: 'TOKEN',
       IdentitySource: 'method.request.header.Authorization',
       AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
-      IdentityValidationExpression: '^[Bb][Ee][Aa][Rr][Ee][Rr]\\s+\\S+\\s*$',
+      IdentityValidationExpression: BEARER_PATTERN,
     });
     const [, authorizer] = ofType('AWS::ApiGateway::Authorizer')[0] ?? [];
     expect(JSON.stringify(authorizer?.Properties.AuthorizerUri)).toContain(
       `"${byDefault.logicalId(stack.functions.authorizer)}"`,
     );
     const regex = new RegExp(authorizer?.Properties.IdentityValidationExpression);
-    expect(regex.test('Bearer herald_abc.def-123')).toBe(true);
-    expect(regex.test('bearer   herald_x ')).toBe(true);
-    expect(regex.test('Basic dXNlcjpwYXNz')).toBe(false);
-    expect(regex.test('Bearer')).toBe(false);
+    const key = `herald_${'aZ0_-'.repeat(8)}abc`;
+    expect(regex.test(`Bearer ${key}`)).toBe(true);
+    // One spelling per key: another one would be another cache entry (and another authorizer call).
+    for (const other of [`bearer ${key}`, `Bearer  ${key}`, `Bearer ${key} `, `Bearer ${key}x`, 'Bearer']) {
+      expect(regex.test(other), other).toBe(false);
+    }
+    expect(AUTHORIZER_CACHE_TTL_SECONDS).toBeLessThanOrEqual(60);
   });
 });
 

@@ -35,7 +35,14 @@ const API_FUNCTIONS: FunctionKey[] = [
   'listAccounts',
   'getAccount',
   'enableEndpoint',
+  'portal',
+  'openPortalSession',
+  'manageSettings',
+  'publishEvent',
+  'administer',
 ];
+/** The portal's sign-in functions: they create and delete credential items, and nothing else. */
+const CREDENTIAL_ISSUERS: FunctionKey[] = ['openPortalSession'];
 
 describe('every function', () => {
   it.each(KEYS)('%s runs Node 24 on arm64 with JSON logs into its own log group', (key) => {
@@ -103,17 +110,48 @@ describe('data rights', () => {
     }
   });
 
-  it('no function may create, delete, batch-write or scan items (the CLI publishes, TTL deletes)', () => {
-    const forbidden = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan'];
-    for (const key of KEYS) {
-      for (const action of [...forbidden, 'dynamodb:*']) {
-        expect(allows(byDefault.statements(key), action), `${key} ${action}`).toBe(false);
+  it('only publish, administer and portal sign-in create items, only the last two delete; none scans', () => {
+    const creators: Record<string, FunctionKey[]> = {
+      'dynamodb:PutItem': ['publishEvent', 'administer', 'openPortalSession'],
+      'dynamodb:DeleteItem': ['administer', 'openPortalSession'],
+      'dynamodb:BatchWriteItem': [],
+      'dynamodb:Scan': [],
+      'dynamodb:*': [],
+    };
+    for (const [action, allowed] of Object.entries(creators)) {
+      expect(
+        KEYS.filter((key) => allows(byDefault.statements(key), action)),
+        action,
+      ).toEqual(allowed);
+    }
+    expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
+  });
+
+  it('portal sign-in may create and delete only portal-link and API-key items, and never update', () => {
+    for (const key of CREDENTIAL_ISSUERS) {
+      const statements = byDefault.statements(key);
+      const writes = statements.filter((s) => actionsOf(s).some((a) => /^dynamodb:(Put|Delete)/.test(a)));
+      expect(
+        writes.map((s) => [...actionsOf(s)].sort()),
+        key,
+      ).toEqual([['dynamodb:DeleteItem', 'dynamodb:PutItem']]);
+      expect(writes[0]?.Condition, key).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PORTAL#*', 'APIKEY#*'] },
+      });
+      for (const action of [
+        'dynamodb:UpdateItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:Scan',
+        'dynamodb:*',
+      ]) {
+        expect(allows(statements, action), `${key} ${action}`).toBe(false);
       }
+      expect(JSON.stringify(statements)).not.toMatch(/sqs:/);
     }
   });
 
-  it('health and openapi reach no data at all', () => {
-    for (const key of ['health', 'openapi'] as const) {
+  it('health, openapi and the portal page reach no data at all', () => {
+    for (const key of ['health', 'openapi', 'portal'] as const) {
       expect(byDefault.statements(key).every((s) => actionsOf(s).every((a) => a.startsWith('logs:')))).toBe(
         true,
       );
@@ -198,16 +236,22 @@ describe('environment from props', () => {
     expect(() => synth({ endpointHealth: { concurrency: 0 } })).toThrow(/concurrency must be an integer/);
   });
 
-  it('WEBHOOK_URL_POLICY is public-https by default and reaches only the consumer', () => {
+  it('WEBHOOK_URL_POLICY is public-https by default and reaches the consumer and the functions saving URLs', () => {
     expect(byDefault.env('consumer').WEBHOOK_URL_POLICY).toBe('public-https');
     expect(configured.env('consumer').WEBHOOK_URL_POLICY).toBe('allow-private');
-    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual(['consumer']);
+    expect(configured.env('administer').WEBHOOK_URL_POLICY).toBe('allow-private');
+    expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual([
+      'manageSettings',
+      'administer',
+      'consumer',
+    ]);
   });
 
-  it('retention is an output for publishers, not a function variable (no function writes events)', () => {
+  it('retention is an output for library publishers and a variable of the publish function only', () => {
     configured.template.hasOutput('EventRetentionDays', { Value: '90' });
     expect(byDefault.template.findOutputs('EventRetentionDays')).toEqual({});
-    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual([]);
+    expect(KEYS.filter((key) => configured.env(key).EVENT_RETENTION_DAYS)).toEqual(['publishEvent']);
+    expect(configured.env('publishEvent').EVENT_RETENTION_DAYS).toBe('90');
   });
 
   it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {

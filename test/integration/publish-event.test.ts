@@ -4,6 +4,7 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
@@ -30,14 +31,15 @@ beforeAll(async () => {
   const directory = new DynamoDirectoryStore(documents, resources.tableName);
   events = new DynamoEventStore(documents, resources.tableName);
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
-  orgId = (await createOrganization(directory, 'Publisher org')).id;
+  orgId = (
+    await createOrganization(
+      directory,
+      new DynamoApiKeyStore(documents, resources.tableName),
+      'Publisher org',
+    )
+  ).id;
   iban = testIban();
-  await putAccount(
-    directory,
-    { orgId, iban, webhookUrl: 'https://hooks.example.test/in' },
-    'public-https',
-    BASE_URL,
-  );
+  await putAccount(directory, { orgId, iban, webhookUrl: 'https://hooks.example.test/in' }, 'public-https');
 });
 
 afterAll(async () => {

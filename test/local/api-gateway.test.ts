@@ -6,8 +6,12 @@ import type {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
 import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
+import { sigv4Headers } from '../support/e2e-http';
 
 const gateways: ApiGateway[] = [];
+/** Bearer values in the one spelling the gateway lets through to the authorizer. */
+const GOOD_KEY = `Bearer herald_${'g'.repeat(43)}`;
+const BAD_KEY = `Bearer herald_${'b'.repeat(43)}`;
 
 afterEach(async () => {
   await Promise.all(gateways.splice(0).map((gateway) => gateway.close()));
@@ -19,7 +23,7 @@ function allowingAuthorizer(): ReturnType<
   typeof vi.fn<(e: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>>
 > {
   return vi.fn(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-    if (event.authorizationToken !== 'Bearer good-key') throw new Error('Unauthorized');
+    if (event.authorizationToken !== GOOD_KEY) throw new Error('Unauthorized');
     const [apiArn, stage] = event.methodArn.split('/');
     return {
       principalId: 'org-1',
@@ -101,7 +105,7 @@ describe('api gateway: proxy events', () => {
     const baseUrl = await start({ ...handlers, authorizer });
     const response = await fetch(`${baseUrl}/events/ev%201/redeliver?x=1&type=a&type=b`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer good-key' },
+      headers: { Authorization: GOOD_KEY },
       body: '{"note":"hi"}',
     });
 
@@ -118,7 +122,7 @@ describe('api gateway: proxy events', () => {
     });
     expect(authorizer).toHaveBeenCalledWith({
       type: 'TOKEN',
-      authorizationToken: 'Bearer good-key',
+      authorizationToken: GOOD_KEY,
       methodArn: expect.stringMatching(
         /^arn:aws:execute-api:us-east-1:\d{12}:\w+\/local\/POST\/events\/ev%201\/redeliver$/,
       ),
@@ -128,8 +132,8 @@ describe('api gateway: proxy events', () => {
   it('prefers a literal segment over a path parameter', async () => {
     const { handlers, events } = echoHandlers();
     const baseUrl = await start({ ...handlers, authorizer: allowingAuthorizer() });
-    await fetch(`${baseUrl}/events`, { headers: { Authorization: 'Bearer good-key' } });
-    await fetch(`${baseUrl}/events/e1`, { headers: { Authorization: 'Bearer good-key' } });
+    await fetch(`${baseUrl}/events`, { headers: { Authorization: GOOD_KEY } });
+    await fetch(`${baseUrl}/events/e1`, { headers: { Authorization: GOOD_KEY } });
     expect(events.map((event) => event.resource)).toEqual(['/events', '/events/{id}']);
   });
 
@@ -171,7 +175,7 @@ describe('api gateway: gateway answers', () => {
   it('answers 401 when the authorizer throws Unauthorized', async () => {
     const { handlers, events } = echoHandlers();
     const baseUrl = await start({ ...handlers, authorizer: allowingAuthorizer() });
-    const response = await fetch(`${baseUrl}/events`, { headers: { Authorization: 'Bearer bad-key' } });
+    const response = await fetch(`${baseUrl}/events`, { headers: { Authorization: BAD_KEY } });
 
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
@@ -190,7 +194,7 @@ describe('api gateway: gateway answers', () => {
       }),
     );
     const baseUrl = await start({ ...echoHandlers().handlers, authorizer });
-    const response = await fetch(`${baseUrl}/events`, { headers: { Authorization: 'Bearer good-key' } });
+    const response = await fetch(`${baseUrl}/events`, { headers: { Authorization: GOOD_KEY } });
     expect(response.status).toBe(403);
     expect((await problemOf(response)).status).toBe(403);
   });
@@ -200,7 +204,7 @@ describe('api gateway: gateway answers', () => {
     const gateway = createApiGateway({ handlers: { ...echoHandlers().handlers, authorizer } });
     gateways.push(gateway);
     const baseUrl = await gateway.listen(0);
-    const headers = { Authorization: 'Bearer good-key' };
+    const headers = { Authorization: GOOD_KEY };
     await fetch(`${baseUrl}/events`, { headers });
     await fetch(`${baseUrl}/accounts/NL91ABNA0417164300`, { headers });
     expect(authorizer).toHaveBeenCalledTimes(1);
@@ -226,9 +230,9 @@ describe('api gateway: gateway answers', () => {
 
   it('answers a known path with another method with 405 and Allow', async () => {
     const baseUrl = await start(echoHandlers().handlers);
-    const post = await fetch(`${baseUrl}/events`, { method: 'POST' });
+    const post = await fetch(`${baseUrl}/events`, { method: 'DELETE' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, POST');
     expect(await problemOf(post)).toMatchObject({
       type: 'https://herald.dev/problems/method-not-allowed',
       status: 405,
@@ -255,5 +259,73 @@ describe('api gateway: gateway answers', () => {
       status: 500,
     });
     expect(logged).toHaveBeenCalled();
+  });
+});
+
+describe('IAM routes (SigV4)', () => {
+  const operator = {
+    accessKeyId: 'AKIATESTOPERATOR0001',
+    secretAccessKey: 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNl',
+  };
+
+  async function startIam(): Promise<{ baseUrl: string; events: APIGatewayProxyEvent[] }> {
+    const { handlers, events } = echoHandlers();
+    const gateway = createApiGateway({
+      handlers: { ...handlers, administer: handlers.health, publishEvent: handlers.health },
+      operatorCredentials: operator,
+    });
+    gateways.push(gateway);
+    return { baseUrl: await gateway.listen(0), events };
+  }
+
+  it('passes a request signed by the AWS SDK signer, with query and encoded path, and names the caller', async () => {
+    const { baseUrl, events } = await startIam();
+    const url = new URL(`${baseUrl}/admin/organizations/a%20b?z=1&a=x%20y&a=b`);
+    const headers = await sigv4Headers(operator, 'GET', url, {}, undefined);
+    const response = await fetch(url, { headers });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(events[0]?.pathParameters).toEqual({ org: 'a b' });
+    expect(events[0]?.requestContext.identity).toMatchObject({
+      accessKey: operator.accessKeyId,
+      userArn: 'arn:aws:iam::000000000000:user/herald-local-operator',
+    });
+    expect(events[0]?.requestContext.authorizer).toBeUndefined();
+  });
+
+  it('signs bodies: a changed body, another region or a stale date is refused with 403', async () => {
+    const { baseUrl, events } = await startIam();
+    const url = new URL(`${baseUrl}/events`);
+    const signed = await sigv4Headers(
+      operator,
+      'POST',
+      url,
+      { 'content-type': 'application/json' },
+      '{"a":1}',
+    );
+    expect((await fetch(url, { method: 'POST', headers: signed, body: '{"a":1}' })).status).toBe(200);
+    const changed = await fetch(url, { method: 'POST', headers: signed, body: '{"a":2}' });
+    expect(changed.status).toBe(403);
+    expect(await problemOf(changed)).toMatchObject({ type: 'https://herald.dev/problems/invalid-signature' });
+    const otherRegion = {
+      ...signed,
+      authorization: String(signed.authorization).replace('us-east-1', 'eu-west-1'),
+    };
+    expect((await fetch(url, { method: 'POST', headers: otherRegion, body: '{"a":1}' })).status).toBe(403);
+    const stale = { ...signed, 'x-amz-date': '20200101T000000Z' };
+    expect((await fetch(url, { method: 'POST', headers: stale, body: '{"a":1}' })).status).toBe(403);
+    const unsigned = await fetch(url, { method: 'POST', body: '{"a":1}' });
+    expect(await problemOf(unsigned)).toMatchObject({
+      status: 403,
+      type: 'https://herald.dev/problems/signature-required',
+    });
+    expect(events).toHaveLength(1);
+  });
+
+  it('refuses every IAM call when no operator credentials are configured', async () => {
+    const gateway = createApiGateway({ handlers: echoHandlers().handlers });
+    gateways.push(gateway);
+    const url = new URL(`${await gateway.listen(0)}/events`);
+    const headers = await sigv4Headers(operator, 'POST', url, {}, '{}');
+    expect((await fetch(url, { method: 'POST', headers, body: '{}' })).status).toBe(403);
   });
 });

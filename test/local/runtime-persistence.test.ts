@@ -31,6 +31,11 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     listAccounts: unused,
     getAccount: unused,
     enableEndpoint: unused,
+    portal: unused,
+    openPortalSession: unused,
+    manageSettings: unused,
+    publishEvent: unused,
+    administer: unused,
     consumer: unused,
     reconciler: unused,
     forwarder: async (event: DynamoDBStreamEvent) => {

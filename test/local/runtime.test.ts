@@ -27,6 +27,11 @@ beforeAll(async () => {
     listAccounts: notCalled,
     getAccount: notCalled,
     enableEndpoint: notCalled,
+    portal: notCalled,
+    openPortalSession: notCalled,
+    manageSettings: notCalled,
+    publishEvent: notCalled,
+    administer: notCalled,
     reconciler: notCalled,
     // The fake forwarder builds its client from the environment, as the real one does.
     forwarder: async (event) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { EndpointHealthView } from '#http/event-view';
-import { writeLocalInfo } from '../../scripts/cli/target';
+import { writeLocalInfo } from '../../scripts/local/local-info';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from './e2e-http';
 import { testEndpoints, uniquePrefix } from './resources';

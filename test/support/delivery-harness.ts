@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import type { WebhookStatus } from '#domain/model';
@@ -154,16 +155,20 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     publish,
     errors,
     createTenant: async (name = 'Test organization') => {
-      const created = await createOrganization(directory, name);
+      const created = await createOrganization(
+        directory,
+        new DynamoApiKeyStore(documents, runtime.tableName),
+        name,
+      );
       return { orgId: created.id, apiKey: created.api_key, webhookToken: created.webhook_token };
     },
     createAccount: async (tenant, webhookUrl) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
       return iban;
     },
     setWebhookUrl: async (tenant, iban, webhookUrl) => {
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
     },
     api,
     getEvent,
@@ -195,10 +200,10 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       event = { type: 'quiet_event', payload: { quiet: true } },
     ) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local');
       const published = await publish({ account: iban, ...event });
       expect(published.webhookStatus).toBe('skipped');
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local', runtime.baseUrl);
+      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
       // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
       // A MODIFY never passes the stream filter, so no message is sent.
       await documents.send(

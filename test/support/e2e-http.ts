@@ -3,10 +3,13 @@
  * the document the running API itself serves at `/openapi.json`, so the e2e suite is also the
  * conformance test of that document.
  */
+import { SignatureV4 } from '@smithy/signature-v4';
 import { expect } from 'vitest';
+import { type AwsKey, NodeSha256 } from '#cli/target';
 import type { OpenApiDocument } from '#http/openapi';
 import type { ProblemBody } from '#http/problem';
 import { PROBLEM_TYPE_BASE } from '#http/problem-types';
+import { LOCAL_REGION } from '#local/emulators';
 import { createOpenApiValidator, type OpenApiValidator } from './openapi-validator';
 
 /** A response as the tests see it. */
@@ -27,6 +30,12 @@ export interface CallOptions {
   readonly key?: string;
   /** The raw `Authorization` header; wins over `key`. */
   readonly authorization?: string;
+  /** A JSON body (sent as `application/json`). */
+  readonly body?: unknown;
+  /** The raw body text; wins over `body`. */
+  readonly rawBody?: string;
+  /** Sign the request with SigV4 (service `execute-api`, the local region) with these credentials. */
+  readonly sign?: AwsKey;
 }
 
 /** A client of one running API whose every answer is checked against the served document. */
@@ -106,13 +115,15 @@ function absolute(baseUrl: string, pathOrUrl: string): string {
 }
 
 async function request(baseUrl: string, pathOrUrl: string, options: CallOptions): Promise<ApiResponse> {
-  const headers: Record<string, string> = {};
+  let headers: Record<string, string> = {};
+  const method = options.method ?? 'GET';
+  const url = new URL(absolute(baseUrl, pathOrUrl));
+  const sent = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (sent !== undefined) headers['content-type'] = 'application/json';
+  if (options.sign) headers = await sigv4Headers(options.sign, method, url, headers, sent);
   const authorization = options.authorization ?? (options.key ? `Bearer ${options.key}` : undefined);
   if (authorization !== undefined) headers.Authorization = authorization;
-  const response = await fetch(absolute(baseUrl, pathOrUrl), {
-    method: options.method ?? 'GET',
-    headers,
-  });
+  const response = await fetch(url, { method, headers, ...(sent === undefined ? {} : { body: sent }) });
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';
   let body: unknown;
@@ -129,4 +140,34 @@ function check(validator: OpenApiValidator, method: string, url: string, respons
     body: response.body,
   });
   expect(violations, `${method} ${url} departs from /openapi.json`).toEqual([]);
+}
+
+/** The headers of a SigV4-signed request (by the AWS SDK's signer, not the emulator's verifier). */
+export async function sigv4Headers(
+  credentials: AwsKey,
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Record<string, string>> {
+  const signer = new SignatureV4({
+    service: 'execute-api',
+    region: LOCAL_REGION,
+    credentials,
+    sha256: NodeSha256,
+  });
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) query[name] = [...(query[name] ?? []), value];
+  const signed = await signer.sign({
+    method,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: url.pathname,
+    query,
+    headers: { ...headers, host: url.host },
+    ...(body === undefined ? {} : { body }),
+  });
+  const { host: _host, ...rest } = signed.headers;
+  return rest;
 }

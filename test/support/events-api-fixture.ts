@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import type { WebhookStatus } from '#domain/model';
@@ -146,8 +147,9 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     const base = runtime.baseUrl;
     documents = createDocumentClient();
     const directory = new DynamoDirectoryStore(documents, runtime.tableName);
-    const orgA = await createOrganization(directory, 'Org A');
-    const orgB = await createOrganization(directory, 'Org B');
+    const apiKeys = new DynamoApiKeyStore(documents, runtime.tableName);
+    const orgA = await createOrganization(directory, apiKeys, 'Org A');
+    const orgB = await createOrganization(directory, apiKeys, 'Org B');
     const accounts: [string, string, string | undefined][] = [
       [orgA.id, DE, undefined],
       [orgA.id, GB, undefined],
@@ -156,7 +158,7 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
       [orgB.id, NL, undefined],
     ];
     for (const [orgId, iban, webhookUrl] of accounts) {
-      await putAccount(directory, { orgId, iban, webhookUrl }, 'local', base);
+      await putAccount(directory, { orgId, iban, webhookUrl }, 'local');
     }
 
     const eventsA: Published[] = [];

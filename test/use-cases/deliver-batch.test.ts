@@ -38,7 +38,7 @@ describe('deliverBatch', () => {
     });
     expect(await deliverBatch(w.deps, [message('e1')])).toEqual(['m-e1']);
     expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 60 }]);
-    expect(w.events.records.get('e1')).toMatchObject({ webhookRetries: 0, deliveries: [] });
+    expect(w.events.events.get('e1')).toMatchObject({ webhookRetries: 0, deliveries: [] });
   });
 
   it('replaces a message near the redrive limit by a fresh delayed one instead of postponing it', async () => {
@@ -63,7 +63,7 @@ describe('deliverBatch', () => {
     const sentAt = w.clock.now() - (13 * 24 * 3600 - 5) * 1000;
     expect(await deliverBatch(w.deps, [message('e1', { sentAt })])).toEqual([]);
     expect(w.queue.sent).toEqual([{ id: 'e1', delaySeconds: 10 }]);
-    expect(w.events.records.get('e1')?.webhookRetries).toBe(1);
+    expect(w.events.events.get('e1')?.webhookRetries).toBe(1);
   });
 
   it('keeps a message whose handling throws, for the queue to bring back', async () => {
@@ -98,6 +98,6 @@ describe('reconcileBatch', () => {
       ['none', 'exhausted'],
     ]);
     expect(w.queue.sent).toEqual([{ id: 'left', delaySeconds: 0 }]);
-    expect(w.events.records.get('none')?.webhookStatus).toBe('failed');
+    expect(w.events.events.get('none')?.webhookStatus).toBe('failed');
   });
 });

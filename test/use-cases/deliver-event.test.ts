@@ -102,7 +102,7 @@ describe('deliverEvent', () => {
     expect(await deliverEvent(w.deps, 'nope')).toMatchObject({ kind: 'dropped', reason: 'event not found' });
     w.events.seed({ id: 'done', webhookStatus: 'success' });
     expect(await deliverEvent(w.deps, 'done')).toMatchObject({ kind: 'dropped', reason: 'event is success' });
-    w.directory.orgs.clear();
+    w.directory.organizations.clear();
     w.events.seed({ id: 'orphan' });
     expect(await deliverEvent(w.deps, 'orphan')).toMatchObject({ kind: 'dropped' });
     expect((await w.events.getEvent('orphan'))?.webhookStatus).toBe('failed');
@@ -113,8 +113,8 @@ describe('deliverEvent', () => {
     w.events.seed({ id: 'e1' });
     w.sender.answer = () => {
       // The concurrent copy's success lands while this request is under way.
-      const record = w.events.records.get('e1');
-      if (record) record.webhookStatus = 'success';
+      const record = w.events.events.get('e1');
+      if (record) w.events.events.set('e1', { ...record, webhookStatus: 'success' });
       return answer(500);
     };
     expect(await deliverEvent(w.deps, 'e1')).toMatchObject({

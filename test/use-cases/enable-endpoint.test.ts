@@ -43,8 +43,8 @@ describe('enableEndpoint', () => {
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
     const result = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 08:00:00');
     expect(result.queued.sort()).toEqual(['failed', 'skipped']);
-    expect(w.events.records.get('failed')).toMatchObject({ webhookStatus: 'pending', cycleBase: 20 });
-    expect(w.events.records.get('before')?.webhookStatus).toBe('skipped');
+    expect(w.events.events.get('failed')).toMatchObject({ webhookStatus: 'pending', cycleBase: 20 });
+    expect(w.events.events.get('before')?.webhookStatus).toBe('skipped');
   });
 
   it('refuses another organization’s account, a bad IBAN and a bad time, changing nothing', async () => {

@@ -13,7 +13,7 @@ function seed(w: DeliveryWorld, n: number): string[] {
 }
 
 function expectCountsConsistent(w: DeliveryWorld): void {
-  for (const record of w.events.records.values()) {
+  for (const record of w.events.events.values()) {
     expect(record.webhookRetries).toBe(record.deliveries.length);
   }
 }
@@ -38,7 +38,7 @@ describe('circuit breaker', () => {
     const deferred = await deliverEvent(w.deps, 'e3');
     expect(deferred).toMatchObject({ kind: 'deferred', retryAfterSeconds: 30 });
     expect(w.sender.requests).toHaveLength(sent);
-    expect(w.events.records.get('e3')?.webhookRetries).toBe(0);
+    expect(w.events.events.get('e3')?.webhookRetries).toBe(0);
     expectCountsConsistent(w);
 
     // Half open: one probe holds the slot; a second message meanwhile is deferred.
@@ -88,7 +88,7 @@ describe('circuit breaker', () => {
     seed(w, 2);
     w.sender.answer = () => answer(429, '120');
     expect(await deliverEvent(w.deps, 'e0')).toMatchObject({ kind: 'retry', retryAfterSeconds: 120 });
-    expect(w.events.records.get('e0')?.nextAttemptAt).toBe(w.clock.now() + 120_000);
+    expect(w.events.events.get('e0')?.nextAttemptAt).toBe(w.clock.now() + 120_000);
     expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'deferred', retryAfterSeconds: 120 });
   });
 
@@ -105,10 +105,10 @@ describe('circuit breaker', () => {
     seed(w, 2);
     w.sender.answer = () => answer(410);
     expect((await deliverEvent(w.deps, 'e0')).kind).toBe('exhausted');
-    expect(w.events.records.get('e0')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
+    expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
     expect(w.health.get(w.iban)).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
     expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'skipped' });
-    expect(w.events.records.get('e1')).toMatchObject({ webhookStatus: 'skipped', webhookRetries: 0 });
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'skipped', webhookRetries: 0 });
     expect(w.sender.requests).toHaveLength(1);
   });
 

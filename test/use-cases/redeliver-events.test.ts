@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { redeliverEvent, requeuePending, resetWebhooks } from '#use-cases/redeliver-events';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
-import { FakeEventStore } from '../support/fakes/event-store';
+import { InMemoryEventStore } from '../support/fakes/event-store';
 
 function world() {
-  const events = new FakeEventStore();
+  const events = new InMemoryEventStore();
   const queue = new FakeDeliveryQueue();
   return { events, queue, deps: { events, queue } };
 }
@@ -16,7 +16,7 @@ describe('redeliverEvent', () => {
     const { events, queue, deps } = world();
     events.seed({ id: 'e1', webhookStatus: 'failed', webhookRetries: 20 });
     expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
-    expect(events.records.get('e1')).toMatchObject({
+    expect(events.events.get('e1')).toMatchObject({
       webhookStatus: 'pending',
       cycleBase: 20,
       webhookRetries: 20,

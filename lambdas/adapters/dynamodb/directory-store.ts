@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -7,7 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#domain/errors';
-import type { Account, Organization } from '#domain/model';
+import type { Account, Organization, PreviousToken } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './event-store';
@@ -42,15 +43,20 @@ export class DynamoDirectoryStore implements DirectoryStore {
     );
   }
 
-  async setWebhookToken(orgId: string, token: string): Promise<boolean> {
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.organization(orgId),
-          UpdateExpression: 'SET webhook_token = :t',
+          UpdateExpression: previous
+            ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
+            : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':t': token },
+          ExpressionAttributeValues: {
+            ':t': token,
+            ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
+          },
         }),
       );
       return true;
@@ -58,21 +64,6 @@ export class DynamoDirectoryStore implements DirectoryStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
-  }
-
-  async createApiKey(hash: string, orgId: string, createdAt: string): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.apiKey(hash), org_id: orgId, created_at: createdAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  }
-
-  async findOrgIdByApiKeyHash(hash: string): Promise<string | undefined> {
-    const item = await this.get(keys.apiKey(hash));
-    return typeof item?.org_id === 'string' ? item.org_id : undefined;
   }
 
   async getAccount(iban: string): Promise<Account | undefined> {
@@ -111,6 +102,13 @@ export class DynamoDirectoryStore implements DirectoryStore {
       }
       throw error;
     }
+  }
+
+  async deleteAccount(iban: string): Promise<Account | undefined> {
+    const out = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.account(iban), ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes ? toAccount(out.Attributes) : undefined;
   }
 
   async listAccounts(orgId: string): Promise<Account[]> {

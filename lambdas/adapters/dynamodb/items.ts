@@ -20,10 +20,12 @@ export const EVENT_SK = 'EVENT';
 export const keys = {
   organization: (orgId: string): ItemKey => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  portalLink: (hash: string): ItemKey => ({ pk: `PORTAL#${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `ACCOUNT#${iban}`, sk: 'ACCOUNT' }),
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: EVENT_SK }),
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
+  orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */
   eventOrder: (triggeredAt: string, id: string): string => `${triggeredAt}#${id}`,
 };
@@ -123,6 +125,10 @@ export function toOrganization(item: Record<string, unknown>): Organization {
     id: String(item.org_id),
     name: String(item.name),
     webhookToken: String(item.webhook_token),
+    previousWebhookToken:
+      typeof item.previous_webhook_token === 'string' && typeof item.previous_token_expires_at === 'string'
+        ? { token: item.previous_webhook_token, expiresAt: item.previous_token_expires_at }
+        : undefined,
     createdAt: String(item.created_at),
   };
 }

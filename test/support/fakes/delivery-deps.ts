@@ -8,17 +8,17 @@ import type { BatchDeps } from '#use-cases/deliver-batch';
 import type { DeliveryOutcome } from '#use-cases/deliver-event';
 import { type FakeClock, fakeClock } from './clock';
 import { FakeDeliveryQueue } from './delivery-queue';
-import { FakeDirectory } from './directory-store';
+import { InMemoryDirectoryStore } from './directory-store';
 import { FakeEndpointHealthStore } from './endpoint-health-store';
-import { FakeEventStore } from './event-store';
+import { InMemoryEventStore } from './event-store';
 import { FakeWebhookSender } from './webhook-sender';
 
 /** The fakes behind a {@link BatchDeps}, for arrangements and assertions. */
 export interface DeliveryWorld {
   readonly deps: BatchDeps;
   readonly clock: FakeClock;
-  readonly events: FakeEventStore;
-  readonly directory: FakeDirectory;
+  readonly events: InMemoryEventStore;
+  readonly directory: InMemoryDirectoryStore;
   readonly health: FakeEndpointHealthStore;
   readonly sender: FakeWebhookSender;
   readonly queue: FakeDeliveryQueue;
@@ -34,9 +34,9 @@ export const TEST_SCHEDULE = [10, ...Array.from({ length: 18 }, () => 30)];
 /** A world with one organization and one account whose webhook URL is set. */
 export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld {
   const clock = fakeClock();
-  const events = new FakeEventStore();
+  const events = new InMemoryEventStore();
   const health = new FakeEndpointHealthStore();
-  const directory = new FakeDirectory(health);
+  const directory = new InMemoryDirectoryStore(health);
   const sender = new FakeWebhookSender();
   const queue = new FakeDeliveryQueue();
   const outcomes: DeliveryOutcome[] = [];

@@ -1,18 +1,22 @@
-/**
- * A minimal in-memory directory: organizations and accounts. Accounts show the health a
- * {@link FakeEndpointHealthStore} holds, as the DynamoDB account item carries it.
- */
-import type { Account, Organization } from '#domain/model';
+import { ConflictError } from '#domain/errors';
+import type { Account, Organization, PreviousToken } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
 import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
-/** The fake: the delivery's reads plus what arrangements need. */
-export class FakeDirectory {
+/**
+ * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once, an IBAN stays with the organization that registered it, an update keeps `createdAt`, an
+ * account without a webhook URL has none stored, and accounts list in IBAN order. The maps are public so
+ * tests can seed and inspect state; `reads` counts every read call, for cache tests. Given a
+ * {@link FakeEndpointHealthStore}, accounts show the health it holds, as the DynamoDB account item carries it.
+ */
+export class InMemoryDirectoryStore implements DirectoryStore {
+  readonly organizations = new Map<string, Organization>();
   readonly accounts = new Map<string, Account>();
-  readonly orgs = new Map<string, Organization>();
-  reads = 0;
+  readonly reads = { getOrganization: 0, getAccount: 0 };
 
   constructor(private readonly health?: FakeEndpointHealthStore) {}
 
+  /** Seeds an organization (`org-1` by default) with a fixed webhook token. */
   addOrganization(id = 'org-1'): Organization {
     const org = {
       id,
@@ -20,10 +24,11 @@ export class FakeDirectory {
       webhookToken: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
       createdAt: '2026-11-01T00:00:00.000Z',
     };
-    this.orgs.set(id, org);
+    this.organizations.set(id, org);
     return org;
   }
 
+  /** Seeds an account (of `org-1` by default) and tells the health store who owns it. */
   addAccount(account: Partial<Account> & { iban: string }): Account {
     const stored = {
       orgId: 'org-1',
@@ -36,15 +41,56 @@ export class FakeDirectory {
     return stored;
   }
 
+  async getOrganization(id: string): Promise<Organization | undefined> {
+    this.reads.getOrganization += 1;
+    return this.organizations.get(id);
+  }
+
+  async createOrganization(org: Organization): Promise<void> {
+    if (this.organizations.has(org.id)) throw new Error(`organization ${org.id} exists (condition failed)`);
+    this.organizations.set(org.id, org);
+  }
+
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, webhookToken: token, previousWebhookToken: previous });
+    return true;
+  }
+
   async getAccount(iban: string): Promise<Account | undefined> {
-    this.reads++;
+    this.reads.getAccount += 1;
     const account = this.accounts.get(iban);
     if (!account || !this.health) return account;
     return { ...account, webhookHealth: this.health.get(iban) };
   }
 
-  async getOrganization(id: string): Promise<Organization | undefined> {
-    this.reads++;
-    return this.orgs.get(id);
+  async putAccount(account: Account): Promise<Account> {
+    const existing = this.accounts.get(account.iban);
+    if (existing && existing.orgId !== account.orgId) {
+      throw new ConflictError(`Account ${account.iban} belongs to another organization.`);
+    }
+    const stored: Account = {
+      iban: account.iban,
+      orgId: account.orgId,
+      ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      createdAt: existing?.createdAt ?? account.updatedAt,
+      updatedAt: account.updatedAt,
+    };
+    this.accounts.set(account.iban, stored);
+    this.health?.owners.set(account.iban, stored.orgId);
+    return stored;
+  }
+
+  async deleteAccount(iban: string): Promise<Account | undefined> {
+    const existing = this.accounts.get(iban);
+    this.accounts.delete(iban);
+    return existing;
+  }
+
+  async listAccounts(orgId: string): Promise<Account[]> {
+    return [...this.accounts.values()]
+      .filter((account) => account.orgId === orgId)
+      .sort((a, b) => a.iban.localeCompare(b.iban));
   }
 }

@@ -1,7 +1,3 @@
-/**
- * In-memory {@link EventStore} with the DynamoDB adapter's conditions (lease, due time, pending-only
- * failures, cycles), for use-case tests. Listing is by organization and status only.
- */
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
@@ -13,17 +9,23 @@ import type {
   PutEventResult,
 } from '#domain/ports';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The fake, with direct access to its records for arrangements and assertions. */
-export class FakeEventStore implements EventStore {
-  readonly records = new Map<string, Mutable<EventRecord>>();
-  /** Names of the write operations made, in order (a write per call, as DynamoDB bills them). */
+/**
+ * {@link EventStore} in memory, with the conditions of the DynamoDB adapter (`DynamoEventStore`): an id is
+ * stored once, a lease needs a pending event with the expected attempt count, no live lease and a due
+ * next attempt, a failure only moves a pending event while a success always wins, and a new cycle starts
+ * only from `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
+ * adapter returns summaries); the order is the adapter's: newest `triggeredAt` first, ties by id
+ * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
+ * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
+ */
+export class InMemoryEventStore implements EventStore {
+  readonly events = new Map<string, EventRecord>();
+  readonly expiresAt = new Map<string, number | undefined>();
   readonly writes: string[] = [];
 
-  /** Stores a pending event with no attempts (or with `overrides`). */
+  /** Stores a pending event with no attempts (or with the given fields), as if published. */
   seed(event: Partial<EventRecord> & { id: string }): EventRecord {
-    const record: Mutable<EventRecord> = {
+    const record: EventRecord = {
       orgId: 'org-1',
       account: 'DE89370400440532013000',
       type: 'credit_transfer_status_change',
@@ -36,41 +38,55 @@ export class FakeEventStore implements EventStore {
       deliveries: [],
       ...event,
     };
-    this.records.set(event.id, record);
-    return { ...record };
+    this.events.set(event.id, record);
+    return record;
   }
 
   async getEvent(id: string): Promise<EventRecord | undefined> {
-    const record = this.records.get(id);
-    return record && { ...record, deliveries: [...record.deliveries] };
+    return this.events.get(id);
   }
 
   async putEvent(event: NewEvent): Promise<PutEventResult> {
-    const existing = this.records.get(event.id);
-    if (existing) return { created: false, existing: { ...existing } };
+    const existing = this.events.get(event.id);
+    if (existing) return { created: false, existing };
     this.writes.push('PutItem');
-    return { created: true, event: this.seed({ ...event, webhookStatus: event.webhookStatus }) };
+    const { expiresAt, ...fields } = event;
+    const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, deliveries: [] };
+    this.events.set(event.id, record);
+    this.expiresAt.set(event.id, expiresAt);
+    return { created: true, event: record };
   }
 
   async listEvents(request: EventListRequest): Promise<EventListPage> {
-    const matching = [...this.records.values()]
-      .filter((r) => r.orgId === request.orgId && (!request.status || r.webhookStatus === request.status))
-      .sort((a, b) => b.triggeredAt.localeCompare(a.triggeredAt) || b.id.localeCompare(a.id));
-    const events = matching.slice(request.offset, request.offset + request.limit);
-    return { events, hasMore: matching.length > request.offset + request.limit };
+    const matching = this.ofOrg(request.orgId).filter(
+      (event) =>
+        (request.account === undefined || event.account === request.account) &&
+        (request.type === undefined || event.type === request.type) &&
+        (request.status === undefined || event.webhookStatus === request.status) &&
+        (request.since === undefined || event.triggeredAt >= request.since) &&
+        (request.until === undefined || event.triggeredAt <= request.until),
+    );
+    const end = request.offset + request.limit;
+    return { events: matching.slice(request.offset, end), hasMore: matching.length > end };
   }
 
-  async takeLease(id: string, expectedRetries: number, until: number, now: number, dueBy: number) {
+  async takeLease(
+    id: string,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ): Promise<boolean> {
     this.writes.push('TakeLease');
-    const r = this.records.get(id);
-    const ok =
-      r !== undefined &&
-      r.webhookStatus === 'pending' &&
-      r.webhookRetries === expectedRetries &&
-      (r.leaseUntil === undefined || r.leaseUntil < now) &&
-      (r.nextAttemptAt === undefined || r.nextAttemptAt <= dueBy);
-    if (ok) r.leaseUntil = until;
-    return ok;
+    const event = this.events.get(id);
+    const free =
+      event !== undefined &&
+      event.webhookStatus === 'pending' &&
+      event.webhookRetries === expectedRetries &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs) &&
+      (event.nextAttemptAt === undefined || event.nextAttemptAt <= dueByEpochMs);
+    if (free) this.events.set(id, { ...event, leaseUntil: untilEpochMs });
+    return free;
   }
 
   async recordAttempt(
@@ -80,42 +96,47 @@ export class FakeEventStore implements EventStore {
     nextAttemptAt?: number,
   ): Promise<EventRecord> {
     this.writes.push('RecordAttempt');
-    const r = this.records.get(id);
-    if (!r) throw new Error(`no event ${id}`);
-    r.deliveries = [...r.deliveries, attempt];
-    r.webhookRetries += 1;
-    r.leaseUntil = undefined;
-    if (status === 'success' || r.webhookStatus === 'pending') {
-      r.webhookStatus = status;
-      r.nextAttemptAt = nextAttemptAt;
-    }
-    return { ...r };
+    const event = this.events.get(id);
+    if (!event) throw new Error(`no event ${id} (condition failed)`);
+    const appended = {
+      ...event,
+      deliveries: [...event.deliveries, attempt],
+      webhookRetries: event.webhookRetries + 1,
+      leaseUntil: undefined,
+    };
+    // A concurrent consumer settled the event first: the attempt is still recorded, the status kept.
+    const moves = status === 'success' || event.webhookStatus === 'pending';
+    const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
+    this.events.set(id, next);
+    return next;
   }
 
   async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
     this.writes.push('SettlePending');
-    const r = this.records.get(id);
-    if (r?.webhookStatus !== 'pending') return false;
-    r.webhookStatus = status;
-    r.leaseUntil = undefined;
-    r.nextAttemptAt = undefined;
+    const event = this.events.get(id);
+    if (event?.webhookStatus !== 'pending') return false;
+    this.events.set(id, { ...event, webhookStatus: status, leaseUntil: undefined, nextAttemptAt: undefined });
     return true;
   }
 
   async startCycle(id: string, orgId: string): Promise<boolean> {
     this.writes.push('StartCycle');
-    const r = this.records.get(id);
-    const ok =
-      r !== undefined &&
-      r.orgId === orgId &&
-      (r.webhookStatus === 'failed' || r.webhookStatus === 'skipped') &&
-      r.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
-    if (!ok) return false;
-    r.webhookStatus = 'pending';
-    r.cycleBase = r.webhookRetries;
-    r.leaseUntil = undefined;
-    r.nextAttemptAt = undefined;
-    return true;
+    const event = this.events.get(id);
+    const allowed =
+      event !== undefined &&
+      event.orgId === orgId &&
+      (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
+      event.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
+    if (allowed) {
+      this.events.set(id, {
+        ...event,
+        webhookStatus: 'pending',
+        cycleBase: event.webhookRetries,
+        leaseUntil: undefined,
+        nextAttemptAt: undefined,
+      });
+    }
+    return allowed;
   }
 
   async listEventIdsByStatus(
@@ -123,17 +144,23 @@ export class FakeEventStore implements EventStore {
     statuses: readonly WebhookStatus[],
     until?: string,
     filter: EventIdFilter = {},
-  ) {
-    return [...this.records.values()]
-      .filter(
-        (r) =>
-          r.orgId === orgId &&
-          statuses.includes(r.webhookStatus) &&
-          (!until || r.triggeredAt <= until) &&
-          (!filter.since || r.triggeredAt >= filter.since) &&
-          (!filter.account || r.account === filter.account),
-      )
-      .sort((a, b) => b.triggeredAt.localeCompare(a.triggeredAt))
-      .map((r) => r.id);
+  ): Promise<string[]> {
+    return this.ofOrg(orgId)
+      .filter((event) => statuses.includes(event.webhookStatus))
+      .filter((event) => until === undefined || event.triggeredAt <= until)
+      .filter((event) => filter.since === undefined || event.triggeredAt >= filter.since)
+      .filter((event) => filter.account === undefined || event.account === filter.account)
+      .map((event) => event.id);
+  }
+
+  /** The organization's events in list order. */
+  private ofOrg(orgId: string): EventRecord[] {
+    return [...this.events.values()]
+      .filter((event) => event.orgId === orgId)
+      .sort((a, b) =>
+        a.triggeredAt === b.triggeredAt
+          ? b.id.localeCompare(a.id)
+          : b.triggeredAt.localeCompare(a.triggeredAt),
+      );
   }
 }

@@ -1,0 +1,13 @@
+import { NotFoundError } from '#domain/errors';
+import type { Organization } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+
+/** The organization, or NotFoundError naming it. */
+export async function requireOrganization(
+  directory: Pick<DirectoryStore, 'getOrganization'>,
+  orgId: string,
+): Promise<Organization> {
+  const org = await directory.getOrganization(orgId);
+  if (!org) throw new NotFoundError(`org: no organization ${orgId}.`);
+  return org;
+}

@@ -1,0 +1,50 @@
+/**
+ * `.herald/local.json`: how a running local runtime tells the CLI and the tests where it is. The local
+ * runtime writes it; the CLI (`scripts/cli/target.ts`) reads it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOCAL_REGION } from './emulators';
+
+/** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
+export interface LocalRuntimeInfo {
+  readonly baseUrl: string;
+  readonly region: string;
+  readonly tableName: string;
+  readonly queueUrl: string;
+  readonly dlqUrl: string;
+  readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
+  /** The local operator's AWS key, which the emulated API Gateway accepts on IAM routes. */
+  readonly credentials: AwsKey;
+  readonly pid: number;
+}
+
+/** An AWS access key pair (and session token for temporary credentials). */
+export interface AwsKey {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+/** Path of the local runtime's info file, relative to the project directory. */
+export const LOCAL_INFO_PATH = join('.herald', 'local.json');
+
+/**
+ * Writes `<dir>/.herald/local.json` for a running local runtime (what `npm start` does, and what the
+ * CLI tests imitate).
+ */
+export function writeLocalInfo(dir: string, runtime: Omit<LocalRuntimeInfo, 'region' | 'pid'>): void {
+  const info: LocalRuntimeInfo = {
+    baseUrl: runtime.baseUrl,
+    region: LOCAL_REGION,
+    tableName: runtime.tableName,
+    queueUrl: runtime.queueUrl,
+    dlqUrl: runtime.dlqUrl,
+    endpoints: runtime.endpoints,
+    credentials: runtime.credentials,
+    pid: process.pid,
+  };
+  mkdirSync(join(dir, '.herald'), { recursive: true });
+  // Owner-only: it holds the local operator's secret key.
+  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+}

@@ -1,0 +1,156 @@
+/**
+ * `POST /events` end to end: the gateway publishes over HTTP with an AWS identity, SigV4-signed (by the
+ * AWS SDK's signer), through the local API Gateway, which verifies the signature like API Gateway's IAM
+ * authorization. Created, idempotent and conflicting publishes, every refused input (nothing stored),
+ * unsigned and wrongly signed requests and org API keys (403), and the published event's delivery.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { AwsKey } from '#cli/target';
+import { type ApiClient, expectProblem, sigv4Headers } from '../support/e2e-http';
+import {
+  DE,
+  type EventsApiFixture,
+  FR,
+  startEventsApiFixture,
+  TRANSFER,
+  UNREGISTERED,
+} from '../support/events-api-fixture';
+import { useFixture } from '../support/use-fixture';
+import { waitFor } from '../support/wait';
+
+let api: ApiClient;
+let operator: AwsKey;
+let fixture: EventsApiFixture;
+
+useFixture(
+  () => startEventsApiFixture({ bulk: false }),
+  (started) => {
+    fixture = started;
+    ({ api } = started);
+    operator = started.runtime.credentials;
+  },
+);
+
+const publish = (body: unknown, sign: AwsKey = operator) =>
+  api.call('/events', { method: 'POST', body, sign });
+
+describe('POST /events', () => {
+  it('answers 201 with the event, which is then delivered with the signature it shows', async () => {
+    const id = randomUUID();
+    const payload = { transfer_id: 'tr_api', status: 'settled', amount: '10.00' };
+    const response = await publish({
+      account: 'fr14 2004 1010 0505 0001 3m02 606',
+      type: TRANSFER,
+      payload,
+      id,
+    });
+    expect(response.status, response.text).toBe(201);
+    const event = response.body as { id: string; signature: string; _links: { self: string } };
+    expect(event).toMatchObject({ id, account: FR, type: TRANSFER, payload, webhook_status: 'pending' });
+    expect(response.headers.get('location')).toBe(event._links.self);
+
+    const delivered = await waitFor(
+      () => fixture.received.find((request) => request.headers['webhook-id'] === id),
+      { timeoutMs: 30_000, what: `the webhook of ${id}` },
+    );
+    expect(delivered.headers['x-signature']).toBe(event.signature);
+    expect(JSON.parse(delivered.body)).toMatchObject({ id, payload });
+    await waitFor(async () => {
+      const read = await api.call(`/events/${id}`, { key: fixture.orgA.api_key });
+      return (read.body as { webhook_status: string }).webhook_status === 'success';
+    });
+  });
+
+  it('answers 200 with the stored event for the same id and content, and 409 for other content', async () => {
+    const body = {
+      account: DE,
+      type: TRANSFER,
+      payload: { n: 1 },
+      id: randomUUID(),
+      triggered_at: '2026-11-20T10:00:00Z',
+    };
+    const first = await publish(body);
+    expect(first.status, first.text).toBe(201);
+    const again = await publish(body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const other = expectProblem(await publish({ ...body, payload: { n: 2 } }), 409);
+    expect(other.detail).toMatch(/already exists with different content/);
+    const read = await api.call(`/events/${body.id}`, { key: fixture.orgA.api_key });
+    expect((read.body as { payload: unknown }).payload).toEqual({ n: 1 });
+  });
+
+  it('names the field of every refused input and stores nothing', async () => {
+    const valid = { account: DE, type: TRANSFER, payload: { ok: true } };
+    const cases: [unknown, number, string][] = [
+      [{ ...valid, account: UNREGISTERED }, 422, 'account'],
+      [{ ...valid, account: 'DE00370400440532013000' }, 400, 'account'],
+      [{ ...valid, account: undefined }, 400, 'account'],
+      [{ ...valid, type: 'Credit Transfer' }, 400, 'type'],
+      [{ ...valid, type: 'x'.repeat(65) }, 400, 'type'],
+      [{ ...valid, payload: [1, 2] }, 400, 'payload'],
+      [{ ...valid, payload: 'text' }, 400, 'payload'],
+      [{ ...valid, payload: { blob: 'x'.repeat(70_000) } }, 400, 'payload'],
+      [{ ...valid, id: 'not-a-uuid' }, 400, 'id'],
+      [{ ...valid, id: randomUUID().toUpperCase() }, 400, 'id'],
+      [{ ...valid, triggered_at: '2026-11-20 10:00:00' }, 400, 'triggered_at'],
+      [{ ...valid, triggered_at: 1_700_000_000 }, 400, 'triggered_at'],
+      [{ ...valid, extra: 1 }, 400, 'extra'],
+      [[valid], 400, 'body'],
+    ];
+    for (const [body, status, field] of cases) {
+      const problem = expectProblem(await publish(body), status);
+      expect(problem.invalid_params?.[0]?.name, JSON.stringify(body).slice(0, 80)).toBe(field);
+    }
+    const notJson = expectProblem(
+      await api.call('/events', { method: 'POST', rawBody: '{"account":', sign: operator }),
+      400,
+    );
+    expect(notJson.invalid_params?.[0]?.name).toBe('body');
+
+    const listed = await api.call(`/events?account=${DE}&per_page=100`, { key: fixture.orgA.api_key });
+    // Only the one event the idempotency test published for DE.
+    expect((listed.body as { id: string }[]).length).toBe(1);
+  });
+
+  it('answers 403 to an unsigned request, an org API key, a wrong secret or a changed body', async () => {
+    const body = { account: DE, type: TRANSFER, payload: { denied: true }, id: randomUUID() };
+    const unsigned = expectProblem(await api.call('/events', { method: 'POST', body }), 403);
+    expect(unsigned.type).toBe('https://herald.dev/problems/signature-required');
+    const withKey = expectProblem(
+      await api.call('/events', { method: 'POST', body, key: fixture.orgA.api_key }),
+      403,
+    );
+    expect(withKey.type).toBe('https://herald.dev/problems/signature-required');
+    const wrongSecret = expectProblem(
+      await publish(body, { ...operator, secretAccessKey: 'x'.repeat(40) }),
+      403,
+    );
+    expect(wrongSecret.type).toBe('https://herald.dev/problems/invalid-signature');
+    const unknownKey = expectProblem(
+      await publish(body, { ...operator, accessKeyId: 'AKIAUNKNOWN000000000' }),
+      403,
+    );
+    expect(unknownKey.type).toBe('https://herald.dev/problems/invalid-signature');
+
+    // Signed for one body, sent with another: the payload hash no longer matches.
+    const url = new URL('/events', api.baseUrl);
+    const headers = await sigv4Headers(
+      operator,
+      'POST',
+      url,
+      { 'content-type': 'application/json' },
+      JSON.stringify(body),
+    );
+    const tampered = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...body, payload: { denied: false } }),
+    });
+    expect(tampered.status).toBe(403);
+
+    const read = await api.call(`/events/${body.id}`, { key: fixture.orgA.api_key });
+    expectProblem(read, 404);
+  });
+});

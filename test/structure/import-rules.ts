@@ -1,0 +1,181 @@
+/**
+ * The dependency rule of the source tree as code: which folder may import which. The checker reads
+ * import, `export … from`, `import x = require()` and literal dynamic `import()` specifiers with the
+ * TypeScript scanner (so comments and strings never count), resolves `#alias/*` through `package.json`
+ * `imports` and relative paths against the importing file, then applies {@link RULES}.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import ts from 'typescript';
+
+/** Where a specifier points: a file of this repository (repo-relative, `/`-separated) or a package. */
+export type ImportTarget =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'package'; readonly name: string };
+
+/** One import that breaks a rule. */
+export interface Violation {
+  /** The importing file, repo-relative. */
+  readonly file: string;
+  /** The specifier as written. */
+  readonly specifier: string;
+  /** Which rule, in words. */
+  readonly rule: string;
+}
+
+interface Rule {
+  /** Folder (repo-relative, trailing `/`) whose files the rule applies to. */
+  readonly from: string;
+  /** Why, as printed in a failure. */
+  readonly says: string;
+  /** True when the import breaks the rule. */
+  readonly forbids: (target: ImportTarget) => boolean;
+}
+
+const under =
+  (...folders: string[]) =>
+  (target: ImportTarget): boolean =>
+    target.kind === 'file' && folders.some((folder) => target.path.startsWith(folder));
+
+const AWS_OR_HTTP_PACKAGE =
+  /^(@aws-sdk\/|@aws-lambda-powertools\/|@middy\/|aws-lambda$|aws-cdk-lib|node:https?$|https?$)/;
+
+/** The rules; a file under several `from` folders obeys all of them. */
+export const RULES: readonly Rule[] = [
+  {
+    from: 'lambdas/',
+    says: 'runtime code imports no infrastructure, scripts or tests',
+    forbids: under('lib/', 'scripts/', 'bin/', 'test/'),
+  },
+  { from: 'lib/', says: 'the stack imports no scripts or tests', forbids: under('scripts/', 'test/') },
+  {
+    from: 'lambdas/config/',
+    says: 'config imports nothing else under lambdas/',
+    forbids: (target) =>
+      target.kind === 'file' &&
+      target.path.startsWith('lambdas/') &&
+      !target.path.startsWith('lambdas/config/'),
+  },
+  {
+    from: 'lambdas/domain/',
+    says: 'domain imports only domain/ and config/ (not config/env), no AWS or HTTP package',
+    forbids: (target) =>
+      target.kind === 'package'
+        ? AWS_OR_HTTP_PACKAGE.test(target.name)
+        : target.path === 'lambdas/config/env.ts' ||
+          (target.path.startsWith('lambdas/') &&
+            !target.path.startsWith('lambdas/domain/') &&
+            !target.path.startsWith('lambdas/config/')),
+  },
+  {
+    from: 'lambdas/use-cases/',
+    says: 'use-cases see ports, not http/, handlers/ or adapters/',
+    forbids: under('lambdas/http/', 'lambdas/handlers/', 'lambdas/adapters/'),
+  },
+  {
+    from: 'lambdas/adapters/',
+    says: 'adapters import no use-cases or handlers',
+    forbids: under('lambdas/use-cases/', 'lambdas/handlers/'),
+  },
+  {
+    from: 'lambdas/http/',
+    says: 'http imports no adapters or handlers',
+    forbids: under('lambdas/adapters/', 'lambdas/handlers/'),
+  },
+  {
+    from: 'scripts/local/',
+    says: 'the local runtime does not import the CLI (the CLI reads the local runtime)',
+    forbids: under('scripts/cli/'),
+  },
+];
+
+/** Source that may not mention `process.env`, beyond what the import rules say. */
+const NO_PROCESS_ENV = 'lambdas/domain/';
+
+/** `package.json` `imports` (`#x/*` → `./dir/*.ts`). */
+export type AliasMap = Readonly<Record<string, string>>;
+
+/** Every specifier a source text imports, in order. */
+export function importSpecifiers(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
+}
+
+/** Resolves a specifier written in `file` (repo-relative) to a repository file or a package. */
+export function resolveSpecifier(file: string, specifier: string, aliases: AliasMap): ImportTarget {
+  if (specifier.startsWith('#')) {
+    for (const [pattern, replacement] of Object.entries(aliases)) {
+      const prefix = pattern.replace(/\*$/, '');
+      if (pattern.endsWith('*') ? specifier.startsWith(prefix) : specifier === pattern) {
+        const rest = specifier.slice(prefix.length);
+        return { kind: 'file', path: posix.normalize(replacement.replace('*', rest)) };
+      }
+    }
+    return { kind: 'package', name: specifier };
+  }
+  if (specifier.startsWith('.')) {
+    const joined = posix.normalize(posix.join(posix.dirname(file), specifier));
+    return { kind: 'file', path: /\.[cm]?[jt]s$/.test(joined) ? joined : `${joined}.ts` };
+  }
+  return { kind: 'package', name: specifier };
+}
+
+/** The violations of one source text, as if it were the repository file `file`. */
+export function checkSource(file: string, source: string, aliases: AliasMap): Violation[] {
+  const violations: Violation[] = [];
+  for (const specifier of importSpecifiers(source)) {
+    const target = resolveSpecifier(file, specifier, aliases);
+    for (const rule of RULES) {
+      if (file.startsWith(rule.from) && rule.forbids(target)) {
+        violations.push({ file, specifier, rule: rule.says });
+      }
+    }
+  }
+  if (file.startsWith(NO_PROCESS_ENV) && readsProcessEnv(source)) {
+    violations.push({ file, specifier: 'process.env', rule: 'domain reads no environment' });
+  }
+  return violations;
+}
+
+/** The source files (`.ts`, `.mjs`) under the given folders of `root`, repo-relative. */
+export function sourceFiles(root: string, folders: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts')) files.push(relative(root, path));
+    }
+  };
+  for (const folder of folders) walk(join(root, folder));
+  return files.map((file) => file.split(sep).join('/')).sort();
+}
+
+/** The `imports` map of the package.json in `root`. */
+export function readAliases(root: string): AliasMap {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports?: AliasMap };
+  return pkg.imports ?? {};
+}
+
+/** Every violation in the tree at `root`. */
+export function checkTree(root: string, folders: readonly string[]): Violation[] {
+  const aliases = readAliases(root);
+  return sourceFiles(root, folders).flatMap((file) =>
+    checkSource(file, readFileSync(join(root, file), 'utf8'), aliases),
+  );
+}
+
+/** The project root (two levels above this file). */
+export const PROJECT_ROOT = dirname(dirname(import.meta.dirname));
+
+/** True when the code (not its comments or strings) contains `process.env`. */
+export function readsProcessEnv(source: string): boolean {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, source);
+  const tokens: string[] = [];
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    tokens.push(
+      token === ts.SyntaxKind.Identifier || token === ts.SyntaxKind.DotToken ? scanner.getTokenText() : '',
+    );
+    if (tokens.slice(-3).join(' ') === 'process . env') return true;
+  }
+  return false;
+}

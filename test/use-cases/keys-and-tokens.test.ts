@@ -1,0 +1,132 @@
+/**
+ * The API-key, authorizer and token-rotation use-cases over in-memory fakes of the ports, with an
+ * injected clock: scopes in the authorizer's policy, expiry, key limits and rotation overlaps.
+ */
+import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '#config/routes';
+import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import type { ApiKey, Organization } from '#domain/model';
+import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { hashApiKey } from '#domain/signing';
+import { keyPolicy } from '#http/authorizer-policy';
+import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
+import { apiKeyOfBearer } from '#use-cases/authorize';
+import { rotateWebhookToken, showWebhookToken } from '#use-cases/webhook-tokens';
+import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const ORG: Organization = {
+  id: 'org-1',
+  name: 'Org',
+  webhookToken: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
+
+function setup() {
+  const directory = new InMemoryDirectoryStore();
+  directory.organizations.set(ORG.id, ORG);
+  return { directory, keys: new InMemoryApiKeyStore() };
+}
+
+describe('API keys', () => {
+  it('issues a key whose hash finds it, lists it without the secret, and revokes it by id', async () => {
+    const { directory, keys } = setup();
+    const created = await createApiKey(directory, keys, ORG.id, { name: ' ci ', scope: 'read' }, NOW);
+    expect(created).toMatchObject({ name: 'ci', scope: 'read', created_at: '2026-11-22 12:00:00' });
+    expect(await keys.findApiKeyByHash(hashApiKey(created.api_key))).toMatchObject({ id: created.id });
+    expect(await listApiKeys(directory, keys, ORG.id)).toEqual([
+      { id: created.id, name: 'ci', scope: 'read', created_at: '2026-11-22 12:00:00' },
+    ]);
+    await revokeApiKey(keys, ORG.id, created.id);
+    await expect(revokeApiKey(keys, ORG.id, created.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses bad fields, unknown organizations and more than the limit', async () => {
+    const { directory, keys } = setup();
+    await expect(createApiKey(directory, keys, ORG.id, { name: 'x', scope: 'admin' }, NOW)).rejects.toThrow(
+      ValidationError,
+    );
+    await expect(
+      createApiKey(directory, keys, ORG.id, { name: 'x', scope: 'read', expiresAt: NOW / 1000 }, NOW),
+    ).rejects.toThrow(/expires_at/);
+    await expect(createApiKey(directory, keys, 'nope', { name: 'x', scope: 'read' }, NOW)).rejects.toThrow(
+      NotFoundError,
+    );
+    for (let i = 0; i < MAX_API_KEYS_PER_ORG; i++) {
+      await createApiKey(directory, keys, ORG.id, { name: `k${i}`, scope: 'read' }, NOW + i);
+    }
+    await expect(
+      createApiKey(directory, keys, ORG.id, { name: 'one more', scope: 'read' }, NOW),
+    ).rejects.toThrow(ConflictError);
+  });
+});
+
+describe('the authorizer', () => {
+  const ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/v1/GET/events';
+
+  it('finds a key only in the exact Bearer spelling, and not once it has expired', async () => {
+    const { directory, keys } = setup();
+    const nowSeconds = NOW / 1000;
+    const key = await createApiKey(
+      directory,
+      keys,
+      ORG.id,
+      { name: 's', scope: 'read', expiresAt: nowSeconds + 60 },
+      NOW,
+    );
+    expect(await apiKeyOfBearer(keys, `Bearer ${key.api_key}`, nowSeconds)).toMatchObject({ id: key.id });
+    expect(await apiKeyOfBearer(keys, `bearer ${key.api_key}`, nowSeconds)).toBeUndefined();
+    expect(await apiKeyOfBearer(keys, `Bearer  ${key.api_key}`, nowSeconds)).toBeUndefined();
+    expect(await apiKeyOfBearer(keys, `Bearer ${key.api_key}`, nowSeconds + 60)).toBeUndefined();
+    expect(await apiKeyOfBearer(keys, undefined, nowSeconds)).toBeUndefined();
+  });
+
+  it('allows a read key exactly the read routes and a manage key every key route, in one cacheable policy', () => {
+    const key: ApiKey = { id: 'k', orgId: ORG.id, name: 'n', scope: 'read', createdAt: '' };
+    const resources = (scope: ApiKey['scope']) => {
+      const statement = keyPolicy({ ...key, scope }, ARN).policyDocument.Statement[0] as {
+        Resource: string[];
+      };
+      return statement.Resource;
+    };
+    const keyRoutes = API_ROUTES.filter((route) => route.auth === 'api-key');
+    const arn = (route: (typeof keyRoutes)[number]) =>
+      `arn:aws:execute-api:eu-central-1:123456789012:abc123/v1/${route.method}${route.path.replace(/\{\w+\}/g, '*')}`;
+    expect(resources('read')).toEqual(
+      keyRoutes
+        .filter((route) => route.scope !== 'manage')
+        .map(arn)
+        .sort(),
+    );
+    expect(resources('manage')).toEqual(keyRoutes.map(arn).sort());
+    expect(resources('read')).not.toContain(
+      'arn:aws:execute-api:eu-central-1:123456789012:abc123/v1/POST/management/webhooks/reset',
+    );
+    expect(keyPolicy(key, ARN).context).toEqual({ orgId: ORG.id, scope: 'read', keyId: 'k' });
+  });
+});
+
+describe('webhook token rotation', () => {
+  it('keeps the replaced token for the overlap (24 h by default) and shows it until it expires', async () => {
+    const { directory } = setup();
+    const rotated = await rotateWebhookToken(directory, ORG.id, undefined, NOW);
+    expect(rotated.previous).toEqual({ webhook_token: ORG.webhookToken, expires_at: '2026-11-23 12:00:00' });
+    expect(directory.organizations.get(ORG.id)?.webhookToken).toBe(rotated.webhook_token);
+    const day = 24 * 3_600_000;
+    expect((await showWebhookToken(directory, ORG.id, NOW + day - 1)).previous).not.toBeNull();
+    expect((await showWebhookToken(directory, ORG.id, NOW + day)).previous).toBeNull();
+
+    const again = await rotateWebhookToken(directory, ORG.id, 0, NOW);
+    expect(again.previous).toBeNull();
+    expect(directory.organizations.get(ORG.id)?.previousWebhookToken).toBeUndefined();
+  });
+
+  it('refuses an overlap out of range and an unknown organization', async () => {
+    const { directory } = setup();
+    for (const hours of [-1, 169, '2', Number.NaN]) {
+      await expect(rotateWebhookToken(directory, ORG.id, hours, NOW)).rejects.toThrow(/overlap_hours/);
+    }
+    await expect(rotateWebhookToken(directory, 'nope', 1, NOW)).rejects.toThrow(NotFoundError);
+  });
+});
