@@ -1,7 +1,7 @@
 /** Re-enabling an endpoint with fakes: health cleared, optional recovery of the account's events since a time. */
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '#domain/errors';
-import { enableEndpoint } from '#use-cases/enable-endpoint';
+import { enableAnyEndpoint, enableEndpoint } from '#use-cases/enable-endpoint';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 
 describe('enableEndpoint', () => {
@@ -55,5 +55,31 @@ describe('enableEndpoint', () => {
     await expect(enableEndpoint(deps, 'org-1', 'DE00370400440532013000')).rejects.toThrow(ValidationError);
     await expect(enableEndpoint(deps, 'org-1', w.iban, 'yesterday')).rejects.toThrow(ValidationError);
     expect(w.health.get(w.iban).state).toBe('disabled');
+  });
+});
+
+describe('enableAnyEndpoint (operator)', () => {
+  it('enables the account for whichever organization owns it, and refuses an unknown account', async () => {
+    const w = deliveryWorld();
+    w.directory.addOrganization('org-2');
+    const other = 'GB82WEST12345698765432';
+    w.directory.addAccount({ iban: other, orgId: 'org-2', webhookUrl: 'https://hooks.example.com/b' });
+    w.health.health.set(other, { state: 'disabled', consecutiveFailures: 5 });
+    w.events.seed({ id: 'theirs', orgId: 'org-2', account: other, webhookStatus: 'skipped' });
+    const deps = {
+      health: w.health,
+      events: w.events,
+      queue: w.queue,
+      directory: w.directory,
+      now: w.clock.now,
+    };
+    expect(await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', '2026-11-20 00:00:00')).toEqual({
+      iban: other,
+      webhook_health: 'healthy',
+      queued: ['theirs'],
+    });
+    expect(w.health.get(other).state).toBe('healthy');
+    await expect(enableAnyEndpoint(deps, 'CH9300762011623852957')).rejects.toThrow(NotFoundError);
+    await expect(enableAnyEndpoint(deps, 'not an iban')).rejects.toThrow(ValidationError);
   });
 });
