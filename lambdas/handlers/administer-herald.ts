@@ -10,7 +10,7 @@ import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ValidationError } from '#domain/errors';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { parseEnableRequest } from '#http/enable-request';
+import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
 import { toAccountView } from '#http/event-view';
 import { baseUrlOf, json, jsonBody, noContent, pathParam } from '#http/request';
 import {
@@ -118,7 +118,8 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   'POST /admin/accounts/{iban}/enable': async (event) => {
     const { recoverSince } = parseEnableRequest(event);
-    return json(200, await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince));
+    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
+    return json(200, toEndpointEnabledView(result));
   },
 };
 

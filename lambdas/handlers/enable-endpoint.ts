@@ -3,7 +3,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { parseEnableRequest } from '#http/enable-request';
+import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
 import { json, orgIdOf, pathParam } from '#http/request';
 import { enableEndpoint } from '#use-cases/enable-endpoint';
 import { apiHandler } from './api-handler';
@@ -20,5 +20,6 @@ const deps = {
 /** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
 export const handler = apiHandler(async (event) => {
   const { recoverSince } = parseEnableRequest(event);
-  return json(200, await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince));
+  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
+  return json(200, toEndpointEnabledView(result));
 });

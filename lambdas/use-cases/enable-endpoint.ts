@@ -12,10 +12,10 @@ export interface EnableDeps {
   readonly now: () => number;
 }
 
-/** What re-enabling did. */
+/** What re-enabling did: the endpoint is healthy now. */
 export interface EnableResult {
+  /** Normalised IBAN. */
   readonly iban: string;
-  readonly webhook_health: 'healthy';
   /** Events that start a new delivery cycle (only with `recover_since`). */
   readonly queued: string[];
 }
@@ -40,9 +40,9 @@ export async function enableEndpoint(
   if (!(await deps.health.enable(iban, orgId, new Date(deps.now()).toISOString()))) {
     throw new NotFoundError(`No account ${iban}.`);
   }
-  if (since === undefined) return { iban, webhook_health: 'healthy', queued: [] };
+  if (since === undefined) return { iban, queued: [] };
   const { queued } = await resetWebhooks(deps, orgId, { account: iban, since });
-  return { iban, webhook_health: 'healthy', queued };
+  return { iban, queued };
 }
 
 /**

@@ -15,7 +15,6 @@ describe('enableEndpoint', () => {
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
     expect(await enableEndpoint(deps, 'org-1', 'de89 3704 0044 0532 0130 00')).toEqual({
       iban: w.iban,
-      webhook_health: 'healthy',
       queued: [],
     });
     expect(w.health.get(w.iban)).toMatchObject({
@@ -75,7 +74,6 @@ describe('enableAnyEndpoint (operator)', () => {
     };
     expect(await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', '2026-11-20 00:00:00')).toEqual({
       iban: other,
-      webhook_health: 'healthy',
       queued: ['theirs'],
     });
     expect(w.health.get(other).state).toBe('healthy');
