@@ -28,8 +28,9 @@ export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
  * - `Query` only on the `indexes` named, never on the table: the indexes project keys, `account` and
  *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
  * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
- * route creates `EVENT#` items, and the admin route alone creates `ORG#` and `APIKEY#` items, deletes API
- * keys and accounts, and erases events. The one other writer is the deploy-time custom resource of
+ * route creates `EVENT#` items; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
+ * keys and accounts, and erases events; portal sign-in creates `APIKEY#` items and deletes `PORTAL#` and
+ * `APIKEY#` items (its own expired session keys). The one other writer is the deploy-time custom resource of
  * `table-settings.ts`: PutItem on the `SETTINGS` item only.
  */
 export interface TableAccess {
@@ -57,8 +58,9 @@ const WRITE_ACTIONS: readonly ItemAction[] = ['UpdateItem', 'PutItem', 'DeleteIt
  * The SQS event sources of the consumer and the reconciler add CDK's own grant (`kms:Decrypt` on the
  * queue key, without that condition) for the Lambda poller, which reads with the function's role, and the
  * forwarder's failure destination adds CDK's send grant on the failure queue (key action families).
+ * - `consume-send`: both: the consumer also replaces a long-deferred message by a fresh one.
  */
-export type QueueAccess = 'send' | 'consume';
+export type QueueAccess = 'send' | 'consume' | 'consume-send';
 
 /**
  * Grants `fn` the `access` to the events table and tells it the table's name in `TABLE_NAME`, in one
@@ -121,6 +123,17 @@ const QUEUE_ACTIONS = {
     ],
     kms: ['kms:Decrypt'],
   },
+  'consume-send': {
+    sqs: [
+      'sqs:SendMessage',
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+    ],
+    kms: ['kms:GenerateDataKey', 'kms:Decrypt'],
+  },
 } as const;
 
 /**
@@ -152,24 +165,39 @@ export interface FunctionAccess {
 
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
- * - `APIKEY#` items: the authorizer reads them (GetItem only); only `administer` creates, lists and
- *   deletes them;
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and portal sign-in
+ *   (`openPortalSession`, session keys) create, list and delete them; `PORTAL#` items (sign-in links) are
+ *   created only by `administer` and read-and-deleted only by portal sign-in;
  * - `ORG#` items (webhook tokens): read only by the consumer and the publisher (they sign with the token),
- *   `manageSettings` (an organization's own token view and rotation) and `administer`; created only by
+ *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
  *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`;
+ *   their endpoint health (`wh_*`) updated by the consumer and by `enableEndpoint`/`administer` (re-enable);
  *   deleted, like events erased (BatchWriteItem), only by `administer`;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
- *   reset, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
+ *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
- *   health and openapi touch no data. The forwarder's table stream and the reconciler's DLQ are read by
+ *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
+ *   touch no data. The forwarder's table stream and the reconciler's DLQ are read by
  *   their event source mappings, which grant exactly that.
  */
 export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   authorizer: { table: { items: { GetItem: ['apiKey'] } } },
   health: {},
   openapi: {},
+  portal: {},
+  openPortalSession: {
+    table: {
+      items: {
+        GetItem: ['organization'],
+        BatchGetItem: ['apiKey'],
+        PutItem: ['apiKey'],
+        DeleteItem: ['portalLink', 'apiKey'],
+      },
+      indexes: ['by-org'],
+    },
+  },
   listEvents: {
     table: { items: { BatchGetItem: ['event'] }, indexes: ['by-org', 'failed-by-org', 'skipped-by-org'] },
   },
@@ -181,6 +209,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
+  enableEndpoint: {
+    table: { items: { UpdateItem: ['account', 'event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    queue: 'send',
+  },
   manageSettings: {
     table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
   },
@@ -192,7 +224,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['organization', 'account', 'event', 'settings'],
         BatchGetItem: ['apiKey', 'account', 'event'],
-        PutItem: ['organization', 'apiKey'],
+        PutItem: ['organization', 'apiKey', 'portalLink'],
         UpdateItem: ['organization', 'account', 'event'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event'],
@@ -203,8 +235,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   forwarder: { queue: 'send' },
   consumer: {
-    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event'] } },
-    queue: 'consume',
+    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event', 'account'] } },
+    queue: 'consume-send',
   },
   reconciler: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
 };

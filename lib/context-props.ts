@@ -1,5 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { HealthSettings } from '#domain/endpoint-health';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';
@@ -14,7 +15,8 @@ export const CONTEXT_PREFIX = 'herald:';
  * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
  * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `orgRateLimit`, `orgBurstLimit`, `orgQuotaPerDay`, `domainName` + `certificateArn` (+
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
- * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`.
+ * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`, `endpointHealth`
+ * (JSON of `HealthSettings`).
  */
 export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
   const raw = (name: string): unknown => node.tryGetContext(`${CONTEXT_PREFIX}${name}`);
@@ -64,6 +66,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
   const zoneName = str('hostedZoneName');
   const capacity = raw('tableCapacity');
   const tracing = str('tracing');
+  const health = raw('endpointHealth');
 
   return {
     stackName: str('stackName') ?? 'Herald',
@@ -99,6 +102,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
     corsAllowOrigins: list('corsAllowOrigins'),
     executionLogLevel: oneOf('executionLogLevel', ['ERROR', 'INFO'] as const),
     webAclArn: str('webAclArn'),
+    endpointHealth: (typeof health === 'string' ? JSON.parse(health) : health) as HealthSettings | undefined,
   };
 }
 

@@ -13,6 +13,8 @@ export interface HeraldDashboardProps {
   /** Every function, by a readable name. */
   readonly functions: ReadonlyMap<string, lambda.IFunction>;
   readonly forwarder: lambda.IFunction;
+  /** The delivery consumer, whose attempt logs give the per-endpoint view. */
+  readonly consumer: lambda.Function;
   readonly alarms: readonly cloudwatch.IAlarm[];
 }
 
@@ -56,6 +58,27 @@ export class HeraldDashboard extends Construct {
             herald(DELIVERY_METRICS.exhausted, sum, 'events exhausted'),
             herald(DELIVERY_METRICS.reconciled, sum, 'dead letters reconciled'),
           ]),
+        ],
+        [
+          graph('Endpoint health', [
+            herald(DELIVERY_METRICS.deferred, sum, 'deferred (no attempt)'),
+            herald(DELIVERY_METRICS.replaced, sum, 'messages replaced'),
+            herald(DELIVERY_METRICS.circuitOpened, sum, 'circuits opened'),
+            herald(DELIVERY_METRICS.endpointRecovered, sum, 'endpoints recovered'),
+            herald(DELIVERY_METRICS.endpointDisabled, sum, 'endpoints disabled'),
+          ]),
+          // Per endpoint from the consumer's attempt logs: no metric (and no cost) per account.
+          new cloudwatch.LogQueryWidget({
+            title: 'Endpoints with failures (last attempts, per account)',
+            logGroupNames: [props.consumer.logGroup.logGroupName],
+            queryLines: [
+              'filter message = "Webhook attempt"',
+              'stats count(*) as attempts, sum(outcome != "delivered") as failures, pct(responseTimeMs, 50) as p50_ms, max(responseTimeMs) as max_ms by account',
+              'sort failures desc',
+              'limit 20',
+            ],
+            width: 2 * WIDTH,
+          }),
         ],
         [
           graph('Delivery queue', [

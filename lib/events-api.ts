@@ -68,7 +68,8 @@ export interface EventsApiProps {
 const API_SECURITY_POLICY = apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
 
 const PUBLIC_METHOD_REASON =
-  'Unauthenticated by design: the health check and the API description must be reachable without a key.';
+  'Unauthenticated by design: the health check, the API description and the portal page and its sign-in ' +
+  '(which checks a one-time link token itself) must be reachable without a key.';
 const MOCK_METHOD_REASON =
   'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
 const AUTHORIZER_REASON =

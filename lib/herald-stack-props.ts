@@ -2,6 +2,7 @@ import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
+import type { HealthSettings } from '#domain/endpoint-health';
 import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
@@ -56,6 +57,16 @@ export interface HeraldStackProps extends StackProps {
    * @default 20
    */
   readonly consumerMaxConcurrency?: number;
+  /**
+   * Endpoint health and circuit breaking, passed to the consumer as env `ENDPOINT_HEALTH` and checked at
+   * synth by the parser the consumer uses: `failureThreshold` (consecutive failures that open the
+   * circuit, default 5), `openBaseSeconds` / `openMaxSeconds` (first and longest open period, 30 s and
+   * 900 s), `slowMs` (a success slower than this degrades the endpoint, 2000), `concurrency` (deliveries a
+   * degraded endpoint may hold at once across all consumers, 2), `autoDisableAfterSeconds` (an endpoint
+   * failing continuously this long is disabled, 432000 = 5 days).
+   * @default - unset: those defaults
+   */
+  readonly endpointHealth?: HealthSettings;
   /** Address subscribed to the alarm topic (confirmation needed). @default - no subscription */
   readonly alarmEmail?: string;
   /** Application log level of every function. @default 'INFO' */

@@ -10,6 +10,7 @@ import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
+import { healthPolicyFrom } from '#domain/endpoint-health';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
 import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
 import { HeraldDashboard } from './dashboard';
@@ -86,6 +87,10 @@ export class HeraldStack extends Stack {
     }
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
+    if (props.endpointHealth) {
+      healthPolicyFrom(props.endpointHealth);
+      consumer.addEnvironment('ENDPOINT_HEALTH', JSON.stringify(props.endpointHealth));
+    }
 
     new DeliveryPipeline(this, 'Pipeline', {
       table,
@@ -142,6 +147,7 @@ export class HeraldStack extends Stack {
       api: api.api,
       functions: new Map(Object.entries(functions)),
       forwarder,
+      consumer,
       alarms: observability.alarms,
     });
 

@@ -8,6 +8,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { DELIVERY_METRICS } from '#config/telemetry';
 import type { DeliveryQueues } from './delivery-queues';
 import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
@@ -128,6 +129,20 @@ export class Observability extends Construct {
         description: `The ${name.toLowerCase()} crashed or timed out; its whole batch is retried.`,
       });
     }
+    this.alarm('EndpointsDisabled', {
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: DELIVERY_METRICS.endpointDisabled,
+        dimensionsMap: { service: SERVICE_NAME },
+        period: FIVE_MINUTES,
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      description:
+        'A webhook endpoint was disabled (410 Gone or failing for the auto-disable period); its new events settle skipped. ' +
+        'The metric with the account dimension, and the consumer log "Endpoint state changed", say which.',
+    });
     this.alarm('Api5xx', {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }),
       threshold: API_5XX_LIMIT,

@@ -63,7 +63,18 @@ export const FORWARDER_EVENT_SOURCE = {
   reportBatchItemFailures: true,
 } as const;
 
-/** Body of a delivery-queue message. The consumer always re-reads the event with a consistent read. */
-export interface DeliveryMessage {
-  readonly id: string;
-}
+/** SQS's longest `DelaySeconds` on a new message. */
+export const MAX_MESSAGE_DELAY_SECONDS = 900;
+
+/**
+ * Every deferral is a receive, and the queue dead-letters a message on its 21st. A message postponed at
+ * this receive count or later is replaced by a fresh one (new receive count, new retention clock) and
+ * the old one deleted, so deferrals never reach the dead-letter queue and its alarm.
+ */
+export const REPLACE_AT_RECEIVE_COUNT = DELIVERY_QUEUE.maxReceiveCount - 2;
+
+/**
+ * SQS deletes a message this long after it was first sent, however often it was postponed. A message that
+ * would still be on the queue by then (one day of margin) is replaced by a fresh one instead.
+ */
+export const REPLACE_AFTER_AGE_SECONDS = QUEUE_RETENTION_SECONDS - 24 * 60 * 60;

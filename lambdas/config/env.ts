@@ -11,6 +11,7 @@ const VARIABLES = {
   RETRY_SCHEDULE: 'optional',
   WEBHOOK_URL_POLICY: 'optional',
   DELIVERY_TIMEOUT_MS: 'optional',
+  ENDPOINT_HEALTH: 'optional',
 } as const;
 
 type Variables = typeof VARIABLES;

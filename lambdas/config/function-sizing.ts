@@ -27,6 +27,13 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
   openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
+  portal: { memoryMb: 128, timeoutSeconds: 3, reason: 'Serves one page built at cold start; no I/O.' },
+  openPortalSession: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      'Sign-in waits on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
+  },
   listEvents: {
     memoryMb: 512,
     timeoutSeconds: 10,
@@ -55,7 +62,13 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     memoryMb: 512,
     timeoutSeconds: API_TIMEOUT_SECONDS,
     reason:
-      'Operator routes; requeue and reset may touch many events, so it runs as long as API Gateway waits.',
+      'Operator routes; requeue, reset and enable may touch many events, so it runs as long as API Gateway waits.',
+  },
+  enableEndpoint: {
+    memoryMb: 512,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason:
+      "One UpdateItem; with recover_since it redelivers the account's events, as long as API Gateway waits.",
   },
   forwarder: {
     memoryMb: 256,

@@ -39,6 +39,7 @@ const ADMIN_ROUTES: readonly (readonly [RouteMethod, string])[] = [
   ['DELETE', '/admin/organizations/{org}/api-keys/{key_id}'],
   ['POST', '/admin/organizations/{org}/webhook-token/rotate'],
   ['POST', '/admin/organizations/{org}/usage-key'],
+  ['POST', '/admin/organizations/{org}/portal-links'],
   ['GET', '/admin/organizations/{org}/accounts'],
   ['POST', '/admin/organizations/{org}/events/requeue'],
   ['POST', '/admin/organizations/{org}/events/{id}/redeliver'],
@@ -46,6 +47,7 @@ const ADMIN_ROUTES: readonly (readonly [RouteMethod, string])[] = [
   ['POST', '/admin/organizations/{org}/events/index-statuses'],
   ['PUT', '/admin/accounts/{iban}'],
   ['DELETE', '/admin/accounts/{iban}'],
+  ['POST', '/admin/accounts/{iban}/enable'],
 ];
 
 /** Every route of the API. Methods not listed for a path answer 405; unknown paths answer 404. */
@@ -64,6 +66,15 @@ export const API_ROUTES: readonly RouteShape[] = [
   },
   { method: 'GET', path: '/accounts', fn: 'listAccounts', auth: 'api-key' },
   { method: 'GET', path: '/accounts/{iban}', fn: 'getAccount', auth: 'api-key' },
+  {
+    method: 'POST',
+    path: '/accounts/{iban}/enable',
+    fn: 'enableEndpoint',
+    auth: 'api-key',
+    scope: 'manage',
+  },
+  { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'openPortalSession', auth: 'none' },
   { method: 'PUT', path: '/accounts/{iban}', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
   { method: 'GET', path: '/webhook-token', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
   { method: 'POST', path: '/webhook-token/rotate', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },

@@ -17,6 +17,7 @@ export interface KeyAttribute {
 export const ITEM_PREFIXES = {
   organization: 'ORG#',
   apiKey: 'APIKEY#',
+  portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
   event: 'EVENT#',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */

@@ -14,4 +14,12 @@ export const DELIVERY_METRICS = {
   attemptLatency: 'AttemptLatency',
   exhausted: 'EventsExhausted',
   reconciled: 'DeadLettersReconciled',
+  /** Messages postponed without an attempt (circuit open, endpoint busy). */
+  deferred: 'DeliveryDeferred',
+  /** Deferred messages handed to a fresh message before the redrive limit or the retention. */
+  replaced: 'DeliveryMessagesReplaced',
+  /** Endpoint state changes; also emitted with an `account` dimension, so the metric names the endpoint. */
+  circuitOpened: 'CircuitOpened',
+  endpointRecovered: 'EndpointRecovered',
+  endpointDisabled: 'EndpointDisabled',
 } as const;

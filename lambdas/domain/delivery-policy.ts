@@ -1,7 +1,6 @@
 /**
  * What happens after a delivery attempt has been recorded: done, retry later, or give up.
  */
-import { MAX_ATTEMPTS } from '#config/delivery';
 import type { EventRecord } from './model';
 import { delayAfterAttempt } from './retry-schedule';
 
@@ -20,8 +19,8 @@ export interface NextStepInput {
   /** Whether the receiver answered 2xx. */
   readonly outcomeOk: boolean;
   readonly schedule: readonly number[];
-  /** Attempts per cycle; {@link MAX_ATTEMPTS} unless a test shortens it. */
-  readonly maxAttempts?: number;
+  /** Attempts per cycle (the consumer's injected limit). */
+  readonly maxAttempts: number;
 }
 
 /**
@@ -32,7 +31,7 @@ export interface NextStepInput {
  *   too short for `maxAttempts`
  */
 export function nextStep(input: NextStepInput): DeliveryStep {
-  const maxAttempts = input.maxAttempts ?? MAX_ATTEMPTS;
+  const { maxAttempts } = input;
   const attempt = input.webhookRetries - input.cycleBase;
   if (!Number.isInteger(attempt) || attempt < 1) {
     throw new RangeError(
@@ -49,7 +48,7 @@ export function nextStep(input: NextStepInput): DeliveryStep {
  */
 export function attemptsLeft(
   record: Pick<EventRecord, 'webhookRetries' | 'cycleBase'>,
-  maxAttempts: number = MAX_ATTEMPTS,
+  maxAttempts: number,
 ): number {
   return Math.max(0, maxAttempts - (record.webhookRetries - record.cycleBase));
 }

@@ -3,6 +3,9 @@
  * carry no key attributes and no AWS types.
  */
 
+import type { KeyScope } from '#config/routes';
+import type { EndpointHealth } from './endpoint-health';
+
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
 
@@ -28,8 +31,8 @@ export interface PreviousToken {
   readonly expiresAt: string;
 }
 
-/** What an organization API key may do: `read` events and accounts, or also `manage` them. */
-export type ApiKeyScope = 'read' | 'manage';
+/** What an organization API key may do: the one scope type, defined with the routes that enforce it. */
+export type ApiKeyScope = KeyScope;
 
 /** An organization API key; the secret itself is never stored, only its SHA-256 hash. */
 export interface ApiKey {
@@ -44,6 +47,15 @@ export interface ApiKey {
   readonly expiresAt?: number | undefined;
 }
 
+/** A one-time portal sign-in link, stored only by the SHA-256 hash of its token. */
+export interface PortalLink {
+  readonly tokenHash: string;
+  readonly orgId: string;
+  readonly scope: ApiKeyScope;
+  /** Epoch seconds after which the link no longer signs anyone in. */
+  readonly expiresAt: number;
+}
+
 /** A tracked bank account. */
 export interface Account {
   /** Normalised IBAN (upper case, no spaces). */
@@ -51,6 +63,8 @@ export interface Account {
   readonly orgId: string;
   /** Absent: events of the account are recorded but not delivered (`skipped`). */
   readonly webhookUrl?: string | undefined;
+  /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
+  readonly webhookHealth?: EndpointHealth | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

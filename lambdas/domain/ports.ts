@@ -3,12 +3,14 @@
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
+import type { EndpointHealth, HealthUpdate } from './endpoint-health';
 import type {
   Account,
   ApiKey,
   DeliveryAttempt,
   EventRecord,
   Organization,
+  PortalLink,
   PreviousToken,
   WebhookStatus,
 } from './model';
@@ -56,6 +58,14 @@ export type NewEvent = Pick<
   readonly expiresAt?: number | undefined;
 };
 
+/** Narrows {@link EventStore.nextFailedOrSkipped} to one account and a start time. */
+export interface EventIdFilter {
+  /** Normalised IBAN. */
+  readonly account?: string | undefined;
+  /** Inclusive ISO lower bound of `triggered_at`. */
+  readonly since?: string | undefined;
+}
+
 /** Result of storing an event whose id may already exist. */
 export type PutEventResult =
   | { readonly created: true; readonly event: EventRecord }
@@ -100,11 +110,11 @@ export interface EventStore {
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**
-   * Up to `limit` ids of the organization's `failed` and `skipped` events, at a cost that depends on
-   * `limit` only, and whether more remain. Starting their cycles takes them out of what the next call
-   * returns.
+   * Up to `limit` ids of the organization's `failed` and `skipped` events (only those matching `filter`,
+   * when given), at a cost that depends on `limit` and the read bounds only, and whether more remain.
+   * Starting their cycles takes them out of what the next call returns.
    */
-  nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
+  nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk>;
   /**
    * Ids of the organization's events in the given states (all of them, newest first), optionally only
    * those triggered at or before `until` (ISO). Reads every event of the window: operator use only.
@@ -182,12 +192,70 @@ export interface ApiKeyStore {
 /** Keys an organization may hold at once, so listing them stays one bounded read. */
 export const MAX_API_KEYS_PER_ORG = 50;
 
-/** The delivery queue. */
+/** One-time portal sign-in links, stored by the SHA-256 hash of their token. */
+export interface PortalLinkStore {
+  createPortalLink(link: PortalLink): Promise<void>;
+  /** Deletes the link and returns what it was, in one write, so a link signs in at most once. */
+  takePortalLink(tokenHash: string): Promise<PortalLink | undefined>;
+}
+
+/**
+ * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
+ * batch use-cases read it.
+ */
 export interface DeliveryQueue {
   /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
   enqueue(ids: readonly string[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
+}
+
+/** A received queue message, as much of it as the consumers need. */
+export interface QueueMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string;
+  readonly body: string;
+  /** SQS's `ApproximateReceiveCount`, this receive included. */
+  readonly receiveCount: number;
+  /** Epoch ms when the message was first sent (`SentTimestamp`). */
+  readonly sentAt: number;
+}
+
+/** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
+export interface SlotLease {
+  readonly slot: number;
+  /** Epoch ms when the slot frees itself if its holder crashed. */
+  readonly until: number;
+}
+
+/** A health update that writes something. */
+export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
+
+/**
+ * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
+ * Every method returns the stored health after its write, so a consumer's cached view catches up.
+ */
+export interface EndpointHealthStore {
+  /** Applies what an attempt showed, releasing `lease` in the same write. */
+  recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth>;
+  /**
+   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
+   * open longer already.
+   */
+  openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth>;
+  /** Disables the endpoint. */
+  disable(iban: string, at: string, reason: string): Promise<EndpointHealth>;
+  /** Takes concurrency slot `slot` until `until` unless someone holds it at `now`. */
+  takeSlot(
+    iban: string,
+    slot: number,
+    until: number,
+    now: number,
+  ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth }>;
+  /** Frees a slot this consumer holds (when the attempt did not happen). */
+  releaseSlot(iban: string, lease: SlotLease): Promise<void>;
+  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
+  enable(iban: string, orgId: string, at: string): Promise<boolean>;
 }
 
 /** The receiver's answer to one webhook POST. */
@@ -197,6 +265,8 @@ export interface SendResult {
   /** Response body cut to the limit, or a description of the network error. */
   readonly body: string;
   readonly elapsedMs: number;
+  /** The `Retry-After` header of the answer, as sent. */
+  readonly retryAfter?: string | undefined;
 }
 
 /** One webhook request. */

@@ -83,7 +83,8 @@ export function generateApiKey(): string {
 }
 
 /**
- * SHA-256 hex of an API key, the stored lookup key. A plain hash suffices: the key has 256 random bits,
+ * SHA-256 hex of an API key (or a portal link token), the stored lookup key. A plain hash suffices: the
+ * secret has 256 random bits,
  * so there is nothing to brute-force and a slow hash would only slow every authorizer call.
  */
 export function hashApiKey(key: string): string {

@@ -4,17 +4,22 @@ import { ApiGatewayUsageKeys } from '#adapters/apigateway/usage-keys';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ValidationError } from '#domain/errors';
 import { parseUrlPolicy } from '#domain/webhook-url';
+import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
 import { toAccountView } from '#http/event-view';
 import { baseUrlOf, json, jsonBody, noContent, pathParam, queryParams } from '#http/request';
 import { createOrganization, getOrganization, listAccounts, putAccount } from '#use-cases/administer';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
 import { deleteAccount } from '#use-cases/delete-account';
+import { enableAnyEndpoint } from '#use-cases/enable-endpoint';
+import { mintPortalLink, parsePortalLinkRequest } from '#use-cases/portal-access';
 import { parseEventId } from '#use-cases/read-events';
 import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
 import { registerUsageKey } from '#use-cases/register-usage-key';
@@ -26,9 +31,16 @@ const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_
 const client = createDocumentClient();
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
+const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+};
+const enabling = {
+  ...delivery,
+  directory,
+  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
+  now: Date.now,
 };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
@@ -66,6 +78,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
   'POST /admin/organizations/{org}/webhook-token/rotate': async (event) => {
     const { overlap_hours } = event.body ? jsonBody(event, ['overlap_hours']) : {};
     return json(200, await rotateWebhookToken(directory, org(event), overlap_hours));
+  },
+  // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
+  'POST /admin/organizations/{org}/portal-links': async (event) => {
+    const request = parsePortalLinkRequest(event.body ? jsonBody(event, ['scope', 'ttl_minutes']) : {});
+    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
+    return json(201, await mintPortalLink(directory, portalLinks, org(event), request, baseUrl));
   },
   'GET /admin/organizations/{org}/accounts': async (event) =>
     json(
@@ -128,9 +146,17 @@ const ROUTES: Readonly<Record<string, Route>> = {
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
     return erase ? json(200, result) : noContent();
   },
+  'POST /admin/accounts/{iban}/enable': async (event) => {
+    const { recoverSince } = parseEnableRequest(event);
+    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
+    return json(200, toEndpointEnabledView(result));
+  },
 };
 
-/** `/admin/…`: organizations, API keys, token rotation, accounts and delivery repairs, for operators. */
+/**
+ * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
+ * for operators.
+ */
 export const handler = apiHandler(async (event) => {
   const route = ROUTES[`${event.httpMethod} ${event.resource}`];
   if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);

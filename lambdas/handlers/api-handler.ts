@@ -9,12 +9,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { logger } from '#adapters/observability';
 import { problemResponses } from '#http/problem-responses';
 
-/** Wraps an API route's work in the shared middy stack. */
+/**
+ * Wraps an API route's work in the shared middy stack. `logEvent: false` keeps the event out of the logs
+ * even when POWERTOOLS_LOGGER_LOG_EVENT is set, for routes whose body carries a secret.
+ */
 export function apiHandler(
   handle: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>,
+  options: { readonly logEvent?: false } = {},
 ): MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(injectLambdaContext(logger))
+    .use(injectLambdaContext(logger, options))
     .use(problemResponses(logger))
     .handler(handle);
 }

@@ -1,6 +1,7 @@
 /**
  * The JSON views of events and accounts (snake_case, as in the seed).
  */
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, pathSegment } from '#domain/urls';
@@ -49,7 +50,21 @@ export interface AccountView {
   readonly iban: string;
   /** null when events of the account are recorded but not delivered. */
   readonly webhook_url: string | null;
+  readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
+}
+
+/** The view of an endpoint's health (timestamps rendered like every other; null when unknown). */
+export interface EndpointHealthView {
+  readonly state: EndpointState;
+  readonly since: string | null;
+  readonly reason: string | null;
+  readonly consecutive_failures: number;
+  readonly failing_since: string | null;
+  readonly last_success_at: string | null;
+  readonly last_failure_at: string | null;
+  readonly recent_latency_ms: number | null;
+  readonly circuit_open_until: string | null;
 }
 
 /** The list view of an event: no payload, no attempts. */
@@ -100,9 +115,27 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
   return {
     iban: account.iban,
     webhook_url: account.webhookUrl ?? null,
+    webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
       events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),
     },
+  };
+}
+
+/** The health of an account's endpoint as the API shows it. */
+export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView {
+  const time = (iso: string | undefined) => (iso === undefined ? null : renderTimestamp(iso));
+  return {
+    state: health.state,
+    since: time(health.since),
+    reason: health.reason ?? null,
+    consecutive_failures: health.consecutiveFailures,
+    failing_since: time(health.failingSince),
+    last_success_at: time(health.lastSuccessAt),
+    last_failure_at: time(health.lastFailureAt),
+    recent_latency_ms: health.recentLatencyMs ?? null,
+    circuit_open_until:
+      health.circuitOpenUntil === undefined ? null : time(new Date(health.circuitOpenUntil).toISOString()),
   };
 }

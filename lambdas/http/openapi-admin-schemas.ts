@@ -68,6 +68,12 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: { webhook_token: TOKEN, expires_at: timestamp('When it stops signing') },
   },
   WebhookToken: closed({ webhook_token: TOKEN, previous: schemaRef('PreviousToken') }),
+  KeyScope: text(
+    '`read`: events and accounts. `manage`: also redeliver and change endpoints and the token.',
+    {
+      enum: ['read', 'manage'],
+    },
+  ),
   ApiKey: {
     type: 'object',
     additionalProperties: false,
@@ -75,10 +81,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: {
       id: text('Key id, for listing and revoking.'),
       name: text('What the key is for.'),
-      scope: {
-        enum: ['read', 'manage'],
-        description: '`read`: events and accounts; `manage`: also changes.',
-      },
+      scope: schemaRef('KeyScope'),
       created_at: timestamp('When it was issued'),
       expires_at: timestamp('When it stops working (short-lived keys only)'),
       api_key: text('The secret, shown only when the key is created.', { pattern: '^herald_' }),

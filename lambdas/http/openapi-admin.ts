@@ -120,7 +120,7 @@ export const ADMIN_PATHS: Readonly<Record<string, PathItemObject>> = {
         required: ['name', 'scope'],
         properties: {
           name: text('1 to 100 characters.'),
-          scope: { enum: ['read', 'manage'] },
+          scope: schemaRef('KeyScope'),
           expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
         },
       }),

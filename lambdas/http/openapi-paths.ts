@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { ACCOUNT_PUT, ADMIN_PATHS, MANAGE_PATHS, PUBLISH_EVENT } from './openapi-admin';
 import { UPKEEP_PATHS } from './openapi-admin-upkeep';
+import { ENABLE_PATHS } from './openapi-endpoint-health';
 import { json, operation } from './openapi-operation';
 import {
   type JsonSchema,
@@ -179,6 +180,7 @@ export const PATHS: Readonly<Record<string, PathItemObject>> = {
   ...MANAGE_PATHS,
   ...ADMIN_PATHS,
   ...UPKEEP_PATHS,
+  ...ENABLE_PATHS,
 };
 
 /** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */

@@ -120,7 +120,8 @@ export const int = (description: string, minimum: number, more: JsonSchema = {})
   ...more,
   description,
 });
-const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
+/** A URI string. */
+export const uri = (description: string): JsonSchema => text(description, { format: 'uri' });
 export const timestamp = (what: string): JsonSchema => ({
   ...schemaRef('Timestamp'),
   description: `${what}, UTC.`,
@@ -187,6 +188,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       format: 'uri',
       description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
     },
+    webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),
   Redelivery: closed({

@@ -7,7 +7,9 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './openapi-admin-schemas';
 import { UPKEEP_SCHEMAS } from './openapi-admin-upkeep';
+import { HEALTH_SCHEMAS } from './openapi-endpoint-health';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
+import { PORTAL_PATHS, PORTAL_SCHEMAS } from './openapi-portal';
 import {
   BEARER_SCHEME,
   HEADERS,
@@ -108,11 +110,12 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         description: 'Organizations, API keys, accounts and repairs, for operators (AWS IAM).',
       },
       { name: 'webhooks', description: 'What Herald sends to receivers.' },
+      { name: 'portal', description: 'The webhook portal page and its sign-in.' },
     ],
-    paths: PATHS,
+    paths: { ...PATHS, ...PORTAL_PATHS },
     webhooks: WEBHOOKS,
     components: {
-      schemas: { ...SCHEMAS, ...ADMIN_SCHEMAS, ...UPKEEP_SCHEMAS },
+      schemas: { ...SCHEMAS, ...HEALTH_SCHEMAS, ...ADMIN_SCHEMAS, ...UPKEEP_SCHEMAS, ...PORTAL_SCHEMAS },
       parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },
       headers: HEADERS,
       responses: RESPONSES,

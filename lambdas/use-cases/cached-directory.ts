@@ -1,3 +1,4 @@
+import type { EndpointHealth } from '#domain/endpoint-health';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import type { DeliveryDirectory } from './deliver-event';
@@ -27,6 +28,27 @@ export class CachedDirectory implements DeliveryDirectory {
 
   getOrganization(id: string): Promise<Organization | undefined> {
     return this.cached(this.orgs, id, () => this.directory.getOrganization(id));
+  }
+
+  /**
+   * The account read again (and cached): a `disabled` endpoint is confirmed before each of its events
+   * settles `skipped`, so an operator's enable takes effect at once. Costs a read per such event only.
+   */
+  refreshAccount(iban: string): Promise<Account | undefined> {
+    this.accounts.delete(iban);
+    return this.getAccount(iban);
+  }
+
+  /**
+   * Puts the endpoint health a write returned into the cached account, so this consumer acts on a
+   * circuit that opened or closed at once instead of after the TTL.
+   */
+  remember(iban: string, health: EndpointHealth): void {
+    const hit = this.accounts.get(iban);
+    if (!hit) return;
+    const value = hit.value.then((account) => account && { ...account, webhookHealth: health });
+    value.catch(() => undefined);
+    this.accounts.set(iban, { value, expires: hit.expires });
   }
 
   private cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {

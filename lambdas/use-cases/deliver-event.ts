@@ -1,11 +1,12 @@
 import { MAX_POSTPONE_SECONDS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
+import { parseRetryAfter } from '#domain/endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, WebhookSender } from '#domain/ports';
 import { webhookSignatureHeader } from '#domain/signing';
-import { nowIso } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 
 /**
  * The scheduled message reappears only after its visibility timeout, which is set after the due time
@@ -17,34 +18,37 @@ const DUE_TOLERANCE_MS = 100;
 /** Reads accounts and organizations (the consumer passes a short-lived cache). */
 export interface DeliveryDirectory {
   getAccount(iban: string): Promise<Account | undefined>;
+  /** The account without a cached copy older than a moment (absent: `getAccount` is never cached). */
+  refreshAccount?(iban: string): Promise<Account | undefined>;
   getOrganization(id: string): Promise<Organization | undefined>;
 }
 
 /** What delivering one event needs. */
-export interface DeliveryDeps {
+export interface DeliveryDeps extends EndpointDeps {
   readonly events: EventStore;
   readonly directory: DeliveryDirectory;
   readonly sender: WebhookSender;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
   readonly urlPolicy: UrlPolicy;
-  /** How long a lease protects an attempt: longer than one consumer invocation can run. */
-  readonly leaseMs: number;
-  readonly now?: () => number;
+}
+
+/** An attempt's outcome carries the endpoint's health when the attempt changed (wrote) it. */
+interface Attempted {
+  readonly event: EventRecord;
+  readonly attempt: DeliveryAttempt;
+  readonly endpoint?: EndpointReport;
 }
 
 /** What happened to one delivery message. */
 export type DeliveryOutcome =
-  | { readonly kind: 'delivered'; readonly event: EventRecord; readonly attempt: DeliveryAttempt }
-  | {
-      readonly kind: 'retry';
-      readonly event: EventRecord;
-      readonly attempt: DeliveryAttempt;
-      readonly retryAfterSeconds: number;
-    }
-  | { readonly kind: 'exhausted'; readonly event: EventRecord; readonly attempt?: DeliveryAttempt }
+  | ({ readonly kind: 'delivered' } & Attempted)
+  | ({ readonly kind: 'retry'; readonly retryAfterSeconds: number } & Attempted)
+  | ({ readonly kind: 'exhausted' } & Partial<Attempted> & { readonly event: EventRecord })
   /** A duplicate message that came before the scheduled retry: it waits for it instead. */
   | { readonly kind: 'not-due'; readonly retryAfterSeconds: number }
+  /** The endpoint's circuit is open or its slots are taken: no attempt made, none recorded. */
+  | { readonly kind: 'deferred'; readonly retryAfterSeconds: number; readonly reason: string }
   | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string };
 
 /**
@@ -55,8 +59,12 @@ export type DeliveryOutcome =
  * racing for the very first attempt both send it and both are recorded. Every later attempt first takes
  * a lease conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
  */
-export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<DeliveryOutcome> {
-  const now = deps.now ?? Date.now;
+export async function deliverEvent(
+  deps: DeliveryDeps,
+  id: string,
+  receiveCount = 1,
+): Promise<DeliveryOutcome> {
+  const now = deps.now;
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event) return { kind: 'dropped', reason: 'event not found' };
   if (event.webhookStatus !== 'pending')
@@ -79,6 +87,24 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
   if (event.nextAttemptAt !== undefined && event.nextAttemptAt - now() > DUE_TOLERANCE_MS) {
     return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
   }
+  // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
+  let endpoint = account;
+  let admission = await admit(deps, endpoint, receiveCount);
+  if (admission.kind === 'disabled' && deps.directory.refreshAccount) {
+    // Disabled by a cached read: confirm it, so an operator's enable takes effect at once.
+    const fresh = await deps.directory.refreshAccount(account.iban);
+    if (fresh?.webhookUrl) {
+      endpoint = fresh;
+      admission = await admit(deps, endpoint, receiveCount);
+    }
+  }
+  if (admission.kind === 'disabled') {
+    await deps.events.settlePending(id, 'skipped');
+    return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
+  }
+  if (admission.kind === 'defer') {
+    return { kind: 'deferred', retryAfterSeconds: admission.seconds, reason: admission.reason };
+  }
   if (event.webhookRetries > 0) {
     const at = now();
     const leased = await deps.events.takeLease(
@@ -88,32 +114,53 @@ export async function deliverEvent(deps: DeliveryDeps, id: string): Promise<Deli
       at,
       at + DUE_TOLERANCE_MS,
     );
-    if (!leased) return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
+    if (!leased) {
+      await release(deps, endpoint.iban, admission.lease);
+      return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
+    }
   }
 
-  const attempt = await attemptDelivery(deps, event, account.webhookUrl, org, now);
+  const { attempt, retryAfter } = await attemptDelivery(deps, event, account.webhookUrl, org);
+  const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
+  const health = await observeAttempt(
+    deps,
+    endpoint,
+    {
+      status: attempt.responseStatus,
+      latencyMs: attempt.responseTimeMs,
+      at: attempt.deliveredAt,
+      retryAfterSeconds: receiverWait,
+    },
+    admission.lease,
+  );
+  // 410 Gone: the endpoint is disabled and this event settles with the attempt that showed it.
+  const gone = attempt.responseStatus === 410;
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
     cycleBase: event.cycleBase,
     outcomeOk: isSuccessStatus(attempt.responseStatus),
     schedule: deps.schedule,
-    maxAttempts: deps.maxAttempts,
+    maxAttempts: gone ? event.webhookRetries + 1 - event.cycleBase : deps.maxAttempts,
   });
-  // SQS hides a message at most 12 h after its receive, so the 12 h step is clamped to fit.
+  // SQS hides a message at most 12 h after its receive, so the 12 h step (or a receiver's longer
+  // Retry-After) is clamped to fit.
   const retryAfterSeconds =
-    step.status === 'pending' ? Math.min(step.retryAfterSeconds, MAX_POSTPONE_SECONDS) : 0;
+    step.status === 'pending'
+      ? Math.min(Math.max(step.retryAfterSeconds, receiverWait ?? 0), MAX_POSTPONE_SECONDS)
+      : 0;
   const recorded = await deps.events.recordAttempt(
     id,
     attempt,
     step.status,
     step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
   );
-  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt };
+  const report = health === undefined ? {} : { endpoint: health };
+  if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
   if (recorded.webhookStatus === 'success')
     return { kind: 'dropped', reason: 'a concurrent attempt succeeded' };
-  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt };
-  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds };
+  if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt, ...report };
+  return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
 }
 
 /** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */
@@ -122,20 +169,22 @@ async function attemptDelivery(
   event: EventRecord,
   url: string,
   org: Organization,
-  now: () => number,
-): Promise<DeliveryAttempt> {
-  const deliveredAt = nowIso();
+): Promise<{ attempt: DeliveryAttempt; retryAfter?: string | undefined }> {
+  const started = deps.now();
+  const deliveredAt = new Date(started).toISOString();
   try {
     checkWebhookUrl(url, deps.urlPolicy);
   } catch (error) {
     return {
-      deliveredAt,
-      responseStatus: 0,
-      responseBody: `refused: ${(error as Error).message}`,
-      responseTimeMs: 0,
+      attempt: {
+        deliveredAt,
+        responseStatus: 0,
+        responseBody: `refused: ${(error as Error).message}`,
+        responseTimeMs: 0,
+      },
     };
   }
-  const timestamp = Math.floor(now() / 1000);
+  const timestamp = Math.floor(started / 1000);
   const result = await deps.sender.send({
     url,
     body: event.body,
@@ -147,13 +196,16 @@ async function attemptDelivery(
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
       // Token rotation: during the overlap the previous token signs too (see webhookSignatureHeader).
-      'webhook-signature': webhookSignatureHeader(org, event.id, timestamp, event.body, now()),
+      'webhook-signature': webhookSignatureHeader(org, event.id, timestamp, event.body, started),
     },
   });
   return {
-    deliveredAt,
-    responseStatus: result.status,
-    responseBody: result.body,
-    responseTimeMs: result.elapsedMs,
+    attempt: {
+      deliveredAt,
+      responseStatus: result.status,
+      responseBody: result.body,
+      responseTimeMs: result.elapsedMs,
+    },
+    retryAfter: result.retryAfter,
   };
 }

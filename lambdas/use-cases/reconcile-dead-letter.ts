@@ -1,5 +1,6 @@
 import { attemptsLeft } from '#domain/delivery-policy';
-import type { DeliveryQueue, EventStore } from '#domain/ports';
+import type { DeliveryQueue, EventStore, QueueMessage } from '#domain/ports';
+import { runBatch } from './queue-batch';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
@@ -25,4 +26,25 @@ export async function reconcileDeadLetter(deps: ReconcileDeps, id: string): Prom
   }
   await deps.queue.enqueue([id]);
   return 'requeued';
+}
+
+/** What a batch of dead letters needs beyond single reconciliations. */
+export interface ReconcileBatchDeps extends ReconcileDeps {
+  readonly observe: (id: string, outcome: ReconcileOutcome) => void;
+  readonly observeError: (messageId: string, error: unknown) => void;
+}
+
+/** Reconciles a batch of dead letters on the consumers' one batch path; returns the messages to keep. */
+export function reconcileBatch(
+  deps: ReconcileBatchDeps,
+  messages: readonly QueueMessage[],
+): Promise<string[]> {
+  return runBatch(
+    messages,
+    async (id) => {
+      deps.observe(id, await reconcileDeadLetter(deps, id));
+      return 'done';
+    },
+    deps.observeError,
+  );
 }

@@ -5,11 +5,13 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { eventItem } from '#adapters/dynamodb/items';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { DEFAULT_HEALTH_POLICY } from '#domain/endpoint-health';
 import { ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
@@ -71,6 +73,10 @@ export async function measureDeliveryCapacity(
     maxAttempts: MAX_ATTEMPTS,
     urlPolicy: 'local' as const,
     leaseMs: 120_000,
+    // Counted with the event's units: a healthy endpoint's first-try success must write nothing here.
+    health: new DynamoEndpointHealthStore(client, tableName, del.listener),
+    healthPolicy: DEFAULT_HEALTH_POLICY,
+    now: Date.now,
   };
   for (let i = 0; i < events; i++) {
     const { event } = await publishEvent(publishDeps, {
@@ -90,24 +96,27 @@ export async function measureDeliveryCapacity(
 const FAILED_EVERY = 50;
 
 /**
- * Units of `GET /events` page 1, the deepest page and page 50 (per_page 100), of
- * `?webhook_status=failed` page 1 and of one `POST /management/webhooks/reset` request, with 10,000
- * events in one organization, 200 of them failed.
+ * Writes `count` delivered events of one organization and account straight into the table (one second
+ * apart from 2026-01-01, BatchWriteItem of 25), bypassing the stream filter, which drops non-pending items.
+ * With `failedEvery`, every such event failed instead (and is in the `failed` status index).
  */
-export async function measureListCapacity(
+export async function seedDeliveredEvents(
   client: DynamoDBDocumentClient,
   tableName: string,
-): Promise<Record<string, CapacityTally>> {
-  const orgId = 'bench-list-org';
+  orgId: string,
+  account: string,
+  count: number,
+  failedEvery = 0,
+): Promise<void> {
   const start = Date.parse('2026-01-01T00:00:00Z');
-  const items = Array.from({ length: 10_000 }, (_, i) => {
+  const items = Array.from({ length: count }, (_, i) => {
     const id = uuidv7(start + i * 1000);
     const triggeredAt = new Date(start + i * 1000).toISOString();
-    const failed = i % FAILED_EVERY === 0;
+    const failed = failedEvery > 0 && i % failedEvery === 0;
     const item = eventItem({
       id,
       orgId,
-      account: 'DE89370400440532013000',
+      account,
       type: 'credit_transfer_status_change',
       triggeredAt,
       body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
@@ -122,6 +131,19 @@ export async function measureListCapacity(
     const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
   }
+}
+
+/**
+ * Units of `GET /events` page 1, the deepest page and page 50 (per_page 100), of
+ * `?webhook_status=failed` page 1 and of one `POST /management/webhooks/reset` request, with 10,000
+ * events in one organization, 200 of them failed.
+ */
+export async function measureListCapacity(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<Record<string, CapacityTally>> {
+  const orgId = 'bench-list-org';
+  await seedDeliveredEvents(client, tableName, orgId, 'DE89370400440532013000', 10_000, FAILED_EVERY);
   const result: Record<string, CapacityTally> = {};
   for (const page of [1, MAX_LIST_DEPTH / 100]) {
     const t = tally();

@@ -9,7 +9,9 @@ import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
+import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
+import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
 
 const only = process.argv.slice(2);
@@ -23,7 +25,7 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('capacity') || wants('latency') || wants('publish-api')) {
+if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();
   try {
     applyLocalAwsEnv(emulators.endpoints);
@@ -43,10 +45,41 @@ if (wants('capacity') || wants('latency') || wants('publish-api')) {
       console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
       console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
     }
+    if (wants('isolation')) {
+      console.log(
+        '\n## Isolation: a fast receiver while another account has 300 queued events to a bad one\n',
+      );
+      console.log('| other receiver | fast p50 (ms) | fast p95 (ms) | requests to the other | seconds |');
+      console.log('|---|---:|---:|---:|---:|');
+      await measureIsolation(emulators.endpoints, (row) =>
+        console.log(
+          `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.badRequests} | ${row.seconds} |`,
+        ),
+      );
+      const resources = await provisionResources({
+        prefix: `bench-wcu-${Date.now().toString(36)}`,
+        sqsEndpoint: emulators.endpoints.sqs,
+      });
+      const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const { deliver } = await measureDeliveryCapacity(client, resources.tableName, url, 20);
+      receiver.close();
+      console.log(
+        '\nCapacity units per healthy first-try delivery (health writes included):',
+        JSON.stringify(deliver),
+      );
+    }
     if (wants('latency')) {
       const result = await measureLatency(emulators.endpoints, 200, 1000);
       console.log('\n## Publish → receiver through the local runtime\n');
       console.log(JSON.stringify(result, null, 2));
+    }
+    if (wants('portal')) {
+      console.log(
+        '\n## Portal: navigation to the events list on screen (headless Chromium, local runtime)\n',
+      );
+      console.log(JSON.stringify(await measurePortalRender(emulators.endpoints), null, 2));
     }
     if (wants('publish-api')) {
       console.log('\n## Signed POST /events through the local runtime (sequential)\n');

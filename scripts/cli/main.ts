@@ -13,6 +13,9 @@ const USAGE = `Usage: herald <command> [flags]
   account delete --iban IBAN [--erase [--org ORG_ID]]   (--erase: also every event of the account;
       --org: its organization, to go on with an erasure that was interrupted)
   account list --org ORG_ID
+  account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
+    with --recover-since, redeliver its failed and skipped events since then)
+  portal-link --org ORG_ID [--scope read|manage] [--ttl-minutes N]   (default read, 60 min)
   token rotate --org ORG_ID [--overlap-hours H]   (default 24: the old token also signs meanwhile)
   token show --org ORG_ID
   publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]
@@ -45,6 +48,8 @@ const OPTIONS = {
   'api-url': { type: 'string' },
   region: { type: 'string' },
   'older-than': { type: 'string' },
+  'recover-since': { type: 'string' },
+  'ttl-minutes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -155,6 +160,11 @@ const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = 
     return { iban: done.iban, deleted: deleted || done.deleted, erased_events: done.erased_events };
   },
   'account list': (call) => bodyOf(call('GET', `${orgPath()}/accounts`)),
+  'account enable': (call) => {
+    const since = values['recover-since'];
+    const body = since === undefined ? undefined : { recover_since: since };
+    return bodyOf(call('POST', `/admin/accounts/${segment(required('iban'))}/enable`, body));
+  },
   'token rotate': (call) => {
     const hours = integer('overlap-hours', 'whole hours from 0 to 168');
     const body = hours === undefined ? {} : { overlap_hours: hours };
@@ -222,6 +232,11 @@ const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = 
       'indexed',
     );
     return { indexed: done.indexed };
+  },
+  'portal-link': (call) => {
+    const ttl = integer('ttl-minutes', 'whole minutes from 1 to 1440');
+    const body = { scope: values.scope ?? 'read', ...(ttl === undefined ? {} : { ttl_minutes: ttl }) };
+    return bodyOf(call('POST', `${orgPath()}/portal-links`, body));
   },
 };
 

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
 import { parseRetrySchedule } from '#domain/retry-schedule';
+import { DEFAULT_LINK_MINUTES, mintPortalLink } from '#use-cases/portal-access';
 import { showWebhookToken } from '#use-cases/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
@@ -75,6 +77,13 @@ const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
+const portal = await mintPortalLink(
+  directory,
+  new DynamoPortalLinkStore(client, runtime.tableName),
+  demo.orgId,
+  { scope: 'manage', ttlMinutes: DEFAULT_LINK_MINUTES },
+  runtime.baseUrl,
+);
 
 const { accessKeyId, secretAccessKey } = runtime.credentials;
 console.log(`
@@ -83,6 +92,10 @@ Herald is running at ${runtime.baseUrl} (${inMemory ? 'in memory' : `data in ${S
   ORG_ID=${demo.orgId}
   API_KEY=${demo.apiKey}
   ACCOUNT=${demo.iban}  → webhooks to the demo receiver at ${receiver.url}
+
+  Portal: ${runtime.baseUrl}/portal (sign in with the API key, or once with this link, valid ${DEFAULT_LINK_MINUTES} min:
+    ${portal.url} )
+  More links: npx herald portal-link --org ${demo.orgId} [--scope read|manage] [--ttl-minutes N]
 
   Local operator credentials for the IAM routes (POST /events, /admin/…), region ${LOCAL_REGION},
   also in ${LOCAL_INFO_PATH}:

@@ -42,6 +42,13 @@ export type FunctionHandlers = {
   readonly reconciler: QueueHandler;
 } & { readonly [K in RouteFunctionKey]: ApiHandler };
 
+/**
+ * Concurrent consumer invocations of the local queue link (Lambda's `maximumConcurrency`, scaled down):
+ * more than a degraded endpoint's default two slots, so a slow receiver holding both still leaves
+ * pollers for everyone else, as the 20 concurrent consumers do in AWS.
+ */
+export const LOCAL_CONSUMER_CONCURRENCY = 4;
+
 /** Options of {@link startLocalRuntime}. */
 export interface LocalRuntimeOptions {
   /** API port; default a free one. */
@@ -69,7 +76,7 @@ export interface LocalRuntimeOptions {
   readonly authorizerCacheTtlSeconds?: number;
   /** Redrive limit of the delivery queue; default `DELIVERY_QUEUE.maxReceiveCount`. */
   readonly maxReceiveCount?: number;
-  /** Concurrent pollers of the delivery queue; default 2. */
+  /** Concurrent pollers of the delivery queue; default {@link LOCAL_CONSUMER_CONCURRENCY}. */
   readonly consumerConcurrency?: number;
   /** The AWS access key the IAM routes accept; default a new random pair per start. */
   readonly operatorCredentials?: LocalCredentials;
@@ -150,7 +157,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queueUrl: resources.queueUrl,
       queueArn: resources.queueArn,
       handler: handlers.consumer,
-      concurrency: options.consumerConcurrency,
+      concurrency: options.consumerConcurrency ?? LOCAL_CONSUMER_CONCURRENCY,
       onError: (error) => report('consumer', error),
     });
     cleanups.push(() => consumer.stop());

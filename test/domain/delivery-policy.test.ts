@@ -1,48 +1,50 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_ATTEMPTS } from '#config/delivery';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 
 const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
+const maxAttempts = MAX_ATTEMPTS;
 
 describe('nextStep', () => {
   it('succeeds on a good answer, even on the last attempt', () => {
-    expect(nextStep({ webhookRetries: 1, cycleBase: 0, outcomeOk: true, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 1, cycleBase: 0, outcomeOk: true, schedule, maxAttempts })).toEqual({
       status: 'success',
     });
-    expect(nextStep({ webhookRetries: 20, cycleBase: 0, outcomeOk: true, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 20, cycleBase: 0, outcomeOk: true, schedule, maxAttempts })).toEqual({
       status: 'success',
     });
   });
 
   it('retries after the schedule wait while the cycle has attempts left', () => {
-    expect(nextStep({ webhookRetries: 1, cycleBase: 0, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 1, cycleBase: 0, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'pending',
       retryAfterSeconds: 10,
     });
-    expect(nextStep({ webhookRetries: 19, cycleBase: 0, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 19, cycleBase: 0, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'pending',
       retryAfterSeconds: 43200,
     });
   });
 
   it('fails after the 20th attempt of the cycle', () => {
-    expect(nextStep({ webhookRetries: 20, cycleBase: 0, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 20, cycleBase: 0, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'failed',
     });
   });
 
   it('counts attempts within the current cycle after a redelivery', () => {
-    expect(nextStep({ webhookRetries: 21, cycleBase: 20, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 21, cycleBase: 20, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'pending',
       retryAfterSeconds: 10,
     });
-    expect(nextStep({ webhookRetries: 40, cycleBase: 20, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 40, cycleBase: 20, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'failed',
     });
   });
 
   it('fails past the cycle end rather than retrying', () => {
-    expect(nextStep({ webhookRetries: 23, cycleBase: 0, outcomeOk: false, schedule })).toEqual({
+    expect(nextStep({ webhookRetries: 23, cycleBase: 0, outcomeOk: false, schedule, maxAttempts })).toEqual({
       status: 'failed',
     });
   });
@@ -54,12 +56,12 @@ describe('nextStep', () => {
   });
 
   it('throws when no attempt of the cycle was recorded', () => {
-    expect(() => nextStep({ webhookRetries: 20, cycleBase: 20, outcomeOk: false, schedule })).toThrow(
-      RangeError,
-    );
-    expect(() => nextStep({ webhookRetries: 0, cycleBase: 0, outcomeOk: true, schedule })).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      nextStep({ webhookRetries: 20, cycleBase: 20, outcomeOk: false, schedule, maxAttempts }),
+    ).toThrow(RangeError);
+    expect(() =>
+      nextStep({ webhookRetries: 0, cycleBase: 0, outcomeOk: true, schedule, maxAttempts }),
+    ).toThrow(RangeError);
   });
 
   it('throws when the schedule is too short for maxAttempts', () => {
@@ -71,11 +73,11 @@ describe('nextStep', () => {
 
 describe('attemptsLeft', () => {
   it('counts down within the cycle and never goes negative', () => {
-    expect(attemptsLeft({ webhookRetries: 0, cycleBase: 0 })).toBe(20);
-    expect(attemptsLeft({ webhookRetries: 19, cycleBase: 0 })).toBe(1);
-    expect(attemptsLeft({ webhookRetries: 20, cycleBase: 0 })).toBe(0);
-    expect(attemptsLeft({ webhookRetries: 25, cycleBase: 0 })).toBe(0);
-    expect(attemptsLeft({ webhookRetries: 20, cycleBase: 20 })).toBe(20);
+    expect(attemptsLeft({ webhookRetries: 0, cycleBase: 0 }, MAX_ATTEMPTS)).toBe(20);
+    expect(attemptsLeft({ webhookRetries: 19, cycleBase: 0 }, MAX_ATTEMPTS)).toBe(1);
+    expect(attemptsLeft({ webhookRetries: 20, cycleBase: 0 }, MAX_ATTEMPTS)).toBe(0);
+    expect(attemptsLeft({ webhookRetries: 25, cycleBase: 0 }, MAX_ATTEMPTS)).toBe(0);
+    expect(attemptsLeft({ webhookRetries: 20, cycleBase: 20 }, MAX_ATTEMPTS)).toBe(20);
     expect(attemptsLeft({ webhookRetries: 1, cycleBase: 0 }, 3)).toBe(2);
   });
 });

@@ -6,8 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { HEALTHY } from '#domain/endpoint-health';
 import { signBody, webhookKey } from '#domain/signing';
 import { webhookBody } from '#domain/webhook-body';
+import { toEndpointHealthView } from '#http/event-view';
 import {
   type AccountView,
   API_KEY,
@@ -30,6 +34,7 @@ import type { ApiClient } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
+let runtime: CliFixture['runtime'];
 let base: string;
 let herald: CliFixture['herald'];
 let createdRaw: CliResult;
@@ -38,7 +43,7 @@ let org: CreatedOrg;
 useFixture(
   () => startCliFixture(),
   (fixture) => {
-    ({ api, base, herald, createdRaw, org } = fixture);
+    ({ api, base, herald, createdRaw, org, runtime } = fixture);
   },
 );
 
@@ -178,6 +183,7 @@ describe('accounts', () => {
     const expected: AccountView = {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
+      webhook_health: toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
     expect(put).toEqual(expected);
@@ -233,5 +239,75 @@ describe('accounts', () => {
     expect(listed.map((account) => account.iban)).toEqual([DE, GB]);
     expect((await api.call('/accounts', { key: org.api_key })).body).toEqual(listed);
     expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
+  });
+});
+
+describe('account enable', () => {
+  it('makes a disabled endpoint healthy again, as GET /accounts/{iban} shows', async () => {
+    ok(
+      await herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        GB,
+        '--webhook-url',
+        'http://127.0.0.1:9/hooks',
+      ]),
+    );
+    const health = new DynamoEndpointHealthStore(createDocumentClient(), runtime.tableName);
+    await health.disable(GB, new Date().toISOString(), 'receiver answered 410 Gone');
+    const before = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
+    expect(before.webhook_health).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
+
+    expect(ok(await herald(['account', 'enable', '--iban', GB]))).toEqual({
+      iban: GB,
+      webhook_health: 'healthy',
+      queued: [],
+    });
+    const after = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
+    expect(after.webhook_health).toMatchObject({ state: 'healthy', reason: 'enabled by an operator' });
+  });
+
+  it('refuses an unknown account and a malformed time with a message', async () => {
+    expect(failed(await herald(['account', 'enable', '--iban', UNREGISTERED]), 1)).toContain('No account');
+    expect(
+      failed(await herald(['account', 'enable', '--iban', GB, '--recover-since', 'yesterday']), 1),
+    ).toContain('recover_since');
+  });
+});
+
+describe('portal-link', () => {
+  it('prints a one-time link whose token signs in to the portal with the asked scope', async () => {
+    const link = ok(
+      await herald(['portal-link', '--org', org.id, '--scope', 'manage', '--ttl-minutes', '5']),
+    ) as { url: string; expires_at: string };
+    expect(link.url.startsWith(`${base}/portal#token=`)).toBe(true);
+    const minutes = (Date.parse(link.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4);
+    expect(minutes).toBeLessThanOrEqual(5);
+    const exchange = () =>
+      fetch(`${base}/portal/session`, {
+        method: 'POST',
+        body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+      });
+    const session = (await (await exchange()).json()) as { api_key: string; scope: string };
+    expect(session.scope).toBe('manage');
+    expect((await api.call('/accounts', { key: session.api_key })).status).toBe(200);
+    expect((await exchange()).status).toBe(401);
+  });
+
+  it('defaults to read and refuses an unknown scope or organization', async () => {
+    const link = ok(await herald(['portal-link', '--org', org.id])) as { url: string };
+    const answer = await fetch(`${base}/portal/session`, {
+      method: 'POST',
+      body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+    });
+    expect(((await answer.json()) as { scope: string }).scope).toBe('read');
+    expect(failed(await herald(['portal-link', '--org', org.id, '--scope', 'admin']), 1)).toMatch(
+      /scope: is required: "read" or "manage"/,
+    );
+    expect(failed(await herald(['portal-link', '--org', randomUUID()]), 1)).toMatch(/no organization/);
   });
 });

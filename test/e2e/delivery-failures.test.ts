@@ -11,7 +11,7 @@ import {
   setupDeliveryFile,
   type Tenant,
 } from '../support/delivery-harness';
-import { fastSchedule } from '../support/delivery-queue-helpers';
+import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
 import { closedPort, reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -28,7 +28,7 @@ const receiver = setupDeliveryFile(
   {
     label: 'e2e-failures',
     retrySchedule: SCHEDULE,
-    env: { DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: { DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS), ENDPOINT_HEALTH: CIRCUIT_NEVER_OPENS },
   },
   (started) => {
     harness = started;

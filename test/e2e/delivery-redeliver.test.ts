@@ -6,7 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryAttempt } from '#domain/model';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
-import { fastSchedule } from '../support/delivery-queue-helpers';
+import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
 import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -22,7 +22,7 @@ const receiver = setupDeliveryFile(
   {
     label: 'e2e-redeliver',
     retrySchedule: SCHEDULE,
-    env: { DELIVERY_TIMEOUT_MS: '2000' },
+    env: { DELIVERY_TIMEOUT_MS: '2000', ENDPOINT_HEALTH: CIRCUIT_NEVER_OPENS },
   },
   (started) => {
     harness = started;

@@ -14,7 +14,7 @@ import {
   startDeliveryHarness,
   type Tenant,
 } from '../support/delivery-harness';
-import { fastSchedule, testIban } from '../support/delivery-queue-helpers';
+import { CIRCUIT_NEVER_OPENS, fastSchedule, testIban } from '../support/delivery-queue-helpers';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   harness = await startDeliveryHarness({
     label: 'e2e-url-policy',
     retrySchedule: fastSchedule(0),
-    env: { WEBHOOK_URL_POLICY: 'public-https' },
+    env: { WEBHOOK_URL_POLICY: 'public-https', ENDPOINT_HEALTH: CIRCUIT_NEVER_OPENS },
   });
   tenant = await harness.createTenant('Policy org');
   orgId = tenant.orgId;

@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { HEALTHY } from '#domain/endpoint-health';
+import { toEndpointHealthView } from '#http/event-view';
 import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
@@ -147,9 +149,12 @@ describe('accounts', () => {
   it("lists the organization's accounts by IBAN with their webhook URLs", async () => {
     const response = await api.call('/accounts', { key: orgA.api_key });
     expect(response.status).toBe(200);
+    // The receiver's /fail path answers 500, so that endpoint is degraded by now; the others never failed.
+    const failing = expect.objectContaining({ state: 'degraded', reason: 'failing: answered 500' });
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
+      webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
     expect(response.body).toEqual([

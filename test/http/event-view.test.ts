@@ -157,6 +157,17 @@ describe('toAccountView', () => {
     expect(toAccountView(account, base)).toEqual({
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
+      webhook_health: {
+        state: 'healthy',
+        since: null,
+        reason: null,
+        consecutive_failures: 0,
+        failing_since: null,
+        last_success_at: null,
+        last_failure_at: null,
+        recent_latency_ms: null,
+        circuit_open_until: null,
+      },
       _links: {
         self: 'https://api.example.com/v1/accounts/DE89370400440532013000',
         events: 'https://api.example.com/v1/events?account=DE89370400440532013000',

@@ -10,6 +10,7 @@ const configured = synth({
     5, 10, 20, 40, 60, 120, 300, 600, 900, 1800, 3600, 3600, 7200, 7200, 14400, 14400, 28800, 28800, 43200,
   ],
   webhookUrlPolicy: 'allow-private',
+  endpointHealth: { concurrency: 4, autoDisableAfterSeconds: 86_400 },
   eventRetentionDays: 90,
   logLevel: 'DEBUG',
   logRetention: RetentionDays.ONE_YEAR,
@@ -34,10 +35,14 @@ const API_FUNCTIONS: FunctionKey[] = [
   'resetWebhooks',
   'listAccounts',
   'getAccount',
+  'enableEndpoint',
+  'portal',
+  'openPortalSession',
   'manageSettings',
   'publishEvent',
   'administer',
 ];
+/** The portal's sign-in functions: they create and delete credential items, and nothing else. */
 
 describe('every function', () => {
   it.each(KEYS)('%s runs Node 24 on arm64 with JSON logs into its own log group', (key) => {
@@ -105,8 +110,8 @@ describe('data rights', () => {
     expect(JSON.stringify(byDefault.statements('listAccounts'))).toContain('/index/by-org');
   });
 
-  it('health and openapi reach no data at all', () => {
-    for (const key of ['health', 'openapi'] as const) {
+  it('health, openapi and the portal page reach no data at all', () => {
+    for (const key of ['health', 'openapi', 'portal'] as const) {
       expect(byDefault.statements(key).every((s) => actionsOf(s).every((a) => a.startsWith('logs:')))).toBe(
         true,
       );
@@ -115,8 +120,8 @@ describe('data rights', () => {
     }
   });
 
-  it('redeliver and reset update the table and send to the delivery queue', () => {
-    for (const key of ['redeliverEvent', 'resetWebhooks'] as const) {
+  it('redeliver, reset and enable update the table and send to the delivery queue', () => {
+    for (const key of ['redeliverEvent', 'resetWebhooks', 'enableEndpoint'] as const) {
       const statements = byDefault.statements(key);
       expect(allows(statements, 'dynamodb:UpdateItem', tableId)).toBe(true);
       expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
@@ -134,9 +139,11 @@ describe('data rights', () => {
     expect(byDefault.env('forwarder')).toMatchObject({ QUEUE_URL: { Ref: queueId } });
   });
 
-  it('the consumer updates the table, consumes the delivery queue and has nothing on the DLQ', () => {
+  it('the consumer updates the table, consumes and sends to the delivery queue, nothing on the DLQ', () => {
     const statements = byDefault.statements('consumer');
     expect(allows(statements, 'dynamodb:UpdateItem', tableId)).toBe(true);
+    // It replaces a long-deferred message by a fresh one (SendMessage) before the redrive limit.
+    expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
     expect(allows(statements, 'sqs:ChangeMessageVisibility', queueId)).toBe(true);
     expect(allows(statements, 'sqs:DeleteMessage', queueId)).toBe(true);
     expect(JSON.stringify(statements)).not.toContain(`"${dlqId}"`);
@@ -179,6 +186,16 @@ describe('environment from props', () => {
     expect(configured.env('consumer').RETRY_SCHEDULE).toBe(expected);
     expect(KEYS.filter((key) => configured.env(key).RETRY_SCHEDULE)).toEqual(['consumer']);
     expect(KEYS.filter((key) => byDefault.env(key).RETRY_SCHEDULE)).toEqual([]);
+  });
+
+  it('ENDPOINT_HEALTH reaches the consumer only when given, and a bad setting fails the synth', () => {
+    expect(JSON.parse(configured.env('consumer').ENDPOINT_HEALTH ?? '')).toEqual({
+      concurrency: 4,
+      autoDisableAfterSeconds: 86_400,
+    });
+    expect(KEYS.filter((key) => configured.env(key).ENDPOINT_HEALTH)).toEqual(['consumer']);
+    expect(KEYS.filter((key) => byDefault.env(key).ENDPOINT_HEALTH)).toEqual([]);
+    expect(() => synth({ endpointHealth: { concurrency: 0 } })).toThrow(/concurrency must be an integer/);
   });
 
   it('WEBHOOK_URL_POLICY is public-https by default and reaches the consumer and the functions saving URLs', () => {

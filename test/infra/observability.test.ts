@@ -26,7 +26,7 @@ function alarm(metricName: string, dimension?: string): CfnJson['Properties'] {
 
 describe('alarms', () => {
   it('every alarm notifies the topic on alarm and on recovery, and ignores missing data', () => {
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(10);
     for (const { Properties: p } of alarms) {
       expect(p.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(p.OKActions).toEqual([{ Ref: topicId }]);
@@ -92,6 +92,16 @@ describe('alarms', () => {
       Namespace: 'AWS/ApiGateway',
       Statistic: 'Sum',
       Threshold: 5,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('any webhook endpoint disabled (410 or failing for the auto-disable period)', () => {
+    expect(alarm('EndpointDisabled')).toMatchObject({
+      Namespace: 'Herald',
+      Dimensions: [{ Name: 'service', Value: 'herald' }],
+      Statistic: 'Sum',
+      Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
   });

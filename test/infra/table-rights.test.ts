@@ -63,7 +63,12 @@ describe('table rights', () => {
         );
     expect(prefixes('listEvents')).toEqual(['EVENT#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*', 'EVENT#*']);
+    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*']);
+    // The consumer records attempts and its endpoints' health and slots (on the account item).
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'ACCOUNT#*']);
+    // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
+    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*']);
+    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*']);
     for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
       expect(prefixes(key), key).toEqual(['EVENT#*']);
     }
@@ -78,9 +83,17 @@ describe('table rights', () => {
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual(['manageSettings', 'publishEvent', 'administer', 'consumer']);
+    expect(readsOrgs).toEqual([
+      'manageSettings',
+      'publishEvent',
+      'administer',
+      'openPortalSession',
+      'consumer',
+    ]);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
-    expect(apiKeys).toEqual(['authorizer', 'administer']);
+    expect(apiKeys).toEqual(['authorizer', 'administer', 'openPortalSession']);
+    const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
+    expect(portalLinks).toEqual(['administer', 'openPortalSession']);
     for (const key of KEYS) {
       const statements = tableStatements(key);
       // Item actions only under a LeadingKeys condition that also requires keys to be named.
@@ -88,10 +101,13 @@ describe('table rights', () => {
         expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
         expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
       }
-      // Only the admin path creates or deletes API keys and creates organizations (UpdateItem creates
-      // items too, so it counts as a write); only it and the organization's token route update ORG#.
+      // Only the admin path and portal sign-in (session keys) create or delete API keys, only the admin
+      // path creates organizations (UpdateItem creates items too, so it counts as a write); only it and
+      // the organization's token route update ORG#.
       for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']) {
-        if (key !== 'administer') expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
+        const issuer =
+          key === 'administer' || (key === 'openPortalSession' && action !== 'dynamodb:UpdateItem');
+        if (!issuer) expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
         if (key !== 'administer' && action !== 'dynamodb:UpdateItem') {
           expect(prefixes(key, action), `${key} ${action}`).not.toContain('ORG#*');
         }
@@ -107,7 +123,11 @@ describe('table rights', () => {
         expect(actionsOf(statement), key).toEqual(['dynamodb:Query']);
       }
     }
-    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual(['ORG#*', 'APIKEY#*']);
+    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual(['ORG#*', 'APIKEY#*', 'PORTAL#*']);
+    // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys.
+    expect(prefixes('openPortalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
+    expect(prefixes('openPortalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
+    expect(prefixes('openPortalSession', 'dynamodb:UpdateItem')).toEqual([]);
     expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
     // Erasing an account's events: batch deletes of EVENT# items only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
@@ -146,10 +166,10 @@ describe('table rights', () => {
     }
   });
 
-  it('only publish and administer create items, only administer deletes them; none scans', () => {
+  it('only publish, administer and portal sign-in create items, only the last two delete; none scans', () => {
     const creators: Record<string, FunctionKey[]> = {
-      'dynamodb:PutItem': ['publishEvent', 'administer'],
-      'dynamodb:DeleteItem': ['administer'],
+      'dynamodb:PutItem': ['publishEvent', 'administer', 'openPortalSession'],
+      'dynamodb:DeleteItem': ['administer', 'openPortalSession'],
       'dynamodb:BatchWriteItem': ['administer'],
       'dynamodb:Scan': [],
       'dynamodb:*': [],
@@ -161,5 +181,10 @@ describe('table rights', () => {
       ).toEqual(allowed);
     }
     expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
+    const session = byDefault.statements('openPortalSession');
+    for (const action of ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']) {
+      expect(allows(session, action), action).toBe(false);
+    }
+    expect(JSON.stringify(session)).not.toMatch(/sqs:/);
   });
 });

@@ -16,6 +16,12 @@ import { expect } from 'vitest';
 import { LOCAL_REGION } from '../../scripts/local/emulators';
 
 /**
+ * `ENDPOINT_HEALTH` for tests of the retry cycle itself: the circuit never opens, so every scheduled
+ * attempt of a failing receiver is made on time (the circuit breaker has its own tests).
+ */
+export const CIRCUIT_NEVER_OPENS = JSON.stringify({ failureThreshold: 100 });
+
+/**
  * A fast retry schedule for tests (19 waits in seconds): `fastSchedule(1, 2, 4)` is `1,2,4,4,…,4`, the
  * last given wait repeated to the 19 the runtime requires.
  */

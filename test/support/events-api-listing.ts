@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { WebhookStatus } from '#domain/model';
+import type { EndpointHealthView } from '#http/event-view';
 import type { ApiClient, ApiResponse } from './e2e-http';
 
 export const SUMMARY_KEYS = [
@@ -50,6 +51,7 @@ export interface EventDetail extends EventSummary {
 export interface AccountView {
   readonly iban: string;
   readonly webhook_url: string | null;
+  readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }
 

@@ -9,7 +9,7 @@ import { MAX_INDEX_ENTRIES_READ, MAX_ITEMS_CHECKED } from '#config/limits';
 import { STATUS_INDEXES } from '#config/storage';
 import { ValidationError } from '#domain/errors';
 import type { EventRecord, WebhookStatus } from '#domain/model';
-import type { EventListPage, EventListRequest, StatusChunk, StatusPage } from '#domain/ports';
+import type { EventIdFilter, EventListPage, EventListRequest, StatusChunk, StatusPage } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import { decodeCursor, encodeCursor } from './cursor';
 import { eventIdOfKey, keys, toEventRecord } from './items';
@@ -51,9 +51,11 @@ export class EventQueries {
   /**
    * Up to `limit` ids of the organization's failed and skipped events, from the sparse indexes (their
    * newest first per state), and whether more remain. A reset takes them out of the indexes, so the next
-   * chunk starts from the top again.
+   * chunk starts from the top again. With `filter` (one account, since a time) the `since` bound is part
+   * of the key condition and the account a filter, and each index read stops at
+   * {@link MAX_INDEX_ENTRIES_READ} entries (then `more` is true).
    */
-  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
+  async nextFailedOrSkipped(orgId: string, limit: number, filter: EventIdFilter = {}): Promise<StatusChunk> {
     const ids: string[] = [];
     let more = false;
     for (const index of [STATUS_INDEXES.failed, STATUS_INDEXES.skipped]) {
@@ -63,9 +65,10 @@ export class EventQueries {
         break;
       }
       // One more than there is room for tells whether more remain, at the price of one small entry.
-      const found = await this.collectIds({ orgId, offset: 0, limit: room }, room + 1, index);
-      ids.push(...found.slice(0, room));
-      if (found.length > room) more = true;
+      const request = { orgId, offset: 0, limit: room, account: filter.account, since: filter.since };
+      const found = await this.readIds(request, room + 1, index);
+      ids.push(...found.ids.slice(0, room));
+      if (found.ids.length > room || found.bounded) more = true;
     }
     return { ids, more };
   }
@@ -126,11 +129,25 @@ export class EventQueries {
     wanted: number,
     index?: { readonly name: string; readonly attribute: string },
   ): Promise<string[]> {
+    const found = await this.readIds(request, wanted, index);
+    if (found.bounded) throw tooSparse(request, MAX_INDEX_ENTRIES_READ);
+    return found.ids;
+  }
+
+  /**
+   * Ids from an index in list order, until `wanted` matched or {@link MAX_INDEX_ENTRIES_READ} entries
+   * were read; `bounded` when the read stopped at that bound with entries left.
+   */
+  private async readIds(
+    request: EventListRequest,
+    wanted: number,
+    index?: { readonly name: string; readonly attribute: string },
+  ): Promise<{ ids: string[]; bounded: boolean }> {
     const ids: string[] = [];
     let read = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      if (read >= MAX_INDEX_ENTRIES_READ) throw tooSparse(request, MAX_INDEX_ENTRIES_READ);
+      if (read >= MAX_INDEX_ENTRIES_READ) return { ids, bounded: true };
       const input = this.indexQuery(request, startKey, index);
       // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends;
       // with one, Limit caps what a call evaluates.
@@ -142,7 +159,7 @@ export class EventQueries {
       for (const item of out.Items ?? []) ids.push(eventIdOfKey(String(item.pk)));
       startKey = out.LastEvaluatedKey;
     } while (startKey && ids.length < wanted);
-    return ids;
+    return { ids, bounded: false };
   }
 
   /**

@@ -6,6 +6,7 @@ import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,
+  EventIdFilter,
   EventListPage,
   EventListRequest,
   EventStore,
@@ -187,8 +188,8 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
-  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
-    return this.queries.nextFailedOrSkipped(orgId, limit);
+  async nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk> {
+    return this.queries.nextFailedOrSkipped(orgId, limit, filter);
   }
 
   async indexStatus(id: string): Promise<boolean> {

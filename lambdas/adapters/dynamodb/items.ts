@@ -6,6 +6,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ITEM_PREFIXES } from '#config/storage';
 import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
+import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
 export interface ItemKey {
@@ -20,6 +21,7 @@ export const EVENT_SK = 'EVENT';
 export const keys = {
   organization: (orgId: string): ItemKey => ({ pk: `${ITEM_PREFIXES.organization}${orgId}`, sk: 'ORG' }),
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
+  portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
@@ -143,6 +145,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     iban: String(item.iban),
     orgId: String(item.org_id),
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
+    webhookHealth: toEndpointHealth(item),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

@@ -46,12 +46,12 @@ export class HttpWebhookSender implements WebhookSender {
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise<SendResult>((resolve) => {
       let settled = false;
-      const finish = (status: number, body: string) => {
+      const finish = (status: number, body: string, retryAfter?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(total);
         req.destroy();
-        resolve({ status, body, elapsedMs: elapsed() });
+        resolve({ status, body, elapsedMs: elapsed(), ...(retryAfter === undefined ? {} : { retryAfter }) });
       };
       let url: URL;
       try {
@@ -88,8 +88,9 @@ export class HttpWebhookSender implements WebhookSender {
       });
       req.on('response', (res) => {
         clearTimeout(connect);
+        const retryAfter = res.headers['retry-after'];
         readLimited(res, RESPONSE_BODY_LIMIT_BYTES).then((bytes) =>
-          finish(res.statusCode ?? 0, truncateUtf8(bytes, RESPONSE_BODY_LIMIT_BYTES)),
+          finish(res.statusCode ?? 0, truncateUtf8(bytes, RESPONSE_BODY_LIMIT_BYTES), retryAfter),
         );
       });
       req.on('error', (error: NodeJS.ErrnoException) => {

@@ -4,7 +4,7 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { DeliveryMessage } from '#config/delivery';
+import { encodeDeliveryMessage } from '#domain/delivery-message';
 import type { DeliveryQueue } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */
@@ -38,7 +38,7 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   private async sendBatch(ids: readonly string[], delaySeconds: number): Promise<void> {
     let entries: SendMessageBatchRequestEntry[] = ids.map((id, index) => ({
       Id: String(index),
-      MessageBody: JSON.stringify({ id } satisfies DeliveryMessage),
+      MessageBody: encodeDeliveryMessage(id),
       DelaySeconds: delaySeconds,
     }));
     for (let round = 0; entries.length > 0; round++) {

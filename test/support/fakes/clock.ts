@@ -15,6 +15,9 @@ export class FakeClock {
   /** The current time in epoch milliseconds. */
   readonly epochMs = (): number => this.ms;
 
+  /** The same as {@link epochMs}, named like `Date.now` for deps that take `now`. */
+  readonly now = (): number => this.ms;
+
   /** The current time as ISO 8601 with milliseconds. */
   iso(): string {
     return new Date(this.ms).toISOString();
@@ -24,4 +27,9 @@ export class FakeClock {
   advance(ms: number): void {
     this.ms += ms;
   }
+}
+
+/** A clock at `start` (default 2026-11-20T10:00:00Z), the start the endpoint-health tests assume. */
+export function fakeClock(start = Date.parse('2026-11-20T10:00:00.000Z')): FakeClock {
+  return new FakeClock(start);
 }

@@ -1,11 +1,13 @@
 import { ConflictError } from '#domain/errors';
 import type { Account, Organization, PreviousToken } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
+import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
 /**
  * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once, an IBAN stays with the organization that registered it, an update keeps `createdAt`, an
  * account without a webhook URL has none stored, and accounts list in IBAN order. The maps are public so
- * tests can seed and inspect state; `reads` counts every read call, for cache tests.
+ * tests can seed and inspect state; `reads` counts every read call, for cache tests. Given a
+ * {@link FakeEndpointHealthStore}, accounts show the health it holds, as the DynamoDB account item carries it.
  */
 export class InMemoryDirectoryStore implements DirectoryStore {
   readonly organizations = new Map<string, Organization>();
@@ -13,6 +15,33 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   readonly reads = { getOrganization: 0, getAccount: 0 };
   /** The settings item's values. */
   readonly settings: { eventRetentionDays?: number; usagePlanId?: string } = {};
+
+  constructor(private readonly health?: FakeEndpointHealthStore) {}
+
+  /** Seeds an organization (`org-1` by default) with a fixed webhook token. */
+  addOrganization(id = 'org-1'): Organization {
+    const org = {
+      id,
+      name: 'Acme',
+      webhookToken: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    };
+    this.organizations.set(id, org);
+    return org;
+  }
+
+  /** Seeds an account (of `org-1` by default) and tells the health store who owns it. */
+  addAccount(account: Partial<Account> & { iban: string }): Account {
+    const stored = {
+      orgId: 'org-1',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+      ...account,
+    };
+    this.accounts.set(account.iban, stored);
+    this.health?.owners.set(account.iban, stored.orgId);
+    return stored;
+  }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
     this.reads.getOrganization += 1;
@@ -33,7 +62,9 @@ export class InMemoryDirectoryStore implements DirectoryStore {
 
   async getAccount(iban: string): Promise<Account | undefined> {
     this.reads.getAccount += 1;
-    return this.accounts.get(iban);
+    const account = this.accounts.get(iban);
+    if (!account || !this.health) return account;
+    return { ...account, webhookHealth: this.health.get(iban) };
   }
 
   async putAccount(account: Account): Promise<Account> {
@@ -49,6 +80,7 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       updatedAt: account.updatedAt,
     };
     this.accounts.set(account.iban, stored);
+    this.health?.owners.set(account.iban, stored.orgId);
     return stored;
   }
 

@@ -2,6 +2,7 @@ import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,
+  EventIdFilter,
   EventListPage,
   EventListRequest,
   EventStore,
@@ -22,13 +23,34 @@ const ERASE_CHUNK = 1_000;
  * only from `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
  * adapter returns summaries); the order is the adapter's: newest `triggeredAt` first, ties by id
  * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
- * `putEvent` was given. Every `failed`/`skipped` event is in its sparse status index except the ids in
- * `unindexed` (events recorded before the indexes existed); cursors are offsets.
+ * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
+ * Every `failed`/`skipped` event is in its sparse status index except the ids in `unindexed` (events
+ * recorded before the indexes existed); cursors are offsets.
  */
 export class InMemoryEventStore implements EventStore {
   readonly events = new Map<string, EventRecord>();
   readonly expiresAt = new Map<string, number | undefined>();
   readonly unindexed = new Set<string>();
+  readonly writes: string[] = [];
+
+  /** Stores a pending event with no attempts (or with the given fields), as if published. */
+  seed(event: Partial<EventRecord> & { id: string }): EventRecord {
+    const record: EventRecord = {
+      orgId: 'org-1',
+      account: 'DE89370400440532013000',
+      type: 'credit_transfer_status_change',
+      triggeredAt: '2026-11-20T09:00:00.000Z',
+      body: JSON.stringify({ id: event.id, payload: {} }),
+      signature: `sha256=${'0'.repeat(64)}`,
+      webhookStatus: 'pending',
+      webhookRetries: 0,
+      cycleBase: 0,
+      deliveries: [],
+      ...event,
+    };
+    this.events.set(event.id, record);
+    return record;
+  }
 
   async getEvent(id: string): Promise<EventRecord | undefined> {
     return this.events.get(id);
@@ -37,6 +59,7 @@ export class InMemoryEventStore implements EventStore {
   async putEvent(event: NewEvent): Promise<PutEventResult> {
     const existing = this.events.get(event.id);
     if (existing) return { created: false, existing };
+    this.writes.push('PutItem');
     const { expiresAt, ...fields } = event;
     const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, deliveries: [] };
     this.events.set(event.id, record);
@@ -64,6 +87,7 @@ export class InMemoryEventStore implements EventStore {
     nowEpochMs: number,
     dueByEpochMs: number,
   ): Promise<boolean> {
+    this.writes.push('TakeLease');
     const event = this.events.get(id);
     const free =
       event !== undefined &&
@@ -81,6 +105,7 @@ export class InMemoryEventStore implements EventStore {
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EventRecord> {
+    this.writes.push('RecordAttempt');
     const event = this.events.get(id);
     if (!event) throw new Error(`no event ${id} (condition failed)`);
     const appended = {
@@ -97,6 +122,7 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
+    this.writes.push('SettlePending');
     const event = this.events.get(id);
     if (event?.webhookStatus !== 'pending') return false;
     this.events.set(id, { ...event, webhookStatus: status, leaseUntil: undefined, nextAttemptAt: undefined });
@@ -104,6 +130,7 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async startCycle(id: string, orgId: string): Promise<boolean> {
+    this.writes.push('StartCycle');
     const event = this.events.get(id);
     const allowed =
       event !== undefined &&
@@ -133,11 +160,13 @@ export class InMemoryEventStore implements EventStore {
       .map((event) => event.id);
   }
 
-  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
+  async nextFailedOrSkipped(orgId: string, limit: number, filter: EventIdFilter = {}): Promise<StatusChunk> {
     const found = this.ofOrg(orgId).filter(
       (event) =>
         (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
-        !this.unindexed.has(event.id),
+        !this.unindexed.has(event.id) &&
+        (filter.since === undefined || event.triggeredAt >= filter.since) &&
+        (filter.account === undefined || event.account === filter.account),
     );
     return { ids: found.slice(0, limit).map((event) => event.id), more: found.length > limit };
   }

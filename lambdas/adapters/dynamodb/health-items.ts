@@ -1,0 +1,44 @@
+/**
+ * Endpoint health as it is stored on the account item: `wh_*` attributes, all absent for an endpoint
+ * nothing was ever written about (healthy). Read with the account, so the consumer pays no extra read.
+ */
+import { ENDPOINT_STATES, type EndpointHealth, type EndpointState, HEALTHY } from '#domain/endpoint-health';
+
+/** Attribute names of the health fields on the account item. */
+export const HEALTH_ATTR = {
+  state: 'wh_state',
+  since: 'wh_since',
+  reason: 'wh_reason',
+  failures: 'wh_failures',
+  failingSince: 'wh_failing_since',
+  lastSuccess: 'wh_last_success',
+  lastFailure: 'wh_last_failure',
+  latency: 'wh_latency',
+  openUntil: 'wh_open_until',
+  openSeconds: 'wh_open_seconds',
+} as const;
+
+/** Attribute of concurrency slot `slot` (its value: epoch ms when the lease runs out). */
+export function slotAttr(slot: number): string {
+  return `wh_slot_${slot}`;
+}
+
+/** The health stored on an account item. */
+export function toEndpointHealth(item: Record<string, unknown>): EndpointHealth {
+  const state = item[HEALTH_ATTR.state];
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+  const number = (name: string) => (item[name] === undefined ? undefined : Number(item[name]));
+  return {
+    ...HEALTHY,
+    state: ENDPOINT_STATES.includes(state as EndpointState) ? (state as EndpointState) : 'healthy',
+    since: text(HEALTH_ATTR.since),
+    reason: text(HEALTH_ATTR.reason),
+    consecutiveFailures: number(HEALTH_ATTR.failures) ?? 0,
+    failingSince: text(HEALTH_ATTR.failingSince),
+    lastSuccessAt: text(HEALTH_ATTR.lastSuccess),
+    lastFailureAt: text(HEALTH_ATTR.lastFailure),
+    recentLatencyMs: number(HEALTH_ATTR.latency),
+    circuitOpenUntil: number(HEALTH_ATTR.openUntil),
+    circuitOpenSeconds: number(HEALTH_ATTR.openSeconds),
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * Health of an account's webhook endpoint and the circuit breaker built on it: whether a delivery may go
+ * out now, must wait (deferred, no attempt), needs one of the endpoint's few concurrency slots, or must
+ * not go out at all (disabled). Pure: the store applies what these functions decide.
+ */
+
+/** `healthy`: deliveries go out freely; `degraded`: failing or slow, bounded; `disabled`: none go out. */
+export type EndpointState = 'healthy' | 'degraded' | 'disabled';
+
+/** Every {@link EndpointState}, in documentation order. */
+export const ENDPOINT_STATES: readonly EndpointState[] = ['healthy', 'degraded', 'disabled'];
+
+/**
+ * What Herald knows about an endpoint. It is written only when something changes (a failure, a slow
+ * answer, a recovery, a state change), never on a healthy endpoint's successful delivery.
+ */
+export interface EndpointHealth {
+  readonly state: EndpointState;
+  /** ISO: when the endpoint entered its current state (absent for an endpoint that never failed). */
+  readonly since?: string | undefined;
+  /** Why it is in this state. */
+  readonly reason?: string | undefined;
+  /** Failed attempts since the last success. */
+  readonly consecutiveFailures: number;
+  /** ISO: the first failure of the current run of failures. */
+  readonly failingSince?: string | undefined;
+  /** ISO: the last success that was written (a recovery, or a success while degraded). */
+  readonly lastSuccessAt?: string | undefined;
+  /** ISO: the last failed attempt. */
+  readonly lastFailureAt?: string | undefined;
+  /** Duration of the last attempt that was written, in milliseconds. */
+  readonly recentLatencyMs?: number | undefined;
+  /** Epoch ms until which the circuit is open: no attempt goes out before, then one probe at a time. */
+  readonly circuitOpenUntil?: number | undefined;
+  /** Length of the current open period in seconds; a failed probe doubles it. */
+  readonly circuitOpenSeconds?: number | undefined;
+}
+
+/** An endpoint nothing has been written about. */
+export const HEALTHY: EndpointHealth = { state: 'healthy', consecutiveFailures: 0 };
+
+/** The circuit breaker's knobs. */
+export interface HealthPolicy {
+  /** Consecutive failures that open the circuit. */
+  readonly failureThreshold: number;
+  /** First open period; it doubles with every failed probe. */
+  readonly openBaseSeconds: number;
+  /** Longest open period (also the gap between probes of a dead endpoint). */
+  readonly openMaxSeconds: number;
+  /** A successful answer slower than this marks the endpoint `degraded` (slow). */
+  readonly slowMs: number;
+  /** Concurrent deliveries a degraded endpoint may hold across all consumers. */
+  readonly concurrency: number;
+  /** An endpoint failing continuously for this long is disabled. */
+  readonly autoDisableAfterMs: number;
+}
+
+/** Defaults: open after 5 failures for 30 s doubling to 15 min, 2 slots when degraded, disable after 5 days. */
+export const DEFAULT_HEALTH_POLICY: HealthPolicy = {
+  failureThreshold: 5,
+  openBaseSeconds: 30,
+  openMaxSeconds: 15 * 60,
+  slowMs: 2_000,
+  concurrency: 2,
+  autoDisableAfterMs: 5 * 24 * 60 * 60 * 1000,
+};
+
+/** Whether and how a delivery to the endpoint may go out now. */
+export type Gate =
+  /** Healthy: no bookkeeping at all (the common path). */
+  | { readonly kind: 'send' }
+  /** Degraded: take one of `slots` concurrency slots first; `probe` when the circuit is half open. */
+  | { readonly kind: 'limited'; readonly slots: number; readonly probe: boolean }
+  /** Circuit open: postpone the message, make and record no attempt. */
+  | { readonly kind: 'defer'; readonly seconds: number; readonly reason: string }
+  /** Disabled: the event settles `skipped`. */
+  | { readonly kind: 'disabled'; readonly reason: string };
+
+/**
+ * Decides from the endpoint's health whether a delivery may go out at `now` (epoch ms).
+ *
+ * @param jitter - a number in [0, 1) that spreads deferred messages over a few seconds
+ */
+export function gate(health: EndpointHealth, now: number, policy: HealthPolicy, jitter = 0): Gate {
+  if (health.state === 'disabled') return { kind: 'disabled', reason: health.reason ?? 'endpoint disabled' };
+  if (health.state === 'healthy') return { kind: 'send' };
+  const openUntil = health.circuitOpenUntil;
+  if (openUntil !== undefined && openUntil > now) {
+    return {
+      kind: 'defer',
+      seconds: Math.ceil((openUntil - now) / 1000) + spread(jitter),
+      reason: 'circuit open',
+    };
+  }
+  if (openUntil !== undefined) return { kind: 'limited', slots: 1, probe: true };
+  return { kind: 'limited', slots: Math.max(1, policy.concurrency), probe: false };
+}
+
+/**
+ * How long a message waits when all of a degraded endpoint's slots are taken: a few of its recent
+ * answers' durations, times the number of times the message was already received (up to 10), so a long
+ * backlog for a slow endpoint backs off instead of cycling through the queue ahead of everyone else's
+ * messages; at most 15 min.
+ */
+export function busyDeferSeconds(health: EndpointHealth, jitter = 0, receiveCount = 1): number {
+  const latency = health.recentLatencyMs ?? 1_000;
+  const base = Math.min(60, Math.max(2, Math.ceil((4 * latency) / 1000)));
+  return Math.min(900, base * Math.min(Math.max(receiveCount, 1), 10)) + spread(jitter);
+}
+
+function spread(jitter: number): number {
+  return Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
+}
+
+/** One attempt's result as health sees it. */
+export interface AttemptSignal {
+  /** HTTP status, 0 without an answer. */
+  readonly status: number;
+  readonly latencyMs: number;
+  /** ISO time of the attempt. */
+  readonly at: string;
+  /** Seconds the receiver asked to wait (`Retry-After` on 429/503), if any. */
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+/** What to write about the endpoint after an attempt. */
+export type HealthUpdate =
+  /** Nothing: a healthy endpoint answered quickly. */
+  | { readonly kind: 'none' }
+  /** 2xx: the failure count resets; `degraded` stays only for a slow answer. */
+  | {
+      readonly kind: 'success';
+      readonly at: string;
+      readonly latencyMs: number;
+      readonly state: 'healthy' | 'degraded';
+      readonly reason?: string;
+    }
+  /** Any other answer: one more consecutive failure. */
+  | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
+  /** `410 Gone`: the receiver says the endpoint is gone for good. */
+  | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
+
+/**
+ * The write an attempt calls for. A fast success on an endpoint known healthy writes nothing, which keeps
+ * the healthy path at the event's own write.
+ */
+export function updateAfterAttempt(
+  health: EndpointHealth,
+  signal: AttemptSignal,
+  policy: HealthPolicy,
+): HealthUpdate {
+  const { at, latencyMs, status } = signal;
+  if (status === 410) return { kind: 'disable', at, reason: 'receiver answered 410 Gone' };
+  if (status >= 200 && status <= 299) {
+    const slow = latencyMs >= policy.slowMs;
+    if (!slow && health.state === 'healthy') return { kind: 'none' };
+    return slow
+      ? { kind: 'success', at, latencyMs, state: 'degraded', reason: `slow: answered in ${latencyMs} ms` }
+      : { kind: 'success', at, latencyMs, state: 'healthy' };
+  }
+  return { kind: 'failure', at, latencyMs, reason: failureReason(status) };
+}
+
+function failureReason(status: number): string {
+  return status === 0 ? 'failing: no HTTP answer' : `failing: answered ${status}`;
+}
+
+/** A state change that follows from a failure just counted. */
+export type Escalation =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'open'; readonly until: number; readonly seconds: number; readonly reason: string }
+  | { readonly kind: 'disable'; readonly reason: string };
+
+/**
+ * After a failure was counted (`after` is the stored health with it), decides whether the circuit opens,
+ * opens again for twice as long (a failed probe: the open period had passed), or the endpoint has failed
+ * long enough to be disabled. Failures of attempts that were already under way when the circuit opened
+ * change nothing, so a burst of concurrent failures opens it once, for the base period. A `Retry-After`
+ * keeps the circuit open at least that long, whatever the count.
+ */
+export function escalate(
+  after: EndpointHealth,
+  now: number,
+  policy: HealthPolicy,
+  retryAfterSeconds?: number,
+): Escalation {
+  if (after.state === 'disabled') return { kind: 'none' };
+  const failingSince = after.failingSince === undefined ? now : Date.parse(after.failingSince);
+  if (now - failingSince >= policy.autoDisableAfterMs) {
+    return {
+      kind: 'disable',
+      reason: `failing continuously since ${after.failingSince} (${after.consecutiveFailures} attempts)`,
+    };
+  }
+  const openUntil = after.circuitOpenUntil;
+  let period: number | undefined;
+  if (openUntil !== undefined && openUntil <= now) {
+    period = Math.min(policy.openMaxSeconds, 2 * (after.circuitOpenSeconds ?? policy.openBaseSeconds));
+  } else if (openUntil === undefined && after.consecutiveFailures >= policy.failureThreshold) {
+    period = Math.min(policy.openMaxSeconds, policy.openBaseSeconds);
+  }
+  const byCount = period === undefined ? undefined : now + 1000 * period;
+  const byReceiver = retryAfterSeconds === undefined ? undefined : now + 1000 * retryAfterSeconds;
+  const until = Math.max(byCount ?? 0, byReceiver ?? 0);
+  if (until === 0 || until <= (openUntil ?? 0)) return { kind: 'none' };
+  const reason =
+    byReceiver !== undefined && byReceiver >= (byCount ?? 0)
+      ? `circuit open: receiver asked to retry after ${retryAfterSeconds} s`
+      : `circuit open: ${after.consecutiveFailures} consecutive failures`;
+  return { kind: 'open', until, seconds: Math.ceil((until - now) / 1000), reason };
+}
+
+/**
+ * Seconds a `Retry-After` header asks for (delta seconds or an HTTP date), or undefined when absent or
+ * unreadable. Only 429 and 503 answers carry a meaningful one.
+ */
+export function parseRetryAfter(status: number, value: string | undefined, now: number): number | undefined {
+  if ((status !== 429 && status !== 503) || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The knobs as the stack and `ENDPOINT_HEALTH` give them (all optional; seconds, not ms). */
+export interface HealthSettings {
+  readonly failureThreshold?: number;
+  readonly openBaseSeconds?: number;
+  readonly openMaxSeconds?: number;
+  readonly slowMs?: number;
+  readonly concurrency?: number;
+  readonly autoDisableAfterSeconds?: number;
+}
+
+const SETTING_RANGES: Readonly<Record<keyof HealthSettings, readonly [number, number]>> = {
+  failureThreshold: [1, 100],
+  openBaseSeconds: [1, 43_200],
+  openMaxSeconds: [1, 43_200],
+  slowMs: [100, 60_000],
+  concurrency: [1, 50],
+  autoDisableAfterSeconds: [1, 30 * 24 * 60 * 60],
+};
+
+/**
+ * The policy from settings (e.g. the JSON of `ENDPOINT_HEALTH`), defaults for those absent.
+ *
+ * @throws RangeError naming the setting when one is unknown, not an integer or out of its range
+ */
+export function healthPolicyFrom(settings: HealthSettings | string | undefined): HealthPolicy {
+  const given: Record<string, unknown> =
+    typeof settings === 'string' ? (JSON.parse(settings) as Record<string, unknown>) : { ...settings };
+  for (const [name, value] of Object.entries(given)) {
+    const range = SETTING_RANGES[name as keyof HealthSettings];
+    if (!range) throw new RangeError(`endpoint health: unknown setting "${name}"`);
+    if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) {
+      throw new RangeError(`endpoint health: ${name} must be an integer from ${range[0]} to ${range[1]}`);
+    }
+  }
+  const s = given as HealthSettings;
+  const d = DEFAULT_HEALTH_POLICY;
+  return {
+    failureThreshold: s.failureThreshold ?? d.failureThreshold,
+    openBaseSeconds: s.openBaseSeconds ?? d.openBaseSeconds,
+    openMaxSeconds: s.openMaxSeconds ?? d.openMaxSeconds,
+    slowMs: s.slowMs ?? d.slowMs,
+    concurrency: s.concurrency ?? d.concurrency,
+    autoDisableAfterMs:
+      s.autoDisableAfterSeconds === undefined ? d.autoDisableAfterMs : s.autoDisableAfterSeconds * 1000,
+  };
+}

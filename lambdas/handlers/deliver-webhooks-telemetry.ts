@@ -1,0 +1,82 @@
+/**
+ * Logs and EMF metrics of the delivery consumer: wiring of `deliver-webhooks.ts`, not a function of its
+ * own. Every attempt is logged with its account, so per-endpoint attempts, failures and latency come from
+ * a Logs Insights query (the dashboard has it) rather than a metric per account; only endpoint state
+ * changes, which are rare, carry an `account` dimension.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { DELIVERY_METRICS } from '#config/telemetry';
+import type { BatchDeps } from '#use-cases/deliver-batch';
+import type { EndpointChange } from '#use-cases/deliver-endpoint';
+
+const CHANGE_METRICS: Readonly<Record<EndpointChange, string | undefined>> = {
+  degraded: undefined,
+  'circuit-opened': DELIVERY_METRICS.circuitOpened,
+  recovered: DELIVERY_METRICS.endpointRecovered,
+  disabled: DELIVERY_METRICS.endpointDisabled,
+};
+
+/** The consumer's observers, writing to the function's logger and metrics. */
+export function deliveryObserver(
+  logger: Logger,
+  metrics: Metrics,
+): Pick<BatchDeps, 'observe' | 'observeError' | 'observeReplaced'> {
+  return {
+    observe: (id, outcome) => {
+      if (outcome.kind === 'deferred') {
+        logger.debug('Delivery deferred', {
+          eventId: id,
+          reason: outcome.reason,
+          seconds: outcome.retryAfterSeconds,
+        });
+        metrics.addMetric(DELIVERY_METRICS.deferred, MetricUnit.Count, 1);
+        return;
+      }
+      if ('attempt' in outcome && outcome.attempt) {
+        const { responseStatus, responseTimeMs } = outcome.attempt;
+        const { account, webhookRetries: attempt } = outcome.event;
+        const endpoint = outcome.endpoint;
+        logger.info('Webhook attempt', {
+          eventId: id,
+          account,
+          attempt,
+          outcome: outcome.kind,
+          responseStatus,
+          responseTimeMs,
+          ...(endpoint ? { endpointState: endpoint.health.state, endpointChange: endpoint.change } : {}),
+        });
+        metrics.addMetric(
+          outcome.kind === 'delivered' ? DELIVERY_METRICS.succeeded : DELIVERY_METRICS.failed,
+          MetricUnit.Count,
+          1,
+        );
+        metrics.addMetric(DELIVERY_METRICS.attemptLatency, MetricUnit.Milliseconds, responseTimeMs);
+        const changeMetric = endpoint?.change && CHANGE_METRICS[endpoint.change];
+        if (endpoint?.change) {
+          logger.info('Endpoint state changed', {
+            account,
+            change: endpoint.change,
+            state: endpoint.health.state,
+            reason: endpoint.health.reason,
+          });
+        }
+        if (changeMetric) {
+          metrics.addMetric(changeMetric, MetricUnit.Count, 1);
+          const single = metrics.singleMetric();
+          single.addDimension('account', account);
+          single.addMetric(changeMetric, MetricUnit.Count, 1);
+        }
+      } else {
+        logger.info('Delivery message handled without an attempt', { eventId: id, outcome: outcome.kind });
+      }
+      if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
+    },
+    observeError: (messageId, error) =>
+      logger.error('Delivery message failed; it will be retried', { messageId, error }),
+    observeReplaced: (id, receiveCount) => {
+      logger.info('Delivery message replaced by a fresh one', { eventId: id, receiveCount });
+      metrics.addMetric(DELIVERY_METRICS.replaced, MetricUnit.Count, 1);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
+import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
+import { json, orgIdOf, pathParam } from '#http/request';
+import { enableEndpoint } from '#use-cases/enable-endpoint';
+import { apiHandler } from './api-handler';
+
+const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
+const documents = createDocumentClient();
+const deps = {
+  health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+  events: new DynamoEventStore(documents, env.TABLE_NAME),
+  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  now: Date.now,
+};
+
+/** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
+export const handler = apiHandler(async (event) => {
+  const { recoverSince } = parseEnableRequest(event);
+  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
+  return json(200, toEndpointEnabledView(result));
+});

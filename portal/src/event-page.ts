@@ -1,0 +1,230 @@
+/** One event: payload, the webhook request as sent, every attempt, and (manage) redelivery. */
+import { ApiError, call, describe } from './api';
+import { badge, copyable, h, mount, notice } from './dom';
+
+interface Delivery {
+  delivery_at: string;
+  response_status: number;
+  response_time: number;
+  response_body: string;
+}
+
+interface EventDetail {
+  id: string;
+  signature: string;
+  account: string;
+  type: string;
+  triggered_at: string;
+  payload: unknown;
+  webhook_status: string;
+  webhook_retries: number;
+  webhook_deliveries: Delivery[];
+  _links: { self: string; account: string };
+}
+
+const REDELIVERABLE = ['failed', 'skipped'];
+const POLL_MS = 1000;
+const WAIT_MS = 90_000;
+
+/**
+ * The body Herald POSTs: the event's fields in the order the publisher wrote them. The publisher stores
+ * `JSON.stringify(payload)`, so parsing and serialising again yields the same bytes.
+ */
+function webhookBody(e: EventDetail): string {
+  const { id, type, account, triggered_at, payload, _links } = e;
+  return JSON.stringify({ id, type, account, triggered_at, payload, _links });
+}
+
+function requestSection(e: EventDetail, url: string | null, version: string): HTMLElement {
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json'],
+    ['User-Agent', `Herald/${version}`],
+    ['X-Signature', e.signature],
+    ['webhook-id', e.id],
+    ['webhook-timestamp', 'Unix seconds of each attempt (see Attempts)'],
+    [
+      'webhook-signature',
+      'v1,<base64 HMAC-SHA256> of "<webhook-id>.<webhook-timestamp>.<body>", per attempt',
+    ],
+  ];
+  return h(
+    'section',
+    { 'aria-labelledby': 'req' },
+    h('h2', { id: 'req' }, 'Webhook request'),
+    h('p', { class: 'mono wrap' }, `POST ${url ?? '(no webhook_url: nothing is sent)'}`),
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { class: 'headers' },
+        h('caption', { class: 'sr' }, 'Headers sent'),
+        h(
+          'tbody',
+          {},
+          headers.map(([n, v]) =>
+            h('tr', {}, h('th', { scope: 'row' }, n), h('td', { class: 'mono wrap' }, v)),
+          ),
+        ),
+      ),
+    ),
+    copyable('body', webhookBody(e)),
+  );
+}
+
+function attemptsSection(deliveries: readonly Delivery[], fresh: number): HTMLElement {
+  const rows = deliveries.map((d, i) => {
+    const ok = d.response_status >= 200 && d.response_status < 300;
+    const result = d.response_status === 0 ? 'no answer' : `HTTP ${d.response_status}`;
+    return h(
+      'tr',
+      { class: i >= fresh ? 'fresh' : undefined },
+      h('td', { class: 'num' }, i + 1, i >= fresh ? h('span', { class: 'new' }, ' new') : null),
+      h('td', { class: 'mono' }, d.delivery_at),
+      h(
+        'td',
+        {},
+        h('span', { class: `badge ${ok ? 's-success' : 's-failed'}` }, `${result} · ${ok ? 'ok' : 'failed'}`),
+      ),
+      h('td', { class: 'num' }, `${d.response_time} ms`),
+      h(
+        'td',
+        {},
+        d.response_body
+          ? h('pre', { class: 'body' }, d.response_body)
+          : h('span', { class: 'muted' }, '(empty)'),
+      ),
+    );
+  });
+  return h(
+    'section',
+    { 'aria-labelledby': 'att' },
+    h('h2', { id: 'att' }, `Attempts (${deliveries.length})`),
+    deliveries.length === 0
+      ? notice('info', 'No attempt yet.')
+      : h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { class: 'attempts' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['#', 'Time (UTC)', 'Result', 'Response time', 'Response body'].map((t) =>
+                  h('th', { scope: 'col' }, t),
+                ),
+              ),
+            ),
+            h('tbody', {}, rows),
+          ),
+        ),
+  );
+}
+
+/** Renders `#/events/<id>`. */
+export async function renderEvent(
+  main: HTMLElement,
+  id: string,
+  manage: boolean,
+  fresh = Infinity,
+): Promise<void> {
+  mount(main, h('p', {}, h('a', { href: '#/events' }, '← Events')), notice('info', 'Loading the event…'));
+  let event: EventDetail;
+  try {
+    event = (await call<EventDetail>(`/events/${encodeURIComponent(id)}`)).data;
+  } catch (error) {
+    return mount(
+      main,
+      h('p', {}, h('a', { href: '#/events' }, '← Events')),
+      notice('error', describe(error)),
+    );
+  }
+  const [account, health] = await Promise.allSettled([
+    call<{ webhook_url: string | null }>(`/accounts/${encodeURIComponent(event.account)}`),
+    call<{ version: string }>('/health', { key: null }),
+  ]);
+  const url = account.status === 'fulfilled' ? account.value.data.webhook_url : null;
+  const version = health.status === 'fulfilled' ? health.value.data.version : '<version>';
+  const status = h('div', { 'aria-live': 'polite' });
+  mount(
+    main,
+    h('p', {}, h('a', { href: '#/events' }, '← Events')),
+    h('h1', {}, event.type, ' ', badge(event.webhook_status)),
+    h(
+      'dl',
+      { class: 'facts' },
+      [
+        ['Event id', event.id],
+        ['Account', event.account],
+        ['Triggered (UTC)', event.triggered_at],
+        ['Attempts', String(event.webhook_retries)],
+      ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', { class: 'mono' }, v)]),
+    ),
+    redeliverControl(main, event, manage, status),
+    status,
+    h(
+      'section',
+      { 'aria-labelledby': 'pl' },
+      h('h2', { id: 'pl' }, 'Payload'),
+      copyable('payload', JSON.stringify(event.payload, null, 2)),
+    ),
+    attemptsSection(event.webhook_deliveries, fresh),
+    requestSection(event, url, version),
+  );
+}
+
+function redeliverControl(
+  main: HTMLElement,
+  event: EventDetail,
+  manage: boolean,
+  status: HTMLElement,
+): HTMLElement | null {
+  if (!manage) return h('p', { class: 'muted' }, 'Redelivery needs a portal link with manage access.');
+  if (!REDELIVERABLE.includes(event.webhook_status)) return null;
+  const button = h('button', { type: 'button', class: 'primary' }, 'Redeliver');
+  button.addEventListener('click', () => void redeliver(main, event, button, status));
+  return h('p', {}, button, ' ', h('span', { class: 'muted' }, 'Starts a new cycle of up to 20 attempts.'));
+}
+
+async function redeliver(
+  main: HTMLElement,
+  event: EventDetail,
+  button: HTMLButtonElement,
+  status: HTMLElement,
+): Promise<void> {
+  button.disabled = true;
+  const before = event.webhook_deliveries.length;
+  try {
+    await call(`/events/${encodeURIComponent(event.id)}/redeliver`, { method: 'POST' });
+  } catch (error) {
+    button.disabled = false;
+    const message =
+      error instanceof ApiError && error.status === 403
+        ? error.message
+        : `Redelivery refused: ${describe(error)}`;
+    return mount(status, notice('error', message));
+  }
+  mount(status, notice('info', 'Redelivery queued; waiting for the new attempt…'));
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline && main.isConnected) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const { data } = await call<EventDetail>(`/events/${encodeURIComponent(event.id)}`).catch(() => ({
+      data: event,
+    }));
+    if (data.webhook_deliveries.length > before) {
+      await renderEvent(main, event.id, true, before);
+      const last = data.webhook_deliveries.at(-1);
+      const text = last
+        ? `New attempt landed: ${last.response_status === 0 ? 'no answer' : `HTTP ${last.response_status}`} in ${last.response_time} ms.`
+        : '';
+      main.querySelector('[aria-live]')?.replaceChildren(notice('ok', text));
+      return;
+    }
+  }
+  if (main.isConnected)
+    mount(status, notice('info', 'No new attempt yet; it is queued. Reload later to see it.'));
+}

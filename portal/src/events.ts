@@ -1,0 +1,166 @@
+/** The events list with the API's filters and paging. */
+import { type Answer, call, describe } from './api';
+import { badge, h, mount, notice } from './dom';
+
+export { renderEvent } from './event-page';
+
+/** An element of `GET /events`. */
+export interface EventSummary {
+  id: string;
+  account: string;
+  type: string;
+  triggered_at: string;
+  webhook_status: string;
+  webhook_retries: number;
+}
+
+const FILTERS = ['webhook_status', 'type', 'account', 'since', 'until'] as const;
+const STATUSES = ['pending', 'success', 'failed', 'skipped'];
+const PAGE_SIZES = ['10', '25', '50', '100'];
+
+/** `2026-11-21T10:00:05` (a datetime-local value) ↔ `2026-11-21 10:00:05` (the API's UTC form). */
+const toApiTime = (value: string): string => (value.length === 16 ? `${value}:00` : value).replace('T', ' ');
+const toInputTime = (value: string): string => value.replace(' ', 'T');
+
+function field(label: string, control: HTMLElement): HTMLElement {
+  return h('label', { class: 'field' }, h('span', {}, label), control);
+}
+
+function filterForm(query: URLSearchParams, accounts: readonly string[]): HTMLFormElement {
+  const status = h(
+    'select',
+    { name: 'webhook_status' },
+    h('option', { value: '' }, 'any'),
+    STATUSES.map((s) => h('option', { value: s, selected: query.get('webhook_status') === s }, s)),
+  );
+  const account = h(
+    'select',
+    { name: 'account' },
+    h('option', { value: '' }, 'any'),
+    accounts.map((iban) => h('option', { value: iban, selected: query.get('account') === iban }, iban)),
+  );
+  const time = (name: string) =>
+    h('input', { name, type: 'datetime-local', step: 1, value: toInputTime(query.get(name) ?? '') });
+  const size = query.get('per_page') ?? '10';
+  const sizes = PAGE_SIZES.includes(size) ? PAGE_SIZES : [size, ...PAGE_SIZES];
+  const perPage = h(
+    'select',
+    { name: 'per_page' },
+    sizes.map((n) => h('option', { value: n, selected: size === n }, n)),
+  );
+  const form = h(
+    'form',
+    { class: 'filters', 'aria-label': 'Filter events' },
+    field('Status', status),
+    field(
+      'Type',
+      h('input', {
+        name: 'type',
+        value: query.get('type') ?? '',
+        placeholder: 'e.g. credit_transfer_status_change',
+      }),
+    ),
+    field('Account', account),
+    field('Since (UTC)', time('since')),
+    field('Until (UTC)', time('until')),
+    field('Per page', perPage),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'submit' }, 'Apply'),
+      h('a', { href: '#/events' }, 'Clear'),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) {
+      const text = String(value).trim();
+      if (text === '' || (name === 'per_page' && text === '10')) continue;
+      next.set(name, name === 'since' || name === 'until' ? toApiTime(text) : text);
+    }
+    location.hash = `#/events?${next}`;
+  });
+  return form;
+}
+
+function table(events: readonly EventSummary[]): HTMLElement {
+  if (events.length === 0) return notice('info', 'No events match these filters.');
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { class: 'events' },
+      h('caption', { class: 'sr' }, 'Events, newest first'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Status', 'Type', 'Account', 'Triggered (UTC)', 'Attempts'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        events.map((e) =>
+          h(
+            'tr',
+            { 'data-id': e.id },
+            h('td', {}, badge(e.webhook_status)),
+            h('td', {}, h('a', { href: `#/events/${encodeURIComponent(e.id)}` }, e.type)),
+            h('td', { class: 'mono' }, e.account),
+            h('td', { class: 'mono' }, e.triggered_at),
+            h('td', { class: 'num' }, e.webhook_retries),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Renders `#/events?…`: filters, one page of events, previous/next. */
+export async function renderEvents(main: HTMLElement, query: URLSearchParams): Promise<void> {
+  mount(main, h('h1', {}, 'Events'), notice('info', 'Loading events…'));
+  const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
+  const params = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = query.get(name);
+    if (value) params.set(name, value);
+  }
+  params.set('page', String(page));
+  params.set('per_page', query.get('per_page') ?? '10');
+  const [events, accounts] = await Promise.allSettled([
+    call<EventSummary[]>(`/events?${params}`),
+    call<{ iban: string }[]>('/accounts'),
+  ]);
+  const ibans = accounts.status === 'fulfilled' ? accounts.value.data.map((a) => a.iban) : [];
+  const form = filterForm(query, ibans);
+  if (events.status === 'rejected') {
+    return mount(main, h('h1', {}, 'Events'), form, notice('error', describe(events.reason)));
+  }
+  const { data, headers }: Answer<EventSummary[]> = events.value;
+  const hasNext = /rel="next"/.test(headers.get('Link') ?? '');
+  const pageHref = (n: number) => {
+    const next = new URLSearchParams(query);
+    next.set('page', String(n));
+    return `#/events?${next}`;
+  };
+  mount(
+    main,
+    h('h1', {}, 'Events'),
+    form,
+    table(data),
+    h(
+      'nav',
+      { class: 'pager', 'aria-label': 'Pages' },
+      page > 1 ? h('a', { href: pageHref(page - 1), rel: 'prev' }, '← Newer') : null,
+      h('span', {}, `Page ${page}`),
+      hasNext ? h('a', { href: pageHref(page + 1), rel: 'next' }, 'Older →') : null,
+    ),
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * `npm run bench -- isolation`: how much one bad receiver delays another account's webhooks. A fast
+ * receiver's publish → delivery latency alone, then while another account has 300 queued events whose
+ * receiver (a) answers after 3 s, (b) hangs past the 10 s timeout, (c) answers 500; one local runtime
+ * with the default settings (handler modules read their environment once per process, so one runtime per
+ * process). Each scenario's bad endpoint is disabled when it ends, so its backlog settles `skipped` instead
+ * of leaking into the next. Also the attempts the bad receiver got.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { createPublisher, type Publisher } from '#lambdas/publisher';
+import type { LocalEndpoints } from '#local/emulators';
+import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
+import { createOrganization, putAccount } from '#use-cases/administer';
+import { SAMPLE_PAYLOAD } from './capacity';
+
+/** How the other account's receiver behaves. */
+export type BadReceiver = 'slow-3s' | 'hang' | 'error-500';
+
+/** One scenario's numbers. */
+export interface IsolationRow {
+  readonly scenario: 'alone' | BadReceiver;
+  readonly samples: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  /** Requests the bad receiver got from the start of its backlog to the end of the measurement. */
+  readonly badRequests: number;
+  readonly seconds: number;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const BACKLOG = 300;
+const SAMPLES = 60;
+const SPACING_MS = 500;
+const SAMPLE_CAP_MS = 120_000;
+
+interface Listening {
+  readonly server: Server;
+  readonly url: string;
+  readonly requests: () => number;
+}
+
+async function listen(handler: Handler): Promise<Listening> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    count++;
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    requests: () => count,
+  };
+}
+
+function badHandler(kind: BadReceiver): Handler {
+  return (req, res) => {
+    req.resume();
+    if (kind === 'hang') return;
+    if (kind === 'error-500') return void req.on('end', () => res.writeHead(500).end('down'));
+    setTimeout(() => res.writeHead(200).end('ok'), 3_000);
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
+}
+
+async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
+  const client = createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, runtime.tableName);
+  const apiKeys = new DynamoApiKeyStore(client, runtime.tableName);
+  const org = await createOrganization(directory, apiKeys, `bench ${iban}`);
+  await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
+}
+
+/** A bad account per scenario (valid IBANs). */
+const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
+  'slow-3s': 'GB82WEST12345698765432',
+  hang: 'GB33BUKB20201555555555',
+  'error-500': 'FR1420041010050500013M02606',
+};
+const FAST_ACCOUNT = 'DE89370400440532013000';
+
+/** Runs every scenario on one runtime, reporting each as it ends. */
+export async function measureIsolation(
+  endpoints: LocalEndpoints,
+  onRow: (row: IsolationRow) => void,
+): Promise<void> {
+  const arrivals = new Map<string, number>();
+  const fast = await listen((req, res) => {
+    arrivals.set(String(req.headers['webhook-id']), performance.now());
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  const runtime = await startLocalRuntime({ endpoints, prefix: `bench-iso-${Date.now().toString(36)}` });
+  try {
+    await account(runtime, fast.url, FAST_ACCOUNT);
+    for (const scenario of ['alone', 'slow-3s', 'hang', 'error-500'] as const) {
+      onRow(await runScenario(runtime, arrivals, scenario));
+    }
+  } finally {
+    await runtime.stop();
+    fast.server.close();
+  }
+}
+
+async function runScenario(
+  runtime: LocalRuntime,
+  arrivals: ReadonlyMap<string, number>,
+  scenario: IsolationRow['scenario'],
+): Promise<IsolationRow> {
+  const bad = scenario === 'alone' ? undefined : await listen(badHandler(scenario));
+  const badAccount = scenario === 'alone' ? undefined : BAD_ACCOUNTS[scenario];
+  const client = createDocumentClient();
+  const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  try {
+    const publish: Publisher = createPublisher({
+      tableName: runtime.tableName,
+      baseUrl: runtime.baseUrl,
+      client,
+    });
+    if (bad && badAccount) await account(runtime, bad.url, badAccount);
+    const started = performance.now();
+    // The fast samples start with the backlog, so the time the bad endpoint takes to be detected counts too.
+    const backlog = (async () => {
+      if (!badAccount) return;
+      for (let i = 0; i < BACKLOG; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, () =>
+            publish({ account: badAccount, type: 'backlog', payload: SAMPLE_PAYLOAD }),
+          ),
+        );
+      }
+    })();
+    const latencies: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const sent = performance.now();
+      const { id } = await publish({ account: FAST_ACCOUNT, type: 'probe', payload: SAMPLE_PAYLOAD });
+      // A sample that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
+      while (!arrivals.has(id) && performance.now() - sent < SAMPLE_CAP_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      const latency = (arrivals.get(id) ?? sent + SAMPLE_CAP_MS) - sent;
+      latencies.push(latency);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, SPACING_MS - latency)));
+    }
+    await backlog;
+    latencies.sort((a, b) => a - b);
+    return {
+      scenario,
+      samples: SAMPLES,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      badRequests: bad?.requests() ?? 0,
+      seconds: Math.round((performance.now() - started) / 1000),
+    };
+  } finally {
+    // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
+    if (badAccount) await health.disable(badAccount, new Date().toISOString(), 'bench scenario over');
+    // Hanging connections would keep close() waiting: end them first.
+    bad?.server.closeAllConnections();
+    bad?.server.close();
+  }
+}

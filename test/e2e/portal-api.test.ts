@@ -1,0 +1,135 @@
+/**
+ * The portal's HTTP side through the local runtime, every answer checked against the served OpenAPI
+ * document: the page and its CSP, minting and exchanging links, and that a sign-in token reaches no log
+ * even when the functions log every invocation event (`POWERTOOLS_LOGGER_LOG_EVENT=true`). The handlers
+ * run in this process, so what they print is captured here.
+ */
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
+import { createOrganization } from '#use-cases/administer';
+import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import { connectApi, expectProblem } from '../support/e2e-http';
+import { testEndpoints, uniquePrefix } from '../support/resources';
+
+let runtime: LocalRuntime;
+let orgId: string;
+const printed: string[] = [];
+const writers = { out: process.stdout.write, err: process.stderr.write };
+
+beforeAll(async () => {
+  runtime = await startLocalRuntime({
+    endpoints: testEndpoints(),
+    prefix: uniquePrefix('portal-logging'),
+    env: { POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
+  });
+  const client = createDocumentClient();
+  const directory = new DynamoDirectoryStore(client, runtime.tableName);
+  orgId = (await createOrganization(directory, new DynamoApiKeyStore(client, runtime.tableName), 'Logs')).id;
+  const capture =
+    (original: typeof process.stdout.write) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      printed.push(String(chunk));
+      return (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    };
+  process.stdout.write = capture(writers.out) as typeof process.stdout.write;
+  process.stderr.write = capture(writers.err) as typeof process.stderr.write;
+});
+
+afterAll(async () => {
+  process.stdout.write = writers.out;
+  process.stderr.write = writers.err;
+  await runtime?.stop();
+});
+
+describe('the portal over HTTP', () => {
+  it('is served at /portal with a hash-pinned CSP, lists the link route in OpenAPI, and stays small', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const page = await api.call('/portal');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe');
+    expect(page.text).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+    expect(api.document.paths['/admin/organizations/{org}/portal-links']?.post?.security).toEqual([
+      { awsSigV4: [] },
+    ]);
+    expect(gzipSync(PORTAL_SCRIPT).length).toBeLessThanOrEqual(100 * 1024);
+  });
+
+  it('mints links and exchanges them as the OpenAPI document says, refusing bad input by name', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const links = `/admin/organizations/${orgId}/portal-links`;
+    const sign = runtime.credentials;
+    const minted = await api.call(links, { method: 'POST', sign, body: { scope: 'read' } });
+    expect(minted.status).toBe(201);
+    const token = new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+    const unsigned = expectProblem(await api.call(links, { method: 'POST', body: { scope: 'read' } }), 403);
+    expect(unsigned.type).toMatch(/signature-required$/);
+    const badScope = expectProblem(
+      await api.call(links, { method: 'POST', sign, body: { scope: 'root' } }),
+      400,
+    );
+    expect(badScope.invalid_params?.[0]?.name).toBe('scope');
+    const unknown = expectProblem(
+      await api.call(links, { method: 'POST', sign, body: { scope: 'read', org: 'x' } }),
+      400,
+    );
+    expect(unknown.invalid_params?.[0]?.name).toBe('org');
+    expectProblem(
+      await api.call('/admin/organizations/nope/portal-links', {
+        method: 'POST',
+        sign,
+        body: { scope: 'read' },
+      }),
+      404,
+    );
+
+    const session = await api.call('/portal/session', { method: 'POST', body: { token } });
+    expect(session.status).toBe(201);
+    expect(session.body).toMatchObject({ scope: 'read', org: { id: orgId, name: 'Logs' } });
+    // The session key is an API key of the link's scope: it reads, and the authorizer's policy refuses
+    // a manage route with 403 before any function runs.
+    const sessionKey = (session.body as { api_key: string }).api_key;
+    expect((await api.call('/events', { key: sessionKey })).status).toBe(200);
+    const refused = expectProblem(
+      await api.call(`/events/${randomUUID()}/redeliver`, { method: 'POST', key: sessionKey }),
+      403,
+    );
+    expect(refused.detail).toMatch(/manage scope/);
+    const used = expectProblem(await api.call('/portal/session', { method: 'POST', body: { token } }), 401);
+    expect(used.detail).toMatch(/already used/);
+    const missing = expectProblem(await api.call('/portal/session', { method: 'POST', body: {} }), 400);
+    expect(missing.invalid_params?.[0]?.name).toBe('token');
+  });
+
+  it('logs the link request event but neither the token nor the session key', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
+      method: 'POST',
+      sign: runtime.credentials,
+      body: { scope: 'read' },
+    });
+    const { url } = minted.body as { url: string };
+    const token = new URL(url).hash.slice('#token='.length);
+    // Event logging is on: the link request was logged (it holds no secret).
+    expect(printed.join('')).toContain('Lambda invocation event');
+    expect(printed.join('')).toContain(`/admin/organizations/${orgId}/portal-links`);
+
+    const answer = await fetch(`${runtime.baseUrl}/portal/session`, {
+      method: 'POST',
+      body: JSON.stringify({ token }),
+    });
+    expect(answer.status).toBe(201);
+    const { api_key } = (await answer.json()) as { api_key: string };
+    const output = printed.join('');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(api_key);
+  });
+});

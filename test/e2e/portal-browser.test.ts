@@ -1,0 +1,307 @@
+/**
+ * The webhook portal in a real browser (headless Chromium) against the local runtime with the real
+ * handlers: sign-in by link and by API key, filters and paging, an event's attempts and request,
+ * redelivery with a manage link, no redelivery with a read link (and the API's refusal of a read key), an
+ * expired link, endpoints: URL edit, health, re-enable with recovery, token show and rotation with an
+ * overlap.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
+import type { EventDetailView } from '#http/event-view';
+import { createApiKey } from '#use-cases/api-keys';
+import { mintPortalLink } from '#use-cases/portal-access';
+import type { WebhookTokenView } from '#use-cases/webhook-tokens';
+import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
+import { fastSchedule } from '../support/delivery-queue-helpers';
+import {
+  launchBrowser,
+  mintLink,
+  openPage,
+  rows,
+  screenshot,
+  unexpected,
+  type WatchedPage,
+} from '../support/portal-browser';
+import { type Receiver, reply } from '../support/receiver';
+
+const TIMEOUT_MS = 120_000;
+let harness: DeliveryHarness;
+const startReceiver = setupDeliveryFile({ label: 'e2e-portal', retrySchedule: fastSchedule(1, 2) }, (h) => {
+  harness = h;
+});
+
+let browser: Browser;
+let tenant: Tenant;
+let receiver: Receiver;
+let hooked: string;
+let unhooked: string;
+const ids: Record<string, string> = {};
+
+async function signIn(
+  scope: 'read' | 'manage',
+  options?: Parameters<typeof openPage>[1],
+): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
+  const { baseUrl, credentials } = harness.runtime;
+  await watched.page.goto(await mintLink(baseUrl, credentials, tenant.orgId, scope));
+  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
+  return watched;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  tenant = await harness.createTenant('Portal Test Org');
+  receiver = await startReceiver(() => reply.status(200, 'thanks'));
+  hooked = await harness.createAccount(tenant, receiver.url);
+  unhooked = await harness.createAccount(tenant);
+  for (const [name, account, type] of [
+    ['first', hooked, 'credit_transfer_status_change'],
+    ['second', hooked, 'credit_transfer_status_change'],
+    ['debit', hooked, 'direct_debit_returned'],
+    ['skipped', unhooked, 'sepa_instant_received'],
+    ['skippedToo', unhooked, 'sepa_instant_received'],
+  ] as const) {
+    ids[name] = (await harness.publish({ account, type, payload: { name, amount: '12.50' } })).id;
+  }
+  for (const name of ['first', 'second', 'debit'])
+    await harness.waitForEvent(tenant, ids[name] ?? '', 'success');
+}, TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the portal page', { timeout: TIMEOUT_MS }, () => {
+  it('signs in with a manage link, filters, pages, opens an event and shows the request as sent', async () => {
+    const { page, errors } = await signIn('manage');
+    expect(page.url()).not.toContain('token=');
+    await expect.poll(() => rows(page).count()).toBe(5);
+    await expect.poll(() => page.locator('.scope').textContent()).toBe('manage access');
+    await screenshot(page, 'events');
+
+    await page.getByLabel('Status').selectOption('skipped');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => rows(page).count()).toBe(2);
+    expect(await rows(page).first().locator('.badge').textContent()).toBe('skipped');
+    await page.getByLabel('Type').fill('direct_debit_returned');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => rows(page).count()).toBe(1);
+
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await expect.poll(() => rows(page).count()).toBe(5);
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events?per_page=2`);
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await expect.poll(() => page.getByText('Page 2').count()).toBe(1);
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Older →' }).count()).toBe(0);
+
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
+    await page.locator(`tr[data-id="${ids.debit}"] a`).click();
+    await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
+    expect(await page.locator('table.attempts tbody tr').first().textContent()).toMatch(
+      /HTTP 200 · ok.*thanks/,
+    );
+    const sent = receiver.requests.find((r) => r.headers['webhook-id'] === ids.debit);
+    expect(await page.getByLabel('body', { exact: true }).textContent()).toBe(sent?.body);
+    expect(await page.locator('table.headers').textContent()).toContain(sent?.headers['x-signature']);
+    expect(await page.getByLabel('payload', { exact: true }).textContent()).toBe(
+      JSON.stringify({ name: 'debit', amount: '12.50' }, null, 2),
+    );
+    await screenshot(page, 'event');
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('redelivers with a manage link and shows the new attempt when it lands', async () => {
+    const { page, errors } = await signIn('manage');
+    await harness.setWebhookUrl(tenant, unhooked, receiver.url);
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skipped}`);
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByText(/New attempt landed: HTTP 200 in \d+ ms/).waitFor({ timeout: 60_000 });
+    expect(await page.locator('table.attempts tr.fresh').count()).toBe(1);
+    const view = await harness.api<EventDetailView>(tenant, 'GET', `/events/${ids.skipped}`);
+    expect(view.body.webhook_status).toBe('success');
+    await harness.setWebhookUrl(tenant, unhooked, undefined);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('offers no redelivery to a read link', async () => {
+    const { page } = await signIn('read');
+    expect(await page.locator('.scope').textContent()).toBe('read access');
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
+    await page.getByText('Redelivery needs a portal link with manage access.').waitFor();
+    expect(await page.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
+  });
+
+  it('shows a clear message when the API refuses a redelivery to a read key (403)', async () => {
+    // A pasted key is offered manage actions and the API decides: the authorizer's policy refuses a read key.
+    const apiKeys = new DynamoApiKeyStore(harness.documents, harness.runtime.tableName);
+    const readKey = await createApiKey(harness.directory, apiKeys, tenant.orgId, {
+      name: 'read',
+      scope: 'read',
+    });
+    const { page } = await openPage(browser);
+    await page.goto(`${harness.runtime.baseUrl}/portal`);
+    await page.getByLabel('API key').fill(readKey.api_key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/^Refused: this session may not do that\. These credentials may not call this route/)
+      .waitFor();
+    const view = await harness.api<EventDetailView>(tenant, 'GET', `/events/${ids.skippedToo}`);
+    expect(view.body.webhook_deliveries).toEqual([]);
+  });
+
+  it('refuses an expired link and a used link with a clear message', async () => {
+    const expired = await mintPortalLink(
+      harness.directory,
+      new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
+      tenant.orgId,
+      { scope: 'manage', ttlMinutes: 1 },
+      harness.runtime.baseUrl,
+      () => Date.now() - 5 * 60_000,
+    );
+    const { page } = await openPage(browser);
+    await page.goto(expired.url);
+    await page.getByRole('alert').getByText(`This sign-in link expired at ${expired.expires_at}.`).waitFor();
+    expect(await page.getByRole('heading', { name: 'Events' }).count()).toBe(0);
+
+    const link = await mintLink(harness.runtime.baseUrl, harness.runtime.credentials, tenant.orgId, 'read');
+    const first = await openPage(browser);
+    await first.page.goto(link);
+    await first.page.getByRole('heading', { name: 'Events' }).waitFor();
+    const second = await openPage(browser);
+    await second.page.goto(link);
+    await second.page
+      .getByRole('alert')
+      .getByText(/already used/)
+      .waitFor();
+  });
+
+  it('signs in with a pasted API key and refuses an unknown one', async () => {
+    const { page } = await openPage(browser);
+    await page.goto(`${harness.runtime.baseUrl}/portal`);
+    await page.getByLabel('API key').fill('herald_not-a-key');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('alert')
+      .getByText(/valid API key is required/)
+      .waitFor();
+    await page.getByLabel('API key').fill(tenant.apiKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    await expect.poll(() => rows(page).count()).toBe(5);
+  });
+
+  it('shows endpoints with their charts, edits a URL, shows and rotates the token with an overlap', async () => {
+    const { page, errors } = await signIn('manage');
+    await page.getByRole('link', { name: 'Endpoints' }).click();
+    const card = page.locator(`article[data-iban="${hooked}"]`);
+    await card.locator('svg[aria-label^="24 h: 100 % of 3 attempts succeeded"]').waitFor();
+    await screenshot(page, 'endpoints');
+
+    const url = `${receiver.url}/edited`;
+    await card.getByLabel(`Webhook URL of ${hooked}`).fill(url);
+    await card.getByRole('button', { name: 'Save URL' }).click();
+    await card.getByText(url, { exact: true }).waitFor();
+    const accounts = await harness.api<{ iban: string; webhook_url: string | null }[]>(
+      tenant,
+      'GET',
+      '/accounts',
+    );
+    expect(accounts.body.find((account) => account.iban === hooked)?.webhook_url).toBe(url);
+    await harness.setWebhookUrl(tenant, hooked, receiver.url);
+    await card.locator('p', { hasText: 'Health:' }).locator('.badge', { hasText: 'healthy' }).waitFor();
+
+    // A disabled endpoint (as a 410 leaves it) shows why, and a manage session re-enables it.
+    const health = new DynamoEndpointHealthStore(createDocumentClient(), harness.runtime.tableName);
+    await health.disable(hooked, new Date().toISOString(), 'receiver answered 410 Gone');
+    await page.reload();
+    const disabled = page.locator(`article[data-iban="${hooked}"]`);
+    await disabled.getByText(/receiver answered 410 Gone/).waitFor();
+    await disabled.getByLabel('Redeliver failures since (UTC)').fill('2020-01-01T00:00');
+    await disabled.getByRole('button', { name: 'Re-enable' }).click();
+    await disabled.locator('.badge', { hasText: 'healthy' }).waitFor();
+    const enabled = await harness.api<{ webhook_health: { state: string; reason: string } }>(
+      tenant,
+      'GET',
+      `/accounts/${hooked}`,
+    );
+    expect(enabled.body.webhook_health).toMatchObject({ state: 'healthy', reason: 'enabled by an operator' });
+    expect(await disabled.getByRole('button', { name: 'Re-enable' }).count()).toBe(0);
+
+    const token = page.getByRole('region', { name: 'Webhook token' });
+    await token.getByRole('button', { name: 'Show token' }).click();
+    const before = await token
+      .locator('pre')
+      .getByText(/^whsec_/)
+      .textContent();
+    await token.getByLabel('Overlap in hours').fill('2');
+    await token.getByRole('button', { name: 'Rotate token' }).click();
+    await token.getByText('Rotated. New token:').waitFor();
+    const rotated = await token
+      .locator('pre')
+      .getByText(/^whsec_/)
+      .textContent();
+    expect(rotated).not.toBe(before);
+    await token.getByText(/The previous token also signs webhooks until .+ UTC\./).waitFor();
+    const shown = await harness.api<WebhookTokenView>(tenant, 'GET', '/webhook-token');
+    expect(shown.body.webhook_token).toBe(rotated);
+    expect(shown.body.previous?.webhook_token).toBe(before);
+    const hours =
+      (Date.parse(`${shown.body.previous?.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(1.9);
+    expect(hours).toBeLessThanOrEqual(2);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('is usable by keyboard: Tab reaches the filters and the events, Enter opens one', async () => {
+    const { page } = await signIn('read');
+    await expect.poll(() => rows(page).count()).toBe(5);
+    const reached: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate<string>(
+        "(document.activeElement?.getAttribute('name') ?? '') + '|' + (document.activeElement?.textContent ?? '')",
+      );
+      reached.push(focused);
+      if (focused.startsWith('|sepa_instant_received')) break;
+    }
+    expect(reached.map((r) => r.split('|')[0]).filter(Boolean)).toEqual(
+      expect.arrayContaining(['webhook_status', 'type', 'account', 'since', 'until', 'per_page']),
+    );
+    expect(reached.at(-1)).toBe('|sepa_instant_received');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /^Attempts/ }).waitFor();
+  });
+
+  it('fills the receiver help, and reads at phone width and in dark mode', async () => {
+    const { page } = await signIn('manage');
+    await page.getByRole('link', { name: 'Receiver help' }).click();
+    await page.getByRole('tab', { name: 'Python' }).click();
+    expect(await page.getByRole('tabpanel').textContent()).toContain('wh.verify(request.get_data()');
+    expect(await page.getByRole('tabpanel').textContent()).toContain(new URL(receiver.url).pathname);
+    await page.getByRole('button', { name: 'Fill in my webhook token' }).click();
+    await page.getByText('The snippets now contain your webhook token: keep them secret.').waitFor();
+    expect(await page.getByRole('tabpanel').textContent()).toContain('Webhook("whsec_');
+    await screenshot(page, 'help');
+
+    const dark = await signIn('read', { colorScheme: 'dark' });
+    await expect.poll(() => rows(dark.page).count()).toBe(5);
+    await screenshot(dark.page, 'events-dark');
+    const phone = await signIn('read', { width: 390, height: 844 });
+    await expect.poll(() => rows(phone.page).count()).toBe(5);
+    await screenshot(phone.page, 'events-phone');
+    const overflow = await phone.page.evaluate<number>('document.documentElement.scrollWidth - innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

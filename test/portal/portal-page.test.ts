@@ -1,0 +1,93 @@
+/**
+ * The portal's served page: the checked-in bundle is what the sources build to, it is small, the CSP
+ * pins exactly the inline script and style, and the receiver snippets verify real Herald signatures.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateWebhookToken, signBody, standardSignature, webhookKey } from '#domain/signing';
+import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal-assets.generated';
+import { portalPage } from '#http/portal-page';
+import { LANGUAGES, snippet } from '../../portal/src/snippets';
+import { PORTAL_ASSETS_MODULE, renderPortalAssetsModule } from '../../scripts/portal/build';
+
+const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const dir = mkdtempSync(join(tmpdir(), 'herald-snippets-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the portal page', () => {
+  it('is built from portal/ (run `npm run build:portal` after changing it)', async () => {
+    expect(readFileSync(PORTAL_ASSETS_MODULE, 'utf8')).toBe(await renderPortalAssetsModule());
+  });
+
+  it('ships at most 100 KB of gzipped JavaScript', () => {
+    expect(gzipSync(PORTAL_SCRIPT).length).toBeLessThanOrEqual(100 * 1024);
+  });
+
+  it('allows exactly its inline script and style, and nothing from elsewhere', () => {
+    const { html, headers } = portalPage();
+    const csp = headers['Content-Security-Policy'] ?? '';
+    expect(csp).toContain(`script-src ${hash(PORTAL_SCRIPT)};`);
+    expect(csp).toContain(`style-src ${hash(PORTAL_STYLE)};`);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(html).toContain(`<script>${PORTAL_SCRIPT}</script>`);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]*\s(src|href)=/);
+    expect(headers['Referrer-Policy']).toBe('no-referrer');
+  });
+});
+
+describe('receiver snippets', () => {
+  const token = generateWebhookToken();
+  const values = {
+    tokenLiteral: {
+      node: `'${token}'`,
+      python: `"${token}"`,
+      go: `"${token}"`,
+      java: `"${token}"`,
+      ruby: `'${token}'`,
+    },
+    path: '/hooks/herald',
+    orgName: 'Acme',
+  };
+
+  it('fill in the token, route and organization in every language', () => {
+    for (const language of LANGUAGES) {
+      const text = snippet(language, values);
+      expect(text, language).toContain(token);
+      expect(text, language).toContain('Acme');
+      if (language !== 'X-Signature (Node)') expect(text, language).toContain('/hooks/herald');
+    }
+  });
+
+  it('X-Signature: the Node snippet accepts a Herald signature and rejects a changed body', async () => {
+    const file = join(dir, 'x-signature.mjs');
+    writeFileSync(file, snippet('X-Signature (Node)', values));
+    const { verifyXSignature } = (await import(pathToFileURL(file).href)) as {
+      verifyXSignature: (body: string, header: string | undefined) => boolean;
+    };
+    const body = '{"id":"e1","payload":{"amount":"1.00"}}';
+    const header = signBody(webhookKey(token), body);
+    expect(verifyXSignature(body, header)).toBe(true);
+    expect(verifyXSignature(`${body} `, header)).toBe(false);
+    expect(verifyXSignature(body, undefined)).toBe(false);
+  });
+
+  it('Standard Webhooks: the token the snippets use verifies Herald headers with the library', () => {
+    const body = '{"id":"e1"}';
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': 'e1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardSignature(webhookKey(token), 'e1', timestamp, body),
+    };
+    expect(new Webhook(token).verify(body, headers)).toEqual({ id: 'e1' });
+  });
+});

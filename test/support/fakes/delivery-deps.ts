@@ -1,0 +1,66 @@
+/**
+ * Everything `deliverEvent`/`deliverBatch` need, wired from the fakes with one injected clock: the
+ * use-case tests' one arrangement.
+ */
+
+import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#domain/endpoint-health';
+import type { BatchDeps } from '#use-cases/deliver-batch';
+import type { DeliveryOutcome } from '#use-cases/deliver-event';
+import { type FakeClock, fakeClock } from './clock';
+import { FakeDeliveryQueue } from './delivery-queue';
+import { InMemoryDirectoryStore } from './directory-store';
+import { FakeEndpointHealthStore } from './endpoint-health-store';
+import { InMemoryEventStore } from './event-store';
+import { FakeWebhookSender } from './webhook-sender';
+
+/** The fakes behind a {@link BatchDeps}, for arrangements and assertions. */
+export interface DeliveryWorld {
+  readonly deps: BatchDeps;
+  readonly clock: FakeClock;
+  readonly events: InMemoryEventStore;
+  readonly directory: InMemoryDirectoryStore;
+  readonly health: FakeEndpointHealthStore;
+  readonly sender: FakeWebhookSender;
+  readonly queue: FakeDeliveryQueue;
+  readonly outcomes: DeliveryOutcome[];
+  /** Errors the batch reported (malformed or failing messages). */
+  readonly errors: unknown[];
+  readonly iban: string;
+}
+
+/** The default schedule of the tests: 10 s, then 30 s for every later wait. */
+export const TEST_SCHEDULE = [10, ...Array.from({ length: 18 }, () => 30)];
+
+/** A world with one organization and one account whose webhook URL is set. */
+export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld {
+  const clock = fakeClock();
+  const events = new InMemoryEventStore();
+  const health = new FakeEndpointHealthStore();
+  const directory = new InMemoryDirectoryStore(health);
+  const sender = new FakeWebhookSender();
+  const queue = new FakeDeliveryQueue();
+  const outcomes: DeliveryOutcome[] = [];
+  const errors: unknown[] = [];
+  const iban = 'DE89370400440532013000';
+  directory.addOrganization();
+  directory.addAccount({ iban, webhookUrl: 'https://hooks.example.com/herald' });
+  const deps: BatchDeps = {
+    events,
+    directory,
+    health,
+    healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...policy },
+    sender,
+    queue,
+    schedule: TEST_SCHEDULE,
+    maxAttempts: 20,
+    urlPolicy: 'public-https',
+    leaseMs: 120_000,
+    now: clock.now,
+    random: () => 0,
+    replaceAtReceiveCount: 18,
+    replaceAfterAgeSeconds: 13 * 24 * 3600,
+    observe: (_id, outcome) => outcomes.push(outcome),
+    observeError: (_messageId, error) => errors.push(error),
+  };
+  return { deps, clock, events, directory, health, sender, queue, outcomes, errors, iban };
+}

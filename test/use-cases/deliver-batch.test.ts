@@ -1,0 +1,103 @@
+/**
+ * deliverBatch and the dead-letter reconciler on the one batch path, with fakes: which messages are
+ * kept, postponed, replaced by a fresh message, dropped or reconciled.
+ */
+import { describe, expect, it } from 'vitest';
+import { deliverBatch } from '#use-cases/deliver-batch';
+import { reconcileBatch } from '#use-cases/reconcile-dead-letter';
+import { deliveryWorld } from '../support/fakes/delivery-deps';
+import { message } from '../support/fakes/delivery-queue';
+import { answer } from '../support/fakes/webhook-sender';
+
+describe('deliverBatch', () => {
+  it('deletes delivered messages, keeps and postpones retries, drops malformed ones and in-batch duplicates', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'ok' });
+    w.events.seed({ id: 'bad', account: 'DE02120300000000202051' });
+    w.directory.addAccount({ iban: 'DE02120300000000202051', webhookUrl: 'https://bad.example.com/' });
+    w.sender.answer = (request) => (request.url.includes('bad') ? answer(500) : answer(200));
+    const keep = await deliverBatch(w.deps, [
+      message('ok'),
+      message('bad'),
+      { ...message('ok'), messageId: 'copy' },
+      { ...message('x'), body: 'not json' },
+    ]);
+    expect(keep).toEqual(['m-bad']);
+    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-bad', seconds: 10 }]);
+    expect(w.sender.requests).toHaveLength(2);
+    expect(w.errors).toHaveLength(1);
+  });
+
+  it('postpones a deferred message by its visibility, with no attempt recorded', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    w.health.health.set(w.iban, {
+      state: 'degraded',
+      consecutiveFailures: 9,
+      circuitOpenUntil: w.clock.now() + 60_000,
+    });
+    expect(await deliverBatch(w.deps, [message('e1')])).toEqual(['m-e1']);
+    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 60 }]);
+    expect(w.events.events.get('e1')).toMatchObject({ webhookRetries: 0, deliveries: [] });
+  });
+
+  it('replaces a message near the redrive limit by a fresh delayed one instead of postponing it', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    w.health.health.set(w.iban, {
+      state: 'degraded',
+      consecutiveFailures: 9,
+      circuitOpenUntil: w.clock.now() + 3_600_000,
+    });
+    const keep = await deliverBatch(w.deps, [message('e1', { receiveCount: 18 })]);
+    expect(keep).toEqual([]);
+    expect(w.queue.postponed).toEqual([]);
+    // SQS delays a new message by at most 15 min; it then waits out the rest as a deferral again.
+    expect(w.queue.sent).toEqual([{ id: 'e1', delaySeconds: 900 }]);
+  });
+
+  it('replaces a message that would outlive the queue retention while it waits', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    w.sender.answer = () => answer(500);
+    const sentAt = w.clock.now() - (13 * 24 * 3600 - 5) * 1000;
+    expect(await deliverBatch(w.deps, [message('e1', { sentAt })])).toEqual([]);
+    expect(w.queue.sent).toEqual([{ id: 'e1', delaySeconds: 10 }]);
+    expect(w.events.events.get('e1')?.webhookRetries).toBe(1);
+  });
+
+  it('keeps a message whose handling throws, for the queue to bring back', async () => {
+    const w = deliveryWorld();
+    w.events.getEvent = () => Promise.reject(new Error('throttled'));
+    expect(await deliverBatch(w.deps, [message('e1')])).toEqual(['m-e1']);
+    expect(w.errors).toHaveLength(1);
+  });
+});
+
+describe('reconcileBatch', () => {
+  it('requeues events with attempts left, fails exhausted ones, ignores settled ones', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'left', webhookRetries: 3 });
+    w.events.seed({ id: 'none', webhookRetries: 20 });
+    w.events.seed({ id: 'done', webhookStatus: 'success' });
+    const seen: [string, string][] = [];
+    const keep = await reconcileBatch(
+      {
+        events: w.events,
+        queue: w.queue,
+        maxAttempts: 20,
+        observe: (id, outcome) => seen.push([id, outcome]),
+        observeError: () => undefined,
+      },
+      [message('left'), message('none'), message('done')],
+    );
+    expect(keep).toEqual([]);
+    expect(seen.sort()).toEqual([
+      ['done', 'settled'],
+      ['left', 'requeued'],
+      ['none', 'exhausted'],
+    ]);
+    expect(w.queue.sent).toEqual([{ id: 'left', delaySeconds: 0 }]);
+    expect(w.events.events.get('none')?.webhookStatus).toBe('failed');
+  });
+});
