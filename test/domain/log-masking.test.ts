@@ -49,9 +49,17 @@ describe('IBANs in logs', () => {
     for (const file of readdirSync(dir)) {
       const source = readFileSync(join(dir, file), 'utf8');
       expect(source, file).not.toMatch(/console\.|new Logger\(/);
+      if (file === 'api-handler.ts') continue;
+      if (!/export const handler\b/.test(source)) {
+        // A handler's wiring module (e.g. the consumer's telemetry) is handed the handler's logger: it
+        // may name the type only.
+        expect(source, file).not.toMatch(
+          /import \{[^}]*\bLogger\b[^}]*\} from '@aws-lambda-powertools\/logger'/,
+        );
+        continue;
+      }
       // Each handler either builds on the shared API stack or wires the masked logger itself.
-      if (file !== 'api-handler.ts')
-        expect(source, file).toMatch(/from '(\.\/api-handler|#adapters\/observability)'/);
+      expect(source, file).toMatch(/from '(\.\/api-handler|#adapters\/observability)'/);
     }
   });
 });

@@ -10,6 +10,7 @@ import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
 import { INDEX_UPGRADE_PAGES, indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
+import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
   type EventStoreFixture,
@@ -154,6 +155,26 @@ describe('chunked reset', () => {
     expect(await resetWebhooks({ events: store, queue }, orgId)).toEqual({ queued: [], more: false });
     expect(new Set(sent)).toEqual(new Set([...failed, ...skipped].map((event) => event.id)));
     expect(sent).toHaveLength(RESET_CHUNK + 35);
+  });
+
+  it("recovery's chunk reads the status indexes for one account since a time, and nothing else", async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const skipped = (second: number, of = account) =>
+      stored(newEvent({ orgId, account: of, triggeredAt: at(second), webhookStatus: 'skipped' }));
+    await skipped(0);
+    const wanted = [await skipped(100), await skipped(101)];
+    const otherAccount = testIban();
+    for (let second = 102; second < 107; second++) await skipped(second, otherAccount);
+    const failed = await stored(newEvent({ orgId, account, triggeredAt: at(108) }));
+    await store.recordAttempt(failed.id, attempt(500), 'failed');
+    const delivered = await stored(newEvent({ orgId, account, triggeredAt: at(109) }));
+    await store.recordAttempt(delivered.id, attempt(200), 'success');
+    const chunk = await store.nextFailedOrSkipped(orgId, 10, { account, since: at(50) });
+    expect(new Set(chunk.ids)).toEqual(new Set([failed.id, ...wanted.map((event) => event.id)]));
+    expect(chunk.more).toBe(false);
+    const small = await store.nextFailedOrSkipped(orgId, 1, { account, since: at(50) });
+    expect(small).toEqual({ ids: [failed.id], more: true });
   });
 });
 
