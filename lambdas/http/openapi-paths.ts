@@ -7,7 +7,7 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
-import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, NOT_FOUND_PROBLEM as NO_ROUTE, PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { ACCOUNT_PUT, ADMIN_PATHS, MANAGE_PATHS, PUBLISH_EVENT } from './openapi-admin';
 import { ENABLE_PATHS } from './openapi-endpoint-health';
 import { json, operation } from './openapi-operation';
@@ -208,12 +208,7 @@ function problem(status: number, slug: string, description: string, header?: str
   return { description, ...headers, content: { 'application/problem+json': { schema } } };
 }
 
-const {
-  UNAUTHORIZED: AUTH,
-  MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
-  THROTTLED: SLOW,
-  DEFAULT_5XX,
-} = GATEWAY_PROBLEMS;
+const { UNAUTHORIZED: AUTH, THROTTLED: SLOW, DEFAULT_5XX } = GATEWAY_PROBLEMS;
 
 /** `components.responses`: every problem the API answers with. */
 export const RESPONSES: Readonly<Record<string, ResponseObject>> = {

@@ -4,7 +4,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, METHOD_NOT_ALLOWED_PROBLEM, NOT_FOUND_PROBLEM } from '#http/problem-types';
 import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
 import { sigv4Headers } from '../support/e2e-http';
 
@@ -218,12 +218,13 @@ describe('api gateway: gateway answers', () => {
 
   it('answers unknown paths with the 404 problem', async () => {
     const baseUrl = await start(echoHandlers().handlers);
-    for (const path of ['/nope', '/events/a/b/c', '/']) {
-      const response = await fetch(`${baseUrl}${path}`);
+    for (const path of ['/nope', '/events/a/b/c', '/', '/management']) {
+      const response = await fetch(`${baseUrl}${path}`, { method: 'POST' });
       expect(response.status).toBe(404);
       expect(await problemOf(response)).toMatchObject({
         type: 'https://herald.dev/problems/not-found',
         status: 404,
+        detail: NOT_FOUND_PROBLEM.detail,
       });
     }
   });
@@ -313,10 +314,23 @@ describe('IAM routes (SigV4)', () => {
     expect((await fetch(url, { method: 'POST', headers: otherRegion, body: '{"a":1}' })).status).toBe(403);
     const stale = { ...signed, 'x-amz-date': '20200101T000000Z' };
     expect((await fetch(url, { method: 'POST', headers: stale, body: '{"a":1}' })).status).toBe(403);
+    // As API Gateway: no Authorization header is MISSING_AUTHENTICATION_TOKEN, an API key INCOMPLETE_SIGNATURE.
     const unsigned = await fetch(url, { method: 'POST', body: '{"a":1}' });
+    expect(unsigned.status).toBe(403);
     expect(await problemOf(unsigned)).toMatchObject({
       status: 403,
       type: 'https://herald.dev/problems/signature-required',
+      detail: GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail,
+    });
+    const withKey = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: GOOD_KEY },
+      body: '{"a":1}',
+    });
+    expect(await problemOf(withKey)).toMatchObject({
+      status: 403,
+      type: 'https://herald.dev/problems/signature-required',
+      detail: GATEWAY_PROBLEMS.INCOMPLETE_SIGNATURE.detail,
     });
     expect(events).toHaveLength(1);
   });
