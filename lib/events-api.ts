@@ -18,7 +18,7 @@ import {
   type RouteShape,
 } from '#config/routes';
 import { accessLogFormat, authorizerFailureFilter } from './access-log';
-import { addGatewayProblems, methodNotAllowed } from './gateway-problems';
+import { addGatewayProblems, methodNotAllowed, type ProblemMock, routeNotFound } from './gateway-problems';
 
 /** Stage-wide request rate limits (token bucket), applied to every method. */
 export interface ApiThrottle {
@@ -72,6 +72,9 @@ const PUBLIC_METHOD_REASON =
   '(which checks a one-time link token itself) must be reachable without a key.';
 const MOCK_METHOD_REASON =
   'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
+const NOT_FOUND_REASON =
+  'Answers the 404 problem for paths no route has from a mock integration: no function runs and no data ' +
+  'is returned. It keeps unknown paths off MISSING_AUTHENTICATION_TOKEN, which is the unsigned-IAM 403.';
 const AUTHORIZER_REASON =
   'Callers are machines holding per-organization API keys, checked by the Lambda TOKEN authorizer ' +
   '(cached per key); there are no end users for a Cognito user pool.';
@@ -191,12 +194,26 @@ export class EventsApi extends Construct {
         allowed.push('OPTIONS');
       }
       // Specific methods win over ANY, so ANY catches exactly the methods the resource does not serve.
-      const { integration, options } = methodNotAllowed(allowed);
-      acknowledgeUnauthenticated(resource.addMethod('ANY', integration, options), {
-        cognito: MOCK_METHOD_REASON,
-        open: MOCK_METHOD_REASON,
-      });
+      addMock(resource, methodNotAllowed(allowed), MOCK_METHOD_REASON);
     }
+    this.addNotFound();
+  }
+
+  /**
+   * Answers paths no route has with the 404 problem: the root greedy `/{proxy+}` catches every path no
+   * explicit resource matches (explicit resources and their methods always win), and the resources
+   * without a route of their own (the root, `/management`, …) get the same mock on `ANY`.
+   */
+  private addNotFound(): void {
+    const routePaths = new Set(API_ROUTES.map((route) => route.path));
+    const prefixes = [...routePaths].flatMap((path) =>
+      path.split('/').map((_, index, parts) => parts.slice(0, index).join('/') || '/'),
+    );
+    for (const path of new Set(prefixes)) {
+      if (!routePaths.has(path))
+        addMock(this.api.root.resourceForPath(path), routeNotFound(), NOT_FOUND_REASON);
+    }
+    addMock(this.api.root.addResource('{proxy+}'), routeNotFound(), NOT_FOUND_REASON);
   }
 
   private addCustomDomain(domain: CustomDomain): void {
@@ -246,6 +263,12 @@ export class EventsApi extends Construct {
 function pathParameters(route: RouteShape): Record<string, boolean> {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
   return Object.fromEntries(names.map((name) => [name, true]));
+}
+
+/** Adds `mock` on `ANY` of `resource`, without authorization, acknowledged with `reason`. */
+function addMock(resource: apigw.IResource, mock: ProblemMock, reason: string): void {
+  const method = resource.addMethod('ANY', mock.integration, mock.options);
+  acknowledgeUnauthenticated(method, { cognito: reason, open: reason });
 }
 
 /** Cognito is never the right authorizer here; methods without any authorization also say why. */

@@ -1,6 +1,11 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem';
-import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
+import {
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  METHOD_NOT_ALLOWED_PROBLEM,
+  NOT_FOUND_PROBLEM,
+} from '#http/problem-types';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {
@@ -42,27 +47,28 @@ export function addGatewayProblems(api: apigw.RestApi): void {
   }
 }
 
+/** A mock integration and its method options; the method needs no authorization, runs no function. */
+export interface ProblemMock {
+  readonly integration: apigw.MockIntegration;
+  readonly options: apigw.MethodOptions;
+}
+
 /**
- * A mock integration answering 405 with `Allow`, for the methods a known resource does not serve. It
- * has a single integration response without selection pattern, so whatever the mock returns maps to
- * 405.
+ * A mock integration answering `problem` with literal extra headers. It has a single integration
+ * response without selection pattern, so whatever the mock returns maps to the problem's status.
  */
-export function methodNotAllowed(allowed: readonly string[]): {
-  integration: apigw.MockIntegration;
-  options: apigw.MethodOptions;
-} {
-  const allow = allowed.join(', ');
-  const problem = METHOD_NOT_ALLOWED_PROBLEM;
+function problemMock(problem: GatewayProblem, headers: Readonly<Record<string, string>> = {}): ProblemMock {
+  const names = ['Content-Type', ...Object.keys(headers)].map((name) => `method.response.header.${name}`);
+  const values = { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headers };
   return {
     integration: new apigw.MockIntegration({
-      requestTemplates: { 'application/json': '{"statusCode": 405}' },
+      requestTemplates: { 'application/json': `{"statusCode": ${problem.status}}` },
       integrationResponses: [
         {
           statusCode: String(problem.status),
-          responseParameters: {
-            'method.response.header.Allow': quoted(allow),
-            'method.response.header.Content-Type': quoted(PROBLEM_CONTENT_TYPE),
-          },
+          responseParameters: Object.fromEntries(
+            Object.entries(values).map(([name, value]) => [`method.response.header.${name}`, quoted(value)]),
+          ),
           responseTemplates: templatesFor(problemTemplate(problem)),
         },
       ],
@@ -71,12 +77,23 @@ export function methodNotAllowed(allowed: readonly string[]): {
       methodResponses: [
         {
           statusCode: String(problem.status),
-          responseParameters: {
-            'method.response.header.Allow': true,
-            'method.response.header.Content-Type': true,
-          },
+          responseParameters: Object.fromEntries(names.map((name) => [name, true])),
         },
       ],
     },
   };
+}
+
+/** A mock answering 405 with `Allow`, for the methods a known resource does not serve. */
+export function methodNotAllowed(allowed: readonly string[]): ProblemMock {
+  return problemMock(METHOD_NOT_ALLOWED_PROBLEM, { Allow: allowed.join(', ') });
+}
+
+/**
+ * A mock answering the 404 problem, for the root proxy resource and resources without routes: without
+ * it API Gateway would answer unknown paths with MISSING_AUTHENTICATION_TOKEN, the type it also uses
+ * for unsigned requests to IAM routes (a 403 here).
+ */
+export function routeNotFound(): ProblemMock {
+  return problemMock(NOT_FOUND_PROBLEM);
 }

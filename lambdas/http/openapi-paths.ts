@@ -8,7 +8,7 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
-import { GATEWAY_PROBLEMS, PROBLEM_TYPE_BASE } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, NOT_FOUND_PROBLEM as NO_ROUTE, PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { ACCOUNT_PUT, ADMIN_PATHS, MANAGE_PATHS, PUBLISH_EVENT } from './openapi-admin';
 import { UPKEEP_PATHS } from './openapi-admin-upkeep';
 import { ENABLE_PATHS } from './openapi-endpoint-health';
@@ -234,13 +234,7 @@ function problem(
   return { description, ...headers, content: { 'application/problem+json': { schema } } };
 }
 
-const {
-  UNAUTHORIZED: AUTH,
-  MISSING_AUTHENTICATION_TOKEN: NO_ROUTE,
-  THROTTLED: SLOW,
-  QUOTA_EXCEEDED: QUOTA,
-  DEFAULT_5XX,
-} = GATEWAY_PROBLEMS;
+const { UNAUTHORIZED: AUTH, THROTTLED: SLOW, QUOTA_EXCEEDED: QUOTA, DEFAULT_5XX } = GATEWAY_PROBLEMS;
 
 /** `components.responses`: every problem the API answers with. */
 export const RESPONSES: Readonly<Record<string, ResponseObject>> = {

@@ -27,12 +27,16 @@ export const GATEWAY_PROBLEMS = {
     detail: 'A valid API key is required: send "Authorization: Bearer <api key>".',
     headers: { 'WWW-Authenticate': 'Bearer' },
   },
-  /** REST API answers unknown paths with MISSING_AUTHENTICATION_TOKEN; Herald makes that a 404. */
+  /**
+   * An IAM route called with no `Authorization` header at all. REST APIs also use this type for a path
+   * no resource matches, but the stack's root proxy mock answers those with {@link NOT_FOUND_PROBLEM}.
+   */
   MISSING_AUTHENTICATION_TOKEN: {
-    status: 404,
-    slug: 'not-found',
-    title: 'Not found',
-    detail: 'No such route. See /openapi.json for the routes of this API.',
+    status: 403,
+    slug: 'signature-required',
+    title: 'Signature required',
+    detail:
+      'This route needs an AWS Signature Version 4 (service execute-api) from an identity allowed execute-api:Invoke on it; the request was not signed.',
   },
   /**
    * A Deny: the authorizer's policy for a `read` key on a `manage` route, or an IAM identity whose
@@ -45,7 +49,7 @@ export const GATEWAY_PROBLEMS = {
     detail:
       'These credentials may not call this route: it needs an API key with the manage scope, or an AWS identity allowed to invoke it.',
   },
-  /** An IAM route called without a SigV4 `Authorization` header, or with an API key instead. */
+  /** An IAM route called with an `Authorization` header that is not SigV4 (an API key, say). */
   INCOMPLETE_SIGNATURE: {
     status: 403,
     slug: 'signature-required',
@@ -100,6 +104,18 @@ export const METHOD_NOT_ALLOWED_PROBLEM: GatewayProblem = {
   detail: 'This route does not support the request method; the Allow header lists the supported ones.',
 };
 
+/**
+ * Not an API Gateway response type: the stack's mock integration on the root proxy resource (and on
+ * resources without methods) answers every path no route has with this problem, and so does the
+ * emulator. Domain `not-found` errors share the type with their own detail.
+ */
+export const NOT_FOUND_PROBLEM: GatewayProblem = {
+  status: 404,
+  slug: 'not-found',
+  title: 'Not found',
+  detail: 'No such route. See /openapi.json for the routes of this API.',
+};
+
 /** Base of every problem `type` URI. */
 export const PROBLEM_TYPE_BASE = 'https://herald.dev/problems/';
 
@@ -119,7 +135,7 @@ export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
   },
   unauthorized: GATEWAY_PROBLEMS.UNAUTHORIZED,
   forbidden: GATEWAY_PROBLEMS.ACCESS_DENIED,
-  'not-found': GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN,
+  'not-found': NOT_FOUND_PROBLEM,
   conflict: {
     status: 409,
     slug: 'conflict',

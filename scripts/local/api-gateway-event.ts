@@ -42,7 +42,7 @@ export interface GatewayRequest {
  * @param routes - The API's routes; several may share a resource path with different methods.
  * @param path - The request path, starting with `/` and without a trailing slash.
  * @returns All routes of the best-matching resource, or `undefined` when no resource fits (answered with
- *   `GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN`, as API Gateway does). Literal segments beat `{param}` ones, as in API Gateway.
+ *   `NOT_FOUND_PROBLEM`, as the stack's root proxy mock does). Literal segments beat `{param}` ones, as in API Gateway.
  */
 export function matchRoute(routes: readonly RouteShape[], path: string): RouteMatch | undefined {
   const segments = path.split('/').slice(1);

@@ -26,7 +26,12 @@ import {
   type RouteShape,
 } from '#config/routes';
 import { renderProblem } from '#http/problem';
-import { GATEWAY_PROBLEMS, type GatewayProblem, METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
+import {
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  METHOD_NOT_ALLOWED_PROBLEM,
+  NOT_FOUND_PROBLEM,
+} from '#http/problem-types';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 import { LOCAL_REGION } from './emulators';
 import { type LocalCredentials, verifySigV4 } from './sigv4';
@@ -142,7 +147,8 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const method = req.method ?? 'GET';
     const match = matchRoute(routes, path);
-    if (!match) return sendProblem(res, GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN, requestId);
+    // The stack's root proxy mock answers the same problem for every path no route has.
+    if (!match) return sendProblem(res, NOT_FOUND_PROBLEM, requestId);
     const route = match.routes.find((candidate) => candidate.method === method);
     if (!route) {
       const allow = match.routes.map((candidate) => candidate.method).join(', ');

@@ -26,7 +26,11 @@ export interface SignedRequest {
 }
 
 /** Why a request is refused, as the gateway response type API Gateway would use. */
-export type SignatureFault = 'INCOMPLETE_SIGNATURE' | 'INVALID_SIGNATURE' | 'EXPIRED_TOKEN';
+export type SignatureFault =
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'INCOMPLETE_SIGNATURE'
+  | 'INVALID_SIGNATURE'
+  | 'EXPIRED_TOKEN';
 
 /** The caller a valid signature identifies. */
 export interface SignedCaller {
@@ -43,8 +47,8 @@ const AUTHORIZATION =
 /**
  * Checks the request's SigV4 `Authorization` header.
  *
- * @returns the caller, or the fault: INCOMPLETE_SIGNATURE when there is no SigV4 header (unsigned, or an
- *   API key), EXPIRED_TOKEN for unknown credentials or a stale date, INVALID_SIGNATURE otherwise
+ * @returns the caller, or the fault: MISSING_AUTHENTICATION_TOKEN when the request is unsigned (no
+ *   `Authorization` header), INCOMPLETE_SIGNATURE when that header is not SigV4 (an API key, say), EXPIRED_TOKEN for unknown credentials or a stale date, INVALID_SIGNATURE otherwise
  */
 export function verifySigV4(
   request: SignedRequest,
@@ -55,7 +59,8 @@ export function verifySigV4(
   const headers = collectHeaders(request.rawHeaders);
   const authorization = headers.get('authorization');
   const amzDate = headers.get('x-amz-date');
-  const match = authorization === undefined ? null : AUTHORIZATION.exec(authorization);
+  if (authorization === undefined) return { fault: 'MISSING_AUTHENTICATION_TOKEN' };
+  const match = AUTHORIZATION.exec(authorization);
   if (!match || !amzDate) return { fault: 'INCOMPLETE_SIGNATURE' };
   const [, accessKeyId = '', date = '', scopeRegion, service, signedHeaderList = '', signature = ''] = match;
   if (accessKeyId !== credentials.accessKeyId) return { fault: 'EXPIRED_TOKEN' };

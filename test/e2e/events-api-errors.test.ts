@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '#http/openapi';
 import type { ProblemBody } from '#http/problem';
+import { NOT_FOUND_PROBLEM } from '#http/problem-types';
 import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { DE, type Published, startEventsApiFixture } from '../support/events-api-fixture';
@@ -46,9 +47,11 @@ describe('service routes', () => {
   });
 
   it('answers an unknown route with a 404 problem, before authentication', async () => {
-    for (const path of ['/', '/nope', '/events/x/y', `/events/${okEvent.id}/nope`, '/accounts/a/b']) {
+    const paths = ['/', '/nope', '/events/x/y', `/events/${okEvent.id}/nope`, '/accounts/a/b', '/management'];
+    for (const path of paths) {
       const problem = expectProblem(await api.call(path), 404);
       expect(problem).toMatchObject({ type: 'https://herald.dev/problems/not-found', title: 'Not found' });
+      expect(problem.detail).toBe(NOT_FOUND_PROBLEM.detail);
     }
   });
 

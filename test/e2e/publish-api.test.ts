@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AwsKey } from '#cli/target';
+import { GATEWAY_PROBLEMS } from '#http/problem-types';
 import { type ApiClient, expectProblem, sigv4Headers } from '../support/e2e-http';
 import {
   DE,
@@ -118,11 +119,13 @@ describe('POST /events', () => {
     const body = { account: DE, type: TRANSFER, payload: { denied: true }, id: randomUUID() };
     const unsigned = expectProblem(await api.call('/events', { method: 'POST', body }), 403);
     expect(unsigned.type).toBe('https://herald.dev/problems/signature-required');
+    expect(unsigned.detail).toBe(GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail);
     const withKey = expectProblem(
       await api.call('/events', { method: 'POST', body, key: fixture.orgA.api_key }),
       403,
     );
     expect(withKey.type).toBe('https://herald.dev/problems/signature-required');
+    expect(withKey.detail).toBe(GATEWAY_PROBLEMS.INCOMPLETE_SIGNATURE.detail);
     const wrongSecret = expectProblem(
       await publish(body, { ...operator, secretAccessKey: 'x'.repeat(40) }),
       403,

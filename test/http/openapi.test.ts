@@ -14,6 +14,7 @@ import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
+  NOT_FOUND_PROBLEM,
   PROBLEM_TYPE_BASE,
 } from '#http/problem-types';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
@@ -225,7 +226,11 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ],
     ['a 500', problemSample('GET', `/accounts/${iban}`, new Error('secret cause'))],
     ['the gateway 401', gatewaySample('/accounts', GATEWAY_PROBLEMS.UNAUTHORIZED)],
-    ['the gateway 404', gatewaySample('/nowhere/at/all', GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN)],
+    ['the root proxy 404', gatewaySample('/nowhere/at/all', NOT_FOUND_PROBLEM)],
+    [
+      'the unsigned IAM 403',
+      { ...gatewaySample('/events', GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN), method: 'POST' },
+    ],
     ['the gateway 429', gatewaySample('/health', GATEWAY_PROBLEMS.THROTTLED)],
   ];
   it.each(accepted)('%s', (_, sample) => {

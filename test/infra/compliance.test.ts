@@ -123,7 +123,7 @@ describe('acknowledged rules', () => {
     expect(wildcards({ tracing: true })).toHaveLength(Object.keys(FUNCTIONS).length + 1);
   });
 
-  it('leave unauthenticated only the public routes, 405 mocks and CORS preflights', () => {
+  it('leave unauthenticated only the public routes, 404 and 405 mocks and CORS preflights', () => {
     const { stack } = synthesize(EVERYTHING);
     const open = acknowledgements(stack)
       .filter((ack) => ack.id === 'AwsSolutions-APIG4')
@@ -135,5 +135,7 @@ describe('acknowledged rules', () => {
       '/portal/GET',
       '/portal/session/POST',
     ]);
+    // The 404 mocks: the root, its greedy proxy and the resources without a route.
+    expect(open).toEqual(expect.arrayContaining(['/ANY', '/{proxy+}/ANY', '/management/ANY', '/admin/ANY']));
   });
 });

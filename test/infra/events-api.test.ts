@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS, BEARER_PATTERN } from '#config/routes';
-import { GATEWAY_PROBLEMS, type GatewayProblem } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, type GatewayProblem, NOT_FOUND_PROBLEM } from '#http/problem-types';
 import { type CfnJson, synth } from './fixture';
 
 const byDefault = synth();
@@ -95,8 +95,46 @@ describe('routes', () => {
       const body = JSON.parse(any?.Integration.IntegrationResponses[0].ResponseTemplates['application/json']);
       expect(body).toMatchObject({ status: 405, type: 'https://herald.dev/problems/method-not-allowed' });
     }
-    // Intermediate resources without routes (/management) stay 404s.
-    expect(methods.filter((m) => m.path === '/management')).toEqual([]);
+  });
+
+  it('answers 404 from a public mock on the root proxy and on every resource without a route', () => {
+    const routePaths = new Set(API_ROUTES.map((route) => route.path));
+    const routeless = ['/', '/{proxy+}', ...paths.values()].filter((path) => !routePaths.has(path));
+    expect(routeless).toEqual(expect.arrayContaining(['/', '/{proxy+}', '/management', '/admin']));
+    for (const path of new Set(routeless)) {
+      // One ANY each, so every method of every path no route has gets the 404 (and never a 403).
+      expect(methods.filter((m) => m.path === path).map((m) => m.HttpMethod)).toEqual(['ANY']);
+      const any = methods.find((m) => m.path === path);
+      expect(any, path).toMatchObject({
+        AuthorizationType: 'NONE',
+        Integration: {
+          Type: 'MOCK',
+          RequestTemplates: { 'application/json': '{"statusCode": 404}' },
+          IntegrationResponses: [
+            {
+              StatusCode: '404',
+              ResponseParameters: { 'method.response.header.Content-Type': "'application/problem+json'" },
+            },
+          ],
+        },
+        MethodResponses: [{ StatusCode: '404' }],
+      });
+      for (const type of ['application/json', 'application/problem+json']) {
+        const body = JSON.parse(any?.Integration.IntegrationResponses[0].ResponseTemplates[type]);
+        expect(body).toEqual({
+          type: `https://herald.dev/problems/${NOT_FOUND_PROBLEM.slug}`,
+          title: NOT_FOUND_PROBLEM.title,
+          status: 404,
+          detail: NOT_FOUND_PROBLEM.detail,
+          instance: '$context.requestId',
+        });
+      }
+    }
+    // The greedy resource hangs off the root, so only paths no explicit resource matches reach it.
+    const [proxyId] = [...paths].find(([, path]) => path === '/{proxy+}') ?? [];
+    expect(resources[proxyId ?? '']?.Properties.ParentId).toEqual({
+      'Fn::GetAtt': [expect.any(String), 'RootResourceId'],
+    });
   });
 
   it('serves no CORS preflight unless origins are given', () => {
@@ -180,6 +218,19 @@ describe('gateway responses', () => {
       ResponseType: 'ACCESS_DENIED',
       StatusCode: '403',
       ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/problem+json'" },
+    });
+  });
+
+  it('an unsigned request to an IAM route (MISSING_AUTHENTICATION_TOKEN) is the 403 signature-required', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '403',
+      ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/problem+json'" },
+      ResponseTemplates: {
+        'application/problem+json': Match.serializedJson(
+          Match.objectLike({ type: 'https://herald.dev/problems/signature-required', status: 403 }),
+        ),
+      },
     });
   });
 

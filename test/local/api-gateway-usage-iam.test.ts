@@ -9,6 +9,7 @@ import type {
 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
+import { GATEWAY_PROBLEMS } from '#http/problem-types';
 import { createApiGateway } from '../../scripts/local/api-gateway';
 import { sigv4Headers } from '../support/e2e-http';
 import {
@@ -131,10 +132,23 @@ describe('IAM routes (SigV4)', () => {
     expect((await fetch(url, { method: 'POST', headers: otherRegion, body: '{"a":1}' })).status).toBe(403);
     const stale = { ...signed, 'x-amz-date': '20200101T000000Z' };
     expect((await fetch(url, { method: 'POST', headers: stale, body: '{"a":1}' })).status).toBe(403);
+    // As API Gateway: no Authorization header is MISSING_AUTHENTICATION_TOKEN, an API key INCOMPLETE_SIGNATURE.
     const unsigned = await fetch(url, { method: 'POST', body: '{"a":1}' });
+    expect(unsigned.status).toBe(403);
     expect(await problemOf(unsigned)).toMatchObject({
       status: 403,
       type: 'https://herald.dev/problems/signature-required',
+      detail: GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail,
+    });
+    const withKey = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: GOOD_KEY },
+      body: '{"a":1}',
+    });
+    expect(await problemOf(withKey)).toMatchObject({
+      status: 403,
+      type: 'https://herald.dev/problems/signature-required',
+      detail: GATEWAY_PROBLEMS.INCOMPLETE_SIGNATURE.detail,
     });
     expect(events).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { METHOD_NOT_ALLOWED_PROBLEM } from '#http/problem-types';
+import { METHOD_NOT_ALLOWED_PROBLEM, NOT_FOUND_PROBLEM } from '#http/problem-types';
 import { createApiGateway } from '../../scripts/local/api-gateway';
 import {
   allowingAuthorizer,
@@ -166,12 +166,13 @@ describe('api gateway: gateway answers', () => {
 
   it('answers unknown paths with the 404 problem', async () => {
     const baseUrl = await start(echoHandlers().handlers);
-    for (const path of ['/nope', '/events/a/b/c', '/']) {
-      const response = await fetch(`${baseUrl}${path}`);
+    for (const path of ['/nope', '/events/a/b/c', '/', '/management']) {
+      const response = await fetch(`${baseUrl}${path}`, { method: 'POST' });
       expect(response.status).toBe(404);
       expect(await problemOf(response)).toMatchObject({
         type: 'https://herald.dev/problems/not-found',
         status: 404,
+        detail: NOT_FOUND_PROBLEM.detail,
       });
     }
   });
