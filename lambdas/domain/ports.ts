@@ -116,11 +116,6 @@ export interface EventStore {
    */
   nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk>;
   /**
-   * Ids of the organization's events in the given states (all of them, newest first), optionally only
-   * those triggered at or before `until` (ISO). Reads every event of the window: operator use only.
-   */
-  listEventIdsByStatus(orgId: string, statuses: readonly WebhookStatus[], until?: string): Promise<string[]>;
-  /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of
    * the next page, undefined after the last.

@@ -3,8 +3,10 @@
  * does not grow with the organization's events; the sparse status indexes follow every status write.
  */
 import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { EventQueries } from '#adapters/dynamodb/event-queries';
 import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
@@ -129,6 +131,42 @@ describe('bounded listings', () => {
       until: at(5),
     });
     expect(window.events).toHaveLength(1);
+  });
+
+  it('stops a webhook_status=pending listing of a sparse account at the index entries one request reads', async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const [match] = await Promise.all([
+      stored(newEvent({ orgId, account, triggeredAt: at(0), webhookStatus: 'pending' })),
+      storeMany(orgId, 10, 60, 'pending'),
+    ]);
+    // Counts the index entries DynamoDB evaluated, whether or not the account filter kept them.
+    let scanned = 0;
+    const client = {
+      send: async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+        const out = (await documents.send(command)) as { ScannedCount?: number };
+        scanned += out.ScannedCount ?? 0;
+        return out;
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const entries = 30;
+    const queries = new EventQueries(client, tableName, () => undefined, {
+      indexEntries: entries,
+      itemsChecked: MAX_ITEMS_CHECKED,
+    });
+    const request = { orgId, offset: 0, limit: 10, status: 'pending' as const, account };
+    const error = await queries.listEvents(request).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).params[0]).toMatchObject({
+      name: 'webhook_status',
+      reason: expect.stringContaining('narrow the time window with since and until'),
+    });
+    expect(scanned).toBe(entries);
+    const window = await queries.listEvents({ ...request, until: at(5) });
+    expect(window.events.map((event) => event.id)).toEqual([match.id]);
   });
 });
 

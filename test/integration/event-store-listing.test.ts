@@ -166,10 +166,16 @@ describe('listEvents', () => {
     expect((await list({ account: accountB, status: 'success', since })).ids).toEqual(expected(filter));
   });
 
-  it('lists the ids of events in given states', async () => {
-    const ids = await store.listEventIdsByStatus(orgId, ['failed', 'skipped']);
-    expect(ids).toEqual(expected((e) => e.status === 'failed' || e.status === 'skipped'));
-    expect(await store.listEventIdsByStatus(randomUUID(), ['failed'])).toEqual([]);
+  it('answers the ids of failed and skipped events in bounded chunks', async () => {
+    const wanted = expected((e) => e.status === 'failed' || e.status === 'skipped');
+    const all = await store.nextFailedOrSkipped(orgId, 100);
+    expect(new Set(all.ids)).toEqual(new Set(wanted));
+    expect(all.ids).toHaveLength(wanted.length);
+    expect(all.more).toBe(false);
+    const first = await store.nextFailedOrSkipped(orgId, 1);
+    expect(first.ids).toHaveLength(1);
+    expect(first.more).toBe(true);
+    expect(await store.nextFailedOrSkipped(randomUUID(), 10)).toEqual({ ids: [], more: false });
   });
 
   it('filters by status across more than one index page of 100', async () => {
@@ -201,6 +207,6 @@ describe('listEvents', () => {
     const tail = await store.listEvents({ ...request, offset: 40, limit: 10 });
     expect(tail.events.map((e) => e.id)).toEqual(skipped.slice(40));
     expect(tail.hasMore).toBe(false);
-    expect(await store.listEventIdsByStatus(big, ['skipped'])).toEqual(skipped);
+    expect(await store.nextFailedOrSkipped(big, 100)).toEqual({ ids: skipped, more: false });
   });
 });

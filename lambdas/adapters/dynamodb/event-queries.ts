@@ -21,12 +21,23 @@ const BY_ORG = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
 const SUMMARY_PROJECTION = 'pk, gsi1pk, gsi1sk, account, #type, signature, webhook_status, webhook_retries';
 
+/** How much one listing may read; the defaults come from `#config/limits`, tests lower them. */
+export interface ReadBounds {
+  /** Most index entries one listing reads: {@link MAX_INDEX_ENTRIES_READ}. */
+  readonly indexEntries: number;
+  /** Most event items one `pending`/`success` listing reads: {@link MAX_ITEMS_CHECKED}. */
+  readonly itemsChecked: number;
+}
+
+const DEFAULT_BOUNDS: ReadBounds = { indexEntries: MAX_INDEX_ENTRIES_READ, itemsChecked: MAX_ITEMS_CHECKED };
+
 /** The list and paging queries on the events table, which `DynamoEventStore` delegates to. */
 export class EventQueries {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly count: CapacityCounter,
+    private readonly bounds: ReadBounds = DEFAULT_BOUNDS,
   ) {}
 
   /**
@@ -73,25 +84,6 @@ export class EventQueries {
     return { ids, more };
   }
 
-  /**
-   * Every id of the organization's events in one of `statuses`, triggered at or before `until`. Reads
-   * every event of the window: for the operator's requeue runbook only, never for an API request.
-   */
-  async listEventIdsByStatus(
-    orgId: string,
-    statuses: readonly WebhookStatus[],
-    until?: string,
-  ): Promise<string[]> {
-    const ids: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.statusPage(orgId, statuses, startKey, until);
-      ids.push(...page.ids);
-      startKey = page.next;
-    } while (startKey);
-    return ids;
-  }
-
   /** One page of the organization's events in `statuses`: one Query and one BatchGet of at most 100. */
   async pageEventIdsByStatus(
     orgId: string,
@@ -130,7 +122,7 @@ export class EventQueries {
     index?: { readonly name: string; readonly attribute: string },
   ): Promise<string[]> {
     const found = await this.readIds(request, wanted, index);
-    if (found.bounded) throw tooSparse(request, MAX_INDEX_ENTRIES_READ);
+    if (found.bounded) throw tooSparse(request, this.bounds.indexEntries);
     return found.ids;
   }
 
@@ -147,12 +139,12 @@ export class EventQueries {
     let read = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      if (read >= MAX_INDEX_ENTRIES_READ) return { ids, bounded: true };
+      if (read >= this.bounds.indexEntries) return { ids, bounded: true };
       const input = this.indexQuery(request, startKey, index);
       // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends;
       // with one, Limit caps what a call evaluates.
-      input.Limit = Math.min(wanted - ids.length, MAX_INDEX_ENTRIES_READ - read);
-      if (input.FilterExpression) input.Limit = MAX_INDEX_ENTRIES_READ - read;
+      input.Limit = Math.min(wanted - ids.length, this.bounds.indexEntries - read);
+      if (input.FilterExpression) input.Limit = this.bounds.indexEntries - read;
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
       read += out.ScannedCount ?? 0;
@@ -163,23 +155,30 @@ export class EventQueries {
   }
 
   /**
-   * Like {@link collectIds} but the status is in no index, so each chunk's items are read to check it,
-   * at most {@link MAX_ITEMS_CHECKED} of them.
+   * Like {@link collectIds} but the status is in no index, so each chunk's items are read to check it:
+   * at most {@link MAX_ITEMS_CHECKED} items and, while `account`/`type` filters skip entries, at most
+   * {@link MAX_INDEX_ENTRIES_READ} index entries.
    */
   private async collectIdsWithStatus(
     request: EventListRequest,
     status: WebhookStatus,
     wanted: number,
   ): Promise<string[]> {
+    const { indexEntries, itemsChecked } = this.bounds;
     const ids: string[] = [];
     let checked = 0;
+    let read = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      if (checked >= MAX_ITEMS_CHECKED) throw tooSparse(request, MAX_ITEMS_CHECKED);
+      if (checked >= itemsChecked) throw tooSparse(request, itemsChecked);
+      // Entries the filters skipped cost reads too: without this bound a sparse account or type would
+      // read the organization's whole index.
+      if (read >= indexEntries) throw tooSparse(request, indexEntries);
       const input = this.indexQuery(request, startKey);
-      input.Limit = Math.min(BATCH_GET_LIMIT, MAX_ITEMS_CHECKED - checked);
+      input.Limit = Math.min(BATCH_GET_LIMIT, itemsChecked - checked, indexEntries - read);
       const out = await this.client.send(new QueryCommand(input));
       this.count('Query', out.ConsumedCapacity?.CapacityUnits);
+      read += out.ScannedCount ?? 0;
       const chunk = (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk)));
       checked += chunk.length;
       const events = await this.batchGetSummaries(chunk);

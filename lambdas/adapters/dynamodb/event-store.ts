@@ -208,14 +208,6 @@ export class DynamoEventStore implements EventStore {
     return eraseAccountEvents(this.client, this.tableName, orgId, account, cursor);
   }
 
-  async listEventIdsByStatus(
-    orgId: string,
-    statuses: readonly WebhookStatus[],
-    until?: string,
-  ): Promise<string[]> {
-    return this.queries.listEventIdsByStatus(orgId, statuses, until);
-  }
-
   async pageEventIdsByStatus(
     orgId: string,
     statuses: readonly WebhookStatus[],

@@ -149,17 +149,6 @@ export class InMemoryEventStore implements EventStore {
     return allowed;
   }
 
-  async listEventIdsByStatus(
-    orgId: string,
-    statuses: readonly WebhookStatus[],
-    until?: string,
-  ): Promise<string[]> {
-    return this.ofOrg(orgId)
-      .filter((event) => statuses.includes(event.webhookStatus))
-      .filter((event) => until === undefined || event.triggeredAt <= until)
-      .map((event) => event.id);
-  }
-
   async nextFailedOrSkipped(orgId: string, limit: number, filter: EventIdFilter = {}): Promise<StatusChunk> {
     const found = this.ofOrg(orgId).filter(
       (event) =>
