@@ -12,7 +12,7 @@ export interface DeliveryQueuesProps {
 
 /**
  * The queues of delivery: the delivery queue, its dead-letter queue (`DELIVERY_QUEUE` and
- * `DEAD_LETTER_QUEUE` in shapes), and the forwarder's failure queue. All are encrypted at rest and
+ * `DEAD_LETTER_QUEUE` in `lambdas/config/delivery.ts`), and the forwarder's failure queue. All are encrypted at rest and
  * refuse requests that do not use TLS.
  */
 export class DeliveryQueues extends Construct {

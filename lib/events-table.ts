@@ -59,7 +59,7 @@ const attribute = (key: KeyAttribute): dynamodb.Attribute => ({
 });
 
 /**
- * The single events table of `EVENTS_TABLE` (shapes): organizations, API keys, accounts and events.
+ * The single events table of `EVENTS_TABLE` (`lambdas/config/storage.ts`): organizations, API keys, accounts and events.
  * It holds the only copy of delivery history, so it is protected three ways: deletion protection,
  * RETAIN on stack deletion, and point-in-time recovery. A single-region `Table` rather than a
  * `TableV2`, which cannot take a customer-managed key in a region-agnostic stack.

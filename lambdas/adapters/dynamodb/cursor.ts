@@ -1,5 +1,5 @@
 /**
- * Opaque cursors for the operator's chunked routes (erasure, index upgrade): a DynamoDB
+ * Opaque cursors for the operator's chunked routes (erasure, index upgrade, requeue): a DynamoDB
  * `LastEvaluatedKey`, base64url-encoded JSON.
  */
 import { ValidationError } from '#domain/errors';
