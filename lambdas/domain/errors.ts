@@ -11,7 +11,7 @@ export interface InvalidParam {
 }
 
 /** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
-export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict';
+export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'not-found' | 'conflict';
 
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
@@ -72,15 +72,5 @@ export class UnprocessableError extends HeraldError {
     super(`${name}: ${reason}`);
     this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
-  }
-}
-
-/** Known credentials that may not do this (an API key without the scope a route needs). */
-export class ForbiddenError extends HeraldError {
-  readonly kind = 'forbidden';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'ForbiddenError';
   }
 }

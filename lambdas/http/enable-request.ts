@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ValidationError } from '#domain/errors';
+import { TIMESTAMP_PARAM_REASON } from '#domain/time';
 import type { EnableResult } from '#use-cases/enable-endpoint';
 import { jsonBody } from './request';
 
@@ -14,7 +15,7 @@ export function parseEnableRequest(event: APIGatewayProxyEvent): { recoverSince?
   const { recover_since } = jsonBody(event, ['recover_since']);
   if (recover_since === undefined) return {};
   if (typeof recover_since !== 'string') {
-    throw new ValidationError('recover_since', 'expected "YYYY-MM-DD HH:MM:SS" (UTC)');
+    throw new ValidationError('recover_since', TIMESTAMP_PARAM_REASON);
   }
   return { recoverSince: recover_since };
 }

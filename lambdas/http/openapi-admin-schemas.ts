@@ -2,6 +2,7 @@
  * The component schemas and parameters of the publishing, administration and `manage` routes (their
  * operations are in `openapi-admin.ts`).
  */
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#use-cases/webhook-tokens';
 import { closed, EVENT_ID, type JsonSchema, schemaRef, text, timestamp } from './openapi-schemas';
 
 /** The webhook token as shown. */
@@ -19,8 +20,8 @@ export const OVERLAP = {
     overlap_hours: {
       type: 'number',
       minimum: 0,
-      maximum: 168,
-      default: 24,
+      maximum: MAX_OVERLAP_HOURS,
+      default: DEFAULT_OVERLAP_HOURS,
       description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
     },
   },
