@@ -13,8 +13,11 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type RouteAuth = 'none' | 'api-key' | 'iam';
 
+/** Every scope an organization API key may have, as the API accepts them. */
+export const KEY_SCOPES = ['read', 'manage'] as const;
+
 /** What an organization API key may do: `read` events and accounts, or also `manage` them. */
-export type KeyScope = 'read' | 'manage';
+export type KeyScope = (typeof KEY_SCOPES)[number];
 
 /** An API Gateway route and the function that serves it. */
 export interface RouteShape {

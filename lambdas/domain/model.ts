@@ -31,16 +31,13 @@ export interface PreviousToken {
   readonly expiresAt: string;
 }
 
-/** What an organization API key may do: the one scope type, defined with the routes that enforce it. */
-export type ApiKeyScope = KeyScope;
-
 /** An organization API key; the secret itself is never stored, only its SHA-256 hash. */
 export interface ApiKey {
   /** Listed and revoked by this id; absent on keys issued before keys had ids. */
   readonly id: string;
   readonly orgId: string;
   readonly name: string;
-  readonly scope: ApiKeyScope;
+  readonly scope: KeyScope;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
   /** Epoch seconds after which the key is refused (short-lived keys); absent: no expiry. */
@@ -51,7 +48,7 @@ export interface ApiKey {
 export interface PortalLink {
   readonly tokenHash: string;
   readonly orgId: string;
-  readonly scope: ApiKeyScope;
+  readonly scope: KeyScope;
   /** Epoch seconds after which the link no longer signs anyone in. */
   readonly expiresAt: number;
 }

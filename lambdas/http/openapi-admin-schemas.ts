@@ -2,6 +2,7 @@
  * The component schemas and parameters of the publishing, administration and `manage` routes (their
  * operations are in `openapi-admin.ts`).
  */
+import { KEY_SCOPES } from '#config/routes';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#use-cases/webhook-tokens';
 import { closed, EVENT_ID, type JsonSchema, schemaRef, text, timestamp } from './openapi-schemas';
 
@@ -72,7 +73,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   KeyScope: text(
     '`read`: events and accounts. `manage`: also redeliver and change endpoints and the token.',
     {
-      enum: ['read', 'manage'],
+      enum: [...KEY_SCOPES],
     },
   ),
   ApiKey: {

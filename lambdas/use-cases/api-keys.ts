@@ -1,6 +1,7 @@
+import { KEY_SCOPES, type KeyScope } from '#config/routes';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
-import type { ApiKey, ApiKeyScope } from '#domain/model';
+import type { ApiKey } from '#domain/model';
 import { type ApiKeyStore, type DirectoryStore, MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { generateApiKey, hashApiKey } from '#domain/signing';
 import { nowIso, renderTimestamp } from '#domain/time';
@@ -10,7 +11,7 @@ import { requireOrganization } from './require-organization';
 export interface ApiKeyView {
   readonly id: string;
   readonly name: string;
-  readonly scope: ApiKeyScope;
+  readonly scope: KeyScope;
   /** `YYYY-MM-DD HH:MM:SS` UTC. */
   readonly created_at: string;
   /** `YYYY-MM-DD HH:MM:SS` UTC, for short-lived keys only. */
@@ -30,8 +31,6 @@ export interface ApiKeyRequest {
   readonly expiresAt?: unknown;
 }
 
-const SCOPES: readonly ApiKeyScope[] = ['read', 'manage'];
-
 /**
  * Issues an API key: only its SHA-256 hash is stored. At most {@link MAX_API_KEYS_PER_ORG} per
  * organization, so listing them stays one bounded read.
@@ -47,7 +46,7 @@ export async function createApiKey(
   if (name.length === 0 || name.length > 100) {
     throw new ValidationError('name', 'must be a string of 1 to 100 characters');
   }
-  if (!SCOPES.includes(request.scope as ApiKeyScope)) {
+  if (!KEY_SCOPES.includes(request.scope as KeyScope)) {
     throw new ValidationError('scope', 'must be "read" or "manage"');
   }
   const expiresAt = request.expiresAt;
@@ -66,7 +65,7 @@ export async function createApiKey(
     id: uuidv7(nowMs),
     orgId,
     name,
-    scope: request.scope as ApiKeyScope,
+    scope: request.scope as KeyScope,
     createdAt: nowIso(new Date(nowMs)),
     expiresAt: expiresAt as number | undefined,
   };

@@ -3,8 +3,8 @@
  * the portal page exchanges the link's token for a short-lived session API key.
  */
 import { randomBytes } from 'node:crypto';
+import { KEY_SCOPES, type KeyScope } from '#config/routes';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
-import type { ApiKeyScope } from '#domain/model';
 import type { ApiKeyStore, DirectoryStore, PortalLinkStore } from '#domain/ports';
 import { hashApiKey } from '#domain/signing';
 import { joinUrl } from '#domain/urls';
@@ -20,8 +20,6 @@ export const SESSION_MINUTES = 60;
 /** The name of every session key, so `herald key list` tells them apart and sign-in prunes expired ones. */
 export const PORTAL_SESSION_KEY_NAME = 'portal session';
 
-const SCOPES: readonly ApiKeyScope[] = ['read', 'manage'];
-
 /** The answer of `POST /admin/organizations/{org}/portal-links`. */
 export interface PortalLinkView {
   /** `<base>/portal#token=<token>`: the token rides in the fragment, which browsers never send. */
@@ -33,24 +31,24 @@ export interface PortalLinkView {
 /** The answer of `POST /portal/session`. */
 export interface PortalSessionView {
   readonly api_key: string;
-  readonly scope: ApiKeyScope;
+  readonly scope: KeyScope;
   /** ISO 8601 UTC. */
   readonly expires_at: string;
   readonly org: { readonly id: string; readonly name: string };
 }
 
 /** The request body of the portal-link route, checked. */
-export function parsePortalLinkRequest(body: unknown): { scope: ApiKeyScope; ttlMinutes: number } {
+export function parsePortalLinkRequest(body: unknown): { scope: KeyScope; ttlMinutes: number } {
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const scope = input.scope;
-  if (typeof scope !== 'string' || !SCOPES.includes(scope as ApiKeyScope)) {
+  if (typeof scope !== 'string' || !KEY_SCOPES.includes(scope as KeyScope)) {
     throw new ValidationError('scope', 'is required: "read" or "manage"');
   }
   const ttl = input.ttl_minutes ?? DEFAULT_LINK_MINUTES;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_LINK_MINUTES) {
     throw new ValidationError('ttl_minutes', `must be whole minutes from 1 to ${MAX_LINK_MINUTES}`);
   }
-  return { scope: scope as ApiKeyScope, ttlMinutes: ttl };
+  return { scope: scope as KeyScope, ttlMinutes: ttl };
 }
 
 /**
@@ -61,7 +59,7 @@ export async function mintPortalLink(
   directory: Pick<DirectoryStore, 'getOrganization'>,
   links: Pick<PortalLinkStore, 'createPortalLink'>,
   orgId: string,
-  request: { scope: ApiKeyScope; ttlMinutes: number },
+  request: { scope: KeyScope; ttlMinutes: number },
   baseUrl: string,
   now: () => number = Date.now,
 ): Promise<PortalLinkView> {
