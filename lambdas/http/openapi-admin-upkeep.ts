@@ -5,7 +5,7 @@
  */
 import { RESET_CHUNK } from '#config/limits';
 import { INDEX_UPGRADE_PAGES } from '#use-cases/reset-webhooks';
-import { json, operation } from './openapi-operation';
+import { json, ORG_PATH, operation } from './openapi-operation';
 import {
   closed,
   EVENT_ID,
@@ -17,7 +17,6 @@ import {
   text,
 } from './openapi-schemas';
 
-const ORG_PATH = [parameterRef('OrgId')];
 const CURSOR = text('Where the previous request stopped: its `cursor`.');
 const MORE = { type: 'boolean', description: 'Events remain: send the request again with `cursor`.' };
 const query = (name: string, description: string, schema: JsonSchema) =>

@@ -5,7 +5,7 @@
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { ACCOUNT_URL, OVERLAP } from './openapi-admin-schemas';
 import { ACCOUNT_DELETE } from './openapi-admin-upkeep';
-import { json, operation } from './openapi-operation';
+import { body, json, ORG_PATH, operation } from './openapi-operation';
 import {
   closed,
   type JsonSchema,
@@ -17,11 +17,9 @@ import {
   text,
 } from './openapi-schemas';
 
-const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
 const optionalBody = (schema: JsonSchema) => ({ required: false, content: json(schema) });
 const ok = (description: string, schema: JsonSchema) => ({ description, content: json(schema) });
 const NO_CONTENT = { description: 'Done; no body.' };
-const ORG_PATH = [parameterRef('OrgId')];
 const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
 const BAD = (why: string) => responseRef('BadRequest', why);
 

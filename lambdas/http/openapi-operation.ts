@@ -5,8 +5,10 @@
 import { API_ROUTES, type RouteMethod, type RouteShape } from '#config/routes';
 import {
   BEARER_SCHEME,
+  type JsonSchema,
   type OperationObject,
   type PathItemObject,
+  parameterRef,
   type Reference,
   responseRef,
   SIGV4_SCHEME,
@@ -53,3 +55,9 @@ export function operation(
 
 /** A JSON content object. */
 export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
+
+/** A required JSON request body. */
+export const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
+
+/** The path parameters of the `/admin/organizations/{org}/…` routes. */
+export const ORG_PATH = [parameterRef('OrgId')];

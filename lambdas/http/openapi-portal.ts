@@ -2,7 +2,7 @@
  * The webhook portal's operations in the OpenAPI document: the page, its sign-in, and the operator route
  * that mints sign-in links.
  */
-import { json, operation } from './openapi-operation';
+import { body, json, operation } from './openapi-operation';
 import {
   closed,
   int,
@@ -14,8 +14,6 @@ import {
   text,
   uri,
 } from './openapi-schemas';
-
-const body = (name: string) => ({ required: true, content: json(schemaRef(name)) });
 
 /** `paths` of the portal. */
 export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
@@ -37,7 +35,7 @@ export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
       "A link works once: the exchange deletes it. The session key has the link's organization and scope " +
       'and expires after 60 minutes.',
     tags: ['portal'],
-    requestBody: body('PortalSessionRequest'),
+    requestBody: body(schemaRef('PortalSessionRequest')),
     responses: {
       '201': { description: 'Signed in.', content: json(schemaRef('PortalSession')) },
       '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
@@ -52,7 +50,7 @@ export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
       'it signs in once, before `expires_at`.',
     tags: ['portal'],
     parameters: [parameterRef('OrgId')],
-    requestBody: body('PortalLinkRequest'),
+    requestBody: body(schemaRef('PortalLinkRequest')),
     responses: {
       '201': { description: 'The link.', content: json(schemaRef('PortalLink')) },
       '400': responseRef(

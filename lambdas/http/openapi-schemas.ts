@@ -1,6 +1,7 @@
 /**
  * The reusable parts of Herald's OpenAPI document: its types, component schemas, parameters and headers
- * (the problem responses are in `openapi-paths.ts`, next to the routes that answer with them). Patterns
+ * (the problem schemas are in `openapi-problem-schemas.ts`, the problem responses in `openapi-paths.ts`,
+ * next to the routes that answer with them). Patterns
  * come from the domain's own regular expressions where one exists, so the document cannot drift from
  * what the code accepts and renders.
  */
@@ -8,7 +9,6 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { WEBHOOK_STATUSES } from '#domain/model';
-import { PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './list-query';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
@@ -129,7 +129,6 @@ export const timestamp = (what: string): JsonSchema => ({
 export const EVENT_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source };
 /** A normalised IBAN: upper case, no blanks, 15 to 34 characters (see `iban.ts`). */
 export const IBAN = text('IBAN, upper case, no blanks.', { pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' });
-const regexpEscape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The fields of the list view; the detail view adds `payload` and the attempts. */
 const EVENT_FIELDS = {
@@ -202,29 +201,6 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   }),
   Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
-  InvalidParam: closed({ name: text('The parameter.'), reason: text('What is wrong and what is allowed.') }),
-  Problem: {
-    type: 'object',
-    description: 'RFC 9457 problem details; extension members may be added.',
-    required: ['type', 'title', 'status', 'detail', 'instance'],
-    properties: {
-      type: text('`https://herald.dev/problems/<slug>`.', {
-        format: 'uri',
-        pattern: `^${regexpEscape(PROBLEM_TYPE_BASE)}[a-z0-9-]+$`,
-      }),
-      title: text('Summary of the problem type; the same for every occurrence.'),
-      status: int('The HTTP status.', 400, { maximum: 599 }),
-      detail: text('What went wrong in this request; 5xx answers never reveal the cause.'),
-      instance: text('The request id: quote it when asking for support.'),
-      invalid_params: { type: 'array', minItems: 1, items: schemaRef('InvalidParam') },
-    },
-  },
-  ValidationProblem: {
-    type: 'object',
-    allOf: [schemaRef('Problem')],
-    required: ['invalid_params'],
-    properties: { invalid_params: { type: 'array', minItems: 1 } },
-  },
   WebhookPayload: closed(
     {
       id: EVENT_FIELDS.id,

@@ -10,6 +10,7 @@ import { UPKEEP_SCHEMAS } from './openapi-admin-upkeep';
 import { HEALTH_SCHEMAS } from './openapi-endpoint-health';
 import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
 import { PORTAL_PATHS, PORTAL_SCHEMAS } from './openapi-portal';
+import { PROBLEM_SCHEMAS } from './openapi-problem-schemas';
 import {
   BEARER_SCHEME,
   HEADERS,
@@ -115,7 +116,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     paths: { ...PATHS, ...PORTAL_PATHS },
     webhooks: WEBHOOKS,
     components: {
-      schemas: { ...SCHEMAS, ...HEALTH_SCHEMAS, ...ADMIN_SCHEMAS, ...UPKEEP_SCHEMAS, ...PORTAL_SCHEMAS },
+      schemas: {
+        ...SCHEMAS,
+        ...PROBLEM_SCHEMAS,
+        ...HEALTH_SCHEMAS,
+        ...ADMIN_SCHEMAS,
+        ...UPKEEP_SCHEMAS,
+        ...PORTAL_SCHEMAS,
+      },
       parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },
       headers: HEADERS,
       responses: RESPONSES,
