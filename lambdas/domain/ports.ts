@@ -106,7 +106,8 @@ export interface EventStore {
   settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
    * Starts a new delivery cycle for a `failed` or `skipped` event: status `pending`, cycle base = current
-   * attempts. False when the event is in another state.
+   * attempts. False when the event is in another state, or has used all its cycles (it then leaves the
+   * status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns it).
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**

@@ -46,6 +46,10 @@ export function deliveryObserver(
           responseTimeMs,
           ...(endpoint ? { endpointState: endpoint.health.state, endpointChange: endpoint.change } : {}),
         });
+        if (outcome.endpointError !== undefined) {
+          // Advisory: the attempt is recorded; the endpoint's state catches up with its next attempt.
+          logger.warn('Endpoint health write failed', { eventId: id, account, error: outcome.endpointError });
+        }
         metrics.addMetric(
           outcome.kind === 'delivered' ? DELIVERY_METRICS.succeeded : DELIVERY_METRICS.failed,
           MetricUnit.Count,

@@ -3,7 +3,7 @@ import { HERALD_VERSION } from '#config/version';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
 import { parseRetryAfter } from '#domain/endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
-import type { EventStore, WebhookSender } from '#domain/ports';
+import type { EventStore, SlotLease, WebhookSender } from '#domain/ports';
 import { webhookSignatureHeader } from '#domain/signing';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
@@ -38,6 +38,8 @@ interface Attempted {
   readonly event: EventRecord;
   readonly attempt: DeliveryAttempt;
   readonly endpoint?: EndpointReport;
+  /** The endpoint's health write failed (the attempt is recorded all the same): for the logs. */
+  readonly endpointError?: unknown;
 }
 
 /** What happened to one delivery message. */
@@ -89,12 +91,14 @@ export async function deliverEvent(
   }
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   let endpoint = account;
+  let url = account.webhookUrl;
   let admission = await admit(deps, endpoint, receiveCount);
   if (admission.kind === 'disabled' && deps.directory.refreshAccount) {
     // Disabled by a cached read: confirm it, so an operator's enable takes effect at once.
     const fresh = await deps.directory.refreshAccount(account.iban);
     if (fresh?.webhookUrl) {
       endpoint = fresh;
+      url = fresh.webhookUrl;
       admission = await admit(deps, endpoint, receiveCount);
     }
   }
@@ -120,19 +124,9 @@ export async function deliverEvent(
     }
   }
 
-  const { attempt, retryAfter } = await attemptDelivery(deps, event, account.webhookUrl, org);
+  // The endpoint that was admitted: a fresh read that confirmed it may also carry a changed URL.
+  const { attempt, retryAfter } = await attemptDelivery(deps, event, url, org);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
-  const health = await observeAttempt(
-    deps,
-    endpoint,
-    {
-      status: attempt.responseStatus,
-      latencyMs: attempt.responseTimeMs,
-      at: attempt.deliveredAt,
-      retryAfterSeconds: receiverWait,
-    },
-    admission.lease,
-  );
   // 410 Gone: the endpoint is disabled and this event settles with the attempt that showed it.
   const gone = attempt.responseStatus === 410;
   const step = nextStep({
@@ -148,19 +142,51 @@ export async function deliverEvent(
     step.status === 'pending'
       ? Math.min(Math.max(step.retryAfterSeconds, receiverWait ?? 0), MAX_POSTPONE_SECONDS)
       : 0;
-  const recorded = await deps.events.recordAttempt(
-    id,
-    attempt,
-    step.status,
-    step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
-  );
-  const report = health === undefined ? {} : { endpoint: health };
+  const signal = {
+    status: attempt.responseStatus,
+    latencyMs: attempt.responseTimeMs,
+    at: attempt.deliveredAt,
+    retryAfterSeconds: receiverWait,
+  };
+  // The attempt was sent, so it is recorded first: the attempt count must never miss a real send. The
+  // endpoint's health follows even when recording throws (it releases the slot), and its failure
+  // (account deleted meanwhile, throttling) is reported, not thrown: health is advisory.
+  let report: EndpointNote = {};
+  let recorded: EventRecord;
+  try {
+    recorded = await deps.events.recordAttempt(
+      id,
+      attempt,
+      step.status,
+      step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
+    );
+  } finally {
+    report = await noteEndpoint(deps, endpoint, signal, admission.lease);
+  }
   if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
   if (recorded.webhookStatus === 'success')
     return { kind: 'dropped', reason: 'a concurrent attempt succeeded' };
   if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt, ...report };
   return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
+}
+
+/** The endpoint's part of an attempt's outcome. */
+type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError'>;
+
+/** {@link observeAttempt}, whose failure becomes part of the outcome instead of an error. */
+async function noteEndpoint(
+  deps: DeliveryDeps,
+  endpoint: Account,
+  signal: Parameters<typeof observeAttempt>[2],
+  lease: SlotLease | undefined,
+): Promise<EndpointNote> {
+  try {
+    const health = await observeAttempt(deps, endpoint, signal, lease);
+    return health === undefined ? {} : { endpoint: health };
+  } catch (endpointError) {
+    return { endpointError };
+  }
 }
 
 /** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */

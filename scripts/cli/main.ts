@@ -98,19 +98,23 @@ interface Step {
 
 /**
  * Calls a chunked route until it says `more: false` (each call's cost is bounded on the server), and
- * sums the `counted` field over the calls; `next` builds each call from the previous step.
+ * accumulates the `collected` field over the calls (numbers summed, lists joined); `call` builds each
+ * call from the previous step.
  */
 async function untilDone<T extends Step>(
   call: (previous: T | undefined) => Promise<ApiAnswer>,
-  counted: keyof T,
+  collected: keyof T,
 ): Promise<T> {
   let step: T | undefined;
-  let total = 0;
+  let total: unknown;
   do {
     step = (await call(step)).body as T;
-    total += Number(step[counted]);
+    const part = step[collected];
+    total = Array.isArray(part)
+      ? [...((total as unknown[] | undefined) ?? []), ...part]
+      : Number(total ?? 0) + Number(part);
   } while (step.more);
-  return { ...step, [counted]: total };
+  return { ...step, [collected]: total };
 }
 
 /** Each command: the API call it makes, and what it prints. */
@@ -196,30 +200,26 @@ const COMMANDS: Readonly<Record<string, (call: ApiCall) => Promise<unknown>>> = 
   'events requeue': async (call) => {
     const minutes = integer('older-than', 'whole minutes (≥ 0)') ?? 15;
     // Each call examines a bounded number of events; the cursor goes on where the last one stopped.
-    const queued: string[] = [];
-    let step: (Step & { queued: string[] }) | undefined;
-    do {
-      const body = { older_than_minutes: minutes, ...(step?.cursor ? { cursor: step.cursor } : {}) };
-      step = (await call('POST', `${orgPath()}/events/requeue`, body)).body as Step & { queued: string[] };
-      queued.push(...step.queued);
-    } while (step.more);
-    return { queued };
+    const done = await untilDone<Step & { queued: string[] }>(
+      (previous) =>
+        call('POST', `${orgPath()}/events/requeue`, {
+          older_than_minutes: minutes,
+          ...(previous?.cursor ? { cursor: previous.cursor } : {}),
+        }),
+      'queued',
+    );
+    return { queued: done.queued };
   },
   'events redeliver': (call) =>
     bodyOf(call('POST', `${orgPath()}/events/${segment(required('id'))}/redeliver`)),
   'events reset': async (call) => {
-    // Each call queues one bounded chunk; the events it queued leave the status indexes.
-    const queued: string[] = [];
-    let more = true;
-    while (more) {
-      const step = (await call('POST', `${orgPath()}/webhooks/reset`)).body as {
-        queued: string[];
-        more: boolean;
-      };
-      queued.push(...step.queued);
-      more = step.more && step.queued.length > 0;
-    }
-    return { queued };
+    // Each call queues one bounded chunk; the events it tried (queued or with no cycle left) leave the
+    // status indexes, so the next call goes on with older ones.
+    const done = await untilDone<Step & { queued: string[] }>(
+      () => call('POST', `${orgPath()}/webhooks/reset`),
+      'queued',
+    );
+    return { queued: done.queued };
   },
   'events index-statuses': async (call) => {
     const done = await untilDone<Step & { indexed: number }>(

@@ -119,7 +119,14 @@ describe('startCycle', () => {
     const record = await read(event.id);
     expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
     expect(record.deliveries).toHaveLength(60);
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).ids).toEqual([event.id]);
+    expect(await store.startCycle(randomUUID(), event.orgId)).toBe(false);
+    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).ids).toEqual([event.id]);
     expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+    // No cycle left: it leaves the status indexes (so a reset goes on past it) and stays failed.
+    expect(await store.nextFailedOrSkipped(event.orgId, 10)).toEqual({ ids: [], more: false });
+    expect(await read(event.id)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
   });
 
   it('starts a new cycle of a skipped event of the right organization', async () => {

@@ -62,6 +62,16 @@ describe('enableEndpoint', () => {
     expect(new Set([...first.queued, ...second.queued]).size).toBe(bound + 7);
   });
 
+  it('recovers older events behind a chunk of events with no cycle left', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'older', webhookStatus: 'skipped', triggeredAt: '2026-11-20T08:00:00.000Z' });
+    for (let i = 0; i < RESET_CHUNK; i++) {
+      w.events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60 });
+    }
+    const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
+    expect((await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00')).queued).toEqual(['older']);
+  });
+
   it('refuses another organization’s account, a bad IBAN and a bad time, changing nothing', async () => {
     const w = deliveryWorld();
     w.health.health.set(w.iban, { state: 'disabled', consecutiveFailures: 3 });

@@ -112,6 +112,50 @@ describe('circuit breaker', () => {
     expect(w.sender.requests).toHaveLength(1);
   });
 
+  it('records the attempt when the health write fails (account deleted mid-flight), and reports it', async () => {
+    const w = deliveryWorld();
+    seed(w, 2);
+    w.sender.answer = () => {
+      // The account is deleted while the request is under way: its failure write's condition fails.
+      void w.directory.deleteAccount(w.iban);
+      return answer(500);
+    };
+    const outcome = await deliverEvent(w.deps, 'e0');
+    expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
+    expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
+    expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
+    // 410: disabling throws too, yet the event settles failed with the attempt that showed it.
+    w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://hooks.example.com/herald' });
+    w.sender.answer = () => {
+      void w.directory.deleteAccount(w.iban);
+      return answer(410);
+    };
+    expect((await deliverEvent(w.deps, 'e1')).kind).toBe('exhausted');
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
+    expect(w.health.writes).toEqual(['record-failure', 'disable']);
+    expectCountsConsistent(w);
+  });
+
+  it('sends to the URL of the fresh read that confirmed a cached disabled verdict wrong', async () => {
+    const w = deliveryWorld();
+    seed(w, 1);
+    const cached = await w.directory.getAccount(w.iban);
+    if (!cached) throw new Error('no account');
+    const stale = { ...cached, webhookHealth: { ...w.health.get(w.iban), state: 'disabled' as const } };
+    w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://new.example.com/herald' });
+    const directory = w.directory;
+    const deps = {
+      ...w.deps,
+      directory: {
+        getAccount: async () => stale,
+        refreshAccount: (iban: string) => directory.getAccount(iban),
+        getOrganization: (id: string) => directory.getOrganization(id),
+      },
+    };
+    expect((await deliverEvent(deps, 'e0')).kind).toBe('delivered');
+    expect(w.sender.requests.map((request) => request.url)).toEqual(['https://new.example.com/herald']);
+  });
+
   it('disables an endpoint that kept failing for the auto-disable period', async () => {
     const w = deliveryWorld({ failureThreshold: 100, autoDisableAfterMs: 3_600_000 });
     const ids = seed(w, 3);

@@ -1,5 +1,6 @@
 /** Redelivery cycles with fakes: a new cycle per redeliver, the cycle cap, conflicts and lost messages. */
 import { describe, expect, it } from 'vitest';
+import { RESET_CHUNK } from '#config/limits';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
 import { resetWebhooks } from '#use-cases/reset-webhooks';
@@ -56,6 +57,21 @@ describe('resetWebhooks and requeuePending', () => {
     expect(queued.sort()).toEqual(['f', 's']);
     expect(more).toBe(false);
     expect(queue.sent.map((m) => m.id).sort()).toEqual(['f', 's']);
+  });
+
+  it('walks past a whole chunk of events with no cycle left: they leave the index, more ends', async () => {
+    const { events, deps } = world();
+    const at = (minute: number) => `2026-11-20T09:${String(minute).padStart(2, '0')}:00.000Z`;
+    events.seed({ id: 'older', webhookStatus: 'failed', webhookRetries: 20, triggeredAt: at(0) });
+    // Newer than it, more than a chunk: events that used all three cycles.
+    for (let i = 0; i < RESET_CHUNK; i++) {
+      events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60, triggeredAt: at(1) });
+    }
+    expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: [], more: true });
+    expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: ['older'], more: false });
+    expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: [], more: false });
+    expect(events.writes.filter((write) => write === 'LeaveStatusIndexes')).toHaveLength(RESET_CHUNK);
+    expect(events.events.get('full0')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
   });
 
   it('requeues pending events triggered up to a time', async () => {

@@ -170,22 +170,47 @@ export class DynamoEventStore implements EventStore {
   }
 
   async startCycle(id: string, orgId: string): Promise<boolean> {
-    return this.conditionalUpdate('StartCycle', {
-      TableName: this.tableName,
-      Key: keys.event(id),
-      UpdateExpression:
-        'SET webhook_status = :pending, cycle_base = webhook_retries ' +
-        `REMOVE lease_until, next_attempt_at, ${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`,
-      ConditionExpression:
-        'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
-      ExpressionAttributeValues: {
-        ':pending': 'pending',
-        ':org': keys.orgEvents(orgId),
-        ':failed': 'failed',
-        ':skipped': 'skipped',
-        ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
-      },
-    });
+    const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
+    const values = { ':org': keys.orgEvents(orgId), ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS };
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.event(id),
+          UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
+          ConditionExpression:
+            'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
+          ExpressionAttributeValues: {
+            ...values,
+            ':pending': 'pending',
+            ':failed': 'failed',
+            ':skipped': 'skipped',
+          },
+          // The refused item comes back with the failure, so only a used-up event costs a second write.
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('StartCycle', out.ConsumedCapacity?.CapacityUnits);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const old = error.Item ? unmarshall(error.Item) : undefined;
+      const indexed =
+        old?.[STATUS_INDEXES.failed.attribute] !== undefined ||
+        old?.[STATUS_INDEXES.skipped.attribute] !== undefined;
+      if (indexed && old?.gsi1pk === values[':org'] && Number(old.webhook_retries) > values[':lastStart']) {
+        // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
+        await this.conditionalUpdate('LeaveStatusIndexes', {
+          TableName: this.tableName,
+          Key: keys.event(id),
+          UpdateExpression: `REMOVE ${indexes}`,
+          ConditionExpression: 'gsi1pk = :org AND webhook_retries > :lastStart',
+          ExpressionAttributeValues: values,
+        });
+      }
+      return false;
+    }
   }
 
   async nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk> {

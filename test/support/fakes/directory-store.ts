@@ -87,6 +87,7 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   async deleteAccount(iban: string): Promise<Account | undefined> {
     const existing = this.accounts.get(iban);
     this.accounts.delete(iban);
+    this.health?.owners.delete(iban);
     return existing;
   }
 

@@ -1,6 +1,7 @@
 /**
  * In-memory {@link EndpointHealthStore} with the DynamoDB adapter's rules (atomic failure count, disabled
- * stays disabled, slots free themselves when their lease runs out), for use-case tests.
+ * stays disabled, slots free themselves when their lease runs out, a deleted account's failure or disable
+ * write throws), for use-case tests.
  */
 import { type EndpointHealth, HEALTHY } from '#domain/endpoint-health';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
@@ -20,6 +21,7 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
   async recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth> {
     if (update.kind === 'disable') return this.disable(iban, update.at, update.reason, lease);
     this.writes.push(`record-${update.kind}`);
+    if (update.kind === 'failure') this.mustExist(iban);
     if (lease) this.slotsOf(iban).delete(lease.slot);
     const h = this.get(iban);
     if (update.kind === 'failure') {
@@ -68,6 +70,7 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
 
   async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
     this.writes.push('disable');
+    this.mustExist(iban);
     if (lease) this.slotsOf(iban).delete(lease.slot);
     return this.set(iban, {
       ...this.get(iban),
@@ -98,6 +101,11 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
     if (this.owners.get(iban) !== orgId) return false;
     this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
     return true;
+  }
+
+  /** The adapter's `attribute_exists(pk)`: a deleted account's failure or disable write throws. */
+  private mustExist(iban: string): void {
+    if (!this.owners.has(iban)) throw new Error(`ConditionalCheckFailed: no account ${iban}`);
   }
 
   private slotsOf(iban: string): Map<number, number> {

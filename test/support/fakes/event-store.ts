@@ -25,7 +25,7 @@ const ERASE_CHUNK = 1_000;
  * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
  * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
  * Every `failed`/`skipped` event is in its sparse status index except the ids in `unindexed` (events
- * recorded before the indexes existed); cursors are offsets.
+ * recorded before the indexes existed, or whose cycles are used up); cursors are offsets.
  */
 export class InMemoryEventStore implements EventStore {
   readonly events = new Map<string, EventRecord>();
@@ -137,6 +137,16 @@ export class InMemoryEventStore implements EventStore {
       event.orgId === orgId &&
       (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
       event.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
+    const usedUp =
+      event !== undefined &&
+      event.orgId === orgId &&
+      (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
+      event.webhookRetries > MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
+    if (usedUp && !this.unindexed.has(id)) {
+      // As the adapter: an event with no cycle left leaves the status indexes.
+      this.writes.push('LeaveStatusIndexes');
+      this.unindexed.add(id);
+    }
     if (allowed) {
       this.events.set(id, {
         ...event,
