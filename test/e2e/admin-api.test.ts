@@ -6,30 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import type { AwsKey } from '#cli/target';
 import { generateApiKey, hashApiKey } from '#domain/signing';
-import { type ApiClient, expectProblem } from '../support/e2e-http';
-import { DE, type EventsApiFixture, NL, startEventsApiFixture } from '../support/events-api-fixture';
-import { useFixture } from '../support/use-fixture';
+import { expectProblem } from '../support/e2e-http';
+import { DE, NL } from '../support/events-api-fixture';
+import { useOperatorFixture } from '../support/operator-fixture';
 
-let api: ApiClient;
-let operator: AwsKey;
-let fixture: EventsApiFixture;
-
-useFixture(
-  () => startEventsApiFixture({ bulk: false }),
-  (started) => {
-    fixture = started;
-    ({ api } = started);
-    operator = started.runtime.credentials;
-  },
-);
+const op = useOperatorFixture();
 
 /** An IBAN nobody registered in the fixture. */
 const ES = 'ES9121000418450200051332';
-
-const admin = (method: string, path: string, body?: unknown) =>
-  api.call(path, { method, sign: operator, ...(body === undefined ? {} : { body }) });
 
 interface KeyView {
   id: string;
@@ -41,44 +26,44 @@ interface KeyView {
 
 describe('organizations', () => {
   it('creates one with a working manage key, shows it, and names what is wrong', async () => {
-    const created = await admin('POST', '/admin/organizations', { name: '  Org C  ' });
+    const created = await op.admin('POST', '/admin/organizations', { name: '  Org C  ' });
     expect(created.status, created.text).toBe(201);
     const org = created.body as { id: string; name: string; webhook_token: string; api_key: string };
     expect(org.name).toBe('Org C');
-    expect((await api.call('/events', { key: org.api_key })).status).toBe(200);
+    expect((await op.api.call('/events', { key: org.api_key })).status).toBe(200);
 
-    const shown = await admin('GET', `/admin/organizations/${org.id}`);
+    const shown = await op.admin('GET', `/admin/organizations/${org.id}`);
     expect(shown.body).toMatchObject({
       id: org.id,
       name: 'Org C',
       webhook_token: org.webhook_token,
       previous: null,
     });
-    expectProblem(await admin('GET', '/admin/organizations/no-such-org'), 404);
-    const bad = expectProblem(await admin('POST', '/admin/organizations', { name: '' }), 400);
+    expectProblem(await op.admin('GET', '/admin/organizations/no-such-org'), 404);
+    const bad = expectProblem(await op.admin('POST', '/admin/organizations', { name: '' }), 400);
     expect(bad.invalid_params?.[0]?.name).toBe('name');
     expect(
-      expectProblem(await admin('POST', '/admin/organizations', { name: 'x', extra: 1 }), 400)
+      expectProblem(await op.admin('POST', '/admin/organizations', { name: 'x', extra: 1 }), 400)
         .invalid_params?.[0]?.name,
     ).toBe('extra');
   });
 
   it('refuses API keys and unsigned calls on every admin route with 403', async () => {
     const paths = [
-      `/admin/organizations/${fixture.orgA.id}`,
-      `/admin/organizations/${fixture.orgA.id}/api-keys`,
+      `/admin/organizations/${op.fixture.orgA.id}`,
+      `/admin/organizations/${op.fixture.orgA.id}/api-keys`,
     ];
     for (const path of paths) {
-      expectProblem(await api.call(path, { key: fixture.orgA.api_key }), 403);
-      expectProblem(await api.call(path), 403);
+      expectProblem(await op.api.call(path, { key: op.fixture.orgA.api_key }), 403);
+      expectProblem(await op.api.call(path), 403);
     }
   });
 });
 
 describe('API keys and scopes', () => {
   it('issues a read key that reads but gets 403 on every manage route', async () => {
-    const orgA = fixture.orgA;
-    const created = await admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
+    const orgA = op.fixture.orgA;
+    const created = await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
       name: 'dashboard',
       scope: 'read',
     });
@@ -87,17 +72,17 @@ describe('API keys and scopes', () => {
     expect(key).toMatchObject({ name: 'dashboard', scope: 'read' });
     expect(key.api_key).toMatch(/^herald_[A-Za-z0-9_-]{43}$/);
 
-    const listed = (await admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
+    const listed = (await op.admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
     expect(listed.map((k) => [k.name, k.scope])).toEqual([
       ['default', 'manage'],
       ['dashboard', 'read'],
     ]);
     expect(listed.some((k) => 'api_key' in k)).toBe(false);
 
-    expect((await api.call('/events', { key: key.api_key })).status).toBe(200);
-    expect((await api.call(`/accounts/${DE}`, { key: key.api_key })).status).toBe(200);
+    expect((await op.api.call('/events', { key: key.api_key })).status).toBe(200);
+    expect((await op.api.call(`/accounts/${DE}`, { key: key.api_key })).status).toBe(200);
     const manageCalls: [string, string][] = [
-      ['POST', `/events/${fixture.failedEvent.id}/redeliver`],
+      ['POST', `/events/${op.fixture.failedEvent.id}/redeliver`],
       ['POST', '/management/webhooks/reset'],
       ['PUT', `/accounts/${DE}`],
       ['POST', '/webhook-token/rotate'],
@@ -105,7 +90,7 @@ describe('API keys and scopes', () => {
     ];
     for (const [method, path] of manageCalls) {
       const problem = expectProblem(
-        await api.call(path, {
+        await op.api.call(path, {
           method,
           key: key.api_key,
           ...(method === 'PUT' ? { body: { webhook_url: null } } : {}),
@@ -115,35 +100,38 @@ describe('API keys and scopes', () => {
       expect(problem.type, `${method} ${path}`).toBe('https://herald.dev/problems/forbidden');
     }
     // The manage key may.
-    expect((await api.call('/webhook-token', { key: orgA.api_key })).body).toEqual({
+    expect((await op.api.call('/webhook-token', { key: orgA.api_key })).body).toEqual({
       webhook_token: orgA.webhook_token,
       previous: null,
     });
   });
 
   it('revokes a key: it answers 401, and cannot be revoked twice', async () => {
-    const orgA = fixture.orgA;
+    const orgA = op.fixture.orgA;
     const key = (
-      await admin('POST', `/admin/organizations/${orgA.id}/api-keys`, { name: 'temp', scope: 'manage' })
+      await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, { name: 'temp', scope: 'manage' })
     ).body as KeyView & { api_key: string };
-    expect((await api.call('/events', { key: key.api_key })).status).toBe(200);
-    const revoked = await admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`);
+    expect((await op.api.call('/events', { key: key.api_key })).status).toBe(200);
+    const revoked = await op.admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`);
     expect(revoked.status, revoked.text).toBe(204);
-    expectProblem(await api.call('/events', { key: key.api_key }), 401);
-    expectProblem(await admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`), 404);
+    expectProblem(await op.api.call('/events', { key: key.api_key }), 401);
+    expectProblem(await op.admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`), 404);
     // Another organization cannot revoke A's keys by id.
-    const list = (await admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
+    const list = (await op.admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
     const other = list[0] as KeyView;
-    expectProblem(await admin('DELETE', `/admin/organizations/${fixture.orgB.id}/api-keys/${other.id}`), 404);
-    expect((await api.call('/events', { key: orgA.api_key })).status).toBe(200);
+    expectProblem(
+      await op.admin('DELETE', `/admin/organizations/${op.fixture.orgB.id}/api-keys/${other.id}`),
+      404,
+    );
+    expect((await op.api.call('/events', { key: orgA.api_key })).status).toBe(200);
   });
 
   it('refuses an expired key, and checks the fields of a new one', async () => {
-    const orgA = fixture.orgA;
+    const orgA = op.fixture.orgA;
     // A short-lived key written with `expires_at` in the past, as a session-key issuer could leave it.
     const secret = generateApiKey();
     const client = createDocumentClient();
-    await new DynamoApiKeyStore(client, fixture.runtime.tableName).createApiKey(hashApiKey(secret), {
+    await new DynamoApiKeyStore(client, op.fixture.runtime.tableName).createApiKey(hashApiKey(secret), {
       id: '00000000-0000-7000-8000-000000000001',
       orgId: orgA.id,
       name: 'session',
@@ -152,16 +140,18 @@ describe('API keys and scopes', () => {
       expiresAt: Math.floor(Date.now() / 1000) - 1,
     });
     client.destroy();
-    expectProblem(await api.call('/events', { key: secret }), 401);
+    expectProblem(await op.api.call('/events', { key: secret }), 401);
 
     const future = Math.floor(Date.now() / 1000) + 3600;
-    const live = await admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
+    const live = await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
       name: 's',
       scope: 'read',
       expires_at: future,
     });
     expect(live.body).toMatchObject({ scope: 'read', expires_at: expect.any(String) });
-    expect((await api.call('/events', { key: (live.body as { api_key: string }).api_key })).status).toBe(200);
+    expect((await op.api.call('/events', { key: (live.body as { api_key: string }).api_key })).status).toBe(
+      200,
+    );
 
     const cases: [unknown, string][] = [
       [{ name: 'x', scope: 'admin' }, 'scope'],
@@ -170,82 +160,82 @@ describe('API keys and scopes', () => {
     ];
     for (const [body, field] of cases) {
       const problem = expectProblem(
-        await admin('POST', `/admin/organizations/${orgA.id}/api-keys`, body),
+        await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, body),
         400,
       );
       expect(problem.invalid_params?.[0]?.name).toBe(field);
     }
     expectProblem(
-      await admin('POST', '/admin/organizations/nope/api-keys', { name: 'x', scope: 'read' }),
+      await op.admin('POST', '/admin/organizations/nope/api-keys', { name: 'x', scope: 'read' }),
       404,
     );
   });
 
   it('accepts only the exact spelling "Bearer <key>", so each key has one cache entry', async () => {
-    const key = fixture.orgA.api_key;
+    const key = op.fixture.orgA.api_key;
     // (fetch trims trailing blanks from header values, so a trailing space cannot be sent from here.)
     for (const authorization of [`bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`, `Bearer\t${key}`]) {
-      expectProblem(await api.call('/events', { authorization }), 401);
+      expectProblem(await op.api.call('/events', { authorization }), 401);
     }
-    expect((await api.call('/events', { authorization: `Bearer ${key}` })).status).toBe(200);
+    expect((await op.api.call('/events', { authorization: `Bearer ${key}` })).status).toBe(200);
   });
 });
 
 describe('accounts', () => {
   it('puts, updates and deletes an account as the operator', async () => {
-    const orgB = fixture.orgB;
-    const put = await admin('PUT', `/admin/accounts/${ES.toLowerCase()}`, {
+    const orgB = op.fixture.orgB;
+    const put = await op.admin('PUT', `/admin/accounts/${ES.toLowerCase()}`, {
       org: orgB.id,
-      webhook_url: `${fixture.receiverUrl}/ok`,
+      webhook_url: `${op.fixture.receiverUrl}/ok`,
     });
     expect(put.status, put.text).toBe(200);
-    expect(put.body).toMatchObject({ iban: ES, webhook_url: `${fixture.receiverUrl}/ok` });
-    expect((await api.call(`/accounts/${ES}`, { key: orgB.api_key })).status).toBe(200);
-    const listed = (await admin('GET', `/admin/organizations/${orgB.id}/accounts`)).body as {
+    expect(put.body).toMatchObject({ iban: ES, webhook_url: `${op.fixture.receiverUrl}/ok` });
+    expect((await op.api.call(`/accounts/${ES}`, { key: orgB.api_key })).status).toBe(200);
+    const listed = (await op.admin('GET', `/admin/organizations/${orgB.id}/accounts`)).body as {
       iban: string;
     }[];
     expect(listed.map((account) => account.iban)).toEqual([ES, NL]);
 
-    expectProblem(await admin('PUT', `/admin/accounts/${ES}`, { org: fixture.orgA.id }), 409);
-    expectProblem(await admin('PUT', `/admin/accounts/${ES}`, { org: 'no-such-org' }), 404);
+    expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, { org: op.fixture.orgA.id }), 409);
+    expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, { org: 'no-such-org' }), 404);
     const badIban = expectProblem(
-      await admin('PUT', '/admin/accounts/ES0021000418450200051332', { org: orgB.id }),
+      await op.admin('PUT', '/admin/accounts/ES0021000418450200051332', { org: orgB.id }),
       400,
     );
     expect(badIban.invalid_params?.[0]?.name).toBe('iban');
     expect(
-      expectProblem(await admin('PUT', `/admin/accounts/${ES}`, {}), 400).invalid_params?.[0]?.name,
+      expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, {}), 400).invalid_params?.[0]?.name,
     ).toBe('org');
     const badUrl = expectProblem(
-      await admin('PUT', `/admin/accounts/${ES}`, { org: orgB.id, webhook_url: 'ftp://x' }),
+      await op.admin('PUT', `/admin/accounts/${ES}`, { org: orgB.id, webhook_url: 'ftp://x' }),
       400,
     );
     expect(badUrl.invalid_params?.[0]?.name).toBe('webhook_url');
 
-    expect((await admin('DELETE', `/admin/accounts/${ES}`)).status).toBe(204);
-    expectProblem(await admin('DELETE', `/admin/accounts/${ES}`), 404);
-    expectProblem(await api.call(`/accounts/${ES}`, { key: orgB.api_key }), 404);
+    expect((await op.admin('DELETE', `/admin/accounts/${ES}`)).status).toBe(204);
+    expectProblem(await op.admin('DELETE', `/admin/accounts/${ES}`), 404);
+    expectProblem(await op.api.call(`/accounts/${ES}`, { key: orgB.api_key }), 404);
   });
 
   it("lets a manage key set its own account's webhook URL, and no other organization's", async () => {
-    const orgA = fixture.orgA;
-    const set = await api.call(`/accounts/${DE}`, {
+    const orgA = op.fixture.orgA;
+    const set = await op.api.call(`/accounts/${DE}`, {
       method: 'PUT',
       key: orgA.api_key,
-      body: { webhook_url: `${fixture.receiverUrl}/ok` },
+      body: { webhook_url: `${op.fixture.receiverUrl}/ok` },
     });
     expect(set.status, set.text).toBe(200);
-    expect(set.body).toMatchObject({ iban: DE, webhook_url: `${fixture.receiverUrl}/ok` });
-    const cleared = await api.call(`/accounts/${DE}`, {
+    expect(set.body).toMatchObject({ iban: DE, webhook_url: `${op.fixture.receiverUrl}/ok` });
+    const cleared = await op.api.call(`/accounts/${DE}`, {
       method: 'PUT',
       key: orgA.api_key,
       body: { webhook_url: null },
     });
     expect(cleared.body).toMatchObject({ iban: DE, webhook_url: null });
     expectProblem(
-      await api.call(`/accounts/${NL}`, { method: 'PUT', key: orgA.api_key, body: { webhook_url: null } }),
+      await op.api.call(`/accounts/${NL}`, { method: 'PUT', key: orgA.api_key, body: { webhook_url: null } }),
       404,
     );
-    expectProblem(await api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.api_key, body: {} }), 400);
+    expectProblem(await op.api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.api_key, body: {} }), 400);
   });
 });

@@ -8,33 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AwsKey } from '#cli/target';
 import { GATEWAY_PROBLEMS } from '#http/problem-types';
-import { type ApiClient, expectProblem, sigv4Headers } from '../support/e2e-http';
-import {
-  DE,
-  type EventsApiFixture,
-  FR,
-  startEventsApiFixture,
-  TRANSFER,
-  UNREGISTERED,
-} from '../support/events-api-fixture';
-import { useFixture } from '../support/use-fixture';
+import { expectProblem, sigv4Headers } from '../support/e2e-http';
+import { DE, FR, TRANSFER, UNREGISTERED } from '../support/events-api-fixture';
+import { useOperatorFixture } from '../support/operator-fixture';
 import { waitFor } from '../support/wait';
 
-let api: ApiClient;
-let operator: AwsKey;
-let fixture: EventsApiFixture;
+const op = useOperatorFixture();
 
-useFixture(
-  () => startEventsApiFixture({ bulk: false }),
-  (started) => {
-    fixture = started;
-    ({ api } = started);
-    operator = started.runtime.credentials;
-  },
-);
-
-const publish = (body: unknown, sign: AwsKey = operator) =>
-  api.call('/events', { method: 'POST', body, sign });
+const publish = (body: unknown, sign: AwsKey = op.operator) =>
+  op.api.call('/events', { method: 'POST', body, sign });
 
 describe('POST /events', () => {
   it('answers 201 with the event, which is then delivered with the signature it shows', async () => {
@@ -52,13 +34,13 @@ describe('POST /events', () => {
     expect(response.headers.get('location')).toBe(event._links.self);
 
     const delivered = await waitFor(
-      () => fixture.received.find((request) => request.headers['webhook-id'] === id),
+      () => op.fixture.received.find((request) => request.headers['webhook-id'] === id),
       { timeoutMs: 30_000, what: `the webhook of ${id}` },
     );
     expect(delivered.headers['x-signature']).toBe(event.signature);
     expect(JSON.parse(delivered.body)).toMatchObject({ id, payload });
     await waitFor(async () => {
-      const read = await api.call(`/events/${id}`, { key: fixture.orgA.api_key });
+      const read = await op.api.call(`/events/${id}`, { key: op.fixture.orgA.api_key });
       return (read.body as { webhook_status: string }).webhook_status === 'success';
     });
   });
@@ -78,7 +60,7 @@ describe('POST /events', () => {
     expect(again.body).toEqual(first.body);
     const other = expectProblem(await publish({ ...body, payload: { n: 2 } }), 409);
     expect(other.detail).toMatch(/already exists with different content/);
-    const read = await api.call(`/events/${body.id}`, { key: fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
     expect((read.body as { payload: unknown }).payload).toEqual({ n: 1 });
   });
 
@@ -105,42 +87,42 @@ describe('POST /events', () => {
       expect(problem.invalid_params?.[0]?.name, JSON.stringify(body).slice(0, 80)).toBe(field);
     }
     const notJson = expectProblem(
-      await api.call('/events', { method: 'POST', rawBody: '{"account":', sign: operator }),
+      await op.api.call('/events', { method: 'POST', rawBody: '{"account":', sign: op.operator }),
       400,
     );
     expect(notJson.invalid_params?.[0]?.name).toBe('body');
 
-    const listed = await api.call(`/events?account=${DE}&per_page=100`, { key: fixture.orgA.api_key });
+    const listed = await op.api.call(`/events?account=${DE}&per_page=100`, { key: op.fixture.orgA.api_key });
     // Only the one event the idempotency test published for DE.
     expect((listed.body as { id: string }[]).length).toBe(1);
   });
 
   it('answers 403 to an unsigned request, an org API key, a wrong secret or a changed body', async () => {
     const body = { account: DE, type: TRANSFER, payload: { denied: true }, id: randomUUID() };
-    const unsigned = expectProblem(await api.call('/events', { method: 'POST', body }), 403);
+    const unsigned = expectProblem(await op.api.call('/events', { method: 'POST', body }), 403);
     expect(unsigned.type).toBe('https://herald.dev/problems/signature-required');
     expect(unsigned.detail).toBe(GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail);
     const withKey = expectProblem(
-      await api.call('/events', { method: 'POST', body, key: fixture.orgA.api_key }),
+      await op.api.call('/events', { method: 'POST', body, key: op.fixture.orgA.api_key }),
       403,
     );
     expect(withKey.type).toBe('https://herald.dev/problems/signature-required');
     expect(withKey.detail).toBe(GATEWAY_PROBLEMS.INCOMPLETE_SIGNATURE.detail);
     const wrongSecret = expectProblem(
-      await publish(body, { ...operator, secretAccessKey: 'x'.repeat(40) }),
+      await publish(body, { ...op.operator, secretAccessKey: 'x'.repeat(40) }),
       403,
     );
     expect(wrongSecret.type).toBe('https://herald.dev/problems/invalid-signature');
     const unknownKey = expectProblem(
-      await publish(body, { ...operator, accessKeyId: 'AKIAUNKNOWN000000000' }),
+      await publish(body, { ...op.operator, accessKeyId: 'AKIAUNKNOWN000000000' }),
       403,
     );
     expect(unknownKey.type).toBe('https://herald.dev/problems/invalid-signature');
 
     // Signed for one body, sent with another: the payload hash no longer matches.
-    const url = new URL('/events', api.baseUrl);
+    const url = new URL('/events', op.api.baseUrl);
     const headers = await sigv4Headers(
-      operator,
+      op.operator,
       'POST',
       url,
       { 'content-type': 'application/json' },
@@ -153,7 +135,7 @@ describe('POST /events', () => {
     });
     expect(tampered.status).toBe(403);
 
-    const read = await api.call(`/events/${body.id}`, { key: fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
     expectProblem(read, 404);
   });
 });

@@ -7,29 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { AwsKey } from '#cli/target';
-import { type ApiClient, expectProblem } from '../support/e2e-http';
-import {
-  type EventsApiFixture,
-  type Received,
-  startEventsApiFixture,
-  TRANSFER,
-} from '../support/events-api-fixture';
-import { useFixture } from '../support/use-fixture';
+import { expectProblem } from '../support/e2e-http';
+import { type Received, TRANSFER } from '../support/events-api-fixture';
+import { useOperatorFixture } from '../support/operator-fixture';
 import { sleep, waitFor } from '../support/wait';
 
-let api: ApiClient;
-let operator: AwsKey;
-let fixture: EventsApiFixture;
-
-useFixture(
-  () => startEventsApiFixture({ bulk: false }),
-  (started) => {
-    fixture = started;
-    ({ api } = started);
-    operator = started.runtime.credentials;
-  },
-);
+const op = useOperatorFixture();
 
 const AT = 'AT611904300234573201';
 /** 7.2 s: long enough to deliver one webhook inside it, short enough to wait for its end. */
@@ -40,14 +23,11 @@ interface TokenView {
   previous: { webhook_token: string; expires_at: string } | null;
 }
 
-const admin = (method: string, path: string, body?: unknown) =>
-  api.call(path, { method, sign: operator, ...(body === undefined ? {} : { body }) });
-
 async function publishAndReceive(): Promise<{ request: Received; signature: string }> {
   const id = randomUUID();
-  const published = await admin('POST', '/events', { account: AT, type: TRANSFER, payload: { id }, id });
+  const published = await op.admin('POST', '/events', { account: AT, type: TRANSFER, payload: { id }, id });
   expect(published.status, published.text).toBe(201);
-  const request = await waitFor(() => fixture.received.find((r) => r.headers['webhook-id'] === id), {
+  const request = await waitFor(() => op.fixture.received.find((r) => r.headers['webhook-id'] === id), {
     timeoutMs: 30_000,
     what: `the webhook of ${id}`,
   });
@@ -73,18 +53,18 @@ const verifies = (token: string, request: Received, signature: string): boolean 
 
 describe('webhook token rotation', () => {
   it('signs with the new and the old token during the overlap, then with the new one only', async () => {
-    const org = (await admin('POST', '/admin/organizations', { name: 'Rotating' })).body as {
+    const org = (await op.admin('POST', '/admin/organizations', { name: 'Rotating' })).body as {
       id: string;
       api_key: string;
       webhook_token: string;
     };
-    const put = await admin('PUT', `/admin/accounts/${AT}`, {
+    const put = await op.admin('PUT', `/admin/accounts/${AT}`, {
       org: org.id,
-      webhook_url: `${fixture.receiverUrl}/ok`,
+      webhook_url: `${op.fixture.receiverUrl}/ok`,
     });
     expect(put.status, put.text).toBe(200);
 
-    const rotated = await api.call('/webhook-token/rotate', {
+    const rotated = await op.api.call('/webhook-token/rotate', {
       method: 'POST',
       key: org.api_key,
       body: { overlap_hours: OVERLAP_HOURS },
@@ -95,7 +75,7 @@ describe('webhook token rotation', () => {
     const newToken = tokens.webhook_token;
     expect(newToken).not.toBe(oldToken);
     expect(tokens.previous?.webhook_token).toBe(oldToken);
-    expect((await api.call('/webhook-token', { key: org.api_key })).body).toEqual(tokens);
+    expect((await op.api.call('/webhook-token', { key: org.api_key })).body).toEqual(tokens);
     const rotatedAt = Date.now();
 
     const during = await publishAndReceive();
@@ -103,7 +83,7 @@ describe('webhook token rotation', () => {
     const signatures = header.split(' ');
     expect(signatures).toHaveLength(2);
     // As the served document's webhook describes the header.
-    const documented = (api.document.webhooks.event?.post?.parameters ?? []).find(
+    const documented = (op.api.document.webhooks.event?.post?.parameters ?? []).find(
       (parameter) => 'name' in parameter && parameter.name === 'webhook-signature',
     );
     const pattern = documented && 'schema' in documented ? documented.schema.pattern : undefined;
@@ -130,12 +110,14 @@ describe('webhook token rotation', () => {
     expect(single.split(' ')).toHaveLength(1);
     expect(verifies(newToken, after.request, single)).toBe(true);
     expect(verifies(oldToken, after.request, single)).toBe(false);
-    expect(((await api.call('/webhook-token', { key: org.api_key })).body as TokenView).previous).toBeNull();
+    expect(
+      ((await op.api.call('/webhook-token', { key: org.api_key })).body as TokenView).previous,
+    ).toBeNull();
   }, 60_000);
 
   it("lets the operator rotate any organization's token, 24 h of overlap by default", async () => {
-    const orgB = fixture.orgB;
-    const rotated = await admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`);
+    const orgB = op.fixture.orgB;
+    const rotated = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`);
     expect(rotated.status, rotated.text).toBe(200);
     const view = rotated.body as TokenView;
     expect(view.previous?.webhook_token).toBe(orgB.webhook_token);
@@ -143,20 +125,20 @@ describe('webhook token rotation', () => {
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
 
-    const noOverlap = await admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const noOverlap = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
       overlap_hours: 0,
     });
     expect((noOverlap.body as TokenView).previous).toBeNull();
-    const shown = await admin('GET', `/admin/organizations/${orgB.id}`);
+    const shown = await op.admin('GET', `/admin/organizations/${orgB.id}`);
     expect(shown.body).toMatchObject({
       webhook_token: (noOverlap.body as TokenView).webhook_token,
       previous: null,
     });
 
-    const tooLong = await admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const tooLong = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
       overlap_hours: 200,
     });
     expect(expectProblem(tooLong, 400).invalid_params?.[0]?.name).toBe('overlap_hours');
-    expectProblem(await admin('POST', '/admin/organizations/nope/webhook-token/rotate'), 404);
+    expectProblem(await op.admin('POST', '/admin/organizations/nope/webhook-token/rotate'), 404);
   });
 });
