@@ -58,7 +58,10 @@ export interface ApiGatewayOptions {
   readonly handlers: ApiHandlers;
   /** Default `API_ROUTES`. */
   readonly routes?: readonly RouteShape[];
-  /** How long an authorizer decision is reused for the same token; default 300 s, 0 disables the cache. */
+  /**
+   * How long an authorizer decision is reused for the same token; default `AUTHORIZER_CACHE_TTL_SECONDS`
+   * (60 s), 0 disables the cache.
+   */
   readonly authorizerCacheTtlSeconds?: number;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;
