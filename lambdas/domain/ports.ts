@@ -3,7 +3,9 @@
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { EndpointHealth, HealthUpdate } from './endpoint-health';
+
+import type { HealthUpdate } from '#domain/delivery/circuit-breaker';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type {
   Account,
   ApiKey,

@@ -11,15 +11,11 @@ import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sen
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { toQueueMessages } from '#adapters/sqs/sqs-records';
-import {
-  CONSUMER_TIMEOUT_SECONDS,
-  MAX_ATTEMPTS,
-  REPLACE_AFTER_AGE_SECONDS,
-  REPLACE_AT_RECEIVE_COUNT,
-} from '#config/delivery';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
-import { healthPolicyFrom } from '#domain/endpoint-health';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
+import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { CachedDirectory } from '#use-cases/cached-directory';
 import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';

@@ -1,7 +1,7 @@
 /**
  * The JSON views of events and accounts (snake_case, as in the seed).
  */
-import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/endpoint-health';
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
 import type { Account, DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, pathSegment } from '#domain/urls';

@@ -2,7 +2,7 @@
  * The OpenAPI parts of endpoint health: the `webhook_health` schema of an account view and the two routes
  * that enable an endpoint again, one for an organization key and one for operators (SigV4).
  */
-import { ENDPOINT_STATES } from '#domain/endpoint-health';
+import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { json, operation } from './openapi-operation';
 import {
   closed,

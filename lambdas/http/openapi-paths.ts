@@ -6,8 +6,8 @@
 
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { GATEWAY_PROBLEMS, NOT_FOUND_PROBLEM as NO_ROUTE, PROBLEM_TYPE_BASE } from '#http/problem-types';
 import { ACCOUNT_PUT, ADMIN_PATHS, MANAGE_PATHS, PUBLISH_EVENT } from './openapi-admin';
 import { UPKEEP_PATHS } from './openapi-admin-upkeep';

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account, Organization } from '#domain/model';
 import type { ApiKeyStore, DirectoryStore } from '#domain/ports';
-import { generateWebhookToken } from '#domain/signing';
+import { generateWebhookToken } from '#domain/signing/webhook-token';
 import { type Clock, nowIso, renderTimestamp, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { createApiKey } from './api-keys';

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import type { ApiKey } from '#domain/model';
 import { type ApiKeyStore, type DirectoryStore, MAX_API_KEYS_PER_ORG } from '#domain/ports';
-import { generateApiKey, hashApiKey } from '#domain/signing';
+import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
 import { nowIso, renderTimestamp } from '#domain/time';
 import { requireOrganization } from './require-organization';
 

@@ -1,7 +1,7 @@
 import { BEARER_PATTERN } from '#config/routes';
 import type { ApiKey } from '#domain/model';
 import type { ApiKeyStore } from '#domain/ports';
-import { hashApiKey } from '#domain/signing';
+import { hashApiKey } from '#domain/signing/secrets';
 
 /** `Bearer herald_…`, in the one spelling the gateway lets through. */
 const BEARER = new RegExp(BEARER_PATTERN);

@@ -1,4 +1,4 @@
-import type { EndpointHealth } from '#domain/endpoint-health';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import type { DeliveryDirectory } from './deliver-event';

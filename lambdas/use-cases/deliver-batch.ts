@@ -1,15 +1,11 @@
-import { MAX_MESSAGE_DELAY_SECONDS } from '#config/delivery';
+import { postponement, type ReplacementLimits } from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 import { type MessageFate, runBatch } from './queue-batch';
 
 /** What a batch needs beyond single deliveries. */
-export interface BatchDeps extends DeliveryDeps {
+export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
   readonly queue: Pick<DeliveryQueue, 'postpone' | 'enqueue'>;
-  /** A message postponed at this receive count or later is replaced by a fresh one (redrive limit). */
-  readonly replaceAtReceiveCount: number;
-  /** A message that would still wait past this age is replaced by a fresh one (queue retention). */
-  readonly replaceAfterAgeSeconds: number;
   /** Observes each outcome (logs and metrics live in the handler). */
   readonly observe: (id: string, outcome: DeliveryOutcome) => void;
   /** Observes a message that could not be processed and will come back. */
@@ -38,26 +34,19 @@ export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[])
   );
 }
 
-/**
- * Hides the message for `seconds`, or, when it was received so often that another receive could take it
- * to the dead-letter queue, or it would outlive the queue's retention, sends a fresh message for the event
- * (at most 15 min delayed; an early one waits as `not-due`) and lets the old one be deleted.
- */
+/** Applies the {@link postponement} decision: the message is hidden, or replaced by a fresh one. */
 async function postpone(
   deps: BatchDeps,
   id: string,
   message: QueueMessage,
   seconds: number,
 ): Promise<MessageFate> {
-  const ageSeconds = (deps.now() - message.sentAt) / 1000;
-  if (
-    message.receiveCount >= deps.replaceAtReceiveCount ||
-    ageSeconds + seconds >= deps.replaceAfterAgeSeconds
-  ) {
-    await deps.queue.enqueue([id], Math.min(seconds, MAX_MESSAGE_DELAY_SECONDS));
+  const decision = postponement(message, seconds, deps.now(), deps);
+  if (decision.kind === 'replace') {
+    await deps.queue.enqueue([id], decision.delaySeconds);
     deps.observeReplaced?.(id, message.receiveCount);
     return 'done';
   }
-  await deps.queue.postpone(message.receiptHandle, seconds);
+  await deps.queue.postpone(message.receiptHandle, decision.seconds);
   return 'keep';
 }

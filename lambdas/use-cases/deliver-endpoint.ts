@@ -3,15 +3,8 @@
  * a degraded endpoint, and the health write after it. A healthy endpoint's fast success passes through
  * without any read or write of its own (its health comes with the account the consumer reads anyway).
  */
-import {
-  busyDeferSeconds,
-  type EndpointHealth,
-  escalate,
-  gate,
-  HEALTHY,
-  type HealthPolicy,
-  updateAfterAttempt,
-} from '#domain/endpoint-health';
+import { busyDeferSeconds, escalate, gate, updateAfterAttempt } from '#domain/delivery/circuit-breaker';
+import { type EndpointHealth, HEALTHY, type HealthPolicy } from '#domain/delivery/endpoint-health';
 import type { Account } from '#domain/model';
 import type { EndpointHealthStore, SlotLease } from '#domain/ports';
 

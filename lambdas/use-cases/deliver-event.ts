@@ -1,19 +1,11 @@
-import { MAX_POSTPONE_SECONDS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
-import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
-import { parseRetryAfter } from '#domain/endpoint-health';
+import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
+import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, SlotLease, WebhookSender } from '#domain/ports';
-import { webhookSignatureHeader } from '#domain/signing';
+import { webhookSignatureHeader } from '#domain/signing/signatures';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
-
-/**
- * The scheduled message reappears only after its visibility timeout, which is set after the due time
- * was recorded, so it is never early by the recording consumer's clock; this margin covers clock
- * differences between consumers and nothing more (a wider one would let duplicates jump the schedule).
- */
-const DUE_TOLERANCE_MS = 100;
 
 /** Reads accounts and organizations (the consumer passes a short-lived cache). */
 export interface DeliveryDirectory {
@@ -86,9 +78,8 @@ export async function deliverEvent(
     await deps.events.settlePending(id, 'failed');
     return { kind: 'dropped', reason: 'organization not found; event marked failed' };
   }
-  if (event.nextAttemptAt !== undefined && event.nextAttemptAt - now() > DUE_TOLERANCE_MS) {
-    return { kind: 'not-due', retryAfterSeconds: Math.ceil((event.nextAttemptAt - now()) / 1000) };
-  }
+  const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
+  if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   let endpoint = account;
   let url = account.webhookUrl;
@@ -111,13 +102,7 @@ export async function deliverEvent(
   }
   if (event.webhookRetries > 0) {
     const at = now();
-    const leased = await deps.events.takeLease(
-      id,
-      event.webhookRetries,
-      at + deps.leaseMs,
-      at,
-      at + DUE_TOLERANCE_MS,
-    );
+    const leased = await deps.events.takeLease(id, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {
       await release(deps, endpoint.iban, admission.lease);
       return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
@@ -127,21 +112,17 @@ export async function deliverEvent(
   // The endpoint that was admitted: a fresh read that confirmed it may also carry a changed URL.
   const { attempt, retryAfter } = await attemptDelivery(deps, event, url, org);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
-  // 410 Gone: the endpoint is disabled and this event settles with the attempt that showed it.
-  const gone = attempt.responseStatus === 410;
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
     cycleBase: event.cycleBase,
     outcomeOk: isSuccessStatus(attempt.responseStatus),
+    // 410 Gone: the endpoint is disabled and this event settles with the attempt that showed it.
+    gone: attempt.responseStatus === 410,
     schedule: deps.schedule,
-    maxAttempts: gone ? event.webhookRetries + 1 - event.cycleBase : deps.maxAttempts,
+    maxAttempts: deps.maxAttempts,
   });
-  // SQS hides a message at most 12 h after its receive, so the 12 h step (or a receiver's longer
-  // Retry-After) is clamped to fit.
   const retryAfterSeconds =
-    step.status === 'pending'
-      ? Math.min(Math.max(step.retryAfterSeconds, receiverWait ?? 0), MAX_POSTPONE_SECONDS)
-      : 0;
+    step.status === 'pending' ? retryWaitSeconds(step.retryAfterSeconds, receiverWait) : 0;
   const signal = {
     status: attempt.responseStatus,
     latencyMs: attempt.responseTimeMs,

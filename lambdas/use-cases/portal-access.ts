@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { KEY_SCOPES, type KeyScope } from '#config/routes';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
 import type { ApiKeyStore, DirectoryStore, PortalLinkStore } from '#domain/ports';
-import { hashApiKey } from '#domain/signing';
+import { hashApiKey } from '#domain/signing/secrets';
 import { joinUrl } from '#domain/urls';
 import { createApiKey } from './api-keys';
 import { requireOrganization } from './require-organization';

@@ -3,7 +3,8 @@ import { ConflictError, NotFoundError } from '#domain/errors';
 import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';
 import type { DirectoryStore, EventStore } from '#domain/ports';
-import { signBody, webhookKey } from '#domain/signing';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
 
 /** What publishing needs. */

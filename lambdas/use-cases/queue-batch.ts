@@ -2,7 +2,7 @@
  * The one batch path of Herald's queue consumers (delivery and dead-letter reconciliation): decode each
  * `{"id"}` message, handle one message per event concurrently, and return the messages to keep.
  */
-import { decodeDeliveryMessage } from '#domain/delivery-message';
+import { decodeDeliveryMessage } from '#domain/delivery/message';
 import type { QueueMessage } from '#domain/ports';
 
 /** `done`: delete the message; `keep`: it comes back (its visibility was set, or it failed). */

@@ -1,4 +1,4 @@
-import { attemptsLeft } from '#domain/delivery-policy';
+import { attemptsLeft } from '#domain/delivery/policy';
 import type { DeliveryQueue, EventStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './queue-batch';
 

@@ -1,5 +1,6 @@
-import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { MAX_ATTEMPTS } from '#config/delivery';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
+import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { DeliveryQueue, EventStore } from '#domain/ports';
 

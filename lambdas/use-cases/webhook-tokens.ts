@@ -1,7 +1,7 @@
 import { ValidationError } from '#domain/errors';
 import type { Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
-import { generateWebhookToken } from '#domain/signing';
+import { generateWebhookToken } from '#domain/signing/webhook-token';
 import { renderTimestamp } from '#domain/time';
 import { requireOrganization } from './require-organization';
 

@@ -10,7 +10,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
-import { parseRetrySchedule } from '#domain/retry-schedule';
+import { parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { DEFAULT_LINK_MINUTES, mintPortalLink } from '#use-cases/portal-access';
 import { showWebhookToken } from '#use-cases/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';

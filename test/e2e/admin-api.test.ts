@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { generateApiKey, hashApiKey } from '#domain/signing';
+import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
 import { expectProblem } from '../support/e2e-http';
 import { DE, NL } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';

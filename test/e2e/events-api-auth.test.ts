@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HEALTHY } from '#domain/endpoint-health';
+import { HEALTHY } from '#domain/delivery/endpoint-health';
 import { toEndpointHealthView } from '#http/event-view';
 import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';

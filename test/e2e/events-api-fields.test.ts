@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, webhookKey } from '#domain/signing';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
 import type { CreatedOrganization } from '#use-cases/administer';
 import { type ApiClient, expectProblem } from '../support/e2e-http';

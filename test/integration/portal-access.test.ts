@@ -8,7 +8,7 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import { hashApiKey } from '#domain/signing';
+import { hashApiKey } from '#domain/signing/secrets';
 import { createOrganization } from '#use-cases/administer';
 import { apiKeyOfBearer } from '#use-cases/authorize';
 import {

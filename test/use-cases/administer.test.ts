@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import { API_KEY_PREFIX, hashApiKey, WEBHOOK_TOKEN_PREFIX } from '#domain/signing';
+import { API_KEY_PREFIX, hashApiKey } from '#domain/signing/secrets';
+import { WEBHOOK_TOKEN_PREFIX } from '#domain/signing/webhook-token';
 import { createOrganization, getAccount, listAccounts, putAccount } from '#use-cases/administer';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';

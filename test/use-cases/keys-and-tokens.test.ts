@@ -7,7 +7,7 @@ import { API_ROUTES } from '#config/routes';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { ApiKey, Organization } from '#domain/model';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
-import { hashApiKey } from '#domain/signing';
+import { hashApiKey } from '#domain/signing/secrets';
 import { keyPolicy } from '#http/authorizer-policy';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
 import { apiKeyOfBearer } from '#use-cases/authorize';

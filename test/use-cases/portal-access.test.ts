@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, UnauthorizedError } from '#domain/errors';
 import type { Organization } from '#domain/model';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
-import { hashApiKey } from '#domain/signing';
+import { hashApiKey } from '#domain/signing/secrets';
 import { createApiKey } from '#use-cases/api-keys';
 import { apiKeyOfBearer } from '#use-cases/authorize';
 import {

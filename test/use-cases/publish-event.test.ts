@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import { signBody, webhookKey } from '#domain/signing';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
 import { createOrganization, putAccount } from '#use-cases/administer';
 import { type PublishDeps, publishEvent, settingsRetention } from '#use-cases/publish-event';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';

@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { MAX_ATTEMPTS } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
+import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,

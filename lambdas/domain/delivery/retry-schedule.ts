@@ -1,13 +1,13 @@
 /**
  * Waiting times between delivery attempts. A cycle has {@link MAX_ATTEMPTS} attempts, so 19 waits.
  */
-import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_ATTEMPTS, MAX_VISIBILITY_TIMEOUT_SECONDS } from '#config/delivery';
 
 /** Number of waits in a schedule: one after each attempt but the last. */
 export const RETRY_SCHEDULE_LENGTH = MAX_ATTEMPTS - 1;
 
 /** Longest wait: 12 h, the largest visibility timeout SQS accepts. */
-export const MAX_RETRY_DELAY_SECONDS = 43_200;
+export const MAX_RETRY_DELAY_SECONDS = MAX_VISIBILITY_TIMEOUT_SECONDS;
 
 const MINUTE = 60;
 const HOUR = 3600;

@@ -1,8 +1,16 @@
 /**
- * What happens after a delivery attempt has been recorded: done, retry later, or give up.
+ * What happens after a delivery attempt has been recorded: done, retry later, or give up; and how many
+ * attempts a cycle, and an event over all its cycles, may have.
  */
-import type { EventRecord } from './model';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import type { EventRecord } from '#domain/model';
 import { delayAfterAttempt } from './retry-schedule';
+
+/**
+ * Attempts one event may accumulate over all its cycles (a redelivery starts a new cycle of 20). Attempts
+ * live in the event item, which DynamoDB caps at 400 KB; 60 attempts with 4 KiB bodies stay far below.
+ */
+export const MAX_ATTEMPTS_PER_EVENT = 3 * MAX_ATTEMPTS;
 
 /** The outcome of an attempt for the event's status and the queue message. */
 export type DeliveryStep =
@@ -18,6 +26,8 @@ export interface NextStepInput {
   readonly cycleBase: number;
   /** Whether the receiver answered 2xx. */
   readonly outcomeOk: boolean;
+  /** The receiver answered `410 Gone`: the endpoint is disabled, so the cycle ends with this attempt. */
+  readonly gone?: boolean;
   readonly schedule: readonly number[];
   /** Attempts per cycle (the consumer's injected limit). */
   readonly maxAttempts: number;
@@ -25,7 +35,7 @@ export interface NextStepInput {
 
 /**
  * Decides after an attempt: `success` on 2xx; otherwise `pending` with the schedule's wait while the
- * cycle has attempts left, `failed` after its last.
+ * cycle has attempts left, `failed` after its last (or after a `410 Gone`).
  *
  * @throws RangeError when the counters say no attempt of this cycle was recorded, or the schedule is
  *   too short for `maxAttempts`
@@ -39,7 +49,7 @@ export function nextStep(input: NextStepInput): DeliveryStep {
     );
   }
   if (input.outcomeOk) return { status: 'success' };
-  if (attempt >= maxAttempts) return { status: 'failed' };
+  if (attempt >= maxAttempts || input.gone === true) return { status: 'failed' };
   return { status: 'pending', retryAfterSeconds: delayAfterAttempt(input.schedule, attempt) };
 }
 

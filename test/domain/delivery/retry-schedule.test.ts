@@ -5,8 +5,8 @@ import {
   parseRetrySchedule,
   RETRY_SCHEDULE_LENGTH,
   RetryScheduleError,
-} from '#domain/retry-schedule';
-import { catchError } from './catch-error';
+} from '#domain/delivery/retry-schedule';
+import { catchError } from '../catch-error';
 
 const defaultText = DEFAULT_RETRY_SCHEDULE_SECONDS.join(',');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery-policy';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
+import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 
 const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
 const maxAttempts = MAX_ATTEMPTS;

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  busyDeferSeconds,
-  DEFAULT_HEALTH_POLICY,
-  escalate,
-  gate,
-  HEALTHY,
-  healthPolicyFrom,
-  parseRetryAfter,
-  updateAfterAttempt,
-} from '#domain/endpoint-health';
+import { busyDeferSeconds, escalate, gate, updateAfterAttempt } from '#domain/delivery/circuit-breaker';
+import { DEFAULT_HEALTH_POLICY, HEALTHY, healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { parseRetryAfter } from '#domain/delivery/postponement';
 
 const NOW = Date.parse('2026-11-20T10:00:00Z');
 const policy = DEFAULT_HEALTH_POLICY;
