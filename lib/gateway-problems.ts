@@ -1,11 +1,11 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem/render';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {

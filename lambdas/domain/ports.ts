@@ -1,4 +1,3 @@
-// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
@@ -27,6 +26,15 @@ export interface EventFilters {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+}
+
+/** Which page of an organization's events, with which filters: what `GET /events` asks for. */
+export interface EventPageQuery {
+  /** 1-based. */
+  readonly page: number;
+  readonly perPage: number;
+  /** `since` and `until` ISO with milliseconds; `until` names a whole second (the API renders no milliseconds). */
+  readonly filters: EventFilters;
 }
 
 /** Filters and window of an event listing. */

@@ -17,8 +17,8 @@ import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { CachedDirectory } from '#use-cases/cached-directory';
-import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
+import { CachedDirectory } from '#use-cases/delivery/cached-directory';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliveryObserver } from './deliver-webhooks-telemetry';
 
 const env = loadEnv([

@@ -3,9 +3,11 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
-import { json, orgIdOf, pathParam } from '#http/request';
-import { enableEndpoint } from '#use-cases/enable-endpoint';
+import { parseEnableRequest } from '#http/accounts/account-request';
+import { toEndpointEnabledView } from '#http/accounts/account-view';
+import { orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { enableEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);

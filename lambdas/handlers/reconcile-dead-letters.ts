@@ -11,7 +11,7 @@ import { toQueueMessages } from '#adapters/sqs/sqs-records';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
 import { DELIVERY_METRICS } from '#config/telemetry';
-import { type ReconcileBatchDeps, reconcileBatch } from '#use-cases/reconcile-dead-letter';
+import { type ReconcileBatchDeps, reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const metrics = createMetrics();

@@ -25,13 +25,13 @@ import {
   BEARER_PATTERN,
   type RouteShape,
 } from '#config/routes';
-import { renderProblem } from '#http/problem';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { renderProblem } from '#http/problem/render';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 import { LOCAL_REGION } from './emulators';
 import { type LocalCredentials, verifySigV4 } from './sigv4';

@@ -1,6 +1,6 @@
 /**
  * Builds the webhook portal: bundles `portal/src/main.ts` (browser TypeScript) and `portal/styles.css`
- * with esbuild, minified, and writes them as string constants to `lambdas/http/portal-assets.generated.ts`,
+ * with esbuild, minified, and writes them as string constants to `lambdas/http/portal/portal-assets.generated.ts`,
  * which the `get-portal` handler inlines into its page. A plain module of strings bundles the same way for
  * Lambda, `tsx` and vitest, with no loader configuration. `npm start` rebuilds it; a test fails when the
  * checked-in file is stale. Run: `npx tsx scripts/portal/build.ts`.
@@ -12,7 +12,7 @@ import { build, transform } from 'esbuild';
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 /** Where the generated module lives. */
-export const PORTAL_ASSETS_MODULE = root('lambdas/http/portal-assets.generated.ts');
+export const PORTAL_ASSETS_MODULE = root('lambdas/http/portal/portal-assets.generated.ts');
 
 /** `</` must not occur inside an inline <script> or <style>: it could end the element early. */
 const inlineSafe = (text: string): string => text.replaceAll('</', '<\\/');

@@ -12,7 +12,7 @@ import { HEALTHY } from '#domain/delivery/endpoint-health';
 import { signBody } from '#domain/signing/signatures';
 import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
-import { toEndpointHealthView } from '#http/event-view';
+import { toEndpointHealthView } from '#http/accounts/account-view';
 import {
   type AccountView,
   API_KEY,

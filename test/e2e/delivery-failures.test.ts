@@ -4,7 +4,7 @@
  * The cases run concurrently on one runtime: each waits mostly on the retry schedule.
  */
 import { describe, expect, it } from 'vitest';
-import type { EventDetailView } from '#http/event-view';
+import type { EventDetailView } from '#http/events/event-view';
 import {
   type DeliveryHarness,
   expectCountsConsistent,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostChecker } from '#adapters/http/host-check';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { ValidationError } from '#domain/errors';
-import { putAccount } from '#use-cases/administer';
+import { putAccount } from '#use-cases/accounts/accounts';
 import {
   type DeliveryHarness,
   expectCountsConsistent,

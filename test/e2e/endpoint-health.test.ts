@@ -5,7 +5,7 @@
  * holds at most its concurrency.
  */
 import { describe, expect, it } from 'vitest';
-import type { AccountView } from '#http/event-view';
+import type { AccountView } from '#http/accounts/account-view';
 import {
   type DeliveryHarness,
   expectCountsConsistent,

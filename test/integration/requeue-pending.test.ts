@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
-import { requeuePending } from '#use-cases/redeliver-events';
+import { requeuePending } from '#use-cases/events/redeliver-events';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;

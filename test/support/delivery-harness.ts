@@ -8,12 +8,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import type { WebhookStatus } from '#domain/model';
-import type { EventDetailView } from '#http/event-view';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import type { EventDetailView } from '#http/events/event-view';
+import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
@@ -29,12 +28,8 @@ import { testEndpoints, uniquePrefix } from './resources';
 import { useFixture } from './use-fixture';
 import { waitFor } from './wait';
 
-/** An organization as the tests use it. */
-export interface Tenant {
-  readonly orgId: string;
-  readonly apiKey: string;
-  readonly webhookToken: string;
-}
+/** An organization as the tests use it: the seeded organization, its API key and webhook token. */
+export type Tenant = SeededTenant;
 
 /** An API answer. */
 export interface ApiAnswer<T = unknown> {
@@ -120,6 +115,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
   const documents = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   const sqs = new SQSClient({ ...config, endpoint: endpoints.sqs });
   const directory = new DynamoDirectoryStore(documents, runtime.tableName);
+  const seeder = new TenantSeeder(documents, runtime.tableName);
   const events = new DynamoEventStore(documents, runtime.tableName);
   const publish = createPublisher({
     tableName: runtime.tableName,
@@ -154,22 +150,13 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     events,
     publish,
     errors,
-    createTenant: async (name = 'Test organization') => {
-      const created = await createOrganization(
-        directory,
-        new DynamoApiKeyStore(documents, runtime.tableName),
-        name,
-      );
-      return { orgId: created.id, apiKey: created.api_key, webhookToken: created.webhook_token };
-    },
+    createTenant: (name = 'Test organization') => seeder.tenant(name),
     createAccount: async (tenant, webhookUrl) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
+      await seeder.account(tenant.orgId, { iban, webhookUrl });
       return iban;
     },
-    setWebhookUrl: async (tenant, iban, webhookUrl) => {
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
-    },
+    setWebhookUrl: (tenant, iban, webhookUrl) => seeder.account(tenant.orgId, { iban, webhookUrl }),
     api,
     getEvent,
     waitForEvent: (tenant, id, status, { attempts, timeoutMs = 30_000 } = {}) => {
@@ -200,10 +187,10 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       event = { type: 'quiet_event', payload: { quiet: true } },
     ) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local');
+      await seeder.account(tenant.orgId, { iban });
       const published = await publish({ account: iban, ...event });
       expect(published.webhookStatus).toBe('skipped');
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
+      await seeder.account(tenant.orgId, { iban, webhookUrl });
       // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
       // A MODIFY never passes the stream filter, so no message is sent.
       await documents.send(

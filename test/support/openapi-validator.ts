@@ -12,7 +12,7 @@ import {
   type OperationObject,
   type ResponseObject,
   ROUTE_NOT_FOUND_RESPONSE,
-} from '#http/openapi';
+} from '#http/openapi/openapi';
 
 /** A response as a test observed it. */
 export interface ResponseSample {

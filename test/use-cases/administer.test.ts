@@ -2,7 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { API_KEY_PREFIX, hashApiKey } from '#domain/signing/secrets';
 import { WEBHOOK_TOKEN_PREFIX } from '#domain/signing/webhook-token';
-import { createOrganization, getAccount, listAccounts, putAccount } from '#use-cases/administer';
+import { parseNewOrganization } from '#http/organizations/organization-request';
+import { toCreatedOrganizationView } from '#http/organizations/organization-view';
+import { getAccount, listAccounts, putAccount } from '#use-cases/accounts/accounts';
+import { createOrganization } from '#use-cases/organizations/organizations';
+import { apiEvent } from '../support/api-event';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -21,11 +25,13 @@ beforeEach(() => {
   apiKeys = new InMemoryApiKeyStore();
 });
 
-const newOrg = async (name = 'Acme') => (await createOrganization(directory, apiKeys, name, clock.date)).id;
+const newOrg = async (name = 'Acme') =>
+  (await createOrganization(directory, apiKeys, name, clock.date)).organization.id;
 
 describe('createOrganization', () => {
   it('stores the trimmed name, a webhook token and the hash of a first API key, at the clock time', async () => {
-    const created = await createOrganization(directory, apiKeys, '  Acme GmbH ', clock.date);
+    const { name } = parseNewOrganization(apiEvent({ body: { name: '  Acme GmbH ' } }));
+    const created = toCreatedOrganizationView(await createOrganization(directory, apiKeys, name, clock.date));
     expect(created.name).toBe('Acme GmbH');
     expect(created.webhook_token.startsWith(WEBHOOK_TOKEN_PREFIX)).toBe(true);
     expect(created.api_key.startsWith(API_KEY_PREFIX)).toBe(true);
@@ -49,7 +55,9 @@ describe('createOrganization', () => {
   });
 
   it.each(['', '   ', 'x'.repeat(201)])('refuses the name %j and stores nothing', async (name) => {
-    await expect(createOrganization(directory, apiKeys, name, clock.date)).rejects.toMatchObject({
+    const create = async () =>
+      createOrganization(directory, apiKeys, parseNewOrganization(apiEvent({ body: { name } })).name);
+    await expect(create()).rejects.toMatchObject({
       params: [{ name: 'name', reason: 'must be a string of 1 to 200 characters' }],
     });
     expect(directory.organizations.size).toBe(0);
