@@ -10,6 +10,7 @@ import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
+import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
@@ -76,40 +77,44 @@ const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
 type Route = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 
-/** The operator's routes by `<METHOD> <resource>`; API Gateway lets only SigV4-signed callers in. */
-const ROUTES: Readonly<Record<string, Route>> = {
-  'POST /admin/organizations': async (event) => {
+/**
+ * How each operator route of `ADMIN_ROUTES` is served: typed to cover exactly its operations, so a route
+ * added to the table without a handler here (or one left here after it left the table) does not compile.
+ * API Gateway lets only SigV4-signed callers in.
+ */
+const ROUTES: { readonly [K in AdminOperation]: Route } = {
+  createOrganization: async (event) => {
     const { name } = parseNewOrganization(event);
     const created = await createOrganization(directory, apiKeys, name);
     // In AWS the organization's requests pass the usage plan only once its key is registered.
     await usageKeys.register(created.organization.id);
     return json(201, toCreatedOrganizationView(created));
   },
-  'POST /admin/organizations/{org}/usage-key': async (event) =>
+  registerUsageKey: async (event) =>
     json(200, toUsageKeyView(await registerUsageKey(directory, usageKeys, org(event)))),
-  'GET /admin/organizations/{org}': async (event) =>
+  getOrganization: async (event) =>
     json(200, toOrganizationView(await getOrganization(directory, org(event)))),
-  'POST /admin/organizations/{org}/api-keys': async (event) => {
+  createApiKey: async (event) => {
     const request = parseApiKeyRequest(event, Date.now());
     return json(201, toCreatedApiKeyView(await createApiKey(directory, apiKeys, org(event), request)));
   },
-  'GET /admin/organizations/{org}/api-keys': async (event) =>
+  listApiKeys: async (event) =>
     json(200, (await listApiKeys(directory, apiKeys, org(event))).map(toApiKeyView)),
-  'DELETE /admin/organizations/{org}/api-keys/{key_id}': async (event) => {
+  revokeApiKey: async (event) => {
     await revokeApiKey(apiKeys, org(event), pathParam(event, 'key_id'));
     return noContent();
   },
-  'POST /admin/organizations/{org}/webhook-token/rotate': async (event) => {
+  rotateOrganizationToken: async (event) => {
     const { overlapHours } = parseTokenRotation(event);
     return json(200, toWebhookTokenView(await rotateWebhookToken(directory, org(event), overlapHours)));
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
-  'POST /admin/organizations/{org}/portal-links': async (event) => {
+  createPortalLink: async (event) => {
     const request = parsePortalLinkRequest(event);
     const grant = await mintPortalLink(directory, portalLinks, org(event), request);
     return json(201, toPortalLinkView(grant, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
-  'GET /admin/organizations/{org}/accounts': async (event) => {
+  listOrganizationAccounts: async (event) => {
     const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
     const accounts = await listAccounts(directory, org(event));
     return json(
@@ -117,42 +122,50 @@ const ROUTES: Readonly<Record<string, Route>> = {
       accounts.map((account) => toAccountView(account, baseUrl)),
     );
   },
-  'POST /admin/organizations/{org}/events/requeue': async (event) => {
+  requeueEvents: async (event) => {
     const { until, cursor } = parseRequeueRequest(event, Date.now());
     return json(202, toRequeueView(await requeuePending(delivery, org(event), until, cursor)));
   },
-  'POST /admin/organizations/{org}/events/{id}/redeliver': async (event) =>
+  redeliverOrganizationEvent: async (event) =>
     json(202, toRedeliveryView(await redeliverEvent(delivery, org(event), parseEventId(event)))),
-  'POST /admin/organizations/{org}/webhooks/reset': async (event) =>
+  resetOrganizationWebhooks: async (event) =>
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
-  'POST /admin/organizations/{org}/events/index-statuses': async (event) => {
+  indexEventStatuses: async (event) => {
     const { cursor } = parseCursorRequest(event);
     return json(200, toIndexUpgradeView(await indexStatuses(delivery.events, org(event), cursor)));
   },
-  'PUT /admin/accounts/{iban}': async (event) => {
+  putAccount: async (event) => {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
     const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
     return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
-  'DELETE /admin/accounts/{iban}': async (event) => {
+  deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
     const result = await deleteAccount({ directory, events: delivery.events }, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },
-  'POST /admin/accounts/{iban}/enable': async (event) => {
+  adminEnableEndpoint: async (event) => {
     const { recoverSince } = parseEnableRequest(event);
     const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
     return json(200, toEndpointEnabledView(result));
   },
 };
 
+/** The routes by `<METHOD> <resource>`, as API Gateway names the one it invoked. */
+const BY_RESOURCE = new Map<string, Route>(
+  (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map((name) => {
+    const { method, path } = ADMIN_ROUTES[name];
+    return [`${method} ${path}`, ROUTES[name]];
+  }),
+);
+
 /**
  * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
  * for operators.
  */
 export const handler = apiHandler(async (event) => {
-  const route = ROUTES[`${event.httpMethod} ${event.resource}`];
+  const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);
   if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);
   return route(event);
 });

@@ -1,5 +1,5 @@
 import { loadEnv } from '#config/env';
-import { buildOpenApiDocument } from '#http/openapi/openapi';
+import { buildOpenApiDocument } from '#http/openapi/document';
 import { baseUrlOf } from '#http/request';
 import { json } from '#http/response';
 import { apiHandler } from './api-handler';

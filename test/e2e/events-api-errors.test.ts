@@ -8,7 +8,7 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '#http/openapi/openapi';
+import { buildOpenApiDocument } from '#http/openapi/document';
 import { NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
 import type { ProblemBody } from '#http/problem/render';
 import type { SeededTenant } from '#local/tenant-seed';

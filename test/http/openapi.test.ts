@@ -10,7 +10,8 @@ import { toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
-import { buildOpenApiDocument, type OpenApiDocument } from '#http/openapi/openapi';
+import { buildOpenApiDocument } from '#http/openapi/document';
+import type { OpenApiDocument } from '#http/openapi/objects';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,

@@ -1,23 +1,17 @@
 /**
- * The webhook portal's operations in the OpenAPI document: the page, its sign-in, and the operator route
- * that mints sign-in links.
+ * The webhook portal in the OpenAPI document: the page, its sign-in, and the operator's route that mints
+ * sign-in links (listed with the other operator routes, `ADMIN_ROUTES`).
  */
-import { body, json, operation } from './openapi-operation';
-import {
-  closed,
-  int,
-  type JsonSchema,
-  type PathItemObject,
-  parameterRef,
-  responseRef,
-  schemaRef,
-  text,
-  uri,
-} from './openapi-schemas';
+import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES, SESSION_MINUTES } from '#domain/portal-access';
+import type { OperationObject } from './objects';
+import { body, ok, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, int, schemaRef, text, uri } from './schemas';
 
-/** `paths` of the portal. */
-export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
-  '/portal': operation('GET', '/portal', {
+/** The portal page and its sign-in. */
+export const PORTAL_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/portal', {
     operationId: 'portal',
     summary: 'The webhook portal (a single HTML page)',
     description:
@@ -28,38 +22,39 @@ export const PORTAL_PATHS: Readonly<Record<string, PathItemObject>> = {
       '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
     },
   }),
-  '/portal/session': operation('POST', '/portal/session', {
+  operation('POST', '/portal/session', {
     operationId: 'openPortalSession',
     summary: "Exchange a portal link's token for a session key",
     description:
       "A link works once: the exchange deletes it. The session key has the link's organization and scope " +
-      'and expires after 60 minutes.',
+      `and expires after ${SESSION_MINUTES} minutes.`,
     tags: ['portal'],
     requestBody: body(schemaRef('PortalSessionRequest')),
     responses: {
-      '201': { description: 'Signed in.', content: json(schemaRef('PortalSession')) },
+      '201': ok('Signed in.', schemaRef('PortalSession')),
       '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
       '401': responseRef('Unauthorized', 'The link expired, was already used, or never existed.'),
     },
   }),
-  '/admin/organizations/{org}/portal-links': operation('POST', '/admin/organizations/{org}/portal-links', {
-    operationId: 'createPortalLink',
-    summary: 'Mint a one-time portal sign-in link (operators, IAM)',
-    description:
-      "Only the hash of the link's token is stored. Give the `url` to one person of the organization; " +
-      'it signs in once, before `expires_at`.',
-    tags: ['portal'],
-    parameters: [parameterRef('OrgId')],
-    requestBody: body(schemaRef('PortalLinkRequest')),
-    responses: {
-      '201': { description: 'The link.', content: json(schemaRef('PortalLink')) },
-      '400': responseRef(
-        'BadRequest',
-        '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
-      ),
-      '404': responseRef('NotFound', 'No such organization.'),
-    },
-  }),
+];
+
+/** The operator's `createPortalLink` route (its method and path are in `ADMIN_ROUTES`). */
+export const PORTAL_LINK: Omit<OperationObject, 'operationId' | 'security'> = {
+  summary: 'Mint a one-time portal sign-in link (operators, IAM)',
+  description:
+    "Only the hash of the link's token is stored. Give the `url` to one person of the organization; " +
+    'it signs in once, before `expires_at`.',
+  tags: ['portal'],
+  parameters: [parameterRef('OrgId')],
+  requestBody: body(schemaRef('PortalLinkRequest')),
+  responses: {
+    '201': ok('The link.', schemaRef('PortalLink')),
+    '400': responseRef(
+      'BadRequest',
+      '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
+    ),
+    '404': responseRef('NotFound', 'No such organization.'),
+  },
 };
 
 /** The portal's component schemas, merged into `components.schemas`. */
@@ -70,7 +65,9 @@ export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     required: ['scope'],
     properties: {
       scope: schemaRef('KeyScope'),
-      ttl_minutes: int('How long the link signs in; default 60.', 1, { maximum: 1440 }),
+      ttl_minutes: int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, {
+        maximum: MAX_LINK_MINUTES,
+      }),
     },
   },
   PortalLink: closed({

@@ -1,18 +1,16 @@
 /**
  * How every operation of the OpenAPI document is built: its security, and the answers every route of its
- * kind shares, from the route's entry in `API_ROUTES`.
+ * kind shares, from the route's entry in `API_ROUTES`; and how the operations become the document's paths.
  */
 import { API_ROUTES, type RouteMethod, type RouteShape } from '#config/routes';
-import {
-  BEARER_SCHEME,
-  type JsonSchema,
-  type OperationObject,
-  type PathItemObject,
-  parameterRef,
-  type Reference,
-  responseRef,
-  SIGV4_SCHEME,
-} from './openapi-schemas';
+import type { OperationObject, PathItemObject, Reference } from './objects';
+import { BEARER_SCHEME, responseRef, SIGV4_SCHEME } from './objects';
+
+/** One documented operation: the path it is on and its Path Item (with just this method). */
+export interface RouteDoc {
+  readonly path: string;
+  readonly item: PathItemObject;
+}
 
 /** The route of `API_ROUTES` an operation documents; an unknown one is documented as key-guarded. */
 function routeOf(method: RouteMethod, path: string): Pick<RouteShape, 'auth' | 'scope'> {
@@ -28,7 +26,7 @@ export function operation(
   method: RouteMethod,
   path: string,
   op: Omit<OperationObject, 'security'>,
-): PathItemObject {
+): RouteDoc {
   const route = routeOf(method, path);
   const security = { none: [], 'api-key': [{ [BEARER_SCHEME]: [] }], iam: [{ [SIGV4_SCHEME]: [] }] }[
     route.auth
@@ -50,14 +48,12 @@ export function operation(
       '500': responseRef('InternalError'),
     },
   };
-  return { [method.toLowerCase()]: full };
+  return { path, item: { [method.toLowerCase()]: full } };
 }
 
-/** A JSON content object. */
-export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
-
-/** A required JSON request body. */
-export const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
-
-/** The path parameters of the `/admin/organizations/{org}/…` routes. */
-export const ORG_PATH = [parameterRef('OrgId')];
+/** `paths`: the operations grouped by path, each path's methods in one Path Item. */
+export function pathsOf(docs: readonly RouteDoc[]): Record<string, PathItemObject> {
+  const paths: Record<string, PathItemObject> = {};
+  for (const { path, item } of docs) paths[path] = { ...paths[path], ...item };
+  return paths;
+}

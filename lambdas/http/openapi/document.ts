@@ -1,32 +1,21 @@
 /**
  * Herald's OpenAPI 3.1 document, served at `/openapi.json`. It is the written contract for everything
  * the seed left open (ordering, paging, statuses, errors, webhook headers and signatures), so the prose
- * here and in `openapi-paths.ts` is as much a part of the interface as the schemas.
+ * here and in each part (`events.ts`, `accounts.ts`, `webhooks.ts`, `portal.ts`, `admin.ts`,
+ * `problems.ts`) is as much a part of the interface as the schemas.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
-import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './openapi-admin-schemas';
-import { UPKEEP_SCHEMAS } from './openapi-admin-upkeep';
-import { HEALTH_SCHEMAS } from './openapi-endpoint-health';
-import { PATHS, RESPONSES, WEBHOOKS } from './openapi-paths';
-import { PORTAL_PATHS, PORTAL_SCHEMAS } from './openapi-portal';
-import { PROBLEM_SCHEMAS } from './openapi-problem-schemas';
-import {
-  BEARER_SCHEME,
-  HEADERS,
-  type OpenApiDocument,
-  PARAMETERS,
-  SCHEMAS,
-  SIGV4_SCHEME,
-} from './openapi-schemas';
-
-export type * from './openapi-schemas';
-export {
-  BEARER_SCHEME,
-  METHOD_NOT_ALLOWED_RESPONSE,
-  ROUTE_NOT_FOUND_RESPONSE,
-  TIMESTAMP_PATTERN,
-} from './openapi-schemas';
+import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
+import { ADMIN_PARAMETERS, ADMIN_ROUTE_DOCS, ADMIN_SCHEMAS } from './admin';
+import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
+import type { OpenApiDocument } from './objects';
+import { BEARER_SCHEME, json, SIGV4_SCHEME } from './objects';
+import { operation, pathsOf, type RouteDoc } from './operation';
+import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
+import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
+import { closed, text } from './schemas';
+import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
 webhook to the \`webhook_url\` of the account it belongs to. With an organization's API key this API reads
@@ -82,6 +71,33 @@ See the \`event\` webhook for the request Herald sends, its headers and how to v
 ## Versioning
 \`info.version\` is Herald's version (semantic versioning). Paths carry no version.`;
 
+/** Liveness and this document: public. */
+const SERVICE_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/health', {
+    operationId: 'health',
+    summary: 'Liveness',
+    tags: ['service'],
+    responses: {
+      '200': { description: 'The service answers.', content: json({ $ref: '#/components/schemas/Health' }) },
+    },
+  }),
+  operation('GET', '/openapi.json', {
+    operationId: 'openapi',
+    summary: 'This document',
+    tags: ['service'],
+    responses: {
+      '200': {
+        description: 'The OpenAPI 3.1 document, with this deployment as its server.',
+        content: json({
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+        }),
+      },
+    },
+  }),
+];
+
 /**
  * The OpenAPI 3.1 document of the API, with `baseUrl` as its only server. Pure: the same base URL
  * always gives an equal document.
@@ -113,19 +129,27 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'webhooks', description: 'What Herald sends to receivers.' },
       { name: 'portal', description: 'The webhook portal page and its sign-in.' },
     ],
-    paths: { ...PATHS, ...PORTAL_PATHS },
+    paths: pathsOf([
+      ...SERVICE_ROUTES,
+      ...EVENT_ROUTES,
+      ...ACCOUNT_ROUTES,
+      ...WEBHOOK_TOKEN_ROUTES,
+      ...PORTAL_ROUTES,
+      ...ADMIN_ROUTE_DOCS,
+    ]),
     webhooks: WEBHOOKS,
     components: {
       schemas: {
-        ...SCHEMAS,
-        ...PROBLEM_SCHEMAS,
-        ...HEALTH_SCHEMAS,
-        ...ADMIN_SCHEMAS,
-        ...UPKEEP_SCHEMAS,
+        Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
+        ...EVENT_SCHEMAS,
+        ...ACCOUNT_SCHEMAS,
+        ...WEBHOOK_SCHEMAS,
         ...PORTAL_SCHEMAS,
+        ...ADMIN_SCHEMAS,
+        ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },
-      headers: HEADERS,
+      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
+      headers: { ...LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {
         [BEARER_SCHEME]: {
