@@ -5,7 +5,7 @@ import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';

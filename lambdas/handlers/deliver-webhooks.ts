@@ -1,7 +1,7 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';

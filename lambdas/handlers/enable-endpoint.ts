@@ -1,6 +1,6 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { parseEnableRequest } from '#http/accounts/account-request';

@@ -1,5 +1,5 @@
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseEventId } from '#http/events/event-request';
 import { toEventDetail } from '#http/events/event-view';

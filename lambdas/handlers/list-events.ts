@@ -1,5 +1,5 @@
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';

@@ -1,6 +1,6 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parsePublishRequest, publishError } from '#http/events/event-request';
 import { toEventDetail } from '#http/events/event-view';

@@ -1,6 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { MAX_ATTEMPTS } from '#config/delivery';

@@ -1,5 +1,5 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { toResetView } from '#http/events/redelivery-view';

@@ -3,10 +3,11 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { eventItem } from '#adapters/dynamodb/items';
+import { eventItem } from '#adapters/dynamodb/events/event-items';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';

@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { EventQueries } from '#adapters/dynamodb/event-queries';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { MAX_ITEMS_CHECKED, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
@@ -150,7 +149,7 @@ describe('bounded listings', () => {
       },
     } as unknown as DynamoDBDocumentClient;
     const entries = 30;
-    const queries = new EventQueries(client, tableName, () => undefined, {
+    const queries = new DynamoEventStore(client, tableName, undefined, {
       indexEntries: entries,
       itemsChecked: MAX_ITEMS_CHECKED,
     });

@@ -4,7 +4,7 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';

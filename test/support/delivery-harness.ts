@@ -9,7 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { WebhookStatus } from '#domain/model';
 import type { EventDetailView } from '#http/events/event-view';
 import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { WebhookStatus } from '#domain/model';
 import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher } from '../../lambdas/publisher';

@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
-import type { CapacityListener } from './event-store';
+import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
 import { keys } from './items';
 
