@@ -1,39 +1,10 @@
 /**
- * The CLI's commands: the flags they read, and for each the operator route of `ADMIN_ROUTES` it calls
- * (its method and path come from that table, so the CLI cannot drift from the API) and what it prints.
+ * The CLI's commands: for each its usage line, the operator route of `ADMIN_ROUTES` it calls (its method
+ * and path come from that table, so the CLI cannot drift from the API) and what it prints.
  */
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import type { ApiAnswer, ApiCall } from './api-client';
-
-/** A usage mistake: exit code 2 and the usage text. */
-export class UsageError extends Error {}
-
-/** The flags of every command (`parseArgs` options). */
-export const OPTIONS = {
-  name: { type: 'string' },
-  org: { type: 'string' },
-  iban: { type: 'string' },
-  'webhook-url': { type: 'string' },
-  account: { type: 'string' },
-  type: { type: 'string' },
-  payload: { type: 'string' },
-  id: { type: 'string' },
-  'key-id': { type: 'string' },
-  scope: { type: 'string' },
-  'expires-at': { type: 'string' },
-  'overlap-hours': { type: 'string' },
-  'triggered-at': { type: 'string' },
-  erase: { type: 'boolean' },
-  'api-url': { type: 'string' },
-  region: { type: 'string' },
-  'older-than': { type: 'string' },
-  'recover-since': { type: 'string' },
-  'ttl-minutes': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** The flags given, by name. */
-export type Flags = { readonly [K in keyof typeof OPTIONS]?: string | boolean | undefined };
+import { type Flags, integer, required, UsageError } from './flags';
 
 /**
  * One command: its line of the usage text, the operator route it calls (none: `publish`, which calls
@@ -43,23 +14,6 @@ export interface Command {
   readonly usage: string;
   readonly route?: AdminOperation;
   readonly run: (call: ApiCall, flags: Flags) => Promise<unknown>;
-}
-
-function required(flags: Flags, flag: keyof Flags): string {
-  const value = flags[flag];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${flag} is required.`);
-  return value;
-}
-
-/** A whole-number flag, or undefined when absent. */
-function integer(flags: Flags, flag: keyof Flags, what: string): number | undefined {
-  const text = flags[flag];
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (typeof text !== 'string' || text === '' || !Number.isInteger(value) || value < 0) {
-    throw new UsageError(`--${flag} must be ${what}.`);
-  }
-  return value;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError, apiClient } from './api-client';
-import { COMMANDS, OPTIONS, UsageError } from './commands';
+import { COMMANDS } from './commands';
+import { OPTIONS, UsageError } from './flags';
 import { resolveTarget } from './target';
 
 const USAGE = `Usage: herald <command> [flags]
