@@ -14,7 +14,7 @@ export function quoted(value: string): string {
 }
 
 /**
- * The problem+json body as a mapping template, in the handlers' layout (`lambdas/http/problem.ts`):
+ * The problem+json body as a mapping template, in the handlers' layout (`lambdas/http/problem/render.ts`):
  * `instance` is the request id, filled in by API Gateway. Title and detail must not contain `$` or
  * `#`, which mapping templates (VTL) would interpret.
  */

@@ -206,7 +206,7 @@ export interface PortalLinkStore {
 }
 
 /**
- * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
+ * The delivery queue. Its message body is the codec in `delivery/message.ts`: the adapter writes it, the
  * batch use-cases read it.
  */
 export interface DeliveryQueue {

@@ -1,6 +1,6 @@
 /**
  * Every problem type the API answers with: those of API Gateway itself (before any function runs) and
- * those of Herald's typed errors. `problem.ts` renders all of them; the stack and the local API Gateway
+ * those of Herald's typed errors. `render.ts` renders all of them; the stack and the local API Gateway
  * emulator take the gateway ones from here. Imports only the domain's error kinds.
  */
 import type { ErrorKind } from '#domain/errors';
