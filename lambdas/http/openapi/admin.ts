@@ -8,6 +8,8 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
+import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_URL, ENABLE } from './accounts';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
@@ -35,7 +37,7 @@ const query = (name: string, description: string, schema: JsonSchema) =>
 const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   createOrganization: {
     summary: 'Create an organization with its webhook token and a first API key',
-    requestBody: body(closed({ name: text('1 to 200 characters.') })),
+    requestBody: body(closed({ name: text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`) })),
     responses: {
       '201': ok('Created.', schemaRef('CreatedOrganization')),
       '400': BAD('The name is missing or too long.'),
@@ -55,7 +57,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       additionalProperties: false,
       required: ['name', 'scope'],
       properties: {
-        name: text('1 to 100 characters.'),
+        name: text(`1 to ${MAX_API_KEY_NAME_LENGTH} characters.`),
         scope: schemaRef('KeyScope'),
         expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
       },
