@@ -14,9 +14,10 @@ import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import type { EventDetailView } from '#http/events/event-view';
 import type { WebhookTokenView } from '#http/organizations/webhook-token-view';
 import { toPortalLinkView } from '#http/portal/portal-view';
+import type { SeededTenant } from '#local/tenant-seed';
 import { createApiKey } from '#use-cases/organizations/api-keys';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
-import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
+import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import {
   launchBrowser,
@@ -36,7 +37,7 @@ const startReceiver = setupDeliveryFile({ label: 'e2e-portal', retrySchedule: fa
 });
 
 let browser: Browser;
-let tenant: Tenant;
+let tenant: SeededTenant;
 let receiver: Receiver;
 let hooked: string;
 let unhooked: string;

@@ -28,9 +28,6 @@ import { testEndpoints, uniquePrefix } from './resources';
 import { useFixture } from './use-fixture';
 import { waitFor } from './wait';
 
-/** An organization as the tests use it: the seeded organization, its API key and webhook token. */
-export type Tenant = SeededTenant;
-
 /** An API answer. */
 export interface ApiAnswer<T = unknown> {
   readonly status: number;
@@ -58,18 +55,18 @@ export interface DeliveryHarness {
   readonly publish: Publisher;
   /** Errors the runtime's event-source emulations reported. */
   readonly errors: { source: string; error: unknown }[];
-  createTenant(name?: string): Promise<Tenant>;
+  createTenant(name?: string): Promise<SeededTenant>;
   /** A new account of the tenant (a fresh valid IBAN), with or without a webhook URL. */
-  createAccount(tenant: Tenant, webhookUrl?: string): Promise<string>;
+  createAccount(tenant: SeededTenant, webhookUrl?: string): Promise<string>;
   /** Sets or removes (undefined) the webhook URL of an account. */
-  setWebhookUrl(tenant: Tenant, iban: string, webhookUrl: string | undefined): Promise<void>;
+  setWebhookUrl(tenant: SeededTenant, iban: string, webhookUrl: string | undefined): Promise<void>;
   /** A call of the API with the tenant's key. */
-  api<T = unknown>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
+  api<T = unknown>(tenant: SeededTenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
   /** `GET /events/{id}` with the tenant's key; fails the test unless it answers 200. */
-  getEvent(tenant: Tenant, id: string): Promise<EventDetailView>;
+  getEvent(tenant: SeededTenant, id: string): Promise<EventDetailView>;
   /** Polls `GET /events/{id}` until the event has the status (and, if given, that many attempts). */
   waitForEvent(
-    tenant: Tenant,
+    tenant: SeededTenant,
     id: string,
     status: WebhookStatus,
     options?: { attempts?: number; timeoutMs?: number },
@@ -80,7 +77,7 @@ export interface DeliveryHarness {
    * update. Tests then put `{"id"}` messages where they want them.
    */
   quietPendingEvent(
-    tenant: Tenant,
+    tenant: SeededTenant,
     webhookUrl: string,
     event?: { type: string; payload: Record<string, unknown> },
   ): Promise<{ id: string; iban: string }>;
@@ -123,7 +120,11 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     client: documents,
   });
 
-  const api = async <T>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>> => {
+  const api = async <T>(
+    tenant: SeededTenant,
+    method: 'GET' | 'POST',
+    path: string,
+  ): Promise<ApiAnswer<T>> => {
     const response = await fetch(`${runtime.baseUrl}${path}`, {
       method,
       headers: { Authorization: `Bearer ${tenant.apiKey}` },
@@ -136,7 +137,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     };
   };
 
-  const getEvent = async (tenant: Tenant, id: string): Promise<EventDetailView> => {
+  const getEvent = async (tenant: SeededTenant, id: string): Promise<EventDetailView> => {
     const answer = await api<EventDetailView>(tenant, 'GET', `/events/${id}`);
     expect(answer.status, `GET /events/${id}: ${JSON.stringify(answer.body)}`).toBe(200);
     return answer.body;
