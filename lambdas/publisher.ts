@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { PublishInput } from '#domain/event-input';
 import type { WebhookStatus } from '#domain/model';
-import { publishEvent as publish, settingsRetention } from '#use-cases/publish-event';
+import { recordEvent, settingsRetention } from '#use-cases/events/record-event';
 
 /** Where and how events are published. */
 export interface PublisherOptions {
@@ -49,7 +49,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     retentionDays: settingsRetention(directory),
   };
   return async (input) => {
-    const { created, event } = await publish(deps, input);
+    const { created, event } = await recordEvent(deps, input);
     return {
       id: event.id,
       created,

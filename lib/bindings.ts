@@ -19,7 +19,6 @@ export type ItemAction =
 export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
 
 /**
-/**
  * What a function may do with the events table: exactly the operations its adapters issue.
  * - Each item action on the table itself is its own statement, allowed only on items whose partition key
  *   starts with the prefix of one of the kinds listed (`dynamodb:LeadingKeys`, every key of the request,

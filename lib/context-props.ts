@@ -1,6 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { HealthSettings } from '#domain/endpoint-health';
+import type { HealthSettings } from '#domain/delivery/endpoint-health';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';

@@ -2,7 +2,7 @@ import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
-import type { HealthSettings } from '#domain/endpoint-health';
+import type { HealthSettings } from '#domain/delivery/endpoint-health';
 import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';

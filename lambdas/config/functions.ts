@@ -1,7 +1,3 @@
-// lambdas/config: runtime constants shared by the functions, the stack (lib/) and the local runtime (routes, functions, storage, delivery, telemetry, env.ts); imports nothing outside config/.
-/**
- * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
- */
 /** Lambda functions of the stack; each has `lambdas/handlers/<entry>.ts` exporting `handler`. */
 export const FUNCTIONS = {
   authorizer: 'authorize-request',

@@ -23,7 +23,8 @@ export const RESET_CHUNK = 100;
 
 /**
  * Pages of 100 events one operator request examines when it has to read events rather than a sparse
- * index (the requeue runbook, the status-index upgrade); it answers a cursor to go on from.
+ * index (the requeue runbook, the status-index upgrade; it answers a cursor to go on from), and chunks of
+ * {@link RESET_CHUNK} one recovery (enabling an endpoint with `recover_since`) takes from the sparse ones.
  */
 export const OPERATOR_PAGES_PER_REQUEST = 5;
 

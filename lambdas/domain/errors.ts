@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by domain, use-case and adapter code. They say what went wrong in business terms
- * (`kind`); how a kind is answered over HTTP is decided once, in `lambdas/http/problem.ts`. The library
+ * (`kind`); how a kind is answered over HTTP is decided once, in `lambdas/http/problem/render.ts`. The library
  * and the CLI show their message.
  */
 

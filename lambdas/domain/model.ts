@@ -4,7 +4,7 @@
  */
 
 import type { KeyScope } from '#config/routes';
-import type { EndpointHealth } from './endpoint-health';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';

@@ -1,9 +1,10 @@
-// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { EndpointHealth, HealthUpdate } from './endpoint-health';
+
+import type { HealthUpdate } from '#domain/delivery/circuit-breaker';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type {
   Account,
   ApiKey,
@@ -25,6 +26,15 @@ export interface EventFilters {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+}
+
+/** Which page of an organization's events, with which filters: what `GET /events` asks for. */
+export interface EventPageQuery {
+  /** 1-based. */
+  readonly page: number;
+  readonly perPage: number;
+  /** `since` and `until` ISO with milliseconds; `until` names a whole second (the API renders no milliseconds). */
+  readonly filters: EventFilters;
 }
 
 /** Filters and window of an event listing. */
@@ -196,7 +206,7 @@ export interface PortalLinkStore {
 }
 
 /**
- * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
+ * The delivery queue. Its message body is the codec in `delivery/message.ts`: the adapter writes it, the
  * batch use-cases read it.
  */
 export interface DeliveryQueue {

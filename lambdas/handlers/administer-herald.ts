@@ -5,26 +5,50 @@ import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { ValidationError } from '#domain/errors';
+import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, jsonBody, noContent, pathParam, queryParams } from '#http/request';
-import { createOrganization, getOrganization, listAccounts, putAccount } from '#use-cases/administer';
-import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
-import { deleteAccount } from '#use-cases/delete-account';
-import { enableAnyEndpoint } from '#use-cases/enable-endpoint';
-import { mintPortalLink, parsePortalLinkRequest } from '#use-cases/portal-access';
-import { parseEventId } from '#use-cases/read-events';
-import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
-import { registerUsageKey } from '#use-cases/register-usage-key';
-import { indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
-import { rotateWebhookToken } from '#use-cases/webhook-tokens';
+import {
+  parseAccountDeletion,
+  parseAccountRequest,
+  parseEnableRequest,
+} from '#http/accounts/account-request';
+import { toAccountErasureView, toAccountView, toEndpointEnabledView } from '#http/accounts/account-view';
+import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
+import {
+  toIndexUpgradeView,
+  toRedeliveryView,
+  toRequeueView,
+  toResetView,
+} from '#http/events/redelivery-view';
+import { parseApiKeyRequest } from '#http/organizations/api-key-request';
+import { toApiKeyView, toCreatedApiKeyView } from '#http/organizations/api-key-view';
+import { parseNewOrganization } from '#http/organizations/organization-request';
+import {
+  toCreatedOrganizationView,
+  toOrganizationView,
+  toUsageKeyView,
+} from '#http/organizations/organization-view';
+import { parseTokenRotation } from '#http/organizations/webhook-token-request';
+import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
+import { parsePortalLinkRequest } from '#http/portal/portal-request';
+import { toPortalLinkView } from '#http/portal/portal-view';
+import { baseUrlOf, pathParam } from '#http/request';
+import { json, noContent } from '#http/response';
+import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
+import { deleteAccount } from '#use-cases/accounts/delete-account';
+import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
+import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
+import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
+import { mintPortalLink } from '#use-cases/organizations/portal-access';
+import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
+import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
@@ -53,112 +77,95 @@ const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
 type Route = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 
-/** The operator's routes by `<METHOD> <resource>`; API Gateway lets only SigV4-signed callers in. */
-const ROUTES: Readonly<Record<string, Route>> = {
-  'POST /admin/organizations': async (event) => {
-    const created = await createOrganization(directory, apiKeys, jsonBody(event, ['name']).name);
+/**
+ * How each operator route of `ADMIN_ROUTES` is served: typed to cover exactly its operations, so a route
+ * added to the table without a handler here (or one left here after it left the table) does not compile.
+ * API Gateway lets only SigV4-signed callers in.
+ */
+const ROUTES: { readonly [K in AdminOperation]: Route } = {
+  createOrganization: async (event) => {
+    const { name } = parseNewOrganization(event);
+    const created = await createOrganization(directory, apiKeys, name);
     // In AWS the organization's requests pass the usage plan only once its key is registered.
-    await usageKeys.register(created.id);
-    return json(201, created);
+    await usageKeys.register(created.organization.id);
+    return json(201, toCreatedOrganizationView(created));
   },
-  'POST /admin/organizations/{org}/usage-key': async (event) =>
-    json(200, await registerUsageKey(directory, usageKeys, org(event))),
-  'GET /admin/organizations/{org}': async (event) => json(200, await getOrganization(directory, org(event))),
-  'POST /admin/organizations/{org}/api-keys': async (event) => {
-    const body = jsonBody(event, ['name', 'scope', 'expires_at']);
-    const request = { name: body.name, scope: body.scope, expiresAt: body.expires_at };
-    return json(201, await createApiKey(directory, apiKeys, org(event), request));
+  registerUsageKey: async (event) =>
+    json(200, toUsageKeyView(await registerUsageKey(directory, usageKeys, org(event)))),
+  getOrganization: async (event) =>
+    json(200, toOrganizationView(await getOrganization(directory, org(event)))),
+  createApiKey: async (event) => {
+    const request = parseApiKeyRequest(event, Date.now());
+    return json(201, toCreatedApiKeyView(await createApiKey(directory, apiKeys, org(event), request)));
   },
-  'GET /admin/organizations/{org}/api-keys': async (event) =>
-    json(200, await listApiKeys(directory, apiKeys, org(event))),
-  'DELETE /admin/organizations/{org}/api-keys/{key_id}': async (event) => {
+  listApiKeys: async (event) =>
+    json(200, (await listApiKeys(directory, apiKeys, org(event))).map(toApiKeyView)),
+  revokeApiKey: async (event) => {
     await revokeApiKey(apiKeys, org(event), pathParam(event, 'key_id'));
     return noContent();
   },
-  'POST /admin/organizations/{org}/webhook-token/rotate': async (event) => {
-    const { overlap_hours } = event.body ? jsonBody(event, ['overlap_hours']) : {};
-    return json(200, await rotateWebhookToken(directory, org(event), overlap_hours));
+  rotateOrganizationToken: async (event) => {
+    const { overlapHours } = parseTokenRotation(event);
+    return json(200, toWebhookTokenView(await rotateWebhookToken(directory, org(event), overlapHours)));
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
-  'POST /admin/organizations/{org}/portal-links': async (event) => {
-    const request = parsePortalLinkRequest(event.body ? jsonBody(event, ['scope', 'ttl_minutes']) : {});
-    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-    return json(201, await mintPortalLink(directory, portalLinks, org(event), request, baseUrl));
+  createPortalLink: async (event) => {
+    const request = parsePortalLinkRequest(event);
+    const grant = await mintPortalLink(directory, portalLinks, org(event), request);
+    return json(201, toPortalLinkView(grant, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
-  'GET /admin/organizations/{org}/accounts': async (event) =>
-    json(
+  listOrganizationAccounts: async (event) => {
+    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
+    const accounts = await listAccounts(directory, org(event));
+    return json(
       200,
-      (await listAccounts(directory, org(event))).map((account) =>
-        toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)),
-      ),
-    ),
-  'POST /admin/organizations/{org}/events/requeue': async (event) => {
-    const { older_than_minutes = 15, cursor } = event.body
-      ? jsonBody(event, ['older_than_minutes', 'cursor'])
-      : {};
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
-    }
-    if (
-      typeof older_than_minutes !== 'number' ||
-      !Number.isInteger(older_than_minutes) ||
-      older_than_minutes < 0
-    ) {
-      throw new ValidationError('older_than_minutes', 'must be whole minutes (0 or more)');
-    }
-    const until = new Date(Date.now() - older_than_minutes * 60_000).toISOString();
-    return json(202, await requeuePending(delivery, org(event), until, cursor));
+      accounts.map((account) => toAccountView(account, baseUrl)),
+    );
   },
-  'POST /admin/organizations/{org}/events/{id}/redeliver': async (event) =>
-    json(202, await redeliverEvent(delivery, org(event), parseEventId(pathParam(event, 'id')))),
-  'POST /admin/organizations/{org}/webhooks/reset': async (event) =>
-    json(202, await resetWebhooks(delivery, org(event))),
-  'POST /admin/organizations/{org}/events/index-statuses': async (event) => {
-    const { cursor } = event.body ? jsonBody(event, ['cursor']) : {};
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
-    }
-    return json(200, await indexStatuses(delivery.events, org(event), cursor));
+  requeueEvents: async (event) => {
+    const { until, cursor } = parseRequeueRequest(event, Date.now());
+    return json(202, toRequeueView(await requeuePending(delivery, org(event), until, cursor)));
   },
-  'PUT /admin/accounts/{iban}': async (event) => {
-    const body = jsonBody(event, ['org', 'webhook_url']);
-    if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
-    if (body.webhook_url !== undefined && body.webhook_url !== null && typeof body.webhook_url !== 'string') {
-      throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
-    }
-    const input = {
-      orgId: body.org,
-      iban: pathParam(event, 'iban'),
-      webhookUrl: (body.webhook_url as string | null | undefined) ?? undefined,
-    };
-    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
+  redeliverOrganizationEvent: async (event) =>
+    json(202, toRedeliveryView(await redeliverEvent(delivery, org(event), parseEventId(event)))),
+  resetOrganizationWebhooks: async (event) =>
+    json(202, toResetView(await resetWebhooks(delivery, org(event)))),
+  indexEventStatuses: async (event) => {
+    const { cursor } = parseCursorRequest(event);
+    return json(200, toIndexUpgradeView(await indexStatuses(delivery.events, org(event), cursor)));
+  },
+  putAccount: async (event) => {
+    const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
     const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
-    return json(200, toAccountView(account, baseUrl));
+    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
-  'DELETE /admin/accounts/{iban}': async (event) => {
-    const query = queryParams(event, ['erase', 'org', 'cursor']);
-    if (query.erase !== undefined && query.erase !== 'true' && query.erase !== 'false') {
-      throw new ValidationError('erase', 'must be true or false');
-    }
-    const erase = query.erase === 'true';
-    const request = { iban: pathParam(event, 'iban'), orgId: query.org, erase, cursor: query.cursor };
+  deleteAccount: async (event) => {
+    const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
     const result = await deleteAccount({ directory, events: delivery.events }, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
-    return erase ? json(200, result) : noContent();
+    return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },
-  'POST /admin/accounts/{iban}/enable': async (event) => {
+  adminEnableEndpoint: async (event) => {
     const { recoverSince } = parseEnableRequest(event);
     const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
     return json(200, toEndpointEnabledView(result));
   },
 };
 
+/** The routes by `<METHOD> <resource>`, as API Gateway names the one it invoked. */
+const BY_RESOURCE = new Map<string, Route>(
+  (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map((name) => {
+    const { method, path } = ADMIN_ROUTES[name];
+    return [`${method} ${path}`, ROUTES[name]];
+  }),
+);
+
 /**
  * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
  * for operators.
  */
 export const handler = apiHandler(async (event) => {
-  const route = ROUTES[`${event.httpMethod} ${event.resource}`];
+  const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);
   if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);
   return route(event);
 });

@@ -1,4 +1,3 @@
-// lambdas/handlers: one thin middy handler per function (<verb>-<noun>.ts: parse, use-case, response) wiring adapters at module scope; may import all of lambdas/.
 /**
  * The middy stack every API handler shares: the Lambda context in each log line, and every thrown error
  * answered once as RFC 9457 problem+json (registered last, so its `onError` runs first).
@@ -7,7 +6,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '#adapters/observability';
-import { problemResponses } from '#http/problem-responses';
+import { problemResponses } from '#http/problem/middleware';
 
 /**
  * Wraps an API route's work in the shared middy stack. `logEvent: false` keeps the event out of the logs

@@ -7,8 +7,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DELIVERY_METRICS } from '#config/telemetry';
-import type { BatchDeps } from '#use-cases/deliver-batch';
-import type { EndpointChange } from '#use-cases/deliver-endpoint';
+import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
+import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
 const CHANGE_METRICS: Readonly<Record<EndpointChange, string | undefined>> = {
   degraded: undefined,

@@ -1,29 +1,20 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { toQueueMessages } from '#adapters/sqs/sqs-records';
-import {
-  CONSUMER_TIMEOUT_SECONDS,
-  MAX_ATTEMPTS,
-  REPLACE_AFTER_AGE_SECONDS,
-  REPLACE_AT_RECEIVE_COUNT,
-} from '#config/delivery';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
-import { healthPolicyFrom } from '#domain/endpoint-health';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
+import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { CachedDirectory } from '#use-cases/cached-directory';
-import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
+import { CachedDirectory } from '#use-cases/delivery/cached-directory';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliveryObserver } from './deliver-webhooks-telemetry';
+import { queueHandler } from './queue-handler';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -56,10 +47,4 @@ const deps: BatchDeps = {
 };
 
 /** SQS consumer: one attempt per message, retries by visibility timeout, at most 20 per cycle. */
-export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger))
-  .use(logMetrics(metrics))
-  .handler(async (event) => {
-    const keep = await deliverBatch(deps, toQueueMessages(event.Records));
-    return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
-  });
+export const handler = queueHandler(metrics, (messages) => deliverBatch(deps, messages));

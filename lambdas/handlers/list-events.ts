@@ -1,11 +1,12 @@
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
-import { toEventSummary } from '#http/event-view';
-import { parseListQuery } from '#http/list-query';
-import { linkHeader } from '#http/pagination';
-import { baseUrlOf, json, orgIdOf } from '#http/request';
-import { listEvents } from '#use-cases/read-events';
+import { toEventSummary } from '#http/events/event-view';
+import { parseListQuery } from '#http/events/list-query';
+import { linkHeader } from '#http/events/pagination';
+import { baseUrlOf, orgIdOf } from '#http/request';
+import { json } from '#http/response';
+import { listEvents } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);

@@ -2,12 +2,15 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { loadEnv } from '#config/env';
-import { ValidationError } from '#domain/errors';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, jsonBody, orgIdOf, pathParam } from '#http/request';
-import { setOwnWebhookUrl } from '#use-cases/administer';
-import { rotateWebhookToken, showWebhookToken } from '#use-cases/webhook-tokens';
+import { parseWebhookUrlRequest } from '#http/accounts/account-request';
+import { toAccountView } from '#http/accounts/account-view';
+import { parseTokenRotation } from '#http/organizations/webhook-token-request';
+import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { setOwnWebhookUrl } from '#use-cases/accounts/accounts';
+import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
@@ -23,20 +26,16 @@ export const handler = apiHandler(async (event) => {
   const orgId = orgIdOf(event);
   switch (`${event.httpMethod} ${event.resource}`) {
     case 'PUT /accounts/{iban}': {
-      const { webhook_url } = jsonBody(event, ['webhook_url']);
-      if (webhook_url !== null && typeof webhook_url !== 'string') {
-        throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
-      }
-      const input = { orgId, iban: pathParam(event, 'iban'), webhookUrl: webhook_url ?? undefined };
+      const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
       const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
       const account = await setOwnWebhookUrl(directory, input, policy, { checkHost: hostChecker(policy) });
       return json(200, toAccountView(account, baseUrl));
     }
     case 'GET /webhook-token':
-      return json(200, await showWebhookToken(directory, orgId));
+      return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));
     case 'POST /webhook-token/rotate': {
-      const { overlap_hours } = event.body ? jsonBody(event, ['overlap_hours']) : {};
-      return json(200, await rotateWebhookToken(directory, orgId, overlap_hours));
+      const { overlapHours } = parseTokenRotation(event);
+      return json(200, toWebhookTokenView(await rotateWebhookToken(directory, orgId, overlapHours)));
     }
     default:
       throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);

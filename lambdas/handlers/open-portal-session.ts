@@ -3,8 +3,10 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { loadEnv } from '#config/env';
-import { json, jsonBody } from '#http/request';
-import { openPortalSession } from '#use-cases/portal-access';
+import { parsePortalSessionRequest } from '#http/portal/portal-request';
+import { toPortalSessionView } from '#http/portal/portal-view';
+import { json } from '#http/response';
+import { openPortalSession } from '#use-cases/organizations/portal-access';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME']);
@@ -21,6 +23,9 @@ const ports = {
  * POWERTOOLS_LOGGER_LOG_EVENT set: its body carries a sign-in token.
  */
 export const handler = apiHandler(
-  async (event) => json(201, await openPortalSession(ports, event.body ? jsonBody(event, ['token']) : {})),
+  async (event) => {
+    const { token } = parsePortalSessionRequest(event);
+    return json(201, toPortalSessionView(await openPortalSession(ports, token)));
+  },
   { logEvent: false },
 );

@@ -1,10 +1,12 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { json, orgIdOf, pathParam } from '#http/request';
-import { parseEventId } from '#use-cases/read-events';
-import { redeliverEvent } from '#use-cases/redeliver-events';
+import { parseEventId } from '#http/events/event-request';
+import { toRedeliveryView } from '#http/events/redelivery-view';
+import { orgIdOf } from '#http/request';
+import { json } from '#http/response';
+import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
@@ -15,6 +17,6 @@ const deps = {
 
 /** `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed or skipped event. */
 export const handler = apiHandler(async (event) => {
-  const id = parseEventId(pathParam(event, 'id'));
-  return json(202, await redeliverEvent(deps, orgIdOf(event), id));
+  const id = parseEventId(event);
+  return json(202, toRedeliveryView(await redeliverEvent(deps, orgIdOf(event), id)));
 });

@@ -3,23 +3,23 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { eventItem } from '#adapters/dynamodb/items';
+import { eventItem } from '#adapters/dynamodb/events/event-items';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { DEFAULT_HEALTH_POLICY } from '#domain/endpoint-health';
+import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
-import { parseListQuery } from '#http/list-query';
-import { createOrganization, putAccount } from '#use-cases/administer';
-import { deliverEvent } from '#use-cases/deliver-event';
-import { publishEvent } from '#use-cases/publish-event';
-import { resetWebhooks } from '#use-cases/reset-webhooks';
+import { parseListQuery } from '#http/events/list-query';
+import { TenantSeeder } from '#local/tenant-seed';
+import { deliverEvent } from '#use-cases/delivery/deliver-event';
+import { recordEvent } from '#use-cases/events/record-event';
+import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;
@@ -49,10 +49,8 @@ export async function measureDeliveryCapacity(
   receiverUrl: string,
   events: number,
 ): Promise<{ publish: CapacityTally; deliver: CapacityTally }> {
-  const setup = new DynamoDirectoryStore(client, tableName);
-  const org = await createOrganization(setup, new DynamoApiKeyStore(client, tableName), 'bench');
   const iban = 'DE89370400440532013000';
-  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local');
+  await new TenantSeeder(client, tableName).tenant('bench', [{ iban, webhookUrl: receiverUrl }]);
 
   const pub = tally();
   const publishDeps = {
@@ -79,7 +77,7 @@ export async function measureDeliveryCapacity(
     now: Date.now,
   };
   for (let i = 0; i < events; i++) {
-    const { event } = await publishEvent(publishDeps, {
+    const { event } = await recordEvent(publishDeps, {
       account: iban,
       type: 'credit_transfer_status_change',
       payload: SAMPLE_PAYLOAD,

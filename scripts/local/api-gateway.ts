@@ -25,13 +25,13 @@ import {
   BEARER_PATTERN,
   type RouteShape,
 } from '#config/routes';
-import { renderProblem } from '#http/problem';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { renderProblem } from '#http/problem/render';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 import { LOCAL_REGION } from './emulators';
 import { type LocalCredentials, verifySigV4 } from './sigv4';
@@ -58,7 +58,10 @@ export interface ApiGatewayOptions {
   readonly handlers: ApiHandlers;
   /** Default `API_ROUTES`. */
   readonly routes?: readonly RouteShape[];
-  /** How long an authorizer decision is reused for the same token; default 300 s, 0 disables the cache. */
+  /**
+   * How long an authorizer decision is reused for the same token; default `AUTHORIZER_CACHE_TTL_SECONDS`
+   * (60 s), 0 disables the cache.
+   */
   readonly authorizerCacheTtlSeconds?: number;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;

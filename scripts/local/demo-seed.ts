@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from './tenant-seed';
 
 /** The demo organization's credentials (kept in `.herald/demo.json`, since keys are stored hashed). */
 export interface DemoOrganization {
@@ -25,27 +24,15 @@ export async function seedDemo(
   receiverUrl: string,
   statePath: string,
 ): Promise<DemoOrganization> {
-  const directory = new DynamoDirectoryStore(client, tableName);
+  const seeder = new TenantSeeder(client, tableName);
   let demo: DemoOrganization | undefined;
   if (existsSync(statePath)) {
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as DemoOrganization;
-    const org = await directory.getOrganization(saved.orgId);
+    const org = await new DynamoDirectoryStore(client, tableName).getOrganization(saved.orgId);
     if (org) demo = { ...saved, webhookToken: org.webhookToken };
   }
-  if (!demo) {
-    const created = await createOrganization(
-      directory,
-      new DynamoApiKeyStore(client, tableName),
-      'Demo organization',
-    );
-    demo = {
-      orgId: created.id,
-      apiKey: created.api_key,
-      webhookToken: created.webhook_token,
-      iban: DEMO_IBAN,
-    };
-  }
-  await putAccount(directory, { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl }, 'local');
+  demo ??= { ...(await seeder.tenant('Demo organization')), iban: DEMO_IBAN };
+  await seeder.account(demo.orgId, { iban: demo.iban, webhookUrl: receiverUrl });
   writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }

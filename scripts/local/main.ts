@@ -10,9 +10,11 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
-import { parseRetrySchedule } from '#domain/retry-schedule';
-import { DEFAULT_LINK_MINUTES, mintPortalLink } from '#use-cases/portal-access';
-import { showWebhookToken } from '#use-cases/webhook-tokens';
+import { parseRetrySchedule } from '#domain/delivery/retry-schedule';
+import { DEFAULT_LINK_MINUTES } from '#domain/portal-access';
+import { toPortalLinkView } from '#http/portal/portal-view';
+import { mintPortalLink } from '#use-cases/organizations/portal-access';
+import { showWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
 import { LOCAL_REGION } from './emulators';
@@ -68,8 +70,8 @@ const directory = new DynamoDirectoryStore(client, runtime.tableName);
 let orgId = '';
 receiver = await startDemoReceiver(
   async () => {
-    const { webhook_token, previous } = await showWebhookToken(directory, orgId);
-    return previous ? [webhook_token, previous.webhook_token] : [webhook_token];
+    const { webhookToken, previousWebhookToken } = await showWebhookToken(directory, orgId);
+    return previousWebhookToken ? [webhookToken, previousWebhookToken.token] : [webhookToken];
   },
   (line) => console.log(line),
 );
@@ -77,11 +79,11 @@ const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);
-const portal = await mintPortalLink(
-  directory,
-  new DynamoPortalLinkStore(client, runtime.tableName),
-  demo.orgId,
-  { scope: 'manage', ttlMinutes: DEFAULT_LINK_MINUTES },
+const portal = toPortalLinkView(
+  await mintPortalLink(directory, new DynamoPortalLinkStore(client, runtime.tableName), demo.orgId, {
+    scope: 'manage',
+    ttlMinutes: DEFAULT_LINK_MINUTES,
+  }),
   runtime.baseUrl,
 );
 

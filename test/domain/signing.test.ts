@@ -1,16 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import {
-  generateApiKey,
-  generateWebhookToken,
-  hashApiKey,
-  signBody,
-  standardSignature,
-  WebhookTokenError,
-  webhookKey,
-  webhookSignatureHeader,
-} from '#domain/signing';
+import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
+import { signBody, standardSignature, webhookSignatureHeader } from '#domain/signing/signatures';
+import { generateWebhookToken, WebhookTokenError, webhookKey } from '#domain/signing/webhook-token';
 import { catchError } from './catch-error';
 
 describe('webhook tokens', () => {

@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { HEALTHY } from '#domain/endpoint-health';
-import { signBody, webhookKey } from '#domain/signing';
+import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
-import { toEndpointHealthView } from '#http/event-view';
+import { toEndpointHealthView } from '#http/accounts/account-view';
 import {
   type AccountView,
   API_KEY,

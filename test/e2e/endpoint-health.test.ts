@@ -5,13 +5,9 @@
  * holds at most its concurrency.
  */
 import { describe, expect, it } from 'vitest';
-import type { AccountView } from '#http/event-view';
-import {
-  type DeliveryHarness,
-  expectCountsConsistent,
-  setupDeliveryFile,
-  type Tenant,
-} from '../support/delivery-harness';
+import type { AccountView } from '#http/accounts/account-view';
+import type { SeededTenant } from '#local/tenant-seed';
+import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import { failTimes, type Receiver, reply } from '../support/receiver';
 import { waitFor } from '../support/wait';
@@ -38,7 +34,7 @@ const receiver = setupDeliveryFile(
   },
 );
 
-async function accountHealth(tenant: Tenant, iban: string): Promise<AccountView['webhook_health']> {
+async function accountHealth(tenant: SeededTenant, iban: string): Promise<AccountView['webhook_health']> {
   const answer = await harness.api<AccountView>(tenant, 'GET', `/accounts/${iban}`);
   expect(answer.status).toBe(200);
   return answer.body.webhook_health;
@@ -53,7 +49,7 @@ async function publishMany(iban: string, count: number): Promise<string[]> {
 }
 
 /** Every event is consistent, and the receiver saw exactly the attempts the events recorded. */
-async function expectEveryAttemptRecorded(tenant: Tenant, ids: readonly string[], target: Receiver) {
+async function expectEveryAttemptRecorded(tenant: SeededTenant, ids: readonly string[], target: Receiver) {
   let recorded = 0;
   for (const id of ids) {
     const view = await harness.getEvent(tenant, id);

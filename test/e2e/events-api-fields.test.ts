@@ -9,9 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, webhookKey } from '#domain/signing';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
-import type { CreatedOrganization } from '#use-cases/administer';
+import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
   type EventsApiFixture,
@@ -34,7 +35,7 @@ import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
+let orgA: SeededTenant;
 let eventsA: readonly Published[];
 let okEvent: Published;
 let pendingEvent: Published;
@@ -55,7 +56,7 @@ useFixture(
 describe('event fields', () => {
   it('lists exactly the summary fields, each matching what was published', async () => {
     const byId = new Map(eventsA.map((event) => [event.id, event]));
-    const { events } = await walk('/events?per_page=100', orgA.api_key, 100, {});
+    const { events } = await walk('/events?per_page=100', orgA.apiKey, 100, {});
     expect(events).toHaveLength(eventsA.length);
     for (const event of events) {
       expect(Object.keys(event).sort()).toEqual(SUMMARY_KEYS);
@@ -78,7 +79,7 @@ describe('event fields', () => {
   });
 
   it('shows one event with exactly the detail fields and the payload byte for byte', async () => {
-    const response = await api.call(`/events/${richEvent.id}`, { key: orgA.api_key });
+    const response = await api.call(`/events/${richEvent.id}`, { key: orgA.apiKey });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const event = response.body as EventDetail;
@@ -101,7 +102,7 @@ describe('event fields', () => {
 
   it('shows the signature of the exact webhook body under the organization token', async () => {
     for (const published of [richEvent, ...eventsA.slice(10, 14)]) {
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.payload).toEqual(published.payload);
       const body = webhookBody({
         id: published.id,
@@ -111,7 +112,7 @@ describe('event fields', () => {
         payloadJson: JSON.stringify(published.payload),
         baseUrl: base,
       });
-      expect(event.signature).toBe(signBody(webhookKey(orgA.webhook_token), body));
+      expect(event.signature).toBe(signBody(webhookKey(orgA.webhookToken), body));
     }
   });
 
@@ -124,13 +125,13 @@ describe('event fields', () => {
     for (const [iso, shown] of cases) {
       const published = eventsA.find((event) => event.payload.at === iso);
       if (published === undefined) throw new Error(`no event at ${iso}`);
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.triggered_at).toBe(shown);
     }
   });
 
   it('records a 2xx delivery as success, with the attempt and the webhook the receiver got', async () => {
-    const event = (await api.call(`/events/${okEvent.id}`, { key: orgA.api_key })).body as EventDetail;
+    const event = (await api.call(`/events/${okEvent.id}`, { key: orgA.apiKey })).body as EventDetail;
     expect(event.webhook_status).toBe('success');
     expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
     expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
@@ -162,7 +163,7 @@ describe('event fields', () => {
       [pendingEvent, 'pending'],
       [failedEvent, 'failed'],
     ] as const) {
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.webhook_status).toBe(status);
       expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
       expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
@@ -176,12 +177,12 @@ describe('event fields', () => {
   it('answers a malformed event id with 400 naming id, and an unknown one with 404', async () => {
     for (const id of ['not-an-id', okEvent.id.toUpperCase(), `{${okEvent.id}}`, '123', `${okEvent.id}x`]) {
       const problem = expectProblem(
-        await api.call(`/events/${encodeURIComponent(id)}`, { key: orgA.api_key }),
+        await api.call(`/events/${encodeURIComponent(id)}`, { key: orgA.apiKey }),
         400,
       );
       expect(problem.invalid_params).toEqual([{ name: 'id', reason: expect.stringMatching(/UUID/) }]);
     }
-    const missing = expectProblem(await api.call(`/events/${randomUUID()}`, { key: orgA.api_key }), 404);
+    const missing = expectProblem(await api.call(`/events/${randomUUID()}`, { key: orgA.apiKey }), 404);
     expect(missing.title).toBe('Not found');
   });
 });

@@ -8,10 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
-import { createOrganization } from '#use-cases/administer';
+import { PORTAL_SCRIPT } from '#http/portal/portal-assets.generated';
+import { TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { connectApi, expectProblem } from '../support/e2e-http';
 import { testEndpoints, uniquePrefix } from '../support/resources';
@@ -28,8 +26,7 @@ beforeAll(async () => {
     env: { POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
   });
   const client = createDocumentClient();
-  const directory = new DynamoDirectoryStore(client, runtime.tableName);
-  orgId = (await createOrganization(directory, new DynamoApiKeyStore(client, runtime.tableName), 'Logs')).id;
+  orgId = (await new TenantSeeder(client, runtime.tableName).tenant('Logs')).orgId;
   const capture =
     (original: typeof process.stdout.write) =>
     (chunk: unknown, ...rest: unknown[]): boolean => {

@@ -11,11 +11,13 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
-import type { EventDetailView } from '#http/event-view';
-import { createApiKey } from '#use-cases/api-keys';
-import { mintPortalLink } from '#use-cases/portal-access';
-import type { WebhookTokenView } from '#use-cases/webhook-tokens';
-import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
+import type { EventDetailView } from '#http/events/event-view';
+import type { WebhookTokenView } from '#http/organizations/webhook-token-view';
+import { toPortalLinkView } from '#http/portal/portal-view';
+import type { SeededTenant } from '#local/tenant-seed';
+import { createApiKey } from '#use-cases/organizations/api-keys';
+import { mintPortalLink } from '#use-cases/organizations/portal-access';
+import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import {
   launchBrowser,
@@ -35,7 +37,7 @@ const startReceiver = setupDeliveryFile({ label: 'e2e-portal', retrySchedule: fa
 });
 
 let browser: Browser;
-let tenant: Tenant;
+let tenant: SeededTenant;
 let receiver: Receiver;
 let hooked: string;
 let unhooked: string;
@@ -148,7 +150,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     });
     const { page } = await openPage(browser);
     await page.goto(`${harness.runtime.baseUrl}/portal`);
-    await page.getByLabel('API key').fill(readKey.api_key);
+    await page.getByLabel('API key').fill(readKey.secret);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Events' }).waitFor();
     await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
@@ -162,13 +164,15 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
   });
 
   it('refuses an expired link and a used link with a clear message', async () => {
-    const expired = await mintPortalLink(
-      harness.directory,
-      new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
-      tenant.orgId,
-      { scope: 'manage', ttlMinutes: 1 },
+    const expired = toPortalLinkView(
+      await mintPortalLink(
+        harness.directory,
+        new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
+        tenant.orgId,
+        { scope: 'manage', ttlMinutes: 1 },
+        () => Date.now() - 5 * 60_000,
+      ),
       harness.runtime.baseUrl,
-      () => Date.now() - 5 * 60_000,
     );
     const { page } = await openPage(browser);
     await page.goto(expired.url);

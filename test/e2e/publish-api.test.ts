@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AwsKey } from '#cli/target';
-import { GATEWAY_PROBLEMS } from '#http/problem-types';
+import { GATEWAY_PROBLEMS } from '#http/problem/problem-types';
 import { expectProblem, sigv4Headers } from '../support/e2e-http';
 import { DE, FR, TRANSFER, UNREGISTERED } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
@@ -40,7 +40,7 @@ describe('POST /events', () => {
     expect(delivered.headers['x-signature']).toBe(event.signature);
     expect(JSON.parse(delivered.body)).toMatchObject({ id, payload });
     await waitFor(async () => {
-      const read = await op.api.call(`/events/${id}`, { key: op.fixture.orgA.api_key });
+      const read = await op.api.call(`/events/${id}`, { key: op.fixture.orgA.apiKey });
       return (read.body as { webhook_status: string }).webhook_status === 'success';
     });
   });
@@ -60,7 +60,7 @@ describe('POST /events', () => {
     expect(again.body).toEqual(first.body);
     const other = expectProblem(await publish({ ...body, payload: { n: 2 } }), 409);
     expect(other.detail).toMatch(/already exists with different content/);
-    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.apiKey });
     expect((read.body as { payload: unknown }).payload).toEqual({ n: 1 });
   });
 
@@ -92,7 +92,7 @@ describe('POST /events', () => {
     );
     expect(notJson.invalid_params?.[0]?.name).toBe('body');
 
-    const listed = await op.api.call(`/events?account=${DE}&per_page=100`, { key: op.fixture.orgA.api_key });
+    const listed = await op.api.call(`/events?account=${DE}&per_page=100`, { key: op.fixture.orgA.apiKey });
     // Only the one event the idempotency test published for DE.
     expect((listed.body as { id: string }[]).length).toBe(1);
   });
@@ -103,7 +103,7 @@ describe('POST /events', () => {
     expect(unsigned.type).toBe('https://herald.dev/problems/signature-required');
     expect(unsigned.detail).toBe(GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail);
     const withKey = expectProblem(
-      await op.api.call('/events', { method: 'POST', body, key: op.fixture.orgA.api_key }),
+      await op.api.call('/events', { method: 'POST', body, key: op.fixture.orgA.apiKey }),
       403,
     );
     expect(withKey.type).toBe('https://herald.dev/problems/signature-required');
@@ -135,7 +135,7 @@ describe('POST /events', () => {
     });
     expect(tampered.status).toBe(403);
 
-    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.apiKey });
     expectProblem(read, 404);
   });
 });

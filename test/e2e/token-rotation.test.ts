@@ -117,25 +117,25 @@ describe('webhook token rotation', () => {
 
   it("lets the operator rotate any organization's token, 24 h of overlap by default", async () => {
     const orgB = op.fixture.orgB;
-    const rotated = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`);
+    const rotated = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`);
     expect(rotated.status, rotated.text).toBe(200);
     const view = rotated.body as TokenView;
-    expect(view.previous?.webhook_token).toBe(orgB.webhook_token);
+    expect(view.previous?.webhook_token).toBe(orgB.webhookToken);
     const hours = (Date.parse(`${view.previous?.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
 
-    const noOverlap = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const noOverlap = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`, {
       overlap_hours: 0,
     });
     expect((noOverlap.body as TokenView).previous).toBeNull();
-    const shown = await op.admin('GET', `/admin/organizations/${orgB.id}`);
+    const shown = await op.admin('GET', `/admin/organizations/${orgB.orgId}`);
     expect(shown.body).toMatchObject({
       webhook_token: (noOverlap.body as TokenView).webhook_token,
       previous: null,
     });
 
-    const tooLong = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const tooLong = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`, {
       overlap_hours: 200,
     });
     expect(expectProblem(tooLong, 400).invalid_params?.[0]?.name).toBe('overlap_hours');

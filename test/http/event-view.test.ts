@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, EventRecord } from '#domain/model';
 import { eventLinks, webhookBody } from '#domain/webhook-body';
-import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
+import { toAccountView } from '#http/accounts/account-view';
+import { toEventDetail, toEventSummary } from '#http/events/event-view';
 
 const base = 'https://api.example.com/v1';
 const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';

@@ -3,20 +3,23 @@ import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import { generateWebhookToken, signBody, webhookKey } from '#domain/signing';
+import { signBody } from '#domain/signing/signatures';
+import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
-import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
-import { parseListQuery } from '#http/list-query';
-import { buildOpenApiDocument, type OpenApiDocument } from '#http/openapi';
-import { linkHeader } from '#http/pagination';
-import { toProblem } from '#http/problem';
+import { toAccountView } from '#http/accounts/account-view';
+import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { parseListQuery } from '#http/events/list-query';
+import { linkHeader } from '#http/events/pagination';
+import { buildOpenApiDocument } from '#http/openapi/document';
+import type { OpenApiDocument } from '#http/openapi/objects';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
   PROBLEM_TYPE_BASE,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { toProblem } from '#http/problem/render';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
 const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';

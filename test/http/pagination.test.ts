@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { ListQuery } from '#http/list-query';
-import { linkHeader } from '#http/pagination';
+import type { EventPageQuery } from '#domain/ports';
+import { linkHeader } from '#http/events/pagination';
 
 const base = 'https://api.example.com/v1';
 
 describe('linkHeader', () => {
   it('has only first on page 1 without more', () => {
-    const query: ListQuery = { page: 1, perPage: 10, filters: {} };
+    const query: EventPageQuery = { page: 1, perPage: 10, filters: {} };
     expect(linkHeader(base, '/events', query, false)).toBe(
       '<https://api.example.com/v1/events?page=1&per_page=10>; rel="first"',
     );
   });
 
   it('adds prev after page 1 and next when more follow', () => {
-    const query: ListQuery = { page: 2, perPage: 25, filters: {} };
+    const query: EventPageQuery = { page: 2, perPage: 25, filters: {} };
     expect(linkHeader(`${base}/`, '/events', query, true)).toBe(
       [
         '<https://api.example.com/v1/events?page=1&per_page=25>; rel="first"',
@@ -24,7 +24,7 @@ describe('linkHeader', () => {
   });
 
   it('keeps the filters in every link', () => {
-    const query: ListQuery = {
+    const query: EventPageQuery = {
       page: 5,
       perPage: 50,
       filters: { account: 'DE89370400440532013000', status: 'failed', since: '2026-11-01T00:00:00.000Z' },
@@ -41,7 +41,7 @@ describe('linkHeader', () => {
   });
 
   it('offers no next link past the listing depth', () => {
-    const query: ListQuery = { page: 10, perPage: 100, filters: {} };
+    const query: EventPageQuery = { page: 10, perPage: 100, filters: {} };
     expect(linkHeader('https://api.example.com/v1', '/events', query, true)).not.toContain('rel="next"');
     expect(linkHeader('https://api.example.com/v1', '/events', { ...query, page: 9 }, true)).toContain(
       'rel="next"',

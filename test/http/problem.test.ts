@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import { toProblem } from '#http/problem';
+import { toProblem } from '#http/problem/render';
 
 const contentType = { 'Content-Type': 'application/problem+json' };
 

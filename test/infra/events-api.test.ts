@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS, BEARER_PATTERN } from '#config/routes';
-import { GATEWAY_PROBLEMS, type GatewayProblem, NOT_FOUND_PROBLEM } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, type GatewayProblem, NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
 import { type CfnJson, synth } from './fixture';
 
 const byDefault = synth();

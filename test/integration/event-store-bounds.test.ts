@@ -6,12 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { EventQueries } from '#adapters/dynamodb/event-queries';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { MAX_ITEMS_CHECKED, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
-import { INDEX_UPGRADE_PAGES, indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
+import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
@@ -150,7 +149,7 @@ describe('bounded listings', () => {
       },
     } as unknown as DynamoDBDocumentClient;
     const entries = 30;
-    const queries = new EventQueries(client, tableName, () => undefined, {
+    const queries = new DynamoEventStore(client, tableName, undefined, {
       indexEntries: entries,
       itemsChecked: MAX_ITEMS_CHECKED,
     });
@@ -249,7 +248,7 @@ describe('index-statuses (upgrade)', () => {
     const orgId = randomUUID();
     // The oldest event, listed last: beyond what one call examines.
     const [failed] = await storeMany(orgId, 0, 1, 'failed');
-    await storeMany(orgId, 1, INDEX_UPGRADE_PAGES * 100 + 10, 'success');
+    await storeMany(orgId, 1, OPERATOR_PAGES_PER_REQUEST * 100 + 10, 'success');
     if (!failed) throw new Error('no event');
     await documents.send(
       new UpdateCommand({

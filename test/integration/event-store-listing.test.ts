@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { WebhookStatus } from '#domain/model';
 import type { EventListRequest, NewEvent } from '#domain/ports';
 import { testIban } from '../support/delivery-queue-helpers';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt } from '#domain/model';
 import {

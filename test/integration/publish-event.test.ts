@@ -4,12 +4,10 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
@@ -28,18 +26,12 @@ beforeAll(async () => {
   documents = DynamoDBDocumentClient.from(resources.dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const directory = new DynamoDirectoryStore(documents, resources.tableName);
   events = new DynamoEventStore(documents, resources.tableName);
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
-  orgId = (
-    await createOrganization(
-      directory,
-      new DynamoApiKeyStore(documents, resources.tableName),
-      'Publisher org',
-    )
-  ).id;
   iban = testIban();
-  await putAccount(directory, { orgId, iban, webhookUrl: 'https://hooks.example.test/in' }, 'public-https');
+  const seeder = new TenantSeeder(documents, resources.tableName, 'public-https');
+  orgId = (await seeder.tenant('Publisher org', [{ iban, webhookUrl: 'https://hooks.example.test/in' }]))
+    .orgId;
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateWebhookToken, standardSignature, webhookKey } from '#domain/signing';
+import { standardSignature } from '#domain/signing/signatures';
+import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
 import { type DemoReceiver, startDemoReceiver } from '#local/demo-receiver';
 
 const token = generateWebhookToken();

@@ -10,9 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateWebhookToken, signBody, standardSignature, webhookKey } from '#domain/signing';
-import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal-assets.generated';
-import { portalPage } from '#http/portal-page';
+import { signBody, standardSignature } from '#domain/signing/signatures';
+import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
+import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal/portal-assets.generated';
+import { portalPage } from '#http/portal/portal-page';
 import { LANGUAGES, snippet } from '../../portal/src/snippets';
 import { PORTAL_ASSETS_MODULE, renderPortalAssetsModule } from '../../scripts/portal/build';
 

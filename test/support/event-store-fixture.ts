@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import type { NewEvent } from '#domain/ports';

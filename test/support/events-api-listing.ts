@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { WebhookStatus } from '#domain/model';
-import type { EndpointHealthView } from '#http/event-view';
+import type { EndpointHealthView } from '#http/accounts/account-view';
 import type { ApiClient, ApiResponse } from './e2e-http';
 
 export const SUMMARY_KEYS = [

@@ -5,14 +5,9 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import {
-  type JsonSchema,
-  METHOD_NOT_ALLOWED_RESPONSE,
-  type OpenApiDocument,
-  type OperationObject,
-  type ResponseObject,
-  ROUTE_NOT_FOUND_RESPONSE,
-} from '#http/openapi';
+import type { OpenApiDocument, OperationObject, ResponseObject } from '#http/openapi/objects';
+import { METHOD_NOT_ALLOWED_RESPONSE, ROUTE_NOT_FOUND_RESPONSE } from '#http/openapi/problems';
+import type { JsonSchema } from '#http/openapi/schemas';
 
 /** A response as a test observed it. */
 export interface ResponseSample {

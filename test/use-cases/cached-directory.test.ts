@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '#domain/model';
-import { CachedDirectory } from '#use-cases/cached-directory';
+import { CachedDirectory } from '#use-cases/delivery/cached-directory';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 

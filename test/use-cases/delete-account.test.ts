@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '#domain/errors';
-import { createOrganization, putAccount } from '#use-cases/administer';
-import { deleteAccount } from '#use-cases/delete-account';
+import { toAccountErasureView } from '#http/accounts/account-view';
+import { putAccount } from '#use-cases/accounts/accounts';
+import { deleteAccount } from '#use-cases/accounts/delete-account';
+import { createOrganization } from '#use-cases/organizations/organizations';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
@@ -33,14 +35,16 @@ async function publish(account: string, count: number, from = 0): Promise<void> 
 beforeEach(async () => {
   directory = new InMemoryDirectoryStore();
   events = new InMemoryEventStore();
-  orgId = (await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme')).id;
+  orgId = (await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme')).organization.id;
   for (const iban of [IBAN, OTHER_IBAN]) await putAccount(directory, { orgId, iban }, 'public-https');
 });
 
 describe('deleteAccount', () => {
   it('without erase deletes the account and keeps its events', async () => {
     await publish(IBAN, 2);
-    const result = await deleteAccount({ directory, events }, { iban: IBAN, erase: false });
+    const result = toAccountErasureView(
+      await deleteAccount({ directory, events }, { iban: IBAN, erase: false }),
+    );
     expect(result).toEqual({ iban: IBAN, org_id: orgId, deleted: true, erased_events: 0, more: false });
     expect(directory.accounts.has(IBAN)).toBe(false);
     expect(events.events.size).toBe(2);
@@ -50,14 +54,16 @@ describe('deleteAccount', () => {
     await publish(IBAN, 600);
     await publish(OTHER_IBAN, 600, 600);
     const deps = { directory, events };
-    const first = await deleteAccount(deps, { iban: IBAN, erase: true });
+    const first = toAccountErasureView(await deleteAccount(deps, { iban: IBAN, erase: true }));
     expect(first).toMatchObject({ deleted: true, more: true, org_id: orgId });
     expect(first.erased_events).toBeLessThan(600);
     // The account is gone: only its organization and the cursor let the erasure go on.
     await expect(deleteAccount(deps, { iban: IBAN, erase: true, cursor: first.cursor })).rejects.toThrow(
       NotFoundError,
     );
-    const second = await deleteAccount(deps, { iban: IBAN, erase: true, orgId, cursor: first.cursor });
+    const second = toAccountErasureView(
+      await deleteAccount(deps, { iban: IBAN, erase: true, orgId, cursor: first.cursor }),
+    );
     expect(second).toMatchObject({ deleted: false, more: false });
     expect(first.erased_events + second.erased_events).toBe(600);
     expect([...events.events.values()].every((event) => event.account === OTHER_IBAN)).toBe(true);

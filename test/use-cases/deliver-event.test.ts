@@ -3,7 +3,7 @@
  * and the stamp of each attempt.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverEvent } from '#use-cases/deliver-event';
+import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 

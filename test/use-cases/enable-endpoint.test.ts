@@ -1,9 +1,15 @@
 /** Re-enabling an endpoint with fakes: health cleared, optional recovery of the account's events since a time. */
 import { describe, expect, it } from 'vitest';
-import { RESET_CHUNK } from '#config/limits';
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { NotFoundError, ValidationError } from '#domain/errors';
-import { enableAnyEndpoint, enableEndpoint, RECOVERY_CHUNKS } from '#use-cases/enable-endpoint';
+import { parseEnableRequest } from '#http/accounts/account-request';
+import { enableAnyEndpoint, enableEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { apiEvent } from '../support/api-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
+
+/** `recover_since` as the enable routes read it from their body: ISO, or a ValidationError. */
+const since = (text: string): string | undefined =>
+  parseEnableRequest(apiEvent({ body: { recover_since: text } })).recoverSince;
 
 describe('enableEndpoint', () => {
   it('makes a disabled endpoint healthy without redelivering anything by default', async () => {
@@ -41,7 +47,7 @@ describe('enableEndpoint', () => {
       account: 'DE02120300000000202051',
     });
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    const result = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 08:00:00');
+    const result = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 08:00:00'));
     expect(result.queued.sort()).toEqual(['failed', 'skipped']);
     expect(w.events.events.get('failed')).toMatchObject({ webhookStatus: 'pending', cycleBase: 20 });
     expect(w.events.events.get('before')?.webhookStatus).toBe('skipped');
@@ -50,14 +56,14 @@ describe('enableEndpoint', () => {
   it('recovers a bounded number of events per request; enabling again takes the rest', async () => {
     const w = deliveryWorld();
     w.health.health.set(w.iban, { state: 'disabled', consecutiveFailures: 3 });
-    const bound = RECOVERY_CHUNKS * RESET_CHUNK;
+    const bound = OPERATOR_PAGES_PER_REQUEST * RESET_CHUNK;
     for (let i = 0; i < bound + 7; i++) {
       w.events.seed({ id: `e${String(i).padStart(4, '0')}`, webhookStatus: 'failed', webhookRetries: 20 });
     }
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    const first = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00');
+    const first = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'));
     expect(first.queued).toHaveLength(bound);
-    const second = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00');
+    const second = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'));
     expect(second.queued).toHaveLength(7);
     expect(new Set([...first.queued, ...second.queued]).size).toBe(bound + 7);
   });
@@ -69,7 +75,9 @@ describe('enableEndpoint', () => {
       w.events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60 });
     }
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    expect((await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00')).queued).toEqual(['older']);
+    expect((await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'))).queued).toEqual([
+      'older',
+    ]);
   });
 
   it('refuses another organization’s account, a bad IBAN and a bad time, changing nothing', async () => {
@@ -78,7 +86,9 @@ describe('enableEndpoint', () => {
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
     await expect(enableEndpoint(deps, 'org-2', w.iban)).rejects.toThrow(NotFoundError);
     await expect(enableEndpoint(deps, 'org-1', 'DE00370400440532013000')).rejects.toThrow(ValidationError);
-    await expect(enableEndpoint(deps, 'org-1', w.iban, 'yesterday')).rejects.toThrow(ValidationError);
+    await expect(async () => enableEndpoint(deps, 'org-1', w.iban, since('yesterday'))).rejects.toThrow(
+      ValidationError,
+    );
     expect(w.health.get(w.iban).state).toBe('disabled');
   });
 });
@@ -98,7 +108,9 @@ describe('enableAnyEndpoint (operator)', () => {
       directory: w.directory,
       now: w.clock.now,
     };
-    expect(await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', '2026-11-20 00:00:00')).toEqual({
+    expect(
+      await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', since('2026-11-20 00:00:00')),
+    ).toEqual({
       iban: other,
       queued: ['theirs'],
     });

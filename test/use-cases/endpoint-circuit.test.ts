@@ -3,7 +3,7 @@
  * recording, lets one probe through, closes on its success; Retry-After, 410 and auto-disable.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverEvent } from '#use-cases/deliver-event';
+import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 

@@ -6,16 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, UnauthorizedError } from '#domain/errors';
 import type { Organization } from '#domain/model';
+import { PORTAL_SESSION_KEY_NAME, SESSION_MINUTES } from '#domain/portal-access';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
-import { hashApiKey } from '#domain/signing';
-import { createApiKey } from '#use-cases/api-keys';
-import { apiKeyOfBearer } from '#use-cases/authorize';
-import {
-  mintPortalLink,
-  openPortalSession,
-  PORTAL_SESSION_KEY_NAME,
-  SESSION_MINUTES,
-} from '#use-cases/portal-access';
+import { hashApiKey } from '#domain/signing/secrets';
+import { toPortalLinkView, toPortalSessionView } from '#http/portal/portal-view';
+import { createApiKey } from '#use-cases/organizations/api-keys';
+import { apiKeyOfBearer } from '#use-cases/organizations/authorize';
+import { mintPortalLink, openPortalSession } from '#use-cases/organizations/portal-access';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -35,15 +32,15 @@ function setup() {
   const ports = { directory, apiKeys: new InMemoryApiKeyStore(), links: new InMemoryPortalLinkStore() };
   const clock = new FakeClock('2026-11-22T12:00:00.000Z');
   const signIn = async (scope: 'read' | 'manage') => {
-    const link = await mintPortalLink(
+    const grant = await mintPortalLink(
       directory,
       ports.links,
       ORG.id,
       { scope, ttlMinutes: 10 },
-      BASE,
       clock.epochMs,
     );
-    return openPortalSession(ports, { token: new URL(link.url).hash.slice('#token='.length) }, clock.epochMs);
+    const token = new URL(toPortalLinkView(grant, BASE).url).hash.slice('#token='.length);
+    return toPortalSessionView(await openPortalSession(ports, token, clock.epochMs));
   };
   return { ports, clock, signIn };
 }
@@ -67,21 +64,18 @@ describe('portal sessions', () => {
 
   it('never use a link twice, and refuse an expired link', async () => {
     const { ports, clock } = setup();
-    const link = await mintPortalLink(
+    const grant = await mintPortalLink(
       ports.directory,
       ports.links,
       ORG.id,
       { scope: 'manage', ttlMinutes: 1 },
-      BASE,
       clock.epochMs,
     );
-    const token = new URL(link.url).hash.slice('#token='.length);
+    const token = new URL(toPortalLinkView(grant, BASE).url).hash.slice('#token='.length);
     expect(ports.links.byHash.has(hashApiKey(token))).toBe(true);
     clock.advance(60_000);
-    await expect(openPortalSession(ports, { token }, clock.epochMs)).rejects.toThrow(/expired at/);
-    await expect(openPortalSession(ports, { token }, clock.epochMs)).rejects.toBeInstanceOf(
-      UnauthorizedError,
-    );
+    await expect(openPortalSession(ports, token, clock.epochMs)).rejects.toThrow(/expired at/);
+    await expect(openPortalSession(ports, token, clock.epochMs)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(ports.apiKeys.byHash.size).toBe(0);
   });
 
@@ -94,7 +88,7 @@ describe('portal sessions', () => {
     // Fifty sign-ins over fifty hours: each one removed the expired session before it.
     expect(await ports.apiKeys.listApiKeys(ORG.id)).toHaveLength(1);
     // An expired key the operator issued is the operator's to revoke: sign-in leaves it.
-    const operatorKey = { name: 'ci', scope: 'read', expiresAt: seconds(clock) + 1 };
+    const operatorKey = { name: 'ci', scope: 'read' as const, expiresAt: seconds(clock) + 1 };
     await createApiKey(ports.directory, ports.apiKeys, ORG.id, operatorKey, clock.epochMs());
     clock.advance(SESSION_MINUTES * 60_000);
     await signIn('manage');

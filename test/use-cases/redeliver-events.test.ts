@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { RESET_CHUNK } from '#config/limits';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
-import { resetWebhooks } from '#use-cases/reset-webhooks';
+import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 

@@ -12,7 +12,7 @@ import { ConflictError } from '#domain/errors';
 import type { Account, Organization, PreviousToken } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
-import type { CapacityListener } from './event-store';
+import type { CapacityListener } from './capacity';
 import { keys, toAccount, toOrganization } from './items';
 
 /** {@link DirectoryStore} on the single events table. */

@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EndpointHealth } from '#domain/endpoint-health';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
-import type { CapacityListener } from './event-store';
+import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
 import { keys } from './items';
 

@@ -4,7 +4,7 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
 import type { DeliveryQueue } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */

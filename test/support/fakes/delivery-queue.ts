@@ -1,6 +1,6 @@
 /** An in-memory {@link DeliveryQueue} that records what the use-cases asked of it. */
 
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
 /** The fake. */

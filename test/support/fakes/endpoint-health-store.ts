@@ -3,7 +3,7 @@
  * stays disabled, slots free themselves when their lease runs out, a deleted account's failure or disable
  * write throws), for use-case tests.
  */
-import { type EndpointHealth, HEALTHY } from '#domain/endpoint-health';
+import { type EndpointHealth, HEALTHY } from '#domain/delivery/endpoint-health';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 
 /** The fake; `health` and `slots` are open for arrangements and assertions. */

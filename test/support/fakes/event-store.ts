@@ -1,4 +1,5 @@
-import { MAX_ATTEMPTS, MAX_ATTEMPTS_PER_EVENT } from '#config/delivery';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,

@@ -1,0 +1,32 @@
+/**
+ * The middy stack every SQS consumer shares (the delivery consumer, the dead-letter reconciler): the
+ * Lambda context in each log line, the function's metrics flushed after each batch, the records read as
+ * the domain's queue messages, and the messages to keep answered as partial batch failures.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy, { type MiddyfiedHandler } from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { logger } from '#adapters/observability';
+import { toQueueMessages } from '#adapters/sqs/sqs-records';
+import type { QueueMessage } from '#domain/ports';
+
+/**
+ * Wraps a batch consumer in the shared middy stack.
+ *
+ * @param handle - handles a batch and answers the ids of the messages to keep (they come back after their
+ *   visibility timeout); every other message is deleted
+ */
+export function queueHandler(
+  metrics: Metrics,
+  handle: (messages: readonly QueueMessage[]) => Promise<readonly string[]>,
+): MiddyfiedHandler<SQSEvent, SQSBatchResponse, Error, Context> {
+  return middy<SQSEvent, SQSBatchResponse>()
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .handler(async (event) => {
+      const keep = await handle(toQueueMessages(event.Records));
+      return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
+    });
+}

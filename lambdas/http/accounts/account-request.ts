@@ -1,0 +1,72 @@
+/**
+ * The requests that change an account: its webhook URL (an organization key's `PUT /accounts/{iban}`, the
+ * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ValidationError } from '#domain/errors';
+import { jsonBody, queryParams } from '#http/request';
+import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+
+/**
+ * The body of an organization key's `PUT /accounts/{iban}`: `{"webhook_url": "<url>" | null}`.
+ *
+ * @throws ValidationError naming the field
+ */
+export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): { webhookUrl: string | undefined } {
+  const { webhook_url } = jsonBody(event, ['webhook_url']);
+  if (webhook_url !== null && typeof webhook_url !== 'string') {
+    throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
+  }
+  return { webhookUrl: webhook_url ?? undefined };
+}
+
+/**
+ * The body of the operator's `PUT /admin/accounts/{iban}`: `{"org", "webhook_url"?}`.
+ *
+ * @throws ValidationError naming the field
+ */
+export function parseAccountRequest(event: APIGatewayProxyEvent): {
+  orgId: string;
+  webhookUrl: string | undefined;
+} {
+  const body = jsonBody(event, ['org', 'webhook_url']);
+  if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
+  const url = body.webhook_url;
+  if (url !== undefined && url !== null && typeof url !== 'string') {
+    throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
+  }
+  return { orgId: body.org, webhookUrl: url ?? undefined };
+}
+
+/**
+ * The query of `DELETE /admin/accounts/{iban}`: `erase` (`true`/`false`), `org` and `cursor`.
+ *
+ * @throws ValidationError naming the parameter
+ */
+export function parseAccountDeletion(event: APIGatewayProxyEvent): {
+  erase: boolean;
+  orgId: string | undefined;
+  cursor: string | undefined;
+} {
+  const query = queryParams(event, ['erase', 'org', 'cursor']);
+  if (query.erase !== undefined && query.erase !== 'true' && query.erase !== 'false') {
+    throw new ValidationError('erase', 'must be true or false');
+  }
+  return { erase: query.erase === 'true', orgId: query.org, cursor: query.cursor };
+}
+
+/**
+ * The body of `POST /accounts/{iban}/enable` and its operator twin: empty, or
+ * `{"recover_since": "YYYY-MM-DD HH:MM:SS"}` (UTC), read into ISO.
+ *
+ * @throws ValidationError naming the field for anything else
+ */
+export function parseEnableRequest(event: APIGatewayProxyEvent): { recoverSince?: string } {
+  if (event.body === null || event.body.trim() === '') return {};
+  const { recover_since } = jsonBody(event, ['recover_since']);
+  if (recover_since === undefined) return {};
+  if (typeof recover_since !== 'string') {
+    throw new ValidationError('recover_since', TIMESTAMP_PARAM_REASON);
+  }
+  return { recoverSince: parseTimestampParam('recover_since', recover_since) };
+}

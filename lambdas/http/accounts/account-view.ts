@@ -1,0 +1,104 @@
+/**
+ * The JSON views of accounts (snake_case, as in the seed): an account with its endpoint's health, what
+ * enabling an endpoint did, and what deleting an account (and erasing its events) did.
+ */
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
+import type { Account } from '#domain/model';
+import { renderTimestamp } from '#domain/time';
+import { joinUrl, pathSegment } from '#domain/urls';
+
+/** The view of an account. */
+export interface AccountView {
+  readonly iban: string;
+  /** null when events of the account are recorded but not delivered. */
+  readonly webhook_url: string | null;
+  readonly webhook_health: EndpointHealthView;
+  readonly _links: { readonly self: string; readonly events: string };
+}
+
+/** The view of an endpoint's health (timestamps rendered like every other; null when unknown). */
+export interface EndpointHealthView {
+  readonly state: EndpointState;
+  readonly since: string | null;
+  readonly reason: string | null;
+  readonly consecutive_failures: number;
+  readonly failing_since: string | null;
+  readonly last_success_at: string | null;
+  readonly last_failure_at: string | null;
+  readonly recent_latency_ms: number | null;
+  readonly circuit_open_until: string | null;
+}
+
+/** The view of an account, linking to its events. */
+export function toAccountView(account: Account, baseUrl: string): AccountView {
+  return {
+    iban: account.iban,
+    webhook_url: account.webhookUrl ?? null,
+    webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
+    _links: {
+      self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
+      events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),
+    },
+  };
+}
+
+/** The health of an account's endpoint as the API shows it. */
+export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView {
+  const time = (iso: string | undefined) => (iso === undefined ? null : renderTimestamp(iso));
+  return {
+    state: health.state,
+    since: time(health.since),
+    reason: health.reason ?? null,
+    consecutive_failures: health.consecutiveFailures,
+    failing_since: time(health.failingSince),
+    last_success_at: time(health.lastSuccessAt),
+    last_failure_at: time(health.lastFailureAt),
+    recent_latency_ms: health.recentLatencyMs ?? null,
+    circuit_open_until:
+      health.circuitOpenUntil === undefined ? null : time(new Date(health.circuitOpenUntil).toISOString()),
+  };
+}
+
+/** The answer of an enable (the `EndpointEnabled` schema). */
+export interface EndpointEnabledView {
+  readonly iban: string;
+  readonly webhook_health: 'healthy';
+  readonly queued: readonly string[];
+}
+
+/** Renders what enabling did: the endpoint is healthy, and these events start a new cycle. */
+export function toEndpointEnabledView(result: {
+  readonly iban: string;
+  readonly queued: readonly string[];
+}): EndpointEnabledView {
+  return { iban: result.iban, webhook_health: 'healthy', queued: result.queued };
+}
+
+/** What one `DELETE /admin/accounts/{iban}?erase=true` did (the `AccountErasure` schema). */
+export interface AccountErasureView {
+  readonly iban: string;
+  readonly org_id: string;
+  readonly deleted: boolean;
+  readonly erased_events: number;
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/** Renders one deletion step; `cursor` only while `more` is true. */
+export function toAccountErasureView(step: {
+  readonly iban: string;
+  readonly orgId: string;
+  readonly deleted: boolean;
+  readonly erasedEvents: number;
+  readonly more: boolean;
+  readonly cursor?: string | undefined;
+}): AccountErasureView {
+  const view = {
+    iban: step.iban,
+    org_id: step.orgId,
+    deleted: step.deleted,
+    erased_events: step.erasedEvents,
+    more: step.more,
+  };
+  return step.cursor === undefined ? view : { ...view, cursor: step.cursor };
+}

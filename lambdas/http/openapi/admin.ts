@@ -1,0 +1,295 @@
+/**
+ * The operator's routes (AWS IAM, SigV4) in the OpenAPI document: one entry per operation of
+ * `ADMIN_ROUTES`, which gives its method, path and `operationId` (so a route the table adds is a type
+ * error here until it is documented), and the schemas and parameters only they use. The chunked upkeep
+ * routes answer `more` (and a `cursor`): each request's cost is bounded, the caller repeats it.
+ */
+
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
+import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
+import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
+import { ACCOUNT_URL, ENABLE } from './accounts';
+import type { OperationObject, ParameterObject } from './objects';
+import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import { PORTAL_LINK } from './portal';
+import type { JsonSchema } from './schemas';
+import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
+import { OVERLAP, TOKEN } from './webhooks';
+
+/** What the document says about an operator route; its tags are `admin` unless it names others. */
+type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
+  readonly tags?: readonly string[];
+};
+
+const ORG_PATH = [parameterRef('OrgId')];
+const NO_CONTENT = { description: 'Done; no body.' };
+const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
+const BAD = (why: string) => responseRef('BadRequest', why);
+const CURSOR = text('Where the previous request stopped: its `cursor`.');
+const MORE = { type: 'boolean', description: 'Events remain: send the request again with `cursor`.' };
+const query = (name: string, description: string, schema: JsonSchema) =>
+  ({ name, in: 'query', required: false, description, schema }) as const;
+
+/** Every operator route, by its name in {@link ADMIN_ROUTES}. */
+const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
+  createOrganization: {
+    summary: 'Create an organization with its webhook token and a first API key',
+    requestBody: body(closed({ name: text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`) })),
+    responses: {
+      '201': ok('Created.', schemaRef('CreatedOrganization')),
+      '400': BAD('The name is missing or too long.'),
+    },
+  },
+  getOrganization: {
+    summary: 'One organization',
+    parameters: ORG_PATH,
+    responses: { '200': ok('The organization.', schemaRef('Organization')), '404': UNKNOWN_ORG },
+  },
+  createApiKey: {
+    summary: 'Issue an API key',
+    description: `At most ${MAX_API_KEYS_PER_ORG} keys per organization. The secret is shown only in this answer.`,
+    parameters: ORG_PATH,
+    requestBody: body({
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'scope'],
+      properties: {
+        name: text(`1 to ${MAX_API_KEY_NAME_LENGTH} characters.`),
+        scope: schemaRef('KeyScope'),
+        expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
+      },
+    }),
+    responses: {
+      '201': ok('Issued.', schemaRef('ApiKey')),
+      '400': BAD('A field is missing or invalid.'),
+      '404': UNKNOWN_ORG,
+      '409': responseRef('Conflict', 'The organization has the most keys allowed.'),
+    },
+  },
+  listApiKeys: {
+    summary: "The organization's API keys, oldest first, without secrets",
+    parameters: ORG_PATH,
+    responses: { '200': ok('The keys.', { type: 'array', items: schemaRef('ApiKey') }), '404': UNKNOWN_ORG },
+  },
+  revokeApiKey: {
+    summary: 'Revoke an API key',
+    description: 'The key answers 401 once the authorizer cache (60 s) has let go of it.',
+    parameters: [...ORG_PATH, parameterRef('KeyId')],
+    responses: { '204': NO_CONTENT, '404': responseRef('NotFound', 'No such key in the organization.') },
+  },
+  rotateOrganizationToken: {
+    summary: 'Replace the webhook token',
+    parameters: ORG_PATH,
+    requestBody: optionalBody(OVERLAP),
+    responses: {
+      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '400': BAD('`overlap_hours` is out of range.'),
+      '404': UNKNOWN_ORG,
+    },
+  },
+  registerUsageKey: {
+    summary: "Register the organization's key in the usage plan",
+    description:
+      'Its own throttle and quota apply once its key is in the plan. New organizations are registered ' +
+      'when created; this is for those created before. Idempotent. Takes no request body.',
+    parameters: ORG_PATH,
+    responses: { '200': ok('Registered.', schemaRef('UsageKey')), '404': UNKNOWN_ORG },
+  },
+  createPortalLink: PORTAL_LINK,
+  listOrganizationAccounts: {
+    summary: "The organization's accounts",
+    parameters: ORG_PATH,
+    responses: { '200': ok('The accounts.', { type: 'array', items: schemaRef('Account') }) },
+  },
+  requeueEvents: {
+    summary: 'Queue pending events again',
+    description:
+      'For events the table-stream forwarder gave up on; a duplicate message is harmless. Each request ' +
+      'examines up to 500 of the older events, newest first: repeat it with `cursor` while `more` is true.',
+    parameters: ORG_PATH,
+    requestBody: optionalBody({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        older_than_minutes: { type: 'integer', minimum: 0, default: 15 },
+        cursor: { type: 'string', description: 'Where the previous request stopped: its `cursor`.' },
+      },
+    }),
+    responses: {
+      '202': ok('Queued.', schemaRef('Requeue')),
+      '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
+    },
+  },
+  redeliverOrganizationEvent: {
+    summary: 'Redeliver a failed or skipped event of the organization',
+    parameters: [...ORG_PATH, parameterRef('EventId')],
+    responses: {
+      '202': ok('Queued.', schemaRef('Redelivery')),
+      '400': BAD('The id is not a lower-case UUID.'),
+      '404': responseRef('NotFound', 'No such event in the organization.'),
+      '409': responseRef('Conflict', 'The event is pending or delivered.'),
+    },
+  },
+  resetOrganizationWebhooks: {
+    summary: 'Redeliver the next chunk of failed or skipped events of the organization',
+    description: 'As `POST /management/webhooks/reset`: send it again while `more` is true.',
+    parameters: ORG_PATH,
+    responses: { '202': ok('Queued.', schemaRef('Reset')) },
+  },
+  indexEventStatuses: {
+    summary: 'Put earlier failed and skipped events into the status indexes',
+    description:
+      'Once after upgrading from a version without the sparse status indexes, so that status filters ' +
+      `and reset (${RESET_CHUNK} events a request) see those events. Each request examines up to ` +
+      `${OPERATOR_PAGES_PER_REQUEST * 100} events; repeat it with \`cursor\` while \`more\` is true.`,
+    parameters: ORG_PATH,
+    requestBody: optionalBody({
+      type: 'object',
+      additionalProperties: false,
+      properties: { cursor: CURSOR },
+    }),
+    responses: {
+      '200': ok('What this request did.', schemaRef('IndexUpgrade')),
+      '400': BAD('The body or `cursor` is invalid.'),
+    },
+  },
+  putAccount: {
+    summary: 'Create or update an account',
+    parameters: [parameterRef('Iban')],
+    requestBody: body({
+      type: 'object',
+      additionalProperties: false,
+      required: ['org'],
+      properties: { org: text('The organization that owns the account.'), webhook_url: ACCOUNT_URL },
+    }),
+    responses: {
+      '200': ok('The account.', schemaRef('Account')),
+      '400': BAD('The IBAN, organization or URL is invalid.'),
+      '404': UNKNOWN_ORG,
+      '409': responseRef('Conflict', 'The IBAN belongs to another organization.'),
+    },
+  },
+  deleteAccount: {
+    summary: 'Delete an account, and with `erase=true` its events',
+    description:
+      'Without `erase` the events stay readable until they expire. With `erase=true` each request also ' +
+      "erases the events of the account among up to 1,000 of the organization's events; repeat it with " +
+      '`org` and `cursor` from the answer while `more` is true (the account is deleted by the first).',
+    parameters: [
+      parameterRef('Iban'),
+      query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
+      query('org', 'The organization of the account; required to go on once the account is gone.', {
+        type: 'string',
+      }),
+      query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
+    ],
+    responses: {
+      '200': ok('With `erase=true`: what this request did.', schemaRef('AccountErasure')),
+      '204': { description: 'Deleted; no body.' },
+      '400': BAD('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
+      '404': responseRef('NotFound', 'No such account (of `org`), and no erasure to go on with.'),
+    },
+  },
+  adminEnableEndpoint: ENABLE,
+};
+
+/** The operator's routes, in the order of {@link ADMIN_ROUTES}. */
+export const ADMIN_ROUTE_DOCS: readonly RouteDoc[] = (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map(
+  (operationId) => {
+    const { method, path } = ADMIN_ROUTES[operationId];
+    return operation(method, path, { operationId, tags: ['admin'], ...ADMIN_DOCS[operationId] });
+  },
+);
+
+/** The schemas of the operator's routes, merged into `components.schemas`. */
+export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  Organization: closed({
+    id: text('Organization id.'),
+    name: text('Name.'),
+    created_at: timestamp('When it was created'),
+    webhook_token: TOKEN,
+    previous: schemaRef('PreviousToken'),
+  }),
+  CreatedOrganization: closed({
+    id: text('Organization id.'),
+    name: text('Name.'),
+    webhook_token: TOKEN,
+    api_key: text('The first API key (scope `manage`), shown only here.', { pattern: '^herald_' }),
+  }),
+  KeyScope: text(
+    '`read`: events and accounts. `manage`: also redeliver and change endpoints and the token.',
+    {
+      enum: [...KEY_SCOPES],
+    },
+  ),
+  ApiKey: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name', 'scope', 'created_at'],
+    properties: {
+      id: text('Key id, for listing and revoking.'),
+      name: text('What the key is for.'),
+      scope: schemaRef('KeyScope'),
+      created_at: timestamp('When it was issued'),
+      expires_at: timestamp('When it stops working (short-lived keys only)'),
+      api_key: text('The secret, shown only when the key is created.', { pattern: '^herald_' }),
+    },
+  },
+  AccountErasure: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['iban', 'org_id', 'deleted', 'erased_events', 'more'],
+    properties: {
+      iban: text('The account.'),
+      org_id: text('Its organization: name it as `org` in the following requests.'),
+      deleted: { type: 'boolean', description: 'This request deleted the account (false once it is gone).' },
+      erased_events: { type: 'integer', minimum: 0, description: 'Events this request erased.' },
+      more: MORE,
+      cursor: CURSOR,
+    },
+  },
+  Requeue: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['queued', 'more'],
+    properties: {
+      queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events queued again.' },
+      more: MORE,
+      cursor: CURSOR,
+    },
+  },
+  IndexUpgrade: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['indexed', 'more'],
+    properties: {
+      indexed: { type: 'integer', minimum: 0, description: 'Events this request put into a status index.' },
+      more: MORE,
+      cursor: CURSOR,
+    },
+  },
+  UsageKey: closed({
+    org_id: text('The organization.'),
+    usage_plan_id: {
+      type: ['string', 'null'],
+      description: 'The plan its key is in; null where there is none (the local runtime meters by itself).',
+    },
+  }),
+};
+
+const pathParam = (name: string, description: string): ParameterObject => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** The path parameters of the operator's routes, merged into `components.parameters`. */
+export const ADMIN_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
+  OrgId: pathParam('org', 'Organization id.'),
+  KeyId: pathParam('key_id', 'API key id.'),
+};

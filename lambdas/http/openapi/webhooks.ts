@@ -1,0 +1,147 @@
+/**
+ * What Herald sends to receivers, in the OpenAPI document: the webhook (its body, headers and how to
+ * verify its signatures), and the organization's webhook token with the routes that show and rotate it.
+ */
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { EVENT_ID_PATTERN } from '#domain/ids';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
+import { EVENT_FIELDS } from './events';
+import type { PathItemObject } from './objects';
+import { json, ok, optionalBody, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, schemaRef, text, timestamp } from './schemas';
+
+/** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${seconds / 60} min`;
+  const minutes = (seconds % 3600) / 60;
+  return `${Math.floor(seconds / 3600)} h${minutes === 0 ? '' : ` ${minutes} min`}`;
+}
+
+const SCHEDULE_HOURS = Math.round(DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((sum, s) => sum + s, 0) / 3600);
+
+const WEBHOOK_DESCRIPTION = `Herald POSTs every event to the \`webhook_url\` of its account.
+
+**Success and retries.** A 2xx answer confirms delivery. Anything else is a failed attempt: another status
+(3xx too: redirects are not followed), no answer within 10 s (5 s to connect), or a refused URL. A cycle has
+up to ${MAX_ATTEMPTS} attempts with increasing waits, by default (a deployment may set its own):
+${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')}; about ${SCHEDULE_HOURS} hours in all. Every
+attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
+
+**Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries
+included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
+event id).
+
+**Signatures.** The key is the base64-decoded part of the organization's \`webhook_token\` after \`whsec_\`.
+- \`X-Signature: sha256=<hex HMAC-SHA256(key, body)>\`, the event's \`signature\` field. It is computed once,
+  when the event is recorded, so after a token rotation earlier events keep the old token's signature.
+- Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
+  seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, with the current token. For the overlap after a token
+  rotation (24 h by default) a second signature with the previous token follows after a space
+  (\`v1,<new> v1,<old>\`), so a receiver holding either secret verifies. Reject timestamps far from your
+  clock (e.g. 5 minutes) to stop replays.
+
+Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
+
+const header = (name: string, description: string, pattern: string) =>
+  ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
+
+/** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */
+export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
+  event: {
+    post: {
+      operationId: 'receiveEvent',
+      summary: "An event, POSTed to the account's `webhook_url`",
+      description: WEBHOOK_DESCRIPTION,
+      tags: ['webhooks'],
+      parameters: [
+        header('User-Agent', 'Herald and its version.', '^Herald/'),
+        header('X-Signature', '`sha256=<hex HMAC-SHA256(key, body)>`.', '^sha256=[0-9a-f]{64}$'),
+        header('webhook-id', 'The event id, the same on every attempt.', EVENT_ID_PATTERN.source),
+        header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
+        header(
+          'webhook-signature',
+          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`; during a rotation overlap a second one, with the previous token, after a space.',
+          '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
+        ),
+      ],
+      requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },
+      responses: {
+        '2XX': { description: 'Delivered; no further attempts.' },
+        default: { description: 'A failed attempt; retried while the cycle has attempts left.' },
+      },
+    },
+  },
+};
+
+/** The webhook token as shown. */
+export const TOKEN = text(
+  '`whsec_` + base64 of 32 random bytes; works as-is with the Standard Webhooks libraries.',
+  { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
+);
+
+/** The optional body of a rotation. */
+export const OVERLAP = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    overlap_hours: {
+      type: 'number',
+      minimum: 0,
+      maximum: MAX_OVERLAP_HOURS,
+      default: DEFAULT_OVERLAP_HOURS,
+      description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
+    },
+  },
+};
+
+/** The schemas of the webhook and the token, merged into `components.schemas`. */
+export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  WebhookPayload: closed(
+    {
+      id: EVENT_FIELDS.id,
+      type: EVENT_FIELDS.type,
+      account: EVENT_FIELDS.account,
+      triggered_at: EVENT_FIELDS.triggered_at,
+      payload: { type: 'object', description: 'Event-specific; its layout depends on `type`.' },
+      _links: EVENT_FIELDS._links,
+    },
+    "The body of a webhook: the event's main information, so the receiver needs no API call.",
+  ),
+  PreviousToken: {
+    type: ['object', 'null'],
+    description:
+      'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
+    additionalProperties: false,
+    required: ['webhook_token', 'expires_at'],
+    properties: { webhook_token: TOKEN, expires_at: timestamp('When it stops signing') },
+  },
+  WebhookToken: closed({ webhook_token: TOKEN, previous: schemaRef('PreviousToken') }),
+};
+
+/** An organization key's token routes (`manage` scope). */
+export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/webhook-token', {
+    operationId: 'getWebhookToken',
+    summary: "The organization's webhook token",
+    description: 'And, during an overlap after a rotation, the previous one with its expiry.',
+    tags: ['webhooks'],
+    responses: { '200': ok('The token(s).', schemaRef('WebhookToken')) },
+  }),
+  operation('POST', '/webhook-token/rotate', {
+    operationId: 'rotateWebhookToken',
+    summary: 'Replace the webhook token',
+    description:
+      'Webhooks sent during the overlap carry two `v1,` signatures in `webhook-signature`: new and old.',
+    tags: ['webhooks'],
+    requestBody: optionalBody(OVERLAP),
+    responses: {
+      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
+    },
+  }),
+];

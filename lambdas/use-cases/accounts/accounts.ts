@@ -1,0 +1,73 @@
+import { NotFoundError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { Account } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+import { type Clock, nowIso, systemClock } from '#domain/time';
+import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import { requireOrganization } from '#use-cases/organizations/require-organization';
+
+/** Input of {@link putAccount}. */
+export interface AccountInput {
+  readonly orgId: string;
+  readonly iban: string;
+  /** Absent or empty: the account's events are recorded as `skipped`. */
+  readonly webhookUrl?: string | undefined;
+}
+
+/** Options of {@link putAccount}. */
+export interface PutAccountOptions {
+  /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution). */
+  readonly checkHost?: (url: URL) => Promise<void>;
+  readonly clock?: Clock;
+}
+
+/**
+ * Creates or updates an account. The webhook URL is checked against the URL policy, then by `checkHost`.
+ *
+ * @returns the stored account (the caller renders it)
+ */
+export async function putAccount(
+  directory: DirectoryStore,
+  input: AccountInput,
+  policy: UrlPolicy,
+  options: PutAccountOptions = {},
+): Promise<Account> {
+  const iban = parseIban('iban', input.iban);
+  await requireOrganization(directory, input.orgId);
+  let webhookUrl: string | undefined;
+  if (input.webhookUrl) {
+    const url = checkWebhookUrl(input.webhookUrl, policy);
+    await options.checkHost?.(url);
+    webhookUrl = url.toString();
+  }
+  const now = nowIso((options.clock ?? systemClock)());
+  const account: Account = { iban, orgId: input.orgId, webhookUrl, createdAt: now, updatedAt: now };
+  return directory.putAccount(account);
+}
+
+/**
+ * Sets the webhook URL of an existing account of the organization (an org key's `PUT /accounts/{iban}`);
+ * another organization's account answers like an unknown one.
+ */
+export async function setOwnWebhookUrl(
+  directory: DirectoryStore,
+  input: AccountInput,
+  policy: UrlPolicy,
+  options: PutAccountOptions = {},
+): Promise<Account> {
+  await getAccount(directory, input.orgId, input.iban);
+  return putAccount(directory, input, policy, options);
+}
+
+/** The organization's accounts. */
+export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
+  return directory.listAccounts(orgId);
+}
+
+/** One account of the organization; another organization's answers like an unknown one. */
+export async function getAccount(directory: DirectoryStore, orgId: string, iban: string): Promise<Account> {
+  const normalised = parseIban('iban', iban);
+  const account = await directory.getAccount(normalised);
+  if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);
+  return account;
+}

@@ -1,0 +1,97 @@
+import { ConflictError, NotFoundError } from '#domain/errors';
+import { type PublishInput, validatePublishInput } from '#domain/event-input';
+import type { EventRecord } from '#domain/model';
+import type { DirectoryStore, EventStore } from '#domain/ports';
+import { signBody } from '#domain/signing/signatures';
+import { webhookKey } from '#domain/signing/webhook-token';
+import { webhookBody } from '#domain/webhook-body';
+
+/** What recording an event needs. */
+export interface RecordEventDeps {
+  readonly events: EventStore;
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'getOrganization'>;
+  /** The API's public base URL, for the `_links` inside the webhook body. */
+  readonly baseUrl: string;
+  readonly maxPayloadBytes?: number;
+  /**
+   * The deployment's event retention in days (undefined keeps events), read from the table's settings so
+   * that every event gets it however it is published; callers cache it (see `createPublisher`).
+   */
+  readonly retentionDays: () => Promise<number | undefined>;
+  readonly now?: () => Date;
+}
+
+/**
+ * The deployment's event retention from the table's settings item, read once (a failed read is tried
+ * again by the next publish): every publisher, the library's and the `POST /events` route's, stamps
+ * `expires_at` through this one reader, so none can forget or mistype the number.
+ */
+export function settingsRetention(
+  directory: Pick<DirectoryStore, 'getEventRetentionDays'>,
+): () => Promise<number | undefined> {
+  let retention: Promise<number | undefined> | undefined;
+  return () => {
+    retention ??= directory.getEventRetentionDays().catch((error: unknown) => {
+      retention = undefined;
+      throw error;
+    });
+    return retention;
+  };
+}
+
+/** A recorded event and whether this call created it. */
+export interface RecordedEvent {
+  readonly created: boolean;
+  readonly event: EventRecord;
+}
+
+/**
+ * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`). The
+ * body and its signature are fixed now, so every attempt sends identical bytes. Publishing an id again
+ * with the same content returns the stored event; other content is a conflict.
+ *
+ * @throws ValidationError for bad input, NotFoundError for an unknown account, ConflictError for a
+ *   reused id with other content; nothing is stored in any of these cases.
+ */
+export async function recordEvent(deps: RecordEventDeps, input: PublishInput): Promise<RecordedEvent> {
+  const valid = validatePublishInput(input, {
+    ...(deps.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: deps.maxPayloadBytes }),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const account = await deps.directory.getAccount(valid.account);
+  if (!account) throw new NotFoundError(`account: no account ${valid.account} is registered.`);
+  const org = await deps.directory.getOrganization(account.orgId);
+  if (!org) throw new NotFoundError(`account: the organization of ${valid.account} no longer exists.`);
+
+  const body = webhookBody({
+    id: valid.id,
+    type: valid.type,
+    account: valid.account,
+    triggeredAt: valid.triggeredAt,
+    payloadJson: valid.payloadJson,
+    baseUrl: deps.baseUrl,
+  });
+  const now = (deps.now ?? (() => new Date()))();
+  const retentionDays = await deps.retentionDays();
+  const result = await deps.events.putEvent({
+    id: valid.id,
+    orgId: org.id,
+    account: valid.account,
+    type: valid.type,
+    triggeredAt: valid.triggeredAt,
+    body,
+    signature: signBody(webhookKey(org.webhookToken), body),
+    webhookStatus: account.webhookUrl ? 'pending' : 'skipped',
+    expiresAt:
+      retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + retentionDays * 86_400,
+  });
+  if (result.created) return { created: true, event: result.event };
+
+  const existing = result.existing;
+  const samePayload = JSON.stringify(JSON.parse(existing.body).payload) === valid.payloadJson;
+  const sameTime = input.triggeredAt === undefined || existing.triggeredAt === valid.triggeredAt;
+  if (existing.account === valid.account && existing.type === valid.type && samePayload && sameTime) {
+    return { created: false, event: existing };
+  }
+  throw new ConflictError(`id: event ${valid.id} already exists with different content.`);
+}

@@ -1,0 +1,65 @@
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import type { EventIdFilter, EventStore } from '#domain/ports';
+import type { RedeliverDeps } from './redeliver-events';
+
+/** The events one reset request queued, and whether failed or skipped events remain. */
+export interface ResetResult {
+  readonly queued: string[];
+  /** True when more `failed` or `skipped` events remain: send the request again to queue the next chunk. */
+  readonly more: boolean;
+}
+
+/**
+ * Redelivers up to {@link RESET_CHUNK} `failed` and `skipped` events of the organization, or of one
+ * account since a time with `filter` (pending ones are already being delivered, and successful ones are
+ * done). The events come from the sparse status indexes, which a new cycle leaves, so repeating the
+ * request walks through the rest.
+ */
+export async function resetWebhooks(
+  deps: RedeliverDeps,
+  orgId: string,
+  filter?: EventIdFilter,
+): Promise<ResetResult> {
+  const { ids, more } = await deps.events.nextFailedOrSkipped(orgId, RESET_CHUNK, filter);
+  const queued: string[] = [];
+  // Queued ten at a time, right after their cycles start, so a timeout strands at most one chunk.
+  for (let start = 0; start < ids.length; start += 10) {
+    const chunk: string[] = [];
+    for (const id of ids.slice(start, start + 10)) {
+      if (await deps.events.startCycle(id, orgId)) chunk.push(id);
+    }
+    await deps.queue.enqueue(chunk);
+    queued.push(...chunk);
+  }
+  return { queued, more };
+}
+
+/** What one index-upgrade request did, and where the next one goes on. */
+export interface IndexUpgradeStep {
+  readonly indexed: number;
+  /** True when events remain to examine: send the request again with `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/**
+ * Puts the organization's `failed` and `skipped` events that predate the sparse status indexes into them,
+ * so that the status filters and reset see them: an operator's one-off after upgrading. Each call
+ * examines at most {@link OPERATOR_PAGES_PER_REQUEST} pages of events from `cursor` on; repeat with the cursor
+ * it returns until `more` is false.
+ */
+export async function indexStatuses(
+  events: Pick<EventStore, 'pageEventIdsByStatus' | 'indexStatus'>,
+  orgId: string,
+  cursor?: string,
+): Promise<IndexUpgradeStep> {
+  let indexed = 0;
+  let next = cursor;
+  for (let page = 0; page < OPERATOR_PAGES_PER_REQUEST; page++) {
+    const found = await events.pageEventIdsByStatus(orgId, ['failed', 'skipped'], next);
+    for (const id of found.ids) if (await events.indexStatus(id)) indexed++;
+    next = found.cursor;
+    if (next === undefined) break;
+  }
+  return next === undefined ? { indexed, more: false } : { indexed, more: true, cursor: next };
+}
