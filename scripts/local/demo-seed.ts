@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { createOrganization, putAccount } from '#use-cases/administer';
+import { writePrivateFile } from './private-files';
 
 /** The demo organization's credentials (kept in `.herald/demo.json`, since keys are stored hashed). */
 export interface DemoOrganization {
@@ -46,6 +47,6 @@ export async function seedDemo(
     };
   }
   await putAccount(directory, { orgId: demo.orgId, iban: demo.iban, webhookUrl: receiverUrl }, 'local');
-  writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  writePrivateFile(statePath, `${JSON.stringify(demo, null, 2)}\n`);
   return demo;
 }
