@@ -144,7 +144,7 @@ describe('table rights', () => {
         .join('');
     expect(apigateway).toEqual([{ Effect: 'Allow', Action: 'apigateway:POST', Resource: expect.any(Array) }]);
     const prefix = 'arn:{AWS::Partition}:apigateway:{AWS::Region}::';
-    expect((apigateway[0]?.Resource as Json[]).map(joined)).toEqual([
+    expect(((apigateway[0]?.Resource ?? []) as Json[]).map(joined)).toEqual([
       `${prefix}/apikeys`,
       `${prefix}/usageplans/{${byDefault.logicalId(byDefault.stack.api.usagePlan)}}/keys`,
     ]);
