@@ -5,10 +5,17 @@
  * (`test/e2e/local-runtime-lifetime.test.ts` checks every socket of a whole `npm start` the same way.)
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createApiGateway } from '#local/api-gateway';
 import { startDemoReceiver } from '#local/demo-receiver';
 import { startDynamoDbLocal, startFauxqs } from '#local/emulators';
-import { createApiGateway } from '../../scripts/local/api-gateway';
-import { isLoopback, type Listener, listeners, listenersOf, listenersOn } from '../support/listeners';
+import {
+  isLoopback,
+  type Listener,
+  listeners,
+  listenersOf,
+  listenersOn,
+  offLoopback,
+} from '../support/listeners';
 import { echoHandlers, gateways } from '../support/local-gateway';
 import { startReceiver } from '../support/receiver';
 
@@ -19,16 +26,11 @@ afterAll(async () => {
 });
 
 const portOf = (url: string): number => Number(new URL(url).port);
-const describeAll = (found: readonly Listener[]): string[] =>
-  found.map((listener) => `${listener.address}:${listener.port}`);
 
 /** Asserts that something listens and that all of it is on loopback. */
 function expectLoopbackOnly(found: readonly Listener[], what: string): void {
   expect(found.length, `${what} listens`).toBeGreaterThan(0);
-  expect(
-    found.filter((listener) => !isLoopback(listener.address)).map((l) => `${l.address}:${l.port}`),
-    `${what} on ${describeAll(found).join(', ')}`,
-  ).toEqual([]);
+  expect(offLoopback(found), what).toEqual([]);
 }
 
 describe('listeners of the local runtime', () => {

@@ -48,6 +48,13 @@ export function listenersOf(pid: number): Listener[] {
   return listeners().filter((listener) => inodes.has(listener.inode));
 }
 
+/** `address:port` of each listener that is not on loopback: empty when all of them are. */
+export function offLoopback(found: readonly Listener[]): string[] {
+  return found
+    .filter((listener) => !isLoopback(listener.address))
+    .map(({ address, port }) => `${address}:${port}`);
+}
+
 /** Whether the address reaches this machine only (127.0.0.0/8, ::1, ::ffff:127.x.y.z). */
 export function isLoopback(address: string): boolean {
   return classifyAddress(address) === 'loopback';
