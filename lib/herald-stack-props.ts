@@ -7,6 +7,7 @@ import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
+import type { WafSettings } from './stage-firewall';
 
 /**
  * Which webhook URLs the consumer delivers to (env `WEBHOOK_URL_POLICY`, see
@@ -99,8 +100,18 @@ export interface HeraldStackProps extends StackProps {
   readonly corsAllowOrigins?: readonly string[];
   /** API Gateway execution logs (needs the account's API Gateway CloudWatch role). @default - off */
   readonly executionLogLevel?: 'ERROR' | 'INFO';
-  /** AWS WAF web ACL (regional) to associate with the API stage. @default - none */
+  /**
+   * An AWS WAF web ACL (regional) of your own to associate with the API stage; Herald then creates none
+   * (and `waf` must be unset). @default - Herald's own web ACL (see `waf`)
+   */
   readonly webAclArn?: string;
+  /**
+   * The web ACL Herald creates on the API stage unless `webAclArn` is given: a per-IP rate limit in front
+   * of the stage throttle that every organization shares, and the Amazon IP reputation list. `{ enabled:
+   * false }` turns it off. About $7 a month plus $0.60 per million requests (see `WafSettings`).
+   * @default { enabled: true, perIpLimit: a fifth of apiThrottle over the window (3,000), windowSeconds: 300, ipReputation: true }
+   */
+  readonly waf?: WafSettings;
 }
 
 /** Smallest `eventRetentionDays`: the queue retention. */

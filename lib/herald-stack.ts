@@ -113,6 +113,7 @@ export class HeraldStack extends Stack {
       corsAllowOrigins: props.corsAllowOrigins,
       customDomain: props.customDomain,
       webAclArn: props.webAclArn,
+      waf: props.waf,
     });
     const { api } = this;
     // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
@@ -160,6 +161,13 @@ export class HeraldStack extends Stack {
       value: this.api.usagePlan.usagePlanId,
       description: 'Usage plan of the organizations (each one registered when created; herald org usage-key)',
     });
+    if (api.webAcl) {
+      new CfnOutput(this, 'WebAclArn', {
+        value: api.webAcl.attrArn,
+        description:
+          "Herald's web ACL on the API stage (per-IP rate limit; its metrics count blocked requests)",
+      });
+    }
     if (retentionDays !== undefined) {
       new CfnOutput(this, 'EventRetentionDays', {
         value: String(retentionDays),

@@ -79,8 +79,12 @@ export interface ApiGatewayOptions {
 
 /** A gateway that is not yet (or no longer) listening. */
 export interface ApiGateway {
-  /** Starts listening; resolves with the base URL, e.g. `http://127.0.0.1:3000`. Port 0 picks a free one. */
-  listen(port?: number, host?: string): Promise<string>;
+  /**
+   * Starts listening on 127.0.0.1 (never another interface: the emulated gateway has no TLS and the
+   * operator key it accepts is local); resolves with the base URL, e.g. `http://127.0.0.1:3000`. Port 0
+   * picks a free one.
+   */
+  listen(port?: number): Promise<string>;
   /** Stops accepting requests and closes open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -205,12 +209,12 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
   let closing: Promise<void> | undefined;
 
   return {
-    listen: (port = 0, host = '127.0.0.1') =>
+    listen: (port = 0) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen(port, '127.0.0.1', () => {
           server.off('error', reject);
-          resolve(`http://${host}:${(server.address() as AddressInfo).port}`);
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
         });
       }),
     close: () => {

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { writePrivateFile } from './private-files';
 import { TenantSeeder } from './tenant-seed';
 
 /** The demo organization's credentials (kept in `.herald/demo.json`, since keys are stored hashed). */
@@ -33,6 +34,6 @@ export async function seedDemo(
   }
   demo ??= { ...(await seeder.tenant('Demo organization')), iban: DEMO_IBAN };
   await seeder.account(demo.orgId, { iban: demo.iban, webhookUrl: receiverUrl });
-  writeFileSync(statePath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  writePrivateFile(statePath, `${JSON.stringify(demo, null, 2)}\n`);
   return demo;
 }

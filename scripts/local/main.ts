@@ -3,7 +3,7 @@
  * demo organization whose account delivers to a built-in receiver, prints how to call the API, writes
  * `.herald/local.json` for the CLI and the tests, and stops every child process on Ctrl-C or SIGTERM.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
@@ -19,6 +19,7 @@ import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { seedDemo } from './demo-seed';
 import { LOCAL_REGION } from './emulators';
 import { LOCAL_INFO_PATH, writeLocalInfo } from './local-info';
+import { ensurePrivateTree } from './private-files';
 import { startLocalRuntime } from './runtime';
 
 const STATE_DIR = '.herald';
@@ -39,7 +40,8 @@ if (process.env.HERALD_RETRY_SCHEDULE !== undefined) {
   }
 }
 
-mkdirSync(STATE_DIR, { recursive: true });
+// Owner-only, and tightened if an earlier run left it readable: it holds keys and the emulators' data.
+ensurePrivateTree(STATE_DIR);
 const runtime = await startLocalRuntime({
   port,
   dataDir: inMemory ? undefined : join(STATE_DIR, 'data'),

@@ -29,6 +29,7 @@ import {
   type LocalEndpoints,
   startEmulators,
 } from './emulators';
+import { ensurePrivateTree } from './private-files';
 import { type ProvisionedResources, provisionResources } from './provision';
 import { type QueueHandler, startQueueLink } from './queue-link';
 import type { LocalCredentials } from './sigv4';
@@ -113,6 +114,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let endpoints = options.endpoints;
     if (!endpoints) {
       const dataDir = options.dataDir;
+      if (dataDir) ensurePrivateTree(dataDir);
       // The emulators lead their own process groups: a Ctrl+C in the terminal reaches only this process,
       // which stops the links before the emulators instead of having them vanish under an invocation.
       const emulators = await startEmulators({

@@ -279,12 +279,14 @@ describe('stage', () => {
     });
   });
 
-  it('is regional, owns no account-wide CloudWatch role, and gets a web ACL when given one', () => {
+  it("is regional, owns no account-wide CloudWatch role, and gets Herald's web ACL, or yours when given", () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
     });
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
-    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    configured.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     configured.template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
       WebACLArn: 'arn:aws:wafv2:eu-central-1:111122223333:regional/webacl/herald/abc',
     });
