@@ -20,7 +20,7 @@ const METADATA_URLS = [
 
 describe('webhook URLs under the local policy', () => {
   it.each(METADATA_URLS)('a manage key cannot point its account at %s', async (url) => {
-    const key = op.fixture.orgA.api_key;
+    const key = op.fixture.orgA.apiKey;
     const before = (await op.api.call(`/accounts/${FR}`, { key })).body as { webhook_url: string };
     const refused = expectProblem(
       await op.api.call(`/accounts/${FR}`, { method: 'PUT', key, body: { webhook_url: url } }),
@@ -39,7 +39,7 @@ describe('webhook URLs under the local policy', () => {
   it('the operator cannot either', async () => {
     const refused = expectProblem(
       await op.admin('PUT', `/admin/accounts/${DE}`, {
-        org: op.fixture.orgA.id,
+        org: op.fixture.orgA.orgId,
         webhook_url: 'http://169.254.169.254/latest/meta-data/',
       }),
       400,
@@ -51,7 +51,7 @@ describe('webhook URLs under the local policy', () => {
     const url = `${op.fixture.receiverUrl}/ok`;
     const set = await op.api.call(`/accounts/${DE}`, {
       method: 'PUT',
-      key: op.fixture.orgA.api_key,
+      key: op.fixture.orgA.apiKey,
       body: { webhook_url: url },
     });
     expect(set.status, set.text).toBe(200);

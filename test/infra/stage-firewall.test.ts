@@ -5,7 +5,7 @@
  */
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_TYPE_BASE } from '#http/problem-types';
+import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { stackPropsFromContext } from '../../lib/context-props';
 import { HeraldStack } from '../../lib/herald-stack';
 import type { HeraldStackProps } from '../../lib/herald-stack-props';
