@@ -2,8 +2,8 @@ import { Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { problemBody } from '#http/problem/render';
 import { GATEWAY_PROBLEMS } from '#http/problem/problem-types';
+import { problemBody } from '#http/problem/render';
 
 /**
  * The web ACL Herald puts in front of the API stage (prop `waf`, context `herald:waf` as JSON). The
