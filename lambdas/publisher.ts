@@ -26,8 +26,13 @@ export interface PublishedEvent {
   readonly webhookStatus: WebhookStatus;
   /** ISO 8601 UTC. */
   readonly triggeredAt: string;
-  /** The `X-Signature` value every delivery of this event carries. */
-  readonly signature: string;
+  /**
+   * The `X-Signature` of the event's most recent delivery attempt, `t=<timestamp>,sha256=<hex>…`; null
+   * before the first, so always null for a newly created event. Its meaning changed when attempts
+   * began to sign themselves: it used to be a signature fixed at publish and sent with every attempt
+   * (see README, Webhooks, for the migration).
+   */
+  readonly signature: string | null;
 }
 
 /** A publish function bound to one table; build it once and reuse it. */
@@ -55,7 +60,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       created,
       webhookStatus: event.webhookStatus,
       triggeredAt: event.triggeredAt,
-      signature: event.signature,
+      signature: event.signature ?? null,
     };
   };
 }

@@ -167,12 +167,13 @@ export interface FunctionAccess {
  * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and portal sign-in
  *   (`openPortalSession`, session keys) create, list and delete them; `PORTAL#` items (sign-in links) are
  *   created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer and the publisher (they sign with the token),
+ * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
  *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
  *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
- * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`;
- *   their endpoint health (`wh_*`) updated by the consumer and by `enableEndpoint`/`administer` (re-enable);
- *   deleted, like events erased (BatchWriteItem), only by `administer`;
+ * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
+ *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
+ *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
+ *   (BatchWriteItem), only by `administer`;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
@@ -216,14 +217,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
   },
   publishEvent: {
-    table: { items: { GetItem: ['settings', 'account', 'organization', 'event'], PutItem: ['event'] } },
+    table: { items: { GetItem: ['settings', 'account', 'event'], PutItem: ['event'] } },
   },
   administer: {
     table: {
       items: {
         GetItem: ['organization', 'account', 'event', 'settings'],
         BatchGetItem: ['apiKey', 'account', 'event'],
-        PutItem: ['organization', 'apiKey', 'portalLink'],
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
         UpdateItem: ['organization', 'account', 'event'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event'],

@@ -66,6 +66,19 @@ export interface Account {
   readonly updatedAt: string;
 }
 
+/**
+ * What stays of an account deleted without erasing its events: its IBAN keeps its organization, so no
+ * other organization can take the IBAN over while the first one's events (and their retries) remain.
+ * Erasing the events removes it. Invisible to every read of accounts.
+ */
+export interface AccountTombstone {
+  /** Normalised IBAN. */
+  readonly iban: string;
+  readonly orgId: string;
+  /** ISO 8601 UTC. */
+  readonly deletedAt: string;
+}
+
 /** One recorded delivery attempt. */
 export interface DeliveryAttempt {
   /** ISO 8601 UTC, millisecond precision. */
@@ -76,6 +89,18 @@ export interface DeliveryAttempt {
   readonly responseBody: string;
   /** Milliseconds from sending the request to the end of reading the (cut) response. */
   readonly responseTimeMs: number;
+  /** The URL the attempt was sent to (or refused); absent on attempts recorded before it was kept. */
+  readonly url?: string | undefined;
+  /**
+   * Ids (`whk_…`) of the tokens that signed the attempt, new first; empty when nothing was sent, absent on
+   * attempts recorded before they were kept.
+   */
+  readonly signingKeys?: readonly string[] | undefined;
+  /**
+   * The `X-Signature` the attempt carried. Stored only as the event's {@link EventRecord.signature} (the
+   * latest attempt's), not with every attempt: item size is billed on every write.
+   */
+  readonly signature?: string | undefined;
 }
 
 /** A stored event with its delivery state and attempts. */
@@ -89,8 +114,11 @@ export interface EventRecord {
   readonly triggeredAt: string;
   /** The exact webhook body, fixed at publish time so every attempt sends identical bytes. */
   readonly body: string;
-  /** `sha256=<hex HMAC-SHA256(key, body)>`, the value of the `X-Signature` header. */
-  readonly signature: string;
+  /**
+   * The `X-Signature` header of the event's most recent attempt that sent a request
+   * (`t=<timestamp>,sha256=<hex>…`); undefined before the first. Signatures are made per attempt.
+   */
+  readonly signature?: string | undefined;
   readonly webhookStatus: WebhookStatus;
   /** Number of recorded attempts over all cycles; always equals `deliveries.length`. */
   readonly webhookRetries: number;

@@ -3,10 +3,9 @@
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 
-import type { HealthUpdate } from '#domain/delivery/circuit-breaker';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type {
   Account,
+  AccountTombstone,
   ApiKey,
   DeliveryAttempt,
   EventRecord,
@@ -58,11 +57,11 @@ export interface StatusChunk {
   readonly more: boolean;
 }
 
-/** A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped. */
-export type NewEvent = Pick<
-  EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'signature'
-> & {
+/**
+ * A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped, and not
+ * signed (every attempt signs itself).
+ */
+export type NewEvent = Pick<EventRecord, 'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body'> & {
   readonly webhookStatus: 'pending' | 'skipped';
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
   readonly expiresAt?: number | undefined;
@@ -104,7 +103,8 @@ export interface EventStore {
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);
-   * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event.
+   * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event; the
+   * attempt's `signature`, when it sent one, becomes the event's `signature`.
    */
   recordAttempt(
     id: string,
@@ -112,6 +112,12 @@ export interface EventStore {
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EventRecord>;
+  /**
+   * Makes the next attempt of the organization's pending event due at `nowEpochMs` (a consumer then
+   * takes a lease for it, as for any scheduled attempt); false when the event is not the organization's,
+   * not pending, or a consumer holds its lease (an attempt is under way).
+   */
+  bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
@@ -162,20 +168,44 @@ export interface EraseChunk {
   readonly cursor?: string | undefined;
 }
 
+/** How a directory read is made. */
+export interface ReadOptions {
+  /**
+   * A strongly consistent read (twice the read units): sees every write committed before it. The
+   * consumer reads so, so that a changed URL, token or owner applies to the very next attempt.
+   */
+  readonly consistent?: boolean;
+}
+
 /** Organizations, API keys and accounts. */
 export interface DirectoryStore {
-  getOrganization(id: string): Promise<Organization | undefined>;
+  getOrganization(id: string, options?: ReadOptions): Promise<Organization | undefined>;
   createOrganization(org: Organization): Promise<void>;
   /**
    * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
    * false when the organization does not exist.
    */
   setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
-  getAccount(iban: string): Promise<Account | undefined>;
-  /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
+  /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
+  getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
+  /**
+   * Creates or updates an account, or re-creates the organization's own deleted one. Fails with
+   * ConflictError when the IBAN belongs to another organization's account, or still holds another
+   * organization's events (its deleted account was not erased), without naming that organization.
+   */
   putAccount(account: Account): Promise<Account>;
-  /** Deletes an account (its events stay until erased); the deleted account, or undefined when there was none. */
-  deleteAccount(iban: string): Promise<Account | undefined>;
+  /**
+   * Deletes the organization's account, leaving `tombstone` in its place (the organization's events stay
+   * until erased); the deleted account, or undefined when the organization had no such account.
+   */
+  deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
+  /** The tombstone of an account deleted without erasing its events, if there is one. */
+  getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
+  /**
+   * Removes the organization's tombstone once the account's events are erased, so the IBAN may be
+   * assigned anew; false when the IBAN has no tombstone of that organization.
+   */
+  removeAccountTombstone(iban: string, orgId: string): Promise<boolean>;
   listAccounts(orgId: string): Promise<Account[]>;
   /** The deployment's event retention in days (the settings item), undefined when events are kept. */
   getEventRetentionDays(): Promise<number | undefined>;
@@ -227,42 +257,7 @@ export interface QueueMessage {
   readonly sentAt: number;
 }
 
-/** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
-export interface SlotLease {
-  readonly slot: number;
-  /** Epoch ms when the slot frees itself if its holder crashed. */
-  readonly until: number;
-}
-
-/** A health update that writes something. */
-export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
-
-/**
- * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
- * Every method returns the stored health after its write, so a consumer's cached view catches up.
- */
-export interface EndpointHealthStore {
-  /** Applies what an attempt showed, releasing `lease` in the same write. */
-  recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth>;
-  /**
-   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
-   * open longer already.
-   */
-  openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth>;
-  /** Disables the endpoint. */
-  disable(iban: string, at: string, reason: string): Promise<EndpointHealth>;
-  /** Takes concurrency slot `slot` until `until` unless someone holds it at `now`. */
-  takeSlot(
-    iban: string,
-    slot: number,
-    until: number,
-    now: number,
-  ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth }>;
-  /** Frees a slot this consumer holds (when the attempt did not happen). */
-  releaseSlot(iban: string, lease: SlotLease): Promise<void>;
-  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
-  enable(iban: string, orgId: string, at: string): Promise<boolean>;
-}
+export type { EndpointHealthStore, HealthWrite, SlotLease } from './delivery/health-store-port';
 
 /** The receiver's answer to one webhook POST. */
 export interface SendResult {

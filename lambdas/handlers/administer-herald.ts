@@ -59,13 +59,9 @@ const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
-};
-const enabling = {
-  ...delivery,
-  directory,
-  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
   now: Date.now,
 };
+const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
@@ -141,7 +137,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
-    const result = await deleteAccount({ directory, events: delivery.events }, request);
+    const result = await deleteAccount({ directory, events: delivery.events, now: Date.now }, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },

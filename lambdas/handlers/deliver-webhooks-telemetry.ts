@@ -71,8 +71,18 @@ export function deliveryObserver(
           single.addDimension('account', account);
           single.addMetric(changeMetric, MetricUnit.Count, 1);
         }
+      } else if (outcome.kind === 'refused') {
+        // Its account is another organization's now: nothing was sent; worth an operator's look.
+        logger.warn('Delivery refused: the account belongs to another organization', {
+          eventId: id,
+          reason: outcome.reason,
+        });
       } else {
-        logger.info('Delivery message handled without an attempt', { eventId: id, outcome: outcome.kind });
+        logger.info('Delivery message handled without an attempt', {
+          eventId: id,
+          outcome: outcome.kind,
+          ...('reason' in outcome ? { reason: outcome.reason } : {}),
+        });
       }
       if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
     },

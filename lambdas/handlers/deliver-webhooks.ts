@@ -11,7 +11,6 @@ import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { CachedDirectory } from '#use-cases/delivery/cached-directory';
 import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliveryObserver } from './deliver-webhooks-telemetry';
 import { queueHandler } from './queue-handler';
@@ -27,13 +26,12 @@ const env = loadEnv([
 const documents = createDocumentClient();
 const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const metrics = createMetrics();
-const directory = new CachedDirectory(new DynamoDirectoryStore(documents, env.TABLE_NAME), 30_000);
 const deps: BatchDeps = {
   events: new DynamoEventStore(documents, env.TABLE_NAME),
-  directory,
+  // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
+  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
-  remember: (iban, health) => directory.remember(iban, health),
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
   schedule: env.RETRY_SCHEDULE ? parseRetrySchedule(env.RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_SECONDS,

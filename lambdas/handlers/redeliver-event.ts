@@ -13,9 +13,13 @@ const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const deps = {
   events: new DynamoEventStore(createDocumentClient(), env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  now: Date.now,
 };
 
-/** `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed or skipped event. */
+/**
+ * `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed or skipped event, the next
+ * attempt now for a pending one.
+ */
 export const handler = apiHandler(async (event) => {
   const id = parseEventId(event);
   return json(202, toRedeliveryView(await redeliverEvent(deps, orgIdOf(event), id)));

@@ -51,8 +51,8 @@ export async function renderHelp(main: HTMLElement, session: Session): Promise<v
     h(
       'p',
       {},
-      'Each webhook is signed twice: Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), which the ',
-      'libraries below verify with your webhook token (whsec_…), and X-Signature. Verify the raw body before parsing it; answer 2xx within 10 s.',
+      'Each webhook attempt is signed twice with the same token(s): Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), which the ',
+      'libraries below verify with your webhook token (whsec_…), and X-Signature (t=<timestamp>,sha256=…). Verify the raw body before parsing it, refuse a timestamp more than 5 minutes off; answer 2xx within 10 s.',
     ),
     canManage(session)
       ? h(

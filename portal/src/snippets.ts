@@ -140,17 +140,24 @@ post '${v.path}' do
   status 204
 end`;
     case 'X-Signature (Node)':
-      return `// X-Signature: sha256=<hex HMAC-SHA256(key, raw body)>, key = base64 after "whsec_" (${v.orgName}).
-// It is fixed when the event is recorded, so after a token rotation older events carry the old token's.
+      return `// X-Signature: t=<timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<raw body>")>, key = base64 after "whsec_" (${v.orgName}).
+// Each attempt signs itself; during a token rotation's overlap a second sha256= carries the old token's.
+// Refuse a timestamp more than 5 minutes off, and answer 2xx without acting to a webhook-id already handled.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const token = ${t.node};
 const key = Buffer.from(token.slice('whsec_'.length), 'base64');
 
-export function verifyXSignature(rawBody, header) {
-  const expected = Buffer.from('sha256=' + createHmac('sha256', key).update(rawBody).digest('hex'));
-  const given = Buffer.from(String(header ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export function verifyXSignature(rawBody, header, nowSeconds = Date.now() / 1000) {
+  const [stamp = '', ...signatures] = String(header ?? '').split(',');
+  const t = Number(stamp.slice(2));
+  if (!stamp.startsWith('t=') || !Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false;
+  const mac = createHmac('sha256', key).update(t + '.').update(rawBody).digest('hex');
+  const expected = Buffer.from('sha256=' + mac);
+  return signatures.some((s) => {
+    const given = Buffer.from(s);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }`;
   }
 }

@@ -38,9 +38,11 @@ if (wants('capacity') || wants('latency') || wants('isolation') || wants('publis
       const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const perEvent = await measureDeliveryCapacity(client, resources.tableName, url, 50);
+      const perEvent = await measureDeliveryCapacity(client, resources.tableName, url, 5);
       receiver.close();
-      console.log('\n## Capacity units per event (publish, first-try delivery), table only\n');
+      console.log(
+        '\n## Capacity units per event (publish; first-try delivery in batches of 10: one account, ten organizations), table only\n',
+      );
       console.log(JSON.stringify(perEvent, null, 2));
       console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
       console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
@@ -63,7 +65,7 @@ if (wants('capacity') || wants('latency') || wants('isolation') || wants('publis
       const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const { deliver } = await measureDeliveryCapacity(client, resources.tableName, url, 20);
+      const { deliver } = await measureDeliveryCapacity(client, resources.tableName, url, 2);
       receiver.close();
       console.log(
         '\nCapacity units per healthy first-try delivery (health writes included):',

@@ -32,10 +32,15 @@ const receiver = setupDeliveryFile(
   },
 );
 
-/** `sha256=<hex HMAC-SHA256>` computed here, independently of Herald's signing module. */
-function expectedSignature(webhookToken: string, body: Buffer): string {
+/**
+ * `t=<webhook-timestamp>,sha256=<hex HMAC-SHA256 of "<t>.<body>">` computed here, independently of
+ * Herald's signing module.
+ */
+function expectedSignature(webhookToken: string, request: RecordedRequest): string {
   const key = Buffer.from(webhookToken.slice('whsec_'.length), 'base64');
-  return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
+  const t = String(request.headers['webhook-timestamp']);
+  const signed = Buffer.concat([Buffer.from(`${t}.`), request.rawBody]);
+  return `t=${t},sha256=${createHmac('sha256', key).update(signed).digest('hex')}`;
 }
 
 function standardHeaders(request: RecordedRequest): Record<string, string> {
@@ -79,10 +84,11 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toBe(`Herald/${HERALD_VERSION}`);
     expect(request.headers['content-length']).toBe(String(request.rawBody.length));
-    const signature = expectedSignature(tenant.webhookToken, request.rawBody);
+    const signature = expectedSignature(tenant.webhookToken, request);
     expect(request.headers['x-signature']).toBe(signature);
     expect(view.signature).toBe(signature);
-    expect(published.signature).toBe(signature);
+    // Nothing is signed at publish: each attempt signs itself.
+    expect(published.signature).toBeNull();
     expect(request.headers['webhook-id']).toBe(published.id);
     expect(Math.abs(Number(request.headers['webhook-timestamp']) - request.at / 1000)).toBeLessThanOrEqual(2);
     const verified = new Webhook(tenant.webhookToken).verify(request.body, standardHeaders(request));
@@ -105,7 +111,12 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
 
     expect(view).toMatchObject({ id: published.id, account: iban, payload, webhook_status: 'success' });
     const [attempt] = view.webhook_deliveries;
-    expect(attempt).toMatchObject({ response_status: 200, response_body: 'received ✓ — danke' });
+    expect(attempt).toMatchObject({
+      response_status: 200,
+      response_body: 'received ✓ — danke',
+      url: hook.url,
+      signing_keys: [expect.stringMatching(/^whk_[0-9a-f]{16}$/)],
+    });
     expect(attempt?.delivery_at).toMatch(RENDERED_TIME);
     expect(Number.isInteger(attempt?.response_time)).toBe(true);
     expect(attempt?.response_time).toBeGreaterThanOrEqual(0);
@@ -148,7 +159,8 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const timestamps: number[] = [];
     for (const request of requests) {
       expect(request.rawBody.equals(first.rawBody)).toBe(true);
-      expect(request.headers['x-signature']).toBe(first.headers['x-signature']);
+      // Signed per attempt: over this attempt's timestamp.
+      expect(request.headers['x-signature']).toBe(expectedSignature(tenant.webhookToken, request));
       expect(request.headers['webhook-id']).toBe(published.id);
       new Webhook(tenant.webhookToken).verify(request.body, standardHeaders(request));
       const timestamp = Number(request.headers['webhook-timestamp']);
@@ -159,7 +171,8 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     // Attempts are at least a second apart, so their whole-second timestamps strictly increase.
     expect([...timestamps].sort((a, b) => a - b)).toEqual(timestamps);
     expect(new Set(timestamps).size).toBe(timestamps.length);
-    expect(first.headers['x-signature']).toBe(view.signature);
+    // The event shows the latest attempt's X-Signature.
+    expect(requests.at(-1)?.headers['x-signature']).toBe(view.signature);
   });
 
   it('stores at most 4 KiB of a long answer, never cutting a character in two', async () => {

@@ -107,9 +107,12 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
     await page.locator(`tr[data-id="${ids.debit}"] a`).click();
     await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
-    expect(await page.locator('table.attempts tbody tr').first().textContent()).toMatch(
-      /HTTP 200 · ok.*thanks/,
-    );
+    const attempt = await page.locator('table.attempts tbody tr').first().textContent();
+    expect(attempt).toMatch(/HTTP 200 · ok.*thanks/);
+    // Each attempt shows its own URL and the id of the token that signed it.
+    expect(attempt).toContain(receiver.url);
+    expect(attempt).toMatch(/whk_[0-9a-f]{16}/);
+    expect(await page.getByText(`POST ${receiver.url}`).count()).toBe(1);
     const sent = receiver.requests.find((r) => r.headers['webhook-id'] === ids.debit);
     expect(await page.getByLabel('body', { exact: true }).textContent()).toBe(sent?.body);
     expect(await page.locator('table.headers').textContent()).toContain(sent?.headers['x-signature']);

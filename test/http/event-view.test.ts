@@ -32,7 +32,14 @@ const record: EventRecord = {
       responseBody: 'busy',
       responseTimeMs: 120,
     },
-    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 200, responseBody: '', responseTimeMs: 35 },
+    {
+      deliveredAt: '2026-11-21T12:35:07.900Z',
+      responseStatus: 200,
+      responseBody: '',
+      responseTimeMs: 35,
+      url: 'https://hooks.example.com/herald',
+      signingKeys: ['whk_0123456789abcdef'],
+    },
   ],
 };
 const links = {
@@ -85,20 +92,50 @@ describe('toEventDetail', () => {
       'payload',
       'webhook_status',
       'webhook_retries',
+      'next_attempt_at',
       'webhook_deliveries',
       '_links',
     ]);
     expect(view.payload).toEqual(JSON.parse(payloadJson));
+    expect(view.next_attempt_at).toBeNull();
     expect(view.webhook_deliveries).toEqual([
-      { delivery_at: '2026-11-21 12:34:57', response_body: 'busy', response_status: 503, response_time: 120 },
-      { delivery_at: '2026-11-21 12:35:07', response_body: '', response_status: 200, response_time: 35 },
+      // Recorded before URLs and signing keys were kept.
+      {
+        delivery_at: '2026-11-21 12:34:57',
+        response_body: 'busy',
+        response_status: 503,
+        response_time: 120,
+        url: null,
+        signing_keys: [],
+      },
+      {
+        delivery_at: '2026-11-21 12:35:07',
+        response_body: '',
+        response_status: 200,
+        response_time: 35,
+        url: 'https://hooks.example.com/herald',
+        signing_keys: ['whk_0123456789abcdef'],
+      },
     ]);
     expect(Object.keys(view.webhook_deliveries[0] ?? {})).toEqual([
       'delivery_at',
       'response_body',
       'response_status',
       'response_time',
+      'url',
+      'signing_keys',
     ]);
+  });
+
+  it('shows when a pending event’s next attempt is due, and no signature before its first attempt', () => {
+    const next = Date.parse('2026-11-21T12:40:00.500Z');
+    const pending = { ...record, webhookStatus: 'pending' as const, nextAttemptAt: next };
+    expect(toEventDetail(pending, base).next_attempt_at).toBe('2026-11-21 12:40:00');
+    // A settled event has no next attempt, whatever is stored.
+    expect(toEventDetail({ ...pending, webhookStatus: 'failed' }, base).next_attempt_at).toBeNull();
+    const unsent = { ...pending, signature: undefined, webhookRetries: 0, deliveries: [] };
+    expect(toEventDetail(unsent, base).signature).toBeNull();
+    expect(toEventSummary(unsent, base).signature).toBeNull();
   });
 
   it('shows an empty attempt list for an undelivered event', () => {

@@ -3,8 +3,8 @@ import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import { signBody } from '#domain/signing/signatures';
-import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
+import { signAttempt } from '#domain/signing/signatures';
+import { generateWebhookToken } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
 import { toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
@@ -44,7 +44,7 @@ const record: EventRecord = {
   type: 'credit_transfer_status_change',
   triggeredAt: '2026-11-21T12:34:56.789Z',
   body,
-  signature: signBody(webhookKey(generateWebhookToken()), body),
+  signature: signAttempt({ webhookToken: generateWebhookToken() }, id, 1_763_728_507, body, 0).xSignature,
   webhookStatus: 'success',
   webhookRetries: 2,
   cycleBase: 0,
@@ -55,8 +55,24 @@ const record: EventRecord = {
       responseBody: 'timed out after 10000 ms',
       responseTimeMs: 10_000,
     },
-    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 204, responseBody: '', responseTimeMs: 35 },
+    {
+      deliveredAt: '2026-11-21T12:35:07.900Z',
+      responseStatus: 204,
+      responseBody: '',
+      responseTimeMs: 35,
+      url: 'https://hooks.example.com/herald',
+      signingKeys: ['whk_0123456789abcdef', 'whk_fedcba9876543210'],
+    },
   ],
+};
+/** The same event while its second attempt waits: no signature shown yet, a next attempt time. */
+const pendingRecord: EventRecord = {
+  ...record,
+  signature: undefined,
+  webhookStatus: 'pending',
+  webhookRetries: 1,
+  deliveries: record.deliveries.slice(0, 1),
+  nextAttemptAt: Date.parse('2026-11-21T12:35:07.000Z'),
 };
 
 /** What a client sees: the JSON text parsed back, so `undefined` members and prototypes are gone. */
@@ -206,6 +222,8 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ['a page of events', list([summary])],
     ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
     ['one event', event(detail)],
+    ['a pending event with its next attempt', event(wire(toEventDetail(pendingRecord, base)))],
+    ['a pending event as listed', list([wire(toEventSummary(pendingRecord, base))])],
     ['health', ok('GET', '/health', 200, { status: 'ok', version: HERALD_VERSION })],
     ['the document itself', ok('GET', '/openapi.json', 200, wire(doc))],
     ['a redelivery', ok('POST', `/events/${id}/redeliver`, 202, { queued: [id] })],
@@ -243,7 +261,13 @@ describe('createOpenApiValidator accepts what the API sends', () => {
 
 describe('createOpenApiValidator rejects what breaks the contract', () => {
   const { _links: _, ...unlinked } = detail;
-  const attempt = { delivery_at: '2026-11-21 12:34:57', response_body: '', response_status: 200 };
+  const attempt = {
+    delivery_at: '2026-11-21 12:34:57',
+    response_body: '',
+    response_status: 200,
+    url: null,
+    signing_keys: [],
+  };
   const notFound = problemSample('GET', `/events/${id}`, new NotFoundError('x'));
   const rejected: [string, ResponseSample, RegExp][] = [
     ['a payload on a list element', list([{ ...summary, payload: {} }]), /additional.*\(payload\)/],
@@ -258,6 +282,16 @@ describe('createOpenApiValidator rejects what breaks the contract', () => {
       'a fractional response time',
       event({ ...detail, webhook_deliveries: [{ ...attempt, response_time: 1.5 }] }),
       /response_time must be integer/,
+    ],
+    [
+      'a token in place of a signing key id',
+      event({ ...detail, webhook_deliveries: [{ ...attempt, response_time: 1, signing_keys: ['whsec_x'] }] }),
+      /signing_keys\/0 must match/,
+    ],
+    [
+      'a signature of the old, untimed form',
+      list([{ ...summary, signature: `sha256=${'0'.repeat(64)}` }]),
+      /signature must match/,
     ],
     [
       'an unknown webhook_status',

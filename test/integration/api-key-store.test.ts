@@ -83,8 +83,9 @@ describe('DynamoDirectoryStore tokens and accounts', () => {
     const now = '2026-11-22T12:00:00.000Z';
     const iban = 'DE89370400440532013000';
     await directory.putAccount({ iban, orgId: org.id, createdAt: now, updatedAt: now });
-    expect(await directory.deleteAccount(iban)).toMatchObject({ iban, orgId: org.id });
-    expect(await directory.deleteAccount(iban)).toBeUndefined();
+    const tombstone = { iban, orgId: org.id, deletedAt: now };
+    expect(await directory.deleteAccount(tombstone)).toMatchObject({ iban, orgId: org.id });
+    expect(await directory.deleteAccount(tombstone)).toBeUndefined();
     expect(await directory.listAccounts(org.id)).toEqual([]);
   });
 });

@@ -24,6 +24,22 @@ useFixture(
   },
 );
 
+describe('bringForward', () => {
+  it('makes the organization’s pending event due now unless a lease lives; then one lease is granted', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    await store.recordAttempt(event.id, attempt(500), 'pending', now + 3_600_000);
+    expect(await store.bringForward(event.id, randomUUID(), now)).toBe(false);
+    expect(await store.bringForward(event.id, event.orgId, now)).toBe(true);
+    expect((await read(event.id)).nextAttemptAt).toBe(now);
+    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(true);
+    // A consumer holds the lease: an attempt is under way and cannot be brought forward.
+    expect(await store.bringForward(event.id, event.orgId, now + 1)).toBe(false);
+    await store.recordAttempt(event.id, attempt(200), 'success');
+    expect(await store.bringForward(event.id, event.orgId, now + 2)).toBe(false);
+  });
+});
+
 describe('takeLease', () => {
   it('is granted once for an expected count while the lease lives, and again after it expired', async () => {
     const event = await stored(newEvent());

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import type { WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import type { EventListRequest, NewEvent } from '#domain/ports';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
@@ -14,6 +14,10 @@ import {
   startEventStoreFixture,
 } from '../support/event-store-fixture';
 import { useFixture } from '../support/use-fixture';
+
+/** An `X-Signature` as an attempt leaves it on its event. */
+const SIGNATURE = `t=1700000000,sha256=${'ab'.repeat(32)}`;
+const signed = (given: DeliveryAttempt): DeliveryAttempt => ({ ...given, signature: SIGNATURE });
 
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
@@ -54,8 +58,8 @@ describe('listEvents', () => {
           webhookStatus: item.status === 'skipped' ? 'skipped' : 'pending',
         }),
       );
-      if (item.status === 'success') await store.recordAttempt(event.id, attempt(200), 'success');
-      if (item.status === 'failed') await store.recordAttempt(event.id, attempt(500), 'failed');
+      if (item.status === 'success') await store.recordAttempt(event.id, signed(attempt(200)), 'success');
+      if (item.status === 'failed') await store.recordAttempt(event.id, signed(attempt(500)), 'failed');
       events.push({ event, status: item.status });
     }
     // Another organization, same accounts and times: never listed for `orgId`.
@@ -105,7 +109,8 @@ describe('listEvents', () => {
         account: source?.event.account,
         type: source?.event.type,
         triggeredAt: source?.event.triggeredAt,
-        signature: source?.event.signature,
+        // The latest attempt's X-Signature; none before the first attempt.
+        signature: source?.status === 'success' || source?.status === 'failed' ? SIGNATURE : undefined,
         webhookStatus: source?.status,
         webhookRetries: source?.status === 'success' || source?.status === 'failed' ? 1 : 0,
       });

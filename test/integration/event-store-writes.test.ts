@@ -32,6 +32,7 @@ describe('putEvent', () => {
     const first = await store.putEvent(event);
     expect(first.created).toBe(true);
     const record = await read(event.id);
+    expect(record.signature).toBeUndefined();
     expect(record).toMatchObject({
       id: event.id,
       orgId: event.orgId,
@@ -39,7 +40,6 @@ describe('putEvent', () => {
       type: event.type,
       triggeredAt: event.triggeredAt,
       body: event.body,
-      signature: event.signature,
       webhookStatus: 'pending',
       webhookRetries: 0,
       cycleBase: 0,
@@ -102,6 +102,28 @@ describe('recordAttempt', () => {
     const result = await store.recordAttempt(event.id, given, 'pending');
     expect(result.deliveries).toEqual([given]);
     expect((await read(event.id)).deliveries).toEqual([given]);
+  });
+
+  it('keeps where each attempt went and with which tokens; the latest X-Signature becomes the event’s', async () => {
+    const event = await stored(newEvent());
+    const sent = (n: number): DeliveryAttempt => ({
+      ...attempt(500),
+      deliveredAt: `2026-11-21T12:00:0${n}.000Z`,
+      url: `https://hooks.example.com/${n}`,
+      signingKeys: ['whk_0123456789abcdef', 'whk_fedcba9876543210'],
+      signature: `t=${1_700_000_000 + n},sha256=${'ab'.repeat(32)}`,
+    });
+    await store.recordAttempt(event.id, sent(1), 'pending');
+    // A refused URL: nothing was sent or signed, so the event keeps the signature it had.
+    const refused = { ...attempt(0), url: 'http://10.0.0.1/', signingKeys: [] };
+    await store.recordAttempt(event.id, refused, 'pending');
+    expect((await read(event.id)).signature).toBe(sent(1).signature);
+    await store.recordAttempt(event.id, sent(2), 'pending');
+    const record = await read(event.id);
+    expect(record.signature).toBe(sent(2).signature);
+    const { signature: _first, ...first } = sent(1);
+    const { signature: _second, ...second } = sent(2);
+    expect(record.deliveries).toEqual([first, refused, second]);
   });
 
   it('records a failure after a success without downgrading the status', async () => {

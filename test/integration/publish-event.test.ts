@@ -59,7 +59,7 @@ async function expectRefused(
 }
 
 describe('createPublisher', () => {
-  it('stores a pending event with its signed body and the links of the base URL', async () => {
+  it('stores a pending event with its body, unsigned, and the links of the base URL', async () => {
     const id = uuidv7();
     const published = await publish({
       id,
@@ -75,7 +75,9 @@ describe('createPublisher', () => {
       triggeredAt: '2026-11-21T11:00:00.000Z',
     });
     const record = await events.getEvent(id, { consistent: true });
-    expect(record).toMatchObject({ orgId, account: iban, signature: published.signature, webhookRetries: 0 });
+    // Each attempt signs itself: nothing is signed before the first.
+    expect(published.signature).toBeNull();
+    expect(record).toMatchObject({ orgId, account: iban, signature: undefined, webhookRetries: 0 });
     expect(JSON.parse(record?.body ?? '{}')).toEqual({
       id,
       type: 'credit_transfer_status_change',
@@ -147,6 +149,6 @@ describe('a refused publish stores nothing', () => {
       ConflictError,
     );
     expect(await events.getEvent(id, { consistent: true })).toEqual(stored);
-    expect(stored?.signature).toBe(first.signature);
+    expect(first.signature).toBeNull();
   });
 });

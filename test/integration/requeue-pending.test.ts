@@ -32,7 +32,6 @@ async function stored(orgId: string, triggeredAt: string, status: 'pending' | 's
     type: 'credit_transfer_status_change',
     triggeredAt,
     body: '{}',
-    signature: `sha256=${'0'.repeat(64)}`,
     webhookStatus: status,
   });
   return id;

@@ -3,6 +3,7 @@
  * and direct access to the queues and the table stream (`{"id"}` messages, queue depth, a replayed
  * INSERT stream record). `delivery-harness.ts` builds its queue and stream methods on these.
  */
+
 import { randomInt } from 'node:crypto';
 import { type AttributeValue, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
@@ -13,6 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { expect } from 'vitest';
+import { ibanWithCheckDigits } from '#domain/iban';
 import { LOCAL_REGION } from '../../scripts/local/emulators';
 
 /**
@@ -37,11 +39,7 @@ export function scheduleMs(schedule: string): number[] {
 
 /** A valid German IBAN no other test uses (random account number, computed check digits). */
 export function testIban(): string {
-  const bban = `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`;
-  const numeric = `${bban}${'D'.charCodeAt(0) - 55}${'E'.charCodeAt(0) - 55}00`;
-  let remainder = 0;
-  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
+  return ibanWithCheckDigits('DE', `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`);
 }
 
 /** Sends a `{"id"}` message straight to a queue. */

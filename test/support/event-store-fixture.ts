@@ -78,7 +78,6 @@ export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     type: 'credit_transfer_status_change',
     triggeredAt: new Date().toISOString(),
     body,
-    signature: `sha256=${'ab'.repeat(32)}`,
     webhookStatus: 'pending',
     ...overrides,
   };

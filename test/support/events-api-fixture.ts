@@ -79,7 +79,8 @@ export interface Published extends Seed {
   readonly id: string;
   /** ISO 8601 UTC with milliseconds. */
   readonly triggeredAt: string;
-  readonly signature: string;
+  /** What publishing answered: null, nothing is signed before an attempt. */
+  readonly signature: string | null;
 }
 
 export interface Received {

@@ -17,7 +17,7 @@ export const SUMMARY_KEYS = [
   'webhook_retries',
   'webhook_status',
 ];
-export const DETAIL_KEYS = [...SUMMARY_KEYS, 'payload', 'webhook_deliveries'].sort();
+export const DETAIL_KEYS = [...SUMMARY_KEYS, 'payload', 'next_attempt_at', 'webhook_deliveries'].sort();
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 export interface Links {
@@ -27,7 +27,7 @@ export interface Links {
 
 export interface EventSummary {
   readonly id: string;
-  readonly signature: string;
+  readonly signature: string | null;
   readonly account: string;
   readonly type: string;
   readonly triggered_at: string;
@@ -41,10 +41,13 @@ export interface Delivery {
   readonly response_body: string;
   readonly response_status: number;
   readonly response_time: number;
+  readonly url: string | null;
+  readonly signing_keys: readonly string[];
 }
 
 export interface EventDetail extends EventSummary {
   readonly payload: unknown;
+  readonly next_attempt_at: string | null;
   readonly webhook_deliveries: readonly Delivery[];
 }
 

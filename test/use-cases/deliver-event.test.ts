@@ -3,6 +3,7 @@
  * and the stamp of each attempt.
  */
 import { describe, expect, it } from 'vitest';
+import { webhookTokenId } from '#domain/signing/webhook-token';
 import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
@@ -15,14 +16,19 @@ describe('deliverEvent', () => {
     expect(outcome.kind).toBe('delivered');
     const stored = await w.events.getEvent('e1');
     expect(stored?.webhookStatus).toBe('success');
+    const token = w.directory.organizations.get('org-1')?.webhookToken ?? '';
     expect(stored?.deliveries).toEqual([
       {
         deliveredAt: '2026-11-20T10:00:00.000Z',
         responseStatus: 200,
         responseBody: 'ok',
         responseTimeMs: 20,
+        // What was sent where, and with which token: the record needs no other source.
+        url: 'https://hooks.example.com/herald',
+        signingKeys: [webhookTokenId(token)],
       },
     ]);
+    expect(stored?.signature).toBe(w.sender.requests[0]?.headers['X-Signature']);
     expect(w.events.writes).toEqual(['RecordAttempt']);
     expect(w.health.writes).toEqual([]);
     expect(w.sender.requests[0]?.headers['webhook-timestamp']).toBe(
@@ -89,12 +95,19 @@ describe('deliverEvent', () => {
     expect(w.sender.requests).toHaveLength(0);
   });
 
-  it('settles skipped when the account has no webhook URL', async () => {
+  it('settles skipped when the account has no webhook URL, or was deleted', async () => {
     const w = deliveryWorld();
     w.directory.addAccount({ iban: 'DE02120300000000202051' });
     w.events.seed({ id: 'e1', account: 'DE02120300000000202051' });
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'skipped' });
+    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({
+      kind: 'skipped',
+      reason: 'account has no webhook_url',
+    });
     expect((await w.events.getEvent('e1'))?.webhookStatus).toBe('skipped');
+    await w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
+    w.events.seed({ id: 'e2' });
+    expect(await deliverEvent(w.deps, 'e2')).toMatchObject({ kind: 'skipped', reason: 'account deleted' });
+    expect(w.sender.requests).toHaveLength(0);
   });
 
   it('drops unknown and settled events, and fails one whose organization is gone', async () => {

@@ -117,7 +117,7 @@ describe('circuit breaker', () => {
     seed(w, 2);
     w.sender.answer = () => {
       // The account is deleted while the request is under way: its failure write's condition fails.
-      void w.directory.deleteAccount(w.iban);
+      void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
       return answer(500);
     };
     const outcome = await deliverEvent(w.deps, 'e0');
@@ -127,7 +127,7 @@ describe('circuit breaker', () => {
     // 410: disabling throws too, yet the event settles failed with the attempt that showed it.
     w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://hooks.example.com/herald' });
     w.sender.answer = () => {
-      void w.directory.deleteAccount(w.iban);
+      void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
       return answer(410);
     };
     expect((await deliverEvent(w.deps, 'e1')).kind).toBe('exhausted');
@@ -136,24 +136,16 @@ describe('circuit breaker', () => {
     expectCountsConsistent(w);
   });
 
-  it('sends to the URL of the fresh read that confirmed a cached disabled verdict wrong', async () => {
+  it('acts on an enable at once: the next batch reads the account fresh, with no confirming read', async () => {
     const w = deliveryWorld();
-    seed(w, 1);
-    const cached = await w.directory.getAccount(w.iban);
-    if (!cached) throw new Error('no account');
-    const stale = { ...cached, webhookHealth: { ...w.health.get(w.iban), state: 'disabled' as const } };
-    w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://new.example.com/herald' });
-    const directory = w.directory;
-    const deps = {
-      ...w.deps,
-      directory: {
-        getAccount: async () => stale,
-        refreshAccount: (iban: string) => directory.getAccount(iban),
-        getOrganization: (id: string) => directory.getOrganization(id),
-      },
-    };
-    expect((await deliverEvent(deps, 'e0')).kind).toBe('delivered');
-    expect(w.sender.requests.map((request) => request.url)).toEqual(['https://new.example.com/herald']);
+    seed(w, 2);
+    w.health.health.set(w.iban, { ...w.health.get(w.iban), state: 'disabled', reason: 'gone' });
+    expect(await deliverEvent(w.deps, 'e0')).toMatchObject({ kind: 'skipped' });
+    await w.health.enable(w.iban, 'org-1', w.clock.iso());
+    expect((await deliverEvent(w.deps, 'e1')).kind).toBe('delivered');
+    // One account read per delivery (each its own batch here): a disabled verdict was not read twice.
+    expect(w.directory.consistentReads.getAccount).toBe(2);
+    expect(w.sender.requests).toHaveLength(1);
   });
 
   it('disables an endpoint that kept failing for the auto-disable period', async () => {

@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { ApiKey, Organization } from '#domain/model';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { hashApiKey } from '#domain/signing/secrets';
+import { webhookTokenId } from '#domain/signing/webhook-token';
 import { keyPolicy } from '#http/authorizer-policy';
 import { parseApiKeyRequest } from '#http/organizations/api-key-request';
 import { toApiKeyView, toCreatedApiKeyView } from '#http/organizations/api-key-view';
@@ -116,7 +117,14 @@ describe('webhook token rotation', () => {
     const { directory } = setup();
     const { overlapHours } = parseTokenRotation(apiEvent());
     const rotated = toWebhookTokenView(await rotateWebhookToken(directory, ORG.id, overlapHours, NOW));
-    expect(rotated.previous).toEqual({ webhook_token: ORG.webhookToken, expires_at: '2026-11-23 12:00:00' });
+    expect(rotated.previous).toEqual({
+      webhook_token: ORG.webhookToken,
+      token_id: webhookTokenId(ORG.webhookToken),
+      expires_at: '2026-11-23 12:00:00',
+    });
+    // The ids let an operator correlate attempts with tokens; they never show a secret.
+    expect(rotated.token_id).toBe(webhookTokenId(rotated.webhook_token));
+    expect(rotated.token_id).not.toBe(rotated.previous?.token_id);
     expect(directory.organizations.get(ORG.id)?.webhookToken).toBe(rotated.webhook_token);
     const day = 24 * 3_600_000;
     const shown = async (nowMs: number) =>

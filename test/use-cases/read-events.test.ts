@@ -22,7 +22,6 @@ async function seed(n: number, triggeredAt: string, orgId = ORG): Promise<string
     type: 'credit_transfer_status_change',
     triggeredAt,
     body: '{}',
-    signature: 'sha256=00',
     webhookStatus: 'pending',
   };
   await store.putEvent(event);

@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import { signBody } from '#domain/signing/signatures';
-import { webhookKey } from '#domain/signing/webhook-token';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { createOrganization } from '#use-cases/organizations/organizations';
@@ -21,7 +19,6 @@ let directory: InMemoryDirectoryStore;
 let events: InMemoryEventStore;
 let deps: RecordEventDeps;
 let orgId: string;
-let token: string;
 
 beforeEach(async () => {
   clock = new FakeClock('2026-11-21T12:00:00.000Z');
@@ -36,7 +33,6 @@ beforeEach(async () => {
   };
   const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
   orgId = organization.id;
-  token = organization.webhookToken;
   await putAccount(
     directory,
     { orgId, iban: IBAN, webhookUrl: 'https://hooks.example.test/in' },
@@ -46,7 +42,8 @@ beforeEach(async () => {
 });
 
 describe('recordEvent', () => {
-  it('creates a pending event with the body and signature fixed now', async () => {
+  it('creates a pending event with the body fixed now, unsigned, without reading the organization', async () => {
+    const orgReads = directory.reads.getOrganization;
     const result = await recordEvent(deps, {
       account: 'de89 3704 0044 0532 0130 00',
       type: 'credit_transfer_status_change',
@@ -72,7 +69,9 @@ describe('recordEvent', () => {
       payload: PAYLOAD,
       _links: { self: `${BASE_URL}/events/${ID}`, account: `${BASE_URL}/accounts/${IBAN}` },
     });
-    expect(result.event.signature).toBe(signBody(webhookKey(token), result.event.body));
+    // Every attempt signs itself: nothing is signed, and no token is read, at publish.
+    expect(result.event.signature).toBeUndefined();
+    expect(directory.reads.getOrganization).toBe(orgReads);
     expect(events.events.get(ID)).toEqual(result.event);
     expect(events.expiresAt.get(ID)).toBeUndefined();
   });
@@ -130,10 +129,10 @@ describe('recordEvent', () => {
     expect(events.events.size).toBe(0);
   });
 
-  it('refuses an account whose organization no longer exists', async () => {
-    directory.organizations.delete(orgId);
+  it('refuses a deleted account (its tombstone is no account) and stores nothing', async () => {
+    await directory.deleteAccount({ iban: IBAN, orgId, deletedAt: clock.iso() });
     const attempt = recordEvent(deps, { account: IBAN, type: 'x', payload: {} });
-    await expect(attempt).rejects.toThrow(/organization of DE89370400440532013000 no longer exists/);
+    await expect(attempt).rejects.toThrow(/account: no account DE89370400440532013000/);
     expect(events.events.size).toBe(0);
   });
 

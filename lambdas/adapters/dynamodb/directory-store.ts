@@ -7,13 +7,14 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SETTINGS_ITEM } from '#config/storage';
-import { ConflictError } from '#domain/errors';
-import type { Account, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
+import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
+import type { DirectoryStore, ReadOptions } from '#domain/ports';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './capacity';
-import { keys, toAccount, toOrganization } from './items';
+import { DELETED_AT, isTombstone, keys, toAccount, toAccountTombstone, toOrganization } from './items';
 
 /** {@link DirectoryStore} on the single events table. */
 export class DynamoDirectoryStore implements DirectoryStore {
@@ -23,8 +24,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     private readonly onCapacity?: CapacityListener,
   ) {}
 
-  async getOrganization(id: string): Promise<Organization | undefined> {
-    const item = await this.get(keys.organization(id));
+  async getOrganization(id: string, options: ReadOptions = {}): Promise<Organization | undefined> {
+    const item = await this.get(keys.organization(id), options);
     return item ? toOrganization(item) : undefined;
   }
 
@@ -67,9 +68,14 @@ export class DynamoDirectoryStore implements DirectoryStore {
     }
   }
 
-  async getAccount(iban: string): Promise<Account | undefined> {
+  async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
+    const item = await this.get(keys.account(iban), options);
+    return item && !isTombstone(item) ? toAccount(item) : undefined;
+  }
+
+  async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
     const item = await this.get(keys.account(iban));
-    return item ? toAccount(item) : undefined;
+    return item && isTombstone(item) ? toAccountTombstone(item) : undefined;
   }
 
   async putAccount(account: Account): Promise<Account> {
@@ -82,9 +88,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
-            hasUrl ? ', webhook_url = :url' : ' REMOVE webhook_url',
+            // Re-creating the organization's own deleted account revives its tombstone.
+            hasUrl ? `, webhook_url = :url REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
           ].join(''),
-          // An IBAN belongs to one organization: another one cannot take it over.
+          // An IBAN belongs to one organization, also while its deleted account's events remain: another
+          // organization cannot take it over.
           ConditionExpression: 'attribute_not_exists(pk) OR org_id = :org',
           ExpressionAttributeValues: {
             ':org': account.orgId,
@@ -94,22 +102,59 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
           },
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return toAccount(out.Attributes ?? {});
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
-        throw new ConflictError(`Account ${account.iban} belongs to another organization.`);
+        const other = error.Item ? unmarshall(error.Item) : {};
+        throw isTombstone(other) ? ibanHoldsEventsError(account.iban) : ibanTakenError(account.iban);
       }
       throw error;
     }
   }
 
-  async deleteAccount(iban: string): Promise<Account | undefined> {
-    const out = await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: keys.account(iban), ReturnValues: 'ALL_OLD' }),
-    );
-    return out.Attributes ? toAccount(out.Attributes) : undefined;
+  async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {
+    try {
+      // The whole item is replaced, health and index keys included: the tombstone leaves the
+      // organization's account listing and keeps only what reserves the IBAN.
+      const out = await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys.account(tombstone.iban),
+            iban: tombstone.iban,
+            org_id: tombstone.orgId,
+            [DELETED_AT]: tombstone.deletedAt,
+          },
+          ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
+          ExpressionAttributeValues: { ':org': tombstone.orgId },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return out.Attributes ? toAccount(out.Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          ConditionExpression: `attribute_exists(${DELETED_AT}) AND org_id = :org`,
+          ExpressionAttributeValues: { ':org': orgId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   async listAccounts(orgId: string): Promise<Account[]> {
@@ -150,9 +195,17 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return typeof id === 'string' ? id : undefined;
   }
 
-  private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  private async get(
+    key: { pk: string; sk: string },
+    options: ReadOptions = {},
+  ): Promise<Record<string, unknown> | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: 'TOTAL' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: key,
+        ConsistentRead: options.consistent ?? false,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     const units = out.ConsumedCapacity?.CapacityUnits;
     if (this.onCapacity && units !== undefined) this.onCapacity('GetItem', units);

@@ -3,7 +3,7 @@
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
 import { ITEM_PREFIXES } from '#config/storage';
-import type { Account, Organization } from '#domain/model';
+import type { Account, AccountTombstone, Organization } from '#domain/model';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -41,6 +41,22 @@ export function toOrganization(item: Record<string, unknown>): Organization {
         : undefined,
     createdAt: String(item.created_at),
   };
+}
+
+/**
+ * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id` and this, nothing else):
+ * an account deleted without erasing its events.
+ */
+export const DELETED_AT = 'deleted_at';
+
+/** Whether a stored account item is a tombstone. */
+export function isTombstone(item: Record<string, unknown>): boolean {
+  return item[DELETED_AT] !== undefined;
+}
+
+/** Record of a stored tombstone. */
+export function toAccountTombstone(item: Record<string, unknown>): AccountTombstone {
+  return { iban: String(item.iban), orgId: String(item.org_id), deletedAt: String(item[DELETED_AT]) };
 }
 
 /** Record of a stored account item. */

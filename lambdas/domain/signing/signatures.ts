@@ -1,18 +1,65 @@
 /**
- * The signatures every webhook carries: `X-Signature` (HMAC-SHA256 of the body, fixed at publish) and
- * the Standard Webhooks `webhook-signature` of each attempt, by the current and, during an overlap, the
- * previous webhook token.
+ * The signatures every webhook attempt carries, both made when the attempt is sent and from the same
+ * list of tokens (the current one and, during an overlap, the previous one, new first): Herald's
+ * `X-Signature` and the Standard Webhooks `webhook-signature`. Both cover the attempt's timestamp, so a
+ * receiver that rejects old timestamps cannot be fooled by a replayed webhook, and a token stops
+ * signing with the first attempt after its overlap ends (or at once, when rotated without one).
  */
 import { createHmac } from 'node:crypto';
-import { previousTokenSigns, type SigningTokens, webhookKey } from './webhook-token';
+import { type SigningTokens, signingTokens, webhookKey, webhookTokenId } from './webhook-token';
 
-/** `sha256=<hex HMAC-SHA256(key, body)>`: the `X-Signature` header and the event's `signature` field. */
-export function signBody(key: Uint8Array, body: string): string {
-  return `sha256=${createHmac('sha256', key).update(body, 'utf8').digest('hex')}`;
+/** The form of an `X-Signature` header: the timestamp, then one or two (during an overlap) signatures. */
+export const X_SIGNATURE_PATTERN = /^t=[0-9]+(,sha256=[0-9a-f]{64}){1,2}$/;
+
+/** The signature headers of one attempt, and which tokens made them. */
+export interface AttemptSignatures {
+  /** `t=<timestamp>,sha256=<hex>[,sha256=<hex>]`: one entry per signing token, new first. */
+  readonly xSignature: string;
+  /** `v1,<base64>[ v1,<base64>]`: one signature per signing token, new first. */
+  readonly webhookSignature: string;
+  /** The ids ({@link webhookTokenId}) of the tokens that signed, in the headers' order. */
+  readonly tokenIds: readonly string[];
 }
 
 /**
- * The Standard Webhooks signature `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, the value
+ * Signs one attempt with every token that signs at `nowMs`. Both headers come from one token list, so
+ * a receiver holding either secret verifies either header at every moment, across a rotation too.
+ *
+ * @param id - the event id, the `webhook-id` header
+ * @param timestampSeconds - Unix seconds of the attempt, the `webhook-timestamp` header and `t=`
+ * @param nowMs - the attempt's clock, which the overlap's end is compared with
+ */
+export function signAttempt(
+  tokens: SigningTokens,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  nowMs: number,
+): AttemptSignatures {
+  const signing = signingTokens(tokens, nowMs);
+  const keys = signing.map(webhookKey);
+  return {
+    xSignature: [
+      `t=${timestampSeconds}`,
+      ...keys.map((key) => timestampedSignature(key, timestampSeconds, body)),
+    ].join(','),
+    webhookSignature: keys.map((key) => standardSignature(key, id, timestampSeconds, body)).join(' '),
+    tokenIds: signing.map(webhookTokenId),
+  };
+}
+
+/**
+ * One entry of `X-Signature`: `sha256=<hex HMAC-SHA256(key, "<timestamp>.<body>")>`.
+ *
+ * @param timestampSeconds - the `t=` of the header, the attempt's `webhook-timestamp`
+ */
+export function timestampedSignature(key: Uint8Array, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', key).update(`${seconds(timestampSeconds)}.${body}`, 'utf8');
+  return `sha256=${mac.digest('hex')}`;
+}
+
+/**
+ * The Standard Webhooks signature `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, one entry
  * of the `webhook-signature` header next to `webhook-id` and `webhook-timestamp`.
  *
  * @param timestampSeconds - Unix seconds of the attempt, the `webhook-timestamp` header
@@ -23,32 +70,14 @@ export function standardSignature(
   timestampSeconds: number,
   body: string,
 ): string {
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new RangeError(
-      `standardSignature: timestamp must be whole non-negative seconds, got ${timestampSeconds}`,
-    );
-  }
-  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
-  return `v1,${mac}`;
+  const mac = createHmac('sha256', key).update(`${id}.${seconds(timestampSeconds)}.${body}`, 'utf8');
+  return `v1,${mac.digest('base64')}`;
 }
 
-/**
- * The `webhook-signature` header value: the current token's `v1,` signature and, while the previous
- * token has not expired at `nowMs`, the previous token's one after a space (the Standard Webhooks form
- * for rotation), so a receiver still holding the old secret keeps verifying during the overlap.
- *
- * @param timestampSeconds - the `webhook-timestamp` of the attempt
- * @param nowMs - the clock the overlap's expiry is compared with
- */
-export function webhookSignatureHeader(
-  tokens: SigningTokens,
-  id: string,
-  timestampSeconds: number,
-  body: string,
-  nowMs: number,
-): string {
-  const current = standardSignature(webhookKey(tokens.webhookToken), id, timestampSeconds, body);
-  const previous = tokens.previousWebhookToken;
-  if (!previous || !previousTokenSigns(tokens, nowMs)) return current;
-  return `${current} ${standardSignature(webhookKey(previous.token), id, timestampSeconds, body)}`;
+/** A timestamp as signed: whole non-negative seconds, or a programming error. */
+function seconds(timestampSeconds: number): number {
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new RangeError(`signature timestamp must be whole non-negative seconds, got ${timestampSeconds}`);
+  }
+  return timestampSeconds;
 }

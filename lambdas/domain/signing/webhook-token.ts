@@ -2,7 +2,7 @@
  * The organization's webhook token: its form (`whsec_` + base64, as the Standard Webhooks libraries
  * expect), the HMAC key inside it, and the overlap during which a replaced token still signs.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Prefix of a webhook token, as the Standard Webhooks libraries expect it. */
 export const WEBHOOK_TOKEN_PREFIX = 'whsec_';
@@ -59,10 +59,36 @@ export interface SigningTokens {
   readonly previousWebhookToken?: { readonly token: string; readonly expiresAt: string } | undefined;
 }
 
+/** Prefix of a signing key id, so an id is never mistaken for a token. */
+export const TOKEN_ID_PREFIX = 'whk_';
+/** The form of a signing key id ({@link webhookTokenId}). */
+export const TOKEN_ID_PATTERN = /^whk_[0-9a-f]{16}$/;
+
+/**
+ * The short, non-secret id of a webhook token: `whk_` + the first 8 bytes of the SHA-256 of the token as
+ * written (`whsec_…`), in hex. Attempts record the ids of the tokens that signed them, and the token views
+ * show them, so an operator can tell which secret signed what without either side showing a secret. 64
+ * bits of a hash reveal nothing usable about a 256-bit key.
+ */
+export function webhookTokenId(token: string): string {
+  return TOKEN_ID_PREFIX + createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 16);
+}
+
 /** Whether the previous token still signs at `nowMs`. */
 export function previousTokenSigns(tokens: SigningTokens, nowMs: number): boolean {
   const previous = tokens.previousWebhookToken;
   return previous !== undefined && Date.parse(previous.expiresAt) > nowMs;
+}
+
+/**
+ * The tokens that sign a webhook sent at `nowMs`, new first: the current one and, during an overlap, the
+ * previous one. Every signature header of an attempt is made from this one list.
+ */
+export function signingTokens(tokens: SigningTokens, nowMs: number): readonly string[] {
+  const previous = tokens.previousWebhookToken;
+  return previous && previousTokenSigns(tokens, nowMs)
+    ? [tokens.webhookToken, previous.token]
+    : [tokens.webhookToken];
 }
 
 /** The tokens as they sign at `nowMs`: a previous token whose overlap has ended is left out. */

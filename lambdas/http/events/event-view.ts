@@ -9,7 +9,8 @@ import { type EventLinks, eventLinks } from '#domain/webhook-body';
 /** An element of `GET /events`. */
 export interface EventSummaryView {
   readonly id: string;
-  readonly signature: string;
+  /** The `X-Signature` of the latest attempt; null before the first. */
+  readonly signature: string | null;
   readonly account: string;
   readonly type: string;
   /** `YYYY-MM-DD HH:MM:SS` UTC. */
@@ -28,18 +29,27 @@ export interface DeliveryView {
   readonly response_status: number;
   /** Milliseconds. */
   readonly response_time: number;
+  /** Where the attempt was sent; null for attempts recorded before URLs were kept. */
+  readonly url: string | null;
+  /** Ids (`whk_…`) of the tokens that signed it, new first; empty when nothing was sent or not recorded. */
+  readonly signing_keys: readonly string[];
 }
 
 /** The answer of `GET /events/{id}`. */
 export interface EventDetailView {
   readonly id: string;
-  readonly signature: string;
+  readonly signature: string | null;
   readonly account: string;
   readonly type: string;
   readonly triggered_at: string;
   readonly payload: unknown;
   readonly webhook_status: WebhookStatus;
   readonly webhook_retries: number;
+  /**
+   * `YYYY-MM-DD HH:MM:SS` UTC: when a pending event's next attempt is due (after a failure, or brought
+   * forward); null otherwise, and for a pending event whose first attempt of the cycle is queued.
+   */
+  readonly next_attempt_at: string | null;
   readonly webhook_deliveries: readonly DeliveryView[];
   readonly _links: EventLinks;
 }
@@ -48,7 +58,7 @@ export interface EventDetailView {
 export function toEventSummary(record: EventRecord, baseUrl: string): EventSummaryView {
   return {
     id: record.id,
-    signature: record.signature,
+    signature: record.signature ?? null,
     account: record.account,
     type: record.type,
     triggered_at: renderTimestamp(record.triggeredAt),
@@ -72,6 +82,10 @@ export function toEventDetail(record: EventRecord, baseUrl: string): EventDetail
     payload,
     webhook_status,
     webhook_retries,
+    next_attempt_at:
+      record.webhookStatus === 'pending' && record.nextAttemptAt !== undefined
+        ? renderTimestamp(new Date(record.nextAttemptAt).toISOString())
+        : null,
     webhook_deliveries: record.deliveries.map(toDeliveryView),
     _links,
   };
@@ -84,5 +98,7 @@ export function toDeliveryView(attempt: DeliveryAttempt): DeliveryView {
     response_body: attempt.responseBody,
     response_status: attempt.responseStatus,
     response_time: attempt.responseTimeMs,
+    url: attempt.url ?? null,
+    signing_keys: attempt.signingKeys ?? [],
   };
 }

@@ -11,6 +11,7 @@ import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_URL, ENABLE } from './accounts';
+import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -124,13 +125,14 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     },
   },
   redeliverOrganizationEvent: {
-    summary: 'Redeliver a failed or skipped event of the organization',
+    summary: 'Redeliver an event of the organization, or attempt a pending one now',
+    description: REDELIVER_DESCRIPTION,
     parameters: [...ORG_PATH, parameterRef('EventId')],
     responses: {
       '202': ok('Queued.', schemaRef('Redelivery')),
       '400': BAD('The id is not a lower-case UUID.'),
       '404': responseRef('NotFound', 'No such event in the organization.'),
-      '409': responseRef('Conflict', 'The event is pending or delivered.'),
+      '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   },
   resetOrganizationWebhooks: {
@@ -169,21 +171,31 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '200': ok('The account.', schemaRef('Account')),
       '400': BAD('The IBAN, organization or URL is invalid.'),
       '404': UNKNOWN_ORG,
-      '409': responseRef('Conflict', 'The IBAN belongs to another organization.'),
+      '409': responseRef(
+        'Conflict',
+        "The IBAN belongs to another organization's account, or still holds another organization's events " +
+          '(its account was deleted without `erase`): erase them first. The other organization is not named.',
+      ),
     },
   },
   deleteAccount: {
     summary: 'Delete an account, and with `erase=true` its events',
     description:
-      'Without `erase` the events stay readable until they expire. With `erase=true` each request also ' +
-      "erases the events of the account among up to 1,000 of the organization's events; repeat it with " +
-      '`org` and `cursor` from the answer while `more` is true (the account is deleted by the first).',
+      'Without `erase` the events stay readable until they expire, and the IBAN stays reserved for the ' +
+      'organization (another one cannot be given it, so none of these events can reach it) until they are ' +
+      'erased. With `erase=true` each request also erases the events of the account among up to 1,000 of the ' +
+      "organization's events; repeat it with `org` and `cursor` from the answer while `more` is true (the " +
+      'account is deleted by the first, the IBAN released by the last).',
     parameters: [
       parameterRef('Iban'),
       query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
-      query('org', 'The organization of the account; required to go on once the account is gone.', {
-        type: 'string',
-      }),
+      query(
+        'org',
+        'The organization of the account; optional (the account, or once deleted its reserved IBAN, names it).',
+        {
+          type: 'string',
+        },
+      ),
       query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
     ],
     responses: {
@@ -211,12 +223,14 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     name: text('Name.'),
     created_at: timestamp('When it was created'),
     webhook_token: TOKEN,
+    token_id: TOKEN_ID,
     previous: schemaRef('PreviousToken'),
   }),
   CreatedOrganization: closed({
     id: text('Organization id.'),
     name: text('Name.'),
     webhook_token: TOKEN,
+    token_id: TOKEN_ID,
     api_key: text('The first API key (scope `manage`), shown only here.', { pattern: '^herald_' }),
   }),
   KeyScope: text(

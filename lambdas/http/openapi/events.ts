@@ -6,19 +6,44 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { WEBHOOK_STATUSES } from '#domain/model';
+import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
+import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/events/list-query';
 import type { HeaderObject, ParameterObject } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, IBAN, int, schemaRef, TIMESTAMP_PATTERN, text, timestamp, uri } from './schemas';
+import {
+  closed,
+  EVENT_ID,
+  IBAN,
+  int,
+  nullable,
+  schemaRef,
+  TIMESTAMP_PATTERN,
+  text,
+  timestamp,
+  uri,
+} from './schemas';
+
+/** A signing key id, as attempts and token views show it. */
+export const TOKEN_ID = text(
+  'Id of a webhook token (`token_id` in token views): `whk_` + the first 8 bytes of the SHA-256 of the token, in hex. Not secret.',
+  {
+    pattern: TOKEN_ID_PATTERN.source,
+  },
+);
 
 /** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
 export const EVENT_FIELDS = {
   id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
-  signature: text("The webhook's `X-Signature`: `sha256=<hex HMAC-SHA256(key, body)>`, fixed at recording.", {
-    pattern: '^sha256=[0-9a-f]{64}$',
-  }),
+  signature: nullable(
+    text(
+      'The `X-Signature` header of the latest attempt that sent a request (`t=<timestamp>,sha256=<hex>`, ' +
+        'a second `sha256=` during a token overlap); null before the first. Each attempt signs itself.',
+      { pattern: X_SIGNATURE_PATTERN.source },
+    ),
+  ),
   account: { ...IBAN, description: 'IBAN of the account the event belongs to.' },
   type: schemaRef('EventType'),
   triggered_at: timestamp('When the event happened'),
@@ -50,6 +75,13 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     {
       ...EVENT_FIELDS,
       payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
+      next_attempt_at: nullable(
+        timestamp(
+          'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
+            'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
+            'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
+        ),
+      ),
       webhook_deliveries: { type: 'array', items: schemaRef('Delivery'), description: 'Oldest first.' },
     },
     'One event with its payload and every delivery attempt.',
@@ -60,6 +92,19 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
       response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
       response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
+      url: nullable(
+        uri(
+          'The URL this attempt was sent to (or refused); null for attempts recorded before URLs were kept.',
+        ),
+      ),
+      signing_keys: {
+        type: 'array',
+        items: TOKEN_ID,
+        maxItems: 2,
+        description:
+          'Ids of the tokens that signed this attempt, new first (two during a token overlap); empty when ' +
+          'nothing was sent, or for attempts recorded before key ids were kept.',
+      },
     },
     'One delivery attempt.',
   ),
@@ -128,6 +173,17 @@ export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
   },
 };
 
+/** What redelivering one event does, for the organization's route and the operator's. */
+export const REDELIVER_DESCRIPTION =
+  `A \`failed\` or \`skipped\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts. A \`pending\` ` +
+  'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
+  'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
+  'request body.';
+
+/** When a redelivery is refused. */
+export const REDELIVER_CONFLICT =
+  'The event was delivered (`success`), has used all its cycles, or an attempt of it is under way right now.';
+
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {
   '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
@@ -187,14 +243,14 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
   }),
   operation('POST', '/events/{id}/redeliver', {
     operationId: 'redeliverEvent',
-    summary: 'Redeliver a failed or skipped event',
-    description: `Starts a new cycle of up to ${MAX_ATTEMPTS} attempts. Takes no request body.`,
+    summary: 'Redeliver an event, or attempt a pending one now',
+    description: REDELIVER_DESCRIPTION,
     tags: ['delivery'],
     parameters: [parameterRef('EventId')],
     responses: {
       '202': ok('Queued: `queued` holds the event id.', schemaRef('Redelivery')),
       ...EVENT_ID_ERRORS,
-      '409': responseRef('Conflict', 'The event is `pending` (being delivered) or `success` (delivered).'),
+      '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   }),
   operation('POST', '/management/webhooks/reset', {

@@ -5,8 +5,9 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
+import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
-import { EVENT_FIELDS } from './events';
+import { EVENT_FIELDS, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, optionalBody, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -35,15 +36,21 @@ attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to
 included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
 event id).
 
-**Signatures.** The key is the base64-decoded part of the organization's \`webhook_token\` after \`whsec_\`.
-- \`X-Signature: sha256=<hex HMAC-SHA256(key, body)>\`, the event's \`signature\` field. It is computed once,
-  when the event is recorded, so after a token rotation earlier events keep the old token's signature.
+**Signatures.** Each attempt is signed when it is sent, with the organization's tokens that sign at
+that moment: the current one and, for the overlap after a rotation (24 h by default), the previous one.
+Both headers always carry the same tokens, new first. The key of a token is the base64-decoded part after
+\`whsec_\`.
+- \`X-Signature: t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>\`, with a second
+  \`,sha256=<hex>\` during an overlap. The event's \`signature\` field shows the latest attempt's.
 - Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
   seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
-  "<webhook-id>.<webhook-timestamp>.<body>")>\`, with the current token. For the overlap after a token
-  rotation (24 h by default) a second signature with the previous token follows after a space
-  (\`v1,<new> v1,<old>\`), so a receiver holding either secret verifies. Reject timestamps far from your
-  clock (e.g. 5 minutes) to stop replays.
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, a second one after a space during an overlap
+  (\`v1,<new> v1,<old>\`).
+
+A receiver holding either token verifies either header. To stop replays, reject a timestamp more than
+5 minutes from your clock and remember the \`webhook-id\`s you handled for that long (a repeat gets a 2xx
+and is not acted on again). \`webhook_deliveries[].signing_keys\` names the tokens (\`whk_…\` ids, as
+\`GET /webhook-token\` shows them) that signed each attempt.
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
@@ -60,7 +67,11 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
       tags: ['webhooks'],
       parameters: [
         header('User-Agent', 'Herald and its version.', '^Herald/'),
-        header('X-Signature', '`sha256=<hex HMAC-SHA256(key, body)>`.', '^sha256=[0-9a-f]{64}$'),
+        header(
+          'X-Signature',
+          '`t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>`; during a rotation overlap a second `,sha256=` with the previous token.',
+          X_SIGNATURE_PATTERN.source,
+        ),
         header('webhook-id', 'The event id, the same on every attempt.', EVENT_ID_PATTERN.source),
         header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
         header(
@@ -117,10 +128,10 @@ export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     description:
       'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
     additionalProperties: false,
-    required: ['webhook_token', 'expires_at'],
-    properties: { webhook_token: TOKEN, expires_at: timestamp('When it stops signing') },
+    required: ['webhook_token', 'token_id', 'expires_at'],
+    properties: { webhook_token: TOKEN, token_id: TOKEN_ID, expires_at: timestamp('When it stops signing') },
   },
-  WebhookToken: closed({ webhook_token: TOKEN, previous: schemaRef('PreviousToken') }),
+  WebhookToken: closed({ webhook_token: TOKEN, token_id: TOKEN_ID, previous: schemaRef('PreviousToken') }),
 };
 
 /** An organization key's token routes (`manage` scope). */
@@ -136,7 +147,9 @@ export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
     operationId: 'rotateWebhookToken',
     summary: 'Replace the webhook token',
     description:
-      'Webhooks sent during the overlap carry two `v1,` signatures in `webhook-signature`: new and old.',
+      'Webhooks sent during the overlap carry two signatures in `webhook-signature` and in `X-Signature`: ' +
+      'new and old. `overlap_hours: 0` retires the old token at once (a leaked one): no attempt made after ' +
+      'the rotation is signed with it.',
     tags: ['webhooks'],
     requestBody: optionalBody(OVERLAP),
     responses: {

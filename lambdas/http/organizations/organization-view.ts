@@ -3,6 +3,7 @@
  * only then), as shown (with its webhook tokens), and its usage-key registration.
  */
 import type { Organization } from '#domain/model';
+import { webhookTokenId } from '#domain/signing/webhook-token';
 import { renderTimestamp } from '#domain/time';
 import { toWebhookTokenView, type WebhookTokenView } from './webhook-token-view';
 
@@ -11,6 +12,8 @@ export interface CreatedOrganizationView {
   readonly id: string;
   readonly name: string;
   readonly webhook_token: string;
+  /** The token's non-secret id (`whk_…`). */
+  readonly token_id: string;
   readonly api_key: string;
 }
 
@@ -39,6 +42,7 @@ export function toCreatedOrganizationView(created: {
     id: organization.id,
     name: organization.name,
     webhook_token: organization.webhookToken,
+    token_id: webhookTokenId(organization.webhookToken),
     api_key: created.firstKey.secret,
   };
 }

@@ -4,14 +4,19 @@ import type { DirectoryStore, EventStore } from '#domain/ports';
 
 /** What deleting an account needs. */
 export interface DeleteAccountDeps {
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'deleteAccount'>;
+  readonly directory: Pick<
+    DirectoryStore,
+    'getAccount' | 'deleteAccount' | 'getAccountTombstone' | 'removeAccountTombstone'
+  >;
   readonly events: Pick<EventStore, 'eraseAccountEvents'>;
+  /** Epoch ms; stamps the tombstone. */
+  readonly now: () => number;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
 export interface DeleteAccountRequest {
   readonly iban: string;
-  /** The account's organization: optional for a deletion, needed to go on erasing once it is gone. */
+  /** The account's organization: optional; an erasure of an account deleted before tombstones needs it. */
   readonly orgId?: string | undefined;
   /** Also erase the account's events (attempts included: they live in the event item). */
   readonly erase: boolean;
@@ -35,11 +40,14 @@ export interface DeletedAccount {
 /**
  * Deletes an account and, with `erase`, one bounded chunk of its events (at most 1,000 of the
  * organization's events examined per request). The account goes first, so no event can be published
- * for it while its events are erased; the following requests name the organization and the cursor, and
- * an interrupted erasure can simply be repeated.
+ * for it while its events are erased. It leaves a tombstone that keeps the IBAN with its organization
+ * for as long as that organization's events remain, so no other organization can take the IBAN over
+ * and receive them; the erasure's last chunk removes it. The following requests find the organization
+ * on the tombstone (or name it, for an account deleted before tombstones) and go on from the cursor; an
+ * interrupted erasure can simply be repeated.
  *
- * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given), unless an erasure
- *   names the organization; ValidationError for a cursor while the account still exists
+ * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given) and has no erasure
+ *   to go on with; ValidationError for a cursor while the account still exists
  */
 export async function deleteAccount(
   deps: DeleteAccountDeps,
@@ -47,13 +55,12 @@ export async function deleteAccount(
 ): Promise<DeletedAccount> {
   const iban = parseIban('iban', request.iban);
   const account = await deps.directory.getAccount(iban);
-  const orgId = account?.orgId ?? request.orgId;
-  const mismatch = account !== undefined && request.orgId !== undefined && account.orgId !== request.orgId;
+  const tombstone = account ? undefined : await deps.directory.getAccountTombstone(iban);
+  const owner = account?.orgId ?? tombstone?.orgId;
+  const orgId = owner ?? request.orgId;
+  const mismatch = owner !== undefined && request.orgId !== undefined && owner !== request.orgId;
   if (mismatch || orgId === undefined || (!account && !request.erase)) {
-    const scope = request.orgId === undefined ? '' : ` in organization ${request.orgId}`;
-    const hint =
-      request.erase && request.orgId === undefined ? ' (to go on erasing its events, name its org)' : '';
-    throw new NotFoundError(`No account ${iban}${scope}${hint}.`);
+    throw new NotFoundError(notFound(iban, request, tombstone !== undefined && !mismatch));
   }
   // A cursor comes from an earlier request, which deleted the account: checked before anything is deleted.
   if (account && request.cursor !== undefined) {
@@ -62,11 +69,26 @@ export async function deleteAccount(
       'continues an erasure whose account is already deleted; leave it out to start one',
     );
   }
-  const deleted = account ? (await deps.directory.deleteAccount(iban)) !== undefined : false;
+  const deletedAt = new Date(deps.now()).toISOString();
+  const deleted = account
+    ? (await deps.directory.deleteAccount({ iban, orgId, deletedAt })) !== undefined
+    : false;
   if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
   const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
   const done = { iban, orgId, deleted, erasedEvents: chunk.erased };
-  return chunk.cursor === undefined
-    ? { ...done, more: false }
-    : { ...done, more: true, cursor: chunk.cursor };
+  if (chunk.cursor !== undefined) return { ...done, more: true, cursor: chunk.cursor };
+  // The organization's last events of the IBAN are gone: nothing of it can reach a new owner any more.
+  await deps.directory.removeAccountTombstone(iban, orgId);
+  return { ...done, more: false };
+}
+
+/** Why there is nothing to delete, with the next step when the account was deleted already. */
+function notFound(iban: string, request: DeleteAccountRequest, deletedBefore: boolean): string {
+  if (deletedBefore) {
+    return `Account ${iban} is already deleted; its events remain until erased (erase=true, herald account delete --erase).`;
+  }
+  const scope = request.orgId === undefined ? '' : ` in organization ${request.orgId}`;
+  const hint =
+    request.erase && request.orgId === undefined ? ' (to go on erasing its events, name its org)' : '';
+  return `No account ${iban}${scope}${hint}.`;
 }

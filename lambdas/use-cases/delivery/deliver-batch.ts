@@ -1,6 +1,7 @@
 import { postponement, type ReplacementLimits } from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
+import { DeliveryContext } from './delivery-context';
 import { type MessageFate, runBatch } from './queue-batch';
 
 /** What a batch needs beyond single deliveries. */
@@ -17,13 +18,15 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
 /**
  * Delivers a batch concurrently and returns the ids of the messages to keep: those whose retry or
  * deferral was scheduled by moving their visibility timeout, and those that hit an unexpected error (they
- * come back after the queue's visibility timeout). Every other message is done and may be deleted.
+ * come back after the queue's visibility timeout). Every other message is done and may be deleted. The
+ * batch reads each account and organization of its events once, fresh (its {@link DeliveryContext}).
  */
 export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
+  const context = new DeliveryContext(deps.directory);
   return runBatch(
     messages,
     async (id, message) => {
-      const outcome = await deliverEvent(deps, id, message.receiveCount);
+      const outcome = await deliverEvent(deps, id, message.receiveCount, context);
       deps.observe(id, outcome);
       // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
       if (outcome.kind !== 'retry' && outcome.kind !== 'not-due' && outcome.kind !== 'deferred')

@@ -14,7 +14,7 @@ export interface EndpointDeps {
   readonly healthPolicy: HealthPolicy;
   /** How long a slot protects an attempt: longer than one consumer invocation can run. */
   readonly leaseMs: number;
-  /** Keeps the consumer's cached account in step with what a write returned. */
+  /** Keeps the batch's account in step with the health a write returned (its delivery context). */
   readonly remember?: (iban: string, health: EndpointHealth) => void;
   readonly now: () => number;
   /** [0, 1): spreads deferrals; `Math.random` unless a test fixes it. */

@@ -1,28 +1,18 @@
-import { HERALD_VERSION } from '#config/version';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
-import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
-import type { EventStore, SlotLease, WebhookSender } from '#domain/ports';
-import { webhookSignatureHeader } from '#domain/signing/signatures';
-import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { EventStore, SlotLease } from '#domain/ports';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
-
-/** Reads accounts and organizations (the consumer passes a short-lived cache). */
-export interface DeliveryDirectory {
-  getAccount(iban: string): Promise<Account | undefined>;
-  /** The account without a cached copy older than a moment (absent: `getAccount` is never cached). */
-  refreshAccount?(iban: string): Promise<Account | undefined>;
-  getOrganization(id: string): Promise<Organization | undefined>;
-}
+import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
+import { type SendDeps, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
-export interface DeliveryDeps extends EndpointDeps {
+export interface DeliveryDeps extends EndpointDeps, SendDeps {
   readonly events: EventStore;
+  /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
-  readonly sender: WebhookSender;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
-  readonly urlPolicy: UrlPolicy;
 }
 
 /** An attempt's outcome carries the endpoint's health when the attempt changed (wrote) it. */
@@ -43,20 +33,31 @@ export type DeliveryOutcome =
   | { readonly kind: 'not-due'; readonly retryAfterSeconds: number }
   /** The endpoint's circuit is open or its slots are taken: no attempt made, none recorded. */
   | { readonly kind: 'deferred'; readonly retryAfterSeconds: number; readonly reason: string }
-  | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string };
+  | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string }
+  /**
+   * The event's account belongs to another organization now: nothing is sent, signed or recorded, and the
+   * event settles `skipped`. Kept apart from `skipped` because it means data was about to cross organizations.
+   */
+  | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * Makes the next delivery attempt of an event, if one is due, and records it.
  *
- * The attempt count lives in DynamoDB (SQS receive counts overcount), and the first attempt of an event
- * goes out without a lease: that keeps the common case at one write, and at worst two duplicate messages
- * racing for the very first attempt both send it and both are recorded. Every later attempt first takes
- * a lease conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
+ * The event goes only to an account of the organization that published it, signed with that
+ * organization's tokens, read in this batch's `context`: an account that another organization holds now
+ * gets nothing. The attempt count lives in DynamoDB (SQS receive counts overcount), and the first attempt
+ * of an event goes out without a lease: that keeps the common case at one write, and at worst two
+ * duplicate messages racing for the very first attempt both send it and both are recorded. Every later
+ * attempt, and a first one that was scheduled (brought forward on request), first takes a lease
+ * conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
+ *
+ * @param context - the batch's accounts and organizations; a single delivery gets its own
  */
 export async function deliverEvent(
   deps: DeliveryDeps,
   id: string,
   receiveCount = 1,
+  context = new DeliveryContext(deps.directory),
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
   const event = await deps.events.getEvent(id, { consistent: true });
@@ -67,12 +68,17 @@ export async function deliverEvent(
     await deps.events.settlePending(id, 'failed');
     return { kind: 'exhausted', event };
   }
-  const account = await deps.directory.getAccount(event.account);
+  const account = await context.account(event.account);
+  if (account && account.orgId !== event.orgId) {
+    // By construction, not by trust in the account's current owner: the event stays with its organization.
+    await deps.events.settlePending(id, 'skipped');
+    return { kind: 'refused', reason: 'the account belongs to another organization now; nothing was sent' };
+  }
   if (!account?.webhookUrl) {
     await deps.events.settlePending(id, 'skipped');
-    return { kind: 'skipped', reason: 'account has no webhook_url' };
+    return { kind: 'skipped', reason: account ? 'account has no webhook_url' : 'account deleted' };
   }
-  const org = await deps.directory.getOrganization(account.orgId);
+  const org = await context.organization(event.orgId);
   if (!org) {
     // Nothing can sign the webhook any more: settle rather than leave the event pending forever.
     await deps.events.settlePending(id, 'failed');
@@ -81,18 +87,9 @@ export async function deliverEvent(
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
-  let endpoint = account;
-  let url = account.webhookUrl;
-  let admission = await admit(deps, endpoint, receiveCount);
-  if (admission.kind === 'disabled' && deps.directory.refreshAccount) {
-    // Disabled by a cached read: confirm it, so an operator's enable takes effect at once.
-    const fresh = await deps.directory.refreshAccount(account.iban);
-    if (fresh?.webhookUrl) {
-      endpoint = fresh;
-      url = fresh.webhookUrl;
-      admission = await admit(deps, endpoint, receiveCount);
-    }
-  }
+  const endpointDeps = { ...deps, remember: context.remember.bind(context) };
+  // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
+  const admission = await admit(endpointDeps, account, receiveCount);
   if (admission.kind === 'disabled') {
     await deps.events.settlePending(id, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
@@ -100,17 +97,16 @@ export async function deliverEvent(
   if (admission.kind === 'defer') {
     return { kind: 'deferred', retryAfterSeconds: admission.seconds, reason: admission.reason };
   }
-  if (event.webhookRetries > 0) {
+  if (event.webhookRetries > 0 || event.nextAttemptAt !== undefined) {
     const at = now();
     const leased = await deps.events.takeLease(id, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {
-      await release(deps, endpoint.iban, admission.lease);
+      await release(deps, account.iban, admission.lease);
       return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
     }
   }
 
-  // The endpoint that was admitted: a fresh read that confirmed it may also carry a changed URL.
-  const { attempt, retryAfter } = await attemptDelivery(deps, event, url, org);
+  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
@@ -142,7 +138,7 @@ export async function deliverEvent(
       step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
     );
   } finally {
-    report = await noteEndpoint(deps, endpoint, signal, admission.lease);
+    report = await noteEndpoint(endpointDeps, account, signal, admission.lease);
   }
   if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
@@ -157,7 +153,7 @@ type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError'>;
 
 /** {@link observeAttempt}, whose failure becomes part of the outcome instead of an error. */
 async function noteEndpoint(
-  deps: DeliveryDeps,
+  deps: EndpointDeps,
   endpoint: Account,
   signal: Parameters<typeof observeAttempt>[2],
   lease: SlotLease | undefined,
@@ -168,51 +164,4 @@ async function noteEndpoint(
   } catch (endpointError) {
     return { endpointError };
   }
-}
-
-/** Signs and sends one POST; a URL the policy refuses becomes a failed attempt with the reason. */
-async function attemptDelivery(
-  deps: DeliveryDeps,
-  event: EventRecord,
-  url: string,
-  org: Organization,
-): Promise<{ attempt: DeliveryAttempt; retryAfter?: string | undefined }> {
-  const started = deps.now();
-  const deliveredAt = new Date(started).toISOString();
-  try {
-    checkWebhookUrl(url, deps.urlPolicy);
-  } catch (error) {
-    return {
-      attempt: {
-        deliveredAt,
-        responseStatus: 0,
-        responseBody: `refused: ${(error as Error).message}`,
-        responseTimeMs: 0,
-      },
-    };
-  }
-  const timestamp = Math.floor(started / 1000);
-  const result = await deps.sender.send({
-    url,
-    body: event.body,
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': `Herald/${HERALD_VERSION}`,
-      // Fixed at publish time: it is the event's `signature` field, identical on every attempt.
-      'X-Signature': event.signature,
-      'webhook-id': event.id,
-      'webhook-timestamp': String(timestamp),
-      // Token rotation: during the overlap the previous token signs too (see webhookSignatureHeader).
-      'webhook-signature': webhookSignatureHeader(org, event.id, timestamp, event.body, started),
-    },
-  });
-  return {
-    attempt: {
-      deliveredAt,
-      responseStatus: result.status,
-      responseBody: result.body,
-      responseTimeMs: result.elapsedMs,
-    },
-    retryAfter: result.retryAfter,
-  };
 }

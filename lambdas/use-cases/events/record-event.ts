@@ -2,14 +2,13 @@ import { ConflictError, NotFoundError } from '#domain/errors';
 import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';
 import type { DirectoryStore, EventStore } from '#domain/ports';
-import { signBody } from '#domain/signing/signatures';
-import { webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
 
 /** What recording an event needs. */
 export interface RecordEventDeps {
   readonly events: EventStore;
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'getOrganization'>;
+  /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
+  readonly directory: Pick<DirectoryStore, 'getAccount'>;
   /** The API's public base URL, for the `_links` inside the webhook body. */
   readonly baseUrl: string;
   readonly maxPayloadBytes?: number;
@@ -46,9 +45,10 @@ export interface RecordedEvent {
 }
 
 /**
- * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`). The
- * body and its signature are fixed now, so every attempt sends identical bytes. Publishing an id again
- * with the same content returns the stored event; other content is a conflict.
+ * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`), for
+ * the organization of its account. The body is fixed now, so every attempt sends identical bytes; it is
+ * signed by each attempt, with the tokens that sign then. Publishing an id again with the same content
+ * returns the stored event; other content is a conflict.
  *
  * @throws ValidationError for bad input, NotFoundError for an unknown account, ConflictError for a
  *   reused id with other content; nothing is stored in any of these cases.
@@ -60,8 +60,6 @@ export async function recordEvent(deps: RecordEventDeps, input: PublishInput): P
   });
   const account = await deps.directory.getAccount(valid.account);
   if (!account) throw new NotFoundError(`account: no account ${valid.account} is registered.`);
-  const org = await deps.directory.getOrganization(account.orgId);
-  if (!org) throw new NotFoundError(`account: the organization of ${valid.account} no longer exists.`);
 
   const body = webhookBody({
     id: valid.id,
@@ -75,12 +73,11 @@ export async function recordEvent(deps: RecordEventDeps, input: PublishInput): P
   const retentionDays = await deps.retentionDays();
   const result = await deps.events.putEvent({
     id: valid.id,
-    orgId: org.id,
+    orgId: account.orgId,
     account: valid.account,
     type: valid.type,
     triggeredAt: valid.triggeredAt,
     body,
-    signature: signBody(webhookKey(org.webhookToken), body),
     webhookStatus: account.webhookUrl ? 'pending' : 'skipped',
     expiresAt:
       retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + retentionDays * 86_400,

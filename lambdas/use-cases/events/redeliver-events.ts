@@ -10,45 +10,55 @@ export interface RedeliverDeps {
   readonly queue: DeliveryQueue;
 }
 
+/** What redelivering one event needs: the clock a pending event's next attempt is brought forward to. */
+export interface RedeliverEventDeps extends RedeliverDeps {
+  /** Epoch ms. */
+  readonly now: () => number;
+}
+
 /** The events a redelivery queued. */
 export interface RedeliveryResult {
   readonly queued: string[];
 }
 
 /**
- * Starts a new cycle of up to 20 attempts for one `failed` or `skipped` event of the organization.
- * Earlier attempts stay recorded and counted.
+ * Redelivers one event of the organization: a `failed` or `skipped` one starts a new cycle of up to 20
+ * attempts (earlier attempts stay recorded and counted); a `pending` one has its next attempt brought
+ * forward to now, within its cycle: one conditional write (only while pending and no consumer holds its
+ * lease) and a queue message. The consumer then takes the event's lease as for any scheduled attempt, so
+ * this message and the one already queued make one attempt between them, and the cycle never gets a
+ * 21st. An endpoint whose circuit is open still waits for it.
  *
  * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
- *   event is pending or already delivered
+ *   event is delivered, has used all its cycles, or an attempt of it is under way right now
  */
 export async function redeliverEvent(
-  deps: RedeliverDeps,
+  deps: RedeliverEventDeps,
   orgId: string,
   id: string,
 ): Promise<RedeliveryResult> {
-  if (await deps.events.startCycle(id, orgId)) {
-    await deps.queue.enqueue([id]);
-    return { queued: [id] };
-  }
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
-  // A redelivery cycle that started but has no attempt yet may have lost its message (the enqueue
-  // failed): queue it again. Its attempts take the consumer's lease (the event has attempts already), so
-  // a second message is harmless, while no message would leave it pending for good.
-  if (event.webhookStatus === 'pending' && event.cycleBase > 0 && event.webhookRetries === event.cycleBase) {
+  const queued =
+    event.webhookStatus === 'pending'
+      ? await deps.events.bringForward(id, orgId, deps.now())
+      : event.webhookStatus !== 'success' && (await deps.events.startCycle(id, orgId));
+  if (queued) {
     await deps.queue.enqueue([id]);
     return { queued: [id] };
   }
-  if (event.webhookStatus !== 'pending' && event.webhookStatus !== 'success') {
+  if (event.webhookStatus === 'pending') {
     throw new ConflictError(
-      `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts).`,
+      `An attempt of event ${id} is under way right now; see its result with GET /events/${id}, or ask again once it is recorded.`,
+    );
+  }
+  if (event.webhookStatus === 'success') {
+    throw new ConflictError(
+      `Event ${id} was already delivered; only failed, skipped or pending events can be redelivered.`,
     );
   }
   throw new ConflictError(
-    event.webhookStatus === 'success'
-      ? `Event ${id} was already delivered; only failed or skipped events can be redelivered.`
-      : `Event ${id} is being delivered (webhook_status "pending"); only failed or skipped events can be redelivered.`,
+    `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts), or changed state meanwhile.`,
   );
 }
 

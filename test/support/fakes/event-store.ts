@@ -20,8 +20,10 @@ const ERASE_CHUNK = 1_000;
 /**
  * {@link EventStore} in memory, with the conditions of the DynamoDB adapter (`DynamoEventStore`): an id is
  * stored once, a lease needs a pending event with the expected attempt count, no live lease and a due
- * next attempt, a failure only moves a pending event while a success always wins, and a new cycle starts
- * only from `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
+ * next attempt, a failure only moves a pending event while a success always wins, an attempt that sent a
+ * request leaves its `signature` on the event, a next attempt is brought forward only for the
+ * organization's pending event without a live lease, and a new cycle starts only from
+ * `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
  * adapter returns summaries); the order is the adapter's: newest `triggeredAt` first, ties by id
  * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
  * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
@@ -42,7 +44,6 @@ export class InMemoryEventStore implements EventStore {
       type: 'credit_transfer_status_change',
       triggeredAt: '2026-11-20T09:00:00.000Z',
       body: JSON.stringify({ id: event.id, payload: {} }),
-      signature: `sha256=${'0'.repeat(64)}`,
       webhookStatus: 'pending',
       webhookRetries: 0,
       cycleBase: 0,
@@ -109,9 +110,12 @@ export class InMemoryEventStore implements EventStore {
     this.writes.push('RecordAttempt');
     const event = this.events.get(id);
     if (!event) throw new Error(`no event ${id} (condition failed)`);
+    // The event keeps the latest X-Signature only, as the adapter stores it.
+    const { signature, ...recorded } = attempt;
     const appended = {
       ...event,
-      deliveries: [...event.deliveries, attempt],
+      ...(signature === undefined ? {} : { signature }),
+      deliveries: [...event.deliveries, recorded],
       webhookRetries: event.webhookRetries + 1,
       leaseUntil: undefined,
     };
@@ -120,6 +124,18 @@ export class InMemoryEventStore implements EventStore {
     const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
     this.events.set(id, next);
     return next;
+  }
+
+  async bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean> {
+    this.writes.push('BringForward');
+    const event = this.events.get(id);
+    const allowed =
+      event !== undefined &&
+      event.orgId === orgId &&
+      event.webhookStatus === 'pending' &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    if (allowed) this.events.set(id, { ...event, nextAttemptAt: nowEpochMs });
+    return allowed;
   }
 
   async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {

@@ -14,6 +14,10 @@ interface AttemptItem {
   status: number;
   body: string;
   ms: number;
+  /** The URL it was sent to; absent on attempts recorded before it was kept. */
+  url?: string;
+  /** Ids of the signing tokens; absent on attempts recorded before they were kept. */
+  keys?: string[];
 }
 
 /**
@@ -28,7 +32,12 @@ export interface EventItem extends ItemKey {
   account: string;
   type: string;
   body: Uint8Array;
-  signature: string;
+  /**
+   * The `X-Signature` of the latest attempt that sent a request, overwritten by each (absent before the
+   * first). Events published before signatures were made per attempt hold their publish-time one, which
+   * is what all their attempts carried.
+   */
+  signature?: string;
   webhook_status: WebhookStatus;
   webhook_retries: number;
   cycle_base: number;
@@ -51,7 +60,6 @@ export function eventItem(event: NewEvent): EventItem {
     account: event.account,
     type: event.type,
     body: deflateRawSync(event.body, { level: 9 }),
-    signature: event.signature,
     webhook_status: event.webhookStatus,
     webhook_retries: 0,
     cycle_base: 0,
@@ -73,6 +81,8 @@ export function attemptItem(attempt: DeliveryAttempt): AttemptItem {
     status: attempt.responseStatus,
     body: attempt.responseBody,
     ms: attempt.responseTimeMs,
+    ...(attempt.url === undefined ? {} : { url: attempt.url }),
+    ...(attempt.signingKeys === undefined ? {} : { keys: [...attempt.signingKeys] }),
   };
 }
 
@@ -87,7 +97,11 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     type: String(event.type),
     triggeredAt,
     body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),
-    signature: String(event.signature),
+    // What the latest attempt carried: nothing before the first (older items stored one at publish).
+    signature:
+      typeof event.signature === 'string' && Number(event.webhook_retries ?? 0) > 0
+        ? event.signature
+        : undefined,
     webhookStatus: event.webhook_status ?? 'pending',
     webhookRetries: Number(event.webhook_retries ?? 0),
     cycleBase: Number(event.cycle_base ?? 0),
@@ -96,6 +110,8 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
       responseStatus: Number(a.status),
       responseBody: a.body,
       responseTimeMs: Number(a.ms),
+      url: a.url,
+      signingKeys: a.keys,
     })),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),

@@ -114,18 +114,22 @@ export class DynamoEventStore implements EventStore {
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EventRecord> {
+    const signed = attempt.signature !== undefined;
     const append = {
       TableName: this.table.tableName,
       Key: keys.event(id),
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':a': [attemptItem(attempt)], ':empty': [], ':one': 1 } as Record<
-        string,
-        unknown
-      >,
+      ExpressionAttributeValues: {
+        ':a': [attemptItem(attempt)],
+        ':empty': [],
+        ':one': 1,
+        ...(signed ? { ':sig': attempt.signature } : {}),
+      } as Record<string, unknown>,
       ReturnValues: 'ALL_NEW' as const,
       ReturnConsumedCapacity: 'TOTAL' as const,
     };
-    const appendList = 'deliveries = list_append(if_not_exists(deliveries, :empty), :a)';
+    // The event's `signature` is its latest attempt's `X-Signature`: kept in the same write, no extra cost.
+    const appendList = `deliveries = list_append(if_not_exists(deliveries, :empty), :a)${signed ? ', signature = :sig' : ''}`;
     const tail = 'ADD webhook_retries :one REMOVE lease_until';
     // The sparse status index follows the status; removing an absent attribute writes no index entry.
     const marks =
@@ -164,6 +168,19 @@ export class DynamoEventStore implements EventStore {
       this.table.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
       return toEventRecord(out.Attributes ?? {});
     }
+  }
+
+  async bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean> {
+    return conditionalUpdate(this.table, 'BringForward', {
+      TableName: this.table.tableName,
+      Key: keys.event(id),
+      // A set `next_attempt_at` also makes the consumer lease a first attempt: the message this sends and
+      // the one already queued must not both make it.
+      UpdateExpression: 'SET next_attempt_at = :now',
+      ConditionExpression:
+        'gsi1pk = :org AND webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ExpressionAttributeValues: { ':org': keys.orgEvents(orgId), ':pending': 'pending', ':now': nowEpochMs },
+    });
   }
 
   async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
