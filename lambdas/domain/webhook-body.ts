@@ -1,5 +1,5 @@
 /**
- * The webhook body: the exact bytes signed at publish and sent on every attempt.
+ * The webhook body: the exact bytes fixed at publish, sent (and signed) on every attempt.
  */
 import type { EventRecord } from './model';
 import { renderTimestamp } from './time';
@@ -33,8 +33,8 @@ export function eventLinks(baseUrl: string, record: Pick<EventRecord, 'id' | 'ac
 
 /**
  * The webhook body, `{"id","type","account","triggered_at","payload","_links"}`, assembled as text so
- * the payload JSON appears byte for byte as given: the body is built once at publish time, signed and
- * stored, and every attempt sends those same bytes.
+ * the payload JSON appears byte for byte as given: the body is built once at publish time and
+ * stored, and every attempt signs and sends those same bytes.
  *
  * @throws TypeError or SyntaxError when `payloadJson` is not the JSON text of an object
  */

@@ -124,8 +124,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'account delete': {
-    usage: `account delete --iban IBAN [--erase [--org ORG_ID]]   (--erase: also every event of the account;
-      --org: its organization, to go on with an erasure that was interrupted)`,
+    usage: `account delete --iban IBAN [--erase [--org ORG_ID]]   (without --erase the IBAN stays reserved for its
+      organization while its events remain; --erase: also every event of the account, then the IBAN is free;
+      --org: only for an account deleted before IBANs were reserved)`,
     route: 'deleteAccount',
     run: async (call, flags) => {
       const [method, path] = adminRoute('deleteAccount', { iban: required(flags, 'iban') });

@@ -3,6 +3,7 @@
  * cycles are in `event-store-leases.test.ts`, listings in `event-store-listing.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
@@ -18,11 +19,13 @@ import { useFixture } from '../support/use-fixture';
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 let read: EventStoreFixture['read'];
+let documents: EventStoreFixture['documents'];
+let tableName: string;
 
 useFixture(
   () => startEventStoreFixture('event-store-writes'),
   (fixture) => {
-    ({ store, stored, read } = fixture);
+    ({ store, stored, read, documents, tableName } = fixture);
   },
 );
 
@@ -124,6 +127,32 @@ describe('recordAttempt', () => {
     const { signature: _first, ...first } = sent(1);
     const { signature: _second, ...second } = sent(2);
     expect(record.deliveries).toEqual([first, refused, second]);
+  });
+
+  it('shows an older event’s publish-time signature until its next attempt replaces it', async () => {
+    const event = await stored(newEvent());
+    const legacy = `sha256=${'cd'.repeat(32)}`;
+    // As an event published before attempts signed themselves, after one attempt then.
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: `EVENT#${event.id}`, sk: 'EVENT' },
+        UpdateExpression: 'SET signature = :s',
+        ExpressionAttributeValues: { ':s': legacy },
+      }),
+    );
+    expect((await read(event.id)).signature).toBeUndefined();
+    await store.recordAttempt(event.id, attempt(500), 'pending');
+    expect((await read(event.id)).signature).toBe(legacy);
+    const header = `t=1763728507,sha256=${'ef'.repeat(32)},sha256=${'01'.repeat(32)}`;
+    await store.recordAttempt(event.id, { ...attempt(200), signature: header }, 'success');
+    expect((await read(event.id)).signature).toBe(header);
+    const raw = await documents.send(
+      new GetCommand({ TableName: tableName, Key: { pk: `EVENT#${event.id}`, sk: 'EVENT' } }),
+    );
+    expect(raw.Item?.signature).toBeUndefined();
+    // Packed: 4 bytes of timestamp and 32 per signature, not 156 characters.
+    expect(raw.Item?.sig).toHaveLength(68);
   });
 
   it('records a failure after a success without downgrading the status', async () => {

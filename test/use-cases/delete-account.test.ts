@@ -89,7 +89,7 @@ describe('deleteAccount', () => {
     expect(directory.accounts.has(IBAN)).toBe(true);
     await deleteAccount(deps, { iban: IBAN, erase: false });
     await expect(deleteAccount(deps, { iban: IBAN, orgId, erase: false })).rejects.toThrow(
-      /already deleted; its events remain until erased/,
+      /No account .*: it was deleted, and its events remain until erased/,
     );
     await expect(deleteAccount(deps, { iban: IBAN, orgId: 'another', erase: true })).rejects.toThrow(
       NotFoundError,

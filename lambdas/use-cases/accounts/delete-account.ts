@@ -85,7 +85,7 @@ export async function deleteAccount(
 /** Why there is nothing to delete, with the next step when the account was deleted already. */
 function notFound(iban: string, request: DeleteAccountRequest, deletedBefore: boolean): string {
   if (deletedBefore) {
-    return `Account ${iban} is already deleted; its events remain until erased (erase=true, herald account delete --erase).`;
+    return `No account ${iban}: it was deleted, and its events remain until erased (erase=true, herald account delete --erase).`;
   }
   const scope = request.orgId === undefined ? '' : ` in organization ${request.orgId}`;
   const hint =

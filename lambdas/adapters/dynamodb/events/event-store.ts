@@ -12,7 +12,7 @@ import { EVENT_SK, keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type { EventStore, NewEvent, PutEventResult } from '#domain/ports';
-import { attemptItem, eventItem, toEventRecord } from './event-items';
+import { attemptItem, eventItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { listEvents } from './listing';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
@@ -123,14 +123,15 @@ export class DynamoEventStore implements EventStore {
         ':a': [attemptItem(attempt)],
         ':empty': [],
         ':one': 1,
-        ...(signed ? { ':sig': attempt.signature } : {}),
+        ...(attempt.signature === undefined ? {} : { ':sig': packSignature(attempt.signature) }),
       } as Record<string, unknown>,
       ReturnValues: 'ALL_NEW' as const,
       ReturnConsumedCapacity: 'TOTAL' as const,
     };
-    // The event's `signature` is its latest attempt's `X-Signature`: kept in the same write, no extra cost.
-    const appendList = `deliveries = list_append(if_not_exists(deliveries, :empty), :a)${signed ? ', signature = :sig' : ''}`;
-    const tail = 'ADD webhook_retries :one REMOVE lease_until';
+    // The event's `signature` is its latest attempt's `X-Signature`: kept in the same write, no extra
+    // cost, and an older item's publish-time one goes.
+    const appendList = `deliveries = list_append(if_not_exists(deliveries, :empty), :a)${signed ? ', sig = :sig' : ''}`;
+    const tail = `ADD webhook_retries :one REMOVE lease_until${signed ? ', signature' : ''}`;
     // The sparse status index follows the status; removing an absent attribute writes no index entry.
     const marks =
       status === 'failed'

@@ -14,7 +14,8 @@ import type { EventTable } from './event-table';
 
 const BY_ORG = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
-const SUMMARY_PROJECTION = 'pk, gsi1pk, gsi1sk, account, #type, signature, webhook_status, webhook_retries';
+const SUMMARY_PROJECTION =
+  'pk, gsi1pk, gsi1sk, account, #type, sig, signature, webhook_status, webhook_retries';
 
 /** A sparse status index, read instead of `by-org`. */
 export interface StatusIndex {
