@@ -102,6 +102,7 @@ describe('API keys and scopes', () => {
     // The manage key may.
     expect((await op.api.call('/webhook-token', { key: orgA.apiKey })).body).toEqual({
       webhook_token: orgA.webhookToken,
+      token_id: expect.stringMatching(/^whk_[0-9a-f]{16}$/),
       previous: null,
     });
   });

@@ -47,7 +47,7 @@ useFixture(
 
 describe('org and keys', () => {
   it('org create prints id, name, webhook_token and api_key as JSON', () => {
-    expect(Object.keys(org).sort()).toEqual(['api_key', 'id', 'name', 'webhook_token']);
+    expect(Object.keys(org).sort()).toEqual(['api_key', 'id', 'name', 'token_id', 'webhook_token']);
     expect(org.id).toMatch(UUID);
     expect(org.name).toBe('Acme CLI');
     expect(org.webhook_token).toMatch(WEBHOOK_TOKEN);

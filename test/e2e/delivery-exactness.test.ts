@@ -22,11 +22,8 @@ const QUIET_MS = 4_000;
 let harness: DeliveryHarness;
 let api: ApiClient;
 const receiver = setupDeliveryFile(
-  {
-    label: 'e2e-exactness',
-    retrySchedule: SCHEDULE,
-    env: { DELIVERY_TIMEOUT_MS: '2000', ENDPOINT_HEALTH: CIRCUIT_NEVER_OPENS },
-  },
+  // Every receiver here answers at once; failures must not open the circuit, or retries would wait for it.
+  { label: 'e2e-exactness', retrySchedule: SCHEDULE, env: { ENDPOINT_HEALTH: CIRCUIT_NEVER_OPENS } },
   (started) => {
     harness = started;
   },
@@ -42,6 +39,19 @@ async function admin(method: string, path: string, body?: unknown) {
   return (await client()).call(path, { method, sign: harness.runtime.credentials, body });
 }
 
+/**
+ * Organizations A (named `nameA`) and B with a receiver each, A's always failing, and an event of A's
+ * account that failed its first attempt and waits for its retry.
+ */
+async function aEventPendingWithB(nameA: string) {
+  const orgA = await harness.createTenant(nameA);
+  const orgB = await harness.createTenant('Beta');
+  const hookA = await receiver(() => reply.status(500, 'A is down'));
+  const hookB = await receiver(() => reply.status(200, 'B took it'));
+  const iban = await harness.createAccount(orgA, hookA.url);
+  return { orgA, orgB, hookA, hookB, iban, id: await failingEvent(orgA, iban) };
+}
+
 /** An event of `tenant`'s account that failed its first attempt and waits for its retry. */
 async function failingEvent(tenant: SeededTenant, iban: string) {
   const { id } = await harness.publish({
@@ -55,12 +65,7 @@ async function failingEvent(tenant: SeededTenant, iban: string) {
 
 describe.concurrent('an event stays with its organization', { timeout: TEST_TIMEOUT_MS }, () => {
   it('refuses to reassign an IBAN that still holds another organization’s events, until they are erased', async () => {
-    const orgA = await harness.createTenant('Alpha Payments secret name');
-    const orgB = await harness.createTenant('Beta');
-    const hookA = await receiver(() => reply.status(500, 'A is down'));
-    const hookB = await receiver(() => reply.status(200, 'B took it'));
-    const iban = await harness.createAccount(orgA, hookA.url);
-    const id = await failingEvent(orgA, iban);
+    const { orgA, orgB, hookA, hookB, iban, id } = await aEventPendingWithB('Alpha Payments secret name');
 
     expect((await admin('DELETE', `/admin/accounts/${iban}`)).status).toBe(204);
     const refused = expectProblem(
@@ -94,12 +99,7 @@ describe.concurrent('an event stays with its organization', { timeout: TEST_TIME
   });
 
   it('sends nothing to the new owner of an IBAN reassigned by old data; the event settles skipped', async () => {
-    const orgA = await harness.createTenant('Alpha');
-    const orgB = await harness.createTenant('Beta');
-    const hookA = await receiver(() => reply.status(500, 'A is down'));
-    const hookB = await receiver(() => reply.status(200, 'B took it'));
-    const iban = await harness.createAccount(orgA, hookA.url);
-    const id = await failingEvent(orgA, iban);
+    const { orgA, orgB, hookA, hookB, iban, id } = await aEventPendingWithB('Alpha');
     // Test-only: the IBAN given to B past every rule, as a deployment before tombstones could have.
     await harness.documents.send(
       new PutCommand({
