@@ -187,8 +187,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     route: 'getOrganization',
     run: async (call, flags) => {
       const answer = await call(...adminRoute('getOrganization', org(flags)));
-      const shown = answer.body as { webhook_token: string; previous: unknown };
-      return { webhook_token: shown.webhook_token, previous: shown.previous };
+      const shown = answer.body as { webhook_token: string; token_id: string; previous: unknown };
+      return { webhook_token: shown.webhook_token, token_id: shown.token_id, previous: shown.previous };
     },
   },
   publish: {

@@ -46,10 +46,11 @@ const ids: Record<string, string> = {};
 async function signIn(
   scope: 'read' | 'manage',
   options?: Parameters<typeof openPage>[1],
+  orgId = tenant.orgId,
 ): Promise<WatchedPage> {
   const watched = await openPage(browser, options);
   const { baseUrl, credentials } = harness.runtime;
-  await watched.page.goto(await mintLink(baseUrl, credentials, tenant.orgId, scope));
+  await watched.page.goto(await mintLink(baseUrl, credentials, orgId, scope));
   await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
   return watched;
 }
@@ -133,6 +134,33 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     const view = await harness.api<EventDetailView>(tenant, 'GET', `/events/${ids.skipped}`);
     expect(view.body.webhook_status).toBe('success');
     await harness.setWebhookUrl(tenant, unhooked, undefined);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('shows when a pending event’s next attempt is due, and makes it now on request', async () => {
+    // Another organization, so the first one's event list keeps its count.
+    const other = await harness.createTenant('Portal Pending Org');
+    const later = await startReceiver(() => reply.status(503, 'later'));
+    const { id } = await harness.quietPendingEvent(other, later.url);
+    const failure = { deliveredAt: new Date().toISOString(), responseStatus: 503, responseBody: 'later' };
+    await harness.events.recordAttempt(
+      id,
+      { ...failure, responseTimeMs: 3 },
+      'pending',
+      Date.now() + 3_600_000,
+    );
+    const due = (await harness.getEvent(other, id)).next_attempt_at;
+    expect(due).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+    const { page, errors } = await signIn('manage', undefined, other.orgId);
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${id}`);
+    await page.getByText(due ?? '').waitFor();
+    later.setScript(() => reply.status(200, 'now'));
+    await page.getByRole('button', { name: 'Attempt now' }).click();
+    await page.getByText(/New attempt landed: HTTP 200 in \d+ ms/).waitFor({ timeout: 60_000 });
+    expect((await harness.getEvent(other, id)).webhook_deliveries.map((d) => d.response_status)).toEqual([
+      503, 200,
+    ]);
     expect(unexpected(errors)).toEqual([]);
   });
 
