@@ -2,10 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import type { EventRecord } from '#domain/model';
-import { signAttempt } from '#domain/signing/signatures';
-import { generateWebhookToken } from '#domain/signing/webhook-token';
-import { webhookBody } from '#domain/webhook-body';
 import { toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
@@ -20,60 +16,12 @@ import {
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
 import { toProblem } from '#http/problem/render';
+import { base, body, iban, id, pendingRecord, record } from '../support/event-samples';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
-const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
 const doc = buildOpenApiDocument(`${base}/`);
 const validator = createOpenApiValidator(doc);
 const JSON_TYPE: Record<string, string> = { 'Content-Type': 'application/json' };
-
-const id = '0190f4e8-3c1a-7b2e-9f00-123456789abc';
-const iban = 'DE89370400440532013000';
-const body = webhookBody({
-  id,
-  type: 'credit_transfer_status_change',
-  account: iban,
-  triggeredAt: '2026-11-21T12:34:56.789Z',
-  payloadJson: '{"transfer_id":"t-1","status":"settled"}',
-  baseUrl: base,
-});
-const record: EventRecord = {
-  id,
-  orgId: 'org-1',
-  account: iban,
-  type: 'credit_transfer_status_change',
-  triggeredAt: '2026-11-21T12:34:56.789Z',
-  body,
-  signature: signAttempt({ webhookToken: generateWebhookToken() }, id, 1_763_728_507, body, 0).xSignature,
-  webhookStatus: 'success',
-  webhookRetries: 2,
-  cycleBase: 0,
-  deliveries: [
-    {
-      deliveredAt: '2026-11-21T12:34:57.100Z',
-      responseStatus: 0,
-      responseBody: 'timed out after 10000 ms',
-      responseTimeMs: 10_000,
-    },
-    {
-      deliveredAt: '2026-11-21T12:35:07.900Z',
-      responseStatus: 204,
-      responseBody: '',
-      responseTimeMs: 35,
-      url: 'https://hooks.example.com/herald',
-      signingKeys: ['whk_0123456789abcdef', 'whk_fedcba9876543210'],
-    },
-  ],
-};
-/** The same event while its second attempt waits: no signature shown yet, a next attempt time. */
-const pendingRecord: EventRecord = {
-  ...record,
-  signature: undefined,
-  webhookStatus: 'pending',
-  webhookRetries: 1,
-  deliveries: record.deliveries.slice(0, 1),
-  nextAttemptAt: Date.parse('2026-11-21T12:35:07.000Z'),
-};
 
 /** What a client sees: the JSON text parsed back, so `undefined` members and prototypes are gone. */
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));

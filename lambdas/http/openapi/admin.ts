@@ -173,29 +173,24 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '404': UNKNOWN_ORG,
       '409': responseRef(
         'Conflict',
-        "The IBAN belongs to another organization's account, or still holds another organization's events " +
-          '(its account was deleted without `erase`): erase them first. The other organization is not named.',
+        "The IBAN is another organization's, or holds its events: erase them first.",
       ),
     },
   },
   deleteAccount: {
     summary: 'Delete an account, and with `erase=true` its events',
     description:
-      'Without `erase` the events stay readable until they expire, and the IBAN stays reserved for the ' +
-      'organization (another one cannot be given it, so none of these events can reach it) until they are ' +
-      'erased. With `erase=true` each request also erases the events of the account among up to 1,000 of the ' +
-      "organization's events; repeat it with `org` and `cursor` from the answer while `more` is true (the " +
-      'account is deleted by the first, the IBAN released by the last).',
+      'Without `erase` the events stay readable until they expire and the IBAN stays reserved for the ' +
+      'organization (no other can be given it, so none of its events can reach one) until they are erased. ' +
+      "With `erase=true` each request also erases the account's events among up to 1,000 of the organization's; " +
+      'repeat it with `org` and `cursor` from the answer while `more` is true (the first deletes the account, ' +
+      'the last releases the IBAN).',
     parameters: [
       parameterRef('Iban'),
       query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
-      query(
-        'org',
-        'The organization of the account; optional (the account, or once deleted its reserved IBAN, names it).',
-        {
-          type: 'string',
-        },
-      ),
+      query('org', 'The organization of the account; optional, the account or its reserved IBAN names it.', {
+        type: 'string',
+      }),
       query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
     ],
     responses: {
