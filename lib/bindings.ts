@@ -164,12 +164,15 @@ export interface FunctionAccess {
 
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
- * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and portal sign-in
- *   (`openPortalSession`, session keys) create, list and delete them; `PORTAL#` items (sign-in links) are
- *   created only by `administer` and read-and-deleted only by portal sign-in;
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and the portal's session
+ *   function (`portalSession`: sign-in creates session keys, sign-out deletes its own) create, list and
+ *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
+ *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
+ *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
  * - `ORG#` items (webhook tokens): read only by the consumer and the publisher (they sign with the token),
  *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
- *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
+ *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
+ *   the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`;
  *   their endpoint health (`wh_*`) updated by the consumer and by `enableEndpoint`/`administer` (re-enable);
  *   deleted, like events erased (BatchWriteItem), only by `administer`;
@@ -186,12 +189,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   health: {},
   openapi: {},
   portal: {},
-  openPortalSession: {
+  portalSession: {
     table: {
       items: {
-        GetItem: ['organization'],
+        GetItem: ['organization', 'apiKey'],
         BatchGetItem: ['apiKey'],
         PutItem: ['apiKey'],
+        UpdateItem: ['organization', 'apiKey'],
         DeleteItem: ['portalLink', 'apiKey'],
       },
       indexes: ['by-org'],
@@ -224,7 +228,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         GetItem: ['organization', 'account', 'event', 'settings'],
         BatchGetItem: ['apiKey', 'account', 'event'],
         PutItem: ['organization', 'apiKey', 'portalLink'],
-        UpdateItem: ['organization', 'account', 'event'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event'],
       },

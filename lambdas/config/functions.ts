@@ -14,7 +14,7 @@ export const FUNCTIONS = {
   administer: 'administer-herald',
   openapi: 'get-openapi',
   portal: 'get-portal',
-  openPortalSession: 'open-portal-session',
+  portalSession: 'portal-session',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',
   reconciler: 'reconcile-dead-letters',

@@ -145,7 +145,9 @@ describe('buildOpenApiDocument', () => {
       // A public route answers 401 only when its handler checks a credential of its own (a portal link).
       const ownCredential = route.path === '/portal/session';
       expect('401' in (operation?.responses ?? {}), where).toBe(route.auth === 'api-key' || ownCredential);
-      const forbidden = route.auth === 'iam' || route.scope === 'manage';
+      // Sign-out's handler refuses (403) a key that is not a portal session's.
+      const signOut = route.method === 'DELETE' && route.path === '/portal/session';
+      const forbidden = route.auth === 'iam' || route.scope === 'manage' || signOut;
       expect('403' in (operation?.responses ?? {}), where).toBe(forbidden);
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

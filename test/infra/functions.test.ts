@@ -37,7 +37,7 @@ const API_FUNCTIONS: FunctionKey[] = [
   'getAccount',
   'enableEndpoint',
   'portal',
-  'openPortalSession',
+  'portalSession',
   'manageSettings',
   'publishEvent',
   'administer',

@@ -32,7 +32,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     getAccount: unused,
     enableEndpoint: unused,
     portal: unused,
-    openPortalSession: unused,
+    portalSession: unused,
     manageSettings: unused,
     publishEvent: unused,
     administer: unused,

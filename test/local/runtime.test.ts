@@ -28,7 +28,7 @@ beforeAll(async () => {
     getAccount: notCalled,
     enableEndpoint: notCalled,
     portal: notCalled,
-    openPortalSession: notCalled,
+    portalSession: notCalled,
     manageSettings: notCalled,
     publishEvent: notCalled,
     administer: notCalled,

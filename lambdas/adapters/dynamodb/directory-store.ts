@@ -11,6 +11,7 @@ import { SETTINGS_ITEM } from '#config/storage';
 import { ConflictError } from '#domain/errors';
 import type { Account, Organization, PreviousToken } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
+import { KEY_COUNT } from './api-key-count';
 import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
 import type { CapacityListener } from './capacity';
 import { keys, toAccount, toOrganization } from './items';
@@ -38,6 +39,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
           name: org.name,
           webhook_token: org.webhookToken,
           created_at: org.createdAt,
+          // No key yet: its first key is counted without counting anything (see api-key-count.ts).
+          [KEY_COUNT]: 0,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
