@@ -4,10 +4,12 @@
  * organization's count under 60 concurrent creations, keys from before the count counted once, keys
  * issued before ids and scopes read as `manage` keys, and a rotation's previous token stored and cleared.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import type { ApiKey } from '#domain/model';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
@@ -124,6 +126,15 @@ describe('DynamoApiKeyStore', () => {
           },
         }),
       );
+    // An organization created before the count has none (new ones start at 0).
+    expect(await storedCount('org-old')).toBe(0);
+    await resources.documents.send(
+      new UpdateCommand({
+        TableName: resources.tableName,
+        Key: { pk: 'ORG#org-old', sk: 'ORG' },
+        UpdateExpression: 'REMOVE api_key_count',
+      }),
+    );
     for (let n = 0; n < 3; n++) await old(n);
     await old(3, { expires_at: 1_900_000_000 });
     expect(await storedCount('org-old')).toBeUndefined();
@@ -156,7 +167,7 @@ describe('DynamoApiKeyStore', () => {
 });
 
 describe('DynamoDirectoryStore tokens and accounts', () => {
-  it('stores the previous token of a rotation and clears it, and deletes accounts', async () => {
+  it('stores the previous token of a rotation and clears it, keeps endpoint ids, deletes accounts', async () => {
     const org = { id: 'org-t', name: 'T', webhookToken: 'whsec_a', createdAt: '2026-11-22T12:00:00.000Z' };
     await directory.createOrganization(org);
     const previous = { token: 'whsec_a', expiresAt: '2026-11-23T12:00:00.000Z' };
@@ -172,6 +183,35 @@ describe('DynamoDirectoryStore tokens and accounts', () => {
     const now = '2026-11-22T12:00:00.000Z';
     const iban = 'DE89370400440532013000';
     await directory.putAccount({ iban, orgId: org.id, createdAt: now, updatedAt: now });
+    // The endpoint id given at creation stays; an account from before ids takes one at its next write.
+    await directory.putAccount({
+      iban,
+      orgId: org.id,
+      endpointId: 'ep_000000000001',
+      createdAt: now,
+      updatedAt: now,
+    });
+    const kept = await directory.putAccount({
+      iban,
+      orgId: org.id,
+      endpointId: 'ep_000000000002',
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect(kept.endpointId).toBe('ep_000000000001');
+    await resources.documents.send(
+      new UpdateCommand({
+        TableName: resources.tableName,
+        Key: { pk: `ACCOUNT#${iban}`, sk: 'ACCOUNT' },
+        UpdateExpression: 'REMOVE endpoint_id',
+      }),
+    );
+    expect((await directory.getAccount(iban))?.endpointId).toBeUndefined();
+    const health = new DynamoEndpointHealthStore(resources.documents, resources.tableName);
+    const given = await health.endpointId(iban);
+    expect(given).toMatch(ENDPOINT_ID_PATTERN);
+    expect(await health.endpointId(iban)).toBe(given);
+    expect((await directory.getAccount(iban))?.endpointId).toBe(given);
     expect(await directory.deleteAccount(iban)).toMatchObject({ iban, orgId: org.id });
     expect(await directory.deleteAccount(iban)).toBeUndefined();
     expect(await directory.listAccounts(org.id)).toEqual([]);

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { API_KEY_PREFIX, hashApiKey } from '#domain/signing/secrets';
 import { WEBHOOK_TOKEN_PREFIX } from '#domain/signing/webhook-token';
 import { parseNewOrganization } from '#http/organizations/organization-request';
@@ -77,6 +78,7 @@ describe('putAccount', () => {
       iban: IBAN,
       orgId,
       webhookUrl: 'https://hooks.example.test/in',
+      endpointId: expect.stringMatching(ENDPOINT_ID_PATTERN),
       createdAt: clock.iso(),
       updatedAt: clock.iso(),
     });
@@ -90,9 +92,9 @@ describe('putAccount', () => {
     expect(emptied.webhookUrl).toBeUndefined();
   });
 
-  it('updates an account of the same organization and keeps its creation time', async () => {
+  it('updates an account of the same organization and keeps its creation time and endpoint id', async () => {
     const orgId = await newOrg();
-    await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
+    const first = await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
     const created = clock.iso();
     clock.advance(5_000);
     const updated = await putAccount(
@@ -101,7 +103,15 @@ describe('putAccount', () => {
       'public-https',
       { clock: clock.date },
     );
-    expect(updated).toMatchObject({ createdAt: created, updatedAt: clock.iso() });
+    expect(updated).toMatchObject({
+      createdAt: created,
+      updatedAt: clock.iso(),
+      endpointId: first.endpointId,
+    });
+    // An account from before endpoint ids gets one at its next write.
+    directory.accounts.set(IBAN, { ...updated, endpointId: undefined });
+    const again = await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
+    expect(again.endpointId).toMatch(ENDPOINT_ID_PATTERN);
   });
 
   it('refuses an IBAN that belongs to another organization', async () => {

@@ -85,6 +85,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
+            account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
             hasUrl ? ', webhook_url = :url' : ' REMOVE webhook_url',
           ].join(''),
           // An IBAN belongs to one organization: another one cannot take it over.
@@ -95,6 +96,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':now': account.updatedAt,
             ':gpk': keys.orgAccounts(account.orgId),
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
+            ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
           },
           ReturnValues: 'ALL_NEW',
         }),

@@ -12,6 +12,8 @@ export interface AccountView {
   readonly iban: string;
   /** null when events of the account are recorded but not delivered. */
   readonly webhook_url: string | null;
+  /** The endpoint's non-personal id, as metrics name it; null for an account from before ids, until written. */
+  readonly endpoint_id: string | null;
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }
@@ -34,6 +36,7 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
   return {
     iban: account.iban,
     webhook_url: account.webhookUrl ?? null,
+    endpoint_id: account.endpointId ?? null,
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),

@@ -3,6 +3,7 @@
  * webhook URL (`manage` keys) and enabling an endpoint again; their schemas and the IBAN parameter.
  */
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -25,6 +26,14 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       format: 'uri',
       description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
     },
+    endpoint_id: nullable(
+      text(
+        "The webhook endpoint's id: random, not derived from the IBAN, so metrics and alarms " +
+          '(`EndpointDisabled`, `CircuitOpened`, `EndpointRecovered`, dimension `endpoint`) name the ' +
+          'endpoint with it instead. Null for an account created before endpoint ids until its next write.',
+        { pattern: ENDPOINT_ID_PATTERN.source },
+      ),
+    ),
     webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),

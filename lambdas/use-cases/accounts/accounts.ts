@@ -1,5 +1,6 @@
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
+import { newEndpointId } from '#domain/ids';
 import type { Account } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { type Clock, nowIso, systemClock } from '#domain/time';
@@ -41,7 +42,16 @@ export async function putAccount(
     webhookUrl = url.toString();
   }
   const now = nowIso((options.clock ?? systemClock)());
-  const account: Account = { iban, orgId: input.orgId, webhookUrl, createdAt: now, updatedAt: now };
+  // A new account gets this endpoint id; an existing one keeps its own (or, from before ids, takes it).
+  const endpointId = newEndpointId();
+  const account: Account = {
+    iban,
+    orgId: input.orgId,
+    webhookUrl,
+    endpointId,
+    createdAt: now,
+    updatedAt: now,
+  };
   return directory.putAccount(account);
 }
 

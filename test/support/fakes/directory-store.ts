@@ -76,6 +76,9 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       iban: account.iban,
       orgId: account.orgId,
       ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      ...((existing?.endpointId ?? account.endpointId) === undefined
+        ? {}
+        : { endpointId: existing?.endpointId ?? account.endpointId }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
     };
