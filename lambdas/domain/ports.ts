@@ -52,6 +52,21 @@ export interface EventListPage {
   readonly hasMore: boolean;
 }
 
+/** Which page of an organization's accounts, in IBAN order: what `GET /accounts` asks for. */
+export interface AccountPageQuery {
+  /** 1-based. */
+  readonly page: number;
+  readonly perPage: number;
+  /** Only accounts whose IBAN sorts after this normalised IBAN (where a deep listing goes on). */
+  readonly after?: string | undefined;
+}
+
+/** A page of accounts plus whether more follow. */
+export interface AccountPage {
+  readonly accounts: readonly Account[];
+  readonly hasMore: boolean;
+}
+
 /** A bounded chunk of event ids and whether more remain. */
 export interface StatusChunk {
   readonly ids: readonly string[];
@@ -176,7 +191,11 @@ export interface DirectoryStore {
   putAccount(account: Account): Promise<Account>;
   /** Deletes an account (its events stay until erased); the deleted account, or undefined when there was none. */
   deleteAccount(iban: string): Promise<Account | undefined>;
-  listAccounts(orgId: string): Promise<Account[]>;
+  /**
+   * One page of the organization's accounts by IBAN: reads the index entries up to the page's end (at most
+   * `MAX_LIST_DEPTH` + 1) and the page's accounts only.
+   */
+  listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage>;
   /** The deployment's event retention in days (the settings item), undefined when events are kept. */
   getEventRetentionDays(): Promise<number | undefined>;
   /** The usage plan of the organizations' keys (the settings item), undefined when there is none. */

@@ -6,7 +6,7 @@ import type { EventRecord } from '#domain/model';
 import { signBody } from '#domain/signing/signatures';
 import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
-import { toAccountView } from '#http/accounts/account-view';
+import { accountListLink, toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
@@ -215,7 +215,19 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       'a reset, method in lower case',
       ok('post', '/management/webhooks/reset', 202, { queued: [], more: false }),
     ],
-    ['accounts', ok('GET', '/accounts', 200, wire([account('https://hooks.example.com/x'), account()]))],
+    [
+      'a page of accounts',
+      ok(
+        'GET',
+        '/accounts?page=2&per_page=2',
+        200,
+        wire([account('https://hooks.example.com/x'), account()]),
+        {
+          ...JSON_TYPE,
+          Link: accountListLink(base, '/accounts', { page: 2, perPage: 2 }, { accounts: [], hasMore: true }),
+        },
+      ),
+    ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],

@@ -214,6 +214,9 @@ describe('DynamoDirectoryStore tokens and accounts', () => {
     expect((await directory.getAccount(iban))?.endpointId).toBe(given);
     expect(await directory.deleteAccount(iban)).toMatchObject({ iban, orgId: org.id });
     expect(await directory.deleteAccount(iban)).toBeUndefined();
-    expect(await directory.listAccounts(org.id)).toEqual([]);
+    expect(await directory.listAccounts(org.id, { page: 1, perPage: 10 })).toEqual({
+      accounts: [],
+      hasMore: false,
+    });
   });
 });

@@ -35,9 +35,12 @@ export function scheduleMs(schedule: string): number[] {
   return schedule.split(',').map((item) => Number(item) * 1000);
 }
 
-/** A valid German IBAN no other test uses (random account number, computed check digits). */
-export function testIban(): string {
-  const bban = `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`;
+/**
+ * A valid German IBAN no other test uses (random account number, computed check digits); with
+ * `accountNumber`, that account's, so IBANs sort by it.
+ */
+export function testIban(accountNumber = randomInt(0, 1e10)): string {
+  const bban = `37040044${String(accountNumber).padStart(10, '0')}`;
   const numeric = `${bban}${'D'.charCodeAt(0) - 55}${'E'.charCodeAt(0) - 55}00`;
   let remainder = 0;
   for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;

@@ -1,16 +1,24 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { API_KEY_PREFIX, hashApiKey } from '#domain/signing/secrets';
 import { WEBHOOK_TOKEN_PREFIX } from '#domain/signing/webhook-token';
+import { parseAccountListQuery } from '#http/accounts/account-request';
+import { accountListLink } from '#http/accounts/account-view';
 import { parseNewOrganization } from '#http/organizations/organization-request';
 import { toCreatedOrganizationView } from '#http/organizations/organization-view';
 import { getAccount, listAccounts, putAccount } from '#use-cases/accounts/accounts';
 import { createOrganization } from '#use-cases/organizations/organizations';
 import { apiEvent } from '../support/api-event';
+import { testIban } from '../support/delivery-queue-helpers';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+
+/** A URL's query as API Gateway hands it over (multi-value). */
+const queryOf = (url: URL): Record<string, string[]> =>
+  Object.fromEntries([...url.searchParams.keys()].map((name) => [name, url.searchParams.getAll(name)]));
 
 const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'GB82WEST12345698765432';
@@ -167,8 +175,37 @@ describe('listAccounts and getAccount', () => {
     await putAccount(directory, { orgId, iban: OTHER_IBAN }, 'public-https');
     await putAccount(directory, { orgId, iban: IBAN }, 'public-https');
     await putAccount(directory, { orgId: otherOrg, iban: 'NL91ABNA0417164300' }, 'public-https');
-    expect((await listAccounts(directory, orgId)).map((account) => account.iban)).toEqual([IBAN, OTHER_IBAN]);
-    expect(await listAccounts(directory, UNKNOWN_ORG)).toEqual([]);
+    const page = await listAccounts(directory, orgId, { page: 1, perPage: 10 });
+    expect(page.accounts.map((account) => account.iban)).toEqual([IBAN, OTHER_IBAN]);
+    expect(page.hasMore).toBe(false);
+    expect(await listAccounts(directory, UNKNOWN_ORG, { page: 1, perPage: 10 })).toEqual({
+      accounts: [],
+      hasMore: false,
+    });
+  });
+
+  it('page 3,000 accounts with bounded reads, the next links reaching every one', async () => {
+    const orgId = await newOrg('Big');
+    const ibans = Array.from({ length: 3_000 }, (_, i) => testIban(i));
+    for (const iban of ibans) directory.addAccount({ iban, orgId });
+    const base = 'https://api.example.test/v1';
+    let next: string | undefined = `${base}/accounts?per_page=100`;
+    const seen: string[] = [];
+    let requests = 0;
+    while (next !== undefined) {
+      const url: URL = new URL(next);
+      const query = parseAccountListQuery(apiEvent({ query: queryOf(url) }));
+      const before = directory.reads.listedEntries;
+      const page = await listAccounts(directory, orgId, query);
+      // Each request reads at most the depth bound (plus one) of index entries, and its page of items.
+      expect(directory.reads.listedEntries - before).toBeLessThanOrEqual(MAX_LIST_DEPTH + 1);
+      expect(page.accounts.length).toBeLessThanOrEqual(100);
+      seen.push(...page.accounts.map((account) => account.iban));
+      next = /<([^>]+)>; rel="next"/.exec(accountListLink(base, '/accounts', query, page))?.[1];
+      requests++;
+    }
+    expect(seen).toEqual([...ibans].sort());
+    expect(requests).toBe(30);
   });
 
   it("get an account by a spaced IBAN; another organization's answers like an unknown one", async () => {

@@ -10,10 +10,10 @@ import {
 import { SETTINGS_ITEM } from '#config/storage';
 import { ConflictError } from '#domain/errors';
 import type { Account, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, DirectoryStore } from '#domain/ports';
 import { KEY_COUNT } from './api-key-count';
-import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
-import type { CapacityListener } from './capacity';
+import { batchGetItems } from './batch-get';
+import { type CapacityListener, capacityCounter } from './capacity';
 import { keys, toAccount, toOrganization } from './items';
 
 /** {@link DirectoryStore} on the single events table. */
@@ -117,7 +117,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return out.Attributes ? toAccount(out.Attributes) : undefined;
   }
 
-  async listAccounts(orgId: string): Promise<Account[]> {
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    // One entry past the page tells whether more follow; the depth bound keeps this at most 1,001.
+    const wanted = offset + query.perPage + 1;
     const ibans: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -125,22 +128,34 @@ export class DynamoDirectoryStore implements DirectoryStore {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: 'by-org',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.orgAccounts(orgId) },
+          KeyConditionExpression: `gsi1pk = :pk${query.after === undefined ? '' : ' AND gsi1sk > :after'}`,
+          ExpressionAttributeValues: {
+            ':pk': keys.orgAccounts(orgId),
+            ...(query.after === undefined ? {} : { ':after': query.after }),
+          },
+          ProjectionExpression: 'gsi1sk',
+          Limit: wanted - ibans.length,
           ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
         }),
       );
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
       for (const item of out.Items ?? []) ibans.push(String(item.gsi1sk));
       startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    // The index projects no webhook URL, so the account items are read in batches of 100.
-    const accounts: Account[] = [];
-    for (let start = 0; start < ibans.length; start += BATCH_GET_LIMIT) {
-      const chunk = ibans.slice(start, start + BATCH_GET_LIMIT);
-      const { items } = await batchGetItems(this.client, this.tableName, chunk.map(keys.account));
-      accounts.push(...items.map(toAccount));
-    }
-    return accounts.sort((a, b) => a.iban.localeCompare(b.iban));
+    } while (startKey && ibans.length < wanted);
+    // The index projects no webhook URL, so the page's account items are read: at most 100, one batch.
+    const pageIbans = ibans.slice(offset, offset + query.perPage);
+    const { items, capacityUnits } =
+      pageIbans.length === 0
+        ? { items: [], capacityUnits: 0 }
+        : await batchGetItems(this.client, this.tableName, pageIbans.map(keys.account));
+    this.count('BatchGetItem', capacityUnits);
+    // The index is eventually consistent: an IBAN deleted and taken by another organization since is left out.
+    const accounts = items
+      .map(toAccount)
+      .filter((account) => account.orgId === orgId)
+      .sort((a, b) => (a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0));
+    return { accounts, hasMore: ibans.length > offset + query.perPage };
   }
 
   async getEventRetentionDays(): Promise<number | undefined> {
@@ -159,8 +174,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
     const out = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: 'TOTAL' }),
     );
-    const units = out.ConsumedCapacity?.CapacityUnits;
-    if (this.onCapacity && units !== undefined) this.onCapacity('GetItem', units);
+    this.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
     return out.Item;
+  }
+
+  private count(operation: string, units: number | undefined): void {
+    capacityCounter(this.onCapacity)(operation, units);
   }
 }

@@ -1,11 +1,35 @@
 /**
- * The requests that change an account: its webhook URL (an organization key's `PUT /accounts/{iban}`, the
- * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
+ * The requests about accounts: a page of them (`GET /accounts` and the operator's listing), and those
+ * that change one: its webhook URL (an organization key's `PUT /accounts/{iban}`, the operator's
+ * `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ValidationError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { AccountPageQuery } from '#domain/ports';
+import { parsePageNumbers } from '#http/paging';
 import { jsonBody, queryParams } from '#http/request';
 import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+
+/** Every query parameter of an account listing, in canonical order. */
+export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
+
+/**
+ * The query of `GET /accounts` (and `GET /admin/organizations/{org}/accounts`): `page` and `per_page` as
+ * `GET /events` reads them, and `after`, an IBAN the listing starts after (where the `next` link goes
+ * once `page × per_page` reaches the depth bound).
+ *
+ * @throws ValidationError naming the parameter
+ */
+export function parseAccountListQuery(event: APIGatewayProxyEvent): AccountPageQuery {
+  const query = queryParams(event, ACCOUNT_LIST_PARAMS);
+  const numbers = parsePageNumbers(
+    query.page,
+    query.per_page,
+    'to go further, set after to the last IBAN you have and start again at page 1 (the next links do)',
+  );
+  return query.after === undefined ? numbers : { ...numbers, after: parseIban('after', query.after) };
+}
 
 /**
  * The body of an organization key's `PUT /accounts/{iban}`: `{"webhook_url": "<url>" | null}`.

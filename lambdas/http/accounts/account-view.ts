@@ -2,10 +2,14 @@
  * The JSON views of accounts (snake_case, as in the seed): an account with its endpoint's health, what
  * enabling an endpoint did, and what deleting an account (and erasing its events) did.
  */
+
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
 import type { Account } from '#domain/model';
+import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, pathSegment } from '#domain/urls';
+import { linkHeaderValue } from '#http/paging';
 
 /** The view of an account. */
 export interface AccountView {
@@ -43,6 +47,38 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
       events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),
     },
   };
+}
+
+/**
+ * The `Link` header of an account listing: `first` and `prev` keep `per_page` and `after`; `next` is the
+ * following page, or, once `page × per_page` would pass `MAX_LIST_DEPTH`, page 1 after the last IBAN of
+ * this page, so following `next` reaches every account at a bounded cost per request.
+ *
+ * @param path - the listing's path, `/accounts` or the operator's
+ */
+export function accountListLink(
+  baseUrl: string,
+  path: string,
+  query: AccountPageQuery,
+  page: AccountPage,
+): string {
+  const url = (at: AccountPageQuery): string => {
+    const params = new URLSearchParams({ page: String(at.page), per_page: String(at.perPage) });
+    if (at.after !== undefined) params.set('after', at.after);
+    return `${joinUrl(baseUrl, path)}?${params}`;
+  };
+  const last = page.accounts.at(-1)?.iban;
+  const deeper = (query.page + 1) * query.perPage > MAX_LIST_DEPTH;
+  const next = !page.hasMore
+    ? undefined
+    : deeper && last !== undefined
+      ? url({ page: 1, perPage: query.perPage, after: last })
+      : url({ ...query, page: query.page + 1 });
+  return linkHeaderValue({
+    first: url({ ...query, page: 1 }),
+    prev: query.page > 1 ? url({ ...query, page: query.page - 1 }) : undefined,
+    next,
+  });
 }
 
 /** The health of an account's endpoint as the API shows it. */

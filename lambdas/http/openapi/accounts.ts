@@ -2,9 +2,11 @@
  * Accounts in the OpenAPI document: listing and reading them with their endpoint's health, setting a
  * webhook URL (`manage` keys) and enabling an endpoint again; their schemas and the IBAN parameter.
  */
+
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
-import type { OperationObject, ParameterObject } from './objects';
+import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
@@ -75,7 +77,7 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   }),
 };
 
-/** The IBAN in the path, merged into `components.parameters`. */
+/** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
 export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   Iban: {
     name: 'iban',
@@ -83,6 +85,41 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     required: true,
     description: 'IBAN, any case; blanks are removed.',
     schema: { type: 'string' },
+  },
+  After: {
+    name: 'after',
+    in: 'query',
+    description:
+      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
+      `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * A page of accounts, for an organization key's listing and the operator's
+ * (`listOrganizationAccounts`): the paging parameters and answers both share.
+ */
+export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'> & {
+  readonly parameters: readonly Reference[];
+} = {
+  description:
+    'By IBAN ascending, paged like `GET /events`: `page` from 1, `per_page` 1 to 100 (default 10), and ' +
+    `each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) index entries and its page ` +
+    'of accounts, however many the organization has. The `Link` header has `first`, `prev` after page 1 and ' +
+    '`next` while more follow; past the depth bound `next` is page 1 `after` the last IBAN, so following ' +
+    '`next` reaches every account.',
+  parameters: ['Page', 'PerPage', 'After'].map(parameterRef),
+  responses: {
+    '200': {
+      description: 'One page of accounts; an empty array past the last page.',
+      headers: { Link: { $ref: '#/components/headers/Link' } },
+      content: json({ type: 'array', maxItems: 100, items: schemaRef('Account') }),
+    },
+    '400': responseRef(
+      'BadRequest',
+      'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',
+    ),
   },
 };
 
@@ -113,11 +150,10 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
 /** The account routes of an organization key. */
 export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/accounts', {
+    ...ACCOUNT_LISTING,
     operationId: 'listAccounts',
-    summary: "The organization's accounts",
-    description: 'All of them, by IBAN ascending; not paged.',
+    summary: "The organization's accounts, a page at a time",
     tags: ['accounts'],
-    responses: { '200': ok('The accounts.', { type: 'array', items: schemaRef('Account') }) },
   }),
   operation('GET', '/accounts/{iban}', {
     operationId: 'getAccount',

@@ -2,7 +2,7 @@ import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
 import type { Account } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, DirectoryStore } from '#domain/ports';
 import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
@@ -69,9 +69,13 @@ export async function setOwnWebhookUrl(
   return putAccount(directory, input, policy, options);
 }
 
-/** The organization's accounts. */
-export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
-  return directory.listAccounts(orgId);
+/** One page of the organization's accounts, by IBAN; each request reads what its page needs only. */
+export function listAccounts(
+  directory: Pick<DirectoryStore, 'listAccounts'>,
+  orgId: string,
+  query: AccountPageQuery,
+): Promise<AccountPage> {
+  return directory.listAccounts(orgId, query);
 }
 
 /** One account of the organization; another organization's answers like an unknown one. */

@@ -1,6 +1,6 @@
 import { ConflictError } from '#domain/errors';
 import type { Account, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, DirectoryStore } from '#domain/ports';
 import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
 /**
@@ -12,7 +12,8 @@ import type { FakeEndpointHealthStore } from './endpoint-health-store';
 export class InMemoryDirectoryStore implements DirectoryStore {
   readonly organizations = new Map<string, Organization>();
   readonly accounts = new Map<string, Account>();
-  readonly reads = { getOrganization: 0, getAccount: 0 };
+  /** Read calls, and the index entries listings read (for bound tests). */
+  readonly reads = { getOrganization: 0, getAccount: 0, listedEntries: 0 };
   /** The settings item's values. */
   readonly settings: { eventRetentionDays?: number; usagePlanId?: string } = {};
 
@@ -94,10 +95,19 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return existing;
   }
 
-  async listAccounts(orgId: string): Promise<Account[]> {
-    return [...this.accounts.values()]
-      .filter((account) => account.orgId === orgId)
-      .sort((a, b) => a.iban.localeCompare(b.iban));
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    const all = [...this.accounts.values()]
+      .filter(
+        (account) => account.orgId === orgId && (query.after === undefined || account.iban > query.after),
+      )
+      .sort((a, b) => (a.iban < b.iban ? -1 : 1));
+    // The adapter reads the index only up to one entry past the page.
+    this.reads.listedEntries += Math.min(all.length, offset + query.perPage + 1);
+    return {
+      accounts: all.slice(offset, offset + query.perPage),
+      hasMore: all.length > offset + query.perPage,
+    };
   }
 
   async getEventRetentionDays(): Promise<number | undefined> {
