@@ -178,7 +178,8 @@ export interface FunctionAccess {
  *   deleted, like events erased (BatchWriteItem), only by `administer`;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
+ * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
  *   touch no data. The forwarder's table stream and the reconciler's DLQ are read by
@@ -212,6 +213,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
+  getDeliveryStats: {
+    table: { items: { GetItem: ['account'], BatchGetItem: ['event'] }, indexes: ['by-org'] },
+  },
   enableEndpoint: {
     table: { items: { UpdateItem: ['account', 'event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
     queue: 'send',

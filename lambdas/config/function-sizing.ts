@@ -48,6 +48,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   listAccounts: { memoryMb: 512, timeoutSeconds: 10, reason: 'One index Query; 10 s bounds a stuck call.' },
   getAccount: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  getDeliveryStats: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      'One GetItem, one index Query and one BatchGetItem of up to 100 events; 10 s bounds a stuck call.',
+  },
   manageSettings: {
     memoryMb: 512,
     timeoutSeconds: 10,

@@ -8,6 +8,7 @@ export const FUNCTIONS = {
   resetWebhooks: 'reset-webhooks',
   listAccounts: 'list-accounts',
   getAccount: 'get-account',
+  getDeliveryStats: 'get-delivery-stats',
   enableEndpoint: 'enable-endpoint',
   manageSettings: 'manage-settings',
   publishEvent: 'publish-event',

@@ -86,6 +86,7 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('POST', '/management/webhooks/reset', 'resetWebhooks', 'manage'),
   keyRoute('GET', '/accounts', 'listAccounts'),
   keyRoute('GET', '/accounts/{iban}', 'getAccount'),
+  keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
   { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none' },

@@ -83,12 +83,28 @@ export type NewEvent = Pick<
   readonly expiresAt?: number | undefined;
 };
 
-/** Narrows {@link EventStore.nextFailedOrSkipped} to one account and a start time. */
-export interface EventIdFilter {
+/** What a recovery redelivers: one account's events triggered since a time. */
+export interface RecoveryFilter {
   /** Normalised IBAN. */
-  readonly account?: string | undefined;
+  readonly account: string;
   /** Inclusive ISO lower bound of `triggered_at`. */
-  readonly since?: string | undefined;
+  readonly since: string;
+}
+
+/** The attempts of an account's latest events in a window (what a delivery summary is drawn from). */
+export interface RecentAttempts {
+  readonly attempts: readonly DeliveryAttempt[];
+  /** How many events they belong to. */
+  readonly events: number;
+  /** False when the window holds events of the account that were not read (the limit or the read bound). */
+  readonly complete: boolean;
+}
+
+/** One step of a recovery's walk through the status indexes. */
+export interface RecoveryChunk {
+  readonly ids: readonly string[];
+  /** Where the next step goes on; undefined when every index entry of the window was examined. */
+  readonly cursor?: string | undefined;
 }
 
 /** Result of storing an event whose id may already exist. */
@@ -136,11 +152,30 @@ export interface EventStore {
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**
-   * Up to `limit` ids of the organization's `failed` and `skipped` events (only those matching `filter`,
-   * when given), at a cost that depends on `limit` and the read bounds only, and whether more remain.
-   * Starting their cycles takes them out of what the next call returns.
+   * Up to `limit` ids of the organization's `failed` and `skipped` events, at a cost that depends on
+   * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
+   * what the next call returns.
    */
-  nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk>;
+  nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
+  /**
+   * The next step of a walk through the organization's `failed` and `skipped` index entries triggered
+   * since `filter.since`, oldest first, from where `cursor` left off: up to `limit` ids of
+   * `filter.account`'s events, examining at most the read bound of index entries and never one that an
+   * earlier step examined (an event that cannot start a cycle, or of another account, is passed once).
+   *
+   * @throws ValidationError for a cursor this store did not hand out
+   */
+  recoveryChunk(
+    orgId: string,
+    filter: RecoveryFilter,
+    limit: number,
+    cursor?: string,
+  ): Promise<RecoveryChunk>;
+  /**
+   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
+   * the read bound of index entries) and one batch read of those events' attempts only.
+   */
+  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of

@@ -155,8 +155,8 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },
   adminEnableEndpoint: async (event) => {
-    const { recoverSince } = parseEnableRequest(event);
-    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
+    const { recovery } = parseEnableRequest(event);
+    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recovery);
     return json(200, toEndpointEnabledView(result));
   },
 };

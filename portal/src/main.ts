@@ -152,7 +152,7 @@ function route(): void {
   const main = shell(session, event ? '#/events' : `#${path}`);
   const manage = canManage(session);
   if (event?.[1]) void renderEvent(main, decodeURIComponent(event[1]), manage);
-  else if (path === '/endpoints') void renderEndpoints(main, manage);
+  else if (path === '/endpoints') void renderEndpoints(main, manage, new URLSearchParams(query));
   else if (path === '/help') void renderHelp(main, session);
   else void renderEvents(main, new URLSearchParams(query));
 }

@@ -173,12 +173,23 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   'account enable': {
     usage: `account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
-    with --recover-since, redeliver its failed and skipped events since then)`,
+    with --recover-since, redeliver its failed and skipped events since then, step by step until done)`,
     route: 'adminEnableEndpoint',
-    run: (call, flags) => {
+    run: async (call, flags) => {
       const since = flags['recover-since'];
-      const body = since === undefined ? undefined : { recover_since: since };
-      return bodyOf(call(...adminRoute('adminEnableEndpoint', { iban: required(flags, 'iban') }), body));
+      const route = adminRoute('adminEnableEndpoint', { iban: required(flags, 'iban') });
+      // Each recovery step examines a bounded part of the status indexes; its cursor goes on past it.
+      const done = await untilDone<Step & { iban: string; webhook_health: string; queued: string[] }>(
+        (previous) =>
+          call(
+            ...route,
+            since === undefined
+              ? undefined
+              : { recover_since: since, ...(previous?.cursor ? { cursor: previous.cursor } : {}) },
+          ),
+        'queued',
+      );
+      return { iban: done.iban, webhook_health: done.webhook_health, queued: done.queued };
     },
   },
   'portal-link': {

@@ -30,6 +30,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     resetWebhooks: unused,
     listAccounts: unused,
     getAccount: unused,
+    getDeliveryStats: unused,
     enableEndpoint: unused,
     portal: unused,
     portalSession: unused,

@@ -26,6 +26,7 @@ beforeAll(async () => {
     resetWebhooks: notCalled,
     listAccounts: notCalled,
     getAccount: notCalled,
+    getDeliveryStats: notCalled,
     enableEndpoint: notCalled,
     portal: notCalled,
     portalSession: notCalled,

@@ -103,14 +103,27 @@ export interface EndpointEnabledView {
   readonly iban: string;
   readonly webhook_health: 'healthy';
   readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string;
 }
 
-/** Renders what enabling did: the endpoint is healthy, and these events start a new cycle. */
+/**
+ * Renders what enabling did: the endpoint is healthy, these events start a new cycle, and (while `more`)
+ * the cursor that goes on with the recovery.
+ */
 export function toEndpointEnabledView(result: {
   readonly iban: string;
   readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string | undefined;
 }): EndpointEnabledView {
-  return { iban: result.iban, webhook_health: 'healthy', queued: result.queued };
+  const view = {
+    iban: result.iban,
+    webhook_health: 'healthy' as const,
+    queued: result.queued,
+    more: result.more,
+  };
+  return result.cursor === undefined ? view : { ...view, cursor: result.cursor };
 }
 
 /** What one `DELETE /admin/accounts/{iban}?erase=true` did (the `AccountErasure` schema). */

@@ -3,8 +3,14 @@
  * webhook URL (`manage` keys) and enabling an endpoint again; their schemas and the IBAN parameter.
  */
 
-import { MAX_LIST_DEPTH } from '#config/limits';
+import {
+  DELIVERY_STATS_EVENTS,
+  MAX_INDEX_ENTRIES_READ,
+  MAX_LIST_DEPTH,
+  RECOVERY_LIMIT,
+} from '#config/limits';
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
@@ -17,6 +23,17 @@ export const ACCOUNT_URL = {
   type: ['string', 'null'],
   format: 'uri',
   description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
+};
+
+/** Attempts, successes and median latency, of a window or a bucket. */
+const TALLY = {
+  attempts: int('Attempts made.', 0),
+  succeeded: int('Attempts answered 2xx.', 0),
+  median_ms: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'Median latency in ms; null without attempts.',
+  },
 };
 
 /** The schemas of accounts, merged into `components.schemas`. */
@@ -66,15 +83,52 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     "Health of the account's webhook endpoint.",
   ),
-  EndpointEnabled: closed({
+  DeliveryStats: closed({
     iban: IBAN,
-    webhook_health: { const: 'healthy' },
-    queued: {
+    events_read: int('Events whose attempts were counted (the latest in the longest window).', 0, {
+      maximum: DELIVERY_STATS_EVENTS,
+    }),
+    complete: {
+      type: 'boolean',
+      description: 'False when the window held more of the account’s events than one summary reads.',
+    },
+    windows: { type: 'array', items: schemaRef('DeliveryWindow') },
+  }),
+  DeliveryWindow: closed({
+    window: text('The window.', { enum: STATS_WINDOW_NAMES }),
+    since: timestamp('Start of the window'),
+    until: timestamp('End of the window (now)'),
+    bucket_minutes: int('Length of each bucket.', 1),
+    ...TALLY,
+    max_ms: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Slowest attempt in ms; null without attempts.',
+    },
+    buckets: {
       type: 'array',
-      items: EVENT_ID,
-      description: 'Events that start a new cycle (with `recover_since`).',
+      description: 'Oldest first; each attempt counts in the bucket its start falls in.',
+      items: closed({ start: timestamp('Start of the bucket'), ...TALLY }),
     },
   }),
+  EndpointEnabled: {
+    ...closed({
+      iban: IBAN,
+      webhook_health: { const: 'healthy' },
+      queued: {
+        type: 'array',
+        items: EVENT_ID,
+        description: 'Events that start a new cycle (with `recover_since`).',
+      },
+      more: {
+        type: 'boolean',
+        description:
+          'The recovery has more of its window to examine: send the same request with `cursor` for the next step.',
+      },
+      cursor: text('Where the next step goes on; only while `more` is true.'),
+    }),
+    required: ['iban', 'webhook_health', 'queued', 'more'],
+  },
 };
 
 /** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
@@ -85,6 +139,12 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     required: true,
     description: 'IBAN, any case; blanks are removed.',
     schema: { type: 'string' },
+  },
+  Window: {
+    name: 'window',
+    in: 'query',
+    description: 'One window to summarise; both when absent.',
+    schema: { type: 'string', enum: STATS_WINDOW_NAMES },
   },
   After: {
     name: 'after',
@@ -128,7 +188,11 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   summary: "Enable the account's webhook endpoint again",
   description:
     'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +
-    'With `recover_since`, the `failed` and `skipped` events of the account triggered since then start a new cycle: up to 500 per request (read from the status indexes, so the cost is bounded); enable again with the same time for more.',
+    'With `recover_since`, the `failed` and `skipped` events of the account triggered since then start a new cycle, ' +
+    `one bounded step per request: it walks the status indexes oldest first, examining at most ${MAX_INDEX_ENTRIES_READ} ` +
+    `entries and starting at most ${RECOVERY_LIMIT} cycles. While the answer says \`more\`, send the same ` +
+    '`recover_since` again with its `cursor`: each step goes on past every entry the earlier ones examined, so a ' +
+    'backlog of any size completes.',
   parameters: [parameterRef('Iban')],
   requestBody: {
     required: false,
@@ -137,12 +201,16 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
       additionalProperties: false,
       properties: {
         recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
+        cursor: text('The `cursor` of the previous answer, with the same `recover_since`, to go on.'),
       },
     }),
   },
   responses: {
     '200': ok('Enabled.', schemaRef('EndpointEnabled')),
-    '400': responseRef('BadRequest', 'The IBAN, the body or `recover_since` is malformed.'),
+    '400': responseRef(
+      'BadRequest',
+      'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
+    ),
     '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
   },
 };
@@ -163,6 +231,23 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     responses: {
       '200': ok('The account.', schemaRef('Account')),
       '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+    },
+  }),
+  operation('GET', '/accounts/{iban}/delivery-stats', {
+    operationId: 'getDeliveryStats',
+    summary: "One account endpoint's delivery summary (what the portal's charts draw)",
+    description:
+      `Success and failure counts and the median latency per bucket (24 of an hour for \`24h\`, 28 of six ` +
+      `hours for \`7d\`) and per window, computed from the attempts of the account's latest ` +
+      `${DELIVERY_STATS_EVENTS} events triggered within the (longest) window: one index Query and one ` +
+      'batch read of their attempts, whatever the organization holds. `complete` is false when the window ' +
+      'held more of its events. Without `window`, both windows from the same read.',
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban'), parameterRef('Window')],
+    responses: {
+      '200': ok('The summary.', schemaRef('DeliveryStats')),
+      '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
       '404': responseRef('NotFound', 'No such account in the organization.'),
     },
   }),

@@ -79,7 +79,11 @@ export function listAccounts(
 }
 
 /** One account of the organization; another organization's answers like an unknown one. */
-export async function getAccount(directory: DirectoryStore, orgId: string, iban: string): Promise<Account> {
+export async function getAccount(
+  directory: Pick<DirectoryStore, 'getAccount'>,
+  orgId: string,
+  iban: string,
+): Promise<Account> {
   const normalised = parseIban('iban', iban);
   const account = await directory.getAccount(normalised);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);
