@@ -26,17 +26,17 @@ const hex = (code: number, width: number): string => code.toString(16).padStart(
 
 /**
  * A double-quoted literal: printable ASCII kept (but for `extra` and {@link COMMON}), every other code
- * point written by `escape`.
+ * point written by `spell`.
  */
 function quoted(
   value: string,
-  escape: (codePoint: number) => string,
+  spell: (codePoint: number) => string,
   extra: Readonly<Record<string, string>> = {},
 ): string {
   let out = '"';
   for (const char of value.replace(LONE_SURROGATE, '\uFFFD')) {
     const code = char.codePointAt(0) ?? 0;
-    out += extra[char] ?? COMMON[char] ?? (code >= 0x20 && code < 0x7f ? char : escape(code));
+    out += extra[char] ?? COMMON[char] ?? (code >= 0x20 && code < 0x7f ? char : spell(code));
   }
   return `${out}"`;
 }

@@ -28,6 +28,7 @@ const HOSTILE = [
   `"); import os; os.system("id"); ("`,
   'back\\slash \\" \\\\',
   'new\nline\r\nand\u2028separator\u2029end\u0085',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the very text a template literal would run
   '${process.exit(1)}',
   '#{system("id")} #@x #$y',
   '`id` $(id) %s %n',
