@@ -13,7 +13,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { PORTAL_SCRIPT } from '#http/portal/portal-assets.generated';
 import { TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
-import { connectApi, expectProblem } from '../support/e2e-http';
+import { type ApiClient, connectApi, expectProblem } from '../support/e2e-http';
 import { testEndpoints, uniquePrefix } from '../support/resources';
 import { waitFor } from '../support/wait';
 
@@ -49,6 +49,16 @@ afterAll(async () => {
   process.stderr.write = writers.err;
   await runtime?.stop();
 });
+
+/** The token of a new `read` sign-in link of the organization, minted through the operator route. */
+async function readLinkToken(api: ApiClient): Promise<string> {
+  const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
+    method: 'POST',
+    sign: runtime.credentials,
+    body: { scope: 'read' },
+  });
+  return new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+}
 
 describe('the portal over HTTP', () => {
   it('is served at /portal with a hash-pinned CSP, lists the link route in OpenAPI, and stays small', async () => {
@@ -115,12 +125,7 @@ describe('the portal over HTTP', () => {
 
   it('signs out: the session key revokes itself, and answers 401 once the cached decision expires', async () => {
     const api = await connectApi(runtime.baseUrl);
-    const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
-      method: 'POST',
-      sign: runtime.credentials,
-      body: { scope: 'read' },
-    });
-    const token = new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+    const token = await readLinkToken(api);
     const session = await api.call('/portal/session', { method: 'POST', body: { token } });
     const key = (session.body as { api_key: string }).api_key;
     expect((await api.call('/events', { key })).status).toBe(200);
@@ -147,13 +152,7 @@ describe('the portal over HTTP', () => {
 
   it('logs the link request event but neither the token nor the session key', async () => {
     const api = await connectApi(runtime.baseUrl);
-    const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
-      method: 'POST',
-      sign: runtime.credentials,
-      body: { scope: 'read' },
-    });
-    const { url } = minted.body as { url: string };
-    const token = new URL(url).hash.slice('#token='.length);
+    const token = await readLinkToken(api);
     // Event logging is on: the link request was logged (it holds no secret).
     expect(printed.join('')).toContain('Lambda invocation event');
     expect(printed.join('')).toContain(`/admin/organizations/${orgId}/portal-links`);
