@@ -12,7 +12,7 @@ import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE } from './accounts';
 import type { OperationObject, ParameterObject } from './objects';
-import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
