@@ -164,19 +164,23 @@ export interface FunctionAccess {
 
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
- * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and portal sign-in
- *   (`openPortalSession`, session keys) create, list and delete them; `PORTAL#` items (sign-in links) are
- *   created only by `administer` and read-and-deleted only by portal sign-in;
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and the portal's session
+ *   function (`portalSession`: sign-in creates session keys, sign-out deletes its own) create, list and
+ *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
+ *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
+ *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
  * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
  *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
- *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
+ *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
+ *   the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
+ * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
  *   touch no data. The forwarder's table stream and the reconciler's DLQ are read by
@@ -187,12 +191,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   health: {},
   openapi: {},
   portal: {},
-  openPortalSession: {
+  portalSession: {
     table: {
       items: {
-        GetItem: ['organization'],
+        GetItem: ['organization', 'apiKey'],
         BatchGetItem: ['apiKey'],
         PutItem: ['apiKey'],
+        UpdateItem: ['organization', 'apiKey'],
         DeleteItem: ['portalLink', 'apiKey'],
       },
       indexes: ['by-org'],
@@ -209,6 +214,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
+  getDeliveryStats: {
+    table: { items: { GetItem: ['account'], BatchGetItem: ['event'] }, indexes: ['by-org'] },
+  },
   enableEndpoint: {
     table: { items: { UpdateItem: ['account', 'event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
     queue: 'send',
@@ -225,7 +233,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         GetItem: ['organization', 'account', 'event', 'settings'],
         BatchGetItem: ['apiKey', 'account', 'event'],
         PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
-        UpdateItem: ['organization', 'account', 'event'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event'],
       },

@@ -141,7 +141,8 @@ export class Observability extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       description:
         'A webhook endpoint was disabled (410 Gone or failing for the auto-disable period); its new events settle skipped. ' +
-        'The metric with the account dimension, and the consumer log "Endpoint state changed", say which.',
+        'The metric with the organization and endpoint dimensions (the endpoint_id of GET /accounts), and the ' +
+        'consumer log "Endpoint state changed", say which.',
     });
     this.alarm('Api5xx', {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }),

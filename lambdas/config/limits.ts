@@ -23,10 +23,21 @@ export const RESET_CHUNK = 100;
 
 /**
  * Pages of 100 events one operator request examines when it has to read events rather than a sparse
- * index (the requeue runbook, the status-index upgrade; it answers a cursor to go on from), and chunks of
- * {@link RESET_CHUNK} one recovery (enabling an endpoint with `recover_since`) takes from the sparse ones.
+ * index (the requeue runbook, the status-index upgrade; it answers a cursor to go on from).
  */
 export const OPERATOR_PAGES_PER_REQUEST = 5;
+
+/**
+ * Most events one recovery step (enabling an endpoint with `recover_since`) starts a new cycle for: as
+ * many as five resets. The step also examines at most {@link MAX_INDEX_ENTRIES_READ} index entries.
+ */
+export const RECOVERY_LIMIT = OPERATOR_PAGES_PER_REQUEST * RESET_CHUNK;
+
+/**
+ * Most events one delivery summary (`GET /accounts/{iban}/delivery-stats`) reads the attempts of: the
+ * account's latest ones in the window, one batch read.
+ */
+export const DELIVERY_STATS_EVENTS = 100;
 
 /** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
 export interface OrganizationUsage {

@@ -86,9 +86,12 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('POST', '/management/webhooks/reset', 'resetWebhooks', 'manage'),
   keyRoute('GET', '/accounts', 'listAccounts'),
   keyRoute('GET', '/accounts/{iban}', 'getAccount'),
+  keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
-  { method: 'POST', path: '/portal/session', fn: 'openPortalSession', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none' },
+  // Sign-out: any scope may end its own session (the handler refuses keys that are not sessions).
+  keyRoute('DELETE', '/portal/session', 'portalSession'),
   keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'),
   keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
   keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),

@@ -18,8 +18,17 @@ export const DELIVERY_METRICS = {
   deferred: 'DeliveryDeferred',
   /** Deferred messages handed to a fresh message before the redrive limit or the retention. */
   replaced: 'DeliveryMessagesReplaced',
-  /** Endpoint state changes; also emitted with an `account` dimension, so the metric names the endpoint. */
+  /**
+   * Endpoint state changes; also emitted with the dimensions {@link ENDPOINT_DIMENSIONS}, so the metric
+   * names the endpoint without its IBAN.
+   */
   circuitOpened: 'CircuitOpened',
   endpointRecovered: 'EndpointRecovered',
   endpointDisabled: 'EndpointDisabled',
 } as const;
+
+/**
+ * The dimensions of the per-endpoint copies of the endpoint-change metrics (besides `service`): the
+ * organization's id and the endpoint's id (`ep_…`, shown as `endpoint_id` on the account), never the IBAN.
+ */
+export const ENDPOINT_DIMENSIONS = { organization: 'organization', endpoint: 'endpoint' } as const;

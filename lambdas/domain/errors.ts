@@ -11,7 +11,7 @@ export interface InvalidParam {
 }
 
 /** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
-export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'not-found' | 'conflict';
+export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict';
 
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
@@ -37,6 +37,16 @@ export class UnauthorizedError extends HeraldError {
   constructor(message = 'A valid API key is required: send "Authorization: Bearer <api key>".') {
     super(message);
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** Valid credentials that may not do this (e.g. a key that is not a portal session signing itself out). */
+export class ForbiddenError extends HeraldError {
+  readonly kind = 'forbidden';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenError';
   }
 }
 

@@ -60,6 +60,11 @@ export interface Account {
   readonly orgId: string;
   /** Absent: events of the account are recorded but not delivered (`skipped`). */
   readonly webhookUrl?: string | undefined;
+  /**
+   * The webhook endpoint's non-personal id (`ep_…`), which metrics carry instead of the IBAN. Given when
+   * the account is created; absent only on an account created before ids and not written since.
+   */
+  readonly endpointId?: string | undefined;
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
   readonly createdAt: string;

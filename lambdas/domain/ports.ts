@@ -14,48 +14,20 @@ import type {
   PreviousToken,
   WebhookStatus,
 } from './model';
+import type {
+  AccountPage,
+  AccountPageQuery,
+  EraseChunk,
+  EventListPage,
+  EventListRequest,
+  RecentAttempts,
+  RecoveryChunk,
+  RecoveryFilter,
+  StatusChunk,
+  StatusPage,
+} from './queries';
 
-/** Filters of an event listing; absent ones do not filter. */
-export interface EventFilters {
-  /** Normalised IBAN. */
-  readonly account?: string | undefined;
-  readonly type?: string | undefined;
-  readonly status?: WebhookStatus | undefined;
-  /** Inclusive ISO lower bound of `triggered_at`. */
-  readonly since?: string | undefined;
-  /** Inclusive ISO upper bound of `triggered_at`. */
-  readonly until?: string | undefined;
-}
-
-/** Which page of an organization's events, with which filters: what `GET /events` asks for. */
-export interface EventPageQuery {
-  /** 1-based. */
-  readonly page: number;
-  readonly perPage: number;
-  /** `since` and `until` ISO with milliseconds; `until` names a whole second (the API renders no milliseconds). */
-  readonly filters: EventFilters;
-}
-
-/** Filters and window of an event listing. */
-export interface EventListRequest extends EventFilters {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
-  readonly offset: number;
-  /** Number of events to return. */
-  readonly limit: number;
-}
-
-/** A page of events plus whether more follow. */
-export interface EventListPage {
-  readonly events: readonly EventRecord[];
-  readonly hasMore: boolean;
-}
-
-/** A bounded chunk of event ids and whether more remain. */
-export interface StatusChunk {
-  readonly ids: readonly string[];
-  readonly more: boolean;
-}
+export type * from './queries';
 
 /**
  * A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped, and not
@@ -66,14 +38,6 @@ export type NewEvent = Pick<EventRecord, 'id' | 'orgId' | 'account' | 'type' | '
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
   readonly expiresAt?: number | undefined;
 };
-
-/** Narrows {@link EventStore.nextFailedOrSkipped} to one account and a start time. */
-export interface EventIdFilter {
-  /** Normalised IBAN. */
-  readonly account?: string | undefined;
-  /** Inclusive ISO lower bound of `triggered_at`. */
-  readonly since?: string | undefined;
-}
 
 /** Result of storing an event whose id may already exist. */
 export type PutEventResult =
@@ -127,11 +91,30 @@ export interface EventStore {
    */
   startCycle(id: string, orgId: string): Promise<boolean>;
   /**
-   * Up to `limit` ids of the organization's `failed` and `skipped` events (only those matching `filter`,
-   * when given), at a cost that depends on `limit` and the read bounds only, and whether more remain.
-   * Starting their cycles takes them out of what the next call returns.
+   * Up to `limit` ids of the organization's `failed` and `skipped` events, at a cost that depends on
+   * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
+   * what the next call returns.
    */
-  nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk>;
+  nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
+  /**
+   * The next step of a walk through the organization's `failed` and `skipped` index entries triggered
+   * since `filter.since`, oldest first, from where `cursor` left off: up to `limit` ids of
+   * `filter.account`'s events, examining at most the read bound of index entries and never one that an
+   * earlier step examined (an event that cannot start a cycle, or of another account, is passed once).
+   *
+   * @throws ValidationError for a cursor this store did not hand out
+   */
+  recoveryChunk(
+    orgId: string,
+    filter: RecoveryFilter,
+    limit: number,
+    cursor?: string,
+  ): Promise<RecoveryChunk>;
+  /**
+   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
+   * the read bound of index entries) and one batch read of those events' attempts only.
+   */
+  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of
@@ -154,18 +137,6 @@ export interface EventStore {
    * before the indexes existed); false when the event is in neither state.
    */
   indexStatus(id: string): Promise<boolean>;
-}
-
-/** One page of {@link EventStore.pageEventIdsByStatus}. */
-export interface StatusPage {
-  readonly ids: string[];
-  readonly cursor?: string | undefined;
-}
-
-/** One chunk of an erasure. */
-export interface EraseChunk {
-  readonly erased: number;
-  readonly cursor?: string | undefined;
 }
 
 /** How a directory read is made. */
@@ -206,27 +177,49 @@ export interface DirectoryStore {
    * assigned anew; false when the IBAN has no tombstone of that organization.
    */
   removeAccountTombstone(iban: string, orgId: string): Promise<boolean>;
-  listAccounts(orgId: string): Promise<Account[]>;
+  /**
+   * One page of the organization's accounts by IBAN: reads the index entries up to the page's end (at most
+   * `MAX_LIST_DEPTH` + 1) and the page's accounts only.
+   */
+  listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage>;
   /** The deployment's event retention in days (the settings item), undefined when events are kept. */
   getEventRetentionDays(): Promise<number | undefined>;
   /** The usage plan of the organizations' keys (the settings item), undefined when there is none. */
   getUsagePlanId(): Promise<string | undefined>;
 }
 
-/** Organization API keys, found by the SHA-256 hash of the secret and listed by id. */
+/**
+ * Organization API keys, found by the SHA-256 hash of the secret and listed by id. The store keeps each
+ * organization under {@link MAX_API_KEYS_PER_ORG} keys atomically: a key is stored only together with
+ * the organization's count of keys, so concurrent creations can never exceed it.
+ */
 export interface ApiKeyStore {
-  /** Stores a new key under its hash. */
-  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  /**
+   * Stores a new key under its hash, unless the organization already holds {@link MAX_API_KEYS_PER_ORG}
+   * keys: false then, and nothing is stored.
+   */
+  createApiKey(hash: string, key: ApiKey): Promise<boolean>;
   /** The key a hash belongs to (expired ones included: the caller decides). */
   findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
-  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_PER_ORG}). */
+  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_LISTED}). */
   listApiKeys(orgId: string): Promise<ApiKey[]>;
-  /** Deletes the key; false when the organization has no key with this id. */
+  /** Deletes the key and frees its place; false when the organization has no key with this id. */
   revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
+  /**
+   * Deletes the key stored under `hash` (a caller holding the secret) and frees its place; false when
+   * no key of `orgId` with id `keyId` is stored there.
+   */
+  deleteApiKey(hash: string, orgId: string, keyId: string): Promise<boolean>;
 }
 
 /** Keys an organization may hold at once, so listing them stays one bounded read. */
 export const MAX_API_KEYS_PER_ORG = 50;
+
+/**
+ * Keys one listing returns: more than {@link MAX_API_KEYS_PER_ORG}, so an organization that went over
+ * the limit before it was enforced atomically still sees (and can revoke) every key; one batch read.
+ */
+export const MAX_API_KEYS_LISTED = 100;
 
 /** One-time portal sign-in links, stored by the SHA-256 hash of their token. */
 export interface PortalLinkStore {

@@ -14,10 +14,16 @@ import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
+  parseAccountListQuery,
   parseAccountRequest,
   parseEnableRequest,
 } from '#http/accounts/account-request';
-import { toAccountErasureView, toAccountView, toEndpointEnabledView } from '#http/accounts/account-view';
+import {
+  accountListLink,
+  toAccountErasureView,
+  toAccountView,
+  toEndpointEnabledView,
+} from '#http/accounts/account-view';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
@@ -111,11 +117,14 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     return json(201, toPortalLinkView(grant, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
   listOrganizationAccounts: async (event) => {
+    const query = parseAccountListQuery(event);
     const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-    const accounts = await listAccounts(directory, org(event));
+    const page = await listAccounts(directory, org(event), query);
+    const path = `/admin/organizations/${encodeURIComponent(org(event))}/accounts`;
     return json(
       200,
-      accounts.map((account) => toAccountView(account, baseUrl)),
+      page.accounts.map((account) => toAccountView(account, baseUrl)),
+      { Link: accountListLink(baseUrl, path, query, page) },
     );
   },
   requeueEvents: async (event) => {
@@ -142,8 +151,8 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },
   adminEnableEndpoint: async (event) => {
-    const { recoverSince } = parseEnableRequest(event);
-    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
+    const { recovery } = parseEnableRequest(event);
+    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recovery);
     return json(200, toEndpointEnabledView(result));
   },
 };

@@ -2,11 +2,12 @@
  * Logs and EMF metrics of the delivery consumer: wiring of `deliver-webhooks.ts`, not a function of its
  * own. Every attempt is logged with its account, so per-endpoint attempts, failures and latency come from
  * a Logs Insights query (the dashboard has it) rather than a metric per account; only endpoint state
- * changes, which are rare, carry an `account` dimension.
+ * changes, which are rare, carry per-endpoint dimensions: the organization and the endpoint's id
+ * (`ep_…`), never the IBAN (metrics are not masked like the logs, and an account number is personal).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DELIVERY_METRICS } from '#config/telemetry';
+import { DELIVERY_METRICS, ENDPOINT_DIMENSIONS } from '#config/telemetry';
 import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
 import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
@@ -60,6 +61,8 @@ export function deliveryObserver(
         if (endpoint?.change) {
           logger.info('Endpoint state changed', {
             account,
+            endpoint: endpoint.endpointId,
+            organization: outcome.event.orgId,
             change: endpoint.change,
             state: endpoint.health.state,
             reason: endpoint.health.reason,
@@ -67,9 +70,14 @@ export function deliveryObserver(
         }
         if (changeMetric) {
           metrics.addMetric(changeMetric, MetricUnit.Count, 1);
-          const single = metrics.singleMetric();
-          single.addDimension('account', account);
-          single.addMetric(changeMetric, MetricUnit.Count, 1);
+          if (endpoint?.endpointId !== undefined) {
+            const single = metrics.singleMetric();
+            single.addDimensions({
+              [ENDPOINT_DIMENSIONS.organization]: outcome.event.orgId,
+              [ENDPOINT_DIMENSIONS.endpoint]: endpoint.endpointId,
+            });
+            single.addMetric(changeMetric, MetricUnit.Count, 1);
+          }
         }
       } else if (outcome.kind === 'refused') {
         // Its account is another organization's now: nothing was sent; worth an operator's look.

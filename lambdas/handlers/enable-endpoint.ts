@@ -19,9 +19,12 @@ const deps = {
   now: Date.now,
 };
 
-/** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
+/**
+ * `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time, a
+ * bounded step per request (`more` and `cursor` to go on).
+ */
 export const handler = apiHandler(async (event) => {
-  const { recoverSince } = parseEnableRequest(event);
-  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
+  const { recovery } = parseEnableRequest(event);
+  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recovery);
   return json(200, toEndpointEnabledView(result));
 });

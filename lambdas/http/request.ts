@@ -15,6 +15,24 @@ export function orgIdOf(event: APIGatewayProxyEvent): string {
   return orgId;
 }
 
+/** The id of the API key the authorizer resolved (see {@link orgIdOf}). */
+export function keyIdOf(event: APIGatewayProxyEvent): string {
+  const keyId = event.requestContext.authorizer?.keyId;
+  if (typeof keyId !== 'string' || keyId === '') throw new UnauthorizedError();
+  return keyId;
+}
+
+/**
+ * The API key the request's `Authorization: Bearer <key>` header carries (the gateway let only that
+ * spelling through), for a route that acts on the caller's own key.
+ */
+export function bearerKeyOf(event: APIGatewayProxyEvent): string {
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization');
+  const value = header?.[1] ?? '';
+  if (!value.startsWith('Bearer ')) throw new UnauthorizedError();
+  return value.slice('Bearer '.length);
+}
+
 /**
  * The API's public base URL: the configured one (custom domain, local runtime), or the execute-api URL
  * with its stage, so `_links` are right without configuration.

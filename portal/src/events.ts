@@ -136,7 +136,8 @@ export async function renderEvents(main: HTMLElement, query: URLSearchParams): P
   params.set('per_page', query.get('per_page') ?? '10');
   const [events, accounts] = await Promise.allSettled([
     call<EventSummary[]>(`/events?${params}`),
-    call<{ iban: string }[]>('/accounts'),
+    // The filter's menu offers one page of accounts: the most one bounded request answers.
+    call<{ iban: string }[]>('/accounts?per_page=100'),
   ]);
   const ibans = accounts.status === 'fulfilled' ? accounts.value.data.map((a) => a.iban) : [];
   const form = filterForm(query, ibans);

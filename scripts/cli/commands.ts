@@ -3,6 +3,7 @@
  * and path come from that table, so the CLI cannot drift from the API) and what it prints.
  */
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import { MAX_PER_PAGE } from '#http/paging';
 import type { ApiAnswer, ApiCall } from './api-client';
 import { type Flags, integer, required, UsageError } from './flags';
 
@@ -63,6 +64,23 @@ async function untilDone<T extends Step>(
       : Number(total ?? 0) + Number(part);
   } while (step.more);
   return { ...step, [collected]: total };
+}
+
+/**
+ * Calls a paged listing and follows its `Link: rel="next"` to the end (each page's cost is bounded on the
+ * server), joining the pages. The next link's query is applied to `path`, so the CLI keeps calling the API
+ * it was pointed at, whatever base URL the API writes into its links.
+ */
+async function allPages(call: ApiCall, path: string): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let query: string | undefined = `?per_page=${MAX_PER_PAGE}`;
+  while (query !== undefined) {
+    const answer = await call('GET', `${path}${query}`);
+    items.push(...(answer.body as unknown[]));
+    const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
+    query = next === undefined ? undefined : new URL(next).search;
+  }
+  return items;
 }
 
 const org = (flags: Flags) => ({ org: required(flags, 'org') });
@@ -150,18 +168,29 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account list': {
-    usage: 'account list --org ORG_ID',
+    usage: 'account list --org ORG_ID   (every account: follows the pages of 100)',
     route: 'listOrganizationAccounts',
-    run: (call, flags) => bodyOf(call(...adminRoute('listOrganizationAccounts', org(flags)))),
+    run: (call, flags) => allPages(call, adminRoute('listOrganizationAccounts', org(flags))[1]),
   },
   'account enable': {
     usage: `account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
-    with --recover-since, redeliver its failed and skipped events since then)`,
+    with --recover-since, redeliver its failed and skipped events since then, step by step until done)`,
     route: 'adminEnableEndpoint',
-    run: (call, flags) => {
+    run: async (call, flags) => {
       const since = flags['recover-since'];
-      const body = since === undefined ? undefined : { recover_since: since };
-      return bodyOf(call(...adminRoute('adminEnableEndpoint', { iban: required(flags, 'iban') }), body));
+      const route = adminRoute('adminEnableEndpoint', { iban: required(flags, 'iban') });
+      // Each recovery step examines a bounded part of the status indexes; its cursor goes on past it.
+      const done = await untilDone<Step & { iban: string; webhook_health: string; queued: string[] }>(
+        (previous) =>
+          call(
+            ...route,
+            since === undefined
+              ? undefined
+              : { recover_since: since, ...(previous?.cursor ? { cursor: previous.cursor } : {}) },
+          ),
+        'queued',
+      );
+      return { iban: done.iban, webhook_health: done.webhook_health, queued: done.queued };
     },
   },
   'portal-link': {

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
+import { TenantSeeder } from '#local/tenant-seed';
 import {
   type AccountView,
   API_KEY,
@@ -28,7 +30,8 @@ import {
   UUID,
   WEBHOOK_TOKEN,
 } from '../support/cli-fixture';
-import type { ApiClient } from '../support/e2e-http';
+import { testIban } from '../support/delivery-queue-helpers';
+import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
@@ -177,6 +180,7 @@ describe('accounts', () => {
     const expected: AccountView = {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
+      endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
       webhook_health: toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
@@ -185,7 +189,12 @@ describe('accounts', () => {
 
     // Putting it again without a URL removes the URL: its events will be `skipped`.
     const cleared = ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]));
-    expect(cleared).toEqual({ ...expected, webhook_url: null });
+    // The endpoint id stays with the account: metrics keep naming the same endpoint.
+    expect(cleared).toEqual({
+      ...expected,
+      webhook_url: null,
+      endpoint_id: (put as AccountView).endpoint_id,
+    });
   });
 
   it('account put refuses a bad IBAN or webhook URL with a message and stores nothing', async () => {
@@ -233,6 +242,31 @@ describe('accounts', () => {
     expect(listed.map((account) => account.iban)).toEqual([DE, GB]);
     expect((await api.call('/accounts', { key: org.api_key })).body).toEqual(listed);
     expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
+  });
+
+  it('account list follows the pages to list every account; GET /accounts pages with a bound', async () => {
+    const ibans = Array.from({ length: 230 }, (_, i) => testIban(i));
+    const many = await new TenantSeeder(createDocumentClient(), runtime.tableName).tenant(
+      'Many accounts',
+      ibans.map((iban) => ({ iban })),
+    );
+    const listed = ok(await herald(['account', 'list', '--org', many.orgId])) as AccountView[];
+    expect(listed.map((account) => account.iban)).toEqual([...ibans].sort());
+    expect(new Set(listed.map((account) => account.endpoint_id)).size).toBe(230);
+
+    const first = await api.call('/accounts', { key: many.apiKey });
+    expect(first.body).toHaveLength(10);
+    expect(first.headers.get('link')).toContain('page=2&per_page=10>; rel="next"');
+    const deepest = await api.call('/accounts?page=10&per_page=100', { key: many.apiKey });
+    expect(deepest.body).toEqual([]);
+    expect(
+      expectProblem(await api.call('/accounts?per_page=101', { key: many.apiKey }), 400).invalid_params,
+    ).toEqual([{ name: 'per_page', reason: 'must be an integer from 1 to 100' }]);
+    const tooDeep = expectProblem(
+      await api.call('/accounts?page=11&per_page=100', { key: many.apiKey }),
+      400,
+    );
+    expect(tooDeep.invalid_params?.[0]?.name).toBe('page');
   });
 });
 

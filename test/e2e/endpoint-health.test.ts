@@ -118,9 +118,10 @@ describe('endpoint health', () => {
       headers: { Authorization: `Bearer ${tenant.apiKey}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ recover_since: '2000-01-01 00:00:00' }),
     });
-    const body = (await response.json()) as { queued: string[] };
+    const body = (await response.json()) as { queued: string[]; more: boolean };
     expect(response.status).toBe(200);
     expect(body.queued.sort()).toEqual([gone, ...later].sort());
+    expect(body.more).toBe(false);
     for (const id of [gone, ...later])
       await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 20_000 });
     expect((await accountHealth(tenant, iban)).state).toBe('healthy');

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
@@ -154,6 +155,7 @@ describe('accounts', () => {
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
+      endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
       webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
@@ -163,6 +165,7 @@ describe('accounts', () => {
       view(FR, `${receiverUrl}/ok`),
       view(GB, null),
     ]);
+    expect(response.headers.get('link')).toBe(`<${base}/accounts?page=1&per_page=10>; rel="first"`);
   });
 
   it('shows one account, given in any case and spacing, and its events link works', async () => {

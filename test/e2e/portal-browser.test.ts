@@ -2,8 +2,8 @@
  * The webhook portal in a real browser (headless Chromium) against the local runtime with the real
  * handlers: sign-in by link and by API key, filters and paging, an event's attempts and request,
  * redelivery with a manage link, no redelivery with a read link (and the API's refusal of a read key), an
- * expired link, endpoints: URL edit, health, re-enable with recovery, token show and rotation with an
- * overlap.
+ * expired link, endpoints: one summary call per account card, URL edit, health, re-enable with recovery,
+ * token show and rotation with an overlap; sign-out revokes the session key.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,12 +29,18 @@ import {
   type WatchedPage,
 } from '../support/portal-browser';
 import { type Receiver, reply } from '../support/receiver';
+import { waitFor } from '../support/wait';
 
 const TIMEOUT_MS = 120_000;
 let harness: DeliveryHarness;
-const startReceiver = setupDeliveryFile({ label: 'e2e-portal', retrySchedule: fastSchedule(1, 2) }, (h) => {
-  harness = h;
-});
+/** The emulated authorizer cache: short, so that a signed-out key's 401 comes within the test. */
+const CACHE_SECONDS = 1;
+const startReceiver = setupDeliveryFile(
+  { label: 'e2e-portal', retrySchedule: fastSchedule(1, 2), authorizerCacheTtlSeconds: CACHE_SECONDS },
+  (h) => {
+    harness = h;
+  },
+);
 
 let browser: Browser;
 let tenant: SeededTenant;
@@ -239,9 +245,25 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
 
   it('shows endpoints with their charts, edits a URL, shows and rotates the token with an overlap', async () => {
     const { page, errors } = await signIn('manage');
+    // Every API call the endpoints page makes: the page of accounts, then one summary per account card.
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === new URL(harness.runtime.baseUrl).origin && !url.pathname.endsWith('/portal')) {
+        calls.push(`${request.method()} ${url.pathname}${url.search}`);
+      }
+    });
     await page.getByRole('link', { name: 'Endpoints' }).click();
     const card = page.locator(`article[data-iban="${hooked}"]`);
     await card.locator('svg[aria-label^="24 h: 100 % of 3 attempts succeeded"]').waitFor();
+    await page.locator(`article[data-iban="${unhooked}"] svg[aria-label^="7 days:"]`).first().waitFor();
+    expect(calls.sort()).toEqual(
+      [
+        'GET /accounts?page=1&per_page=10',
+        `GET /accounts/${hooked}/delivery-stats`,
+        `GET /accounts/${unhooked}/delivery-stats`,
+      ].sort(),
+    );
     await screenshot(page, 'endpoints');
 
     const url = `${receiver.url}/edited`;
@@ -297,6 +319,38 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(hours).toBeGreaterThan(1.9);
     expect(hours).toBeLessThanOrEqual(2);
     expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('pages the endpoints of an organization with more accounts than one page', async () => {
+    const many = await harness.createTenant('Many endpoints');
+    const ibans: string[] = [];
+    for (let i = 0; i < 12; i++) ibans.push(await harness.createAccount(many));
+    const { page, errors } = await signIn('read', undefined, many.orgId);
+    await page.getByRole('link', { name: 'Endpoints' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(10);
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(2);
+    const shown = await page
+      .locator('article.card[data-iban]')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-iban')));
+    expect(shown).toEqual([...ibans].sort().slice(10));
+    await page.getByRole('link', { name: '← Previous' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(10);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('signs out by revoking the session key, which then answers 401', async () => {
+    const { page } = await signIn('read');
+    const stored = await page.evaluate<string | null>("sessionStorage.getItem('herald.portal.session')");
+    const key = (JSON.parse(stored ?? '{}') as { key?: string }).key ?? '';
+    const events = () =>
+      fetch(`${harness.runtime.baseUrl}/events`, { headers: { Authorization: `Bearer ${key}` } });
+    expect((await events()).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('herald.portal.session')")).toBeNull();
+    // Revoked at once; the gateway refuses it once its cached decision expires (60 s at most in AWS).
+    await waitFor(async () => (await events()).status === 401, { timeoutMs: (CACHE_SECONDS + 5) * 1000 });
   });
 
   it('is usable by keyboard: Tab reaches the filters and the events, Enter opens one', async () => {

@@ -187,14 +187,16 @@ describe('toAccountView', () => {
     iban: 'DE89370400440532013000',
     orgId: 'org-1',
     webhookUrl: 'https://hooks.example.com/herald',
+    endpointId: 'ep_5f0c2a9be417',
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
 
-  it('shows the URL and links to the account and its events', () => {
+  it('shows the URL, the endpoint id and links to the account and its events', () => {
     expect(toAccountView(account, base)).toEqual({
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
+      endpoint_id: 'ep_5f0c2a9be417',
       webhook_health: {
         state: 'healthy',
         since: null,
@@ -213,7 +215,8 @@ describe('toAccountView', () => {
     });
   });
 
-  it('shows null without a URL', () => {
+  it('shows null without a URL, and without an endpoint id (an account from before ids)', () => {
     expect(toAccountView({ ...account, webhookUrl: undefined }, base).webhook_url).toBeNull();
+    expect(toAccountView({ ...account, endpointId: undefined }, base).endpoint_id).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import { toAccountView } from '#http/accounts/account-view';
+import { accountListLink, toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
@@ -109,7 +109,9 @@ describe('buildOpenApiDocument', () => {
       // A public route answers 401 only when its handler checks a credential of its own (a portal link).
       const ownCredential = route.path === '/portal/session';
       expect('401' in (operation?.responses ?? {}), where).toBe(route.auth === 'api-key' || ownCredential);
-      const forbidden = route.auth === 'iam' || route.scope === 'manage';
+      // Sign-out's handler refuses (403) a key that is not a portal session's.
+      const signOut = route.method === 'DELETE' && route.path === '/portal/session';
+      const forbidden = route.auth === 'iam' || route.scope === 'manage' || signOut;
       expect('403' in (operation?.responses ?? {}), where).toBe(forbidden);
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -179,7 +181,19 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       'a reset, method in lower case',
       ok('post', '/management/webhooks/reset', 202, { queued: [], more: false }),
     ],
-    ['accounts', ok('GET', '/accounts', 200, wire([account('https://hooks.example.com/x'), account()]))],
+    [
+      'a page of accounts',
+      ok(
+        'GET',
+        '/accounts?page=2&per_page=2',
+        200,
+        wire([account('https://hooks.example.com/x'), account()]),
+        {
+          ...JSON_TYPE,
+          Link: accountListLink(base, '/accounts', { page: 2, perPage: 2 }, { accounts: [], hasMore: true }),
+        },
+      ),
+    ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],

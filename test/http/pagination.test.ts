@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ValidationError } from '#domain/errors';
 import type { EventPageQuery } from '#domain/ports';
+import { parseAccountListQuery } from '#http/accounts/account-request';
+import { accountListLink } from '#http/accounts/account-view';
 import { linkHeader } from '#http/events/pagination';
+import { apiEvent } from '../support/api-event';
 
 const base = 'https://api.example.com/v1';
 
@@ -45,6 +49,61 @@ describe('linkHeader', () => {
     expect(linkHeader('https://api.example.com/v1', '/events', query, true)).not.toContain('rel="next"');
     expect(linkHeader('https://api.example.com/v1', '/events', { ...query, page: 9 }, true)).toContain(
       'rel="next"',
+    );
+  });
+});
+
+describe('account listings', () => {
+  const iban = 'DE89370400440532013000';
+  const parse = (query: Record<string, string>) =>
+    parseAccountListQuery(
+      apiEvent({ query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]])) }),
+    );
+  const refused = (query: Record<string, string>) => {
+    try {
+      parse(query);
+    } catch (error) {
+      return (error as ValidationError).params[0]?.name;
+    }
+    return undefined;
+  };
+
+  it('read page, per_page and after with the bounds of /events', () => {
+    expect(parse({})).toEqual({ page: 1, perPage: 10 });
+    expect(parse({ page: '3', per_page: '100', after: 'de89 3704 0044 0532 0130 00' })).toEqual({
+      page: 3,
+      perPage: 100,
+      after: iban,
+    });
+    expect(refused({ per_page: '101' })).toBe('per_page');
+    expect(refused({ page: '11', per_page: '100' })).toBe('page');
+    expect(refused({ page: '05' })).toBe('page');
+    expect(refused({ after: 'DE00370400440532013000' })).toBe('after');
+    expect(refused({ account: iban })).toBe('account');
+  });
+
+  it('link the next page, and past the depth page 1 after the last IBAN', () => {
+    const page = (last: string, hasMore: boolean) => ({
+      accounts: [{ iban: last, orgId: 'o', createdAt: '', updatedAt: '' }],
+      hasMore,
+    });
+    expect(accountListLink(base, '/accounts', { page: 2, perPage: 10 }, page(iban, true))).toBe(
+      [
+        `<${base}/accounts?page=1&per_page=10>; rel="first"`,
+        `<${base}/accounts?page=1&per_page=10>; rel="prev"`,
+        `<${base}/accounts?page=3&per_page=10>; rel="next"`,
+      ].join(', '),
+    );
+    const deep = accountListLink(
+      base,
+      '/accounts',
+      { page: 10, perPage: 100, after: 'AT' },
+      page(iban, true),
+    );
+    expect(deep).toContain(`<${base}/accounts?page=1&per_page=100&after=AT>; rel="first"`);
+    expect(deep).toContain(`<${base}/accounts?page=1&per_page=100&after=${iban}>; rel="next"`);
+    expect(accountListLink(base, '/accounts', { page: 1, perPage: 10 }, page(iban, false))).toBe(
+      `<${base}/accounts?page=1&per_page=10>; rel="first"`,
     );
   });
 });

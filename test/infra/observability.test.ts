@@ -218,6 +218,12 @@ describe('dashboard', () => {
     }
   });
 
+  it('names changed endpoints by organization and endpoint id, never by an account dimension', () => {
+    expect(body).toContain("SEARCH('{Herald,organization,endpoint,service} (MetricName=");
+    expect(body).toContain('EndpointDisabled');
+    expect(body).not.toContain('\\"account\\"');
+  });
+
   it('shows the alarms and the queues', () => {
     expect(body).toContain('\\"type\\":\\"alarm\\"');
     expect(body).toContain('ApproximateAgeOfOldestMessage');

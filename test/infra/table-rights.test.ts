@@ -79,11 +79,11 @@ describe('table rights', () => {
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual(['manageSettings', 'administer', 'openPortalSession', 'consumer']);
+    expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
-    expect(apiKeys).toEqual(['authorizer', 'administer', 'openPortalSession']);
+    expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
-    expect(portalLinks).toEqual(['administer', 'openPortalSession']);
+    expect(portalLinks).toEqual(['administer', 'portalSession']);
     for (const key of KEYS) {
       const statements = tableStatements(key);
       // Item actions only under a LeadingKeys condition that also requires keys to be named.
@@ -91,18 +91,17 @@ describe('table rights', () => {
         expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
         expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
       }
-      // Only the admin path and portal sign-in (session keys) create or delete API keys, only the admin
-      // path creates organizations (UpdateItem creates items too, so it counts as a write); only it and
-      // the organization's token route update ORG#.
+      // Only the admin path and the portal's session function create or delete API keys, only the admin
+      // path creates organizations (UpdateItem creates items too, so it counts as a write); only they
+      // (the key count) and the organization's token route update ORG#.
       for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']) {
-        const issuer =
-          key === 'administer' || (key === 'openPortalSession' && action !== 'dynamodb:UpdateItem');
+        const issuer = key === 'administer' || key === 'portalSession';
         if (!issuer) expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
         if (key !== 'administer' && action !== 'dynamodb:UpdateItem') {
           expect(prefixes(key, action), `${key} ${action}`).not.toContain('ORG#*');
         }
       }
-      if (!['administer', 'manageSettings'].includes(key)) {
+      if (!['administer', 'manageSettings', 'portalSession'].includes(key)) {
         expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
       }
       // Queries only on named indexes, never on the table.
@@ -120,10 +119,11 @@ describe('table rights', () => {
       'PORTAL#*',
       'ACCOUNT#*',
     ]);
-    // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys.
-    expect(prefixes('openPortalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
-    expect(prefixes('openPortalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
-    expect(prefixes('openPortalSession', 'dynamodb:UpdateItem')).toEqual([]);
+    // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys;
+    // sign-out deletes its own key; each with the organization's key count.
+    expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
+    expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
+    expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
     expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
     // Erasing an account's events: batch deletes of EVENT# items only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
@@ -172,8 +172,8 @@ describe('table rights', () => {
 
   it('only publish, administer and portal sign-in create items, only the last two delete; none scans', () => {
     const creators: Record<string, FunctionKey[]> = {
-      'dynamodb:PutItem': ['publishEvent', 'administer', 'openPortalSession'],
-      'dynamodb:DeleteItem': ['administer', 'openPortalSession'],
+      'dynamodb:PutItem': ['publishEvent', 'administer', 'portalSession'],
+      'dynamodb:DeleteItem': ['administer', 'portalSession'],
       'dynamodb:BatchWriteItem': ['administer'],
       'dynamodb:Scan': [],
       'dynamodb:*': [],
@@ -185,10 +185,8 @@ describe('table rights', () => {
       ).toEqual(allowed);
     }
     expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
-    const session = byDefault.statements('openPortalSession');
-    for (const action of ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']) {
-      expect(allows(session, action), action).toBe(false);
-    }
+    const session = byDefault.statements('portalSession');
+    expect(allows(session, 'dynamodb:BatchWriteItem')).toBe(false);
     expect(JSON.stringify(session)).not.toMatch(/sqs:/);
   });
 });

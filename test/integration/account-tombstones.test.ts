@@ -48,7 +48,7 @@ describe('account tombstones', () => {
 
     expect(await directory.getAccount(iban)).toBeUndefined();
     expect(await directory.getAccount(iban, { consistent: true })).toBeUndefined();
-    expect(await directory.listAccounts('org-a')).toEqual([]);
+    expect((await directory.listAccounts('org-a', { page: 1, perPage: 100 })).accounts).toEqual([]);
     expect(await directory.getAccountTombstone(iban)).toEqual({ iban, orgId: 'org-a', deletedAt: NOW });
     // Nothing about the endpoint can be written onto it, not even by its own organization.
     await expect(
@@ -85,7 +85,9 @@ describe('account tombstones', () => {
       createdAt: later,
     });
     expect(again.webhookHealth?.state).toBe('healthy');
-    expect((await directory.listAccounts('org-c')).map((a) => a.iban)).toEqual([iban]);
+    expect(
+      (await directory.listAccounts('org-c', { page: 1, perPage: 100 })).accounts.map((a) => a.iban),
+    ).toEqual([iban]);
     expect(await directory.getAccountTombstone(iban)).toBeUndefined();
   });
 

@@ -194,7 +194,7 @@ describe('chunked reset', () => {
     expect(sent).toHaveLength(RESET_CHUNK + 35);
   });
 
-  it("recovery's chunk reads the status indexes for one account since a time, and nothing else", async () => {
+  it("recovery's walk takes one account's failed and skipped events since a time, and nothing else", async () => {
     const orgId = randomUUID();
     const account = testIban();
     const skipped = (second: number, of = account) =>
@@ -207,11 +207,75 @@ describe('chunked reset', () => {
     await store.recordAttempt(failed.id, attempt(500), 'failed');
     const delivered = await stored(newEvent({ orgId, account, triggeredAt: at(109) }));
     await store.recordAttempt(delivered.id, attempt(200), 'success');
-    const chunk = await store.nextFailedOrSkipped(orgId, 10, { account, since: at(50) });
-    expect(new Set(chunk.ids)).toEqual(new Set([failed.id, ...wanted.map((event) => event.id)]));
-    expect(chunk.more).toBe(false);
-    const small = await store.nextFailedOrSkipped(orgId, 1, { account, since: at(50) });
-    expect(small).toEqual({ ids: [failed.id], more: true });
+    const filter = { account, since: at(50) };
+    const chunk = await store.recoveryChunk(orgId, filter, 10);
+    // The failed index first, then the skipped one, each oldest first.
+    expect(chunk).toEqual({ ids: [failed.id, ...wanted.map((event) => event.id)] });
+    const small = await store.recoveryChunk(orgId, filter, 1);
+    expect(small.ids).toEqual([failed.id]);
+    const rest = await store.recoveryChunk(orgId, filter, 10, small.cursor);
+    expect(rest).toEqual({ ids: wanted.map((event) => event.id) });
+    await expect(store.recoveryChunk(orgId, filter, 10, 'bm90IGEgY3Vyc29y')).rejects.toThrow(ValidationError);
+  });
+
+  it("recovery's walk examines at most the read bound per step and goes on past it", async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const others = testIban();
+    // 12 skipped entries, 4 of the account: a bound of 5 needs three steps, each past the last.
+    const ours: string[] = [];
+    for (let second = 0; second < 12; second++) {
+      const mine = second % 3 === 0;
+      const event = await stored(
+        newEvent({
+          orgId,
+          account: mine ? account : others,
+          triggeredAt: at(second),
+          webhookStatus: 'skipped',
+        }),
+      );
+      if (mine) ours.push(event.id);
+    }
+    const bounded = new DynamoEventStore(documents, tableName, undefined, {
+      indexEntries: 5,
+      itemsChecked: 500,
+    });
+    const found: string[] = [];
+    let cursor: string | undefined;
+    let steps = 0;
+    do {
+      const step = await bounded.recoveryChunk(orgId, { account, since: at(0) }, 100, cursor);
+      found.push(...step.ids);
+      cursor = step.cursor;
+      steps++;
+    } while (cursor !== undefined && steps < 10);
+    expect(found).toEqual(ours);
+    expect(steps).toBe(3);
+  });
+});
+
+describe('a delivery summary', () => {
+  it("reads the account's latest events' attempts with one Query and one batch read", async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const ours: NewEvent[] = [];
+    for (let second = 0; second < 5; second++) {
+      const event = await stored(newEvent({ orgId, account, triggeredAt: at(200 + second) }));
+      await store.recordAttempt(event.id, attempt(second === 4 ? 500 : 200), 'pending', Date.now());
+      ours.push(event);
+      await stored(newEvent({ orgId, account: testIban(), triggeredAt: at(200 + second) }));
+    }
+    const latest = await measure(() => store.recentAttempts(orgId, account, at(0), 3));
+    expect(Object.keys(latest.units).sort()).toEqual(['BatchGetItem', 'Query']);
+    expect(latest.result).toMatchObject({ events: 3, complete: false });
+    expect(latest.result.attempts.map((a) => a.responseStatus).sort()).toEqual([200, 200, 500]);
+    const all = await store.recentAttempts(orgId, account, at(0), 100);
+    expect(all).toMatchObject({ events: 5, complete: true });
+    expect(await store.recentAttempts(orgId, account, at(300), 100)).toEqual({
+      attempts: [],
+      events: 0,
+      complete: true,
+    });
   });
 });
 

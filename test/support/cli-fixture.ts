@@ -47,6 +47,7 @@ export interface CreatedOrg {
 export interface AccountView {
   readonly iban: string;
   readonly webhook_url: string | null;
+  readonly endpoint_id: string | null;
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }

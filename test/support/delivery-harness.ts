@@ -43,6 +43,8 @@ export interface HarnessOptions {
   /** Extra function environment (e.g. `DELIVERY_TIMEOUT_MS`). */
   readonly env?: Readonly<Record<string, string>>;
   readonly consumerConcurrency?: number;
+  /** How long the gateway keeps an authorizer decision; 60 s (as in AWS) when absent. */
+  readonly authorizerCacheTtlSeconds?: number;
 }
 
 /** A running runtime and what the tests need around it. */
@@ -102,6 +104,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     retrySchedule: options.retrySchedule,
     ...(options.env ? { env: options.env } : {}),
     ...(options.consumerConcurrency ? { consumerConcurrency: options.consumerConcurrency } : {}),
+    authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
     onError: (source, error) => {
       errors.push({ source, error });
       console.error(`[${source}] ${new Date().toISOString()}`, error);

@@ -37,9 +37,12 @@ export function scheduleMs(schedule: string): number[] {
   return schedule.split(',').map((item) => Number(item) * 1000);
 }
 
-/** A valid German IBAN no other test uses (random account number, computed check digits). */
-export function testIban(): string {
-  return ibanWithCheckDigits('DE', `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`);
+/**
+ * A valid German IBAN no other test uses (random account number, computed check digits); with
+ * `accountNumber`, that account's, so IBANs sort by it.
+ */
+export function testIban(accountNumber = randomInt(0, 1e10)): string {
+  return ibanWithCheckDigits('DE', `37040044${String(accountNumber).padStart(10, '0')}`);
 }
 
 /** Sends a `{"id"}` message straight to a queue. */

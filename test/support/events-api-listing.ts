@@ -54,6 +54,7 @@ export interface EventDetail extends EventSummary {
 export interface AccountView {
   readonly iban: string;
   readonly webhook_url: string | null;
+  readonly endpoint_id: string | null;
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }

@@ -47,7 +47,9 @@ describe('deleteAccount', () => {
     const result = toAccountErasureView(await deleteAccount(deps, { iban: IBAN, erase: false }));
     expect(result).toEqual({ iban: IBAN, org_id: orgId, deleted: true, erased_events: 0, more: false });
     expect(await directory.getAccount(IBAN)).toBeUndefined();
-    expect(await directory.listAccounts(orgId)).toEqual([expect.objectContaining({ iban: OTHER_IBAN })]);
+    expect((await directory.listAccounts(orgId, { page: 1, perPage: 100 })).accounts).toEqual([
+      expect.objectContaining({ iban: OTHER_IBAN }),
+    ]);
     expect(await directory.getAccountTombstone(IBAN)).toEqual({
       iban: IBAN,
       orgId,

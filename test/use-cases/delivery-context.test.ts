@@ -25,7 +25,7 @@ describe('delivery context', () => {
       ['a1', 'a2', 'a3', 'b1', 'b2'].map((id) => message(id)),
     );
     expect(w.sender.requests).toHaveLength(5);
-    expect(w.directory.reads).toEqual({ getAccount: 2, getOrganization: 2 });
+    expect(w.directory.reads).toEqual({ getAccount: 2, getOrganization: 2, listedEntries: 0 });
     expect(w.directory.consistentReads).toEqual({ getAccount: 2, getOrganization: 2 });
     // The healthy path writes nothing more than the attempts.
     expect(w.events.writes).toEqual(Array.from({ length: 5 }, () => 'RecordAttempt'));

@@ -112,6 +112,29 @@ describe('circuit breaker', () => {
     expect(w.sender.requests).toHaveLength(1);
   });
 
+  it('reports a change by the endpoint id, giving one to an account from before ids', async () => {
+    const w = deliveryWorld();
+    seed(w, 2);
+    w.sender.answer = () => answer(410);
+    // The seeded account predates endpoint ids: its first change gives it one, which the report carries.
+    const first = await deliverEvent(w.deps, 'e0');
+    const given = w.health.endpointIds.get(w.iban);
+    expect(given).toMatch(/^ep_[0-9a-f]{12}$/);
+    expect(first).toMatchObject({ endpoint: { change: 'disabled', endpointId: given } });
+    expect(JSON.stringify(first)).not.toContain('"endpointId":"DE');
+
+    const v = deliveryWorld();
+    v.directory.addAccount({
+      iban: v.iban,
+      webhookUrl: 'https://hooks.example.com/herald',
+      endpointId: 'ep_00000000000a',
+    });
+    v.events.seed({ id: 'e0' });
+    v.sender.answer = () => answer(410);
+    expect(await deliverEvent(v.deps, 'e0')).toMatchObject({ endpoint: { endpointId: 'ep_00000000000a' } });
+    expect(v.health.writes).not.toContain('endpoint-id');
+  });
+
   it('records the attempt when the health write fails (account deleted mid-flight), and reports it', async () => {
     const w = deliveryWorld();
     seed(w, 2);

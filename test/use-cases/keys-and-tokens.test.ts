@@ -65,6 +65,43 @@ describe('API keys', () => {
       createApiKey(directory, keys, ORG.id, { name: 'one more', scope: 'read' }, NOW),
     ).rejects.toThrow(ConflictError);
   });
+
+  it('never passes the limit under concurrent creations, and lists every key it made', async () => {
+    const { directory, keys } = setup();
+    const create = (name: string) => createApiKey(directory, keys, ORG.id, { name, scope: 'read' }, NOW);
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => create(`c${i}`)));
+    const made = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.key.id] : []));
+    expect(made).toHaveLength(MAX_API_KEYS_PER_ORG);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConflictError);
+    const listed = await listApiKeys(directory, keys, ORG.id);
+    expect(listed.map((key) => key.id).sort()).toEqual([...made].sort());
+    // A revoked key frees exactly one place.
+    await revokeApiKey(keys, ORG.id, made[0] ?? '');
+    await create('after revoke');
+    await expect(create('one too many')).rejects.toThrow(ConflictError);
+  });
+
+  it('counts keys stored before the count once, and holds the limit from there', async () => {
+    const { directory, keys } = setup();
+    // 55 keys from before the limit was atomic (the race let organizations pass it): no count stored.
+    for (let i = 0; i < 55; i++) {
+      keys.byHash.set(`old-${i}`, {
+        id: `old-${i}`,
+        orgId: ORG.id,
+        name: 'old',
+        scope: 'read',
+        createdAt: '',
+      });
+    }
+    const create = () => createApiKey(directory, keys, ORG.id, { name: 'new', scope: 'read' }, NOW);
+    await expect(create()).rejects.toThrow(ConflictError);
+    expect(keys.counts.get(ORG.id)).toBe(55);
+    expect(await listApiKeys(directory, keys, ORG.id)).toHaveLength(55);
+    for (let i = 0; i < 6; i++) await revokeApiKey(keys, ORG.id, `old-${i}`);
+    await create();
+    await expect(create()).rejects.toThrow(ConflictError);
+    expect(keys.counts.get(ORG.id)).toBe(MAX_API_KEYS_PER_ORG);
+  });
 });
 
 describe('the authorizer', () => {

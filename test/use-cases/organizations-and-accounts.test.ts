@@ -1,15 +1,24 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { API_KEY_PREFIX, hashApiKey } from '#domain/signing/secrets';
 import { WEBHOOK_TOKEN_PREFIX } from '#domain/signing/webhook-token';
+import { parseAccountListQuery } from '#http/accounts/account-request';
+import { accountListLink } from '#http/accounts/account-view';
 import { parseNewOrganization } from '#http/organizations/organization-request';
 import { toCreatedOrganizationView } from '#http/organizations/organization-view';
 import { getAccount, listAccounts, putAccount } from '#use-cases/accounts/accounts';
 import { createOrganization } from '#use-cases/organizations/organizations';
 import { apiEvent } from '../support/api-event';
+import { testIban } from '../support/delivery-queue-helpers';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+
+/** A URL's query as API Gateway hands it over (multi-value). */
+const queryOf = (url: URL): Record<string, string[]> =>
+  Object.fromEntries([...url.searchParams.keys()].map((name) => [name, url.searchParams.getAll(name)]));
 
 const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'GB82WEST12345698765432';
@@ -77,6 +86,7 @@ describe('putAccount', () => {
       iban: IBAN,
       orgId,
       webhookUrl: 'https://hooks.example.test/in',
+      endpointId: expect.stringMatching(ENDPOINT_ID_PATTERN),
       createdAt: clock.iso(),
       updatedAt: clock.iso(),
     });
@@ -90,9 +100,9 @@ describe('putAccount', () => {
     expect(emptied.webhookUrl).toBeUndefined();
   });
 
-  it('updates an account of the same organization and keeps its creation time', async () => {
+  it('updates an account of the same organization and keeps its creation time and endpoint id', async () => {
     const orgId = await newOrg();
-    await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
+    const first = await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
     const created = clock.iso();
     clock.advance(5_000);
     const updated = await putAccount(
@@ -101,7 +111,15 @@ describe('putAccount', () => {
       'public-https',
       { clock: clock.date },
     );
-    expect(updated).toMatchObject({ createdAt: created, updatedAt: clock.iso() });
+    expect(updated).toMatchObject({
+      createdAt: created,
+      updatedAt: clock.iso(),
+      endpointId: first.endpointId,
+    });
+    // An account from before endpoint ids gets one at its next write.
+    directory.accounts.set(IBAN, { ...updated, endpointId: undefined });
+    const again = await putAccount(directory, { orgId, iban: IBAN }, 'public-https', { clock: clock.date });
+    expect(again.endpointId).toMatch(ENDPOINT_ID_PATTERN);
   });
 
   it('refuses an IBAN that belongs to another organization', async () => {
@@ -157,8 +175,37 @@ describe('listAccounts and getAccount', () => {
     await putAccount(directory, { orgId, iban: OTHER_IBAN }, 'public-https');
     await putAccount(directory, { orgId, iban: IBAN }, 'public-https');
     await putAccount(directory, { orgId: otherOrg, iban: 'NL91ABNA0417164300' }, 'public-https');
-    expect((await listAccounts(directory, orgId)).map((account) => account.iban)).toEqual([IBAN, OTHER_IBAN]);
-    expect(await listAccounts(directory, UNKNOWN_ORG)).toEqual([]);
+    const page = await listAccounts(directory, orgId, { page: 1, perPage: 10 });
+    expect(page.accounts.map((account) => account.iban)).toEqual([IBAN, OTHER_IBAN]);
+    expect(page.hasMore).toBe(false);
+    expect(await listAccounts(directory, UNKNOWN_ORG, { page: 1, perPage: 10 })).toEqual({
+      accounts: [],
+      hasMore: false,
+    });
+  });
+
+  it('page 3,000 accounts with bounded reads, the next links reaching every one', async () => {
+    const orgId = await newOrg('Big');
+    const ibans = Array.from({ length: 3_000 }, (_, i) => testIban(i));
+    for (const iban of ibans) directory.addAccount({ iban, orgId });
+    const base = 'https://api.example.test/v1';
+    let next: string | undefined = `${base}/accounts?per_page=100`;
+    const seen: string[] = [];
+    let requests = 0;
+    while (next !== undefined) {
+      const url: URL = new URL(next);
+      const query = parseAccountListQuery(apiEvent({ query: queryOf(url) }));
+      const before = directory.reads.listedEntries;
+      const page = await listAccounts(directory, orgId, query);
+      // Each request reads at most the depth bound (plus one) of index entries, and its page of items.
+      expect(directory.reads.listedEntries - before).toBeLessThanOrEqual(MAX_LIST_DEPTH + 1);
+      expect(page.accounts.length).toBeLessThanOrEqual(100);
+      seen.push(...page.accounts.map((account) => account.iban));
+      next = /<([^>]+)>; rel="next"/.exec(accountListLink(base, '/accounts', query, page))?.[1];
+      requests++;
+    }
+    expect(seen).toEqual([...ibans].sort());
+    expect(requests).toBe(30);
   });
 
   it("get an account by a spaced IBAN; another organization's answers like an unknown one", async () => {

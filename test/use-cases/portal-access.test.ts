@@ -4,7 +4,7 @@
  * the 50-key limit still holds for the operator's own keys.
  */
 import { describe, expect, it } from 'vitest';
-import { ConflictError, UnauthorizedError } from '#domain/errors';
+import { ConflictError, ForbiddenError, UnauthorizedError } from '#domain/errors';
 import type { Organization } from '#domain/model';
 import { PORTAL_SESSION_KEY_NAME, SESSION_MINUTES } from '#domain/portal-access';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
@@ -12,7 +12,11 @@ import { hashApiKey } from '#domain/signing/secrets';
 import { toPortalLinkView, toPortalSessionView } from '#http/portal/portal-view';
 import { createApiKey } from '#use-cases/organizations/api-keys';
 import { apiKeyOfBearer } from '#use-cases/organizations/authorize';
-import { mintPortalLink, openPortalSession } from '#use-cases/organizations/portal-access';
+import {
+  closePortalSession,
+  mintPortalLink,
+  openPortalSession,
+} from '#use-cases/organizations/portal-access';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -94,6 +98,36 @@ describe('portal sessions', () => {
     await signIn('manage');
     const names = (await ports.apiKeys.listApiKeys(ORG.id)).map((key) => key.name).sort();
     expect(names).toEqual(['ci', PORTAL_SESSION_KEY_NAME]);
+  });
+
+  it('hold the key limit under 60 concurrent sign-ins, every session key listed', async () => {
+    const { ports, signIn } = setup();
+    const results = await Promise.allSettled(Array.from({ length: 60 }, () => signIn('read')));
+    const sessions = results.filter((r) => r.status === 'fulfilled');
+    expect(sessions).toHaveLength(MAX_API_KEYS_PER_ORG);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConflictError);
+    expect(await ports.apiKeys.listApiKeys(ORG.id)).toHaveLength(MAX_API_KEYS_PER_ORG);
+    expect(ports.apiKeys.byHash.size).toBe(MAX_API_KEYS_PER_ORG);
+  });
+
+  it('sign out by revoking their own key, which frees its place; other keys may not', async () => {
+    const { ports, clock, signIn } = setup();
+    const session = await signIn('read');
+    const key = await apiKeyOfBearer(ports.apiKeys, `Bearer ${session.api_key}`, seconds(clock));
+    const caller = { orgId: ORG.id, keyId: key?.id ?? '', secret: session.api_key };
+    await closePortalSession(ports.apiKeys, caller);
+    expect(await apiKeyOfBearer(ports.apiKeys, `Bearer ${session.api_key}`, seconds(clock))).toBeUndefined();
+    expect(ports.apiKeys.counts.get(ORG.id)).toBe(0);
+    // Twice is not an error: the gateway's cache may still let the revoked key through for a minute.
+    await closePortalSession(ports.apiKeys, caller);
+    const ci = await createApiKey(ports.directory, ports.apiKeys, ORG.id, { name: 'ci', scope: 'manage' });
+    const own = { orgId: ORG.id, keyId: ci.key.id, secret: ci.secret };
+    await expect(closePortalSession(ports.apiKeys, own)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await ports.apiKeys.listApiKeys(ORG.id)).toHaveLength(1);
+    // The key the authorizer named must be the one the secret is.
+    const other = await signIn('manage');
+    const mismatched = { orgId: ORG.id, keyId: ci.key.id, secret: other.api_key };
+    await expect(closePortalSession(ports.apiKeys, mismatched)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it('still refuse a session when the organization holds the most live keys', async () => {

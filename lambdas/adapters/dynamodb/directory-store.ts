@@ -11,9 +11,10 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore, ReadOptions } from '#domain/ports';
-import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
-import type { CapacityListener } from './capacity';
+import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import { KEY_COUNT } from './api-key-count';
+import { batchGetItems } from './batch-get';
+import { type CapacityListener, capacityCounter } from './capacity';
 import { DELETED_AT, isTombstone, keys, toAccount, toAccountTombstone, toOrganization } from './items';
 
 /** {@link DirectoryStore} on the single events table. */
@@ -39,6 +40,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
           name: org.name,
           webhook_token: org.webhookToken,
           created_at: org.createdAt,
+          // No key yet: its first key is counted without counting anything (see api-key-count.ts).
+          [KEY_COUNT]: 0,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -88,6 +91,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
+            account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
             // Re-creating the organization's own deleted account revives its tombstone.
             hasUrl ? `, webhook_url = :url REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
           ].join(''),
@@ -100,6 +104,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':now': account.updatedAt,
             ':gpk': keys.orgAccounts(account.orgId),
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
+            ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -157,7 +162,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
     }
   }
 
-  async listAccounts(orgId: string): Promise<Account[]> {
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    // One entry past the page tells whether more follow; the depth bound keeps this at most 1,001.
+    const wanted = offset + query.perPage + 1;
     const ibans: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -165,22 +173,36 @@ export class DynamoDirectoryStore implements DirectoryStore {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: 'by-org',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.orgAccounts(orgId) },
+          KeyConditionExpression: `gsi1pk = :pk${query.after === undefined ? '' : ' AND gsi1sk > :after'}`,
+          ExpressionAttributeValues: {
+            ':pk': keys.orgAccounts(orgId),
+            ...(query.after === undefined ? {} : { ':after': query.after }),
+          },
+          ProjectionExpression: 'gsi1sk',
+          Limit: wanted - ibans.length,
           ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
         }),
       );
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
       for (const item of out.Items ?? []) ibans.push(String(item.gsi1sk));
       startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    // The index projects no webhook URL, so the account items are read in batches of 100.
-    const accounts: Account[] = [];
-    for (let start = 0; start < ibans.length; start += BATCH_GET_LIMIT) {
-      const chunk = ibans.slice(start, start + BATCH_GET_LIMIT);
-      const { items } = await batchGetItems(this.client, this.tableName, chunk.map(keys.account));
-      accounts.push(...items.map(toAccount));
-    }
-    return accounts.sort((a, b) => a.iban.localeCompare(b.iban));
+    } while (startKey && ibans.length < wanted);
+    // The index projects no webhook URL, so the page's account items are read: at most 100, one batch.
+    const pageIbans = ibans.slice(offset, offset + query.perPage);
+    const { items, capacityUnits } =
+      pageIbans.length === 0
+        ? { items: [], capacityUnits: 0 }
+        : await batchGetItems(this.client, this.tableName, pageIbans.map(keys.account));
+    this.count('BatchGetItem', capacityUnits);
+    // The index is eventually consistent: an account deleted since (a tombstone), or taken by another
+    // organization since, is left out.
+    const accounts = items
+      .filter((item) => !isTombstone(item))
+      .map(toAccount)
+      .filter((account) => account.orgId === orgId)
+      .sort((a, b) => (a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0));
+    return { accounts, hasMore: ibans.length > offset + query.perPage };
   }
 
   async getEventRetentionDays(): Promise<number | undefined> {
@@ -207,8 +229,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    const units = out.ConsumedCapacity?.CapacityUnits;
-    if (this.onCapacity && units !== undefined) this.onCapacity('GetItem', units);
+    this.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
     return out.Item;
+  }
+
+  private count(operation: string, units: number | undefined): void {
+    capacityCounter(this.onCapacity)(operation, units);
   }
 }

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import { newEndpointId } from '#domain/ids';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
@@ -137,6 +138,23 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
       iban,
     );
     return written.ok;
+  }
+
+  async endpointId(iban: string): Promise<string> {
+    const out = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.account(iban),
+        // An account from before endpoint ids gets one at this first write; any other keeps its own.
+        UpdateExpression: 'SET endpoint_id = if_not_exists(endpoint_id, :id)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':id': newEndpointId() },
+        ReturnValues: 'ALL_NEW',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.count(out.ConsumedCapacity?.CapacityUnits);
+    return String(out.Attributes?.endpoint_id);
   }
 
   private async write(input: Omit<UpdateInput, 'TableName' | 'Key'>, iban: string): Promise<EndpointHealth> {

@@ -65,6 +65,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     iban: String(item.iban),
     orgId: String(item.org_id),
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
+    endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
     webhookHealth: toEndpointHealth(item),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),

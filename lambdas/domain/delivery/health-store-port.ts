@@ -41,4 +41,6 @@ export interface EndpointHealthStore {
   releaseSlot(iban: string, lease: SlotLease): Promise<void>;
   /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
   enable(iban: string, orgId: string, at: string): Promise<boolean>;
+  /** The account's endpoint id, given to it now if it has none (an account from before endpoint ids). */
+  endpointId(iban: string): Promise<string>;
 }

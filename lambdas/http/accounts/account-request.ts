@@ -1,11 +1,51 @@
 /**
- * The requests that change an account: its webhook URL (an organization key's `PUT /accounts/{iban}`, the
- * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
+ * The requests about accounts: a page of them (`GET /accounts` and the operator's listing), and those
+ * that change one: its webhook URL (an organization key's `PUT /accounts/{iban}`, the operator's
+ * `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { STATS_WINDOW_NAMES, type StatsWindow } from '#domain/delivery-stats';
 import { ValidationError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { AccountPageQuery } from '#domain/ports';
+import { parsePageNumbers } from '#http/paging';
 import { jsonBody, queryParams } from '#http/request';
 import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+
+/** Every query parameter of an account listing, in canonical order. */
+export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
+
+/**
+ * The query of `GET /accounts` (and `GET /admin/organizations/{org}/accounts`): `page` and `per_page` as
+ * `GET /events` reads them, and `after`, an IBAN the listing starts after (where the `next` link goes
+ * once `page × per_page` reaches the depth bound).
+ *
+ * @throws ValidationError naming the parameter
+ */
+export function parseAccountListQuery(event: APIGatewayProxyEvent): AccountPageQuery {
+  const query = queryParams(event, ACCOUNT_LIST_PARAMS);
+  const numbers = parsePageNumbers(
+    query.page,
+    query.per_page,
+    'to go further, set after to the last IBAN you have and start again at page 1 (the next links do)',
+  );
+  return query.after === undefined ? numbers : { ...numbers, after: parseIban('after', query.after) };
+}
+
+/**
+ * The query of `GET /accounts/{iban}/delivery-stats`: `window` (`24h` or `7d`) for one window, none for
+ * every window (the portal's charts, from one call).
+ *
+ * @throws ValidationError naming `window` or an unknown parameter
+ */
+export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindow[] {
+  const { window } = queryParams(event, ['window']);
+  if (window === undefined) return [...STATS_WINDOW_NAMES];
+  const known = STATS_WINDOW_NAMES.find((name) => name === window);
+  if (known === undefined)
+    throw new ValidationError('window', `must be one of ${STATS_WINDOW_NAMES.join(', ')}`);
+  return [known];
+}
 
 /**
  * The body of an organization key's `PUT /accounts/{iban}`: `{"webhook_url": "<url>" | null}`.
@@ -57,16 +97,28 @@ export function parseAccountDeletion(event: APIGatewayProxyEvent): {
 
 /**
  * The body of `POST /accounts/{iban}/enable` and its operator twin: empty, or
- * `{"recover_since": "YYYY-MM-DD HH:MM:SS"}` (UTC), read into ISO.
+ * `{"recover_since": "YYYY-MM-DD HH:MM:SS", "cursor"?}` (UTC, read into ISO; the cursor of the previous
+ * answer goes on with the same recovery).
  *
  * @throws ValidationError naming the field for anything else
  */
-export function parseEnableRequest(event: APIGatewayProxyEvent): { recoverSince?: string } {
+export function parseEnableRequest(event: APIGatewayProxyEvent): {
+  recovery?: { since: string; cursor?: string };
+} {
   if (event.body === null || event.body.trim() === '') return {};
-  const { recover_since } = jsonBody(event, ['recover_since']);
-  if (recover_since === undefined) return {};
+  const { recover_since, cursor } = jsonBody(event, ['recover_since', 'cursor']);
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '')) {
+    throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
+  }
+  if (recover_since === undefined) {
+    if (cursor !== undefined) {
+      throw new ValidationError('recover_since', 'is required with cursor: send the same time again');
+    }
+    return {};
+  }
   if (typeof recover_since !== 'string') {
     throw new ValidationError('recover_since', TIMESTAMP_PARAM_REASON);
   }
-  return { recoverSince: parseTimestampParam('recover_since', recover_since) };
+  const since = parseTimestampParam('recover_since', recover_since);
+  return { recovery: cursor === undefined ? { since } : { since, cursor } };
 }

@@ -2,16 +2,22 @@
  * The JSON views of accounts (snake_case, as in the seed): an account with its endpoint's health, what
  * enabling an endpoint did, and what deleting an account (and erasing its events) did.
  */
+
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
 import type { Account } from '#domain/model';
+import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, pathSegment } from '#domain/urls';
+import { linkHeaderValue } from '#http/paging';
 
 /** The view of an account. */
 export interface AccountView {
   readonly iban: string;
   /** null when events of the account are recorded but not delivered. */
   readonly webhook_url: string | null;
+  /** The endpoint's non-personal id, as metrics name it; null for an account from before ids, until written. */
+  readonly endpoint_id: string | null;
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }
@@ -34,12 +40,45 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
   return {
     iban: account.iban,
     webhook_url: account.webhookUrl ?? null,
+    endpoint_id: account.endpointId ?? null,
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
       events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),
     },
   };
+}
+
+/**
+ * The `Link` header of an account listing: `first` and `prev` keep `per_page` and `after`; `next` is the
+ * following page, or, once `page × per_page` would pass `MAX_LIST_DEPTH`, page 1 after the last IBAN of
+ * this page, so following `next` reaches every account at a bounded cost per request.
+ *
+ * @param path - the listing's path, `/accounts` or the operator's
+ */
+export function accountListLink(
+  baseUrl: string,
+  path: string,
+  query: AccountPageQuery,
+  page: AccountPage,
+): string {
+  const url = (at: AccountPageQuery): string => {
+    const params = new URLSearchParams({ page: String(at.page), per_page: String(at.perPage) });
+    if (at.after !== undefined) params.set('after', at.after);
+    return `${joinUrl(baseUrl, path)}?${params}`;
+  };
+  const last = page.accounts.at(-1)?.iban;
+  const deeper = (query.page + 1) * query.perPage > MAX_LIST_DEPTH;
+  const next = !page.hasMore
+    ? undefined
+    : deeper && last !== undefined
+      ? url({ page: 1, perPage: query.perPage, after: last })
+      : url({ ...query, page: query.page + 1 });
+  return linkHeaderValue({
+    first: url({ ...query, page: 1 }),
+    prev: query.page > 1 ? url({ ...query, page: query.page - 1 }) : undefined,
+    next,
+  });
 }
 
 /** The health of an account's endpoint as the API shows it. */
@@ -64,14 +103,27 @@ export interface EndpointEnabledView {
   readonly iban: string;
   readonly webhook_health: 'healthy';
   readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string;
 }
 
-/** Renders what enabling did: the endpoint is healthy, and these events start a new cycle. */
+/**
+ * Renders what enabling did: the endpoint is healthy, these events start a new cycle, and (while `more`)
+ * the cursor that goes on with the recovery.
+ */
 export function toEndpointEnabledView(result: {
   readonly iban: string;
   readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string | undefined;
 }): EndpointEnabledView {
-  return { iban: result.iban, webhook_health: 'healthy', queued: result.queued };
+  const view = {
+    iban: result.iban,
+    webhook_health: 'healthy' as const,
+    queued: result.queued,
+    more: result.more,
+  };
+  return result.cursor === undefined ? view : { ...view, cursor: result.cursor };
 }
 
 /** What one `DELETE /admin/accounts/{iban}?erase=true` did (the `AccountErasure` schema). */

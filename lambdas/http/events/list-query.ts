@@ -2,13 +2,13 @@
  * The query of `GET /events`: paging and filters, read strictly so a typo answers 400 instead of
  * silently listing everything.
  */
-import { MAX_LIST_DEPTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import { parseEventType } from '#domain/event-input';
 import { parseIban } from '#domain/iban';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '#domain/model';
 import type { EventFilters, EventPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
+import { parsePageNumbers } from '#http/paging';
 import { parseTimestampParam } from '#http/timestamp-param';
 
 /** Every query parameter of `GET /events`, in canonical order. */
@@ -25,13 +25,7 @@ export const LIST_QUERY_PARAMS = [
 /** Name of a parameter of `GET /events`. */
 export type ListQueryParam = (typeof LIST_QUERY_PARAMS)[number];
 
-/** `per_page` when the query has none (the seed's default). */
-export const DEFAULT_PER_PAGE = 10;
-/** Largest `per_page` (the seed's bound). */
-export const MAX_PER_PAGE = 100;
-
-/** Canonical decimal only: no sign, exponent, fraction, blank or leading zero. */
-const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/paging';
 
 /**
  * Parses API Gateway's `multiValueQueryStringParameters` (values already percent-decoded).
@@ -67,19 +61,14 @@ export function parseListQuery(multi: Record<string, string[] | undefined> | nul
   const until = values.get('until');
 
   const filters: { -readonly [K in keyof EventFilters]: EventFilters[K] } = {};
-  const query = {
-    page: page === undefined ? 1 : parseInteger('page', page, 1, Number.MAX_SAFE_INTEGER),
-    perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseInteger('per_page', perPage, 1, MAX_PER_PAGE),
-    filters,
-  };
   // Offset paging reads every skipped entry, so the depth is bounded; a time window reaches further back.
-  if (query.page * query.perPage > MAX_LIST_DEPTH) {
-    throw new ValidationError(
-      'page',
-      `page × per_page must be at most ${MAX_LIST_DEPTH}; to reach older events, set until to the ` +
-        'triggered_at of the last event you have (or use since and until) and start again at page 1',
-    );
-  }
+  const numbers = parsePageNumbers(
+    page,
+    perPage,
+    'to reach older events, set until to the triggered_at of the last event you have (or use since and ' +
+      'until) and start again at page 1',
+  );
+  const query = { ...numbers, filters };
   if (account !== undefined) filters.account = parseIban('account', account);
   if (type !== undefined) filters.type = parseEventType('type', type);
   if (status !== undefined) filters.status = parseStatus(status);
@@ -112,15 +101,6 @@ export function toQueryString(query: EventPageQuery): string {
     .filter((pair): pair is [ListQueryParam, string] => pair[1] !== undefined)
     .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
     .join('&');
-}
-
-function parseInteger(name: string, text: string, min: number, max: number): number {
-  const value = POSITIVE_INTEGER.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
-    throw new ValidationError(name, `must be an integer ${range}`);
-  }
-  return value;
 }
 
 function parseStatus(text: string): WebhookStatus {

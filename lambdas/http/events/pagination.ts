@@ -6,6 +6,7 @@
 import { MAX_LIST_DEPTH } from '#config/limits';
 import type { EventPageQuery } from '#domain/ports';
 import { joinUrl } from '#domain/urls';
+import { linkHeaderValue } from '#http/paging';
 import { toQueryString } from './list-query';
 
 /**
@@ -17,9 +18,9 @@ import { toQueryString } from './list-query';
  */
 export function linkHeader(baseUrl: string, path: string, query: EventPageQuery, hasNext: boolean): string {
   const url = (page: number): string => `${joinUrl(baseUrl, path)}?${toQueryString({ ...query, page })}`;
-  const links = [`<${url(1)}>; rel="first"`];
-  if (query.page > 1) links.push(`<${url(query.page - 1)}>; rel="prev"`);
-  if (hasNext && (query.page + 1) * query.perPage <= MAX_LIST_DEPTH)
-    links.push(`<${url(query.page + 1)}>; rel="next"`);
-  return links.join(', ');
+  return linkHeaderValue({
+    first: url(1),
+    prev: query.page > 1 ? url(query.page - 1) : undefined,
+    next: hasNext && (query.page + 1) * query.perPage <= MAX_LIST_DEPTH ? url(query.page + 1) : undefined,
+  });
 }

@@ -2,8 +2,17 @@
  * Accounts in the OpenAPI document: listing and reading them with their endpoint's health, setting a
  * webhook URL (`manage` keys) and enabling an endpoint again; their schemas and the IBAN parameter.
  */
+
+import {
+  DELIVERY_STATS_EVENTS,
+  MAX_INDEX_ENTRIES_READ,
+  MAX_LIST_DEPTH,
+  RECOVERY_LIMIT,
+} from '#config/limits';
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
-import type { OperationObject, ParameterObject } from './objects';
+import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
@@ -16,6 +25,17 @@ export const ACCOUNT_URL = {
   description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
 };
 
+/** Attempts, successes and median latency, of a window or a bucket. */
+const TALLY = {
+  attempts: int('Attempts made.', 0),
+  succeeded: int('Attempts answered 2xx.', 0),
+  median_ms: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'Median latency in ms; null without attempts.',
+  },
+};
+
 /** The schemas of accounts, merged into `components.schemas`. */
 export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Account: closed({
@@ -25,6 +45,14 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       format: 'uri',
       description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
     },
+    endpoint_id: nullable(
+      text(
+        "The webhook endpoint's id: random, not derived from the IBAN, so metrics and alarms " +
+          '(`EndpointDisabled`, `CircuitOpened`, `EndpointRecovered`, dimension `endpoint`) name the ' +
+          'endpoint with it instead. Null for an account created before endpoint ids until its next write.',
+        { pattern: ENDPOINT_ID_PATTERN.source },
+      ),
+    ),
     webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),
@@ -55,18 +83,55 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     "Health of the account's webhook endpoint.",
   ),
-  EndpointEnabled: closed({
+  DeliveryStats: closed({
     iban: IBAN,
-    webhook_health: { const: 'healthy' },
-    queued: {
+    events_read: int('Events whose attempts were counted (the latest in the longest window).', 0, {
+      maximum: DELIVERY_STATS_EVENTS,
+    }),
+    complete: {
+      type: 'boolean',
+      description: 'False when the window held more of the account’s events than one summary reads.',
+    },
+    windows: { type: 'array', items: schemaRef('DeliveryWindow') },
+  }),
+  DeliveryWindow: closed({
+    window: text('The window.', { enum: STATS_WINDOW_NAMES }),
+    since: timestamp('Start of the window'),
+    until: timestamp('End of the window (now)'),
+    bucket_minutes: int('Length of each bucket.', 1),
+    ...TALLY,
+    max_ms: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Slowest attempt in ms; null without attempts.',
+    },
+    buckets: {
       type: 'array',
-      items: EVENT_ID,
-      description: 'Events that start a new cycle (with `recover_since`).',
+      description: 'Oldest first; each attempt counts in the bucket its start falls in.',
+      items: closed({ start: timestamp('Start of the bucket'), ...TALLY }),
     },
   }),
+  EndpointEnabled: {
+    ...closed({
+      iban: IBAN,
+      webhook_health: { const: 'healthy' },
+      queued: {
+        type: 'array',
+        items: EVENT_ID,
+        description: 'Events that start a new cycle (with `recover_since`).',
+      },
+      more: {
+        type: 'boolean',
+        description:
+          'The recovery has more of its window to examine: send the same request with `cursor` for the next step.',
+      },
+      cursor: text('Where the next step goes on; only while `more` is true.'),
+    }),
+    required: ['iban', 'webhook_health', 'queued', 'more'],
+  },
 };
 
-/** The IBAN in the path, merged into `components.parameters`. */
+/** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
 export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   Iban: {
     name: 'iban',
@@ -75,6 +140,47 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     description: 'IBAN, any case; blanks are removed.',
     schema: { type: 'string' },
   },
+  Window: {
+    name: 'window',
+    in: 'query',
+    description: 'One window to summarise; both when absent.',
+    schema: { type: 'string', enum: STATS_WINDOW_NAMES },
+  },
+  After: {
+    name: 'after',
+    in: 'query',
+    description:
+      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
+      `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * A page of accounts, for an organization key's listing and the operator's
+ * (`listOrganizationAccounts`): the paging parameters and answers both share.
+ */
+export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'> & {
+  readonly parameters: readonly Reference[];
+} = {
+  description:
+    'By IBAN ascending, paged like `GET /events`: `page` from 1, `per_page` 1 to 100 (default 10), and ' +
+    `each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) index entries and its page ` +
+    'of accounts, however many the organization has. The `Link` header has `first`, `prev` after page 1 and ' +
+    '`next` while more follow; past the depth bound `next` is page 1 `after` the last IBAN, so following ' +
+    '`next` reaches every account.',
+  parameters: ['Page', 'PerPage', 'After'].map(parameterRef),
+  responses: {
+    '200': {
+      description: 'One page of accounts; an empty array past the last page.',
+      headers: { Link: { $ref: '#/components/headers/Link' } },
+      content: json({ type: 'array', maxItems: 100, items: schemaRef('Account') }),
+    },
+    '400': responseRef(
+      'BadRequest',
+      'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',
+    ),
+  },
 };
 
 /** Enabling an endpoint again, for an organization key and (the `adminEnableEndpoint` route) operators. */
@@ -82,7 +188,11 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   summary: "Enable the account's webhook endpoint again",
   description:
     'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +
-    'With `recover_since`, the `failed` and `skipped` events of the account triggered since then start a new cycle: up to 500 per request (read from the status indexes, so the cost is bounded); enable again with the same time for more.',
+    'With `recover_since`, the `failed` and `skipped` events of the account triggered since then start a new cycle, ' +
+    `one bounded step per request: it walks the status indexes oldest first, examining at most ${MAX_INDEX_ENTRIES_READ} ` +
+    `entries and starting at most ${RECOVERY_LIMIT} cycles. While the answer says \`more\`, send the same ` +
+    '`recover_since` again with its `cursor`: each step goes on past every entry the earlier ones examined, so a ' +
+    'backlog of any size completes.',
   parameters: [parameterRef('Iban')],
   requestBody: {
     required: false,
@@ -91,12 +201,16 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
       additionalProperties: false,
       properties: {
         recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
+        cursor: text('The `cursor` of the previous answer, with the same `recover_since`, to go on.'),
       },
     }),
   },
   responses: {
     '200': ok('Enabled.', schemaRef('EndpointEnabled')),
-    '400': responseRef('BadRequest', 'The IBAN, the body or `recover_since` is malformed.'),
+    '400': responseRef(
+      'BadRequest',
+      'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
+    ),
     '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
   },
 };
@@ -104,11 +218,10 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
 /** The account routes of an organization key. */
 export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/accounts', {
+    ...ACCOUNT_LISTING,
     operationId: 'listAccounts',
-    summary: "The organization's accounts",
-    description: 'All of them, by IBAN ascending; not paged.',
+    summary: "The organization's accounts, a page at a time",
     tags: ['accounts'],
-    responses: { '200': ok('The accounts.', { type: 'array', items: schemaRef('Account') }) },
   }),
   operation('GET', '/accounts/{iban}', {
     operationId: 'getAccount',
@@ -118,6 +231,23 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     responses: {
       '200': ok('The account.', schemaRef('Account')),
       '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+    },
+  }),
+  operation('GET', '/accounts/{iban}/delivery-stats', {
+    operationId: 'getDeliveryStats',
+    summary: "One account endpoint's delivery summary (what the portal's charts draw)",
+    description:
+      `Success and failure counts and the median latency per bucket (24 of an hour for \`24h\`, 28 of six ` +
+      `hours for \`7d\`) and per window, computed from the attempts of the account's latest ` +
+      `${DELIVERY_STATS_EVENTS} events triggered within the (longest) window: one index Query and one ` +
+      'batch read of their attempts, whatever the organization holds. `complete` is false when the window ' +
+      'held more of its events. Without `window`, both windows from the same read.',
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban'), parameterRef('Window')],
+    responses: {
+      '200': ok('The summary.', schemaRef('DeliveryStats')),
+      '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
       '404': responseRef('NotFound', 'No such account in the organization.'),
     },
   }),

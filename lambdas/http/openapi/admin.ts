@@ -10,10 +10,10 @@ import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_URL, ENABLE } from './accounts';
+import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE } from './accounts';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
 import type { OperationObject, ParameterObject } from './objects';
-import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
@@ -101,9 +101,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   },
   createPortalLink: PORTAL_LINK,
   listOrganizationAccounts: {
-    summary: "The organization's accounts",
-    parameters: ORG_PATH,
-    responses: { '200': ok('The accounts.', { type: 'array', items: schemaRef('Account') }) },
+    ...ACCOUNT_LISTING,
+    summary: "The organization's accounts, a page at a time",
+    parameters: [...ORG_PATH, ...ACCOUNT_LISTING.parameters],
   },
   requeueEvents: {
     summary: 'Queue pending events again',

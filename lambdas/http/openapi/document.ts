@@ -46,6 +46,8 @@ RFC 8288 \`Link\` header: \`rel="first"\` always, \`rel="prev"\` after page 1, \
 follow; its URLs keep the request's filters and \`per_page\`. There is no total count. Pages are offsets:
 events recorded between two requests shift them. Unknown or repeated query parameters answer 400 instead of
 being ignored.
+\`GET /accounts\` pages the same way, by IBAN ascending; once \`page × per_page\` would pass the depth
+bound its \`next\` link starts again at page 1 \`after\` the last IBAN, so following \`next\` lists them all.
 
 ## Delivery state
 \`webhook_status\` is \`pending\` (attempts under way or due), \`success\` (the receiver answered 2xx; final),

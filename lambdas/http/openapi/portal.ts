@@ -36,6 +36,20 @@ export const PORTAL_ROUTES: readonly RouteDoc[] = [
       '401': responseRef('Unauthorized', 'The link expired, was already used, or never existed.'),
     },
   }),
+  operation('DELETE', '/portal/session', {
+    operationId: 'closePortalSession',
+    summary: 'Sign out: the session key revokes itself',
+    description:
+      'Send the session key as the Bearer key. It is deleted at once; API Gateway may still accept it ' +
+      'for the rest of its cached authorizer decision (60 s at most), then it answers 401. Only portal ' +
+      'session keys may do this (any scope); other keys are revoked by an operator. Signing out twice is ' +
+      'not an error.',
+    tags: ['portal'],
+    responses: {
+      '204': { description: 'Signed out; no body.' },
+      '403': responseRef('Forbidden', 'The key is not a portal session key.'),
+    },
+  }),
 ];
 
 /** The operator's `createPortalLink` route (its method and path are in `ADMIN_ROUTES`). */

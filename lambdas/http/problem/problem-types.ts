@@ -134,6 +134,7 @@ export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
     detail: 'A field refers to something that does not exist.',
   },
   unauthorized: GATEWAY_PROBLEMS.UNAUTHORIZED,
+  forbidden: GATEWAY_PROBLEMS.ACCESS_DENIED,
   'not-found': NOT_FOUND_PROBLEM,
   conflict: {
     status: 409,

@@ -1,7 +1,8 @@
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
+import { newEndpointId } from '#domain/ids';
 import type { Account } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, DirectoryStore } from '#domain/ports';
 import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
@@ -41,7 +42,16 @@ export async function putAccount(
     webhookUrl = url.toString();
   }
   const now = nowIso((options.clock ?? systemClock)());
-  const account: Account = { iban, orgId: input.orgId, webhookUrl, createdAt: now, updatedAt: now };
+  // A new account gets this endpoint id; an existing one keeps its own (or, from before ids, takes it).
+  const endpointId = newEndpointId();
+  const account: Account = {
+    iban,
+    orgId: input.orgId,
+    webhookUrl,
+    endpointId,
+    createdAt: now,
+    updatedAt: now,
+  };
   return directory.putAccount(account);
 }
 
@@ -59,13 +69,21 @@ export async function setOwnWebhookUrl(
   return putAccount(directory, input, policy, options);
 }
 
-/** The organization's accounts. */
-export function listAccounts(directory: DirectoryStore, orgId: string): Promise<Account[]> {
-  return directory.listAccounts(orgId);
+/** One page of the organization's accounts, by IBAN; each request reads what its page needs only. */
+export function listAccounts(
+  directory: Pick<DirectoryStore, 'listAccounts'>,
+  orgId: string,
+  query: AccountPageQuery,
+): Promise<AccountPage> {
+  return directory.listAccounts(orgId, query);
 }
 
 /** One account of the organization; another organization's answers like an unknown one. */
-export async function getAccount(directory: DirectoryStore, orgId: string, iban: string): Promise<Account> {
+export async function getAccount(
+  directory: Pick<DirectoryStore, 'getAccount'>,
+  orgId: string,
+  iban: string,
+): Promise<Account> {
   const normalised = parseIban('iban', iban);
   const account = await directory.getAccount(normalised);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${normalised}.`);

@@ -68,6 +68,8 @@ export type EndpointChange = 'degraded' | 'circuit-opened' | 'recovered' | 'disa
 export interface EndpointReport {
   readonly health: EndpointHealth;
   readonly change?: EndpointChange | undefined;
+  /** The endpoint's non-personal id, which metrics of a change carry (never the IBAN). */
+  readonly endpointId?: string | undefined;
 }
 
 /** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
@@ -100,7 +102,13 @@ export async function observeAttempt(
     if (step.kind === 'disable') after = await deps.health.disable(account.iban, signal.at, step.reason);
   }
   deps.remember?.(account.iban, after);
-  return { health: after, change: changeOf(before, after, deps.now()) };
+  const change = changeOf(before, after, deps.now());
+  // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
+  const endpointId =
+    change === undefined
+      ? account.endpointId
+      : (account.endpointId ?? (await deps.health.endpointId(account.iban)));
+  return { health: after, change, endpointId };
 }
 
 function changeOf(before: EndpointHealth, after: EndpointHealth, now: number): EndpointChange | undefined {

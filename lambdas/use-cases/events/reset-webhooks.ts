@@ -1,5 +1,5 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
-import type { EventIdFilter, EventStore } from '#domain/ports';
+import type { EventStore } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
 /** The events one reset request queued, and whether failed or skipped events remain. */
@@ -10,19 +10,25 @@ export interface ResetResult {
 }
 
 /**
- * Redelivers up to {@link RESET_CHUNK} `failed` and `skipped` events of the organization, or of one
- * account since a time with `filter` (pending ones are already being delivered, and successful ones are
- * done). The events come from the sparse status indexes, which a new cycle leaves, so repeating the
- * request walks through the rest.
+ * Redelivers up to {@link RESET_CHUNK} `failed` and `skipped` events of the organization (pending ones
+ * are already being delivered, and successful ones are done). The events come from the sparse status
+ * indexes, which a new cycle leaves, so repeating the request walks through the rest.
  */
-export async function resetWebhooks(
+export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<ResetResult> {
+  const { ids, more } = await deps.events.nextFailedOrSkipped(orgId, RESET_CHUNK);
+  return { queued: await startCycles(deps, orgId, ids), more };
+}
+
+/**
+ * Starts a new cycle for each of `ids` that may have one and queues them; the ids queued. Queued ten at
+ * a time, right after their cycles start, so a timeout strands at most one chunk.
+ */
+export async function startCycles(
   deps: RedeliverDeps,
   orgId: string,
-  filter?: EventIdFilter,
-): Promise<ResetResult> {
-  const { ids, more } = await deps.events.nextFailedOrSkipped(orgId, RESET_CHUNK, filter);
+  ids: readonly string[],
+): Promise<string[]> {
   const queued: string[] = [];
-  // Queued ten at a time, right after their cycles start, so a timeout strands at most one chunk.
   for (let start = 0; start < ids.length; start += 10) {
     const chunk: string[] = [];
     for (const id of ids.slice(start, start + 10)) {
@@ -31,7 +37,7 @@ export async function resetWebhooks(
     await deps.queue.enqueue(chunk);
     queued.push(...chunk);
   }
-  return { queued, more };
+  return queued;
 }
 
 /** What one index-upgrade request did, and where the next one goes on. */

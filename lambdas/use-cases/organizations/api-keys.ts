@@ -24,7 +24,8 @@ export interface IssuedApiKey {
 
 /**
  * Issues an API key: only its SHA-256 hash is stored. At most {@link MAX_API_KEYS_PER_ORG} per
- * organization, so listing them stays one bounded read.
+ * organization, so listing them stays one bounded read; the store enforces the limit in the write that
+ * stores the key, so concurrent requests cannot pass it together.
  *
  * @throws NotFoundError for an unknown organization; ConflictError when it holds the most keys
  */
@@ -36,9 +37,6 @@ export async function createApiKey(
   nowMs: number = Date.now(),
 ): Promise<IssuedApiKey> {
   await requireOrganization(directory, orgId);
-  if ((await apiKeys.listApiKeys(orgId)).length >= MAX_API_KEYS_PER_ORG) {
-    throw new ConflictError(`The organization already has ${MAX_API_KEYS_PER_ORG} keys; revoke one first.`);
-  }
   const secret = generateApiKey();
   const key: ApiKey = {
     id: uuidv7(nowMs),
@@ -48,7 +46,9 @@ export async function createApiKey(
     createdAt: nowIso(new Date(nowMs)),
     expiresAt: request.expiresAt,
   };
-  await apiKeys.createApiKey(hashApiKey(secret), key);
+  if (!(await apiKeys.createApiKey(hashApiKey(secret), key))) {
+    throw new ConflictError(`The organization already has ${MAX_API_KEYS_PER_ORG} keys; revoke one first.`);
+  }
   return { key, secret };
 }
 

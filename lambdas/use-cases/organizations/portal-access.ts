@@ -3,9 +3,9 @@
  * the portal page exchanges the link's token for a short-lived session API key.
  */
 import type { KeyScope } from '#config/routes';
-import { UnauthorizedError } from '#domain/errors';
+import { ForbiddenError, UnauthorizedError } from '#domain/errors';
 import type { Organization } from '#domain/model';
-import { PORTAL_SESSION_KEY_NAME, SESSION_MINUTES } from '#domain/portal-access';
+import { isSessionKey, PORTAL_SESSION_KEY_NAME, SESSION_MINUTES } from '#domain/portal-access';
 import type { ApiKeyStore, DirectoryStore, PortalLinkStore } from '#domain/ports';
 import { generateSignInToken, hashApiKey } from '#domain/signing/secrets';
 import { createApiKey } from './api-keys';
@@ -98,8 +98,41 @@ async function pruneExpiredSessionKeys(
   nowSeconds: number,
 ): Promise<void> {
   const expired = (await apiKeys.listApiKeys(orgId)).filter(
-    (key) =>
-      key.name === PORTAL_SESSION_KEY_NAME && key.expiresAt !== undefined && key.expiresAt <= nowSeconds,
+    (key) => isSessionKey(key) && (key.expiresAt ?? 0) <= nowSeconds,
   );
   for (const key of expired) await apiKeys.revokeApiKey(orgId, key.id);
+}
+
+/** The caller of `DELETE /portal/session`: the key the authorizer resolved, and its secret. */
+export interface SessionCaller {
+  readonly orgId: string;
+  readonly keyId: string;
+  /** The Bearer key the request carried. */
+  readonly secret: string;
+}
+
+/**
+ * Signs a portal session out: its key revokes itself, so a copy of it (a shared screen, a browser left
+ * open) stops working as soon as the gateway's cached decision expires instead of after the session's
+ * hour. Only session keys may do this: an ordinary key usually serves an integration, and revoking it is
+ * an operator's decision (`herald api-key revoke`), not something any holder of it, a `read` key
+ * included, should be able to do. Signing out twice is not an error (the gateway may still let the
+ * revoked key through for its cache's lifetime).
+ *
+ * @throws ForbiddenError for a key that is not a portal session's
+ */
+export async function closePortalSession(
+  apiKeys: Pick<ApiKeyStore, 'findApiKeyByHash' | 'deleteApiKey'>,
+  caller: SessionCaller,
+): Promise<void> {
+  const hash = hashApiKey(caller.secret);
+  const key = await apiKeys.findApiKeyByHash(hash);
+  if (!key) return;
+  if (key.orgId !== caller.orgId || key.id !== caller.keyId) throw new UnauthorizedError();
+  if (!isSessionKey(key)) {
+    throw new ForbiddenError(
+      'Only a portal session key can sign itself out; an operator revokes other keys (herald api-key revoke).',
+    );
+  }
+  await apiKeys.deleteApiKey(hash, key.orgId, key.id);
 }

@@ -1,6 +1,6 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore, ReadOptions } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
 import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
 /**
@@ -17,7 +17,8 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   readonly organizations = new Map<string, Organization>();
   readonly accounts = new Map<string, Account>();
   readonly tombstones = new Map<string, AccountTombstone>();
-  readonly reads = { getOrganization: 0, getAccount: 0 };
+  /** Read calls, and the index entries listings read (for bound tests). */
+  readonly reads = { getOrganization: 0, getAccount: 0, listedEntries: 0 };
   readonly consistentReads = { getOrganization: 0, getAccount: 0 };
   /** The settings item's values. */
   readonly settings: { eventRetentionDays?: number; usagePlanId?: string } = {};
@@ -86,6 +87,9 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       iban: account.iban,
       orgId: account.orgId,
       ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      ...((existing?.endpointId ?? account.endpointId) === undefined
+        ? {}
+        : { endpointId: existing?.endpointId ?? account.endpointId }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
     };
@@ -113,10 +117,19 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return this.tombstones.delete(iban);
   }
 
-  async listAccounts(orgId: string): Promise<Account[]> {
-    return [...this.accounts.values()]
-      .filter((account) => account.orgId === orgId)
-      .sort((a, b) => a.iban.localeCompare(b.iban));
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    const all = [...this.accounts.values()]
+      .filter(
+        (account) => account.orgId === orgId && (query.after === undefined || account.iban > query.after),
+      )
+      .sort((a, b) => (a.iban < b.iban ? -1 : 1));
+    // The adapter reads the index only up to one entry past the page.
+    this.reads.listedEntries += Math.min(all.length, offset + query.perPage + 1);
+    return {
+      accounts: all.slice(offset, offset + query.perPage),
+      hasMore: all.length > offset + query.perPage,
+    };
   }
 
   async getEventRetentionDays(): Promise<number | undefined> {

@@ -1,14 +1,17 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,
-  EventIdFilter,
   EventListPage,
   EventListRequest,
   EventStore,
   NewEvent,
   PutEventResult,
+  RecentAttempts,
+  RecoveryChunk,
+  RecoveryFilter,
   StatusChunk,
   StatusPage,
 } from '#domain/ports';
@@ -35,6 +38,12 @@ export class InMemoryEventStore implements EventStore {
   readonly expiresAt = new Map<string, number | undefined>();
   readonly unindexed = new Set<string>();
   readonly writes: string[] = [];
+  /** Ids of the status-index entries recovery walks examined, in order (each read is one entry). */
+  readonly recoveryExamined: string[] = [];
+  /** How many events each `recentAttempts` call read the attempts of (one batch read each). */
+  readonly attemptReads: number[] = [];
+  /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
+  indexEntriesBound = MAX_INDEX_ENTRIES_READ;
 
   /** Stores a pending event with no attempts (or with the given fields), as if published. */
   seed(event: Partial<EventRecord> & { id: string }): EventRecord {
@@ -176,15 +185,62 @@ export class InMemoryEventStore implements EventStore {
     return allowed;
   }
 
-  async nextFailedOrSkipped(orgId: string, limit: number, filter: EventIdFilter = {}): Promise<StatusChunk> {
+  async nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk> {
     const found = this.ofOrg(orgId).filter(
       (event) =>
         (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
-        !this.unindexed.has(event.id) &&
-        (filter.since === undefined || event.triggeredAt >= filter.since) &&
-        (filter.account === undefined || event.account === filter.account),
+        !this.unindexed.has(event.id),
     );
     return { ids: found.slice(0, limit).map((event) => event.id), more: found.length > limit };
+  }
+
+  async recoveryChunk(
+    orgId: string,
+    filter: RecoveryFilter,
+    limit: number,
+    cursor?: string,
+  ): Promise<RecoveryChunk> {
+    // The adapter's walk: the failed index, then the skipped one, each oldest first from `since`; the
+    // cursor is the index and the sort key (`<triggered_at>#<id>`) of the last entry examined.
+    const [startIndex = 0, after = ''] = cursor === undefined ? [] : (JSON.parse(cursor) as [number, string]);
+    const ids: string[] = [];
+    let read = 0;
+    for (let index = startIndex; index < 2; index++) {
+      const status = index === 0 ? 'failed' : 'skipped';
+      const entries = this.ofOrg(orgId)
+        .filter((event) => event.webhookStatus === status && !this.unindexed.has(event.id))
+        .map((event) => ({ event, key: `${event.triggeredAt}#${event.id}` }))
+        .filter(({ key }) => key >= `${filter.since}#` && (index !== startIndex || key > after))
+        .sort((a, b) => (a.key < b.key ? -1 : 1));
+      for (const { event, key } of entries) {
+        read++;
+        this.recoveryExamined.push(event.id);
+        if (event.account === filter.account) ids.push(event.id);
+        if (ids.length >= limit || read >= this.indexEntriesBound) {
+          return { ids, cursor: JSON.stringify([index, key]) };
+        }
+      }
+    }
+    return { ids };
+  }
+
+  async recentAttempts(
+    orgId: string,
+    account: string,
+    since: string,
+    limit: number,
+  ): Promise<RecentAttempts> {
+    // The adapter's one Query: the window's entries newest first, at most the read bound of them.
+    const window = this.ofOrg(orgId).filter((event) => event.triggeredAt >= since);
+    const examined = window.slice(0, this.indexEntriesBound);
+    const matching = examined.filter((event) => event.account === account);
+    const read = matching.slice(0, limit);
+    this.attemptReads.push(read.length);
+    return {
+      attempts: read.flatMap((event) => event.deliveries),
+      events: read.length,
+      complete: matching.length <= limit && window.length <= this.indexEntriesBound,
+    };
   }
 
   async pageEventIdsByStatus(

@@ -153,15 +153,20 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     webhookStatus: event.webhook_status ?? 'pending',
     webhookRetries: Number(event.webhook_retries ?? 0),
     cycleBase: Number(event.cycle_base ?? 0),
-    deliveries: (event.deliveries ?? []).map((a) => ({
-      deliveredAt: a.at,
-      responseStatus: Number(a.status),
-      responseBody: a.body,
-      responseTimeMs: Number(a.ms),
-      url: a.url,
-      signingKeys: a.keys?.map((id) => TOKEN_ID_PREFIX + id),
-    })),
+    deliveries: toAttempts(event.deliveries),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
   };
+}
+
+/** The recorded attempts of a stored `deliveries` list (absent: none yet), oldest first. */
+export function toAttempts(deliveries: unknown): DeliveryAttempt[] {
+  return ((deliveries ?? []) as AttemptItem[]).map((a) => ({
+    deliveredAt: a.at,
+    responseStatus: Number(a.status),
+    responseBody: a.body,
+    responseTimeMs: Number(a.ms),
+    url: a.url,
+    signingKeys: a.keys?.map((id) => TOKEN_ID_PREFIX + id),
+  }));
 }

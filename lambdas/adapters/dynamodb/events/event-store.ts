@@ -1,8 +1,9 @@
 /**
  * {@link EventStore} on the single events table. This file holds the event's own reads and the writes of
  * its delivery (put, lease, attempt, settle); the other parts are bound from their own files: the listing
- * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), and the operator's
- * chunks (`operator-chunks.ts`), all reading through `index-reads.ts`.
+ * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's walk
+ * (`recovery.ts`), a delivery summary's attempts (`recent-attempts.ts`) and the operator's chunks
+ * (`operator-chunks.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +17,8 @@ import { attemptItem, eventItem, packSignature, toEventRecord } from './event-it
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { listEvents } from './listing';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
+import { recentAttempts } from './recent-attempts';
+import { recoveryChunk } from './recovery';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
 /** {@link EventStore} on the single events table. */
@@ -36,8 +39,12 @@ export class DynamoEventStore implements EventStore {
   }
 
   readonly listEvents: EventStore['listEvents'] = (request) => listEvents(this.table, request);
-  readonly nextFailedOrSkipped: EventStore['nextFailedOrSkipped'] = (orgId, limit, filter) =>
-    nextFailedOrSkipped(this.table, orgId, limit, filter);
+  readonly nextFailedOrSkipped: EventStore['nextFailedOrSkipped'] = (orgId, limit) =>
+    nextFailedOrSkipped(this.table, orgId, limit);
+  readonly recoveryChunk: EventStore['recoveryChunk'] = (orgId, filter, limit, cursor) =>
+    recoveryChunk(this.table, orgId, filter, limit, cursor);
+  readonly recentAttempts: EventStore['recentAttempts'] = (orgId, account, since, limit) =>
+    recentAttempts(this.table, orgId, account, since, limit);
   readonly startCycle: EventStore['startCycle'] = (id, orgId) => startCycle(this.table, id, orgId);
   readonly indexStatus: EventStore['indexStatus'] = (id) => indexStatus(this.table, id);
   readonly pageEventIdsByStatus: EventStore['pageEventIdsByStatus'] = (orgId, statuses, cursor, until) =>

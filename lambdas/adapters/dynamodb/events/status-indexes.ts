@@ -11,22 +11,20 @@ import { keys } from '#adapters/dynamodb/items';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
-import type { EventIdFilter, StatusChunk } from '#domain/ports';
+import type { StatusChunk } from '#domain/ports';
 import { conditionalUpdate, type EventTable } from './event-table';
 import { readIds } from './index-reads';
 
 /**
  * Up to `limit` ids of the organization's failed and skipped events, from the sparse indexes (their
  * newest first per state), and whether more remain. A reset takes them out of the indexes, so the next
- * chunk starts from the top again. With `filter` (one account, since a time) the `since` bound is part
- * of the key condition and the account a filter, and each index read stops at the bound of index entries
- * (then `more` is true).
+ * chunk starts from the top again. (A recovery, which takes one account's events only, walks the indexes
+ * with a cursor instead: `recovery.ts`.)
  */
 export async function nextFailedOrSkipped(
   table: EventTable,
   orgId: string,
   limit: number,
-  filter: EventIdFilter = {},
 ): Promise<StatusChunk> {
   const ids: string[] = [];
   let more = false;
@@ -37,7 +35,7 @@ export async function nextFailedOrSkipped(
       break;
     }
     // One more than there is room for tells whether more remain, at the price of one small entry.
-    const request = { orgId, offset: 0, limit: room, account: filter.account, since: filter.since };
+    const request = { orgId, offset: 0, limit: room };
     const found = await readIds(table, request, room + 1, index);
     ids.push(...found.ids.slice(0, room));
     if (found.ids.length > room || found.bounded) more = true;
