@@ -176,7 +176,10 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     );
     const { page } = await openPage(browser);
     await page.goto(expired.url);
-    await page.getByRole('alert').getByText(`This sign-in link expired at ${expired.expires_at}.`).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(`This sign-in link expired at ${expired.expires_at} UTC.`)
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'Events' }).count()).toBe(0);
 
     const link = await mintLink(harness.runtime.baseUrl, harness.runtime.credentials, tenant.orgId, 'read');

@@ -8,7 +8,7 @@ import { EVENT_ID_PATTERN } from '#domain/ids';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
 import { EVENT_FIELDS } from './events';
 import type { PathItemObject } from './objects';
-import { json, ok, optionalBody, responseRef } from './objects';
+import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
 import { closed, schemaRef, text, timestamp } from './schemas';
@@ -58,6 +58,8 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
       summary: "An event, POSTed to the account's `webhook_url`",
       description: WEBHOOK_DESCRIPTION,
       tags: ['webhooks'],
+      // Either signature proves the origin: a receiver verifies one of them.
+      security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }, { [X_SIGNATURE_SCHEME]: [] }],
       parameters: [
         header('User-Agent', 'Herald and its version.', '^Herald/'),
         header('X-Signature', '`sha256=<hex HMAC-SHA256(key, body)>`.', '^sha256=[0-9a-f]{64}$'),
