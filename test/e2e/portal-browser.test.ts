@@ -105,7 +105,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('link', { name: 'Older →' }).count()).toBe(0);
 
     await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
-    await page.locator(`tr[data-id="${ids.debit}"] a`).click();
+    await page.locator(`tr[data-id="${ids.debit}"] td[data-label="Type"] a`).click();
     await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
     expect(await page.locator('table.attempts tbody tr').first().textContent()).toMatch(
       /HTTP 200 · ok.*thanks/,
