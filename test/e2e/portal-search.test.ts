@@ -9,14 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
-import {
-  launchBrowser,
-  mintLink,
-  openPage,
-  rows,
-  screenshot,
-  type WatchedPage,
-} from '../support/portal-browser';
+import { launchBrowser, mintLink, openPage, rows, type WatchedPage } from '../support/portal-browser';
 import { reply } from '../support/receiver';
 
 const TIMEOUT_MS = 180_000;
