@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { FUNCTIONS } from '#config/functions';
 import { buildOpenApiDocument } from '#http/openapi/document';
@@ -22,7 +22,6 @@ import { type SeededTenant, TenantSeeder } from '../../scripts/local/tenant-seed
 import { type ApiClient, connectApi } from '../support/e2e-http';
 import { type Receiver, reply, startReceiver } from '../support/receiver';
 import { testEndpoints, uniquePrefix } from '../support/resources';
-import { useFixture } from '../support/use-fixture';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const IBAN = 'DE89370400440532013000';
@@ -77,8 +76,12 @@ async function start(): Promise<Fixture> {
 }
 
 let fixture: Fixture;
-useFixture(start, (started) => {
-  fixture = started;
+// A synthesis bundles 18 functions: minutes on a busy two-core machine, more than the default hook timeout.
+beforeAll(async () => {
+  fixture = await start();
+}, 600_000);
+afterAll(async () => {
+  await fixture?.stop();
 });
 
 describe('the synthesized bundles, run locally', () => {
