@@ -4,7 +4,8 @@
  * {@link SEARCH_PAGES} requests of {@link PAGE_SIZE}, each bounded by the API's own read limits, so a
  * search costs at most five list requests whatever the organization holds. The API has no prefix filter:
  * ids are not indexed by prefix, and a filter over the index would only move the same bounded scan to
- * the server.
+ * the server. Herald's ids are UUID v7, whose first 8 characters are their time to about a minute: a
+ * prefix that short lists the events of that minute, and more characters narrow it down.
  */
 import { type Answer, call } from './api';
 import { h, notice } from './dom';
@@ -23,7 +24,7 @@ export function searchForm(query: URLSearchParams): HTMLFormElement {
   const input = h('input', {
     name: 'find',
     value: query.get('find') ?? '',
-    placeholder: 'full id, or its first 8 characters',
+    placeholder: 'full id or its start',
     class: 'mono',
     autocomplete: 'off',
     spellcheck: false,

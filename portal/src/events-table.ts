@@ -38,12 +38,9 @@ export function eventsTable(events: readonly EventSummary[], caption = 'Events, 
           return h(
             'tr',
             { 'data-id': e.id },
-            // The first 8 characters: what support is usually given, and what the search takes.
-            cell(
-              'Id',
-              { class: 'mono' },
-              h('a', { href, title: e.id, 'aria-label': `Event ${e.id}` }, e.id.slice(0, 8)),
-            ),
+            // The whole id: Herald's ids (UUID v7) begin with their time, so events of the same minute
+            // share their first 8 characters and only the rest tells them apart.
+            cell('Id', { class: 'mono id' }, h('a', { href }, e.id)),
             cell('Status', {}, badge(e.webhook_status)),
             cell('Type', {}, h('a', { href }, e.type)),
             cell('Account', { class: 'mono' }, e.account),

@@ -82,11 +82,10 @@ afterAll(async () => {
 });
 
 describe('finding an event by id', { timeout: TIMEOUT_MS }, () => {
-  it('shows each event’s id: its first 8 characters, the full id on hover, a link to the event', async () => {
+  it('shows each event’s id, a link to the event', async () => {
     const { page } = await signIn();
     const link = page.locator(`tr[data-id="${newest}"] td[data-label="Id"] a`);
-    expect(await link.textContent()).toBe(newest.slice(0, 8));
-    expect(await link.getAttribute('title')).toBe(newest);
+    expect(await link.textContent()).toBe(newest);
     await link.click();
     await page.getByRole('heading', { name: /^Attempts/ }).waitFor();
   });
@@ -99,7 +98,13 @@ describe('finding an event by id', { timeout: TIMEOUT_MS }, () => {
 
     await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
     await expect.poll(() => rows(page).count()).toBe(10);
-    // 18 characters: the time part and some random bits, so only this event matches.
+    // The first 8 characters are the time to about a minute: every event of that minute matches.
+    await find(page, delivered.slice(0, 8));
+    await page.getByText(/events? whose id starts with/).waitFor();
+    expect(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).toContain(
+      delivered,
+    );
+    // 18 characters: the time to the millisecond and some random bits, so only this event matches.
     await find(page, delivered.slice(0, 18));
     await page.getByText(`1 event whose id starts with ${delivered.slice(0, 18)}`).waitFor();
     expect(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).toEqual([
