@@ -135,6 +135,10 @@ export class EventsApi extends Construct {
         dataTraceEnabled: false,
       },
     });
+    // RestApi adds an `Endpoint` output (the execute-api URL) of its own. The stack's `ApiUrl` output is
+    // the one to use (it follows a custom domain, with which the execute-api endpoint is off by default),
+    // so the duplicate goes.
+    this.api.node.tryRemoveChild('Endpoint');
     // The default endpoint's TLS floor: TLS 1.2 (forward secrecy only) instead of the legacy TLS_1_0.
     // An enhanced policy needs an endpoint access mode; STRICT also checks SNI against the Host header.
     const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;

@@ -3,7 +3,12 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type LogLevel as EsbuildLogLevel,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from '#config/bundling';
@@ -86,6 +91,7 @@ export class HeraldFunction extends Construct {
         sourceMap: ESBUILD_OPTIONS.sourcemap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: ESBUILD_OPTIONS.sourcesContent,
+        logLevel: ESBUILD_OPTIONS.logLevel as EsbuildLogLevel,
         bundleAwsSDK: true,
       },
     });

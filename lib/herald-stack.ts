@@ -7,7 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '#config/function-sizing';
-import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import { FUNCTIONS, type FunctionKey, functionConstructId } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
@@ -69,7 +69,7 @@ export class HeraldStack extends Stack {
     };
     const functions = {} as Record<FunctionKey, lambda.Function>;
     for (const fnKey of Object.keys(FUNCTIONS) as FunctionKey[]) {
-      const { fn } = new HeraldFunction(this, pascalCase(fnKey), {
+      const { fn } = new HeraldFunction(this, functionConstructId(fnKey), {
         ...defaults,
         entry: `${HANDLERS_DIR}/${FUNCTIONS[fnKey]}.ts`,
         sizing: FUNCTION_SIZING[fnKey],
@@ -235,8 +235,4 @@ function allowLogGroups(key: kms.Key, stack: Stack): void {
 function oldestMessageAlarmAge(schedule: readonly number[]): Duration {
   const early = (schedule[0] ?? 0) + (schedule[1] ?? 0) + 15 * 60;
   return Duration.seconds(Math.max(MIN_OLDEST_MESSAGE_ALARM.toSeconds(), early));
-}
-
-function pascalCase(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -23,3 +23,11 @@ export const FUNCTIONS = {
 
 /** Name of a function in {@link FUNCTIONS}. */
 export type FunctionKey = keyof typeof FUNCTIONS;
+
+/**
+ * The construct id of a function in the stack (`<Stack>/<id>/Function`): what the synthesized template's
+ * `aws:cdk:path` metadata names, so the local runtime can find each function's bundle in a cloud assembly.
+ */
+export function functionConstructId(key: FunctionKey): string {
+  return key.charAt(0).toUpperCase() + key.slice(1);
+}

@@ -5,8 +5,7 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy, { type MiddyfiedHandler } from '@middy/core';
+import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#adapters/observability';
 import { toQueueMessages } from '#adapters/sqs/sqs-records';
@@ -24,9 +23,23 @@ export function queueHandler(
 ): MiddyfiedHandler<SQSEvent, SQSBatchResponse, Error, Context> {
   return middy<SQSEvent, SQSBatchResponse>()
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
+    .use(publishRecordedMetrics(metrics))
     .handler(async (event) => {
       const keep = await handle(toQueueMessages(event.Records));
       return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
     });
+}
+
+/**
+ * Publishes the batch's metrics after it, if it recorded any. Powertools' `logMetrics` publishes every
+ * time and warns "No application metrics to publish" when there is nothing, which for Herald is normal (a
+ * batch of duplicates or not-yet-due messages, a reconciled dead letter marked failed) and filled local
+ * runs with that line; `hasStoredMetrics()` is Powertools' answer to exactly this
+ * (powertools-lambda-typescript#2036). Its other warnings still reach the function's logger.
+ */
+function publishRecordedMetrics(metrics: Metrics): MiddlewareObj<SQSEvent, SQSBatchResponse> {
+  const publish = (): void => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return { after: publish, onError: publish };
 }

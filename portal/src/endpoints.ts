@@ -2,6 +2,7 @@
 import { call, describe } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
+import { toApiTime, utcTimeInput } from './utc-time';
 
 /** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
 interface Health {
@@ -55,12 +56,7 @@ function editUrlForm(account: AccountView, status: HTMLElement, refresh: () => v
 }
 
 function enableForm(account: AccountView, status: HTMLElement, refresh: () => void): HTMLElement {
-  const since = h('input', {
-    type: 'datetime-local',
-    step: 1,
-    name: 'recover_since',
-    'aria-label': 'Redeliver failures since (UTC)',
-  });
+  const since = utcTimeInput('recover_since', '', 'Redeliver failures since (UTC)');
   const form = h(
     'form',
     { class: 'row' },
@@ -69,9 +65,8 @@ function enableForm(account: AccountView, status: HTMLElement, refresh: () => vo
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    // The input gives `YYYY-MM-DDTHH:MM` or `…:SS`; the API takes `YYYY-MM-DD HH:MM:SS` (UTC).
-    const local = since.value.replace('T', ' ');
-    const body = local ? { recover_since: local.length === 16 ? `${local}:00` : local } : {};
+    const text = since.value.trim();
+    const body = text ? { recover_since: toApiTime(text) ?? text } : {};
     try {
       // A recovery goes step by step (each bounded on the server), each one on from the last one's cursor.
       let cursor: string | undefined;

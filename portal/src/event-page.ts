@@ -1,6 +1,6 @@
 /** One event: payload, the webhook request as sent, every attempt, and (manage) redelivery. */
 import { ApiError, call, describe } from './api';
-import { badge, copyable, h, mount, notice } from './dom';
+import { badge, cell, copyable, h, mount, notice } from './dom';
 
 interface Delivery {
   delivery_at: string;
@@ -91,18 +91,18 @@ function attemptsSection(deliveries: readonly Delivery[], fresh: number): HTMLEl
     return h(
       'tr',
       { class: i >= fresh ? 'fresh' : undefined },
-      h('td', { class: 'num' }, i + 1, i >= fresh ? h('span', { class: 'new' }, ' new') : null),
-      h('td', { class: 'mono' }, d.delivery_at),
-      h('td', { class: 'mono wrap' }, d.url ?? h('span', { class: 'muted' }, '(not recorded)')),
-      h(
-        'td',
+      cell('#', { class: 'num' }, i + 1, i >= fresh ? h('span', { class: 'new' }, ' new') : null),
+      cell('Time (UTC)', { class: 'mono' }, d.delivery_at),
+      cell('URL', { class: 'mono wrap' }, d.url ?? h('span', { class: 'muted' }, '(not recorded)')),
+      cell(
+        'Result',
         {},
         h('span', { class: `badge ${ok ? 's-success' : 's-failed'}` }, `${result} · ${ok ? 'ok' : 'failed'}`),
       ),
-      h('td', { class: 'mono' }, d.signing_keys.length > 0 ? d.signing_keys.join(' ') : '–'),
-      h('td', { class: 'num' }, `${d.response_time} ms`),
-      h(
-        'td',
+      cell('Signed by', { class: 'mono' }, d.signing_keys.length > 0 ? d.signing_keys.join(' ') : '–'),
+      cell('Response time', { class: 'num' }, `${d.response_time} ms`),
+      cell(
+        'Response body',
         {},
         d.response_body
           ? h('pre', { class: 'body' }, d.response_body)
@@ -121,7 +121,7 @@ function attemptsSection(deliveries: readonly Delivery[], fresh: number): HTMLEl
           { class: 'scroll' },
           h(
             'table',
-            { class: 'attempts' },
+            { class: 'attempts cards' },
             h(
               'thead',
               {},

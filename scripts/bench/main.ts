@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: the measurements behind the README's cost and speed claims. Starts its own
- * emulators (in memory) and stops them. Numbers vary by machine; the capacity units do not.
+ * `npm run bench`: the measurements behind the README's cost and speed claims, and the CLI's start
+ * (`-- cli`). Starts its own emulators (in memory) and stops them. Numbers vary by machine; the capacity
+ * units do not.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
+import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
 import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
@@ -16,6 +18,14 @@ import { measurePublishApi } from './publish-api';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
+
+if (wants('cli')) {
+  console.log('\n## CLI start: median wall time of fresh processes (the goal: within 100 ms of node -e 0)\n');
+  console.log('| command | median (ms) |\n|---|---:|');
+  const { rows, overFloorMs } = measureCliStart();
+  for (const row of rows) console.log(`| ${row.name} | ${row.medianMs.toFixed(0)} |`);
+  console.log(`\nThe bundled CLI starts ${overFloorMs.toFixed(0)} ms after a bare node.`);
+}
 
 if (wants('cold-start')) {
   console.log('\n## Cold start: bundle size and median module init (7 fresh processes each)\n');

@@ -5,7 +5,7 @@
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_PER_PAGE } from '#http/paging';
 import type { ApiAnswer, ApiCall } from './api-client';
-import { type Flags, integer, required, UsageError } from './flags';
+import { type Flags, integer, required, timestamp, UsageError } from './flags';
 
 /**
  * One command: its line of the usage text, the operator route it calls (none: `publish`, which calls
@@ -104,10 +104,13 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     run: (call, flags) => bodyOf(call(...adminRoute('registerUsageKey', org(flags)))),
   },
   'api-key create': {
-    usage: 'api-key create --org ORG_ID [--name NAME] [--scope read|manage] [--expires-at EPOCH_SECONDS]',
+    usage:
+      'api-key create --org ORG_ID [--name NAME] [--scope read|manage] [--expires-at "YYYY-MM-DD HH:MM:SS"]',
     route: 'createApiKey',
     run: (call, flags) => {
-      const expiresAt = integer(flags, 'expires-at', 'epoch seconds');
+      // The route takes epoch seconds; the operator writes the time as every answer shows it.
+      const expiry = timestamp(flags, 'expires-at');
+      const expiresAt = expiry === undefined ? undefined : Date.parse(expiry) / 1000;
       return bodyOf(
         call(...adminRoute('createApiKey', org(flags)), {
           name: flags.name ?? 'cli',
@@ -221,7 +224,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   publish: {
-    usage: 'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at ISO]',
+    usage:
+      'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]',
     run: async (call, flags) => {
       let payload: unknown;
       try {
@@ -235,7 +239,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         type: required(flags, 'type'),
         payload,
         ...(flags.id === undefined ? {} : { id: flags.id }),
-        ...(flags['triggered-at'] === undefined ? {} : { triggered_at: flags['triggered-at'] }),
+        ...(flags['triggered-at'] === undefined ? {} : { triggered_at: timestamp(flags, 'triggered-at') }),
       });
       const event = answer.body as { id: string; webhook_status: string };
       // 201: recorded now; 200: the same id and content were recorded before.

@@ -1,7 +1,8 @@
 /**
- * The CLI's flags: every command's, as `parseArgs` options, how a command reads a required or a
- * whole-number one, and the usage mistake (exit code 2) when it is missing or malformed.
+ * The CLI's flags: every command's, as `parseArgs` options, how a command reads a required, a
+ * whole-number or a time one, and the usage mistake (exit code 2) when it is missing or malformed.
  */
+import { parseTimestampParam } from '#http/timestamp-param';
 
 /** A usage mistake: exit code 2 and the usage text. */
 export class UsageError extends Error {}
@@ -38,6 +39,20 @@ export function required(flags: Flags, flag: keyof Flags): string {
   const value = flags[flag];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${flag} is required.`);
   return value;
+}
+
+/**
+ * A time flag in the API's form, `YYYY-MM-DD HH:MM:SS` (UTC; ISO `YYYY-MM-DDTHH:MM:SSZ` too), as ISO 8601
+ * with milliseconds; undefined when absent.
+ */
+export function timestamp(flags: Flags, flag: keyof Flags): string | undefined {
+  const text = flags[flag];
+  if (text === undefined) return undefined;
+  try {
+    return parseTimestampParam(`--${flag}`, String(text));
+  } catch {
+    throw new UsageError(`--${flag} must be "YYYY-MM-DD HH:MM:SS" (UTC).`);
+  }
 }
 
 /** A whole-number flag, or undefined when absent. */

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { type ChildHandle, findFreePort, superviseChild } from './child-process';
+import { LOCAL_REGION } from './local-info';
 import { ensurePrivateDir } from './private-files';
 import { clearStaleEmulators } from './stale-emulators';
 import { spawnWatched } from './watchdog';
@@ -22,8 +23,8 @@ import { spawnWatched } from './watchdog';
 // Re-exported: runtimes and tests pick free ports from here together with the emulators.
 export { findFreePort } from './child-process';
 
-/** Region of every local resource; the emulators accept any, the handlers read it from the env. */
-export const LOCAL_REGION = 'us-east-1';
+// Re-exported: declared beside the info file, which the CLI reads without loading the emulators.
+export { LOCAL_REGION } from './local-info';
 
 /** Dummy credentials: the emulators do not check signatures, but the SDK refuses to sign without any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;

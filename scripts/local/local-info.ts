@@ -3,8 +3,10 @@
  * runtime writes it; the CLI (`scripts/cli/target.ts`) reads it.
  */
 import { join } from 'node:path';
-import { LOCAL_REGION } from './emulators';
 import { ensurePrivateDir, writePrivateFile } from './private-files';
+
+/** Region of every local resource; the emulators accept any, the handlers read it from the env. */
+export const LOCAL_REGION = 'us-east-1';
 
 /** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
 export interface LocalRuntimeInfo {

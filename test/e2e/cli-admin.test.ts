@@ -140,6 +140,7 @@ describe('org and keys', () => {
 
     ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]));
     const triggeredAt = '2026-05-01T10:00:00.000Z';
+    // Given as every answer shows times; sent to the API as ISO.
     const published = ok(
       await herald([
         'publish',
@@ -150,7 +151,7 @@ describe('org and keys', () => {
         '--payload',
         JSON.stringify(PAYLOAD),
         '--triggered-at',
-        triggeredAt,
+        '2026-05-01 10:00:00',
       ]),
     ) as { id: string };
     const event = (await api.call(`/events/${published.id}`, { key: org.api_key })).body as EventDetail;
@@ -312,7 +313,9 @@ describe('portal-link', () => {
       await herald(['portal-link', '--org', org.id, '--scope', 'manage', '--ttl-minutes', '5']),
     ) as { url: string; expires_at: string };
     expect(link.url.startsWith(`${base}/portal#token=`)).toBe(true);
-    const minutes = (Date.parse(link.expires_at) - Date.now()) / 60_000;
+    // The API's time format, like every other timestamp the CLI prints.
+    expect(link.expires_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const minutes = (Date.parse(`${link.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(4);
     expect(minutes).toBeLessThanOrEqual(5);
     const exchange = () =>

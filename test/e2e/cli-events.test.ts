@@ -101,7 +101,7 @@ describe('publish', () => {
     expect(failed(array, 1)).toMatch(/^herald: payload: expected a JSON object/);
     expect(failed(text, 1)).toMatch(/^herald: payload: expected a JSON object/);
     expect(failed(badType, 1)).toMatch(/^herald: type: expected lower-case snake_case/);
-    expect(failed(badTime, 1)).toMatch(/^herald: triggered_at: /);
+    expect(failed(badTime, 2)).toContain('--triggered-at must be "YYYY-MM-DD HH:MM:SS" (UTC).');
     expect(failed(badId, 1)).toMatch(/^herald: id: /);
     expect(failed(unknownAccount, 1)).toMatch(/^herald: account: no account CH9300762011623852957/);
     expect(failed(missing, 2)).toContain('--payload is required');

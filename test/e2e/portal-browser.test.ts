@@ -112,7 +112,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('link', { name: 'Older →' }).count()).toBe(0);
 
     await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
-    await page.locator(`tr[data-id="${ids.debit}"] a`).click();
+    await page.locator(`tr[data-id="${ids.debit}"] td[data-label="Type"] a`).click();
     await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
     const attempt = await page.locator('table.attempts tbody tr').first().textContent();
     expect(attempt).toMatch(/HTTP 200 · ok.*thanks/);
@@ -213,7 +213,10 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     );
     const { page } = await openPage(browser);
     await page.goto(expired.url);
-    await page.getByRole('alert').getByText(`This sign-in link expired at ${expired.expires_at}.`).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(`This sign-in link expired at ${expired.expires_at} UTC.`)
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'Events' }).count()).toBe(0);
 
     const link = await mintLink(harness.runtime.baseUrl, harness.runtime.credentials, tenant.orgId, 'read');

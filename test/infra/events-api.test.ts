@@ -292,3 +292,23 @@ describe('stage', () => {
     });
   });
 });
+
+describe('stack outputs', () => {
+  it('are the documented ones (docs/deploying.md), without the RestApi construct’s own Endpoint', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'DeadLetterQueueUrl',
+        'QueueUrl',
+        'TableName',
+        'UsagePlanId',
+        'WebAclArn',
+      ].sort(),
+    );
+    expect(Object.keys(configured.template.findOutputs('*'))).not.toContain('WebAclArn');
+    expect(
+      Object.keys(configured.template.findOutputs('*')).some((name) => name.startsWith('ApiEndpoint')),
+    ).toBe(false);
+  });
+});

@@ -10,7 +10,7 @@ import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts'
 import { ADMIN_PARAMETERS, ADMIN_ROUTE_DOCS, ADMIN_SCHEMAS } from './admin';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import type { OpenApiDocument } from './objects';
-import { BEARER_SCHEME, json, SIGV4_SCHEME } from './objects';
+import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
@@ -166,6 +166,25 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
           name: 'Authorization',
           description:
             "AWS Signature Version 4 (service `execute-api`, the API's region) by an AWS identity allowed `execute-api:Invoke` on the route.",
+        },
+        // The webhooks' schemes: Herald signs, the receiver verifies (OpenAPI has no HMAC type, so apiKey
+        // names the header and the description the algorithm).
+        [WEBHOOK_SIGNATURE_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'webhook-signature',
+          description:
+            'Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, where ' +
+            "key is the base64-decoded part of the organization's `webhook_token` after `whsec_`. Verify over the " +
+            'raw body, in constant time, and refuse a `webhook-timestamp` far from your clock.',
+        },
+        [X_SIGNATURE_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Signature',
+          description:
+            "HMAC-SHA256 with the same key (the organization's `webhook_token`), in the format the webhook's " +
+            '`X-Signature` header parameter gives.',
         },
       },
     },

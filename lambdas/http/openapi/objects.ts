@@ -72,6 +72,10 @@ export interface OpenApiDocument {
 export const BEARER_SCHEME = 'apiKey';
 /** Name of the AWS SigV4 (IAM) scheme in `components.securitySchemes`. */
 export const SIGV4_SCHEME = 'awsSigV4';
+/** Name of the webhooks' Standard Webhooks signature scheme in `components.securitySchemes`. */
+export const WEBHOOK_SIGNATURE_SCHEME = 'webhookSignature';
+/** Name of the webhooks' `X-Signature` scheme in `components.securitySchemes`. */
+export const X_SIGNATURE_SCHEME = 'xSignature';
 
 /** A `$ref` to a component parameter. */
 export const parameterRef = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });

@@ -7,7 +7,7 @@ import type { OperationObject } from './objects';
 import { body, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
-import { closed, int, schemaRef, text, uri } from './schemas';
+import { closed, int, schemaRef, text, timestamp, uri } from './schemas';
 
 /** The portal page and its sign-in. */
 export const PORTAL_ROUTES: readonly RouteDoc[] = [
@@ -86,7 +86,7 @@ export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   PortalLink: closed({
     url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
-    expires_at: text('When the link stops working, ISO 8601 UTC.', { format: 'date-time' }),
+    expires_at: timestamp('When the link stops working'),
   }),
   PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
   PortalSession: closed({

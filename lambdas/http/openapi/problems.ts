@@ -11,22 +11,12 @@ import type { HeaderObject, ResponseObject } from './objects';
 import type { JsonSchema } from './schemas';
 import { closed, int, schemaRef, text } from './schemas';
 
-/** Name in `components.responses` of API Gateway's answer to a path no route has. */
-export const ROUTE_NOT_FOUND_RESPONSE = 'RouteNotFound';
-/** Name in `components.responses` of the answer to a known path with a method it does not serve. */
-export const METHOD_NOT_ALLOWED_RESPONSE = 'MethodNotAllowed';
-
 /** The headers problem answers carry, merged into `components.headers`. */
 export const PROBLEM_HEADERS: Readonly<Record<string, HeaderObject>> = {
   'WWW-Authenticate': {
     description: 'The scheme.',
     required: true,
     schema: { type: 'string', pattern: '^Bearer' },
-  },
-  Allow: {
-    description: 'The methods the path serves.',
-    required: true,
-    schema: { type: 'string', pattern: '^[A-Z]' },
   },
 };
 
@@ -89,8 +79,6 @@ export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
   BadRequest: problem(400, 'invalid-parameter', 'Invalid input; `invalid_params` says which and why.'),
   Unauthorized: problem(AUTH.status, AUTH.slug, 'The API key is missing or unknown.', 'WWW-Authenticate'),
   NotFound: problem(404, 'not-found', "No such resource in the organization (another's looks the same)."),
-  [ROUTE_NOT_FOUND_RESPONSE]: problem(NO_ROUTE.status, NO_ROUTE.slug, 'No route has this path.'),
-  [METHOD_NOT_ALLOWED_RESPONSE]: problem(405, 'method-not-allowed', 'The path has no such method.', 'Allow'),
   Conflict: problem(409, 'conflict', 'The state of the resource does not allow the request.'),
   Unprocessable: problem(422, 'unprocessable', 'A field names something that does not exist.'),
   Forbidden: problem(403, 'forbidden', 'These credentials may not call this route.'),
@@ -107,4 +95,26 @@ export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
       "organization's daily quota (`quota-exceeded`, renews at 00:00 UTC) was exceeded.",
   ),
   InternalError: problem(DEFAULT_5XX.status, DEFAULT_5XX.slug, 'Internal error; the cause is not revealed.'),
+};
+
+/**
+ * API Gateway's answer to a path no route has. Not in `components.responses`: no operation refers to it
+ * (the document's description states it), and an unreferenced component is a lint warning.
+ */
+export const ROUTE_NOT_FOUND: ResponseObject = problem(
+  NO_ROUTE.status,
+  NO_ROUTE.slug,
+  'No route has this path.',
+);
+
+/** The answer to a known path with a method it does not serve; outside the components like {@link ROUTE_NOT_FOUND}. */
+export const METHOD_NOT_ALLOWED: ResponseObject = {
+  ...problem(405, 'method-not-allowed', 'The path has no such method.'),
+  headers: {
+    Allow: {
+      description: 'The methods the path serves.',
+      required: true,
+      schema: { type: 'string', pattern: '^[A-Z]' },
+    },
+  },
 };

@@ -9,7 +9,7 @@ import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
 import { EVENT_FIELDS, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
-import { json, ok, optionalBody, responseRef } from './objects';
+import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
 import { closed, schemaRef, text, timestamp } from './schemas';
@@ -65,6 +65,8 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
       summary: "An event, POSTed to the account's `webhook_url`",
       description: WEBHOOK_DESCRIPTION,
       tags: ['webhooks'],
+      // Either signature proves the origin: a receiver verifies one of them.
+      security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }, { [X_SIGNATURE_SCHEME]: [] }],
       parameters: [
         header('User-Agent', 'Herald and its version.', '^Herald/'),
         header(

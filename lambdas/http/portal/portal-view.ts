@@ -1,15 +1,17 @@
 /**
  * The JSON views of portal sign-in: the one-time link the operator hands on, and the session the page
- * signs in with. Expiries are ISO 8601 UTC, which the page reads with `Date`.
+ * signs in with. The link's expiry is for people (the API's `YYYY-MM-DD HH:MM:SS`); the session's is for
+ * the page, ISO 8601 UTC, which it reads with `Date`.
  */
 import type { KeyScope } from '#config/routes';
+import { renderTimestamp } from '#domain/time';
 import { joinUrl } from '#domain/urls';
 
 /** The answer of `POST /admin/organizations/{org}/portal-links` (the `PortalLink` schema). */
 export interface PortalLinkView {
   /** `<base>/portal#token=<token>`: the token rides in the fragment, which browsers never send. */
   readonly url: string;
-  /** ISO 8601 UTC. */
+  /** `YYYY-MM-DD HH:MM:SS`, UTC, like every timestamp an operator reads. */
   readonly expires_at: string;
 }
 
@@ -29,7 +31,7 @@ export function toPortalLinkView(
 ): PortalLinkView {
   return {
     url: `${joinUrl(baseUrl, '/portal')}#token=${grant.token}`,
-    expires_at: new Date(grant.expiresAt * 1000).toISOString(),
+    expires_at: renderTimestamp(new Date(grant.expiresAt * 1000).toISOString()),
   };
 }
 

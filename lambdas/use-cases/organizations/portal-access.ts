@@ -8,6 +8,7 @@ import type { Organization } from '#domain/model';
 import { isSessionKey, PORTAL_SESSION_KEY_NAME, SESSION_MINUTES } from '#domain/portal-access';
 import type { ApiKeyStore, DirectoryStore, PortalLinkStore } from '#domain/ports';
 import { generateSignInToken, hashApiKey } from '#domain/signing/secrets';
+import { renderTimestamp } from '#domain/time';
 import { createApiKey } from './api-keys';
 import { requireOrganization } from './require-organization';
 
@@ -75,8 +76,8 @@ export async function openPortalSession(
   const nowMs = now();
   const nowSeconds = Math.floor(nowMs / 1000);
   if (link.expiresAt <= nowSeconds) {
-    const at = new Date(link.expiresAt * 1000).toISOString();
-    throw new UnauthorizedError(`This sign-in link expired at ${at}. Ask for a new link.`);
+    const at = renderTimestamp(new Date(link.expiresAt * 1000).toISOString());
+    throw new UnauthorizedError(`This sign-in link expired at ${at} UTC. Ask for a new link.`);
   }
   const org = await ports.directory.getOrganization(link.orgId);
   if (!org) throw new UnauthorizedError('The organization of this sign-in link no longer exists.');
