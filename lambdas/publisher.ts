@@ -21,6 +21,11 @@ export interface PublisherOptions {
 /** What publishing returns. */
 export interface PublishedEvent {
   readonly id: string;
+  /**
+   * The event's place in its account's log (1, 2, 3, … per account); null only for an event stored
+   * before sequences (a re-publish of an old event's id).
+   */
+  readonly sequence: number | null;
   /** False when the id existed with the same content (an idempotent re-publish). */
   readonly created: boolean;
   readonly webhookStatus: WebhookStatus;
@@ -57,6 +62,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const { created, event } = await recordEvent(deps, input);
     return {
       id: event.id,
+      sequence: event.sequence ?? null,
       created,
       webhookStatus: event.webhookStatus,
       triggeredAt: event.triggeredAt,

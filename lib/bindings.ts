@@ -14,7 +14,9 @@ export type ItemAction =
   | 'UpdateItem'
   | 'PutItem'
   | 'DeleteItem'
-  | 'BatchWriteItem';
+  | 'BatchWriteItem'
+  /** On the table itself: only the account logs (`LOG#`), whose partition is one account's events. */
+  | 'Query';
 /** An index of the events table. */
 export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
 
@@ -24,10 +26,11 @@ export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
  *   starts with the prefix of one of the kinds listed (`dynamodb:LeadingKeys`, every key of the request,
  *   keys required). `UpdateItem` creates a missing item too, so its kinds are also all a function could
  *   create with it.
- * - `Query` only on the `indexes` named, never on the table: the indexes project keys, `account` and
- *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
+ * - `Query` on the `indexes` named: the indexes project keys, `account` and `type`, so a query cannot
+ *   reveal an organization's webhook token or an API key's organization. `Query` on the table only as an
+ *   item action of the kind `log` (its `LeadingKeys` condition: an account log's partition, events only).
  * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
- * route creates `EVENT#` items; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
+ * route creates `EVENT#` claims and `LOG#` events; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
  * keys and accounts, and erases events; portal sign-in creates `APIKEY#` items and deletes `PORTAL#` and
  * `APIKEY#` items (its own expired session keys). The one other writer is the deploy-time custom resource of
  * `table-settings.ts`: PutItem on the `SETTINGS` item only.
@@ -204,38 +207,53 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     },
   },
   listEvents: {
-    table: { items: { BatchGetItem: ['event'] }, indexes: ['by-org', 'failed-by-org', 'skipped-by-org'] },
+    table: {
+      items: { BatchGetItem: ['event', 'log'], Query: ['log'] },
+      indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
+    },
   },
-  getEvent: { table: { items: { GetItem: ['event'] } } },
-  redeliverEvent: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
+  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  redeliverEvent: {
+    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    queue: 'send',
+  },
   resetWebhooks: {
-    table: { items: { UpdateItem: ['event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    table: { items: { UpdateItem: ['event', 'log'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
     queue: 'send',
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
   getDeliveryStats: {
-    table: { items: { GetItem: ['account'], BatchGetItem: ['event'] }, indexes: ['by-org'] },
+    table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
   },
   enableEndpoint: {
-    table: { items: { UpdateItem: ['account', 'event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    table: {
+      items: { UpdateItem: ['account', 'event', 'log'] },
+      indexes: ['failed-by-org', 'skipped-by-org'],
+    },
     queue: 'send',
   },
   manageSettings: {
     table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
   },
   publishEvent: {
-    table: { items: { GetItem: ['settings', 'account', 'event'], PutItem: ['event'] } },
+    table: {
+      items: {
+        GetItem: ['settings', 'account', 'event', 'log'],
+        PutItem: ['event', 'log'],
+        Query: ['log'],
+      },
+    },
   },
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'settings'],
-        BatchGetItem: ['apiKey', 'account', 'event'],
+        GetItem: ['organization', 'account', 'event', 'log', 'settings'],
+        BatchGetItem: ['apiKey', 'account', 'event', 'log'],
         PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log'],
         DeleteItem: ['apiKey', 'account'],
-        BatchWriteItem: ['event'],
+        BatchWriteItem: ['event', 'log'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
@@ -243,8 +261,16 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   forwarder: { queue: 'send' },
   consumer: {
-    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event', 'account'] } },
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account', 'organization'],
+        UpdateItem: ['event', 'log', 'account'],
+      },
+    },
     queue: 'consume-send',
   },
-  reconciler: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
+  reconciler: {
+    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    queue: 'send',
+  },
 };

@@ -87,6 +87,8 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/accounts', 'listAccounts'),
   keyRoute('GET', '/accounts/{iban}', 'getAccount'),
   keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
+  // The catch-up feed reads events, as the listing does: served by its function.
+  keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
   { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none' },

@@ -19,7 +19,10 @@ export const ITEM_PREFIXES = {
   apiKey: 'APIKEY#',
   portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
+  /** An event id's claim (`EVENT#<id>`), or an event stored before sequences (the old layout). */
   event: 'EVENT#',
+  /** An account's event log (`LOG#<orgId>#<IBAN>`), one item per event, the sequence as sort key. */
+  log: 'LOG#',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */
   settings: 'SETTINGS',
 } as const;
@@ -35,6 +38,12 @@ export const SETTINGS_ITEM = {
   /** The API's usage plan, in which the admin route registers each organization's key (AWS only). */
   usagePlanIdAttribute: 'usage_plan_id',
 } as const;
+
+/**
+ * Digits of a log item's sort key: the sequence zero-padded, so the keys sort as the numbers do (a
+ * trillion events per account).
+ */
+export const SEQUENCE_DIGITS = 12;
 
 /** Kind of item in the events table. */
 export type ItemKind = keyof typeof ITEM_PREFIXES;
@@ -110,15 +119,15 @@ export const EVENTS_TABLE = {
 };
 
 /**
- * Lambda event-source filter on the table stream: only INSERTs of event items that still need delivery
- * travel to the queue. Updates (attempts, status changes) and configuration items never match, and
- * filtered records are not billed.
+ * Lambda event-source filter on the table stream: only INSERTs of log items (events) that still need
+ * delivery travel to the queue. Updates (attempts, status changes), id claims and configuration items
+ * never match, and filtered records are not billed.
  */
 export const STREAM_FILTER_PATTERN = {
   eventName: ['INSERT'],
   dynamodb: {
     NewImage: {
-      sk: { S: ['EVENT'] },
+      pk: { S: [{ prefix: ITEM_PREFIXES.log }] },
       webhook_status: { S: ['pending'] },
     },
   },

@@ -11,7 +11,14 @@ export interface InvalidParam {
 }
 
 /** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
-export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict';
+export type ErrorKind =
+  | 'invalid'
+  | 'unprocessable'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'busy';
 
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
@@ -82,5 +89,19 @@ export class UnprocessableError extends HeraldError {
     super(`${name}: ${reason}`);
     this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
+  }
+}
+
+/**
+ * A request that could not complete now but will if repeated (an account published to so fast that no
+ * sequence could be taken, or an id whose concurrent publish is still under way): nothing was stored
+ * by it. Answered 503 with `Retry-After`.
+ */
+export class BusyError extends HeraldError {
+  readonly kind = 'busy';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'BusyError';
   }
 }

@@ -67,6 +67,11 @@ export interface Account {
   readonly endpointId?: string | undefined;
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
+  /**
+   * The highest sequence the account's log ever held when retention may have emptied it (see
+   * docs/design.md): new events continue after it, so a sequence is never reused. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -108,12 +113,24 @@ export interface DeliveryAttempt {
   readonly signature?: string | undefined;
 }
 
-/** A stored event with its delivery state and attempts. */
-export interface EventRecord {
+/**
+ * Where a stored event is: its id, and the account log it lives in at its sequence. Everything the
+ * writes of its delivery need, so the consumer reaches the event without reading its id's claim.
+ */
+export interface EventRef {
   readonly id: string;
   readonly orgId: string;
   /** IBAN of the account. */
   readonly account: string;
+  /**
+   * The event's place in its account's log: 1, 2, 3, … per (organization, account), gap-free and never
+   * reused. Absent only on an event stored before sequences (the old layout, until it is migrated).
+   */
+  readonly sequence?: number | undefined;
+}
+
+/** A stored event with its delivery state and attempts. */
+export interface EventRecord extends EventRef {
   readonly type: string;
   /** ISO 8601 UTC, millisecond precision. */
   readonly triggeredAt: string;

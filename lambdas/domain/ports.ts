@@ -9,6 +9,7 @@ import type {
   ApiKey,
   DeliveryAttempt,
   EventRecord,
+  EventRef,
   Organization,
   PortalLink,
   PreviousToken,
@@ -30,26 +31,73 @@ import type {
 export type * from './queries';
 
 /**
- * A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped, and not
- * signed (every attempt signs itself).
+ * A new event as it is stored at its sequence in its account's log: before any attempt, pending or
+ * (without a webhook URL) skipped, and not signed (every attempt signs itself).
  */
 export type NewEvent = Pick<EventRecord, 'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body'> & {
+  readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
   readonly expiresAt?: number | undefined;
 };
 
-/** Result of storing an event whose id may already exist. */
-export type PutEventResult =
+/**
+ * The claim of an event id: the id's uniqueness, and where its event is (or is about to be) stored. Its
+ * `owner` is the publish that holds it; another publish may take it over only after `claimedAt` +
+ * `CLAIM_LEASE_MS` (a publisher that crashed between the claim and the event leaves an orphan).
+ */
+export interface IdClaim extends Required<EventRef> {
+  /** A random token of the publish holding the claim. */
+  readonly owner: string;
+  /** Epoch ms of the claim or its last move. */
+  readonly claimedAt: number;
+  /** Epoch seconds after which DynamoDB may delete the claim with its event; undefined keeps it. */
+  readonly expiresAt?: number | undefined;
+}
+
+/** What claiming an id found. */
+export type ClaimResult =
+  | { readonly claimed: true }
+  | { readonly claimed: false; readonly existing: IdClaim }
+  /** The id is an event stored before sequences (the old layout, which is its own claim). */
+  | { readonly claimed: false; readonly legacy: EventRecord };
+
+/** Result of storing an event at its sequence. */
+export type InsertEventResult =
   | { readonly created: true; readonly event: EventRecord }
-  | { readonly created: false; readonly existing: EventRecord };
+  /** Another event holds the sequence (`occupant`, its id). */
+  | { readonly created: false; readonly occupant: string };
+
+/** How an event store read is made. */
+export interface EventReadOptions {
+  /** Strongly consistent (twice the read units); for the delivery path and the publish's retries. */
+  readonly consistent?: boolean;
+}
 
 /** Storage of events and their attempts. */
 export interface EventStore {
-  /** One read of the event with all attempts; `consistent` for the delivery path. */
-  getEvent(id: string, options?: { consistent?: boolean }): Promise<EventRecord | undefined>;
-  /** Stores the event unless its id exists; then returns the stored one. */
-  putEvent(event: NewEvent): Promise<PutEventResult>;
+  /** The event of an id through its claim (claim + event, or the old-layout item alone). */
+  getEvent(id: string, options?: EventReadOptions): Promise<EventRecord | undefined>;
+  /** The event at its place (no claim read): the consumer's read. */
+  readEvent(ref: EventRef, options?: EventReadOptions): Promise<EventRecord | undefined>;
+  /** The highest sequence stored in the account's log, 0 when it holds none: one Query of one key. */
+  latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
+  /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
+  readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
+  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  claimId(claim: IdClaim): Promise<ClaimResult>;
+  /**
+   * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;
+   * false when another publish took it meanwhile.
+   */
+  moveClaim(owner: string, claim: IdClaim): Promise<boolean>;
+  /** Stores the event at its sequence unless an event holds that sequence. */
+  insertEvent(event: NewEvent): Promise<InsertEventResult>;
+  /**
+   * Up to `limit` events of the account's log with a sequence above `afterSequence`, ascending, with
+   * their bodies: one consistent Query, whatever the log holds.
+   */
+  readLog(orgId: string, account: string, afterSequence: number, limit: number): Promise<EventRecord[]>;
   /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
@@ -58,7 +106,7 @@ export interface EventStore {
    * false when another consumer holds or used the claim.
    */
   takeLease(
-    id: string,
+    ref: EventRef,
     expectedRetries: number,
     untilEpochMs: number,
     nowEpochMs: number,
@@ -71,7 +119,7 @@ export interface EventStore {
    * attempt's `signature`, when it sent one, becomes the event's `signature`.
    */
   recordAttempt(
-    id: string,
+    ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
@@ -81,24 +129,24 @@ export interface EventStore {
    * takes a lease for it, as for any scheduled attempt); false when the event is not the organization's,
    * not pending, or a consumer holds its lease (an attempt is under way).
    */
-  bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean>;
+  bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
-  settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
+  settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
    * Starts a new delivery cycle for a `failed` or `skipped` event: status `pending`, cycle base = current
    * attempts. False when the event is in another state, or has used all its cycles (it then leaves the
    * status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns it).
    */
-  startCycle(id: string, orgId: string): Promise<boolean>;
+  startCycle(ref: EventRef, orgId: string): Promise<boolean>;
   /**
-   * Up to `limit` ids of the organization's `failed` and `skipped` events, at a cost that depends on
+   * Up to `limit` of the organization's `failed` and `skipped` events, at a cost that depends on
    * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
    * what the next call returns.
    */
   nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
   /**
    * The next step of a walk through the organization's `failed` and `skipped` index entries triggered
-   * since `filter.since`, oldest first, from where `cursor` left off: up to `limit` ids of
+   * since `filter.since`, oldest first, from where `cursor` left off: up to `limit` of
    * `filter.account`'s events, examining at most the read bound of index entries and never one that an
    * earlier step examined (an event that cannot start a cycle, or of another account, is passed once).
    *
@@ -127,16 +175,16 @@ export interface EventStore {
     until?: string,
   ): Promise<StatusPage>;
   /**
-   * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined),
-   * from where `cursor` left off; answers how many were deleted and the cursor of the next chunk,
-   * undefined when done.
+   * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined)
+   * with their id claims, from where `cursor` left off; answers how many were deleted and the cursor of
+   * the next chunk, undefined when done.
    */
   eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk>;
   /**
    * Puts a `failed` or `skipped` event into its sparse status index if it is not there (events recorded
    * before the indexes existed); false when the event is in neither state.
    */
-  indexStatus(id: string): Promise<boolean>;
+  indexStatus(ref: EventRef): Promise<boolean>;
 }
 
 /** How a directory read is made. */
@@ -234,7 +282,7 @@ export interface PortalLinkStore {
  */
 export interface DeliveryQueue {
   /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
-  enqueue(ids: readonly string[], delaySeconds?: number): Promise<void>;
+  enqueue(events: readonly EventRef[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
 }

@@ -3,7 +3,7 @@
  * requests, bounded chunks with where to go on, and the reads a summary is drawn from. The ports
  * (`ports.ts`, which re-exports these) take and return them.
  */
-import type { Account, DeliveryAttempt, EventRecord, WebhookStatus } from './model';
+import type { Account, DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from './model';
 
 /** Filters of an event listing; absent ones do not filter. */
 export interface EventFilters {
@@ -56,9 +56,9 @@ export interface AccountPage {
   readonly hasMore: boolean;
 }
 
-/** A bounded chunk of event ids and whether more remain. */
+/** A bounded chunk of events and whether more remain. */
 export interface StatusChunk {
-  readonly ids: readonly string[];
+  readonly events: readonly EventRef[];
   readonly more: boolean;
 }
 
@@ -81,14 +81,14 @@ export interface RecentAttempts {
 
 /** One step of a recovery's walk through the status indexes. */
 export interface RecoveryChunk {
-  readonly ids: readonly string[];
+  readonly events: readonly EventRef[];
   /** Where the next step goes on; undefined when every index entry of the window was examined. */
   readonly cursor?: string | undefined;
 }
 
 /** One page of {@link EventStore.pageEventIdsByStatus}. */
 export interface StatusPage {
-  readonly ids: string[];
+  readonly events: EventRef[];
   readonly cursor?: string | undefined;
 }
 

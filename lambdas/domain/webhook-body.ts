@@ -16,6 +16,8 @@ export interface WebhookBodyInput {
   readonly id: string;
   readonly type: string;
   readonly account: string;
+  /** The event's place in its account's log: a receiver sees a gap or a stale update from it. */
+  readonly sequence: number;
   /** ISO timestamp. */
   readonly triggeredAt: string;
   /** The payload's JSON text, embedded as is. */
@@ -32,7 +34,7 @@ export function eventLinks(baseUrl: string, record: Pick<EventRecord, 'id' | 'ac
 }
 
 /**
- * The webhook body, `{"id","type","account","triggered_at","payload","_links"}`, assembled as text so
+ * The webhook body, `{"id","type","account","sequence","triggered_at","payload","_links"}`, assembled as text so
  * the payload JSON appears byte for byte as given: the body is built once at publish time and
  * stored, and every attempt signs and sends those same bytes.
  *
@@ -47,7 +49,7 @@ export function webhookBody(input: WebhookBodyInput): string {
   const links = eventLinks(input.baseUrl, input);
   return (
     `{"id":${JSON.stringify(input.id)},"type":${JSON.stringify(input.type)},` +
-    `"account":${JSON.stringify(input.account)},` +
+    `"account":${JSON.stringify(input.account)},"sequence":${input.sequence},` +
     `"triggered_at":${JSON.stringify(renderTimestamp(input.triggeredAt))},` +
     `"payload":${input.payloadJson},"_links":${JSON.stringify(links)}}`
   );

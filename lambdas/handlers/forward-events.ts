@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { createSqsClient } from '#adapters/aws-clients';
-import { eventIdOfKey } from '#adapters/dynamodb/events/event-items';
+import { orgOfItem, refOfItem } from '#adapters/dynamodb/events/event-items';
 import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
@@ -14,7 +14,7 @@ const CHUNK = 10;
 
 /**
  * Table stream → delivery queue. The event-source filter already dropped everything but INSERTs of
- * pending events; this only turns them into `{"id"}` messages, ten per SQS request.
+ * pending events; this only turns them into delivery messages (`{"id","log","seq"}`), ten per SQS request.
  */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
   .use(injectLambdaContext(logger))
@@ -22,12 +22,20 @@ export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     const records = event.Records;
     for (let start = 0; start < records.length; start += CHUNK) {
       const chunk = records.slice(start, start + CHUNK);
-      const ids = chunk.flatMap((r) => eventIdOfKey(r.dynamodb?.NewImage?.pk?.S ?? '') || []);
+      const events = chunk.flatMap((r) => {
+        const image = r.dynamodb?.NewImage;
+        if (image === undefined) return [];
+        // Only the keys name the event; the rest of the image (the deflated body) is not needed.
+        const item = Object.fromEntries(
+          ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'account'].map((name) => [name, image[name]?.S]),
+        );
+        return [refOfItem(item, orgOfItem(item))];
+      });
       try {
-        await queue.enqueue(ids);
+        await queue.enqueue(events);
       } catch (error) {
         // Lambda retries from the first unsent record; earlier chunks are not sent twice.
-        logger.error('Forwarding to the delivery queue failed', { error, firstId: ids[0] });
+        logger.error('Forwarding to the delivery queue failed', { error, firstId: events[0]?.id });
         return { batchItemFailures: [{ itemIdentifier: chunk[0]?.dynamodb?.SequenceNumber ?? '' }] };
       }
     }

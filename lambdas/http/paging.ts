@@ -12,7 +12,7 @@ export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
 /** Canonical decimal only: no sign, exponent, fraction, blank or leading zero. */
-const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
 
 /** Which page, and how long pages are. */
 export interface PageNumbers {
@@ -43,8 +43,13 @@ export function parsePageNumbers(
   return numbers;
 }
 
-function parseInteger(name: string, text: string, min: number, max: number): number {
-  const value = POSITIVE_INTEGER.test(text) ? Number(text) : Number.NaN;
+/**
+ * A whole-number parameter within `[min, max]`, in plain decimal (no sign, no leading zeros).
+ *
+ * @throws ValidationError naming the parameter and the range
+ */
+export function parseInteger(name: string, text: string, min: number, max: number): number {
+  const value = WHOLE_NUMBER.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) {
     const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
     throw new ValidationError(name, `must be an integer ${range}`);

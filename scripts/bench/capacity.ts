@@ -18,6 +18,7 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule'
 import { ValidationError } from '#domain/errors';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
+import type { EventRef } from '#domain/model';
 import type { QueueMessage } from '#domain/ports';
 import { parseListQuery } from '#http/events/list-query';
 import { TenantSeeder } from '#local/tenant-seed';
@@ -91,12 +92,12 @@ export async function measureDeliveryCapacity(
         type: 'credit_transfer_status_change',
         payload: SAMPLE_PAYLOAD,
       })
-    ).event.id;
+    ).event;
   const measure = async (accountOf: (i: number) => string): Promise<CapacityTally> => {
     const del = tally();
     const deps = deliveryDeps(client, tableName, del.listener);
     for (let b = 0; b < batches; b++) {
-      const ids: string[] = [];
+      const ids: EventRef[] = [];
       for (let i = 0; i < BATCH; i++) ids.push(await publish(accountOf(i)));
       const kept = await deliverBatch(deps, ids.map(benchMessage));
       if (kept.length > 0) throw new Error(`bench batch kept ${kept.length} messages`);
@@ -141,11 +142,11 @@ function deliveryDeps(
 }
 
 /** A received message for an event, as the queue would hand it over. */
-function benchMessage(id: string): QueueMessage {
+function benchMessage(event: EventRef): QueueMessage {
   return {
-    messageId: id,
-    receiptHandle: id,
-    body: encodeDeliveryMessage(id),
+    messageId: event.id,
+    receiptHandle: event.id,
+    body: encodeDeliveryMessage(event),
     receiveCount: 1,
     sentAt: Date.now(),
   };
@@ -187,6 +188,7 @@ export async function seedDeliveredEvents(
       account,
       type: 'credit_transfer_status_change',
       triggeredAt,
+      sequence: i + 1,
       body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
       webhookStatus: 'pending',
     });

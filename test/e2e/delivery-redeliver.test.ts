@@ -4,6 +4,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { keys } from '#adapters/dynamodb/items';
 import type { DeliveryAttempt } from '#domain/model';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
@@ -117,7 +118,7 @@ describe('POST /management/webhooks/reset', { timeout: TEST_TIMEOUT_MS }, () => 
     const skipped = [await publishSkipped(quiet, 'skipped_one'), await publishSkipped(quiet, 'skipped_two')];
     // Failed: one recorded failure, then settled as failed.
     const failing = await harness.quietPendingEvent(tenant, hook.url);
-    await harness.events.recordAttempt(failing.id, failedAttempt(), 'failed');
+    await harness.events.recordAttempt(failing, failedAttempt(), 'failed');
     // Delivered: must stay as it is.
     const delivered = await harness.publish({ account: failing.iban, type: 'fine', payload: {} });
     expectCountsConsistent(await harness.waitForEvent(tenant, delivered.id, 'success'));
@@ -164,8 +165,9 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('re-queues a dead-lettered pending event with attempts left, which then gets delivered', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'finally'));
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < 3; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < 3; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
 
     await harness.sendMessage(id, harness.runtime.dlqUrl);
     const view = await harness.waitForEvent(tenant, id, 'success');
@@ -177,8 +179,9 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('marks a dead-lettered pending event whose cycle has 20 attempts failed, without a request', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
     const pending = await harness.getEvent(tenant, id);
     expectCountsConsistent(pending);
     expect(pending).toMatchObject({ webhook_status: 'pending', webhook_retries: CYCLE });
@@ -198,13 +201,14 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('counts the attempts of the current cycle only: 20 earlier ones do not exhaust a new cycle', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'second cycle'));
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
     // As if a redelivery had started a new cycle after those 20 (set directly, independent of startCycle).
     await harness.documents.send(
       new UpdateCommand({
         TableName: harness.runtime.tableName,
-        Key: { pk: `EVENT#${id}`, sk: 'EVENT' },
+        Key: keys.eventAt(quiet),
         UpdateExpression: 'SET cycle_base = webhook_retries',
       }),
     );
@@ -225,8 +229,9 @@ describe.concurrent('consumer', { timeout: TEST_TIMEOUT_MS }, () => {
   it('settles a queued event whose cycle already has 20 attempts as failed, without a request', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
 
     await harness.sendMessage(id);
     const view = await harness.waitForEvent(tenant, id, 'failed');

@@ -111,6 +111,7 @@ describe('event fields', () => {
         id: published.id,
         type: published.type,
         account: published.account,
+        sequence: event.sequence ?? 0,
         triggeredAt: published.triggeredAt,
         payloadJson: JSON.stringify(published.payload),
         baseUrl: base,

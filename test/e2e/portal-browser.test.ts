@@ -147,10 +147,11 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     // Another organization, so the first one's event list keeps its count.
     const other = await harness.createTenant('Portal Pending Org');
     const later = await startReceiver(() => reply.status(503, 'later'));
-    const { id } = await harness.quietPendingEvent(other, later.url);
+    const quiet = await harness.quietPendingEvent(other, later.url);
+    const { id } = quiet;
     const failure = { deliveredAt: new Date().toISOString(), responseStatus: 503, responseBody: 'later' };
     await harness.events.recordAttempt(
-      id,
+      quiet,
       { ...failure, responseTimeMs: 3 },
       'pending',
       Date.now() + 3_600_000,

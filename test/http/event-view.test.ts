@@ -10,6 +10,7 @@ const body = webhookBody({
   id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
   type: 'credit_transfer_status_change',
   account: 'DE89370400440532013000',
+  sequence: 7,
   triggeredAt: '2026-11-21T12:34:56.789Z',
   payloadJson,
   baseUrl: base,
@@ -18,6 +19,7 @@ const record: EventRecord = {
   id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
   orgId: 'org-1',
   account: 'DE89370400440532013000',
+  sequence: 7,
   type: 'credit_transfer_status_change',
   triggeredAt: '2026-11-21T12:34:56.789Z',
   body,
@@ -61,6 +63,7 @@ describe('toEventSummary', () => {
       'id',
       'signature',
       'account',
+      'sequence',
       'type',
       'triggered_at',
       'webhook_status',
@@ -70,6 +73,7 @@ describe('toEventSummary', () => {
     expect(view).toEqual({
       id: record.id,
       signature: 'sha256=abc',
+      sequence: 7,
       account: 'DE89370400440532013000',
       type: 'credit_transfer_status_change',
       triggered_at: '2026-11-21 12:34:56',
@@ -87,6 +91,7 @@ describe('toEventDetail', () => {
       'id',
       'signature',
       'account',
+      'sequence',
       'type',
       'triggered_at',
       'payload',
@@ -152,13 +157,14 @@ describe('webhookBody', () => {
   it('embeds the payload text verbatim in the documented field order', () => {
     expect(body).toBe(
       '{"id":"0190f4e8-3c1a-7b2e-9f00-123456789abc","type":"credit_transfer_status_change",' +
-        '"account":"DE89370400440532013000","triggered_at":"2026-11-21 12:34:56",' +
+        '"account":"DE89370400440532013000","sequence":7,"triggered_at":"2026-11-21 12:34:56",' +
         `"payload":${payloadJson},"_links":${JSON.stringify(links)}}`,
     );
     expect(Object.keys(JSON.parse(body) as object)).toEqual([
       'id',
       'type',
       'account',
+      'sequence',
       'triggered_at',
       'payload',
       '_links',
@@ -167,18 +173,18 @@ describe('webhookBody', () => {
 
   it('keeps payload bytes that a re-serialisation would change', () => {
     const spaced = '{ "b": 1.0, "a": [ 1e2 ] }';
-    const text = webhookBody({ ...record, payloadJson: spaced, baseUrl: base });
+    const text = webhookBody({ ...record, sequence: 7, payloadJson: spaced, baseUrl: base });
     expect(text).toContain(`"payload":${spaced},`);
     expect(JSON.parse(text)).toMatchObject({ payload: { a: [100], b: 1 } });
   });
 
   it('escapes strings in the envelope', () => {
-    const text = webhookBody({ ...record, type: 'a"b', payloadJson: '{}', baseUrl: base });
+    const text = webhookBody({ ...record, sequence: 7, type: 'a"b', payloadJson: '{}', baseUrl: base });
     expect(JSON.parse(text)).toMatchObject({ type: 'a"b' });
   });
 
   it.each(['[]', 'null', '"x"', '{', ''])('refuses payload text %j', (text) => {
-    expect(() => webhookBody({ ...record, payloadJson: text, baseUrl: base })).toThrow();
+    expect(() => webhookBody({ ...record, sequence: 7, payloadJson: text, baseUrl: base })).toThrow();
   });
 });
 

@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
 import { MAX_ITEMS_CHECKED, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
@@ -64,8 +65,8 @@ async function storeMany(
             webhookStatus: status === 'skipped' ? 'skipped' : 'pending',
           }),
         );
-        if (status === 'success') await store.recordAttempt(event.id, attempt(200), 'success');
-        if (status === 'failed') await store.recordAttempt(event.id, attempt(500), 'failed');
+        if (status === 'success') await store.recordAttempt(event, attempt(200), 'success');
+        if (status === 'failed') await store.recordAttempt(event, attempt(500), 'failed');
         return event;
       }),
     );
@@ -94,18 +95,18 @@ describe('bounded listings', () => {
     if (!event) throw new Error('no event');
     const ids = async (status: 'failed' | 'skipped') =>
       (await store.listEvents({ orgId, offset: 0, limit: 10, status })).events.map((e) => e.id);
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     expect(await ids('failed')).toEqual([]);
-    await store.recordAttempt(event.id, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(500), 'failed');
     expect(await ids('failed')).toEqual([event.id]);
-    expect(await store.startCycle(event.id, orgId)).toBe(true);
+    expect(await store.startCycle(event, orgId)).toBe(true);
     expect(await ids('failed')).toEqual([]);
-    await store.recordAttempt(event.id, attempt(500), 'failed');
-    await store.recordAttempt(event.id, attempt(200), 'success');
+    await store.recordAttempt(event, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(200), 'success');
     expect(await ids('failed')).toEqual([]);
     const [other] = await storeMany(orgId, 5, 1, 'pending');
     if (!other) throw new Error('no event');
-    await store.settlePending(other.id, 'skipped');
+    await store.settlePending(other, 'skipped');
     expect(await ids('skipped')).toEqual([other.id]);
   });
 
@@ -177,8 +178,8 @@ describe('chunked reset', () => {
     await storeMany(orgId, 1000, 30, 'success');
     const sent: string[] = [];
     const queue: DeliveryQueue = {
-      enqueue: async (ids) => {
-        sent.push(...ids);
+      enqueue: async (events) => {
+        sent.push(...events.map((event) => event.id));
       },
       postpone: async () => undefined,
     };
@@ -204,17 +205,20 @@ describe('chunked reset', () => {
     const otherAccount = testIban();
     for (let second = 102; second < 107; second++) await skipped(second, otherAccount);
     const failed = await stored(newEvent({ orgId, account, triggeredAt: at(108) }));
-    await store.recordAttempt(failed.id, attempt(500), 'failed');
+    await store.recordAttempt(failed, attempt(500), 'failed');
     const delivered = await stored(newEvent({ orgId, account, triggeredAt: at(109) }));
-    await store.recordAttempt(delivered.id, attempt(200), 'success');
+    await store.recordAttempt(delivered, attempt(200), 'success');
     const filter = { account, since: at(50) };
     const chunk = await store.recoveryChunk(orgId, filter, 10);
     // The failed index first, then the skipped one, each oldest first.
-    expect(chunk).toEqual({ ids: [failed.id, ...wanted.map((event) => event.id)] });
+    const idsOf = (refs: readonly { id: string }[]) => refs.map((ref) => ref.id);
+    expect(idsOf(chunk.events)).toEqual([failed.id, ...idsOf(wanted)]);
+    expect(chunk.cursor).toBeUndefined();
     const small = await store.recoveryChunk(orgId, filter, 1);
-    expect(small.ids).toEqual([failed.id]);
+    expect(idsOf(small.events)).toEqual([failed.id]);
     const rest = await store.recoveryChunk(orgId, filter, 10, small.cursor);
-    expect(rest).toEqual({ ids: wanted.map((event) => event.id) });
+    expect(idsOf(rest.events)).toEqual(idsOf(wanted));
+    expect(rest.cursor).toBeUndefined();
     await expect(store.recoveryChunk(orgId, filter, 10, 'bm90IGEgY3Vyc29y')).rejects.toThrow(ValidationError);
   });
 
@@ -245,7 +249,7 @@ describe('chunked reset', () => {
     let steps = 0;
     do {
       const step = await bounded.recoveryChunk(orgId, { account, since: at(0) }, 100, cursor);
-      found.push(...step.ids);
+      found.push(...step.events.map((event) => event.id));
       cursor = step.cursor;
       steps++;
     } while (cursor !== undefined && steps < 10);
@@ -261,7 +265,7 @@ describe('a delivery summary', () => {
     const ours: NewEvent[] = [];
     for (let second = 0; second < 5; second++) {
       const event = await stored(newEvent({ orgId, account, triggeredAt: at(200 + second) }));
-      await store.recordAttempt(event.id, attempt(second === 4 ? 500 : 200), 'pending', Date.now());
+      await store.recordAttempt(event, attempt(second === 4 ? 500 : 200), 'pending', Date.now());
       ours.push(event);
       await stored(newEvent({ orgId, account: testIban(), triggeredAt: at(200 + second) }));
     }
@@ -287,14 +291,14 @@ describe('index-statuses (upgrade)', () => {
     await storeMany(orgId, 10, 3, 'success');
     if (!failed || !skipped) throw new Error('no events');
     // As an older version stored them: status set, no index attribute.
-    for (const [id, attribute] of [
-      [failed.id, 'failed_org'],
-      [skipped.id, 'skipped_org'],
-    ]) {
+    for (const [event, attribute] of [
+      [failed, 'failed_org'],
+      [skipped, 'skipped_org'],
+    ] as const) {
       await documents.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: { pk: `EVENT#${id}`, sk: 'EVENT' },
+          Key: keys.eventAt(event),
           UpdateExpression: `REMOVE ${attribute}`,
         }),
       );
@@ -317,7 +321,7 @@ describe('index-statuses (upgrade)', () => {
     await documents.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: `EVENT#${failed.id}`, sk: 'EVENT' },
+        Key: keys.eventAt(failed),
         UpdateExpression: 'REMOVE failed_org',
       }),
     );

@@ -58,8 +58,8 @@ describe('listEvents', () => {
           webhookStatus: item.status === 'skipped' ? 'skipped' : 'pending',
         }),
       );
-      if (item.status === 'success') await store.recordAttempt(event.id, signed(attempt(200)), 'success');
-      if (item.status === 'failed') await store.recordAttempt(event.id, signed(attempt(500)), 'failed');
+      if (item.status === 'success') await store.recordAttempt(event, signed(attempt(200)), 'success');
+      if (item.status === 'failed') await store.recordAttempt(event, signed(attempt(500)), 'failed');
       events.push({ event, status: item.status });
     }
     // Another organization, same accounts and times: never listed for `orgId`.
@@ -174,13 +174,13 @@ describe('listEvents', () => {
   it('answers the ids of failed and skipped events in bounded chunks', async () => {
     const wanted = expected((e) => e.status === 'failed' || e.status === 'skipped');
     const all = await store.nextFailedOrSkipped(orgId, 100);
-    expect(new Set(all.ids)).toEqual(new Set(wanted));
-    expect(all.ids).toHaveLength(wanted.length);
+    expect(new Set(all.events.map((event) => event.id))).toEqual(new Set(wanted));
+    expect(all.events).toHaveLength(wanted.length);
     expect(all.more).toBe(false);
     const first = await store.nextFailedOrSkipped(orgId, 1);
-    expect(first.ids).toHaveLength(1);
+    expect(first.events).toHaveLength(1);
     expect(first.more).toBe(true);
-    expect(await store.nextFailedOrSkipped(randomUUID(), 10)).toEqual({ ids: [], more: false });
+    expect(await store.nextFailedOrSkipped(randomUUID(), 10)).toEqual({ events: [], more: false });
   });
 
   it('filters by status across more than one index page of 100', async () => {
@@ -212,6 +212,10 @@ describe('listEvents', () => {
     const tail = await store.listEvents({ ...request, offset: 40, limit: 10 });
     expect(tail.events.map((e) => e.id)).toEqual(skipped.slice(40));
     expect(tail.hasMore).toBe(false);
-    expect(await store.nextFailedOrSkipped(big, 100)).toEqual({ ids: skipped, more: false });
+    const next = await store.nextFailedOrSkipped(big, 100);
+    expect({ ids: next.events.map((event) => event.id), more: next.more }).toEqual({
+      ids: skipped,
+      more: false,
+    });
   });
 });

@@ -6,8 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt } from '#domain/model';
+import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
   type EventStoreFixture,
@@ -29,17 +31,16 @@ useFixture(
   },
 );
 
-describe('putEvent', () => {
-  it('stores an event once: the same id again returns the stored one and changes nothing', async () => {
-    const event = newEvent({ expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
-    const first = await store.putEvent(event);
-    expect(first.created).toBe(true);
+describe('claims and the account log', () => {
+  it('stores an event once at its sequence: the id and the sequence are each taken once', async () => {
+    const event = await stored(newEvent({ expiresAt: Math.floor(Date.now() / 1000) + 86_400 }));
     const record = await read(event.id);
     expect(record.signature).toBeUndefined();
     expect(record).toMatchObject({
       id: event.id,
       orgId: event.orgId,
       account: event.account,
+      sequence: 1,
       type: event.type,
       triggeredAt: event.triggeredAt,
       body: event.body,
@@ -48,22 +49,41 @@ describe('putEvent', () => {
       cycleBase: 0,
       deliveries: [],
     });
+    expect(await store.readEvent(event, { consistent: true })).toEqual(record);
+    expect(await store.latestSequence(event.orgId, event.account, { consistent: true })).toBe(1);
 
-    const again = await store.putEvent(event);
-    expect(again.created).toBe(false);
-    if (again.created) return;
-    expect(again.existing).toEqual(record);
-
-    const other = await store.putEvent({
-      ...event,
-      body: '{"other":true}',
-      type: 'other',
-      orgId: randomUUID(),
-    });
-    expect(other.created).toBe(false);
-    if (other.created) return;
-    expect(other.existing).toEqual(record);
+    const claim = { ...event, sequence: 2, owner: randomUUID(), claimedAt: Date.now() };
+    const again = await store.claimId(claim);
+    expect(again).toMatchObject({ claimed: false, existing: { id: event.id, sequence: 1 } });
+    const other = { ...event, id: uuidv7(), body: '{"other":true}' };
+    expect(await store.insertEvent(other)).toEqual({ created: false, occupant: event.id });
     expect(await read(event.id)).toEqual(record);
+    expect(await store.readLog(event.orgId, event.account, 0, 10)).toEqual([record]);
+  });
+
+  it('moves a claim only for its owner, and reads an event only where its claim points', async () => {
+    const event = newEvent();
+    const claim = { ...event, owner: 'first', claimedAt: 1 };
+    expect(await store.claimId(claim)).toEqual({ claimed: true });
+    // A claim without its event (a crashed publish) names no event.
+    expect(await store.getEvent(event.id, { consistent: true })).toBeUndefined();
+    expect(await store.moveClaim('someone else', { ...claim, owner: 'second', sequence: 2 })).toBe(false);
+    expect(await store.moveClaim('first', { ...claim, owner: 'second', sequence: 2 })).toBe(true);
+    expect(await store.readClaim(event.id)).toMatchObject({ existing: { owner: 'second', sequence: 2 } });
+    expect(await store.insertEvent({ ...event, sequence: 2 })).toMatchObject({ created: true });
+    expect((await read(event.id)).sequence).toBe(2);
+  });
+
+  it('reads the log after a sequence, ascending, at most the limit', async () => {
+    const first = await stored(newEvent());
+    const more = [];
+    for (let i = 0; i < 4; i++)
+      more.push(await stored(newEvent({ orgId: first.orgId, account: first.account })));
+    const after = await store.readLog(first.orgId, first.account, 1, 3);
+    expect(after.map((event) => event.sequence)).toEqual([2, 3, 4]);
+    expect(after.map((event) => event.id)).toEqual(more.slice(0, 3).map((event) => event.id));
+    expect(await store.readLog(first.orgId, first.account, 5, 3)).toEqual([]);
+    expect(await store.readLog(randomUUID(), first.account, 0, 3)).toEqual([]);
   });
 
   it('keeps the body byte for byte', async () => {
@@ -77,9 +97,7 @@ describe('recordAttempt', () => {
   it('records 10 concurrent attempts: 10 retries and 10 deliveries', async () => {
     const event = await stored(newEvent());
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        store.recordAttempt(event.id, attempt(500, `try ${i}`), 'pending'),
-      ),
+      Array.from({ length: 10 }, (_, i) => store.recordAttempt(event, attempt(500, `try ${i}`), 'pending')),
     );
     for (const result of results) expect(result.webhookRetries).toBe(result.deliveries.length);
     expect(new Set(results.map((r) => r.webhookRetries))).toEqual(
@@ -102,7 +120,7 @@ describe('recordAttempt', () => {
       responseBody: 'teapot ☕',
       responseTimeMs: 42,
     };
-    const result = await store.recordAttempt(event.id, given, 'pending');
+    const result = await store.recordAttempt(event, given, 'pending');
     expect(result.deliveries).toEqual([given]);
     expect((await read(event.id)).deliveries).toEqual([given]);
   });
@@ -116,12 +134,12 @@ describe('recordAttempt', () => {
       signingKeys: ['whk_0123456789abcdef', 'whk_fedcba9876543210'],
       signature: `t=${1_700_000_000 + n},sha256=${'ab'.repeat(32)}`,
     });
-    await store.recordAttempt(event.id, sent(1), 'pending');
+    await store.recordAttempt(event, sent(1), 'pending');
     // A refused URL: nothing was sent or signed, so the event keeps the signature it had.
     const refused = { ...attempt(0), url: 'http://10.0.0.1/', signingKeys: [] };
-    await store.recordAttempt(event.id, refused, 'pending');
+    await store.recordAttempt(event, refused, 'pending');
     expect((await read(event.id)).signature).toBe(sent(1).signature);
-    await store.recordAttempt(event.id, sent(2), 'pending');
+    await store.recordAttempt(event, sent(2), 'pending');
     const record = await read(event.id);
     expect(record.signature).toBe(sent(2).signature);
     const { signature: _first, ...first } = sent(1);
@@ -136,20 +154,18 @@ describe('recordAttempt', () => {
     await documents.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: `EVENT#${event.id}`, sk: 'EVENT' },
+        Key: keys.eventAt(event),
         UpdateExpression: 'SET signature = :s',
         ExpressionAttributeValues: { ':s': legacy },
       }),
     );
     expect((await read(event.id)).signature).toBeUndefined();
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     expect((await read(event.id)).signature).toBe(legacy);
     const header = `t=1763728507,sha256=${'ef'.repeat(32)},sha256=${'01'.repeat(32)}`;
-    await store.recordAttempt(event.id, { ...attempt(200), signature: header }, 'success');
+    await store.recordAttempt(event, { ...attempt(200), signature: header }, 'success');
     expect((await read(event.id)).signature).toBe(header);
-    const raw = await documents.send(
-      new GetCommand({ TableName: tableName, Key: { pk: `EVENT#${event.id}`, sk: 'EVENT' } }),
-    );
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(event) }));
     expect(raw.Item?.signature).toBeUndefined();
     // Packed: 4 bytes of timestamp and 32 per signature, not 156 characters.
     expect(raw.Item?.sig).toHaveLength(68);
@@ -157,10 +173,10 @@ describe('recordAttempt', () => {
 
   it('records a failure after a success without downgrading the status', async () => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(200), 'success');
-    const afterRetry = await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(200), 'success');
+    const afterRetry = await store.recordAttempt(event, attempt(500), 'pending');
     expect(afterRetry).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
-    const afterFailed = await store.recordAttempt(event.id, attempt(503), 'failed');
+    const afterFailed = await store.recordAttempt(event, attempt(503), 'failed');
     expect(afterFailed).toMatchObject({ webhookStatus: 'success', webhookRetries: 3 });
     const record = await read(event.id);
     expect(record.webhookStatus).toBe('success');
@@ -169,8 +185,8 @@ describe('recordAttempt', () => {
 
   it('lets a success win over a failed event and records both', async () => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(500), 'failed');
-    await store.recordAttempt(event.id, attempt(200), 'success');
+    await store.recordAttempt(event, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(200), 'success');
     const record = await read(event.id);
     expect(record.webhookStatus).toBe('success');
     expect(record.deliveries.map((d) => d.responseStatus)).toEqual([500, 200]);
@@ -179,16 +195,17 @@ describe('recordAttempt', () => {
   it('removes the lease with the recorded attempt', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(true);
+    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(now + 60_000);
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     expect((await read(event.id)).leaseUntil).toBeUndefined();
   });
 
   it('refuses to record an attempt of an unknown event, and creates nothing', async () => {
     const id = uuidv7();
-    await expect(store.recordAttempt(id, attempt(200), 'success')).rejects.toThrow();
-    await expect(store.recordAttempt(id, attempt(500), 'pending')).rejects.toThrow();
+    const nowhere = { id, orgId: randomUUID(), account: testIban(), sequence: 1 };
+    await expect(store.recordAttempt(nowhere, attempt(200), 'success')).rejects.toThrow();
+    await expect(store.recordAttempt(nowhere, attempt(500), 'pending')).rejects.toThrow();
     expect(await store.getEvent(id, { consistent: true })).toBeUndefined();
   });
 });

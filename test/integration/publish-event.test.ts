@@ -82,6 +82,7 @@ describe('createPublisher', () => {
       id,
       type: 'credit_transfer_status_change',
       account: iban,
+      sequence: 1,
       triggered_at: '2026-11-21 11:00:00',
       payload: { transfer_id: 'tr_1', amount: '1.00' },
       _links: { self: `${BASE_URL}/events/${id}`, account: `${BASE_URL}/accounts/${iban}` },

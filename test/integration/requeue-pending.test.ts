@@ -9,6 +9,7 @@ import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { requeuePending } from '#use-cases/events/redeliver-events';
+import { storeInLog } from '#use-cases/events/store-in-log';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -25,15 +26,17 @@ afterAll(async () => {
 
 async function stored(orgId: string, triggeredAt: string, status: 'pending' | 'skipped'): Promise<string> {
   const id = randomUUID();
-  await events.putEvent({
+  // The publish protocol, so concurrent arrangements of one account get consecutive sequences.
+  const draft = {
     id,
     orgId,
     account: 'DE89370400440532013000',
     type: 'credit_transfer_status_change',
     triggeredAt,
-    body: '{}',
     webhookStatus: status,
-  });
+    sequenceFloor: 0,
+  };
+  expect((await storeInLog({ events, now: Date.now }, draft, () => '{}')).created).toBe(true);
   return id;
 }
 

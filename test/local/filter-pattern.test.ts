@@ -8,13 +8,17 @@ function streamRecord(eventName: string, newImage: Record<string, unknown> | und
     eventID: 'e1',
     eventName,
     eventSource: 'aws:dynamodb',
-    dynamodb: { Keys: { pk: { S: 'EVENT#1' }, sk: { S: 'EVENT' } }, NewImage: newImage, SequenceNumber: '1' },
+    dynamodb: {
+      Keys: { pk: { S: 'LOG#o1#DE1' }, sk: { S: '000000000001' } },
+      NewImage: newImage,
+      SequenceNumber: '1',
+    },
   };
 }
 
 const pendingEvent = {
-  pk: { S: 'EVENT#1' },
-  sk: { S: 'EVENT' },
+  pk: { S: 'LOG#o1#DE1' },
+  sk: { S: '000000000001' },
   webhook_status: { S: 'pending' },
   webhook_retries: { N: '0' },
 };
@@ -31,14 +35,17 @@ describe('STREAM_FILTER_PATTERN', () => {
 
   it('drops inserts of other items and of events that are not pending', () => {
     const org = { pk: { S: 'ORG#1' }, sk: { S: 'ORG' }, name: { S: 'Acme' } };
+    // An id's claim is no event, and an old-layout event is never inserted any more.
+    const claim = { pk: { S: 'EVENT#1' }, sk: { S: 'EVENT' }, webhook_status: { S: 'pending' } };
+    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', claim))).toBe(false);
     const delivered = { ...pendingEvent, webhook_status: { S: 'delivered' } };
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', org))).toBe(false);
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', delivered))).toBe(false);
   });
 
   it('does not match a value of another attribute type', () => {
-    const numericSk = { ...pendingEvent, sk: { N: 'EVENT' } };
-    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', numericSk))).toBe(false);
+    const numericPk = { ...pendingEvent, pk: { N: '1' } };
+    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', numericPk))).toBe(false);
   });
 });
 

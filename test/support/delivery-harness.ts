@@ -10,7 +10,8 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import type { WebhookStatus } from '#domain/model';
+import { keys } from '#adapters/dynamodb/items';
+import type { EventRef, WebhookStatus } from '#domain/model';
 import type { EventDetailView } from '#http/events/event-view';
 import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
@@ -82,7 +83,7 @@ export interface DeliveryHarness {
     tenant: SeededTenant,
     webhookUrl: string,
     event?: { type: string; payload: Record<string, unknown> },
-  ): Promise<{ id: string; iban: string }>;
+  ): Promise<EventRef & { iban: string }>;
   /** Sends a `{"id"}` message straight to a queue (the delivery queue unless told otherwise). */
   sendMessage(id: string, queueUrl?: string): Promise<void>;
   /** Sends several `{"id"}` messages in one SendMessageBatch, so they arrive together. */
@@ -194,19 +195,20 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       await seeder.account(tenant.orgId, { iban });
       const published = await publish({ account: iban, ...event });
       expect(published.webhookStatus).toBe('skipped');
+      const ref = { id: published.id, orgId: tenant.orgId, account: iban, sequence: published.sequence ?? 0 };
       await seeder.account(tenant.orgId, { iban, webhookUrl });
       // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
       // A MODIFY never passes the stream filter, so no message is sent.
       await documents.send(
         new UpdateCommand({
           TableName: runtime.tableName,
-          Key: { pk: `EVENT#${published.id}`, sk: 'EVENT' },
+          Key: keys.eventAt(ref),
           UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries',
           ConditionExpression: 'webhook_status = :skipped',
           ExpressionAttributeValues: { ':pending': 'pending', ':skipped': 'skipped' },
         }),
       );
-      return { id: published.id, iban };
+      return { ...ref, iban };
     },
     sendMessage: (id, queueUrl = runtime.queueUrl) => sendIdMessage(sqs, queueUrl, id),
     sendMessages: (ids, queueUrl = runtime.queueUrl) => sendIdMessages(sqs, queueUrl, ids),

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { expect } from 'vitest';
+import { keys } from '#adapters/dynamodb/items';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { LOCAL_REGION } from '../../scripts/local/emulators';
 
@@ -91,13 +92,36 @@ export async function forwardInsertAgain(raw: DynamoDBClient, tableName: string,
   const { Item } = await raw.send(
     new GetItemCommand({
       TableName: tableName,
-      Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+      Key: await eventItemKey(raw, tableName, id),
       ConsistentRead: true,
     }),
   );
   if (!Item) throw new Error(`event ${id} is not stored`);
   const result = await module.handler(insertRecord(id, Item), fakeContext('forward-events'));
   expect(result).toEqual({ batchItemFailures: [] });
+}
+
+/** The key of the event's item in its account's log, found through its id's claim. */
+export async function eventItemKey(
+  raw: DynamoDBClient,
+  tableName: string,
+  id: string,
+): Promise<Record<string, { S: string }>> {
+  const { Item } = await raw.send(
+    new GetItemCommand({
+      TableName: tableName,
+      Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) throw new Error(`event ${id} is not claimed`);
+  const key = keys.eventAt({
+    id,
+    orgId: String(Item.org_id?.S),
+    account: String(Item.account?.S),
+    sequence: Number(Item.seq?.N),
+  });
+  return { pk: { S: key.pk }, sk: { S: key.sk } };
 }
 
 /**

@@ -198,7 +198,9 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     }
     // 20 failed attempts take about 54 hours with the default schedule; the consumer's exhaustion is
     // covered by the delivery tests. Here the real adapter settles the event as the reconciler would.
-    expect(await store.settlePending(failedEvent.id, 'failed')).toBe(true);
+    const failedStored = await store.getEvent(failedEvent.id);
+    if (!failedStored) throw new Error(`event ${failedEvent.id} is not stored`);
+    expect(await store.settlePending(failedStored, 'failed')).toBe(true);
 
     const api = await connectApi(base);
     const statusOf = (event: Published): WebhookStatus => {

@@ -29,6 +29,7 @@ export interface EventSummary {
   readonly id: string;
   readonly signature: string | null;
   readonly account: string;
+  readonly sequence: number | null;
   readonly type: string;
   readonly triggered_at: string;
   readonly webhook_status: WebhookStatus;

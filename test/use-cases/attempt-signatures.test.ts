@@ -48,7 +48,7 @@ const idOf = (token: string) => `whk_${createHash('sha256').update(token).digest
 /** One attempt of a new event now; the tokens each header was signed with, and the attempt recorded. */
 async function attemptNow(w: DeliveryWorld, id: string, candidates: readonly string[]) {
   w.events.seed({ id });
-  await deliverEvent(w.deps, id);
+  await deliverEvent(w.deps, { id: id });
   const request = w.sender.requests.at(-1);
   if (!request) throw new Error('nothing sent');
   const recorded = w.events.events.get(id);
@@ -88,11 +88,11 @@ describe('attempt signatures', () => {
     const leaked = w.directory.organizations.get('org-1')?.webhookToken ?? '';
     w.events.seed({ id: 'older' });
     w.sender.answer = () => answer(500);
-    await deliverEvent(w.deps, 'older');
+    await deliverEvent(w.deps, { id: 'older' });
     const fresh = (await rotateWebhookToken(w.directory, 'org-1', 0, w.clock.now())).webhookToken;
     w.sender.answer = () => answer(200);
     w.clock.advance(10_000);
-    await deliverEvent(w.deps, 'older');
+    await deliverEvent(w.deps, { id: 'older' });
     const retry = w.sender.requests.at(-1);
     if (!retry) throw new Error('no retry');
     expect(xSignatureTokens(retry, [fresh, leaked])).toEqual([fresh]);
@@ -104,11 +104,11 @@ describe('attempt signatures', () => {
     w.events.seed({ id: 'e1' });
     expect(w.events.events.get('e1')?.signature).toBeUndefined();
     w.sender.answer = () => answer(500);
-    await deliverEvent(w.deps, 'e1');
+    await deliverEvent(w.deps, { id: 'e1' });
     const first = w.sender.requests[0]?.headers['X-Signature'];
     expect(w.events.events.get('e1')?.signature).toBe(first);
     w.clock.advance(10_000);
-    await deliverEvent(w.deps, 'e1');
+    await deliverEvent(w.deps, { id: 'e1' });
     const second = w.sender.requests[1]?.headers['X-Signature'];
     expect(second).not.toBe(first);
     expect(w.events.events.get('e1')?.signature).toBe(second);
@@ -118,7 +118,7 @@ describe('attempt signatures', () => {
     const w = deliveryWorld();
     w.directory.addAccount({ iban: w.iban, webhookUrl: 'http://127.0.0.1/hook' });
     w.events.seed({ id: 'e1' });
-    await deliverEvent(w.deps, 'e1');
+    await deliverEvent(w.deps, { id: 'e1' });
     expect(w.sender.requests).toHaveLength(0);
     const recorded = w.events.events.get('e1');
     expect(recorded?.deliveries[0]).toMatchObject({

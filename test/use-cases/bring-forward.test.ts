@@ -40,18 +40,21 @@ describe('bringing a pending event forward', () => {
   it('makes the next attempt now, once, however many copies of its message consumers get', async () => {
     const w = deliveryWorld();
     waiting(w, 3);
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'not-due' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'not-due' });
     expect(await redeliverEvent(w.deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
     expect(w.queue.sent).toEqual([{ id: 'e1', delaySeconds: 0 }]);
     // The request's message and the queued one, received by two consumers at once.
-    const outcomes = await Promise.all([deliverEvent(w.deps, 'e1'), deliverEvent(w.deps, 'e1')]);
+    const outcomes = await Promise.all([
+      deliverEvent(w.deps, { id: 'e1' }),
+      deliverEvent(w.deps, { id: 'e1' }),
+    ]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(['delivered', 'duplicate']);
     expect(w.sender.requests).toHaveLength(1);
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 4 });
     expectConsistent(w);
     // The original message, back at its old time, finds the event delivered.
     w.clock.advance(HOUR);
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'dropped' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'dropped' });
     expect(w.sender.requests).toHaveLength(1);
   });
 
@@ -60,11 +63,11 @@ describe('bringing a pending event forward', () => {
     waiting(w, 19);
     w.sender.answer = () => answer(500);
     await redeliverEvent(w.deps, 'org-1', 'e1');
-    await Promise.all([deliverEvent(w.deps, 'e1'), deliverEvent(w.deps, 'e1')]);
+    await Promise.all([deliverEvent(w.deps, { id: 'e1' }), deliverEvent(w.deps, { id: 'e1' })]);
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 20 });
     // Failed now: a second request starts a new cycle instead, and another copy finds nothing to do.
     w.clock.advance(HOUR);
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'dropped' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'dropped' });
     expect(w.sender.requests).toHaveLength(1);
     expectConsistent(w);
   });
@@ -73,7 +76,10 @@ describe('bringing a pending event forward', () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
     await redeliverEvent(w.deps, 'org-1', 'e1');
-    const outcomes = await Promise.all([deliverEvent(w.deps, 'e1'), deliverEvent(w.deps, 'e1')]);
+    const outcomes = await Promise.all([
+      deliverEvent(w.deps, { id: 'e1' }),
+      deliverEvent(w.deps, { id: 'e1' }),
+    ]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(['delivered', 'duplicate']);
     expect(w.events.writes).toEqual(['BringForward', 'TakeLease', 'TakeLease', 'RecordAttempt']);
     expectConsistent(w);

@@ -21,10 +21,11 @@ let orgId: string;
 async function publish(account: string, count: number, from = 0): Promise<void> {
   for (let i = 0; i < count; i++) {
     const id = `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`;
-    await events.putEvent({
+    await events.insertEvent({
       id,
       orgId,
       account,
+      sequence: (await events.latestSequence(orgId, account)) + 1,
       type: 'credit_transfer_status_change',
       triggeredAt: new Date(Date.UTC(2026, 10, 21) + (from + i) * 1000).toISOString(),
       body: '{}',

@@ -19,12 +19,13 @@ async function seed(n: number, triggeredAt: string, orgId = ORG): Promise<string
     id,
     orgId,
     account: IBAN,
+    sequence: (await store.latestSequence(orgId, IBAN)) + 1,
     type: 'credit_transfer_status_change',
     triggeredAt,
     body: '{}',
     webhookStatus: 'pending',
   };
-  await store.putEvent(event);
+  await store.insertEvent(event);
   return id;
 }
 

@@ -65,6 +65,7 @@ describe('recordEvent', () => {
       id: ID,
       type: 'credit_transfer_status_change',
       account: IBAN,
+      sequence: 1,
       triggered_at: '2026-11-21 12:00:00',
       payload: PAYLOAD,
       _links: { self: `${BASE_URL}/events/${ID}`, account: `${BASE_URL}/accounts/${IBAN}` },

@@ -2,8 +2,8 @@
  * The keys of every item kind of the events table (see docs/design.md), and the organization and account
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
-import { ITEM_PREFIXES } from '#config/storage';
-import type { Account, AccountTombstone, Organization } from '#domain/model';
+import { ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
+import type { Account, AccountTombstone, EventRef, Organization } from '#domain/model';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -21,7 +21,17 @@ export const keys = {
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
+  /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
+  /** The partition of an account's event log. */
+  log: (orgId: string, iban: string): string => `${ITEM_PREFIXES.log}${orgId}#${iban}`,
+  /** A log item's sort key: the sequence zero-padded, so keys sort as numbers do. */
+  sequence: (sequence: number): string => String(sequence).padStart(SEQUENCE_DIGITS, '0'),
+  /** Where an event is: its log item, or (stored before sequences) its id's item. */
+  eventAt: (ref: EventRef): ItemKey =>
+    ref.sequence === undefined
+      ? keys.event(ref.id)
+      : { pk: keys.log(ref.orgId, ref.account), sk: keys.sequence(ref.sequence) },
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
@@ -67,6 +77,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
     endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
     webhookHealth: toEndpointHealth(item),
+    sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

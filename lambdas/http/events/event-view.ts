@@ -12,6 +12,8 @@ export interface EventSummaryView {
   /** The `X-Signature` of the latest attempt; null before the first. */
   readonly signature: string | null;
   readonly account: string;
+  /** The event's place in its account's log; null for an event stored before sequences, not migrated. */
+  readonly sequence: number | null;
   readonly type: string;
   /** `YYYY-MM-DD HH:MM:SS` UTC. */
   readonly triggered_at: string;
@@ -40,6 +42,7 @@ export interface EventDetailView {
   readonly id: string;
   readonly signature: string | null;
   readonly account: string;
+  readonly sequence: number | null;
   readonly type: string;
   readonly triggered_at: string;
   readonly payload: unknown;
@@ -60,6 +63,7 @@ export function toEventSummary(record: EventRecord, baseUrl: string): EventSumma
     id: record.id,
     signature: record.signature ?? null,
     account: record.account,
+    sequence: record.sequence ?? null,
     type: record.type,
     triggered_at: renderTimestamp(record.triggeredAt),
     webhook_status: record.webhookStatus,

@@ -1,7 +1,7 @@
 /**
  * Herald's OpenAPI 3.1 document, served at `/openapi.json`. It is the written contract for everything
  * the seed left open (ordering, paging, statuses, errors, webhook headers and signatures), so the prose
- * here and in each part (`events.ts`, `accounts.ts`, `webhooks.ts`, `portal.ts`, `admin.ts`,
+ * here and in each part (`events.ts`, `accounts.ts`, `feed.ts`, `webhooks.ts`, `portal.ts`, `admin.ts`,
  * `problems.ts`) is as much a part of the interface as the schemas.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
@@ -9,6 +9,7 @@ import { HERALD_VERSION } from '#config/version';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_PARAMETERS, ADMIN_ROUTE_DOCS, ADMIN_SCHEMAS } from './admin';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
+import { FEED_LINK_HEADER, FEED_PARAMETERS, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
 import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
@@ -135,6 +136,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...SERVICE_ROUTES,
       ...EVENT_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...FEED_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
       ...PORTAL_ROUTES,
       ...ADMIN_ROUTE_DOCS,
@@ -150,8 +152,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
-      headers: { ...LINK_HEADER, ...PROBLEM_HEADERS },
+      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...FEED_PARAMETERS, ...ADMIN_PARAMETERS },
+      headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {
         [BEARER_SCHEME]: {

@@ -34,6 +34,16 @@ export const TOKEN_ID = text(
   },
 );
 
+/** An event's sequence, as the views and the webhook body show it. */
+export const SEQUENCE = int(
+  "The event's place in its account's log: 1, 2, 3, … per account, increasing by exactly 1 for each " +
+    'event stored for the account, never reused. A receiver that saw N and now sees more than N + 1 ' +
+    'missed events (read them with `GET /accounts/{iban}/events?after_sequence=N`); one that sees less ' +
+    'than what it applied has an older update. Null only for an event stored before sequences and not ' +
+    'migrated yet.',
+  1,
+);
+
 /** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
 export const EVENT_FIELDS = {
   id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
@@ -45,6 +55,7 @@ export const EVENT_FIELDS = {
     ),
   ),
   account: { ...IBAN, description: 'IBAN of the account the event belongs to.' },
+  sequence: nullable(SEQUENCE),
   type: schemaRef('EventType'),
   triggered_at: timestamp('When the event happened'),
   webhook_status: schemaRef('WebhookStatus'),

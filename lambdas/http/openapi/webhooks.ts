@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule'
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
-import { EVENT_FIELDS, TOKEN_ID } from './events';
+import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -119,6 +119,7 @@ export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       id: EVENT_FIELDS.id,
       type: EVENT_FIELDS.type,
       account: EVENT_FIELDS.account,
+      sequence: SEQUENCE,
       triggered_at: EVENT_FIELDS.triggered_at,
       payload: { type: 'object', description: 'Event-specific; its layout depends on `type`.' },
       _links: EVENT_FIELDS._links,

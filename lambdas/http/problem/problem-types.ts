@@ -142,4 +142,11 @@ export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
     title: 'Conflict',
     detail: 'The request conflicts with the stored state.',
   },
+  busy: {
+    status: 503,
+    slug: 'busy',
+    title: 'Busy',
+    detail: 'The request could not complete now and stored nothing; send it again.',
+    headers: { 'Retry-After': '1' },
+  },
 };

@@ -55,7 +55,7 @@ export async function enableEndpoint(
   if (recovery === undefined) return { iban, queued: [], more: false };
   const filter = { account: iban, since: recovery.since };
   const step = await deps.events.recoveryChunk(orgId, filter, RECOVERY_LIMIT, recovery.cursor);
-  const queued = await startCycles(deps, orgId, step.ids);
+  const queued = await startCycles(deps, orgId, step.events);
   return step.cursor === undefined
     ? { iban, queued, more: false }
     : { iban, queued, more: true, cursor: step.cursor };

@@ -1,3 +1,4 @@
+import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
 import { postponement, type ReplacementLimits } from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
@@ -25,13 +26,13 @@ export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[])
   const context = new DeliveryContext(deps.directory);
   return runBatch(
     messages,
-    async (id, message) => {
-      const outcome = await deliverEvent(deps, id, message.receiveCount, context);
-      deps.observe(id, outcome);
+    async (target, message) => {
+      const outcome = await deliverEvent(deps, target, message.receiveCount, context);
+      deps.observe(target.id, outcome);
       // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
       if (outcome.kind !== 'retry' && outcome.kind !== 'not-due' && outcome.kind !== 'deferred')
         return 'done';
-      return postpone(deps, id, message, outcome.retryAfterSeconds);
+      return postpone(deps, target, message, outcome.retryAfterSeconds);
     },
     deps.observeError,
   );
@@ -40,14 +41,14 @@ export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[])
 /** Applies the {@link postponement} decision: the message is hidden, or replaced by a fresh one. */
 async function postpone(
   deps: BatchDeps,
-  id: string,
+  target: DeliveryTarget,
   message: QueueMessage,
   seconds: number,
 ): Promise<MessageFate> {
   const decision = postponement(message, seconds, deps.now(), deps);
   if (decision.kind === 'replace') {
-    await deps.queue.enqueue([id], decision.delaySeconds);
-    deps.observeReplaced?.(id, message.receiveCount);
+    await deps.queue.enqueue([targetRef(target)], decision.delaySeconds);
+    deps.observeReplaced?.(target.id, message.receiveCount);
     return 'done';
   }
   await deps.queue.postpone(message.receiptHandle, decision.seconds);

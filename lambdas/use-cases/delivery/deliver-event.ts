@@ -1,9 +1,11 @@
+import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
+import { readTarget } from './queue-batch';
 import { type SendDeps, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
@@ -55,33 +57,33 @@ export type DeliveryOutcome =
  */
 export async function deliverEvent(
   deps: DeliveryDeps,
-  id: string,
+  target: DeliveryTarget,
   receiveCount = 1,
   context = new DeliveryContext(deps.directory),
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
-  const event = await deps.events.getEvent(id, { consistent: true });
+  const event = await readTarget(deps.events, target);
   if (!event) return { kind: 'dropped', reason: 'event not found' };
   if (event.webhookStatus !== 'pending')
     return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
-    await deps.events.settlePending(id, 'failed');
+    await deps.events.settlePending(event, 'failed');
     return { kind: 'exhausted', event };
   }
   const account = await context.account(event.account);
   if (account && account.orgId !== event.orgId) {
     // By construction, not by trust in the account's current owner: the event stays with its organization.
-    await deps.events.settlePending(id, 'skipped');
+    await deps.events.settlePending(event, 'skipped');
     return { kind: 'refused', reason: 'the account belongs to another organization now; nothing was sent' };
   }
   if (!account?.webhookUrl) {
-    await deps.events.settlePending(id, 'skipped');
+    await deps.events.settlePending(event, 'skipped');
     return { kind: 'skipped', reason: account ? 'account has no webhook_url' : 'account deleted' };
   }
   const org = await context.organization(event.orgId);
   if (!org) {
     // Nothing can sign the webhook any more: settle rather than leave the event pending forever.
-    await deps.events.settlePending(id, 'failed');
+    await deps.events.settlePending(event, 'failed');
     return { kind: 'dropped', reason: 'organization not found; event marked failed' };
   }
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
@@ -91,7 +93,7 @@ export async function deliverEvent(
   // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
   const admission = await admit(endpointDeps, account, receiveCount);
   if (admission.kind === 'disabled') {
-    await deps.events.settlePending(id, 'skipped');
+    await deps.events.settlePending(event, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
   }
   if (admission.kind === 'defer') {
@@ -99,7 +101,7 @@ export async function deliverEvent(
   }
   if (event.webhookRetries > 0 || event.nextAttemptAt !== undefined) {
     const at = now();
-    const leased = await deps.events.takeLease(id, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
+    const leased = await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {
       await release(deps, account.iban, admission.lease);
       return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
@@ -132,7 +134,7 @@ export async function deliverEvent(
   let recorded: EventRecord;
   try {
     recorded = await deps.events.recordAttempt(
-      id,
+      event,
       attempt,
       step.status,
       step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,

@@ -1,6 +1,7 @@
+import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft } from '#domain/delivery/policy';
 import type { DeliveryQueue, EventStore, QueueMessage } from '#domain/ports';
-import { runBatch } from './queue-batch';
+import { readTarget, runBatch } from './queue-batch';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
@@ -17,14 +18,17 @@ export type ReconcileOutcome = 'requeued' | 'exhausted' | 'settled';
  * attempts (throttling, lease conflicts, crashes), so an event with attempts left in its cycle goes back
  * to the delivery queue; one without is marked `failed`. Nothing stays `pending` forever.
  */
-export async function reconcileDeadLetter(deps: ReconcileDeps, id: string): Promise<ReconcileOutcome> {
-  const event = await deps.events.getEvent(id, { consistent: true });
+export async function reconcileDeadLetter(
+  deps: ReconcileDeps,
+  target: DeliveryTarget,
+): Promise<ReconcileOutcome> {
+  const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
-    await deps.events.settlePending(id, 'failed');
+    await deps.events.settlePending(event, 'failed');
     return 'exhausted';
   }
-  await deps.queue.enqueue([id]);
+  await deps.queue.enqueue([event]);
   return 'requeued';
 }
 
@@ -41,8 +45,8 @@ export function reconcileBatch(
 ): Promise<string[]> {
   return runBatch(
     messages,
-    async (id) => {
-      deps.observe(id, await reconcileDeadLetter(deps, id));
+    async (target) => {
+      deps.observe(target.id, await reconcileDeadLetter(deps, target));
       return 'done';
     },
     deps.observeError,

@@ -16,6 +16,24 @@ export function listEvents(store: EventStore, orgId: string, query: EventPageQue
 }
 
 /**
+ * The catch-up feed of an account: up to `limit` of its events with a sequence above `afterSequence`,
+ * ascending, with their bodies: one consistent Query of the account's log, whatever it holds. The log
+ * is the organization's own (keyed by organization and account), so another organization's IBAN, like an
+ * unknown one, has an empty feed.
+ *
+ * @param iban - a normalised IBAN (`parseIban` checks the path parameter)
+ */
+export function readFeed(
+  store: EventStore,
+  orgId: string,
+  iban: string,
+  afterSequence: number,
+  limit: number,
+): Promise<EventRecord[]> {
+  return store.readLog(orgId, iban, afterSequence, limit);
+}
+
+/**
  * One event with all its attempts. Another organization's event answers exactly like an unknown one.
  *
  * @param id - an event id (`parseEventId` checks the path parameter)

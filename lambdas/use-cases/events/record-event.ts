@@ -1,12 +1,13 @@
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore } from '#domain/ports';
 import { webhookBody } from '#domain/webhook-body';
+import { type StoreInLogDeps, storeInLog } from './store-in-log';
 
 /** What recording an event needs. */
-export interface RecordEventDeps {
-  readonly events: EventStore;
+export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'> {
+  readonly events: StoreInLogDeps['events'];
   /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
   readonly directory: Pick<DirectoryStore, 'getAccount'>;
   /** The API's public base URL, for the `_links` inside the webhook body. */
@@ -46,12 +47,14 @@ export interface RecordedEvent {
 
 /**
  * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`), for
- * the organization of its account. The body is fixed now, so every attempt sends identical bytes; it is
- * signed by each attempt, with the tokens that sign then. Publishing an id again with the same content
+ * the organization of its account, at the next sequence of the account's log (`store-in-log.ts`). The
+ * body is fixed now, so every attempt sends identical bytes; it is signed by each attempt, with the
+ * tokens that sign then. Publishing an id again with the same content
  * returns the stored event; other content is a conflict.
  *
  * @throws ValidationError for bad input, NotFoundError for an unknown account, ConflictError for a
- *   reused id with other content; nothing is stored in any of these cases.
+ *   reused id with other content; nothing is stored in any of these cases. BusyError (retry) when no
+ *   sequence could be taken now.
  */
 export async function recordEvent(deps: RecordEventDeps, input: PublishInput): Promise<RecordedEvent> {
   const valid = validatePublishInput(input, {
@@ -61,27 +64,24 @@ export async function recordEvent(deps: RecordEventDeps, input: PublishInput): P
   const account = await deps.directory.getAccount(valid.account);
   if (!account) throw new NotFoundError(`account: no account ${valid.account} is registered.`);
 
-  const body = webhookBody({
-    id: valid.id,
-    type: valid.type,
-    account: valid.account,
-    triggeredAt: valid.triggeredAt,
-    payloadJson: valid.payloadJson,
-    baseUrl: deps.baseUrl,
-  });
   const now = (deps.now ?? (() => new Date()))();
   const retentionDays = await deps.retentionDays();
-  const result = await deps.events.putEvent({
+  const draft = {
     id: valid.id,
     orgId: account.orgId,
     account: valid.account,
     type: valid.type,
     triggeredAt: valid.triggeredAt,
-    body,
-    webhookStatus: account.webhookUrl ? 'pending' : 'skipped',
+    webhookStatus: account.webhookUrl ? ('pending' as const) : ('skipped' as const),
     expiresAt:
       retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + retentionDays * 86_400,
-  });
+    sequenceFloor: account.sequenceFloor ?? 0,
+  };
+  // The body carries the sequence, so it is built for whichever sequence the event gets.
+  const body = (sequence: number) =>
+    webhookBody({ ...draft, sequence, payloadJson: valid.payloadJson, baseUrl: deps.baseUrl });
+  const clock = deps.now ?? (() => new Date());
+  const result = await storeInLog({ ...deps, now: () => clock().getTime() }, draft, body);
   if (result.created) return { created: true, event: result.event };
 
   const existing = result.existing;

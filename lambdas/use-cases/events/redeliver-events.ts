@@ -41,10 +41,10 @@ export async function redeliverEvent(
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   const queued =
     event.webhookStatus === 'pending'
-      ? await deps.events.bringForward(id, orgId, deps.now())
-      : event.webhookStatus !== 'success' && (await deps.events.startCycle(id, orgId));
+      ? await deps.events.bringForward(event, orgId, deps.now())
+      : event.webhookStatus !== 'success' && (await deps.events.startCycle(event, orgId));
   if (queued) {
-    await deps.queue.enqueue([id]);
+    await deps.queue.enqueue([event]);
     return { queued: [id] };
   }
   if (event.webhookStatus === 'pending') {
@@ -87,8 +87,8 @@ export async function requeuePending(
   let next = cursor;
   for (let page = 0; page < OPERATOR_PAGES_PER_REQUEST; page++) {
     const found = await deps.events.pageEventIdsByStatus(orgId, ['pending'], next, until);
-    await deps.queue.enqueue(found.ids);
-    queued.push(...found.ids);
+    await deps.queue.enqueue(found.events);
+    queued.push(...found.events.map((event) => event.id));
     next = found.cursor;
     if (next === undefined) break;
   }

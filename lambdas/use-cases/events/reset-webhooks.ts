@@ -1,4 +1,5 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import type { EventRef } from '#domain/model';
 import type { EventStore } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
@@ -15,27 +16,27 @@ export interface ResetResult {
  * indexes, which a new cycle leaves, so repeating the request walks through the rest.
  */
 export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise<ResetResult> {
-  const { ids, more } = await deps.events.nextFailedOrSkipped(orgId, RESET_CHUNK);
-  return { queued: await startCycles(deps, orgId, ids), more };
+  const { events, more } = await deps.events.nextFailedOrSkipped(orgId, RESET_CHUNK);
+  return { queued: await startCycles(deps, orgId, events), more };
 }
 
 /**
- * Starts a new cycle for each of `ids` that may have one and queues them; the ids queued. Queued ten at
- * a time, right after their cycles start, so a timeout strands at most one chunk.
+ * Starts a new cycle for each of `events` that may have one and queues them; the ids queued. Queued ten
+ * at a time, right after their cycles start, so a timeout strands at most one chunk.
  */
 export async function startCycles(
   deps: RedeliverDeps,
   orgId: string,
-  ids: readonly string[],
+  events: readonly EventRef[],
 ): Promise<string[]> {
   const queued: string[] = [];
-  for (let start = 0; start < ids.length; start += 10) {
-    const chunk: string[] = [];
-    for (const id of ids.slice(start, start + 10)) {
-      if (await deps.events.startCycle(id, orgId)) chunk.push(id);
+  for (let start = 0; start < events.length; start += 10) {
+    const chunk: EventRef[] = [];
+    for (const event of events.slice(start, start + 10)) {
+      if (await deps.events.startCycle(event, orgId)) chunk.push(event);
     }
     await deps.queue.enqueue(chunk);
-    queued.push(...chunk);
+    queued.push(...chunk.map((event) => event.id));
   }
   return queued;
 }
@@ -63,7 +64,7 @@ export async function indexStatuses(
   let next = cursor;
   for (let page = 0; page < OPERATOR_PAGES_PER_REQUEST; page++) {
     const found = await events.pageEventIdsByStatus(orgId, ['failed', 'skipped'], next);
-    for (const id of found.ids) if (await events.indexStatus(id)) indexed++;
+    for (const event of found.events) if (await events.indexStatus(event)) indexed++;
     next = found.cursor;
     if (next === undefined) break;
   }

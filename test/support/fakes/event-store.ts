@@ -1,14 +1,16 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
-import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type {
+  ClaimResult,
   EraseChunk,
   EventListPage,
   EventListRequest,
   EventStore,
+  IdClaim,
+  InsertEventResult,
   NewEvent,
-  PutEventResult,
   RecentAttempts,
   RecoveryChunk,
   RecoveryFilter,
@@ -22,7 +24,9 @@ const ERASE_CHUNK = 1_000;
 
 /**
  * {@link EventStore} in memory, with the conditions of the DynamoDB adapter (`DynamoEventStore`): an id is
- * stored once, a lease needs a pending event with the expected attempt count, no live lease and a due
+ * claimed once (`claims`; a seeded event without a sequence is an old-layout event, its own claim), a
+ * sequence of a log holds one event, a claim moves only for its owner, a read by ref finds the event only
+ * at its place, a lease needs a pending event with the expected attempt count, no live lease and a due
  * next attempt, a failure only moves a pending event while a success always wins, an attempt that sent a
  * request leaves its `signature` on the event, a next attempt is brought forward only for the
  * organization's pending event without a live lease, and a new cycle starts only from
@@ -35,6 +39,8 @@ const ERASE_CHUNK = 1_000;
  */
 export class InMemoryEventStore implements EventStore {
   readonly events = new Map<string, EventRecord>();
+  /** Id claims by id (the adapter's `EVENT#<id>` items that are not old-layout events). */
+  readonly claims = new Map<string, IdClaim>();
   readonly expiresAt = new Map<string, number | undefined>();
   readonly unindexed = new Set<string>();
   readonly writes: string[] = [];
@@ -64,18 +70,58 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async getEvent(id: string): Promise<EventRecord | undefined> {
-    return this.events.get(id);
+    const claim = this.claims.get(id);
+    return claim === undefined ? this.events.get(id) : this.readEventNow(claim);
   }
 
-  async putEvent(event: NewEvent): Promise<PutEventResult> {
-    const existing = this.events.get(event.id);
-    if (existing) return { created: false, existing };
+  async readEvent(ref: EventRef): Promise<EventRecord | undefined> {
+    return this.readEventNow(ref);
+  }
+
+  async latestSequence(orgId: string, account: string): Promise<number> {
+    return Math.max(0, ...this.log(orgId, account).map((event) => event.sequence ?? 0));
+  }
+
+  async readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined> {
+    const claim = this.claims.get(id);
+    if (claim) return { claimed: false, existing: claim };
+    const legacy = this.events.get(id);
+    return legacy && legacy.sequence === undefined ? { claimed: false, legacy } : undefined;
+  }
+
+  async claimId(claim: IdClaim): Promise<ClaimResult> {
+    const existing = await this.readClaim(claim.id);
+    if (existing) return existing;
+    this.writes.push('PutClaim');
+    this.claims.set(claim.id, claim);
+    return { claimed: true };
+  }
+
+  async moveClaim(owner: string, claim: IdClaim): Promise<boolean> {
+    this.writes.push('MoveClaim');
+    if (this.claims.get(claim.id)?.owner !== owner) return false;
+    this.claims.set(claim.id, claim);
+    return true;
+  }
+
+  async insertEvent(event: NewEvent): Promise<InsertEventResult> {
     this.writes.push('PutItem');
+    const occupant = this.log(event.orgId, event.account).find((e) => e.sequence === event.sequence);
+    if (occupant) return { created: false, occupant: occupant.id };
     const { expiresAt, ...fields } = event;
     const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, deliveries: [] };
+    // Keyed by id, as the tests inspect them; a second event with an id is a bug the tests must see.
+    if (this.events.has(event.id)) throw new Error(`fake: a second event with id ${event.id}`);
     this.events.set(event.id, record);
     this.expiresAt.set(event.id, expiresAt);
     return { created: true, event: record };
+  }
+
+  async readLog(orgId: string, account: string, after: number, limit: number): Promise<EventRecord[]> {
+    return this.log(orgId, account)
+      .filter((event) => (event.sequence ?? 0) > after)
+      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
+      .slice(0, limit);
   }
 
   async listEvents(request: EventListRequest): Promise<EventListPage> {
@@ -92,14 +138,15 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async takeLease(
-    id: string,
+    ref: EventRef,
     expectedRetries: number,
     untilEpochMs: number,
     nowEpochMs: number,
     dueByEpochMs: number,
   ): Promise<boolean> {
     this.writes.push('TakeLease');
-    const event = this.events.get(id);
+    const event = this.readEventNow(ref);
+    const id = ref.id;
     const free =
       event !== undefined &&
       event.webhookStatus === 'pending' &&
@@ -111,13 +158,14 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async recordAttempt(
-    id: string,
+    ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EventRecord> {
     this.writes.push('RecordAttempt');
-    const event = this.events.get(id);
+    const event = this.readEventNow(ref);
+    const id = ref.id;
     if (!event) throw new Error(`no event ${id} (condition failed)`);
     // The event keeps the latest X-Signature only, as the adapter stores it.
     const { signature, ...recorded } = attempt;
@@ -135,9 +183,10 @@ export class InMemoryEventStore implements EventStore {
     return next;
   }
 
-  async bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean> {
+  async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
     this.writes.push('BringForward');
-    const event = this.events.get(id);
+    const event = this.readEventNow(ref);
+    const id = ref.id;
     const allowed =
       event !== undefined &&
       event.orgId === orgId &&
@@ -147,17 +196,19 @@ export class InMemoryEventStore implements EventStore {
     return allowed;
   }
 
-  async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
+  async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     this.writes.push('SettlePending');
-    const event = this.events.get(id);
+    const event = this.readEventNow(ref);
+    const id = ref.id;
     if (event?.webhookStatus !== 'pending') return false;
     this.events.set(id, { ...event, webhookStatus: status, leaseUntil: undefined, nextAttemptAt: undefined });
     return true;
   }
 
-  async startCycle(id: string, orgId: string): Promise<boolean> {
+  async startCycle(ref: EventRef, orgId: string): Promise<boolean> {
     this.writes.push('StartCycle');
-    const event = this.events.get(id);
+    const event = this.readEventNow(ref);
+    const id = ref.id;
     const allowed =
       event !== undefined &&
       event.orgId === orgId &&
@@ -191,7 +242,7 @@ export class InMemoryEventStore implements EventStore {
         (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
         !this.unindexed.has(event.id),
     );
-    return { ids: found.slice(0, limit).map((event) => event.id), more: found.length > limit };
+    return { events: found.slice(0, limit), more: found.length > limit };
   }
 
   async recoveryChunk(
@@ -203,7 +254,7 @@ export class InMemoryEventStore implements EventStore {
     // The adapter's walk: the failed index, then the skipped one, each oldest first from `since`; the
     // cursor is the index and the sort key (`<triggered_at>#<id>`) of the last entry examined.
     const [startIndex = 0, after = ''] = cursor === undefined ? [] : (JSON.parse(cursor) as [number, string]);
-    const ids: string[] = [];
+    const ids: EventRef[] = [];
     let read = 0;
     for (let index = startIndex; index < 2; index++) {
       const status = index === 0 ? 'failed' : 'skipped';
@@ -215,13 +266,13 @@ export class InMemoryEventStore implements EventStore {
       for (const { event, key } of entries) {
         read++;
         this.recoveryExamined.push(event.id);
-        if (event.account === filter.account) ids.push(event.id);
+        if (event.account === filter.account) ids.push(event);
         if (ids.length >= limit || read >= this.indexEntriesBound) {
-          return { ids, cursor: JSON.stringify([index, key]) };
+          return { events: ids, cursor: JSON.stringify([index, key]) };
         }
       }
     }
-    return { ids };
+    return { events: ids };
   }
 
   async recentAttempts(
@@ -252,9 +303,9 @@ export class InMemoryEventStore implements EventStore {
     const start = Number(cursor ?? 0);
     const window = this.ofOrg(orgId).filter((event) => until === undefined || event.triggeredAt <= until);
     const page = window.slice(start, start + PAGE);
-    const ids = page.filter((event) => statuses.includes(event.webhookStatus)).map((event) => event.id);
+    const events = page.filter((event) => statuses.includes(event.webhookStatus));
     const more = window.length > start + PAGE;
-    return { ids, cursor: more ? String(start + PAGE) : undefined };
+    return { events, cursor: more ? String(start + PAGE) : undefined };
   }
 
   async eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk> {
@@ -262,15 +313,35 @@ export class InMemoryEventStore implements EventStore {
     const all = this.ofOrg(orgId);
     const examined = all.slice(start, start + ERASE_CHUNK);
     const doomed = examined.filter((event) => event.account === account);
-    for (const event of doomed) this.events.delete(event.id);
+    for (const event of doomed) {
+      this.events.delete(event.id);
+      this.claims.delete(event.id);
+    }
     const next = start + ERASE_CHUNK - doomed.length;
     return { erased: doomed.length, cursor: all.length > start + ERASE_CHUNK ? String(next) : undefined };
   }
 
-  async indexStatus(id: string): Promise<boolean> {
-    const status = this.events.get(id)?.webhookStatus;
+  async indexStatus(ref: EventRef): Promise<boolean> {
+    const status = this.readEventNow(ref)?.webhookStatus;
     if (status !== 'failed' && status !== 'skipped') return false;
-    return this.unindexed.delete(id);
+    return this.unindexed.delete(ref.id);
+  }
+
+  /** The event at the ref's place: the adapter's key is (organization, account, sequence), or the id alone. */
+  private readEventNow(ref: EventRef): EventRecord | undefined {
+    const event = this.events.get(ref.id);
+    const there =
+      event !== undefined &&
+      event.sequence === ref.sequence &&
+      (ref.sequence === undefined || (event.orgId === ref.orgId && event.account === ref.account));
+    return there ? event : undefined;
+  }
+
+  /** The account's log: its events with a sequence. */
+  private log(orgId: string, account: string): EventRecord[] {
+    return [...this.events.values()].filter(
+      (event) => event.orgId === orgId && event.account === account && event.sequence !== undefined,
+    );
   }
 
   /** The organization's events in list order. */

@@ -5,7 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
-import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
 
@@ -22,10 +22,11 @@ interface AttemptItem {
 }
 
 /**
- * Stored shape of an event item. Every write of an item is billed per started KB of the whole item, so
- * a typical event is kept under 1 KB: the id, organization and trigger time live only in the keys
- * (`pk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored deflate-compressed (about 45 % smaller;
- * inflating gives back the exact bytes that were signed).
+ * Stored shape of an event item: at (`LOG#<org>#<IBAN>`, sequence) in its account's log, or, stored
+ * before sequences, at (`EVENT#<id>`, `EVENT`). Every write of an item is billed per started KB of the
+ * whole item, so a typical event is kept under 1 KB: the id, organization, sequence and trigger time
+ * live only in the keys (`pk`, `sk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored
+ * deflate-compressed (about 45 % smaller; inflating gives back the exact bytes that were signed).
  */
 export interface EventItem extends ItemKey {
   gsi1pk: string;
@@ -57,10 +58,10 @@ export interface EventItem extends ItemKey {
   skipped_org?: string;
 }
 
-/** The item written for a new event. */
+/** The item written for a new event, in its account's log. */
 export function eventItem(event: NewEvent): EventItem {
   return {
-    ...keys.event(event.id),
+    ...keys.eventAt(event),
     gsi1pk: keys.orgEvents(event.orgId),
     gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
     account: event.account,
@@ -75,9 +76,26 @@ export function eventItem(event: NewEvent): EventItem {
   };
 }
 
-/** The event id inside an event item's `pk` (`EVENT#<id>`). */
+/** The event id inside an old-layout event item's `pk` (`EVENT#<id>`). */
 export function eventIdOfKey(pk: string): string {
   return pk.slice(ITEM_PREFIXES.event.length);
+}
+
+/**
+ * Where the event of an item (or of its index entry, which carries the table's keys, `gsi1sk` and
+ * `account`) is: a log item's id is the tail of its `gsi1sk`, its sequence its sort key.
+ */
+export function refOfItem(item: Record<string, unknown>, orgId: string): EventRef {
+  const pk = String(item.pk);
+  const account = String(item.account);
+  if (!pk.startsWith(ITEM_PREFIXES.log)) return { id: eventIdOfKey(pk), orgId, account };
+  const order = String(item.gsi1sk);
+  return { id: order.slice(order.indexOf('#') + 1), orgId, account, sequence: Number(item.sk) };
+}
+
+/** The organization of an event item, from its `by-org` key (`ORG#<org>#EVENTS`). */
+export function orgOfItem(item: Record<string, unknown>): string {
+  return String(item.gsi1pk).slice('ORG#'.length, -'#EVENTS'.length);
 }
 
 /** Stored attempt of a recorded {@link DeliveryAttempt}. */
@@ -143,9 +161,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
   const event = item as Partial<EventItem>;
   const [triggeredAt = ''] = String(event.gsi1sk).split('#');
   return {
-    id: eventIdOfKey(String(event.pk)),
-    orgId: String(event.gsi1pk).slice('ORG#'.length, -'#EVENTS'.length),
-    account: String(event.account),
+    ...refOfItem(item, orgOfItem(item)),
     type: String(event.type),
     triggeredAt,
     body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),

@@ -1,19 +1,21 @@
 /**
  * {@link EventStore} on the single events table. This file holds the event's own reads and the writes of
- * its delivery (put, lease, attempt, settle); the other parts are bound from their own files: the listing
+ * its delivery (lease, attempt, settle); the other parts are bound from their own files: the id claims
+ * (`claims.ts`), the account logs (`account-log.ts`), the listing
  * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's walk
  * (`recovery.ts`), a delivery summary's attempts (`recent-attempts.ts`) and the operator's chunks
  * (`operator-chunks.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
-import { EVENT_SK, keys } from '#adapters/dynamodb/items';
+import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
-import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
-import type { EventStore, NewEvent, PutEventResult } from '#domain/ports';
-import { attemptItem, eventItem, packSignature, toEventRecord } from './event-items';
+import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
+import type { EventReadOptions, EventStore } from '#domain/ports';
+import { insertEvent, latestSequence, readLog } from './account-log';
+import { claimId, getClaim, moveClaim } from './claims';
+import { attemptItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { listEvents } from './listing';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
@@ -45,51 +47,52 @@ export class DynamoEventStore implements EventStore {
     recoveryChunk(this.table, orgId, filter, limit, cursor);
   readonly recentAttempts: EventStore['recentAttempts'] = (orgId, account, since, limit) =>
     recentAttempts(this.table, orgId, account, since, limit);
-  readonly startCycle: EventStore['startCycle'] = (id, orgId) => startCycle(this.table, id, orgId);
-  readonly indexStatus: EventStore['indexStatus'] = (id) => indexStatus(this.table, id);
+  readonly startCycle: EventStore['startCycle'] = (ref, orgId) => startCycle(this.table, ref, orgId);
+  readonly indexStatus: EventStore['indexStatus'] = (ref) => indexStatus(this.table, ref);
   readonly pageEventIdsByStatus: EventStore['pageEventIdsByStatus'] = (orgId, statuses, cursor, until) =>
     pageEventIdsByStatus(this.table, orgId, statuses, cursor, until);
   readonly eraseAccountEvents: EventStore['eraseAccountEvents'] = (orgId, account, cursor) =>
     eraseAccountEvents(this.table, orgId, account, cursor);
 
-  async getEvent(id: string, options: { consistent?: boolean } = {}): Promise<EventRecord | undefined> {
+  readonly latestSequence: EventStore['latestSequence'] = (orgId, account, options) =>
+    latestSequence(this.table, orgId, account, options);
+  readonly claimId: EventStore['claimId'] = (claim) => claimId(this.table, claim);
+  readonly readClaim: EventStore['readClaim'] = async (id) => {
+    const found = await getClaim(this.table, id, { consistent: true });
+    if (found === undefined) return undefined;
+    return 'legacy' in found
+      ? { claimed: false, legacy: found.legacy }
+      : { claimed: false, existing: found.claim };
+  };
+  readonly moveClaim: EventStore['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
+  readonly insertEvent: EventStore['insertEvent'] = (event) => insertEvent(this.table, event);
+  readonly readLog: EventStore['readLog'] = (orgId, account, after, limit) =>
+    readLog(this.table, orgId, account, after, limit);
+
+  async getEvent(id: string, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
+    const found = await getClaim(this.table, id, options);
+    if (found === undefined || 'legacy' in found) return found?.legacy;
+    const event = await this.readEvent(found.claim, options);
+    // A claim whose event never came (a crashed publish) names no event; nor does a moved one's old place.
+    return event?.id === id ? event : undefined;
+  }
+
+  async readEvent(ref: EventRef, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
     const out = await this.table.client.send(
       new GetCommand({
         TableName: this.table.tableName,
-        Key: keys.event(id),
+        Key: keys.eventAt(ref),
         ConsistentRead: options.consistent ?? false,
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
     this.table.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
-    return out.Item && out.Item.sk === EVENT_SK ? toEventRecord(out.Item) : undefined;
-  }
-
-  async putEvent(event: NewEvent): Promise<PutEventResult> {
-    const item = eventItem(event);
-    try {
-      const out = await this.table.client.send(
-        new PutCommand({
-          TableName: this.table.tableName,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(pk)',
-          // The existing item comes back with the failure, so a duplicate publish costs no extra read.
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.table.count('PutItem', out.ConsumedCapacity?.CapacityUnits);
-      return { created: true, event: toEventRecord(item as unknown as Record<string, unknown>) };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException && error.Item) {
-        return { created: false, existing: toEventRecord(unmarshall(error.Item)) };
-      }
-      throw error;
-    }
+    // An id's key may hold a claim, which is no event.
+    return out.Item && out.Item.body !== undefined ? toEventRecord(out.Item) : undefined;
   }
 
   async takeLease(
-    id: string,
+    ref: EventRef,
     expectedRetries: number,
     untilEpochMs: number,
     nowEpochMs: number,
@@ -97,7 +100,7 @@ export class DynamoEventStore implements EventStore {
   ) {
     return conditionalUpdate(this.table, 'TakeLease', {
       TableName: this.table.tableName,
-      Key: keys.event(id),
+      Key: keys.eventAt(ref),
       UpdateExpression: 'SET lease_until = :until',
       ConditionExpression: [
         'webhook_status = :pending AND webhook_retries = :n',
@@ -116,7 +119,7 @@ export class DynamoEventStore implements EventStore {
   }
 
   async recordAttempt(
-    id: string,
+    ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
@@ -124,7 +127,7 @@ export class DynamoEventStore implements EventStore {
     const signed = attempt.signature !== undefined;
     const append = {
       TableName: this.table.tableName,
-      Key: keys.event(id),
+      Key: keys.eventAt(ref),
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: {
         ':a': [attemptItem(attempt)],
@@ -178,10 +181,10 @@ export class DynamoEventStore implements EventStore {
     }
   }
 
-  async bringForward(id: string, orgId: string, nowEpochMs: number): Promise<boolean> {
+  async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
     return conditionalUpdate(this.table, 'BringForward', {
       TableName: this.table.tableName,
-      Key: keys.event(id),
+      Key: keys.eventAt(ref),
       // A set `next_attempt_at` also makes the consumer lease a first attempt: the message this sends and
       // the one already queued must not both make it.
       UpdateExpression: 'SET next_attempt_at = :now',
@@ -191,10 +194,10 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
-  async settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean> {
+  async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {
       TableName: this.table.tableName,
-      Key: keys.event(id),
+      Key: keys.eventAt(ref),
       UpdateExpression: `SET webhook_status = :s, ${STATUS_INDEXES[status].attribute} = gsi1pk REMOVE lease_until, next_attempt_at`,
       ConditionExpression: 'webhook_status = :pending',
       ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },

@@ -7,15 +7,17 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { keys } from '#adapters/dynamodb/items';
-import type { EventRecord } from '#domain/model';
+import type { EventRecord, EventRef } from '#domain/model';
 import type { EventListRequest } from '#domain/ports';
-import { eventIdOfKey, toEventRecord } from './event-items';
+import { refOfItem, toEventRecord } from './event-items';
 import type { EventTable } from './event-table';
 
 const BY_ORG = 'by-org';
 /** Attributes of the list view: everything but the body and the attempts. */
 const SUMMARY_PROJECTION =
-  'pk, gsi1pk, gsi1sk, account, #type, sig, signature, webhook_status, webhook_retries';
+  'pk, sk, gsi1pk, gsi1sk, account, #type, sig, signature, webhook_status, webhook_retries';
+/** What an index entry must carry to name its event: the table's keys, its order and its account. */
+export const ENTRY_PROJECTION = 'pk, sk, gsi1sk, account';
 
 /** A sparse status index, read instead of `by-org`. */
 export interface StatusIndex {
@@ -61,22 +63,23 @@ export function indexQuery(
     // DynamoDB rejects an empty ExpressionAttributeNames map.
     ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
     ExpressionAttributeValues: values,
-    ProjectionExpression: 'pk',
+    ProjectionExpression: ENTRY_PROJECTION,
     ScanIndexForward: false,
     ExclusiveStartKey: startKey,
     ReturnConsumedCapacity: 'TOTAL',
   };
 }
 
-/** One Query: its page of index entries as event ids, how many entries it evaluated, and where it stopped. */
+/** One Query: its page of index entries as events, how many entries it evaluated, and where it stopped. */
 export async function queryIds(
   table: EventTable,
   input: QueryCommandInput,
-): Promise<{ ids: string[]; scanned: number; next: Record<string, unknown> | undefined }> {
+  orgId: string,
+): Promise<{ ids: EventRef[]; scanned: number; next: Record<string, unknown> | undefined }> {
   const out = await table.client.send(new QueryCommand(input));
   table.count('Query', out.ConsumedCapacity?.CapacityUnits);
   return {
-    ids: (out.Items ?? []).map((item) => eventIdOfKey(String(item.pk))),
+    ids: (out.Items ?? []).map((item) => refOfItem(item, orgId)),
     scanned: out.ScannedCount ?? 0,
     next: out.LastEvaluatedKey,
   };
@@ -91,9 +94,9 @@ export async function readIds(
   request: EventListRequest,
   wanted: number,
   index?: StatusIndex,
-): Promise<{ ids: string[]; bounded: boolean }> {
+): Promise<{ ids: EventRef[]; bounded: boolean }> {
   const bound = table.bounds.indexEntries;
-  const ids: string[] = [];
+  const ids: EventRef[] = [];
   let read = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -102,7 +105,7 @@ export async function readIds(
     // Without a filter every evaluated item matches, so Limit stops the read exactly where the page ends;
     // with one, Limit caps what a call evaluates.
     input.Limit = input.FilterExpression ? bound - read : Math.min(wanted - ids.length, bound - read);
-    const page = await queryIds(table, input);
+    const page = await queryIds(table, input, request.orgId);
     read += page.scanned;
     ids.push(...page.ids);
     startKey = page.next;
@@ -110,14 +113,22 @@ export async function readIds(
   return { ids, bounded: false };
 }
 
-/** Reads the list view of up to 100 events, in the order of `ids`; vanished ids are skipped. */
-export async function batchGetSummaries(table: EventTable, ids: readonly string[]): Promise<EventRecord[]> {
-  if (ids.length === 0) return [];
-  const { items, capacityUnits } = await batchGetItems(table.client, table.tableName, ids.map(keys.event), {
-    expression: SUMMARY_PROJECTION,
-    names: { '#type': 'type' },
-  });
+/** Reads the list view of up to 100 events, in the order of `refs`; vanished ones are skipped. */
+export async function batchGetSummaries(
+  table: EventTable,
+  refs: readonly EventRef[],
+): Promise<EventRecord[]> {
+  if (refs.length === 0) return [];
+  const { items, capacityUnits } = await batchGetItems(
+    table.client,
+    table.tableName,
+    refs.map(keys.eventAt),
+    {
+      expression: SUMMARY_PROJECTION,
+      names: { '#type': 'type' },
+    },
+  );
   table.count('BatchGetItem', capacityUnits);
-  const found = new Map(items.map((item) => [eventIdOfKey(String(item.pk)), toEventRecord(item)]));
-  return ids.flatMap((id) => found.get(id) ?? []);
+  const found = new Map(items.map((item) => [toEventRecord(item).id, toEventRecord(item)]));
+  return refs.flatMap((ref) => found.get(ref.id) ?? []);
 }

@@ -7,7 +7,7 @@
 import { BATCH_GET_LIMIT } from '#adapters/dynamodb/batch-get';
 import { STATUS_INDEXES } from '#config/storage';
 import { ValidationError } from '#domain/errors';
-import type { WebhookStatus } from '#domain/model';
+import type { EventRef, WebhookStatus } from '#domain/model';
 import type { EventListPage, EventListRequest } from '#domain/ports';
 import type { EventTable } from './event-table';
 import { batchGetSummaries, indexQuery, queryIds, readIds, type StatusIndex } from './index-reads';
@@ -40,7 +40,7 @@ async function collectIds(
   request: EventListRequest,
   wanted: number,
   index?: StatusIndex,
-): Promise<string[]> {
+): Promise<EventRef[]> {
   const found = await readIds(table, request, wanted, index);
   if (found.bounded) throw tooSparse(request, table.bounds.indexEntries);
   return found.ids;
@@ -56,9 +56,9 @@ async function collectIdsWithStatus(
   request: EventListRequest,
   status: WebhookStatus,
   wanted: number,
-): Promise<string[]> {
+): Promise<EventRef[]> {
   const { indexEntries, itemsChecked } = table.bounds;
-  const ids: string[] = [];
+  const ids: EventRef[] = [];
   let checked = 0;
   let read = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -69,11 +69,11 @@ async function collectIdsWithStatus(
     if (read >= indexEntries) throw tooSparse(request, indexEntries);
     const input = indexQuery(table, request, startKey);
     input.Limit = Math.min(BATCH_GET_LIMIT, itemsChecked - checked, indexEntries - read);
-    const page = await queryIds(table, input);
+    const page = await queryIds(table, input, request.orgId);
     read += page.scanned;
     checked += page.ids.length;
     const events = await batchGetSummaries(table, page.ids);
-    for (const event of events) if (event.webhookStatus === status) ids.push(event.id);
+    for (const event of events) if (event.webhookStatus === status) ids.push(event);
     startKey = page.next;
   } while (startKey && ids.length < wanted);
   return ids;

@@ -10,8 +10,9 @@ import { keys } from '#adapters/dynamodb/items';
 import type { WebhookStatus } from '#domain/model';
 import type { EraseChunk, StatusPage } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor';
+import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
-import { batchGetSummaries, indexQuery, queryIds } from './index-reads';
+import { batchGetSummaries, ENTRY_PROJECTION, indexQuery, queryIds } from './index-reads';
 
 /** Index entries one erase call examines. */
 export const ERASE_CHUNK = 1_000;
@@ -31,10 +32,10 @@ export async function pageEventIdsByStatus(
 ): Promise<StatusPage> {
   const input = indexQuery(table, { orgId, offset: 0, limit: 0, until }, decodeCursor(cursor));
   input.Limit = BATCH_GET_LIMIT;
-  const page = await queryIds(table, input);
+  const page = await queryIds(table, input, orgId);
   const events = await batchGetSummaries(table, page.ids);
-  const ids = events.filter((event) => statuses.includes(event.webhookStatus)).map((event) => event.id);
-  return { ids, cursor: encodeCursor(page.next) };
+  const found = events.filter((event) => statuses.includes(event.webhookStatus));
+  return { events: found, cursor: encodeCursor(page.next) };
 }
 
 /**
@@ -55,12 +56,17 @@ export async function eraseAccountEvents(
       KeyConditionExpression: 'gsi1pk = :pk',
       FilterExpression: 'account = :account',
       ExpressionAttributeValues: { ':pk': keys.orgEvents(orgId), ':account': account },
-      ProjectionExpression: 'pk, sk',
+      ProjectionExpression: ENTRY_PROJECTION,
       Limit: ERASE_CHUNK,
       ExclusiveStartKey: decodeCursor(cursor),
     }),
   );
-  const doomed = (out.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  // A log item goes with its id's claim (which names the account); an old-layout item is its own claim.
+  const doomed = (out.Items ?? []).flatMap((item) => {
+    const ref = refOfItem(item, orgId);
+    const at = keys.eventAt(ref);
+    return ref.sequence === undefined ? [at] : [at, keys.event(ref.id)];
+  });
   for (let start = 0; start < doomed.length; start += BATCH_WRITE_LIMIT) {
     let requests = doomed.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
     for (let round = 0; requests.length > 0; round++) {
@@ -71,5 +77,5 @@ export async function eraseAccountEvents(
       if (requests.length > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** round));
     }
   }
-  return { erased: doomed.length, cursor: encodeCursor(out.LastEvaluatedKey) };
+  return { erased: out.Items?.length ?? 0, cursor: encodeCursor(out.LastEvaluatedKey) };
 }

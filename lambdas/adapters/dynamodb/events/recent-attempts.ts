@@ -22,11 +22,11 @@ export async function recentAttempts(
   const input = indexQuery(table, { orgId, account, since, offset: 0, limit }, undefined);
   // Newest first; a filter evaluates up to `Limit` entries, so one call reads at most the bound.
   input.Limit = table.bounds.indexEntries;
-  const found = await queryIds(table, input);
+  const found = await queryIds(table, input, orgId);
   const ids = found.ids.slice(0, limit);
   const complete = found.ids.length <= limit && found.next === undefined;
   if (ids.length === 0) return { attempts: [], events: 0, complete };
-  const { items, capacityUnits } = await batchGetItems(table.client, table.tableName, ids.map(keys.event), {
+  const { items, capacityUnits } = await batchGetItems(table.client, table.tableName, ids.map(keys.eventAt), {
     expression: 'pk, deliveries',
   });
   table.count('BatchGetItem', capacityUnits);

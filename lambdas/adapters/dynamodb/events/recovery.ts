@@ -7,21 +7,23 @@
  * index entries of the window, each step's at most the read bound.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#adapters/dynamodb/items';
-import { STATUS_INDEXES } from '#config/storage';
+import { type ItemKey, keys } from '#adapters/dynamodb/items';
+import { ITEM_PREFIXES, STATUS_INDEXES } from '#config/storage';
 import { ValidationError } from '#domain/errors';
 import { EVENT_ID_PATTERN } from '#domain/ids';
+import type { EventRef } from '#domain/model';
 import type { RecoveryChunk, RecoveryFilter } from '#domain/ports';
-import { eventIdOfKey } from './event-items';
+import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
 /** The indexes in walking order. */
 const WALK = [STATUS_INDEXES.failed, STATUS_INDEXES.skipped] as const;
 
-/** Where a walk stands: which index, and the `gsi1sk` of the last entry examined in it. */
+/** Where a walk stands: which index, and the `gsi1sk` and table key of the last entry examined in it. */
 interface Position {
   readonly index: number;
   readonly after?: string | undefined;
+  readonly key?: ItemKey | undefined;
 }
 
 /** A walk's next step; see `EventStore.recoveryChunk`. */
@@ -34,7 +36,7 @@ export async function recoveryChunk(
 ): Promise<RecoveryChunk> {
   const lowest = `${filter.since}#`;
   const start = decodePosition(cursor);
-  const ids: string[] = [];
+  const ids: EventRef[] = [];
   let read = 0;
   for (let index = start.index; index < WALK.length; index++) {
     const { name, attribute } = WALK[index] ?? STATUS_INDEXES.failed;
@@ -47,7 +49,7 @@ export async function recoveryChunk(
         : {
             [attribute]: keys.orgEvents(orgId),
             gsi1sk: after,
-            ...keys.event(after.slice(after.indexOf('#') + 1)),
+            ...(start.key ?? keys.event(after.slice(after.indexOf('#') + 1))),
           };
     do {
       const out = await table.client.send(
@@ -56,7 +58,7 @@ export async function recoveryChunk(
           IndexName: name,
           KeyConditionExpression: `${attribute} = :pk AND gsi1sk >= :lo`,
           ExpressionAttributeValues: { ':pk': keys.orgEvents(orgId), ':lo': lowest },
-          ProjectionExpression: 'pk, gsi1sk, account',
+          ProjectionExpression: 'pk, sk, gsi1sk, account',
           Limit: table.bounds.indexEntries - read,
           ExclusiveStartKey: startKey,
           ReturnConsumedCapacity: 'TOTAL',
@@ -66,18 +68,22 @@ export async function recoveryChunk(
       // Each entry is examined here once; the cursor goes past it whether or not it was taken.
       for (const item of out.Items ?? []) {
         read++;
-        if (item.account === filter.account) ids.push(eventIdOfKey(String(item.pk)));
+        if (item.account === filter.account) ids.push(refOfItem(item, orgId));
         const done = ids.length >= limit || read >= table.bounds.indexEntries;
-        if (done) return { ids, cursor: encodePosition({ index, after: String(item.gsi1sk) }) };
+        if (done) {
+          const key = { pk: String(item.pk), sk: String(item.sk) };
+          return { events: ids, cursor: encodePosition({ index, after: String(item.gsi1sk), key }) };
+        }
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey);
   }
-  return { ids };
+  return { events: ids };
 }
 
 function encodePosition(position: Position): string {
-  return Buffer.from(JSON.stringify([position.index, position.after])).toString('base64url');
+  const { index, after, key } = position;
+  return Buffer.from(JSON.stringify([index, after, key?.pk, key?.sk])).toString('base64url');
 }
 
 /** `<triggered_at ISO>#<event id>`, the sort key of an index entry. */
@@ -88,16 +94,22 @@ const ENTRY_KEY = new RegExp(
 function decodePosition(cursor: string | undefined): Position {
   if (cursor === undefined) return { index: 0 };
   try {
-    const [index, after]: unknown[] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const [index, after, pk, sk]: unknown[] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // A cursor handed out before log items names the entry's old-layout key by its id (no pk, sk).
+    const key =
+      typeof pk === 'string' && pk.startsWith(ITEM_PREFIXES.log) && typeof sk === 'string' && /^\d+$/.test(sk)
+        ? { pk, sk }
+        : undefined;
     if (
       typeof index === 'number' &&
       Number.isInteger(index) &&
       index >= 0 &&
       index < WALK.length &&
       typeof after === 'string' &&
-      ENTRY_KEY.test(after)
+      ENTRY_KEY.test(after) &&
+      (key !== undefined || pk === undefined || pk === null)
     ) {
-      return { index, after };
+      return { index, after, key };
     }
   } catch {
     // Not JSON: refused below.

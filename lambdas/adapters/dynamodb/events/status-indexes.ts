@@ -11,6 +11,7 @@ import { keys } from '#adapters/dynamodb/items';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import type { EventRef } from '#domain/model';
 import type { StatusChunk } from '#domain/ports';
 import { conditionalUpdate, type EventTable } from './event-table';
 import { readIds } from './index-reads';
@@ -26,10 +27,10 @@ export async function nextFailedOrSkipped(
   orgId: string,
   limit: number,
 ): Promise<StatusChunk> {
-  const ids: string[] = [];
+  const events: EventRef[] = [];
   let more = false;
   for (const index of [STATUS_INDEXES.failed, STATUS_INDEXES.skipped]) {
-    const room = limit - ids.length;
+    const room = limit - events.length;
     if (room <= 0) {
       more = true;
       break;
@@ -37,10 +38,10 @@ export async function nextFailedOrSkipped(
     // One more than there is room for tells whether more remain, at the price of one small entry.
     const request = { orgId, offset: 0, limit: room };
     const found = await readIds(table, request, room + 1, index);
-    ids.push(...found.ids.slice(0, room));
+    events.push(...found.ids.slice(0, room));
     if (found.ids.length > room || found.bounded) more = true;
   }
-  return { ids, more };
+  return { events, more };
 }
 
 /**
@@ -48,14 +49,14 @@ export async function nextFailedOrSkipped(
  * indexes; false when it is in another state or has used all its cycles (then it leaves the indexes too,
  * or every reset would read it again first).
  */
-export async function startCycle(table: EventTable, id: string, orgId: string): Promise<boolean> {
+export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
   const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
   const values = { ':org': keys.orgEvents(orgId), ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS };
   try {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
-        Key: keys.event(id),
+        Key: keys.eventAt(ref),
         UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
         ConditionExpression:
           'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
@@ -82,7 +83,7 @@ export async function startCycle(table: EventTable, id: string, orgId: string): 
       // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
       await conditionalUpdate(table, 'LeaveStatusIndexes', {
         TableName: table.tableName,
-        Key: keys.event(id),
+        Key: keys.eventAt(ref),
         UpdateExpression: `REMOVE ${indexes}`,
         ConditionExpression: 'gsi1pk = :org AND webhook_retries > :lastStart',
         ExpressionAttributeValues: values,
@@ -96,11 +97,11 @@ export async function startCycle(table: EventTable, id: string, orgId: string): 
  * Puts a `failed` or `skipped` event into its status index if it is not there (events recorded before
  * the indexes existed); false when the event is in neither state.
  */
-export async function indexStatus(table: EventTable, id: string): Promise<boolean> {
+export async function indexStatus(table: EventTable, ref: EventRef): Promise<boolean> {
   const set = async (status: 'failed' | 'skipped') =>
     conditionalUpdate(table, 'IndexStatus', {
       TableName: table.tableName,
-      Key: keys.event(id),
+      Key: keys.eventAt(ref),
       UpdateExpression: `SET ${STATUS_INDEXES[status].attribute} = gsi1pk`,
       ConditionExpression: `webhook_status = :s AND attribute_not_exists(${STATUS_INDEXES[status].attribute})`,
       ExpressionAttributeValues: { ':s': status },
