@@ -79,6 +79,11 @@ export async function storeInLog(
       body: body(claim.sequence),
     });
     if (put.created) return put;
+    // Only a publish that took this claim over can have stored this id: its event is the answer.
+    if (put.occupant === draft.id) {
+      const existing = await deps.events.readEvent(claim, { consistent: true });
+      if (existing) return { created: false, existing };
+    }
     const moved = { ...claim, sequence: await next(true), claimedAt: deps.now() };
     if (!(await deps.events.moveClaim(claim.owner, moved))) break;
     claim = moved;

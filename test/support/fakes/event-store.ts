@@ -83,14 +83,12 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined> {
-    const claim = this.claims.get(id);
-    if (claim) return { claimed: false, existing: claim };
-    const legacy = this.events.get(id);
-    return legacy && legacy.sequence === undefined ? { claimed: false, legacy } : undefined;
+    return this.claimAt(id);
   }
 
   async claimId(claim: IdClaim): Promise<ClaimResult> {
-    const existing = await this.readClaim(claim.id);
+    // Checked and written with no await between, as DynamoDB's conditional put is atomic.
+    const existing = this.claimAt(claim.id);
     if (existing) return existing;
     this.writes.push('PutClaim');
     this.claims.set(claim.id, claim);
@@ -325,6 +323,14 @@ export class InMemoryEventStore implements EventStore {
     const status = this.readEventNow(ref)?.webhookStatus;
     if (status !== 'failed' && status !== 'skipped') return false;
     return this.unindexed.delete(ref.id);
+  }
+
+  /** What is at an id's key: its claim, or an old-layout event. */
+  private claimAt(id: string): Exclude<ClaimResult, { claimed: true }> | undefined {
+    const claim = this.claims.get(id);
+    if (claim) return { claimed: false, existing: claim };
+    const legacy = this.events.get(id);
+    return legacy && legacy.sequence === undefined ? { claimed: false, legacy } : undefined;
   }
 
   /** The event at the ref's place: the adapter's key is (organization, account, sequence), or the id alone. */
