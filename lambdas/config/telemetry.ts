@@ -16,6 +16,13 @@ export const DELIVERY_METRICS = {
   reconciled: 'DeadLettersReconciled',
   /** Messages postponed without an attempt (circuit open, endpoint busy). */
   deferred: 'DeliveryDeferred',
+  /** Messages of ordered accounts' events waiting for an earlier event to settle (no attempt). */
+  orderWaiting: 'OrderedEventWaiting',
+  /**
+   * Events of ordered accounts that failed for good (attempts exhausted, or 410): the events after them
+   * went on without them. Alarmed.
+   */
+  orderedFailed: 'OrderedEventFailed',
   /** Deferred messages handed to a fresh message before the redrive limit or the retention. */
   replaced: 'DeliveryMessagesReplaced',
   /**

@@ -5,6 +5,7 @@
 
 import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { DeliveryOrder } from '#domain/delivery/order-gate';
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
@@ -72,6 +73,13 @@ export interface Account {
    * docs/design.md): new events continue after it, so a sequence is never reused. Absent: 0.
    */
   readonly sequenceFloor?: number | undefined;
+  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * An ordered account's watermark: every event up to this sequence is settled (`success`, `failed`,
+   * `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
+   */
+  readonly settledThrough?: number | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -130,6 +130,12 @@ export interface EventStore {
    * not pending, or a consumer holds its lease (an attempt is under way).
    */
   bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean>;
+  /**
+   * Marks a pending event of an ordered account that waits for an earlier one: sets its next attempt due
+   * now unless one is set (so the consumer leases even its first attempt, and a message sent again when
+   * the earlier one settles makes no second attempt); false when it is not pending or a lease is live.
+   */
+  markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
@@ -218,6 +224,11 @@ export interface DirectoryStore {
    * until erased); the deleted account, or undefined when the organization had no such account.
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
+  /**
+   * Moves an ordered account's watermark from `from` to `to` if it still is `from`; false when another
+   * consumer moved it meanwhile (or the account is gone or another organization's).
+   */
+  advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean>;
   /** The tombstone of an account deleted without erasing its events, if there is one. */
   getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
   /**

@@ -25,6 +25,11 @@ export function deliveryObserver(
 ): Pick<BatchDeps, 'observe' | 'observeError' | 'observeReplaced'> {
   return {
     observe: (id, outcome) => {
+      if (outcome.kind === 'waiting') {
+        logger.debug('Ordered event waits', { eventId: id, reason: outcome.reason });
+        metrics.addMetric(DELIVERY_METRICS.orderWaiting, MetricUnit.Count, 1);
+        return;
+      }
       if (outcome.kind === 'deferred') {
         logger.debug('Delivery deferred', {
           eventId: id,
@@ -93,6 +98,14 @@ export function deliveryObserver(
         });
       }
       if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
+      if (outcome.kind === 'exhausted' && outcome.ordered) {
+        logger.warn('Ordered event failed for good; the events after it go on', {
+          eventId: id,
+          account: outcome.event.account,
+          sequence: outcome.event.sequence,
+        });
+        metrics.addMetric(DELIVERY_METRICS.orderedFailed, MetricUnit.Count, 1);
+      }
     },
     observeError: (messageId, error) =>
       logger.error('Delivery message failed; it will be retried', { messageId, error }),

@@ -76,6 +76,31 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
+  async advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          UpdateExpression: 'SET settled_through = :to',
+          // An absent watermark is 0.
+          ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT}) AND ${
+            from === 0
+              ? '(attribute_not_exists(settled_through) OR settled_through = :from)'
+              : 'settled_through = :from'
+          }`,
+          ExpressionAttributeValues: { ':org': orgId, ':from': from, ':to': to },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('AdvanceSettledThrough', out.ConsumedCapacity?.CapacityUnits);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
     const item = await this.get(keys.account(iban));
     return item && isTombstone(item) ? toAccountTombstone(item) : undefined;
@@ -83,6 +108,14 @@ export class DynamoDirectoryStore implements DirectoryStore {
 
   async putAccount(account: Account): Promise<Account> {
     const hasUrl = account.webhookUrl !== undefined;
+    // Absent: the order stays as stored; `concurrent` removes the attribute (its default).
+    const order =
+      account.deliveryOrder === undefined
+        ? ''
+        : account.deliveryOrder === 'ordered'
+          ? ', delivery_order = :order'
+          : '';
+    const orderRemoval = account.deliveryOrder === 'concurrent' ? ', delivery_order' : '';
     try {
       const out = await this.client.send(
         new UpdateCommand({
@@ -91,9 +124,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
+            hasUrl ? ', webhook_url = :url' : '',
             account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
+            order,
             // Re-creating the organization's own deleted account revives its tombstone.
-            hasUrl ? `, webhook_url = :url REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
+            hasUrl ? ` REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
+            orderRemoval,
           ].join(''),
           // An IBAN belongs to one organization, also while its deleted account's events remain: another
           // organization cannot take it over.
@@ -105,6 +141,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':gpk': keys.orgAccounts(account.orgId),
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
             ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
+            ...(order === '' ? {} : { ':order': 'ordered' }),
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -78,6 +78,8 @@ export function toAccount(item: Record<string, unknown>): Account {
     endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
     webhookHealth: toEndpointHealth(item),
     sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
+    deliveryOrder: item.delivery_order === 'ordered' ? 'ordered' : undefined,
+    settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

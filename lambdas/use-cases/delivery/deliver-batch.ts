@@ -30,8 +30,8 @@ export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[])
       const outcome = await deliverEvent(deps, target, message.receiveCount, context);
       deps.observe(target.id, outcome);
       // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
-      if (outcome.kind !== 'retry' && outcome.kind !== 'not-due' && outcome.kind !== 'deferred')
-        return 'done';
+      const waits = ['retry', 'not-due', 'deferred', 'waiting'] as const;
+      if (!waits.some((kind) => kind === outcome.kind) || !('retryAfterSeconds' in outcome)) return 'done';
       return postpone(deps, target, message, outcome.retryAfterSeconds);
     },
     deps.observeError,

@@ -5,11 +5,12 @@ import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
+import { afterSettled, isOrdered, type OrderDeps, passGate } from './delivery-order';
 import { readTarget } from './queue-batch';
 import { type SendDeps, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
-export interface DeliveryDeps extends EndpointDeps, SendDeps {
+export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
   readonly events: EventStore;
   /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
@@ -30,11 +31,17 @@ interface Attempted {
 export type DeliveryOutcome =
   | ({ readonly kind: 'delivered' } & Attempted)
   | ({ readonly kind: 'retry'; readonly retryAfterSeconds: number } & Attempted)
-  | ({ readonly kind: 'exhausted' } & Partial<Attempted> & { readonly event: EventRecord })
+  | ({ readonly kind: 'exhausted' } & Partial<Attempted> & {
+        readonly event: EventRecord;
+        /** The event's account delivers in order: the events after it go on without it. */
+        readonly ordered?: boolean;
+      })
   /** A duplicate message that came before the scheduled retry: it waits for it instead. */
   | { readonly kind: 'not-due'; readonly retryAfterSeconds: number }
   /** The endpoint's circuit is open or its slots are taken: no attempt made, none recorded. */
   | { readonly kind: 'deferred'; readonly retryAfterSeconds: number; readonly reason: string }
+  /** An ordered account's event waits for an earlier one to settle: no attempt made, none recorded. */
+  | { readonly kind: 'waiting'; readonly retryAfterSeconds: number; readonly reason: string }
   | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string }
   /**
    * The event's account belongs to another organization now: nothing is sent, signed or recorded, and the
@@ -61,9 +68,33 @@ export async function deliverEvent(
   receiveCount = 1,
   context = new DeliveryContext(deps.directory),
 ): Promise<DeliveryOutcome> {
-  const now = deps.now;
   const event = await readTarget(deps.events, target);
   if (!event) return { kind: 'dropped', reason: 'event not found' };
+  const order: { settledThrough?: number } = {};
+  const outcome = await deliverRead(deps, event, receiveCount, context, order);
+  // An ordered account's settled event lets the next one go: the watermark moves, the next is sent.
+  const account = await context.account(event.account);
+  if (account?.orgId === event.orgId && isOrdered(account, event) && settles(outcome)) {
+    await afterSettled(deps, account, { ...event, webhookStatus: 'success' }, order.settledThrough);
+    if (outcome.kind === 'exhausted') return { ...outcome, ordered: true };
+  }
+  return outcome;
+}
+
+/** Whether an outcome leaves its event settled (delivered, failed, skipped, or found so). */
+function settles(outcome: DeliveryOutcome): boolean {
+  return ['delivered', 'exhausted', 'skipped', 'refused', 'dropped'].includes(outcome.kind);
+}
+
+/** {@link deliverEvent} once the event is read; `order` learns the watermark the gate left. */
+async function deliverRead(
+  deps: DeliveryDeps,
+  event: EventRecord,
+  receiveCount: number,
+  context: DeliveryContext,
+  order: { settledThrough?: number },
+): Promise<DeliveryOutcome> {
+  const now = deps.now;
   if (event.webhookStatus !== 'pending')
     return { kind: 'dropped', reason: `event is ${event.webhookStatus}` };
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
@@ -88,6 +119,13 @@ export async function deliverEvent(
   }
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
+  // Ordered: not before every earlier event of the account is settled (before the slot: a waiting event
+  // holds none).
+  const gate = isOrdered(account, event)
+    ? await passGate(deps, account, event, receiveCount)
+    : { go: true as const, leased: false, settledThrough: undefined };
+  if (!gate.go) return { kind: 'waiting', retryAfterSeconds: gate.seconds, reason: gate.reason };
+  order.settledThrough = gate.settledThrough;
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   const endpointDeps = { ...deps, remember: context.remember.bind(context) };
   // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
@@ -99,7 +137,7 @@ export async function deliverEvent(
   if (admission.kind === 'defer') {
     return { kind: 'deferred', retryAfterSeconds: admission.seconds, reason: admission.reason };
   }
-  if (event.webhookRetries > 0 || event.nextAttemptAt !== undefined) {
+  if (event.webhookRetries > 0 || event.nextAttemptAt !== undefined || gate.leased) {
     const at = now();
     const leased = await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {

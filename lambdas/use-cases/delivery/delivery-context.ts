@@ -14,7 +14,10 @@ import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 
 /** Where a batch reads accounts and organizations. */
-export type DeliveryDirectory = Pick<DirectoryStore, 'getAccount' | 'getOrganization'>;
+export type DeliveryDirectory = Pick<
+  DirectoryStore,
+  'getAccount' | 'getOrganization' | 'advanceSettledThrough'
+>;
 
 /** One batch's accounts and organizations, read fresh. */
 export class DeliveryContext {

@@ -90,6 +90,11 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       ...((existing?.endpointId ?? account.endpointId) === undefined
         ? {}
         : { endpointId: existing?.endpointId ?? account.endpointId }),
+      // As the adapter: an absent order keeps the stored one, `concurrent` removes it; the watermark stays.
+      ...((account.deliveryOrder ?? existing?.deliveryOrder) === 'ordered'
+        ? { deliveryOrder: 'ordered' }
+        : {}),
+      ...(existing?.settledThrough === undefined ? {} : { settledThrough: existing.settledThrough }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
     };
@@ -106,6 +111,13 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     this.health?.health.delete(tombstone.iban);
     this.tombstones.set(tombstone.iban, tombstone);
     return existing;
+  }
+
+  async advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId !== orgId || (account.settledThrough ?? 0) !== from) return false;
+    this.accounts.set(iban, { ...account, settledThrough: to });
+    return true;
   }
 
   async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {

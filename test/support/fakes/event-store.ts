@@ -194,6 +194,17 @@ export class InMemoryEventStore implements EventStore {
     return allowed;
   }
 
+  async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
+    this.writes.push('MarkWaiting');
+    const event = this.readEventNow(ref);
+    const allowed =
+      event !== undefined &&
+      event.webhookStatus === 'pending' &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    if (allowed) this.events.set(ref.id, { ...event, nextAttemptAt: event.nextAttemptAt ?? nowEpochMs });
+    return allowed;
+  }
+
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     this.writes.push('SettlePending');
     const event = this.readEventNow(ref);

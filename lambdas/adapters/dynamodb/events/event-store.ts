@@ -194,6 +194,18 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
+    return conditionalUpdate(this.table, 'MarkWaiting', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      // A scheduled retry keeps its time; only an event never scheduled becomes due now.
+      UpdateExpression: 'SET next_attempt_at = if_not_exists(next_attempt_at, :now)',
+      ConditionExpression:
+        'webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':now': nowEpochMs },
+    });
+  }
+
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {
       TableName: this.table.tableName,
