@@ -134,13 +134,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account put': {
-    usage: 'account put --org ORG_ID --iban IBAN [--webhook-url URL]',
+    usage: 'account put --org ORG_ID --iban IBAN [--webhook-url URL] [--delivery-order concurrent|ordered]',
     route: 'putAccount',
     run: (call, flags) =>
       bodyOf(
         call(...adminRoute('putAccount', { iban: required(flags, 'iban') }), {
           org: required(flags, 'org'),
           ...(flags['webhook-url'] ? { webhook_url: flags['webhook-url'] } : {}),
+          ...(flags['delivery-order'] ? { delivery_order: flags['delivery-order'] } : {}),
         }),
       ),
   },

@@ -13,6 +13,7 @@ export const OPTIONS = {
   org: { type: 'string' },
   iban: { type: 'string' },
   'webhook-url': { type: 'string' },
+  'delivery-order': { type: 'string' },
   account: { type: 'string' },
   type: { type: 'string' },
   payload: { type: 'string' },

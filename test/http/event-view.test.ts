@@ -203,6 +203,7 @@ describe('toAccountView', () => {
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
       endpoint_id: 'ep_5f0c2a9be417',
+      delivery_order: 'concurrent',
       webhook_health: {
         state: 'healthy',
         since: null,

@@ -4,6 +4,7 @@
  * `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES, type StatsWindow } from '#domain/delivery-stats';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
@@ -52,12 +53,29 @@ export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindo
  *
  * @throws ValidationError naming the field
  */
-export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): { webhookUrl: string | undefined } {
-  const { webhook_url } = jsonBody(event, ['webhook_url']);
+export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): {
+  webhookUrl: string | undefined;
+  deliveryOrder?: DeliveryOrder;
+} {
+  const { webhook_url, delivery_order } = jsonBody(event, ['webhook_url', 'delivery_order']);
   if (webhook_url !== null && typeof webhook_url !== 'string') {
     throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
   }
-  return { webhookUrl: webhook_url ?? undefined };
+  return { webhookUrl: webhook_url ?? undefined, ...parseDeliveryOrder(delivery_order) };
+}
+
+/**
+ * The optional `delivery_order` of an account write: absent keeps the stored order.
+ *
+ * @throws ValidationError naming `delivery_order` and the values allowed
+ */
+function parseDeliveryOrder(value: unknown): { deliveryOrder?: DeliveryOrder } {
+  if (value === undefined) return {};
+  const known = DELIVERY_ORDERS.find((order) => order === value);
+  if (known === undefined) {
+    throw new ValidationError('delivery_order', `must be one of ${DELIVERY_ORDERS.join(', ')}`);
+  }
+  return { deliveryOrder: known };
 }
 
 /**
@@ -68,14 +86,15 @@ export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): { webhookUr
 export function parseAccountRequest(event: APIGatewayProxyEvent): {
   orgId: string;
   webhookUrl: string | undefined;
+  deliveryOrder?: DeliveryOrder;
 } {
-  const body = jsonBody(event, ['org', 'webhook_url']);
+  const body = jsonBody(event, ['org', 'webhook_url', 'delivery_order']);
   if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
   const url = body.webhook_url;
   if (url !== undefined && url !== null && typeof url !== 'string') {
     throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
   }
-  return { orgId: body.org, webhookUrl: url ?? undefined };
+  return { orgId: body.org, webhookUrl: url ?? undefined, ...parseDeliveryOrder(body.delivery_order) };
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
+import type { DeliveryOrder } from '#domain/delivery/order-gate';
 import type { Account } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
@@ -18,6 +19,8 @@ export interface AccountView {
   readonly webhook_url: string | null;
   /** The endpoint's non-personal id, as metrics name it; null for an account from before ids, until written. */
   readonly endpoint_id: string | null;
+  /** `ordered`: each event waits until every earlier one of the account is settled. */
+  readonly delivery_order: DeliveryOrder;
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }
@@ -41,6 +44,7 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
     iban: account.iban,
     webhook_url: account.webhookUrl ?? null,
     endpoint_id: account.endpointId ?? null,
+    delivery_order: account.deliveryOrder ?? 'concurrent',
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),

@@ -10,6 +10,7 @@ import {
   RECOVERY_LIMIT,
 } from '#config/limits';
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import type { OperationObject, ParameterObject, Reference } from './objects';
@@ -24,6 +25,17 @@ export const ACCOUNT_URL = {
   format: 'uri',
   description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
 };
+
+/** How an account's events are delivered, as shown and as set. */
+export const DELIVERY_ORDER = text(
+  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
+    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
+    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
+    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
+    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
+    '`Retry-After`, `410` and the attempt schedule work in both.',
+  { enum: DELIVERY_ORDERS },
+);
 
 /** Attempts, successes and median latency, of a window or a bucket. */
 const TALLY = {
@@ -53,6 +65,7 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         { pattern: ENDPOINT_ID_PATTERN.source },
       ),
     ),
+    delivery_order: DELIVERY_ORDER,
     webhook_health: schemaRef('EndpointHealth'),
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),
@@ -260,7 +273,13 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
       type: 'object',
       additionalProperties: false,
       required: ['webhook_url'],
-      properties: { webhook_url: ACCOUNT_URL },
+      properties: {
+        webhook_url: ACCOUNT_URL,
+        delivery_order: {
+          ...DELIVERY_ORDER,
+          description: 'Absent: the stored order stays (new: `concurrent`).',
+        },
+      },
     }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),

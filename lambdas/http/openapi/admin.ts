@@ -10,7 +10,7 @@ import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE } from './accounts';
+import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE } from './accounts';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
@@ -165,7 +165,14 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       type: 'object',
       additionalProperties: false,
       required: ['org'],
-      properties: { org: text('The organization that owns the account.'), webhook_url: ACCOUNT_URL },
+      properties: {
+        org: text('The organization that owns the account.'),
+        webhook_url: ACCOUNT_URL,
+        delivery_order: {
+          ...DELIVERY_ORDER,
+          description: 'Absent: the stored order stays (new: `concurrent`).',
+        },
+      },
     }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),

@@ -1,3 +1,4 @@
+import type { DeliveryOrder } from '#domain/delivery/order-gate';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
@@ -13,6 +14,8 @@ export interface AccountInput {
   readonly iban: string;
   /** Absent or empty: the account's events are recorded as `skipped`. */
   readonly webhookUrl?: string | undefined;
+  /** Absent: the stored order stays (a new account's is `concurrent`). */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
 }
 
 /** Options of {@link putAccount}. */
@@ -49,6 +52,7 @@ export async function putAccount(
     orgId: input.orgId,
     webhookUrl,
     endpointId,
+    ...(input.deliveryOrder === undefined ? {} : { deliveryOrder: input.deliveryOrder }),
     createdAt: now,
     updatedAt: now,
   };
