@@ -265,6 +265,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['event', 'log', 'account', 'organization'],
         UpdateItem: ['event', 'log', 'account'],
+        // The order gate and its chain read an ordered account's log.
+        Query: ['log'],
       },
     },
     queue: 'consume-send',

@@ -62,6 +62,8 @@ export class HeraldDashboard extends Construct {
           ]),
           graph('Exhausted and reconciled', [
             herald(DELIVERY_METRICS.exhausted, sum, 'events exhausted'),
+            herald(DELIVERY_METRICS.orderedFailed, sum, 'ordered events failed'),
+            herald(DELIVERY_METRICS.orderWaiting, sum, 'ordered events waiting (no attempt)'),
             herald(DELIVERY_METRICS.reconciled, sum, 'dead letters reconciled'),
           ]),
         ],

@@ -144,6 +144,21 @@ export class Observability extends Construct {
         'The metric with the organization and endpoint dimensions (the endpoint_id of GET /accounts), and the ' +
         'consumer log "Endpoint state changed", say which.',
     });
+    this.alarm('OrderedEventsFailed', {
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: DELIVERY_METRICS.orderedFailed,
+        dimensionsMap: { service: SERVICE_NAME },
+        period: FIVE_MINUTES,
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      description:
+        'An event of an account with delivery_order ordered failed for good (attempts used up, or 410); the events ' +
+        'after it went on without it. The consumer log "Ordered event failed for good" names it; ' +
+        'GET /events?webhook_status=failed lists it, POST /events/{id}/redeliver sends it again.',
+    });
     this.alarm('Api5xx', {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }),
       threshold: API_5XX_LIMIT,

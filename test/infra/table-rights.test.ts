@@ -136,6 +136,29 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
 
+  it('query the table itself only within account logs, and only the functions that read logs', () => {
+    const logReaders = KEYS.filter((key) =>
+      byDefault
+        .statements(key)
+        .some(
+          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
+        ),
+    );
+    // The feed (list-events), the publish's latest sequence, the consumer's order gate and chain.
+    expect(logReaders).toEqual(['listEvents', 'publishEvent', 'consumer']);
+    for (const key of logReaders) {
+      const table = byDefault
+        .statements(key)
+        .filter(
+          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
+        );
+      expect(
+        table.map((s) => s.Condition),
+        key,
+      ).toEqual([leadingKeys(['LOG#*'])]);
+    }
+  });
+
   it("the admin function may register keys in the stack's usage plan only, reading no API key, and learns the plan from the settings item", () => {
     const apigateway = byDefault
       .statements('administer')
