@@ -214,7 +214,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
   redeliverEvent: {
-    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    table: {
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
     queue: 'send',
   },
   resetWebhooks: {
@@ -254,6 +261,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event', 'log'],
+        // Replay reads an account's log.
+        Query: ['log'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },

@@ -39,6 +39,9 @@ export const RECOVERY_LIMIT = OPERATOR_PAGES_PER_REQUEST * RESET_CHUNK;
  */
 export const DELIVERY_STATS_EVENTS = 100;
 
+/** Most events one replay request (`POST /accounts/{iban}/replay`) examines, one read of the log. */
+export const REPLAY_CHUNK = 100;
+
 /** Most events one catch-up feed request (`GET /accounts/{iban}/events`) returns, and its default. */
 export const FEED_LIMIT = 100;
 

@@ -62,6 +62,7 @@ export const ADMIN_ROUTES = {
   putAccount: { method: 'PUT', path: '/admin/accounts/{iban}' },
   deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
+  adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
 } as const satisfies Readonly<Record<string, AdminRoute>>;
 
 /** The name of an operator route in {@link ADMIN_ROUTES}. */
@@ -83,6 +84,8 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/events', 'listEvents'),
   keyRoute('GET', '/events/{id}', 'getEvent'),
   keyRoute('POST', '/events/{id}/redeliver', 'redeliverEvent', 'manage'),
+  // A replay is redelivery of an account's events after a sequence: served by the same function.
+  keyRoute('POST', '/accounts/{iban}/replay', 'redeliverEvent', 'manage'),
   keyRoute('POST', '/management/webhooks/reset', 'resetWebhooks', 'manage'),
   keyRoute('GET', '/accounts', 'listAccounts'),
   keyRoute('GET', '/accounts/{iban}', 'getAccount'),

@@ -139,9 +139,10 @@ export interface EventStore {
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
-   * Starts a new delivery cycle for a `failed` or `skipped` event: status `pending`, cycle base = current
-   * attempts. False when the event is in another state, or has used all its cycles (it then leaves the
-   * status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns it).
+   * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
+   * one again): status `pending`, cycle base = current attempts. False when the event is pending, or has
+   * used all its cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no
+   * longer returns it).
    */
   startCycle(ref: EventRef, orgId: string): Promise<boolean>;
   /**
@@ -229,6 +230,11 @@ export interface DirectoryStore {
    * consumer moved it meanwhile (or the account is gone or another organization's).
    */
   advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean>;
+  /**
+   * Lowers an ordered account's watermark to `to` if it is above (a replay or redelivery of an event at
+   * or below it: the events after `to` wait for it again).
+   */
+  lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void>;
   /** The tombstone of an account deleted without erasing its events, if there is one. */
   getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
   /**

@@ -24,6 +24,7 @@ import {
   toAccountView,
   toEndpointEnabledView,
 } from '#http/accounts/account-view';
+import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
@@ -49,6 +50,7 @@ import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { replayAnyAccount } from '#use-cases/events/replay';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
 import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
@@ -65,6 +67,7 @@ const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  directory,
   now: Date.now,
 };
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
@@ -154,6 +157,10 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const { recovery } = parseEnableRequest(event);
     const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recovery);
     return json(200, toEndpointEnabledView(result));
+  },
+  adminReplayAccount: async (event) => {
+    const { afterSequence } = parseReplayRequest(event);
+    return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
   },
 };
 

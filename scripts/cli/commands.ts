@@ -197,6 +197,22 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       return { iban: done.iban, webhook_health: done.webhook_health, queued: done.queued };
     },
   },
+  'account replay': {
+    usage: `account replay --iban IBAN --after-sequence N   (send the account's events after sequence N again,
+      whatever their status, in sequence order for an ordered account; chunk by chunk until done)`,
+    route: 'adminReplayAccount',
+    run: async (call, flags) => {
+      const after = integer(flags, 'after-sequence', 'a whole number, 0 or more');
+      if (after === undefined) throw new UsageError('--after-sequence is required.');
+      const route = adminRoute('adminReplayAccount', { iban: required(flags, 'iban') });
+      type ReplayStep = Step & { queued: string[]; used_up: string[]; next_after_sequence: number };
+      const done = await untilDone<ReplayStep>(
+        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after }),
+        'queued',
+      );
+      return { queued: done.queued, next_after_sequence: done.next_after_sequence };
+    },
+  },
   'portal-link': {
     usage: 'portal-link --org ORG_ID [--scope read|manage] [--ttl-minutes N]   (default read, 60 min)',
     route: 'createPortalLink',

@@ -14,6 +14,7 @@ export const OPTIONS = {
   iban: { type: 'string' },
   'webhook-url': { type: 'string' },
   'delivery-order': { type: 'string' },
+  'after-sequence': { type: 'string' },
   account: { type: 'string' },
   type: { type: 'string' },
   payload: { type: 'string' },

@@ -52,7 +52,7 @@ function expectProblem(answer: { status: number; headers: Headers; body: unknown
 }
 
 describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS }, () => {
-  it('answers 409 for a delivered event and 404 for another organization’s or an unknown event', async () => {
+  it('sends a delivered event again in a new cycle; 404 for another organization’s or an unknown event', async () => {
     const owner = await harness.createTenant('Owner');
     const stranger = await harness.createTenant('Stranger');
     const hook = await receiver();
@@ -60,8 +60,13 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     const { id } = await harness.publish({ account: iban, type: 'delivered_once', payload: {} });
     expectCountsConsistent(await harness.waitForEvent(owner, id, 'success'));
 
-    expectProblem(await harness.api(owner, 'POST', `/events/${id}/redeliver`), 409);
     expectProblem(await harness.api(stranger, 'POST', `/events/${id}/redeliver`), 404);
+    const again = await harness.api(owner, 'POST', `/events/${id}/redeliver`);
+    expect(again.status).toBe(202);
+    await hook.waitForRequests(2);
+    const redelivered = await harness.waitForEvent(owner, id, 'success', { attempts: 2 });
+    expectCountsConsistent(redelivered);
+    expect(hook.requests[1]?.rawBody.equals(hook.requests[0]?.rawBody ?? Buffer.alloc(0))).toBe(true);
     expectProblem(
       await harness.api(owner, 'POST', '/events/0190c2a4-7f5e-7a1b-8c3d-4e5f6a7b8c9d/redeliver'),
       404,
@@ -79,8 +84,8 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     await sleep(QUIET_PERIOD_MS);
     const view = await harness.getEvent(owner, id);
     expectCountsConsistent(view);
-    expect(view).toMatchObject({ webhook_status: 'success', webhook_retries: 1 });
-    expect(hook.requests).toHaveLength(1);
+    expect(view).toMatchObject({ webhook_status: 'success', webhook_retries: 2 });
+    expect(hook.requests).toHaveLength(2);
     expect(await harness.getEvent(owner, pending.id)).toMatchObject({ webhook_status: 'pending' });
     const untouched = await harness.getEvent(stranger, strangers);
     expectCountsConsistent(untouched);

@@ -69,9 +69,11 @@ describe('table rights', () => {
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
-    for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
+    for (const key of ['resetWebhooks', 'reconciler'] as const) {
       expect([...new Set(prefixes(key))], key).toEqual(['EVENT#*', 'LOG#*']);
     }
+    // Redelivery and replay also read the account and put an ordered account's watermark back.
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The publish route reads the settings and the account, claims ids and appends events to account
     // logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
@@ -144,8 +146,9 @@ describe('table rights', () => {
           (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
         ),
     );
-    // The feed (list-events), the publish's latest sequence, the consumer's order gate and chain.
-    expect(logReaders).toEqual(['listEvents', 'publishEvent', 'consumer']);
+    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
+    // the consumer's order gate and chain.
+    expect(logReaders).toEqual(['listEvents', 'redeliverEvent', 'publishEvent', 'administer', 'consumer']);
     for (const key of logReaders) {
       const table = byDefault
         .statements(key)

@@ -41,7 +41,9 @@ describe('bringing a pending event forward', () => {
     const w = deliveryWorld();
     waiting(w, 3);
     expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'not-due' });
-    expect(await redeliverEvent(w.deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+    expect(await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1')).toEqual({
+      queued: ['e1'],
+    });
     expect(w.queue.sent).toEqual([{ id: 'e1', delaySeconds: 0 }]);
     // The request's message and the queued one, received by two consumers at once.
     const outcomes = await Promise.all([
@@ -62,7 +64,7 @@ describe('bringing a pending event forward', () => {
     const w = deliveryWorld({ failureThreshold: 100 });
     waiting(w, 19);
     w.sender.answer = () => answer(500);
-    await redeliverEvent(w.deps, 'org-1', 'e1');
+    await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1');
     await Promise.all([deliverEvent(w.deps, { id: 'e1' }), deliverEvent(w.deps, { id: 'e1' })]);
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 20 });
     // Failed now: a second request starts a new cycle instead, and another copy finds nothing to do.
@@ -75,7 +77,7 @@ describe('bringing a pending event forward', () => {
   it('leases even a first attempt once it was brought forward', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
-    await redeliverEvent(w.deps, 'org-1', 'e1');
+    await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1');
     const outcomes = await Promise.all([
       deliverEvent(w.deps, { id: 'e1' }),
       deliverEvent(w.deps, { id: 'e1' }),
@@ -90,7 +92,9 @@ describe('bringing a pending event forward', () => {
     waiting(w, 2);
     const event = w.events.events.get('e1');
     if (event) w.events.events.set('e1', { ...event, leaseUntil: w.clock.now() + 60_000 });
-    await expect(redeliverEvent(w.deps, 'org-1', 'e1')).rejects.toBeInstanceOf(ConflictError);
+    await expect(redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1')).rejects.toBeInstanceOf(
+      ConflictError,
+    );
     expect(w.events.events.get('e1')?.nextAttemptAt).toBe(w.clock.now() + HOUR);
     expect(w.queue.sent).toEqual([]);
   });

@@ -56,7 +56,9 @@ describe('delivery stays with the publishing organization', () => {
     expect(w.directory.reads.getOrganization).toBe(0);
 
     // A redelivery org A asks for meets the same refusal.
-    expect(await redeliverEvent(w.deps, 'org-1', 'a1')).toEqual({ queued: ['a1'] });
+    expect(await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'a1')).toEqual({
+      queued: ['a1'],
+    });
     await deliverBatch(w.deps, [message('a1')]);
     expect(w.sender.requests).toHaveLength(0);
     expect(w.events.events.get('a1')).toMatchObject({ webhookStatus: 'skipped', webhookRetries: 1 });

@@ -9,13 +9,15 @@ import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-even
 import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { fakeClock } from '../support/fakes/clock';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 function world() {
   const events = new InMemoryEventStore();
   const queue = new FakeDeliveryQueue();
   const clock = fakeClock();
-  return { events, queue, clock, deps: { events, queue, now: clock.now } };
+  const directory = new InMemoryDirectoryStore();
+  return { events, queue, clock, directory, deps: { events, queue, directory, now: clock.now } };
 }
 
 describe('redeliverEvent', () => {
@@ -31,7 +33,7 @@ describe('redeliverEvent', () => {
     expect(queue.sent).toEqual([{ id: 'e1', delaySeconds: 0 }]);
   });
 
-  it('refuses a fourth cycle, a delivered event and one under way, and hides other organizations’ events', async () => {
+  it('refuses a fourth cycle and one under way, and hides other organizations’ events', async () => {
     const { events, deps, clock } = world();
     events.seed({ id: 'full', webhookStatus: 'failed', webhookRetries: 60 });
     events.seed({ id: 'done', webhookStatus: 'success' });
@@ -39,7 +41,9 @@ describe('redeliverEvent', () => {
     events.seed({ id: 'theirs', orgId: 'org-2', webhookStatus: 'failed' });
     events.seed({ id: 'their-pending', orgId: 'org-2', webhookRetries: 2, nextAttemptAt: clock.now() + 1e6 });
     await expect(redeliverEvent(deps, 'org-1', 'full')).rejects.toThrow(ConflictError);
-    await expect(redeliverEvent(deps, 'org-1', 'done')).rejects.toThrow(/already delivered/);
+    // A delivered event starts a new cycle (within the cap): it is sent again.
+    expect(await redeliverEvent(deps, 'org-1', 'done')).toEqual({ queued: ['done'] });
+    expect(events.events.get('done')).toMatchObject({ webhookStatus: 'pending', cycleBase: 0 });
     await expect(redeliverEvent(deps, 'org-1', 'busy')).rejects.toThrow(/under way right now/);
     await expect(redeliverEvent(deps, 'org-1', 'theirs')).rejects.toThrow(NotFoundError);
     await expect(redeliverEvent(deps, 'org-1', 'their-pending')).rejects.toThrow(NotFoundError);

@@ -101,6 +101,25 @@ export class DynamoDirectoryStore implements DirectoryStore {
     }
   }
 
+  async lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          UpdateExpression: 'SET settled_through = :to',
+          ConditionExpression: 'org_id = :org AND settled_through > :to',
+          ExpressionAttributeValues: { ':org': orgId, ':to': to },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('LowerSettledThrough', out.ConsumedCapacity?.CapacityUnits);
+    } catch (error) {
+      // Already at or below: nothing to lower.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
     const item = await this.get(keys.account(iban));
     return item && isTombstone(item) ? toAccountTombstone(item) : undefined;

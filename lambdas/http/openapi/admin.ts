@@ -12,6 +12,7 @@ import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE } from './accounts';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
+import { REPLAY } from './feed';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -208,6 +209,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     },
   },
   adminEnableEndpoint: ENABLE,
+  adminReplayAccount: REPLAY,
 };
 
 /** The operator's routes, in the order of {@link ADMIN_ROUTES}. */

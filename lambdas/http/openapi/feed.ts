@@ -2,11 +2,54 @@
  * The catch-up feed's part of the OpenAPI document: `GET /accounts/{iban}/events`, its parameters and
  * its `Link: next` header.
  */
-import { FEED_LIMIT } from '#config/limits';
-import type { HeaderObject, ParameterObject } from './objects';
-import { json, parameterRef, responseRef } from './objects';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { FEED_LIMIT, REPLAY_CHUNK } from '#config/limits';
+import type { HeaderObject, OperationObject, ParameterObject } from './objects';
+import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { int, schemaRef } from './schemas';
+import { closed, EVENT_ID, int, schemaRef } from './schemas';
+
+/** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
+export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: "Send an account's events after a sequence again, whatever their status",
+  description:
+    `Up to ${REPLAY_CHUNK} of the account's events with a \`sequence\` above \`after_sequence\`, in sequence ` +
+    `order (one read of its log): each \`success\`, \`failed\` or \`skipped\` one starts a new cycle of up to ` +
+    `${MAX_ATTEMPTS} attempts within the cap on cycles (one that has used them all is listed in \`used_up\` and ` +
+    'not sent); `pending` ones are on their way already and are left as they are. For an account with ' +
+    '`delivery_order: ordered` they are delivered in sequence order again (the events after the first one wait ' +
+    'for it). While `more` is true, send the request again with `after_sequence` = `next_after_sequence`.',
+  parameters: [parameterRef('Iban')],
+  requestBody: body({
+    type: 'object',
+    additionalProperties: false,
+    required: ['after_sequence'],
+    properties: { after_sequence: int('Events with a sequence above this one are sent again.', 0) },
+  }),
+  responses: {
+    '202': ok(
+      'What this chunk queued.',
+      closed({
+        queued: {
+          type: 'array',
+          items: EVENT_ID,
+          description: 'Events that start a new cycle, in sequence order.',
+        },
+        used_up: { type: 'array', items: EVENT_ID, description: 'Events with no cycle left: not sent.' },
+        more: {
+          type: 'boolean',
+          description: 'More events may follow: send again from `next_after_sequence`.',
+        },
+        next_after_sequence: int('The last sequence this request examined.', 0),
+      }),
+    ),
+    '400': responseRef(
+      'BadRequest',
+      'The IBAN or `after_sequence` is invalid, or the body has another field.',
+    ),
+    '404': responseRef('NotFound', 'No such account.'),
+  },
+};
 
 /** The feed's query parameters, merged into `components.parameters`. */
 export const FEED_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
@@ -62,5 +105,10 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
         'The IBAN, `after_sequence` or `limit` is invalid, or a parameter is unknown or repeated.',
       ),
     },
+  }),
+  operation('POST', '/accounts/{iban}/replay', {
+    ...REPLAY,
+    operationId: 'replayAccount',
+    tags: ['delivery'],
   }),
 ];

@@ -2,7 +2,8 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import type { DeliveryQueue, EventStore } from '#domain/ports';
+import type { EventRef } from '#domain/model';
+import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
 
 /** What redelivery needs. */
 export interface RedeliverDeps {
@@ -10,10 +11,14 @@ export interface RedeliverDeps {
   readonly queue: DeliveryQueue;
 }
 
-/** What redelivering one event needs: the clock a pending event's next attempt is brought forward to. */
+/**
+ * What redelivering one event needs: the clock a pending event's next attempt is brought forward to, and
+ * the account (an ordered account's watermark goes back below a redelivered event).
+ */
 export interface RedeliverEventDeps extends RedeliverDeps {
   /** Epoch ms. */
   readonly now: () => number;
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'lowerSettledThrough'>;
 }
 
 /** The events a redelivery queued. */
@@ -22,8 +27,9 @@ export interface RedeliveryResult {
 }
 
 /**
- * Redelivers one event of the organization: a `failed` or `skipped` one starts a new cycle of up to 20
- * attempts (earlier attempts stay recorded and counted); a `pending` one has its next attempt brought
+ * Redelivers one event of the organization: a `failed`, `skipped` or `success` one starts a new cycle of
+ * up to 20 attempts (earlier attempts stay recorded and counted; an ordered account's later events wait
+ * for it again); a `pending` one has its next attempt brought
  * forward to now, within its cycle: one conditional write (only while pending and no consumer holds its
  * lease) and a queue message. The consumer then takes the event's lease as for any scheduled attempt, so
  * this message and the one already queued make one attempt between them, and the cycle never gets a
@@ -42,8 +48,9 @@ export async function redeliverEvent(
   const queued =
     event.webhookStatus === 'pending'
       ? await deps.events.bringForward(event, orgId, deps.now())
-      : event.webhookStatus !== 'success' && (await deps.events.startCycle(event, orgId));
+      : await deps.events.startCycle(event, orgId);
   if (queued) {
+    if (event.webhookStatus !== 'pending') await orderAgain(deps, orgId, [event]);
     await deps.queue.enqueue([event]);
     return { queued: [id] };
   }
@@ -52,14 +59,27 @@ export async function redeliverEvent(
       `An attempt of event ${id} is under way right now; see its result with GET /events/${id}, or ask again once it is recorded.`,
     );
   }
-  if (event.webhookStatus === 'success') {
-    throw new ConflictError(
-      `Event ${id} was already delivered; only failed, skipped or pending events can be redelivered.`,
-    );
-  }
   throw new ConflictError(
     `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts), or changed state meanwhile.`,
   );
+}
+
+/**
+ * After new cycles of `events` (ascending) of an ordered account: its watermark goes back below the first,
+ * so the events after it wait for it again. Called after the cycles started: a gate that read the log
+ * before them cannot move the watermark past them any more (its move is conditioned on the old value).
+ */
+export async function orderAgain(
+  deps: Pick<RedeliverEventDeps, 'directory'>,
+  orgId: string,
+  events: readonly EventRef[],
+): Promise<void> {
+  const [first] = events;
+  if (first?.sequence === undefined) return;
+  const account = await deps.directory.getAccount(first.account, { consistent: true });
+  if (account?.orgId === orgId && account.deliveryOrder === 'ordered') {
+    await deps.directory.lowerSettledThrough(first.account, orgId, first.sequence - 1);
+  }
 }
 
 /** What one requeue request queued, and where the next one goes on. */

@@ -1,6 +1,6 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import type { EventRef } from '#domain/model';
-import type { EventStore } from '#domain/ports';
+import type { DeliveryQueue, EventStore } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
 /** The events one reset request queued, and whether failed or skipped events remain. */
@@ -22,12 +22,14 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
 
 /**
  * Starts a new cycle for each of `events` that may have one and queues them; the ids queued. Queued ten
- * at a time, right after their cycles start, so a timeout strands at most one chunk.
+ * at a time, right after their cycles start, so a timeout strands at most one chunk; `beforeQueue` runs
+ * between the two (a replay puts an ordered account's watermark back below them).
  */
 export async function startCycles(
-  deps: RedeliverDeps,
+  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: Pick<EventStore, 'startCycle'> },
   orgId: string,
   events: readonly EventRef[],
+  beforeQueue?: (started: readonly EventRef[]) => Promise<void>,
 ): Promise<string[]> {
   const queued: string[] = [];
   for (let start = 0; start < events.length; start += 10) {
@@ -35,6 +37,7 @@ export async function startCycles(
     for (const event of events.slice(start, start + 10)) {
       if (await deps.events.startCycle(event, orgId)) chunk.push(event);
     }
+    if (chunk.length > 0) await beforeQueue?.(chunk);
     await deps.queue.enqueue(chunk);
     queued.push(...chunk.map((event) => event.id));
   }

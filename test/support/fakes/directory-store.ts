@@ -120,6 +120,13 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return true;
   }
 
+  async lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId === orgId && (account.settledThrough ?? 0) > to) {
+      this.accounts.set(iban, { ...account, settledThrough: to });
+    }
+  }
+
   async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
     return this.tombstones.get(iban);
   }

@@ -221,7 +221,9 @@ export class InMemoryEventStore implements EventStore {
     const allowed =
       event !== undefined &&
       event.orgId === orgId &&
-      (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
+      (event.webhookStatus === 'failed' ||
+        event.webhookStatus === 'skipped' ||
+        event.webhookStatus === 'success') &&
       event.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
     const usedUp =
       event !== undefined &&

@@ -45,8 +45,8 @@ export async function nextFailedOrSkipped(
 }
 
 /**
- * Starts a new cycle of a `failed` or `skipped` event of the organization, taking it out of the status
- * indexes; false when it is in another state or has used all its cycles (then it leaves the indexes too,
+ * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of
+ * the status indexes; false when it is pending or has used all its cycles (then it leaves the indexes too,
  * or every reset would read it again first).
  */
 export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
@@ -59,12 +59,13 @@ export async function startCycle(table: EventTable, ref: EventRef, orgId: string
         Key: keys.eventAt(ref),
         UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
         ConditionExpression:
-          'gsi1pk = :org AND webhook_status IN (:failed, :skipped) AND webhook_retries <= :lastStart',
+          'gsi1pk = :org AND webhook_status IN (:failed, :skipped, :success) AND webhook_retries <= :lastStart',
         ExpressionAttributeValues: {
           ...values,
           ':pending': 'pending',
           ':failed': 'failed',
           ':skipped': 'skipped',
+          ':success': 'success',
         },
         // The refused item comes back with the failure, so only a used-up event costs a second write.
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
