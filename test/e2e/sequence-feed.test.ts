@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EventDetailView } from '#http/events/event-view';
-import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
+import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import { waitFor } from '../support/wait';
 
@@ -35,6 +35,42 @@ async function feed(apiKey: string, iban: string, query: string) {
 }
 
 describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('replays the events after a sequence to the receiver, keeping every event’s counts consistent', async () => {
+    const tenant = await harness.createTenant();
+    const hook = await receiver();
+    const iban = await harness.createAccount(tenant, hook.url);
+    const published = [];
+    for (let i = 0; i < 3; i++) {
+      published.push(
+        await harness.publish({ account: iban, type: 'credit_transfer_status_change', payload: { i } }),
+      );
+    }
+    for (const event of published) await harness.waitForEvent(tenant, event.id, 'success');
+    const answer = await fetch(`${harness.runtime.baseUrl}/accounts/${iban}/replay`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ after_sequence: 1 }),
+    });
+    expect(answer.status).toBe(202);
+    expect(await answer.json()).toEqual({
+      queued: [published[1]?.id, published[2]?.id],
+      used_up: [],
+      more: false,
+      next_after_sequence: 3,
+    });
+    await hook.waitForRequests(5);
+    for (const event of published.slice(1)) {
+      const view = await harness.waitForEvent(tenant, event.id, 'success', { attempts: 2 });
+      expectCountsConsistent(view);
+    }
+    const first = await harness.getEvent(tenant, published[0]?.id ?? '');
+    expect(first.webhook_retries).toBe(1);
+    const sequences = hook.requests.map(
+      (r) => (JSON.parse(r.rawBody.toString('utf8')) as { sequence: number }).sequence,
+    );
+    expect(sequences.slice(3).sort()).toEqual([2, 3]);
+  });
+
   it('numbers events of concurrent publishers 1..N with no gap; the feed returns those after a cursor', async () => {
     const tenant = await harness.createTenant();
     const iban = await harness.createAccount(tenant);
