@@ -39,6 +39,9 @@ export const RECOVERY_LIMIT = OPERATOR_PAGES_PER_REQUEST * RESET_CHUNK;
  */
 export const DELIVERY_STATS_EVENTS = 100;
 
+/** Index entries one upgrade request (moving old-layout events into account logs) examines. */
+export const MIGRATION_CHUNK = 100;
+
 /** Most events one replay request (`POST /accounts/{iban}/replay`) examines, one read of the log. */
 export const REPLAY_CHUNK = 100;
 

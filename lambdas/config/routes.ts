@@ -59,6 +59,7 @@ export const ADMIN_ROUTES = {
   redeliverOrganizationEvent: { method: 'POST', path: '/admin/organizations/{org}/events/{id}/redeliver' },
   resetOrganizationWebhooks: { method: 'POST', path: '/admin/organizations/{org}/webhooks/reset' },
   indexEventStatuses: { method: 'POST', path: '/admin/organizations/{org}/events/index-statuses' },
+  migrateEvents: { method: 'POST', path: '/admin/organizations/{org}/events/migrate' },
   putAccount: { method: 'PUT', path: '/admin/accounts/{iban}' },
   deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },

@@ -21,6 +21,8 @@ import type {
   EraseChunk,
   EventListPage,
   EventListRequest,
+  LegacyChunk,
+  MoveResult,
   RecentAttempts,
   RecoveryChunk,
   RecoveryFilter,
@@ -192,6 +194,16 @@ export interface EventStore {
    * before the indexes existed); false when the event is in neither state.
    */
   indexStatus(ref: EventRef): Promise<boolean>;
+  /**
+   * Up to `limit` of the organization's index entries from `cursor`, oldest first: the events among them
+   * stored before account logs (the upgrade's walk).
+   */
+  legacyEvents(orgId: string, limit: number, cursor?: string): Promise<LegacyChunk>;
+  /**
+   * Moves an event stored before account logs into its account's log at `sequence`, atomically with its
+   * old item becoming the id's claim; see {@link MoveResult}.
+   */
+  moveToLog(ref: EventRef, sequence: number): Promise<MoveResult>;
 }
 
 /** How a directory read is made. */

@@ -97,3 +97,17 @@ export interface EraseChunk {
   readonly erased: number;
   readonly cursor?: string | undefined;
 }
+
+/** One chunk of an organization's events stored before account logs, oldest first. */
+export interface LegacyChunk {
+  readonly events: readonly EventRef[];
+  /** Where the next chunk goes on; undefined after the last. */
+  readonly cursor?: string | undefined;
+}
+
+/**
+ * What moving an old-layout event into its account's log did: `moved`; `taken` (another event holds the
+ * sequence: try the next); `pending` (not moved while its delivery is under way); `gone` (moved already,
+ * or erased).
+ */
+export type MoveResult = 'moved' | 'taken' | 'pending' | 'gone';

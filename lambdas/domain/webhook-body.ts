@@ -54,3 +54,14 @@ export function webhookBody(input: WebhookBodyInput): string {
     `"payload":${input.payloadJson},"_links":${JSON.stringify(links)}}`
   );
 }
+
+/**
+ * The body of an event stored before sequences, with its new sequence (a migration into its account's
+ * log): `"sequence":N` goes before `"triggered_at"`, where {@link webhookBody} puts it; the other bytes,
+ * the payload's included, stay as they were. A body that already has one is returned as it is.
+ */
+export function withSequence(body: string, sequence: number): string {
+  const at = body.indexOf(',"triggered_at":');
+  if (at < 0 || body.slice(0, at).includes('"sequence":')) return body;
+  return `${body.slice(0, at)},"sequence":${sequence}${body.slice(at)}`;
+}

@@ -49,6 +49,7 @@ import { json, noContent } from '#http/response';
 import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
@@ -138,6 +139,17 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     json(202, toRedeliveryView(await redeliverEvent(delivery, org(event), parseEventId(event)))),
   resetOrganizationWebhooks: async (event) =>
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
+  migrateEvents: async (event) => {
+    const { cursor } = parseCursorRequest(event);
+    const step = await migrateLegacyEvents(delivery.events, org(event), cursor);
+    const { migrated, pending, more } = step;
+    return json(
+      200,
+      step.cursor === undefined
+        ? { migrated, pending, more }
+        : { migrated, pending, more, cursor: step.cursor },
+    );
+  },
   indexEventStatuses: async (event) => {
     const { cursor } = parseCursorRequest(event);
     return json(200, toIndexUpgradeView(await indexStatuses(delivery.events, org(event), cursor)));

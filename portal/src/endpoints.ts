@@ -16,8 +16,13 @@ interface AccountView {
   iban: string;
   webhook_url: string | null;
   endpoint_id: string | null;
+  /** `ordered`: each event waits until every earlier one of the account is settled. */
+  delivery_order: 'concurrent' | 'ordered';
   webhook_health: Health;
 }
+
+/** The delivery orders an account may have (see the `Account` schema). */
+const DELIVERY_ORDERS = ['concurrent', 'ordered'] as const;
 
 /** Accounts per page of the endpoints view: each card makes one call for its charts. */
 const PER_PAGE = 10;
@@ -39,13 +44,18 @@ function editUrlForm(account: AccountView, status: HTMLElement, refresh: () => v
     required: true,
     'aria-label': `Webhook URL of ${account.iban}`,
   });
-  const form = h('form', { class: 'row' }, input, h('button', { type: 'submit' }, 'Save URL'));
+  const order = h(
+    'select',
+    { name: 'delivery_order', 'aria-label': `Delivery order of ${account.iban}` },
+    DELIVERY_ORDERS.map((value) => h('option', { value, selected: account.delivery_order === value }, value)),
+  );
+  const form = h('form', { class: 'row' }, input, order, h('button', { type: 'submit' }, 'Save'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
       await call(`/accounts/${encodeURIComponent(account.iban)}`, {
         method: 'PUT',
-        body: { webhook_url: input.value.trim() },
+        body: { webhook_url: input.value.trim(), delivery_order: order.value },
       });
       refresh();
     } catch (error) {
@@ -113,6 +123,15 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
     account.endpoint_id ? h('p', { class: 'muted mono' }, `Endpoint ${account.endpoint_id}`) : null,
     h('p', { class: 'mono wrap' }, account.webhook_url ?? 'No webhook URL: events are recorded as skipped.'),
     healthLine(account.webhook_health),
+    h(
+      'p',
+      {},
+      'Delivery order: ',
+      account.delivery_order,
+      account.delivery_order === 'ordered'
+        ? ' (each event waits for the earlier ones; a failed one lets the next go and is listed as failed)'
+        : '',
+    ),
     manage ? editUrlForm(account, status, refresh) : null,
     manage && account.webhook_health.state === 'disabled' ? enableForm(account, status, refresh) : null,
     status,

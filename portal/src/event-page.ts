@@ -16,6 +16,8 @@ interface EventDetail {
   id: string;
   signature: string | null;
   account: string;
+  /** The event's place in its account; null for an event stored before sequences. */
+  sequence: number | null;
   type: string;
   triggered_at: string;
   payload: unknown;
@@ -26,7 +28,8 @@ interface EventDetail {
   _links: { self: string; account: string };
 }
 
-const REDELIVERABLE = ['failed', 'skipped', 'pending'];
+/** A delivered event may be sent again too (a new cycle, within the cap on cycles). */
+const REDELIVERABLE = ['failed', 'skipped', 'pending', 'success'];
 const POLL_MS = 1000;
 const WAIT_MS = 90_000;
 
@@ -35,8 +38,11 @@ const WAIT_MS = 90_000;
  * `JSON.stringify(payload)`, so parsing and serialising again yields the same bytes.
  */
 function webhookBody(e: EventDetail): string {
-  const { id, type, account, triggered_at, payload, _links } = e;
-  return JSON.stringify({ id, type, account, triggered_at, payload, _links });
+  const { id, type, account, sequence, triggered_at, payload, _links } = e;
+  // An event stored before sequences was sent without one.
+  return sequence === null
+    ? JSON.stringify({ id, type, account, triggered_at, payload, _links })
+    : JSON.stringify({ id, type, account, sequence, triggered_at, payload, _links });
 }
 
 /** The request as the latest attempt sent it: its own URL, not the account's current one. */
@@ -170,6 +176,7 @@ export async function renderEvent(
       [
         ['Event id', event.id],
         ['Account', event.account],
+        ['Sequence', event.sequence === null ? '–' : String(event.sequence)],
         ['Triggered (UTC)', event.triggered_at],
         ['Attempts', String(event.webhook_retries)],
         ...(event.webhook_status === 'pending'

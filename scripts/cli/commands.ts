@@ -298,6 +298,22 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       return { queued: done.queued };
     },
   },
+  'events migrate': {
+    usage:
+      'events migrate --org ORG_ID   (once after upgrading: events stored before sequences into their account logs)',
+    route: 'migrateEvents',
+    run: async (call, flags) => {
+      const route = adminRoute('migrateEvents', org(flags));
+      type MigrationStep = Step & { migrated: number; pending: number };
+      let pending = 0;
+      const done = await untilDone<MigrationStep>(async (previous) => {
+        const answer = await call(...route, previous?.cursor ? { cursor: previous.cursor } : {});
+        pending += (answer.body as MigrationStep).pending;
+        return answer;
+      }, 'migrated');
+      return { migrated: done.migrated, pending };
+    },
+  },
   'events index-statuses': {
     usage:
       'events index-statuses --org ORG_ID   (once after upgrading: failed/skipped events into their indexes)',

@@ -272,14 +272,17 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
 
     const url = `${receiver.url}/edited`;
     await card.getByLabel(`Webhook URL of ${hooked}`).fill(url);
-    await card.getByRole('button', { name: 'Save URL' }).click();
+    await card.getByLabel(`Delivery order of ${hooked}`).selectOption('ordered');
+    await card.getByRole('button', { name: 'Save' }).click();
     await card.getByText(url, { exact: true }).waitFor();
-    const accounts = await harness.api<{ iban: string; webhook_url: string | null }[]>(
-      tenant,
-      'GET',
-      '/accounts',
-    );
-    expect(accounts.body.find((account) => account.iban === hooked)?.webhook_url).toBe(url);
+    await page.locator(`article[data-iban="${hooked}"] p`, { hasText: 'Delivery order: ordered' }).waitFor();
+    const accounts = await harness.api<
+      { iban: string; webhook_url: string | null; delivery_order: string }[]
+    >(tenant, 'GET', '/accounts');
+    expect(accounts.body.find((account) => account.iban === hooked)).toMatchObject({
+      webhook_url: url,
+      delivery_order: 'ordered',
+    });
     await harness.setWebhookUrl(tenant, hooked, receiver.url);
     await card.locator('p', { hasText: 'Health:' }).locator('.badge', { hasText: 'healthy' }).waitFor();
 

@@ -5,7 +5,7 @@
  * routes answer `more` (and a `cursor`): each request's cost is bounded, the caller repeats it.
  */
 
-import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import { MIGRATION_CHUNK, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
@@ -18,7 +18,7 @@ import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
+import { closed, EVENT_ID, int, schemaRef, text, timestamp } from './schemas';
 import { OVERLAP, TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
@@ -141,6 +141,34 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     description: 'As `POST /management/webhooks/reset`: send it again while `more` is true.',
     parameters: ORG_PATH,
     responses: { '202': ok('Queued.', schemaRef('Reset')) },
+  },
+  migrateEvents: {
+    summary: 'Move events stored before account logs into them (the upgrade to sequences)',
+    description:
+      'Once after upgrading from a version without per-account sequences: each event stored before gets the ' +
+      'next sequence of its account (after the events published since the upgrade; oldest first among ' +
+      "themselves) and joins the account's feed; its old item becomes its id's claim, in one transaction. " +
+      `Each request examines ${MIGRATION_CHUNK} of the organization's events, oldest first; repeat it with ` +
+      '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
+      'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
+    parameters: ORG_PATH,
+    requestBody: optionalBody({
+      type: 'object',
+      additionalProperties: false,
+      properties: { cursor: CURSOR },
+    }),
+    responses: {
+      '200': ok(
+        'What this request did.',
+        closed({
+          migrated: int('Events moved into their account logs.', 0),
+          pending: int('Events left because their delivery was under way.', 0),
+          more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
+          cursor: CURSOR,
+        }),
+      ),
+      '400': BAD('The body or `cursor` is invalid.'),
+    },
   },
   indexEventStatuses: {
     summary: 'Put earlier failed and skipped events into the status indexes',

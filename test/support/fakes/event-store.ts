@@ -10,6 +10,8 @@ import type {
   EventStore,
   IdClaim,
   InsertEventResult,
+  LegacyChunk,
+  MoveResult,
   NewEvent,
   RecentAttempts,
   RecoveryChunk,
@@ -17,6 +19,7 @@ import type {
   StatusChunk,
   StatusPage,
 } from '#domain/ports';
+import { withSequence } from '#domain/webhook-body';
 
 /** Events one page or erase chunk examines, as in the adapter. */
 const PAGE = 100;
@@ -336,6 +339,26 @@ export class InMemoryEventStore implements EventStore {
     const status = this.readEventNow(ref)?.webhookStatus;
     if (status !== 'failed' && status !== 'skipped') return false;
     return this.unindexed.delete(ref.id);
+  }
+
+  async legacyEvents(orgId: string, limit: number, cursor?: string): Promise<LegacyChunk> {
+    // The adapter's walk: the organization's index entries oldest first, `limit` examined per chunk.
+    const start = Number(cursor ?? 0);
+    const all = this.ofOrg(orgId).reverse();
+    const examined = all.slice(start, start + limit);
+    const events = examined.filter((event) => event.sequence === undefined);
+    return { events, cursor: all.length > start + limit ? String(start + limit) : undefined };
+  }
+
+  async moveToLog(ref: EventRef, sequence: number): Promise<MoveResult> {
+    this.writes.push('MoveToLog');
+    const old = this.events.get(ref.id);
+    if (old === undefined || old.sequence !== undefined) return 'gone';
+    if (old.webhookStatus === 'pending') return 'pending';
+    if (this.log(old.orgId, old.account).some((event) => event.sequence === sequence)) return 'taken';
+    this.events.set(ref.id, { ...old, sequence, body: withSequence(old.body, sequence) });
+    this.claims.set(ref.id, { ...ref, account: old.account, sequence, owner: 'migration', claimedAt: 0 });
+    return 'moved';
   }
 
   /** What is at an id's key: its claim, or an old-layout event. */

@@ -17,6 +17,7 @@ import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
+import { legacyEvents, moveToLog } from './legacy';
 import { listEvents } from './listing';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
@@ -66,6 +67,9 @@ export class DynamoEventStore implements EventStore {
   };
   readonly moveClaim: EventStore['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
   readonly insertEvent: EventStore['insertEvent'] = (event) => insertEvent(this.table, event);
+  readonly legacyEvents: EventStore['legacyEvents'] = (orgId, limit, cursor) =>
+    legacyEvents(this.table, orgId, limit, cursor);
+  readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
   readonly readLog: EventStore['readLog'] = (orgId, account, after, limit) =>
     readLog(this.table, orgId, account, after, limit);
 
