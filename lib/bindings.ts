@@ -257,7 +257,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['organization', 'account', 'event', 'log', 'settings'],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
-        PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
+        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event', 'log'],

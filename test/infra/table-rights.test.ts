@@ -122,11 +122,14 @@ describe('table rights', () => {
       }
     }
     // A deleted account's tombstone replaces the account item whole.
+    // The upgrade to account logs writes `LOG#` items and turns old `EVENT#` items into claims.
     expect(prefixes('administer', 'dynamodb:PutItem')).toEqual([
       'ORG#*',
       'APIKEY#*',
       'PORTAL#*',
       'ACCOUNT#*',
+      'EVENT#*',
+      'LOG#*',
     ]);
     // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys;
     // sign-out deletes its own key; each with the organization's key count.

@@ -3,7 +3,7 @@
  * cycles are in `event-store-leases.test.ts`, listings in `event-store-listing.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
@@ -207,5 +207,36 @@ describe('recordAttempt', () => {
     await expect(store.recordAttempt(nowhere, attempt(200), 'success')).rejects.toThrow();
     await expect(store.recordAttempt(nowhere, attempt(500), 'pending')).rejects.toThrow();
     expect(await store.getEvent(id, { consistent: true })).toBeUndefined();
+  });
+});
+
+describe('the upgrade to account logs', () => {
+  it('moves an old-layout event into its log and rewrites its item into the claim, in one transaction', async () => {
+    const event = newEvent({
+      body: `{"id":"x","type":"t","account":"A","triggered_at":"t","payload":{"n":1},"_links":{}}`,
+    });
+    // As an older version stored it: the whole event at EVENT#<id>, delivered.
+    const { eventItem } = await import('#adapters/dynamodb/events/event-items');
+    const item = {
+      ...eventItem(event),
+      ...keys.event(event.id),
+      webhook_status: 'success',
+      webhook_retries: 1,
+      deliveries: [{ at: new Date().toISOString(), status: 200, body: 'ok', ms: 5 }],
+    };
+    await documents.send(new PutCommand({ TableName: tableName, Item: item }));
+    const legacy = await store.getEvent(event.id, { consistent: true });
+    expect(legacy).toMatchObject({ id: event.id, webhookStatus: 'success' });
+    expect(legacy?.sequence).toBeUndefined();
+    const { migrateLegacyEvents } = await import('#use-cases/events/migrate-events');
+    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 1, pending: 0, more: false });
+    const moved = await read(event.id);
+    expect(moved).toMatchObject({ sequence: 1, webhookStatus: 'success', webhookRetries: 1 });
+    expect(JSON.parse(moved.body)).toMatchObject({ sequence: 1, payload: { n: 1 } });
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.event(event.id) }));
+    expect(raw.Item).toMatchObject({ seq: 1, org_id: event.orgId, account: event.account });
+    expect(raw.Item?.body).toBeUndefined();
+    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 0, pending: 0, more: false });
+    expect((await store.readLog(event.orgId, event.account, 0, 10)).map((e) => e.id)).toEqual([event.id]);
   });
 });

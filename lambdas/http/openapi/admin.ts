@@ -12,7 +12,7 @@ import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE } from './accounts';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
-import { REPLAY } from './feed';
+import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -142,34 +142,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: ORG_PATH,
     responses: { '202': ok('Queued.', schemaRef('Reset')) },
   },
-  migrateEvents: {
-    summary: 'Move events stored before account logs into them (the upgrade to sequences)',
-    description:
-      'Once after upgrading from a version without per-account sequences: each event stored before gets the ' +
-      'next sequence of its account (after the events published since the upgrade; oldest first among ' +
-      "themselves) and joins the account's feed; its old item becomes its id's claim, in one transaction. " +
-      `Each request examines ${MIGRATION_CHUNK} of the organization's events, oldest first; repeat it with ` +
-      '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
-      'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
-    parameters: ORG_PATH,
-    requestBody: optionalBody({
-      type: 'object',
-      additionalProperties: false,
-      properties: { cursor: CURSOR },
-    }),
-    responses: {
-      '200': ok(
-        'What this request did.',
-        closed({
-          migrated: int('Events moved into their account logs.', 0),
-          pending: int('Events left because their delivery was under way.', 0),
-          more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
-          cursor: CURSOR,
-        }),
-      ),
-      '400': BAD('The body or `cursor` is invalid.'),
-    },
-  },
+  migrateEvents: MIGRATE,
   indexEventStatuses: {
     summary: 'Put earlier failed and skipped events into the status indexes',
     description:

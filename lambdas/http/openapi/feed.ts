@@ -3,11 +3,11 @@
  * its `Link: next` header.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { FEED_LIMIT, REPLAY_CHUNK } from '#config/limits';
+import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
 import type { HeaderObject, OperationObject, ParameterObject } from './objects';
-import { body, json, ok, parameterRef, responseRef } from './objects';
+import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { closed, EVENT_ID, int, schemaRef } from './schemas';
+import { closed, EVENT_ID, int, schemaRef, text } from './schemas';
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
 export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -112,3 +112,36 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
     tags: ['delivery'],
   }),
 ];
+
+/** An operator's chunk cursor, as handed out. */
+const CURSOR_FIELD = text('Where the previous request stopped: its `cursor`.');
+
+/** The upgrade to account logs (`migrateEvents`, operators only). */
+export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: 'Move events stored before account logs into them (the upgrade to sequences)',
+  description:
+    'Once after upgrading from a version without per-account sequences: each event stored before gets the ' +
+    'next sequence of its account (after the events published since the upgrade; oldest first among ' +
+    "themselves) and joins the account's feed; its old item becomes its id's claim, in one transaction. " +
+    `Each request examines ${MIGRATION_CHUNK} of the organization's events, oldest first; repeat it with ` +
+    '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
+    'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
+  parameters: [parameterRef('OrgId')],
+  requestBody: optionalBody({
+    type: 'object',
+    additionalProperties: false,
+    properties: { cursor: CURSOR_FIELD },
+  }),
+  responses: {
+    '200': ok(
+      'What this request did.',
+      closed({
+        migrated: int('Events moved into their account logs.', 0),
+        pending: int('Events left because their delivery was under way.', 0),
+        more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
+        cursor: CURSOR_FIELD,
+      }),
+    ),
+    '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
+  },
+};
