@@ -269,7 +269,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     },
     queue: 'send',
   },
-  forwarder: { queue: 'send' },
+  forwarder: {
+    // Retention's deletions of a log's last events raise the account's `seq_floor` (read the log first).
+    table: { items: { Query: ['log'], UpdateItem: ['account'] } },
+    queue: 'send',
+  },
   consumer: {
     table: {
       items: {

@@ -132,3 +132,17 @@ export const STREAM_FILTER_PATTERN = {
     },
   },
 } as const;
+
+/**
+ * The second stream filter: DynamoDB's own TTL deletions of log items (retention), so the forwarder
+ * can keep a log's sequences unique once its last events expired (`seq_floor`). Only with retention on;
+ * an erasure's deletions are the operator's, not the service's, and never match.
+ */
+export const EXPIRY_FILTER_PATTERN = {
+  eventName: ['REMOVE'],
+  userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+  dynamodb: { Keys: { pk: { S: [{ prefix: ITEM_PREFIXES.log }] } } },
+} as const;
+
+/** Every filter of the forwarder's stream event source (a record passes when one matches). */
+export const STREAM_FILTER_PATTERNS = [STREAM_FILTER_PATTERN, EXPIRY_FILTER_PATTERN] as const;

@@ -247,6 +247,11 @@ export interface DirectoryStore {
    * or below it: the events after `to` wait for it again).
    */
   lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void>;
+  /**
+   * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
+   * event of its log); nothing when the account is gone or another organization's.
+   */
+  raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void>;
   /** The tombstone of an account deleted without erasing its events, if there is one. */
   getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
   /**

@@ -139,6 +139,15 @@ describe('org and keys', () => {
     expect(rotated.webhook_token).not.toBe(org.webhook_token);
 
     ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]));
+    const orderedAccount = ok(
+      await herald(['account', 'put', '--org', org.id, '--iban', DE, '--delivery-order', 'ordered']),
+    ) as { delivery_order: string };
+    expect(orderedAccount.delivery_order).toBe('ordered');
+    // Absent, the order stays; `concurrent` sets it back.
+    expect(ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]))).toMatchObject({
+      delivery_order: 'ordered',
+    });
+    ok(await herald(['account', 'put', '--org', org.id, '--iban', DE, '--delivery-order', 'concurrent']));
     const triggeredAt = '2026-05-01T10:00:00.000Z';
     // Given as every answer shows times; sent to the API as ISO.
     const published = ok(
@@ -182,6 +191,7 @@ describe('accounts', () => {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
       endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
+      delivery_order: 'concurrent',
       webhook_health: toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };

@@ -135,6 +135,15 @@ describe('events redeliver and reset, account delete', () => {
     const reset = ok(await herald(['events', 'reset', '--org', org.id])) as { queued: string[] };
     expect(reset.queued).toContain(published.id);
     expect(failed(await herald(['events', 'redeliver', '--org', org.id, '--id', 'nope']), 1)).toMatch(/id/);
+    // A replay after sequence 0 sends the account's settled events again, chunk by chunk until done.
+    await waitFor(async () => (await skipped()) === 'skipped');
+    const replayed = ok(await herald(['account', 'replay', '--iban', GB, '--after-sequence', '0'])) as {
+      queued: string[];
+    };
+    expect(replayed.queued).toContain(published.id);
+    expect(failed(await herald(['account', 'replay', '--iban', GB]), 2)).toMatch(/--after-sequence/);
+    // The upgrade to account logs finds nothing to move in a new deployment.
+    expect(ok(await herald(['events', 'migrate', '--org', org.id]))).toEqual({ migrated: 0, pending: 0 });
 
     const spare = 'NO9386011117947';
     ok(await herald(['account', 'put', '--org', org.id, '--iban', spare]));

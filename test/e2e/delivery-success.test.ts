@@ -95,11 +95,20 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
 
     const body = JSON.parse(request.body) as Record<string, unknown>;
     expect(verified).toEqual(body);
-    expect(Object.keys(body)).toEqual(['id', 'type', 'account', 'triggered_at', 'payload', '_links']);
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'type',
+      'account',
+      'sequence',
+      'triggered_at',
+      'payload',
+      '_links',
+    ]);
     expect(body).toEqual({
       id: published.id,
       type: 'credit_transfer_status_change',
       account: iban,
+      sequence: 1,
       triggered_at: `${published.triggeredAt.slice(0, 10)} ${published.triggeredAt.slice(11, 19)}`,
       payload,
       _links: {

@@ -156,6 +156,7 @@ describe('accounts', () => {
       iban,
       webhook_url: webhookUrl,
       endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
+      delivery_order: 'concurrent',
       webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });

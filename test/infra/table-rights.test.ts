@@ -151,7 +151,14 @@ describe('table rights', () => {
     );
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain.
-    expect(logReaders).toEqual(['listEvents', 'redeliverEvent', 'publishEvent', 'administer', 'consumer']);
+    expect(logReaders).toEqual([
+      'listEvents',
+      'redeliverEvent',
+      'publishEvent',
+      'administer',
+      'forwarder',
+      'consumer',
+    ]);
     for (const key of logReaders) {
       const table = byDefault
         .statements(key)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STREAM_FILTER_PATTERN } from '#config/storage';
+import { EXPIRY_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
 import { type FilterPattern, matchesFilterPattern } from '../../scripts/local/filter-pattern';
 
 /** A stream record in the JSON shape Lambda filters on. */
@@ -46,6 +46,26 @@ describe('STREAM_FILTER_PATTERN', () => {
   it('does not match a value of another attribute type', () => {
     const numericPk = { ...pendingEvent, pk: { N: '1' } };
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', numericPk))).toBe(false);
+  });
+});
+
+describe('EXPIRY_FILTER_PATTERN', () => {
+  const removal = (principalId: string, pk: string) => ({
+    eventName: 'REMOVE',
+    userIdentity: { type: 'Service', principalId },
+    dynamodb: { Keys: { pk: { S: pk }, sk: { S: '000000000001' } }, SequenceNumber: '1' },
+  });
+  it("lets the TTL's deletions of log items through, and nothing else", () => {
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, removal('dynamodb.amazonaws.com', 'LOG#o1#DE1'))).toBe(
+      true,
+    );
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, removal('dynamodb.amazonaws.com', 'EVENT#1'))).toBe(
+      false,
+    );
+    // An erasure's deletions carry no service identity.
+    const { userIdentity: _none, ...erased } = removal('x', 'LOG#o1#DE1');
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, erased)).toBe(false);
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, streamRecord('INSERT', pendingEvent))).toBe(false);
   });
 });
 

@@ -50,7 +50,7 @@ async function putEvent(id: string): Promise<void> {
   await documents.send(
     new PutCommand({
       TableName: process.env.TABLE_NAME,
-      Item: { pk: `EVENT#${id}`, sk: 'EVENT', id, webhook_status: 'pending', webhook_retries: 0 },
+      Item: { pk: `LOG#o#${id}`, sk: '000000000001', id, webhook_status: 'pending', webhook_retries: 0 },
     }),
   );
   documents.destroy();

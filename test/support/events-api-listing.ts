@@ -11,6 +11,7 @@ export const SUMMARY_KEYS = [
   '_links',
   'account',
   'id',
+  'sequence',
   'signature',
   'triggered_at',
   'type',
@@ -56,6 +57,7 @@ export interface AccountView {
   readonly iban: string;
   readonly webhook_url: string | null;
   readonly endpoint_id: string | null;
+  readonly delivery_order: 'concurrent' | 'ordered';
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }

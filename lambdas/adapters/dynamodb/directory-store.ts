@@ -12,6 +12,12 @@ import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
 import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import {
+  type AccountMarks,
+  advanceSettledThrough,
+  lowerSettledThrough,
+  raiseSequenceFloor,
+} from './account-marks';
 import { KEY_COUNT } from './api-key-count';
 import { batchGetItems } from './batch-get';
 import { type CapacityListener, capacityCounter } from './capacity';
@@ -76,48 +82,16 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
-  async advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean> {
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.account(iban),
-          UpdateExpression: 'SET settled_through = :to',
-          // An absent watermark is 0.
-          ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT}) AND ${
-            from === 0
-              ? '(attribute_not_exists(settled_through) OR settled_through = :from)'
-              : 'settled_through = :from'
-          }`,
-          ExpressionAttributeValues: { ':org': orgId, ':from': from, ':to': to },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count('AdvanceSettledThrough', out.ConsumedCapacity?.CapacityUnits);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, from, to) =>
+    advanceSettledThrough(this.marks, iban, orgId, from, to);
+  readonly lowerSettledThrough: DirectoryStore['lowerSettledThrough'] = (iban, orgId, to) =>
+    lowerSettledThrough(this.marks, iban, orgId, to);
+  readonly raiseSequenceFloor: DirectoryStore['raiseSequenceFloor'] = (iban, orgId, floor) =>
+    raiseSequenceFloor(this.marks, iban, orgId, floor);
 
-  async lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void> {
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.account(iban),
-          UpdateExpression: 'SET settled_through = :to',
-          ConditionExpression: 'org_id = :org AND settled_through > :to',
-          ExpressionAttributeValues: { ':org': orgId, ':to': to },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count('LowerSettledThrough', out.ConsumedCapacity?.CapacityUnits);
-    } catch (error) {
-      // Already at or below: nothing to lower.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+  /** What the account log's marks on the account item (`account-marks.ts`) update through. */
+  private get marks(): AccountMarks {
+    return { client: this.client, tableName: this.tableName, count: (op, units) => this.count(op, units) };
   }
 
   async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {

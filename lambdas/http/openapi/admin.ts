@@ -5,7 +5,7 @@
  * routes answer `more` (and a `cursor`): each request's cost is bounded, the caller repeats it.
  */
 
-import { MIGRATION_CHUNK, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
@@ -18,7 +18,7 @@ import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, int, schemaRef, text, timestamp } from './schemas';
+import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
 import { OVERLAP, TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */

@@ -95,6 +95,7 @@ export class InMemoryDirectoryStore implements DirectoryStore {
         ? { deliveryOrder: 'ordered' }
         : {}),
       ...(existing?.settledThrough === undefined ? {} : { settledThrough: existing.settledThrough }),
+      ...(existing?.sequenceFloor === undefined ? {} : { sequenceFloor: existing.sequenceFloor }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
     };
@@ -124,6 +125,13 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     const account = this.accounts.get(iban);
     if (account?.orgId === orgId && (account.settledThrough ?? 0) > to) {
       this.accounts.set(iban, { ...account, settledThrough: to });
+    }
+  }
+
+  async raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId === orgId && (account.sequenceFloor ?? 0) < floor) {
+      this.accounts.set(iban, { ...account, sequenceFloor: floor });
     }
   }
 
