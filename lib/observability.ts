@@ -129,31 +129,27 @@ export class Observability extends Construct {
         description: `The ${name.toLowerCase()} crashed or timed out; its whole batch is retried.`,
       });
     }
-    this.alarm('EndpointsDisabled', {
+    // Herald's own counts: any occurrence within 5 minutes alarms.
+    const anyOf = (metricName: string) => ({
       metric: new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: DELIVERY_METRICS.endpointDisabled,
+        metricName,
         dimensionsMap: { service: SERVICE_NAME },
         period: FIVE_MINUTES,
         statistic: cloudwatch.Stats.SUM,
       }),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    this.alarm('EndpointsDisabled', {
+      ...anyOf(DELIVERY_METRICS.endpointDisabled),
       description:
         'A webhook endpoint was disabled (410 Gone or failing for the auto-disable period); its new events settle skipped. ' +
         'The metric with the organization and endpoint dimensions (the endpoint_id of GET /accounts), and the ' +
         'consumer log "Endpoint state changed", say which.',
     });
     this.alarm('OrderedEventsFailed', {
-      metric: new cloudwatch.Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: DELIVERY_METRICS.orderedFailed,
-        dimensionsMap: { service: SERVICE_NAME },
-        period: FIVE_MINUTES,
-        statistic: cloudwatch.Stats.SUM,
-      }),
-      threshold: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      ...anyOf(DELIVERY_METRICS.orderedFailed),
       description:
         'An event of an account with delivery_order ordered failed for good (attempts used up, or 410); the events ' +
         'after it went on without it. The consumer log "Ordered event failed for good" names it; ' +
