@@ -45,6 +45,13 @@ export const SETTINGS_ITEM = {
  */
 export const SEQUENCE_DIGITS = 12;
 
+/**
+ * Write shards of an organization's event index entries (`ORG#<org>#EVENTS#<k>`, `k` from the event id):
+ * an index partition takes about 1,000 writes a second, so an organization publishes up to this many
+ * thousand events a second. Every listing reads all of them (merged, each a small page at a time).
+ */
+export const EVENT_INDEX_SHARDS = 16;
+
 /** Kind of item in the events table. */
 export type ItemKind = keyof typeof ITEM_PREFIXES;
 
@@ -79,7 +86,8 @@ export const EVENTS_TABLE = {
   /** Epoch seconds; set only when the stack enables event retention. */
   timeToLiveAttribute: 'expires_at',
   /**
-   * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS`,
+   * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS#<shard>`, see
+   * {@link EVENT_INDEX_SHARDS}; `ORG#<id>#EVENTS` for events stored before account logs;
    * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
    *
    * `failed-by-org` and `skipped-by-org`: sparse indexes of the events in that state, in the same order.

@@ -193,7 +193,8 @@ describe.concurrent('a pending event', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(settled).toMatchObject({ webhook_retries: 3, next_attempt_at: null });
     expect(hook.requests).toHaveLength(3);
     expect(done.webhook_retries).toBe(3);
-    // Delivered now: a redelivery is refused.
-    expect((await harness.api(tenant, 'POST', `/events/${id}/redeliver`)).status).toBe(409);
+    // Delivered now: a redelivery starts a new cycle, whose one attempt is sent and counted.
+    expect((await harness.api(tenant, 'POST', `/events/${id}/redeliver`)).status).toBe(202);
+    expectCountsConsistent(await harness.waitForEvent(tenant, id, 'success', { attempts: 4 }));
   });
 });

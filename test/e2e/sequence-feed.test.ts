@@ -85,8 +85,6 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
                 account: iban,
                 type: 'credit_transfer_status_change',
                 payload: { publisher: p, i },
-                // One publisher's last event happened an hour ago: the feed must not skip it.
-                ...(p === 0 && i === PER_PUBLISHER - 1 ? { triggeredAt: backDated } : {}),
               }),
             );
           }
@@ -94,7 +92,16 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
         }),
       )
     ).flat();
-    const total = PUBLISHERS * PER_PUBLISHER;
+    // Then one that happened an hour ago: last in sequence, first by time; the feed must not skip it.
+    published.push(
+      await harness.publish({
+        account: iban,
+        type: 'credit_transfer_status_change',
+        payload: { late: true },
+        triggeredAt: backDated,
+      }),
+    );
+    const total = PUBLISHERS * PER_PUBLISHER + 1;
     const sequences = published.map((event) => event.sequence ?? 0).sort((a, b) => a - b);
     expect(sequences).toEqual(Array.from({ length: total }, (_, i) => i + 1));
 

@@ -155,15 +155,20 @@ describe('startCycle', () => {
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0, cycleBase: 0 });
   });
 
-  it('refuses pending and delivered events', async () => {
+  it('refuses a pending event; starts a new cycle of a delivered one (a replay)', async () => {
     const pending = await stored(newEvent());
     expect(await store.startCycle(pending, pending.orgId)).toBe(false);
     expect((await read(pending.id)).webhookStatus).toBe('pending');
 
     const delivered = await stored(newEvent());
     await store.recordAttempt(delivered, attempt(200), 'success');
-    expect(await store.startCycle(delivered, delivered.orgId)).toBe(false);
-    expect(await read(delivered.id)).toMatchObject({ webhookStatus: 'success', cycleBase: 0 });
+    expect(await store.startCycle(delivered, randomUUID())).toBe(false);
+    expect(await store.startCycle(delivered, delivered.orgId)).toBe(true);
+    expect(await read(delivered.id)).toMatchObject({
+      webhookStatus: 'pending',
+      cycleBase: 1,
+      webhookRetries: 1,
+    });
   });
 
   it('refuses an unknown event and creates nothing', async () => {

@@ -220,6 +220,8 @@ describe('the upgrade to account logs', () => {
     const item = {
       ...eventItem(event),
       ...keys.event(event.id),
+      // Before account logs, an organization's index entries were one unsharded partition.
+      gsi1pk: keys.orgEvents(event.orgId),
       webhook_status: 'success',
       webhook_retries: 1,
       deliveries: [{ at: new Date().toISOString(), status: 200, body: 'ok', ms: 5 }],

@@ -10,6 +10,7 @@ import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { requeuePending } from '#use-cases/events/redeliver-events';
 import { storeInLog } from '#use-cases/events/store-in-log';
+import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -30,7 +31,8 @@ async function stored(orgId: string, triggeredAt: string, status: 'pending' | 's
   const draft = {
     id,
     orgId,
-    account: 'DE89370400440532013000',
+    // An account each: the requeue walks the organization, whatever the accounts.
+    account: testIban(),
     type: 'credit_transfer_status_change',
     triggeredAt,
     webhookStatus: status,

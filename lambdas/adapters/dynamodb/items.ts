@@ -2,7 +2,7 @@
  * The keys of every item kind of the events table (see docs/design.md), and the organization and account
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
-import { ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
+import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
 import type { Account, AccountTombstone, EventRef, Organization } from '#domain/model';
 import { toEndpointHealth } from './health-items';
 
@@ -32,12 +32,27 @@ export const keys = {
     ref.sequence === undefined
       ? keys.event(ref.id)
       : { pk: keys.log(ref.orgId, ref.account), sk: keys.sequence(ref.sequence) },
+  /** The unsharded index partition of an organization's events stored before account logs. */
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
+  /** One write shard of an organization's event index entries. */
+  orgEventShard: (orgId: string, shard: number): string => `ORG#${orgId}#EVENTS#${shard}`,
+  /** The index partition of an event: its id's shard, or (stored before account logs) the unsharded one. */
+  eventIndexKey: (ref: EventRef): string =>
+    ref.sequence === undefined
+      ? keys.orgEvents(ref.orgId)
+      : keys.orgEventShard(ref.orgId, eventShard(ref.id)),
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */
   eventOrder: (triggeredAt: string, id: string): string => `${triggeredAt}#${id}`,
 };
+
+/** The write shard of an event id: FNV-1a of its characters, modulo the shards (stable, evenly spread). */
+export function eventShard(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % EVENT_INDEX_SHARDS;
+}
 
 /** Record of a stored organization item. */
 export function toOrganization(item: Record<string, unknown>): Organization {

@@ -62,7 +62,7 @@ export interface EventItem extends ItemKey {
 export function eventItem(event: NewEvent): EventItem {
   return {
     ...keys.eventAt(event),
-    gsi1pk: keys.orgEvents(event.orgId),
+    gsi1pk: keys.eventIndexKey(event),
     gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
     account: event.account,
     type: event.type,
@@ -72,7 +72,7 @@ export function eventItem(event: NewEvent): EventItem {
     cycle_base: 0,
     deliveries: [],
     ...(event.expiresAt === undefined ? {} : { expires_at: event.expiresAt }),
-    ...(event.webhookStatus === 'skipped' ? { skipped_org: keys.orgEvents(event.orgId) } : {}),
+    ...(event.webhookStatus === 'skipped' ? { skipped_org: keys.eventIndexKey(event) } : {}),
   };
 }
 
@@ -93,9 +93,10 @@ export function refOfItem(item: Record<string, unknown>, orgId: string): EventRe
   return { id: order.slice(order.indexOf('#') + 1), orgId, account, sequence: Number(item.sk) };
 }
 
-/** The organization of an event item, from its `by-org` key (`ORG#<org>#EVENTS`). */
+/** The organization of an event item, from its `by-org` key (`ORG#<org>#EVENTS`, `#<shard>` after it). */
 export function orgOfItem(item: Record<string, unknown>): string {
-  return String(item.gsi1pk).slice('ORG#'.length, -'#EVENTS'.length);
+  const key = String(item.gsi1pk).slice('ORG#'.length);
+  return key.slice(0, key.lastIndexOf('#EVENTS'));
 }
 
 /** Stored attempt of a recorded {@link DeliveryAttempt}. */

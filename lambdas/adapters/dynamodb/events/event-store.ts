@@ -194,7 +194,11 @@ export class DynamoEventStore implements EventStore {
       UpdateExpression: 'SET next_attempt_at = :now',
       ConditionExpression:
         'gsi1pk = :org AND webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
-      ExpressionAttributeValues: { ':org': keys.orgEvents(orgId), ':pending': 'pending', ':now': nowEpochMs },
+      ExpressionAttributeValues: {
+        ':org': keys.eventIndexKey({ ...ref, orgId }),
+        ':pending': 'pending',
+        ':now': nowEpochMs,
+      },
     });
   }
 

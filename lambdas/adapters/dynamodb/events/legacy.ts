@@ -70,7 +70,12 @@ export async function moveToLog(table: EventTable, ref: EventRef, sequence: numb
           {
             Put: {
               TableName: table.tableName,
-              Item: { ...item, ...at, body: deflateRawSync(body, { level: 9 }) },
+              Item: {
+                ...item,
+                ...at,
+                ...indexKeys(item, keys.eventIndexKey({ ...ref, sequence })),
+                body: deflateRawSync(body, { level: 9 }),
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -103,4 +108,13 @@ export async function moveToLog(table: EventTable, ref: EventRef, sequence: numb
     if (claim?.Code === 'ConditionalCheckFailed') return 'gone';
     throw error;
   }
+}
+
+/** The moved event's index keys: its shard's, also in the sparse status index it is in. */
+function indexKeys(item: Record<string, unknown>, shard: string): Record<string, string> {
+  return {
+    gsi1pk: shard,
+    ...(item.failed_org === undefined ? {} : { failed_org: shard }),
+    ...(item.skipped_org === undefined ? {} : { skipped_org: shard }),
+  };
 }

@@ -10,7 +10,7 @@ import { ValidationError } from '#domain/errors';
 import type { EventRef, WebhookStatus } from '#domain/model';
 import type { EventListPage, EventListRequest } from '#domain/ports';
 import type { EventTable } from './event-table';
-import { batchGetSummaries, indexQuery, queryIds, readIds, type StatusIndex } from './index-reads';
+import { batchGetSummaries, listingWalk, pageSizeFor, readIds, type StatusIndex } from './index-reads';
 
 /**
  * One page of the organization's events in list order, as summaries.
@@ -60,23 +60,21 @@ async function collectIdsWithStatus(
   const { indexEntries, itemsChecked } = table.bounds;
   const ids: EventRef[] = [];
   let checked = 0;
-  let read = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
+  const walk = listingWalk(table, request, pageSizeFor(BATCH_GET_LIMIT));
+  for (;;) {
     if (checked >= itemsChecked) throw tooSparse(request, itemsChecked);
     // Entries the filters skipped cost reads too: without this bound a sparse account or type would
     // read the organization's whole index.
-    if (read >= indexEntries) throw tooSparse(request, indexEntries);
-    const input = indexQuery(table, request, startKey);
-    input.Limit = Math.min(BATCH_GET_LIMIT, itemsChecked - checked, indexEntries - read);
-    const page = await queryIds(table, input, request.orgId);
-    read += page.scanned;
-    checked += page.ids.length;
-    const events = await batchGetSummaries(table, page.ids);
+    const page = await walk.next(Math.min(BATCH_GET_LIMIT, itemsChecked - checked), indexEntries);
+    if (page.bounded) throw tooSparse(request, indexEntries);
+    checked += page.entries.length;
+    const events = await batchGetSummaries(
+      table,
+      page.entries.map((entry) => entry.ref),
+    );
     for (const event of events) if (event.webhookStatus === status) ids.push(event);
-    startKey = page.next;
-  } while (startKey && ids.length < wanted);
-  return ids;
+    if (page.done || ids.length >= wanted) return ids;
+  }
 }
 
 /** The 400 of a listing whose filters match too few of the events one request may read. */

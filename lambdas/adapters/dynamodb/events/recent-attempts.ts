@@ -9,7 +9,7 @@ import { keys } from '#adapters/dynamodb/items';
 import type { RecentAttempts } from '#domain/ports';
 import { toAttempts } from './event-items';
 import type { EventTable } from './event-table';
-import { indexQuery, queryIds } from './index-reads';
+import { listingWalk, pageSizeFor } from './index-reads';
 
 /** The attempts of the account's latest `limit` events triggered since `since`; see `EventStore`. */
 export async function recentAttempts(
@@ -19,12 +19,11 @@ export async function recentAttempts(
   since: string,
   limit: number,
 ): Promise<RecentAttempts> {
-  const input = indexQuery(table, { orgId, account, since, offset: 0, limit }, undefined);
-  // Newest first; a filter evaluates up to `Limit` entries, so one call reads at most the bound.
-  input.Limit = table.bounds.indexEntries;
-  const found = await queryIds(table, input, orgId);
-  const ids = found.ids.slice(0, limit);
-  const complete = found.ids.length <= limit && found.next === undefined;
+  // Newest first, the account a filter: at most the bound of entries evaluated.
+  const walk = listingWalk(table, { orgId, account, since, offset: 0, limit }, pageSizeFor(limit + 1));
+  const found = await walk.next(limit + 1, table.bounds.indexEntries);
+  const ids = found.entries.slice(0, limit).map((entry) => entry.ref);
+  const complete = found.entries.length <= limit && found.done;
   if (ids.length === 0) return { attempts: [], events: 0, complete };
   const { items, capacityUnits } = await batchGetItems(table.client, table.tableName, ids.map(keys.eventAt), {
     expression: 'pk, deliveries',

@@ -6,24 +6,22 @@
  * one with no cycle left, one that failed again after its new cycle): the walk's total work is the
  * index entries of the window, each step's at most the read bound.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type ItemKey, keys } from '#adapters/dynamodb/items';
-import { ITEM_PREFIXES, STATUS_INDEXES } from '#config/storage';
+import { STATUS_INDEXES } from '#config/storage';
 import { ValidationError } from '#domain/errors';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import type { EventRef } from '#domain/model';
 import type { RecoveryChunk, RecoveryFilter } from '#domain/ports';
-import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
+import { pageSizeFor } from './index-reads';
+import { MergedIndex } from './merged-index';
 
 /** The indexes in walking order. */
 const WALK = [STATUS_INDEXES.failed, STATUS_INDEXES.skipped] as const;
 
-/** Where a walk stands: which index, and the `gsi1sk` and table key of the last entry examined in it. */
+/** Where a walk stands: which index, and the `gsi1sk` of the last entry examined in it (all shards). */
 interface Position {
   readonly index: number;
   readonly after?: string | undefined;
-  readonly key?: ItemKey | undefined;
 }
 
 /** A walk's next step; see `EventStore.recoveryChunk`. */
@@ -39,51 +37,39 @@ export async function recoveryChunk(
   const ids: EventRef[] = [];
   let read = 0;
   for (let index = start.index; index < WALK.length; index++) {
-    const { name, attribute } = WALK[index] ?? STATUS_INDEXES.failed;
     // A cursor of an earlier `since` than this one's (the caller changed it) starts at `since`.
     const after =
       index === start.index && start.after !== undefined && start.after >= lowest ? start.after : undefined;
-    let startKey: Record<string, unknown> | undefined =
-      after === undefined
-        ? undefined
-        : {
-            [attribute]: keys.orgEvents(orgId),
-            gsi1sk: after,
-            ...(start.key ?? keys.event(after.slice(after.indexOf('#') + 1))),
-          };
-    do {
-      const out = await table.client.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          IndexName: name,
-          KeyConditionExpression: `${attribute} = :pk AND gsi1sk >= :lo`,
-          ExpressionAttributeValues: { ':pk': keys.orgEvents(orgId), ':lo': lowest },
-          ProjectionExpression: 'pk, sk, gsi1sk, account',
-          Limit: table.bounds.indexEntries - read,
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      table.count('Query', out.ConsumedCapacity?.CapacityUnits);
+    const walk = new MergedIndex(table, {
+      orgId,
+      index: WALK[index],
+      ascending: true,
+      lo: lowest,
+      after,
+      pageSize: pageSizeFor(limit),
+    });
+    for (;;) {
       // Each entry is examined here once; the cursor goes past it whether or not it was taken.
-      for (const item of out.Items ?? []) {
-        read++;
-        if (item.account === filter.account) ids.push(refOfItem(item, orgId));
-        const done = ids.length >= limit || read >= table.bounds.indexEntries;
-        if (done) {
-          const key = { pk: String(item.pk), sk: String(item.sk) };
-          return { events: ids, cursor: encodePosition({ index, after: String(item.gsi1sk), key }) };
-        }
+      // No filter: every Query returns what it evaluates, so the walk evaluates what this loop examines
+      // (bounded below) plus at most one page per partition.
+      const step = await walk.next(1, Number.MAX_SAFE_INTEGER);
+      const [entry] = step.entries;
+      if (entry === undefined) {
+        if (step.bounded) return { events: ids, cursor: encodePosition({ index, after }) };
+        break;
       }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+      read++;
+      if (entry.ref.account === filter.account) ids.push(entry.ref);
+      if (ids.length >= limit || read >= table.bounds.indexEntries) {
+        return { events: ids, cursor: encodePosition({ index, after: entry.order }) };
+      }
+    }
   }
   return { events: ids };
 }
 
 function encodePosition(position: Position): string {
-  const { index, after, key } = position;
-  return Buffer.from(JSON.stringify([index, after, key?.pk, key?.sk])).toString('base64url');
+  return Buffer.from(JSON.stringify([position.index, position.after])).toString('base64url');
 }
 
 /** `<triggered_at ISO>#<event id>`, the sort key of an index entry. */
@@ -94,22 +80,16 @@ const ENTRY_KEY = new RegExp(
 function decodePosition(cursor: string | undefined): Position {
   if (cursor === undefined) return { index: 0 };
   try {
-    const [index, after, pk, sk]: unknown[] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    // A cursor handed out before log items names the entry's old-layout key by its id (no pk, sk).
-    const key =
-      typeof pk === 'string' && pk.startsWith(ITEM_PREFIXES.log) && typeof sk === 'string' && /^\d+$/.test(sk)
-        ? { pk, sk }
-        : undefined;
+    const [index, after]: unknown[] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (
       typeof index === 'number' &&
       Number.isInteger(index) &&
       index >= 0 &&
       index < WALK.length &&
       typeof after === 'string' &&
-      ENTRY_KEY.test(after) &&
-      (key !== undefined || pk === undefined || pk === null)
+      ENTRY_KEY.test(after)
     ) {
-      return { index, after, key };
+      return { index, after };
     }
   } catch {
     // Not JSON: refused below.

@@ -51,7 +51,10 @@ export async function nextFailedOrSkipped(
  */
 export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
   const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
-  const values = { ':org': keys.orgEvents(orgId), ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS };
+  const values = {
+    ':org': keys.eventIndexKey({ ...ref, orgId }),
+    ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
+  };
   try {
     const out = await table.client.send(
       new UpdateCommand({
