@@ -21,6 +21,7 @@ import { EventsTable } from './events-table';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
+import { SecretsKey } from './secrets-key';
 import { TableSettings } from './table-settings';
 import { allowUsageKeyRegistration } from './usage-plan-access';
 
@@ -80,6 +81,7 @@ export class HeraldStack extends Stack {
       functions[fnKey] = fn;
     }
     this.functions = functions;
+    new SecretsKey(this, 'Secrets').bind(functions);
     const { consumer, reconciler, forwarder } = functions;
     // The consumer checks URLs at delivery; the functions that save them check them when saved.
     for (const fn of [consumer, functions.administer, functions.manageSettings]) {

@@ -52,6 +52,8 @@ export const ADMIN_ROUTES = {
   listApiKeys: { method: 'GET', path: '/admin/organizations/{org}/api-keys' },
   revokeApiKey: { method: 'DELETE', path: '/admin/organizations/{org}/api-keys/{key_id}' },
   rotateOrganizationToken: { method: 'POST', path: '/admin/organizations/{org}/webhook-token/rotate' },
+  rotateOrganizationKeys: { method: 'POST', path: '/admin/organizations/{org}/webhook-keys/rotate' },
+  setOrganizationSignatures: { method: 'PUT', path: '/admin/organizations/{org}/webhook-signatures' },
   registerUsageKey: { method: 'POST', path: '/admin/organizations/{org}/usage-key' },
   createPortalLink: { method: 'POST', path: '/admin/organizations/{org}/portal-links' },
   listOrganizationAccounts: { method: 'GET', path: '/admin/organizations/{org}/accounts' },
@@ -95,6 +97,10 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'),
   keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
   keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),
+  // Public keys are no secret: a `read` key lists them (receivers' deployments often hold only one).
+  keyRoute('GET', '/webhook-keys', 'manageSettings'),
+  keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
+  keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
   ...Object.values(ADMIN_ROUTES).map(
     ({ method, path }): RouteShape => ({ method, path, fn: 'administer', auth: 'iam' }),

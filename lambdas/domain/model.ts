@@ -5,6 +5,16 @@
 
 import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+
+/**
+ * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
+ * `X-Signature`) or `v1a` (Ed25519 with the organization's signing key).
+ */
+export type SignatureScheme = 'v1' | 'v1a';
+
+/** Every {@link SignatureScheme}; an organization signs with all of them unless its setting says less. */
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = ['v1', 'v1a'];
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
@@ -20,6 +30,12 @@ export interface Organization {
   readonly webhookToken: string;
   /** The token before the last rotation, which also signs webhooks until it expires. */
   readonly previousWebhookToken?: PreviousToken | undefined;
+  /** The Ed25519 key that makes the `v1a` signatures; absent until the organization's first key. */
+  readonly signingKey?: SigningKey | undefined;
+  /** The signing key before the last rotation, which also signs until it expires. */
+  readonly previousSigningKey?: PreviousSigningKey | undefined;
+  /** The schemes its webhooks carry; absent: every scheme it has a key for. */
+  readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }

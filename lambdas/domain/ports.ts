@@ -12,6 +12,7 @@ import type {
   Organization,
   PortalLink,
   PreviousToken,
+  SignatureScheme,
   WebhookStatus,
 } from './model';
 import type {
@@ -26,6 +27,7 @@ import type {
   StatusChunk,
   StatusPage,
 } from './queries';
+import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
 
 export type * from './queries';
 
@@ -157,6 +159,13 @@ export interface DirectoryStore {
    * false when the organization does not exist.
    */
   setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
+  /**
+   * Replaces the Ed25519 signing key and keeps the replaced one as `previous` (or forgets it when
+   * undefined); false when the organization does not exist.
+   */
+  setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean>;
+  /** Sets the signature schemes the organization's webhooks carry; false when it does not exist. */
+  setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean>;
   /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
   getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
   /**

@@ -8,6 +8,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
@@ -39,6 +40,8 @@ import {
   toOrganizationView,
   toUsageKeyView,
 } from '#http/organizations/organization-view';
+import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
+import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
 import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
 import { parsePortalLinkRequest } from '#http/portal/portal-request';
@@ -54,11 +57,20 @@ import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organization
 import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
 import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
+import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
+const env = loadEnv([
+  'TABLE_NAME',
+  'QUEUE_URL',
+  'PUBLIC_BASE_URL',
+  'WEBHOOK_URL_POLICY',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
+]);
 const client = createDocumentClient();
+const sealer = createSecretSealer(env);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
@@ -87,7 +99,7 @@ const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 const ROUTES: { readonly [K in AdminOperation]: Route } = {
   createOrganization: async (event) => {
     const { name } = parseNewOrganization(event);
-    const created = await createOrganization(directory, apiKeys, name);
+    const created = await createOrganization(directory, apiKeys, name, undefined, sealer);
     // In AWS the organization's requests pass the usage plan only once its key is registered.
     await usageKeys.register(created.organization.id);
     return json(201, toCreatedOrganizationView(created));
@@ -109,6 +121,16 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   rotateOrganizationToken: async (event) => {
     const { overlapHours } = parseTokenRotation(event);
     return json(200, toWebhookTokenView(await rotateWebhookToken(directory, org(event), overlapHours)));
+  },
+  rotateOrganizationKeys: async (event) => {
+    const { overlapHours } = parseTokenRotation(event);
+    if (!sealer) throw new Error('no secrets key configured (SECRETS_KEY_ARN)');
+    const keys = await rotateSigningKey({ directory, sealer }, org(event), overlapHours);
+    return json(200, keys.map(toWebhookKeyView));
+  },
+  setOrganizationSignatures: async (event) => {
+    const schemes = parseSignatureSchemes(event);
+    return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
   createPortalLink: async (event) => {

@@ -2,10 +2,14 @@
  * The CLI's commands: for each its usage line, the operator route of `ADMIN_ROUTES` it calls (its method
  * and path come from that table, so the CLI cannot drift from the API) and what it prints.
  */
-import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import type { AdminOperation } from '#config/routes';
 import { MAX_PER_PAGE } from '#http/paging';
+import { adminRoute, bodyOf, org } from './admin-route';
 import type { ApiAnswer, ApiCall } from './api-client';
 import { type Flags, integer, required, timestamp, UsageError } from './flags';
+import { SIGNING_COMMANDS } from './signing-commands';
+
+export { adminRoute } from './admin-route';
 
 /**
  * One command: its line of the usage text, the operator route it calls (none: `publish`, which calls
@@ -15,28 +19,6 @@ export interface Command {
   readonly usage: string;
   readonly route?: AdminOperation;
   readonly run: (call: ApiCall, flags: Flags) => Promise<unknown>;
-}
-
-/**
- * The method and path of an operator route, its `{parameters}` filled in (percent-encoded), as the
- * arguments of an {@link ApiCall}.
- */
-export function adminRoute(
-  name: AdminOperation,
-  params: Readonly<Record<string, string>> = {},
-): [method: string, path: string] {
-  const { method, path } = ADMIN_ROUTES[name];
-  const filled = path.replace(/\{(\w+)\}/g, (_, param: string) => {
-    const value = params[param];
-    if (value === undefined) throw new Error(`${name} needs its path parameter ${param}`);
-    return encodeURIComponent(value);
-  });
-  return [method, filled];
-}
-
-/** The body of a successful answer: what most commands print. */
-async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
-  return (await answer).body;
 }
 
 /** A chunked route's answer: what this call did and whether (and where) to go on. */
@@ -82,8 +64,6 @@ async function allPages(call: ApiCall, path: string): Promise<unknown[]> {
   }
   return items;
 }
-
-const org = (flags: Flags) => ({ org: required(flags, 'org') });
 
 /** Each command by its words (`org create`), in the order the usage text lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -223,6 +203,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       return { webhook_token: shown.webhook_token, token_id: shown.token_id, previous: shown.previous };
     },
   },
+  ...SIGNING_COMMANDS,
   publish: {
     usage:
       'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]',

@@ -28,6 +28,7 @@ export const OPTIONS = {
   'older-than': { type: 'string' },
   'recover-since': { type: 'string' },
   'ttl-minutes': { type: 'string' },
+  schemes: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -3,7 +3,8 @@
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
 import { ITEM_PREFIXES } from '#config/storage';
-import type { Account, AccountTombstone, Organization } from '#domain/model';
+import type { Account, AccountTombstone, Organization, SignatureScheme } from '#domain/model';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -39,8 +40,41 @@ export function toOrganization(item: Record<string, unknown>): Organization {
       typeof item.previous_webhook_token === 'string' && typeof item.previous_token_expires_at === 'string'
         ? { token: item.previous_webhook_token, expiresAt: item.previous_token_expires_at }
         : undefined,
+    signingKey: toSigningKey(item.signing_key),
+    previousSigningKey: toPreviousSigningKey(item.previous_signing_key),
+    signatureSchemes: Array.isArray(item.signature_schemes)
+      ? (item.signature_schemes as SignatureScheme[])
+      : undefined,
     createdAt: String(item.created_at),
   };
+}
+
+/** The stored map of a signing key (the private key stays sealed). */
+export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<string, string> {
+  return {
+    id: key.id,
+    public_key: key.publicKey,
+    sealed_private_key: key.sealedPrivateKey,
+    created_at: key.createdAt,
+    ...('expiresAt' in key ? { expires_at: key.expiresAt } : {}),
+  };
+}
+
+function toSigningKey(value: unknown): SigningKey | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const map = value as Record<string, unknown>;
+  return {
+    id: String(map.id),
+    publicKey: String(map.public_key),
+    sealedPrivateKey: String(map.sealed_private_key),
+    createdAt: String(map.created_at),
+  };
+}
+
+function toPreviousSigningKey(value: unknown): PreviousSigningKey | undefined {
+  const key = toSigningKey(value);
+  const expiresAt = (value as Record<string, unknown> | undefined)?.expires_at;
+  return key && typeof expiresAt === 'string' ? { ...key, expiresAt } : undefined;
 }
 
 /**

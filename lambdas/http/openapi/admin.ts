@@ -18,6 +18,7 @@ import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
 import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
+import { adminKeyDocs } from './webhook-keys';
 import { OVERLAP, TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
@@ -91,6 +92,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '404': UNKNOWN_ORG,
     },
   },
+  ...adminKeyDocs(ORG_PATH, UNKNOWN_ORG),
   registerUsageKey: {
     summary: "Register the organization's key in the usage plan",
     description:

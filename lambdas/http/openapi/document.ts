@@ -15,6 +15,7 @@ import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
 import { closed, text } from './schemas';
+import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
@@ -136,6 +137,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_ROUTES,
       ...ACCOUNT_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
+      ...WEBHOOK_KEY_ROUTES,
       ...PORTAL_ROUTES,
       ...ADMIN_ROUTE_DOCS,
     ]),
@@ -146,6 +148,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...EVENT_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
+        ...WEBHOOK_KEY_SCHEMAS,
         ...PORTAL_SCHEMAS,
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
@@ -176,7 +179,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
           description:
             'Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, where ' +
             "key is the base64-decoded part of the organization's `webhook_token` after `whsec_`. Verify over the " +
-            'raw body, in constant time, and refuse a `webhook-timestamp` far from your clock.',
+            'raw body, in constant time, and refuse a `webhook-timestamp` far from your clock. `v1a,<base64>` ' +
+            'entries are Ed25519 signatures of the same string, verified with a public key of `GET /webhook-keys`.',
         },
         [X_SIGNATURE_SCHEME]: {
           type: 'apiKey',

@@ -2,6 +2,7 @@ import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
+import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
 import { type SendDeps, sendAttempt } from './send-attempt';
@@ -11,6 +12,8 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps {
   readonly events: EventStore;
   /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
+  /** Opens the organizations' Ed25519 keys (`v1a`); without one, webhooks carry the HMAC signatures only. */
+  readonly sealer?: SecretSealer;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
 }
@@ -57,7 +60,7 @@ export async function deliverEvent(
   deps: DeliveryDeps,
   id: string,
   receiveCount = 1,
-  context = new DeliveryContext(deps.directory),
+  context = new DeliveryContext(deps.directory, deps.sealer),
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
   const event = await deps.events.getEvent(id, { consistent: true });
@@ -84,6 +87,8 @@ export async function deliverEvent(
     await deps.events.settlePending(id, 'failed');
     return { kind: 'dropped', reason: 'organization not found; event marked failed' };
   }
+  // Opened before any slot or lease is taken, so a failure to open (KMS unreachable) holds neither.
+  const keys = await context.signingKeys(org);
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
@@ -106,7 +111,7 @@ export async function deliverEvent(
     }
   }
 
-  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org);
+  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org, keys);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,

@@ -12,6 +12,8 @@
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
+import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
+import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
 
 /** Where a batch reads accounts and organizations. */
 export type DeliveryDirectory = Pick<DirectoryStore, 'getAccount' | 'getOrganization'>;
@@ -20,8 +22,13 @@ export type DeliveryDirectory = Pick<DirectoryStore, 'getAccount' | 'getOrganiza
 export class DeliveryContext {
   private readonly accounts = new Map<string, Promise<Account | undefined>>();
   private readonly organizations = new Map<string, Promise<Organization | undefined>>();
+  private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
 
-  constructor(private readonly directory: DeliveryDirectory) {}
+  /** @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a` */
+  constructor(
+    private readonly directory: DeliveryDirectory,
+    private readonly sealer?: SecretSealer,
+  ) {}
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
   account(iban: string): Promise<Account | undefined> {
@@ -31,6 +38,28 @@ export class DeliveryContext {
   /** The organization (with its signing tokens) as committed when the batch first asked for it. */
   organization(id: string): Promise<Organization | undefined> {
     return once(this.organizations, id, () => this.directory.getOrganization(id, { consistent: true }));
+  }
+
+  /**
+   * The organization's Ed25519 keys opened once per batch (the current one and the previous one, whose
+   * expiry each attempt checks), sealed for this organization only: a key moved onto another
+   * organization's item does not open.
+   */
+  signingKeys(org: Organization): Promise<readonly OpenedSigningKey[]> {
+    const sealer = this.sealer;
+    if (!sealer) return Promise.resolve([]);
+    return once(this.opened, org.id, async () => {
+      const stored: (SigningKey & { expiresAt?: string })[] = [];
+      if (org.signingKey) stored.push(org.signingKey);
+      if (org.previousSigningKey) stored.push(org.previousSigningKey);
+      return Promise.all(
+        stored.map(async (key) => ({
+          id: key.id,
+          privateKey: privateKeyOf(await sealer.open(key.sealedPrivateKey, signingKeyContext(org.id))),
+          expiresAt: key.expiresAt,
+        })),
+      );
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
-import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
+import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
 /**
@@ -66,6 +67,20 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     const org = this.organizations.get(orgId);
     if (!org) return false;
     this.organizations.set(orgId, { ...org, webhookToken: token, previousWebhookToken: previous });
+    return true;
+  }
+
+  async setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signingKey: key, previousSigningKey: previous });
+    return true;
+  }
+
+  async setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signatureSchemes: [...schemes] });
     return true;
   }
 
