@@ -177,6 +177,10 @@ export interface FunctionAccess {
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
+ * - `ENDPOINT#` items (an endpoint's payload key): read by the consumer, written (UpdateItem) by the two
+ *   account writers `manageSettings` and `administer`; the API readers cannot read them;
+ * - `ENDPOINT#` items (an endpoint's payload key): read by the consumer, written (UpdateItem) by the two
+ *   account writers `manageSettings` and `administer`; the API readers cannot read them;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
@@ -222,7 +226,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   manageSettings: {
-    table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['account', 'organization', 'endpointSecrets'],
+      },
+    },
   },
   publishEvent: {
     table: { items: { GetItem: ['settings', 'account', 'event'], PutItem: ['event'] } },
@@ -230,10 +239,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'settings'],
+        GetItem: ['organization', 'account', 'event', 'settings', 'endpointSecrets'],
         BatchGetItem: ['apiKey', 'account', 'event'],
         PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'endpointSecrets'],
         DeleteItem: ['apiKey', 'account'],
         BatchWriteItem: ['event'],
       },
@@ -243,7 +252,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   forwarder: { queue: 'send' },
   consumer: {
-    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event', 'account'] } },
+    table: {
+      items: {
+        GetItem: ['event', 'account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['event', 'account'],
+      },
+    },
     queue: 'consume-send',
   },
   reconciler: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },

@@ -5,6 +5,7 @@
 
 import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 
 /**
@@ -83,6 +84,8 @@ export interface Account {
   readonly endpointId?: string | undefined;
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
+  /** What the endpoint demands beyond HTTPS (encrypted payloads); absent: nothing. */
+  readonly endpointSecurity?: EndpointSecuritySummary | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

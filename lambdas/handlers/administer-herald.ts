@@ -5,6 +5,7 @@ import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { hostChecker } from '#adapters/http/host-check';
@@ -25,6 +26,7 @@ import {
   toAccountView,
   toEndpointEnabledView,
 } from '#http/accounts/account-view';
+import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
@@ -51,6 +53,7 @@ import { json, noContent } from '#http/response';
 import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
@@ -74,6 +77,7 @@ const sealer = createSecretSealer(env);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
+const endpointSecrets = new DynamoEndpointSecretStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
@@ -163,8 +167,11 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   },
   putAccount: async (event) => {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
+    // Checked before anything is written: a bad key or certificate loses nothing already stored.
+    const security = prepareEndpointSecurity(parseEndpointSecurity(event));
     const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
-    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+    const saved = await saveEndpointSecurity(endpointSecrets, account, security);
+    return json(200, toAccountView(saved, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };

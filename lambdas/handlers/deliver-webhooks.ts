@@ -1,6 +1,8 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
@@ -36,6 +38,8 @@ const deps: BatchDeps = {
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
   // Opens the organizations' Ed25519 keys once per batch; KMS data keys stay cached across batches.
   sealer: createSecretSealer(env),
+  endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  encrypter: new JosePayloadEncrypter(),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),

@@ -1,11 +1,13 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { hostChecker } from '#adapters/http/host-check';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseWebhookUrlRequest } from '#http/accounts/account-request';
 import { toAccountView } from '#http/accounts/account-view';
+import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
 import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
 import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
@@ -13,6 +15,7 @@ import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { setOwnWebhookUrl } from '#use-cases/accounts/accounts';
+import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
 import {
   listSigningKeys,
   rotateSigningKey,
@@ -28,7 +31,9 @@ const env = loadEnv([
   'SECRETS_KEY_ARN',
   'LOCAL_SECRETS_KEY_FILE',
 ]);
-const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);
+const documents = createDocumentClient();
+const directory = new DynamoDirectoryStore(documents, env.TABLE_NAME);
+const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME);
 const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 
@@ -44,9 +49,14 @@ export const handler = apiHandler(async (event) => {
   switch (`${event.httpMethod} ${event.resource}`) {
     case 'PUT /accounts/{iban}': {
       const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
+      // Checked before anything is written: a bad key or certificate loses nothing already stored.
+      const security = prepareEndpointSecurity(parseEndpointSecurity(event));
       const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
       const account = await setOwnWebhookUrl(directory, input, policy, { checkHost: hostChecker(policy) });
-      return json(200, toAccountView(account, baseUrl));
+      return json(
+        200,
+        toAccountView(await saveEndpointSecurity(endpointSecrets, account, security), baseUrl),
+      );
     }
     case 'GET /webhook-token':
       return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));

@@ -6,6 +6,7 @@ import type { AdminOperation } from '#config/routes';
 import { MAX_PER_PAGE } from '#http/paging';
 import { adminRoute, bodyOf, org } from './admin-route';
 import type { ApiAnswer, ApiCall } from './api-client';
+import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
 import { type Flags, integer, required, timestamp, UsageError } from './flags';
 import { SIGNING_COMMANDS } from './signing-commands';
 
@@ -114,13 +115,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account put': {
-    usage: 'account put --org ORG_ID --iban IBAN [--webhook-url URL]',
+    usage: `account put --org ORG_ID --iban IBAN [--webhook-url URL] ${ENDPOINT_SECURITY_USAGE}`,
     route: 'putAccount',
     run: (call, flags) =>
       bodyOf(
         call(...adminRoute('putAccount', { iban: required(flags, 'iban') }), {
           org: required(flags, 'org'),
           ...(flags['webhook-url'] ? { webhook_url: flags['webhook-url'] } : {}),
+          ...endpointSecurityFields(flags),
         }),
       ),
   },

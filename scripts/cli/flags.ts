@@ -29,6 +29,7 @@ export const OPTIONS = {
   'recover-since': { type: 'string' },
   'ttl-minutes': { type: 'string' },
   schemes: { type: 'string' },
+  'payload-encryption-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

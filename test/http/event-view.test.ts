@@ -197,6 +197,7 @@ describe('toAccountView', () => {
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
       endpoint_id: 'ep_5f0c2a9be417',
+      payload_encryption: null,
       webhook_health: {
         state: 'healthy',
         since: null,

@@ -63,7 +63,8 @@ describe('table rights', () => {
         );
     expect(prefixes('listEvents')).toEqual(['EVENT#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*']);
+    // …and an endpoint's payload key, when its account says it has one.
+    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
     // The consumer records attempts and its endpoints' health and slots (on the account item).
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'ACCOUNT#*']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
@@ -77,7 +78,10 @@ describe('table rights', () => {
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*']);
     expect(prefixes('publishEvent', 'dynamodb:GetItem')).toEqual(['SETTINGS*', 'ACCOUNT#*', 'EVENT#*']);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    // Endpoint material (payload keys): only the consumer and the two account writers; no API reader.
+    const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
+    expect(endpoints).toEqual(['manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
     expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));

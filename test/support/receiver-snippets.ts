@@ -4,11 +4,10 @@
  * receiver got them (headers and raw body) and answering what its function returns.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { taggedBlocks } from './readme-walkthrough';
+import { ROOT, taggedBlocks } from './readme-walkthrough';
 
 /** One call of a snippet's function: its arguments as JSON can carry them (the body as base64). */
 export interface SnippetCall {
@@ -25,7 +24,10 @@ function block(tag: string, language: string): string {
 
 /** Calls the exported function `name` of the README's `js` block tagged `tag`, once per call. */
 export async function runNodeSnippet(tag: string, name: string, calls: readonly SnippetCall[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'herald-snippet-'));
+  // Inside the project, so the snippet's own imports (`jose`) resolve as in a receiver's project.
+  const cache = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'herald-snippet-'));
   try {
     const file = join(dir, 'snippet.mjs');
     writeFileSync(file, block(tag, 'js'));

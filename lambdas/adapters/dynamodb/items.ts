@@ -5,6 +5,7 @@
 import { ITEM_PREFIXES } from '#config/storage';
 import type { Account, AccountTombstone, Organization, SignatureScheme } from '#domain/model';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -22,6 +23,10 @@ export const keys = {
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
+  endpointSecrets: (iban: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.endpointSecrets}${iban}`,
+    sk: 'ENDPOINT',
+  }),
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
@@ -101,6 +106,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
     endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
     webhookHealth: toEndpointHealth(item),
+    endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

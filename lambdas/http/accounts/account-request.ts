@@ -11,6 +11,7 @@ import type { AccountPageQuery } from '#domain/ports';
 import { parsePageNumbers } from '#http/paging';
 import { jsonBody, queryParams } from '#http/request';
 import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+import { ENDPOINT_SECURITY_FIELDS } from './endpoint-security-request';
 
 /** Every query parameter of an account listing, in canonical order. */
 export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
@@ -53,7 +54,7 @@ export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindo
  * @throws ValidationError naming the field
  */
 export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): { webhookUrl: string | undefined } {
-  const { webhook_url } = jsonBody(event, ['webhook_url']);
+  const { webhook_url } = jsonBody(event, ['webhook_url', ...ENDPOINT_SECURITY_FIELDS]);
   if (webhook_url !== null && typeof webhook_url !== 'string') {
     throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
   }
@@ -69,7 +70,7 @@ export function parseAccountRequest(event: APIGatewayProxyEvent): {
   orgId: string;
   webhookUrl: string | undefined;
 } {
-  const body = jsonBody(event, ['org', 'webhook_url']);
+  const body = jsonBody(event, ['org', 'webhook_url', ...ENDPOINT_SECURITY_FIELDS]);
   if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
   const url = body.webhook_url;
   if (url !== undefined && url !== null && typeof url !== 'string') {

@@ -12,6 +12,7 @@ import {
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -54,6 +55,7 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       ),
     ),
     webhook_health: schemaRef('EndpointHealth'),
+    ...ENDPOINT_SECURITY_VIEW,
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),
   EndpointHealth: closed(
@@ -260,7 +262,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
       type: 'object',
       additionalProperties: false,
       required: ['webhook_url'],
-      properties: { webhook_url: ACCOUNT_URL },
+      properties: { webhook_url: ACCOUNT_URL, ...ENDPOINT_SECURITY_REQUEST },
     }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),

@@ -11,6 +11,7 @@ import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE } from './accounts';
+import { ENDPOINT_SECURITY_REQUEST } from './endpoint-security';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
 import type { OperationObject, ParameterObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
@@ -167,7 +168,11 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       type: 'object',
       additionalProperties: false,
       required: ['org'],
-      properties: { org: text('The organization that owns the account.'), webhook_url: ACCOUNT_URL },
+      properties: {
+        org: text('The organization that owns the account.'),
+        webhook_url: ACCOUNT_URL,
+        ...ENDPOINT_SECURITY_REQUEST,
+      },
     }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),

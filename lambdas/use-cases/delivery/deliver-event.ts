@@ -1,10 +1,12 @@
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
+import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
+import { encryptBody } from './endpoint-request';
 import { type SendDeps, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
@@ -14,6 +16,10 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps {
   readonly directory: DeliveryDirectory;
   /** Opens the organizations' Ed25519 keys (`v1a`); without one, webhooks carry the HMAC signatures only. */
   readonly sealer?: SecretSealer;
+  /** The endpoints' material (payload keys), read per batch for accounts that have some. */
+  readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
+  /** Encrypts bodies for endpoints with a payload key. */
+  readonly encrypter?: PayloadEncrypter;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
 }
@@ -60,7 +66,7 @@ export async function deliverEvent(
   deps: DeliveryDeps,
   id: string,
   receiveCount = 1,
-  context = new DeliveryContext(deps.directory, deps.sealer),
+  context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets),
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
   const event = await deps.events.getEvent(id, { consistent: true });
@@ -87,8 +93,10 @@ export async function deliverEvent(
     await deps.events.settlePending(id, 'failed');
     return { kind: 'dropped', reason: 'organization not found; event marked failed' };
   }
-  // Opened before any slot or lease is taken, so a failure to open (KMS unreachable) holds neither.
+  // Opened and encrypted before any slot or lease is taken, so a failure (KMS unreachable, a missing
+  // payload key) holds neither, and nothing goes out in plain JSON to an endpoint that asked for JWE.
   const keys = await context.signingKeys(org);
+  const outgoing = await encryptBody(deps.encrypter, event, account, await context.endpointMaterial(account));
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
@@ -111,7 +119,7 @@ export async function deliverEvent(
     }
   }
 
-  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org, keys);
+  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org, keys, outgoing);
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,

@@ -10,6 +10,8 @@
  * (an order gate) belong here too.
  */
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
+import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
 import type { Account, Organization } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
@@ -23,12 +25,24 @@ export class DeliveryContext {
   private readonly accounts = new Map<string, Promise<Account | undefined>>();
   private readonly organizations = new Map<string, Promise<Organization | undefined>>();
   private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
+  private readonly secrets = new Map<string, Promise<EndpointSecrets | undefined>>();
 
-  /** @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a` */
+  /**
+   * @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a`
+   * @param endpointSecrets - where an endpoint's material is, read only for accounts whose summary names some
+   */
   constructor(
     private readonly directory: DeliveryDirectory,
     private readonly sealer?: SecretSealer,
+    private readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>,
   ) {}
+
+  /** The account endpoint's material, read once per batch and only when its summary says there is some. */
+  endpointMaterial(account: Account): Promise<EndpointSecrets | undefined> {
+    const store = this.endpointSecrets;
+    if (!account.endpointSecurity || !store) return Promise.resolve(undefined);
+    return once(this.secrets, account.iban, () => store.getSecrets(account.iban, { consistent: true }));
+  }
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
   account(iban: string): Promise<Account | undefined> {

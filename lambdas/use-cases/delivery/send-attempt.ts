@@ -9,6 +9,7 @@ import type { WebhookSender } from '#domain/ports';
 import { signWebhook } from '#domain/signing/signatures';
 import type { OpenedSigningKey } from '#domain/signing/signing-keys';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
+import type { OutgoingBody } from './endpoint-request';
 
 /** What sending an attempt needs. */
 export interface SendDeps {
@@ -28,6 +29,7 @@ export interface SentAttempt {
  * the policy refuses becomes a failed attempt with the reason, signed by no key.
  *
  * @param keys - `org`'s Ed25519 keys, opened for this batch (none when it has no key yet)
+ * @param outgoing - the bytes to send (the event's JSON body unless the endpoint encrypts), signed as sent
  */
 export async function sendAttempt(
   deps: SendDeps,
@@ -35,6 +37,7 @@ export async function sendAttempt(
   url: string,
   org: Organization,
   keys: readonly OpenedSigningKey[] = [],
+  outgoing: OutgoingBody = { body: event.body, contentType: 'application/json' },
 ): Promise<SentAttempt> {
   const started = deps.now();
   const deliveredAt = new Date(started).toISOString();
@@ -49,13 +52,13 @@ export async function sendAttempt(
   const timestamp = Math.floor(started / 1000);
   // Both signature headers from the tokens that sign now (during an overlap the previous one too), so
   // they always agree on the token set and a token stops signing with the first attempt after its end.
-  const message = { id: event.id, timestampSeconds: timestamp, body: event.body };
+  const message = { id: event.id, timestampSeconds: timestamp, body: outgoing.body };
   const signed = signWebhook(org, keys, org.signatureSchemes, message, started);
   const result = await deps.sender.send({
     url,
-    body: event.body,
+    body: outgoing.body,
     headers: {
-      'Content-Type': 'application/json',
+      'Content-Type': outgoing.contentType,
       'User-Agent': `Herald/${HERALD_VERSION}`,
       ...(signed.xSignature === undefined ? {} : { 'X-Signature': signed.xSignature }),
       'webhook-id': event.id,
