@@ -6,9 +6,9 @@
 import type { FunctionKey } from './functions';
 
 /** Every kind of sealed secret. */
-export const SECRET_KINDS = ['signing-key'] as const;
+export const SECRET_KINDS = ['signing-key', 'tls-client-key'] as const;
 
-/** A kind of sealed secret: an organization's Ed25519 private key. */
+/** A kind of sealed secret: an organization's Ed25519 private key, an endpoint's TLS client key. */
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
 /** The encryption-context key that carries a secret's kind (KMS conditions match on it). */
@@ -23,12 +23,13 @@ export interface SecretAccess {
 }
 
 /**
- * Only the consumer opens signing keys (it signs); only the functions that create or rotate a key seal:
- * `administer` (a new organization, the operator's rotation) and `manageSettings` (an organization's own
- * rotation). Nobody else touches the secrets key.
+ * Only the consumer opens signing keys and client keys (it signs and presents them); only the functions
+ * that create or replace them seal: `administer` (a new organization, the operator's rotation and account
+ * writes) and `manageSettings` (an organization's own rotation and account writes). Nobody else touches
+ * the secrets key.
  */
 export const SECRET_ACCESS: Readonly<Partial<Record<FunctionKey, SecretAccess>>> = {
-  consumer: { open: ['signing-key'] },
-  administer: { seal: ['signing-key'] },
-  manageSettings: { seal: ['signing-key'] },
+  consumer: { open: ['signing-key', 'tls-client-key'] },
+  administer: { seal: ['signing-key', 'tls-client-key'] },
+  manageSettings: { seal: ['signing-key', 'tls-client-key'] },
 };

@@ -277,6 +277,17 @@ export interface WebhookRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Mutual TLS for this request only: the endpoint's client certificate and key, and its receiver's CA. */
+  readonly tls?: ClientTls | undefined;
+}
+
+/** The TLS material of one request (PEM); never logged or stored with the attempt. */
+export interface ClientTls {
+  /** The client certificate chain, leaf first. */
+  readonly cert?: string | undefined;
+  readonly key?: string | undefined;
+  /** CA(s) trusted for the receiver instead of the public roots. */
+  readonly ca?: string | undefined;
 }
 
 /** Sends webhook POSTs. */

@@ -13,6 +13,7 @@ import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import { parseIban } from '#domain/iban';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
@@ -168,7 +169,8 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   putAccount: async (event) => {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
     // Checked before anything is written: a bad key or certificate loses nothing already stored.
-    const security = prepareEndpointSecurity(parseEndpointSecurity(event));
+    const context = { orgId: input.orgId, iban: parseIban('iban', input.iban), nowMs: Date.now(), sealer };
+    const security = await prepareEndpointSecurity(parseEndpointSecurity(event), context);
     const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
     const saved = await saveEndpointSecurity(endpointSecrets, account, security);
     return json(200, toAccountView(saved, baseUrlOf(event, env.PUBLIC_BASE_URL)));

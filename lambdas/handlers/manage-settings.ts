@@ -4,6 +4,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { hostChecker } from '#adapters/http/host-check';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
+import { parseIban } from '#domain/iban';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseWebhookUrlRequest } from '#http/accounts/account-request';
 import { toAccountView } from '#http/accounts/account-view';
@@ -50,7 +51,8 @@ export const handler = apiHandler(async (event) => {
     case 'PUT /accounts/{iban}': {
       const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
       // Checked before anything is written: a bad key or certificate loses nothing already stored.
-      const security = prepareEndpointSecurity(parseEndpointSecurity(event));
+      const context = { orgId, iban: parseIban('iban', input.iban), nowMs: Date.now(), sealer };
+      const security = await prepareEndpointSecurity(parseEndpointSecurity(event), context);
       const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
       const account = await setOwnWebhookUrl(directory, input, policy, { checkHost: hostChecker(policy) });
       return json(

@@ -2,6 +2,7 @@
 import { call, describe } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
+import { type EndpointSecurityFields, securityLines } from './endpoint-security';
 import { toApiTime, utcTimeInput } from './utc-time';
 
 /** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
@@ -12,7 +13,7 @@ interface Health {
   consecutive_failures: number;
 }
 
-interface AccountView {
+interface AccountView extends EndpointSecurityFields {
   iban: string;
   webhook_url: string | null;
   endpoint_id: string | null;
@@ -113,6 +114,7 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
     account.endpoint_id ? h('p', { class: 'muted mono' }, `Endpoint ${account.endpoint_id}`) : null,
     h('p', { class: 'mono wrap' }, account.webhook_url ?? 'No webhook URL: events are recorded as skipped.'),
     healthLine(account.webhook_health),
+    ...securityLines(account),
     manage ? editUrlForm(account, status, refresh) : null,
     manage && account.webhook_health.state === 'disabled' ? enableForm(account, status, refresh) : null,
     status,

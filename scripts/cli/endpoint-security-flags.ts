@@ -6,10 +6,16 @@ import { readFileSync } from 'node:fs';
 import { type Flags, UsageError } from './flags';
 
 /** The flags and the body field each fills. */
-const FILE_FLAGS = { 'payload-encryption-key': 'payload_encryption_key' } as const;
+const FILE_FLAGS = {
+  'payload-encryption-key': 'payload_encryption_key',
+  'tls-client-certificate': 'tls_client_certificate',
+  'tls-client-key': 'tls_client_key',
+  'tls-ca-certificate': 'tls_ca_certificate',
+} as const;
 
 /** The usage of the flags, for `account put`'s line. */
-export const ENDPOINT_SECURITY_USAGE = '[--payload-encryption-key FILE|none]';
+export const ENDPOINT_SECURITY_USAGE =
+  '[--payload-encryption-key FILE|none] [--tls-client-certificate FILE|none --tls-client-key FILE|none] [--tls-ca-certificate FILE|none]';
 
 /** The body fields the flags given ask for. */
 export function endpointSecurityFields(flags: Flags): Record<string, unknown> {

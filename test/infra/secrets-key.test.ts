@@ -39,7 +39,7 @@ describe('the secrets key', () => {
     for (const key of Object.keys(rights) as FunctionKey[]) {
       for (const statement of onSecretsKey(key)) {
         expect(statement.Condition).toEqual({
-          StringEquals: { 'kms:EncryptionContext:herald:kind': ['signing-key'] },
+          StringEquals: { 'kms:EncryptionContext:herald:kind': ['signing-key', 'tls-client-key'] },
         });
       }
     }

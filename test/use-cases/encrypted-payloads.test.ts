@@ -20,6 +20,8 @@ import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store'
 const receiver = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = receiver.publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
+const CONTEXT = { orgId: 'org-1', iban: 'DE89370400440532013000', nowMs: Date.parse('2026-11-21T12:00:00Z') };
+
 function world() {
   const w = deliveryWorld();
   const store = new FakeEndpointSecretStore(w.directory);
@@ -29,7 +31,11 @@ function world() {
 async function encrypt(w: ReturnType<typeof world>) {
   const account = w.directory.accounts.get(w.iban);
   if (!account) throw new Error('no account');
-  return saveEndpointSecurity(w.store, account, prepareEndpointSecurity({ payloadEncryptionKey: PEM }));
+  return saveEndpointSecurity(
+    w.store,
+    account,
+    await prepareEndpointSecurity({ payloadEncryptionKey: PEM }, CONTEXT),
+  );
 }
 
 describe('encrypted payloads', () => {
@@ -90,14 +96,16 @@ describe('encrypted payloads', () => {
   it('keep the key when the field is absent, remove it with null, and refuse a bad key before any write', async () => {
     const w = world();
     const saved = await encrypt(w);
-    const kept = await saveEndpointSecurity(w.store, saved, prepareEndpointSecurity({}));
+    const kept = await saveEndpointSecurity(w.store, saved, await prepareEndpointSecurity({}, CONTEXT));
     expect(kept.endpointSecurity).toEqual(saved.endpointSecurity);
-    expect(() => prepareEndpointSecurity({ payloadEncryptionKey: 'nonsense' })).toThrow(ValidationError);
+    await expect(prepareEndpointSecurity({ payloadEncryptionKey: 'nonsense' }, CONTEXT)).rejects.toThrow(
+      ValidationError,
+    );
     expect(w.store.items.get(w.iban)?.payloadEncryptionKey).toBeDefined();
     const removed = await saveEndpointSecurity(
       w.store,
       saved,
-      prepareEndpointSecurity({ payloadEncryptionKey: null }),
+      await prepareEndpointSecurity({ payloadEncryptionKey: null }, CONTEXT),
     );
     expect(removed.endpointSecurity?.payloadEncryption).toBeUndefined();
     expect(w.directory.accounts.get(w.iban)?.endpointSecurity).toBeUndefined();

@@ -3,6 +3,7 @@
  * endpoint's own item (`ENDPOINT#<iban>` / `ENDPOINT`) with the material.
  */
 import type {
+  CertificateSummary,
   EndpointSecrets,
   EndpointSecuritySummary,
   RsaPublicJwk,
@@ -20,6 +21,8 @@ export function endpointSecurityItem(summary: EndpointSecuritySummary): Record<s
       bits: summary.payloadEncryption.bits,
     };
   }
+  if (summary.tlsClient) item.tls_client = certificateItem(summary.tlsClient);
+  if (summary.tlsCa) item.tls_ca = certificateItem(summary.tlsCa);
   return Object.keys(item).length === 0 ? undefined : item;
 }
 
@@ -30,21 +33,56 @@ export function toEndpointSecurity(value: unknown): EndpointSecuritySummary | un
   const payload = map.payload_encryption;
   return {
     payloadEncryption: payload ? { keyId: String(payload.key_id), bits: Number(payload.bits) } : undefined,
+    tlsClient: toCertificate(map.tls_client),
+    tlsCa: toCertificate(map.tls_ca),
   };
 }
 
+function certificateItem(summary: CertificateSummary): Record<string, string> {
+  return { subject: summary.subject, issuer: summary.issuer, expires_at: summary.expiresAt };
+}
+
+function toCertificate(map: Record<string, unknown> | undefined): CertificateSummary | undefined {
+  return map
+    ? { subject: String(map.subject), issuer: String(map.issuer), expiresAt: String(map.expires_at) }
+    : undefined;
+}
+
 /** Every attribute of the material (an absent one is removed when the item is saved). */
-export const MATERIAL_ATTRIBUTES = ['payload_encryption_key'] as const;
+export const MATERIAL_ATTRIBUTES = [
+  'payload_encryption_key',
+  'tls_client_certificate',
+  'tls_client_key_sealed',
+  'tls_ca_certificate',
+] as const;
 
 /** The endpoint item's attributes of the material. */
 export function secretsItem(secrets: EndpointSecrets): Record<string, string> {
-  return secrets.payloadEncryptionKey
-    ? { payload_encryption_key: JSON.stringify(secrets.payloadEncryptionKey) }
-    : {};
+  const item: Record<string, string> = {};
+  if (secrets.payloadEncryptionKey)
+    item.payload_encryption_key = JSON.stringify(secrets.payloadEncryptionKey);
+  if (secrets.tlsClient) {
+    item.tls_client_certificate = secrets.tlsClient.certificate;
+    item.tls_client_key_sealed = secrets.tlsClient.sealedKey;
+  }
+  if (secrets.tlsCa) item.tls_ca_certificate = secrets.tlsCa;
+  return item;
 }
 
 /** The material of a stored endpoint item. */
 export function toEndpointSecrets(item: Record<string, unknown>): EndpointSecrets {
   const key = item.payload_encryption_key;
-  return { payloadEncryptionKey: typeof key === 'string' ? (JSON.parse(key) as RsaPublicJwk) : undefined };
+  const {
+    tls_client_certificate: certificate,
+    tls_client_key_sealed: sealedKey,
+    tls_ca_certificate: ca,
+  } = item;
+  return {
+    payloadEncryptionKey: typeof key === 'string' ? (JSON.parse(key) as RsaPublicJwk) : undefined,
+    tlsClient:
+      typeof certificate === 'string' && typeof sealedKey === 'string'
+        ? { certificate, sealedKey }
+        : undefined,
+    tlsCa: typeof ca === 'string' ? ca : undefined,
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * What an account's webhook endpoint may demand beyond HTTPS: payloads encrypted to the receiver's RSA
- * key (JWE) and, in phase with it, a client certificate (mutual TLS). The account item carries only a
+ * key (JWE), a client certificate (mutual TLS) and a private CA for the receiver's certificate. The account item carries only a
  * small, non-secret summary (read with every delivery batch, shown in the views); the material lives in
  * its own item, read only when the summary says there is some.
  */
@@ -9,6 +9,18 @@
 export interface EndpointSecuritySummary {
   /** The receiver's RSA key that webhook bodies are encrypted to (JWE `RSA-OAEP-256` / `A256GCM`). */
   readonly payloadEncryption?: PayloadKeySummary | undefined;
+  /** The client certificate every attempt presents (mutual TLS). */
+  readonly tlsClient?: CertificateSummary | undefined;
+  /** The CA trusted for the receiver instead of the public roots. */
+  readonly tlsCa?: CertificateSummary | undefined;
+}
+
+/** What the views show of a certificate. */
+export interface CertificateSummary {
+  readonly subject: string;
+  readonly issuer: string;
+  /** ISO 8601 UTC. */
+  readonly expiresAt: string;
 }
 
 /** What identifies a payload encryption key without showing it. */
@@ -23,6 +35,10 @@ export interface PayloadKeySummary {
 export interface EndpointSecrets {
   /** The receiver's public key as a JWK (`kty`, `n`, `e`). */
   readonly payloadEncryptionKey?: RsaPublicJwk | undefined;
+  /** The client certificate chain (PEM, leaf first) and its private key, sealed. */
+  readonly tlsClient?: { readonly certificate: string; readonly sealedKey: string } | undefined;
+  /** PEM of the CA(s) trusted for the receiver. */
+  readonly tlsCa?: string | undefined;
 }
 
 /** An RSA public key as a JSON Web Key, its public members only. */
@@ -40,6 +56,12 @@ export interface RsaPublicJwk {
 export interface EndpointSecurityChange {
   /** PEM (`-----BEGIN PUBLIC KEY-----`) or a JWK object; null removes encryption. */
   readonly payloadEncryptionKey?: string | Record<string, unknown> | null;
+  /** PEM chain, leaf first; given (or null) together with the key. */
+  readonly tlsClientCertificate?: string | null;
+  /** PEM private key of the leaf; write-only. */
+  readonly tlsClientKey?: string | null;
+  /** PEM of the CA(s) that issued the receiver's certificate; null: the public roots. */
+  readonly tlsCaCertificate?: string | null;
 }
 
 /** Whether a change (or a checked one) changes anything. */

@@ -23,6 +23,11 @@ export interface SecretSealer {
   open(sealed: string, context: SecretContext): Promise<Uint8Array>;
 }
 
+/** The context an endpoint's TLS client key is sealed with: its account, under its organization. */
+export function clientKeyContext(orgId: string, iban: string): SecretContext {
+  return { kind: 'tls-client-key', owner: `${orgId}/${iban}` };
+}
+
 /** The context an organization's signing key is sealed with. */
 export function signingKeyContext(orgId: string): SecretContext {
   return { kind: 'signing-key', owner: orgId };

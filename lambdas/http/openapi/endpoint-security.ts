@@ -4,7 +4,15 @@
  */
 import { MAX_RSA_BITS, MIN_RSA_BITS } from '#domain/endpoint-security/payload-key';
 import type { JsonSchema } from './schemas';
-import { closed, nullable, text } from './schemas';
+import { closed, nullable, text, timestamp } from './schemas';
+
+const certificate = (what: string) =>
+  nullable(
+    closed(
+      { subject: text('Subject DN.'), issuer: text('Issuer DN.'), expires_at: timestamp('When it expires') },
+      what,
+    ),
+  );
 
 /** The properties an `Account` view adds. */
 export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
@@ -17,6 +25,10 @@ export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
       'Webhook bodies are JWE-encrypted to this key (`application/jose`); null: plain JSON.',
     ),
   ),
+  tls_client_certificate: certificate(
+    'The client certificate every attempt presents (mutual TLS); its key is never shown. Null: none.',
+  ),
+  tls_ca_certificate: certificate("The CA trusted for the receiver's certificate; null: the public roots."),
 };
 
 /** The properties a `PUT` of an account accepts besides `webhook_url`: absent keeps, null removes. */
@@ -27,5 +39,21 @@ export const ENDPOINT_SECURITY_REQUEST: Readonly<Record<string, JsonSchema>> = {
       'then a JWE compact serialization (`RSA-OAEP-256`, `A256GCM`) sent as `application/jose` and signed ' +
       'over those bytes; the API keeps showing the plain event. Absent: unchanged; null: plain JSON again.',
     oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }],
+  },
+  tls_client_certificate: {
+    type: ['string', 'null'],
+    description:
+      'PEM chain, leaf first, presented on every attempt (mutual TLS); with `tls_client_key`. Expired, ' +
+      'unparsable or not matching the key: 400. Null (with the key): none.',
+  },
+  tls_client_key: {
+    type: ['string', 'null'],
+    writeOnly: true,
+    description: "The leaf's unencrypted PEM private key; stored encrypted, never shown.",
+  },
+  tls_ca_certificate: {
+    type: ['string', 'null'],
+    description:
+      "PEM of the CA(s) that issued the receiver's certificate (a private CA); null: the public roots.",
   },
 };

@@ -1,9 +1,11 @@
 /**
  * An account endpoint's security (issue 18): the fields of `PUT /accounts/{iban}` beyond the URL, checked
- * before anything is written (so bad input loses nothing already stored), then stored beside the account.
+ * (and the client key sealed) before anything is written, so bad input loses nothing already stored, then
+ * stored beside the account.
  */
-
+import { checkCaCertificate, checkClientCertificate } from '#domain/endpoint-security/client-certificate';
 import type {
+  CertificateSummary,
   EndpointSecrets,
   EndpointSecurityChange,
   EndpointSecuritySummary,
@@ -13,22 +15,67 @@ import type {
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
 import { parsePayloadKey } from '#domain/endpoint-security/payload-key';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
-import { NotFoundError } from '#domain/errors';
+import { NotFoundError, ValidationError } from '#domain/errors';
 import type { Account } from '#domain/model';
+import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
 
 /** A checked change: per field, unchanged (undefined), removed (null) or the new value. */
 export interface PreparedSecurity {
   readonly payload?: { readonly jwk: RsaPublicJwk; readonly summary: PayloadKeySummary } | null;
+  readonly tlsClient?: {
+    readonly certificate: string;
+    readonly sealedKey: string;
+    readonly summary: CertificateSummary;
+  } | null;
+  readonly tlsCa?: { readonly pem: string; readonly summary: CertificateSummary } | null;
+}
+
+/** Whose endpoint a change is for, and when: the client key is sealed for that organization and account. */
+export interface PrepareContext {
+  readonly orgId: string;
+  readonly iban: string;
+  readonly nowMs: number;
+  /** Seals the client key; a deployment always has one where accounts are written. */
+  readonly sealer?: SecretSealer | undefined;
 }
 
 /**
- * Checks a change before the account is written.
+ * Checks a change before the account is written, and seals a new client key.
  *
  * @throws ValidationError naming the field and what it allows
  */
-export function prepareEndpointSecurity(change: EndpointSecurityChange): PreparedSecurity {
+export async function prepareEndpointSecurity(
+  change: EndpointSecurityChange,
+  context: PrepareContext,
+): Promise<PreparedSecurity> {
+  const prepared: { -readonly [K in keyof PreparedSecurity]: PreparedSecurity[K] } = {};
   const key = change.payloadEncryptionKey;
-  return key === undefined ? {} : { payload: key === null ? null : parsePayloadKey(key) };
+  if (key !== undefined) prepared.payload = key === null ? null : parsePayloadKey(key);
+  const ca = change.tlsCaCertificate;
+  if (ca !== undefined)
+    prepared.tlsCa = ca === null ? null : { pem: ca, summary: checkCaCertificate(ca, context.nowMs) };
+  const { tlsClientCertificate: certificate, tlsClientKey: clientKey } = change;
+  if (
+    (certificate === undefined) !== (clientKey === undefined) ||
+    (certificate === null) !== (clientKey === null)
+  ) {
+    const missing =
+      certificate === undefined || certificate === null ? 'tls_client_certificate' : 'tls_client_key';
+    throw new ValidationError(
+      missing,
+      'tls_client_certificate and tls_client_key go together: both PEM, or both null',
+    );
+  }
+  if (certificate === null) prepared.tlsClient = null;
+  if (typeof certificate === 'string' && typeof clientKey === 'string') {
+    const checked = checkClientCertificate(certificate, clientKey, context.nowMs);
+    if (!context.sealer) throw new Error('no secrets key configured: client keys cannot be stored');
+    const pkcs8 = new Uint8Array(checked.key.export({ format: 'der', type: 'pkcs8' }));
+    const sealedKey = await context.sealer.seal(pkcs8, clientKeyContext(context.orgId, context.iban));
+    pkcs8.fill(0);
+    prepared.tlsClient = { certificate, sealedKey, summary: checked.summary };
+  }
+  return prepared;
 }
 
 /**
@@ -46,14 +93,24 @@ export async function saveEndpointSecurity(
   const current = account.endpointSecurity
     ? await store.getSecrets(account.iban, { consistent: true })
     : undefined;
-  const keep = prepared.payload === undefined;
+  const was = account.endpointSecurity;
+  const pick = <T, U>(
+    change: T | null | undefined,
+    kept: U | undefined,
+    fresh: (value: T) => U,
+  ): U | undefined => (change === undefined ? kept : change === null ? undefined : fresh(change));
   const secrets: EndpointSecrets = {
-    payloadEncryptionKey: keep ? current?.payloadEncryptionKey : (prepared.payload?.jwk ?? undefined),
+    payloadEncryptionKey: pick(prepared.payload, current?.payloadEncryptionKey, (p) => p.jwk),
+    tlsClient: pick(prepared.tlsClient, current?.tlsClient, (t) => ({
+      certificate: t.certificate,
+      sealedKey: t.sealedKey,
+    })),
+    tlsCa: pick(prepared.tlsCa, current?.tlsCa, (c) => c.pem),
   };
   const summary: EndpointSecuritySummary = {
-    payloadEncryption: keep
-      ? account.endpointSecurity?.payloadEncryption
-      : (prepared.payload?.summary ?? undefined),
+    payloadEncryption: pick(prepared.payload, was?.payloadEncryption, (p) => p.summary),
+    tlsClient: pick(prepared.tlsClient, was?.tlsClient, (t) => t.summary),
+    tlsCa: pick(prepared.tlsCa, was?.tlsCa, (c) => c.summary),
   };
   if (!(await store.saveSecurity(account.iban, account.orgId, summary, secrets))) {
     throw new NotFoundError(`No account ${account.iban}.`);

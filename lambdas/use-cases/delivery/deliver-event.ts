@@ -6,7 +6,7 @@ import type { EventStore, SlotLease } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
-import { encryptBody } from './endpoint-request';
+import { encryptBody, tlsOptions } from './endpoint-request';
 import { type SendDeps, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
@@ -31,6 +31,8 @@ interface Attempted {
   readonly endpoint?: EndpointReport;
   /** The endpoint's health write failed (the attempt is recorded all the same): for the logs. */
   readonly endpointError?: unknown;
+  /** When the client certificate the attempt presented expires (ISO 8601), for the expiry metric. */
+  readonly clientCertificateExpiresAt?: string | undefined;
 }
 
 /** What happened to one delivery message. */
@@ -96,7 +98,9 @@ export async function deliverEvent(
   // Opened and encrypted before any slot or lease is taken, so a failure (KMS unreachable, a missing
   // payload key) holds neither, and nothing goes out in plain JSON to an endpoint that asked for JWE.
   const keys = await context.signingKeys(org);
-  const outgoing = await encryptBody(deps.encrypter, event, account, await context.endpointMaterial(account));
+  const material = await context.endpointMaterial(account);
+  const outgoing = await encryptBody(deps.encrypter, event, account, material);
+  const tls = await tlsOptions(deps.sealer, account, material);
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
@@ -119,7 +123,15 @@ export async function deliverEvent(
     }
   }
 
-  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org, keys, outgoing);
+  const { attempt, retryAfter } = await sendAttempt(
+    deps,
+    event,
+    account.webhookUrl,
+    org,
+    keys,
+    outgoing,
+    tls,
+  );
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
@@ -152,6 +164,8 @@ export async function deliverEvent(
     );
   } finally {
     report = await noteEndpoint(endpointDeps, account, signal, admission.lease);
+    const certificate = account.endpointSecurity?.tlsClient;
+    if (certificate) report = { ...report, clientCertificateExpiresAt: certificate.expiresAt };
   }
   if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
@@ -162,7 +176,7 @@ export async function deliverEvent(
 }
 
 /** The endpoint's part of an attempt's outcome. */
-type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError'>;
+type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError' | 'clientCertificateExpiresAt'>;
 
 /** {@link observeAttempt}, whose failure becomes part of the outcome instead of an error. */
 async function noteEndpoint(

@@ -5,7 +5,7 @@
  */
 import { HERALD_VERSION } from '#config/version';
 import type { DeliveryAttempt, EventRecord, Organization } from '#domain/model';
-import type { WebhookSender } from '#domain/ports';
+import type { ClientTls, WebhookSender } from '#domain/ports';
 import { signWebhook } from '#domain/signing/signatures';
 import type { OpenedSigningKey } from '#domain/signing/signing-keys';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
@@ -30,6 +30,7 @@ export interface SentAttempt {
  *
  * @param keys - `org`'s Ed25519 keys, opened for this batch (none when it has no key yet)
  * @param outgoing - the bytes to send (the event's JSON body unless the endpoint encrypts), signed as sent
+ * @param tls - the endpoint's client certificate and receiver CA, for this request only
  */
 export async function sendAttempt(
   deps: SendDeps,
@@ -38,6 +39,7 @@ export async function sendAttempt(
   org: Organization,
   keys: readonly OpenedSigningKey[] = [],
   outgoing: OutgoingBody = { body: event.body, contentType: 'application/json' },
+  tls?: ClientTls,
 ): Promise<SentAttempt> {
   const started = deps.now();
   const deliveredAt = new Date(started).toISOString();
@@ -57,6 +59,7 @@ export async function sendAttempt(
   const result = await deps.sender.send({
     url,
     body: outgoing.body,
+    tls,
     headers: {
       'Content-Type': outgoing.contentType,
       'User-Agent': `Herald/${HERALD_VERSION}`,
