@@ -243,7 +243,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         BatchGetItem: ['apiKey', 'account', 'event'],
         PutItem: ['organization', 'apiKey', 'portalLink', 'account'],
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'endpointSecrets'],
-        DeleteItem: ['apiKey', 'account'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
         BatchWriteItem: ['event'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],

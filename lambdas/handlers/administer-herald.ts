@@ -177,7 +177,13 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
-    const result = await deleteAccount({ directory, events: delivery.events, now: Date.now }, request);
+    const deps = {
+      directory,
+      events: delivery.events,
+      now: Date.now,
+      removeEndpointSecrets: endpointSecrets.removeSecrets,
+    };
+    const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },

@@ -4,7 +4,7 @@
  */
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import type { ApiAnswer } from './api-client';
-import { type Flags, required } from './flags';
+import { type Flags, integer, required } from './flags';
 
 /**
  * The method and path of an operator route, its `{parameters}` filled in (percent-encoded), as the
@@ -26,6 +26,12 @@ export function adminRoute(
 /** The body of a successful answer: what most commands print. */
 export async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
   return (await answer).body;
+}
+
+/** The body of a rotation (token or keys): `--overlap-hours`, the server's default when absent. */
+export function overlapBody(flags: Flags): { overlap_hours?: number } {
+  const hours = integer(flags, 'overlap-hours', 'whole hours from 0 to 168');
+  return hours === undefined ? {} : { overlap_hours: hours };
 }
 
 /** The `{org}` parameter from `--org`. */

@@ -4,7 +4,7 @@
  */
 import type { AdminOperation } from '#config/routes';
 import { MAX_PER_PAGE } from '#http/paging';
-import { adminRoute, bodyOf, org } from './admin-route';
+import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { ApiAnswer, ApiCall } from './api-client';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
 import { type Flags, integer, required, timestamp, UsageError } from './flags';
@@ -190,11 +190,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'token rotate': {
     usage: 'token rotate --org ORG_ID [--overlap-hours H]   (default 24: the old token also signs meanwhile)',
     route: 'rotateOrganizationToken',
-    run: (call, flags) => {
-      const hours = integer(flags, 'overlap-hours', 'whole hours from 0 to 168');
-      const body = hours === undefined ? {} : { overlap_hours: hours };
-      return bodyOf(call(...adminRoute('rotateOrganizationToken', org(flags)), body));
-    },
+    run: (call, flags) =>
+      bodyOf(call(...adminRoute('rotateOrganizationToken', org(flags)), overlapBody(flags))),
   },
   'token show': {
     usage: 'token show --org ORG_ID',

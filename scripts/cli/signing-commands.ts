@@ -1,9 +1,9 @@
 /**
  * The CLI's commands for an organization's Ed25519 signing keys (`v1a`) and its signature schemes.
  */
-import { adminRoute, bodyOf, org } from './admin-route';
+import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { Command } from './commands';
-import { integer, required, UsageError } from './flags';
+import { required, UsageError } from './flags';
 
 /** `keys rotate` and `signatures set`, merged into the CLI's commands after the token's. */
 export const SIGNING_COMMANDS: Readonly<Record<string, Command>> = {
@@ -11,11 +11,8 @@ export const SIGNING_COMMANDS: Readonly<Record<string, Command>> = {
     usage:
       'keys rotate --org ORG_ID [--overlap-hours H]   (Ed25519 v1a key; the old key also signs meanwhile)',
     route: 'rotateOrganizationKeys',
-    run: (call, flags) => {
-      const hours = integer(flags, 'overlap-hours', 'whole hours from 0 to 168');
-      const body = hours === undefined ? {} : { overlap_hours: hours };
-      return bodyOf(call(...adminRoute('rotateOrganizationKeys', org(flags)), body));
-    },
+    run: (call, flags) =>
+      bodyOf(call(...adminRoute('rotateOrganizationKeys', org(flags)), overlapBody(flags))),
   },
   'signatures set': {
     usage: 'signatures set --org ORG_ID --schemes v1,v1a   (v1: HMAC token, v1a: Ed25519 key)',

@@ -128,7 +128,7 @@ describe('table rights', () => {
     expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
     // Erasing an account's events: batch deletes of EVENT# items only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
   });

@@ -10,6 +10,7 @@ import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { ValidationError } from '#domain/errors';
+import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliverEvent } from '#use-cases/delivery/deliver-event';
@@ -109,5 +110,21 @@ describe('encrypted payloads', () => {
     );
     expect(removed.endpointSecurity?.payloadEncryption).toBeUndefined();
     expect(w.directory.accounts.get(w.iban)?.endpointSecurity).toBeUndefined();
+  });
+});
+
+describe('deleting an account with endpoint material', () => {
+  it('removes the material with the account, so a later owner of the IBAN starts without it', async () => {
+    const w = world();
+    await encrypt(w);
+    expect(w.store.items.has(w.iban)).toBe(true);
+    const deps = {
+      directory: w.directory,
+      events: w.events,
+      now: w.clock.now,
+      removeEndpointSecrets: w.store.removeSecrets,
+    };
+    await deleteAccount(deps, { iban: w.iban, erase: false });
+    expect(w.store.items.has(w.iban)).toBe(false);
   });
 });

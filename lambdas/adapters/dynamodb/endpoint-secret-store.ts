@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EndpointSecrets, EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
 import {
@@ -34,6 +34,22 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
     );
     return out.Item ? toEndpointSecrets(out.Item) : undefined;
   }
+
+  removeSecrets = async (iban: string, orgId: string): Promise<void> => {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.endpointSecrets(iban),
+          ConditionExpression: 'org_id = :org',
+          ExpressionAttributeValues: { ':org': orgId },
+        }),
+      );
+    } catch (error) {
+      // None, or another organization's: nothing of this organization to remove.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  };
 
   async saveSecurity(
     iban: string,

@@ -18,7 +18,12 @@ export interface EndpointSecretStore {
     summary: EndpointSecuritySummary,
     secrets: EndpointSecrets,
   ): Promise<boolean>;
+  /** Deletes the organization's material of the IBAN, so a later owner of the IBAN starts without any. */
+  removeSecrets: RemoveEndpointSecrets;
 }
+
+/** Removes an endpoint's material (its account was deleted); nothing when it has none or is another's. */
+export type RemoveEndpointSecrets = (iban: string, orgId: string) => Promise<void>;
 
 /** Encrypts a webhook body to the receiver's key. */
 export interface PayloadEncrypter {

@@ -1,3 +1,4 @@
+import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { DirectoryStore, EventStore } from '#domain/ports';
@@ -11,6 +12,8 @@ export interface DeleteAccountDeps {
   readonly events: Pick<EventStore, 'eraseAccountEvents'>;
   /** Epoch ms; stamps the tombstone. */
   readonly now: () => number;
+  /** Removes the deleted account's endpoint material (payload key, client certificate and key). */
+  readonly removeEndpointSecrets?: RemoveEndpointSecrets;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -73,6 +76,8 @@ export async function deleteAccount(
   const deleted = account
     ? (await deps.directory.deleteAccount({ iban, orgId, deletedAt })) !== undefined
     : false;
+  // The endpoint goes with its account: its client key must not outlive it, nor bind a later owner.
+  if (deleted) await deps.removeEndpointSecrets?.(iban, orgId);
   if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
   const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
   const done = { iban, orgId, deleted, erasedEvents: chunk.erased };

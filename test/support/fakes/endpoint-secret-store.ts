@@ -18,6 +18,10 @@ export class FakeEndpointSecretStore implements EndpointSecretStore {
     return this.items.get(iban);
   }
 
+  removeSecrets = async (iban: string, orgId: string): Promise<void> => {
+    if (this.items.get(iban)?.orgId === orgId) this.items.delete(iban);
+  };
+
   async saveSecurity(
     iban: string,
     orgId: string,
