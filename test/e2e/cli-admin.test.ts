@@ -11,6 +11,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { HEALTHY } from '#domain/delivery/endpoint-health';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
+import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
 import { TenantSeeder } from '#local/tenant-seed';
 import {
   type AccountView,
@@ -183,6 +184,7 @@ describe('accounts', () => {
       webhook_url: 'http://127.0.0.1:9/hooks',
       endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
       webhook_health: toEndpointHealthView(HEALTHY),
+      ...toEndpointSecurityView(undefined),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
     expect(put).toEqual(expected);
