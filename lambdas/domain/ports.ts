@@ -3,6 +3,7 @@
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 
+import type { ClientTls } from './endpoint-security/endpoint-security';
 import type {
   Account,
   AccountTombstone,
@@ -28,6 +29,8 @@ import type {
   StatusPage,
 } from './queries';
 import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
+
+export type { ClientTls } from './endpoint-security/endpoint-security';
 
 export type * from './queries';
 
@@ -279,15 +282,6 @@ export interface WebhookRequest {
   readonly body: string;
   /** Mutual TLS for this request only: the endpoint's client certificate and key, and its receiver's CA. */
   readonly tls?: ClientTls | undefined;
-}
-
-/** The TLS material of one request (PEM); never logged or stored with the attempt. */
-export interface ClientTls {
-  /** The client certificate chain, leaf first. */
-  readonly cert?: string | undefined;
-  readonly key?: string | undefined;
-  /** CA(s) trusted for the receiver instead of the public roots. */
-  readonly ca?: string | undefined;
 }
 
 /** Sends webhook POSTs. */

@@ -68,3 +68,12 @@ export interface EndpointSecurityChange {
 export function isEmptyChange(change: object): boolean {
   return Object.values(change).every((value) => value === undefined);
 }
+
+/** The TLS material of one request (PEM); never logged or stored with the attempt. */
+export interface ClientTls {
+  /** The client certificate chain, leaf first. */
+  readonly cert?: string | undefined;
+  readonly key?: string | undefined;
+  /** CA(s) trusted for the receiver instead of the public roots. */
+  readonly ca?: string | undefined;
+}
