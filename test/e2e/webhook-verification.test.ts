@@ -210,8 +210,8 @@ describe('webhook signatures', () => {
       text: 'refuse',
     });
     expect(handledCount).toBe(1);
-    expect(docsPython([{ request, secrets: [tenant.webhookToken], now: Date.now() / 1000 + 301 }])).toEqual(
-      ['refuse'],
-    );
+    expect(docsPython([{ request, secrets: [tenant.webhookToken], now: Date.now() / 1000 + 301 }])).toEqual([
+      'refuse',
+    ]);
   });
 });
