@@ -7,6 +7,7 @@ import { HERALD_VERSION } from '#config/version';
 import type { DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { WebhookSender } from '#domain/ports';
 import { signAttempt } from '#domain/signing/signatures';
+import { answerBesideUrl } from '#domain/truncate';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 
 /** What sending an attempt needs. */
@@ -62,7 +63,7 @@ export async function sendAttempt(
     attempt: {
       deliveredAt,
       responseStatus: result.status,
-      responseBody: result.body,
+      responseBody: answerBesideUrl(result.body, url),
       responseTimeMs: result.elapsedMs,
       url,
       signingKeys: signed.tokenIds,
