@@ -140,7 +140,6 @@ describe('org and keys', () => {
     expect(rotated.webhook_token).not.toBe(org.webhook_token);
 
     ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]));
-    const triggeredAt = '2026-05-01T10:00:00.000Z';
     // Given as every answer shows times; sent to the API as ISO.
     const published = ok(
       await herald([

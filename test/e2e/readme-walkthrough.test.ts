@@ -57,10 +57,10 @@ describe('the README walk-through', () => {
     expect(id).toBeDefined();
     // The single view after the webhook went out, with its one attempt.
     expect(run.stdout).toMatch(
-      /"webhook_status":"success","webhook_retries":1,"webhook_deliveries":\[\{"delivery_at"/,
+      /"webhook_status":"success","webhook_retries":1,"next_attempt_at":null,"webhook_deliveries":\[\{"delivery_at"/,
     );
     // Read once the runtime's output, held in the pipe while spawnSync blocked this process, has arrived.
-    const line = `demo receiver: verified webhook ${id} (credit_transfer_status_change)`;
+    const line = `demo receiver: verified webhook ${id} (credit_transfer_status_change, both signatures)`;
     await waitFor(() => herald?.output().includes(line), { what: line });
     // The 4xx answer, with its problem+json body naming the parameter.
     expect(run.stdout).toMatch(

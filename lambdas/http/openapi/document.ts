@@ -7,7 +7,8 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
-import { ADMIN_PARAMETERS, ADMIN_ROUTE_DOCS, ADMIN_SCHEMAS } from './admin';
+import { ADMIN_ROUTE_DOCS } from './admin';
+import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import type { OpenApiDocument } from './objects';
 import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';

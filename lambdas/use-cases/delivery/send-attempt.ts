@@ -8,6 +8,7 @@ import type { DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { ClientTls, WebhookSender } from '#domain/ports';
 import { signWebhook } from '#domain/signing/signatures';
 import type { OpenedSigningKey } from '#domain/signing/signing-keys';
+import { answerBesideUrl } from '#domain/truncate';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import type { OutgoingBody } from './endpoint-request';
 
@@ -73,7 +74,7 @@ export async function sendAttempt(
     attempt: {
       deliveredAt,
       responseStatus: result.status,
-      responseBody: result.body,
+      responseBody: answerBesideUrl(result.body, url),
       responseTimeMs: result.elapsedMs,
       url,
       signingKeys: signed.keyIds,
