@@ -31,6 +31,11 @@ export interface RouteShape {
    * exactly the routes its scope covers (`lambdas/http/authorizer-policy.ts`); API Gateway denies the rest.
    */
   readonly scope?: KeyScope;
+  /**
+   * The request body may carry a secret (a sign-in token, a TLS client key): its function passes
+   * `logEvent: false`, so the event never reaches the logs (`test/http/secret-bodies.test.ts`).
+   */
+  readonly secretBody?: true;
 }
 
 /** An operator route: its method and resource path (all served by `administer`, SigV4-signed). */
@@ -38,6 +43,8 @@ export interface AdminRoute {
   readonly method: RouteMethod;
   /** Resource path in API Gateway syntax, e.g. `/admin/organizations/{org}`. */
   readonly path: string;
+  /** The body may carry a secret (see {@link RouteShape.secretBody}). */
+  readonly secretBody?: true;
 }
 
 /**
@@ -61,7 +68,7 @@ export const ADMIN_ROUTES = {
   redeliverOrganizationEvent: { method: 'POST', path: '/admin/organizations/{org}/events/{id}/redeliver' },
   resetOrganizationWebhooks: { method: 'POST', path: '/admin/organizations/{org}/webhooks/reset' },
   indexEventStatuses: { method: 'POST', path: '/admin/organizations/{org}/events/index-statuses' },
-  putAccount: { method: 'PUT', path: '/admin/accounts/{iban}' },
+  putAccount: { method: 'PUT', path: '/admin/accounts/{iban}', secretBody: true },
   deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
 } as const satisfies Readonly<Record<string, AdminRoute>>;
@@ -91,10 +98,11 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
-  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none', secretBody: true },
   // Sign-out: any scope may end its own session (the handler refuses keys that are not sessions).
   keyRoute('DELETE', '/portal/session', 'portalSession'),
-  keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'),
+  // tls_client_key: a secret in the body.
+  { ...keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'), secretBody: true },
   keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
   keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),
   // Public keys are no secret: a `read` key lists them (receivers' deployments often hold only one).
@@ -102,9 +110,7 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
   keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
-  ...Object.values(ADMIN_ROUTES).map(
-    ({ method, path }): RouteShape => ({ method, path, fn: 'administer', auth: 'iam' }),
-  ),
+  ...Object.values(ADMIN_ROUTES).map((route): RouteShape => ({ ...route, fn: 'administer', auth: 'iam' })),
 ];
 
 /**
