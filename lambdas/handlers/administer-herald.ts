@@ -13,7 +13,6 @@ import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
-import { parseIban } from '#domain/iban';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
@@ -51,10 +50,10 @@ import { parsePortalLinkRequest } from '#http/portal/portal-request';
 import { toPortalLinkView } from '#http/portal/portal-view';
 import { baseUrlOf, pathParam } from '#http/request';
 import { json, noContent } from '#http/response';
-import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
+import { listAccounts } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
-import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
+import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
@@ -86,6 +85,14 @@ const delivery = {
 };
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpointDeps = {
+  directory,
+  endpointSecrets,
+  sealer,
+  policy,
+  checkHost: hostChecker(policy),
+  now: Date.now,
+};
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
@@ -168,12 +175,9 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   },
   putAccount: async (event) => {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
-    // Checked before anything is written: a bad key or certificate loses nothing already stored.
-    const context = { orgId: input.orgId, iban: parseIban('iban', input.iban), nowMs: Date.now(), sealer };
-    const security = await prepareEndpointSecurity(parseEndpointSecurity(event), context);
-    const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
-    const saved = await saveEndpointSecurity(endpointSecrets, account, security);
-    return json(200, toAccountView(saved, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+    const security = parseEndpointSecurity(event);
+    const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: true });
+    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };

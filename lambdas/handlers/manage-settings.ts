@@ -4,7 +4,6 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { hostChecker } from '#adapters/http/host-check';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
-import { parseIban } from '#domain/iban';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseWebhookUrlRequest } from '#http/accounts/account-request';
 import { toAccountView } from '#http/accounts/account-view';
@@ -15,8 +14,7 @@ import { parseTokenRotation } from '#http/organizations/webhook-token-request';
 import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
-import { setOwnWebhookUrl } from '#use-cases/accounts/accounts';
-import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
+import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import {
   listSigningKeys,
   rotateSigningKey,
@@ -37,6 +35,14 @@ const directory = new DynamoDirectoryStore(documents, env.TABLE_NAME);
 const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME);
 const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpointDeps = {
+  directory,
+  endpointSecrets,
+  sealer,
+  policy,
+  checkHost: hostChecker(policy),
+  now: Date.now,
+};
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
@@ -51,15 +57,9 @@ export const handler = apiHandler(
     switch (`${event.httpMethod} ${event.resource}`) {
       case 'PUT /accounts/{iban}': {
         const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
-        // Checked before anything is written: a bad key or certificate loses nothing already stored.
-        const context = { orgId, iban: parseIban('iban', input.iban), nowMs: Date.now(), sealer };
-        const security = await prepareEndpointSecurity(parseEndpointSecurity(event), context);
-        const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-        const account = await setOwnWebhookUrl(directory, input, policy, { checkHost: hostChecker(policy) });
-        return json(
-          200,
-          toAccountView(await saveEndpointSecurity(endpointSecrets, account, security), baseUrl),
-        );
+        const security = parseEndpointSecurity(event);
+        const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
+        return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
       }
       case 'GET /webhook-token':
         return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));

@@ -68,21 +68,48 @@ describe('endpoint material in DynamoDB', () => {
     expect(JSON.stringify(item.Item)).not.toContain('BEGIN');
     const caOnly = await prepareEndpointSecurity({ tlsCaCertificate: ca.cert }, context(orgA));
     await saveEndpointSecurity(store, await account(), caOnly);
-    const secrets = await store.getSecrets(IBAN, { consistent: true });
+    const secrets = await store.getSecrets(IBAN, orgA, { consistent: true });
     expect(secrets?.tlsClient?.sealedKey).toMatch(new RegExp(`^fake\\.tls-client-key\\.${orgA}/${IBAN}\\.`));
     expect(secrets).toMatchObject({ tlsCa: ca.cert, payloadEncryptionKey: { kty: 'RSA' } });
     const removed = await prepareEndpointSecurity({ payloadEncryptionKey: null }, context(orgA));
     await saveEndpointSecurity(store, await account(), removed);
-    expect((await store.getSecrets(IBAN, { consistent: true }))?.payloadEncryptionKey).toBeUndefined();
+    expect((await store.getSecrets(IBAN, orgA, { consistent: true }))?.payloadEncryptionKey).toBeUndefined();
     expect((await account()).endpointSecurity?.payloadEncryption).toBeUndefined();
   });
 
+  it('refuses a save based on a version another save replaced, so no change is lost', async () => {
+    const before = await store.readForUpdate(IBAN, orgA);
+    const save = { summary: before.summary ?? {}, secrets: before.secrets ?? {}, version: before.version };
+    expect(await store.saveSecurity(IBAN, orgA, save)).toBe('saved');
+    expect(await store.saveSecurity(IBAN, orgA, save)).toBe('conflict');
+    // Two requests changing different fields at once: both changes stay, and the summary names both.
+    const ca2 = createTestCa();
+    const [one, two] = await Promise.all([
+      prepareEndpointSecurity({ tlsCaCertificate: ca2.cert }, context(orgA)),
+      prepareEndpointSecurity({ payloadEncryptionKey: receiver }, context(orgA)),
+    ]);
+    const start = await account();
+    await Promise.all([saveEndpointSecurity(store, start, one), saveEndpointSecurity(store, start, two)]);
+    const secrets = await store.getSecrets(IBAN, orgA, { consistent: true });
+    expect(secrets?.tlsCa).toBe(ca2.cert);
+    expect(secrets?.payloadEncryptionKey).toEqual(two.payload?.jwk);
+    expect(secrets?.tlsClient).toBeDefined();
+    const summary = (await account()).endpointSecurity;
+    expect(summary?.tlsCa).toEqual(one.tlsCa?.summary);
+    expect(summary?.payloadEncryption).toEqual(two.payload?.summary);
+    expect(summary?.tlsClient).toBeDefined();
+    ca2.remove();
+  });
+
   it("binds the material to the IBAN's organization, and deletes it with the account", async () => {
-    expect(await store.saveSecurity(IBAN, orgB, {}, {})).toBe(false);
+    expect(await store.saveSecurity(IBAN, orgB, { summary: {}, secrets: {}, version: 0 })).toBe('not-found');
     await store.removeSecrets(IBAN, orgB);
-    expect((await store.getSecrets(IBAN))?.tlsClient).toBeDefined();
+    expect((await store.getSecrets(IBAN, orgA))?.tlsClient).toBeDefined();
+    // Another organization never reads it as its own.
+    expect(await store.getSecrets(IBAN, orgB, { consistent: true })).toBeUndefined();
+    expect(await store.readForUpdate(IBAN, orgB)).toEqual({ version: 0 });
     await store.removeSecrets(IBAN, orgA);
-    expect(await store.getSecrets(IBAN, { consistent: true })).toBeUndefined();
+    expect(await store.getSecrets(IBAN, orgA, { consistent: true })).toBeUndefined();
   });
 
   it('keeps the signing keys on the organization item, the private key only sealed', async () => {

@@ -102,7 +102,7 @@ describe('encrypted payloads', () => {
     await expect(prepareEndpointSecurity({ payloadEncryptionKey: 'nonsense' }, CONTEXT)).rejects.toThrow(
       ValidationError,
     );
-    expect(w.store.items.get(w.iban)?.payloadEncryptionKey).toBeDefined();
+    expect(w.store.items.get(w.iban)?.secrets.payloadEncryptionKey).toBeDefined();
     const removed = await saveEndpointSecurity(
       w.store,
       saved,

@@ -1,19 +1,30 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { EndpointSecrets, EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
-import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
+import type {
+  EndpointSecretStore,
+  EndpointSecuritySave,
+  SaveOutcome,
+  StoredEndpointSecurity,
+} from '#domain/endpoint-security/ports';
+import { transact } from './api-key-count';
 import {
   ENDPOINT_SECURITY,
   endpointSecurityItem,
-  MATERIAL_ATTRIBUTES,
   secretsItem,
   toEndpointSecrets,
+  toEndpointSecurity,
 } from './endpoint-secret-items';
 import { DELETED_AT, keys } from './items';
 
+/** The endpoint item's attributes beside the material: its summary, and the version saves advance. */
+const SUMMARY = 'summary';
+const VERSION = 'material_version';
+
 /**
  * {@link EndpointSecretStore} on the events table: the material in `ENDPOINT#<iban>` (its own kind, so
- * the API readers, which may read accounts, cannot read it), the summary on the account item.
+ * the API readers, which may read accounts, cannot read it), the summary on the account item, both
+ * written in one transaction.
  */
 export class DynamoEndpointSecretStore implements EndpointSecretStore {
   constructor(
@@ -23,16 +34,22 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
 
   async getSecrets(
     iban: string,
+    orgId: string,
     options: { consistent?: boolean } = {},
   ): Promise<EndpointSecrets | undefined> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: keys.endpointSecrets(iban),
-        ConsistentRead: options.consistent ?? false,
-      }),
-    );
-    return out.Item ? toEndpointSecrets(out.Item) : undefined;
+    const item = await this.item(iban, options.consistent ?? false);
+    // An item another organization left behind (its account deleted, the IBAN taken over) is not this one's.
+    return item && item.org_id === orgId ? toEndpointSecrets(item) : undefined;
+  }
+
+  async readForUpdate(iban: string, orgId: string): Promise<StoredEndpointSecurity> {
+    const item = await this.item(iban, true);
+    if (!item || item.org_id !== orgId) return { version: 0 };
+    return {
+      secrets: toEndpointSecrets(item),
+      summary: item[SUMMARY] === undefined ? undefined : toEndpointSecurity(item[SUMMARY]),
+      version: Number(item[VERSION] ?? 0),
+    };
   }
 
   removeSecrets = async (iban: string, orgId: string): Promise<void> => {
@@ -51,53 +68,51 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
     }
   };
 
-  async saveSecurity(
-    iban: string,
-    orgId: string,
-    summary: EndpointSecuritySummary,
-    secrets: EndpointSecrets,
-  ): Promise<boolean> {
-    // Material first: an account whose summary names material always finds it. Material without a
-    // summary (a failure between the two writes) is never read, and the next save replaces it.
-    const material = secretsItem(secrets);
-    const removed = MATERIAL_ATTRIBUTES.filter((name) => material[name] === undefined);
-    const names = Object.keys(material);
-    try {
-      await this.client.send(
-        new UpdateCommand({
+  async saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome> {
+    const stored = endpointSecurityItem(save.summary);
+    // The whole item is replaced. It may replace an item another organization left behind (never read
+    // as this one's): the account's condition is what binds the IBAN to the organization.
+    const versionHolds = save.version === 0 ? `attribute_not_exists(${VERSION})` : `${VERSION} = :expected`;
+    const outcome = await transact(this.client, [
+      {
+        Put: {
           TableName: this.tableName,
-          Key: keys.endpointSecrets(iban),
-          UpdateExpression: [
-            `SET ${['org_id = :org', ...names.map((name) => `${name} = :${name}`)].join(', ')}`,
-            removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : '',
-          ].join(''),
-          // An IBAN's material belongs to the organization that first stored it, like its account.
-          ConditionExpression: 'attribute_not_exists(pk) OR org_id = :org',
+          Item: {
+            ...keys.endpointSecrets(iban),
+            org_id: orgId,
+            ...secretsItem(save.secrets),
+            ...(stored ? { [SUMMARY]: stored } : {}),
+            [VERSION]: save.version + 1,
+          },
+          ConditionExpression: `attribute_not_exists(pk) OR org_id <> :org OR ${versionHolds}`,
           ExpressionAttributeValues: {
             ':org': orgId,
-            ...Object.fromEntries(names.map((name) => [`:${name}`, material[name]])),
+            ...(save.version === 0 ? {} : { ':expected': save.version }),
           },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-    const stored = endpointSecurityItem(summary);
-    try {
-      await this.client.send(
-        new UpdateCommand({
+        },
+      },
+      {
+        Update: {
           TableName: this.tableName,
           Key: keys.account(iban),
           UpdateExpression: stored ? `SET ${ENDPOINT_SECURITY} = :s` : `REMOVE ${ENDPOINT_SECURITY}`,
           ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
           ExpressionAttributeValues: { ':org': orgId, ...(stored ? { ':s': stored } : {}) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+        },
+      },
+    ]);
+    if (outcome.written) return 'saved';
+    return outcome.reasons[1]?.code === 'ConditionalCheckFailed' ? 'not-found' : 'conflict';
+  }
+
+  private async item(iban: string, consistent: boolean): Promise<Record<string, unknown> | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.endpointSecrets(iban),
+        ConsistentRead: consistent,
+      }),
+    );
+    return out.Item;
   }
 }

@@ -4,20 +4,43 @@
  */
 import type { EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk } from './endpoint-security';
 
+/** An endpoint's material as committed, with the version a save replacing it must name. */
+export interface StoredEndpointSecurity {
+  readonly secrets?: EndpointSecrets;
+  /** The summary written with the material (undefined for material stored before summaries were). */
+  readonly summary?: EndpointSecuritySummary;
+  /** 0 when the organization has no material for the IBAN. */
+  readonly version: number;
+}
+
+/** What a save writes: the whole material, its summary, and the version it replaces. */
+export interface EndpointSecuritySave extends Required<Pick<StoredEndpointSecurity, 'version'>> {
+  readonly summary: EndpointSecuritySummary;
+  readonly secrets: EndpointSecrets;
+}
+
+/** How a save ended: written, the account is not the organization's, or another save came first. */
+export type SaveOutcome = 'saved' | 'not-found' | 'conflict';
+
 /** The endpoint's item beside its account item, and the summary on the account item. */
 export interface EndpointSecretStore {
-  /** The endpoint's material; undefined when it has none. */
-  getSecrets(iban: string, options?: { readonly consistent?: boolean }): Promise<EndpointSecrets | undefined>;
   /**
-   * Stores the material, then the summary on the organization's account (removed when empty). False,
-   * with nothing summarised, when the account is not the organization's (or was deleted meanwhile).
+   * The organization's material for the IBAN; undefined when it has none (an item another organization
+   * left behind is never read as this one's).
    */
-  saveSecurity(
+  getSecrets(
     iban: string,
     orgId: string,
-    summary: EndpointSecuritySummary,
-    secrets: EndpointSecrets,
-  ): Promise<boolean>;
+    options?: { readonly consistent?: boolean },
+  ): Promise<EndpointSecrets | undefined>;
+  /** The material, summary and version as committed (a strongly consistent read), to change them. */
+  readForUpdate(iban: string, orgId: string): Promise<StoredEndpointSecurity>;
+  /**
+   * Writes the material and the summary on the organization's account in one transaction, only if the
+   * material is still at `save.version` (no lost update) and the account is the organization's and not
+   * deleted: the account's summary never names material its item lacks.
+   */
+  saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome>;
   /** Deletes the organization's material of the IBAN, so a later owner of the IBAN starts without any. */
   removeSecrets: RemoveEndpointSecrets;
 }

@@ -15,7 +15,7 @@ import type {
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
 import { parsePayloadKey } from '#domain/endpoint-security/payload-key';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
-import { NotFoundError, ValidationError } from '#domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { Account } from '#domain/model';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
 
@@ -78,42 +78,53 @@ export async function prepareEndpointSecurity(
   return prepared;
 }
 
+/** Saves racing this one are retried this often before the request answers 409. */
+const SAVE_TRIES = 5;
+
 /**
- * Applies a checked change to the organization's account, keeping every field it does not name.
+ * Applies a checked change to the organization's account, keeping every field it does not name: reads
+ * the committed material and writes it back changed, with its summary, in one transaction that holds
+ * only if no other save came between (else it reads again), so concurrent changes of different fields
+ * all stay and the account's summary always names what the material holds.
  *
  * @returns the account with its new summary
  * @throws NotFoundError when the account is not the organization's
+ * @throws ConflictError when other saves kept winning
  */
 export async function saveEndpointSecurity(
-  store: EndpointSecretStore,
+  store: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>,
   account: Account,
   prepared: PreparedSecurity,
 ): Promise<Account> {
   if (isEmptyChange(prepared)) return account;
-  const current = account.endpointSecurity
-    ? await store.getSecrets(account.iban, { consistent: true })
-    : undefined;
-  const was = account.endpointSecurity;
-  const pick = <T, U>(
-    change: T | null | undefined,
-    kept: U | undefined,
-    fresh: (value: T) => U,
-  ): U | undefined => (change === undefined ? kept : change === null ? undefined : fresh(change));
-  const secrets: EndpointSecrets = {
-    payloadEncryptionKey: pick(prepared.payload, current?.payloadEncryptionKey, (p) => p.jwk),
-    tlsClient: pick(prepared.tlsClient, current?.tlsClient, (t) => ({
-      certificate: t.certificate,
-      sealedKey: t.sealedKey,
-    })),
-    tlsCa: pick(prepared.tlsCa, current?.tlsCa, (c) => c.pem),
-  };
-  const summary: EndpointSecuritySummary = {
-    payloadEncryption: pick(prepared.payload, was?.payloadEncryption, (p) => p.summary),
-    tlsClient: pick(prepared.tlsClient, was?.tlsClient, (t) => t.summary),
-    tlsCa: pick(prepared.tlsCa, was?.tlsCa, (c) => c.summary),
-  };
-  if (!(await store.saveSecurity(account.iban, account.orgId, summary, secrets))) {
-    throw new NotFoundError(`No account ${account.iban}.`);
+  for (let attempt = 1; attempt <= SAVE_TRIES; attempt++) {
+    const current = await store.readForUpdate(account.iban, account.orgId);
+    const was = current.summary ?? (current.version > 0 ? account.endpointSecurity : undefined);
+    const pick = <T, U>(
+      change: T | null | undefined,
+      kept: U | undefined,
+      fresh: (value: T) => U,
+    ): U | undefined => (change === undefined ? kept : change === null ? undefined : fresh(change));
+    const secrets: EndpointSecrets = {
+      payloadEncryptionKey: pick(prepared.payload, current.secrets?.payloadEncryptionKey, (p) => p.jwk),
+      tlsClient: pick(prepared.tlsClient, current.secrets?.tlsClient, (t) => ({
+        certificate: t.certificate,
+        sealedKey: t.sealedKey,
+      })),
+      tlsCa: pick(prepared.tlsCa, current.secrets?.tlsCa, (c) => c.pem),
+    };
+    const summary: EndpointSecuritySummary = {
+      payloadEncryption: pick(prepared.payload, was?.payloadEncryption, (p) => p.summary),
+      tlsClient: pick(prepared.tlsClient, was?.tlsClient, (t) => t.summary),
+      tlsCa: pick(prepared.tlsCa, was?.tlsCa, (c) => c.summary),
+    };
+    const outcome = await store.saveSecurity(account.iban, account.orgId, {
+      summary,
+      secrets,
+      version: current.version,
+    });
+    if (outcome === 'not-found') throw new NotFoundError(`No account ${account.iban}.`);
+    if (outcome === 'saved') return { ...account, endpointSecurity: summary };
   }
-  return { ...account, endpointSecurity: summary };
+  throw new ConflictError(`The endpoint of ${account.iban} is being changed by other requests; try again.`);
 }

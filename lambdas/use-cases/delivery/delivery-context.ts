@@ -41,7 +41,9 @@ export class DeliveryContext {
   endpointMaterial(account: Account): Promise<EndpointSecrets | undefined> {
     const store = this.endpointSecrets;
     if (!account.endpointSecurity || !store) return Promise.resolve(undefined);
-    return once(this.secrets, account.iban, () => store.getSecrets(account.iban, { consistent: true }));
+    return once(this.secrets, account.iban, () =>
+      store.getSecrets(account.iban, account.orgId, { consistent: true }),
+    );
   }
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */

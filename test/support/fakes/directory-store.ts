@@ -107,6 +107,8 @@ export class InMemoryDirectoryStore implements DirectoryStore {
         : { endpointId: existing?.endpointId ?? account.endpointId }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
+      // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
+      ...(existing?.endpointSecurity ? { endpointSecurity: existing.endpointSecurity } : {}),
     };
     this.accounts.set(account.iban, stored);
     this.health?.owners.set(account.iban, stored.orgId);
