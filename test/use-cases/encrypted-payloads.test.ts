@@ -127,4 +127,29 @@ describe('deleting an account with endpoint material', () => {
     await deleteAccount(deps, { iban: w.iban, erase: false });
     expect(w.store.items.has(w.iban)).toBe(false);
   });
+
+  it('removes it again on every retry when the removal failed after the account went', async () => {
+    const w = world();
+    await encrypt(w);
+    let failing = true;
+    const deps = {
+      directory: w.directory,
+      events: w.events,
+      now: w.clock.now,
+      removeEndpointSecrets: async (iban: string, orgId: string) => {
+        if (failing) throw new Error('DynamoDB unavailable');
+        await w.store.removeSecrets(iban, orgId);
+      },
+    };
+    await expect(deleteAccount(deps, { iban: w.iban, erase: false })).rejects.toThrow(/unavailable/);
+    expect(w.store.items.has(w.iban)).toBe(true);
+    failing = false;
+    // The retry finds the account gone (404), but the tombstone's owner removes the material first.
+    await expect(deleteAccount(deps, { iban: w.iban, erase: false })).rejects.toThrow(/deleted/);
+    expect(w.store.items.has(w.iban)).toBe(false);
+    // An erasure's retry does too.
+    w.store.items.set(w.iban, { orgId: 'org-1', secrets: {}, summary: {}, version: 1 });
+    await deleteAccount(deps, { iban: w.iban, erase: true });
+    expect(w.store.items.has(w.iban)).toBe(false);
+  });
 });
