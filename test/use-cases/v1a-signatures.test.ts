@@ -149,7 +149,8 @@ describe('v1a signatures', () => {
     w.events.seed({ id: 'stolen' });
     await expect(deliverEvent(w.deps, 'stolen')).rejects.toThrow(/another context/);
     expect(w.sender.requests).toHaveLength(0);
-    expect(other.id).toBe('org-2');
+    expect(w.events.events.get('stolen')?.deliveries).toEqual([]);
+    expect(other.signingKey).toBeUndefined();
   });
 
   it('keep the private key sealed: the stored key holds no PKCS #8, the views only public fields', async () => {
@@ -179,5 +180,35 @@ describe('v1a signatures', () => {
     );
     expect(w.sender.requests).toHaveLength(3);
     expect(w.sealer.calls.opened).toBe(1);
+  });
+
+  it('open no key while v1a is off, nor a previous key whose overlap has ended', async () => {
+    const w = world();
+    const deps = { directory: w.directory, sealer: w.sealer };
+    await rotateSigningKey(deps, 'org-1', 0, w.clock.now());
+    await rotateSigningKey(deps, 'org-1', 1, w.clock.now());
+    await setSignatureSchemes(w.directory, 'org-1', ['v1']);
+    await attempt(w, 'v1-only');
+    expect(w.sealer.calls.opened).toBe(0);
+    await setSignatureSchemes(w.directory, 'org-1', ['v1', 'v1a']);
+    w.clock.advance(HOUR);
+    await attempt(w, 'after-overlap');
+    expect(w.sealer.calls.opened).toBe(1);
+  });
+
+  it('open nothing for a message that is not due or whose endpoint is deferred', async () => {
+    const w = world();
+    await rotateSigningKey({ directory: w.directory, sealer: w.sealer }, 'org-1', 0, w.clock.now());
+    w.events.seed({ id: 'later', webhookRetries: 1, nextAttemptAt: w.clock.now() + 60_000 });
+    expect((await deliverEvent(w.deps, 'later')).kind).toBe('not-due');
+    w.health.health.set(w.iban, {
+      state: 'degraded',
+      consecutiveFailures: 5,
+      circuitOpenUntil: w.clock.now() + 60_000,
+    });
+    w.events.seed({ id: 'deferred' });
+    expect((await deliverEvent(w.deps, 'deferred')).kind).toBe('deferred');
+    expect(w.sealer.calls.opened).toBe(0);
+    expect(w.sender.requests).toHaveLength(0);
   });
 });

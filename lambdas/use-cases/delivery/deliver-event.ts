@@ -1,7 +1,7 @@
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
@@ -95,18 +95,20 @@ export async function deliverEvent(
     await deps.events.settlePending(id, 'failed');
     return { kind: 'dropped', reason: 'organization not found; event marked failed' };
   }
-  // Opened and encrypted before any slot or lease is taken, so a failure (KMS unreachable, a missing
-  // payload key) holds neither, and nothing goes out in plain JSON to an endpoint that asked for JWE.
-  const keys = await context.signingKeys(org);
-  const material = await context.endpointMaterial(account);
-  const outgoing = await encryptBody(deps.encrypter, event, account, material);
-  const tls = await tlsOptions(deps.sealer, account, material);
   const notDueFor = secondsUntilDue(event.nextAttemptAt, now());
   if (notDueFor !== undefined) return { kind: 'not-due', retryAfterSeconds: notDueFor };
+  // The keys opened, the material read and the body encrypted once the circuit lets the attempt through,
+  // before any slot or lease is taken: a not-due or deferred message does no KMS or crypto work, a
+  // failure (KMS unreachable, a missing payload key) holds neither, and nothing goes out in plain JSON
+  // to an endpoint that asked for JWE.
+  let prepared: Awaited<ReturnType<typeof prepareRequest>> | undefined;
+  const prepare = async (): Promise<void> => {
+    prepared = await prepareRequest(deps, context, event, account, org, now());
+  };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   const endpointDeps = { ...deps, remember: context.remember.bind(context) };
   // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
-  const admission = await admit(endpointDeps, account, receiveCount);
+  const admission = await admit(endpointDeps, account, receiveCount, prepare);
   if (admission.kind === 'disabled') {
     await deps.events.settlePending(id, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
@@ -123,6 +125,8 @@ export async function deliverEvent(
     }
   }
 
+  if (!prepared) throw new Error('the attempt was admitted without its request prepared');
+  const { keys, outgoing, tls } = prepared;
   const { attempt, retryAfter } = await sendAttempt(
     deps,
     event,
@@ -173,6 +177,22 @@ export async function deliverEvent(
     return { kind: 'dropped', reason: 'a concurrent attempt succeeded' };
   if (step.status === 'failed') return { kind: 'exhausted', event: recorded, attempt, ...report };
   return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
+}
+
+/** The signing keys, the body as sent and the TLS material of an admitted attempt. */
+async function prepareRequest(
+  deps: DeliveryDeps,
+  context: DeliveryContext,
+  event: EventRecord,
+  account: Account,
+  org: Organization,
+  nowMs: number,
+) {
+  const keys = await context.signingKeys(org, nowMs);
+  const material = await context.endpointMaterial(account);
+  const outgoing = await encryptBody(deps.encrypter, event, account, material);
+  const tls = await tlsOptions(deps.sealer, account, material);
+  return { keys, outgoing, tls };
 }
 
 /** The endpoint's part of an attempt's outcome. */

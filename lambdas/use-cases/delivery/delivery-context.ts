@@ -12,7 +12,7 @@
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
-import type { Account, Organization } from '#domain/model';
+import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
 import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
@@ -57,17 +57,20 @@ export class DeliveryContext {
   }
 
   /**
-   * The organization's Ed25519 keys opened once per batch (the current one and the previous one, whose
-   * expiry each attempt checks), sealed for this organization only: a key moved onto another
-   * organization's item does not open.
+   * The organization's Ed25519 keys opened once per batch (the current one and the previous one while it
+   * still signs; each attempt checks its expiry again), sealed for this organization only: a key moved
+   * onto another organization's item does not open. None is opened when the organization's setting
+   * leaves `v1a` off, nor a previous key already expired at `nowMs`: no KMS call for a key that signs
+   * nothing.
    */
-  signingKeys(org: Organization): Promise<readonly OpenedSigningKey[]> {
+  signingKeys(org: Organization, nowMs: number): Promise<readonly OpenedSigningKey[]> {
     const sealer = this.sealer;
-    if (!sealer) return Promise.resolve([]);
+    if (!sealer || !(org.signatureSchemes ?? SIGNATURE_SCHEMES).includes('v1a')) return Promise.resolve([]);
     return once(this.opened, org.id, async () => {
       const stored: (SigningKey & { expiresAt?: string })[] = [];
       if (org.signingKey) stored.push(org.signingKey);
-      if (org.previousSigningKey) stored.push(org.previousSigningKey);
+      const previous = org.previousSigningKey;
+      if (previous && Date.parse(previous.expiresAt) > nowMs) stored.push(previous);
       return Promise.all(
         stored.map(async (key) => ({
           id: key.id,
