@@ -20,11 +20,12 @@ const ORG_B = { kind: 'signing-key', owner: 'org-b' } as const;
 const SECRET = new Uint8Array(randomBytes(48));
 
 /** A KMS stand-in: data keys wrapped by XOR under a master, bound to their context. */
-function fakeKms(): KmsCalls & { decrypts: number; contexts: Record<string, string>[] } {
+function fakeKms(): KmsCalls & { decrypts: number; contexts: Record<string, string>[]; keyIds: string[] } {
   const master = randomBytes(32);
   const calls = {
     decrypts: 0,
     contexts: [] as Record<string, string>[],
+    keyIds: [] as string[],
     async generateDataKey(_keyId: string, context: Record<string, string>) {
       calls.contexts.push(context);
       const plaintext = new Uint8Array(randomBytes(32));
@@ -35,8 +36,9 @@ function fakeKms(): KmsCalls & { decrypts: number; contexts: Record<string, stri
       ]);
       return { plaintext: new Uint8Array(plaintext), ciphertext: new Uint8Array(wrapped) };
     },
-    async decrypt(ciphertext: Uint8Array, context: Record<string, string>) {
+    async decrypt(keyId: string, ciphertext: Uint8Array, context: Record<string, string>) {
       calls.decrypts += 1;
+      calls.keyIds.push(keyId);
       const text = Buffer.from(ciphertext);
       const bar = text.indexOf('|');
       if (text.subarray(0, bar).toString() !== JSON.stringify(context)) throw new Error('InvalidCiphertext');
@@ -77,7 +79,28 @@ describe('the KMS envelope', () => {
     expect(kms.contexts).toEqual([{ 'herald:kind': 'signing-key', 'herald:owner': 'org-a' }]);
     for (let i = 0; i < 5; i += 1) expect(await sealer.open(sealed, ORG_A)).toEqual(SECRET);
     expect(kms.decrypts).toBe(1);
+    // Decrypt names the key: KMS refuses a data key made under any other.
+    expect(kms.keyIds).toEqual(['arn:aws:kms:eu-central-1:111122223333:key/x']);
     // Another context is KMS's question again, and KMS refuses it.
     await expect(sealer.open(sealed, ORG_B)).rejects.toThrow('InvalidCiphertext');
+  });
+
+  it('drops the least recently used data key when full, keeping the others', async () => {
+    const kms = fakeKms();
+    const sealer = new KmsSecretSealer('arn:aws:kms:eu-central-1:111122223333:key/x', kms, 2);
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map((owner) => sealer.seal(SECRET, { ...ORG_A, owner })),
+    );
+    const open = (sealed: string | undefined, owner: string) =>
+      sealer.open(sealed ?? '', { ...ORG_A, owner });
+    await open(a, 'a');
+    await open(b, 'b');
+    await open(a, 'a'); // a is now the most recently used
+    await open(c, 'c'); // full: b goes, a stays
+    expect(kms.decrypts).toBe(3);
+    await open(a, 'a');
+    expect(kms.decrypts).toBe(3);
+    await open(b, 'b');
+    expect(kms.decrypts).toBe(4);
   });
 });

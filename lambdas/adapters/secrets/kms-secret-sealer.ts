@@ -3,7 +3,8 @@
  * under Herald's secrets key, with the secret's kind and owner as encryption context, which the functions'
  * IAM conditions match on); the secret is AES-256-GCM under the data key and stored with the data key's
  * ciphertext. Opening decrypts the data key once per execution environment and keeps it in memory by its
- * ciphertext, so a delivery does not call KMS per attempt (nor per batch).
+ * ciphertext, so a delivery does not call KMS per attempt (nor per batch); past {@link CACHE_LIMIT} data
+ * keys the least recently used one goes (never the whole cache at once).
  */
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { SECRET_KIND_CONTEXT_KEY, SECRET_OWNER_CONTEXT_KEY } from '#config/secrets';
@@ -12,7 +13,7 @@ import { decrypt, encrypt, withoutPrefix } from './aes-gcm';
 
 const PREFIX = 'hk1';
 /** Data keys kept in memory: one per organization key or endpoint key the environment has used. */
-const CACHE_LIMIT = 1_000;
+export const CACHE_LIMIT = 1_000;
 
 /** The KMS calls the sealer makes, so tests can count them without AWS. */
 export interface KmsCalls {
@@ -20,7 +21,8 @@ export interface KmsCalls {
     keyId: string,
     context: Record<string, string>,
   ): Promise<{ plaintext: Uint8Array; ciphertext: Uint8Array }>;
-  decrypt(ciphertext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+  /** `keyId` names the key the data key must be under: KMS refuses a ciphertext of any other. */
+  decrypt(keyId: string, ciphertext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
 }
 
 /** Seals under the KMS key `keyId` (an ARN). */
@@ -30,6 +32,7 @@ export class KmsSecretSealer implements SecretSealer {
   constructor(
     private readonly keyId: string,
     private readonly kms: KmsCalls = sdkCalls(),
+    private readonly cacheLimit = CACHE_LIMIT,
   ) {}
 
   async seal(plaintext: Uint8Array, context: SecretContext): Promise<string> {
@@ -49,11 +52,19 @@ export class KmsSecretSealer implements SecretSealer {
     // The cache is keyed by the wrapped key and the context: KMS checked that pair once.
     const cacheKey = `${wrapped}|${context.kind}|${context.owner}`;
     let dataKey = this.dataKeys.get(cacheKey);
-    if (!dataKey) {
-      dataKey = await this.kms.decrypt(Buffer.from(wrapped, 'base64url'), encryptionContext(context));
-      if (this.dataKeys.size >= CACHE_LIMIT) this.dataKeys.clear();
-      this.dataKeys.set(cacheKey, dataKey);
+    if (dataKey) {
+      // Least recently used first: a hit moves the key to the end of the map's order.
+      this.dataKeys.delete(cacheKey);
+    } else {
+      const ciphertext = Buffer.from(wrapped, 'base64url');
+      dataKey = await this.kms.decrypt(this.keyId, ciphertext, encryptionContext(context));
+      const oldest = this.dataKeys.keys().next();
+      if (this.dataKeys.size >= this.cacheLimit && !oldest.done) {
+        this.dataKeys.get(oldest.value)?.fill(0);
+        this.dataKeys.delete(oldest.value);
+      }
     }
+    this.dataKeys.set(cacheKey, dataKey);
     return decrypt(dataKey, rest.slice(dot + 1), context);
   }
 }
@@ -82,10 +93,10 @@ function sdkCalls(): KmsCalls {
       if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
       return { plaintext: out.Plaintext, ciphertext: out.CiphertextBlob };
     },
-    async decrypt(ciphertext, context) {
+    async decrypt(keyId, ciphertext, context) {
       const { kms, sdk } = await load();
       const out = await kms.send(
-        new sdk.DecryptCommand({ CiphertextBlob: ciphertext, EncryptionContext: context }),
+        new sdk.DecryptCommand({ KeyId: keyId, CiphertextBlob: ciphertext, EncryptionContext: context }),
       );
       if (!out.Plaintext) throw new Error('KMS returned no plaintext');
       return out.Plaintext;
