@@ -131,7 +131,10 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
-/** The request's own TLS material, for an https URL only (a plain-HTTP URL has no TLS to carry it). */
+/**
+ * The request's own TLS material, for an https URL only (a plain-HTTP URL has no TLS to carry it; a PUT
+ * refuses a client certificate on an `http:` URL, so none is dropped here unnoticed).
+ */
 function tlsOf(request: WebhookRequest, url: URL): Record<string, string> {
   const tls = request.tls;
   if (!tls || url.protocol !== 'https:') return {};
@@ -164,7 +167,7 @@ function readLimited(res: IncomingMessage, limit: number): Promise<Uint8Array> {
 }
 
 /** A short, stored description of a failure without an HTTP response (no stack, no internals). */
-function describeNetworkError(error: NodeJS.ErrnoException): string {
+export function describeNetworkError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -176,11 +179,14 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
     case 'EHERALDREFUSED':
       return error.message;
     case 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED':
-    case 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE':
     case 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE':
     case 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA':
     case 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN':
       return `TLS handshake refused by the receiver: it requires a client certificate it accepts (${error.code})`;
+    // A generic alert: a missing or refused client certificate is one cause, no TLS version or cipher in
+    // common another; the attempt cannot tell which.
+    case 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE':
+      return `TLS handshake refused by the receiver: no client certificate it accepts, or no TLS version or cipher in common (${error.code})`;
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
