@@ -1,4 +1,4 @@
-import { CfnOutput, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -55,7 +55,10 @@ export class StaticEgress extends Construct {
     },
   ) {
     super(scope, id);
-    const azs = egressAzs(props.settings);
+    // As many addresses as the VPC will have AZs: the region (or, for an environment-agnostic stack,
+    // CDK's two placeholders) may offer fewer than asked, and an address no NAT gateway uses must never
+    // be listed in EgressIps. The VPC takes its AZs from the same list.
+    const azs = Math.min(egressAzs(props.settings), Stack.of(this).availabilityZones.length);
     this.addresses = Array.from({ length: azs }, (_, i) => {
       const eip = new ec2.CfnEIP(this, `Address${i + 1}`, { domain: 'vpc' });
       // Receivers allow-list these: a replacement would break every allow-list at once.

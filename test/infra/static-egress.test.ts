@@ -60,6 +60,16 @@ describe('static egress', () => {
     expect(KEYS.filter(eni)).toEqual(['consumer']);
   });
 
+  it('makes no address that no NAT gateway uses when the environment offers fewer AZs than asked', () => {
+    // An environment-agnostic stack has CDK's two placeholder AZs: three asked, two made.
+    const agnostic = synth({ egress: { staticIps: true, azs: 3 } });
+    const eips = Object.keys(agnostic.template.findResources('AWS::EC2::EIP')).sort();
+    const nats = Object.values(agnostic.template.findResources('AWS::EC2::NatGateway'));
+    expect(eips).toHaveLength(nats.length);
+    expect(nats.map((nat) => nat.Properties.AllocationId['Fn::GetAtt'][0]).sort()).toEqual(eips);
+    expect(agnostic.template.toJSON().Outputs.EgressIps.Value['Fn::Join'][1]).toHaveLength(nats.length);
+  });
+
   it('takes 1 to 3 AZs, and reads herald:egress from the context as JSON', () => {
     expect(count(synth({ egress: { staticIps: true, azs: 1 } }), 'AWS::EC2::NatGateway')).toBe(1);
     expect(() => synth({ egress: { staticIps: true, azs: 4 } })).toThrow(
