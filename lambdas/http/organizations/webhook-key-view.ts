@@ -2,7 +2,7 @@
  * The JSON view of an organization's Ed25519 public keys (`GET /webhook-keys`, the rotations' answer):
  * public halves only; the sealed private key never leaves the service.
  */
-import type { Organization, SignatureScheme } from '#domain/model';
+import { type Organization, SIGNATURE_SCHEMES, type SignatureScheme } from '#domain/model';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import { renderTimestamp } from '#domain/time';
 
@@ -33,7 +33,14 @@ export interface SignatureSchemesView {
   readonly signature_schemes: readonly SignatureScheme[];
 }
 
-/** The schemes the organization's webhooks carry (every scheme unless it chose fewer). */
-export function toSignatureSchemesView(org: Pick<Organization, 'signatureSchemes'>): SignatureSchemesView {
-  return { signature_schemes: org.signatureSchemes ?? ['v1', 'v1a'] };
+/**
+ * The schemes the organization's webhooks carry: its setting (every scheme unless it chose fewer), less
+ * `v1a` while it has no signing key (its webhooks then carry the HMAC only).
+ */
+export function toSignatureSchemesView(
+  org: Pick<Organization, 'signatureSchemes' | 'signingKey'>,
+): SignatureSchemesView {
+  const chosen = org.signatureSchemes ?? SIGNATURE_SCHEMES;
+  const carried = org.signingKey ? chosen : chosen.filter((scheme) => scheme !== 'v1a');
+  return { signature_schemes: carried.length > 0 ? carried : ['v1'] };
 }
