@@ -48,6 +48,14 @@ function toCertificate(map: Record<string, unknown> | undefined): CertificateSum
     : undefined;
 }
 
+/** Every attribute of the material (an absent one is removed when the item is saved). */
+export const MATERIAL_ATTRIBUTES = [
+  'payload_encryption_key',
+  'tls_client_certificate',
+  'tls_client_key_sealed',
+  'tls_ca_certificate',
+] as const;
+
 /** The endpoint item's attributes of the material. */
 export function secretsItem(secrets: EndpointSecrets): Record<string, string> {
   const item: Record<string, string> = {};

@@ -11,6 +11,7 @@ import { transact } from './api-key-count';
 import {
   ENDPOINT_SECURITY,
   endpointSecurityItem,
+  MATERIAL_ATTRIBUTES,
   secretsItem,
   toEndpointSecrets,
   toEndpointSecurity,
@@ -18,7 +19,7 @@ import {
 import { DELETED_AT, keys } from './items';
 
 /** The endpoint item's attributes beside the material: its summary, and the version saves advance. */
-const SUMMARY = 'summary';
+const SUMMARY = 'security_summary';
 const VERSION = 'material_version';
 
 /**
@@ -70,24 +71,29 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
 
   async saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome> {
     const stored = endpointSecurityItem(save.summary);
-    // The whole item is replaced. It may replace an item another organization left behind (never read
-    // as this one's): the account's condition is what binds the IBAN to the organization.
+    // Every attribute is set or removed, so nothing of an earlier version stays. It may take over an item
+    // another organization left behind (never read as this one's): the account's condition is what binds
+    // the IBAN to the organization.
     const versionHolds = save.version === 0 ? `attribute_not_exists(${VERSION})` : `${VERSION} = :expected`;
+    const material = { ...secretsItem(save.secrets), ...(stored ? { [SUMMARY]: stored } : {}) };
+    const removed = [...MATERIAL_ATTRIBUTES, SUMMARY].filter((name) => !(name in material));
+    const names = Object.keys(material);
     const outcome = await transact(this.client, [
       {
-        Put: {
+        // UpdateItem, as the account writers' grants on `ENDPOINT#` items allow (it creates a missing one).
+        Update: {
           TableName: this.tableName,
-          Item: {
-            ...keys.endpointSecrets(iban),
-            org_id: orgId,
-            ...secretsItem(save.secrets),
-            ...(stored ? { [SUMMARY]: stored } : {}),
-            [VERSION]: save.version + 1,
-          },
+          Key: keys.endpointSecrets(iban),
+          UpdateExpression: [
+            `SET ${['org_id = :org', `${VERSION} = :next`, ...names.map((n) => `${n} = :${n}`)].join(', ')}`,
+            removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : '',
+          ].join(''),
           ConditionExpression: `attribute_not_exists(pk) OR org_id <> :org OR ${versionHolds}`,
           ExpressionAttributeValues: {
             ':org': orgId,
+            ':next': save.version + 1,
             ...(save.version === 0 ? {} : { ':expected': save.version }),
+            ...Object.fromEntries(names.map((n) => [`:${n}`, material[n as keyof typeof material]])),
           },
         },
       },
