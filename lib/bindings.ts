@@ -177,10 +177,10 @@ export interface FunctionAccess {
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
- * - `ENDPOINT#` items (an endpoint's payload key): read by the consumer, written (UpdateItem) by the two
- *   account writers `manageSettings` and `administer`; the API readers cannot read them;
- * - `ENDPOINT#` items (an endpoint's payload key): read by the consumer, written (UpdateItem) by the two
- *   account writers `manageSettings` and `administer`; the API readers cannot read them;
+ * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
+ *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
+ *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
+ *   the account; the API readers cannot read them;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery

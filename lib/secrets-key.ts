@@ -8,8 +8,8 @@ import { SECRET_ACCESS, SECRET_KIND_CONTEXT_KEY, type SecretKind } from '#config
 
 /**
  * Herald's secrets key: the customer-managed KMS key that seals the secrets Herald must use again (the
- * organizations' Ed25519 private keys), used only through envelope encryption (a data key per secret).
- * Its own key, apart from the table's optional one, so that no grant on table data reaches a secret.
+ * organizations' Ed25519 private keys, the endpoints' TLS client keys), used only through envelope
+ * encryption (a data key per secret). Its own key, apart from the table's optional one, so that no grant on table data reaches a secret.
  * Rotated yearly; retained on deletion, since sealed keys would not open without it.
  */
 export class SecretsKey extends Construct {
@@ -18,7 +18,7 @@ export class SecretsKey extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.key = new kms.Key(this, 'Key', {
-      description: "Herald: seals the organizations' signing keys (envelope encryption)",
+      description: 'Herald: seals signing keys and TLS client keys (envelope encryption)',
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

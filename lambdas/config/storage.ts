@@ -19,7 +19,10 @@ export const ITEM_PREFIXES = {
   apiKey: 'APIKEY#',
   portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
-  /** An endpoint's security material (payload key), beside its account item; read only when needed. */
+  /**
+   * An endpoint's security material (payload key, TLS client certificate and sealed key, CA certificate),
+   * beside its account item; read only when needed.
+   */
   endpointSecrets: 'ENDPOINT#',
   event: 'EVENT#',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */

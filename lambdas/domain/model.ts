@@ -84,7 +84,10 @@ export interface Account {
   readonly endpointId?: string | undefined;
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
-  /** What the endpoint demands beyond HTTPS (encrypted payloads); absent: nothing. */
+  /**
+   * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
+   * absent: nothing.
+   */
   readonly endpointSecurity?: EndpointSecuritySummary | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;

@@ -79,9 +79,14 @@ export function decodePublicKey(publicKey: string): KeyObject {
   });
 }
 
-/** The private key of an opened (unsealed) PKCS #8 DER. */
+/** The private key of an opened (unsealed) PKCS #8 DER: a signing key, or an endpoint's TLS client key. */
 export function privateKeyOf(pkcs8: Uint8Array): KeyObject {
   return createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' });
+}
+
+/** The same key as PKCS #8 PEM, as a TLS connection takes it. */
+export function privateKeyPemOf(pkcs8: Uint8Array): string {
+  return privateKeyOf(pkcs8).export({ format: 'pem', type: 'pkcs8' }).toString();
 }
 
 /** The keys as listed at `nowMs`: the current one and, while it still signs, the previous. */

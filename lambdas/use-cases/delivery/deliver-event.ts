@@ -14,9 +14,12 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps {
   readonly events: EventStore;
   /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
-  /** Opens the organizations' Ed25519 keys (`v1a`); without one, webhooks carry the HMAC signatures only. */
+  /**
+   * Opens the organizations' Ed25519 keys (`v1a`; without a sealer, webhooks carry the HMAC signatures
+   * only) and the endpoints' TLS client keys.
+   */
   readonly sealer?: SecretSealer;
-  /** The endpoints' material (payload keys), read per batch for accounts that have some. */
+  /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch for accounts that have some. */
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter;

@@ -4,12 +4,12 @@
  * material of the connection (client certificate, private CA). The stored event keeps the plain JSON
  * body; the organization reads it as before.
  */
-import { createPrivateKey } from 'node:crypto';
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, EventRecord } from '#domain/model';
 import type { ClientTls } from '#domain/ports';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
+import { privateKeyPemOf } from '#domain/signing/signing-keys';
 
 /** The bytes an attempt sends and their media type. */
 export interface OutgoingBody {
@@ -54,15 +54,7 @@ export async function tlsOptions(
   }
   const key =
     client && sealer
-      ? createPrivateKey({
-          key: Buffer.from(
-            await sealer.open(client.sealedKey, clientKeyContext(account.orgId, account.iban)),
-          ),
-          format: 'der',
-          type: 'pkcs8',
-        })
-          .export({ format: 'pem', type: 'pkcs8' })
-          .toString()
+      ? privateKeyPemOf(await sealer.open(client.sealedKey, clientKeyContext(account.orgId, account.iban)))
       : undefined;
   return { cert: client?.certificate, key, ca: secrets?.tlsCa };
 }
