@@ -8,7 +8,6 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
-import { hostChecker } from '#adapters/http/host-check';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
@@ -63,6 +62,7 @@ import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
 import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
+import { putEndpointDeps } from './endpoint-deps';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -85,14 +85,7 @@ const delivery = {
 };
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
-const endpointDeps = {
-  directory,
-  endpointSecrets,
-  sealer,
-  policy,
-  checkHost: hostChecker(policy),
-  now: Date.now,
-};
+const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {

@@ -1,7 +1,6 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
-import { hostChecker } from '#adapters/http/host-check';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -22,6 +21,7 @@ import {
 } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
+import { putEndpointDeps } from './endpoint-deps';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -35,14 +35,7 @@ const directory = new DynamoDirectoryStore(documents, env.TABLE_NAME);
 const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME);
 const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
-const endpointDeps = {
-  directory,
-  endpointSecrets,
-  sealer,
-  policy,
-  checkHost: hostChecker(policy),
-  now: Date.now,
-};
+const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
