@@ -32,8 +32,8 @@ export interface RouteShape {
    */
   readonly scope?: KeyScope;
   /**
-   * The request body may carry a secret (a sign-in token, a TLS client key): its function passes
-   * `logEvent: false`, so the event never reaches the logs (`test/http/secret-bodies.test.ts`).
+   * The request body may carry a secret (a sign-in token, a TLS client key): `apiHandler` never logs
+   * the event, even with POWERTOOLS_LOGGER_LOG_EVENT set (`test/http/secret-bodies.test.ts`).
    */
   readonly secretBody?: true;
 }

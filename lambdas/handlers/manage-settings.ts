@@ -44,40 +44,36 @@ const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, pol
  * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
  * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
  */
-export const handler = apiHandler(
-  async (event) => {
-    const orgId = orgIdOf(event);
-    switch (`${event.httpMethod} ${event.resource}`) {
-      case 'PUT /accounts/{iban}': {
-        const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
-        const security = parseEndpointSecurity(event);
-        const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
-        return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
-      }
-      case 'GET /webhook-token':
-        return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));
-      case 'POST /webhook-token/rotate': {
-        const { overlapHours } = parseTokenRotation(event);
-        return json(200, toWebhookTokenView(await rotateWebhookToken(directory, orgId, overlapHours)));
-      }
-      case 'GET /webhook-keys':
-        return json(200, (await listSigningKeys(directory, orgId)).map(toWebhookKeyView));
-      case 'POST /webhook-keys/rotate': {
-        const { overlapHours } = parseTokenRotation(event);
-        const keys = await rotateSigningKey({ directory, sealer: requireSealer() }, orgId, overlapHours);
-        return json(200, keys.map(toWebhookKeyView));
-      }
-      case 'PUT /webhook-signatures': {
-        const schemes = parseSignatureSchemes(event);
-        return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
-      }
-      default:
-        throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
+export const handler = apiHandler(async (event) => {
+  const orgId = orgIdOf(event);
+  switch (`${event.httpMethod} ${event.resource}`) {
+    case 'PUT /accounts/{iban}': {
+      const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
+      const security = parseEndpointSecurity(event);
+      const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
+      return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
     }
-    // `PUT /accounts/{iban}` may carry a TLS client key: the event is never logged.
-  },
-  { logEvent: false },
-);
+    case 'GET /webhook-token':
+      return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));
+    case 'POST /webhook-token/rotate': {
+      const { overlapHours } = parseTokenRotation(event);
+      return json(200, toWebhookTokenView(await rotateWebhookToken(directory, orgId, overlapHours)));
+    }
+    case 'GET /webhook-keys':
+      return json(200, (await listSigningKeys(directory, orgId)).map(toWebhookKeyView));
+    case 'POST /webhook-keys/rotate': {
+      const { overlapHours } = parseTokenRotation(event);
+      const keys = await rotateSigningKey({ directory, sealer: requireSealer() }, orgId, overlapHours);
+      return json(200, keys.map(toWebhookKeyView));
+    }
+    case 'PUT /webhook-signatures': {
+      const schemes = parseSignatureSchemes(event);
+      return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
+    }
+    default:
+      throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
+  }
+});
 
 /** The sealer, which a deployment always configures for this function (a 500 otherwise). */
 function requireSealer() {

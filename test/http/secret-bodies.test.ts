@@ -99,9 +99,16 @@ describe('routes whose body may carry a secret', () => {
     },
   );
 
-  it('a route without a secret logs its event, so the capture above sees one when it is logged', async () => {
-    const route = API_ROUTES.find((r) => r.method === 'GET' && r.path === '/accounts/{iban}');
-    if (!route) throw new Error('no GET /accounts/{iban}');
-    expect(await logsOf(route.fn, route)).toContain(SECRET);
-  });
+  it.each([
+    ['GET', '/accounts/{iban}'],
+    ['GET', '/webhook-token'],
+    ['GET', '/admin/organizations/{org}'],
+  ])(
+    '%s %s, without a secret, logs its event: the capture above sees one when it is logged',
+    async (method, path) => {
+      const route = API_ROUTES.find((r) => r.method === method && r.path === path);
+      if (!route) throw new Error(`no ${method} ${path}`);
+      expect(await logsOf(route.fn, route)).toContain(SECRET);
+    },
+  );
 });
