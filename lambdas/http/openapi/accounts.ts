@@ -158,6 +158,10 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   },
 };
 
+/** A save of the endpoint's security material that kept losing to concurrent ones. */
+export const ENDPOINT_BUSY =
+  'Other requests kept changing the endpoint at the same time; nothing of this one was stored: send it again.';
+
 /**
  * A page of accounts, for an organization key's listing and the operator's
  * (`listOrganizationAccounts`): the paging parameters and answers both share.
@@ -271,6 +275,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
         'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',
       ),
       '404': responseRef('NotFound', 'No such account in the organization.'),
+      '409': responseRef('Conflict', ENDPOINT_BUSY),
     },
   }),
   operation('POST', '/accounts/{iban}/enable', {

@@ -10,7 +10,7 @@ import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE } from './accounts';
+import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE, ENDPOINT_BUSY } from './accounts';
 import { CURSOR } from './admin-components';
 import { ENDPOINT_SECURITY_REQUEST } from './endpoint-security';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
@@ -179,7 +179,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '404': UNKNOWN_ORG,
       '409': responseRef(
         'Conflict',
-        "The IBAN is another organization's, or holds its events: erase them first.",
+        `The IBAN is another organization's, or holds its events: erase them first. Or: ${ENDPOINT_BUSY}`,
       ),
     },
   },
