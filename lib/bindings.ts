@@ -180,6 +180,10 @@ export interface FunctionAccess {
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
+ * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
+ *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
+ *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
+ *   the account; the API readers cannot read them;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
@@ -241,7 +245,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   manageSettings: {
-    table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['account', 'organization', 'endpointSecrets'],
+      },
+    },
   },
   publishEvent: {
     table: {
@@ -255,12 +264,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings'],
+        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets'],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
         // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log'],
-        DeleteItem: ['apiKey', 'account'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log.
         Query: ['log'],
@@ -277,7 +286,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   consumer: {
     table: {
       items: {
-        GetItem: ['event', 'log', 'account', 'organization'],
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets'],
         UpdateItem: ['event', 'log', 'account'],
         // The order gate and its chain read an ordered account's log.
         Query: ['log'],

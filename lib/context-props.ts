@@ -5,6 +5,7 @@ import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';
 import type { WafSettings } from './stage-firewall';
+import type { EgressSettings } from './static-egress';
 
 /** Prefix of every context key Herald reads (`cdk.json` or `-c herald:<name>=<value>`). */
 export const CONTEXT_PREFIX = 'herald:';
@@ -17,7 +18,8 @@ export const CONTEXT_PREFIX = 'herald:';
  * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `orgRateLimit`, `orgBurstLimit`, `orgQuotaPerDay`, `domainName` + `certificateArn` (+
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
  * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`, `waf` (JSON of
- * `WafSettings`, or `false`), `endpointHealth` (JSON of `HealthSettings`).
+ * `WafSettings`, or `false`), `endpointHealth` (JSON of `HealthSettings`), `egress` (JSON of
+ * `EgressSettings`, e.g. `{"staticIps":true,"azs":2}`).
  */
 export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
   const raw = (name: string): unknown => node.tryGetContext(`${CONTEXT_PREFIX}${name}`);
@@ -101,6 +103,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
     webAclArn: str('webAclArn'),
     waf: wafSettings(json(raw('waf'))),
     endpointHealth: json(raw('endpointHealth')) as HealthSettings | undefined,
+    egress: json(raw('egress')) as EgressSettings | undefined,
   };
 }
 

@@ -74,6 +74,7 @@ export class HeraldDashboard extends Construct {
             herald(DELIVERY_METRICS.circuitOpened, sum, 'circuits opened'),
             herald(DELIVERY_METRICS.endpointRecovered, sum, 'endpoints recovered'),
             herald(DELIVERY_METRICS.endpointDisabled, sum, 'endpoints disabled'),
+            herald(DELIVERY_METRICS.certificateExpiring, sum, 'client certificates expiring (attempts)'),
           ]),
           // Per endpoint from the consumer's attempt logs: no metric (and no cost) per account.
           new cloudwatch.LogQueryWidget({

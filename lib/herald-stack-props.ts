@@ -8,6 +8,7 @@ import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { WafSettings } from './stage-firewall';
+import type { EgressSettings } from './static-egress';
 
 /**
  * Which webhook URLs the consumer delivers to (env `WEBHOOK_URL_POLICY`, see
@@ -112,6 +113,14 @@ export interface HeraldStackProps extends StackProps {
    * @default { enabled: true, perIpLimit: a fifth of apiThrottle over the window (3,000), windowSeconds: 300, ipReputation: true }
    */
   readonly waf?: WafSettings;
+  /**
+   * Fixed source addresses for webhooks: `{ staticIps: true, azs: 2 }` runs the consumer in private
+   * subnets behind one NAT gateway and Elastic IP per AZ (output `EgressIps`), with endpoints for
+   * DynamoDB, SQS and KMS so AWS traffic bypasses the NAT gateways. About $102 a month with 2 AZs before
+   * data (see the README's Deploying section). Changing the AZs replaces addresses receivers allow-list.
+   * @default - off: webhooks come from Lambda's shared addresses
+   */
+  readonly egress?: EgressSettings;
 }
 
 /** Smallest `eventRetentionDays`: the queue retention. */

@@ -21,6 +21,8 @@ import { EventsTable } from './events-table';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
+import { SecretsKey } from './secrets-key';
+import { StaticEgress } from './static-egress';
 import { TableSettings } from './table-settings';
 import { allowUsageKeyRegistration } from './usage-plan-access';
 
@@ -67,12 +69,21 @@ export class HeraldStack extends Stack {
       tracing: props.tracing ?? false,
       logKey: key,
     };
+    // Fixed source addresses: only the function that sends webhooks runs behind them.
+    const egress = props.egress?.staticIps
+      ? new StaticEgress(this, 'Egress', {
+          settings: props.egress,
+          logRetention: defaults.logRetention,
+          logKey: key,
+        })
+      : undefined;
     const functions = {} as Record<FunctionKey, lambda.Function>;
     for (const fnKey of Object.keys(FUNCTIONS) as FunctionKey[]) {
       const { fn } = new HeraldFunction(this, functionConstructId(fnKey), {
         ...defaults,
         entry: `${HANDLERS_DIR}/${FUNCTIONS[fnKey]}.ts`,
         sizing: FUNCTION_SIZING[fnKey],
+        network: fnKey === 'consumer' ? egress?.network : undefined,
       });
       const access = FUNCTION_ACCESS[fnKey];
       if (access.table) bindTable(fn, table, access.table);
@@ -80,6 +91,7 @@ export class HeraldStack extends Stack {
       functions[fnKey] = fn;
     }
     this.functions = functions;
+    new SecretsKey(this, 'Secrets').bind(functions);
     const { consumer, reconciler, forwarder } = functions;
     // The consumer checks URLs at delivery; the functions that save them check them when saved.
     for (const fn of [consumer, functions.administer, functions.manageSettings]) {

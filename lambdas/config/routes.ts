@@ -31,6 +31,11 @@ export interface RouteShape {
    * exactly the routes its scope covers (`lambdas/http/authorizer-policy.ts`); API Gateway denies the rest.
    */
   readonly scope?: KeyScope;
+  /**
+   * The request body may carry a secret (a sign-in token, a TLS client key): `apiHandler` never logs
+   * the event, even with POWERTOOLS_LOGGER_LOG_EVENT set (`test/http/secret-bodies.test.ts`).
+   */
+  readonly secretBody?: true;
 }
 
 /** An operator route: its method and resource path (all served by `administer`, SigV4-signed). */
@@ -38,6 +43,8 @@ export interface AdminRoute {
   readonly method: RouteMethod;
   /** Resource path in API Gateway syntax, e.g. `/admin/organizations/{org}`. */
   readonly path: string;
+  /** The body may carry a secret (see {@link RouteShape.secretBody}). */
+  readonly secretBody?: true;
 }
 
 /**
@@ -52,6 +59,8 @@ export const ADMIN_ROUTES = {
   listApiKeys: { method: 'GET', path: '/admin/organizations/{org}/api-keys' },
   revokeApiKey: { method: 'DELETE', path: '/admin/organizations/{org}/api-keys/{key_id}' },
   rotateOrganizationToken: { method: 'POST', path: '/admin/organizations/{org}/webhook-token/rotate' },
+  rotateOrganizationKeys: { method: 'POST', path: '/admin/organizations/{org}/webhook-keys/rotate' },
+  setOrganizationSignatures: { method: 'PUT', path: '/admin/organizations/{org}/webhook-signatures' },
   registerUsageKey: { method: 'POST', path: '/admin/organizations/{org}/usage-key' },
   createPortalLink: { method: 'POST', path: '/admin/organizations/{org}/portal-links' },
   listOrganizationAccounts: { method: 'GET', path: '/admin/organizations/{org}/accounts' },
@@ -60,7 +69,7 @@ export const ADMIN_ROUTES = {
   resetOrganizationWebhooks: { method: 'POST', path: '/admin/organizations/{org}/webhooks/reset' },
   indexEventStatuses: { method: 'POST', path: '/admin/organizations/{org}/events/index-statuses' },
   migrateEvents: { method: 'POST', path: '/admin/organizations/{org}/events/migrate' },
-  putAccount: { method: 'PUT', path: '/admin/accounts/{iban}' },
+  putAccount: { method: 'PUT', path: '/admin/accounts/{iban}', secretBody: true },
   deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
   adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
@@ -95,16 +104,19 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
-  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none' },
+  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none', secretBody: true },
   // Sign-out: any scope may end its own session (the handler refuses keys that are not sessions).
   keyRoute('DELETE', '/portal/session', 'portalSession'),
-  keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'),
+  // tls_client_key: a secret in the body.
+  { ...keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'), secretBody: true },
   keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
   keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),
+  // Public keys are no secret: a `read` key lists them (receivers' deployments often hold only one).
+  keyRoute('GET', '/webhook-keys', 'manageSettings'),
+  keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
+  keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
-  ...Object.values(ADMIN_ROUTES).map(
-    ({ method, path }): RouteShape => ({ method, path, fn: 'administer', auth: 'iam' }),
-  ),
+  ...Object.values(ADMIN_ROUTES).map((route): RouteShape => ({ ...route, fn: 'administer', auth: 'iam' })),
 ];
 
 /**

@@ -20,6 +20,11 @@ export const ITEM_PREFIXES = {
   portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
   /** An event id's claim (`EVENT#<id>`), or an event stored before sequences (the old layout). */
+  /**
+   * An endpoint's security material (payload key, TLS client certificate and sealed key, CA certificate),
+   * beside its account item; read only when needed.
+   */
+  endpointSecrets: 'ENDPOINT#',
   event: 'EVENT#',
   /** An account's event log (`LOG#<orgId>#<IBAN>`), one item per event, the sequence as sort key. */
   log: 'LOG#',

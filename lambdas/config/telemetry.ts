@@ -32,6 +32,11 @@ export const DELIVERY_METRICS = {
   circuitOpened: 'CircuitOpened',
   endpointRecovered: 'EndpointRecovered',
   endpointDisabled: 'EndpointDisabled',
+  /**
+   * Attempts that presented a client certificate expiring within `CERTIFICATE_WARNING_DAYS` (14 days);
+   * the consumer's log "Client certificate expiring" names the endpoint.
+   */
+  certificateExpiring: 'ClientCertificateExpiring',
 } as const;
 
 /**

@@ -3,6 +3,7 @@
  * counts and the median latency per bucket, and the window's totals. Computed from attempt records, so
  * the server answers one summary instead of the page fetching every event's attempts.
  */
+import { isSuccessStatus } from './delivery/policy';
 import type { DeliveryAttempt } from './model';
 
 /** The windows a summary covers, by name: their length and how many buckets (bars) they have. */
@@ -76,7 +77,7 @@ export function windowStats(
   const points = attempts
     .map((a) => ({
       at: Date.parse(a.deliveredAt),
-      ok: a.responseStatus >= 200 && a.responseStatus < 300,
+      ok: isSuccessStatus(a.responseStatus),
       ms: a.responseTimeMs,
     }))
     .filter((p) => p.at >= since && p.at <= now);

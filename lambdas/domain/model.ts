@@ -6,6 +6,17 @@
 import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
 import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+
+/**
+ * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
+ * `X-Signature`) or `v1a` (Ed25519 with the organization's signing key).
+ */
+export type SignatureScheme = 'v1' | 'v1a';
+
+/** Every {@link SignatureScheme}; an organization signs with all of them unless its setting says less. */
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = ['v1', 'v1a'];
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
@@ -21,6 +32,12 @@ export interface Organization {
   readonly webhookToken: string;
   /** The token before the last rotation, which also signs webhooks until it expires. */
   readonly previousWebhookToken?: PreviousToken | undefined;
+  /** The Ed25519 key that makes the `v1a` signatures; absent until the organization's first key. */
+  readonly signingKey?: SigningKey | undefined;
+  /** The signing key before the last rotation, which also signs until it expires. */
+  readonly previousSigningKey?: PreviousSigningKey | undefined;
+  /** The schemes its webhooks carry; absent: every scheme it has a key for. */
+  readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }
@@ -80,6 +97,11 @@ export interface Account {
    * `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
    */
   readonly settledThrough?: number | undefined;
+  /**
+   * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
+   * absent: nothing.
+   */
+  readonly endpointSecurity?: EndpointSecuritySummary | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -3,16 +3,16 @@
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 
+import type { ClientTls } from './endpoint-security/endpoint-security';
 import type {
   Account,
   AccountTombstone,
-  ApiKey,
   DeliveryAttempt,
   EventRecord,
   EventRef,
   Organization,
-  PortalLink,
   PreviousToken,
+  SignatureScheme,
   WebhookStatus,
 } from './model';
 import type {
@@ -29,7 +29,11 @@ import type {
   StatusChunk,
   StatusPage,
 } from './queries';
+import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
 
+// Who may call: API keys and portal sign-in links.
+export * from './access-ports';
+export type { ClientTls } from './endpoint-security/endpoint-security';
 export type * from './queries';
 
 /**
@@ -224,6 +228,13 @@ export interface DirectoryStore {
    * false when the organization does not exist.
    */
   setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
+  /**
+   * Replaces the Ed25519 signing key and keeps the replaced one as `previous` (or forgets it when
+   * undefined); false when the organization does not exist.
+   */
+  setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean>;
+  /** Sets the signature schemes the organization's webhooks carry; false when it does not exist. */
+  setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean>;
   /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
   getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
   /**
@@ -271,46 +282,6 @@ export interface DirectoryStore {
 }
 
 /**
- * Organization API keys, found by the SHA-256 hash of the secret and listed by id. The store keeps each
- * organization under {@link MAX_API_KEYS_PER_ORG} keys atomically: a key is stored only together with
- * the organization's count of keys, so concurrent creations can never exceed it.
- */
-export interface ApiKeyStore {
-  /**
-   * Stores a new key under its hash, unless the organization already holds {@link MAX_API_KEYS_PER_ORG}
-   * keys: false then, and nothing is stored.
-   */
-  createApiKey(hash: string, key: ApiKey): Promise<boolean>;
-  /** The key a hash belongs to (expired ones included: the caller decides). */
-  findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
-  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_LISTED}). */
-  listApiKeys(orgId: string): Promise<ApiKey[]>;
-  /** Deletes the key and frees its place; false when the organization has no key with this id. */
-  revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
-  /**
-   * Deletes the key stored under `hash` (a caller holding the secret) and frees its place; false when
-   * no key of `orgId` with id `keyId` is stored there.
-   */
-  deleteApiKey(hash: string, orgId: string, keyId: string): Promise<boolean>;
-}
-
-/** Keys an organization may hold at once, so listing them stays one bounded read. */
-export const MAX_API_KEYS_PER_ORG = 50;
-
-/**
- * Keys one listing returns: more than {@link MAX_API_KEYS_PER_ORG}, so an organization that went over
- * the limit before it was enforced atomically still sees (and can revoke) every key; one batch read.
- */
-export const MAX_API_KEYS_LISTED = 100;
-
-/** One-time portal sign-in links, stored by the SHA-256 hash of their token. */
-export interface PortalLinkStore {
-  createPortalLink(link: PortalLink): Promise<void>;
-  /** Deletes the link and returns what it was, in one write, so a link signs in at most once. */
-  takePortalLink(tokenHash: string): Promise<PortalLink | undefined>;
-}
-
-/**
  * The delivery queue. Its message body is the codec in `delivery/message.ts`: the adapter writes it, the
  * batch use-cases read it.
  */
@@ -350,6 +321,8 @@ export interface WebhookRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Mutual TLS for this request only: the endpoint's client certificate and key, and its receiver's CA. */
+  readonly tls?: ClientTls | undefined;
 }
 
 /** Sends webhook POSTs. */

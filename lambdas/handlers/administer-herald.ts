@@ -5,9 +5,10 @@ import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
-import { hostChecker } from '#adapters/http/host-check';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
@@ -24,6 +25,7 @@ import {
   toAccountView,
   toEndpointEnabledView,
 } from '#http/accounts/account-view';
+import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
 import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
@@ -40,15 +42,18 @@ import {
   toOrganizationView,
   toUsageKeyView,
 } from '#http/organizations/organization-view';
+import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
+import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
 import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
 import { parsePortalLinkRequest } from '#http/portal/portal-request';
 import { toPortalLinkView } from '#http/portal/portal-view';
 import { baseUrlOf, pathParam } from '#http/request';
 import { json, noContent } from '#http/response';
-import { listAccounts, putAccount } from '#use-cases/accounts/accounts';
+import { listAccounts } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
@@ -57,14 +62,25 @@ import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organization
 import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
 import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
+import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
+import { putEndpointDeps } from './endpoint-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
+const env = loadEnv([
+  'TABLE_NAME',
+  'QUEUE_URL',
+  'PUBLIC_BASE_URL',
+  'WEBHOOK_URL_POLICY',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
+]);
 const client = createDocumentClient();
+const sealer = createSecretSealer(env);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
+const endpointSecrets = new DynamoEndpointSecretStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
@@ -73,6 +89,7 @@ const delivery = {
 };
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
@@ -91,7 +108,7 @@ const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 const ROUTES: { readonly [K in AdminOperation]: Route } = {
   createOrganization: async (event) => {
     const { name } = parseNewOrganization(event);
-    const created = await createOrganization(directory, apiKeys, name);
+    const created = await createOrganization(directory, apiKeys, name, undefined, sealer);
     // In AWS the organization's requests pass the usage plan only once its key is registered.
     await usageKeys.register(created.organization.id);
     return json(201, toCreatedOrganizationView(created));
@@ -113,6 +130,16 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   rotateOrganizationToken: async (event) => {
     const { overlapHours } = parseTokenRotation(event);
     return json(200, toWebhookTokenView(await rotateWebhookToken(directory, org(event), overlapHours)));
+  },
+  rotateOrganizationKeys: async (event) => {
+    const { overlapHours } = parseTokenRotation(event);
+    if (!sealer) throw new Error('no secrets key configured (SECRETS_KEY_ARN)');
+    const keys = await rotateSigningKey({ directory, sealer }, org(event), overlapHours);
+    return json(200, keys.map(toWebhookKeyView));
+  },
+  setOrganizationSignatures: async (event) => {
+    const schemes = parseSignatureSchemes(event);
+    return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
   createPortalLink: async (event) => {
@@ -156,12 +183,19 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
   },
   putAccount: async (event) => {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
-    const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
+    const security = parseEndpointSecurity(event);
+    const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: true });
     return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
-    const result = await deleteAccount({ directory, events: delivery.events, now: Date.now }, request);
+    const deps = {
+      directory,
+      events: delivery.events,
+      now: Date.now,
+      removeEndpointSecrets: endpointSecrets.removeSecrets,
+    };
+    const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
     return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },

@@ -8,6 +8,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DELIVERY_METRICS, ENDPOINT_DIMENSIONS } from '#config/telemetry';
+import { CERTIFICATE_WARNING_DAYS, daysLeft } from '#domain/endpoint-security/client-certificate';
 import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
 import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
@@ -62,6 +63,17 @@ export function deliveryObserver(
           1,
         );
         metrics.addMetric(DELIVERY_METRICS.attemptLatency, MetricUnit.Milliseconds, responseTimeMs);
+        const expiresAt = outcome.clientCertificateExpiresAt;
+        const days = expiresAt === undefined ? undefined : daysLeft(expiresAt, Date.now());
+        if (days !== undefined && days < CERTIFICATE_WARNING_DAYS) {
+          logger.warn('Client certificate expiring', {
+            account,
+            organization: outcome.event.orgId,
+            expiresAt,
+            days,
+          });
+          metrics.addMetric(DELIVERY_METRICS.certificateExpiring, MetricUnit.Count, 1);
+        }
         const changeMetric = endpoint?.change && CHANGE_METRICS[endpoint.change];
         if (endpoint?.change) {
           logger.info('Endpoint state changed', {

@@ -1,9 +1,12 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
@@ -22,6 +25,8 @@ const env = loadEnv([
   'WEBHOOK_URL_POLICY',
   'DELIVERY_TIMEOUT_MS',
   'ENDPOINT_HEALTH',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
 ]);
 const documents = createDocumentClient();
 const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
@@ -31,6 +36,10 @@ const deps: BatchDeps = {
   // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+  // Opens the organizations' Ed25519 keys once per batch; KMS data keys stay cached across batches.
+  sealer: createSecretSealer(env),
+  endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  encrypter: new JosePayloadEncrypter(),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),

@@ -2,6 +2,7 @@
 import { call, describe } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
+import { type EndpointSecurityFields, securityLines } from './endpoint-security';
 import { toApiTime, utcTimeInput } from './utc-time';
 
 /** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
@@ -12,7 +13,7 @@ interface Health {
   consecutive_failures: number;
 }
 
-interface AccountView {
+interface AccountView extends EndpointSecurityFields {
   iban: string;
   webhook_url: string | null;
   endpoint_id: string | null;
@@ -132,6 +133,7 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
         ? ' (each event waits for the earlier ones; a failed one lets the next go and is listed as failed)'
         : '',
     ),
+    ...securityLines(account),
     manage ? editUrlForm(account, status, refresh) : null,
     manage && account.webhook_health.state === 'disabled' ? enableForm(account, status, refresh) : null,
     status,

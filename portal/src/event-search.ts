@@ -4,8 +4,10 @@
  * {@link SEARCH_PAGES} requests of {@link PAGE_SIZE}, each bounded by the API's own read limits, so a
  * search costs at most five list requests whatever the organization holds. The API has no prefix filter:
  * ids are not indexed by prefix, and a filter over the index would only move the same bounded scan to
- * the server. Herald's ids are UUID v7, whose first 8 characters are their time to about a minute: a
- * prefix that short lists the events of that minute, and more characters narrow it down.
+ * the server. The ids Herald gives are UUID v7, whose first 8 characters are their time to about a
+ * minute: a prefix that short lists the matching events of that minute among those searched, and more
+ * characters narrow it down (an id a publisher chose may be a UUID v4, random throughout). An older
+ * event is found by narrowing Since and Until around it, which moves the searched pages back in time.
  */
 import { type Answer, call } from './api';
 import { h, notice } from './dom';

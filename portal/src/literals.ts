@@ -71,6 +71,3 @@ export const javaLiteral: Literal = (value) => quoted(value, utf16);
 /** Ruby: `"…"` with `#` escaped (`#{…}`, `#@x` and `#$x` interpolate) and `\u{…}` for the rest. */
 export const rubyLiteral: Literal = (value) =>
   quoted(value, (code) => `\\u{${hex(code, 1)}}`, { '#': '\\#' });
-
-/** POSIX shell: one single-quoted word (nothing is special inside but `'`, which is closed around). */
-export const shellLiteral: Literal = (value) => `'${value.replace(/'/g, `'\\''`)}'`;

@@ -11,6 +11,7 @@ import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
 import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
+import { measureCrypto } from './crypto';
 import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
@@ -25,6 +26,12 @@ if (wants('cli')) {
   const { rows, overFloorMs } = measureCliStart();
   for (const row of rows) console.log(`| ${row.name} | ${row.medianMs.toFixed(0)} |`);
   console.log(`\nThe bundled CLI starts ${overFloorMs.toFixed(0)} ms after a bare node.`);
+}
+
+if (wants('crypto')) {
+  console.log('\n## Cryptography per attempt: CPU time per call (process.cpuUsage, warmed up)\n');
+  console.log('| operation | CPU (µs) |\n|---|---:|');
+  for (const row of await measureCrypto()) console.log(`| ${row.name} | ${row.microsPerCall.toFixed(0)} |`);
 }
 
 if (wants('cold-start')) {

@@ -2,10 +2,15 @@
  * The CLI's commands: for each its usage line, the operator route of `ADMIN_ROUTES` it calls (its method
  * and path come from that table, so the CLI cannot drift from the API) and what it prints.
  */
-import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import type { AdminOperation } from '#config/routes';
 import { MAX_PER_PAGE } from '#http/paging';
+import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { ApiAnswer, ApiCall } from './api-client';
+import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
 import { type Flags, integer, required, timestamp, UsageError } from './flags';
+import { SIGNING_COMMANDS } from './signing-commands';
+
+export { adminRoute } from './admin-route';
 
 /**
  * One command: its line of the usage text, the operator route it calls (none: `publish`, which calls
@@ -15,28 +20,6 @@ export interface Command {
   readonly usage: string;
   readonly route?: AdminOperation;
   readonly run: (call: ApiCall, flags: Flags) => Promise<unknown>;
-}
-
-/**
- * The method and path of an operator route, its `{parameters}` filled in (percent-encoded), as the
- * arguments of an {@link ApiCall}.
- */
-export function adminRoute(
-  name: AdminOperation,
-  params: Readonly<Record<string, string>> = {},
-): [method: string, path: string] {
-  const { method, path } = ADMIN_ROUTES[name];
-  const filled = path.replace(/\{(\w+)\}/g, (_, param: string) => {
-    const value = params[param];
-    if (value === undefined) throw new Error(`${name} needs its path parameter ${param}`);
-    return encodeURIComponent(value);
-  });
-  return [method, filled];
-}
-
-/** The body of a successful answer: what most commands print. */
-async function bodyOf(answer: Promise<ApiAnswer>): Promise<unknown> {
-  return (await answer).body;
 }
 
 /** A chunked route's answer: what this call did and whether (and where) to go on. */
@@ -82,8 +65,6 @@ async function allPages(call: ApiCall, path: string): Promise<unknown[]> {
   }
   return items;
 }
-
-const org = (flags: Flags) => ({ org: required(flags, 'org') });
 
 /** Each command by its words (`org create`), in the order the usage text lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -134,7 +115,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account put': {
-    usage: 'account put --org ORG_ID --iban IBAN [--webhook-url URL] [--delivery-order concurrent|ordered]',
+    usage: `account put --org ORG_ID --iban IBAN [--webhook-url URL] [--delivery-order concurrent|ordered] ${ENDPOINT_SECURITY_USAGE}`,
     route: 'putAccount',
     run: (call, flags) =>
       bodyOf(
@@ -142,6 +123,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
           org: required(flags, 'org'),
           ...(flags['webhook-url'] ? { webhook_url: flags['webhook-url'] } : {}),
           ...(flags['delivery-order'] ? { delivery_order: flags['delivery-order'] } : {}),
+          ...endpointSecurityFields(flags),
         }),
       ),
   },
@@ -225,11 +207,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'token rotate': {
     usage: 'token rotate --org ORG_ID [--overlap-hours H]   (default 24: the old token also signs meanwhile)',
     route: 'rotateOrganizationToken',
-    run: (call, flags) => {
-      const hours = integer(flags, 'overlap-hours', 'whole hours from 0 to 168');
-      const body = hours === undefined ? {} : { overlap_hours: hours };
-      return bodyOf(call(...adminRoute('rotateOrganizationToken', org(flags)), body));
-    },
+    run: (call, flags) =>
+      bodyOf(call(...adminRoute('rotateOrganizationToken', org(flags)), overlapBody(flags))),
   },
   'token show': {
     usage: 'token show --org ORG_ID',
@@ -240,6 +219,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       return { webhook_token: shown.webhook_token, token_id: shown.token_id, previous: shown.previous };
     },
   },
+  ...SIGNING_COMMANDS,
   publish: {
     usage:
       'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]',

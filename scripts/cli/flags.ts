@@ -30,6 +30,11 @@ export const OPTIONS = {
   'older-than': { type: 'string' },
   'recover-since': { type: 'string' },
   'ttl-minutes': { type: 'string' },
+  schemes: { type: 'string' },
+  'payload-encryption-key': { type: 'string' },
+  'tls-client-certificate': { type: 'string' },
+  'tls-client-key': { type: 'string' },
+  'tls-ca-certificate': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

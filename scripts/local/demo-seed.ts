@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { writePrivateFile } from './private-files';
 import { TenantSeeder } from './tenant-seed';
 
@@ -16,16 +17,18 @@ export interface DemoOrganization {
 export const DEMO_IBAN = 'DE89370400440532013000';
 
 /**
- * Creates the demo organization, API key and account, or reuses them when the data survived a restart;
- * the account's webhook URL is set to this run's demo receiver.
+ * Creates the demo organization (with its signing key, sealed by `sealer`), API key and account, or
+ * reuses them when the data survived a restart; the account's webhook URL is set to this run's demo
+ * receiver.
  */
 export async function seedDemo(
   client: DynamoDBDocumentClient,
   tableName: string,
   receiverUrl: string,
   statePath: string,
+  sealer?: SecretSealer,
 ): Promise<DemoOrganization> {
-  const seeder = new TenantSeeder(client, tableName);
+  const seeder = new TenantSeeder(client, tableName, 'local', sealer);
   let demo: DemoOrganization | undefined;
   if (existsSync(statePath)) {
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as DemoOrganization;

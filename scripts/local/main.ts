@@ -3,6 +3,7 @@
  * demo organization whose account delivers to a built-in receiver, prints how to call the API, writes
  * `.herald/local.json` for the CLI and the tests, and stops every child process on Ctrl-C or SIGTERM.
  */
+
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
+import { LocalSecretSealer } from '#adapters/secrets/local-secret-sealer';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
 import { parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { DEFAULT_LINK_MINUTES } from '#domain/portal-access';
@@ -84,7 +86,13 @@ receiver = await startDemoReceiver(
   },
   (line) => console.log(line),
 );
-const demo = await seedDemo(client, runtime.tableName, receiver.url, join(STATE_DIR, 'demo.json'));
+const demo = await seedDemo(
+  client,
+  runtime.tableName,
+  receiver.url,
+  join(STATE_DIR, 'demo.json'),
+  new LocalSecretSealer(runtime.secretsKeyFile),
+);
 orgId = demo.orgId;
 
 writeLocalInfo('.', runtime);

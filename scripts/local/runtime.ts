@@ -34,6 +34,7 @@ import {
 import { ensurePrivateTree } from './private-files';
 import { type ProvisionedResources, provisionResources } from './provision';
 import { type QueueHandler, startQueueLink } from './queue-link';
+import { localSecretsKey } from './secrets-key';
 import type { LocalCredentials } from './sigv4';
 import { type StreamHandler, startStreamLink } from './stream-link';
 
@@ -103,6 +104,8 @@ export interface LocalRuntime {
   readonly resources: ProvisionedResources;
   /** The local operator's AWS credentials: sign requests to the IAM routes with them (SigV4, `execute-api`). */
   readonly credentials: LocalCredentials;
+  /** The key file that seals secrets here (KMS's stand-in): seed organizations with its sealer. */
+  readonly secretsKeyFile: string;
   /** The module URL each function was imported from (absent for overridden ones). */
   readonly handlerSources: Readonly<Partial<Record<FunctionKey, string>>>;
   /** Stops everything the runtime started, in reverse order, and restores `process.env`. Idempotent. */
@@ -143,7 +146,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     const port = options.port ?? (await findFreePort());
     const baseUrl = `http://127.0.0.1:${port}`;
-    cleanups.push(applyEnv(functionEnv(options, resources, baseUrl)));
+    if (options.dataDir) ensurePrivateTree(options.dataDir);
+    const secrets = localSecretsKey(options.dataDir);
+    cleanups.push(secrets.cleanup);
+    cleanups.push(
+      applyEnv({ ...functionEnv(options, resources, baseUrl), LOCAL_SECRETS_KEY_FILE: secrets.file }),
+    );
     const { handlers, sources: handlerSources } = await loadHandlers(options.handlers ?? {}, options.bundles);
 
     const credentials = options.operatorCredentials ?? newOperatorCredentials();
@@ -191,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       endpoints,
       resources,
       credentials,
+      secretsKeyFile: secrets.file,
       handlerSources,
       stop: () => {
         stopping ??= stopAll();

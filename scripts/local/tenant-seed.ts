@@ -6,6 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import type { SecretSealer } from '#domain/signing/secret-sealer';
 import type { UrlPolicy } from '#domain/webhook-url';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { createOrganization } from '#use-cases/organizations/organizations';
@@ -31,11 +32,14 @@ export class TenantSeeder {
   /**
    * @param policy - the URL policy webhook URLs are checked against; `local` (loopback receivers) unless
    *   a test exercises another
+   * @param sealer - seals each new organization's Ed25519 signing key (the runtime's key file); without
+   *   one, organizations sign with their token only, as those created before signing keys did
    */
   constructor(
     client: DynamoDBDocumentClient,
     tableName: string,
     private readonly policy: UrlPolicy = 'local',
+    private readonly sealer?: SecretSealer,
   ) {
     this.directory = new DynamoDirectoryStore(client, tableName);
     this.apiKeys = new DynamoApiKeyStore(client, tableName);
@@ -43,7 +47,13 @@ export class TenantSeeder {
 
   /** A new organization named `name`, with its first API key, and its `accounts`. */
   async tenant(name: string, accounts: readonly SeedAccount[] = []): Promise<SeededTenant> {
-    const { organization, firstKey } = await createOrganization(this.directory, this.apiKeys, name);
+    const { organization, firstKey } = await createOrganization(
+      this.directory,
+      this.apiKeys,
+      name,
+      undefined,
+      this.sealer,
+    );
     const tenant = {
       orgId: organization.id,
       apiKey: firstKey.secret,

@@ -11,6 +11,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { HEALTHY } from '#domain/delivery/endpoint-health';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
+import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
 import { TenantSeeder } from '#local/tenant-seed';
 import {
   type AccountView,
@@ -148,7 +149,6 @@ describe('org and keys', () => {
       delivery_order: 'ordered',
     });
     ok(await herald(['account', 'put', '--org', org.id, '--iban', DE, '--delivery-order', 'concurrent']));
-    const triggeredAt = '2026-05-01T10:00:00.000Z';
     // Given as every answer shows times; sent to the API as ISO.
     const published = ok(
       await herald([
@@ -193,6 +193,7 @@ describe('accounts', () => {
       endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
       delivery_order: 'concurrent',
       webhook_health: toEndpointHealthView(HEALTHY),
+      ...toEndpointSecurityView(undefined),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
     expect(put).toEqual(expected);

@@ -101,10 +101,15 @@ describe('endpoint health', () => {
     const [gone = ''] = await publishMany(iban, 1);
     const failed = await harness.waitForEvent(tenant, gone, 'failed', { timeoutMs: 20_000 });
     expect(failed.webhook_deliveries.map((d) => d.response_status)).toEqual([410]);
-    expect(await accountHealth(tenant, iban)).toMatchObject({
-      state: 'disabled',
-      reason: 'receiver answered 410 Gone',
-    });
+    // The consumer records the attempt first and the endpoint's health right after it.
+    const disabled = await waitFor(
+      async () => {
+        const health = await accountHealth(tenant, iban);
+        return health.state === 'disabled' && health;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, what: 'the endpoint to be disabled' },
+    );
+    expect(disabled.reason).toBe('receiver answered 410 Gone');
 
     const later = await publishMany(iban, 2);
     for (const id of later) {

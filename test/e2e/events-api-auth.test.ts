@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { HEALTHY } from '#domain/delivery/endpoint-health';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
+import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
@@ -158,6 +159,7 @@ describe('accounts', () => {
       endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
       delivery_order: 'concurrent',
       webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
+      ...toEndpointSecurityView(undefined),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
     expect(response.body).toEqual([

@@ -1,9 +1,9 @@
 /**
  * Webhook signatures end to end (issue 16, item 4): real webhooks from the local runtime, verified
  * without Herald's signer: both headers recomputed with node:crypto, `webhook-signature` with the
- * `standardwebhooks` library, and the README's own Node and Python snippets, before, during and after
+ * `standardwebhooks` library, and the Node and Python snippets of `docs/webhooks.md`, before, during and after
  * a rotation's overlap and after a rotation that retires a leaked token at once. A captured webhook
- * re-sent later is refused by a receiver that follows the README.
+ * re-sent later is refused by a receiver that follows `docs/webhooks.md`.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
@@ -26,34 +26,34 @@ const receiver = setupDeliveryFile(
     harness = started;
   },
 );
-const dir = mkdtempSync(join(tmpdir(), 'herald-readme-'));
+const dir = mkdtempSync(join(tmpdir(), 'herald-docs-snippets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Verdict = 'handle' | 'repeat' | 'refuse';
 type Check = (headers: object, rawBody: Buffer, secrets: string[], now?: number) => Verdict;
 
-/** The README's code block in `language` that contains `marker`, as printed there. */
-function readmeSnippet(language: string, marker: string): string {
-  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-  const block = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find(
+/** The code block of `docs/webhooks.md` in `language` that contains `marker`, as printed there. */
+function docsSnippet(language: string, marker: string): string {
+  const page = readFileSync(join(import.meta.dirname, '../../docs/webhooks.md'), 'utf8');
+  const block = [...page.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find(
     ([, lang, code]) => lang === language && code?.includes(marker),
   );
-  if (!block?.[2]) throw new Error(`README has no ${language} block with ${marker}`);
+  if (!block?.[2]) throw new Error(`docs/webhooks.md has no ${language} block with ${marker}`);
   return block[2];
 }
 
 let copies = 0;
-/** A fresh module of the README's Node snippet (its memory of handled ids starts empty). */
-async function readmeNode(): Promise<Check> {
+/** A fresh module of the docs' Node snippet (its memory of handled ids starts empty). */
+async function docsNode(): Promise<Check> {
   copies += 1;
   const file = join(dir, `check-${copies}.mjs`);
-  writeFileSync(file, readmeSnippet('js', 'checkHeraldWebhook'));
+  writeFileSync(file, docsSnippet('js', 'checkHeraldWebhook'));
   return ((await import(pathToFileURL(file).href)) as { checkHeraldWebhook: Check }).checkHeraldWebhook;
 }
 
-/** The README's Python snippet on each case, in order, in one interpreter (one memory of handled ids). */
-function readmePython(cases: { request: RecordedRequest; secrets: string[]; now: number }[]): Verdict[] {
-  const driver = `${readmeSnippet('python', 'check_herald_webhook')}
+/** The docs' Python snippet on each case, in order, in one interpreter (one memory of handled ids). */
+function docsPython(cases: { request: RecordedRequest; secrets: string[]; now: number }[]): Verdict[] {
+  const driver = `${docsSnippet('python', 'check_herald_webhook')}
 import base64, json, sys
 cases = json.load(sys.stdin)
 print(json.dumps([check_herald_webhook(c["headers"], base64.b64decode(c["body"]), c["secrets"], c["now"]) for c in cases]))
@@ -150,7 +150,7 @@ describe('webhook signatures', () => {
       { at: during, signers: [t1, t0] },
       { at: after, signers: [t2] },
     ];
-    const check = await readmeNode();
+    const check = await docsNode();
     for (const { at, signers } of cases) {
       expect(signersOf(at.request, all)).toEqual({ x: signers, standard: signers });
       expect(at.view.webhook_deliveries.at(-1)?.signing_keys).toEqual(signers.map(idOf));
@@ -161,7 +161,7 @@ describe('webhook signatures', () => {
         expect(check(at.request.headers, at.request.rawBody, [token]) !== 'refuse').toBe(signs);
       }
     }
-    const python = readmePython(
+    const python = docsPython(
       cases.flatMap(({ at }) =>
         all.map((token) => ({ request: at.request, secrets: [token], now: Date.now() / 1000 })),
       ),
@@ -171,11 +171,11 @@ describe('webhook signatures', () => {
     );
   });
 
-  it('are refused when a captured webhook is re-sent after 5 minutes, as the README’s receiver does', {
+  it('are refused when a captured webhook is re-sent after 5 minutes, as the docs’ receiver does', {
     timeout: 60_000,
   }, async () => {
     const tenant = await harness.createTenant();
-    const check = await readmeNode();
+    const check = await docsNode();
     let clockAhead = 0;
     let handledCount = 0;
     const hook = await receiver((request) => {
@@ -210,8 +210,8 @@ describe('webhook signatures', () => {
       text: 'refuse',
     });
     expect(handledCount).toBe(1);
-    expect(readmePython([{ request, secrets: [tenant.webhookToken], now: Date.now() / 1000 + 301 }])).toEqual(
-      ['refuse'],
-    );
+    expect(docsPython([{ request, secrets: [tenant.webhookToken], now: Date.now() / 1000 + 301 }])).toEqual([
+      'refuse',
+    ]);
   });
 });

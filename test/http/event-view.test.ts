@@ -204,6 +204,9 @@ describe('toAccountView', () => {
       webhook_url: 'https://hooks.example.com/herald',
       endpoint_id: 'ep_5f0c2a9be417',
       delivery_order: 'concurrent',
+      payload_encryption: null,
+      tls_client_certificate: null,
+      tls_ca_certificate: null,
       webhook_health: {
         state: 'healthy',
         since: null,

@@ -26,7 +26,7 @@ function alarm(metricName: string, dimension?: string): CfnJson['Properties'] {
 
 describe('alarms', () => {
   it('every alarm notifies the topic on alarm and on recovery, and ignores missing data', () => {
-    expect(alarms).toHaveLength(11);
+    expect(alarms).toHaveLength(12);
     for (const { Properties: p } of alarms) {
       expect(p.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(p.OKActions).toEqual([{ Ref: topicId }]);

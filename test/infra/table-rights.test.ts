@@ -63,7 +63,14 @@ describe('table rights', () => {
         );
     expect(prefixes('listEvents')).toEqual(['EVENT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'ORG#*']);
+    // …and an endpoint's payload key, when its account says it has one.
+    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'ORG#*',
+      'ENDPOINT#*',
+    ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item).
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
@@ -84,7 +91,11 @@ describe('table rights', () => {
       'LOG#*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    // Endpoint material (payload keys): only the consumer and the two account writers; no API reader.
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
+    expect(endpoints).toEqual(['manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
     expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
@@ -136,7 +147,7 @@ describe('table rights', () => {
     expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
     // Erasing an account's events: batch deletes of its log items and their id claims only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
@@ -199,9 +210,11 @@ describe('table rights', () => {
     // CDK's own grants: the SQS event sources' pollers and the forwarder's failure destination.
     const cdkGrants: FunctionKey[] = ['consumer', 'reconciler', 'forwarder'];
     for (const key of KEYS) {
+      // The secrets key's grants have their own conditions (test/infra/secrets-key.test.ts).
       const kms = customerManaged
         .statements(key)
-        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
+        .filter((s) => !JSON.stringify(s.Condition ?? {}).includes('kms:EncryptionContext:herald:kind'));
       const viaService = kms.filter((s) =>
         /"kms:ViaService":.*(dynamodb|sqs)\./.test(JSON.stringify(s.Condition)),
       );

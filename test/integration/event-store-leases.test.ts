@@ -1,10 +1,13 @@
 /**
  * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
+import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
+import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES } from '#domain/truncate';
+import { MAX_WEBHOOK_URL_LENGTH } from '#domain/webhook-url';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
@@ -146,6 +149,33 @@ describe('startCycle', () => {
     // No cycle left: it leaves the status indexes (so a reset goes on past it) and stays failed.
     expect(await store.nextFailedOrSkipped(event.orgId, 10)).toEqual({ events: [], more: false });
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+  });
+
+  it('holds 60 attempts of the largest kind beside a 64 KiB payload that does not compress', async () => {
+    // The worst case the limits allow: an incompressible 64 KiB body, the longest URL, full answers
+    // beside it, two signing keys and a signature on every attempt. DynamoDB Local enforces 400 KB.
+    const event = await stored(
+      newEvent({
+        body: randomBytes(48 * 1024)
+          .toString('base64')
+          .slice(0, 65_536),
+      }),
+    );
+    const url = `https://hooks.example.com/${'p'.repeat(MAX_WEBHOOK_URL_LENGTH - 26)}`;
+    const largest = {
+      ...attempt(500, answerBesideUrl('x'.repeat(RESPONSE_BODY_LIMIT_BYTES), url)),
+      url,
+      signingKeys: [`${TOKEN_ID_PREFIX}0123456789ab`, `${TOKEN_ID_PREFIX}ba9876543210`],
+      signature: `t=1790000000,sha256=${'a'.repeat(64)},sha256=${'b'.repeat(64)}`,
+    };
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      for (let i = 1; i < 20; i++) await store.recordAttempt(event, largest, 'pending');
+      await store.recordAttempt(event, largest, 'failed');
+      if (cycle < 3) expect(await store.startCycle(event, event.orgId)).toBe(true);
+    }
+    const record = await read(event.id);
+    expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+    expect(record.deliveries.every((d) => d.url === url)).toBe(true);
   });
 
   it('starts a new cycle of a skipped event of the right organization', async () => {

@@ -2,9 +2,11 @@
  * The events API as its end-to-end tests see it: the shapes of its answers, and helpers that compute
  * the listing the API must give (`expectedIds`) and walk its pages checking every `Link` header.
  */
+
 import { expect } from 'vitest';
 import type { WebhookStatus } from '#domain/model';
 import type { EndpointHealthView } from '#http/accounts/account-view';
+import type { EndpointSecurityView } from '#http/accounts/endpoint-security-view';
 import type { ApiClient, ApiResponse } from './e2e-http';
 
 export const SUMMARY_KEYS = [
@@ -53,7 +55,7 @@ export interface EventDetail extends EventSummary {
   readonly webhook_deliveries: readonly Delivery[];
 }
 
-export interface AccountView {
+export interface AccountView extends EndpointSecurityView {
   readonly iban: string;
   readonly webhook_url: string | null;
   readonly endpoint_id: string | null;

@@ -23,10 +23,18 @@ export interface ReadmeBlock {
 export function walkThroughBlocks(
   markdown: string = readFileSync(join(ROOT, 'README.md'), 'utf8'),
 ): ReadmeBlock[] {
+  return taggedBlocks('walk-through', markdown);
+}
+
+/** The blocks whose info string carries the word `tag` (e.g. a receiver snippet's), in README order. */
+export function taggedBlocks(
+  tag: string,
+  markdown: string = readFileSync(join(ROOT, 'README.md'), 'utf8'),
+): ReadmeBlock[] {
   const blocks: ReadmeBlock[] = [];
   for (const match of markdown.matchAll(/^```(\S+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
     const [, language = '', info = '', code = ''] = match;
-    if (info.split(/\s+/).includes('walk-through')) blocks.push({ language, code });
+    if (info.split(/\s+/).includes(tag)) blocks.push({ language, code });
   }
   return blocks;
 }

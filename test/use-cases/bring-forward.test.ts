@@ -74,9 +74,23 @@ describe('bringing a pending event forward', () => {
     expectConsistent(w);
   });
 
-  it('leases even a first attempt once it was brought forward', async () => {
+  it('leaves an event with no attempt yet to its own message: nothing written or queued, one attempt', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
+    // Its first attempt is due and takes no lease: a second message could send it twice.
+    expect(await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1')).toEqual({
+      queued: ['e1'],
+    });
+    expect(w.events.writes).toEqual([]);
+    expect(w.queue.sent).toEqual([]);
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'delivered' });
+    expect(w.sender.requests).toHaveLength(1);
+    expectConsistent(w);
+  });
+
+  it('leases a first attempt that was postponed (its next_attempt_at set) once it is brought forward', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1', nextAttemptAt: w.clock.now() + HOUR });
     await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'e1');
     const outcomes = await Promise.all([
       deliverEvent(w.deps, { id: 'e1' }),

@@ -3,7 +3,9 @@
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
 import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
-import type { Account, AccountTombstone, EventRef, Organization } from '#domain/model';
+import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -22,6 +24,10 @@ export const keys = {
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
   /** An event id's claim, or an event stored before sequences. */
+  endpointSecrets: (iban: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.endpointSecrets}${iban}`,
+    sk: 'ENDPOINT',
+  }),
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   /** The partition of an account's event log. */
   log: (orgId: string, iban: string): string => `${ITEM_PREFIXES.log}${orgId}#${iban}`,
@@ -64,8 +70,41 @@ export function toOrganization(item: Record<string, unknown>): Organization {
       typeof item.previous_webhook_token === 'string' && typeof item.previous_token_expires_at === 'string'
         ? { token: item.previous_webhook_token, expiresAt: item.previous_token_expires_at }
         : undefined,
+    signingKey: toSigningKey(item.signing_key),
+    previousSigningKey: toPreviousSigningKey(item.previous_signing_key),
+    signatureSchemes: Array.isArray(item.signature_schemes)
+      ? (item.signature_schemes as SignatureScheme[])
+      : undefined,
     createdAt: String(item.created_at),
   };
+}
+
+/** The stored map of a signing key (the private key stays sealed). */
+export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<string, string> {
+  return {
+    id: key.id,
+    public_key: key.publicKey,
+    sealed_private_key: key.sealedPrivateKey,
+    created_at: key.createdAt,
+    ...('expiresAt' in key ? { expires_at: key.expiresAt } : {}),
+  };
+}
+
+function toSigningKey(value: unknown): SigningKey | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const map = value as Record<string, unknown>;
+  return {
+    id: String(map.id),
+    publicKey: String(map.public_key),
+    sealedPrivateKey: String(map.sealed_private_key),
+    createdAt: String(map.created_at),
+  };
+}
+
+function toPreviousSigningKey(value: unknown): PreviousSigningKey | undefined {
+  const key = toSigningKey(value);
+  const expiresAt = (value as Record<string, unknown> | undefined)?.expires_at;
+  return key && typeof expiresAt === 'string' ? { ...key, expiresAt } : undefined;
 }
 
 /**
@@ -95,6 +134,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
     deliveryOrder: item.delivery_order === 'ordered' ? 'ordered' : undefined,
     settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
+    endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

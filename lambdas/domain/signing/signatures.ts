@@ -6,6 +6,8 @@
  * signing with the first attempt after its overlap ends (or at once, when rotated without one).
  */
 import { createHmac } from 'node:crypto';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '#domain/model';
+import { asymmetricSignature, keysSigningAt, type OpenedSigningKey } from './signing-keys';
 import { type SigningTokens, signingTokens, webhookKey, webhookTokenId } from './webhook-token';
 
 /** The form of an `X-Signature` header: the timestamp, then one or two (during an overlap) signatures. */
@@ -45,6 +47,47 @@ export function signAttempt(
     ].join(','),
     webhookSignature: keys.map((key) => standardSignature(key, id, timestampSeconds, body)).join(' '),
     tokenIds: signing.map(webhookTokenId),
+  };
+}
+
+/** The signature headers of one attempt under an organization's schemes. */
+export interface WebhookSignatures {
+  /** Absent when the organization turned `v1` (HMAC) off. */
+  readonly xSignature?: string | undefined;
+  /** `v1,…` entries (one per signing token), then `v1a,…` entries (one per signing key), space-separated. */
+  readonly webhookSignature: string;
+  /** The ids of the tokens and keys that signed, in the header's order. */
+  readonly keyIds: readonly string[];
+}
+
+/**
+ * Signs one attempt with every scheme the organization keeps on: the HMAC token(s) of {@link signAttempt}
+ * and the opened Ed25519 key(s) that sign at `nowMs`. Should the setting leave nothing that can sign (only
+ * `v1a`, but no key), the HMAC signs: a webhook is never sent unsigned.
+ *
+ * @param schemes - the organization's setting; every scheme when absent
+ */
+export function signWebhook(
+  tokens: SigningTokens,
+  keys: readonly OpenedSigningKey[],
+  schemes: readonly SignatureScheme[] | undefined,
+  message: { readonly id: string; readonly timestampSeconds: number; readonly body: string },
+  nowMs: number,
+): WebhookSignatures {
+  const on = schemes ?? SIGNATURE_SCHEMES;
+  const { id, timestampSeconds, body } = message;
+  const asymmetric = on.includes('v1a') ? keysSigningAt(keys, nowMs) : [];
+  const v1a = asymmetric.map((key) =>
+    asymmetricSignature(key.privateKey, id, seconds(timestampSeconds), body),
+  );
+  if (!on.includes('v1') && v1a.length > 0) {
+    return { webhookSignature: v1a.join(' '), keyIds: asymmetric.map((key) => key.id) };
+  }
+  const hmac = signAttempt(tokens, id, timestampSeconds, body, nowMs);
+  return {
+    xSignature: hmac.xSignature,
+    webhookSignature: [hmac.webhookSignature, ...v1a].join(' '),
+    keyIds: [...hmac.tokenIds, ...asymmetric.map((key) => key.id)],
   };
 }
 

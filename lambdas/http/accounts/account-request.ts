@@ -12,6 +12,7 @@ import type { AccountPageQuery } from '#domain/ports';
 import { parsePageNumbers } from '#http/paging';
 import { jsonBody, queryParams } from '#http/request';
 import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+import { ENDPOINT_SECURITY_FIELDS } from './endpoint-security-request';
 
 /** Every query parameter of an account listing, in canonical order. */
 export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
@@ -57,7 +58,11 @@ export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): {
   webhookUrl: string | undefined;
   deliveryOrder?: DeliveryOrder;
 } {
-  const { webhook_url, delivery_order } = jsonBody(event, ['webhook_url', 'delivery_order']);
+  const { webhook_url, delivery_order } = jsonBody(event, [
+    'webhook_url',
+    'delivery_order',
+    ...ENDPOINT_SECURITY_FIELDS,
+  ]);
   if (webhook_url !== null && typeof webhook_url !== 'string') {
     throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
   }
@@ -88,7 +93,7 @@ export function parseAccountRequest(event: APIGatewayProxyEvent): {
   webhookUrl: string | undefined;
   deliveryOrder?: DeliveryOrder;
 } {
-  const body = jsonBody(event, ['org', 'webhook_url', 'delivery_order']);
+  const body = jsonBody(event, ['org', 'webhook_url', 'delivery_order', ...ENDPOINT_SECURITY_FIELDS]);
   if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
   const url = body.webhook_url;
   if (url !== undefined && url !== null && typeof url !== 'string') {

@@ -11,9 +11,10 @@ import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, pathSegment } from '#domain/urls';
 import { linkHeaderValue } from '#http/paging';
+import { type EndpointSecurityView, toEndpointSecurityView } from './endpoint-security-view';
 
 /** The view of an account. */
-export interface AccountView {
+export interface AccountView extends EndpointSecurityView {
   readonly iban: string;
   /** null when events of the account are recorded but not delivered. */
   readonly webhook_url: string | null;
@@ -46,6 +47,7 @@ export function toAccountView(account: Account, baseUrl: string): AccountView {
     endpoint_id: account.endpointId ?? null,
     delivery_order: account.deliveryOrder ?? 'concurrent',
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
+    ...toEndpointSecurityView(account.endpointSecurity),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
       events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),

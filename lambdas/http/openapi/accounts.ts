@@ -13,6 +13,7 @@ import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -67,6 +68,7 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ),
     delivery_order: DELIVERY_ORDER,
     webhook_health: schemaRef('EndpointHealth'),
+    ...ENDPOINT_SECURITY_VIEW,
     _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
   }),
   EndpointHealth: closed(
@@ -168,6 +170,10 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     schema: { type: 'string' },
   },
 };
+
+/** A save of the endpoint's security material that kept losing to concurrent ones. */
+export const ENDPOINT_BUSY =
+  'Other requests kept changing the endpoint at the same time; nothing of this one was stored: send it again.';
 
 /**
  * A page of accounts, for an organization key's listing and the operator's
@@ -279,6 +285,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
           ...DELIVERY_ORDER,
           description: 'Absent: the stored order stays (new: `concurrent`).',
         },
+        ...ENDPOINT_SECURITY_REQUEST,
       },
     }),
     responses: {
@@ -288,6 +295,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
         'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',
       ),
       '404': responseRef('NotFound', 'No such account in the organization.'),
+      '409': responseRef('Conflict', ENDPOINT_BUSY),
     },
   }),
   operation('POST', '/accounts/{iban}/enable', {

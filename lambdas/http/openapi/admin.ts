@@ -6,20 +6,23 @@
  */
 
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
-import { ADMIN_ROUTES, type AdminOperation, KEY_SCOPES } from '#config/routes';
+import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE } from './accounts';
-import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, TOKEN_ID } from './events';
+import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE, ENDPOINT_BUSY } from './accounts';
+import { CURSOR } from './admin-components';
+import { ENDPOINT_SECURITY_REQUEST } from './endpoint-security';
+import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
 import { MIGRATE, REPLAY } from './feed';
-import type { OperationObject, ParameterObject } from './objects';
+import type { OperationObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
-import { OVERLAP, TOKEN } from './webhooks';
+import { closed, schemaRef, text } from './schemas';
+import { adminKeyDocs } from './webhook-keys';
+import { OVERLAP } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
 type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
@@ -30,8 +33,6 @@ const ORG_PATH = [parameterRef('OrgId')];
 const NO_CONTENT = { description: 'Done; no body.' };
 const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
 const BAD = (why: string) => responseRef('BadRequest', why);
-const CURSOR = text('Where the previous request stopped: its `cursor`.');
-const MORE = { type: 'boolean', description: 'Events remain: send the request again with `cursor`.' };
 const query = (name: string, description: string, schema: JsonSchema) =>
   ({ name, in: 'query', required: false, description, schema }) as const;
 
@@ -92,6 +93,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '404': UNKNOWN_ORG,
     },
   },
+  ...adminKeyDocs(ORG_PATH, UNKNOWN_ORG),
   registerUsageKey: {
     summary: "Register the organization's key in the usage plan",
     description:
@@ -174,6 +176,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
           ...DELIVERY_ORDER,
           description: 'Absent: the stored order stays (new: `concurrent`).',
         },
+        ...ENDPOINT_SECURITY_REQUEST,
       },
     }),
     responses: {
@@ -182,7 +185,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       '404': UNKNOWN_ORG,
       '409': responseRef(
         'Conflict',
-        "The IBAN is another organization's, or holds its events: erase them first.",
+        `The IBAN is another organization's, or holds its events: erase them first. Or: ${ENDPOINT_BUSY}`,
       ),
     },
   },
@@ -220,95 +223,3 @@ export const ADMIN_ROUTE_DOCS: readonly RouteDoc[] = (Object.keys(ADMIN_ROUTES) 
     return operation(method, path, { operationId, tags: ['admin'], ...ADMIN_DOCS[operationId] });
   },
 );
-
-/** The schemas of the operator's routes, merged into `components.schemas`. */
-export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  Organization: closed({
-    id: text('Organization id.'),
-    name: text('Name.'),
-    created_at: timestamp('When it was created'),
-    webhook_token: TOKEN,
-    token_id: TOKEN_ID,
-    previous: schemaRef('PreviousToken'),
-  }),
-  CreatedOrganization: closed({
-    id: text('Organization id.'),
-    name: text('Name.'),
-    webhook_token: TOKEN,
-    token_id: TOKEN_ID,
-    api_key: text('The first API key (scope `manage`), shown only here.', { pattern: '^herald_' }),
-  }),
-  KeyScope: text(
-    '`read`: events and accounts. `manage`: also redeliver and change endpoints and the token.',
-    {
-      enum: [...KEY_SCOPES],
-    },
-  ),
-  ApiKey: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'name', 'scope', 'created_at'],
-    properties: {
-      id: text('Key id, for listing and revoking.'),
-      name: text('What the key is for.'),
-      scope: schemaRef('KeyScope'),
-      created_at: timestamp('When it was issued'),
-      expires_at: timestamp('When it stops working (short-lived keys only)'),
-      api_key: text('The secret, shown only when the key is created.', { pattern: '^herald_' }),
-    },
-  },
-  AccountErasure: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['iban', 'org_id', 'deleted', 'erased_events', 'more'],
-    properties: {
-      iban: text('The account.'),
-      org_id: text('Its organization: name it as `org` in the following requests.'),
-      deleted: { type: 'boolean', description: 'This request deleted the account (false once it is gone).' },
-      erased_events: { type: 'integer', minimum: 0, description: 'Events this request erased.' },
-      more: MORE,
-      cursor: CURSOR,
-    },
-  },
-  Requeue: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['queued', 'more'],
-    properties: {
-      queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events queued again.' },
-      more: MORE,
-      cursor: CURSOR,
-    },
-  },
-  IndexUpgrade: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['indexed', 'more'],
-    properties: {
-      indexed: { type: 'integer', minimum: 0, description: 'Events this request put into a status index.' },
-      more: MORE,
-      cursor: CURSOR,
-    },
-  },
-  UsageKey: closed({
-    org_id: text('The organization.'),
-    usage_plan_id: {
-      type: ['string', 'null'],
-      description: 'The plan its key is in; null where there is none (the local runtime meters by itself).',
-    },
-  }),
-};
-
-const pathParam = (name: string, description: string): ParameterObject => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
-
-/** The path parameters of the operator's routes, merged into `components.parameters`. */
-export const ADMIN_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
-  OrgId: pathParam('org', 'Organization id.'),
-  KeyId: pathParam('key_id', 'API key id.'),
-};

@@ -7,7 +7,8 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
-import { ADMIN_PARAMETERS, ADMIN_ROUTE_DOCS, ADMIN_SCHEMAS } from './admin';
+import { ADMIN_ROUTE_DOCS } from './admin';
+import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import { FEED_LINK_HEADER, FEED_PARAMETERS, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
@@ -16,6 +17,7 @@ import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
 import { closed, text } from './schemas';
+import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
@@ -138,6 +140,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...ACCOUNT_ROUTES,
       ...FEED_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
+      ...WEBHOOK_KEY_ROUTES,
       ...PORTAL_ROUTES,
       ...ADMIN_ROUTE_DOCS,
     ]),
@@ -148,6 +151,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...EVENT_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
+        ...WEBHOOK_KEY_SCHEMAS,
         ...PORTAL_SCHEMAS,
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
@@ -178,7 +182,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
           description:
             'Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, where ' +
             "key is the base64-decoded part of the organization's `webhook_token` after `whsec_`. Verify over the " +
-            'raw body, in constant time, and refuse a `webhook-timestamp` far from your clock.',
+            'raw body, in constant time, and refuse a `webhook-timestamp` far from your clock. `v1a,<base64>` ' +
+            'entries are Ed25519 signatures of the same string, verified with a public key of `GET /webhook-keys`.',
         },
         [X_SIGNATURE_SCHEME]: {
           type: 'apiKey',

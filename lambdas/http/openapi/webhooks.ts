@@ -54,6 +54,9 @@ and is not acted on again). \`webhook_deliveries[].signing_keys\` names the toke
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
+/** One entry of `webhook-signature`: a `v1` HMAC (32 bytes) or a `v1a` Ed25519 signature (64 bytes). */
+const SIGNATURE_ENTRY = '(v1,[A-Za-z0-9+/]{43}=|v1a,[A-Za-z0-9+/]{86}==)';
+
 const header = (name: string, description: string, pattern: string) =>
   ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
 
@@ -69,17 +72,20 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
       security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }, { [X_SIGNATURE_SCHEME]: [] }],
       parameters: [
         header('User-Agent', 'Herald and its version.', '^Herald/'),
-        header(
-          'X-Signature',
-          '`t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>`; during a rotation overlap a second `,sha256=` with the previous token.',
-          X_SIGNATURE_PATTERN.source,
-        ),
+        {
+          ...header(
+            'X-Signature',
+            '`t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>`; during a rotation overlap a second `,sha256=` with the previous token. Absent when the organization turned `v1` off.',
+            X_SIGNATURE_PATTERN.source,
+          ),
+          required: false,
+        },
         header('webhook-id', 'The event id, the same on every attempt.', EVENT_ID_PATTERN.source),
         header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
         header(
           'webhook-signature',
-          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`; during a rotation overlap a second one, with the previous token, after a space.',
-          '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
+          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` then `v1a,<base64 Ed25519 signature of "<id>.<timestamp>.<body>">` (verify with `GET /webhook-keys`), space-separated; during a rotation overlap a second one of the rotated scheme. An organization may turn either scheme off.',
+          `^${SIGNATURE_ENTRY}( ${SIGNATURE_ENTRY}){0,3}$`,
         ),
       ],
       requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },

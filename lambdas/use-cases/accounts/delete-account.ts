@@ -1,3 +1,4 @@
+import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { DirectoryStore, EventStore } from '#domain/ports';
@@ -11,6 +12,8 @@ export interface DeleteAccountDeps {
   readonly events: Pick<EventStore, 'eraseAccountEvents'>;
   /** Epoch ms; stamps the tombstone. */
   readonly now: () => number;
+  /** Removes the deleted account's endpoint material (payload key, client certificate and key). */
+  readonly removeEndpointSecrets?: RemoveEndpointSecrets;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -60,6 +63,9 @@ export async function deleteAccount(
   const orgId = owner ?? request.orgId;
   const mismatch = owner !== undefined && request.orgId !== undefined && owner !== request.orgId;
   if (mismatch || orgId === undefined || (!account && !request.erase)) {
+    // A retry after the account went (its material's removal may have failed): the tombstone's owner
+    // removes it again, every time, before hearing that the account is gone.
+    if (tombstone && !mismatch) await deps.removeEndpointSecrets?.(iban, tombstone.orgId);
     throw new NotFoundError(notFound(iban, request, tombstone !== undefined && !mismatch));
   }
   // A cursor comes from an earlier request, which deleted the account: checked before anything is deleted.
@@ -73,6 +79,10 @@ export async function deleteAccount(
   const deleted = account
     ? (await deps.directory.deleteAccount({ iban, orgId, deletedAt })) !== undefined
     : false;
+  // The endpoint goes with its account: its client key must not outlive it, nor bind a later owner. Not
+  // only when this request deleted the account: a retry (the removal failed after the tombstone was
+  // written) removes it too; the removal is conditioned on the organization, so it is idempotent.
+  if (deleted || tombstone) await deps.removeEndpointSecrets?.(iban, orgId);
   if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
   const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
   const done = { iban, orgId, deleted, erasedEvents: chunk.erased };

@@ -23,7 +23,7 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
  * batch reads each account and organization of its events once, fresh (its {@link DeliveryContext}).
  */
 export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
-  const context = new DeliveryContext(deps.directory);
+  const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
   return runBatch(
     messages,
     async (target, message) => {

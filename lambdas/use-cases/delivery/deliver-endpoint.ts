@@ -31,13 +31,24 @@ export type Admission =
  * Applies the circuit breaker's gate to an account's endpoint; takes a slot when it is degraded.
  *
  * @param receiveCount - how often the message was received: a busy endpoint's deferral grows with it
+ * @param beforeSlot - runs once the gate lets the attempt through, before any slot is taken (the
+ *   attempt's crypto work: a deferred message does none, and its failure holds no slot)
  */
-export async function admit(deps: EndpointDeps, account: Account, receiveCount = 1): Promise<Admission> {
+export async function admit(
+  deps: EndpointDeps,
+  account: Account,
+  receiveCount = 1,
+  beforeSlot?: () => Promise<void>,
+): Promise<Admission> {
   const health = account.webhookHealth ?? HEALTHY;
   const random = deps.random ?? Math.random;
   const decision = gate(health, deps.now(), deps.healthPolicy, random());
-  if (decision.kind === 'send') return { kind: 'go' };
+  if (decision.kind === 'send') {
+    await beforeSlot?.();
+    return { kind: 'go' };
+  }
   if (decision.kind !== 'limited') return decision;
+  await beforeSlot?.();
   // A random first slot spreads consumers; a second try only when the endpoint allows more than one.
   const first = Math.floor(random() * decision.slots);
   const order = decision.slots > 1 ? [first, (first + 1) % decision.slots] : [first];

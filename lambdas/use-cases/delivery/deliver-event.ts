@@ -1,11 +1,14 @@
 import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
 import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
-import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
+import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
+import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
 import { afterSettled, isOrdered, type OrderDeps, passGate } from './delivery-order';
+import { encryptBody, tlsOptions } from './endpoint-request';
 import { readTarget } from './queue-batch';
 import { type SendDeps, sendAttempt } from './send-attempt';
 
@@ -14,6 +17,15 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
   readonly events: EventStore;
   /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
+  /**
+   * Opens the organizations' Ed25519 keys (`v1a`; without a sealer, webhooks carry the HMAC signatures
+   * only) and the endpoints' TLS client keys.
+   */
+  readonly sealer?: SecretSealer;
+  /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch for accounts that have some. */
+  readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
+  /** Encrypts bodies for endpoints with a payload key. */
+  readonly encrypter?: PayloadEncrypter;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
 }
@@ -25,6 +37,8 @@ interface Attempted {
   readonly endpoint?: EndpointReport;
   /** The endpoint's health write failed (the attempt is recorded all the same): for the logs. */
   readonly endpointError?: unknown;
+  /** When the client certificate the attempt presented expires (ISO 8601), for the expiry metric. */
+  readonly clientCertificateExpiresAt?: string | undefined;
 }
 
 /** What happened to one delivery message. */
@@ -66,7 +80,7 @@ export async function deliverEvent(
   deps: DeliveryDeps,
   target: DeliveryTarget,
   receiveCount = 1,
-  context = new DeliveryContext(deps.directory),
+  context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets),
 ): Promise<DeliveryOutcome> {
   const event = await readTarget(deps.events, target);
   if (!event) return { kind: 'dropped', reason: 'event not found' };
@@ -126,10 +140,18 @@ async function deliverRead(
     : { go: true as const, leased: false, settledThrough: undefined };
   if (!gate.go) return { kind: 'waiting', retryAfterSeconds: gate.seconds, reason: gate.reason };
   order.settledThrough = gate.settledThrough;
+  // The keys opened, the material read and the body encrypted once the circuit lets the attempt through,
+  // before any slot or lease is taken: a not-due or deferred message does no KMS or crypto work, a
+  // failure (KMS unreachable, a missing payload key) holds neither, and nothing goes out in plain JSON
+  // to an endpoint that asked for JWE.
+  let prepared: Awaited<ReturnType<typeof prepareRequest>> | undefined;
+  const prepare = async (): Promise<void> => {
+    prepared = await prepareRequest(deps, context, event, account, org, now());
+  };
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   const endpointDeps = { ...deps, remember: context.remember.bind(context) };
   // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
-  const admission = await admit(endpointDeps, account, receiveCount);
+  const admission = await admit(endpointDeps, account, receiveCount, prepare);
   if (admission.kind === 'disabled') {
     await deps.events.settlePending(event, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
@@ -146,7 +168,17 @@ async function deliverRead(
     }
   }
 
-  const { attempt, retryAfter } = await sendAttempt(deps, event, account.webhookUrl, org);
+  if (!prepared) throw new Error('the attempt was admitted without its request prepared');
+  const { keys, outgoing, tls } = prepared;
+  const { attempt, retryAfter } = await sendAttempt(
+    deps,
+    event,
+    account.webhookUrl,
+    org,
+    keys,
+    outgoing,
+    tls,
+  );
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
@@ -179,6 +211,8 @@ async function deliverRead(
     );
   } finally {
     report = await noteEndpoint(endpointDeps, account, signal, admission.lease);
+    const certificate = account.endpointSecurity?.tlsClient;
+    if (certificate) report = { ...report, clientCertificateExpiresAt: certificate.expiresAt };
   }
   if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
@@ -188,8 +222,24 @@ async function deliverRead(
   return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
 }
 
+/** The signing keys, the body as sent and the TLS material of an admitted attempt. */
+async function prepareRequest(
+  deps: DeliveryDeps,
+  context: DeliveryContext,
+  event: EventRecord,
+  account: Account,
+  org: Organization,
+  nowMs: number,
+) {
+  const keys = await context.signingKeys(org, nowMs);
+  const material = await context.endpointMaterial(account);
+  const outgoing = await encryptBody(deps.encrypter, event, account, material);
+  const tls = await tlsOptions(deps.sealer, account, material);
+  return { keys, outgoing, tls };
+}
+
 /** The endpoint's part of an attempt's outcome. */
-type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError'>;
+type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError' | 'clientCertificateExpiresAt'>;
 
 /** {@link observeAttempt}, whose failure becomes part of the outcome instead of an error. */
 async function noteEndpoint(

@@ -10,8 +10,12 @@
  * (an order gate) belong here too.
  */
 import type { EndpointHealth } from '#domain/delivery/endpoint-health';
-import type { Account, Organization } from '#domain/model';
+import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
+import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
+import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
+import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
 
 /** Where a batch reads accounts and organizations. */
 export type DeliveryDirectory = Pick<
@@ -23,8 +27,27 @@ export type DeliveryDirectory = Pick<
 export class DeliveryContext {
   private readonly accounts = new Map<string, Promise<Account | undefined>>();
   private readonly organizations = new Map<string, Promise<Organization | undefined>>();
+  private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
+  private readonly secrets = new Map<string, Promise<EndpointSecrets | undefined>>();
 
-  constructor(private readonly directory: DeliveryDirectory) {}
+  /**
+   * @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a`
+   * @param endpointSecrets - where an endpoint's material is, read only for accounts whose summary names some
+   */
+  constructor(
+    private readonly directory: DeliveryDirectory,
+    private readonly sealer?: SecretSealer,
+    private readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>,
+  ) {}
+
+  /** The account endpoint's material, read once per batch and only when its summary says there is some. */
+  endpointMaterial(account: Account): Promise<EndpointSecrets | undefined> {
+    const store = this.endpointSecrets;
+    if (!account.endpointSecurity || !store) return Promise.resolve(undefined);
+    return once(this.secrets, account.iban, () =>
+      store.getSecrets(account.iban, account.orgId, { consistent: true }),
+    );
+  }
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
   account(iban: string): Promise<Account | undefined> {
@@ -34,6 +57,31 @@ export class DeliveryContext {
   /** The organization (with its signing tokens) as committed when the batch first asked for it. */
   organization(id: string): Promise<Organization | undefined> {
     return once(this.organizations, id, () => this.directory.getOrganization(id, { consistent: true }));
+  }
+
+  /**
+   * The organization's Ed25519 keys opened once per batch (the current one and the previous one while it
+   * still signs; each attempt checks its expiry again), sealed for this organization only: a key moved
+   * onto another organization's item does not open. None is opened when the organization's setting
+   * leaves `v1a` off, nor a previous key already expired at `nowMs`: no KMS call for a key that signs
+   * nothing.
+   */
+  signingKeys(org: Organization, nowMs: number): Promise<readonly OpenedSigningKey[]> {
+    const sealer = this.sealer;
+    if (!sealer || !(org.signatureSchemes ?? SIGNATURE_SCHEMES).includes('v1a')) return Promise.resolve([]);
+    return once(this.opened, org.id, async () => {
+      const stored: (SigningKey & { expiresAt?: string })[] = [];
+      if (org.signingKey) stored.push(org.signingKey);
+      const previous = org.previousSigningKey;
+      if (previous && Date.parse(previous.expiresAt) > nowMs) stored.push(previous);
+      return Promise.all(
+        stored.map(async (key) => ({
+          id: key.id,
+          privateKey: privateKeyOf(await sealer.open(key.sealedPrivateKey, signingKeyContext(org.id))),
+          expiresAt: key.expiresAt,
+        })),
+      );
+    });
   }
 
   /**

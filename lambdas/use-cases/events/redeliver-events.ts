@@ -33,7 +33,9 @@ export interface RedeliveryResult {
  * forward to now, within its cycle: one conditional write (only while pending and no consumer holds its
  * lease) and a queue message. The consumer then takes the event's lease as for any scheduled attempt, so
  * this message and the one already queued make one attempt between them, and the cycle never gets a
- * 21st. An endpoint whose circuit is open still waits for it.
+ * 21st. An event with no attempt yet is left to the message its publishing queued: its first attempt
+ * is due already and takes no lease (the healthy path writes only the attempt), so a second message
+ * could send it twice while the first is under way. An endpoint whose circuit is open still waits.
  *
  * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
  *   event is delivered, has used all its cycles, or an attempt of it is under way right now
@@ -45,6 +47,9 @@ export async function redeliverEvent(
 ): Promise<RedeliveryResult> {
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  const firstAttemptDue =
+    event.webhookStatus === 'pending' && event.webhookRetries === 0 && event.nextAttemptAt === undefined;
+  if (firstAttemptDue) return { queued: [id] };
   const queued =
     event.webhookStatus === 'pending'
       ? await deps.events.bringForward(event, orgId, deps.now())

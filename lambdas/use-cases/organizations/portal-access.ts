@@ -90,7 +90,8 @@ export async function openPortalSession(
 
 /**
  * Deletes the organization's expired session keys, so sign-ins never fill the per-organization key limit
- * (TTL deletion lags up to two days, and is off unless retention is on). Bounded: at most one listing and
+ * (keys are counted until deleted; the table's TTL does not delete them, as that would leave the count
+ * behind). Bounded: at most one listing and
  * one delete per expired session key, each deleted once.
  */
 async function pruneExpiredSessionKeys(

@@ -1,6 +1,7 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
-import type { Account, AccountTombstone, Organization, PreviousToken } from '#domain/model';
+import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import type { FakeEndpointHealthStore } from './endpoint-health-store';
 
 /**
@@ -69,6 +70,20 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return true;
   }
 
+  async setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signingKey: key, previousSigningKey: previous });
+    return true;
+  }
+
+  async setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signatureSchemes: [...schemes] });
+    return true;
+  }
+
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     this.reads.getAccount += 1;
     if (options.consistent) this.consistentReads.getAccount += 1;
@@ -98,6 +113,8 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       ...(existing?.sequenceFloor === undefined ? {} : { sequenceFloor: existing.sequenceFloor }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
+      // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
+      ...(existing?.endpointSecurity ? { endpointSecurity: existing.endpointSecurity } : {}),
     };
     this.accounts.set(account.iban, stored);
     this.health?.owners.set(account.iban, stored.orgId);
