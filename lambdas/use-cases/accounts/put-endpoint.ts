@@ -54,7 +54,12 @@ export interface PutEndpointInput extends AccountInput {
  */
 export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput): Promise<Account> {
   const iban = parseIban('iban', input.iban);
-  const request = { orgId: input.orgId, iban, webhookUrl: input.webhookUrl };
+  const request = {
+    orgId: input.orgId,
+    iban,
+    webhookUrl: input.webhookUrl,
+    ...(input.deliveryOrder === undefined ? {} : { deliveryOrder: input.deliveryOrder }),
+  };
   const existing = input.mayCreate
     ? await ownOrFree(deps.directory, input.orgId, iban)
     : await getAccount(deps.directory, input.orgId, iban);
