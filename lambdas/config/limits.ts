@@ -49,6 +49,13 @@ export const REPLAY_CHUNK = 100;
 export const FEED_LIMIT = 100;
 
 /**
+ * Most bytes of webhook bodies one read of an account's log takes for an answer or a replay chunk (one
+ * event is always taken): a feed answer stays within Lambda's 6 MB response with room for the rest of
+ * each event (attempts, links); a fuller log ends the answer early with `Link: next` (or `more`).
+ */
+export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
+
+/**
  * Sequences one publish tries before it answers 503 (the account is being published to so fast that
  * every sequence it read was taken before it could store its event): each try is one conditional put
  * and one read of the log's last key. Each round of a contention stores at least one of the contenders,

@@ -80,6 +80,32 @@ export interface EventReadOptions {
   readonly consistent?: boolean;
 }
 
+/** What one read of an account's log may take. */
+export interface LogRead {
+  /** Events with a sequence above this one. */
+  readonly afterSequence: number;
+  /** At most this many events. */
+  readonly limit: number;
+  /**
+   * Stop once the events taken hold this many bytes of webhook body (at least one event is always
+   * taken): the caller's answer must fit a Lambda response (6 MB).
+   */
+  readonly maxBodyBytes?: number;
+}
+
+/** One read of an account's log, and where the next one goes on. */
+export interface LogPage {
+  /** Ascending by sequence. */
+  readonly events: EventRecord[];
+  /**
+   * More events may follow (the read stopped at its limit, its byte budget, or mid-log): read again
+   * after `nextAfterSequence`. False only when the log holds nothing after the events returned.
+   */
+  readonly more: boolean;
+  /** The last sequence returned (`afterSequence` when none). */
+  readonly nextAfterSequence: number;
+}
+
 /** Storage of events and their attempts. */
 export interface EventStore {
   /** The event of an id through its claim (claim + event, or the old-layout item alone). */
@@ -100,10 +126,10 @@ export interface EventStore {
   /** Stores the event at its sequence unless an event holds that sequence. */
   insertEvent(event: NewEvent): Promise<InsertEventResult>;
   /**
-   * Up to `limit` events of the account's log with a sequence above `afterSequence`, ascending, with
-   * their bodies: one consistent Query, whatever the log holds.
+   * Up to `read.limit` events of the account's log with a sequence above `read.afterSequence`, ascending,
+   * with their bodies (consistent), within the read's byte budget, and whether more follow.
    */
-  readLog(orgId: string, account: string, afterSequence: number, limit: number): Promise<EventRecord[]>;
+  readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
   /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**

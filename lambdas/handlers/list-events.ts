@@ -17,19 +17,18 @@ const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);
 /**
  * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
  * `GET /accounts/{iban}/events`, one account's catch-up feed in sequence order after a cursor, each event
- * with its payload, and `Link: next` while answers are full.
+ * with its payload, and `Link: next` while more may follow.
  */
 export const handler = apiHandler(async (event) => {
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
   if (event.resource === '/accounts/{iban}/events') {
     const iban = parseIban('iban', pathParam(event, 'iban'));
     const query = parseFeedQuery(queryParams(event, FEED_PARAMS));
-    const events = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
-    const last = events.length === query.limit ? events.at(-1)?.sequence : undefined;
-    const link = feedLinkHeader(baseUrl, iban, query, last);
+    const feed = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
+    const link = feedLinkHeader(baseUrl, iban, query, feed.more ? feed.nextAfterSequence : undefined);
     return json(
       200,
-      events.map((record) => toEventDetail(record, baseUrl)),
+      feed.events.map((record) => toEventDetail(record, baseUrl)),
       link === undefined ? {} : { Link: link },
     );
   }

@@ -2,7 +2,7 @@
  * `DynamoEventStore` against DynamoDB Local: idempotent puts and atomic attempt recording. Leases and
  * cycles are in `event-store-leases.test.ts`, listings in `event-store-listing.test.ts`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
@@ -58,7 +58,11 @@ describe('claims and the account log', () => {
     const other = { ...event, id: uuidv7(), body: '{"other":true}' };
     expect(await store.insertEvent(other)).toEqual({ created: false, occupant: event.id });
     expect(await read(event.id)).toEqual(record);
-    expect(await store.readLog(event.orgId, event.account, 0, 10)).toEqual([record]);
+    expect(await store.readLog(event.orgId, event.account, { afterSequence: 0, limit: 10 })).toEqual({
+      events: [record],
+      more: false,
+      nextAfterSequence: 1,
+    });
   });
 
   it('moves a claim only for its owner, and reads an event only where its claim points', async () => {
@@ -79,11 +83,43 @@ describe('claims and the account log', () => {
     const more = [];
     for (let i = 0; i < 4; i++)
       more.push(await stored(newEvent({ orgId: first.orgId, account: first.account })));
-    const after = await store.readLog(first.orgId, first.account, 1, 3);
-    expect(after.map((event) => event.sequence)).toEqual([2, 3, 4]);
-    expect(after.map((event) => event.id)).toEqual(more.slice(0, 3).map((event) => event.id));
-    expect(await store.readLog(first.orgId, first.account, 5, 3)).toEqual([]);
-    expect(await store.readLog(randomUUID(), first.account, 0, 3)).toEqual([]);
+    const after = await store.readLog(first.orgId, first.account, { afterSequence: 1, limit: 3 });
+    expect(after.events.map((event) => event.sequence)).toEqual([2, 3, 4]);
+    expect(after.events.map((event) => event.id)).toEqual(more.slice(0, 3).map((event) => event.id));
+    expect(after).toMatchObject({ more: true, nextAfterSequence: 4 });
+    const rest = await store.readLog(first.orgId, first.account, { afterSequence: 4, limit: 3 });
+    expect(rest).toMatchObject({ more: false, nextAfterSequence: 5 });
+    const none = { events: [], more: false, nextAfterSequence: 5 };
+    expect(await store.readLog(first.orgId, first.account, { afterSequence: 5, limit: 3 })).toEqual(none);
+    const foreign = await store.readLog(randomUUID(), first.account, { afterSequence: 0, limit: 3 });
+    expect(foreign).toEqual({ events: [], more: false, nextAfterSequence: 0 });
+  });
+
+  it('reads past the 1 MB pages of DynamoDB up to the limit, and stops early at a byte budget', async () => {
+    // Random base64 barely deflates: six ~330 KB bodies make about 1.5 MB, more than one Query page.
+    const large = () => `{"payload":{"blob":"${randomBytes(250_000).toString('base64')}"}}`;
+    const first = await stored(newEvent({ body: large() }));
+    for (let i = 0; i < 5; i++)
+      await stored(newEvent({ orgId: first.orgId, account: first.account, body: large() }));
+    const log = { orgId: first.orgId, account: first.account };
+    const all = await store.readLog(log.orgId, log.account, { afterSequence: 0, limit: 10 });
+    expect(all.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(all).toMatchObject({ more: false, nextAfterSequence: 6 });
+    const limited = await store.readLog(log.orgId, log.account, { afterSequence: 1, limit: 4 });
+    expect(limited.events.map((event) => event.sequence)).toEqual([2, 3, 4, 5]);
+    expect(limited).toMatchObject({ more: true, nextAfterSequence: 5 });
+    const budget = { afterSequence: 0, limit: 10, maxBodyBytes: 700_000 };
+    const capped = await store.readLog(log.orgId, log.account, budget);
+    expect(capped.events.map((event) => event.sequence)).toEqual([1, 2]);
+    expect(capped).toMatchObject({ more: true, nextAfterSequence: 2 });
+    // One event is always taken, even over the budget, so a reader never stalls.
+    const tiny = await store.readLog(log.orgId, log.account, {
+      ...budget,
+      afterSequence: 4,
+      maxBodyBytes: 1,
+    });
+    expect(tiny.events.map((event) => event.sequence)).toEqual([5]);
+    expect(tiny).toMatchObject({ more: true, nextAfterSequence: 5 });
   });
 
   it('keeps the body byte for byte', async () => {
@@ -239,6 +275,7 @@ describe('the upgrade to account logs', () => {
     expect(raw.Item).toMatchObject({ seq: 1, org_id: event.orgId, account: event.account });
     expect(raw.Item?.body).toBeUndefined();
     expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 0, pending: 0, more: false });
-    expect((await store.readLog(event.orgId, event.account, 0, 10)).map((e) => e.id)).toEqual([event.id]);
+    const log = await store.readLog(event.orgId, event.account, { afterSequence: 0, limit: 10 });
+    expect(log.events.map((e) => e.id)).toEqual([event.id]);
   });
 });

@@ -37,7 +37,8 @@ describe('migrateLegacyEvents', () => {
     expect(JSON.parse(events.events.get('old-a')?.body ?? '{}').sequence).toBe(2);
     expect(events.claims.get('old-b')).toMatchObject({ sequence: 3, account: IBAN });
     expect((await events.getEvent('old-b'))?.sequence).toBe(3);
-    expect((await events.readLog('org-1', IBAN, 1, 10)).map((e) => e.id)).toEqual(['old-a', 'old-b']);
+    const log = await events.readLog('org-1', IBAN, { afterSequence: 1, limit: 10 });
+    expect(log.events.map((e) => e.id)).toEqual(['old-a', 'old-b']);
     // Again: nothing moves twice; the pending one moves once it settled.
     expect(await migrateLegacyEvents(events, 'org-1')).toEqual({ migrated: 0, pending: 1, more: false });
     const pending = events.events.get('old-p');

@@ -4,7 +4,7 @@
  * account's watermark goes back below the first.
  */
 import { describe, expect, it } from 'vitest';
-import { REPLAY_CHUNK } from '#config/limits';
+import { LOG_READ_MAX_BODY_BYTES, REPLAY_CHUNK } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import { replayAccount, replayAnyAccount } from '#use-cases/events/replay';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
@@ -60,6 +60,31 @@ describe('replayAccount', () => {
     const second = await replayAccount(deps, 'org-1', IBAN, first.nextAfterSequence);
     expect(second).toMatchObject({ more: false, nextAfterSequence: REPLAY_CHUNK + 5 });
     expect(second.queued).toHaveLength(5);
+  });
+
+  it('ends a chunk early when the bodies of its events would pass the byte budget', async () => {
+    const { events, queue, deps } = world();
+    const body = `{"payload":"${'x'.repeat(LOG_READ_MAX_BODY_BYTES / 2)}"}`;
+    for (let n = 1; n <= 3; n++) {
+      events.seed({
+        id: `e${n}`,
+        account: IBAN,
+        sequence: n,
+        webhookStatus: 'success',
+        webhookRetries: 1,
+        body,
+      });
+    }
+    const first = await replayAccount(deps, 'org-1', IBAN, 0);
+    expect(first).toEqual({ queued: ['e1'], usedUp: [], more: true, nextAfterSequence: 1 });
+    const rest = [];
+    for (let after = 1, more = true; more; ) {
+      const next = await replayAccount(deps, 'org-1', IBAN, after);
+      rest.push(...next.queued);
+      ({ more, nextAfterSequence: after } = next);
+    }
+    expect(rest).toEqual(['e2', 'e3']);
+    expect(queue.sent.map((m) => m.id)).toEqual(['e1', 'e2', 'e3']);
   });
 
   it("puts an ordered account's watermark back below the first replayed event", async () => {

@@ -37,8 +37,9 @@ export function parseFeedQuery(params: Readonly<Record<string, string>>): FeedQu
 }
 
 /**
- * `<…/accounts/{iban}/events?after_sequence=<last>&limit=L>; rel="next"` when the answer was full (more
- * may follow: a receiver follows it until an answer is not full); undefined otherwise.
+ * `<…/accounts/{iban}/events?after_sequence=<last>&limit=L>; rel="next"` when more may follow (an answer
+ * can hold fewer than L events when their payloads are large: a receiver follows the link until there is
+ * none, not until an answer is short); undefined otherwise.
  */
 export function feedLinkHeader(
   baseUrl: string,

@@ -72,8 +72,8 @@ export const FEED_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
 export const FEED_LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
   FeedLink: {
     description:
-      'RFC 8288 `rel="next"`: the same feed after the last event returned, present when the answer is full ' +
-      '(more may follow); follow it until an answer has fewer than `limit` events.',
+      'RFC 8288 `rel="next"`: the same feed after the last event returned, present while more may follow ' +
+      '(an answer holds fewer than `limit` events when their payloads pass 5 MB); follow it until it is absent.',
     required: false,
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },

@@ -61,12 +61,10 @@ export async function passGate(
   }
   let through = stored;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
-    const read = await deps.events.readLog(
-      event.orgId,
-      event.account,
-      through,
-      Math.min(sequence - 1 - through, ORDER_GATE_WINDOW),
-    );
+    const { events: read } = await deps.events.readLog(event.orgId, event.account, {
+      afterSequence: through,
+      limit: Math.min(sequence - 1 - through, ORDER_GATE_WINDOW),
+    });
     const decision = decideGate(sequence, through, read, deps.now());
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
@@ -98,7 +96,9 @@ export async function afterSettled(
   if (!isOrdered(account, event) || !isSettled(event.webhookStatus)) return;
   const sequence = event.sequence ?? 0;
   if (sequence === stored + 1) await moveWatermark(deps, account, stored, sequence);
-  const [next] = await deps.events.readLog(event.orgId, event.account, sequence, 1);
+  const {
+    events: [next],
+  } = await deps.events.readLog(event.orgId, event.account, { afterSequence: sequence, limit: 1 });
   if (next?.webhookStatus === 'pending' && next.nextAttemptAt !== undefined) {
     await deps.queue.enqueue([next]);
   }

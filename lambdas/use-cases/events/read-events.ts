@@ -1,6 +1,7 @@
+import { LOG_READ_MAX_BODY_BYTES } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { EventListPage, EventPageQuery, EventStore } from '#domain/ports';
+import type { EventListPage, EventPageQuery, EventStore, LogPage } from '#domain/ports';
 
 /** An organization's events, newest first, one page of them, and whether more follow. */
 export function listEvents(store: EventStore, orgId: string, query: EventPageQuery): Promise<EventListPage> {
@@ -17,9 +18,9 @@ export function listEvents(store: EventStore, orgId: string, query: EventPageQue
 
 /**
  * The catch-up feed of an account: up to `limit` of its events with a sequence above `afterSequence`,
- * ascending, with their bodies: one consistent Query of the account's log, whatever it holds. The log
- * is the organization's own (keyed by organization and account), so another organization's IBAN, like an
- * unknown one, has an empty feed.
+ * ascending, with their bodies, fewer when their bodies would pass {@link LOG_READ_MAX_BODY_BYTES}, and
+ * whether more follow. The log is the organization's own (keyed by organization and account), so another
+ * organization's IBAN, like an unknown one, has an empty feed.
  *
  * @param iban - a normalised IBAN (`parseIban` checks the path parameter)
  */
@@ -29,8 +30,8 @@ export function readFeed(
   iban: string,
   afterSequence: number,
   limit: number,
-): Promise<EventRecord[]> {
-  return store.readLog(orgId, iban, afterSequence, limit);
+): Promise<LogPage> {
+  return store.readLog(orgId, iban, { afterSequence, limit, maxBodyBytes: LOG_READ_MAX_BODY_BYTES });
 }
 
 /**

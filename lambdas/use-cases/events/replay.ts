@@ -2,7 +2,7 @@
  * Replaying an account (`POST /accounts/{iban}/replay`, the operator's route, `herald account replay`):
  * its events after a sequence are sent again whatever their status, in bounded chunks that answer `more`.
  */
-import { REPLAY_CHUNK } from '#config/limits';
+import { LOG_READ_MAX_BODY_BYTES, REPLAY_CHUNK } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
@@ -30,7 +30,7 @@ export interface ReplayResult {
 
 /**
  * Sends the organization's account's events after `afterSequence` again: up to {@link REPLAY_CHUNK} of
- * its log in sequence order (one read), each `success`, `failed` or `skipped` one starting a new cycle
+ * its log in sequence order (fewer when their bodies are large), each `success`, `failed` or `skipped` one starting a new cycle
  * within the cap on cycles (a used-up one is reported instead); `pending` ones are already on their way
  * and are left as they are. An ordered account's watermark goes back below the first, so they are
  * delivered in sequence order again.
@@ -46,15 +46,19 @@ export async function replayAccount(
   const iban = parseIban('iban', ibanInput);
   const account = await deps.directory.getAccount(iban);
   if (!account || account.orgId !== orgId) throw new NotFoundError(`No account ${iban}.`);
-  const read = await deps.events.readLog(orgId, iban, afterSequence, REPLAY_CHUNK);
-  const settled = read.filter((event) => event.webhookStatus !== 'pending');
+  const read = await deps.events.readLog(orgId, iban, {
+    afterSequence,
+    limit: REPLAY_CHUNK,
+    maxBodyBytes: LOG_READ_MAX_BODY_BYTES,
+  });
+  const settled = read.events.filter((event) => event.webhookStatus !== 'pending');
   const queued = await startCycles(deps, orgId, settled, (started) => orderAgain(deps, orgId, started));
   const sent = new Set(queued);
   return {
     queued,
     usedUp: settled.filter((event) => !sent.has(event.id)).map((event) => event.id),
-    more: read.length === REPLAY_CHUNK,
-    nextAfterSequence: read.at(-1)?.sequence ?? afterSequence,
+    more: read.more,
+    nextAfterSequence: read.nextAfterSequence,
   };
 }
 

@@ -11,6 +11,8 @@ import type {
   IdClaim,
   InsertEventResult,
   LegacyChunk,
+  LogPage,
+  LogRead,
   MoveResult,
   NewEvent,
   RecentAttempts,
@@ -118,11 +120,19 @@ export class InMemoryEventStore implements EventStore {
     return { created: true, event: record };
   }
 
-  async readLog(orgId: string, account: string, after: number, limit: number): Promise<EventRecord[]> {
-    return this.log(orgId, account)
-      .filter((event) => (event.sequence ?? 0) > after)
-      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
-      .slice(0, limit);
+  async readLog(orgId: string, account: string, read: LogRead): Promise<LogPage> {
+    const after = this.log(orgId, account)
+      .filter((event) => (event.sequence ?? 0) > read.afterSequence)
+      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+    const events: EventRecord[] = [];
+    let bytes = 0;
+    for (const event of after.slice(0, read.limit)) {
+      bytes += Buffer.byteLength(event.body);
+      if (events.length > 0 && read.maxBodyBytes !== undefined && bytes > read.maxBodyBytes) break;
+      events.push(event);
+    }
+    const more = events.length < after.length;
+    return { events, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
   }
 
   async listEvents(request: EventListRequest): Promise<EventListPage> {

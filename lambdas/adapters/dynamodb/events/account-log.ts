@@ -1,14 +1,14 @@
 /**
  * An account's event log (`LOG#<org>#<IBAN>`, one item per event, the zero-padded sequence as sort key):
  * its latest sequence, storing an event at the next one, and reading it in sequence order (the catch-up
- * feed). Every read is one Query of one partition, bounded by its `Limit`, whatever the log holds.
+ * feed). Every read is bounded by its limit and byte budget, whatever the log holds.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
 import type { EventRecord } from '#domain/model';
-import type { EventReadOptions, InsertEventResult, NewEvent } from '#domain/ports';
+import type { EventReadOptions, InsertEventResult, LogPage, LogRead, NewEvent } from '#domain/ports';
 import { eventItem, refOfItem, toEventRecord } from './event-items';
 import type { EventTable } from './event-table';
 
@@ -58,28 +58,55 @@ export async function insertEvent(table: EventTable, event: NewEvent): Promise<I
   }
 }
 
-/** Events of the log after a sequence, ascending; see `EventStore.readLog`. */
+/**
+ * Events of the log after a sequence, ascending; see `EventStore.readLog`. DynamoDB ends a Query's page
+ * at 1 MB whatever its `Limit` (ten 100 KB events), so pages are followed until the limit, the byte
+ * budget or the end of the partition.
+ */
 export async function readLog(
   table: EventTable,
   orgId: string,
   account: string,
-  afterSequence: number,
-  limit: number,
-): Promise<EventRecord[]> {
-  const out = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: {
-        ':pk': keys.log(orgId, account),
-        ':after': keys.sequence(afterSequence),
-      },
-      // Consistent: a receiver catching up after a webhook must find the event that webhook announced.
-      ConsistentRead: true,
-      Limit: limit,
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
-  );
-  table.count('Query', out.ConsumedCapacity?.CapacityUnits);
-  return (out.Items ?? []).map((item) => toEventRecord(item));
+  read: LogRead,
+): Promise<LogPage> {
+  const events: EventRecord[] = [];
+  let bytes = 0;
+  let startKey: Record<string, unknown> | undefined;
+  for (;;) {
+    const out = await table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: {
+          ':pk': keys.log(orgId, account),
+          ':after': keys.sequence(read.afterSequence),
+        },
+        // Consistent: a receiver catching up after a webhook must find the event that webhook announced.
+        ConsistentRead: true,
+        Limit: read.limit - events.length,
+        ExclusiveStartKey: startKey,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('Query', out.ConsumedCapacity?.CapacityUnits);
+    const items = out.Items ?? [];
+    for (const [index, item] of items.entries()) {
+      const event = toEventRecord(item);
+      bytes += Buffer.byteLength(event.body);
+      if (events.length > 0 && read.maxBodyBytes !== undefined && bytes > read.maxBodyBytes) {
+        // Read but not returned: the next read starts at it.
+        return page(read, events, true);
+      }
+      events.push(event);
+      if (events.length === read.limit) {
+        return page(read, events, index < items.length - 1 || out.LastEvaluatedKey !== undefined);
+      }
+    }
+    startKey = out.LastEvaluatedKey;
+    if (startKey === undefined) return page(read, events, false);
+  }
+}
+
+function page(read: LogRead, events: EventRecord[], more: boolean): LogPage {
+  return { events, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
 }

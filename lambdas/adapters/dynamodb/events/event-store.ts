@@ -70,8 +70,8 @@ export class DynamoEventStore implements EventStore {
   readonly legacyEvents: EventStore['legacyEvents'] = (orgId, limit, cursor) =>
     legacyEvents(this.table, orgId, limit, cursor);
   readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
-  readonly readLog: EventStore['readLog'] = (orgId, account, after, limit) =>
-    readLog(this.table, orgId, account, after, limit);
+  readonly readLog: EventStore['readLog'] = (orgId, account, read) =>
+    readLog(this.table, orgId, account, read);
 
   async getEvent(id: string, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
     const found = await getClaim(this.table, id, options);
