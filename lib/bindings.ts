@@ -279,8 +279,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   forwarder: {
-    // Retention's deletions of a log's last events raise the account's `seq_floor` (read the log first).
-    table: { items: { Query: ['log'], UpdateItem: ['account'] } },
+    // Retention's deletions of log items raise the account's `seq_floor` (a conditional maximum, no read).
+    table: { items: { UpdateItem: ['account'] } },
     queue: 'send',
   },
   consumer: {

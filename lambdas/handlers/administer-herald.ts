@@ -168,7 +168,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
   migrateEvents: async (event) => {
     const { cursor } = parseCursorRequest(event);
-    const step = await migrateLegacyEvents(delivery.events, org(event), cursor);
+    const step = await migrateLegacyEvents(delivery, org(event), cursor);
     const { migrated, pending, more } = step;
     return json(
       200,

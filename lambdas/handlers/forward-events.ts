@@ -4,7 +4,6 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { orgOfItem, refOfItem } from '#adapters/dynamodb/events/event-items';
-import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
@@ -14,11 +13,8 @@ import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 
 const env = loadEnv(['QUEUE_URL', 'TABLE_NAME']);
 const queue = new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL);
-const documents = createDocumentClient();
-const floor = {
-  events: new DynamoEventStore(documents, env.TABLE_NAME),
-  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-};
+
+const floor = { directory: new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME) };
 /** SendMessageBatch takes ten entries: forwarding in chunks of ten lets a failure name where to resume. */
 const CHUNK = 10;
 
@@ -38,8 +34,8 @@ function eventOf(record: DynamoDBRecord): EventRef | undefined {
 /**
  * Table stream → delivery queue. The event-source filters already dropped everything but INSERTs of
  * pending events and the TTL's deletions of log items; the inserts become delivery messages
- * (`{"id","log","seq"}`), ten per SQS request, and a deletion that emptied its log raises the account's
- * sequence floor (`sequence-floor.ts`).
+ * (`{"id","log","seq"}`), ten per SQS request, and each deletion raises the account's sequence floor to
+ * its sequence (`sequence-floor.ts`).
  */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
   .use(injectLambdaContext(logger))

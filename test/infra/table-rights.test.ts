@@ -162,14 +162,7 @@ describe('table rights', () => {
     );
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain.
-    expect(logReaders).toEqual([
-      'listEvents',
-      'redeliverEvent',
-      'publishEvent',
-      'administer',
-      'forwarder',
-      'consumer',
-    ]);
+    expect(logReaders).toEqual(['listEvents', 'redeliverEvent', 'publishEvent', 'administer', 'consumer']);
     for (const key of logReaders) {
       const table = byDefault
         .statements(key)

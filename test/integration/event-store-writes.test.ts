@@ -267,14 +267,16 @@ describe('the upgrade to account logs', () => {
     expect(legacy).toMatchObject({ id: event.id, webhookStatus: 'success' });
     expect(legacy?.sequence).toBeUndefined();
     const { migrateLegacyEvents } = await import('#use-cases/events/migrate-events');
-    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 1, pending: 0, more: false });
+    // No account item: the floor is 0 (floors are the use-case tests' concern).
+    const deps = { events: store, directory: { getAccount: async () => undefined } };
+    expect(await migrateLegacyEvents(deps, event.orgId)).toEqual({ migrated: 1, pending: 0, more: false });
     const moved = await read(event.id);
     expect(moved).toMatchObject({ sequence: 1, webhookStatus: 'success', webhookRetries: 1 });
     expect(JSON.parse(moved.body)).toMatchObject({ sequence: 1, payload: { n: 1 } });
     const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.event(event.id) }));
     expect(raw.Item).toMatchObject({ seq: 1, org_id: event.orgId, account: event.account });
     expect(raw.Item?.body).toBeUndefined();
-    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 0, pending: 0, more: false });
+    expect(await migrateLegacyEvents(deps, event.orgId)).toEqual({ migrated: 0, pending: 0, more: false });
     const log = await store.readLog(event.orgId, event.account, { afterSequence: 0, limit: 10 });
     expect(log.events.map((e) => e.id)).toEqual([event.id]);
   });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const IBAN = 'DE89370400440532013000';
@@ -31,7 +32,11 @@ describe('migrateLegacyEvents', () => {
       body: body('old-a'),
     });
     events.seed({ id: 'old-p', account: IBAN, triggeredAt: '2026-11-20T00:00:03.000Z', body: body('old-p') });
-    expect(await migrateLegacyEvents(events, 'org-1')).toEqual({ migrated: 2, pending: 1, more: false });
+    expect(await migrateLegacyEvents({ events, directory: new InMemoryDirectoryStore() }, 'org-1')).toEqual({
+      migrated: 2,
+      pending: 1,
+      more: false,
+    });
     expect(events.events.get('old-a')?.sequence).toBe(2);
     expect(events.events.get('old-b')?.sequence).toBe(3);
     expect(JSON.parse(events.events.get('old-a')?.body ?? '{}').sequence).toBe(2);
@@ -40,10 +45,32 @@ describe('migrateLegacyEvents', () => {
     const log = await events.readLog('org-1', IBAN, { afterSequence: 1, limit: 10 });
     expect(log.events.map((e) => e.id)).toEqual(['old-a', 'old-b']);
     // Again: nothing moves twice; the pending one moves once it settled.
-    expect(await migrateLegacyEvents(events, 'org-1')).toEqual({ migrated: 0, pending: 1, more: false });
+    expect(await migrateLegacyEvents({ events, directory: new InMemoryDirectoryStore() }, 'org-1')).toEqual({
+      migrated: 0,
+      pending: 1,
+      more: false,
+    });
     const pending = events.events.get('old-p');
     if (pending) events.events.set('old-p', { ...pending, webhookStatus: 'success' });
-    expect(await migrateLegacyEvents(events, 'org-1')).toEqual({ migrated: 1, pending: 0, more: false });
+    expect(await migrateLegacyEvents({ events, directory: new InMemoryDirectoryStore() }, 'org-1')).toEqual({
+      migrated: 1,
+      pending: 0,
+      more: false,
+    });
     expect(events.events.get('old-p')?.sequence).toBe(4);
+  });
+
+  it("continues above the account's sequence floor when retention emptied the log", async () => {
+    const events = new InMemoryEventStore();
+    const directory = new InMemoryDirectoryStore();
+    directory.addOrganization();
+    directory.addAccount({ iban: IBAN, sequenceFloor: 7 });
+    events.seed({ id: 'old', account: IBAN, webhookStatus: 'success', body: body('old') });
+    expect(await migrateLegacyEvents({ events, directory }, 'org-1')).toEqual({
+      migrated: 1,
+      pending: 0,
+      more: false,
+    });
+    expect(events.events.get('old')?.sequence).toBe(8);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Sequences under retention with the in-memory fakes: when the TTL deleted the last event of a log, the
- * account's floor rises to it and the next publish continues above it; a deletion below the log's latest
- * event changes nothing.
+ * account's floor rises to it and the next publish continues above it; every deletion raises it (a
+ * conditional maximum), so deletions in any order leave it at the highest.
  */
 import { describe, expect, it } from 'vitest';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
@@ -18,15 +18,15 @@ describe('keepFloorAfterExpiry', () => {
     directory.addOrganization();
     directory.addAccount({ iban: IBAN });
     events.seed({ id: 'e3', account: IBAN, sequence: 3 });
-    // Sequence 2 expired while 3 remains: nothing to do.
-    await keepFloorAfterExpiry({ events, directory }, [
-      { id: '', orgId: 'org-1', account: IBAN, sequence: 2 },
-    ]);
-    expect(directory.accounts.get(IBAN)?.sequenceFloor).toBeUndefined();
-    // Then 3, the last one, expired too.
+    // Sequence 2 expired while 3 remains: the floor rises all the same (no look at the log to race with),
+    // harmlessly, as publishing takes the higher of the floor and the log's latest event.
+    await keepFloorAfterExpiry({ directory }, [{ id: '', orgId: 'org-1', account: IBAN, sequence: 2 }]);
+    expect(directory.accounts.get(IBAN)?.sequenceFloor).toBe(2);
+    // Then 3, the last one, expired too; a late record of 2 after it does not lower the floor.
     events.events.delete('e3');
-    await keepFloorAfterExpiry({ events, directory }, [
+    await keepFloorAfterExpiry({ directory }, [
       { id: '', orgId: 'org-1', account: IBAN, sequence: 3 },
+      { id: '', orgId: 'org-1', account: IBAN, sequence: 2 },
     ]);
     expect(directory.accounts.get(IBAN)?.sequenceFloor).toBe(3);
     const draft = {
@@ -41,9 +41,7 @@ describe('keepFloorAfterExpiry', () => {
     const next = await storeInLog({ events, now: () => 0 }, draft, () => '{}');
     expect(next.created && next.event.sequence).toBe(4);
     // Another organization's account is not touched.
-    await keepFloorAfterExpiry({ events, directory }, [
-      { id: '', orgId: 'org-2', account: IBAN, sequence: 9 },
-    ]);
+    await keepFloorAfterExpiry({ directory }, [{ id: '', orgId: 'org-2', account: IBAN, sequence: 9 }]);
     expect(directory.accounts.get(IBAN)?.sequenceFloor).toBe(3);
   });
 });

@@ -11,6 +11,7 @@ import { CLAIM_LEASE_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
 import { BusyError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import type { ClaimResult, EventStore, IdClaim, NewEvent } from '#domain/ports';
+import { nextSequence } from './next-sequence';
 
 /** What storing in the log needs. */
 export interface StoreInLogDeps {
@@ -53,9 +54,8 @@ export async function storeInLog(
   draft: EventDraft,
   body: (sequence: number) => string,
 ): Promise<StoreResult> {
-  const { sequenceFloor, ...fields } = draft;
-  const next = async (consistent: boolean) =>
-    Math.max(await deps.events.latestSequence(draft.orgId, draft.account, { consistent }), sequenceFloor) + 1;
+  const { sequenceFloor: _floor, ...fields } = draft;
+  const next = (consistent: boolean) => nextSequence(deps.events, draft, consistent);
   // Eventually consistent first: a stale answer is only too low, which costs one refused put.
   let claim: IdClaim = {
     id: draft.id,
