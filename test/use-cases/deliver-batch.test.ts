@@ -3,6 +3,7 @@
  * kept, postponed, replaced by a fresh message, dropped or reconciled.
  */
 import { describe, expect, it } from 'vitest';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
@@ -99,5 +100,27 @@ describe('reconcileBatch', () => {
     ]);
     expect(w.queue.sent).toEqual([{ id: 'left', delaySeconds: 0 }]);
     expect(w.events.events.get('none')?.webhookStatus).toBe('failed');
+  });
+
+  it('counts a dead letter settled when another event holds its place in the log', async () => {
+    const w = deliveryWorld();
+    const now = w.events.seed({ id: 'now', sequence: 1, webhookRetries: 20 });
+    const stale = encodeDeliveryMessage({ id: 'gone', orgId: now.orgId, account: now.account, sequence: 1 });
+    const seen: [string, string][] = [];
+    const keep = await reconcileBatch(
+      {
+        events: w.events,
+        queue: w.queue,
+        maxAttempts: 20,
+        observe: (id, outcome) => seen.push([id, outcome]),
+        observeError: () => undefined,
+      },
+      [{ ...message('gone'), body: stale }],
+    );
+    expect(keep).toEqual([]);
+    expect(seen).toEqual([['gone', 'settled']]);
+    // Not the other event: it is neither failed nor sent again.
+    expect(w.events.events.get('now')?.webhookStatus).toBe('pending');
+    expect(w.queue.sent).toEqual([]);
   });
 });

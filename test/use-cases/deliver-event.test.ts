@@ -130,6 +130,23 @@ describe('deliverEvent', () => {
     expect((await w.events.getEvent('orphan'))?.webhookStatus).toBe('failed');
   });
 
+  it('drops a message whose place in the log holds another event, without sending either', async () => {
+    const w = deliveryWorld();
+    const now = w.events.seed({ id: 'now', sequence: 1 });
+    // A message of an erased account's event at sequence 1; the re-created account's log holds 'now' there.
+    const at = { id: 'gone', orgId: now.orgId, account: now.account, sequence: 1 };
+    expect(await deliverEvent(w.deps, { id: 'gone', at })).toMatchObject({
+      kind: 'dropped',
+      reason: 'event not found',
+    });
+    expect(w.sender.requests).toHaveLength(0);
+    expect((await w.events.getEvent('now'))?.webhookRetries).toBe(0);
+    // Its own message still delivers it.
+    expect(await deliverEvent(w.deps, { id: 'now', at: { ...at, id: 'now' } })).toMatchObject({
+      kind: 'delivered',
+    });
+  });
+
   it('drops a failed attempt whose event a concurrent first attempt delivered meanwhile', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });

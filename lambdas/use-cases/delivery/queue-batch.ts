@@ -8,15 +8,20 @@ import type { EventStore, QueueMessage } from '#domain/ports';
 
 /**
  * The event a message names, read consistently: where the message says it is (no claim read), or, for
- * an `{"id"}` message, through its id.
+ * an `{"id"}` message, through its id. Undefined when it is gone, including when another event holds the
+ * message's place.
  */
-export function readTarget(
+export async function readTarget(
   events: Pick<EventStore, 'getEvent' | 'readEvent'>,
   target: DeliveryTarget,
 ): Promise<EventRecord | undefined> {
-  return target.at === undefined
-    ? events.getEvent(target.id, { consistent: true })
-    : events.readEvent(target.at, { consistent: true });
+  if (target.at === undefined) return events.getEvent(target.id, { consistent: true });
+  const event = await events.readEvent(target.at, { consistent: true });
+  // An event never moves within or between logs, so another id at (log, seq) means the message outlived
+  // its event (the account was erased and re-created, its log starting again at 1). The message is stale:
+  // treated as gone (the consumer drops it, the reconciler counts it settled), never as the other event,
+  // whose own message delivers it.
+  return event?.id === target.id ? event : undefined;
 }
 
 /** `done`: delete the message; `keep`: it comes back (its visibility was set, or it failed). */

@@ -381,12 +381,12 @@ export class InMemoryEventStore implements EventStore {
 
   /** The event at the ref's place: the adapter's key is (organization, account, sequence), or the id alone. */
   private readEventNow(ref: EventRef): EventRecord | undefined {
+    // Whatever occupies the place, as the adapter's key read answers, even an event of another id.
+    if (ref.sequence !== undefined) {
+      return this.log(ref.orgId, ref.account).find((event) => event.sequence === ref.sequence);
+    }
     const event = this.events.get(ref.id);
-    const there =
-      event !== undefined &&
-      event.sequence === ref.sequence &&
-      (ref.sequence === undefined || (event.orgId === ref.orgId && event.account === ref.account));
-    return there ? event : undefined;
+    return event?.sequence === undefined ? event : undefined;
   }
 
   /** The account's log: its events with a sequence. */
