@@ -107,7 +107,7 @@ export interface LegacyChunk {
 
 /**
  * What moving an old-layout event into its account's log did: `moved`; `taken` (another event holds the
- * sequence: try the next); `pending` (not moved while its delivery is under way); `gone` (moved already,
- * or erased).
+ * sequence, or the event changed meanwhile: try again at the next); `pending` (not moved while its delivery
+ * is under way, also when it turned pending during the move); `gone` (moved already, or erased).
  */
 export type MoveResult = 'moved' | 'taken' | 'pending' | 'gone';

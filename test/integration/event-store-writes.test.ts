@@ -280,4 +280,43 @@ describe('the upgrade to account logs', () => {
     const log = await store.readLog(event.orgId, event.account, { afterSequence: 0, limit: 10 });
     expect(log.events.map((e) => e.id)).toEqual([event.id]);
   });
+
+  it('reports an old-layout event that turned pending during its move as pending, and moves it once settled', async () => {
+    const event = newEvent({
+      body: `{"id":"x","type":"t","account":"A","triggered_at":"t","payload":{"n":2},"_links":{}}`,
+    });
+    const { eventItem } = await import('#adapters/dynamodb/events/event-items');
+    const item = { ...eventItem(event), ...keys.event(event.id), gsi1pk: keys.orgEvents(event.orgId) };
+    await documents.send(
+      new PutCommand({ TableName: tableName, Item: { ...item, webhook_status: 'success' } }),
+    );
+    const status = (to: string) =>
+      documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.event(event.id),
+          UpdateExpression: 'SET webhook_status = :s',
+          ExpressionAttributeValues: { ':s': to },
+        }),
+      );
+    // A redelivery starts a new cycle between the move's read of the old item and its transaction.
+    let raced = false;
+    const racing = {
+      send: async (command: unknown) => {
+        const out = await documents.send(command as GetCommand);
+        if (!raced && command instanceof GetCommand) {
+          raced = true;
+          await status('pending');
+        }
+        return out;
+      },
+    } as unknown as typeof documents;
+    const { DynamoEventStore } = await import('#adapters/dynamodb/events/event-store');
+    const moving = new DynamoEventStore(racing, tableName);
+    expect(await moving.moveToLog(event, 1)).toBe('pending');
+    expect((await store.getEvent(event.id, { consistent: true }))?.sequence).toBeUndefined();
+    await status('success');
+    expect(await moving.moveToLog(event, 1)).toBe('moved');
+    expect((await read(event.id)).sequence).toBe(1);
+  });
 });

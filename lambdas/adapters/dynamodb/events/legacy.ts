@@ -105,9 +105,23 @@ export async function moveToLog(table: EventTable, ref: EventRef, sequence: numb
     if (!(error instanceof TransactionCanceledException)) throw error;
     const [log, claim] = error.CancellationReasons ?? [];
     if (log?.Code === 'ConditionalCheckFailed') return 'taken';
-    if (claim?.Code === 'ConditionalCheckFailed') return 'gone';
+    if (claim?.Code === 'ConditionalCheckFailed') return changedMeanwhile(table, ref);
     throw error;
   }
+}
+
+/**
+ * Why the old item refused its rewrite into the claim: it changed between the read and the transaction.
+ * Without a body it is gone (erased, or another migration moved it); with one it is still to move: pending
+ * again (a redelivery started a cycle) is counted as pending, settled again is tried again like a taken
+ * sequence.
+ */
+async function changedMeanwhile(table: EventTable, ref: EventRef): Promise<MoveResult> {
+  const now = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: keys.event(ref.id), ConsistentRead: true }),
+  );
+  if (now.Item?.body === undefined) return 'gone';
+  return now.Item.webhook_status === 'pending' ? 'pending' : 'taken';
 }
 
 /** The moved event's index keys: its shard's, also in the sparse status index it is in. */
