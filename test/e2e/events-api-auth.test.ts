@@ -152,7 +152,12 @@ describe('accounts', () => {
     const response = await api.call('/accounts', { key: orgA.apiKey });
     expect(response.status).toBe(200);
     // The receiver's /fail path answers 500, so that endpoint is degraded by now; the others never failed.
-    const failing = expect.objectContaining({ state: 'degraded', reason: 'failing: answered 500' });
+    // How many attempts failed by now depends on the machine's speed: after five in a row the circuit
+    // opens, and the reason says so instead of the last answer.
+    const failing = expect.objectContaining({
+      state: 'degraded',
+      reason: expect.stringMatching(/^(failing: answered 500|circuit open: \d+ consecutive failures)$/),
+    });
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
