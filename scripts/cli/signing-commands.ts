@@ -2,7 +2,7 @@
  * The CLI's commands for an organization's Ed25519 signing keys (`v1a`) and its signature schemes.
  */
 import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
-import type { Command } from './commands';
+import type { Command } from './command';
 import { required, UsageError } from './flags';
 
 /** `keys rotate` and `signatures set`, merged into the CLI's commands after the token's. */

@@ -1,0 +1,93 @@
+/**
+ * The CLI's account commands: an account's endpoint, its deletion (and erasure), the organization's list,
+ * re-enabling an endpoint (with recovery) and replaying its log.
+ */
+import { adminRoute, bodyOf, org } from './admin-route';
+import { allPages, type Command, type Step, untilDone } from './command';
+import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
+import { integer, required, UsageError } from './flags';
+
+/** The `account …` commands, in the order the usage text lists them. */
+export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
+  'account put': {
+    usage: `account put --org ORG_ID --iban IBAN [--webhook-url URL] [--delivery-order concurrent|ordered] ${ENDPOINT_SECURITY_USAGE}`,
+    route: 'putAccount',
+    run: (call, flags) =>
+      bodyOf(
+        call(...adminRoute('putAccount', { iban: required(flags, 'iban') }), {
+          org: required(flags, 'org'),
+          ...(flags['webhook-url'] ? { webhook_url: flags['webhook-url'] } : {}),
+          ...(flags['delivery-order'] ? { delivery_order: flags['delivery-order'] } : {}),
+          ...endpointSecurityFields(flags),
+        }),
+      ),
+  },
+  'account delete': {
+    usage: `account delete --iban IBAN [--erase [--org ORG_ID]]   (without --erase the IBAN stays reserved for its
+      organization while its events remain; --erase: also every event of the account, then the IBAN is free;
+      --org: only for an account deleted before IBANs were reserved)`,
+    route: 'deleteAccount',
+    run: async (call, flags) => {
+      const [method, path] = adminRoute('deleteAccount', { iban: required(flags, 'iban') });
+      const orgFlag = typeof flags.org === 'string' ? flags.org : undefined;
+      if (!flags.erase) {
+        const query = orgFlag === undefined ? '' : `?org=${encodeURIComponent(orgFlag)}`;
+        await call(method, `${path}${query}`);
+        return { deleted: flags.iban };
+      }
+      type Erased = Step & { iban: string; org_id: string; deleted: boolean; erased_events: number };
+      let deleted = false;
+      const done = await untilDone<Erased>((previous) => {
+        deleted ||= previous?.deleted === true;
+        const orgId = previous?.org_id ?? orgFlag;
+        const query = new URLSearchParams({ erase: 'true' });
+        if (orgId !== undefined) query.set('org', orgId);
+        if (previous?.cursor !== undefined) query.set('cursor', previous.cursor);
+        return call(method, `${path}?${query}`);
+      }, 'erased_events');
+      return { iban: done.iban, deleted: deleted || done.deleted, erased_events: done.erased_events };
+    },
+  },
+  'account list': {
+    usage: 'account list --org ORG_ID   (every account: follows the pages of 100)',
+    route: 'listOrganizationAccounts',
+    run: (call, flags) => allPages(call, adminRoute('listOrganizationAccounts', org(flags))[1]),
+  },
+  'account enable': {
+    usage: `account enable --iban IBAN [--recover-since "YYYY-MM-DD HH:MM:SS"]   (webhook endpoint healthy again;
+    with --recover-since, redeliver its failed and skipped events since then, step by step until done)`,
+    route: 'adminEnableEndpoint',
+    run: async (call, flags) => {
+      const since = flags['recover-since'];
+      const route = adminRoute('adminEnableEndpoint', { iban: required(flags, 'iban') });
+      // Each recovery step examines a bounded part of the status indexes; its cursor goes on past it.
+      const done = await untilDone<Step & { iban: string; webhook_health: string; queued: string[] }>(
+        (previous) =>
+          call(
+            ...route,
+            since === undefined
+              ? undefined
+              : { recover_since: since, ...(previous?.cursor ? { cursor: previous.cursor } : {}) },
+          ),
+        'queued',
+      );
+      return { iban: done.iban, webhook_health: done.webhook_health, queued: done.queued };
+    },
+  },
+  'account replay': {
+    usage: `account replay --iban IBAN --after-sequence N   (send the account's events after sequence N again,
+      whatever their status, in sequence order for an ordered account; chunk by chunk until done)`,
+    route: 'adminReplayAccount',
+    run: async (call, flags) => {
+      const after = integer(flags, 'after-sequence', 'a whole number, 0 or more');
+      if (after === undefined) throw new UsageError('--after-sequence is required.');
+      const route = adminRoute('adminReplayAccount', { iban: required(flags, 'iban') });
+      type ReplayStep = Step & { queued: string[]; used_up: string[]; next_after_sequence: number };
+      const done = await untilDone<ReplayStep>(
+        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after }),
+        'queued',
+      );
+      return { queued: done.queued, next_after_sequence: done.next_after_sequence };
+    },
+  },
+};
