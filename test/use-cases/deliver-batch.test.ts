@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encodeDeliveryMessage } from '#domain/delivery/message';
+import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
@@ -75,23 +76,29 @@ describe('deliverBatch', () => {
   });
 });
 
+/** Reconciles the dead letters with at most 20 attempts a cycle; the outcomes seen, the messages kept. */
+async function reconcile(w: ReturnType<typeof deliveryWorld>, messages: QueueMessage[]) {
+  const seen: [string, string][] = [];
+  const keep = await reconcileBatch(
+    {
+      events: w.events,
+      queue: w.queue,
+      maxAttempts: 20,
+      observe: (id, outcome) => seen.push([id, outcome]),
+      observeError: () => undefined,
+    },
+    messages,
+  );
+  return { keep, seen };
+}
+
 describe('reconcileBatch', () => {
   it('requeues events with attempts left, fails exhausted ones, ignores settled ones', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'left', webhookRetries: 3 });
     w.events.seed({ id: 'none', webhookRetries: 20 });
     w.events.seed({ id: 'done', webhookStatus: 'success' });
-    const seen: [string, string][] = [];
-    const keep = await reconcileBatch(
-      {
-        events: w.events,
-        queue: w.queue,
-        maxAttempts: 20,
-        observe: (id, outcome) => seen.push([id, outcome]),
-        observeError: () => undefined,
-      },
-      [message('left'), message('none'), message('done')],
-    );
+    const { keep, seen } = await reconcile(w, [message('left'), message('none'), message('done')]);
     expect(keep).toEqual([]);
     expect(seen.sort()).toEqual([
       ['done', 'settled'],
@@ -106,17 +113,7 @@ describe('reconcileBatch', () => {
     const w = deliveryWorld();
     const now = w.events.seed({ id: 'now', sequence: 1, webhookRetries: 20 });
     const stale = encodeDeliveryMessage({ id: 'gone', orgId: now.orgId, account: now.account, sequence: 1 });
-    const seen: [string, string][] = [];
-    const keep = await reconcileBatch(
-      {
-        events: w.events,
-        queue: w.queue,
-        maxAttempts: 20,
-        observe: (id, outcome) => seen.push([id, outcome]),
-        observeError: () => undefined,
-      },
-      [{ ...message('gone'), body: stale }],
-    );
+    const { keep, seen } = await reconcile(w, [{ ...message('gone'), body: stale }]);
     expect(keep).toEqual([]);
     expect(seen).toEqual([['gone', 'settled']]);
     // Not the other event: it is neither failed nor sent again.
