@@ -186,7 +186,9 @@ describe('listEvents', () => {
 
   it('filters by status across more than one index page of 100', async () => {
     const big = randomUUID();
-    const account = testIban();
+    // One account per concurrent publish: ten publishes of one log at once contend for its sequences (up
+    // to ten rounds each), which only slows the seeding of what is an organization-wide listing.
+    const accounts = Array.from({ length: 10 }, () => testIban());
     const ids: { id: string; at: string; status: WebhookStatus }[] = [];
     for (let start = 0; start < 230; start += 10) {
       const chunk = await Promise.all(
@@ -194,7 +196,7 @@ describe('listEvents', () => {
           const i = start + j;
           const status: WebhookStatus = i % 5 === 0 ? 'skipped' : 'pending';
           const event = await stored(
-            newEvent({ orgId: big, account, triggeredAt: at(i), webhookStatus: status }),
+            newEvent({ orgId: big, account: accounts[j], triggeredAt: at(i), webhookStatus: status }),
           );
           return { id: event.id, at: event.triggeredAt, status };
         }),
