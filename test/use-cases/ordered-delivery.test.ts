@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ORDER_GATE_WINDOW } from '#domain/delivery/order-gate';
+import type { Account } from '#domain/model';
 import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
@@ -19,8 +20,20 @@ function orderedWorld(count: number, ordered = true): DeliveryWorld {
   return w;
 }
 
-const deliver = (w: DeliveryWorld, id: string, receiveCount = 1): Promise<DeliveryOutcome> =>
-  deliverEvent(w.deps, { id }, receiveCount);
+/** Delivers the message of event `id` as the forwarder sends it: `{id, log, seq}`. */
+function deliver(w: DeliveryWorld, id: string, receiveCount = 1): Promise<DeliveryOutcome> {
+  const event = w.events.events.get(id);
+  if (!event) throw new Error(`no ${id}`);
+  const at = { id, orgId: event.orgId, account: event.account, sequence: event.sequence };
+  return deliverEvent(w.deps, { id, at }, receiveCount);
+}
+
+/** Sets fields of the world's account. */
+function setAccount(w: DeliveryWorld, fields: Partial<Account>): void {
+  const account = w.directory.accounts.get(w.iban);
+  if (!account) throw new Error('no account');
+  w.directory.accounts.set(w.iban, { ...account, ...fields });
+}
 
 describe('ordered delivery', () => {
   it('holds an event until the earlier one settles, then moves the watermark and sends the next at once', async () => {
@@ -113,5 +126,32 @@ describe('ordered delivery', () => {
     expect((await deliver(w, 'e1')).kind).toBe('skipped');
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(1);
     expect(w.queue.sent.map((m) => m.id)).toEqual(['e2']);
+  });
+
+  it('passes over sequences missing below the first event of the log (retention deleted them)', async () => {
+    const w = orderedWorld(5);
+    w.events.events.delete('e1');
+    w.events.events.delete('e2');
+    // e3 pending: e4 waits for it, not for the deleted ones, and the watermark moves over the gap.
+    expect((await deliver(w, 'e4')).kind).toBe('waiting');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(2);
+    expect((await deliver(w, 'e3')).kind).toBe('delivered');
+    expect((await deliver(w, 'e4')).kind).toBe('delivered');
+    // A gap between two events of the log too.
+    w.events.events.delete('e5');
+    w.events.seed({ id: 'e7', account: w.iban, sequence: 7 });
+    expect((await deliver(w, 'e7')).kind).toBe('delivered');
+    expect(w.sender.requests.map((r) => JSON.parse(r.body).id)).toEqual(['e3', 'e4', 'e7']);
+  });
+
+  it('starts above the sequence floor: the first event after it goes without a read', async () => {
+    const w = orderedWorld(0);
+    setAccount(w, { sequenceFloor: 40 });
+    w.events.seed({ id: 'e41', account: w.iban, sequence: 41 });
+    w.events.seed({ id: 'e42', account: w.iban, sequence: 42 });
+    expect((await deliver(w, 'e42')).kind).toBe('waiting');
+    expect((await deliver(w, 'e41')).kind).toBe('delivered');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(41);
+    expect((await deliver(w, 'e42')).kind).toBe('delivered');
   });
 });

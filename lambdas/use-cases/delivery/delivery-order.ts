@@ -52,14 +52,15 @@ export async function passGate(
 ): Promise<GateOutcome> {
   const sequence = event.sequence ?? 0;
   const stored = account.settledThrough ?? 0;
-  if (!mustWait(event.sequence, stored)) return { go: true, leased: false, settledThrough: stored };
+  const start = orderStart(account);
+  if (!mustWait(event.sequence, start)) return { go: true, leased: false, settledThrough: stored };
   // Marked first, read second; the earlier event settles first and reads second (`afterSettled`): one
   // of the two sees the other, so a waiting event is never left to its safety-net wait alone. Marked, it
   // is leased for its first attempt, so the message sent again and its own make one attempt.
   if (!(await deps.events.markWaiting(event, deps.now()))) {
     return { go: false, seconds: waitSeconds(receiveCount), reason: 'an attempt of it is under way' };
   }
-  let through = stored;
+  let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
     const read = await deps.events.readLog(
       event.orgId,
@@ -97,11 +98,20 @@ export async function afterSettled(
 ): Promise<void> {
   if (!isOrdered(account, event) || !isSettled(event.webhookStatus)) return;
   const sequence = event.sequence ?? 0;
-  if (sequence === stored + 1) await moveWatermark(deps, account, stored, sequence);
+  if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1)
+    await moveWatermark(deps, account, stored, sequence);
   const [next] = await deps.events.readLog(event.orgId, event.account, sequence, 1);
   if (next?.webhookStatus === 'pending' && next.nextAttemptAt !== undefined) {
     await deps.queue.enqueue([next]);
   }
+}
+
+/**
+ * Where the account's order starts: its watermark, or its `seq_floor` when above (no event of the log was
+ * ever stored at or below the floor since retention emptied it).
+ */
+function orderStart(account: Account): number {
+  return Math.max(account.settledThrough ?? 0, account.sequenceFloor ?? 0);
 }
 
 /**
