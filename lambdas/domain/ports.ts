@@ -249,15 +249,23 @@ export interface DirectoryStore {
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
-   * Moves an ordered account's watermark from `from` to `to` if it still is `from`; false when another
-   * consumer moved it meanwhile (or the account is gone or another organization's).
+   * Moves an ordered account's watermark from `from` to `to` if it still is `from` and its order epoch
+   * still is `epoch`; false when another consumer moved it or a replay restarted the order meanwhile (or
+   * the account is gone or another organization's).
    */
-  advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean>;
+  advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    from: number,
+    to: number,
+    epoch: number,
+  ): Promise<boolean>;
   /**
-   * Lowers an ordered account's watermark to `to` if it is above (a replay or redelivery of an event at
-   * or below it: the events after `to` wait for it again).
+   * Starts the account's order again after new cycles of its events from `to + 1` on (a replay or a
+   * redelivery, whatever the account's order): lowers the watermark to `to` if it is above, and
+   * increments the order epoch in any case, so no gate that read the log before can move the watermark.
    */
-  lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void>;
+  restartOrder(iban: string, orgId: string, to: number): Promise<void>;
   /**
    * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
    * event of its log); nothing when the account is gone or another organization's.

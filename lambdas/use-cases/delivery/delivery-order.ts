@@ -72,6 +72,11 @@ export async function passGate(
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
     const moved = await moveWatermark(deps, account, stored, through);
+    // Not moved: another consumer moved it, or a replay restarted the order since this batch read the
+    // account (its restarted events may be among those this read found settled): look again.
+    if (decision.kind === 'go' && through > stored && !moved) {
+      return { go: false, seconds: 1, reason: 'ordered: the watermark changed meanwhile; looks again' };
+    }
     if (decision.kind === 'go') return { go: true, leased: true, settledThrough: moved ? through : stored };
     // Sent again only from a message that already waited once: not on every look.
     if (decision.stalled && receiveCount > 1) await deps.queue.enqueue([decision.stalled]);
@@ -119,5 +124,8 @@ function orderStart(account: Account): number {
  * moving it first is fine: the next look reads the log again.
  */
 async function moveWatermark(deps: OrderDeps, account: Account, from: number, to: number): Promise<boolean> {
-  return to > from && (await deps.directory.advanceSettledThrough(account.iban, account.orgId, from, to));
+  const epoch = account.orderEpoch ?? 0;
+  return (
+    to > from && (await deps.directory.advanceSettledThrough(account.iban, account.orgId, from, to, epoch))
+  );
 }

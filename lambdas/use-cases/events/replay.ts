@@ -13,7 +13,7 @@ import { startCycles } from './reset-webhooks';
 export interface ReplayDeps {
   readonly events: Pick<EventStore, 'readLog' | 'startCycle'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'lowerSettledThrough'>;
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'restartOrder'>;
 }
 
 /** What one replay request did, and where the next one goes on. */
