@@ -3,6 +3,7 @@
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 
+import type { LogEntry } from './delivery/order-gate';
 import type { ClientTls } from './endpoint-security/endpoint-security';
 import type {
   Account,
@@ -104,6 +105,8 @@ export interface EventStore {
    * their bodies: one consistent Query, whatever the log holds.
    */
   readLog(orgId: string, account: string, afterSequence: number, limit: number): Promise<EventRecord[]>;
+  /** {@link EventStore.readLog} with the delivery state only (the order gate's read): no bodies, no attempts. */
+  readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogEntry[]>;
   /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**

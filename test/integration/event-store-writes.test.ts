@@ -84,6 +84,28 @@ describe('claims and the account log', () => {
     expect(after.map((event) => event.id)).toEqual(more.slice(0, 3).map((event) => event.id));
     expect(await store.readLog(first.orgId, first.account, 5, 3)).toEqual([]);
     expect(await store.readLog(randomUUID(), first.account, 0, 3)).toEqual([]);
+    // The order gate's read: the same events, their delivery state only.
+    await store.markWaiting({ ...first, sequence: 1 }, 1_000);
+    expect(await store.readLogEntries(first.orgId, first.account, 0, 2)).toEqual([
+      {
+        id: first.id,
+        orgId: first.orgId,
+        account: first.account,
+        sequence: 1,
+        webhookStatus: 'pending',
+        leaseUntil: undefined,
+        nextAttemptAt: 1_000,
+      },
+      {
+        id: more[0]?.id,
+        orgId: first.orgId,
+        account: first.account,
+        sequence: 2,
+        webhookStatus: 'pending',
+        leaseUntil: undefined,
+        nextAttemptAt: undefined,
+      },
+    ]);
   });
 
   it('keeps the body byte for byte', async () => {

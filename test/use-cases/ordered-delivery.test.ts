@@ -4,7 +4,7 @@
  * switch to ordered on a long history, and concurrent accounts untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { ORDER_GATE_WINDOW } from '#domain/delivery/order-gate';
+import { ORDER_GATE_FIRST_WINDOW, ORDER_GATE_WINDOW, ORDER_GATE_WINDOWS } from '#domain/delivery/order-gate';
 import type { Account } from '#domain/model';
 import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
@@ -99,14 +99,29 @@ describe('ordered delivery', () => {
   });
 
   it('catches the watermark up over a settled history a window at a time, at a bounded cost per look', async () => {
-    const history = 2 * ORDER_GATE_WINDOW + 10;
+    const perLook = ORDER_GATE_FIRST_WINDOW + (ORDER_GATE_WINDOWS - 1) * ORDER_GATE_WINDOW;
+    const history = perLook + 10;
     const w = orderedWorld(history + 1);
     for (let n = 1; n <= history; n++) {
       const event = w.events.events.get(`e${n}`);
       if (event) w.events.events.set(`e${n}`, { ...event, webhookStatus: 'success' });
     }
+    expect((await deliver(w, `e${history + 1}`)).kind).toBe('waiting');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(perLook);
+    // Small first, wider after: an event waiting right behind the watermark costs a one-item read.
+    expect(w.events.logEntryReads).toEqual([1, 100, 100]);
     expect((await deliver(w, `e${history + 1}`)).kind).toBe('delivered');
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(history + 1);
+  });
+
+  it('marks a waiting event once: a later look writes nothing but what the watermark needs', async () => {
+    const w = orderedWorld(2);
+    expect((await deliver(w, 'e2', 1)).kind).toBe('waiting');
+    expect(w.events.writes).toEqual(['MarkWaiting']);
+    w.clock.advance(5_000);
+    expect((await deliver(w, 'e2', 2)).kind).toBe('waiting');
+    expect(w.events.writes).toEqual(['MarkWaiting']);
+    expect(w.events.logEntryReads).toEqual([1, 1]);
   });
 
   it('leaves concurrent accounts alone: no gate, no watermark, no extra write', async () => {

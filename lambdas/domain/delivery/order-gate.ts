@@ -14,11 +14,17 @@ export type DeliveryOrder = 'concurrent' | 'ordered';
 export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
 
 /**
- * Events of the log one gate evaluation reads per window; an evaluation reads at most
- * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind (a switch to ordered on an account
- * with a long history) catches up by this much per evaluation, at a bounded cost each.
+ * Events of the log one gate evaluation reads per window after the first; an evaluation reads at most
+ * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind catches up by about this much per
+ * window, at a bounded cost each.
  */
 export const ORDER_GATE_WINDOW = 100;
+
+/**
+ * Events the first window reads: an event usually waits for the one just before the watermark's next,
+ * which one item (0.5 read unit) shows; only a watermark behind widens the read.
+ */
+export const ORDER_GATE_FIRST_WINDOW = 1;
 
 /** Windows one gate evaluation reads at most. */
 export const ORDER_GATE_WINDOWS = 3;

@@ -9,6 +9,7 @@ import {
   decideGate,
   isSettled,
   mustWait,
+  ORDER_GATE_FIRST_WINDOW,
   ORDER_GATE_WINDOW,
   ORDER_GATE_WINDOWS,
   waitSeconds,
@@ -18,7 +19,7 @@ import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
 
 /** What the order needs. */
 export interface OrderDeps {
-  readonly events: Pick<EventStore, 'readLog' | 'markWaiting'>;
+  readonly events: Pick<EventStore, 'readLog' | 'readLogEntries' | 'markWaiting'>;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Epoch ms. */
@@ -56,17 +57,24 @@ export async function passGate(
   if (!mustWait(event.sequence, start)) return { go: true, leased: false, settledThrough: stored };
   // Marked first, read second; the earlier event settles first and reads second (`afterSettled`): one
   // of the two sees the other, so a waiting event is never left to its safety-net wait alone. Marked, it
-  // is leased for its first attempt, so the message sent again and its own make one attempt.
-  if (!(await deps.events.markWaiting(event, deps.now()))) {
-    return { go: false, seconds: waitSeconds(receiveCount), reason: 'an attempt of it is under way' };
-  }
+  // is leased for its first attempt, so the message sent again and its own make one attempt. Marked
+  // already (a look before, or a scheduled retry): no write, only the lease is checked as read.
+  const underWay = {
+    go: false,
+    seconds: waitSeconds(receiveCount),
+    reason: 'an attempt of it is under way',
+  } as const;
+  if (event.leaseUntil !== undefined && event.leaseUntil >= deps.now()) return underWay;
+  if (event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
+    return underWay;
   let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
-    const read = await deps.events.readLog(
+    const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
+    const read = await deps.events.readLogEntries(
       event.orgId,
       event.account,
       through,
-      Math.min(sequence - 1 - through, ORDER_GATE_WINDOW),
+      Math.min(sequence - 1 - through, size),
     );
     const decision = decideGate(sequence, through, read, deps.now());
     through = decision.settledThrough;

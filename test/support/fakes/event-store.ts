@@ -1,5 +1,6 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
+import type { LogEntry } from '#domain/delivery/order-gate';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type {
@@ -51,6 +52,8 @@ export class InMemoryEventStore implements EventStore {
   readonly recoveryExamined: string[] = [];
   /** How many events each `recentAttempts` call read the attempts of (one batch read each). */
   readonly attemptReads: number[] = [];
+  /** The `Limit` of each order-gate read of a log. */
+  readonly logEntryReads: number[] = [];
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
 
@@ -123,6 +126,11 @@ export class InMemoryEventStore implements EventStore {
       .filter((event) => (event.sequence ?? 0) > after)
       .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
       .slice(0, limit);
+  }
+
+  async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogEntry[]> {
+    this.logEntryReads.push(limit);
+    return this.readLog(orgId, account, after, limit);
   }
 
   async listEvents(request: EventListRequest): Promise<EventListPage> {
