@@ -295,7 +295,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'consume-send',
   },
   reconciler: {
-    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    // A final failure of an ordered account's event moves its watermark and chains (reads its log).
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
     queue: 'send',
   },
 };

@@ -169,4 +169,15 @@ describe('ordered delivery', () => {
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(41);
     expect((await deliver(w, 'e42')).kind).toBe('delivered');
   });
+
+  it('chains past events settled meanwhile to the next waiting one, and moves the watermark up to it', async () => {
+    const w = orderedWorld(3);
+    expect((await deliver(w, 'e3')).kind).toBe('waiting');
+    const e2 = w.events.events.get('e2');
+    if (!e2) throw new Error('no e2');
+    w.events.events.set('e2', { ...e2, webhookStatus: 'skipped' });
+    expect((await deliver(w, 'e1')).kind).toBe('delivered');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(2);
+    expect(w.queue.sent.map((m) => m.id)).toEqual(['e3']);
+  });
 });

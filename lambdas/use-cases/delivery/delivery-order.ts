@@ -5,6 +5,8 @@
  * writes the watermark and sends messages. Concurrent accounts never come here: nothing is added to their
  * healthy path.
  */
+
+import type { LogEntry } from '#domain/delivery/order-gate';
 import {
   decideGate,
   isSettled,
@@ -19,7 +21,7 @@ import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
 
 /** What the order needs. */
 export interface OrderDeps {
-  readonly events: Pick<EventStore, 'readLog' | 'readLogEntries' | 'markWaiting'>;
+  readonly events: Pick<EventStore, 'readLogEntries' | 'markWaiting'>;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Epoch ms. */
@@ -99,9 +101,10 @@ export async function passGate(
 }
 
 /**
- * After an ordered account's event settled (or a message found it settled): the watermark moves over it
- * when it was the next one, and the next event of the log, if it waits (marked by the gate), is sent
- * again now rather than after its safety-net wait.
+ * After an ordered account's event settled (or a message found it so): the next unsettled event of the
+ * log after it (past events settled meanwhile, and missing sequences) is sent again now if it waits
+ * (marked by the gate), rather than after its safety-net wait; and when the settled event was the next
+ * one, the watermark moves up to that event.
  */
 export async function afterSettled(
   deps: OrderDeps,
@@ -111,12 +114,20 @@ export async function afterSettled(
 ): Promise<void> {
   if (!isOrdered(account, event) || !isSettled(event.webhookStatus)) return;
   const sequence = event.sequence ?? 0;
-  if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1)
-    await moveWatermark(deps, account, stored, sequence);
-  const [next] = await deps.events.readLog(event.orgId, event.account, sequence, 1);
-  if (next?.webhookStatus === 'pending' && next.nextAttemptAt !== undefined) {
-    await deps.queue.enqueue([next]);
+  let through = sequence;
+  let next: LogEntry | undefined;
+  for (let window = 0; window < ORDER_GATE_WINDOWS && next === undefined; window++) {
+    const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
+    const read = await deps.events.readLogEntries(event.orgId, event.account, through, size);
+    next = read.find((entry) => !isSettled(entry.webhookStatus));
+    const last = read.at(-1)?.sequence;
+    if (last === undefined) break;
+    through = next?.sequence === undefined ? last : next.sequence - 1;
   }
+  if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1) {
+    await moveWatermark(deps, account, stored, through);
+  }
+  if (next !== undefined && next.nextAttemptAt !== undefined) await deps.queue.enqueue([next]);
 }
 
 /**
