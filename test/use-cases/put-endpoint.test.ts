@@ -93,4 +93,23 @@ describe('putting an endpoint', () => {
       params: [{ name: 'tls_client_certificate' }],
     });
   });
+
+  it('keeps the delivery order it was given, with or without a security change, and an absent one as stored', async () => {
+    const w = world();
+    const base = { orgId: 'org-1', iban: IBAN, webhookUrl: 'https://new.example.com/h', mayCreate: false };
+    expect(await putEndpoint(w.deps, { ...base, security: {}, deliveryOrder: 'ordered' })).toMatchObject({
+      deliveryOrder: 'ordered',
+    });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+    await putEndpoint(w.deps, { ...base, security: {} });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+    await putEndpoint(w.deps, {
+      ...base,
+      security: { payloadEncryptionKey: PEM },
+      deliveryOrder: 'concurrent',
+    });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBeUndefined();
+    await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: PEM }, deliveryOrder: 'ordered' });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+  });
 });
