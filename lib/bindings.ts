@@ -249,6 +249,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['account', 'organization', 'endpointSecrets'],
         UpdateItem: ['account', 'organization', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence.
+        Query: ['log'],
       },
     },
   },

@@ -270,6 +270,11 @@ export interface DirectoryStore {
    */
   restartOrder(iban: string, orgId: string, to: number): Promise<void>;
   /**
+   * Raises an ordered account's watermark to `through` if it is lower (a switch to ordered: the history
+   * up to the log's latest sequence then is not gated again); nothing when the account is not ordered.
+   */
+  startOrder(iban: string, orgId: string, through: number): Promise<void>;
+  /**
    * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
    * event of its log); nothing when the account is gone or another organization's.
    */

@@ -161,10 +161,12 @@ describe('table rights', () => {
         ),
     );
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
-    // the consumer's order gate and chain, the reconciler's chain after a final failure.
+    // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
+    // ordered (the latest sequence).
     expect(logReaders).toEqual([
       'listEvents',
       'redeliverEvent',
+      'manageSettings',
       'publishEvent',
       'administer',
       'forwarder',

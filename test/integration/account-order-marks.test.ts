@@ -62,5 +62,13 @@ describe('account order marks', () => {
     });
     expect(await directory.advanceSettledThrough(iban, 'org-a', 0, 4, 1)).toBe(true);
     expect(await directory.putAccount(account(iban))).toMatchObject({ orderEpoch: 1, settledThrough: 4 });
+    // A switch's start only raises the watermark of an ordered account.
+    await directory.startOrder(iban, 'org-a', 9);
+    expect((await directory.getAccount(iban, { consistent: true }))?.settledThrough).toBe(9);
+    await directory.startOrder(iban, 'org-a', 5);
+    expect((await directory.getAccount(iban, { consistent: true }))?.settledThrough).toBe(9);
+    await directory.putAccount(account(iban, { deliveryOrder: 'concurrent' }));
+    await directory.startOrder(iban, 'org-a', 12);
+    expect((await directory.getAccount(iban, { consistent: true }))?.settledThrough).toBe(9);
   });
 });

@@ -85,6 +85,22 @@ export async function restartOrder(
   });
 }
 
+/** See `DirectoryStore.startOrder`. */
+export async function startOrder(
+  table: AccountMarks,
+  iban: string,
+  orgId: string,
+  through: number,
+): Promise<void> {
+  const lower =
+    'delivery_order = :ordered AND (attribute_not_exists(settled_through) OR settled_through < :through)';
+  await mark(table, 'StartOrder', iban, 'SET settled_through = :through', lower, {
+    ':org': orgId,
+    ':ordered': 'ordered',
+    ':through': through,
+  });
+}
+
 /** See `DirectoryStore.raiseSequenceFloor`. */
 export async function raiseSequenceFloor(
   table: AccountMarks,

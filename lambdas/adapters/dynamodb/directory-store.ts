@@ -13,7 +13,13 @@ import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership'
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
-import { type AccountMarks, advanceSettledThrough, raiseSequenceFloor, restartOrder } from './account-marks';
+import {
+  type AccountMarks,
+  advanceSettledThrough,
+  raiseSequenceFloor,
+  restartOrder,
+  startOrder,
+} from './account-marks';
 import { KEY_COUNT } from './api-key-count';
 import { batchGetItems } from './batch-get';
 import { type CapacityListener, capacityCounter } from './capacity';
@@ -120,6 +126,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     advanceSettledThrough(this.marks, iban, orgId, from, to, epoch);
   readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to) =>
     restartOrder(this.marks, iban, orgId, to);
+  readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through) =>
+    startOrder(this.marks, iban, orgId, through);
   readonly raiseSequenceFloor: DirectoryStore['raiseSequenceFloor'] = (iban, orgId, floor) =>
     raiseSequenceFloor(this.marks, iban, orgId, floor);
 

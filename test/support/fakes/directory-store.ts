@@ -156,6 +156,17 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     this.accounts.set(iban, { ...account, ...lowered, orderEpoch: (account.orderEpoch ?? 0) + 1 });
   }
 
+  async startOrder(iban: string, orgId: string, through: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (
+      account?.orgId === orgId &&
+      account.deliveryOrder === 'ordered' &&
+      (account.settledThrough ?? 0) < through
+    ) {
+      this.accounts.set(iban, { ...account, settledThrough: through });
+    }
+  }
+
   async raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void> {
     const account = this.accounts.get(iban);
     if (account?.orgId === orgId && (account.sequenceFloor ?? 0) < floor) {
