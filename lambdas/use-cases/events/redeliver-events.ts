@@ -13,12 +13,12 @@ export interface RedeliverDeps {
 
 /**
  * What redelivering one event needs: the clock a pending event's next attempt is brought forward to, and
- * the account (an ordered account's watermark goes back below a redelivered event).
+ * the account's order (restarted below a redelivered event).
  */
 export interface RedeliverEventDeps extends RedeliverDeps {
   /** Epoch ms. */
   readonly now: () => number;
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'restartOrder'>;
+  readonly directory: Pick<DirectoryStore, 'restartOrder'>;
 }
 
 /** The events a redelivery queued. */
