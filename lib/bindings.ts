@@ -249,6 +249,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['account', 'organization', 'endpointSecrets'],
         UpdateItem: ['account', 'organization', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence.
+        Query: ['log'],
       },
     },
   },
@@ -295,7 +297,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'consume-send',
   },
   reconciler: {
-    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    // A final failure of an ordered account's event moves its watermark and chains (reads its log).
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
     queue: 'send',
   },
 };

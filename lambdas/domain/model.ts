@@ -98,6 +98,12 @@ export interface Account {
    */
   readonly settledThrough?: number | undefined;
   /**
+   * The account's order generation (`order_epoch`), absent: 0. A replay or redelivery (whatever the
+   * account's order) and a put that makes it ordered increment it; the watermark only moves within one
+   * epoch, so a gate that read the log before a cycle restarted cannot move it past the restarted event.
+   */
+  readonly orderEpoch?: number | undefined;
+  /**
    * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
    * absent: nothing.
    */

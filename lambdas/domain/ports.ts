@@ -3,6 +3,7 @@
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
 
+import type { LogEntry } from './delivery/order-gate';
 import type { ClientTls } from './endpoint-security/endpoint-security';
 import type {
   Account,
@@ -130,6 +131,8 @@ export interface EventStore {
    * with their bodies (consistent), within the read's byte budget, and whether more follow.
    */
   readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
+  /** {@link EventStore.readLog} with the delivery state only (the order gate's read): no bodies, no attempts. */
+  readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogEntry[]>;
   /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
@@ -275,15 +278,28 @@ export interface DirectoryStore {
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
-   * Moves an ordered account's watermark from `from` to `to` if it still is `from`; false when another
-   * consumer moved it meanwhile (or the account is gone or another organization's).
+   * Moves an ordered account's watermark from `from` to `to` if it still is `from` and its order epoch
+   * still is `epoch`; false when another consumer moved it or a replay restarted the order meanwhile (or
+   * the account is gone or another organization's).
    */
-  advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean>;
+  advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    from: number,
+    to: number,
+    epoch: number,
+  ): Promise<boolean>;
   /**
-   * Lowers an ordered account's watermark to `to` if it is above (a replay or redelivery of an event at
-   * or below it: the events after `to` wait for it again).
+   * Starts the account's order again after new cycles of its events from `to + 1` on (a replay or a
+   * redelivery, whatever the account's order): lowers the watermark to `to` if it is above, and
+   * increments the order epoch in any case, so no gate that read the log before can move the watermark.
    */
-  lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void>;
+  restartOrder(iban: string, orgId: string, to: number): Promise<void>;
+  /**
+   * Raises an ordered account's watermark to `through` if it is lower (a switch to ordered: the history
+   * up to the log's latest sequence then is not gated again); nothing when the account is not ordered.
+   */
+  startOrder(iban: string, orgId: string, through: number): Promise<void>;
   /**
    * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
    * event of its log); nothing when the account is gone or another organization's.

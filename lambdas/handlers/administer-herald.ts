@@ -89,7 +89,7 @@ const delivery = {
 };
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
-const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
+const endpointDeps = putEndpointDeps({ directory, events: delivery.events, endpointSecrets, sealer }, policy);
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {

@@ -5,7 +5,7 @@ import type { PutEndpointDeps } from '#use-cases/accounts/put-endpoint';
 
 /** The stores and sealer, with the URL policy's host check and the system clock. */
 export function putEndpointDeps(
-  ports: Pick<PutEndpointDeps, 'directory' | 'endpointSecrets' | 'sealer'>,
+  ports: Pick<PutEndpointDeps, 'directory' | 'events' | 'endpointSecrets' | 'sealer'>,
   policy: UrlPolicy,
 ): PutEndpointDeps {
   return { ...ports, policy, checkHost: hostChecker(policy), now: Date.now };

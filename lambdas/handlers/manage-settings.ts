@@ -1,6 +1,7 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -35,7 +36,8 @@ const directory = new DynamoDirectoryStore(documents, env.TABLE_NAME);
 const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME);
 const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
-const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
+const events = new DynamoEventStore(documents, env.TABLE_NAME);
+const endpointDeps = putEndpointDeps({ directory, events, endpointSecrets, sealer }, policy);
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,

@@ -1,5 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
@@ -11,14 +12,22 @@ import { queueHandler } from './queue-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const metrics = createMetrics();
+const documents = createDocumentClient();
 const deps: ReconcileBatchDeps = {
-  events: new DynamoEventStore(createDocumentClient(), env.TABLE_NAME),
+  events: new DynamoEventStore(documents, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   maxAttempts: MAX_ATTEMPTS,
+  now: Date.now,
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });
     if (outcome === 'requeued') metrics.addMetric(DELIVERY_METRICS.reconciled, MetricUnit.Count, 1);
-    if (outcome === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
+    if (outcome === 'exhausted' || outcome === 'exhausted-ordered')
+      metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
+    if (outcome === 'exhausted-ordered') {
+      logger.warn('Ordered event failed for good; the events after it go on', { eventId: id });
+      metrics.addMetric(DELIVERY_METRICS.orderedFailed, MetricUnit.Count, 1);
+    }
   },
   observeError: (messageId, error) =>
     logger.error('Dead letter reconciliation failed; it will be retried', { messageId, error }),

@@ -57,6 +57,12 @@ export interface DeliveryCapacity {
   readonly deliver: CapacityTally;
   /** Batches of ten events of ten accounts of ten organizations: the most reads a batch can make. */
   readonly deliverSpread: CapacityTally;
+  /**
+   * As `deliverSpread`, the accounts `delivery_order: ordered`, each event the next of its account (the
+   * steady state): the gate lets it go without a read; the settle moves the watermark and looks at the
+   * next event of the log.
+   */
+  readonly deliverOrdered: CapacityTally;
 }
 
 /**
@@ -75,6 +81,10 @@ export async function measureDeliveryCapacity(
   const webhookUrl = `${receiverUrl}/payments/herald-webhooks`;
   const ibans = Array.from({ length: BATCH }, (_, i) => benchIban(i));
   for (const [i, iban] of ibans.entries()) await seeder.tenant(`bench ${i}`, [{ iban, webhookUrl }]);
+  const orderedIbans = Array.from({ length: BATCH }, (_, i) => benchIban(BATCH + i));
+  for (const [i, iban] of orderedIbans.entries()) {
+    await seeder.tenant(`bench ordered ${i}`, [{ iban, webhookUrl, deliveryOrder: 'ordered' }]);
+  }
 
   const pub = tally();
   const publishDeps = {
@@ -106,7 +116,8 @@ export async function measureDeliveryCapacity(
   };
   const deliver = await measure(() => ibans[0] ?? '');
   const deliverSpread = await measure((i) => ibans[i] ?? '');
-  return { publish: perEvent(pub.sum, 2 * batches * BATCH), deliver, deliverSpread };
+  const deliverOrdered = await measure((i) => orderedIbans[i] ?? '');
+  return { publish: perEvent(pub.sum, 3 * batches * BATCH), deliver, deliverSpread, deliverOrdered };
 }
 
 /** The consumer's batch dependencies, counting every table request (health writes included). */

@@ -93,6 +93,28 @@ describe('claims and the account log', () => {
     expect(await store.readLog(first.orgId, first.account, { afterSequence: 5, limit: 3 })).toEqual(none);
     const foreign = await store.readLog(randomUUID(), first.account, { afterSequence: 0, limit: 3 });
     expect(foreign).toEqual({ events: [], more: false, nextAfterSequence: 0 });
+    // The order gate's read: the same events, their delivery state only.
+    await store.markWaiting({ ...first, sequence: 1 }, 1_000);
+    expect(await store.readLogEntries(first.orgId, first.account, 0, 2)).toEqual([
+      {
+        id: first.id,
+        orgId: first.orgId,
+        account: first.account,
+        sequence: 1,
+        webhookStatus: 'pending',
+        leaseUntil: undefined,
+        nextAttemptAt: 1_000,
+      },
+      {
+        id: more[0]?.id,
+        orgId: first.orgId,
+        account: first.account,
+        sequence: 2,
+        webhookStatus: 'pending',
+        leaseUntil: undefined,
+        nextAttemptAt: undefined,
+      },
+    ]);
   });
 
   it('reads past the 1 MB pages of DynamoDB up to the limit, and stops early at a byte budget', async () => {

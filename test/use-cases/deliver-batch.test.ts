@@ -83,7 +83,9 @@ async function reconcile(w: ReturnType<typeof deliveryWorld>, messages: QueueMes
     {
       events: w.events,
       queue: w.queue,
+      directory: w.directory,
       maxAttempts: 20,
+      now: w.clock.now,
       observe: (id, outcome) => seen.push([id, outcome]),
       observeError: () => undefined,
     },
@@ -119,5 +121,23 @@ describe('reconcileBatch', () => {
     // Not the other event: it is neither failed nor sent again.
     expect(w.events.events.get('now')?.webhookStatus).toBe('pending');
     expect(w.queue.sent).toEqual([]);
+  });
+
+  it('settles a final failure of an ordered account in order: the watermark moves, the waiting event is sent', async () => {
+    const w = deliveryWorld();
+    const account = w.directory.accounts.get(w.iban);
+    if (!account) throw new Error('no account');
+    w.directory.accounts.set(w.iban, { ...account, deliveryOrder: 'ordered' });
+    w.events.seed({ id: 'e1', account: w.iban, sequence: 1, webhookRetries: 20 });
+    // e2 was skipped meanwhile; e3 waits (marked by the gate): the chain passes e2 and sends e3.
+    w.events.seed({ id: 'e2', account: w.iban, sequence: 2, webhookStatus: 'skipped' });
+    w.events.seed({ id: 'e3', account: w.iban, sequence: 3, nextAttemptAt: w.clock.now() });
+    const at = { id: 'e1', orgId: 'org-1', account: w.iban, sequence: 1 };
+    const { keep, seen } = await reconcile(w, [message(at, { receiveCount: 20 })]);
+    expect(keep).toEqual([]);
+    expect(seen).toEqual([['e1', 'exhausted-ordered']]);
+    expect(w.events.events.get(at.id)?.webhookStatus).toBe('failed');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(2);
+    expect(w.queue.sent.map((m) => m.id)).toEqual(['e3']);
   });
 });

@@ -4,7 +4,8 @@
  * switch to ordered on a long history, and concurrent accounts untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { ORDER_GATE_WINDOW } from '#domain/delivery/order-gate';
+import { ORDER_GATE_FIRST_WINDOW, ORDER_GATE_WINDOW, ORDER_GATE_WINDOWS } from '#domain/delivery/order-gate';
+import type { Account } from '#domain/model';
 import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
@@ -19,8 +20,20 @@ function orderedWorld(count: number, ordered = true): DeliveryWorld {
   return w;
 }
 
-const deliver = (w: DeliveryWorld, id: string, receiveCount = 1): Promise<DeliveryOutcome> =>
-  deliverEvent(w.deps, { id }, receiveCount);
+/** Delivers the message of event `id` as the forwarder sends it: `{id, log, seq}`. */
+function deliver(w: DeliveryWorld, id: string, receiveCount = 1): Promise<DeliveryOutcome> {
+  const event = w.events.events.get(id);
+  if (!event) throw new Error(`no ${id}`);
+  const at = { id, orgId: event.orgId, account: event.account, sequence: event.sequence };
+  return deliverEvent(w.deps, { id, at }, receiveCount);
+}
+
+/** Sets fields of the world's account. */
+function setAccount(w: DeliveryWorld, fields: Partial<Account>): void {
+  const account = w.directory.accounts.get(w.iban);
+  if (!account) throw new Error('no account');
+  w.directory.accounts.set(w.iban, { ...account, ...fields });
+}
 
 describe('ordered delivery', () => {
   it('holds an event until the earlier one settles, then moves the watermark and sends the next at once', async () => {
@@ -86,14 +99,29 @@ describe('ordered delivery', () => {
   });
 
   it('catches the watermark up over a settled history a window at a time, at a bounded cost per look', async () => {
-    const history = 2 * ORDER_GATE_WINDOW + 10;
+    const perLook = ORDER_GATE_FIRST_WINDOW + (ORDER_GATE_WINDOWS - 1) * ORDER_GATE_WINDOW;
+    const history = perLook + 10;
     const w = orderedWorld(history + 1);
     for (let n = 1; n <= history; n++) {
       const event = w.events.events.get(`e${n}`);
       if (event) w.events.events.set(`e${n}`, { ...event, webhookStatus: 'success' });
     }
+    expect((await deliver(w, `e${history + 1}`)).kind).toBe('waiting');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(perLook);
+    // Small first, wider after: an event waiting right behind the watermark costs a one-item read.
+    expect(w.events.logEntryReads).toEqual([1, 100, 100]);
     expect((await deliver(w, `e${history + 1}`)).kind).toBe('delivered');
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(history + 1);
+  });
+
+  it('marks a waiting event once: a later look writes nothing but what the watermark needs', async () => {
+    const w = orderedWorld(2);
+    expect((await deliver(w, 'e2', 1)).kind).toBe('waiting');
+    expect(w.events.writes).toEqual(['MarkWaiting']);
+    w.clock.advance(5_000);
+    expect((await deliver(w, 'e2', 2)).kind).toBe('waiting');
+    expect(w.events.writes).toEqual(['MarkWaiting']);
+    expect(w.events.logEntryReads).toEqual([1, 1]);
   });
 
   it('leaves concurrent accounts alone: no gate, no watermark, no extra write', async () => {
@@ -113,5 +141,43 @@ describe('ordered delivery', () => {
     expect((await deliver(w, 'e1')).kind).toBe('skipped');
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(1);
     expect(w.queue.sent.map((m) => m.id)).toEqual(['e2']);
+  });
+
+  it('passes over sequences missing below the first event of the log (retention deleted them)', async () => {
+    const w = orderedWorld(5);
+    w.events.events.delete('e1');
+    w.events.events.delete('e2');
+    // e3 pending: e4 waits for it, not for the deleted ones, and the watermark moves over the gap.
+    expect((await deliver(w, 'e4')).kind).toBe('waiting');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(2);
+    expect((await deliver(w, 'e3')).kind).toBe('delivered');
+    expect((await deliver(w, 'e4')).kind).toBe('delivered');
+    // A gap between two events of the log too.
+    w.events.events.delete('e5');
+    w.events.seed({ id: 'e7', account: w.iban, sequence: 7 });
+    expect((await deliver(w, 'e7')).kind).toBe('delivered');
+    expect(w.sender.requests.map((r) => JSON.parse(r.body).id)).toEqual(['e3', 'e4', 'e7']);
+  });
+
+  it('starts above the sequence floor: the first event after it goes without a read', async () => {
+    const w = orderedWorld(0);
+    setAccount(w, { sequenceFloor: 40 });
+    w.events.seed({ id: 'e41', account: w.iban, sequence: 41 });
+    w.events.seed({ id: 'e42', account: w.iban, sequence: 42 });
+    expect((await deliver(w, 'e42')).kind).toBe('waiting');
+    expect((await deliver(w, 'e41')).kind).toBe('delivered');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(41);
+    expect((await deliver(w, 'e42')).kind).toBe('delivered');
+  });
+
+  it('chains past events settled meanwhile to the next waiting one, and moves the watermark up to it', async () => {
+    const w = orderedWorld(3);
+    expect((await deliver(w, 'e3')).kind).toBe('waiting');
+    const e2 = w.events.events.get('e2');
+    if (!e2) throw new Error('no e2');
+    w.events.events.set('e2', { ...e2, webhookStatus: 'skipped' });
+    expect((await deliver(w, 'e1')).kind).toBe('delivered');
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(2);
+    expect(w.queue.sent.map((m) => m.id)).toEqual(['e3']);
   });
 });

@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store';
+import { InMemoryEventStore } from '../support/fakes/event-store';
 import { FakeSecretSealer } from '../support/fakes/secret-sealer';
 import { createTestCa } from '../support/test-ca';
 
@@ -27,8 +28,16 @@ function world(owner = 'org-1') {
   directory.addAccount({ iban: IBAN, orgId: owner, webhookUrl: 'https://old.example.com/h' });
   const store = new FakeEndpointSecretStore(directory);
   const sealer = new FakeSecretSealer();
-  const deps = { directory, endpointSecrets: store, sealer, policy: 'allow-http' as const, now: Date.now };
-  return { directory, store, sealer, deps };
+  const events = new InMemoryEventStore();
+  const deps = {
+    directory,
+    events,
+    endpointSecrets: store,
+    sealer,
+    policy: 'allow-http' as const,
+    now: Date.now,
+  };
+  return { directory, events, store, sealer, deps };
 }
 
 const certificate = { tlsClientCertificate: client.cert, tlsClientKey: client.key };
@@ -92,5 +101,49 @@ describe('putting an endpoint', () => {
     await expect(putEndpoint(w.deps, { ...http, security: {} })).rejects.toMatchObject({
       params: [{ name: 'tls_client_certificate' }],
     });
+  });
+
+  it('keeps the delivery order it was given, with or without a security change, and an absent one as stored', async () => {
+    const w = world();
+    const base = { orgId: 'org-1', iban: IBAN, webhookUrl: 'https://new.example.com/h', mayCreate: false };
+    expect(await putEndpoint(w.deps, { ...base, security: {}, deliveryOrder: 'ordered' })).toMatchObject({
+      deliveryOrder: 'ordered',
+    });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+    await putEndpoint(w.deps, { ...base, security: {} });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+    await putEndpoint(w.deps, {
+      ...base,
+      security: { payloadEncryptionKey: PEM },
+      deliveryOrder: 'concurrent',
+    });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBeUndefined();
+    await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: PEM }, deliveryOrder: 'ordered' });
+    expect(w.directory.accounts.get(IBAN)?.deliveryOrder).toBe('ordered');
+  });
+
+  it('starts the watermark of an account made ordered at its latest sequence: its history is not gated again', async () => {
+    const w = world();
+    for (let n = 1; n <= 7; n++)
+      w.events.seed({ id: `e${n}`, account: IBAN, sequence: n, webhookStatus: 'success' });
+    const base = {
+      orgId: 'org-1',
+      iban: IBAN,
+      webhookUrl: 'https://new.example.com/h',
+      security: {},
+      mayCreate: false,
+    };
+    expect(await putEndpoint(w.deps, { ...base, deliveryOrder: 'ordered' })).toMatchObject({
+      settledThrough: 7,
+    });
+    expect(w.directory.accounts.get(IBAN)).toMatchObject({
+      deliveryOrder: 'ordered',
+      settledThrough: 7,
+      orderEpoch: 1,
+    });
+    // Already ordered: a put leaves the watermark where the gate moved it.
+    w.events.seed({ id: 'e8', account: IBAN, sequence: 8 });
+    await putEndpoint(w.deps, { ...base, deliveryOrder: 'ordered' });
+    expect(w.directory.accounts.get(IBAN)?.settledThrough).toBe(7);
   });
 });

@@ -51,28 +51,53 @@ export function advanceSettledThrough(
   orgId: string,
   from: number,
   to: number,
+  epoch: number,
 ): Promise<boolean> {
-  const current =
-    from === 0
-      ? 'attribute_not_exists(settled_through) OR settled_through = :from'
-      : 'settled_through = :from';
+  const current = `(${orAbsent('settled_through', ':from', from)}) AND (${orAbsent('order_epoch', ':epoch', epoch)})`;
   return mark(table, 'AdvanceSettledThrough', iban, 'SET settled_through = :to', current, {
     ':org': orgId,
     ':from': from,
     ':to': to,
+    ':epoch': epoch,
   });
 }
 
-/** See `DirectoryStore.lowerSettledThrough`. */
-export async function lowerSettledThrough(
+/** The condition that a number attribute is `value` (named `name`), where absent means 0. */
+function orAbsent(attribute: string, name: string, value: number): string {
+  return value === 0
+    ? `attribute_not_exists(${attribute}) OR ${attribute} = ${name}`
+    : `${attribute} = ${name}`;
+}
+
+/** See `DirectoryStore.restartOrder`: one write, a second only when the watermark was not above `to`. */
+export async function restartOrder(
   table: AccountMarks,
   iban: string,
   orgId: string,
   to: number,
 ): Promise<void> {
-  await mark(table, 'LowerSettledThrough', iban, 'SET settled_through = :to', 'settled_through > :to', {
+  const restart = 'SET settled_through = :to ADD order_epoch :one';
+  const values = { ':org': orgId, ':to': to, ':one': 1 };
+  if (await mark(table, 'RestartOrder', iban, restart, 'settled_through > :to', values)) return;
+  await mark(table, 'RestartOrder', iban, 'ADD order_epoch :one', 'attribute_exists(pk)', {
     ':org': orgId,
-    ':to': to,
+    ':one': 1,
+  });
+}
+
+/** See `DirectoryStore.startOrder`. */
+export async function startOrder(
+  table: AccountMarks,
+  iban: string,
+  orgId: string,
+  through: number,
+): Promise<void> {
+  const lower =
+    'delivery_order = :ordered AND (attribute_not_exists(settled_through) OR settled_through < :through)';
+  await mark(table, 'StartOrder', iban, 'SET settled_through = :through', lower, {
+    ':org': orgId,
+    ':ordered': 'ordered',
+    ':through': through,
   });
 }
 

@@ -16,8 +16,9 @@ import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-key
 import {
   type AccountMarks,
   advanceSettledThrough,
-  lowerSettledThrough,
   raiseSequenceFloor,
+  restartOrder,
+  startOrder,
 } from './account-marks';
 import { KEY_COUNT } from './api-key-count';
 import { batchGetItems } from './batch-get';
@@ -121,10 +122,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
-  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, from, to) =>
-    advanceSettledThrough(this.marks, iban, orgId, from, to);
-  readonly lowerSettledThrough: DirectoryStore['lowerSettledThrough'] = (iban, orgId, to) =>
-    lowerSettledThrough(this.marks, iban, orgId, to);
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, from, to, epoch) =>
+    advanceSettledThrough(this.marks, iban, orgId, from, to, epoch);
+  readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to) =>
+    restartOrder(this.marks, iban, orgId, to);
+  readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through) =>
+    startOrder(this.marks, iban, orgId, through);
   readonly raiseSequenceFloor: DirectoryStore['raiseSequenceFloor'] = (iban, orgId, floor) =>
     raiseSequenceFloor(this.marks, iban, orgId, floor);
 
@@ -147,6 +150,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
         : account.deliveryOrder === 'ordered'
           ? ', delivery_order = :order'
           : '';
+    // A put that makes the account ordered starts a new order epoch (see `Account.orderEpoch`).
+    const epoch = order === '' ? '' : ' ADD order_epoch :one';
     const orderRemoval = account.deliveryOrder === 'concurrent' ? ', delivery_order' : '';
     try {
       const out = await this.client.send(
@@ -162,6 +167,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             // Re-creating the organization's own deleted account revives its tombstone.
             hasUrl ? ` REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
             orderRemoval,
+            epoch,
           ].join(''),
           // An IBAN belongs to one organization, also while its deleted account's events remain: another
           // organization cannot take it over.
@@ -173,7 +179,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':gpk': keys.orgAccounts(account.orgId),
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
             ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
-            ...(order === '' ? {} : { ':order': 'ordered' }),
+            ...(order === '' ? {} : { ':order': 'ordered', ':one': 1 }),
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -134,6 +134,7 @@ export function toAccount(item: Record<string, unknown>): Account {
     sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
     deliveryOrder: item.delivery_order === 'ordered' ? 'ordered' : undefined,
     settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
+    orderEpoch: typeof item.order_epoch === 'number' ? item.order_epoch : undefined,
     endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),

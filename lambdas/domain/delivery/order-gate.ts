@@ -14,11 +14,17 @@ export type DeliveryOrder = 'concurrent' | 'ordered';
 export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
 
 /**
- * Events of the log one gate evaluation reads per window; an evaluation reads at most
- * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind (a switch to ordered on an account
- * with a long history) catches up by this much per evaluation, at a bounded cost each.
+ * Events of the log one gate evaluation reads per window after the first; an evaluation reads at most
+ * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind catches up by about this much per
+ * window, at a bounded cost each.
  */
 export const ORDER_GATE_WINDOW = 100;
+
+/**
+ * Events the first window reads: an event usually waits for the one just before the watermark's next,
+ * which one item (0.5 read unit) shows; only a watermark behind widens the read.
+ */
+export const ORDER_GATE_FIRST_WINDOW = 1;
 
 /** Windows one gate evaluation reads at most. */
 export const ORDER_GATE_WINDOWS = 3;
@@ -52,8 +58,16 @@ export type GateDecision =
   | { readonly kind: 'read-on'; readonly settledThrough: number };
 
 /**
- * Decides for event `sequence` from the watermark and the log's events above it (ascending, as read):
- * the watermark moves over the settled prefix; the event goes when that reaches `sequence - 1`.
+ * Decides for event `sequence` from the watermark and the log's events above it (ascending, as read by
+ * one consistent Query `sk > settledThrough`): the watermark moves over the settled prefix; the event goes
+ * when that reaches `sequence - 1`.
+ *
+ * A sequence missing from the read (below the first entry, or between two entries) is passed as settled:
+ * it can never be filled. A publish takes the sequence after the latest stored one (or after `seq_floor`)
+ * and stores it with a conditional put, so an event at `s` is only ever stored after every sequence below
+ * `s` was stored (or lay under the floor): a sequence missing below a stored event was deleted (retention,
+ * erasure) or is under the floor. A publish under way right now takes a sequence above the latest stored
+ * event, so above this one: it cannot be overtaken.
  */
 export function decideGate(
   sequence: number,
@@ -64,14 +78,19 @@ export function decideGate(
   let through = settledThrough;
   let head: LogEntry | undefined;
   for (const entry of read) {
-    if (entry.sequence !== through + 1 || through + 1 >= sequence) break;
+    const at = entry.sequence ?? 0;
+    if (at <= through) continue;
+    if (at >= sequence) break;
     if (!isSettled(entry.webhookStatus)) {
       head = entry;
+      through = at - 1;
       break;
     }
-    through = entry.sequence;
+    through = at;
   }
-  if (through >= sequence - 1) return { kind: 'go', settledThrough: through };
+  // The read ended below the event with no event pending: the rest up to the event is the next window.
+  const readAll = head === undefined && (read.length === 0 || (read.at(-1)?.sequence ?? 0) >= sequence);
+  if (readAll || through >= sequence - 1) return { kind: 'go', settledThrough: sequence - 1 };
   if (head === undefined) return { kind: 'read-on', settledThrough: through };
   const idle = head.leaseUntil === undefined || head.leaseUntil < nowEpochMs;
   const due = head.nextAttemptAt === undefined || head.nextAttemptAt <= nowEpochMs;

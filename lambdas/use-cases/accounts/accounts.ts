@@ -23,6 +23,11 @@ export interface PutAccountOptions {
   /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution). */
   readonly checkHost?: (url: URL) => Promise<void>;
   readonly clock?: Clock;
+  /**
+   * The account log's latest sequence: a put that makes the account ordered starts its watermark there,
+   * so its history is not gated again. Absent (seeding): the watermark starts where it is.
+   */
+  readonly latestSequence?: (orgId: string, iban: string) => Promise<number>;
 }
 
 /**
@@ -56,7 +61,28 @@ export async function putAccount(
     createdAt: now,
     updatedAt: now,
   };
-  return directory.putAccount(account);
+  const latest = await latestIfSwitching(directory, input.orgId, iban, input.deliveryOrder, options);
+  const stored = await directory.putAccount(account);
+  if (latest === undefined) return stored;
+  await directory.startOrder(iban, input.orgId, latest);
+  return { ...stored, settledThrough: Math.max(stored.settledThrough ?? 0, latest) };
+}
+
+/**
+ * The log's latest sequence when this put makes the account ordered (read before the put: every event
+ * published after the switch is above it, so gated); undefined otherwise.
+ */
+async function latestIfSwitching(
+  directory: DirectoryStore,
+  orgId: string,
+  iban: string,
+  order: DeliveryOrder | undefined,
+  options: PutAccountOptions,
+): Promise<number | undefined> {
+  if (order !== 'ordered' || options.latestSequence === undefined) return undefined;
+  const existing = await directory.getAccount(iban, { consistent: true });
+  if (existing?.orgId === orgId && existing.deliveryOrder === 'ordered') return undefined;
+  return options.latestSequence(orgId, iban);
 }
 
 /**

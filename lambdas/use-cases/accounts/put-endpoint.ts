@@ -19,16 +19,18 @@ import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { DirectoryStore, EventStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
-import { type AccountInput, getAccount, putAccount } from './accounts';
+import { type AccountInput, getAccount, type PutAccountOptions, putAccount } from './accounts';
 import { type PreparedSecurity, prepareEndpointSecurity, saveEndpointSecurity } from './endpoint-security';
 
 /** What putting an endpoint needs. */
 export interface PutEndpointDeps {
   readonly directory: DirectoryStore;
+  /** The account's log: a switch to ordered starts the watermark at its latest sequence. */
+  readonly events: Pick<EventStore, 'latestSequence'>;
   readonly endpointSecrets: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>;
   readonly sealer?: SecretSealer | undefined;
   readonly policy: UrlPolicy;
@@ -72,10 +74,10 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
   }
   requireHttpsForClientCertificate(url, prepared, existing);
   // The host was checked above: the writes below check the URL's form only.
-  if (isEmptyChange(prepared)) return putAccount(deps.directory, request, deps.policy);
+  if (isEmptyChange(prepared)) return putAccount(deps.directory, request, deps.policy, orderStart(deps));
   const account = existing ?? (await putAccount(deps.directory, { orgId: input.orgId, iban }, deps.policy));
   await saveEndpointSecurity(deps.endpointSecrets, account, prepared);
-  return putAccount(deps.directory, request, deps.policy);
+  return putAccount(deps.directory, request, deps.policy, orderStart(deps));
 }
 
 /** The organization's account of the IBAN, undefined when the IBAN is free (or its own tombstone's). */
@@ -110,4 +112,9 @@ function requireHttpsForClientCertificate(
       'is presented only over https: the webhook_url must be https for a client certificate',
     );
   }
+}
+
+/** What a put that makes the account ordered needs: the log's latest sequence, read consistently. */
+function orderStart(deps: PutEndpointDeps): PutAccountOptions {
+  return { latestSequence: (orgId, iban) => deps.events.latestSequence(orgId, iban, { consistent: true }) };
 }

@@ -5,10 +5,13 @@
  * writes the watermark and sends messages. Concurrent accounts never come here: nothing is added to their
  * healthy path.
  */
+
+import type { LogEntry } from '#domain/delivery/order-gate';
 import {
   decideGate,
   isSettled,
   mustWait,
+  ORDER_GATE_FIRST_WINDOW,
   ORDER_GATE_WINDOW,
   ORDER_GATE_WINDOWS,
   waitSeconds,
@@ -18,7 +21,7 @@ import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
 
 /** What the order needs. */
 export interface OrderDeps {
-  readonly events: Pick<EventStore, 'readLog' | 'markWaiting'>;
+  readonly events: Pick<EventStore, 'readLogEntries' | 'markWaiting'>;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Epoch ms. */
@@ -52,23 +55,38 @@ export async function passGate(
 ): Promise<GateOutcome> {
   const sequence = event.sequence ?? 0;
   const stored = account.settledThrough ?? 0;
-  if (!mustWait(event.sequence, stored)) return { go: true, leased: false, settledThrough: stored };
+  const start = orderStart(account);
+  if (!mustWait(event.sequence, start)) return { go: true, leased: false, settledThrough: stored };
   // Marked first, read second; the earlier event settles first and reads second (`afterSettled`): one
   // of the two sees the other, so a waiting event is never left to its safety-net wait alone. Marked, it
-  // is leased for its first attempt, so the message sent again and its own make one attempt.
-  if (!(await deps.events.markWaiting(event, deps.now()))) {
-    return { go: false, seconds: waitSeconds(receiveCount), reason: 'an attempt of it is under way' };
-  }
-  let through = stored;
+  // is leased for its first attempt, so the message sent again and its own make one attempt. Marked
+  // already (a look before, or a scheduled retry): no write, only the lease is checked as read.
+  const underWay = {
+    go: false,
+    seconds: waitSeconds(receiveCount),
+    reason: 'an attempt of it is under way',
+  } as const;
+  if (event.leaseUntil !== undefined && event.leaseUntil >= deps.now()) return underWay;
+  if (event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
+    return underWay;
+  let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
-    const { events: read } = await deps.events.readLog(event.orgId, event.account, {
-      afterSequence: through,
-      limit: Math.min(sequence - 1 - through, ORDER_GATE_WINDOW),
-    });
+    const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
+    const read = await deps.events.readLogEntries(
+      event.orgId,
+      event.account,
+      through,
+      Math.min(sequence - 1 - through, size),
+    );
     const decision = decideGate(sequence, through, read, deps.now());
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
     const moved = await moveWatermark(deps, account, stored, through);
+    // Not moved: another consumer moved it, or a replay restarted the order since this batch read the
+    // account (its restarted events may be among those this read found settled): look again.
+    if (decision.kind === 'go' && through > stored && !moved) {
+      return { go: false, seconds: 1, reason: 'ordered: the watermark changed meanwhile; looks again' };
+    }
     if (decision.kind === 'go') return { go: true, leased: true, settledThrough: moved ? through : stored };
     // Sent again only from a message that already waited once: not on every look.
     if (decision.stalled && receiveCount > 1) await deps.queue.enqueue([decision.stalled]);
@@ -83,9 +101,10 @@ export async function passGate(
 }
 
 /**
- * After an ordered account's event settled (or a message found it settled): the watermark moves over it
- * when it was the next one, and the next event of the log, if it waits (marked by the gate), is sent
- * again now rather than after its safety-net wait.
+ * After an ordered account's event settled (or a message found it so): the next unsettled event of the
+ * log after it (past events settled meanwhile, and missing sequences) is sent again now if it waits
+ * (marked by the gate), rather than after its safety-net wait; and when the settled event was the next
+ * one, the watermark moves up to that event.
  */
 export async function afterSettled(
   deps: OrderDeps,
@@ -95,13 +114,28 @@ export async function afterSettled(
 ): Promise<void> {
   if (!isOrdered(account, event) || !isSettled(event.webhookStatus)) return;
   const sequence = event.sequence ?? 0;
-  if (sequence === stored + 1) await moveWatermark(deps, account, stored, sequence);
-  const {
-    events: [next],
-  } = await deps.events.readLog(event.orgId, event.account, { afterSequence: sequence, limit: 1 });
-  if (next?.webhookStatus === 'pending' && next.nextAttemptAt !== undefined) {
-    await deps.queue.enqueue([next]);
+  let through = sequence;
+  let next: LogEntry | undefined;
+  for (let window = 0; window < ORDER_GATE_WINDOWS && next === undefined; window++) {
+    const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
+    const read = await deps.events.readLogEntries(event.orgId, event.account, through, size);
+    next = read.find((entry) => !isSettled(entry.webhookStatus));
+    const last = read.at(-1)?.sequence;
+    if (last === undefined) break;
+    through = next?.sequence === undefined ? last : next.sequence - 1;
   }
+  if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1) {
+    await moveWatermark(deps, account, stored, through);
+  }
+  if (next !== undefined && next.nextAttemptAt !== undefined) await deps.queue.enqueue([next]);
+}
+
+/**
+ * Where the account's order starts: its watermark, or its `seq_floor` when above (no event of the log was
+ * ever stored at or below the floor since retention emptied it).
+ */
+function orderStart(account: Account): number {
+  return Math.max(account.settledThrough ?? 0, account.sequenceFloor ?? 0);
 }
 
 /**
@@ -109,5 +143,8 @@ export async function afterSettled(
  * moving it first is fine: the next look reads the log again.
  */
 async function moveWatermark(deps: OrderDeps, account: Account, from: number, to: number): Promise<boolean> {
-  return to > from && (await deps.directory.advanceSettledThrough(account.iban, account.orgId, from, to));
+  const epoch = account.orderEpoch ?? 0;
+  return (
+    to > from && (await deps.directory.advanceSettledThrough(account.iban, account.orgId, from, to, epoch))
+  );
 }

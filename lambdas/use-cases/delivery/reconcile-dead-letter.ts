@@ -1,22 +1,32 @@
 import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft } from '#domain/delivery/policy';
-import type { DeliveryQueue, EventStore, QueueMessage } from '#domain/ports';
+import type { DeliveryQueue, DirectoryStore, EventStore, QueueMessage } from '#domain/ports';
+import { afterSettled, isOrdered } from './delivery-order';
 import { readTarget, runBatch } from './queue-batch';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
   readonly events: EventStore;
   readonly queue: DeliveryQueue;
+  /** The event's account: an ordered account's next events go on after a final failure. */
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'advanceSettledThrough'>;
   readonly maxAttempts: number;
+  /** Epoch ms. */
+  readonly now: () => number;
 }
 
-/** What happened to one dead-lettered message. */
-export type ReconcileOutcome = 'requeued' | 'exhausted' | 'settled';
+/**
+ * What happened to one dead-lettered message; `exhausted-ordered`: failed for good in an ordered account,
+ * whose next events go on without it (as the consumer's `exhausted` with `ordered`).
+ */
+export type ReconcileOutcome = 'requeued' | 'exhausted' | 'exhausted-ordered' | 'settled';
 
 /**
  * Decides the fate of a message that SQS moved to the dead-letter queue. Receive counts overcount
  * attempts (throttling, lease conflicts, crashes), so an event with attempts left in its cycle goes back
- * to the delivery queue; one without is marked `failed`. Nothing stays `pending` forever.
+ * to the delivery queue; one without is marked `failed`. Nothing stays `pending` forever. A final failure
+ * of an ordered account's event settles it in order, as the consumer's does: the watermark moves on and
+ * the next waiting event is sent.
  */
 export async function reconcileDeadLetter(
   deps: ReconcileDeps,
@@ -25,8 +35,11 @@ export async function reconcileDeadLetter(
   const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
-    await deps.events.settlePending(event, 'failed');
-    return 'exhausted';
+    const failed = await deps.events.settlePending(event, 'failed');
+    const account = await deps.directory.getAccount(event.account, { consistent: true });
+    if (account?.orgId !== event.orgId || !isOrdered(account, event)) return 'exhausted';
+    await afterSettled(deps, account, { ...event, webhookStatus: 'failed' });
+    return failed ? 'exhausted-ordered' : 'exhausted';
   }
   await deps.queue.enqueue([event]);
   return 'requeued';

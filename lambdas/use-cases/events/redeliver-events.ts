@@ -13,12 +13,12 @@ export interface RedeliverDeps {
 
 /**
  * What redelivering one event needs: the clock a pending event's next attempt is brought forward to, and
- * the account (an ordered account's watermark goes back below a redelivered event).
+ * the account's order (restarted below a redelivered event).
  */
 export interface RedeliverEventDeps extends RedeliverDeps {
   /** Epoch ms. */
   readonly now: () => number;
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'lowerSettledThrough'>;
+  readonly directory: Pick<DirectoryStore, 'restartOrder'>;
 }
 
 /** The events a redelivery queued. */
@@ -70,9 +70,11 @@ export async function redeliverEvent(
 }
 
 /**
- * After new cycles of `events` (ascending) of an ordered account: its watermark goes back below the first,
- * so the events after it wait for it again. Called after the cycles started: a gate that read the log
- * before them cannot move the watermark past them any more (its move is conditioned on the old value).
+ * After new cycles of `events` (ascending) of an account, ordered or not (it may become ordered while they
+ * run): its order restarts below the first, so the events after it wait for it again. Called after the
+ * cycles started: a gate that read the log before them cannot move the watermark any more (its move is
+ * conditioned on the order epoch this increments), and a gate that reads the account after reads them
+ * pending.
  */
 export async function orderAgain(
   deps: Pick<RedeliverEventDeps, 'directory'>,
@@ -81,10 +83,7 @@ export async function orderAgain(
 ): Promise<void> {
   const [first] = events;
   if (first?.sequence === undefined) return;
-  const account = await deps.directory.getAccount(first.account, { consistent: true });
-  if (account?.orgId === orgId && account.deliveryOrder === 'ordered') {
-    await deps.directory.lowerSettledThrough(first.account, orgId, first.sequence - 1);
-  }
+  await deps.directory.restartOrder(first.account, orgId, first.sequence - 1);
 }
 
 /** What one requeue request queued, and where the next one goes on. */

@@ -13,7 +13,7 @@ import { startCycles } from './reset-webhooks';
 export interface ReplayDeps {
   readonly events: Pick<EventStore, 'readLog' | 'startCycle'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
-  readonly directory: Pick<DirectoryStore, 'getAccount' | 'lowerSettledThrough'>;
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'restartOrder'>;
 }
 
 /** What one replay request did, and where the next one goes on. */
@@ -32,7 +32,7 @@ export interface ReplayResult {
  * Sends the organization's account's events after `afterSequence` again: up to {@link REPLAY_CHUNK} of
  * its log in sequence order (fewer when their bodies are large), each `success`, `failed` or `skipped` one starting a new cycle
  * within the cap on cycles (a used-up one is reported instead); `pending` ones are already on their way
- * and are left as they are. An ordered account's watermark goes back below the first, so they are
+ * and are left as they are. The account's order restarts below the first (`restartOrder`), so they are
  * delivered in sequence order again.
  *
  * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or none

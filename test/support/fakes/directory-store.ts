@@ -111,6 +111,10 @@ export class InMemoryDirectoryStore implements DirectoryStore {
         : {}),
       ...(existing?.settledThrough === undefined ? {} : { settledThrough: existing.settledThrough }),
       ...(existing?.sequenceFloor === undefined ? {} : { sequenceFloor: existing.sequenceFloor }),
+      // A put that makes it ordered starts a new order epoch.
+      ...(account.deliveryOrder === 'ordered' || existing?.orderEpoch !== undefined
+        ? { orderEpoch: (existing?.orderEpoch ?? 0) + (account.deliveryOrder === 'ordered' ? 1 : 0) }
+        : {}),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
       // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
@@ -131,17 +135,35 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return existing;
   }
 
-  async advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean> {
+  async advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    from: number,
+    to: number,
+    epoch: number,
+  ): Promise<boolean> {
     const account = this.accounts.get(iban);
     if (account?.orgId !== orgId || (account.settledThrough ?? 0) !== from) return false;
+    if ((account.orderEpoch ?? 0) !== epoch) return false;
     this.accounts.set(iban, { ...account, settledThrough: to });
     return true;
   }
 
-  async lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void> {
+  async restartOrder(iban: string, orgId: string, to: number): Promise<void> {
     const account = this.accounts.get(iban);
-    if (account?.orgId === orgId && (account.settledThrough ?? 0) > to) {
-      this.accounts.set(iban, { ...account, settledThrough: to });
+    if (account?.orgId !== orgId) return;
+    const lowered = (account.settledThrough ?? 0) > to ? { settledThrough: to } : {};
+    this.accounts.set(iban, { ...account, ...lowered, orderEpoch: (account.orderEpoch ?? 0) + 1 });
+  }
+
+  async startOrder(iban: string, orgId: string, through: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (
+      account?.orgId === orgId &&
+      account.deliveryOrder === 'ordered' &&
+      (account.settledThrough ?? 0) < through
+    ) {
+      this.accounts.set(iban, { ...account, settledThrough: through });
     }
   }
 

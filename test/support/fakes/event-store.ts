@@ -1,5 +1,6 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
+import type { LogEntry } from '#domain/delivery/order-gate';
 import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type {
@@ -53,6 +54,8 @@ export class InMemoryEventStore implements EventStore {
   readonly recoveryExamined: string[] = [];
   /** How many events each `recentAttempts` call read the attempts of (one batch read each). */
   readonly attemptReads: number[] = [];
+  /** The `Limit` of each order-gate read of a log. */
+  readonly logEntryReads: number[] = [];
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
 
@@ -133,6 +136,11 @@ export class InMemoryEventStore implements EventStore {
     }
     const more = events.length < after.length;
     return { events, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
+  }
+
+  async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogEntry[]> {
+    this.logEntryReads.push(limit);
+    return (await this.readLog(orgId, account, { afterSequence: after, limit })).events;
   }
 
   async listEvents(request: EventListRequest): Promise<EventListPage> {

@@ -19,6 +19,7 @@ import { attemptItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { legacyEvents, moveToLog } from './legacy';
 import { listEvents } from './listing';
+import { readLogEntries } from './log-entries';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
@@ -72,6 +73,8 @@ export class DynamoEventStore implements EventStore {
   readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
   readonly readLog: EventStore['readLog'] = (orgId, account, read) =>
     readLog(this.table, orgId, account, read);
+  readonly readLogEntries: EventStore['readLogEntries'] = (orgId, account, after, limit) =>
+    readLogEntries(this.table, orgId, account, after, limit);
 
   async getEvent(id: string, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
     const found = await getClaim(this.table, id, options);

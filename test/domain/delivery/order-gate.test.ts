@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { decideGate, type LogEntry } from '#domain/delivery/order-gate';
+import type { WebhookStatus } from '#domain/model';
+
+const at = (sequence: number, webhookStatus: WebhookStatus = 'success'): LogEntry => ({
+  id: `e${sequence}`,
+  orgId: 'org-1',
+  account: 'DE89370400440532013000',
+  sequence,
+  webhookStatus,
+});
+
+describe('decideGate', () => {
+  it('passes sequences missing from a consistent read as settled: nothing can fill them any more', () => {
+    expect(decideGate(10, 0, [at(7), at(8), at(10, 'pending')], 0)).toEqual({
+      kind: 'go',
+      settledThrough: 9,
+    });
+    expect(decideGate(10, 0, [at(4), at(8, 'pending')], 0)).toMatchObject({
+      kind: 'wait',
+      settledThrough: 7,
+    });
+  });
+
+  it('goes when nothing is stored above the watermark, and reads on when the read stopped below the event', () => {
+    expect(decideGate(10, 3, [], 0)).toEqual({ kind: 'go', settledThrough: 9 });
+    expect(decideGate(10, 3, [at(4), at(5)], 0)).toEqual({ kind: 'read-on', settledThrough: 5 });
+  });
+
+  it('waits for a pending earlier event and names it when it looks stalled', () => {
+    expect(decideGate(3, 0, [at(1), at(2, 'pending')], 5)).toEqual({
+      kind: 'wait',
+      settledThrough: 1,
+      stalled: { id: 'e2', orgId: 'org-1', account: 'DE89370400440532013000', sequence: 2 },
+    });
+  });
+});
