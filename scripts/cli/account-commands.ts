@@ -3,7 +3,7 @@
  * re-enabling an endpoint (with recovery) and replaying its log.
  */
 import { adminRoute, bodyOf, org } from './admin-route';
-import { allPages, type Command, type Step, untilDone } from './command';
+import { allPages, type Command, cursorOf, type Step, untilDone } from './command';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
 import { integer, required, UsageError } from './flags';
 
@@ -63,12 +63,7 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
       // Each recovery step examines a bounded part of the status indexes; its cursor goes on past it.
       const done = await untilDone<Step & { iban: string; webhook_health: string; queued: string[] }>(
         (previous) =>
-          call(
-            ...route,
-            since === undefined
-              ? undefined
-              : { recover_since: since, ...(previous?.cursor ? { cursor: previous.cursor } : {}) },
-          ),
+          call(...route, since === undefined ? undefined : { recover_since: since, ...cursorOf(previous) }),
         'queued',
       );
       return { iban: done.iban, webhook_health: done.webhook_health, queued: done.queued };

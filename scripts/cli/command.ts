@@ -23,6 +23,11 @@ export interface Step {
   readonly cursor?: string;
 }
 
+/** The body field that asks a chunked route to go on after `previous` (none for the first call). */
+export function cursorOf(previous: Step | undefined): { cursor?: string } {
+  return previous?.cursor ? { cursor: previous.cursor } : {};
+}
+
 /**
  * Calls a chunked route until it says `more: false` (each call's cost is bounded on the server), and
  * accumulates the `collected` field over the calls (numbers summed, lists joined); `call` builds each

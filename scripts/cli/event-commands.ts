@@ -3,7 +3,7 @@
  * upgrades (into account logs, into the status indexes). Each follows its route's chunks until done.
  */
 import { adminRoute, bodyOf, org } from './admin-route';
-import { type Command, type Step, untilDone } from './command';
+import { type Command, cursorOf, type Step, untilDone } from './command';
 import { integer, required } from './flags';
 
 /** The `events …` commands, in the order the usage text lists them. */
@@ -19,7 +19,7 @@ export const EVENT_COMMANDS: Readonly<Record<string, Command>> = {
         (previous) =>
           call(...route, {
             older_than_minutes: minutes,
-            ...(previous?.cursor ? { cursor: previous.cursor } : {}),
+            ...cursorOf(previous),
           }),
         'queued',
       );
@@ -52,7 +52,7 @@ export const EVENT_COMMANDS: Readonly<Record<string, Command>> = {
       type MigrationStep = Step & { migrated: number; pending: number };
       let pending = 0;
       const done = await untilDone<MigrationStep>(async (previous) => {
-        const answer = await call(...route, previous?.cursor ? { cursor: previous.cursor } : {});
+        const answer = await call(...route, cursorOf(previous));
         pending += (answer.body as MigrationStep).pending;
         return answer;
       }, 'migrated');
@@ -66,7 +66,7 @@ export const EVENT_COMMANDS: Readonly<Record<string, Command>> = {
     run: async (call, flags) => {
       const route = adminRoute('indexEventStatuses', org(flags));
       const done = await untilDone<Step & { indexed: number }>(
-        (previous) => call(...route, previous?.cursor ? { cursor: previous.cursor } : {}),
+        (previous) => call(...route, cursorOf(previous)),
         'indexed',
       );
       return { indexed: done.indexed };
