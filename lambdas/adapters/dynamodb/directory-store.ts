@@ -10,9 +10,8 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
-import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
+import type { Account, AccountTombstone, Organization } from '#domain/model';
 import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
-import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import {
   type AccountMarks,
   advanceSettledThrough,
@@ -20,18 +19,15 @@ import {
   restartOrder,
   startOrder,
 } from './account-marks';
-import { KEY_COUNT } from './api-key-count';
 import { batchGetItems } from './batch-get';
 import { type CapacityListener, capacityCounter } from './capacity';
+import { DELETED_AT, isTombstone, keys, toAccount, toAccountTombstone, toOrganization } from './items';
 import {
-  DELETED_AT,
-  isTombstone,
-  keys,
-  signingKeyItem,
-  toAccount,
-  toAccountTombstone,
-  toOrganization,
-} from './items';
+  createOrganization,
+  setSignatureSchemes,
+  setSigningKey,
+  setWebhookToken,
+} from './organization-writes';
 
 /** {@link DirectoryStore} on the single events table. */
 export class DynamoDirectoryStore implements DirectoryStore {
@@ -46,76 +42,14 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item ? toOrganization(item) : undefined;
   }
 
-  async createOrganization(org: Organization): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.organization(org.id),
-          org_id: org.id,
-          name: org.name,
-          webhook_token: org.webhookToken,
-          ...(org.signingKey ? { signing_key: signingKeyItem(org.signingKey) } : {}),
-          created_at: org.createdAt,
-          // No key yet: its first key is counted without counting anything (see api-key-count.ts).
-          [KEY_COUNT]: 0,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  }
-
-  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
-    return this.updateOrganization(orgId, {
-      UpdateExpression: previous
-        ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
-        : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
-      ExpressionAttributeValues: {
-        ':t': token,
-        ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
-      },
-    });
-  }
-
-  async setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean> {
-    return this.updateOrganization(orgId, {
-      UpdateExpression: previous
-        ? 'SET signing_key = :k, previous_signing_key = :p'
-        : 'SET signing_key = :k REMOVE previous_signing_key',
-      ExpressionAttributeValues: {
-        ':k': signingKeyItem(key),
-        ...(previous ? { ':p': signingKeyItem(previous) } : {}),
-      },
-    });
-  }
-
-  async setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean> {
-    return this.updateOrganization(orgId, {
-      UpdateExpression: 'SET signature_schemes = :s',
-      ExpressionAttributeValues: { ':s': [...schemes] },
-    });
-  }
-
-  /** One update of an existing organization item; false when there is none. */
-  private async updateOrganization(
-    orgId: string,
-    update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
-  ): Promise<boolean> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.organization(orgId),
-          ConditionExpression: 'attribute_exists(pk)',
-          ...update,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
+  readonly createOrganization: DirectoryStore['createOrganization'] = (org) =>
+    createOrganization(this.client, this.tableName, org);
+  readonly setWebhookToken: DirectoryStore['setWebhookToken'] = (orgId, token, previous) =>
+    setWebhookToken(this.client, this.tableName, orgId, token, previous);
+  readonly setSigningKey: DirectoryStore['setSigningKey'] = (orgId, key, previous) =>
+    setSigningKey(this.client, this.tableName, orgId, key, previous);
+  readonly setSignatureSchemes: DirectoryStore['setSignatureSchemes'] = (orgId, schemes) =>
+    setSignatureSchemes(this.client, this.tableName, orgId, schemes);
 
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     const item = await this.get(keys.account(iban), options);

@@ -1,0 +1,108 @@
+/**
+ * The organization item's writes: its creation and the secrets and schemes its webhooks are signed with.
+ * Bound into `DynamoDirectoryStore`; every update is conditional on the organization existing.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Organization, PreviousToken, SignatureScheme } from '#domain/model';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { KEY_COUNT } from './api-key-count';
+import { keys, signingKeyItem } from './items';
+
+/** Creates the organization item; fails when it exists. */
+export async function createOrganization(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  org: Organization,
+): Promise<void> {
+  await client.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.organization(org.id),
+        org_id: org.id,
+        name: org.name,
+        webhook_token: org.webhookToken,
+        ...(org.signingKey ? { signing_key: signingKeyItem(org.signingKey) } : {}),
+        created_at: org.createdAt,
+        // No key yet: its first key is counted without counting anything (see api-key-count.ts).
+        [KEY_COUNT]: 0,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** See `DirectoryStore.setWebhookToken`. */
+export function setWebhookToken(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  token: string,
+  previous?: PreviousToken,
+): Promise<boolean> {
+  return updateOrganization(client, tableName, orgId, {
+    UpdateExpression: previous
+      ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
+      : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
+    ExpressionAttributeValues: {
+      ':t': token,
+      ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
+    },
+  });
+}
+
+/** See `DirectoryStore.setSigningKey`. */
+export function setSigningKey(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  key: SigningKey,
+  previous?: PreviousSigningKey,
+): Promise<boolean> {
+  return updateOrganization(client, tableName, orgId, {
+    UpdateExpression: previous
+      ? 'SET signing_key = :k, previous_signing_key = :p'
+      : 'SET signing_key = :k REMOVE previous_signing_key',
+    ExpressionAttributeValues: {
+      ':k': signingKeyItem(key),
+      ...(previous ? { ':p': signingKeyItem(previous) } : {}),
+    },
+  });
+}
+
+/** See `DirectoryStore.setSignatureSchemes`. */
+export function setSignatureSchemes(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  schemes: readonly SignatureScheme[],
+): Promise<boolean> {
+  return updateOrganization(client, tableName, orgId, {
+    UpdateExpression: 'SET signature_schemes = :s',
+    ExpressionAttributeValues: { ':s': [...schemes] },
+  });
+}
+
+/** One update of an existing organization item; false when there is none. */
+async function updateOrganization(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.organization(orgId),
+        ConditionExpression: 'attribute_exists(pk)',
+        ...update,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

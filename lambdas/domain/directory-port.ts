@@ -1,0 +1,93 @@
+/**
+ * The port of the directory: organizations, their accounts (with the delivery state kept on them: the
+ * order's watermark and epoch, the sequence floor) and the deployment's settings. Re-exported by
+ * `ports.ts`.
+ */
+
+import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from './model';
+import type { AccountPage, AccountPageQuery } from './queries';
+import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
+
+/** How a directory read is made. */
+export interface ReadOptions {
+  /**
+   * A strongly consistent read (twice the read units): sees every write committed before it. The
+   * consumer reads so, so that a changed URL, token or owner applies to the very next attempt.
+   */
+  readonly consistent?: boolean;
+}
+
+/** Organizations, API keys and accounts. */
+export interface DirectoryStore {
+  getOrganization(id: string, options?: ReadOptions): Promise<Organization | undefined>;
+  createOrganization(org: Organization): Promise<void>;
+  /**
+   * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
+   * false when the organization does not exist.
+   */
+  setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
+  /**
+   * Replaces the Ed25519 signing key and keeps the replaced one as `previous` (or forgets it when
+   * undefined); false when the organization does not exist.
+   */
+  setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean>;
+  /** Sets the signature schemes the organization's webhooks carry; false when it does not exist. */
+  setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean>;
+  /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
+  getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
+  /**
+   * Creates or updates an account, or re-creates the organization's own deleted one. Fails with
+   * ConflictError when the IBAN belongs to another organization's account, or still holds another
+   * organization's events (its deleted account was not erased), without naming that organization.
+   */
+  putAccount(account: Account): Promise<Account>;
+  /**
+   * Deletes the organization's account, leaving `tombstone` in its place (the organization's events stay
+   * until erased); the deleted account, or undefined when the organization had no such account.
+   */
+  deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
+  /**
+   * Moves an ordered account's watermark from `from` to `to` if it still is `from` and its order epoch
+   * still is `epoch`; false when another consumer moved it or a replay restarted the order meanwhile (or
+   * the account is gone or another organization's).
+   */
+  advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    from: number,
+    to: number,
+    epoch: number,
+  ): Promise<boolean>;
+  /**
+   * Starts the account's order again after new cycles of its events from `to + 1` on (a replay or a
+   * redelivery, whatever the account's order): lowers the watermark to `to` if it is above, and
+   * increments the order epoch in any case, so no gate that read the log before can move the watermark.
+   */
+  restartOrder(iban: string, orgId: string, to: number): Promise<void>;
+  /**
+   * Raises an ordered account's watermark to `through` if it is lower (a switch to ordered: the history
+   * up to the log's latest sequence then is not gated again); nothing when the account is not ordered.
+   */
+  startOrder(iban: string, orgId: string, through: number): Promise<void>;
+  /**
+   * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
+   * event of its log); nothing when the account is gone or another organization's.
+   */
+  raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void>;
+  /** The tombstone of an account deleted without erasing its events, if there is one. */
+  getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
+  /**
+   * Removes the organization's tombstone once the account's events are erased, so the IBAN may be
+   * assigned anew; false when the IBAN has no tombstone of that organization.
+   */
+  removeAccountTombstone(iban: string, orgId: string): Promise<boolean>;
+  /**
+   * One page of the organization's accounts by IBAN: reads the index entries up to the page's end (at most
+   * `MAX_LIST_DEPTH` + 1) and the page's accounts only.
+   */
+  listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage>;
+  /** The deployment's event retention in days (the settings item), undefined when events are kept. */
+  getEventRetentionDays(): Promise<number | undefined>;
+  /** The usage plan of the organizations' keys (the settings item), undefined when there is none. */
+  getUsagePlanId(): Promise<string | undefined>;
+}
