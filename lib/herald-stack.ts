@@ -12,12 +12,13 @@ import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/lim
 import { API_ROUTES } from '#config/routes';
 import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
-import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
+import { bindQueue, bindTable } from './bindings';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
 import { DeliveryQueues } from './delivery-queues';
 import { EventsApi } from './events-api';
 import { EventsTable } from './events-table';
+import { FUNCTION_ACCESS } from './function-access';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
-import { FUNCTION_ACCESS } from '#lib/bindings';
+import { FUNCTION_ACCESS } from '#lib/function-access';
 import { actionsOf, allows, type Json, synth } from './fixture';
 
 const byDefault = synth();

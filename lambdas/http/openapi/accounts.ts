@@ -10,10 +10,10 @@ import {
   RECOVERY_LIMIT,
 } from '#config/limits';
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
-import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
+import { DELIVERY_ORDER } from './feed';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, json, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -26,17 +26,6 @@ export const ACCOUNT_URL = {
   format: 'uri',
   description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
 };
-
-/** How an account's events are delivered, as shown and as set. */
-export const DELIVERY_ORDER = text(
-  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
-    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
-    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
-    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
-    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
-    '`Retry-After`, `410` and the attempt schedule work in both.',
-  { enum: DELIVERY_ORDERS },
-);
 
 /** Attempts, successes and median latency, of a window or a bucket. */
 const TALLY = {

@@ -1,13 +1,25 @@
 /**
- * The catch-up feed's part of the OpenAPI document: `GET /accounts/{iban}/events`, its parameters and
- * its `Link: next` header.
+ * Order and completeness in the OpenAPI document: the catch-up feed `GET /accounts/{iban}/events`, its
+ * parameters and its `Link: next` header, replay, and an account's delivery order.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
+import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
 import type { HeaderObject, OperationObject, ParameterObject } from './objects';
 import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { closed, EVENT_ID, int, schemaRef, text } from './schemas';
+
+/** How an account's events are delivered, as shown and as set. */
+export const DELIVERY_ORDER = text(
+  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
+    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
+    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
+    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
+    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
+    '`Retry-After`, `410` and the attempt schedule work in both.',
+  { enum: DELIVERY_ORDERS },
+);
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
 export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {

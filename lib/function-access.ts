@@ -1,0 +1,156 @@
+/**
+ * Which data each function may reach: the table items, indexes and queue actions of its own SDK calls,
+ * applied by `bindTable` and `bindQueue` (`bindings.ts`) and asserted by `test/infra/table-rights.test.ts`.
+ */
+import type { FunctionKey } from '#config/functions';
+import type { QueueAccess, TableAccess } from './bindings';
+
+/** The data a function reaches through its own SDK calls (event sources add their own rights). */
+export interface FunctionAccess {
+  readonly table?: TableAccess;
+  readonly queue?: QueueAccess;
+}
+
+/**
+ * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and the portal's session
+ *   function (`portalSession`: sign-in creates session keys, sign-out deletes its own) create, list and
+ *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
+ *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
+ *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
+ * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
+ *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
+ *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
+ *   the API readers cannot read them;
+ * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
+ *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
+ *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
+ *   (BatchWriteItem), only by `administer`;
+ * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
+ *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
+ *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
+ *   the account; the API readers cannot read them;
+ * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
+ *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
+ * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
+ * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
+ *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
+ *   touch no data. The forwarder's table stream and the reconciler's DLQ are read by
+ *   their event source mappings, which grant exactly that.
+ */
+export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
+  authorizer: { table: { items: { GetItem: ['apiKey'] } } },
+  health: {},
+  openapi: {},
+  portal: {},
+  portalSession: {
+    table: {
+      items: {
+        GetItem: ['organization', 'apiKey'],
+        BatchGetItem: ['apiKey'],
+        PutItem: ['apiKey'],
+        UpdateItem: ['organization', 'apiKey'],
+        DeleteItem: ['portalLink', 'apiKey'],
+      },
+      indexes: ['by-org'],
+    },
+  },
+  listEvents: {
+    table: {
+      items: { BatchGetItem: ['event', 'log'], Query: ['log'] },
+      indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
+    },
+  },
+  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  redeliverEvent: {
+    table: {
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
+    queue: 'send',
+  },
+  resetWebhooks: {
+    table: { items: { UpdateItem: ['event', 'log'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    queue: 'send',
+  },
+  listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
+  getAccount: { table: { items: { GetItem: ['account'] } } },
+  getDeliveryStats: {
+    table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
+  },
+  enableEndpoint: {
+    table: {
+      items: { UpdateItem: ['account', 'event', 'log'] },
+      indexes: ['failed-by-org', 'skipped-by-org'],
+    },
+    queue: 'send',
+  },
+  manageSettings: {
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['account', 'organization', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence.
+        Query: ['log'],
+      },
+    },
+  },
+  publishEvent: {
+    table: {
+      items: {
+        GetItem: ['settings', 'account', 'event', 'log'],
+        PutItem: ['event', 'log'],
+        Query: ['log'],
+      },
+    },
+  },
+  administer: {
+    table: {
+      items: {
+        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets'],
+        BatchGetItem: ['apiKey', 'account', 'event', 'log'],
+        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
+        BatchWriteItem: ['event', 'log'],
+        // Replay reads an account's log.
+        Query: ['log'],
+      },
+      indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
+    },
+    queue: 'send',
+  },
+  forwarder: {
+    // Retention's deletions of log items raise the account's `seq_floor` (a conditional maximum, no read).
+    table: { items: { UpdateItem: ['account'] } },
+    queue: 'send',
+  },
+  consumer: {
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['event', 'log', 'account'],
+        // The order gate and its chain read an ordered account's log.
+        Query: ['log'],
+      },
+    },
+    queue: 'consume-send',
+  },
+  reconciler: {
+    // A final failure of an ordered account's event moves its watermark and chains (reads its log).
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
+    queue: 'send',
+  },
+};
