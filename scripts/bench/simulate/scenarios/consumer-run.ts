@@ -1,0 +1,129 @@
+/**
+ * What a consumer scenario observes while it runs (publish times, first successful answers, the
+ * use-case's outcomes and errors, which events have settled) and the report it hands back.
+ */
+import type { EventRecord } from '#domain/model';
+import type { DeliveryOutcome } from '#use-cases/deliver-event';
+import type { InMemoryEventStore } from '../../../../test/support/fakes/event-store';
+import type { DynamoMeter } from '../aws/dynamodb/meter';
+import type { EventSourceStats, SqsEventSource } from '../aws/lambda/sqs-event-source';
+import type { QueueStats, SimQueue } from '../aws/sqs/queue';
+import type { SqsRequestMeter } from '../aws/sqs/requests';
+import type { RunResult, Scheduler } from '../engine/scheduler';
+import type { SentRequest } from '../ports/sim-webhook-sender';
+import type { Receiver } from '../receivers/receivers';
+
+/** A queue's figures at the end of a run. */
+export interface QueueReport {
+  readonly stats: QueueStats;
+  readonly requests: SqsRequestMeter;
+  /** Messages still stored. */
+  readonly size: number;
+}
+
+/** Everything a consumer scenario produced. */
+export interface ConsumerRun {
+  readonly run: RunResult;
+  /** Virtual time from the first publish to the end of the run, ms. */
+  readonly virtualMs: number;
+  /** Virtual time from the first publish until every event had settled, if they all did. */
+  readonly settledMs: number | undefined;
+  readonly wallMs: number;
+  /** Callbacks the engine executed. */
+  readonly callbacks: number;
+  readonly events: readonly EventRecord[];
+  readonly publishedAt: ReadonlyMap<string, number>;
+  /** When each event's first 2xx answer arrived. */
+  readonly deliveredAt: ReadonlyMap<string, number>;
+  /** Account index of each IBAN (scenario order). */
+  readonly accountIndex: ReadonlyMap<string, number>;
+  readonly outcomes: Readonly<Record<string, number>>;
+  /** Messages the batch reported as failing (they come back). */
+  readonly batchErrors: readonly unknown[];
+  readonly engineErrors: readonly unknown[];
+  readonly receiverRequests: readonly number[];
+  readonly queue: QueueReport;
+  readonly deadLetters: QueueReport;
+  readonly lambda: EventSourceStats & { readonly coldStarts: number };
+  readonly dynamo: DynamoMeter;
+}
+
+/** What the scenario hands over at the end. */
+export interface RunParts {
+  readonly run: RunResult;
+  readonly start: number;
+  readonly wallMs: number;
+  readonly receivers: readonly Receiver[];
+  readonly ibans: readonly string[];
+  readonly queue: SimQueue;
+  readonly deadLetters: SimQueue;
+  readonly source: SqsEventSource;
+  readonly dynamo: DynamoMeter;
+}
+
+/** The observer a scenario wires into its ports. */
+export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
+  const publishedAt = new Map<string, number>();
+  const deliveredAt = new Map<string, number>();
+  const settled = new Set<string>();
+  const outcomes: Record<string, number> = {};
+  const batchErrors: unknown[] = [];
+  let settledAt: number | undefined;
+
+  const queueReport = (queue: SimQueue): QueueReport => ({
+    stats: { ...queue.stats },
+    requests: queue.requests,
+    size: queue.size,
+  });
+
+  return {
+    get publishedCount(): number {
+      return publishedAt.size;
+    },
+    published(id: string): void {
+      publishedAt.set(id, engine.now());
+    },
+    sent({ request, result, at }: SentRequest): void {
+      const id = request.headers['webhook-id'];
+      if (id !== undefined && result.status >= 200 && result.status < 300 && !deliveredAt.has(id)) {
+        deliveredAt.set(id, at);
+      }
+    },
+    outcome(id: string, outcome: DeliveryOutcome): void {
+      outcomes[outcome.kind] = (outcomes[outcome.kind] ?? 0) + 1;
+      if (store.events.get(id)?.webhookStatus !== 'pending') settled.add(id);
+    },
+    error(_messageId: string, error: unknown): void {
+      batchErrors.push(error);
+    },
+    /** The run's stop condition: every event settled and the queue empty. */
+    watch(total: number, queue: SimQueue): () => boolean {
+      return () => {
+        if (settled.size < total) return false;
+        settledAt ??= engine.now();
+        return queue.size === 0;
+      };
+    },
+    report(parts: RunParts): ConsumerRun {
+      return {
+        run: parts.run,
+        virtualMs: parts.run.endedAt - parts.start,
+        settledMs: settledAt === undefined ? undefined : settledAt - parts.start,
+        wallMs: parts.wallMs,
+        callbacks: engine.counts.executed,
+        events: [...store.events.values()],
+        publishedAt,
+        deliveredAt,
+        accountIndex: new Map(parts.ibans.map((iban, index) => [iban, index])),
+        outcomes,
+        batchErrors,
+        engineErrors: engine.errors,
+        receiverRequests: parts.receivers.map((receiver) => receiver.requests),
+        queue: queueReport(parts.queue),
+        deadLetters: queueReport(parts.deadLetters),
+        lambda: { ...parts.source.stats, coldStarts: parts.source.environments.stats.coldStarts },
+        dynamo: parts.dynamo,
+      };
+    },
+  };
+}
