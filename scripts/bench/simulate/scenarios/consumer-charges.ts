@@ -46,9 +46,15 @@ function attemptBytes(attempt: DeliveryAttempt): number {
   return 1 + valueBytes(attemptItem(attempt));
 }
 
-/** Charges of the event store's methods the consumer calls. */
-export function eventStoreCharges(lookup: (id: string) => EventRecord | undefined): MeterRules<EventStore> {
-  const sizes = new EventItemSizes();
+/**
+ * Charges of the event store's methods the consumer calls.
+ *
+ * @param sizes - share one across environments: it caches each event's compressed body size
+ */
+export function eventStoreCharges(
+  lookup: (id: string) => EventRecord | undefined,
+  sizes: EventItemSizes,
+): MeterRules<EventStore> {
   const key = (id: string) => keys.event(id).pk;
   const statusIndex = (status: 'failed' | 'skipped', record: EventRecord | undefined): IndexWrite[] =>
     record === undefined

@@ -41,7 +41,7 @@ import { meter } from '../ports/metered';
 import { SimSqsClient } from '../ports/sim-sqs-client';
 import { SimWebhookSender } from '../ports/sim-webhook-sender';
 import { fastReceiver, type Receiver } from '../receivers/receivers';
-import { directoryCharges, eventStoreCharges, healthCharges } from './consumer-charges';
+import { directoryCharges, EventItemSizes, eventStoreCharges, healthCharges } from './consumer-charges';
 import { type ConsumerRun, observeRun } from './consumer-run';
 
 /** A consumer scenario. */
@@ -122,6 +122,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   const observer = observeRun(engine, eventStore);
   const sender = new SimWebhookSender(engine, (url) => receiverByUrl.get(url), { onResult: observer.sent });
 
+  const eventCharges = eventStoreCharges((id) => eventStore.events.get(id), new EventItemSizes());
   /** Module init of the consumer: what `deliver-webhooks.ts` builds at module scope, per environment. */
   const init = (): SqsHandler => {
     const client = new DynamoClient(engine, table, { meter: dynamo });
@@ -131,12 +132,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
       engine.now,
     );
     const deps: BatchDeps = {
-      events: meter<EventStore>(
-        eventStore,
-        client,
-        'events',
-        eventStoreCharges((id) => eventStore.events.get(id)),
-      ),
+      events: meter<EventStore>(eventStore, client, 'events', eventCharges),
       directory,
       health: meter<EndpointHealthStore>(healthStore, client, 'health', healthCharges),
       healthPolicy: DEFAULT_HEALTH_POLICY,

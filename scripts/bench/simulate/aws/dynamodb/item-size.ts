@@ -43,6 +43,12 @@ export function valueBytes(value: unknown): number {
 
 /** One byte per two significant digits, plus one. */
 function numberBytes(value: number): number {
+  if (Number.isSafeInteger(value)) {
+    // Integers (counts, epoch ms): trailing zeros are not significant.
+    let n = Math.abs(value);
+    while (n !== 0 && n % 10 === 0) n /= 10;
+    return Math.ceil(Math.max(1, String(n).length) / 2) + 1;
+  }
   const digits = String(Math.abs(value))
     .replace('.', '')
     .replace(/e.*$/, '')

@@ -47,6 +47,7 @@ export class DynamoTable {
   private readonly partitions = new Map<string, { read: SlidingWindow; write: SlidingWindow }>();
   private readonly readUnits: number;
   private readonly writeUnits: number;
+  private requests = 0;
 
   constructor(
     readonly config: TableConfig,
@@ -61,14 +62,10 @@ export class DynamoTable {
     this.writeUnits = config.partitionWriteUnits ?? 1_000;
   }
 
-  /** Partitions that have served a request so far (table and indexes). */
-  get partitionCount(): number {
-    return this.partitions.size;
-  }
-
   /** Admits and charges `draws` as one request, or refuses all of it with the first limit it hits. */
   request(draws: readonly Draw[]): Throttle | undefined {
     const now = this.now();
+    if (++this.requests % 50_000 === 0) this.forgetQuietPartitions(now);
     // Units per resource and per partition, so that two draws on one partition are checked together.
     const perResource = new Map<
       string,
@@ -108,6 +105,16 @@ export class DynamoTable {
     for (const draw of draws) {
       this.resource(draw.index)[draw.access].take(draw.units, now);
       this.bucket(this.partitionOf(draw), draw.access).take(draw.units, now);
+    }
+  }
+
+  /**
+   * Drops partitions with nothing in their window: an untouched partition is re-created empty, which is
+   * the same state, so this only bounds memory (a burst touches every event's partition once or twice).
+   */
+  private forgetQuietPartitions(now: number): void {
+    for (const [key, partition] of this.partitions) {
+      if (partition.read.used(now) === 0 && partition.write.used(now) === 0) this.partitions.delete(key);
     }
   }
 
