@@ -13,6 +13,7 @@ import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
+import { printSimulationSmoke } from './simulate/bench';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -24,6 +25,8 @@ if (wants('cold-start')) {
     console.log(`| ${row.name} | ${(row.bytes / 1024).toFixed(0)} | ${row.medianInitMs.toFixed(1)} |`);
   }
 }
+
+if (wants('simulate')) await printSimulationSmoke();
 
 if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();

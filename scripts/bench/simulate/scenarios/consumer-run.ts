@@ -12,6 +12,7 @@ import type { SqsRequestMeter } from '../aws/sqs/requests';
 import type { RunResult, Scheduler } from '../engine/scheduler';
 import type { SentRequest } from '../ports/sim-webhook-sender';
 import type { Receiver } from '../receivers/receivers';
+import { quantile } from '../report';
 
 /** A queue's figures at the end of a run. */
 export interface QueueReport {
@@ -125,5 +126,49 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
         dynamo: parts.dynamo,
       };
     },
+  };
+}
+
+/** The headline figures of a run. */
+export interface ConsumerFigures {
+  readonly delivered: number;
+  /** Publish → first 2xx of the accounts `fast` selects, ms. */
+  readonly fastP50Ms: number;
+  readonly fastP99Ms: number;
+  /** When the last event of those accounts was delivered, from the first publish, ms. */
+  readonly fastDrainedMs: number;
+  readonly invocations: number;
+  readonly coldStarts: number;
+  readonly readUnitsPerDelivered: number;
+  readonly writeUnitsPerDelivered: number;
+  readonly sqsRequestsPerDelivered: number;
+  readonly throttles: number;
+}
+
+/** Sums up a run; `fast(index)` says which accounts' latencies count. */
+export function figures(run: ConsumerRun, fast: (accountIndex: number) => boolean): ConsumerFigures {
+  const start = Math.min(...run.publishedAt.values());
+  const latencies: number[] = [];
+  let drained = 0;
+  for (const event of run.events) {
+    const at = run.deliveredAt.get(event.id);
+    if (at === undefined || !fast(run.accountIndex.get(event.account) ?? -1)) continue;
+    latencies.push(at - (run.publishedAt.get(event.id) ?? at));
+    drained = Math.max(drained, at - start);
+  }
+  const delivered = run.deliveredAt.size;
+  const total = run.dynamo.total();
+  const per = (n: number) => (delivered === 0 ? Number.NaN : n / delivered);
+  return {
+    delivered,
+    fastP50Ms: quantile(latencies, 0.5),
+    fastP99Ms: quantile(latencies, 0.99),
+    fastDrainedMs: drained,
+    invocations: run.lambda.invocations,
+    coldStarts: run.lambda.coldStarts,
+    readUnitsPerDelivered: per(total.readUnits),
+    writeUnitsPerDelivered: per(total.writeUnits + total.indexWriteUnits),
+    sqsRequestsPerDelivered: per(run.queue.requests.billable + run.deadLetters.requests.billable),
+    throttles: total.throttles,
   };
 }
