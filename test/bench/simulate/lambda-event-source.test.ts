@@ -55,6 +55,60 @@ describe('Lambda SQS event source', () => {
     expect(seen[60_000]).toBeLessThanOrEqual(305);
   });
 
+  it('keeps scaling while every poller is busy and messages wait', async () => {
+    let at20s = 0;
+    await simulate(async (engine) => {
+      const { source } = consumer(engine, 10_000, (e) => async () => {
+        await e.sleep(30_000);
+        return undefined;
+      });
+      source.start();
+      await engine.sleep(20_000);
+      at20s = source.concurrency;
+      source.stop();
+    });
+    // Five at first, five more a second: about 100 after 20 s, although no poller was free to receive.
+    expect(at20s).toBeGreaterThanOrEqual(95);
+    expect(at20s).toBeLessThanOrEqual(105);
+  });
+
+  it('gathers a batch until it is full or the batching window ends', async () => {
+    const sizes: { size: number; at: number }[] = [];
+    await simulate(async (engine) => {
+      const queue = new StandardQueue(engine, { name: 'q', visibilityTimeoutSeconds: 600 });
+      const source = new SqsEventSource(engine, {
+        queue,
+        batchSize: 50,
+        maxBatchingWindowSeconds: 2,
+        timeoutSeconds: 60,
+        coldStart: 0,
+        invokeOverhead: 0,
+        scaling: { initial: 1, ceiling: 1 },
+        init: () => async (event) => {
+          sizes.push({ size: event.Records.length, at: engine.now() });
+          return undefined;
+        },
+      });
+      // One message every 300 ms from 50 ms on, and 60 at once at 5 s.
+      for (let i = 0; i < 20; i++) engine.at(50 + i * 300, () => queue.send({ body: `slow${i}` }));
+      engine.at(5_000, () => {
+        for (let i = 0; i < 60; i += 10) {
+          queue.sendBatch(Array.from({ length: 10 }, (_, j) => ({ body: `burst${i + j}` })));
+        }
+      });
+      source.start();
+      await engine.sleep(20_000);
+      source.stop();
+    });
+    // The window closes 2 s after the first message: 7 messages; a full batch goes at once (5 s).
+    expect(sizes).toEqual([
+      { size: 7, at: 2_050 },
+      { size: 7, at: 4_150 },
+      { size: 50, at: 5_000 },
+      { size: 16, at: 7_000 },
+    ]);
+  });
+
   it('never runs more invocations than maximumConcurrency, and scales back when the queue empties', async () => {
     await simulate(async (engine) => {
       const { source, queue } = consumer(

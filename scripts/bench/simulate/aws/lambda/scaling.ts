@@ -2,7 +2,7 @@
  * How many batches an SQS event source processes at once (standard mode, not provisioned pollers): five
  * when messages appear, up to 300 more per minute while messages keep coming, at most `maximumConcurrency`
  * (2–1,000) or the service's own ceiling, and back down to five (two without a maximum) when receives
- * come back empty. Sources in docs/simulation.md (Lambda section).
+ * come back empty. The per-second controller below is this model's reading of those rates. Sources in docs/simulation.md (Lambda section).
  */
 
 /** The scaling constants (AWS's documented values by default). */
@@ -69,13 +69,16 @@ export class ConcurrencyTarget {
   }
 
   /**
-   * Revises the target from the last step's receives: up while every receive found messages, down while
-   * none did, unchanged when they disagreed.
+   * Revises the target from the last step: up while messages remain (no receive came back empty, and
+   * receives found messages or the queue has a visible backlog while every poller is busy invoking),
+   * down while receives came back empty and found nothing, unchanged otherwise.
+   *
+   * @param backlog - whether the queue has a visible message now
    */
-  step(): void {
+  step(backlog: boolean): void {
     const delta = Math.max(1, Math.round((this.config.perMinute * this.config.stepMs) / 60_000));
-    if (this.sawMessages && !this.sawEmpty) this.value = Math.min(this.cap, this.value + delta);
-    else if (!this.sawMessages && this.sawEmpty) this.value = Math.max(this.floor, this.value - delta);
+    if (!this.sawEmpty && (this.sawMessages || backlog)) this.value = Math.min(this.cap, this.value + delta);
+    else if (!this.sawMessages && this.sawEmpty && !backlog) this.value = Math.max(this.floor, this.value - delta);
     this.sawMessages = false;
     this.sawEmpty = false;
   }

@@ -150,9 +150,9 @@ export class SqsEventSource {
     this.ticking = true;
     this.scheduler.after(this.target.config.stepMs, () => {
       this.ticking = false;
-      this.target.step();
+      this.target.step(this.config.queue.hasVisible());
       this.addLanes();
-      if (!this.target.settled) this.tick();
+      if (!this.target.settled || this.config.queue.hasVisible()) this.tick();
     });
   }
 
@@ -178,10 +178,7 @@ export class SqsEventSource {
     while (batch.length < this.batchSize && bytes < MAX_PAYLOAD_BYTES) {
       const left = deadline - this.scheduler.now();
       if (left <= 0) break;
-      const more = await queue.receive({
-        maxMessages: Math.min(10, this.batchSize - batch.length),
-        waitSeconds: Math.min(20, Math.ceil(left / 1000)),
-      });
+      const more = await queue.receive({ maxMessages: Math.min(10, this.batchSize - batch.length), waitMs: left });
       this.noteReceive(more.length);
       for (const message of more) bytes += message.body.length;
       batch.push(...more);

@@ -78,6 +78,11 @@ export interface ReceiveOptions {
   readonly maxMessages?: number;
   /** Long poll up to this many seconds (0–20); default: the queue's `receiveWaitSeconds`. */
   readonly waitSeconds?: number;
+  /**
+   * Long poll up to this many milliseconds (0–20,000), overriding `waitSeconds`: for AWS's own pollers
+   * (a Lambda batching window ends to the millisecond), not part of the SQS API.
+   */
+  readonly waitMs?: number;
   /** Overrides the queue's visibility timeout for these messages. */
   readonly visibilityTimeoutSeconds?: number;
 }

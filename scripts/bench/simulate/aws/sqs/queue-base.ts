@@ -68,6 +68,11 @@ export abstract class QueueBase implements SimQueue {
     return this.messages.size;
   }
 
+  hasVisible(): boolean {
+    const next = this.nextVisibleAt();
+    return next !== undefined && next <= this.scheduler.now();
+  }
+
   /** Puts a new message in the visibility order. */
   protected abstract enqueue(message: StoredMessage): void;
   /** Removes and returns up to `max` visible messages, in delivery order, each passed by {@link admit}. */
@@ -99,9 +104,10 @@ export abstract class QueueBase implements SimQueue {
     checkRange('MaxNumberOfMessages', max, 1, SQS_LIMITS.maxBatch);
     checkRange('WaitTimeSeconds', wait, 0, SQS_LIMITS.maxWaitSeconds);
     checkRange('VisibilityTimeout', visibility, 0, SQS_LIMITS.maxVisibilitySeconds);
+    const waitMs = Math.min(options.waitMs ?? wait * 1000, SQS_LIMITS.maxWaitSeconds * 1000);
     const now = this.take(max, visibility * 1000);
-    if (now.length > 0 || wait === 0) return this.answered(now);
-    const got = await this.polls.wait(max, visibility * 1000, wait * 1000);
+    if (now.length > 0 || waitMs <= 0) return this.answered(now);
+    const got = await this.polls.wait(max, visibility * 1000, waitMs);
     return this.answered(got);
   }
 

@@ -52,6 +52,8 @@ export interface SimQueue {
   readonly stats: QueueStats;
   /** Messages stored (visible, delayed and in flight). */
   readonly size: number;
+  /** Whether a receive now would find a message (a visible backlog). */
+  hasVisible(): boolean;
   send(message: OutgoingMessage): string;
   sendBatch(messages: readonly OutgoingMessage[]): string[];
   receive(options?: ReceiveOptions): Promise<ReceivedMessage[]>;
