@@ -33,6 +33,7 @@ export interface ProvisionedMode {
   readonly burstSeconds?: number;
 }
 
+/** How a table or index is billed and limited. */
 export type CapacityMode = OnDemandMode | ProvisionedMode;
 
 /** Why DynamoDB refused a request, the last part of its `ThrottlingReason`. */
@@ -45,7 +46,6 @@ export type LimitType =
 /** One direction (reads or writes) of one table or index. */
 class DirectionLimit {
   private readonly window: Limit;
-  private limit: number;
   private maturedPeak = 0;
   private second = Number.NaN;
   private secondUnits = 0;
@@ -60,11 +60,9 @@ class DirectionLimit {
   ) {
     if (mode.kind === 'provisioned') {
       const units = access === 'read' ? mode.readUnits : mode.writeUnits;
-      this.limit = units;
       this.window = new TokenBucket(units, units * (mode.burstSeconds ?? 300), now, units);
     } else {
-      this.limit = this.onDemandLimit().units;
-      this.window = new SlidingWindow(this.limit);
+      this.window = new SlidingWindow(this.onDemandLimit().units);
     }
   }
 
@@ -79,11 +77,6 @@ class DirectionLimit {
     this.advance(now);
     this.window.take(units, now);
     this.secondUnits += units;
-  }
-
-  /** Units per second served now. */
-  get rate(): number {
-    return this.limit;
   }
 
   private onDemandLimit(): { units: number; type: LimitType } {
@@ -127,8 +120,7 @@ class DirectionLimit {
       this.pendingHead = 0;
     }
     if (raised) {
-      this.limit = this.onDemandLimit().units;
-      (this.window as SlidingWindow).setLimit(this.limit);
+      (this.window as SlidingWindow).setLimit(this.onDemandLimit().units);
     }
   }
 }

@@ -78,7 +78,8 @@ export class ConcurrencyTarget {
   step(backlog: boolean): void {
     const delta = Math.max(1, Math.round((this.config.perMinute * this.config.stepMs) / 60_000));
     if (!this.sawEmpty && (this.sawMessages || backlog)) this.value = Math.min(this.cap, this.value + delta);
-    else if (!this.sawMessages && this.sawEmpty && !backlog) this.value = Math.max(this.floor, this.value - delta);
+    else if (!this.sawMessages && this.sawEmpty && !backlog)
+      this.value = Math.max(this.floor, this.value - delta);
     this.sawMessages = false;
     this.sawEmpty = false;
   }

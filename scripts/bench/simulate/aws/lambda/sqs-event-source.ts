@@ -178,7 +178,10 @@ export class SqsEventSource {
     while (batch.length < this.batchSize && bytes < MAX_PAYLOAD_BYTES) {
       const left = deadline - this.scheduler.now();
       if (left <= 0) break;
-      const more = await queue.receive({ maxMessages: Math.min(10, this.batchSize - batch.length), waitMs: left });
+      const more = await queue.receive({
+        maxMessages: Math.min(10, this.batchSize - batch.length),
+        waitMs: left,
+      });
       this.noteReceive(more.length);
       for (const message of more) bytes += message.body.length;
       batch.push(...more);

@@ -16,8 +16,6 @@ export const SQS_LIMITS = {
   /** Retention: 60 s to 14 days (default 4 days). */
   maxRetentionSeconds: 14 * 24 * 60 * 60,
   defaultRetentionSeconds: 4 * 24 * 60 * 60,
-  /** In-flight messages per queue (standard and FIFO). */
-  maxInFlight: 120_000,
   /** FIFO deduplication interval. */
   dedupWindowMs: 5 * 60 * 1000,
   /** Each 64 KB chunk of a request's payload is billed as one request. */
