@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The operator CLI (`npx herald …`): runs the TypeScript entry through tsx, with no build step.
-import { register } from 'tsx/esm/api';
+// The operator CLI (`herald …`): runs the esbuild bundle of scripts/cli/, rebuilt first when a source is
+// newer (scripts/cli/bundle.mjs), so no TypeScript compiler loads at run time.
+import { freshCliBundle } from '../scripts/cli/bundle.mjs';
 
-register();
-await import('../scripts/cli/main.ts');
+await import(await freshCliBundle());

@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { PublishInput } from '#domain/event-input';
 import type { WebhookStatus } from '#domain/model';
-import { publishEvent as publish, settingsRetention } from '#use-cases/publish-event';
+import { recordEvent, settingsRetention } from '#use-cases/events/record-event';
 
 /** Where and how events are published. */
 export interface PublisherOptions {
@@ -21,13 +21,23 @@ export interface PublisherOptions {
 /** What publishing returns. */
 export interface PublishedEvent {
   readonly id: string;
+  /**
+   * The event's place in its account's log (1, 2, 3, … per account); null only for an event stored
+   * before sequences (a re-publish of an old event's id).
+   */
+  readonly sequence: number | null;
   /** False when the id existed with the same content (an idempotent re-publish). */
   readonly created: boolean;
   readonly webhookStatus: WebhookStatus;
   /** ISO 8601 UTC. */
   readonly triggeredAt: string;
-  /** The `X-Signature` value every delivery of this event carries. */
-  readonly signature: string;
+  /**
+   * The `X-Signature` of the event's most recent delivery attempt, `t=<timestamp>,sha256=<hex>…`; null
+   * before the first, so always null for a newly created event. Its meaning changed when attempts
+   * began to sign themselves: it used to be a signature fixed at publish and sent with every attempt
+   * (see README, Webhooks, for the migration).
+   */
+  readonly signature: string | null;
 }
 
 /** A publish function bound to one table; build it once and reuse it. */
@@ -49,13 +59,14 @@ export function createPublisher(options: PublisherOptions): Publisher {
     retentionDays: settingsRetention(directory),
   };
   return async (input) => {
-    const { created, event } = await publish(deps, input);
+    const { created, event } = await recordEvent(deps, input);
     return {
       id: event.id,
+      sequence: event.sequence ?? null,
       created,
       webhookStatus: event.webhookStatus,
       triggeredAt: event.triggeredAt,
-      signature: event.signature,
+      signature: event.signature ?? null,
     };
   };
 }

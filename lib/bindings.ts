@@ -14,21 +14,23 @@ export type ItemAction =
   | 'UpdateItem'
   | 'PutItem'
   | 'DeleteItem'
-  | 'BatchWriteItem';
+  | 'BatchWriteItem'
+  /** On the table itself: only the account logs (`LOG#`), whose partition is one account's events. */
+  | 'Query';
 /** An index of the events table. */
 export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
 
-/**
 /**
  * What a function may do with the events table: exactly the operations its adapters issue.
  * - Each item action on the table itself is its own statement, allowed only on items whose partition key
  *   starts with the prefix of one of the kinds listed (`dynamodb:LeadingKeys`, every key of the request,
  *   keys required). `UpdateItem` creates a missing item too, so its kinds are also all a function could
  *   create with it.
- * - `Query` only on the `indexes` named, never on the table: the indexes project keys, `account` and
- *   `type`, so a query cannot reveal an organization's webhook token or an API key's organization.
+ * - `Query` on the `indexes` named: the indexes project keys, `account` and `type`, so a query cannot
+ *   reveal an organization's webhook token or an API key's organization. `Query` on the table only as an
+ *   item action of the kind `log` (its `LeadingKeys` condition: an account log's partition, events only).
  * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
- * route creates `EVENT#` items; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
+ * route creates `EVENT#` claims and `LOG#` events; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
  * keys and accounts, and erases events; portal sign-in creates `APIKEY#` items and deletes `PORTAL#` and
  * `APIKEY#` items (its own expired session keys). The one other writer is the deploy-time custom resource of
  * `table-settings.ts`: PutItem on the `SETTINGS` item only.
@@ -165,18 +167,27 @@ export interface FunctionAccess {
 
 /**
  * Every function's data rights in one table, so least privilege can be reviewed at a glance. What holds:
- * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and portal sign-in
- *   (`openPortalSession`, session keys) create, list and delete them; `PORTAL#` items (sign-in links) are
- *   created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer and the publisher (they sign with the token),
+ * - `APIKEY#` items: the authorizer reads them (GetItem only); `administer` and the portal's session
+ *   function (`portalSession`: sign-in creates session keys, sign-out deletes its own) create, list and
+ *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
+ *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
+ *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
+ * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
  *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
- *   `administer`, updated only by those two (token rotation); the API readers cannot read them;
- * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`;
- *   their endpoint health (`wh_*`) updated by the consumer and by `enableEndpoint`/`administer` (re-enable);
- *   deleted, like events erased (BatchWriteItem), only by `administer`;
+ *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
+ *   the API readers cannot read them;
+ * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
+ *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
+ *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
+ *   (BatchWriteItem), only by `administer`;
+ * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
+ *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
+ *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
+ *   the account; the API readers cannot read them;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only;
+ * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
  *   touch no data. The forwarder's table stream and the reconciler's DLQ are read by
@@ -187,56 +198,104 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   health: {},
   openapi: {},
   portal: {},
-  openPortalSession: {
+  portalSession: {
     table: {
       items: {
-        GetItem: ['organization'],
+        GetItem: ['organization', 'apiKey'],
         BatchGetItem: ['apiKey'],
         PutItem: ['apiKey'],
+        UpdateItem: ['organization', 'apiKey'],
         DeleteItem: ['portalLink', 'apiKey'],
       },
       indexes: ['by-org'],
     },
   },
   listEvents: {
-    table: { items: { BatchGetItem: ['event'] }, indexes: ['by-org', 'failed-by-org', 'skipped-by-org'] },
+    table: {
+      items: { BatchGetItem: ['event', 'log'], Query: ['log'] },
+      indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
+    },
   },
-  getEvent: { table: { items: { GetItem: ['event'] } } },
-  redeliverEvent: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
+  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  redeliverEvent: {
+    table: {
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      items: {
+        GetItem: ['event', 'log', 'account'],
+        UpdateItem: ['event', 'log', 'account'],
+        Query: ['log'],
+      },
+    },
+    queue: 'send',
+  },
   resetWebhooks: {
-    table: { items: { UpdateItem: ['event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    table: { items: { UpdateItem: ['event', 'log'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
     queue: 'send',
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
   getAccount: { table: { items: { GetItem: ['account'] } } },
+  getDeliveryStats: {
+    table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
+  },
   enableEndpoint: {
-    table: { items: { UpdateItem: ['account', 'event'] }, indexes: ['failed-by-org', 'skipped-by-org'] },
+    table: {
+      items: { UpdateItem: ['account', 'event', 'log'] },
+      indexes: ['failed-by-org', 'skipped-by-org'],
+    },
     queue: 'send',
   },
   manageSettings: {
-    table: { items: { GetItem: ['account', 'organization'], UpdateItem: ['account', 'organization'] } },
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['account', 'organization', 'endpointSecrets'],
+      },
+    },
   },
   publishEvent: {
-    table: { items: { GetItem: ['settings', 'account', 'organization', 'event'], PutItem: ['event'] } },
+    table: {
+      items: {
+        GetItem: ['settings', 'account', 'event', 'log'],
+        PutItem: ['event', 'log'],
+        Query: ['log'],
+      },
+    },
   },
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'settings'],
-        BatchGetItem: ['apiKey', 'account', 'event'],
-        PutItem: ['organization', 'apiKey', 'portalLink'],
-        UpdateItem: ['organization', 'account', 'event'],
-        DeleteItem: ['apiKey', 'account'],
-        BatchWriteItem: ['event'],
+        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets'],
+        BatchGetItem: ['apiKey', 'account', 'event', 'log'],
+        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
+        BatchWriteItem: ['event', 'log'],
+        // Replay reads an account's log.
+        Query: ['log'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
   },
-  forwarder: { queue: 'send' },
+  forwarder: {
+    // Retention's deletions of a log's last events raise the account's `seq_floor` (read the log first).
+    table: { items: { Query: ['log'], UpdateItem: ['account'] } },
+    queue: 'send',
+  },
   consumer: {
-    table: { items: { GetItem: ['event', 'account', 'organization'], UpdateItem: ['event', 'account'] } },
+    table: {
+      items: {
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['event', 'log', 'account'],
+        // The order gate and its chain read an ordered account's log.
+        Query: ['log'],
+      },
+    },
     queue: 'consume-send',
   },
-  reconciler: { table: { items: { GetItem: ['event'], UpdateItem: ['event'] } }, queue: 'send' },
+  reconciler: {
+    table: { items: { GetItem: ['event', 'log'], UpdateItem: ['event', 'log'] } },
+    queue: 'send',
+  },
 };

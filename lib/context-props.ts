@@ -1,9 +1,11 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { HealthSettings } from '#domain/endpoint-health';
+import type { HealthSettings } from '#domain/delivery/endpoint-health';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';
+import type { WafSettings } from './stage-firewall';
+import type { EgressSettings } from './static-egress';
 
 /** Prefix of every context key Herald reads (`cdk.json` or `-c herald:<name>=<value>`). */
 export const CONTEXT_PREFIX = 'herald:';
@@ -15,8 +17,9 @@ export const CONTEXT_PREFIX = 'herald:';
  * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
  * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `orgRateLimit`, `orgBurstLimit`, `orgQuotaPerDay`, `domainName` + `certificateArn` (+
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
- * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`, `endpointHealth`
- * (JSON of `HealthSettings`).
+ * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`, `waf` (JSON of
+ * `WafSettings`, or `false`), `endpointHealth` (JSON of `HealthSettings`), `egress` (JSON of
+ * `EgressSettings`, e.g. `{"staticIps":true,"azs":2}`).
  */
 export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
   const raw = (name: string): unknown => node.tryGetContext(`${CONTEXT_PREFIX}${name}`);
@@ -64,9 +67,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
   const orgUsage = Object.values(usage).some((value) => value !== undefined) ? usage : undefined;
   const hostedZoneId = str('hostedZoneId');
   const zoneName = str('hostedZoneName');
-  const capacity = raw('tableCapacity');
   const tracing = str('tracing');
-  const health = raw('endpointHealth');
 
   return {
     stackName: str('stackName') ?? 'Herald',
@@ -94,16 +95,32 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
             disableDefaultEndpoint: oneOf('disableDefaultEndpoint', ['true', 'false'] as const) !== 'false',
           }
         : undefined,
-    tableCapacity: (typeof capacity === 'string' ? JSON.parse(capacity) : capacity) as
-      | TableCapacity
-      | undefined,
+    tableCapacity: json(raw('tableCapacity')) as TableCapacity | undefined,
     tracing: tracing === undefined ? undefined : tracing === 'true',
     stageName: str('stageName'),
     corsAllowOrigins: list('corsAllowOrigins'),
     executionLogLevel: oneOf('executionLogLevel', ['ERROR', 'INFO'] as const),
     webAclArn: str('webAclArn'),
-    endpointHealth: (typeof health === 'string' ? JSON.parse(health) : health) as HealthSettings | undefined,
+    waf: wafSettings(json(raw('waf'))),
+    endpointHealth: json(raw('endpointHealth')) as HealthSettings | undefined,
+    egress: json(raw('egress')) as EgressSettings | undefined,
   };
+}
+
+/** A JSON value from the context: `-c` gives a string to parse, `cdk.json` the value itself. */
+function json(value: unknown): unknown {
+  if (value === undefined || value === '') return undefined;
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** `herald:waf`: the settings object, or `true`/`false` for on with the defaults, or off. */
+function wafSettings(value: unknown): WafSettings | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return { enabled: value };
+  if (typeof value === 'object' && !Array.isArray(value)) return value as WafSettings;
+  throw new Error(
+    `${CONTEXT_PREFIX}waf must be a JSON object of WafSettings, true or false (got ${JSON.stringify(value)})`,
+  );
 }
 
 function encryption(value: string | undefined): HeraldEncryption | undefined {

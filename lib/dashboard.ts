@@ -4,7 +4,13 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { DeliveryQueues } from './delivery-queues';
-import { AUTHORIZER_FAILURES_METRIC, DELIVERY_METRICS, METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
+import {
+  AUTHORIZER_FAILURES_METRIC,
+  DELIVERY_METRICS,
+  ENDPOINT_DIMENSIONS,
+  METRICS_NAMESPACE,
+  SERVICE_NAME,
+} from './telemetry';
 
 /** Properties of {@link HeraldDashboard}. */
 export interface HeraldDashboardProps {
@@ -56,6 +62,8 @@ export class HeraldDashboard extends Construct {
           ]),
           graph('Exhausted and reconciled', [
             herald(DELIVERY_METRICS.exhausted, sum, 'events exhausted'),
+            herald(DELIVERY_METRICS.orderedFailed, sum, 'ordered events failed'),
+            herald(DELIVERY_METRICS.orderWaiting, sum, 'ordered events waiting (no attempt)'),
             herald(DELIVERY_METRICS.reconciled, sum, 'dead letters reconciled'),
           ]),
         ],
@@ -66,6 +74,7 @@ export class HeraldDashboard extends Construct {
             herald(DELIVERY_METRICS.circuitOpened, sum, 'circuits opened'),
             herald(DELIVERY_METRICS.endpointRecovered, sum, 'endpoints recovered'),
             herald(DELIVERY_METRICS.endpointDisabled, sum, 'endpoints disabled'),
+            herald(DELIVERY_METRICS.certificateExpiring, sum, 'client certificates expiring (attempts)'),
           ]),
           // Per endpoint from the consumer's attempt logs: no metric (and no cost) per account.
           new cloudwatch.LogQueryWidget({
@@ -78,6 +87,23 @@ export class HeraldDashboard extends Construct {
               'limit 20',
             ],
             width: 2 * WIDTH,
+          }),
+        ],
+        [
+          // Which endpoints changed, by their ids (`endpoint_id` of the account), never by IBAN.
+          new cloudwatch.GraphWidget({
+            title: 'Endpoints disabled or with an opened circuit, by organization and endpoint id',
+            left: [
+              new cloudwatch.MathExpression({
+                expression: endpointChangesSearch([
+                  DELIVERY_METRICS.endpointDisabled,
+                  DELIVERY_METRICS.circuitOpened,
+                ]),
+                label: '',
+                period: PERIOD,
+              }),
+            ],
+            width: 3 * WIDTH,
           }),
         ],
         [
@@ -151,6 +177,13 @@ export class HeraldDashboard extends Construct {
       ],
     });
   }
+}
+
+/** A CloudWatch SEARCH of the per-endpoint copies of endpoint-change metrics, one line per endpoint. */
+export function endpointChangesSearch(metricNames: readonly string[]): string {
+  const schema = [METRICS_NAMESPACE, ...Object.values(ENDPOINT_DIMENSIONS), 'service'].join(',');
+  const names = metricNames.map((name) => `MetricName="${name}"`).join(' OR ');
+  return `SEARCH('{${schema}} (${names})', 'Sum', ${PERIOD.toSeconds()})`;
 }
 
 function graph(title: string, metrics: cloudwatch.IMetric[]): cloudwatch.GraphWidget {

@@ -4,7 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { CONSUMER_EVENT_SOURCE, FORWARDER_EVENT_SOURCE, RECONCILER_EVENT_SOURCE } from '#config/delivery';
-import { STREAM_FILTER_PATTERN } from '#config/storage';
+import { STREAM_FILTER_PATTERNS } from '#config/storage';
 import type { DeliveryQueues } from './delivery-queues';
 import { acknowledgeKeyActionFamilies, acknowledgeUnscopedActions } from './herald-function';
 
@@ -44,7 +44,7 @@ export class DeliveryPipeline extends Construct {
         bisectBatchOnError: FORWARDER_EVENT_SOURCE.bisectBatchOnError,
         reportBatchItemFailures: FORWARDER_EVENT_SOURCE.reportBatchItemFailures,
         retryAttempts: FORWARDER_RETRY_ATTEMPTS,
-        filters: [lambda.FilterCriteria.filter(STREAM_FILTER_PATTERN)],
+        filters: STREAM_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
         onFailure: new SqsDlq(queues.forwarderFailures),
       }),
     );

@@ -19,6 +19,7 @@ import {
 } from '#config/routes';
 import { accessLogFormat, authorizerFailureFilter } from './access-log';
 import { addGatewayProblems, methodNotAllowed, type ProblemMock, routeNotFound } from './gateway-problems';
+import { StageFirewall, type WafSettings } from './stage-firewall';
 
 /** Stage-wide request rate limits (token bucket), applied to every method. */
 export interface ApiThrottle {
@@ -60,8 +61,10 @@ export interface EventsApiProps {
   /** Origins allowed by CORS preflights. */
   readonly corsAllowOrigins?: readonly string[];
   readonly customDomain?: CustomDomain;
-  /** AWS WAF web ACL to associate with the stage. */
+  /** An AWS WAF web ACL of your own to associate with the stage, instead of the one Herald creates. */
   readonly webAclArn?: string;
+  /** The web ACL Herald creates when no `webAclArn` is given (see {@link WafSettings}). */
+  readonly waf?: WafSettings;
 }
 
 /** TLS 1.3 and 1.2 with forward secrecy only, on the API and on a custom domain alike. */
@@ -97,6 +100,8 @@ export class EventsApi extends Construct {
   readonly usagePlan: apigw.UsagePlan;
   /** `https://<custom domain>` when one is configured, else the stage URL. */
   readonly publicBaseUrl: string;
+  /** The web ACL Herald created on the stage; undefined with `webAclArn` or `waf.enabled: false`. */
+  readonly webAcl?: wafv2.CfnWebACL;
 
   constructor(scope: Construct, id: string, props: EventsApiProps) {
     super(scope, id);
@@ -130,6 +135,10 @@ export class EventsApi extends Construct {
         dataTraceEnabled: false,
       },
     });
+    // RestApi adds an `Endpoint` output (the execute-api URL) of its own. The stack's `ApiUrl` output is
+    // the one to use (it follows a custom domain, with which the execute-api endpoint is off by default),
+    // so the duplicate goes.
+    this.api.node.tryRemoveChild('Endpoint');
     // The default endpoint's TLS floor: TLS 1.2 (forward secrecy only) instead of the legacy TLS_1_0.
     // An enhanced policy needs an endpoint access mode; STRICT also checks SNI against the Host header.
     const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;
@@ -147,7 +156,7 @@ export class EventsApi extends Construct {
     this.addRoutes(props);
     this.publicBaseUrl = props.customDomain ? `https://${props.customDomain.domainName}` : this.api.url;
     if (props.customDomain) this.addCustomDomain(props.customDomain);
-    this.protectStage(props);
+    this.webAcl = this.protectStage(props);
   }
 
   private addRoutes(props: EventsApiProps): void {
@@ -233,20 +242,31 @@ export class EventsApi extends Construct {
     }
   }
 
-  private protectStage(props: EventsApiProps): void {
+  /** Puts a web ACL on the stage (yours, or Herald's unless turned off); returns Herald's. */
+  private protectStage(props: EventsApiProps): wafv2.CfnWebACL | undefined {
     const stage = this.api.deploymentStage;
+    let webAcl: wafv2.CfnWebACL | undefined;
     if (props.webAclArn) {
+      if (props.waf) {
+        throw new Error('webAclArn and waf exclude each other: waf configures the web ACL Herald creates');
+      }
       new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
         resourceArn: stage.stageArn,
         webAclArn: props.webAclArn,
       });
-    } else {
+    } else if (props.waf?.enabled === false) {
       Validations.of(stage).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'No web ACL was given (prop webAclArn): WAF rules are owned by the platform team or Firewall Manager. ' +
-          'The stage throttles every method, and unknown keys are rejected by the authorizer or its regex.',
+          'The web ACL was turned off (waf.enabled false), e.g. because Firewall Manager attaches one. ' +
+          'The stage still throttles every method, but one address can then use up that shared throttle.',
       });
+    } else {
+      webAcl = new StageFirewall(this, 'Firewall', {
+        stage,
+        stageRateLimit: props.throttle.rateLimit,
+        settings: props.waf ?? {},
+      }).webAcl;
     }
     if (!props.executionLogLevel) {
       Validations.of(stage).acknowledge({
@@ -256,6 +276,7 @@ export class EventsApi extends Construct {
           'JSON access logs record every request. Set executionLogLevel once the account has the role.',
       });
     }
+    return webAcl;
   }
 }
 

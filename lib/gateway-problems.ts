@@ -1,11 +1,11 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem/render';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {
@@ -14,7 +14,7 @@ export function quoted(value: string): string {
 }
 
 /**
- * The problem+json body as a mapping template, in the handlers' layout (`lambdas/http/problem.ts`):
+ * The problem+json body as a mapping template, in the handlers' layout (`lambdas/http/problem/render.ts`):
  * `instance` is the request id, filled in by API Gateway. Title and detail must not contain `$` or
  * `#`, which mapping templates (VTL) would interpret.
  */

@@ -3,11 +3,17 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type LogLevel as EsbuildLogLevel,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from '#config/bundling';
 import type { FunctionSizing } from '#config/function-sizing';
+import type { FunctionNetwork } from './static-egress';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
 /** Log level of the functions, for both Powertools and Lambda's log filtering. */
@@ -31,6 +37,8 @@ export interface HeraldFunctionProps extends HeraldFunctionDefaults {
   /** Absolute path of the handler module; it must export `handler`. */
   readonly entry: string;
   readonly sizing: FunctionSizing;
+  /** A VPC to run in (the consumer behind static egress addresses). @default - none: Lambda's own network */
+  readonly network?: FunctionNetwork;
 }
 
 /**
@@ -63,6 +71,13 @@ export class HeraldFunction extends Construct {
       timeout: Duration.seconds(props.sizing.timeoutSeconds),
       description: props.sizing.reason,
       role,
+      ...(props.network
+        ? {
+            vpc: props.network.vpc,
+            vpcSubnets: props.network.subnets,
+            securityGroups: [...props.network.securityGroups],
+          }
+        : {}),
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       applicationLogLevelV2: lambda.ApplicationLogLevel[props.logLevel],
@@ -86,9 +101,27 @@ export class HeraldFunction extends Construct {
         sourceMap: ESBUILD_OPTIONS.sourcemap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: ESBUILD_OPTIONS.sourcesContent,
+        logLevel: ESBUILD_OPTIONS.logLevel as EsbuildLogLevel,
         bundleAwsSDK: true,
       },
     });
+    if (props.network) {
+      // What AWSLambdaVPCAccessExecutionRole grants, which CDK adds only to roles it creates itself.
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'ec2:CreateNetworkInterface',
+            'ec2:DescribeNetworkInterfaces',
+            'ec2:DescribeSubnets',
+            'ec2:DeleteNetworkInterface',
+            'ec2:AssignPrivateIpAddresses',
+            'ec2:UnassignPrivateIpAddresses',
+          ],
+          resources: ['*'],
+        }),
+      );
+      acknowledgeUnscopedActions(this.fn, 'the network interface actions Lambda needs to run in a VPC');
+    }
     if (props.tracing) {
       acknowledgeUnscopedActions(
         this.fn,

@@ -2,11 +2,13 @@ import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
-import type { HealthSettings } from '#domain/endpoint-health';
+import type { HealthSettings } from '#domain/delivery/endpoint-health';
 import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
+import type { WafSettings } from './stage-firewall';
+import type { EgressSettings } from './static-egress';
 
 /**
  * Which webhook URLs the consumer delivers to (env `WEBHOOK_URL_POLICY`, see
@@ -99,8 +101,26 @@ export interface HeraldStackProps extends StackProps {
   readonly corsAllowOrigins?: readonly string[];
   /** API Gateway execution logs (needs the account's API Gateway CloudWatch role). @default - off */
   readonly executionLogLevel?: 'ERROR' | 'INFO';
-  /** AWS WAF web ACL (regional) to associate with the API stage. @default - none */
+  /**
+   * An AWS WAF web ACL (regional) of your own to associate with the API stage; Herald then creates none
+   * (and `waf` must be unset). @default - Herald's own web ACL (see `waf`)
+   */
   readonly webAclArn?: string;
+  /**
+   * The web ACL Herald creates on the API stage unless `webAclArn` is given: a per-IP rate limit in front
+   * of the stage throttle that every organization shares, and the Amazon IP reputation list. `{ enabled:
+   * false }` turns it off. About $7 a month plus $0.60 per million requests (see `WafSettings`).
+   * @default { enabled: true, perIpLimit: a fifth of apiThrottle over the window (3,000), windowSeconds: 300, ipReputation: true }
+   */
+  readonly waf?: WafSettings;
+  /**
+   * Fixed source addresses for webhooks: `{ staticIps: true, azs: 2 }` runs the consumer in private
+   * subnets behind one NAT gateway and Elastic IP per AZ (output `EgressIps`), with endpoints for
+   * DynamoDB, SQS and KMS so AWS traffic bypasses the NAT gateways. About $102 a month with 2 AZs before
+   * data (see the README's Deploying section). Changing the AZs replaces addresses receivers allow-list.
+   * @default - off: webhooks come from Lambda's shared addresses
+   */
+  readonly egress?: EgressSettings;
 }
 
 /** Smallest `eventRetentionDays`: the queue retention. */

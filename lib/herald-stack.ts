@@ -7,11 +7,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '#config/function-sizing';
-import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import { FUNCTIONS, type FunctionKey, functionConstructId } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
-import { healthPolicyFrom } from '#domain/endpoint-health';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
+import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { bindQueue, bindTable, FUNCTION_ACCESS } from './bindings';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
@@ -21,6 +21,8 @@ import { EventsTable } from './events-table';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
 import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
 import { Observability } from './observability';
+import { SecretsKey } from './secrets-key';
+import { StaticEgress } from './static-egress';
 import { TableSettings } from './table-settings';
 import { allowUsageKeyRegistration } from './usage-plan-access';
 
@@ -67,12 +69,21 @@ export class HeraldStack extends Stack {
       tracing: props.tracing ?? false,
       logKey: key,
     };
+    // Fixed source addresses: only the function that sends webhooks runs behind them.
+    const egress = props.egress?.staticIps
+      ? new StaticEgress(this, 'Egress', {
+          settings: props.egress,
+          logRetention: defaults.logRetention,
+          logKey: key,
+        })
+      : undefined;
     const functions = {} as Record<FunctionKey, lambda.Function>;
     for (const fnKey of Object.keys(FUNCTIONS) as FunctionKey[]) {
-      const { fn } = new HeraldFunction(this, pascalCase(fnKey), {
+      const { fn } = new HeraldFunction(this, functionConstructId(fnKey), {
         ...defaults,
         entry: `${HANDLERS_DIR}/${FUNCTIONS[fnKey]}.ts`,
         sizing: FUNCTION_SIZING[fnKey],
+        network: fnKey === 'consumer' ? egress?.network : undefined,
       });
       const access = FUNCTION_ACCESS[fnKey];
       if (access.table) bindTable(fn, table, access.table);
@@ -80,6 +91,7 @@ export class HeraldStack extends Stack {
       functions[fnKey] = fn;
     }
     this.functions = functions;
+    new SecretsKey(this, 'Secrets').bind(functions);
     const { consumer, reconciler, forwarder } = functions;
     // The consumer checks URLs at delivery; the functions that save them check them when saved.
     for (const fn of [consumer, functions.administer, functions.manageSettings]) {
@@ -113,6 +125,7 @@ export class HeraldStack extends Stack {
       corsAllowOrigins: props.corsAllowOrigins,
       customDomain: props.customDomain,
       webAclArn: props.webAclArn,
+      waf: props.waf,
     });
     const { api } = this;
     // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
@@ -160,6 +173,13 @@ export class HeraldStack extends Stack {
       value: this.api.usagePlan.usagePlanId,
       description: 'Usage plan of the organizations (each one registered when created; herald org usage-key)',
     });
+    if (api.webAcl) {
+      new CfnOutput(this, 'WebAclArn', {
+        value: api.webAcl.attrArn,
+        description:
+          "Herald's web ACL on the API stage (per-IP rate limit; its metrics count blocked requests)",
+      });
+    }
     if (retentionDays !== undefined) {
       new CfnOutput(this, 'EventRetentionDays', {
         value: String(retentionDays),
@@ -227,8 +247,4 @@ function allowLogGroups(key: kms.Key, stack: Stack): void {
 function oldestMessageAlarmAge(schedule: readonly number[]): Duration {
   const early = (schedule[0] ?? 0) + (schedule[1] ?? 0) + 15 * 60;
   return Duration.seconds(Math.max(MIN_OLDEST_MESSAGE_ALARM.toSeconds(), early));
-}
-
-function pascalCase(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -9,6 +9,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { DELIVERY_METRICS } from '#config/telemetry';
+import { CERTIFICATE_WARNING_DAYS } from '#domain/endpoint-security/client-certificate';
 import type { DeliveryQueues } from './delivery-queues';
 import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
@@ -129,19 +130,46 @@ export class Observability extends Construct {
         description: `The ${name.toLowerCase()} crashed or timed out; its whole batch is retried.`,
       });
     }
-    this.alarm('EndpointsDisabled', {
+    // Herald's own counts: any occurrence within 5 minutes alarms.
+    const anyOf = (metricName: string) => ({
       metric: new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: DELIVERY_METRICS.endpointDisabled,
+        metricName,
         dimensionsMap: { service: SERVICE_NAME },
         period: FIVE_MINUTES,
         statistic: cloudwatch.Stats.SUM,
       }),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    this.alarm('EndpointsDisabled', {
+      ...anyOf(DELIVERY_METRICS.endpointDisabled),
       description:
         'A webhook endpoint was disabled (410 Gone or failing for the auto-disable period); its new events settle skipped. ' +
-        'The metric with the account dimension, and the consumer log "Endpoint state changed", say which.',
+        'The metric with the organization and endpoint dimensions (the endpoint_id of GET /accounts), and the ' +
+        'consumer log "Endpoint state changed", say which.',
+    });
+    this.alarm('OrderedEventsFailed', {
+      ...anyOf(DELIVERY_METRICS.orderedFailed),
+      description:
+        'An event of an account with delivery_order ordered failed for good (attempts used up, or 410); the events ' +
+        'after it went on without it. The consumer log "Ordered event failed for good" names it; ' +
+        'GET /events?webhook_status=failed lists it, POST /events/{id}/redeliver sends it again.',
+    });
+    this.alarm('ClientCertificateExpiring', {
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: DELIVERY_METRICS.certificateExpiring,
+        dimensionsMap: { service: SERVICE_NAME },
+        period: Duration.hours(1),
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      description:
+        `A webhook endpoint presented a client certificate that expires within ${CERTIFICATE_WARNING_DAYS} days. ` +
+        'The consumer log "Client certificate expiring" names the account; the portal and GET /accounts show ' +
+        'tls_client_certificate.expires_at. Replace it with PUT /accounts/{iban}.',
     });
     this.alarm('Api5xx', {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }),

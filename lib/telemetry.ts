@@ -3,7 +3,7 @@
  * which both sides import.
  */
 
-export { DELIVERY_METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '#config/telemetry';
+export { DELIVERY_METRICS, ENDPOINT_DIMENSIONS, METRICS_NAMESPACE, SERVICE_NAME } from '#config/telemetry';
 
 /** Requests the authorizer could not decide (it failed or timed out), counted from the access logs. */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';

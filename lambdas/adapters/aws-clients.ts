@@ -1,4 +1,3 @@
-// lambdas/adapters: the only code touching AWS SDKs or the network, implementing domain/ports.ts; imports domain/ and config/, never use-cases/ or handlers/.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

@@ -12,6 +12,10 @@ const VARIABLES = {
   WEBHOOK_URL_POLICY: 'optional',
   DELIVERY_TIMEOUT_MS: 'optional',
   ENDPOINT_HEALTH: 'optional',
+  /** The KMS key that seals secrets (AWS). */
+  SECRETS_KEY_ARN: 'optional',
+  /** The local runtime's secrets key file (never deployed). */
+  LOCAL_SECRETS_KEY_FILE: 'optional',
 } as const;
 
 type Variables = typeof VARIABLES;

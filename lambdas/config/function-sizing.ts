@@ -28,11 +28,11 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
   openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
   portal: { memoryMb: 128, timeoutSeconds: 3, reason: 'Serves one page built at cold start; no I/O.' },
-  openPortalSession: {
+  portalSession: {
     memoryMb: 512,
     timeoutSeconds: 10,
     reason:
-      'Sign-in waits on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
+      'Sign-in and sign-out wait on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
   },
   listEvents: {
     memoryMb: 512,
@@ -48,6 +48,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   listAccounts: { memoryMb: 512, timeoutSeconds: 10, reason: 'One index Query; 10 s bounds a stuck call.' },
   getAccount: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  getDeliveryStats: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      'One GetItem, one index Query and one BatchGetItem of up to 100 events; 10 s bounds a stuck call.',
+  },
   manageSettings: {
     memoryMb: 512,
     timeoutSeconds: 10,

@@ -1,7 +1,3 @@
-// lambdas/config: runtime constants shared by the functions, the stack (lib/) and the local runtime (routes, functions, storage, delivery, telemetry, env.ts); imports nothing outside config/.
-/**
- * Herald's Lambda functions: each has lambdas/handlers/<entry>.ts exporting handler.
- */
 /** Lambda functions of the stack; each has `lambdas/handlers/<entry>.ts` exporting `handler`. */
 export const FUNCTIONS = {
   authorizer: 'authorize-request',
@@ -12,13 +8,14 @@ export const FUNCTIONS = {
   resetWebhooks: 'reset-webhooks',
   listAccounts: 'list-accounts',
   getAccount: 'get-account',
+  getDeliveryStats: 'get-delivery-stats',
   enableEndpoint: 'enable-endpoint',
   manageSettings: 'manage-settings',
   publishEvent: 'publish-event',
   administer: 'administer-herald',
   openapi: 'get-openapi',
   portal: 'get-portal',
-  openPortalSession: 'open-portal-session',
+  portalSession: 'portal-session',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',
   reconciler: 'reconcile-dead-letters',
@@ -26,3 +23,11 @@ export const FUNCTIONS = {
 
 /** Name of a function in {@link FUNCTIONS}. */
 export type FunctionKey = keyof typeof FUNCTIONS;
+
+/**
+ * The construct id of a function in the stack (`<Stack>/<id>/Function`): what the synthesized template's
+ * `aws:cdk:path` metadata names, so the local runtime can find each function's bundle in a cloud assembly.
+ */
+export function functionConstructId(key: FunctionKey): string {
+  return key.charAt(0).toUpperCase() + key.slice(1);
+}

@@ -23,9 +23,45 @@ export const RESET_CHUNK = 100;
 
 /**
  * Pages of 100 events one operator request examines when it has to read events rather than a sparse
- * index (the requeue runbook, the status-index upgrade); it answers a cursor to go on from.
+ * index (the requeue runbook, the status-index upgrade; it answers a cursor to go on from).
  */
 export const OPERATOR_PAGES_PER_REQUEST = 5;
+
+/**
+ * Most events one recovery step (enabling an endpoint with `recover_since`) starts a new cycle for: as
+ * many as five resets. The step also examines at most {@link MAX_INDEX_ENTRIES_READ} index entries.
+ */
+export const RECOVERY_LIMIT = OPERATOR_PAGES_PER_REQUEST * RESET_CHUNK;
+
+/**
+ * Most events one delivery summary (`GET /accounts/{iban}/delivery-stats`) reads the attempts of: the
+ * account's latest ones in the window, one batch read.
+ */
+export const DELIVERY_STATS_EVENTS = 100;
+
+/** Index entries one upgrade request (moving old-layout events into account logs) examines. */
+export const MIGRATION_CHUNK = 100;
+
+/** Most events one replay request (`POST /accounts/{iban}/replay`) examines, one read of the log. */
+export const REPLAY_CHUNK = 100;
+
+/** Most events one catch-up feed request (`GET /accounts/{iban}/events`) returns, and its default. */
+export const FEED_LIMIT = 100;
+
+/**
+ * Sequences one publish tries before it answers 503 (the account is being published to so fast that
+ * every sequence it read was taken before it could store its event): each try is one conditional put
+ * and one read of the log's last key. Each round of a contention stores at least one of the contenders,
+ * so this many publishers of one account at once all get through.
+ */
+export const PUBLISH_SEQUENCE_TRIES = 32;
+
+/**
+ * How long an event id's claim belongs to the publish that made it: a duplicate publish of the same id
+ * waits for its event meanwhile, and only later takes over a claim whose event never came (its publisher
+ * crashed between the two writes). Far above a publish's few milliseconds.
+ */
+export const CLAIM_LEASE_MS = 30_000;
 
 /** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
 export interface OrganizationUsage {

@@ -31,58 +31,92 @@ export interface RouteShape {
    * exactly the routes its scope covers (`lambdas/http/authorizer-policy.ts`); API Gateway denies the rest.
    */
   readonly scope?: KeyScope;
+  /**
+   * The request body may carry a secret (a sign-in token, a TLS client key): `apiHandler` never logs
+   * the event, even with POWERTOOLS_LOGGER_LOG_EVENT set (`test/http/secret-bodies.test.ts`).
+   */
+  readonly secretBody?: true;
 }
 
-/** The operator's routes, all served by the `administer` function and signed with SigV4. */
-const ADMIN_ROUTES: readonly (readonly [RouteMethod, string])[] = [
-  ['POST', '/admin/organizations'],
-  ['GET', '/admin/organizations/{org}'],
-  ['POST', '/admin/organizations/{org}/api-keys'],
-  ['GET', '/admin/organizations/{org}/api-keys'],
-  ['DELETE', '/admin/organizations/{org}/api-keys/{key_id}'],
-  ['POST', '/admin/organizations/{org}/webhook-token/rotate'],
-  ['POST', '/admin/organizations/{org}/usage-key'],
-  ['POST', '/admin/organizations/{org}/portal-links'],
-  ['GET', '/admin/organizations/{org}/accounts'],
-  ['POST', '/admin/organizations/{org}/events/requeue'],
-  ['POST', '/admin/organizations/{org}/events/{id}/redeliver'],
-  ['POST', '/admin/organizations/{org}/webhooks/reset'],
-  ['POST', '/admin/organizations/{org}/events/index-statuses'],
-  ['PUT', '/admin/accounts/{iban}'],
-  ['DELETE', '/admin/accounts/{iban}'],
-  ['POST', '/admin/accounts/{iban}/enable'],
-];
+/** An operator route: its method and resource path (all served by `administer`, SigV4-signed). */
+export interface AdminRoute {
+  readonly method: RouteMethod;
+  /** Resource path in API Gateway syntax, e.g. `/admin/organizations/{org}`. */
+  readonly path: string;
+  /** The body may carry a secret (see {@link RouteShape.secretBody}). */
+  readonly secretBody?: true;
+}
+
+/**
+ * The operator's routes by operation name (their OpenAPI `operationId`): the one list the `administer`
+ * handler dispatches from (its handlers are typed to cover exactly these keys), the OpenAPI document
+ * describes and the CLI resolves its commands' paths from.
+ */
+export const ADMIN_ROUTES = {
+  createOrganization: { method: 'POST', path: '/admin/organizations' },
+  getOrganization: { method: 'GET', path: '/admin/organizations/{org}' },
+  createApiKey: { method: 'POST', path: '/admin/organizations/{org}/api-keys' },
+  listApiKeys: { method: 'GET', path: '/admin/organizations/{org}/api-keys' },
+  revokeApiKey: { method: 'DELETE', path: '/admin/organizations/{org}/api-keys/{key_id}' },
+  rotateOrganizationToken: { method: 'POST', path: '/admin/organizations/{org}/webhook-token/rotate' },
+  rotateOrganizationKeys: { method: 'POST', path: '/admin/organizations/{org}/webhook-keys/rotate' },
+  setOrganizationSignatures: { method: 'PUT', path: '/admin/organizations/{org}/webhook-signatures' },
+  registerUsageKey: { method: 'POST', path: '/admin/organizations/{org}/usage-key' },
+  createPortalLink: { method: 'POST', path: '/admin/organizations/{org}/portal-links' },
+  listOrganizationAccounts: { method: 'GET', path: '/admin/organizations/{org}/accounts' },
+  requeueEvents: { method: 'POST', path: '/admin/organizations/{org}/events/requeue' },
+  redeliverOrganizationEvent: { method: 'POST', path: '/admin/organizations/{org}/events/{id}/redeliver' },
+  resetOrganizationWebhooks: { method: 'POST', path: '/admin/organizations/{org}/webhooks/reset' },
+  indexEventStatuses: { method: 'POST', path: '/admin/organizations/{org}/events/index-statuses' },
+  migrateEvents: { method: 'POST', path: '/admin/organizations/{org}/events/migrate' },
+  putAccount: { method: 'PUT', path: '/admin/accounts/{iban}', secretBody: true },
+  deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
+  adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
+  adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
+} as const satisfies Readonly<Record<string, AdminRoute>>;
+
+/** The name of an operator route in {@link ADMIN_ROUTES}. */
+export type AdminOperation = keyof typeof ADMIN_ROUTES;
+
+/** An organization key's route, reading (`read`, the default) or changing (`manage`) its data. */
+const keyRoute = (method: RouteMethod, path: string, fn: FunctionKey, scope?: KeyScope): RouteShape => ({
+  method,
+  path,
+  fn,
+  auth: 'api-key',
+  ...(scope === undefined ? {} : { scope }),
+});
 
 /** Every route of the API. Methods not listed for a path answer 405; unknown paths answer 404. */
 export const API_ROUTES: readonly RouteShape[] = [
   { method: 'GET', path: '/health', fn: 'health', auth: 'none' },
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: 'none' },
-  { method: 'GET', path: '/events', fn: 'listEvents', auth: 'api-key' },
-  { method: 'GET', path: '/events/{id}', fn: 'getEvent', auth: 'api-key' },
-  { method: 'POST', path: '/events/{id}/redeliver', fn: 'redeliverEvent', auth: 'api-key', scope: 'manage' },
-  {
-    method: 'POST',
-    path: '/management/webhooks/reset',
-    fn: 'resetWebhooks',
-    auth: 'api-key',
-    scope: 'manage',
-  },
-  { method: 'GET', path: '/accounts', fn: 'listAccounts', auth: 'api-key' },
-  { method: 'GET', path: '/accounts/{iban}', fn: 'getAccount', auth: 'api-key' },
-  {
-    method: 'POST',
-    path: '/accounts/{iban}/enable',
-    fn: 'enableEndpoint',
-    auth: 'api-key',
-    scope: 'manage',
-  },
+  keyRoute('GET', '/events', 'listEvents'),
+  keyRoute('GET', '/events/{id}', 'getEvent'),
+  keyRoute('POST', '/events/{id}/redeliver', 'redeliverEvent', 'manage'),
+  // A replay is redelivery of an account's events after a sequence: served by the same function.
+  keyRoute('POST', '/accounts/{iban}/replay', 'redeliverEvent', 'manage'),
+  keyRoute('POST', '/management/webhooks/reset', 'resetWebhooks', 'manage'),
+  keyRoute('GET', '/accounts', 'listAccounts'),
+  keyRoute('GET', '/accounts/{iban}', 'getAccount'),
+  keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
+  // The catch-up feed reads events, as the listing does: served by its function.
+  keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
+  keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
-  { method: 'POST', path: '/portal/session', fn: 'openPortalSession', auth: 'none' },
-  { method: 'PUT', path: '/accounts/{iban}', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
-  { method: 'GET', path: '/webhook-token', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
-  { method: 'POST', path: '/webhook-token/rotate', fn: 'manageSettings', auth: 'api-key', scope: 'manage' },
+  { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none', secretBody: true },
+  // Sign-out: any scope may end its own session (the handler refuses keys that are not sessions).
+  keyRoute('DELETE', '/portal/session', 'portalSession'),
+  // tls_client_key: a secret in the body.
+  { ...keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'), secretBody: true },
+  keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
+  keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),
+  // Public keys are no secret: a `read` key lists them (receivers' deployments often hold only one).
+  keyRoute('GET', '/webhook-keys', 'manageSettings'),
+  keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
+  keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
-  ...ADMIN_ROUTES.map(([method, path]) => ({ method, path, fn: 'administer', auth: 'iam' }) as const),
+  ...Object.values(ADMIN_ROUTES).map((route): RouteShape => ({ ...route, fn: 'administer', auth: 'iam' })),
 ];
 
 /**

@@ -19,7 +19,15 @@ export const ITEM_PREFIXES = {
   apiKey: 'APIKEY#',
   portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
+  /** An event id's claim (`EVENT#<id>`), or an event stored before sequences (the old layout). */
+  /**
+   * An endpoint's security material (payload key, TLS client certificate and sealed key, CA certificate),
+   * beside its account item; read only when needed.
+   */
+  endpointSecrets: 'ENDPOINT#',
   event: 'EVENT#',
+  /** An account's event log (`LOG#<orgId>#<IBAN>`), one item per event, the sequence as sort key. */
+  log: 'LOG#',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */
   settings: 'SETTINGS',
 } as const;
@@ -35,6 +43,19 @@ export const SETTINGS_ITEM = {
   /** The API's usage plan, in which the admin route registers each organization's key (AWS only). */
   usagePlanIdAttribute: 'usage_plan_id',
 } as const;
+
+/**
+ * Digits of a log item's sort key: the sequence zero-padded, so the keys sort as the numbers do (a
+ * trillion events per account).
+ */
+export const SEQUENCE_DIGITS = 12;
+
+/**
+ * Write shards of an organization's event index entries (`ORG#<org>#EVENTS#<k>`, `k` from the event id):
+ * an index partition takes about 1,000 writes a second, so an organization publishes up to this many
+ * thousand events a second. Every listing reads all of them (merged, each a small page at a time).
+ */
+export const EVENT_INDEX_SHARDS = 16;
 
 /** Kind of item in the events table. */
 export type ItemKind = keyof typeof ITEM_PREFIXES;
@@ -70,7 +91,8 @@ export const EVENTS_TABLE = {
   /** Epoch seconds; set only when the stack enables event retention. */
   timeToLiveAttribute: 'expires_at',
   /**
-   * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS`,
+   * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS#<shard>`, see
+   * {@link EVENT_INDEX_SHARDS}; `ORG#<id>#EVENTS` for events stored before account logs;
    * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
    *
    * `failed-by-org` and `skipped-by-org`: sparse indexes of the events in that state, in the same order.
@@ -110,16 +132,30 @@ export const EVENTS_TABLE = {
 };
 
 /**
- * Lambda event-source filter on the table stream: only INSERTs of event items that still need delivery
- * travel to the queue. Updates (attempts, status changes) and configuration items never match, and
- * filtered records are not billed.
+ * Lambda event-source filter on the table stream: only INSERTs of log items (events) that still need
+ * delivery travel to the queue. Updates (attempts, status changes), id claims and configuration items
+ * never match, and filtered records are not billed.
  */
 export const STREAM_FILTER_PATTERN = {
   eventName: ['INSERT'],
   dynamodb: {
     NewImage: {
-      sk: { S: ['EVENT'] },
+      pk: { S: [{ prefix: ITEM_PREFIXES.log }] },
       webhook_status: { S: ['pending'] },
     },
   },
 } as const;
+
+/**
+ * The second stream filter: DynamoDB's own TTL deletions of log items (retention), so the forwarder
+ * can keep a log's sequences unique once its last events expired (`seq_floor`). Only with retention on;
+ * an erasure's deletions are the operator's, not the service's, and never match.
+ */
+export const EXPIRY_FILTER_PATTERN = {
+  eventName: ['REMOVE'],
+  userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+  dynamodb: { Keys: { pk: { S: [{ prefix: ITEM_PREFIXES.log }] } } },
+} as const;
+
+/** Every filter of the forwarder's stream event source (a record passes when one matches). */
+export const STREAM_FILTER_PATTERNS = [STREAM_FILTER_PATTERN, EXPIRY_FILTER_PATTERN] as const;

@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by domain, use-case and adapter code. They say what went wrong in business terms
- * (`kind`); how a kind is answered over HTTP is decided once, in `lambdas/http/problem.ts`. The library
+ * (`kind`); how a kind is answered over HTTP is decided once, in `lambdas/http/problem/render.ts`. The library
  * and the CLI show their message.
  */
 
@@ -11,7 +11,14 @@ export interface InvalidParam {
 }
 
 /** What kind of failure an error is; each kind has one problem type in the HTTP layer. */
-export type ErrorKind = 'invalid' | 'unprocessable' | 'unauthorized' | 'not-found' | 'conflict';
+export type ErrorKind =
+  | 'invalid'
+  | 'unprocessable'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'busy';
 
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
@@ -37,6 +44,16 @@ export class UnauthorizedError extends HeraldError {
   constructor(message = 'A valid API key is required: send "Authorization: Bearer <api key>".') {
     super(message);
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** Valid credentials that may not do this (e.g. a key that is not a portal session signing itself out). */
+export class ForbiddenError extends HeraldError {
+  readonly kind = 'forbidden';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenError';
   }
 }
 
@@ -72,5 +89,19 @@ export class UnprocessableError extends HeraldError {
     super(`${name}: ${reason}`);
     this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
+  }
+}
+
+/**
+ * A request that could not complete now but will if repeated (an account published to so fast that no
+ * sequence could be taken, or an id whose concurrent publish is still under way): nothing was stored
+ * by it. Answered 503 with `Retry-After`.
+ */
+export class BusyError extends HeraldError {
+  readonly kind = 'busy';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'BusyError';
   }
 }

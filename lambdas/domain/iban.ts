@@ -90,6 +90,11 @@ export function maskIbans(text: string): string {
   );
 }
 
+/** The IBAN of a country code and a BBAN, with its check digits computed (seeded and test accounts). */
+export function ibanWithCheckDigits(country: string, bban: string): string {
+  return `${country}${String(98 - mod97(`${bban}${country}00`)).padStart(2, '0')}${bban}`;
+}
+
 /** Remainder mod 97 of the number the text spells with A=10 … Z=35, digit by digit to stay in range. */
 function mod97(text: string): number {
   let remainder = 0;

@@ -1,5 +1,6 @@
 /**
- * Event ids: UUID v7 generated here, UUID v4 or v7 accepted from callers.
+ * Event ids: UUID v7 generated here, UUID v4 or v7 accepted from callers. Endpoint ids: random, so that
+ * metrics and logs can name an account's webhook endpoint without its IBAN.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -35,4 +36,15 @@ export function uuidv7(nowMs: number = Date.now()): string {
  */
 export function isEventId(text: string): boolean {
   return EVENT_ID_PATTERN.test(text);
+}
+
+/** An endpoint id: `ep_` and 12 lower-case hex digits. */
+export const ENDPOINT_ID_PATTERN = /^ep_[0-9a-f]{12}$/;
+
+/**
+ * A new endpoint id: 48 random bits, unrelated to the IBAN (a hash of an IBAN could be reversed by trying
+ * the bank's account numbers), so it may go where personal data may not: metric dimensions, dashboards.
+ */
+export function newEndpointId(): string {
+  return `ep_${randomBytes(6).toString('hex')}`;
 }

@@ -4,7 +4,19 @@
  */
 
 import type { KeyScope } from '#config/routes';
-import type { EndpointHealth } from './endpoint-health';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+
+/**
+ * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
+ * `X-Signature`) or `v1a` (Ed25519 with the organization's signing key).
+ */
+export type SignatureScheme = 'v1' | 'v1a';
+
+/** Every {@link SignatureScheme}; an organization signs with all of them unless its setting says less. */
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = ['v1', 'v1a'];
 
 /** Delivery state of an event's webhook. */
 export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
@@ -20,6 +32,12 @@ export interface Organization {
   readonly webhookToken: string;
   /** The token before the last rotation, which also signs webhooks until it expires. */
   readonly previousWebhookToken?: PreviousToken | undefined;
+  /** The Ed25519 key that makes the `v1a` signatures; absent until the organization's first key. */
+  readonly signingKey?: SigningKey | undefined;
+  /** The signing key before the last rotation, which also signs until it expires. */
+  readonly previousSigningKey?: PreviousSigningKey | undefined;
+  /** The schemes its webhooks carry; absent: every scheme it has a key for. */
+  readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }
@@ -60,10 +78,45 @@ export interface Account {
   readonly orgId: string;
   /** Absent: events of the account are recorded but not delivered (`skipped`). */
   readonly webhookUrl?: string | undefined;
+  /**
+   * The webhook endpoint's non-personal id (`ep_…`), which metrics carry instead of the IBAN. Given when
+   * the account is created; absent only on an account created before ids and not written since.
+   */
+  readonly endpointId?: string | undefined;
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
+  /**
+   * The highest sequence the account's log ever held when retention may have emptied it (see
+   * docs/design.md): new events continue after it, so a sequence is never reused. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
+  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * An ordered account's watermark: every event up to this sequence is settled (`success`, `failed`,
+   * `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
+   */
+  readonly settledThrough?: number | undefined;
+  /**
+   * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
+   * absent: nothing.
+   */
+  readonly endpointSecurity?: EndpointSecuritySummary | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/**
+ * What stays of an account deleted without erasing its events: its IBAN keeps its organization, so no
+ * other organization can take the IBAN over while the first one's events (and their retries) remain.
+ * Erasing the events removes it. Invisible to every read of accounts.
+ */
+export interface AccountTombstone {
+  /** Normalised IBAN. */
+  readonly iban: string;
+  readonly orgId: string;
+  /** ISO 8601 UTC. */
+  readonly deletedAt: string;
 }
 
 /** One recorded delivery attempt. */
@@ -76,21 +129,48 @@ export interface DeliveryAttempt {
   readonly responseBody: string;
   /** Milliseconds from sending the request to the end of reading the (cut) response. */
   readonly responseTimeMs: number;
+  /** The URL the attempt was sent to (or refused); absent on attempts recorded before it was kept. */
+  readonly url?: string | undefined;
+  /**
+   * Ids (`whk_…`) of the tokens that signed the attempt, new first; empty when nothing was sent, absent on
+   * attempts recorded before they were kept.
+   */
+  readonly signingKeys?: readonly string[] | undefined;
+  /**
+   * The `X-Signature` the attempt carried. Stored only as the event's {@link EventRecord.signature} (the
+   * latest attempt's), not with every attempt: item size is billed on every write.
+   */
+  readonly signature?: string | undefined;
 }
 
-/** A stored event with its delivery state and attempts. */
-export interface EventRecord {
+/**
+ * Where a stored event is: its id, and the account log it lives in at its sequence. Everything the
+ * writes of its delivery need, so the consumer reaches the event without reading its id's claim.
+ */
+export interface EventRef {
   readonly id: string;
   readonly orgId: string;
   /** IBAN of the account. */
   readonly account: string;
+  /**
+   * The event's place in its account's log: 1, 2, 3, … per (organization, account), gap-free and never
+   * reused. Absent only on an event stored before sequences (the old layout, until it is migrated).
+   */
+  readonly sequence?: number | undefined;
+}
+
+/** A stored event with its delivery state and attempts. */
+export interface EventRecord extends EventRef {
   readonly type: string;
   /** ISO 8601 UTC, millisecond precision. */
   readonly triggeredAt: string;
   /** The exact webhook body, fixed at publish time so every attempt sends identical bytes. */
   readonly body: string;
-  /** `sha256=<hex HMAC-SHA256(key, body)>`, the value of the `X-Signature` header. */
-  readonly signature: string;
+  /**
+   * The `X-Signature` header of the event's most recent attempt that sent a request
+   * (`t=<timestamp>,sha256=<hex>…`); undefined before the first. Signatures are made per attempt.
+   */
+  readonly signature?: string | undefined;
   readonly webhookStatus: WebhookStatus;
   /** Number of recorded attempts over all cycles; always equals `deliveries.length`. */
   readonly webhookRetries: number;

@@ -1,82 +1,109 @@
-// lambdas/domain: the business (events, attempts, retry policy, signing, IBAN, URL policy) and these ports; pure, imports only domain/ and config/ (not env.ts), no AWS, HTTP or process.env.
 /**
  * What the use-cases need from the outside world. Adapters in `lambdas/adapters/` implement these with
  * DynamoDB, SQS and HTTP; use-cases only see the interfaces.
  */
-import type { EndpointHealth, HealthUpdate } from './endpoint-health';
+
+import type { ClientTls } from './endpoint-security/endpoint-security';
 import type {
   Account,
-  ApiKey,
+  AccountTombstone,
   DeliveryAttempt,
   EventRecord,
+  EventRef,
   Organization,
-  PortalLink,
   PreviousToken,
+  SignatureScheme,
   WebhookStatus,
 } from './model';
+import type {
+  AccountPage,
+  AccountPageQuery,
+  EraseChunk,
+  EventListPage,
+  EventListRequest,
+  LegacyChunk,
+  MoveResult,
+  RecentAttempts,
+  RecoveryChunk,
+  RecoveryFilter,
+  StatusChunk,
+  StatusPage,
+} from './queries';
+import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
 
-/** Filters of an event listing; absent ones do not filter. */
-export interface EventFilters {
-  /** Normalised IBAN. */
-  readonly account?: string | undefined;
-  readonly type?: string | undefined;
-  readonly status?: WebhookStatus | undefined;
-  /** Inclusive ISO lower bound of `triggered_at`. */
-  readonly since?: string | undefined;
-  /** Inclusive ISO upper bound of `triggered_at`. */
-  readonly until?: string | undefined;
-}
+// Who may call: API keys and portal sign-in links.
+export * from './access-ports';
+export type { ClientTls } from './endpoint-security/endpoint-security';
+export type * from './queries';
 
-/** Filters and window of an event listing. */
-export interface EventListRequest extends EventFilters {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
-  readonly offset: number;
-  /** Number of events to return. */
-  readonly limit: number;
-}
-
-/** A page of events plus whether more follow. */
-export interface EventListPage {
-  readonly events: readonly EventRecord[];
-  readonly hasMore: boolean;
-}
-
-/** A bounded chunk of event ids and whether more remain. */
-export interface StatusChunk {
-  readonly ids: readonly string[];
-  readonly more: boolean;
-}
-
-/** A new event as it is stored: before any attempt, pending or (without a webhook URL) skipped. */
-export type NewEvent = Pick<
-  EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'signature'
-> & {
+/**
+ * A new event as it is stored at its sequence in its account's log: before any attempt, pending or
+ * (without a webhook URL) skipped, and not signed (every attempt signs itself).
+ */
+export type NewEvent = Pick<EventRecord, 'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body'> & {
+  readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
   readonly expiresAt?: number | undefined;
 };
 
-/** Narrows {@link EventStore.nextFailedOrSkipped} to one account and a start time. */
-export interface EventIdFilter {
-  /** Normalised IBAN. */
-  readonly account?: string | undefined;
-  /** Inclusive ISO lower bound of `triggered_at`. */
-  readonly since?: string | undefined;
+/**
+ * The claim of an event id: the id's uniqueness, and where its event is (or is about to be) stored. Its
+ * `owner` is the publish that holds it; another publish may take it over only after `claimedAt` +
+ * `CLAIM_LEASE_MS` (a publisher that crashed between the claim and the event leaves an orphan).
+ */
+export interface IdClaim extends Required<EventRef> {
+  /** A random token of the publish holding the claim. */
+  readonly owner: string;
+  /** Epoch ms of the claim or its last move. */
+  readonly claimedAt: number;
+  /** Epoch seconds after which DynamoDB may delete the claim with its event; undefined keeps it. */
+  readonly expiresAt?: number | undefined;
 }
 
-/** Result of storing an event whose id may already exist. */
-export type PutEventResult =
+/** What claiming an id found. */
+export type ClaimResult =
+  | { readonly claimed: true }
+  | { readonly claimed: false; readonly existing: IdClaim }
+  /** The id is an event stored before sequences (the old layout, which is its own claim). */
+  | { readonly claimed: false; readonly legacy: EventRecord };
+
+/** Result of storing an event at its sequence. */
+export type InsertEventResult =
   | { readonly created: true; readonly event: EventRecord }
-  | { readonly created: false; readonly existing: EventRecord };
+  /** Another event holds the sequence (`occupant`, its id). */
+  | { readonly created: false; readonly occupant: string };
+
+/** How an event store read is made. */
+export interface EventReadOptions {
+  /** Strongly consistent (twice the read units); for the delivery path and the publish's retries. */
+  readonly consistent?: boolean;
+}
 
 /** Storage of events and their attempts. */
 export interface EventStore {
-  /** One read of the event with all attempts; `consistent` for the delivery path. */
-  getEvent(id: string, options?: { consistent?: boolean }): Promise<EventRecord | undefined>;
-  /** Stores the event unless its id exists; then returns the stored one. */
-  putEvent(event: NewEvent): Promise<PutEventResult>;
+  /** The event of an id through its claim (claim + event, or the old-layout item alone). */
+  getEvent(id: string, options?: EventReadOptions): Promise<EventRecord | undefined>;
+  /** The event at its place (no claim read): the consumer's read. */
+  readEvent(ref: EventRef, options?: EventReadOptions): Promise<EventRecord | undefined>;
+  /** The highest sequence stored in the account's log, 0 when it holds none: one Query of one key. */
+  latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
+  /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
+  readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
+  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  claimId(claim: IdClaim): Promise<ClaimResult>;
+  /**
+   * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;
+   * false when another publish took it meanwhile.
+   */
+  moveClaim(owner: string, claim: IdClaim): Promise<boolean>;
+  /** Stores the event at its sequence unless an event holds that sequence. */
+  insertEvent(event: NewEvent): Promise<InsertEventResult>;
+  /**
+   * Up to `limit` events of the account's log with a sequence above `afterSequence`, ascending, with
+   * their bodies: one consistent Query, whatever the log holds.
+   */
+  readLog(orgId: string, account: string, afterSequence: number, limit: number): Promise<EventRecord[]>;
   /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
   listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
@@ -85,7 +112,7 @@ export interface EventStore {
    * false when another consumer holds or used the claim.
    */
   takeLease(
-    id: string,
+    ref: EventRef,
     expectedRetries: number,
     untilEpochMs: number,
     nowEpochMs: number,
@@ -94,28 +121,61 @@ export interface EventStore {
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);
-   * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event.
+   * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event; the
+   * attempt's `signature`, when it sent one, becomes the event's `signature`.
    */
   recordAttempt(
-    id: string,
+    ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EventRecord>;
+  /**
+   * Makes the next attempt of the organization's pending event due at `nowEpochMs` (a consumer then
+   * takes a lease for it, as for any scheduled attempt); false when the event is not the organization's,
+   * not pending, or a consumer holds its lease (an attempt is under way).
+   */
+  bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean>;
+  /**
+   * Marks a pending event of an ordered account that waits for an earlier one: sets its next attempt due
+   * now unless one is set (so the consumer leases even its first attempt, and a message sent again when
+   * the earlier one settles makes no second attempt); false when it is not pending or a lease is live.
+   */
+  markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
-  settlePending(id: string, status: 'skipped' | 'failed'): Promise<boolean>;
+  settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
-   * Starts a new delivery cycle for a `failed` or `skipped` event: status `pending`, cycle base = current
-   * attempts. False when the event is in another state, or has used all its cycles (it then leaves the
-   * status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns it).
+   * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
+   * one again): status `pending`, cycle base = current attempts. False when the event is pending, or has
+   * used all its cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no
+   * longer returns it).
    */
-  startCycle(id: string, orgId: string): Promise<boolean>;
+  startCycle(ref: EventRef, orgId: string): Promise<boolean>;
   /**
-   * Up to `limit` ids of the organization's `failed` and `skipped` events (only those matching `filter`,
-   * when given), at a cost that depends on `limit` and the read bounds only, and whether more remain.
-   * Starting their cycles takes them out of what the next call returns.
+   * Up to `limit` of the organization's `failed` and `skipped` events, at a cost that depends on
+   * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
+   * what the next call returns.
    */
-  nextFailedOrSkipped(orgId: string, limit: number, filter?: EventIdFilter): Promise<StatusChunk>;
+  nextFailedOrSkipped(orgId: string, limit: number): Promise<StatusChunk>;
+  /**
+   * The next step of a walk through the organization's `failed` and `skipped` index entries triggered
+   * since `filter.since`, oldest first, from where `cursor` left off: up to `limit` of
+   * `filter.account`'s events, examining at most the read bound of index entries and never one that an
+   * earlier step examined (an event that cannot start a cycle, or of another account, is passed once).
+   *
+   * @throws ValidationError for a cursor this store did not hand out
+   */
+  recoveryChunk(
+    orgId: string,
+    filter: RecoveryFilter,
+    limit: number,
+    cursor?: string,
+  ): Promise<RecoveryChunk>;
+  /**
+   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
+   * the read bound of index entries) and one batch read of those events' attempts only.
+   */
+  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of
@@ -128,80 +188,106 @@ export interface EventStore {
     until?: string,
   ): Promise<StatusPage>;
   /**
-   * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined),
-   * from where `cursor` left off; answers how many were deleted and the cursor of the next chunk,
-   * undefined when done.
+   * Deletes one bounded chunk of the organization's events of `account` (up to 1,000 events examined)
+   * with their id claims, from where `cursor` left off; answers how many were deleted and the cursor of
+   * the next chunk, undefined when done.
    */
   eraseAccountEvents(orgId: string, account: string, cursor?: string): Promise<EraseChunk>;
   /**
    * Puts a `failed` or `skipped` event into its sparse status index if it is not there (events recorded
    * before the indexes existed); false when the event is in neither state.
    */
-  indexStatus(id: string): Promise<boolean>;
+  indexStatus(ref: EventRef): Promise<boolean>;
+  /**
+   * Up to `limit` of the organization's index entries from `cursor`, oldest first: the events among them
+   * stored before account logs (the upgrade's walk).
+   */
+  legacyEvents(orgId: string, limit: number, cursor?: string): Promise<LegacyChunk>;
+  /**
+   * Moves an event stored before account logs into its account's log at `sequence`, atomically with its
+   * old item becoming the id's claim; see {@link MoveResult}.
+   */
+  moveToLog(ref: EventRef, sequence: number): Promise<MoveResult>;
 }
 
-/** One page of {@link EventStore.pageEventIdsByStatus}. */
-export interface StatusPage {
-  readonly ids: string[];
-  readonly cursor?: string | undefined;
-}
-
-/** One chunk of an erasure. */
-export interface EraseChunk {
-  readonly erased: number;
-  readonly cursor?: string | undefined;
+/** How a directory read is made. */
+export interface ReadOptions {
+  /**
+   * A strongly consistent read (twice the read units): sees every write committed before it. The
+   * consumer reads so, so that a changed URL, token or owner applies to the very next attempt.
+   */
+  readonly consistent?: boolean;
 }
 
 /** Organizations, API keys and accounts. */
 export interface DirectoryStore {
-  getOrganization(id: string): Promise<Organization | undefined>;
+  getOrganization(id: string, options?: ReadOptions): Promise<Organization | undefined>;
   createOrganization(org: Organization): Promise<void>;
   /**
    * Replaces the webhook token and keeps the replaced one as `previous` (or forgets it when undefined);
    * false when the organization does not exist.
    */
   setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean>;
-  getAccount(iban: string): Promise<Account | undefined>;
-  /** Creates or updates an account; fails with ConflictError when the IBAN belongs to another organization. */
+  /**
+   * Replaces the Ed25519 signing key and keeps the replaced one as `previous` (or forgets it when
+   * undefined); false when the organization does not exist.
+   */
+  setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean>;
+  /** Sets the signature schemes the organization's webhooks carry; false when it does not exist. */
+  setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean>;
+  /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
+  getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
+  /**
+   * Creates or updates an account, or re-creates the organization's own deleted one. Fails with
+   * ConflictError when the IBAN belongs to another organization's account, or still holds another
+   * organization's events (its deleted account was not erased), without naming that organization.
+   */
   putAccount(account: Account): Promise<Account>;
-  /** Deletes an account (its events stay until erased); the deleted account, or undefined when there was none. */
-  deleteAccount(iban: string): Promise<Account | undefined>;
-  listAccounts(orgId: string): Promise<Account[]>;
+  /**
+   * Deletes the organization's account, leaving `tombstone` in its place (the organization's events stay
+   * until erased); the deleted account, or undefined when the organization had no such account.
+   */
+  deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
+  /**
+   * Moves an ordered account's watermark from `from` to `to` if it still is `from`; false when another
+   * consumer moved it meanwhile (or the account is gone or another organization's).
+   */
+  advanceSettledThrough(iban: string, orgId: string, from: number, to: number): Promise<boolean>;
+  /**
+   * Lowers an ordered account's watermark to `to` if it is above (a replay or redelivery of an event at
+   * or below it: the events after `to` wait for it again).
+   */
+  lowerSettledThrough(iban: string, orgId: string, to: number): Promise<void>;
+  /**
+   * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
+   * event of its log); nothing when the account is gone or another organization's.
+   */
+  raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void>;
+  /** The tombstone of an account deleted without erasing its events, if there is one. */
+  getAccountTombstone(iban: string): Promise<AccountTombstone | undefined>;
+  /**
+   * Removes the organization's tombstone once the account's events are erased, so the IBAN may be
+   * assigned anew; false when the IBAN has no tombstone of that organization.
+   */
+  removeAccountTombstone(iban: string, orgId: string): Promise<boolean>;
+  /**
+   * One page of the organization's accounts by IBAN: reads the index entries up to the page's end (at most
+   * `MAX_LIST_DEPTH` + 1) and the page's accounts only.
+   */
+  listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage>;
   /** The deployment's event retention in days (the settings item), undefined when events are kept. */
   getEventRetentionDays(): Promise<number | undefined>;
   /** The usage plan of the organizations' keys (the settings item), undefined when there is none. */
   getUsagePlanId(): Promise<string | undefined>;
 }
 
-/** Organization API keys, found by the SHA-256 hash of the secret and listed by id. */
-export interface ApiKeyStore {
-  /** Stores a new key under its hash. */
-  createApiKey(hash: string, key: ApiKey): Promise<void>;
-  /** The key a hash belongs to (expired ones included: the caller decides). */
-  findApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
-  /** The organization's keys, oldest first (at most {@link MAX_API_KEYS_PER_ORG}). */
-  listApiKeys(orgId: string): Promise<ApiKey[]>;
-  /** Deletes the key; false when the organization has no key with this id. */
-  revokeApiKey(orgId: string, keyId: string): Promise<boolean>;
-}
-
-/** Keys an organization may hold at once, so listing them stays one bounded read. */
-export const MAX_API_KEYS_PER_ORG = 50;
-
-/** One-time portal sign-in links, stored by the SHA-256 hash of their token. */
-export interface PortalLinkStore {
-  createPortalLink(link: PortalLink): Promise<void>;
-  /** Deletes the link and returns what it was, in one write, so a link signs in at most once. */
-  takePortalLink(tokenHash: string): Promise<PortalLink | undefined>;
-}
-
 /**
- * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
+ * The delivery queue. Its message body is the codec in `delivery/message.ts`: the adapter writes it, the
  * batch use-cases read it.
  */
 export interface DeliveryQueue {
   /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
-  enqueue(ids: readonly string[], delaySeconds?: number): Promise<void>;
+  enqueue(events: readonly EventRef[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
 }
@@ -217,42 +303,7 @@ export interface QueueMessage {
   readonly sentAt: number;
 }
 
-/** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
-export interface SlotLease {
-  readonly slot: number;
-  /** Epoch ms when the slot frees itself if its holder crashed. */
-  readonly until: number;
-}
-
-/** A health update that writes something. */
-export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
-
-/**
- * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
- * Every method returns the stored health after its write, so a consumer's cached view catches up.
- */
-export interface EndpointHealthStore {
-  /** Applies what an attempt showed, releasing `lease` in the same write. */
-  recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth>;
-  /**
-   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
-   * open longer already.
-   */
-  openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth>;
-  /** Disables the endpoint. */
-  disable(iban: string, at: string, reason: string): Promise<EndpointHealth>;
-  /** Takes concurrency slot `slot` until `until` unless someone holds it at `now`. */
-  takeSlot(
-    iban: string,
-    slot: number,
-    until: number,
-    now: number,
-  ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth }>;
-  /** Frees a slot this consumer holds (when the attempt did not happen). */
-  releaseSlot(iban: string, lease: SlotLease): Promise<void>;
-  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
-  enable(iban: string, orgId: string, at: string): Promise<boolean>;
-}
+export type { EndpointHealthStore, HealthWrite, SlotLease } from './delivery/health-store-port';
 
 /** The receiver's answer to one webhook POST. */
 export interface SendResult {
@@ -270,6 +321,8 @@ export interface WebhookRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Mutual TLS for this request only: the endpoint's client certificate and key, and its receiver's CA. */
+  readonly tls?: ClientTls | undefined;
 }
 
 /** Sends webhook POSTs. */

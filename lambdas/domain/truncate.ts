@@ -1,11 +1,26 @@
 /**
  * Cutting receivers' answers to a storable size. Attempts are embedded in the event item, whose 400 KB
- * DynamoDB limit must hold all of them (at most 60 over three cycles), so each body is kept to
- * {@link RESPONSE_BODY_LIMIT_BYTES}.
+ * DynamoDB limit must hold all of them (at most 60 over three cycles) beside a 64 KiB payload, so each
+ * attempt keeps at most {@link RESPONSE_BODY_LIMIT_BYTES} of answer and URL together (about 4.3 KB an
+ * attempt with its other fields: 60 of them and the payload stay near 330 KB).
  */
 
-/** Largest stored response body, in UTF-8 bytes. */
+/** Largest stored response body, in UTF-8 bytes; less beside a long URL (see {@link answerBesideUrl}). */
 export const RESPONSE_BODY_LIMIT_BYTES = 4096;
+
+const encoder = new TextEncoder();
+
+/**
+ * The part of a receiver's answer an attempt record keeps beside the URL it was sent to: answer and URL
+ * together at most {@link RESPONSE_BODY_LIMIT_BYTES} UTF-8 bytes. A URL may have 2,048 characters, so
+ * without this a long URL and full answers would take 60 attempts past the item limit, and an attempt
+ * that was sent could no longer be recorded.
+ */
+export function answerBesideUrl(answer: string, url: string): string {
+  const room = Math.max(0, RESPONSE_BODY_LIMIT_BYTES - encoder.encode(url).length);
+  const bytes = encoder.encode(answer);
+  return bytes.length <= room ? answer : truncateUtf8(bytes, room);
+}
 
 /**
  * Decodes at most `maxBytes` bytes of UTF-8, cutting before a character that does not fit whole, so a

@@ -1,5 +1,5 @@
 /**
- * The webhook body: the exact bytes signed at publish and sent on every attempt.
+ * The webhook body: the exact bytes fixed at publish, sent (and signed) on every attempt.
  */
 import type { EventRecord } from './model';
 import { renderTimestamp } from './time';
@@ -16,6 +16,8 @@ export interface WebhookBodyInput {
   readonly id: string;
   readonly type: string;
   readonly account: string;
+  /** The event's place in its account's log: a receiver sees a gap or a stale update from it. */
+  readonly sequence: number;
   /** ISO timestamp. */
   readonly triggeredAt: string;
   /** The payload's JSON text, embedded as is. */
@@ -32,9 +34,9 @@ export function eventLinks(baseUrl: string, record: Pick<EventRecord, 'id' | 'ac
 }
 
 /**
- * The webhook body, `{"id","type","account","triggered_at","payload","_links"}`, assembled as text so
- * the payload JSON appears byte for byte as given: the body is built once at publish time, signed and
- * stored, and every attempt sends those same bytes.
+ * The webhook body, `{"id","type","account","sequence","triggered_at","payload","_links"}`, assembled as text so
+ * the payload JSON appears byte for byte as given: the body is built once at publish time and
+ * stored, and every attempt signs and sends those same bytes.
  *
  * @throws TypeError or SyntaxError when `payloadJson` is not the JSON text of an object
  */
@@ -47,8 +49,19 @@ export function webhookBody(input: WebhookBodyInput): string {
   const links = eventLinks(input.baseUrl, input);
   return (
     `{"id":${JSON.stringify(input.id)},"type":${JSON.stringify(input.type)},` +
-    `"account":${JSON.stringify(input.account)},` +
+    `"account":${JSON.stringify(input.account)},"sequence":${input.sequence},` +
     `"triggered_at":${JSON.stringify(renderTimestamp(input.triggeredAt))},` +
     `"payload":${input.payloadJson},"_links":${JSON.stringify(links)}}`
   );
+}
+
+/**
+ * The body of an event stored before sequences, with its new sequence (a migration into its account's
+ * log): `"sequence":N` goes before `"triggered_at"`, where {@link webhookBody} puts it; the other bytes,
+ * the payload's included, stay as they were. A body that already has one is returned as it is.
+ */
+export function withSequence(body: string, sequence: number): string {
+  const at = body.indexOf(',"triggered_at":');
+  if (at < 0 || body.slice(0, at).includes('"sequence":')) return body;
+  return `${body.slice(0, at)},"sequence":${sequence}${body.slice(at)}`;
 }

@@ -62,9 +62,11 @@ export function allowsHttp(policy: UrlPolicy): boolean {
 
 /**
  * Whether the policy allows connecting to an address of this kind. Public addresses always;
- * private ones (RFC 1918, CGNAT, ULA) under `allow-private*` and `local`; loopback and link-local only
- * under `local`, because in a cloud they reach the host itself and its metadata services; reserved
- * addresses never.
+ * private ones (RFC 1918, CGNAT, ULA) under `allow-private*` and `local`; loopback only under `local`
+ * (the emulated runtime's receivers run on this machine). Link-local never, not even under `local`:
+ * it holds the instance metadata services (169.254.169.254, fd00:ec2::254), so on a cloud VM or a
+ * developer's machine in a VPC a webhook there would hand its answer, credentials included, to
+ * whoever set the URL. Reserved addresses never.
  */
 export function isAddressAllowed(kind: AddressKind, policy: UrlPolicy): boolean {
   switch (kind) {
@@ -73,8 +75,8 @@ export function isAddressAllowed(kind: AddressKind, policy: UrlPolicy): boolean 
     case 'private':
       return policy === 'allow-private' || policy === 'allow-private-http' || policy === 'local';
     case 'loopback':
-    case 'link-local':
       return policy === 'local';
+    case 'link-local':
     case 'reserved':
       return false;
   }

@@ -5,44 +5,91 @@ import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
-import { hostChecker } from '#adapters/http/host-check';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { ValidationError } from '#domain/errors';
+import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, jsonBody, noContent, pathParam, queryParams } from '#http/request';
-import { createOrganization, getOrganization, listAccounts, putAccount } from '#use-cases/administer';
-import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/api-keys';
-import { deleteAccount } from '#use-cases/delete-account';
-import { enableAnyEndpoint } from '#use-cases/enable-endpoint';
-import { mintPortalLink, parsePortalLinkRequest } from '#use-cases/portal-access';
-import { parseEventId } from '#use-cases/read-events';
-import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
-import { registerUsageKey } from '#use-cases/register-usage-key';
-import { indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
-import { rotateWebhookToken } from '#use-cases/webhook-tokens';
+import {
+  parseAccountDeletion,
+  parseAccountListQuery,
+  parseAccountRequest,
+  parseEnableRequest,
+} from '#http/accounts/account-request';
+import {
+  accountListLink,
+  toAccountErasureView,
+  toAccountView,
+  toEndpointEnabledView,
+} from '#http/accounts/account-view';
+import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
+import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
+import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
+import {
+  toIndexUpgradeView,
+  toRedeliveryView,
+  toRequeueView,
+  toResetView,
+} from '#http/events/redelivery-view';
+import { parseApiKeyRequest } from '#http/organizations/api-key-request';
+import { toApiKeyView, toCreatedApiKeyView } from '#http/organizations/api-key-view';
+import { parseNewOrganization } from '#http/organizations/organization-request';
+import {
+  toCreatedOrganizationView,
+  toOrganizationView,
+  toUsageKeyView,
+} from '#http/organizations/organization-view';
+import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
+import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
+import { parseTokenRotation } from '#http/organizations/webhook-token-request';
+import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
+import { parsePortalLinkRequest } from '#http/portal/portal-request';
+import { toPortalLinkView } from '#http/portal/portal-view';
+import { baseUrlOf, pathParam } from '#http/request';
+import { json, noContent } from '#http/response';
+import { listAccounts } from '#use-cases/accounts/accounts';
+import { deleteAccount } from '#use-cases/accounts/delete-account';
+import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { putEndpoint } from '#use-cases/accounts/put-endpoint';
+import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
+import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { replayAnyAccount } from '#use-cases/events/replay';
+import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
+import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
+import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
+import { mintPortalLink } from '#use-cases/organizations/portal-access';
+import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
+import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/signing-keys';
+import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
+import { putEndpointDeps } from './endpoint-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
+const env = loadEnv([
+  'TABLE_NAME',
+  'QUEUE_URL',
+  'PUBLIC_BASE_URL',
+  'WEBHOOK_URL_POLICY',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
+]);
 const client = createDocumentClient();
+const sealer = createSecretSealer(env);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
+const endpointSecrets = new DynamoEndpointSecretStore(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
-};
-const enabling = {
-  ...delivery,
   directory,
-  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
   now: Date.now,
 };
+const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
@@ -53,112 +100,130 @@ const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
 type Route = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 
-/** The operator's routes by `<METHOD> <resource>`; API Gateway lets only SigV4-signed callers in. */
-const ROUTES: Readonly<Record<string, Route>> = {
-  'POST /admin/organizations': async (event) => {
-    const created = await createOrganization(directory, apiKeys, jsonBody(event, ['name']).name);
+/**
+ * How each operator route of `ADMIN_ROUTES` is served: typed to cover exactly its operations, so a route
+ * added to the table without a handler here (or one left here after it left the table) does not compile.
+ * API Gateway lets only SigV4-signed callers in.
+ */
+const ROUTES: { readonly [K in AdminOperation]: Route } = {
+  createOrganization: async (event) => {
+    const { name } = parseNewOrganization(event);
+    const created = await createOrganization(directory, apiKeys, name, undefined, sealer);
     // In AWS the organization's requests pass the usage plan only once its key is registered.
-    await usageKeys.register(created.id);
-    return json(201, created);
+    await usageKeys.register(created.organization.id);
+    return json(201, toCreatedOrganizationView(created));
   },
-  'POST /admin/organizations/{org}/usage-key': async (event) =>
-    json(200, await registerUsageKey(directory, usageKeys, org(event))),
-  'GET /admin/organizations/{org}': async (event) => json(200, await getOrganization(directory, org(event))),
-  'POST /admin/organizations/{org}/api-keys': async (event) => {
-    const body = jsonBody(event, ['name', 'scope', 'expires_at']);
-    const request = { name: body.name, scope: body.scope, expiresAt: body.expires_at };
-    return json(201, await createApiKey(directory, apiKeys, org(event), request));
+  registerUsageKey: async (event) =>
+    json(200, toUsageKeyView(await registerUsageKey(directory, usageKeys, org(event)))),
+  getOrganization: async (event) =>
+    json(200, toOrganizationView(await getOrganization(directory, org(event)))),
+  createApiKey: async (event) => {
+    const request = parseApiKeyRequest(event, Date.now());
+    return json(201, toCreatedApiKeyView(await createApiKey(directory, apiKeys, org(event), request)));
   },
-  'GET /admin/organizations/{org}/api-keys': async (event) =>
-    json(200, await listApiKeys(directory, apiKeys, org(event))),
-  'DELETE /admin/organizations/{org}/api-keys/{key_id}': async (event) => {
+  listApiKeys: async (event) =>
+    json(200, (await listApiKeys(directory, apiKeys, org(event))).map(toApiKeyView)),
+  revokeApiKey: async (event) => {
     await revokeApiKey(apiKeys, org(event), pathParam(event, 'key_id'));
     return noContent();
   },
-  'POST /admin/organizations/{org}/webhook-token/rotate': async (event) => {
-    const { overlap_hours } = event.body ? jsonBody(event, ['overlap_hours']) : {};
-    return json(200, await rotateWebhookToken(directory, org(event), overlap_hours));
+  rotateOrganizationToken: async (event) => {
+    const { overlapHours } = parseTokenRotation(event);
+    return json(200, toWebhookTokenView(await rotateWebhookToken(directory, org(event), overlapHours)));
+  },
+  rotateOrganizationKeys: async (event) => {
+    const { overlapHours } = parseTokenRotation(event);
+    if (!sealer) throw new Error('no secrets key configured (SECRETS_KEY_ARN)');
+    const keys = await rotateSigningKey({ directory, sealer }, org(event), overlapHours);
+    return json(200, keys.map(toWebhookKeyView));
+  },
+  setOrganizationSignatures: async (event) => {
+    const schemes = parseSignatureSchemes(event);
+    return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
-  'POST /admin/organizations/{org}/portal-links': async (event) => {
-    const request = parsePortalLinkRequest(event.body ? jsonBody(event, ['scope', 'ttl_minutes']) : {});
-    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-    return json(201, await mintPortalLink(directory, portalLinks, org(event), request, baseUrl));
+  createPortalLink: async (event) => {
+    const request = parsePortalLinkRequest(event);
+    const grant = await mintPortalLink(directory, portalLinks, org(event), request);
+    return json(201, toPortalLinkView(grant, baseUrlOf(event, env.PUBLIC_BASE_URL)));
   },
-  'GET /admin/organizations/{org}/accounts': async (event) =>
-    json(
+  listOrganizationAccounts: async (event) => {
+    const query = parseAccountListQuery(event);
+    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
+    const page = await listAccounts(directory, org(event), query);
+    const path = `/admin/organizations/${encodeURIComponent(org(event))}/accounts`;
+    return json(
       200,
-      (await listAccounts(directory, org(event))).map((account) =>
-        toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)),
-      ),
-    ),
-  'POST /admin/organizations/{org}/events/requeue': async (event) => {
-    const { older_than_minutes = 15, cursor } = event.body
-      ? jsonBody(event, ['older_than_minutes', 'cursor'])
-      : {};
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
-    }
-    if (
-      typeof older_than_minutes !== 'number' ||
-      !Number.isInteger(older_than_minutes) ||
-      older_than_minutes < 0
-    ) {
-      throw new ValidationError('older_than_minutes', 'must be whole minutes (0 or more)');
-    }
-    const until = new Date(Date.now() - older_than_minutes * 60_000).toISOString();
-    return json(202, await requeuePending(delivery, org(event), until, cursor));
+      page.accounts.map((account) => toAccountView(account, baseUrl)),
+      { Link: accountListLink(baseUrl, path, query, page) },
+    );
   },
-  'POST /admin/organizations/{org}/events/{id}/redeliver': async (event) =>
-    json(202, await redeliverEvent(delivery, org(event), parseEventId(pathParam(event, 'id')))),
-  'POST /admin/organizations/{org}/webhooks/reset': async (event) =>
-    json(202, await resetWebhooks(delivery, org(event))),
-  'POST /admin/organizations/{org}/events/index-statuses': async (event) => {
-    const { cursor } = event.body ? jsonBody(event, ['cursor']) : {};
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
-    }
-    return json(200, await indexStatuses(delivery.events, org(event), cursor));
+  requeueEvents: async (event) => {
+    const { until, cursor } = parseRequeueRequest(event, Date.now());
+    return json(202, toRequeueView(await requeuePending(delivery, org(event), until, cursor)));
   },
-  'PUT /admin/accounts/{iban}': async (event) => {
-    const body = jsonBody(event, ['org', 'webhook_url']);
-    if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
-    if (body.webhook_url !== undefined && body.webhook_url !== null && typeof body.webhook_url !== 'string') {
-      throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
-    }
-    const input = {
-      orgId: body.org,
-      iban: pathParam(event, 'iban'),
-      webhookUrl: (body.webhook_url as string | null | undefined) ?? undefined,
+  redeliverOrganizationEvent: async (event) =>
+    json(202, toRedeliveryView(await redeliverEvent(delivery, org(event), parseEventId(event)))),
+  resetOrganizationWebhooks: async (event) =>
+    json(202, toResetView(await resetWebhooks(delivery, org(event)))),
+  migrateEvents: async (event) => {
+    const { cursor } = parseCursorRequest(event);
+    const step = await migrateLegacyEvents(delivery.events, org(event), cursor);
+    const { migrated, pending, more } = step;
+    return json(
+      200,
+      step.cursor === undefined
+        ? { migrated, pending, more }
+        : { migrated, pending, more, cursor: step.cursor },
+    );
+  },
+  indexEventStatuses: async (event) => {
+    const { cursor } = parseCursorRequest(event);
+    return json(200, toIndexUpgradeView(await indexStatuses(delivery.events, org(event), cursor)));
+  },
+  putAccount: async (event) => {
+    const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
+    const security = parseEndpointSecurity(event);
+    const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: true });
+    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+  },
+  deleteAccount: async (event) => {
+    const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };
+    const deps = {
+      directory,
+      events: delivery.events,
+      now: Date.now,
+      removeEndpointSecrets: endpointSecrets.removeSecrets,
     };
-    const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-    const account = await putAccount(directory, input, policy, { checkHost: hostChecker(policy) });
-    return json(200, toAccountView(account, baseUrl));
-  },
-  'DELETE /admin/accounts/{iban}': async (event) => {
-    const query = queryParams(event, ['erase', 'org', 'cursor']);
-    if (query.erase !== undefined && query.erase !== 'true' && query.erase !== 'false') {
-      throw new ValidationError('erase', 'must be true or false');
-    }
-    const erase = query.erase === 'true';
-    const request = { iban: pathParam(event, 'iban'), orgId: query.org, erase, cursor: query.cursor };
-    const result = await deleteAccount({ directory, events: delivery.events }, request);
+    const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
-    return erase ? json(200, result) : noContent();
+    return request.erase ? json(200, toAccountErasureView(result)) : noContent();
   },
-  'POST /admin/accounts/{iban}/enable': async (event) => {
-    const { recoverSince } = parseEnableRequest(event);
-    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recoverSince);
+  adminEnableEndpoint: async (event) => {
+    const { recovery } = parseEnableRequest(event);
+    const result = await enableAnyEndpoint(enabling, pathParam(event, 'iban'), recovery);
     return json(200, toEndpointEnabledView(result));
   },
+  adminReplayAccount: async (event) => {
+    const { afterSequence } = parseReplayRequest(event);
+    return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
+  },
 };
+
+/** The routes by `<METHOD> <resource>`, as API Gateway names the one it invoked. */
+const BY_RESOURCE = new Map<string, Route>(
+  (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map((name) => {
+    const { method, path } = ADMIN_ROUTES[name];
+    return [`${method} ${path}`, ROUTES[name]];
+  }),
+);
 
 /**
  * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
  * for operators.
  */
 export const handler = apiHandler(async (event) => {
-  const route = ROUTES[`${event.httpMethod} ${event.resource}`];
+  const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);
   if (!route) throw new Error(`administer-herald does not serve ${event.httpMethod} ${event.resource}`);
   return route(event);
 });

@@ -1,24 +1,37 @@
-// lambdas/handlers: one thin middy handler per function (<verb>-<noun>.ts: parse, use-case, response) wiring adapters at module scope; may import all of lambdas/.
 /**
- * The middy stack every API handler shares: the Lambda context in each log line, and every thrown error
- * answered once as RFC 9457 problem+json (registered last, so its `onError` runs first).
+ * The middy stack every API handler shares: the Lambda context in each log line, the event logged (when
+ * POWERTOOLS_LOGGER_LOG_EVENT is set) except for routes whose body may carry a secret, and every thrown
+ * error answered once as RFC 9457 problem+json (registered last, so its `onError` runs first).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '#adapters/observability';
-import { problemResponses } from '#http/problem-responses';
+import { API_ROUTES } from '#config/routes';
+import { problemResponses } from '#http/problem/middleware';
+
+/** `METHOD /resource` of every route declared `secretBody` (`config/routes.ts`): never logged whole. */
+const SECRET_BODIES = new Set(
+  API_ROUTES.filter((route) => route.secretBody).map((route) => `${route.method} ${route.path}`),
+);
 
 /**
- * Wraps an API route's work in the shared middy stack. `logEvent: false` keeps the event out of the logs
- * even when POWERTOOLS_LOGGER_LOG_EVENT is set, for routes whose body carries a secret.
+ * Wraps an API route's work in the shared middy stack. A route declared `secretBody` never has its event
+ * logged; `logEvent: false` keeps every event of the function out of the logs (for a secret elsewhere
+ * than the body, e.g. the session key that signs out).
  */
 export function apiHandler(
   handle: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>,
   options: { readonly logEvent?: false } = {},
 ): MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(injectLambdaContext(logger, options))
+    .use(injectLambdaContext(logger, { logEvent: false }))
+    .use({
+      before: ({ event }) => {
+        const secret = SECRET_BODIES.has(`${event.httpMethod} ${event.resource}`);
+        if (options.logEvent !== false && !secret) logger.logEventIfEnabled(event);
+      },
+    })
     .use(problemResponses(logger))
     .handler(handle);
 }

@@ -6,7 +6,7 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { logger } from '#adapters/observability';
 import { loadEnv } from '#config/env';
 import { keyPolicy } from '#http/authorizer-policy';
-import { apiKeyOfBearer } from '#use-cases/authorize';
+import { apiKeyOfBearer } from '#use-cases/organizations/authorize';
 
 const env = loadEnv(['TABLE_NAME']);
 const apiKeys = new DynamoApiKeyStore(createDocumentClient(), env.TABLE_NAME);

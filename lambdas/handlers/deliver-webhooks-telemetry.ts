@@ -2,13 +2,15 @@
  * Logs and EMF metrics of the delivery consumer: wiring of `deliver-webhooks.ts`, not a function of its
  * own. Every attempt is logged with its account, so per-endpoint attempts, failures and latency come from
  * a Logs Insights query (the dashboard has it) rather than a metric per account; only endpoint state
- * changes, which are rare, carry an `account` dimension.
+ * changes, which are rare, carry per-endpoint dimensions: the organization and the endpoint's id
+ * (`ep_…`), never the IBAN (metrics are not masked like the logs, and an account number is personal).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DELIVERY_METRICS } from '#config/telemetry';
-import type { BatchDeps } from '#use-cases/deliver-batch';
-import type { EndpointChange } from '#use-cases/deliver-endpoint';
+import { DELIVERY_METRICS, ENDPOINT_DIMENSIONS } from '#config/telemetry';
+import { CERTIFICATE_WARNING_DAYS, daysLeft } from '#domain/endpoint-security/client-certificate';
+import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
+import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
 const CHANGE_METRICS: Readonly<Record<EndpointChange, string | undefined>> = {
   degraded: undefined,
@@ -24,6 +26,11 @@ export function deliveryObserver(
 ): Pick<BatchDeps, 'observe' | 'observeError' | 'observeReplaced'> {
   return {
     observe: (id, outcome) => {
+      if (outcome.kind === 'waiting') {
+        logger.debug('Ordered event waits', { eventId: id, reason: outcome.reason });
+        metrics.addMetric(DELIVERY_METRICS.orderWaiting, MetricUnit.Count, 1);
+        return;
+      }
       if (outcome.kind === 'deferred') {
         logger.debug('Delivery deferred', {
           eventId: id,
@@ -56,10 +63,23 @@ export function deliveryObserver(
           1,
         );
         metrics.addMetric(DELIVERY_METRICS.attemptLatency, MetricUnit.Milliseconds, responseTimeMs);
+        const expiresAt = outcome.clientCertificateExpiresAt;
+        const days = expiresAt === undefined ? undefined : daysLeft(expiresAt, Date.now());
+        if (days !== undefined && days < CERTIFICATE_WARNING_DAYS) {
+          logger.warn('Client certificate expiring', {
+            account,
+            organization: outcome.event.orgId,
+            expiresAt,
+            days,
+          });
+          metrics.addMetric(DELIVERY_METRICS.certificateExpiring, MetricUnit.Count, 1);
+        }
         const changeMetric = endpoint?.change && CHANGE_METRICS[endpoint.change];
         if (endpoint?.change) {
           logger.info('Endpoint state changed', {
             account,
+            endpoint: endpoint.endpointId,
+            organization: outcome.event.orgId,
             change: endpoint.change,
             state: endpoint.health.state,
             reason: endpoint.health.reason,
@@ -67,14 +87,37 @@ export function deliveryObserver(
         }
         if (changeMetric) {
           metrics.addMetric(changeMetric, MetricUnit.Count, 1);
-          const single = metrics.singleMetric();
-          single.addDimension('account', account);
-          single.addMetric(changeMetric, MetricUnit.Count, 1);
+          if (endpoint?.endpointId !== undefined) {
+            const single = metrics.singleMetric();
+            single.addDimensions({
+              [ENDPOINT_DIMENSIONS.organization]: outcome.event.orgId,
+              [ENDPOINT_DIMENSIONS.endpoint]: endpoint.endpointId,
+            });
+            single.addMetric(changeMetric, MetricUnit.Count, 1);
+          }
         }
+      } else if (outcome.kind === 'refused') {
+        // Its account is another organization's now: nothing was sent; worth an operator's look.
+        logger.warn('Delivery refused: the account belongs to another organization', {
+          eventId: id,
+          reason: outcome.reason,
+        });
       } else {
-        logger.info('Delivery message handled without an attempt', { eventId: id, outcome: outcome.kind });
+        logger.info('Delivery message handled without an attempt', {
+          eventId: id,
+          outcome: outcome.kind,
+          ...('reason' in outcome ? { reason: outcome.reason } : {}),
+        });
       }
       if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);
+      if (outcome.kind === 'exhausted' && outcome.ordered) {
+        logger.warn('Ordered event failed for good; the events after it go on', {
+          eventId: id,
+          account: outcome.event.account,
+          sequence: outcome.event.sequence,
+        });
+        metrics.addMetric(DELIVERY_METRICS.orderedFailed, MetricUnit.Count, 1);
+      }
     },
     observeError: (messageId, error) =>
       logger.error('Delivery message failed; it will be retried', { messageId, error }),

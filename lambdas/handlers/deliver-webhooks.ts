@@ -1,29 +1,22 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { toQueueMessages } from '#adapters/sqs/sqs-records';
-import {
-  CONSUMER_TIMEOUT_SECONDS,
-  MAX_ATTEMPTS,
-  REPLACE_AFTER_AGE_SECONDS,
-  REPLACE_AT_RECEIVE_COUNT,
-} from '#config/delivery';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
-import { healthPolicyFrom } from '#domain/endpoint-health';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/retry-schedule';
+import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { CachedDirectory } from '#use-cases/cached-directory';
-import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliveryObserver } from './deliver-webhooks-telemetry';
+import { queueHandler } from './queue-handler';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -32,17 +25,22 @@ const env = loadEnv([
   'WEBHOOK_URL_POLICY',
   'DELIVERY_TIMEOUT_MS',
   'ENDPOINT_HEALTH',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
 ]);
 const documents = createDocumentClient();
 const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const metrics = createMetrics();
-const directory = new CachedDirectory(new DynamoDirectoryStore(documents, env.TABLE_NAME), 30_000);
 const deps: BatchDeps = {
   events: new DynamoEventStore(documents, env.TABLE_NAME),
-  directory,
+  // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
+  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+  // Opens the organizations' Ed25519 keys once per batch; KMS data keys stay cached across batches.
+  sealer: createSecretSealer(env),
+  endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  encrypter: new JosePayloadEncrypter(),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
-  remember: (iban, health) => directory.remember(iban, health),
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
   schedule: env.RETRY_SCHEDULE ? parseRetrySchedule(env.RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_SECONDS,
@@ -56,10 +54,4 @@ const deps: BatchDeps = {
 };
 
 /** SQS consumer: one attempt per message, retries by visibility timeout, at most 20 per cycle. */
-export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger))
-  .use(logMetrics(metrics))
-  .handler(async (event) => {
-    const keep = await deliverBatch(deps, toQueueMessages(event.Records));
-    return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
-  });
+export const handler = queueHandler(metrics, (messages) => deliverBatch(deps, messages));

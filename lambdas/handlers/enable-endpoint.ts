@@ -1,11 +1,13 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { parseEnableRequest, toEndpointEnabledView } from '#http/enable-request';
-import { json, orgIdOf, pathParam } from '#http/request';
-import { enableEndpoint } from '#use-cases/enable-endpoint';
+import { parseEnableRequest } from '#http/accounts/account-request';
+import { toEndpointEnabledView } from '#http/accounts/account-view';
+import { orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { enableEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
@@ -17,9 +19,12 @@ const deps = {
   now: Date.now,
 };
 
-/** `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time. */
+/**
+ * `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time, a
+ * bounded step per request (`more` and `cursor` to go on).
+ */
 export const handler = apiHandler(async (event) => {
-  const { recoverSince } = parseEnableRequest(event);
-  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recoverSince);
+  const { recovery } = parseEnableRequest(event);
+  const result = await enableEndpoint(deps, orgIdOf(event), pathParam(event, 'iban'), recovery);
   return json(200, toEndpointEnabledView(result));
 });

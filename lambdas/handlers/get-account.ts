@@ -1,9 +1,10 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { loadEnv } from '#config/env';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, orgIdOf, pathParam } from '#http/request';
-import { getAccount } from '#use-cases/administer';
+import { toAccountView } from '#http/accounts/account-view';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { getAccount } from '#use-cases/accounts/accounts';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);

@@ -1,5 +1,5 @@
 import { HERALD_VERSION } from '#config/version';
-import { json } from '#http/request';
+import { json } from '#http/response';
 import { apiHandler } from './api-handler';
 
 /** `GET /health`: unauthenticated liveness answer; touches no data store. */

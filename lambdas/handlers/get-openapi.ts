@@ -1,6 +1,7 @@
 import { loadEnv } from '#config/env';
-import { buildOpenApiDocument } from '#http/openapi';
-import { baseUrlOf, json } from '#http/request';
+import { buildOpenApiDocument } from '#http/openapi/document';
+import { baseUrlOf } from '#http/request';
+import { json } from '#http/response';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['PUBLIC_BASE_URL']);

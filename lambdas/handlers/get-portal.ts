@@ -1,4 +1,4 @@
-import { portalPage } from '#http/portal-page';
+import { portalPage } from '#http/portal/portal-page';
 import { apiHandler } from './api-handler';
 
 const page = portalPage();

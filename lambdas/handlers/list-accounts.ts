@@ -1,20 +1,24 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { loadEnv } from '#config/env';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, orgIdOf } from '#http/request';
-import { listAccounts } from '#use-cases/administer';
+import { parseAccountListQuery } from '#http/accounts/account-request';
+import { accountListLink, toAccountView } from '#http/accounts/account-view';
+import { baseUrlOf, orgIdOf } from '#http/request';
+import { json } from '#http/response';
+import { listAccounts } from '#use-cases/accounts/accounts';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
 const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);
 
-/** `GET /accounts`: the organization's accounts. */
+/** `GET /accounts`: one page of the organization's accounts by IBAN, with a `Link` header. */
 export const handler = apiHandler(async (event) => {
+  const query = parseAccountListQuery(event);
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-  const accounts = await listAccounts(directory, orgIdOf(event));
+  const page = await listAccounts(directory, orgIdOf(event), query);
   return json(
     200,
-    accounts.map((account) => toAccountView(account, baseUrl)),
+    page.accounts.map((account) => toAccountView(account, baseUrl)),
+    { Link: accountListLink(baseUrl, '/accounts', query, page) },
   );
 });

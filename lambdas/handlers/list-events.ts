@@ -1,20 +1,39 @@
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
-import { toEventSummary } from '#http/event-view';
-import { parseListQuery } from '#http/list-query';
-import { linkHeader } from '#http/pagination';
-import { baseUrlOf, json, orgIdOf } from '#http/request';
-import { listEvents } from '#use-cases/read-events';
+import { parseIban } from '#domain/iban';
+import { FEED_PARAMS, feedLinkHeader, parseFeedQuery } from '#http/accounts/feed-request';
+import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { parseListQuery } from '#http/events/list-query';
+import { linkHeader } from '#http/events/pagination';
+import { baseUrlOf, orgIdOf, pathParam, queryParams } from '#http/request';
+import { json } from '#http/response';
+import { listEvents, readFeed } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
 const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);
 
-/** `GET /events`: the organization's events, newest first, paged, with a `Link` header. */
+/**
+ * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
+ * `GET /accounts/{iban}/events`, one account's catch-up feed in sequence order after a cursor, each event
+ * with its payload, and `Link: next` while answers are full.
+ */
 export const handler = apiHandler(async (event) => {
-  const query = parseListQuery(event.multiValueQueryStringParameters);
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
+  if (event.resource === '/accounts/{iban}/events') {
+    const iban = parseIban('iban', pathParam(event, 'iban'));
+    const query = parseFeedQuery(queryParams(event, FEED_PARAMS));
+    const events = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
+    const last = events.length === query.limit ? events.at(-1)?.sequence : undefined;
+    const link = feedLinkHeader(baseUrl, iban, query, last);
+    return json(
+      200,
+      events.map((record) => toEventDetail(record, baseUrl)),
+      link === undefined ? {} : { Link: link },
+    );
+  }
+  const query = parseListQuery(event.multiValueQueryStringParameters);
   const page = await listEvents(store, orgIdOf(event), query);
   return json(
     200,

@@ -1,44 +1,82 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { hostChecker } from '#adapters/http/host-check';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
-import { ValidationError } from '#domain/errors';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { toAccountView } from '#http/event-view';
-import { baseUrlOf, json, jsonBody, orgIdOf, pathParam } from '#http/request';
-import { setOwnWebhookUrl } from '#use-cases/administer';
-import { rotateWebhookToken, showWebhookToken } from '#use-cases/webhook-tokens';
+import { parseWebhookUrlRequest } from '#http/accounts/account-request';
+import { toAccountView } from '#http/accounts/account-view';
+import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
+import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
+import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
+import { parseTokenRotation } from '#http/organizations/webhook-token-request';
+import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { putEndpoint } from '#use-cases/accounts/put-endpoint';
+import {
+  listSigningKeys,
+  rotateSigningKey,
+  setSignatureSchemes,
+} from '#use-cases/organizations/signing-keys';
+import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
+import { putEndpointDeps } from './endpoint-deps';
 
-const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL', 'WEBHOOK_URL_POLICY']);
-const directory = new DynamoDirectoryStore(createDocumentClient(), env.TABLE_NAME);
+const env = loadEnv([
+  'TABLE_NAME',
+  'PUBLIC_BASE_URL',
+  'WEBHOOK_URL_POLICY',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
+]);
+const documents = createDocumentClient();
+const directory = new DynamoDirectoryStore(documents, env.TABLE_NAME);
+const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME);
+const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpointDeps = putEndpointDeps({ directory, endpointSecrets, sealer }, policy);
 
 /**
- * An organization key's `manage` routes (the authorizer's policy lets only `manage` keys reach them):
- * `PUT /accounts/{iban}` sets the webhook URL of one of its accounts, `GET /webhook-token` shows the
- * webhook token (and the previous one during an overlap), `POST /webhook-token/rotate` replaces it.
+ * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
+ * but for the public keys): `PUT /accounts/{iban}` sets the webhook URL of one of its accounts,
+ * `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
+ * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
+ * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
  */
 export const handler = apiHandler(async (event) => {
   const orgId = orgIdOf(event);
   switch (`${event.httpMethod} ${event.resource}`) {
     case 'PUT /accounts/{iban}': {
-      const { webhook_url } = jsonBody(event, ['webhook_url']);
-      if (webhook_url !== null && typeof webhook_url !== 'string') {
-        throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
-      }
-      const input = { orgId, iban: pathParam(event, 'iban'), webhookUrl: webhook_url ?? undefined };
-      const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-      const account = await setOwnWebhookUrl(directory, input, policy, { checkHost: hostChecker(policy) });
-      return json(200, toAccountView(account, baseUrl));
+      const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
+      const security = parseEndpointSecurity(event);
+      const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
+      return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
     }
     case 'GET /webhook-token':
-      return json(200, await showWebhookToken(directory, orgId));
+      return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));
     case 'POST /webhook-token/rotate': {
-      const { overlap_hours } = event.body ? jsonBody(event, ['overlap_hours']) : {};
-      return json(200, await rotateWebhookToken(directory, orgId, overlap_hours));
+      const { overlapHours } = parseTokenRotation(event);
+      return json(200, toWebhookTokenView(await rotateWebhookToken(directory, orgId, overlapHours)));
+    }
+    case 'GET /webhook-keys':
+      return json(200, (await listSigningKeys(directory, orgId)).map(toWebhookKeyView));
+    case 'POST /webhook-keys/rotate': {
+      const { overlapHours } = parseTokenRotation(event);
+      const keys = await rotateSigningKey({ directory, sealer: requireSealer() }, orgId, overlapHours);
+      return json(200, keys.map(toWebhookKeyView));
+    }
+    case 'PUT /webhook-signatures': {
+      const schemes = parseSignatureSchemes(event);
+      return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
     }
     default:
       throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
   }
 });
+
+/** The sealer, which a deployment always configures for this function (a 500 otherwise). */
+function requireSealer() {
+  if (!sealer) throw new Error('no secrets key configured (SECRETS_KEY_ARN)');
+  return sealer;
+}

@@ -1,17 +1,13 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { toQueueMessages } from '#adapters/sqs/sqs-records';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
 import { DELIVERY_METRICS } from '#config/telemetry';
-import { type ReconcileBatchDeps, reconcileBatch } from '#use-cases/reconcile-dead-letter';
+import { type ReconcileBatchDeps, reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
+import { queueHandler } from './queue-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const metrics = createMetrics();
@@ -29,10 +25,4 @@ const deps: ReconcileBatchDeps = {
 };
 
 /** DLQ consumer: requeues events with attempts left, marks exhausted ones `failed`. */
-export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger))
-  .use(logMetrics(metrics))
-  .handler(async (event) => {
-    const keep = await reconcileBatch(deps, toQueueMessages(event.Records));
-    return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
-  });
+export const handler = queueHandler(metrics, (messages) => reconcileBatch(deps, messages));

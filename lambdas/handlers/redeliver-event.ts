@@ -1,20 +1,37 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { json, orgIdOf, pathParam } from '#http/request';
-import { parseEventId } from '#use-cases/read-events';
-import { redeliverEvent } from '#use-cases/redeliver-events';
+import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
+import { parseEventId } from '#http/events/event-request';
+import { toRedeliveryView } from '#http/events/redelivery-view';
+import { orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { redeliverEvent } from '#use-cases/events/redeliver-events';
+import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
+const documents = createDocumentClient();
 const deps = {
-  events: new DynamoEventStore(createDocumentClient(), env.TABLE_NAME),
+  events: new DynamoEventStore(documents, env.TABLE_NAME),
+  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  now: Date.now,
 };
 
-/** `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed or skipped event. */
+/**
+ * `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed, skipped or delivered
+ * event, the next attempt now for a pending one; and `POST /accounts/{iban}/replay`: the account's events
+ * after a sequence sent again, a chunk at a time.
+ */
 export const handler = apiHandler(async (event) => {
-  const id = parseEventId(pathParam(event, 'id'));
-  return json(202, await redeliverEvent(deps, orgIdOf(event), id));
+  if (event.resource === '/accounts/{iban}/replay') {
+    const { afterSequence } = parseReplayRequest(event);
+    const result = await replayAccount(deps, orgIdOf(event), pathParam(event, 'iban'), afterSequence);
+    return json(202, toReplayView(result));
+  }
+  const id = parseEventId(event);
+  return json(202, toRedeliveryView(await redeliverEvent(deps, orgIdOf(event), id)));
 });

@@ -1,5 +1,8 @@
-// lambdas/http: HTTP presentation (request parsing, views, Link, OpenAPI, problem+json); imports domain/ and config/, never adapters/ or handlers/.
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+/**
+ * Reading an API Gateway request: the caller's organization, the API's base URL, path parameters, and a
+ * strict JSON body or query (unknown fields answer 400). The `<resource>-request.ts` files build on these.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { UnauthorizedError, ValidationError } from '#domain/errors';
 
 /**
@@ -10,6 +13,24 @@ export function orgIdOf(event: APIGatewayProxyEvent): string {
   const orgId = event.requestContext.authorizer?.orgId;
   if (typeof orgId !== 'string' || orgId === '') throw new UnauthorizedError();
   return orgId;
+}
+
+/** The id of the API key the authorizer resolved (see {@link orgIdOf}). */
+export function keyIdOf(event: APIGatewayProxyEvent): string {
+  const keyId = event.requestContext.authorizer?.keyId;
+  if (typeof keyId !== 'string' || keyId === '') throw new UnauthorizedError();
+  return keyId;
+}
+
+/**
+ * The API key the request's `Authorization: Bearer <key>` header carries (the gateway let only that
+ * spelling through), for a route that acts on the caller's own key.
+ */
+export function bearerKeyOf(event: APIGatewayProxyEvent): string {
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization');
+  const value = header?.[1] ?? '';
+  if (!value.startsWith('Bearer ')) throw new UnauthorizedError();
+  return value.slice('Bearer '.length);
 }
 
 /**
@@ -27,19 +48,6 @@ export function pathParam(event: APIGatewayProxyEvent, name: string): string {
   const value = event.pathParameters?.[name];
   if (value === undefined || value === '') throw new ValidationError(name, 'is required in the path');
   return value;
-}
-
-/** A JSON response. */
-export function json(
-  statusCode: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): APIGatewayProxyResult {
-  return {
-    statusCode,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
-    body: JSON.stringify(body),
-  };
 }
 
 /**
@@ -81,7 +89,14 @@ export function queryParams(event: APIGatewayProxyEvent, allowed: readonly strin
   return params;
 }
 
-/** An empty answer (204). */
-export function noContent(): APIGatewayProxyResult {
-  return { statusCode: 204, headers: { 'Cache-Control': 'no-store' }, body: '' };
+/**
+ * Like {@link jsonBody}, but an absent body reads as `{}` (routes whose fields are all optional).
+ *
+ * @throws ValidationError as {@link jsonBody}
+ */
+export function optionalJsonBody(
+  event: APIGatewayProxyEvent,
+  allowed: readonly string[],
+): Record<string, unknown> {
+  return event.body ? jsonBody(event, allowed) : {};
 }

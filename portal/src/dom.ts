@@ -35,6 +35,18 @@ export function svg(tag: string, attrs: Attrs = {}, ...children: (Child | readon
   return el;
 }
 
+/**
+ * A table cell that carries its column's name (`data-label`), which narrow screens show beside the value
+ * when a table of class `cards` lays each row out as a card (styles/fit.css).
+ */
+export function cell(
+  label: string,
+  attrs: Attrs = {},
+  ...children: (Child | readonly Child[])[]
+): HTMLElement {
+  return h('td', { ...attrs, 'data-label': label }, ...children);
+}
+
 /** Replaces the children of `el`. */
 export function mount(el: Element, ...children: (Child | readonly Child[])[]): void {
   el.replaceChildren();

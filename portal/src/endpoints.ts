@@ -1,7 +1,9 @@
 /** Endpoints: each account's webhook URL, health and chart, and (manage) URL, re-enable and token actions. */
 import { call, describe } from './api';
-import { chart, loadAttempts, WINDOWS } from './chart';
+import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
+import { type EndpointSecurityFields, securityLines } from './endpoint-security';
+import { toApiTime, utcTimeInput } from './utc-time';
 
 /** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
 interface Health {
@@ -11,11 +13,20 @@ interface Health {
   consecutive_failures: number;
 }
 
-interface AccountView {
+interface AccountView extends EndpointSecurityFields {
   iban: string;
   webhook_url: string | null;
+  endpoint_id: string | null;
+  /** `ordered`: each event waits until every earlier one of the account is settled. */
+  delivery_order: 'concurrent' | 'ordered';
   webhook_health: Health;
 }
+
+/** The delivery orders an account may have (see the `Account` schema). */
+const DELIVERY_ORDERS = ['concurrent', 'ordered'] as const;
+
+/** Accounts per page of the endpoints view: each card makes one call for its charts. */
+const PER_PAGE = 10;
 
 function healthLine(health: Health): HTMLElement {
   const parts = [
@@ -34,13 +45,18 @@ function editUrlForm(account: AccountView, status: HTMLElement, refresh: () => v
     required: true,
     'aria-label': `Webhook URL of ${account.iban}`,
   });
-  const form = h('form', { class: 'row' }, input, h('button', { type: 'submit' }, 'Save URL'));
+  const order = h(
+    'select',
+    { name: 'delivery_order', 'aria-label': `Delivery order of ${account.iban}` },
+    DELIVERY_ORDERS.map((value) => h('option', { value, selected: account.delivery_order === value }, value)),
+  );
+  const form = h('form', { class: 'row' }, input, order, h('button', { type: 'submit' }, 'Save'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
       await call(`/accounts/${encodeURIComponent(account.iban)}`, {
         method: 'PUT',
-        body: { webhook_url: input.value.trim() },
+        body: { webhook_url: input.value.trim(), delivery_order: order.value },
       });
       refresh();
     } catch (error) {
@@ -51,12 +67,7 @@ function editUrlForm(account: AccountView, status: HTMLElement, refresh: () => v
 }
 
 function enableForm(account: AccountView, status: HTMLElement, refresh: () => void): HTMLElement {
-  const since = h('input', {
-    type: 'datetime-local',
-    step: 1,
-    name: 'recover_since',
-    'aria-label': 'Redeliver failures since (UTC)',
-  });
+  const since = utcTimeInput('recover_since', '', 'Redeliver failures since (UTC)');
   const form = h(
     'form',
     { class: 'row' },
@@ -65,11 +76,21 @@ function enableForm(account: AccountView, status: HTMLElement, refresh: () => vo
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    // The input gives `YYYY-MM-DDTHH:MM` or `…:SS`; the API takes `YYYY-MM-DD HH:MM:SS` (UTC).
-    const local = since.value.replace('T', ' ');
-    const body = local ? { recover_since: local.length === 16 ? `${local}:00` : local } : {};
+    const text = since.value.trim();
+    const body = text ? { recover_since: toApiTime(text) ?? text } : {};
     try {
-      await call(`/accounts/${encodeURIComponent(account.iban)}/enable`, { method: 'POST', body });
+      // A recovery goes step by step (each bounded on the server), each one on from the last one's cursor.
+      let cursor: string | undefined;
+      let queued = 0;
+      do {
+        const { data } = await call<{ queued: string[]; cursor?: string }>(
+          `/accounts/${encodeURIComponent(account.iban)}/enable`,
+          { method: 'POST', body: cursor === undefined ? body : { ...body, cursor } },
+        );
+        queued += data.queued.length;
+        cursor = data.cursor;
+        if (cursor !== undefined) mount(status, notice('info', `Re-enabled; ${queued} redelivered so far…`));
+      } while (cursor !== undefined);
       refresh();
     } catch (error) {
       mount(status, notice('error', describe(error, 'Re-enabling an endpoint')));
@@ -81,22 +102,38 @@ function enableForm(account: AccountView, status: HTMLElement, refresh: () => vo
 function accountCard(account: AccountView, manage: boolean, refresh: () => void): HTMLElement {
   const status = h('div', { 'aria-live': 'polite' });
   const charts = h('div', { class: 'charts' }, notice('info', 'Loading attempts…'));
-  const now = Date.now();
-  loadAttempts(account.iban, now)
-    .then(({ points, capped }) =>
+  loadStats(account.iban)
+    .then((stats) =>
       mount(
         charts,
-        WINDOWS.map((w) => chart(points, w, now)),
-        capped ? h('p', { class: 'muted' }, 'Drawn from the latest 100 events of the last 7 days.') : null,
+        stats.windows.map(chart),
+        stats.complete
+          ? null
+          : h(
+              'p',
+              { class: 'muted' },
+              `Drawn from the latest ${stats.events_read} events of the last 7 days.`,
+            ),
       ),
     )
-    .catch((error: unknown) => mount(charts, notice('error', describe(error))));
+    .catch((error: unknown) => mount(charts, notice('error', describe(error, 'The delivery summary'))));
   return h(
     'article',
     { class: 'card', 'data-iban': account.iban },
     h('h2', { class: 'mono' }, account.iban),
+    account.endpoint_id ? h('p', { class: 'muted mono' }, `Endpoint ${account.endpoint_id}`) : null,
     h('p', { class: 'mono wrap' }, account.webhook_url ?? 'No webhook URL: events are recorded as skipped.'),
     healthLine(account.webhook_health),
+    h(
+      'p',
+      {},
+      'Delivery order: ',
+      account.delivery_order,
+      account.delivery_order === 'ordered'
+        ? ' (each event waits for the earlier ones; a failed one lets the next go and is listed as failed)'
+        : '',
+    ),
+    ...securityLines(account),
     manage ? editUrlForm(account, status, refresh) : null,
     manage && account.webhook_health.state === 'disabled' ? enableForm(account, status, refresh) : null,
     status,
@@ -165,18 +202,49 @@ function tokenSection(): HTMLElement {
   );
 }
 
-/** Renders `#/endpoints`. */
-export async function renderEndpoints(main: HTMLElement, manage: boolean): Promise<void> {
+/** The page's query of `GET /accounts` (`page`, `per_page`, `after`), from the fragment's query. */
+function accountsQuery(query: URLSearchParams): URLSearchParams {
+  const params = new URLSearchParams({ page: query.get('page') ?? '1', per_page: String(PER_PAGE) });
+  const after = query.get('after');
+  if (after) params.set('after', after);
+  return params;
+}
+
+/** The fragment of the page a `Link` target of the listing names, or undefined without that link. */
+function pageHref(link: string | null, rel: 'prev' | 'next'): string | undefined {
+  const target = new RegExp(`<([^>]+)>; rel="${rel}"`).exec(link ?? '')?.[1];
+  if (target === undefined) return undefined;
+  const query = new URL(target).searchParams;
+  query.delete('per_page');
+  return `#/endpoints?${query}`;
+}
+
+/** Renders `#/endpoints?…`: one page of accounts (each card one call for its charts), previous/next. */
+export async function renderEndpoints(
+  main: HTMLElement,
+  manage: boolean,
+  query: URLSearchParams = new URLSearchParams(),
+): Promise<void> {
   mount(main, h('h1', {}, 'Endpoints'), notice('info', 'Loading accounts…'));
-  const refresh = () => void renderEndpoints(main, manage);
+  const refresh = () => void renderEndpoints(main, manage, query);
   try {
-    const { data } = await call<AccountView[]>('/accounts');
+    const { data, headers } = await call<AccountView[]>(`/accounts?${accountsQuery(query)}`);
+    const prev = pageHref(headers.get('Link'), 'prev');
+    const next = pageHref(headers.get('Link'), 'next');
     mount(
       main,
       h('h1', {}, 'Endpoints'),
       data.length === 0
         ? notice('info', 'No accounts yet.')
         : data.map((a) => accountCard(a, manage, refresh)),
+      prev || next
+        ? h(
+            'nav',
+            { class: 'pager', 'aria-label': 'Pages of accounts' },
+            prev ? h('a', { href: prev, rel: 'prev' }, '← Previous') : null,
+            next ? h('a', { href: next, rel: 'next' }, 'Next →') : null,
+          )
+        : null,
       manage ? tokenSection() : null,
     );
   } catch (error) {

@@ -1,28 +1,35 @@
 /** One event: payload, the webhook request as sent, every attempt, and (manage) redelivery. */
 import { ApiError, call, describe } from './api';
-import { badge, copyable, h, mount, notice } from './dom';
+import { badge, cell, copyable, h, mount, notice } from './dom';
 
 interface Delivery {
   delivery_at: string;
   response_status: number;
   response_time: number;
   response_body: string;
+  /** Where this attempt went (null: recorded before URLs were kept). */
+  url: string | null;
+  signing_keys: string[];
 }
 
 interface EventDetail {
   id: string;
-  signature: string;
+  signature: string | null;
   account: string;
+  /** The event's place in its account; null for an event stored before sequences. */
+  sequence: number | null;
   type: string;
   triggered_at: string;
   payload: unknown;
   webhook_status: string;
   webhook_retries: number;
+  next_attempt_at: string | null;
   webhook_deliveries: Delivery[];
   _links: { self: string; account: string };
 }
 
-const REDELIVERABLE = ['failed', 'skipped'];
+/** A delivered event may be sent again too (a new cycle, within the cap on cycles). */
+const REDELIVERABLE = ['failed', 'skipped', 'pending', 'success'];
 const POLL_MS = 1000;
 const WAIT_MS = 90_000;
 
@@ -31,15 +38,23 @@ const WAIT_MS = 90_000;
  * `JSON.stringify(payload)`, so parsing and serialising again yields the same bytes.
  */
 function webhookBody(e: EventDetail): string {
-  const { id, type, account, triggered_at, payload, _links } = e;
-  return JSON.stringify({ id, type, account, triggered_at, payload, _links });
+  const { id, type, account, sequence, triggered_at, payload, _links } = e;
+  // An event stored before sequences was sent without one.
+  return sequence === null
+    ? JSON.stringify({ id, type, account, triggered_at, payload, _links })
+    : JSON.stringify({ id, type, account, sequence, triggered_at, payload, _links });
 }
 
-function requestSection(e: EventDetail, url: string | null, version: string): HTMLElement {
+/** The request as the latest attempt sent it: its own URL, not the account's current one. */
+function requestSection(e: EventDetail, version: string): HTMLElement {
+  const last = e.webhook_deliveries.at(-1);
   const headers: [string, string][] = [
     ['Content-Type', 'application/json'],
     ['User-Agent', `Herald/${version}`],
-    ['X-Signature', e.signature],
+    [
+      'X-Signature',
+      `${e.signature ?? 't=<webhook-timestamp>,sha256=<hex HMAC-SHA256 of "<t>.<body>">'} (per attempt; shown: the latest)`,
+    ],
     ['webhook-id', e.id],
     ['webhook-timestamp', 'Unix seconds of each attempt (see Attempts)'],
     [
@@ -47,11 +62,14 @@ function requestSection(e: EventDetail, url: string | null, version: string): HT
       'v1,<base64 HMAC-SHA256> of "<webhook-id>.<webhook-timestamp>.<body>", per attempt',
     ],
   ];
+  const target = last
+    ? `POST ${last.url ?? '(URL not recorded for this attempt)'}`
+    : "No attempt yet: the next one goes to the account's webhook_url.";
   return h(
     'section',
     { 'aria-labelledby': 'req' },
-    h('h2', { id: 'req' }, 'Webhook request'),
-    h('p', { class: 'mono wrap' }, `POST ${url ?? '(no webhook_url: nothing is sent)'}`),
+    h('h2', { id: 'req' }, last ? 'Webhook request (latest attempt)' : 'Webhook request'),
+    h('p', { class: 'mono wrap' }, target),
     h(
       'div',
       { class: 'scroll' },
@@ -79,16 +97,18 @@ function attemptsSection(deliveries: readonly Delivery[], fresh: number): HTMLEl
     return h(
       'tr',
       { class: i >= fresh ? 'fresh' : undefined },
-      h('td', { class: 'num' }, i + 1, i >= fresh ? h('span', { class: 'new' }, ' new') : null),
-      h('td', { class: 'mono' }, d.delivery_at),
-      h(
-        'td',
+      cell('#', { class: 'num' }, i + 1, i >= fresh ? h('span', { class: 'new' }, ' new') : null),
+      cell('Time (UTC)', { class: 'mono' }, d.delivery_at),
+      cell('URL', { class: 'mono wrap' }, d.url ?? h('span', { class: 'muted' }, '(not recorded)')),
+      cell(
+        'Result',
         {},
         h('span', { class: `badge ${ok ? 's-success' : 's-failed'}` }, `${result} · ${ok ? 'ok' : 'failed'}`),
       ),
-      h('td', { class: 'num' }, `${d.response_time} ms`),
-      h(
-        'td',
+      cell('Signed by', { class: 'mono' }, d.signing_keys.length > 0 ? d.signing_keys.join(' ') : '–'),
+      cell('Response time', { class: 'num' }, `${d.response_time} ms`),
+      cell(
+        'Response body',
         {},
         d.response_body
           ? h('pre', { class: 'body' }, d.response_body)
@@ -107,14 +127,14 @@ function attemptsSection(deliveries: readonly Delivery[], fresh: number): HTMLEl
           { class: 'scroll' },
           h(
             'table',
-            { class: 'attempts' },
+            { class: 'attempts cards' },
             h(
               'thead',
               {},
               h(
                 'tr',
                 {},
-                ['#', 'Time (UTC)', 'Result', 'Response time', 'Response body'].map((t) =>
+                ['#', 'Time (UTC)', 'URL', 'Result', 'Signed by', 'Response time', 'Response body'].map((t) =>
                   h('th', { scope: 'col' }, t),
                 ),
               ),
@@ -143,12 +163,8 @@ export async function renderEvent(
       notice('error', describe(error)),
     );
   }
-  const [account, health] = await Promise.allSettled([
-    call<{ webhook_url: string | null }>(`/accounts/${encodeURIComponent(event.account)}`),
-    call<{ version: string }>('/health', { key: null }),
-  ]);
-  const url = account.status === 'fulfilled' ? account.value.data.webhook_url : null;
-  const version = health.status === 'fulfilled' ? health.value.data.version : '<version>';
+  const health = await call<{ version: string }>('/health', { key: null }).catch(() => undefined);
+  const version = health?.data.version ?? '<version>';
   const status = h('div', { 'aria-live': 'polite' });
   mount(
     main,
@@ -160,8 +176,12 @@ export async function renderEvent(
       [
         ['Event id', event.id],
         ['Account', event.account],
+        ['Sequence', event.sequence === null ? '–' : String(event.sequence)],
         ['Triggered (UTC)', event.triggered_at],
         ['Attempts', String(event.webhook_retries)],
+        ...(event.webhook_status === 'pending'
+          ? [['Next attempt (UTC)', event.next_attempt_at ?? 'queued, within seconds']]
+          : []),
       ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', { class: 'mono' }, v)]),
     ),
     redeliverControl(main, event, manage, status),
@@ -173,7 +193,7 @@ export async function renderEvent(
       copyable('payload', JSON.stringify(event.payload, null, 2)),
     ),
     attemptsSection(event.webhook_deliveries, fresh),
-    requestSection(event, url, version),
+    requestSection(event, version),
   );
 }
 
@@ -185,9 +205,13 @@ function redeliverControl(
 ): HTMLElement | null {
   if (!manage) return h('p', { class: 'muted' }, 'Redelivery needs a portal link with manage access.');
   if (!REDELIVERABLE.includes(event.webhook_status)) return null;
-  const button = h('button', { type: 'button', class: 'primary' }, 'Redeliver');
+  const pending = event.webhook_status === 'pending';
+  const button = h('button', { type: 'button', class: 'primary' }, pending ? 'Attempt now' : 'Redeliver');
   button.addEventListener('click', () => void redeliver(main, event, button, status));
-  return h('p', {}, button, ' ', h('span', { class: 'muted' }, 'Starts a new cycle of up to 20 attempts.'));
+  const note = pending
+    ? 'Makes the next attempt of this cycle now instead of at its scheduled time.'
+    : 'Starts a new cycle of up to 20 attempts.';
+  return h('p', {}, button, ' ', h('span', { class: 'muted' }, note));
 }
 
 async function redeliver(

@@ -1,26 +1,15 @@
-/** The events list with the API's filters and paging. */
+/** The events list with the API's filters and paging, and the search by id. */
 import { type Answer, call, describe } from './api';
-import { badge, h, mount, notice } from './dom';
+import { h, mount, notice } from './dom';
+import { searchForm, searchResults } from './event-search';
+import { type EventSummary, eventsTable } from './events-table';
+import { toApiTime, utcTimeInput } from './utc-time';
 
 export { renderEvent } from './event-page';
-
-/** An element of `GET /events`. */
-export interface EventSummary {
-  id: string;
-  account: string;
-  type: string;
-  triggered_at: string;
-  webhook_status: string;
-  webhook_retries: number;
-}
 
 const FILTERS = ['webhook_status', 'type', 'account', 'since', 'until'] as const;
 const STATUSES = ['pending', 'success', 'failed', 'skipped'];
 const PAGE_SIZES = ['10', '25', '50', '100'];
-
-/** `2026-11-21T10:00:05` (a datetime-local value) ↔ `2026-11-21 10:00:05` (the API's UTC form). */
-const toApiTime = (value: string): string => (value.length === 16 ? `${value}:00` : value).replace('T', ' ');
-const toInputTime = (value: string): string => value.replace(' ', 'T');
 
 function field(label: string, control: HTMLElement): HTMLElement {
   return h('label', { class: 'field' }, h('span', {}, label), control);
@@ -39,8 +28,7 @@ function filterForm(query: URLSearchParams, accounts: readonly string[]): HTMLFo
     h('option', { value: '' }, 'any'),
     accounts.map((iban) => h('option', { value: iban, selected: query.get('account') === iban }, iban)),
   );
-  const time = (name: string) =>
-    h('input', { name, type: 'datetime-local', step: 1, value: toInputTime(query.get(name) ?? '') });
+  const time = (name: string) => utcTimeInput(name, query.get(name) ?? '');
   const size = query.get('per_page') ?? '10';
   const sizes = PAGE_SIZES.includes(size) ? PAGE_SIZES : [size, ...PAGE_SIZES];
   const perPage = h(
@@ -77,7 +65,7 @@ function filterForm(query: URLSearchParams, accounts: readonly string[]): HTMLFo
     for (const [name, value] of new FormData(form)) {
       const text = String(value).trim();
       if (text === '' || (name === 'per_page' && text === '10')) continue;
-      next.set(name, name === 'since' || name === 'until' ? toApiTime(text) : text);
+      next.set(name, name === 'since' || name === 'until' ? (toApiTime(text) ?? text) : text);
     }
     location.hash = `#/events?${next}`;
   });
@@ -85,64 +73,31 @@ function filterForm(query: URLSearchParams, accounts: readonly string[]): HTMLFo
 }
 
 function table(events: readonly EventSummary[]): HTMLElement {
-  if (events.length === 0) return notice('info', 'No events match these filters.');
-  return h(
-    'div',
-    { class: 'scroll' },
-    h(
-      'table',
-      { class: 'events' },
-      h('caption', { class: 'sr' }, 'Events, newest first'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ['Status', 'Type', 'Account', 'Triggered (UTC)', 'Attempts'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        events.map((e) =>
-          h(
-            'tr',
-            { 'data-id': e.id },
-            h('td', {}, badge(e.webhook_status)),
-            h('td', {}, h('a', { href: `#/events/${encodeURIComponent(e.id)}` }, e.type)),
-            h('td', { class: 'mono' }, e.account),
-            h('td', { class: 'mono' }, e.triggered_at),
-            h('td', { class: 'num' }, e.webhook_retries),
-          ),
-        ),
-      ),
-    ),
-  );
+  return events.length === 0 ? notice('info', 'No events match these filters.') : eventsTable(events);
 }
 
-/** Renders `#/events?…`: filters, one page of events, previous/next. */
+/** Renders `#/events?…`: the id search, filters, and one page of events or the search's matches. */
 export async function renderEvents(main: HTMLElement, query: URLSearchParams): Promise<void> {
   mount(main, h('h1', {}, 'Events'), notice('info', 'Loading events…'));
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
-  const params = new URLSearchParams();
+  const filters = new URLSearchParams();
   for (const name of FILTERS) {
     const value = query.get(name);
-    if (value) params.set(name, value);
+    if (value) filters.set(name, value);
   }
+  const params = new URLSearchParams(filters);
   params.set('page', String(page));
   params.set('per_page', query.get('per_page') ?? '10');
+  const find = query.get('find');
   const [events, accounts] = await Promise.allSettled([
-    call<EventSummary[]>(`/events?${params}`),
-    call<{ iban: string }[]>('/accounts'),
+    find ? searchResults(filters, find) : call<EventSummary[]>(`/events?${params}`),
+    // The filter's menu offers one page of accounts: the most one bounded request answers.
+    call<{ iban: string }[]>('/accounts?per_page=100'),
   ]);
   const ibans = accounts.status === 'fulfilled' ? accounts.value.data.map((a) => a.iban) : [];
-  const form = filterForm(query, ibans);
-  if (events.status === 'rejected') {
-    return mount(main, h('h1', {}, 'Events'), form, notice('error', describe(events.reason)));
-  }
+  const heading = [h('h1', {}, 'Events'), searchForm(query), filterForm(query, ibans)];
+  if (events.status === 'rejected') return mount(main, heading, notice('error', describe(events.reason)));
+  if (events.value instanceof HTMLElement) return mount(main, heading, events.value);
   const { data, headers }: Answer<EventSummary[]> = events.value;
   const hasNext = /rel="next"/.test(headers.get('Link') ?? '');
   const pageHref = (n: number) => {
@@ -152,8 +107,7 @@ export async function renderEvents(main: HTMLElement, query: URLSearchParams): P
   };
   mount(
     main,
-    h('h1', {}, 'Events'),
-    form,
+    heading,
     table(data),
     h(
       'nav',

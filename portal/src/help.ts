@@ -1,13 +1,7 @@
 /** Receiver help: verification snippets filled with the organization's values. */
 import { call, canManage, type Session } from './api';
 import { copyable, h, mount, notice } from './dom';
-import { ENV_TOKEN, LANGUAGES, type Language, type SnippetValues, snippet } from './snippets';
-
-/** Literals of a known token, per language (all use double or single quotes the same way). */
-function literals(token: string): SnippetValues['tokenLiteral'] {
-  const q = JSON.stringify(token);
-  return { node: `'${token}'`, python: q, go: q, java: q, ruby: `'${token}'` };
-}
+import { ENV_TOKEN, LANGUAGES, type Language, type SnippetValues, snippet, tokenLiterals } from './snippets';
 
 /** Renders `#/help`. */
 export async function renderHelp(main: HTMLElement, session: Session): Promise<void> {
@@ -35,7 +29,7 @@ export async function renderHelp(main: HTMLElement, session: Session): Promise<v
   const fillToken = async (): Promise<void> => {
     try {
       const { data } = await call<{ webhook_token: string }>('/webhook-token');
-      values.v = { ...values.v, tokenLiteral: literals(data.webhook_token) };
+      values.v = { ...values.v, tokenLiteral: tokenLiterals(data.webhook_token) };
       mount(tokenNote, notice('ok', 'The snippets now contain your webhook token: keep them secret.'));
       show(current);
     } catch {
@@ -51,8 +45,8 @@ export async function renderHelp(main: HTMLElement, session: Session): Promise<v
     h(
       'p',
       {},
-      'Each webhook is signed twice: Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), which the ',
-      'libraries below verify with your webhook token (whsec_…), and X-Signature. Verify the raw body before parsing it; answer 2xx within 10 s.',
+      'Each webhook attempt is signed twice with the same token(s): Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), which the ',
+      'libraries below verify with your webhook token (whsec_…), and X-Signature (t=<timestamp>,sha256=…). Verify the raw body before parsing it, refuse a timestamp more than 5 minutes off; answer 2xx within 10 s.',
     ),
     canManage(session)
       ? h(

@@ -82,9 +82,16 @@ function shell(session: Session, current: string): HTMLElement {
   const main = h('main', { id: 'main', tabindex: -1 });
   const link = (href: string, text: string) =>
     h('a', { href, 'aria-current': current === href ? 'page' : undefined }, text);
-  const signOut = (): void => {
+  const signOut = async (): Promise<void> => {
+    // A session key revokes itself, so a copy left behind stops working; a pasted key is only forgotten.
+    const revoke =
+      session.scope === 'key' ? Promise.resolve() : call('/portal/session', { method: 'DELETE' });
+    const failed = await revoke.then(
+      () => undefined,
+      (error: unknown) => describe(error),
+    );
     saveSession(undefined);
-    showSignIn();
+    showSignIn(failed && `Signed out here, but the session key could not be revoked: ${failed}`);
   };
   const scope = session.scope === 'key' ? 'API key' : `${session.scope} access`;
   const until = session.expiresAt ? ` until ${session.expiresAt.slice(11, 16)} UTC` : '';
@@ -119,7 +126,7 @@ function shell(session: Session, current: string): HTMLElement {
         session.org ? `${session.org.name} · ` : '',
         h('span', { class: `scope scope-${session.scope}` }, scope),
         until ? h('span', { class: 'muted' }, until) : null,
-        h('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'),
+        h('button', { type: 'button', class: 'link', onclick: () => void signOut() }, 'Sign out'),
       ),
     ),
     main,
@@ -145,7 +152,7 @@ function route(): void {
   const main = shell(session, event ? '#/events' : `#${path}`);
   const manage = canManage(session);
   if (event?.[1]) void renderEvent(main, decodeURIComponent(event[1]), manage);
-  else if (path === '/endpoints') void renderEndpoints(main, manage);
+  else if (path === '/endpoints') void renderEndpoints(main, manage, new URLSearchParams(query));
   else if (path === '/help') void renderHelp(main, session);
   else void renderEvents(main, new URLSearchParams(query));
 }

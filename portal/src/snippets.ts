@@ -1,11 +1,16 @@
 /**
  * Receiver snippets that verify a Herald webhook, filled with the organization's values. Pure text, so
- * a test can run the Node ones against real Herald signatures.
+ * a test can run the Node ones against real Herald signatures. Every value goes in as a string literal of
+ * the snippet's language (`literals.ts`), comments included: a path or a name can never become code.
  */
+import { goLiteral, javaLiteral, jsLiteral, pythonLiteral, rubyLiteral } from './literals';
 
 /** What fills the snippets. */
 export interface SnippetValues {
-  /** The organization's `webhook_token`, or an expression that reads it (e.g. from the environment). */
+  /**
+   * The organization's `webhook_token` as a literal of each language (`tokenLiterals`), or an expression
+   * that reads it (e.g. from the environment).
+   */
   readonly tokenLiteral: {
     readonly node: string;
     readonly python: string;
@@ -31,18 +36,29 @@ export const ENV_TOKEN = {
   ruby: "ENV['HERALD_WEBHOOK_TOKEN']",
 } as const;
 
+/** A known token as each language's literal. */
+export function tokenLiterals(token: string): SnippetValues['tokenLiteral'] {
+  return {
+    node: jsLiteral(token),
+    python: pythonLiteral(token),
+    go: goLiteral(token),
+    java: javaLiteral(token),
+    ruby: rubyLiteral(token),
+  };
+}
+
 /** The snippet of one language. */
 export function snippet(language: Language, v: SnippetValues): string {
   const t = v.tokenLiteral;
   switch (language) {
     case 'Node':
-      return `// npm install standardwebhooks express — verifies webhooks of ${v.orgName}
+      return `// npm install standardwebhooks express — verifies webhooks of ${jsLiteral(v.orgName)}
 import express from 'express';
 import { Webhook } from 'standardwebhooks';
 
 const wh = new Webhook(${t.node});
 const app = express();
-app.post('${v.path}', express.raw({ type: 'application/json' }), (req, res) => {
+app.post(${jsLiteral(v.path)}, express.raw({ type: 'application/json' }), (req, res) => {
   let event;
   try {
     // Checks webhook-signature over the raw body and that webhook-timestamp is within 5 minutes.
@@ -56,7 +72,7 @@ app.post('${v.path}', express.raw({ type: 'application/json' }), (req, res) => {
 });
 app.listen(8080);`;
     case 'Python':
-      return `# pip install standardwebhooks flask — verifies webhooks of ${v.orgName}
+      return `# pip install standardwebhooks flask — verifies webhooks of ${pythonLiteral(v.orgName)}
 import os
 from flask import Flask, request
 from standardwebhooks.webhooks import Webhook
@@ -64,7 +80,7 @@ from standardwebhooks.webhooks import Webhook
 wh = Webhook(${t.python})
 app = Flask(__name__)
 
-@app.post("${v.path}")
+@app.post(${pythonLiteral(v.path)})
 def herald():
     try:
         event = wh.verify(request.get_data(), dict(request.headers))
@@ -74,7 +90,7 @@ def herald():
     print(event["type"], event["payload"])
     return "", 204`;
     case 'Go':
-      return `// go get github.com/standard-webhooks/standard-webhooks/libraries — verifies webhooks of ${v.orgName}
+      return `// go get github.com/standard-webhooks/standard-webhooks/libraries — verifies webhooks of ${goLiteral(v.orgName)}
 package main
 
 import (
@@ -90,7 +106,7 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	http.HandleFunc("${v.path}", func(w http.ResponseWriter, r *http.Request) {
+	http.HandleFunc(${goLiteral(v.path)}, func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil || wh.Verify(body, r.Header) != nil {
 			w.WriteHeader(http.StatusBadRequest)
@@ -101,15 +117,17 @@ func main() {
 	http.ListenAndServe(":8080", nil)
 }`;
     case 'Java':
-      return `// com.standardwebhooks:standardwebhooks — verifies webhooks of ${v.orgName}
+      return `// com.standardwebhooks:standardwebhooks — verifies webhooks of ${javaLiteral(v.orgName)}
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookVerificationException;
 import java.net.http.HttpHeaders;
 
 public final class HeraldReceiver {
     private static final Webhook WH = new Webhook(${t.java});
+    /** The route Herald posts to: map it to {@link #verify} in your framework. */
+    public static final String ROUTE = ${javaLiteral(v.path)};
 
-    /** Call with the raw request body and its headers (route ${v.path}); true when Herald sent it. */
+    /** Call with the raw request body and its headers; true when Herald sent it. */
     public static boolean verify(String rawBody, HttpHeaders headers) {
         try {
             WH.verify(rawBody, headers);
@@ -120,13 +138,13 @@ public final class HeraldReceiver {
     }
 }`;
     case 'Ruby':
-      return `# gem install standardwebhooks sinatra — verifies webhooks of ${v.orgName}
+      return `# gem install standardwebhooks sinatra — verifies webhooks of ${rubyLiteral(v.orgName)}
 require 'sinatra'
 require 'standardwebhooks'
 
 WH = StandardWebhooks::Webhook.new(${t.ruby})
 
-post '${v.path}' do
+post ${rubyLiteral(v.path)} do
   headers = {
     'webhook-id' => request.env['HTTP_WEBHOOK_ID'],
     'webhook-timestamp' => request.env['HTTP_WEBHOOK_TIMESTAMP'],
@@ -140,17 +158,24 @@ post '${v.path}' do
   status 204
 end`;
     case 'X-Signature (Node)':
-      return `// X-Signature: sha256=<hex HMAC-SHA256(key, raw body)>, key = base64 after "whsec_" (${v.orgName}).
-// It is fixed when the event is recorded, so after a token rotation older events carry the old token's.
+      return `// X-Signature: t=<timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<raw body>")>, key = base64 after "whsec_" (${jsLiteral(v.orgName)}).
+// Each attempt signs itself; during a token rotation's overlap a second sha256= carries the old token's.
+// Refuse a timestamp more than 5 minutes off, and answer 2xx without acting to a webhook-id already handled.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const token = ${t.node};
 const key = Buffer.from(token.slice('whsec_'.length), 'base64');
 
-export function verifyXSignature(rawBody, header) {
-  const expected = Buffer.from('sha256=' + createHmac('sha256', key).update(rawBody).digest('hex'));
-  const given = Buffer.from(String(header ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export function verifyXSignature(rawBody, header, nowSeconds = Date.now() / 1000) {
+  const [stamp = '', ...signatures] = String(header ?? '').split(',');
+  const t = Number(stamp.slice(2));
+  if (!stamp.startsWith('t=') || !Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false;
+  const mac = createHmac('sha256', key).update(t + '.').update(rawBody).digest('hex');
+  const expected = Buffer.from('sha256=' + mac);
+  return signatures.some((s) => {
+    const given = Buffer.from(s);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }`;
   }
 }

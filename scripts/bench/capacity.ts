@@ -3,23 +3,28 @@
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { eventItem } from '#adapters/dynamodb/items';
+import { eventItem } from '#adapters/dynamodb/events/event-items';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { DEFAULT_HEALTH_POLICY } from '#domain/endpoint-health';
+import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { ValidationError } from '#domain/errors';
+import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
-import { parseListQuery } from '#http/list-query';
-import { createOrganization, putAccount } from '#use-cases/administer';
-import { deliverEvent } from '#use-cases/deliver-event';
-import { publishEvent } from '#use-cases/publish-event';
-import { resetWebhooks } from '#use-cases/reset-webhooks';
+import type { EventRef } from '#domain/model';
+import type { QueueMessage } from '#domain/ports';
+import { parseListQuery } from '#http/events/list-query';
+import { TenantSeeder } from '#local/tenant-seed';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
+import { recordEvent } from '#use-cases/events/record-event';
+import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;
@@ -42,17 +47,34 @@ export const SAMPLE_PAYLOAD = {
   settled_at: '2026-11-21T10:15:00Z',
 };
 
-/** Units per event of publish and of a first-try delivery, averaged over `events`. */
+/** Messages per consumer batch, as the event source mapping hands them over. */
+const BATCH = 10;
+
+/** Units per event of publish and of first-try deliveries, in batches of ten. */
+export interface DeliveryCapacity {
+  readonly publish: CapacityTally;
+  /** Batches of ten events of one account: the account and its organization read once per batch. */
+  readonly deliver: CapacityTally;
+  /** Batches of ten events of ten accounts of ten organizations: the most reads a batch can make. */
+  readonly deliverSpread: CapacityTally;
+}
+
+/**
+ * Units per event of publish and of a first-try delivery through the consumer's batch path (fresh
+ * account and organization reads per batch, counted as `… (directory)`), averaged over `batches`
+ * batches of ten.
+ */
 export async function measureDeliveryCapacity(
   client: DynamoDBDocumentClient,
   tableName: string,
   receiverUrl: string,
-  events: number,
-): Promise<{ publish: CapacityTally; deliver: CapacityTally }> {
-  const setup = new DynamoDirectoryStore(client, tableName);
-  const org = await createOrganization(setup, new DynamoApiKeyStore(client, tableName), 'bench');
-  const iban = 'DE89370400440532013000';
-  await putAccount(setup, { orgId: org.id, iban, webhookUrl: receiverUrl }, 'local');
+  batches: number,
+): Promise<DeliveryCapacity> {
+  const seeder = new TenantSeeder(client, tableName);
+  // A customer's URL is longer than the local receiver's: the attempt records it, so it counts in the item.
+  const webhookUrl = `${receiverUrl}/payments/herald-webhooks`;
+  const ibans = Array.from({ length: BATCH }, (_, i) => benchIban(i));
+  for (const [i, iban] of ibans.entries()) await seeder.tenant(`bench ${i}`, [{ iban, webhookUrl }]);
 
   const pub = tally();
   const publishDeps = {
@@ -63,33 +85,80 @@ export async function measureDeliveryCapacity(
     // Retention is read once per publisher, not per event: it adds nothing per event.
     retentionDays: async () => undefined,
   };
-  const del = tally();
-  const deliverDeps = {
-    events: new DynamoEventStore(client, tableName, del.listener),
-    // The consumer caches accounts and organizations; a fresh store per event would overstate reads.
-    directory: new DynamoDirectoryStore(client, tableName),
+  const publish = async (account: string) =>
+    (
+      await recordEvent(publishDeps, {
+        account,
+        type: 'credit_transfer_status_change',
+        payload: SAMPLE_PAYLOAD,
+      })
+    ).event;
+  const measure = async (accountOf: (i: number) => string): Promise<CapacityTally> => {
+    const del = tally();
+    const deps = deliveryDeps(client, tableName, del.listener);
+    for (let b = 0; b < batches; b++) {
+      const ids: EventRef[] = [];
+      for (let i = 0; i < BATCH; i++) ids.push(await publish(accountOf(i)));
+      const kept = await deliverBatch(deps, ids.map(benchMessage));
+      if (kept.length > 0) throw new Error(`bench batch kept ${kept.length} messages`);
+    }
+    return perEvent(del.sum, batches * BATCH);
+  };
+  const deliver = await measure(() => ibans[0] ?? '');
+  const deliverSpread = await measure((i) => ibans[i] ?? '');
+  return { publish: perEvent(pub.sum, 2 * batches * BATCH), deliver, deliverSpread };
+}
+
+/** The consumer's batch dependencies, counting every table request (health writes included). */
+function deliveryDeps(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  listener: CapacityListener,
+): BatchDeps {
+  return {
+    events: new DynamoEventStore(client, tableName, listener),
+    directory: new DynamoDirectoryStore(client, tableName, (op, units) =>
+      listener(`${op} (directory)`, units),
+    ),
     sender: new HttpWebhookSender('local'),
     schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
     maxAttempts: MAX_ATTEMPTS,
-    urlPolicy: 'local' as const,
+    urlPolicy: 'local',
     leaseMs: 120_000,
     // Counted with the event's units: a healthy endpoint's first-try success must write nothing here.
-    health: new DynamoEndpointHealthStore(client, tableName, del.listener),
+    health: new DynamoEndpointHealthStore(client, tableName, listener),
     healthPolicy: DEFAULT_HEALTH_POLICY,
     now: Date.now,
+    queue: { enqueue: async () => undefined, postpone: async () => undefined },
+    replaceAtReceiveCount: REPLACE_AT_RECEIVE_COUNT,
+    replaceAfterAgeSeconds: REPLACE_AFTER_AGE_SECONDS,
+    observe: (id, outcome) => {
+      if (outcome.kind !== 'delivered') throw new Error(`bench delivery of ${id}: ${outcome.kind}`);
+    },
+    observeError: (_messageId, error) => {
+      throw error;
+    },
   };
-  for (let i = 0; i < events; i++) {
-    const { event } = await publishEvent(publishDeps, {
-      account: iban,
-      type: 'credit_transfer_status_change',
-      payload: SAMPLE_PAYLOAD,
-    });
-    const outcome = await deliverEvent(deliverDeps, event.id);
-    if (outcome.kind !== 'delivered') throw new Error(`bench delivery ${outcome.kind}`);
-  }
-  const perEvent = (sum: CapacityTally) =>
-    Object.fromEntries(Object.entries(sum).map(([op, units]) => [op, units / events]));
-  return { publish: perEvent(pub.sum), deliver: perEvent(del.sum) };
+}
+
+/** A received message for an event, as the queue would hand it over. */
+function benchMessage(event: EventRef): QueueMessage {
+  return {
+    messageId: event.id,
+    receiptHandle: event.id,
+    body: encodeDeliveryMessage(event),
+    receiveCount: 1,
+    sentAt: Date.now(),
+  };
+}
+
+/** A valid German test IBAN per index (bank code 37040044, account number from the index). */
+function benchIban(index: number): string {
+  return ibanWithCheckDigits('DE', `37040044${String(532013000 + index).padStart(10, '0')}`);
+}
+
+function perEvent(sum: CapacityTally, events: number): CapacityTally {
+  return Object.fromEntries(Object.entries(sum).map(([op, units]) => [op, units / events]));
 }
 
 /** Every 50th of the 10,000 listed events failed (200 in all); the others were delivered. */
@@ -119,8 +188,8 @@ export async function seedDeliveredEvents(
       account,
       type: 'credit_transfer_status_change',
       triggeredAt,
+      sequence: i + 1,
       body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
-      signature: `sha256=${'0'.repeat(64)}`,
       webhookStatus: 'pending',
     });
     return failed

@@ -4,11 +4,12 @@
  * clients a handler uses. Module init beyond the floor is what Herald's own code costs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ESBUILD_OPTIONS } from '#config/bundling';
 import { FUNCTIONS } from '#config/functions';
+import { ensurePrivateDir } from '#local/private-files';
 
 const OUT = join('.herald', 'bench', 'bundles');
 const RUNS = 7;
@@ -65,7 +66,7 @@ function medianInitMs(file: string): number {
 
 /** Bundles and times every handler and the floors. */
 export async function measureColdStarts(): Promise<ColdStartRow[]> {
-  mkdirSync(OUT, { recursive: true });
+  ensurePrivateDir(OUT);
   writeFileSync(join(OUT, 'package.json'), '{"type":"module"}\n');
   const rows: ColdStartRow[] = [];
   const entries: [string, { path: string } | { contents: string }][] = [

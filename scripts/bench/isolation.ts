@@ -9,13 +9,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from '#local/tenant-seed';
 import { SAMPLE_PAYLOAD } from './capacity';
 
 /** How the other account's receiver behaves. */
@@ -73,11 +71,8 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
-  const client = createDocumentClient();
-  const directory = new DynamoDirectoryStore(client, runtime.tableName);
-  const apiKeys = new DynamoApiKeyStore(client, runtime.tableName);
-  const org = await createOrganization(directory, apiKeys, `bench ${iban}`);
-  await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
+  const seeder = new TenantSeeder(createDocumentClient(), runtime.tableName);
+  await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }]);
 }
 
 /** A bad account per scenario (valid IBANs). */

@@ -5,12 +5,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { createPublisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
 import { startLocalRuntime } from '#local/runtime';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from '#local/tenant-seed';
 import { SAMPLE_PAYLOAD } from './capacity';
 
 /** Latency percentiles (ms) and throughput (deliveries per second). */
@@ -52,14 +50,8 @@ export async function measureLatency(
   const runtime = await startLocalRuntime({ endpoints, prefix: `bench-${Date.now().toString(36)}` });
   try {
     const client = createDocumentClient();
-    const directory = new DynamoDirectoryStore(client, runtime.tableName);
-    const org = await createOrganization(
-      directory,
-      new DynamoApiKeyStore(client, runtime.tableName),
-      'bench',
-    );
     const iban = 'DE89370400440532013000';
-    await putAccount(directory, { orgId: org.id, iban, webhookUrl: url }, 'local');
+    await new TenantSeeder(client, runtime.tableName).tenant('bench', [{ iban, webhookUrl: url }]);
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
     const event = { account: iban, type: 'credit_transfer_status_change', payload: SAMPLE_PAYLOAD };
 

@@ -5,11 +5,9 @@
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import type { LocalEndpoints } from '#local/emulators';
 import { startLocalRuntime } from '#local/runtime';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from '#local/tenant-seed';
 import { seedDeliveredEvents } from './capacity';
 
 const IBAN = 'DE89370400440532013000';
@@ -28,20 +26,14 @@ export async function measurePortalRender(
   });
   try {
     const client = createDocumentClient();
-    const directory = new DynamoDirectoryStore(client, runtime.tableName);
-    const org = await createOrganization(
-      directory,
-      new DynamoApiKeyStore(client, runtime.tableName),
-      'Bench portal',
-    );
-    await putAccount(directory, { orgId: org.id, iban: IBAN }, 'local');
-    await seedDeliveredEvents(client, runtime.tableName, org.id, IBAN, events);
+    const org = await new TenantSeeder(client, runtime.tableName).tenant('Bench portal', [{ iban: IBAN }]);
+    await seedDeliveredEvents(client, runtime.tableName, org.orgId, IBAN, events);
     const result: Record<string, { coldMs: number; medianWarmMs: number }> = {};
     // One context for all runs: @sparticuz/chromium runs single-process, where closing a context can end
     // the browser. Each run opens a new tab, whose sessionStorage is its own.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // The session a pasted API key leaves in sessionStorage, so the measurement starts at navigation.
-    const session = JSON.stringify(JSON.stringify({ key: org.api_key, scope: 'key' }));
+    const session = JSON.stringify(JSON.stringify({ key: org.apiKey, scope: 'key' }));
     await context.addInitScript({
       content: `if (location.protocol === 'http:') sessionStorage.setItem('herald.portal.session', ${session});`,
     });

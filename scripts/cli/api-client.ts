@@ -13,10 +13,11 @@ export class ApiError extends Error {
   }
 }
 
-/** A successful answer: its status and parsed JSON body (undefined for 204). */
+/** A successful answer: its status, parsed JSON body (undefined for 204) and `Link` header, if any. */
 export interface ApiAnswer {
   readonly status: number;
   readonly body: unknown;
+  readonly link?: string | undefined;
 }
 
 /** A SigV4-signed call of Herald's API; rejects with {@link ApiError} for an error answer. */
@@ -55,7 +56,7 @@ export function apiClient(target: CliTarget): ApiCall {
     const answer = await response.text();
     const parsed: unknown = answer === '' ? undefined : JSON.parse(answer);
     if (!response.ok) throw new ApiError(response.status, problemText(parsed, response.status));
-    return { status: response.status, body: parsed };
+    return { status: response.status, body: parsed, link: response.headers.get('link') ?? undefined };
   };
 }
 

@@ -25,13 +25,13 @@ import {
   BEARER_PATTERN,
   type RouteShape,
 } from '#config/routes';
-import { renderProblem } from '#http/problem';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { renderProblem } from '#http/problem/render';
 import { headerValue, matchRoute, readBody, toMethodArn, toProxyEvent } from './api-gateway-event';
 import { LOCAL_REGION } from './emulators';
 import { type LocalCredentials, verifySigV4 } from './sigv4';
@@ -58,7 +58,10 @@ export interface ApiGatewayOptions {
   readonly handlers: ApiHandlers;
   /** Default `API_ROUTES`. */
   readonly routes?: readonly RouteShape[];
-  /** How long an authorizer decision is reused for the same token; default 300 s, 0 disables the cache. */
+  /**
+   * How long an authorizer decision is reused for the same token; default `AUTHORIZER_CACHE_TTL_SECONDS`
+   * (60 s), 0 disables the cache.
+   */
   readonly authorizerCacheTtlSeconds?: number;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;
@@ -76,8 +79,12 @@ export interface ApiGatewayOptions {
 
 /** A gateway that is not yet (or no longer) listening. */
 export interface ApiGateway {
-  /** Starts listening; resolves with the base URL, e.g. `http://127.0.0.1:3000`. Port 0 picks a free one. */
-  listen(port?: number, host?: string): Promise<string>;
+  /**
+   * Starts listening on 127.0.0.1 (never another interface: the emulated gateway has no TLS and the
+   * operator key it accepts is local); resolves with the base URL, e.g. `http://127.0.0.1:3000`. Port 0
+   * picks a free one.
+   */
+  listen(port?: number): Promise<string>;
   /** Stops accepting requests and closes open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -202,12 +209,12 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
   let closing: Promise<void> | undefined;
 
   return {
-    listen: (port = 0, host = '127.0.0.1') =>
+    listen: (port = 0) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen(port, '127.0.0.1', () => {
           server.off('error', reject);
-          resolve(`http://${host}:${(server.address() as AddressInfo).port}`);
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
         });
       }),
     close: () => {

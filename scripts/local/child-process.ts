@@ -35,18 +35,24 @@ export interface SuperviseOptions<Name extends string = string> {
 
 const OUTPUT_TAIL_CHARS = 4_000;
 
-/** Finds a free TCP port on the loopback interface by binding port 0. */
-export async function findFreePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('No free port found'))));
+/**
+ * Finds a free TCP port on the loopback interface: `preferred` if it is free, else one the kernel picks
+ * (binding port 0).
+ */
+export async function findFreePort(preferred = 0): Promise<number> {
+  const listenOn = (port: number) =>
+    new Promise<number>((resolvePort, reject) => {
+      const server = createServer();
+      server.unref();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        const address = server.address();
+        const bound = typeof address === 'object' && address !== null ? address.port : 0;
+        server.close(() => (bound > 0 ? resolvePort(bound) : reject(new Error('No free port found'))));
+      });
     });
-  });
+  // The preferred port when it is free (a fixed one is easier to remember), any free one otherwise.
+  return preferred === 0 ? listenOn(0) : listenOn(preferred).catch(() => listenOn(0));
 }
 
 /** Waits for readiness and builds the handle; any failure kills the child before it is reported. */

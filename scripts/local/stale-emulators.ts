@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { KILL_GRACE_MS, WATCHDOG_MARKER } from './watchdog';
 
 /** A process on this machine, as `/proc` shows it. */
-interface ProcessInfo {
+export interface ProcessInfo {
   readonly pid: number;
   readonly parentPid: number;
   readonly argv: readonly string[];
@@ -63,7 +63,7 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> 
 }
 
 /** The processes of this machine; empty where there is no `/proc` (the check is then skipped). */
-function listProcesses(): ProcessInfo[] {
+export function listProcesses(): ProcessInfo[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));

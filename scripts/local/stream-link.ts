@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { FORWARDER_EVENT_SOURCE } from '#config/delivery';
-import { STREAM_FILTER_PATTERN } from '#config/storage';
+import { STREAM_FILTER_PATTERNS } from '#config/storage';
 import { LOCAL_REGION } from './emulators';
 import { type FilterPattern, matchesFilterPattern } from './filter-pattern';
 import { Sleeper } from './sleeper';
@@ -44,8 +44,8 @@ export interface StreamLinkOptions {
   readonly handler: StreamHandler;
   /** Default: a client configured from the environment (`AWS_ENDPOINT_URL_DYNAMODB_STREAMS`). */
   readonly client?: DynamoDBStreamsClient;
-  /** Default `STREAM_FILTER_PATTERN`; `null` delivers every record. */
-  readonly filter?: FilterPattern | null;
+  /** Default `STREAM_FILTER_PATTERNS` (a record passes when one matches); `null` delivers every record. */
+  readonly filter?: FilterPattern | readonly FilterPattern[] | null;
   /** Default `FORWARDER_EVENT_SOURCE.batchSize`. */
   readonly batchSize?: number;
   /** Pause between polls of the stream; default 200 ms. */
@@ -74,7 +74,7 @@ const DEFAULT_POLL_INTERVAL_MS = 200;
 interface Link {
   readonly options: StreamLinkOptions;
   readonly client: DynamoDBStreamsClient;
-  readonly filter: FilterPattern | null;
+  readonly filter: FilterPattern | readonly FilterPattern[] | null;
   readonly batchSize: number;
   readonly region: string;
   readonly onError: (error: unknown) => void;
@@ -92,7 +92,7 @@ export function startStreamLink(options: StreamLinkOptions): StreamLink {
   const link: Link = {
     options,
     client: options.client ?? new DynamoDBStreamsClient({}),
-    filter: options.filter === undefined ? STREAM_FILTER_PATTERN : options.filter,
+    filter: options.filter === undefined ? STREAM_FILTER_PATTERNS : options.filter,
     batchSize: options.batchSize ?? FORWARDER_EVENT_SOURCE.batchSize,
     region: options.region ?? LOCAL_REGION,
     onError: options.onError ?? ((error: unknown) => console.error('[stream-link]', error)),
@@ -225,7 +225,11 @@ async function readShard(link: Link, shard: ShardState): Promise<void> {
     addRead(shard, {
       record,
       sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
-      matches: link.filter === null || matchesFilterPattern(link.filter, record),
+      matches:
+        link.filter === null ||
+        (Array.isArray(link.filter) ? link.filter : [link.filter]).some((pattern: FilterPattern) =>
+          matchesFilterPattern(pattern, record),
+        ),
     });
   }
 }

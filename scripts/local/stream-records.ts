@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, StreamRecord } from 'aws-lambda';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 /** The checkpoint file's content: the last processed sequence number per shard of one stream. */
 export interface Checkpoint {
@@ -67,6 +68,6 @@ export function loadCheckpoint(file: string | undefined, streamArn: string): Rec
 export async function saveCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
   // Write-then-rename so a crash mid-write never leaves a truncated checkpoint behind.
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  await writeFile(temporary, `${JSON.stringify(checkpoint, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   await rename(temporary, file);
 }

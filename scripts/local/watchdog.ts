@@ -5,6 +5,9 @@
  * of a pipe from the runtime (its stdin). The kernel closes the write end however the runtime ends, the
  * watchdog sees end-of-file and stops the emulator (SIGTERM, SIGKILL after the grace period), then exits.
  *
+ * The emulator inherits the watchdog's umask 077, so what it writes to its data directory (DynamoDB
+ * Local's database holds webhook tokens) is owner-only whatever the shell's umask is.
+ *
  * The watchdog leads its own process group and the emulator stays in it, so signalling the group
  * (`kill(-pid)`) reaches both, and a Ctrl-C in the terminal reaches only the runtime, which then stops
  * the links before the emulators.
@@ -23,6 +26,7 @@ export const WATCHDOG_MARKER = 'herald-watchdog';
 const WATCHDOG_SCRIPT = `
 const { spawn } = require('node:child_process');
 const [command, ...args] = process.argv.slice(2);
+process.umask(0o077);
 const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 let stopping = false;
 const stop = () => {

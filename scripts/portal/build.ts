@@ -1,9 +1,10 @@
 /**
- * Builds the webhook portal: bundles `portal/src/main.ts` (browser TypeScript) and `portal/styles.css`
- * with esbuild, minified, and writes them as string constants to `lambdas/http/portal-assets.generated.ts`,
- * which the `get-portal` handler inlines into its page. A plain module of strings bundles the same way for
- * Lambda, `tsx` and vitest, with no loader configuration. `npm start` rebuilds it; a test fails when the
- * checked-in file is stale. Run: `npx tsx scripts/portal/build.ts`.
+ * Builds the webhook portal: bundles `portal/src/main.ts` (browser TypeScript) and the style sheets of
+ * `portal/styles/` with esbuild, minified, and writes them as string constants to
+ * `lambdas/http/portal/portal-assets.generated.ts`, which the `get-portal` handler inlines into its page.
+ * A plain module of strings bundles the same way for Lambda, `tsx` and vitest, with no loader
+ * configuration. `npm start` rebuilds it; a test fails when the checked-in file is stale. Run:
+ * `npx tsx scripts/portal/build.ts`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,10 @@ import { build, transform } from 'esbuild';
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 /** Where the generated module lives. */
-export const PORTAL_ASSETS_MODULE = root('lambdas/http/portal-assets.generated.ts');
+export const PORTAL_ASSETS_MODULE = root('lambdas/http/portal/portal-assets.generated.ts');
+
+/** The style sheets of `portal/styles/`, in cascade order: later ones win over earlier ones. */
+const STYLE_SHEETS = ['page', 'controls', 'tables', 'endpoints', 'fit'];
 
 /** `</` must not occur inside an inline <script> or <style>: it could end the element early. */
 const inlineSafe = (text: string): string => text.replaceAll('</', '<\\/');
@@ -29,7 +33,8 @@ export async function buildPortalAssets(): Promise<{ script: string; style: stri
     legalComments: 'none',
   });
   const script = bundle.outputFiles[0]?.text.trim() ?? '';
-  const css = await transform(readFileSync(root('portal/styles.css'), 'utf8'), {
+  const sheets = STYLE_SHEETS.map((name) => readFileSync(root(`portal/styles/${name}.css`), 'utf8'));
+  const css = await transform(sheets.join(''), {
     loader: 'css',
     minify: true,
   });

@@ -1,12 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logger, maskIbanStrings } from '#adapters/observability';
+import { createMetrics, logger, maskIbanStrings } from '#adapters/observability';
 import { maskIban, maskIbans } from '#domain/iban';
+import type { EventRecord } from '#domain/model';
+import { deliveryObserver } from '#handlers/deliver-webhooks-telemetry';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** What the process writes to stdout while `run` runs (logs and EMF metrics both go there). */
+function stdoutOf(run: () => void): string {
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  run();
+  return lines.join('');
+}
 
 describe('IBANs in logs', () => {
   it('keeps the country, check digits and last four characters', () => {
@@ -61,5 +74,37 @@ describe('IBANs in logs', () => {
       // Each handler either builds on the shared API stack or wires the masked logger itself.
       expect(source, file).toMatch(/from '(\.\/api-handler|#adapters\/observability)'/);
     }
+  });
+
+  it('endpoint-change metrics name the organization and the endpoint id, never the IBAN', () => {
+    const iban = 'DE89370400440532013000';
+    const event = { id: 'e1', orgId: 'org-1', account: iban, webhookRetries: 5 } as EventRecord;
+    const attempt = { deliveredAt: '', responseStatus: 410, responseBody: '', responseTimeMs: 12 };
+    const metrics = createMetrics();
+    const written = stdoutOf(() => {
+      deliveryObserver(logger, metrics).observe('e1', {
+        kind: 'exhausted',
+        event,
+        attempt,
+        endpoint: {
+          health: { state: 'disabled', consecutiveFailures: 0, reason: 'receiver answered 410 Gone' },
+          change: 'disabled',
+          endpointId: 'ep_0123456789ab',
+        },
+      });
+      metrics.publishStoredMetrics();
+    });
+    expect(written).not.toContain(iban);
+    const documents = written
+      .split('\n')
+      .filter((line) => line.includes('CloudWatchMetrics'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const perEndpoint = documents.find((doc) => doc.endpoint !== undefined);
+    expect(perEndpoint).toMatchObject({
+      endpoint: 'ep_0123456789ab',
+      organization: 'org-1',
+      EndpointDisabled: 1,
+    });
+    expect(JSON.stringify(perEndpoint)).toContain('["service","organization","endpoint"]');
   });
 });

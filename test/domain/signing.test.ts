@@ -1,16 +1,21 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
 import {
-  generateApiKey,
-  generateWebhookToken,
-  hashApiKey,
-  signBody,
+  signAttempt,
   standardSignature,
+  timestampedSignature,
+  X_SIGNATURE_PATTERN,
+} from '#domain/signing/signatures';
+import {
+  generateWebhookToken,
+  signingTokens,
+  TOKEN_ID_PATTERN,
   WebhookTokenError,
   webhookKey,
-  webhookSignatureHeader,
-} from '#domain/signing';
+  webhookTokenId,
+} from '#domain/signing/webhook-token';
 import { catchError } from './catch-error';
 
 describe('webhook tokens', () => {
@@ -40,14 +45,25 @@ describe('webhook tokens', () => {
   });
 });
 
-describe('signBody', () => {
+describe('timestampedSignature', () => {
   const key = Buffer.from('0123456789abcdef0123456789abcdef');
 
-  it('is sha256=<hex HMAC-SHA256> of the UTF-8 body', () => {
+  it('is sha256=<hex HMAC-SHA256> of "<timestamp>.<UTF-8 body>"', () => {
     const body = '{"note":"Grüße"}';
-    const expected = createHmac('sha256', key).update(Buffer.from(body, 'utf8')).digest('hex');
-    expect(signBody(key, body)).toBe(`sha256=${expected}`);
-    expect(signBody(key, body)).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const expected = createHmac('sha256', key)
+      .update(Buffer.from(`1700000000.${body}`, 'utf8'))
+      .digest('hex');
+    expect(timestampedSignature(key, 1_700_000_000, body)).toBe(`sha256=${expected}`);
+  });
+});
+
+describe('webhook token ids', () => {
+  it('are whk_ + the first 8 bytes of the SHA-256 of the token, in hex', () => {
+    const token = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    const hash = createHash('sha256').update(token).digest('hex');
+    expect(webhookTokenId(token)).toBe(`whk_${hash.slice(0, 16)}`);
+    expect(webhookTokenId(token)).toMatch(TOKEN_ID_PATTERN);
+    expect(webhookTokenId(generateWebhookToken())).not.toBe(webhookTokenId(token));
   });
 });
 
@@ -93,25 +109,40 @@ describe('API keys', () => {
   });
 });
 
-describe('webhookSignatureHeader', () => {
+describe('signAttempt', () => {
   const current = generateWebhookToken();
   const previous = generateWebhookToken();
   const body = '{"id":"x"}';
   const expiresAt = '2026-11-22T12:00:00.000Z';
   const expiry = Date.parse(expiresAt);
-  const sign = (token: string) => standardSignature(webhookKey(token), 'evt', 1_700_000_000, body);
+  const t = 1_700_000_000;
+  const v1 = (token: string) => standardSignature(webhookKey(token), 'evt', t, body);
+  const x = (token: string) => timestampedSignature(webhookKey(token), t, body);
 
-  it('is the current signature alone without a previous token', () => {
-    expect(webhookSignatureHeader({ webhookToken: current }, 'evt', 1_700_000_000, body, expiry)).toBe(
-      sign(current),
+  it('signs both headers with the current token alone without a previous one', () => {
+    expect(signAttempt({ webhookToken: current }, 'evt', t, body, expiry)).toEqual({
+      xSignature: `t=${t},${x(current)}`,
+      webhookSignature: v1(current),
+      tokenIds: [webhookTokenId(current)],
+    });
+  });
+
+  it('adds the previous token to both headers, after the new one, until it expires', () => {
+    const tokens = { webhookToken: current, previousWebhookToken: { token: previous, expiresAt } };
+    expect(signingTokens(tokens, expiry - 1)).toEqual([current, previous]);
+    const during = signAttempt(tokens, 'evt', t, body, expiry - 1);
+    expect(during).toEqual({
+      xSignature: `t=${t},${x(current)},${x(previous)}`,
+      webhookSignature: `${v1(current)} ${v1(previous)}`,
+      tokenIds: [webhookTokenId(current), webhookTokenId(previous)],
+    });
+    expect(during.xSignature).toMatch(X_SIGNATURE_PATTERN);
+    expect(signAttempt(tokens, 'evt', t, body, expiry)).toEqual(
+      signAttempt({ webhookToken: current }, 'evt', t, body, expiry),
     );
   });
 
-  it('adds the previous signature after a space until the previous token expires', () => {
-    const tokens = { webhookToken: current, previousWebhookToken: { token: previous, expiresAt } };
-    expect(webhookSignatureHeader(tokens, 'evt', 1_700_000_000, body, expiry - 1)).toBe(
-      `${sign(current)} ${sign(previous)}`,
-    );
-    expect(webhookSignatureHeader(tokens, 'evt', 1_700_000_000, body, expiry)).toBe(sign(current));
+  it('refuses a timestamp that is not whole seconds', () => {
+    expect(() => signAttempt({ webhookToken: current }, 'evt', 1.5, body, expiry)).toThrow(RangeError);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
+import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -67,5 +67,21 @@ describe('truncateUtf8', () => {
   it('refuses a negative or fractional limit', () => {
     expect(() => truncateUtf8(encode('x'), -1)).toThrow(RangeError);
     expect(() => truncateUtf8(encode('x'), 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('answerBesideUrl', () => {
+  it('keeps answer and URL together within the limit, cutting only the answer', () => {
+    const answer = 'é'.repeat(RESPONSE_BODY_LIMIT_BYTES);
+    const shortUrl = 'https://hooks.example.com/h';
+    const longUrl = `https://hooks.example.com/${'p'.repeat(2000)}`;
+    expect(byteLength(answerBesideUrl(answer, shortUrl))).toBeLessThanOrEqual(
+      RESPONSE_BODY_LIMIT_BYTES - byteLength(shortUrl),
+    );
+    const beside = answerBesideUrl(answer, longUrl);
+    expect(byteLength(beside) + byteLength(longUrl)).toBeLessThanOrEqual(RESPONSE_BODY_LIMIT_BYTES);
+    expect(byteLength(beside)).toBeGreaterThan(RESPONSE_BODY_LIMIT_BYTES - byteLength(longUrl) - 2);
+    expect(answer.startsWith(beside)).toBe(true);
+    expect(answerBesideUrl('ok', longUrl)).toBe('ok');
   });
 });

@@ -120,7 +120,7 @@ describe('isAddressAllowed', () => {
     'allow-http': ['public'],
     'allow-private': ['public', 'private'],
     'allow-private-http': ['public', 'private'],
-    local: ['public', 'private', 'loopback', 'link-local'],
+    local: ['public', 'private', 'loopback'],
   };
   const kinds: AddressKind[] = ['public', 'private', 'loopback', 'link-local', 'reserved'];
 
@@ -215,6 +215,20 @@ describe('checkWebhookUrl', () => {
     expect(() => checkWebhookUrl('http://[::1]:4010/hook', 'local')).not.toThrow();
     expect(reason('http://0.0.0.0:4010/', 'local')).toContain('reserved');
   });
+
+  it.each([
+    ['169.254.169.254', 'https://169.254.169.254/latest/meta-data/'],
+    ['fd00:ec2::254', 'https://[fd00:ec2::254]/latest/meta-data/'],
+    ['fe80::1', 'https://[fe80::1]/'],
+    ['febf::1', 'https://[febf::1]/'],
+    ['::ffff:a9fe:a9fe', 'https://[::ffff:169.254.169.254]/'],
+  ])('refuses the link-local (metadata) host %s under every policy, local included', (host, url) => {
+    for (const policy of URL_POLICIES) {
+      expect(reason(url, policy)).toBe(
+        `host ${host} is a link-local address, which URL policy ${policy} does not allow`,
+      );
+    }
+  });
 });
 
 describe('checkResolvedAddress', () => {
@@ -233,6 +247,16 @@ describe('checkResolvedAddress', () => {
     expect((error as Error).message).toBe(
       'Refused: hooks.example.com resolves to 169.254.169.254, a link-local address, which URL policy allow-private does not allow',
     );
+  });
+
+  it('refuses a name resolving to a metadata address even under the local policy, loopback stays allowed', () => {
+    for (const address of ['169.254.169.254', 'fd00:ec2::254', 'fe80::1']) {
+      expect(catchError(() => checkResolvedAddress('hooks.test', address, 'local'))).toBeInstanceOf(
+        UnsafeWebhookUrlError,
+      );
+    }
+    expect(() => checkResolvedAddress('localhost', '127.0.0.1', 'local')).not.toThrow();
+    expect(() => checkResolvedAddress('localhost', '::1', 'local')).not.toThrow();
   });
 
   it('passes allowed addresses', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { generateApiKey, hashApiKey } from '#domain/signing';
+import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
 import { expectProblem } from '../support/e2e-http';
 import { DE, NL } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
@@ -50,11 +50,11 @@ describe('organizations', () => {
 
   it('refuses API keys and unsigned calls on every admin route with 403', async () => {
     const paths = [
-      `/admin/organizations/${op.fixture.orgA.id}`,
-      `/admin/organizations/${op.fixture.orgA.id}/api-keys`,
+      `/admin/organizations/${op.fixture.orgA.orgId}`,
+      `/admin/organizations/${op.fixture.orgA.orgId}/api-keys`,
     ];
     for (const path of paths) {
-      expectProblem(await op.api.call(path, { key: op.fixture.orgA.api_key }), 403);
+      expectProblem(await op.api.call(path, { key: op.fixture.orgA.apiKey }), 403);
       expectProblem(await op.api.call(path), 403);
     }
   });
@@ -63,7 +63,7 @@ describe('organizations', () => {
 describe('API keys and scopes', () => {
   it('issues a read key that reads but gets 403 on every manage route', async () => {
     const orgA = op.fixture.orgA;
-    const created = await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
+    const created = await op.admin('POST', `/admin/organizations/${orgA.orgId}/api-keys`, {
       name: 'dashboard',
       scope: 'read',
     });
@@ -72,7 +72,7 @@ describe('API keys and scopes', () => {
     expect(key).toMatchObject({ name: 'dashboard', scope: 'read' });
     expect(key.api_key).toMatch(/^herald_[A-Za-z0-9_-]{43}$/);
 
-    const listed = (await op.admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
+    const listed = (await op.admin('GET', `/admin/organizations/${orgA.orgId}/api-keys`)).body as KeyView[];
     expect(listed.map((k) => [k.name, k.scope])).toEqual([
       ['default', 'manage'],
       ['dashboard', 'read'],
@@ -100,8 +100,9 @@ describe('API keys and scopes', () => {
       expect(problem.type, `${method} ${path}`).toBe('https://herald.dev/problems/forbidden');
     }
     // The manage key may.
-    expect((await op.api.call('/webhook-token', { key: orgA.api_key })).body).toEqual({
-      webhook_token: orgA.webhook_token,
+    expect((await op.api.call('/webhook-token', { key: orgA.apiKey })).body).toEqual({
+      webhook_token: orgA.webhookToken,
+      token_id: expect.stringMatching(/^whk_[0-9a-f]{16}$/),
       previous: null,
     });
   });
@@ -109,21 +110,21 @@ describe('API keys and scopes', () => {
   it('revokes a key: it answers 401, and cannot be revoked twice', async () => {
     const orgA = op.fixture.orgA;
     const key = (
-      await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, { name: 'temp', scope: 'manage' })
+      await op.admin('POST', `/admin/organizations/${orgA.orgId}/api-keys`, { name: 'temp', scope: 'manage' })
     ).body as KeyView & { api_key: string };
     expect((await op.api.call('/events', { key: key.api_key })).status).toBe(200);
-    const revoked = await op.admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`);
+    const revoked = await op.admin('DELETE', `/admin/organizations/${orgA.orgId}/api-keys/${key.id}`);
     expect(revoked.status, revoked.text).toBe(204);
     expectProblem(await op.api.call('/events', { key: key.api_key }), 401);
-    expectProblem(await op.admin('DELETE', `/admin/organizations/${orgA.id}/api-keys/${key.id}`), 404);
+    expectProblem(await op.admin('DELETE', `/admin/organizations/${orgA.orgId}/api-keys/${key.id}`), 404);
     // Another organization cannot revoke A's keys by id.
-    const list = (await op.admin('GET', `/admin/organizations/${orgA.id}/api-keys`)).body as KeyView[];
+    const list = (await op.admin('GET', `/admin/organizations/${orgA.orgId}/api-keys`)).body as KeyView[];
     const other = list[0] as KeyView;
     expectProblem(
-      await op.admin('DELETE', `/admin/organizations/${op.fixture.orgB.id}/api-keys/${other.id}`),
+      await op.admin('DELETE', `/admin/organizations/${op.fixture.orgB.orgId}/api-keys/${other.id}`),
       404,
     );
-    expect((await op.api.call('/events', { key: orgA.api_key })).status).toBe(200);
+    expect((await op.api.call('/events', { key: orgA.apiKey })).status).toBe(200);
   });
 
   it('refuses an expired key, and checks the fields of a new one', async () => {
@@ -133,7 +134,7 @@ describe('API keys and scopes', () => {
     const client = createDocumentClient();
     await new DynamoApiKeyStore(client, op.fixture.runtime.tableName).createApiKey(hashApiKey(secret), {
       id: '00000000-0000-7000-8000-000000000001',
-      orgId: orgA.id,
+      orgId: orgA.orgId,
       name: 'session',
       scope: 'read',
       createdAt: new Date().toISOString(),
@@ -143,7 +144,7 @@ describe('API keys and scopes', () => {
     expectProblem(await op.api.call('/events', { key: secret }), 401);
 
     const future = Math.floor(Date.now() / 1000) + 3600;
-    const live = await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, {
+    const live = await op.admin('POST', `/admin/organizations/${orgA.orgId}/api-keys`, {
       name: 's',
       scope: 'read',
       expires_at: future,
@@ -160,7 +161,7 @@ describe('API keys and scopes', () => {
     ];
     for (const [body, field] of cases) {
       const problem = expectProblem(
-        await op.admin('POST', `/admin/organizations/${orgA.id}/api-keys`, body),
+        await op.admin('POST', `/admin/organizations/${orgA.orgId}/api-keys`, body),
         400,
       );
       expect(problem.invalid_params?.[0]?.name).toBe(field);
@@ -172,7 +173,7 @@ describe('API keys and scopes', () => {
   });
 
   it('accepts only the exact spelling "Bearer <key>", so each key has one cache entry', async () => {
-    const key = op.fixture.orgA.api_key;
+    const key = op.fixture.orgA.apiKey;
     // (fetch trims trailing blanks from header values, so a trailing space cannot be sent from here.)
     for (const authorization of [`bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`, `Bearer\t${key}`]) {
       expectProblem(await op.api.call('/events', { authorization }), 401);
@@ -185,21 +186,21 @@ describe('accounts', () => {
   it('puts, updates and deletes an account as the operator', async () => {
     const orgB = op.fixture.orgB;
     const put = await op.admin('PUT', `/admin/accounts/${ES.toLowerCase()}`, {
-      org: orgB.id,
+      org: orgB.orgId,
       webhook_url: `${op.fixture.receiverUrl}/ok`,
     });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ iban: ES, webhook_url: `${op.fixture.receiverUrl}/ok` });
-    expect((await op.api.call(`/accounts/${ES}`, { key: orgB.api_key })).status).toBe(200);
-    const listed = (await op.admin('GET', `/admin/organizations/${orgB.id}/accounts`)).body as {
+    expect((await op.api.call(`/accounts/${ES}`, { key: orgB.apiKey })).status).toBe(200);
+    const listed = (await op.admin('GET', `/admin/organizations/${orgB.orgId}/accounts`)).body as {
       iban: string;
     }[];
     expect(listed.map((account) => account.iban)).toEqual([ES, NL]);
 
-    expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, { org: op.fixture.orgA.id }), 409);
+    expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, { org: op.fixture.orgA.orgId }), 409);
     expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, { org: 'no-such-org' }), 404);
     const badIban = expectProblem(
-      await op.admin('PUT', '/admin/accounts/ES0021000418450200051332', { org: orgB.id }),
+      await op.admin('PUT', '/admin/accounts/ES0021000418450200051332', { org: orgB.orgId }),
       400,
     );
     expect(badIban.invalid_params?.[0]?.name).toBe('iban');
@@ -207,35 +208,35 @@ describe('accounts', () => {
       expectProblem(await op.admin('PUT', `/admin/accounts/${ES}`, {}), 400).invalid_params?.[0]?.name,
     ).toBe('org');
     const badUrl = expectProblem(
-      await op.admin('PUT', `/admin/accounts/${ES}`, { org: orgB.id, webhook_url: 'ftp://x' }),
+      await op.admin('PUT', `/admin/accounts/${ES}`, { org: orgB.orgId, webhook_url: 'ftp://x' }),
       400,
     );
     expect(badUrl.invalid_params?.[0]?.name).toBe('webhook_url');
 
     expect((await op.admin('DELETE', `/admin/accounts/${ES}`)).status).toBe(204);
     expectProblem(await op.admin('DELETE', `/admin/accounts/${ES}`), 404);
-    expectProblem(await op.api.call(`/accounts/${ES}`, { key: orgB.api_key }), 404);
+    expectProblem(await op.api.call(`/accounts/${ES}`, { key: orgB.apiKey }), 404);
   });
 
   it("lets a manage key set its own account's webhook URL, and no other organization's", async () => {
     const orgA = op.fixture.orgA;
     const set = await op.api.call(`/accounts/${DE}`, {
       method: 'PUT',
-      key: orgA.api_key,
+      key: orgA.apiKey,
       body: { webhook_url: `${op.fixture.receiverUrl}/ok` },
     });
     expect(set.status, set.text).toBe(200);
     expect(set.body).toMatchObject({ iban: DE, webhook_url: `${op.fixture.receiverUrl}/ok` });
     const cleared = await op.api.call(`/accounts/${DE}`, {
       method: 'PUT',
-      key: orgA.api_key,
+      key: orgA.apiKey,
       body: { webhook_url: null },
     });
     expect(cleared.body).toMatchObject({ iban: DE, webhook_url: null });
     expectProblem(
-      await op.api.call(`/accounts/${NL}`, { method: 'PUT', key: orgA.api_key, body: { webhook_url: null } }),
+      await op.api.call(`/accounts/${NL}`, { method: 'PUT', key: orgA.apiKey, body: { webhook_url: null } }),
       404,
     );
-    expectProblem(await op.api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.api_key, body: {} }), 400);
+    expectProblem(await op.api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.apiKey, body: {} }), 400);
   });
 });

@@ -16,7 +16,7 @@ const ES = 'ES9121000418450200051332';
 describe('DELETE /admin/accounts/{iban}?erase=true', () => {
   it('deletes the account and erases its events, and says how to go on', async () => {
     const org = op.fixture.orgB;
-    expect((await op.admin('PUT', `/admin/accounts/${ES}`, { org: org.id })).status).toBe(200);
+    expect((await op.admin('PUT', `/admin/accounts/${ES}`, { org: org.orgId })).status).toBe(200);
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const published = await op.admin('POST', '/events', { account: ES, type: 'erase_me', payload: { i } });
@@ -25,13 +25,25 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
     }
     const erased = await op.admin('DELETE', `/admin/accounts/${ES}?erase=true`);
     expect(erased.status, erased.text).toBe(200);
-    expect(erased.body).toEqual({ iban: ES, org_id: org.id, deleted: true, erased_events: 2, more: false });
-    for (const id of ids) expectProblem(await op.api.call(`/events/${id}`, { key: org.api_key }), 404);
+    expect(erased.body).toEqual({
+      iban: ES,
+      org_id: org.orgId,
+      deleted: true,
+      erased_events: 2,
+      more: false,
+    });
+    for (const id of ids) expectProblem(await op.api.call(`/events/${id}`, { key: org.apiKey }), 404);
 
     // The account is gone: going on needs its organization, and then finds nothing more.
     expectProblem(await op.admin('DELETE', `/admin/accounts/${ES}?erase=true`), 404);
-    const again = await op.admin('DELETE', `/admin/accounts/${ES}?erase=true&org=${org.id}`);
-    expect(again.body).toEqual({ iban: ES, org_id: org.id, deleted: false, erased_events: 0, more: false });
+    const again = await op.admin('DELETE', `/admin/accounts/${ES}?erase=true&org=${org.orgId}`);
+    expect(again.body).toEqual({
+      iban: ES,
+      org_id: org.orgId,
+      deleted: false,
+      erased_events: 0,
+      more: false,
+    });
   });
 
   it('names a bad parameter and leaves the account alone', async () => {
@@ -40,38 +52,45 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
       ['erase=maybe', 'erase'],
       ['erase=true&bogus=1', 'bogus'],
       ['erase=true&erase=false', 'erase'],
-      [`erase=true&org=${op.fixture.orgB.id}&cursor=not-a-cursor`, 'cursor'],
+      [`erase=true&org=${op.fixture.orgB.orgId}&cursor=not-a-cursor`, 'cursor'],
     ];
     for (const [query, name] of problems) {
       const problem = expectProblem(await op.admin('DELETE', `/admin/accounts/${iban}?${query}`), 400);
       expect(problem.invalid_params?.[0]?.name, query).toBe(name);
     }
     // Another organization named: as unknown.
-    expectProblem(await op.admin('DELETE', `/admin/accounts/${iban}?org=${op.fixture.orgA.id}`), 404);
-    expect((await op.api.call(`/accounts/${iban}`, { key: op.fixture.orgB.api_key })).status).toBe(200);
+    expectProblem(await op.admin('DELETE', `/admin/accounts/${iban}?org=${op.fixture.orgA.orgId}`), 404);
+    expect((await op.api.call(`/accounts/${iban}`, { key: op.fixture.orgB.apiKey })).status).toBe(200);
   });
 });
 
 describe('organization upkeep', () => {
   it('registers a usage key (locally there is no plan to name) and 404s an unknown organization', async () => {
-    const registered = await op.admin('POST', `/admin/organizations/${op.fixture.orgA.id}/usage-key`);
+    const registered = await op.admin('POST', `/admin/organizations/${op.fixture.orgA.orgId}/usage-key`);
     expect(registered.status, registered.text).toBe(200);
-    expect(registered.body).toEqual({ org_id: op.fixture.orgA.id, usage_plan_id: null });
+    expect(registered.body).toEqual({ org_id: op.fixture.orgA.orgId, usage_plan_id: null });
     expectProblem(await op.admin('POST', '/admin/organizations/no-such-org/usage-key'), 404);
   });
 
   it('upgrades the status indexes in bounded steps and refuses a cursor it did not hand out', async () => {
-    const step = await op.admin('POST', `/admin/organizations/${op.fixture.orgA.id}/events/index-statuses`);
+    const step = await op.admin(
+      'POST',
+      `/admin/organizations/${op.fixture.orgA.orgId}/events/index-statuses`,
+    );
     expect(step.status, step.text).toBe(200);
     expect(step.body).toEqual({ indexed: 0, more: false });
-    const bad = await op.admin('POST', `/admin/organizations/${op.fixture.orgA.id}/events/index-statuses`, {
-      cursor: 5,
-    });
+    const bad = await op.admin(
+      'POST',
+      `/admin/organizations/${op.fixture.orgA.orgId}/events/index-statuses`,
+      {
+        cursor: 5,
+      },
+    );
     expect(expectProblem(bad, 400).invalid_params?.[0]?.name).toBe('cursor');
   });
 
   it('resets in chunks, answering what it queued and whether more remain', async () => {
-    const reset = await op.admin('POST', `/admin/organizations/${op.fixture.orgB.id}/webhooks/reset`);
+    const reset = await op.admin('POST', `/admin/organizations/${op.fixture.orgB.orgId}/webhooks/reset`);
     expect(reset.status, reset.text).toBe(202);
     expect(reset.body).toEqual({ queued: [], more: false });
   });

@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { HEALTHY } from '#domain/endpoint-health';
-import { signBody, webhookKey } from '#domain/signing';
-import { webhookBody } from '#domain/webhook-body';
-import { toEndpointHealthView } from '#http/event-view';
+import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { toEndpointHealthView } from '#http/accounts/account-view';
+import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
+import { TenantSeeder } from '#local/tenant-seed';
 import {
   type AccountView,
   API_KEY,
@@ -30,7 +31,8 @@ import {
   UUID,
   WEBHOOK_TOKEN,
 } from '../support/cli-fixture';
-import type { ApiClient } from '../support/e2e-http';
+import { testIban } from '../support/delivery-queue-helpers';
+import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
@@ -49,7 +51,7 @@ useFixture(
 
 describe('org and keys', () => {
   it('org create prints id, name, webhook_token and api_key as JSON', () => {
-    expect(Object.keys(org).sort()).toEqual(['api_key', 'id', 'name', 'webhook_token']);
+    expect(Object.keys(org).sort()).toEqual(['api_key', 'id', 'name', 'token_id', 'webhook_token']);
     expect(org.id).toMatch(UUID);
     expect(org.name).toBe('Acme CLI');
     expect(org.webhook_token).toMatch(WEBHOOK_TOKEN);
@@ -118,23 +120,36 @@ describe('org and keys', () => {
     expect(shown).toMatchObject({ id: org.id, name: 'Acme CLI', webhook_token: org.webhook_token });
     expect(ok(await herald(['token', 'show', '--org', org.id]))).toEqual({
       webhook_token: org.webhook_token,
+      token_id: shown.token_id,
       previous: null,
     });
+    expect(shown.token_id).toMatch(/^whk_[0-9a-f]{16}$/);
     expect(failed(await herald(['org', 'show', '--org', randomUUID()]), 1)).toMatch(/no organization/);
   });
 
-  it('org token rotate replaces the token, and new events are signed with the new one', async () => {
+  it('org token rotate replaces the token, and events wait unsigned for their attempts', async () => {
     const rotated = ok(await herald(['org', 'token', 'rotate', '--org', org.id, '--overlap-hours', '1'])) as {
       webhook_token: string;
-      previous: { webhook_token: string; expires_at: string };
+      token_id: string;
+      previous: { webhook_token: string; token_id: string; expires_at: string };
     };
     expect(rotated.previous.webhook_token).toBe(org.webhook_token);
+    expect(rotated.token_id).not.toBe(rotated.previous.token_id);
     expect(ok(await herald(['token', 'show', '--org', org.id]))).toEqual(rotated);
     expect(rotated.webhook_token).toMatch(WEBHOOK_TOKEN);
     expect(rotated.webhook_token).not.toBe(org.webhook_token);
 
     ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]));
-    const triggeredAt = '2026-05-01T10:00:00.000Z';
+    const orderedAccount = ok(
+      await herald(['account', 'put', '--org', org.id, '--iban', DE, '--delivery-order', 'ordered']),
+    ) as { delivery_order: string };
+    expect(orderedAccount.delivery_order).toBe('ordered');
+    // Absent, the order stays; `concurrent` sets it back.
+    expect(ok(await herald(['account', 'put', '--org', org.id, '--iban', DE]))).toMatchObject({
+      delivery_order: 'ordered',
+    });
+    ok(await herald(['account', 'put', '--org', org.id, '--iban', DE, '--delivery-order', 'concurrent']));
+    // Given as every answer shows times; sent to the API as ISO.
     const published = ok(
       await herald([
         'publish',
@@ -145,20 +160,12 @@ describe('org and keys', () => {
         '--payload',
         JSON.stringify(PAYLOAD),
         '--triggered-at',
-        triggeredAt,
+        '2026-05-01 10:00:00',
       ]),
     ) as { id: string };
     const event = (await api.call(`/events/${published.id}`, { key: org.api_key })).body as EventDetail;
-    const body = webhookBody({
-      id: published.id,
-      type: TRANSFER,
-      account: DE,
-      triggeredAt,
-      payloadJson: JSON.stringify(PAYLOAD),
-      baseUrl: base,
-    });
-    expect(event.signature).toBe(signBody(webhookKey(rotated.webhook_token), body));
-    expect(event.signature).not.toBe(signBody(webhookKey(org.webhook_token), body));
+    // Signed by each attempt with the tokens of its moment (the delivery tests check them), not at publish.
+    expect(event).toMatchObject({ id: published.id, triggered_at: '2026-05-01 10:00:00', signature: null });
 
     expect(failed(await herald(['org', 'token', 'rotate', '--org', randomUUID()]), 1)).toMatch(
       /no organization/,
@@ -183,7 +190,10 @@ describe('accounts', () => {
     const expected: AccountView = {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
+      endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
+      delivery_order: 'concurrent',
       webhook_health: toEndpointHealthView(HEALTHY),
+      ...toEndpointSecurityView(undefined),
       _links: { self: `${base}/accounts/${GB}`, events: `${base}/events?account=${GB}` },
     };
     expect(put).toEqual(expected);
@@ -191,7 +201,12 @@ describe('accounts', () => {
 
     // Putting it again without a URL removes the URL: its events will be `skipped`.
     const cleared = ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]));
-    expect(cleared).toEqual({ ...expected, webhook_url: null });
+    // The endpoint id stays with the account: metrics keep naming the same endpoint.
+    expect(cleared).toEqual({
+      ...expected,
+      webhook_url: null,
+      endpoint_id: (put as AccountView).endpoint_id,
+    });
   });
 
   it('account put refuses a bad IBAN or webhook URL with a message and stores nothing', async () => {
@@ -240,6 +255,31 @@ describe('accounts', () => {
     expect((await api.call('/accounts', { key: org.api_key })).body).toEqual(listed);
     expect(ok(await herald(['account', 'list', '--org', randomUUID()]))).toEqual([]);
   });
+
+  it('account list follows the pages to list every account; GET /accounts pages with a bound', async () => {
+    const ibans = Array.from({ length: 230 }, (_, i) => testIban(i));
+    const many = await new TenantSeeder(createDocumentClient(), runtime.tableName).tenant(
+      'Many accounts',
+      ibans.map((iban) => ({ iban })),
+    );
+    const listed = ok(await herald(['account', 'list', '--org', many.orgId])) as AccountView[];
+    expect(listed.map((account) => account.iban)).toEqual([...ibans].sort());
+    expect(new Set(listed.map((account) => account.endpoint_id)).size).toBe(230);
+
+    const first = await api.call('/accounts', { key: many.apiKey });
+    expect(first.body).toHaveLength(10);
+    expect(first.headers.get('link')).toContain('page=2&per_page=10>; rel="next"');
+    const deepest = await api.call('/accounts?page=10&per_page=100', { key: many.apiKey });
+    expect(deepest.body).toEqual([]);
+    expect(
+      expectProblem(await api.call('/accounts?per_page=101', { key: many.apiKey }), 400).invalid_params,
+    ).toEqual([{ name: 'per_page', reason: 'must be an integer from 1 to 100' }]);
+    const tooDeep = expectProblem(
+      await api.call('/accounts?page=11&per_page=100', { key: many.apiKey }),
+      400,
+    );
+    expect(tooDeep.invalid_params?.[0]?.name).toBe('page');
+  });
 });
 
 describe('account enable', () => {
@@ -284,7 +324,9 @@ describe('portal-link', () => {
       await herald(['portal-link', '--org', org.id, '--scope', 'manage', '--ttl-minutes', '5']),
     ) as { url: string; expires_at: string };
     expect(link.url.startsWith(`${base}/portal#token=`)).toBe(true);
-    const minutes = (Date.parse(link.expires_at) - Date.now()) / 60_000;
+    // The API's time format, like every other timestamp the CLI prints.
+    expect(link.expires_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const minutes = (Date.parse(`${link.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(4);
     expect(minutes).toBeLessThanOrEqual(5);
     const exchange = () =>

@@ -4,6 +4,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { keys } from '#adapters/dynamodb/items';
 import type { DeliveryAttempt } from '#domain/model';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
@@ -51,7 +52,7 @@ function expectProblem(answer: { status: number; headers: Headers; body: unknown
 }
 
 describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS }, () => {
-  it('answers 409 for a delivered event and 404 for another organization’s or an unknown event', async () => {
+  it('sends a delivered event again in a new cycle; 404 for another organization’s or an unknown event', async () => {
     const owner = await harness.createTenant('Owner');
     const stranger = await harness.createTenant('Stranger');
     const hook = await receiver();
@@ -59,16 +60,21 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     const { id } = await harness.publish({ account: iban, type: 'delivered_once', payload: {} });
     expectCountsConsistent(await harness.waitForEvent(owner, id, 'success'));
 
-    expectProblem(await harness.api(owner, 'POST', `/events/${id}/redeliver`), 409);
     expectProblem(await harness.api(stranger, 'POST', `/events/${id}/redeliver`), 404);
+    const again = await harness.api(owner, 'POST', `/events/${id}/redeliver`);
+    expect(again.status).toBe(202);
+    await hook.waitForRequests(2);
+    const redelivered = await harness.waitForEvent(owner, id, 'success', { attempts: 2 });
+    expectCountsConsistent(redelivered);
+    expect(hook.requests[1]?.rawBody.equals(hook.requests[0]?.rawBody ?? Buffer.alloc(0))).toBe(true);
     expectProblem(
       await harness.api(owner, 'POST', '/events/0190c2a4-7f5e-7a1b-8c3d-4e5f6a7b8c9d/redeliver'),
       404,
     );
 
-    // A pending event is being delivered: not redeliverable either.
+    // A pending event of another organization is not the owner's to bring forward.
     const pending = await harness.quietPendingEvent(owner, hook.url);
-    expectProblem(await harness.api(owner, 'POST', `/events/${pending.id}/redeliver`), 409);
+    expectProblem(await harness.api(stranger, 'POST', `/events/${pending.id}/redeliver`), 404);
 
     // The stranger's skipped event is not the owner's to redeliver either.
     const strangerAccount = await harness.createAccount(stranger);
@@ -78,8 +84,8 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     await sleep(QUIET_PERIOD_MS);
     const view = await harness.getEvent(owner, id);
     expectCountsConsistent(view);
-    expect(view).toMatchObject({ webhook_status: 'success', webhook_retries: 1 });
-    expect(hook.requests).toHaveLength(1);
+    expect(view).toMatchObject({ webhook_status: 'success', webhook_retries: 2 });
+    expect(hook.requests).toHaveLength(2);
     expect(await harness.getEvent(owner, pending.id)).toMatchObject({ webhook_status: 'pending' });
     const untouched = await harness.getEvent(stranger, strangers);
     expectCountsConsistent(untouched);
@@ -117,7 +123,7 @@ describe('POST /management/webhooks/reset', { timeout: TEST_TIMEOUT_MS }, () => 
     const skipped = [await publishSkipped(quiet, 'skipped_one'), await publishSkipped(quiet, 'skipped_two')];
     // Failed: one recorded failure, then settled as failed.
     const failing = await harness.quietPendingEvent(tenant, hook.url);
-    await harness.events.recordAttempt(failing.id, failedAttempt(), 'failed');
+    await harness.events.recordAttempt(failing, failedAttempt(), 'failed');
     // Delivered: must stay as it is.
     const delivered = await harness.publish({ account: failing.iban, type: 'fine', payload: {} });
     expectCountsConsistent(await harness.waitForEvent(tenant, delivered.id, 'success'));
@@ -164,8 +170,9 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('re-queues a dead-lettered pending event with attempts left, which then gets delivered', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'finally'));
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < 3; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < 3; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
 
     await harness.sendMessage(id, harness.runtime.dlqUrl);
     const view = await harness.waitForEvent(tenant, id, 'success');
@@ -177,8 +184,9 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('marks a dead-lettered pending event whose cycle has 20 attempts failed, without a request', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
     const pending = await harness.getEvent(tenant, id);
     expectCountsConsistent(pending);
     expect(pending).toMatchObject({ webhook_status: 'pending', webhook_retries: CYCLE });
@@ -198,13 +206,14 @@ describe.concurrent('dead-letter reconciler', { timeout: TEST_TIMEOUT_MS }, () =
   it('counts the attempts of the current cycle only: 20 earlier ones do not exhaust a new cycle', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'second cycle'));
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
     // As if a redelivery had started a new cycle after those 20 (set directly, independent of startCycle).
     await harness.documents.send(
       new UpdateCommand({
         TableName: harness.runtime.tableName,
-        Key: { pk: `EVENT#${id}`, sk: 'EVENT' },
+        Key: keys.eventAt(quiet),
         UpdateExpression: 'SET cycle_base = webhook_retries',
       }),
     );
@@ -225,8 +234,9 @@ describe.concurrent('consumer', { timeout: TEST_TIMEOUT_MS }, () => {
   it('settles a queued event whose cycle already has 20 attempts as failed, without a request', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
-    const { id } = await harness.quietPendingEvent(tenant, hook.url);
-    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(id, failedAttempt(), 'pending');
+    const quiet = await harness.quietPendingEvent(tenant, hook.url);
+    const { id } = quiet;
+    for (let i = 0; i < CYCLE; i++) await harness.events.recordAttempt(quiet, failedAttempt(), 'pending');
 
     await harness.sendMessage(id);
     const view = await harness.waitForEvent(tenant, id, 'failed');

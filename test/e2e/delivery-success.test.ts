@@ -32,10 +32,15 @@ const receiver = setupDeliveryFile(
   },
 );
 
-/** `sha256=<hex HMAC-SHA256>` computed here, independently of Herald's signing module. */
-function expectedSignature(webhookToken: string, body: Buffer): string {
+/**
+ * `t=<webhook-timestamp>,sha256=<hex HMAC-SHA256 of "<t>.<body>">` computed here, independently of
+ * Herald's signing module.
+ */
+function expectedSignature(webhookToken: string, request: RecordedRequest): string {
   const key = Buffer.from(webhookToken.slice('whsec_'.length), 'base64');
-  return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
+  const t = String(request.headers['webhook-timestamp']);
+  const signed = Buffer.concat([Buffer.from(`${t}.`), request.rawBody]);
+  return `t=${t},sha256=${createHmac('sha256', key).update(signed).digest('hex')}`;
 }
 
 function standardHeaders(request: RecordedRequest): Record<string, string> {
@@ -79,21 +84,31 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toBe(`Herald/${HERALD_VERSION}`);
     expect(request.headers['content-length']).toBe(String(request.rawBody.length));
-    const signature = expectedSignature(tenant.webhookToken, request.rawBody);
+    const signature = expectedSignature(tenant.webhookToken, request);
     expect(request.headers['x-signature']).toBe(signature);
     expect(view.signature).toBe(signature);
-    expect(published.signature).toBe(signature);
+    // Nothing is signed at publish: each attempt signs itself.
+    expect(published.signature).toBeNull();
     expect(request.headers['webhook-id']).toBe(published.id);
     expect(Math.abs(Number(request.headers['webhook-timestamp']) - request.at / 1000)).toBeLessThanOrEqual(2);
     const verified = new Webhook(tenant.webhookToken).verify(request.body, standardHeaders(request));
 
     const body = JSON.parse(request.body) as Record<string, unknown>;
     expect(verified).toEqual(body);
-    expect(Object.keys(body)).toEqual(['id', 'type', 'account', 'triggered_at', 'payload', '_links']);
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'type',
+      'account',
+      'sequence',
+      'triggered_at',
+      'payload',
+      '_links',
+    ]);
     expect(body).toEqual({
       id: published.id,
       type: 'credit_transfer_status_change',
       account: iban,
+      sequence: 1,
       triggered_at: `${published.triggeredAt.slice(0, 10)} ${published.triggeredAt.slice(11, 19)}`,
       payload,
       _links: {
@@ -105,7 +120,12 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
 
     expect(view).toMatchObject({ id: published.id, account: iban, payload, webhook_status: 'success' });
     const [attempt] = view.webhook_deliveries;
-    expect(attempt).toMatchObject({ response_status: 200, response_body: 'received ✓ — danke' });
+    expect(attempt).toMatchObject({
+      response_status: 200,
+      response_body: 'received ✓ — danke',
+      url: hook.url,
+      signing_keys: [expect.stringMatching(/^whk_[0-9a-f]{16}$/)],
+    });
     expect(attempt?.delivery_at).toMatch(RENDERED_TIME);
     expect(Number.isInteger(attempt?.response_time)).toBe(true);
     expect(attempt?.response_time).toBeGreaterThanOrEqual(0);
@@ -148,7 +168,8 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const timestamps: number[] = [];
     for (const request of requests) {
       expect(request.rawBody.equals(first.rawBody)).toBe(true);
-      expect(request.headers['x-signature']).toBe(first.headers['x-signature']);
+      // Signed per attempt: over this attempt's timestamp.
+      expect(request.headers['x-signature']).toBe(expectedSignature(tenant.webhookToken, request));
       expect(request.headers['webhook-id']).toBe(published.id);
       new Webhook(tenant.webhookToken).verify(request.body, standardHeaders(request));
       const timestamp = Number(request.headers['webhook-timestamp']);
@@ -159,10 +180,11 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     // Attempts are at least a second apart, so their whole-second timestamps strictly increase.
     expect([...timestamps].sort((a, b) => a - b)).toEqual(timestamps);
     expect(new Set(timestamps).size).toBe(timestamps.length);
-    expect(first.headers['x-signature']).toBe(view.signature);
+    // The event shows the latest attempt's X-Signature.
+    expect(requests.at(-1)?.headers['x-signature']).toBe(view.signature);
   });
 
-  it('stores at most 4 KiB of a long answer, never cutting a character in two', async () => {
+  it('stores at most 4 KiB of a long answer and its URL together, never cutting a character in two', async () => {
     const tenant = await harness.createTenant();
     // 2 ASCII bytes, then 3-byte characters: byte 4096 falls inside one of them.
     const long = `xx${'€'.repeat(2000)}`;
@@ -173,17 +195,18 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const view = await harness.waitForEvent(tenant, published.id, 'success');
     expectCountsConsistent(view);
     const stored = view.webhook_deliveries[0]?.response_body ?? '';
-    expect(Buffer.byteLength(stored, 'utf8')).toBeLessThanOrEqual(4096);
+    const room = 4096 - Buffer.byteLength(hook.url, 'utf8');
+    expect(Buffer.byteLength(stored, 'utf8')).toBeLessThanOrEqual(room);
     expect(stored).not.toContain('\uFFFD');
     expect(long.startsWith(stored)).toBe(true);
-    expect(stored).toBe(`xx${'€'.repeat(1364)}`);
+    expect(stored).toBe(`xx${'€'.repeat(Math.floor((room - 2) / 3))}`);
   });
 
   it('records an event of an account without webhook URL as skipped and sends nothing', async () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
     const iban = await harness.createAccount(tenant, hook.url);
-    // One delivery first, so the consumer has the account (with its URL) in its cache.
+    // One delivery first, while the account has its URL.
     const first = await harness.publish({ account: iban, type: 'first', payload: {} });
     expectCountsConsistent(await harness.waitForEvent(tenant, first.id, 'success'));
 

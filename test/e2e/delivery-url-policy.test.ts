@@ -7,19 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostChecker } from '#adapters/http/host-check';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { ValidationError } from '#domain/errors';
-import { putAccount } from '#use-cases/administer';
+import type { SeededTenant } from '#local/tenant-seed';
+import { putAccount } from '#use-cases/accounts/accounts';
 import {
   type DeliveryHarness,
   expectCountsConsistent,
   startDeliveryHarness,
-  type Tenant,
 } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule, testIban } from '../support/delivery-queue-helpers';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { sleep } from '../support/wait';
 
 let harness: DeliveryHarness;
-let tenant: Tenant;
+let tenant: SeededTenant;
 let orgId: string;
 let hook: Receiver;
 

@@ -8,9 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HEALTHY } from '#domain/endpoint-health';
-import { toEndpointHealthView } from '#http/event-view';
-import type { CreatedOrganization } from '#use-cases/administer';
+import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { toEndpointHealthView } from '#http/accounts/account-view';
+import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
+import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
   BE,
@@ -28,8 +30,8 @@ import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
-let orgB: CreatedOrganization;
+let orgA: SeededTenant;
+let orgB: SeededTenant;
 let eventsA: readonly Published[];
 let eventsB: readonly Published[];
 let okEvent: Published;
@@ -53,11 +55,11 @@ describe('authentication', () => {
       'Bearer not-a-key',
       'Bearer',
       'Bearer    ',
-      `Basic ${Buffer.from(`user:${orgA.api_key}`).toString('base64')}`,
-      `Basic ${orgA.api_key}`,
-      `Token ${orgA.api_key}`,
-      orgA.api_key,
-      `Bearer ${orgA.api_key} ${orgA.api_key}`,
+      `Basic ${Buffer.from(`user:${orgA.apiKey}`).toString('base64')}`,
+      `Basic ${orgA.apiKey}`,
+      `Token ${orgA.apiKey}`,
+      orgA.apiKey,
+      `Bearer ${orgA.apiKey} ${orgA.apiKey}`,
     ];
     const paths = [
       '/events',
@@ -80,22 +82,22 @@ describe('authentication', () => {
           type: 'https://herald.dev/problems/unauthorized',
           title: 'Unauthorized',
         });
-        expect(response.text).not.toContain(orgA.api_key);
+        expect(response.text).not.toContain(orgA.apiKey);
       }
     }
   });
 
   it('accepts the one spelling "Bearer <key>" only (one authorizer cache entry per key)', async () => {
-    for (const authorization of [`bearer ${orgA.api_key}`, `BEARER ${orgA.api_key}`]) {
+    for (const authorization of [`bearer ${orgA.apiKey}`, `BEARER ${orgA.apiKey}`]) {
       expectProblem(await api.call('/events?per_page=1', { authorization }), 401);
     }
-    expect((await api.call('/events?per_page=1', { key: orgA.api_key })).status).toBe(200);
+    expect((await api.call('/events?per_page=1', { key: orgA.apiKey })).status).toBe(200);
   });
 
   it("answers another organization's event exactly like an unknown one", async () => {
     const unknown = randomUUID();
-    const foreign = expectProblem(await api.call(`/events/${okEvent.id}`, { key: orgB.api_key }), 404);
-    const missing = expectProblem(await api.call(`/events/${unknown}`, { key: orgB.api_key }), 404);
+    const foreign = expectProblem(await api.call(`/events/${okEvent.id}`, { key: orgB.apiKey }), 404);
+    const missing = expectProblem(await api.call(`/events/${unknown}`, { key: orgB.apiKey }), 404);
     expect({ ...foreign, instance: '', detail: foreign.detail.replace(okEvent.id, 'ID') }).toEqual({
       ...missing,
       instance: '',
@@ -104,17 +106,17 @@ describe('authentication', () => {
     expect(foreign).toMatchObject({ type: 'https://herald.dev/problems/not-found', title: 'Not found' });
     // And the other way round.
     const bEvent = eventsB[0]?.id ?? '';
-    expectProblem(await api.call(`/events/${bEvent}`, { key: orgA.api_key }), 404);
+    expectProblem(await api.call(`/events/${bEvent}`, { key: orgA.apiKey }), 404);
   });
 
   it("lists only the organization's own events, whatever the filter", async () => {
-    const listB = await api.call('/events?per_page=100', { key: orgB.api_key });
+    const listB = await api.call('/events?per_page=100', { key: orgB.apiKey });
     expect(listB.status).toBe(200);
     expect((listB.body as EventSummary[]).map((event) => event.id)).toEqual(expectedIds(eventsB));
     for (const [key, iban] of [
-      [orgB.api_key, DE],
-      [orgB.api_key, FR],
-      [orgA.api_key, NL],
+      [orgB.apiKey, DE],
+      [orgB.apiKey, FR],
+      [orgA.apiKey, NL],
     ] as const) {
       const response = await api.call(`/events?account=${iban}`, { key });
       expect(response.status).toBe(200);
@@ -123,7 +125,7 @@ describe('authentication', () => {
     const listA = await api.call(
       '/events?per_page=100&since=2026-01-15%2008:00:00&until=2026-01-16%2000:00:00',
       {
-        key: orgA.api_key,
+        key: orgA.apiKey,
       },
     );
     const idsA = (listA.body as EventSummary[]).map((event) => event.id);
@@ -131,30 +133,33 @@ describe('authentication', () => {
   });
 
   it("answers another organization's account exactly like an unknown one", async () => {
-    const accountsB = await api.call('/accounts', { key: orgB.api_key });
+    const accountsB = await api.call('/accounts', { key: orgB.apiKey });
     expect(accountsB.status).toBe(200);
     expect((accountsB.body as AccountView[]).map((account) => account.iban)).toEqual([NL]);
-    const foreign = expectProblem(await api.call(`/accounts/${DE}`, { key: orgB.api_key }), 404);
-    const unknown = expectProblem(await api.call(`/accounts/${UNREGISTERED}`, { key: orgB.api_key }), 404);
+    const foreign = expectProblem(await api.call(`/accounts/${DE}`, { key: orgB.apiKey }), 404);
+    const unknown = expectProblem(await api.call(`/accounts/${UNREGISTERED}`, { key: orgB.apiKey }), 404);
     expect({ ...foreign, instance: '', detail: foreign.detail.replace(DE, 'IBAN') }).toEqual({
       ...unknown,
       instance: '',
       detail: unknown.detail.replace(UNREGISTERED, 'IBAN'),
     });
-    expectProblem(await api.call(`/accounts/${NL}`, { key: orgA.api_key }), 404);
+    expectProblem(await api.call(`/accounts/${NL}`, { key: orgA.apiKey }), 404);
   });
 });
 
 describe('accounts', () => {
   it("lists the organization's accounts by IBAN with their webhook URLs", async () => {
-    const response = await api.call('/accounts', { key: orgA.api_key });
+    const response = await api.call('/accounts', { key: orgA.apiKey });
     expect(response.status).toBe(200);
     // The receiver's /fail path answers 500, so that endpoint is degraded by now; the others never failed.
     const failing = expect.objectContaining({ state: 'degraded', reason: 'failing: answered 500' });
     const view = (iban: string, webhookUrl: string | null): AccountView => ({
       iban,
       webhook_url: webhookUrl,
+      endpoint_id: expect.stringMatching(ENDPOINT_ID_PATTERN),
+      delivery_order: 'concurrent',
       webhook_health: webhookUrl?.endsWith('/fail') ? failing : toEndpointHealthView(HEALTHY),
+      ...toEndpointSecurityView(undefined),
       _links: { self: `${base}/accounts/${iban}`, events: `${base}/events?account=${iban}` },
     });
     expect(response.body).toEqual([
@@ -163,16 +168,17 @@ describe('accounts', () => {
       view(FR, `${receiverUrl}/ok`),
       view(GB, null),
     ]);
+    expect(response.headers.get('link')).toBe(`<${base}/accounts?page=1&per_page=10>; rel="first"`);
   });
 
   it('shows one account, given in any case and spacing, and its events link works', async () => {
     const response = await api.call(`/accounts/${encodeURIComponent('de89 3704 0044 0532 0130 00')}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect(response.status).toBe(200);
     const account = response.body as AccountView;
     expect(account.iban).toBe(DE);
-    const events = await api.call(account._links.events, { key: orgA.api_key });
+    const events = await api.call(account._links.events, { key: orgA.apiKey });
     expect(events.status, events.text).toBe(200);
     expect((events.body as EventSummary[]).map((event) => event.id)).toEqual(
       expectedIds(eventsA, { account: DE }).slice(0, 10),
@@ -180,6 +186,6 @@ describe('accounts', () => {
     // An event's account link leads to this account.
     const first = (events.body as EventSummary[])[0];
     expect(first?._links.account).toBe(`${base}/accounts/${DE}`);
-    expect((await api.call(first?._links.account ?? '', { key: orgA.api_key })).body).toEqual(account);
+    expect((await api.call(first?._links.account ?? '', { key: orgA.apiKey })).body).toEqual(account);
   });
 });

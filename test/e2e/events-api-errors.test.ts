@@ -8,17 +8,17 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '#http/openapi';
-import type { ProblemBody } from '#http/problem';
-import { NOT_FOUND_PROBLEM } from '#http/problem-types';
-import type { CreatedOrganization } from '#use-cases/administer';
+import { buildOpenApiDocument } from '#http/openapi/document';
+import { NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
+import type { ProblemBody } from '#http/problem/render';
+import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { DE, type Published, startEventsApiFixture } from '../support/events-api-fixture';
 import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
+let orgA: SeededTenant;
 let okEvent: Published;
 
 // These tests need none of the bulk: organizations, accounts and the delivered events are enough.
@@ -67,7 +67,7 @@ describe('service routes', () => {
       ['PATCH', '/admin/organizations', 'POST'],
     ];
     for (const [method, path, allow] of cases) {
-      const response = await api.call(path, { method, key: orgA.api_key });
+      const response = await api.call(path, { method, key: orgA.apiKey });
       const problem = expectProblem(response, 405);
       expect(response.headers.get('allow'), `${method} ${path}`).toBe(allow);
       expect(problem).toMatchObject({ type: 'https://herald.dev/problems/method-not-allowed' });
@@ -117,7 +117,7 @@ describe('invalid parameters', () => {
   ];
 
   it.each(cases)('?%s answers 400 naming %s and what is allowed', async (text, name, reason) => {
-    const response = await api.call(`/events?${text}`, { key: orgA.api_key });
+    const response = await api.call(`/events?${text}`, { key: orgA.apiKey });
     const problem = expectProblem(response, 400);
     expect(problem).toMatchObject({
       type: 'https://herald.dev/problems/invalid-parameter',
@@ -130,7 +130,7 @@ describe('invalid parameters', () => {
 
   it('answers a malformed account IBAN in the path with 400', async () => {
     const problem: ProblemBody = expectProblem(
-      await api.call('/accounts/DE00123', { key: orgA.api_key }),
+      await api.call('/accounts/DE00123', { key: orgA.apiKey }),
       400,
     );
     expect(problem.invalid_params?.[0]?.name).toBe('iban');

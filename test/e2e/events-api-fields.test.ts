@@ -7,11 +7,10 @@
  * is checked against the OpenAPI document the API serves (see `connectApi`), so these files are also the
  * OpenAPI conformance test.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, webhookKey } from '#domain/signing';
 import { webhookBody } from '#domain/webhook-body';
-import type { CreatedOrganization } from '#use-cases/administer';
+import type { SeededTenant } from '#local/tenant-seed';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import {
   type EventsApiFixture,
@@ -34,7 +33,7 @@ import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
+let orgA: SeededTenant;
 let eventsA: readonly Published[];
 let okEvent: Published;
 let pendingEvent: Published;
@@ -55,7 +54,7 @@ useFixture(
 describe('event fields', () => {
   it('lists exactly the summary fields, each matching what was published', async () => {
     const byId = new Map(eventsA.map((event) => [event.id, event]));
-    const { events } = await walk('/events?per_page=100', orgA.api_key, 100, {});
+    const { events } = await walk('/events?per_page=100', orgA.apiKey, 100, {});
     expect(events).toHaveLength(eventsA.length);
     for (const event of events) {
       expect(Object.keys(event).sort()).toEqual(SUMMARY_KEYS);
@@ -66,32 +65,39 @@ describe('event fields', () => {
       expect(event).toMatchObject({
         account: published.account,
         type: published.type,
-        signature: published.signature,
         triggered_at: rendered(published.triggeredAt),
         webhook_status: statusOf(published),
         _links: { self: `${base}/events/${event.id}`, account: `${base}/accounts/${published.account}` },
       });
-      expect(event.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-      if (statusOf(published) === 'skipped') expect(event.webhook_retries).toBe(0);
-      else expect(event.webhook_retries).toBeGreaterThanOrEqual(1);
+      // Nothing is signed at publish; an attempt leaves its X-Signature on the event.
+      expect(published.signature).toBeNull();
+      if (statusOf(published) === 'skipped') {
+        expect(event.webhook_retries).toBe(0);
+        expect(event.signature).toBeNull();
+      } else {
+        expect(event.webhook_retries).toBeGreaterThanOrEqual(1);
+        expect(event.signature).toMatch(/^t=\d+,sha256=[0-9a-f]{64}$/);
+      }
     }
   });
 
   it('shows one event with exactly the detail fields and the payload byte for byte', async () => {
-    const response = await api.call(`/events/${richEvent.id}`, { key: orgA.api_key });
+    const response = await api.call(`/events/${richEvent.id}`, { key: orgA.apiKey });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const event = response.body as EventDetail;
     expect(Object.keys(event).sort()).toEqual(DETAIL_KEYS);
     expect(event).toEqual({
       id: richEvent.id,
-      signature: richEvent.signature,
+      signature: null,
       account: GB,
+      sequence: expect.any(Number),
       type: TRANSFER,
       triggered_at: '2026-02-01 00:00:00',
       payload: RICH_PAYLOAD,
       webhook_status: 'skipped',
       webhook_retries: 0,
+      next_attempt_at: null,
       webhook_deliveries: [],
       _links: { self: `${base}/events/${richEvent.id}`, account: `${base}/accounts/${GB}` },
     });
@@ -99,19 +105,25 @@ describe('event fields', () => {
     expect(JSON.stringify(event.payload)).toBe(JSON.stringify(RICH_PAYLOAD));
   });
 
-  it('shows the signature of the exact webhook body under the organization token', async () => {
-    for (const published of [richEvent, ...eventsA.slice(10, 14)]) {
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
-      expect(event.payload).toEqual(published.payload);
+  it('shows the latest attempt’s X-Signature: over the exact webhook body, with the organization token', async () => {
+    for (const published of [okEvent, pendingEvent]) {
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       const body = webhookBody({
         id: published.id,
         type: published.type,
         account: published.account,
+        sequence: event.sequence ?? 0,
         triggeredAt: published.triggeredAt,
         payloadJson: JSON.stringify(published.payload),
         baseUrl: base,
       });
-      expect(event.signature).toBe(signBody(webhookKey(orgA.webhook_token), body));
+      // Recomputed with node:crypto, not the signer's code.
+      const t = /^t=(\d+),/.exec(event.signature ?? '')?.[1];
+      const key = Buffer.from(orgA.webhookToken.slice('whsec_'.length), 'base64');
+      const mac = createHmac('sha256', key).update(`${t}.${body}`).digest('hex');
+      expect(event.signature).toBe(`t=${t},sha256=${mac}`);
+      const tokenId = `whk_${createHash('sha256').update(orgA.webhookToken).digest('hex').slice(0, 16)}`;
+      expect(event.webhook_deliveries.at(-1)?.signing_keys).toEqual([tokenId]);
     }
   });
 
@@ -124,13 +136,13 @@ describe('event fields', () => {
     for (const [iso, shown] of cases) {
       const published = eventsA.find((event) => event.payload.at === iso);
       if (published === undefined) throw new Error(`no event at ${iso}`);
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.triggered_at).toBe(shown);
     }
   });
 
   it('records a 2xx delivery as success, with the attempt and the webhook the receiver got', async () => {
-    const event = (await api.call(`/events/${okEvent.id}`, { key: orgA.api_key })).body as EventDetail;
+    const event = (await api.call(`/events/${okEvent.id}`, { key: orgA.apiKey })).body as EventDetail;
     expect(event.webhook_status).toBe('success');
     expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
     expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
@@ -140,7 +152,10 @@ describe('event fields', () => {
       response_body: 'thanks',
       response_status: 200,
       response_time: expect.any(Number),
+      url: expect.stringMatching(/\/ok$/),
+      signing_keys: [expect.stringMatching(/^whk_[0-9a-f]{16}$/)],
     });
+    expect(event.next_attempt_at).toBeNull();
     expect(Number.isInteger(last?.response_time)).toBe(true);
     expect((last?.delivery_at ?? '') >= event.triggered_at).toBe(true);
 
@@ -151,6 +166,7 @@ describe('event fields', () => {
       id: event.id,
       type: event.type,
       account: event.account,
+      sequence: event.sequence,
       triggered_at: event.triggered_at,
       payload: event.payload,
       _links: event._links,
@@ -162,8 +178,11 @@ describe('event fields', () => {
       [pendingEvent, 'pending'],
       [failedEvent, 'failed'],
     ] as const) {
-      const event = (await api.call(`/events/${published.id}`, { key: orgA.api_key })).body as EventDetail;
+      const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.webhook_status).toBe(status);
+      // Only a pending event has a next attempt; the API says when.
+      if (status === 'pending') expect(event.next_attempt_at).toMatch(TIMESTAMP);
+      else expect(event.next_attempt_at).toBeNull();
       expect(event.webhook_deliveries.length).toBeGreaterThanOrEqual(1);
       expect(event.webhook_retries).toBe(event.webhook_deliveries.length);
       for (const delivery of event.webhook_deliveries) {
@@ -176,12 +195,12 @@ describe('event fields', () => {
   it('answers a malformed event id with 400 naming id, and an unknown one with 404', async () => {
     for (const id of ['not-an-id', okEvent.id.toUpperCase(), `{${okEvent.id}}`, '123', `${okEvent.id}x`]) {
       const problem = expectProblem(
-        await api.call(`/events/${encodeURIComponent(id)}`, { key: orgA.api_key }),
+        await api.call(`/events/${encodeURIComponent(id)}`, { key: orgA.apiKey }),
         400,
       );
       expect(problem.invalid_params).toEqual([{ name: 'id', reason: expect.stringMatching(/UUID/) }]);
     }
-    const missing = expectProblem(await api.call(`/events/${randomUUID()}`, { key: orgA.api_key }), 404);
+    const missing = expectProblem(await api.call(`/events/${randomUUID()}`, { key: orgA.apiKey }), 404);
     expect(missing.title).toBe('Not found');
   });
 });

@@ -7,7 +7,7 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreatedOrganization } from '#use-cases/administer';
+import type { SeededTenant } from '#local/tenant-seed';
 import type { ApiClient } from '../support/e2e-http';
 import {
   bulkTime,
@@ -27,7 +27,7 @@ import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
+let orgA: SeededTenant;
 let eventsA: readonly Published[];
 let walk: EventsApiFixture['walk'];
 let expectedIds: EventsApiFixture['expectedIds'];
@@ -50,14 +50,14 @@ describe('filters', () => {
 
   it('filter by account, normalising the IBAN, across pages', async () => {
     const path = `/events?${query({ account: 'gb82 west 1234 5698 7654 32', per_page: '7' })}`;
-    const { ids, events } = await walk(path, orgA.api_key, 7, { account: GB });
+    const { ids, events } = await walk(path, orgA.apiKey, 7, { account: GB });
     expect(ids).toEqual(expectedIds(eventsA, { account: GB }));
     expect(ids.length).toBeGreaterThan(60);
     for (const event of events) expect(event.account).toBe(GB);
   });
 
   it('filter by type', async () => {
-    const { ids } = await walk(`/events?${query({ type: DEBIT, per_page: '100' })}`, orgA.api_key, 100, {
+    const { ids } = await walk(`/events?${query({ type: DEBIT, per_page: '100' })}`, orgA.apiKey, 100, {
       type: DEBIT,
     });
     expect(ids).toEqual(expectedIds(eventsA, { type: DEBIT }));
@@ -66,14 +66,14 @@ describe('filters', () => {
 
   it('filter by every webhook_status', async () => {
     for (const status of ['success', 'pending', 'failed'] as const) {
-      const response = await api.call(`/events?webhook_status=${status}`, { key: orgA.api_key });
+      const response = await api.call(`/events?webhook_status=${status}`, { key: orgA.apiKey });
       expect(
         (response.body as EventSummary[]).map((event) => event.id),
         status,
       ).toEqual(expectedIds(eventsA, { status }));
       expect(expectedIds(eventsA, { status })).toHaveLength(1);
     }
-    const { ids, events } = await walk('/events?webhook_status=skipped&per_page=100', orgA.api_key, 100, {
+    const { ids, events } = await walk('/events?webhook_status=skipped&per_page=100', orgA.apiKey, 100, {
       webhook_status: 'skipped',
     });
     expect(ids).toEqual(expectedIds(eventsA, { status: 'skipped' }));
@@ -82,7 +82,7 @@ describe('filters', () => {
 
   it('filter by since and until, both inclusive, in either accepted form', async () => {
     const expected = expectedIds(eventsA, { since, until });
-    const { ids } = await walk(`/events?${query({ since, until, per_page: '100' })}`, orgA.api_key, 100, {
+    const { ids } = await walk(`/events?${query({ since, until, per_page: '100' })}`, orgA.apiKey, 100, {
       since,
       until,
     });
@@ -93,20 +93,20 @@ describe('filters', () => {
     expect(timeOf(expected.at(-1))).toBe(bulkTime(15));
     const iso = await api.call(
       `/events?${query({ since: '2026-01-15T08:10:10Z', until: '2026-01-15T09:41:40Z', per_page: '100' })}`,
-      { key: orgA.api_key },
+      { key: orgA.apiKey },
     );
     expect((iso.body as EventSummary[]).map((event) => event.id)).toEqual(expected.slice(0, 100));
     const onlySince = await api.call(
       `/events?${query({ since: rendered(bulkTime(258)), per_page: '100' })}`,
       {
-        key: orgA.api_key,
+        key: orgA.apiKey,
       },
     );
     expect((onlySince.body as EventSummary[]).map((event) => event.id)).toEqual(
       expectedIds(eventsA, { since: rendered(bulkTime(258)) }),
     );
     const onlyUntil = await api.call(`/events?${query({ until: rendered(bulkTime(4)), per_page: '100' })}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect((onlyUntil.body as EventSummary[]).map((event) => event.id)).toEqual(
       expectedIds(eventsA, { until: rendered(bulkTime(4)) }),
@@ -117,7 +117,7 @@ describe('filters', () => {
   it('count milliseconds inside the until second as part of it', async () => {
     const idAt = (iso: string) => eventsA.find((event) => event.payload.at === iso)?.id;
     const oneSecond = await api.call(`/events?${query({ since: MS_SECOND, until: MS_SECOND })}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect((oneSecond.body as EventSummary[]).map((event) => event.id)).toEqual([
       idAt(MS_EVENTS.inside),
@@ -125,7 +125,7 @@ describe('filters', () => {
       idAt(MS_EVENTS.start),
     ]);
     const upTo = await api.call(`/events?${query({ since: '2026-03-02 10:00:00', until: MS_SECOND })}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect((upTo.body as EventSummary[]).map((event) => event.id)).toEqual([
       idAt(MS_EVENTS.inside),
@@ -149,10 +149,10 @@ describe('filters', () => {
       account: 'gb82 west 1234 5698 7654 32',
     })}`;
     const keep = { account: GB, type: TRANSFER, webhook_status: 'skipped', since, until };
-    const { ids } = await walk(path, orgA.api_key, 7, keep);
+    const { ids } = await walk(path, orgA.apiKey, 7, keep);
     expect(ids).toEqual(expected);
 
-    const page2 = await api.call(path.replace('per_page=7', 'per_page=7&page=2'), { key: orgA.api_key });
+    const page2 = await api.call(path.replace('per_page=7', 'per_page=7&page=2'), { key: orgA.apiKey });
     const filters =
       'account=GB82WEST12345698765432&type=credit_transfer_status_change&webhook_status=skipped' +
       '&since=2026-01-15%2008%3A10%3A10&until=2026-01-15%2009%3A41%3A40';
@@ -165,7 +165,7 @@ describe('filters', () => {
 
   it('answer a registered but foreign or an unregistered IBAN with an empty list', async () => {
     for (const iban of [UNREGISTERED, NL]) {
-      const response = await api.call(`/events?account=${iban}`, { key: orgA.api_key });
+      const response = await api.call(`/events?account=${iban}`, { key: orgA.apiKey });
       expect(response.status).toBe(200);
       expect(response.body).toEqual([]);
     }

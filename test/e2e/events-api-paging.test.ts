@@ -7,7 +7,7 @@
  * OpenAPI conformance test.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreatedOrganization } from '#use-cases/administer';
+import type { SeededTenant } from '#local/tenant-seed';
 import type { ApiClient } from '../support/e2e-http';
 import {
   DE,
@@ -23,7 +23,7 @@ import { useFixture } from '../support/use-fixture';
 
 let api: ApiClient;
 let base: string;
-let orgA: CreatedOrganization;
+let orgA: SeededTenant;
 let eventsA: readonly Published[];
 let walk: EventsApiFixture['walk'];
 let expectedIds: EventsApiFixture['expectedIds'];
@@ -46,7 +46,7 @@ describe('paging', () => {
     expect(ties.length).toBeGreaterThan(50);
 
     for (const perPage of [7, 100]) {
-      const { ids, pages, events } = await walk(`/events?per_page=${perPage}`, orgA.api_key, perPage, {});
+      const { ids, pages, events } = await walk(`/events?per_page=${perPage}`, orgA.apiKey, perPage, {});
       expect(ids).toEqual(expected);
       expect(pages).toBe(Math.ceil(eventsA.length / perPage));
       // Non-increasing by the rendered time too.
@@ -57,14 +57,14 @@ describe('paging', () => {
   });
 
   it('defaults to 10 per page and links exactly in RFC 8288 form', async () => {
-    const first = await api.call('/events', { key: orgA.api_key });
+    const first = await api.call('/events', { key: orgA.apiKey });
     expect((first.body as EventSummary[]).map((event) => event.id)).toEqual(
       expectedIds(eventsA).slice(0, 10),
     );
     expect(first.headers.get('link')).toBe(
       `<${base}/events?page=1&per_page=10>; rel="first", <${base}/events?page=2&per_page=10>; rel="next"`,
     );
-    const third = await api.call('/events?page=3', { key: orgA.api_key });
+    const third = await api.call('/events?page=3', { key: orgA.apiKey });
     expect((third.body as EventSummary[]).map((event) => event.id)).toEqual(
       expectedIds(eventsA).slice(20, 30),
     );
@@ -93,7 +93,7 @@ describe('paging', () => {
       ...(filter.account ? { account: filter.account } : {}),
     });
     const last = await api.call(`/events?page=${lastPage}&per_page=${perPage}&${filters}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect(last.status, last.text).toBe(200);
     expect((last.body as EventSummary[]).map((event) => event.id)).toEqual(
@@ -101,26 +101,26 @@ describe('paging', () => {
     );
     expect([...parseLinks(last).keys()]).toEqual(['first', 'prev']);
     const after = await api.call(`/events?page=${lastPage + 1}&per_page=${perPage}&${filters}`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect(after.body).toEqual([]);
   });
 
   it('answers a page beyond the end with 200 [] and no next link', async () => {
-    const beyond = await api.call('/events?page=100&per_page=10', { key: orgA.api_key });
+    const beyond = await api.call('/events?page=100&per_page=10', { key: orgA.apiKey });
     expect(beyond.status).toBe(200);
     expect(beyond.body).toEqual([]);
     expect(beyond.headers.get('link')).toBe(
       `<${base}/events?page=1&per_page=10>; rel="first", <${base}/events?page=99&per_page=10>; rel="prev"`,
     );
     const justAfter = await api.call(`/events?page=${Math.ceil(eventsA.length / 100) + 1}&per_page=100`, {
-      key: orgA.api_key,
+      key: orgA.apiKey,
     });
     expect(justAfter.body).toEqual([]);
   });
 
   it('refuses a page past the listing depth with a 400 that points to since and until', async () => {
-    const deep = await api.call('/events?page=9007199254740991&per_page=10', { key: orgA.api_key });
+    const deep = await api.call('/events?page=9007199254740991&per_page=10', { key: orgA.apiKey });
     expect(deep.status).toBe(400);
     expect(deep.body).toMatchObject({
       status: 400,

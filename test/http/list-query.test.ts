@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import { WEBHOOK_STATUSES } from '#domain/model';
-import { LIST_QUERY_PARAMS, type ListQuery, parseListQuery, toQueryString } from '#http/list-query';
+import type { EventPageQuery } from '#domain/ports';
+import { LIST_QUERY_PARAMS, parseListQuery, toQueryString } from '#http/events/list-query';
 import { catchError, invalidParams } from '../domain/catch-error';
 
 /** API Gateway's multi-value form of single values. */
@@ -19,7 +20,7 @@ function multiFromQueryString(text: string): Record<string, string[]> {
 
 describe('parseListQuery', () => {
   it('defaults to page 1 of 10 without filters', () => {
-    const expected: ListQuery = { page: 1, perPage: 10, filters: {} };
+    const expected: EventPageQuery = { page: 1, perPage: 10, filters: {} };
     expect(parseListQuery(null)).toEqual(expected);
     expect(parseListQuery({})).toEqual(expected);
     expect(parseListQuery({ page: undefined, per_page: [] })).toEqual(expected);
@@ -161,7 +162,7 @@ describe('toQueryString', () => {
     );
     fc.assert(
       fc.property(arbitrary, ({ page, perPage, times, ...rest }) => {
-        const query: ListQuery = {
+        const query: EventPageQuery = {
           page,
           perPage,
           filters: { ...rest, ...(times === undefined ? {} : { since: times[0], until: times[1] }) },

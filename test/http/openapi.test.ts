@@ -2,59 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import type { EventRecord } from '#domain/model';
-import { generateWebhookToken, signBody, webhookKey } from '#domain/signing';
-import { webhookBody } from '#domain/webhook-body';
-import { toAccountView, toEventDetail, toEventSummary } from '#http/event-view';
-import { parseListQuery } from '#http/list-query';
-import { buildOpenApiDocument, type OpenApiDocument } from '#http/openapi';
-import { linkHeader } from '#http/pagination';
-import { toProblem } from '#http/problem';
+import { accountListLink, toAccountView } from '#http/accounts/account-view';
+import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { parseListQuery } from '#http/events/list-query';
+import { linkHeader } from '#http/events/pagination';
+import { buildOpenApiDocument } from '#http/openapi/document';
+import type { OpenApiDocument } from '#http/openapi/objects';
 import {
   GATEWAY_PROBLEMS,
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
   PROBLEM_TYPE_BASE,
-} from '#http/problem-types';
+} from '#http/problem/problem-types';
+import { toProblem } from '#http/problem/render';
+import { base, body, iban, id, pendingRecord, record } from '../support/event-samples';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
-const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
 const doc = buildOpenApiDocument(`${base}/`);
 const validator = createOpenApiValidator(doc);
 const JSON_TYPE: Record<string, string> = { 'Content-Type': 'application/json' };
-
-const id = '0190f4e8-3c1a-7b2e-9f00-123456789abc';
-const iban = 'DE89370400440532013000';
-const body = webhookBody({
-  id,
-  type: 'credit_transfer_status_change',
-  account: iban,
-  triggeredAt: '2026-11-21T12:34:56.789Z',
-  payloadJson: '{"transfer_id":"t-1","status":"settled"}',
-  baseUrl: base,
-});
-const record: EventRecord = {
-  id,
-  orgId: 'org-1',
-  account: iban,
-  type: 'credit_transfer_status_change',
-  triggeredAt: '2026-11-21T12:34:56.789Z',
-  body,
-  signature: signBody(webhookKey(generateWebhookToken()), body),
-  webhookStatus: 'success',
-  webhookRetries: 2,
-  cycleBase: 0,
-  deliveries: [
-    {
-      deliveredAt: '2026-11-21T12:34:57.100Z',
-      responseStatus: 0,
-      responseBody: 'timed out after 10000 ms',
-      responseTimeMs: 10_000,
-    },
-    { deliveredAt: '2026-11-21T12:35:07.900Z', responseStatus: 204, responseBody: '', responseTimeMs: 35 },
-  ],
-};
 
 /** What a client sees: the JSON text parsed back, so `undefined` members and prototypes are gone. */
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -142,7 +109,9 @@ describe('buildOpenApiDocument', () => {
       // A public route answers 401 only when its handler checks a credential of its own (a portal link).
       const ownCredential = route.path === '/portal/session';
       expect('401' in (operation?.responses ?? {}), where).toBe(route.auth === 'api-key' || ownCredential);
-      const forbidden = route.auth === 'iam' || route.scope === 'manage';
+      // Sign-out's handler refuses (403) a key that is not a portal session's.
+      const signOut = route.method === 'DELETE' && route.path === '/portal/session';
+      const forbidden = route.auth === 'iam' || route.scope === 'manage' || signOut;
       expect('403' in (operation?.responses ?? {}), where).toBe(forbidden);
     }
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -203,6 +172,8 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ['a page of events', list([summary])],
     ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
     ['one event', event(detail)],
+    ['a pending event with its next attempt', event(wire(toEventDetail(pendingRecord, base)))],
+    ['a pending event as listed', list([wire(toEventSummary(pendingRecord, base))])],
     ['health', ok('GET', '/health', 200, { status: 'ok', version: HERALD_VERSION })],
     ['the document itself', ok('GET', '/openapi.json', 200, wire(doc))],
     ['a redelivery', ok('POST', `/events/${id}/redeliver`, 202, { queued: [id] })],
@@ -210,7 +181,19 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       'a reset, method in lower case',
       ok('post', '/management/webhooks/reset', 202, { queued: [], more: false }),
     ],
-    ['accounts', ok('GET', '/accounts', 200, wire([account('https://hooks.example.com/x'), account()]))],
+    [
+      'a page of accounts',
+      ok(
+        'GET',
+        '/accounts?page=2&per_page=2',
+        200,
+        wire([account('https://hooks.example.com/x'), account()]),
+        {
+          ...JSON_TYPE,
+          Link: accountListLink(base, '/accounts', { page: 2, perPage: 2 }, { accounts: [], hasMore: true }),
+        },
+      ),
+    ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
@@ -240,7 +223,13 @@ describe('createOpenApiValidator accepts what the API sends', () => {
 
 describe('createOpenApiValidator rejects what breaks the contract', () => {
   const { _links: _, ...unlinked } = detail;
-  const attempt = { delivery_at: '2026-11-21 12:34:57', response_body: '', response_status: 200 };
+  const attempt = {
+    delivery_at: '2026-11-21 12:34:57',
+    response_body: '',
+    response_status: 200,
+    url: null,
+    signing_keys: [],
+  };
   const notFound = problemSample('GET', `/events/${id}`, new NotFoundError('x'));
   const rejected: [string, ResponseSample, RegExp][] = [
     ['a payload on a list element', list([{ ...summary, payload: {} }]), /additional.*\(payload\)/],
@@ -255,6 +244,16 @@ describe('createOpenApiValidator rejects what breaks the contract', () => {
       'a fractional response time',
       event({ ...detail, webhook_deliveries: [{ ...attempt, response_time: 1.5 }] }),
       /response_time must be integer/,
+    ],
+    [
+      'a token in place of a signing key id',
+      event({ ...detail, webhook_deliveries: [{ ...attempt, response_time: 1, signing_keys: ['whsec_x'] }] }),
+      /signing_keys\/0 must match/,
+    ],
+    [
+      'a signature of the old, untimed form',
+      list([{ ...summary, signature: `sha256=${'0'.repeat(64)}` }]),
+      /signature must match/,
     ],
     [
       'an unknown webhook_status',

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
-import { toProblem } from '#http/problem';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '#domain/errors';
+import { toProblem } from '#http/problem/render';
 
 const contentType = { 'Content-Type': 'application/problem+json' };
 
@@ -31,8 +37,13 @@ describe('toProblem', () => {
   it.each([
     [new NotFoundError('No event 1.'), 404, 'not-found'],
     [new ConflictError('Event 1 exists with other content.'), 409, 'conflict'],
+    [new ForbiddenError('Only a portal session key signs itself out.'), 403, 'forbidden'],
   ])('renders %s without invalid_params', (error, status, slug) => {
-    const titles: Record<string, string> = { 'not-found': 'Not found', conflict: 'Conflict' };
+    const titles: Record<string, string> = {
+      'not-found': 'Not found',
+      conflict: 'Conflict',
+      forbidden: 'Forbidden',
+    };
     const problem = toProblem(error, 'req-2');
     expect(problem.statusCode).toBe(status);
     const body = JSON.parse(problem.body) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CONSUMER_TIMEOUT_SECONDS } from '#config/delivery';
-import { STREAM_FILTER_PATTERN } from '#config/storage';
+import { EXPIRY_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
 import { FORWARDER_RETRY_ATTEMPTS } from '../../lib/delivery-pipeline';
 import { synth } from './fixture';
 
@@ -79,11 +79,13 @@ describe('delivery queues', () => {
 });
 
 describe('event sources', () => {
-  it('forwarder: the table stream, filtered by STREAM_FILTER_PATTERN, failures to their queue', () => {
+  it('forwarder: the table stream, filtered to pending inserts and the TTL deletions of log items, failures to their queue', () => {
     const m = mapping('forwarder');
     expect(m.EventSourceArn).toEqual({ 'Fn::GetAtt': [byDefault.logicalId(stack.table), 'StreamArn'] });
-    expect(m.FilterCriteria.Filters).toHaveLength(1);
-    expect(JSON.parse(m.FilterCriteria.Filters[0].Pattern)).toEqual(STREAM_FILTER_PATTERN);
+    expect(m.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([
+      STREAM_FILTER_PATTERN,
+      EXPIRY_FILTER_PATTERN,
+    ]);
     expect(m).toMatchObject({
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: 1,

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, AUTHORIZER_CACHE_TTL_SECONDS, BEARER_PATTERN } from '#config/routes';
-import { GATEWAY_PROBLEMS, type GatewayProblem, NOT_FOUND_PROBLEM } from '#http/problem-types';
+import { GATEWAY_PROBLEMS, type GatewayProblem, NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
 import { type CfnJson, synth } from './fixture';
 
 const byDefault = synth();
@@ -279,14 +279,36 @@ describe('stage', () => {
     });
   });
 
-  it('is regional, owns no account-wide CloudWatch role, and gets a web ACL when given one', () => {
+  it("is regional, owns no account-wide CloudWatch role, and gets Herald's web ACL, or yours when given", () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
     });
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
-    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    configured.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     configured.template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
       WebACLArn: 'arn:aws:wafv2:eu-central-1:111122223333:regional/webacl/herald/abc',
     });
+  });
+});
+
+describe('stack outputs', () => {
+  it('are the documented ones (docs/deploying.md), without the RestApi construct’s own Endpoint', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'DeadLetterQueueUrl',
+        'QueueUrl',
+        'TableName',
+        'UsagePlanId',
+        'WebAclArn',
+      ].sort(),
+    );
+    expect(Object.keys(configured.template.findOutputs('*'))).not.toContain('WebAclArn');
+    expect(
+      Object.keys(configured.template.findOutputs('*')).some((name) => name.startsWith('ApiEndpoint')),
+    ).toBe(false);
   });
 });

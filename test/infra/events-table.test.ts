@@ -54,13 +54,14 @@ describe('events table', () => {
     });
   });
 
-  it('by default: AWS-managed key, on demand, no TTL, no KMS key of its own (only the alarm topic has one)', () => {
+  it('by default: AWS-managed key, on demand, no TTL, no KMS key of its own (only the alarm topic and the secrets have one)', () => {
     byDefault.template.hasResourceProperties(TABLE, {
       SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: Match.absent(),
     });
-    byDefault.template.resourceCountIs('AWS::KMS::Key', 1);
+    // The alarm topic's key and the secrets key (test/infra/secrets-key.test.ts), none for the table.
+    byDefault.template.resourceCountIs('AWS::KMS::Key', 2);
     expect(byDefault.stack.encryptionKey).toBeUndefined();
   });
 
@@ -78,8 +79,9 @@ describe('events table', () => {
     });
   });
 
-  it('customer-managed with a key ARN: uses that key and creates none', () => {
-    imported.template.resourceCountIs('AWS::KMS::Key', 0);
+  it('customer-managed with a key ARN: uses that key and creates only the secrets key', () => {
+    // Only the secrets key, which seals signing and client keys whatever encrypts the table.
+    imported.template.resourceCountIs('AWS::KMS::Key', 1);
     imported.template.hasResourceProperties(TABLE, {
       SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: keyArn },
     });

@@ -25,7 +25,14 @@ const { stack } = byDefault;
 const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
 const dlqId = byDefault.logicalId(stack.queues.deadLetterQueue);
-const READERS: FunctionKey[] = ['authorizer', 'listEvents', 'getEvent', 'listAccounts', 'getAccount'];
+const READERS: FunctionKey[] = [
+  'authorizer',
+  'listEvents',
+  'getEvent',
+  'listAccounts',
+  'getAccount',
+  'getDeliveryStats',
+];
 const API_FUNCTIONS: FunctionKey[] = [
   'health',
   'openapi',
@@ -35,9 +42,10 @@ const API_FUNCTIONS: FunctionKey[] = [
   'resetWebhooks',
   'listAccounts',
   'getAccount',
+  'getDeliveryStats',
   'enableEndpoint',
   'portal',
-  'openPortalSession',
+  'portalSession',
   'manageSettings',
   'publishEvent',
   'administer',

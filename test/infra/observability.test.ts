@@ -26,13 +26,23 @@ function alarm(metricName: string, dimension?: string): CfnJson['Properties'] {
 
 describe('alarms', () => {
   it('every alarm notifies the topic on alarm and on recovery, and ignores missing data', () => {
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(12);
     for (const { Properties: p } of alarms) {
       expect(p.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(p.OKActions).toEqual([{ Ref: topicId }]);
       expect(p.TreatMissingData).toBe('notBreaching');
       expect(p.AlarmDescription).toEqual(expect.any(String));
     }
+  });
+
+  it('an ordered event that failed for good', () => {
+    expect(alarm('OrderedEventFailed')).toMatchObject({
+      Namespace: 'Herald',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
   });
 
   it('dead letters waiting for five minutes', () => {
@@ -216,6 +226,12 @@ describe('dashboard', () => {
     for (const name of Object.values(DELIVERY_METRICS)) {
       expect(body).toContain(`[\\"Herald\\",\\"${name}\\",\\"service\\",\\"herald\\"`);
     }
+  });
+
+  it('names changed endpoints by organization and endpoint id, never by an account dimension', () => {
+    expect(body).toContain("SEARCH('{Herald,organization,endpoint,service} (MetricName=");
+    expect(body).toContain('EndpointDisabled');
+    expect(body).not.toContain('\\"account\\"');
   });
 
   it('shows the alarms and the queues', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionKey } from '#config/functions';
 import { FUNCTION_ACCESS } from '#lib/bindings';
-import { actionsOf, allows, synth } from './fixture';
+import { actionsOf, allows, type Json, synth } from './fixture';
 
 const byDefault = synth();
 const customerManaged = synth({ encryption: { kind: 'customer-managed' } });
@@ -41,7 +41,7 @@ describe('table rights', () => {
   it('functions that read one item get GetItem only, on their item kinds', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*']],
+      ['getEvent', ['EVENT#*', 'LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
     ];
     for (const [key, prefixes] of expected) {
@@ -61,39 +61,47 @@ describe('table rights', () => {
               'dynamodb:LeadingKeys'
             ] ?? [],
         );
-    expect(prefixes('listEvents')).toEqual(['EVENT#*']);
+    expect(prefixes('listEvents')).toEqual(['EVENT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual(['EVENT#*', 'ACCOUNT#*', 'ORG#*']);
+    // …and an endpoint's payload key, when its account says it has one.
+    expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'ORG#*',
+      'ENDPOINT#*',
+    ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'ACCOUNT#*']);
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
-    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*']);
-    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*']);
-    for (const key of ['redeliverEvent', 'resetWebhooks', 'reconciler'] as const) {
-      expect(prefixes(key), key).toEqual(['EVENT#*']);
+    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
+    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
+    for (const key of ['resetWebhooks', 'reconciler'] as const) {
+      expect([...new Set(prefixes(key))], key).toEqual(['EVENT#*', 'LOG#*']);
     }
-    // The publish route reads the settings, the account and its organization (it signs) and creates events.
-    expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*']);
+    // Redelivery and replay also read the account and put an ordered account's watermark back.
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // The publish route reads the settings and the account, claims ids and appends events to account
+    // logs; it signs nothing, so it cannot read an organization's webhook token.
+    expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
     expect(prefixes('publishEvent', 'dynamodb:GetItem')).toEqual([
       'SETTINGS*',
       'ACCOUNT#*',
-      'ORG#*',
       'EVENT#*',
+      'LOG#*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    // Endpoint material (payload keys): only the consumer and the two account writers; no API reader.
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
+    expect(endpoints).toEqual(['manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual([
-      'manageSettings',
-      'publishEvent',
-      'administer',
-      'openPortalSession',
-      'consumer',
-    ]);
+    expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
-    expect(apiKeys).toEqual(['authorizer', 'administer', 'openPortalSession']);
+    expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
-    expect(portalLinks).toEqual(['administer', 'openPortalSession']);
+    expect(portalLinks).toEqual(['administer', 'portalSession']);
     for (const key of KEYS) {
       const statements = tableStatements(key);
       // Item actions only under a LeadingKeys condition that also requires keys to be named.
@@ -101,45 +109,95 @@ describe('table rights', () => {
         expect(statement.Condition, key).toMatchObject({ Null: { 'dynamodb:LeadingKeys': 'false' } });
         expect(JSON.stringify(statement.Resource), key).not.toContain('/index/');
       }
-      // Only the admin path and portal sign-in (session keys) create or delete API keys, only the admin
-      // path creates organizations (UpdateItem creates items too, so it counts as a write); only it and
-      // the organization's token route update ORG#.
+      // Only the admin path and the portal's session function create or delete API keys, only the admin
+      // path creates organizations (UpdateItem creates items too, so it counts as a write); only they
+      // (the key count) and the organization's token route update ORG#.
       for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']) {
-        const issuer =
-          key === 'administer' || (key === 'openPortalSession' && action !== 'dynamodb:UpdateItem');
+        const issuer = key === 'administer' || key === 'portalSession';
         if (!issuer) expect(prefixes(key, action), `${key} ${action}`).not.toContain('APIKEY#*');
         if (key !== 'administer' && action !== 'dynamodb:UpdateItem') {
           expect(prefixes(key, action), `${key} ${action}`).not.toContain('ORG#*');
         }
       }
-      if (!['administer', 'manageSettings'].includes(key)) {
+      if (!['administer', 'manageSettings', 'portalSession'].includes(key)) {
         expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
       }
-      // Queries only on named indexes, never on the table.
+      // Queries on named indexes, or on the table only within account logs (one account's events).
       for (const statement of byDefault
         .statements(key)
         .filter((s) => actionsOf(s).includes('dynamodb:Query'))) {
-        expect(JSON.stringify(statement.Resource), key).toContain('/index/');
         expect(actionsOf(statement), key).toEqual(['dynamodb:Query']);
+        if (!JSON.stringify(statement.Resource).includes('/index/')) {
+          expect(statement.Condition, key).toEqual(leadingKeys(['LOG#*']));
+        }
       }
     }
-    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual(['ORG#*', 'APIKEY#*', 'PORTAL#*']);
-    // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys.
-    expect(prefixes('openPortalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
-    expect(prefixes('openPortalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
-    expect(prefixes('openPortalSession', 'dynamodb:UpdateItem')).toEqual([]);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*']);
-    // Erasing an account's events: batch deletes of EVENT# items only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*']);
+    // A deleted account's tombstone replaces the account item whole.
+    // The upgrade to account logs writes `LOG#` items and turns old `EVENT#` items into claims.
+    expect(prefixes('administer', 'dynamodb:PutItem')).toEqual([
+      'ORG#*',
+      'APIKEY#*',
+      'PORTAL#*',
+      'ACCOUNT#*',
+      'EVENT#*',
+      'LOG#*',
+    ]);
+    // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys;
+    // sign-out deletes its own key; each with the organization's key count.
+    expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
+    expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
+    expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    // Erasing an account's events: batch deletes of its log items and their id claims only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
 
-  it("the admin function may register keys in the stack's usage plan only, and learns the plan from the settings item", () => {
+  it('query the table itself only within account logs, and only the functions that read logs', () => {
+    const logReaders = KEYS.filter((key) =>
+      byDefault
+        .statements(key)
+        .some(
+          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
+        ),
+    );
+    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
+    // the consumer's order gate and chain.
+    expect(logReaders).toEqual([
+      'listEvents',
+      'redeliverEvent',
+      'publishEvent',
+      'administer',
+      'forwarder',
+      'consumer',
+    ]);
+    for (const key of logReaders) {
+      const table = byDefault
+        .statements(key)
+        .filter(
+          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
+        );
+      expect(
+        table.map((s) => s.Condition),
+        key,
+      ).toEqual([leadingKeys(['LOG#*'])]);
+    }
+  });
+
+  it("the admin function may register keys in the stack's usage plan only, reading no API key, and learns the plan from the settings item", () => {
     const apigateway = byDefault
       .statements('administer')
       .filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
-    expect(apigateway.map(actionsOf)).toEqual([['apigateway:GET', 'apigateway:POST'], ['apigateway:POST']]);
-    expect(JSON.stringify(apigateway[0]?.Resource)).toMatch(/::\/apikeys"/);
-    expect(JSON.stringify(apigateway[1]?.Resource)).toMatch(/::\/usageplans\/".*OrganizationPlan.*"\/keys"/);
+    // Import (create or overwrite) a key, add it to this plan: no GET, which would read every key value.
+    const joined = (arn: Json): string =>
+      (arn['Fn::Join'][1] as Json[])
+        .map((part) => (typeof part === 'string' ? part : `{${part.Ref}}`))
+        .join('');
+    expect(apigateway).toEqual([{ Effect: 'Allow', Action: 'apigateway:POST', Resource: expect.any(Array) }]);
+    const prefix = 'arn:{AWS::Partition}:apigateway:{AWS::Region}::';
+    expect(((apigateway[0]?.Resource ?? []) as Json[]).map(joined)).toEqual([
+      `${prefix}/apikeys`,
+      `${prefix}/usageplans/{${byDefault.logicalId(byDefault.stack.api.usagePlan)}}/keys`,
+    ]);
     for (const key of KEYS.filter((other) => other !== 'administer')) {
       expect(JSON.stringify(byDefault.statements(key)), key).not.toContain('apigateway:');
     }
@@ -152,9 +210,11 @@ describe('table rights', () => {
     // CDK's own grants: the SQS event sources' pollers and the forwarder's failure destination.
     const cdkGrants: FunctionKey[] = ['consumer', 'reconciler', 'forwarder'];
     for (const key of KEYS) {
+      // The secrets key's grants have their own conditions (test/infra/secrets-key.test.ts).
       const kms = customerManaged
         .statements(key)
-        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
+        .filter((s) => !JSON.stringify(s.Condition ?? {}).includes('kms:EncryptionContext:herald:kind'));
       const viaService = kms.filter((s) =>
         /"kms:ViaService":.*(dynamodb|sqs)\./.test(JSON.stringify(s.Condition)),
       );
@@ -168,8 +228,8 @@ describe('table rights', () => {
 
   it('only publish, administer and portal sign-in create items, only the last two delete; none scans', () => {
     const creators: Record<string, FunctionKey[]> = {
-      'dynamodb:PutItem': ['publishEvent', 'administer', 'openPortalSession'],
-      'dynamodb:DeleteItem': ['administer', 'openPortalSession'],
+      'dynamodb:PutItem': ['publishEvent', 'administer', 'portalSession'],
+      'dynamodb:DeleteItem': ['administer', 'portalSession'],
       'dynamodb:BatchWriteItem': ['administer'],
       'dynamodb:Scan': [],
       'dynamodb:*': [],
@@ -181,10 +241,8 @@ describe('table rights', () => {
       ).toEqual(allowed);
     }
     expect(allows(byDefault.statements('publishEvent'), 'dynamodb:UpdateItem')).toBe(false);
-    const session = byDefault.statements('openPortalSession');
-    for (const action of ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']) {
-      expect(allows(session, action), action).toBe(false);
-    }
+    const session = byDefault.statements('portalSession');
+    expect(allows(session, 'dynamodb:BatchWriteItem')).toBe(false);
     expect(JSON.stringify(session)).not.toMatch(/sqs:/);
   });
 });

@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { EventQueries } from '#adapters/dynamodb/event-queries';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import { MAX_ITEMS_CHECKED, RESET_CHUNK } from '#config/limits';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
+import { MAX_ITEMS_CHECKED, OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryQueue, NewEvent } from '#domain/ports';
-import { INDEX_UPGRADE_PAGES, indexStatuses, resetWebhooks } from '#use-cases/reset-webhooks';
+import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
@@ -65,8 +65,8 @@ async function storeMany(
             webhookStatus: status === 'skipped' ? 'skipped' : 'pending',
           }),
         );
-        if (status === 'success') await store.recordAttempt(event.id, attempt(200), 'success');
-        if (status === 'failed') await store.recordAttempt(event.id, attempt(500), 'failed');
+        if (status === 'success') await store.recordAttempt(event, attempt(200), 'success');
+        if (status === 'failed') await store.recordAttempt(event, attempt(500), 'failed');
         return event;
       }),
     );
@@ -95,18 +95,18 @@ describe('bounded listings', () => {
     if (!event) throw new Error('no event');
     const ids = async (status: 'failed' | 'skipped') =>
       (await store.listEvents({ orgId, offset: 0, limit: 10, status })).events.map((e) => e.id);
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     expect(await ids('failed')).toEqual([]);
-    await store.recordAttempt(event.id, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(500), 'failed');
     expect(await ids('failed')).toEqual([event.id]);
-    expect(await store.startCycle(event.id, orgId)).toBe(true);
+    expect(await store.startCycle(event, orgId)).toBe(true);
     expect(await ids('failed')).toEqual([]);
-    await store.recordAttempt(event.id, attempt(500), 'failed');
-    await store.recordAttempt(event.id, attempt(200), 'success');
+    await store.recordAttempt(event, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(200), 'success');
     expect(await ids('failed')).toEqual([]);
     const [other] = await storeMany(orgId, 5, 1, 'pending');
     if (!other) throw new Error('no event');
-    await store.settlePending(other.id, 'skipped');
+    await store.settlePending(other, 'skipped');
     expect(await ids('skipped')).toEqual([other.id]);
   });
 
@@ -150,7 +150,7 @@ describe('bounded listings', () => {
       },
     } as unknown as DynamoDBDocumentClient;
     const entries = 30;
-    const queries = new EventQueries(client, tableName, () => undefined, {
+    const queries = new DynamoEventStore(client, tableName, undefined, {
       indexEntries: entries,
       itemsChecked: MAX_ITEMS_CHECKED,
     });
@@ -178,8 +178,8 @@ describe('chunked reset', () => {
     await storeMany(orgId, 1000, 30, 'success');
     const sent: string[] = [];
     const queue: DeliveryQueue = {
-      enqueue: async (ids) => {
-        sent.push(...ids);
+      enqueue: async (events) => {
+        sent.push(...events.map((event) => event.id));
       },
       postpone: async () => undefined,
     };
@@ -195,7 +195,7 @@ describe('chunked reset', () => {
     expect(sent).toHaveLength(RESET_CHUNK + 35);
   });
 
-  it("recovery's chunk reads the status indexes for one account since a time, and nothing else", async () => {
+  it("recovery's walk takes one account's failed and skipped events since a time, and nothing else", async () => {
     const orgId = randomUUID();
     const account = testIban();
     const skipped = (second: number, of = account) =>
@@ -205,14 +205,81 @@ describe('chunked reset', () => {
     const otherAccount = testIban();
     for (let second = 102; second < 107; second++) await skipped(second, otherAccount);
     const failed = await stored(newEvent({ orgId, account, triggeredAt: at(108) }));
-    await store.recordAttempt(failed.id, attempt(500), 'failed');
+    await store.recordAttempt(failed, attempt(500), 'failed');
     const delivered = await stored(newEvent({ orgId, account, triggeredAt: at(109) }));
-    await store.recordAttempt(delivered.id, attempt(200), 'success');
-    const chunk = await store.nextFailedOrSkipped(orgId, 10, { account, since: at(50) });
-    expect(new Set(chunk.ids)).toEqual(new Set([failed.id, ...wanted.map((event) => event.id)]));
-    expect(chunk.more).toBe(false);
-    const small = await store.nextFailedOrSkipped(orgId, 1, { account, since: at(50) });
-    expect(small).toEqual({ ids: [failed.id], more: true });
+    await store.recordAttempt(delivered, attempt(200), 'success');
+    const filter = { account, since: at(50) };
+    const chunk = await store.recoveryChunk(orgId, filter, 10);
+    // The failed index first, then the skipped one, each oldest first.
+    const idsOf = (refs: readonly { id: string }[]) => refs.map((ref) => ref.id);
+    expect(idsOf(chunk.events)).toEqual([failed.id, ...idsOf(wanted)]);
+    expect(chunk.cursor).toBeUndefined();
+    const small = await store.recoveryChunk(orgId, filter, 1);
+    expect(idsOf(small.events)).toEqual([failed.id]);
+    const rest = await store.recoveryChunk(orgId, filter, 10, small.cursor);
+    expect(idsOf(rest.events)).toEqual(idsOf(wanted));
+    expect(rest.cursor).toBeUndefined();
+    await expect(store.recoveryChunk(orgId, filter, 10, 'bm90IGEgY3Vyc29y')).rejects.toThrow(ValidationError);
+  });
+
+  it("recovery's walk examines at most the read bound per step and goes on past it", async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const others = testIban();
+    // 12 skipped entries, 4 of the account: a bound of 5 needs three steps, each past the last.
+    const ours: string[] = [];
+    for (let second = 0; second < 12; second++) {
+      const mine = second % 3 === 0;
+      const event = await stored(
+        newEvent({
+          orgId,
+          account: mine ? account : others,
+          triggeredAt: at(second),
+          webhookStatus: 'skipped',
+        }),
+      );
+      if (mine) ours.push(event.id);
+    }
+    const bounded = new DynamoEventStore(documents, tableName, undefined, {
+      indexEntries: 5,
+      itemsChecked: 500,
+    });
+    const found: string[] = [];
+    let cursor: string | undefined;
+    let steps = 0;
+    do {
+      const step = await bounded.recoveryChunk(orgId, { account, since: at(0) }, 100, cursor);
+      found.push(...step.events.map((event) => event.id));
+      cursor = step.cursor;
+      steps++;
+    } while (cursor !== undefined && steps < 10);
+    expect(found).toEqual(ours);
+    expect(steps).toBe(3);
+  });
+});
+
+describe('a delivery summary', () => {
+  it("reads the account's latest events' attempts with one Query and one batch read", async () => {
+    const orgId = randomUUID();
+    const account = testIban();
+    const ours: NewEvent[] = [];
+    for (let second = 0; second < 5; second++) {
+      const event = await stored(newEvent({ orgId, account, triggeredAt: at(200 + second) }));
+      await store.recordAttempt(event, attempt(second === 4 ? 500 : 200), 'pending', Date.now());
+      ours.push(event);
+      await stored(newEvent({ orgId, account: testIban(), triggeredAt: at(200 + second) }));
+    }
+    const latest = await measure(() => store.recentAttempts(orgId, account, at(0), 3));
+    expect(Object.keys(latest.units).sort()).toEqual(['BatchGetItem', 'Query']);
+    expect(latest.result).toMatchObject({ events: 3, complete: false });
+    expect(latest.result.attempts.map((a) => a.responseStatus).sort()).toEqual([200, 200, 500]);
+    const all = await store.recentAttempts(orgId, account, at(0), 100);
+    expect(all).toMatchObject({ events: 5, complete: true });
+    expect(await store.recentAttempts(orgId, account, at(300), 100)).toEqual({
+      attempts: [],
+      events: 0,
+      complete: true,
+    });
   });
 });
 
@@ -224,14 +291,14 @@ describe('index-statuses (upgrade)', () => {
     await storeMany(orgId, 10, 3, 'success');
     if (!failed || !skipped) throw new Error('no events');
     // As an older version stored them: status set, no index attribute.
-    for (const [id, attribute] of [
-      [failed.id, 'failed_org'],
-      [skipped.id, 'skipped_org'],
-    ]) {
+    for (const [event, attribute] of [
+      [failed, 'failed_org'],
+      [skipped, 'skipped_org'],
+    ] as const) {
       await documents.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: { pk: `EVENT#${id}`, sk: 'EVENT' },
+          Key: keys.eventAt(event),
           UpdateExpression: `REMOVE ${attribute}`,
         }),
       );
@@ -249,12 +316,12 @@ describe('index-statuses (upgrade)', () => {
     const orgId = randomUUID();
     // The oldest event, listed last: beyond what one call examines.
     const [failed] = await storeMany(orgId, 0, 1, 'failed');
-    await storeMany(orgId, 1, INDEX_UPGRADE_PAGES * 100 + 10, 'success');
+    await storeMany(orgId, 1, OPERATOR_PAGES_PER_REQUEST * 100 + 10, 'success');
     if (!failed) throw new Error('no event');
     await documents.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: `EVENT#${failed.id}`, sk: 'EVENT' },
+        Key: keys.eventAt(failed),
         UpdateExpression: 'REMOVE failed_org',
       }),
     );

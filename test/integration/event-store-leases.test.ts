@@ -1,10 +1,14 @@
 /**
  * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
+import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
+import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES } from '#domain/truncate';
+import { MAX_WEBHOOK_URL_LENGTH } from '#domain/webhook-url';
+import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
   type EventStoreFixture,
@@ -24,60 +28,78 @@ useFixture(
   },
 );
 
+describe('bringForward', () => {
+  it('makes the organization’s pending event due now unless a lease lives; then one lease is granted', async () => {
+    const event = await stored(newEvent());
+    const now = Date.now();
+    await store.recordAttempt(event, attempt(500), 'pending', now + 3_600_000);
+    expect(await store.bringForward(event, randomUUID(), now)).toBe(false);
+    expect(await store.bringForward(event, event.orgId, now)).toBe(true);
+    expect((await read(event.id)).nextAttemptAt).toBe(now);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(true);
+    // A consumer holds the lease: an attempt is under way and cannot be brought forward.
+    expect(await store.bringForward(event, event.orgId, now + 1)).toBe(false);
+    await store.recordAttempt(event, attempt(200), 'success');
+    expect(await store.bringForward(event, event.orgId, now + 2)).toBe(false);
+  });
+});
+
 describe('takeLease', () => {
   it('is granted once for an expected count while the lease lives, and again after it expired', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const until = now + 60_000;
-    expect(await store.takeLease(event.id, 0, until, now, now)).toBe(true);
-    expect(await store.takeLease(event.id, 0, until + 1, now + 1, now + 1)).toBe(false);
-    expect(await store.takeLease(event.id, 0, until, until - 1, until - 1)).toBe(false);
+    expect(await store.takeLease(event, 0, until, now, now)).toBe(true);
+    expect(await store.takeLease(event, 0, until + 1, now + 1, now + 1)).toBe(false);
+    expect(await store.takeLease(event, 0, until, until - 1, until - 1)).toBe(false);
     // Past the lease's end another consumer may take it.
-    expect(await store.takeLease(event.id, 0, until + 60_000, until + 1, until + 1)).toBe(true);
+    expect(await store.takeLease(event, 0, until + 60_000, until + 1, until + 1)).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(until + 60_000);
   });
 
   it('is refused before the recorded next attempt is due, and granted once it is', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    await store.recordAttempt(event.id, attempt(500), 'pending', now + 10_000);
+    await store.recordAttempt(event, attempt(500), 'pending', now + 10_000);
     expect((await read(event.id)).nextAttemptAt).toBe(now + 10_000);
-    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 9_999)).toBe(false);
-    expect(await store.takeLease(event.id, 1, now + 60_000, now, now + 10_000)).toBe(true);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now + 9_999)).toBe(false);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now + 10_000)).toBe(true);
   });
 
   it('is granted to exactly one of 10 concurrent claims', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const claims = await Promise.all(
-      Array.from({ length: 10 }, () => store.takeLease(event.id, 0, now + 60_000, now, now)),
+      Array.from({ length: 10 }, () => store.takeLease(event, 0, now + 60_000, now, now)),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 
   it('is refused for a stale count, and granted for the current one after an attempt', async () => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event.id, 2, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(true);
+    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event, 2, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(true);
   });
 
   it.each(['success', 'failed'] as const)('is refused for a %s event', async (status) => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(status === 'success' ? 200 : 500), status);
+    await store.recordAttempt(event, attempt(status === 'success' ? 200 : 500), status);
     const now = Date.now();
-    expect(await store.takeLease(event.id, 1, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(false);
   });
 
   it('is refused for a skipped or unknown event', async () => {
     const event = await stored(newEvent({ webhookStatus: 'skipped' }));
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(false);
     const unknown = uuidv7();
-    expect(await store.takeLease(unknown, 0, now + 60_000, now, now)).toBe(false);
+    expect(await store.takeLease({ ...event, id: unknown, sequence: 2 }, 0, now + 60_000, now, now)).toBe(
+      false,
+    );
     expect(await store.getEvent(unknown, { consistent: true })).toBeUndefined();
   });
 });
@@ -85,9 +107,9 @@ describe('takeLease', () => {
 describe('settlePending', () => {
   it('settles only a pending event', async () => {
     const event = await stored(newEvent());
-    expect(await store.settlePending(event.id, 'failed')).toBe(true);
+    expect(await store.settlePending(event, 'failed')).toBe(true);
     expect((await read(event.id)).webhookStatus).toBe('failed');
-    expect(await store.settlePending(event.id, 'skipped')).toBe(false);
+    expect(await store.settlePending(event, 'skipped')).toBe(false);
     expect((await read(event.id)).webhookStatus).toBe('failed');
   });
 });
@@ -95,61 +117,95 @@ describe('settlePending', () => {
 describe('startCycle', () => {
   it('starts a new cycle of a failed event of the right organization: pending, base = attempts', async () => {
     const event = await stored(newEvent());
-    for (let i = 0; i < 3; i++) await store.recordAttempt(event.id, attempt(500), 'pending');
-    await store.recordAttempt(event.id, attempt(500), 'failed');
+    for (let i = 0; i < 3; i++) await store.recordAttempt(event, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'failed');
 
-    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
+    expect(await store.startCycle(event, randomUUID())).toBe(false);
     expect((await read(event.id)).webhookStatus).toBe('failed');
 
-    expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    expect(await store.startCycle(event, event.orgId)).toBe(true);
     const record = await read(event.id);
     expect(record).toMatchObject({ webhookStatus: 'pending', webhookRetries: 4, cycleBase: 4 });
     expect(record.deliveries).toHaveLength(4);
-    expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+    expect(await store.startCycle(event, event.orgId)).toBe(false);
   });
 
   it('refuses a fourth cycle: an event keeps at most 60 attempts, so its item stays far below 400 KB', async () => {
     const event = await stored(newEvent());
     const big = { ...attempt(500), responseBody: 'x'.repeat(4096) };
     for (let cycle = 1; cycle <= 3; cycle++) {
-      for (let i = 1; i < 20; i++) await store.recordAttempt(event.id, big, 'pending');
-      await store.recordAttempt(event.id, big, 'failed');
-      if (cycle < 3) expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+      for (let i = 1; i < 20; i++) await store.recordAttempt(event, big, 'pending');
+      await store.recordAttempt(event, big, 'failed');
+      if (cycle < 3) expect(await store.startCycle(event, event.orgId)).toBe(true);
     }
     const record = await read(event.id);
     expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
     expect(record.deliveries).toHaveLength(60);
-    expect((await store.nextFailedOrSkipped(event.orgId, 10)).ids).toEqual([event.id]);
-    expect(await store.startCycle(randomUUID(), event.orgId)).toBe(false);
-    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
-    expect((await store.nextFailedOrSkipped(event.orgId, 10)).ids).toEqual([event.id]);
-    expect(await store.startCycle(event.id, event.orgId)).toBe(false);
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).events.map((e) => e.id)).toEqual([event.id]);
+    expect(await store.startCycle({ ...event, sequence: 2 }, event.orgId)).toBe(false);
+    expect(await store.startCycle(event, randomUUID())).toBe(false);
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).events.map((e) => e.id)).toEqual([event.id]);
+    expect(await store.startCycle(event, event.orgId)).toBe(false);
     // No cycle left: it leaves the status indexes (so a reset goes on past it) and stays failed.
-    expect(await store.nextFailedOrSkipped(event.orgId, 10)).toEqual({ ids: [], more: false });
+    expect(await store.nextFailedOrSkipped(event.orgId, 10)).toEqual({ events: [], more: false });
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+  });
+
+  it('holds 60 attempts of the largest kind beside a 64 KiB payload that does not compress', async () => {
+    // The worst case the limits allow: an incompressible 64 KiB body, the longest URL, full answers
+    // beside it, two signing keys and a signature on every attempt. DynamoDB Local enforces 400 KB.
+    const event = await stored(
+      newEvent({
+        body: randomBytes(48 * 1024)
+          .toString('base64')
+          .slice(0, 65_536),
+      }),
+    );
+    const url = `https://hooks.example.com/${'p'.repeat(MAX_WEBHOOK_URL_LENGTH - 26)}`;
+    const largest = {
+      ...attempt(500, answerBesideUrl('x'.repeat(RESPONSE_BODY_LIMIT_BYTES), url)),
+      url,
+      signingKeys: [`${TOKEN_ID_PREFIX}0123456789ab`, `${TOKEN_ID_PREFIX}ba9876543210`],
+      signature: `t=1790000000,sha256=${'a'.repeat(64)},sha256=${'b'.repeat(64)}`,
+    };
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      for (let i = 1; i < 20; i++) await store.recordAttempt(event, largest, 'pending');
+      await store.recordAttempt(event, largest, 'failed');
+      if (cycle < 3) expect(await store.startCycle(event, event.orgId)).toBe(true);
+    }
+    const record = await read(event.id);
+    expect(record).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+    expect(record.deliveries.every((d) => d.url === url)).toBe(true);
   });
 
   it('starts a new cycle of a skipped event of the right organization', async () => {
     const event = await stored(newEvent({ webhookStatus: 'skipped' }));
-    expect(await store.startCycle(event.id, randomUUID())).toBe(false);
-    expect(await store.startCycle(event.id, event.orgId)).toBe(true);
+    expect(await store.startCycle(event, randomUUID())).toBe(false);
+    expect(await store.startCycle(event, event.orgId)).toBe(true);
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0, cycleBase: 0 });
   });
 
-  it('refuses pending and delivered events', async () => {
+  it('refuses a pending event; starts a new cycle of a delivered one (a replay)', async () => {
     const pending = await stored(newEvent());
-    expect(await store.startCycle(pending.id, pending.orgId)).toBe(false);
+    expect(await store.startCycle(pending, pending.orgId)).toBe(false);
     expect((await read(pending.id)).webhookStatus).toBe('pending');
 
     const delivered = await stored(newEvent());
-    await store.recordAttempt(delivered.id, attempt(200), 'success');
-    expect(await store.startCycle(delivered.id, delivered.orgId)).toBe(false);
-    expect(await read(delivered.id)).toMatchObject({ webhookStatus: 'success', cycleBase: 0 });
+    await store.recordAttempt(delivered, attempt(200), 'success');
+    expect(await store.startCycle(delivered, randomUUID())).toBe(false);
+    expect(await store.startCycle(delivered, delivered.orgId)).toBe(true);
+    expect(await read(delivered.id)).toMatchObject({
+      webhookStatus: 'pending',
+      cycleBase: 1,
+      webhookRetries: 1,
+    });
   });
 
   it('refuses an unknown event and creates nothing', async () => {
     const id = uuidv7();
-    expect(await store.startCycle(id, randomUUID())).toBe(false);
+    expect(
+      await store.startCycle({ id, orgId: randomUUID(), account: testIban(), sequence: 1 }, randomUUID()),
+    ).toBe(false);
     expect(await store.getEvent(id, { consistent: true })).toBeUndefined();
   });
 });

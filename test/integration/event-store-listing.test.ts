@@ -3,8 +3,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import type { WebhookStatus } from '#domain/model';
+import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { eventShard } from '#adapters/dynamodb/items';
+import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import type { EventListRequest, NewEvent } from '#domain/ports';
 import { testIban } from '../support/delivery-queue-helpers';
 import {
@@ -14,6 +15,10 @@ import {
   startEventStoreFixture,
 } from '../support/event-store-fixture';
 import { useFixture } from '../support/use-fixture';
+
+/** An `X-Signature` as an attempt leaves it on its event. */
+const SIGNATURE = `t=1700000000,sha256=${'ab'.repeat(32)}`;
+const signed = (given: DeliveryAttempt): DeliveryAttempt => ({ ...given, signature: SIGNATURE });
 
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
@@ -54,8 +59,8 @@ describe('listEvents', () => {
           webhookStatus: item.status === 'skipped' ? 'skipped' : 'pending',
         }),
       );
-      if (item.status === 'success') await store.recordAttempt(event.id, attempt(200), 'success');
-      if (item.status === 'failed') await store.recordAttempt(event.id, attempt(500), 'failed');
+      if (item.status === 'success') await store.recordAttempt(event, signed(attempt(200)), 'success');
+      if (item.status === 'failed') await store.recordAttempt(event, signed(attempt(500)), 'failed');
       events.push({ event, status: item.status });
     }
     // Another organization, same accounts and times: never listed for `orgId`.
@@ -105,7 +110,8 @@ describe('listEvents', () => {
         account: source?.event.account,
         type: source?.event.type,
         triggeredAt: source?.event.triggeredAt,
-        signature: source?.event.signature,
+        // The latest attempt's X-Signature; none before the first attempt.
+        signature: source?.status === 'success' || source?.status === 'failed' ? SIGNATURE : undefined,
         webhookStatus: source?.status,
         webhookRetries: source?.status === 'success' || source?.status === 'failed' ? 1 : 0,
       });
@@ -169,13 +175,13 @@ describe('listEvents', () => {
   it('answers the ids of failed and skipped events in bounded chunks', async () => {
     const wanted = expected((e) => e.status === 'failed' || e.status === 'skipped');
     const all = await store.nextFailedOrSkipped(orgId, 100);
-    expect(new Set(all.ids)).toEqual(new Set(wanted));
-    expect(all.ids).toHaveLength(wanted.length);
+    expect(new Set(all.events.map((event) => event.id))).toEqual(new Set(wanted));
+    expect(all.events).toHaveLength(wanted.length);
     expect(all.more).toBe(false);
     const first = await store.nextFailedOrSkipped(orgId, 1);
-    expect(first.ids).toHaveLength(1);
+    expect(first.events).toHaveLength(1);
     expect(first.more).toBe(true);
-    expect(await store.nextFailedOrSkipped(randomUUID(), 10)).toEqual({ ids: [], more: false });
+    expect(await store.nextFailedOrSkipped(randomUUID(), 10)).toEqual({ events: [], more: false });
   });
 
   it('filters by status across more than one index page of 100', async () => {
@@ -207,6 +213,41 @@ describe('listEvents', () => {
     const tail = await store.listEvents({ ...request, offset: 40, limit: 10 });
     expect(tail.events.map((e) => e.id)).toEqual(skipped.slice(40));
     expect(tail.hasMore).toBe(false);
-    expect(await store.nextFailedOrSkipped(big, 100)).toEqual({ ids: skipped, more: false });
+    const next = await store.nextFailedOrSkipped(big, 100);
+    expect({ ids: next.events.map((event) => event.id), more: next.more }).toEqual({
+      ids: skipped,
+      more: false,
+    });
+  });
+});
+
+describe('the write-sharded organization index', () => {
+  it('spreads an organization’s entries over its shards and lists them merged in one order, page by page', async () => {
+    const orgId = randomUUID();
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 2) + second * 1000).toISOString();
+    const events: NewEvent[] = [];
+    // Out of order on purpose: the merge orders by triggered_at, then id, across every shard.
+    for (const second of [7, 3, 9, 1, 12, 5, 0, 11, 2, 8, 4, 10, 6, 13, 15, 14]) {
+      events.push(await stored(newEvent({ orgId, triggeredAt: at(second) })));
+    }
+    const shards = new Set(events.map((event) => eventShard(event.id)));
+    expect(shards.size).toBeGreaterThan(4);
+    const expected = [...events].sort((a, b) => (a.triggeredAt < b.triggeredAt ? 1 : -1)).map((e) => e.id);
+    const pages: string[] = [];
+    for (let offset = 0; offset < events.length; offset += 5) {
+      const page = await store.listEvents({ orgId, offset, limit: 5 });
+      pages.push(...page.events.map((event) => event.id));
+      expect(page.hasMore).toBe(offset + 5 < events.length);
+    }
+    expect(pages).toEqual(expected);
+    // The operator's cursor pages walk the same order, each page going on after the last entry examined.
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.pageEventIdsByStatus(orgId, ['pending'], cursor);
+      walked.push(...page.events.map((event) => event.id));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    expect(walked).toEqual(expected);
   });
 });

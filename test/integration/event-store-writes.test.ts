@@ -3,10 +3,13 @@
  * cycles are in `event-store-leases.test.ts`, listings in `event-store-listing.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt } from '#domain/model';
+import { testIban } from '../support/delivery-queue-helpers';
 import {
   attempt,
   type EventStoreFixture,
@@ -18,49 +21,69 @@ import { useFixture } from '../support/use-fixture';
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 let read: EventStoreFixture['read'];
+let documents: EventStoreFixture['documents'];
+let tableName: string;
 
 useFixture(
   () => startEventStoreFixture('event-store-writes'),
   (fixture) => {
-    ({ store, stored, read } = fixture);
+    ({ store, stored, read, documents, tableName } = fixture);
   },
 );
 
-describe('putEvent', () => {
-  it('stores an event once: the same id again returns the stored one and changes nothing', async () => {
-    const event = newEvent({ expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
-    const first = await store.putEvent(event);
-    expect(first.created).toBe(true);
+describe('claims and the account log', () => {
+  it('stores an event once at its sequence: the id and the sequence are each taken once', async () => {
+    const event = await stored(newEvent({ expiresAt: Math.floor(Date.now() / 1000) + 86_400 }));
     const record = await read(event.id);
+    expect(record.signature).toBeUndefined();
     expect(record).toMatchObject({
       id: event.id,
       orgId: event.orgId,
       account: event.account,
+      sequence: 1,
       type: event.type,
       triggeredAt: event.triggeredAt,
       body: event.body,
-      signature: event.signature,
       webhookStatus: 'pending',
       webhookRetries: 0,
       cycleBase: 0,
       deliveries: [],
     });
+    expect(await store.readEvent(event, { consistent: true })).toEqual(record);
+    expect(await store.latestSequence(event.orgId, event.account, { consistent: true })).toBe(1);
 
-    const again = await store.putEvent(event);
-    expect(again.created).toBe(false);
-    if (again.created) return;
-    expect(again.existing).toEqual(record);
-
-    const other = await store.putEvent({
-      ...event,
-      body: '{"other":true}',
-      type: 'other',
-      orgId: randomUUID(),
-    });
-    expect(other.created).toBe(false);
-    if (other.created) return;
-    expect(other.existing).toEqual(record);
+    const claim = { ...event, sequence: 2, owner: randomUUID(), claimedAt: Date.now() };
+    const again = await store.claimId(claim);
+    expect(again).toMatchObject({ claimed: false, existing: { id: event.id, sequence: 1 } });
+    const other = { ...event, id: uuidv7(), body: '{"other":true}' };
+    expect(await store.insertEvent(other)).toEqual({ created: false, occupant: event.id });
     expect(await read(event.id)).toEqual(record);
+    expect(await store.readLog(event.orgId, event.account, 0, 10)).toEqual([record]);
+  });
+
+  it('moves a claim only for its owner, and reads an event only where its claim points', async () => {
+    const event = newEvent();
+    const claim = { ...event, owner: 'first', claimedAt: 1 };
+    expect(await store.claimId(claim)).toEqual({ claimed: true });
+    // A claim without its event (a crashed publish) names no event.
+    expect(await store.getEvent(event.id, { consistent: true })).toBeUndefined();
+    expect(await store.moveClaim('someone else', { ...claim, owner: 'second', sequence: 2 })).toBe(false);
+    expect(await store.moveClaim('first', { ...claim, owner: 'second', sequence: 2 })).toBe(true);
+    expect(await store.readClaim(event.id)).toMatchObject({ existing: { owner: 'second', sequence: 2 } });
+    expect(await store.insertEvent({ ...event, sequence: 2 })).toMatchObject({ created: true });
+    expect((await read(event.id)).sequence).toBe(2);
+  });
+
+  it('reads the log after a sequence, ascending, at most the limit', async () => {
+    const first = await stored(newEvent());
+    const more = [];
+    for (let i = 0; i < 4; i++)
+      more.push(await stored(newEvent({ orgId: first.orgId, account: first.account })));
+    const after = await store.readLog(first.orgId, first.account, 1, 3);
+    expect(after.map((event) => event.sequence)).toEqual([2, 3, 4]);
+    expect(after.map((event) => event.id)).toEqual(more.slice(0, 3).map((event) => event.id));
+    expect(await store.readLog(first.orgId, first.account, 5, 3)).toEqual([]);
+    expect(await store.readLog(randomUUID(), first.account, 0, 3)).toEqual([]);
   });
 
   it('keeps the body byte for byte', async () => {
@@ -74,9 +97,7 @@ describe('recordAttempt', () => {
   it('records 10 concurrent attempts: 10 retries and 10 deliveries', async () => {
     const event = await stored(newEvent());
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        store.recordAttempt(event.id, attempt(500, `try ${i}`), 'pending'),
-      ),
+      Array.from({ length: 10 }, (_, i) => store.recordAttempt(event, attempt(500, `try ${i}`), 'pending')),
     );
     for (const result of results) expect(result.webhookRetries).toBe(result.deliveries.length);
     expect(new Set(results.map((r) => r.webhookRetries))).toEqual(
@@ -99,17 +120,63 @@ describe('recordAttempt', () => {
       responseBody: 'teapot ☕',
       responseTimeMs: 42,
     };
-    const result = await store.recordAttempt(event.id, given, 'pending');
+    const result = await store.recordAttempt(event, given, 'pending');
     expect(result.deliveries).toEqual([given]);
     expect((await read(event.id)).deliveries).toEqual([given]);
   });
 
+  it('keeps where each attempt went and with which tokens; the latest X-Signature becomes the event’s', async () => {
+    const event = await stored(newEvent());
+    const sent = (n: number): DeliveryAttempt => ({
+      ...attempt(500),
+      deliveredAt: `2026-11-21T12:00:0${n}.000Z`,
+      url: `https://hooks.example.com/${n}`,
+      signingKeys: ['whk_0123456789abcdef', 'whk_fedcba9876543210'],
+      signature: `t=${1_700_000_000 + n},sha256=${'ab'.repeat(32)}`,
+    });
+    await store.recordAttempt(event, sent(1), 'pending');
+    // A refused URL: nothing was sent or signed, so the event keeps the signature it had.
+    const refused = { ...attempt(0), url: 'http://10.0.0.1/', signingKeys: [] };
+    await store.recordAttempt(event, refused, 'pending');
+    expect((await read(event.id)).signature).toBe(sent(1).signature);
+    await store.recordAttempt(event, sent(2), 'pending');
+    const record = await read(event.id);
+    expect(record.signature).toBe(sent(2).signature);
+    const { signature: _first, ...first } = sent(1);
+    const { signature: _second, ...second } = sent(2);
+    expect(record.deliveries).toEqual([first, refused, second]);
+  });
+
+  it('shows an older event’s publish-time signature until its next attempt replaces it', async () => {
+    const event = await stored(newEvent());
+    const legacy = `sha256=${'cd'.repeat(32)}`;
+    // As an event published before attempts signed themselves, after one attempt then.
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.eventAt(event),
+        UpdateExpression: 'SET signature = :s',
+        ExpressionAttributeValues: { ':s': legacy },
+      }),
+    );
+    expect((await read(event.id)).signature).toBeUndefined();
+    await store.recordAttempt(event, attempt(500), 'pending');
+    expect((await read(event.id)).signature).toBe(legacy);
+    const header = `t=1763728507,sha256=${'ef'.repeat(32)},sha256=${'01'.repeat(32)}`;
+    await store.recordAttempt(event, { ...attempt(200), signature: header }, 'success');
+    expect((await read(event.id)).signature).toBe(header);
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(event) }));
+    expect(raw.Item?.signature).toBeUndefined();
+    // Packed: 4 bytes of timestamp and 32 per signature, not 156 characters.
+    expect(raw.Item?.sig).toHaveLength(68);
+  });
+
   it('records a failure after a success without downgrading the status', async () => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(200), 'success');
-    const afterRetry = await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(200), 'success');
+    const afterRetry = await store.recordAttempt(event, attempt(500), 'pending');
     expect(afterRetry).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
-    const afterFailed = await store.recordAttempt(event.id, attempt(503), 'failed');
+    const afterFailed = await store.recordAttempt(event, attempt(503), 'failed');
     expect(afterFailed).toMatchObject({ webhookStatus: 'success', webhookRetries: 3 });
     const record = await read(event.id);
     expect(record.webhookStatus).toBe('success');
@@ -118,8 +185,8 @@ describe('recordAttempt', () => {
 
   it('lets a success win over a failed event and records both', async () => {
     const event = await stored(newEvent());
-    await store.recordAttempt(event.id, attempt(500), 'failed');
-    await store.recordAttempt(event.id, attempt(200), 'success');
+    await store.recordAttempt(event, attempt(500), 'failed');
+    await store.recordAttempt(event, attempt(200), 'success');
     const record = await read(event.id);
     expect(record.webhookStatus).toBe('success');
     expect(record.deliveries.map((d) => d.responseStatus)).toEqual([500, 200]);
@@ -128,16 +195,50 @@ describe('recordAttempt', () => {
   it('removes the lease with the recorded attempt', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    expect(await store.takeLease(event.id, 0, now + 60_000, now, now)).toBe(true);
+    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(now + 60_000);
-    await store.recordAttempt(event.id, attempt(500), 'pending');
+    await store.recordAttempt(event, attempt(500), 'pending');
     expect((await read(event.id)).leaseUntil).toBeUndefined();
   });
 
   it('refuses to record an attempt of an unknown event, and creates nothing', async () => {
     const id = uuidv7();
-    await expect(store.recordAttempt(id, attempt(200), 'success')).rejects.toThrow();
-    await expect(store.recordAttempt(id, attempt(500), 'pending')).rejects.toThrow();
+    const nowhere = { id, orgId: randomUUID(), account: testIban(), sequence: 1 };
+    await expect(store.recordAttempt(nowhere, attempt(200), 'success')).rejects.toThrow();
+    await expect(store.recordAttempt(nowhere, attempt(500), 'pending')).rejects.toThrow();
     expect(await store.getEvent(id, { consistent: true })).toBeUndefined();
+  });
+});
+
+describe('the upgrade to account logs', () => {
+  it('moves an old-layout event into its log and rewrites its item into the claim, in one transaction', async () => {
+    const event = newEvent({
+      body: `{"id":"x","type":"t","account":"A","triggered_at":"t","payload":{"n":1},"_links":{}}`,
+    });
+    // As an older version stored it: the whole event at EVENT#<id>, delivered.
+    const { eventItem } = await import('#adapters/dynamodb/events/event-items');
+    const item = {
+      ...eventItem(event),
+      ...keys.event(event.id),
+      // Before account logs, an organization's index entries were one unsharded partition.
+      gsi1pk: keys.orgEvents(event.orgId),
+      webhook_status: 'success',
+      webhook_retries: 1,
+      deliveries: [{ at: new Date().toISOString(), status: 200, body: 'ok', ms: 5 }],
+    };
+    await documents.send(new PutCommand({ TableName: tableName, Item: item }));
+    const legacy = await store.getEvent(event.id, { consistent: true });
+    expect(legacy).toMatchObject({ id: event.id, webhookStatus: 'success' });
+    expect(legacy?.sequence).toBeUndefined();
+    const { migrateLegacyEvents } = await import('#use-cases/events/migrate-events');
+    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 1, pending: 0, more: false });
+    const moved = await read(event.id);
+    expect(moved).toMatchObject({ sequence: 1, webhookStatus: 'success', webhookRetries: 1 });
+    expect(JSON.parse(moved.body)).toMatchObject({ sequence: 1, payload: { n: 1 } });
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.event(event.id) }));
+    expect(raw.Item).toMatchObject({ seq: 1, org_id: event.orgId, account: event.account });
+    expect(raw.Item?.body).toBeUndefined();
+    expect(await migrateLegacyEvents(store, event.orgId)).toEqual({ migrated: 0, pending: 0, more: false });
+    expect((await store.readLog(event.orgId, event.account, 0, 10)).map((e) => e.id)).toEqual([event.id]);
   });
 });

@@ -4,12 +4,10 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
@@ -28,18 +26,12 @@ beforeAll(async () => {
   documents = DynamoDBDocumentClient.from(resources.dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const directory = new DynamoDirectoryStore(documents, resources.tableName);
   events = new DynamoEventStore(documents, resources.tableName);
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
-  orgId = (
-    await createOrganization(
-      directory,
-      new DynamoApiKeyStore(documents, resources.tableName),
-      'Publisher org',
-    )
-  ).id;
   iban = testIban();
-  await putAccount(directory, { orgId, iban, webhookUrl: 'https://hooks.example.test/in' }, 'public-https');
+  const seeder = new TenantSeeder(documents, resources.tableName, 'public-https');
+  orgId = (await seeder.tenant('Publisher org', [{ iban, webhookUrl: 'https://hooks.example.test/in' }]))
+    .orgId;
 });
 
 afterAll(async () => {
@@ -67,7 +59,7 @@ async function expectRefused(
 }
 
 describe('createPublisher', () => {
-  it('stores a pending event with its signed body and the links of the base URL', async () => {
+  it('stores a pending event with its body, unsigned, and the links of the base URL', async () => {
     const id = uuidv7();
     const published = await publish({
       id,
@@ -83,11 +75,14 @@ describe('createPublisher', () => {
       triggeredAt: '2026-11-21T11:00:00.000Z',
     });
     const record = await events.getEvent(id, { consistent: true });
-    expect(record).toMatchObject({ orgId, account: iban, signature: published.signature, webhookRetries: 0 });
+    // Each attempt signs itself: nothing is signed before the first.
+    expect(published.signature).toBeNull();
+    expect(record).toMatchObject({ orgId, account: iban, signature: undefined, webhookRetries: 0 });
     expect(JSON.parse(record?.body ?? '{}')).toEqual({
       id,
       type: 'credit_transfer_status_change',
       account: iban,
+      sequence: 1,
       triggered_at: '2026-11-21 11:00:00',
       payload: { transfer_id: 'tr_1', amount: '1.00' },
       _links: { self: `${BASE_URL}/events/${id}`, account: `${BASE_URL}/accounts/${iban}` },
@@ -155,6 +150,6 @@ describe('a refused publish stores nothing', () => {
       ConflictError,
     );
     expect(await events.getEvent(id, { consistent: true })).toEqual(stored);
-    expect(stored?.signature).toBe(first.signature);
+    expect(first.signature).toBeNull();
   });
 });

@@ -5,10 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
-import { requeuePending } from '#use-cases/redeliver-events';
+import { requeuePending } from '#use-cases/events/redeliver-events';
+import { storeInLog } from '#use-cases/events/store-in-log';
+import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -25,16 +27,18 @@ afterAll(async () => {
 
 async function stored(orgId: string, triggeredAt: string, status: 'pending' | 'skipped'): Promise<string> {
   const id = randomUUID();
-  await events.putEvent({
+  // The publish protocol, so concurrent arrangements of one account get consecutive sequences.
+  const draft = {
     id,
     orgId,
-    account: 'DE89370400440532013000',
+    // An account each: the requeue walks the organization, whatever the accounts.
+    account: testIban(),
     type: 'credit_transfer_status_change',
     triggeredAt,
-    body: '{}',
-    signature: `sha256=${'0'.repeat(64)}`,
     webhookStatus: status,
-  });
+    sequenceFloor: 0,
+  };
+  expect((await storeInLog({ events, now: Date.now }, draft, () => '{}')).created).toBe(true);
   return id;
 }
 

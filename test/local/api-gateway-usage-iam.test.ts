@@ -9,7 +9,7 @@ import type {
 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
-import { GATEWAY_PROBLEMS } from '#http/problem-types';
+import { GATEWAY_PROBLEMS } from '#http/problem/problem-types';
 import { createApiGateway } from '../../scripts/local/api-gateway';
 import { sigv4Headers } from '../support/e2e-http';
 import {

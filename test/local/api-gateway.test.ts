@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { METHOD_NOT_ALLOWED_PROBLEM, NOT_FOUND_PROBLEM } from '#http/problem-types';
+import { METHOD_NOT_ALLOWED_PROBLEM, NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
 import { createApiGateway } from '../../scripts/local/api-gateway';
 import {
   allowingAuthorizer,

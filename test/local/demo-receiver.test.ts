@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateWebhookToken, standardSignature, webhookKey } from '#domain/signing';
+import { signAttempt, standardSignature } from '#domain/signing/signatures';
+import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
 import { type DemoReceiver, startDemoReceiver } from '#local/demo-receiver';
 
 const token = generateWebhookToken();
@@ -19,12 +20,18 @@ afterAll(async () => {
 
 const body = JSON.stringify({ id: 'evt_1', type: 'credit_transfer_status_change' });
 
-/** Standard Webhooks headers for `body`, signed at `timestamp` (epoch seconds). */
-function signed(timestamp: number, signWith = token): Record<string, string> {
+let sequence = 0;
+
+/** Both signature headers of a new webhook id for `payload`, signed at `timestamp` (epoch seconds). */
+function signed(timestamp: number, signWith = token, payload = body): Record<string, string> {
+  sequence += 1;
+  const id = `evt_${sequence}`;
+  const signatures = signAttempt({ webhookToken: signWith }, id, timestamp, payload, 0);
   return {
-    'webhook-id': 'evt_1',
+    'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(webhookKey(signWith), 'evt_1', timestamp, body),
+    'webhook-signature': signatures.webhookSignature,
+    'x-signature': signatures.xSignature,
   };
 }
 
@@ -37,9 +44,24 @@ async function post(headers: Record<string, string>, payload = body): Promise<nu
 const now = (): number => Math.floor(Date.now() / 1000);
 
 describe('demo receiver', () => {
-  it('accepts a correctly signed, fresh webhook', async () => {
-    expect(await post(signed(now()))).toBe(204);
-    expect(lines.at(-1)).toContain('verified webhook evt_1 (credit_transfer_status_change)');
+  it('accepts a correctly signed, fresh webhook, and acknowledges a repeat of it without handling it', async () => {
+    const headers = signed(now());
+    expect(await post(headers)).toBe(204);
+    expect(lines.at(-1)).toContain(
+      `verified webhook ${headers['webhook-id']} (credit_transfer_status_change, both signatures)`,
+    );
+    expect(await post(headers)).toBe(200);
+    expect(lines.at(-1)).toContain('already handled');
+  });
+
+  it('checks X-Signature too: missing 400, wrong or of another time 401', async () => {
+    const { 'x-signature': _, ...noX } = signed(now());
+    expect(await post(noX)).toBe(400);
+    const valid = signed(now());
+    const forged = valid['x-signature']?.replace(/sha256=[0-9a-f]{4}/, 'sha256=0000') ?? '';
+    expect(await post({ ...valid, 'x-signature': forged })).toBe(401);
+    const stale = signed(now() - 301)['x-signature'] ?? '';
+    expect(await post({ ...signed(now()), 'x-signature': stale })).toBe(401);
   });
 
   it('answers 400 to missing or malformed webhook headers and keeps serving', async () => {
@@ -54,6 +76,12 @@ describe('demo receiver', () => {
     expect(await post({ ...signed(now()), 'webhook-signature': 'v1,AAAA' })).toBe(401);
     expect(await post(signed(now(), generateWebhookToken()))).toBe(401);
     expect(await post(signed(now()), body.replace('evt_1', 'evt_2'))).toBe(401);
+    expect(
+      await post({
+        ...signed(now()),
+        'webhook-signature': standardSignature(webhookKey(token), 'x', now(), body),
+      }),
+    ).toBe(401);
     expect(await post(signed(now() - 301))).toBe(401);
     expect(await post(signed(now() + 301))).toBe(401);
     expect(await post(signed(now() - 240))).toBe(204);
@@ -63,13 +91,7 @@ describe('demo receiver', () => {
   it('refuses an oversized body and survives a body that is not JSON', async () => {
     expect(await post(signed(now()), 'x'.repeat(1024 * 1024 + 1))).toBe(413);
     const text = 'not json';
-    const timestamp = now();
-    const headers = {
-      'webhook-id': 'evt_1',
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': standardSignature(webhookKey(token), 'evt_1', timestamp, text),
-    };
-    expect(await post(headers, text)).toBe(204);
+    expect(await post(signed(now(), token, text), text)).toBe(204);
     expect(await post(signed(now()))).toBe(204);
   });
 });

@@ -36,7 +36,7 @@ describe('emulators', () => {
     process.env.PATH = join(scratch, 'no-such-bin');
     try {
       await expect(startDynamoDbLocal({ readyTimeoutMs: 10_000 })).rejects.toThrow(
-        /Java runtime.*`java` was not found/,
+        /Java development kit.*`java` was not found/,
       );
     } finally {
       process.env.PATH = path;

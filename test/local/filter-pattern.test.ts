@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STREAM_FILTER_PATTERN } from '#config/storage';
+import { EXPIRY_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
 import { type FilterPattern, matchesFilterPattern } from '../../scripts/local/filter-pattern';
 
 /** A stream record in the JSON shape Lambda filters on. */
@@ -8,13 +8,17 @@ function streamRecord(eventName: string, newImage: Record<string, unknown> | und
     eventID: 'e1',
     eventName,
     eventSource: 'aws:dynamodb',
-    dynamodb: { Keys: { pk: { S: 'EVENT#1' }, sk: { S: 'EVENT' } }, NewImage: newImage, SequenceNumber: '1' },
+    dynamodb: {
+      Keys: { pk: { S: 'LOG#o1#DE1' }, sk: { S: '000000000001' } },
+      NewImage: newImage,
+      SequenceNumber: '1',
+    },
   };
 }
 
 const pendingEvent = {
-  pk: { S: 'EVENT#1' },
-  sk: { S: 'EVENT' },
+  pk: { S: 'LOG#o1#DE1' },
+  sk: { S: '000000000001' },
   webhook_status: { S: 'pending' },
   webhook_retries: { N: '0' },
 };
@@ -31,14 +35,37 @@ describe('STREAM_FILTER_PATTERN', () => {
 
   it('drops inserts of other items and of events that are not pending', () => {
     const org = { pk: { S: 'ORG#1' }, sk: { S: 'ORG' }, name: { S: 'Acme' } };
+    // An id's claim is no event, and an old-layout event is never inserted any more.
+    const claim = { pk: { S: 'EVENT#1' }, sk: { S: 'EVENT' }, webhook_status: { S: 'pending' } };
+    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', claim))).toBe(false);
     const delivered = { ...pendingEvent, webhook_status: { S: 'delivered' } };
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', org))).toBe(false);
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', delivered))).toBe(false);
   });
 
   it('does not match a value of another attribute type', () => {
-    const numericSk = { ...pendingEvent, sk: { N: 'EVENT' } };
-    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', numericSk))).toBe(false);
+    const numericPk = { ...pendingEvent, pk: { N: '1' } };
+    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', numericPk))).toBe(false);
+  });
+});
+
+describe('EXPIRY_FILTER_PATTERN', () => {
+  const removal = (principalId: string, pk: string) => ({
+    eventName: 'REMOVE',
+    userIdentity: { type: 'Service', principalId },
+    dynamodb: { Keys: { pk: { S: pk }, sk: { S: '000000000001' } }, SequenceNumber: '1' },
+  });
+  it("lets the TTL's deletions of log items through, and nothing else", () => {
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, removal('dynamodb.amazonaws.com', 'LOG#o1#DE1'))).toBe(
+      true,
+    );
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, removal('dynamodb.amazonaws.com', 'EVENT#1'))).toBe(
+      false,
+    );
+    // An erasure's deletions carry no service identity.
+    const { userIdentity: _none, ...erased } = removal('x', 'LOG#o1#DE1');
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, erased)).toBe(false);
+    expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, streamRecord('INSERT', pendingEvent))).toBe(false);
   });
 });
 

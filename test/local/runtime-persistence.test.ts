@@ -30,9 +30,10 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     resetWebhooks: unused,
     listAccounts: unused,
     getAccount: unused,
+    getDeliveryStats: unused,
     enableEndpoint: unused,
     portal: unused,
-    openPortalSession: unused,
+    portalSession: unused,
     manageSettings: unused,
     publishEvent: unused,
     administer: unused,
@@ -49,7 +50,7 @@ async function putEvent(id: string): Promise<void> {
   await documents.send(
     new PutCommand({
       TableName: process.env.TABLE_NAME,
-      Item: { pk: `EVENT#${id}`, sk: 'EVENT', id, webhook_status: 'pending', webhook_retries: 0 },
+      Item: { pk: `LOG#o#${id}`, sk: '000000000001', id, webhook_status: 'pending', webhook_retries: 0 },
     }),
   );
   documents.destroy();

@@ -26,9 +26,10 @@ beforeAll(async () => {
     resetWebhooks: notCalled,
     listAccounts: notCalled,
     getAccount: notCalled,
+    getDeliveryStats: notCalled,
     enableEndpoint: notCalled,
     portal: notCalled,
-    openPortalSession: notCalled,
+    portalSession: notCalled,
     manageSettings: notCalled,
     publishEvent: notCalled,
     administer: notCalled,
@@ -82,7 +83,7 @@ describe('local runtime', () => {
     await documents.send(
       new PutCommand({
         TableName: runtime.tableName,
-        Item: { pk: 'EVENT#e1', sk: 'EVENT', id: 'e1', webhook_status: 'pending', webhook_retries: 0 },
+        Item: { pk: 'LOG#o#e1', sk: '000000000001', id: 'e1', webhook_status: 'pending', webhook_retries: 0 },
       }),
     );
     documents.destroy();

@@ -60,13 +60,13 @@ async function putEvent(id: string, status = 'pending'): Promise<void> {
   await resources.documents.send(
     new PutCommand({
       TableName: resources.tableName,
-      Item: { pk: `EVENT#${id}`, sk: 'EVENT', id, webhook_status: status, webhook_retries: 0 },
+      Item: { pk: `LOG#o#${id}`, sk: '000000000001', id, webhook_status: status, webhook_retries: 0 },
     }),
   );
 }
 
 async function seen(recording: Recording, id: string): Promise<void> {
-  await waitFor(() => recording.calls.flat().includes(`EVENT#${id}`), { what: `event ${id}` });
+  await waitFor(() => recording.calls.flat().includes(`LOG#o#${id}`), { what: `event ${id}` });
 }
 
 describe('stream link', () => {
@@ -79,7 +79,7 @@ describe('stream link', () => {
     await resources.documents.send(
       new UpdateCommand({
         TableName: resources.tableName,
-        Key: { pk: 'EVENT#a', sk: 'EVENT' },
+        Key: { pk: 'LOG#o#a', sk: '000000000001' },
         UpdateExpression: 'SET webhook_retries = :one',
         ExpressionAttributeValues: { ':one': 1 },
       }),
@@ -88,7 +88,7 @@ describe('stream link', () => {
     await putEvent('sentinel');
     await seen(recording, 'sentinel');
 
-    expect(recording.calls.flat()).toEqual(['EVENT#a', 'EVENT#sentinel']);
+    expect(recording.calls.flat()).toEqual(['LOG#o#a', 'LOG#o#sentinel']);
     const record = recording.events[0]?.Records[0];
     expect(record).toMatchObject({
       eventName: 'INSERT',
@@ -97,7 +97,7 @@ describe('stream link', () => {
       awsRegion: 'us-east-1',
       eventSourceARN: resources.streamArn,
       dynamodb: {
-        Keys: { pk: { S: 'EVENT#a' }, sk: { S: 'EVENT' } },
+        Keys: { pk: { S: 'LOG#o#a' }, sk: { S: '000000000001' } },
         NewImage: { id: { S: 'a' }, webhook_status: { S: 'pending' }, webhook_retries: { N: '0' } },
         StreamViewType: 'NEW_IMAGE',
       },
@@ -133,8 +133,8 @@ describe('stream link', () => {
     await waitFor(() => recording.calls.length >= 2, { what: 'the retry' });
     await sleep(500);
     expect(recording.calls).toEqual([
-      ['EVENT#a', 'EVENT#b', 'EVENT#c'],
-      ['EVENT#b', 'EVENT#c'],
+      ['LOG#o#a', 'LOG#o#b', 'LOG#o#c'],
+      ['LOG#o#b', 'LOG#o#c'],
     ]);
   });
 
@@ -148,7 +148,7 @@ describe('stream link', () => {
     });
     await waitFor(() => recording.calls.length >= 3, { what: 'two retries' });
     await sleep(500);
-    expect(recording.calls).toEqual([['EVENT#a'], ['EVENT#a'], ['EVENT#a']]);
+    expect(recording.calls).toEqual([['LOG#o#a'], ['LOG#o#a'], ['LOG#o#a']]);
     expect(recording.errors).toEqual([expect.objectContaining({ message: 'boom' })]);
   });
 
@@ -164,7 +164,7 @@ describe('stream link', () => {
     expect(checkpoint.streamArn).toBe(resources.streamArn);
     const second = recordingLink(undefined, { checkpointFile });
     await seen(second, 'b');
-    expect(second.calls.flat()).toEqual(['EVENT#b']);
+    expect(second.calls.flat()).toEqual(['LOG#o#b']);
   });
 
   it('stop() awaits the invocation in flight', async () => {

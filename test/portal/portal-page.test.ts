@@ -10,9 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateWebhookToken, signBody, standardSignature, webhookKey } from '#domain/signing';
-import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal-assets.generated';
-import { portalPage } from '#http/portal-page';
+import { signAttempt, standardSignature } from '#domain/signing/signatures';
+import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
+import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal/portal-assets.generated';
+import { portalPage } from '#http/portal/portal-page';
 import { LANGUAGES, snippet } from '../../portal/src/snippets';
 import { PORTAL_ASSETS_MODULE, renderPortalAssetsModule } from '../../scripts/portal/build';
 
@@ -67,17 +68,33 @@ describe('receiver snippets', () => {
     }
   });
 
-  it('X-Signature: the Node snippet accepts a Herald signature and rejects a changed body', async () => {
+  it('X-Signature: the Node snippet accepts a Herald signature in time, by either token, and nothing else', async () => {
     const file = join(dir, 'x-signature.mjs');
     writeFileSync(file, snippet('X-Signature (Node)', values));
     const { verifyXSignature } = (await import(pathToFileURL(file).href)) as {
-      verifyXSignature: (body: string, header: string | undefined) => boolean;
+      verifyXSignature: (body: string, header: string | undefined, nowSeconds?: number) => boolean;
     };
     const body = '{"id":"e1","payload":{"amount":"1.00"}}';
-    const header = signBody(webhookKey(token), body);
+    const t = Math.floor(Date.now() / 1000);
+    const header = signAttempt({ webhookToken: token }, 'e1', t, body, 0).xSignature;
     expect(verifyXSignature(body, header)).toBe(true);
     expect(verifyXSignature(`${body} `, header)).toBe(false);
     expect(verifyXSignature(body, undefined)).toBe(false);
+    // A replay more than 5 minutes later, or a header whose time was changed, fails.
+    expect(verifyXSignature(body, header, t + 301)).toBe(false);
+    expect(verifyXSignature(body, header.replace(`t=${t}`, `t=${t + 1}`))).toBe(false);
+    // During an overlap the receiver's token may be the second one.
+    const overlap = {
+      webhookToken: generateWebhookToken(),
+      previousWebhookToken: { token, expiresAt: '2999-01-01T00:00:00Z' },
+    };
+    expect(verifyXSignature(body, signAttempt(overlap, 'e1', t, body, 0).xSignature)).toBe(true);
+    expect(
+      verifyXSignature(
+        body,
+        signAttempt({ webhookToken: generateWebhookToken() }, 'e1', t, body, 0).xSignature,
+      ),
+    ).toBe(false);
   });
 
   it('Standard Webhooks: the token the snippets use verifies Herald headers with the library', () => {

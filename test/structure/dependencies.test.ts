@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -34,16 +34,27 @@ describe('the dependency rule', () => {
 });
 
 describe('the folder notes', () => {
-  it.each(['config', 'domain', 'http', 'adapters', 'use-cases', 'handlers'])(
-    'lambdas/%s has one file opening with a note on what lives there and what it may import',
-    (folder) => {
-      const prefix = `// lambdas/${folder}: `;
-      const opening = sourceFiles(PROJECT_ROOT, [`lambdas/${folder}`]).filter((file) =>
-        readFileSync(join(PROJECT_ROOT, file), 'utf8').startsWith(prefix),
-      );
-      expect(opening).toHaveLength(1);
-    },
-  );
+  const folders = ['lambdas', ...lambdaFolders()];
+
+  it('reads every folder under lambdas/', () => {
+    expect(folders).toContain('lambdas/domain/delivery');
+    expect(folders).toContain('lambdas/http/openapi');
+  });
+
+  it.each(folders)('%s has a README.md saying what lives there and what it may import', (folder) => {
+    const readme = join(PROJECT_ROOT, folder, 'README.md');
+    expect(existsSync(readme), `${folder}/README.md`).toBe(true);
+    const text = readFileSync(readme, 'utf8');
+    expect(text.startsWith(`# ${folder}\n`), 'its title is the folder').toBe(true);
+    expect(text).toMatch(/may import/i);
+  });
+
+  it('are not hidden in the first line of a source file', () => {
+    const hidden = sourceFiles(PROJECT_ROOT, ['lambdas']).filter((file) =>
+      readFileSync(join(PROJECT_ROOT, file), 'utf8').startsWith('// lambdas/'),
+    );
+    expect(hidden).toEqual([]);
+  });
 });
 
 describe('the checker', () => {
@@ -67,13 +78,15 @@ describe('the checker', () => {
   it.each([
     ['lambdas/domain/x.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
     ['lambdas/domain/x.ts', "import { request } from 'node:https';"],
-    ['lambdas/domain/x.ts', "import { json } from '#http/request';"],
+    ['lambdas/domain/x.ts', "import { json } from '#http/response';"],
     ['lambdas/domain/x.ts', "import { loadEnv } from '#config/env';"],
     ['lambdas/domain/x.ts', 'export const table = process.env.TABLE_NAME;'],
-    ['lambdas/use-cases/x.ts', "import { toEventSummary } from '#http/event-view';"],
+    ['lambdas/use-cases/x.ts', "import { toEventSummary } from '#http/events/event-view';"],
     ['lambdas/use-cases/x.ts', "import { DynamoEventStore } from '../adapters/dynamodb/event-store';"],
-    ['lambdas/adapters/sqs/x.ts', "import { publishEvent } from '#use-cases/publish-event';"],
+    ['lambdas/adapters/sqs/x.ts', "import { recordEvent } from '#use-cases/events/record-event';"],
     ['lambdas/http/x.ts', "import { logger } from '#adapters/observability';"],
+    ['lambdas/http/events/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
+    ['lambdas/http/x.ts', "import type { EnableResult } from '../use-cases/accounts/enable-endpoint';"],
     ['lambdas/config/x.ts', "import { MAX_ATTEMPTS } from '#domain/model';"],
     ['lib/x.ts', "import { startRuntime } from '#local/runtime';"],
     ['lib/x.ts', "import { x } from '../test/support/wait';"],
@@ -87,7 +100,9 @@ describe('the checker', () => {
     ['lambdas/domain/x.ts', "import { createHmac } from 'node:crypto';"],
     ['lambdas/domain/x.ts', '// process.env is read in config/env.ts\nconst s = "process.env";'],
     ['lambdas/use-cases/x.ts', "import type { EventStore } from '#domain/ports';"],
-    ['lambdas/handlers/x.ts', "import { DynamoEventStore } from '#adapters/dynamodb/event-store';"],
+    ['lambdas/handlers/x.ts', "import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';"],
+    ['lambdas/handlers/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
+    ['lambdas/http/openapi/x.ts', "import { MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';"],
     ['lib/x.ts', "import { API_ROUTES } from '#config/routes';"],
     ['scripts/cli/x.ts', "import { LOCAL_REGION } from '#local/emulators';"],
     ['lambdas/domain/x.ts', 'const text = "import { x } from \'#http/request\'";'],
@@ -116,6 +131,20 @@ describe('the checker', () => {
     expect(readsProcessEnv('/* process.env */ const a = "process.env";')).toBe(false);
   });
 });
+
+/** Every folder under `lambdas/`, itself excluded, repo-relative. */
+function lambdaFolders(): string[] {
+  const folders: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(PROJECT_ROOT, dir), { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      folders.push(`${dir}/${entry.name}`);
+      walk(`${dir}/${entry.name}`);
+    }
+  };
+  walk('lambdas');
+  return folders.sort();
+}
 
 function unresolvedImports(files: readonly string[]): string[] {
   return files.flatMap((file) =>

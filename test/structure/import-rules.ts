@@ -79,8 +79,8 @@ export const RULES: readonly Rule[] = [
   },
   {
     from: 'lambdas/http/',
-    says: 'http imports no adapters or handlers',
-    forbids: under('lambdas/adapters/', 'lambdas/handlers/'),
+    says: 'http sits beside the use-cases: it imports no use-cases, adapters or handlers',
+    forbids: under('lambdas/use-cases/', 'lambdas/adapters/', 'lambdas/handlers/'),
   },
   {
     from: 'scripts/local/',

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
-import type { EndpointHealthView } from '#http/event-view';
+import type { EndpointHealthView } from '#http/accounts/account-view';
 import { writeLocalInfo } from '../../scripts/local/local-info';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from './e2e-http';
@@ -47,6 +47,8 @@ export interface CreatedOrg {
 export interface AccountView {
   readonly iban: string;
   readonly webhook_url: string | null;
+  readonly endpoint_id: string | null;
+  readonly delivery_order: 'concurrent' | 'ordered';
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }

@@ -8,12 +8,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
-import type { WebhookStatus } from '#domain/model';
-import type { EventDetailView } from '#http/event-view';
-import { createOrganization, putAccount } from '#use-cases/administer';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
+import type { EventRef, WebhookStatus } from '#domain/model';
+import type { EventDetailView } from '#http/events/event-view';
+import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
@@ -28,13 +28,6 @@ import { type Receiver, type ReplyScript, startReceiver } from './receiver';
 import { testEndpoints, uniquePrefix } from './resources';
 import { useFixture } from './use-fixture';
 import { waitFor } from './wait';
-
-/** An organization as the tests use it. */
-export interface Tenant {
-  readonly orgId: string;
-  readonly apiKey: string;
-  readonly webhookToken: string;
-}
 
 /** An API answer. */
 export interface ApiAnswer<T = unknown> {
@@ -51,6 +44,8 @@ export interface HarnessOptions {
   /** Extra function environment (e.g. `DELIVERY_TIMEOUT_MS`). */
   readonly env?: Readonly<Record<string, string>>;
   readonly consumerConcurrency?: number;
+  /** How long the gateway keeps an authorizer decision; 60 s (as in AWS) when absent. */
+  readonly authorizerCacheTtlSeconds?: number;
 }
 
 /** A running runtime and what the tests need around it. */
@@ -63,18 +58,18 @@ export interface DeliveryHarness {
   readonly publish: Publisher;
   /** Errors the runtime's event-source emulations reported. */
   readonly errors: { source: string; error: unknown }[];
-  createTenant(name?: string): Promise<Tenant>;
+  createTenant(name?: string): Promise<SeededTenant>;
   /** A new account of the tenant (a fresh valid IBAN), with or without a webhook URL. */
-  createAccount(tenant: Tenant, webhookUrl?: string): Promise<string>;
+  createAccount(tenant: SeededTenant, webhookUrl?: string): Promise<string>;
   /** Sets or removes (undefined) the webhook URL of an account. */
-  setWebhookUrl(tenant: Tenant, iban: string, webhookUrl: string | undefined): Promise<void>;
+  setWebhookUrl(tenant: SeededTenant, iban: string, webhookUrl: string | undefined): Promise<void>;
   /** A call of the API with the tenant's key. */
-  api<T = unknown>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
+  api<T = unknown>(tenant: SeededTenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
   /** `GET /events/{id}` with the tenant's key; fails the test unless it answers 200. */
-  getEvent(tenant: Tenant, id: string): Promise<EventDetailView>;
+  getEvent(tenant: SeededTenant, id: string): Promise<EventDetailView>;
   /** Polls `GET /events/{id}` until the event has the status (and, if given, that many attempts). */
   waitForEvent(
-    tenant: Tenant,
+    tenant: SeededTenant,
     id: string,
     status: WebhookStatus,
     options?: { attempts?: number; timeoutMs?: number },
@@ -85,10 +80,10 @@ export interface DeliveryHarness {
    * update. Tests then put `{"id"}` messages where they want them.
    */
   quietPendingEvent(
-    tenant: Tenant,
+    tenant: SeededTenant,
     webhookUrl: string,
     event?: { type: string; payload: Record<string, unknown> },
-  ): Promise<{ id: string; iban: string }>;
+  ): Promise<EventRef & { iban: string }>;
   /** Sends a `{"id"}` message straight to a queue (the delivery queue unless told otherwise). */
   sendMessage(id: string, queueUrl?: string): Promise<void>;
   /** Sends several `{"id"}` messages in one SendMessageBatch, so they arrive together. */
@@ -110,6 +105,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     retrySchedule: options.retrySchedule,
     ...(options.env ? { env: options.env } : {}),
     ...(options.consumerConcurrency ? { consumerConcurrency: options.consumerConcurrency } : {}),
+    authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
     onError: (source, error) => {
       errors.push({ source, error });
       console.error(`[${source}] ${new Date().toISOString()}`, error);
@@ -120,6 +116,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
   const documents = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   const sqs = new SQSClient({ ...config, endpoint: endpoints.sqs });
   const directory = new DynamoDirectoryStore(documents, runtime.tableName);
+  const seeder = new TenantSeeder(documents, runtime.tableName);
   const events = new DynamoEventStore(documents, runtime.tableName);
   const publish = createPublisher({
     tableName: runtime.tableName,
@@ -127,7 +124,11 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     client: documents,
   });
 
-  const api = async <T>(tenant: Tenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>> => {
+  const api = async <T>(
+    tenant: SeededTenant,
+    method: 'GET' | 'POST',
+    path: string,
+  ): Promise<ApiAnswer<T>> => {
     const response = await fetch(`${runtime.baseUrl}${path}`, {
       method,
       headers: { Authorization: `Bearer ${tenant.apiKey}` },
@@ -140,7 +141,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     };
   };
 
-  const getEvent = async (tenant: Tenant, id: string): Promise<EventDetailView> => {
+  const getEvent = async (tenant: SeededTenant, id: string): Promise<EventDetailView> => {
     const answer = await api<EventDetailView>(tenant, 'GET', `/events/${id}`);
     expect(answer.status, `GET /events/${id}: ${JSON.stringify(answer.body)}`).toBe(200);
     return answer.body;
@@ -154,22 +155,13 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     events,
     publish,
     errors,
-    createTenant: async (name = 'Test organization') => {
-      const created = await createOrganization(
-        directory,
-        new DynamoApiKeyStore(documents, runtime.tableName),
-        name,
-      );
-      return { orgId: created.id, apiKey: created.api_key, webhookToken: created.webhook_token };
-    },
+    createTenant: (name = 'Test organization') => seeder.tenant(name),
     createAccount: async (tenant, webhookUrl) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
+      await seeder.account(tenant.orgId, { iban, webhookUrl });
       return iban;
     },
-    setWebhookUrl: async (tenant, iban, webhookUrl) => {
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
-    },
+    setWebhookUrl: (tenant, iban, webhookUrl) => seeder.account(tenant.orgId, { iban, webhookUrl }),
     api,
     getEvent,
     waitForEvent: (tenant, id, status, { attempts, timeoutMs = 30_000 } = {}) => {
@@ -200,22 +192,23 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
       event = { type: 'quiet_event', payload: { quiet: true } },
     ) => {
       const iban = testIban();
-      await putAccount(directory, { orgId: tenant.orgId, iban }, 'local');
+      await seeder.account(tenant.orgId, { iban });
       const published = await publish({ account: iban, ...event });
       expect(published.webhookStatus).toBe('skipped');
-      await putAccount(directory, { orgId: tenant.orgId, iban, webhookUrl }, 'local');
+      const ref = { id: published.id, orgId: tenant.orgId, account: iban, sequence: published.sequence ?? 0 };
+      await seeder.account(tenant.orgId, { iban, webhookUrl });
       // A raw update rather than `startCycle`, so the arrangement does not depend on the code under test.
       // A MODIFY never passes the stream filter, so no message is sent.
       await documents.send(
         new UpdateCommand({
           TableName: runtime.tableName,
-          Key: { pk: `EVENT#${published.id}`, sk: 'EVENT' },
+          Key: keys.eventAt(ref),
           UpdateExpression: 'SET webhook_status = :pending, cycle_base = webhook_retries',
           ConditionExpression: 'webhook_status = :skipped',
           ExpressionAttributeValues: { ':pending': 'pending', ':skipped': 'skipped' },
         }),
       );
-      return { id: published.id, iban };
+      return { ...ref, iban };
     },
     sendMessage: (id, queueUrl = runtime.queueUrl) => sendIdMessage(sqs, queueUrl, id),
     sendMessages: (ids, queueUrl = runtime.queueUrl) => sendIdMessages(sqs, queueUrl, ids),

@@ -3,6 +3,7 @@
  * and direct access to the queues and the table stream (`{"id"}` messages, queue depth, a replayed
  * INSERT stream record). `delivery-harness.ts` builds its queue and stream methods on these.
  */
+
 import { randomInt } from 'node:crypto';
 import { type AttributeValue, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
@@ -13,6 +14,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBStreamEvent, AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { expect } from 'vitest';
+import { keys } from '#adapters/dynamodb/items';
+import { ibanWithCheckDigits } from '#domain/iban';
 import { LOCAL_REGION } from '../../scripts/local/emulators';
 
 /**
@@ -35,13 +38,12 @@ export function scheduleMs(schedule: string): number[] {
   return schedule.split(',').map((item) => Number(item) * 1000);
 }
 
-/** A valid German IBAN no other test uses (random account number, computed check digits). */
-export function testIban(): string {
-  const bban = `37040044${String(randomInt(0, 1e10)).padStart(10, '0')}`;
-  const numeric = `${bban}${'D'.charCodeAt(0) - 55}${'E'.charCodeAt(0) - 55}00`;
-  let remainder = 0;
-  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
+/**
+ * A valid German IBAN no other test uses (random account number, computed check digits); with
+ * `accountNumber`, that account's, so IBANs sort by it.
+ */
+export function testIban(accountNumber = randomInt(0, 1e10)): string {
+  return ibanWithCheckDigits('DE', `37040044${String(accountNumber).padStart(10, '0')}`);
 }
 
 /** Sends a `{"id"}` message straight to a queue. */
@@ -90,13 +92,36 @@ export async function forwardInsertAgain(raw: DynamoDBClient, tableName: string,
   const { Item } = await raw.send(
     new GetItemCommand({
       TableName: tableName,
-      Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+      Key: await eventItemKey(raw, tableName, id),
       ConsistentRead: true,
     }),
   );
   if (!Item) throw new Error(`event ${id} is not stored`);
   const result = await module.handler(insertRecord(id, Item), fakeContext('forward-events'));
   expect(result).toEqual({ batchItemFailures: [] });
+}
+
+/** The key of the event's item in its account's log, found through its id's claim. */
+export async function eventItemKey(
+  raw: DynamoDBClient,
+  tableName: string,
+  id: string,
+): Promise<Record<string, { S: string }>> {
+  const { Item } = await raw.send(
+    new GetItemCommand({
+      TableName: tableName,
+      Key: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) throw new Error(`event ${id} is not claimed`);
+  const key = keys.eventAt({
+    id,
+    orgId: String(Item.org_id?.S),
+    account: String(Item.account?.S),
+    sequence: Number(Item.seq?.N),
+  });
+  return { pk: { S: key.pk }, sk: { S: key.sk } };
 }
 
 /**

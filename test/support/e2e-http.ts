@@ -6,9 +6,9 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import { expect } from 'vitest';
 import { type AwsKey, NodeSha256 } from '#cli/target';
-import type { OpenApiDocument } from '#http/openapi';
-import type { ProblemBody } from '#http/problem';
-import { PROBLEM_TYPE_BASE } from '#http/problem-types';
+import type { OpenApiDocument } from '#http/openapi/objects';
+import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
+import type { ProblemBody } from '#http/problem/render';
 import { LOCAL_REGION } from '#local/emulators';
 import { createOpenApiValidator, type OpenApiValidator } from './openapi-validator';
 

@@ -5,10 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { type CapacityListener, DynamoEventStore } from '#adapters/dynamodb/event-store';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
+import { storeInLog } from '#use-cases/events/store-in-log';
 import { testIban } from './delivery-queue-helpers';
 import { isolatedResources } from './resources';
 
@@ -18,7 +20,7 @@ export interface EventStoreFixture {
   /** The document client of the store, for arrangements the store cannot make. */
   readonly documents: DynamoDBDocumentClient;
   readonly tableName: string;
-  /** Puts the event, expects it to be new, and returns it. */
+  /** Stores the event at the next sequence of its log (`storeInLog`), expects it to be new, and returns it. */
   stored(event: NewEvent): Promise<NewEvent>;
   /** Reads the event back consistently; fails unless it is stored with as many retries as deliveries. */
   read(id: string): Promise<EventRecord>;
@@ -42,9 +44,15 @@ export async function startEventStoreFixture(
   const store = new DynamoEventStore(documents, resources.tableName, onCapacity);
 
   async function stored(event: NewEvent): Promise<NewEvent> {
-    const result = await store.putEvent(event);
+    // The publish protocol itself: concurrent events of one account get consecutive sequences.
+    const { sequence: _any, body, ...draft } = event;
+    const result = await storeInLog(
+      { events: store, now: Date.now },
+      { ...draft, sequenceFloor: 0 },
+      () => body,
+    );
     expect(result.created).toBe(true);
-    return event;
+    return { ...event, sequence: result.created ? (result.event.sequence ?? 0) : 0 };
   }
 
   async function read(id: string): Promise<EventRecord> {
@@ -77,7 +85,7 @@ export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     type: 'credit_transfer_status_change',
     triggeredAt: new Date().toISOString(),
     body,
-    signature: `sha256=${'ab'.repeat(32)}`,
+    sequence: 1,
     webhookStatus: 'pending',
     ...overrides,
   };

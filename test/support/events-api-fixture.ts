@@ -10,11 +10,9 @@ import type { AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
-import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import type { WebhookStatus } from '#domain/model';
-import { type CreatedOrganization, createOrganization, putAccount } from '#use-cases/administer';
+import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher } from '../../lambdas/publisher';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from './e2e-http';
@@ -81,7 +79,8 @@ export interface Published extends Seed {
   readonly id: string;
   /** ISO 8601 UTC with milliseconds. */
   readonly triggeredAt: string;
-  readonly signature: string;
+  /** What publishing answered: null, nothing is signed before an attempt. */
+  readonly signature: string | null;
 }
 
 export interface Received {
@@ -105,8 +104,8 @@ export interface EventsApiFixture extends Listing<Published> {
   readonly runtime: LocalRuntime;
   readonly api: ApiClient;
   readonly base: string;
-  readonly orgA: CreatedOrganization;
-  readonly orgB: CreatedOrganization;
+  readonly orgA: SeededTenant;
+  readonly orgB: SeededTenant;
   /** The loopback webhook receiver: `/ok` answers 200, anything else 500. */
   readonly receiverUrl: string;
   /** Every request the receiver got so far. */
@@ -146,20 +145,14 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     });
     const base = runtime.baseUrl;
     documents = createDocumentClient();
-    const directory = new DynamoDirectoryStore(documents, runtime.tableName);
-    const apiKeys = new DynamoApiKeyStore(documents, runtime.tableName);
-    const orgA = await createOrganization(directory, apiKeys, 'Org A');
-    const orgB = await createOrganization(directory, apiKeys, 'Org B');
-    const accounts: [string, string, string | undefined][] = [
-      [orgA.id, DE, undefined],
-      [orgA.id, GB, undefined],
-      [orgA.id, FR, `${receiverUrl}/ok`],
-      [orgA.id, BE, `${receiverUrl}/fail`],
-      [orgB.id, NL, undefined],
-    ];
-    for (const [orgId, iban, webhookUrl] of accounts) {
-      await putAccount(directory, { orgId, iban, webhookUrl }, 'local');
-    }
+    const seeder = new TenantSeeder(documents, runtime.tableName);
+    const orgA = await seeder.tenant('Org A', [
+      { iban: DE },
+      { iban: GB },
+      { iban: FR, webhookUrl: `${receiverUrl}/ok` },
+      { iban: BE, webhookUrl: `${receiverUrl}/fail` },
+    ]);
+    const orgB = await seeder.tenant('Org B', [{ iban: NL }]);
 
     const eventsA: Published[] = [];
     const eventsB: Published[] = [];
@@ -205,7 +198,9 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     }
     // 20 failed attempts take about 54 hours with the default schedule; the consumer's exhaustion is
     // covered by the delivery tests. Here the real adapter settles the event as the reconciler would.
-    expect(await store.settlePending(failedEvent.id, 'failed')).toBe(true);
+    const failedStored = await store.getEvent(failedEvent.id);
+    if (!failedStored) throw new Error(`event ${failedEvent.id} is not stored`);
+    expect(await store.settlePending(failedStored, 'failed')).toBe(true);
 
     const api = await connectApi(base);
     const statusOf = (event: Published): WebhookStatus => {

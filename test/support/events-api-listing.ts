@@ -2,22 +2,25 @@
  * The events API as its end-to-end tests see it: the shapes of its answers, and helpers that compute
  * the listing the API must give (`expectedIds`) and walk its pages checking every `Link` header.
  */
+
 import { expect } from 'vitest';
 import type { WebhookStatus } from '#domain/model';
-import type { EndpointHealthView } from '#http/event-view';
+import type { EndpointHealthView } from '#http/accounts/account-view';
+import type { EndpointSecurityView } from '#http/accounts/endpoint-security-view';
 import type { ApiClient, ApiResponse } from './e2e-http';
 
 export const SUMMARY_KEYS = [
   '_links',
   'account',
   'id',
+  'sequence',
   'signature',
   'triggered_at',
   'type',
   'webhook_retries',
   'webhook_status',
 ];
-export const DETAIL_KEYS = [...SUMMARY_KEYS, 'payload', 'webhook_deliveries'].sort();
+export const DETAIL_KEYS = [...SUMMARY_KEYS, 'payload', 'next_attempt_at', 'webhook_deliveries'].sort();
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 export interface Links {
@@ -27,8 +30,9 @@ export interface Links {
 
 export interface EventSummary {
   readonly id: string;
-  readonly signature: string;
+  readonly signature: string | null;
   readonly account: string;
+  readonly sequence: number | null;
   readonly type: string;
   readonly triggered_at: string;
   readonly webhook_status: WebhookStatus;
@@ -41,16 +45,21 @@ export interface Delivery {
   readonly response_body: string;
   readonly response_status: number;
   readonly response_time: number;
+  readonly url: string | null;
+  readonly signing_keys: readonly string[];
 }
 
 export interface EventDetail extends EventSummary {
   readonly payload: unknown;
+  readonly next_attempt_at: string | null;
   readonly webhook_deliveries: readonly Delivery[];
 }
 
-export interface AccountView {
+export interface AccountView extends EndpointSecurityView {
   readonly iban: string;
   readonly webhook_url: string | null;
+  readonly endpoint_id: string | null;
+  readonly delivery_order: 'concurrent' | 'ordered';
   readonly webhook_health: EndpointHealthView;
   readonly _links: { readonly self: string; readonly events: string };
 }

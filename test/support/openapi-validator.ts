@@ -5,14 +5,9 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import {
-  type JsonSchema,
-  METHOD_NOT_ALLOWED_RESPONSE,
-  type OpenApiDocument,
-  type OperationObject,
-  type ResponseObject,
-  ROUTE_NOT_FOUND_RESPONSE,
-} from '#http/openapi';
+import type { OpenApiDocument, OperationObject, ResponseObject } from '#http/openapi/objects';
+import { METHOD_NOT_ALLOWED, ROUTE_NOT_FOUND } from '#http/openapi/problems';
+import type { JsonSchema } from '#http/openapi/schemas';
 
 /** A response as a test observed it. */
 export interface ResponseSample {
@@ -97,10 +92,10 @@ export function createOpenApiValidator(document: OpenApiDocument): OpenApiValida
         response = resolve<ResponseObject>(document, entry);
       } else if (template === undefined) {
         if (sample.status !== 404) return [`${where}: no documented path matches ${path}`];
-        response = document.components.responses[ROUTE_NOT_FOUND_RESPONSE];
+        response = ROUTE_NOT_FOUND;
       } else {
         if (sample.status !== 405) return [`${where}: ${sample.method.toUpperCase()} is not documented`];
-        response = document.components.responses[METHOD_NOT_ALLOWED_RESPONSE];
+        response = METHOD_NOT_ALLOWED;
       }
       if (response === undefined) return [`${where}: the documented response does not resolve`];
       return [

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createOrganization } from '#use-cases/administer';
-import { createApiKey } from '#use-cases/api-keys';
-import { apiKeyOfBearer } from '#use-cases/authorize';
+import { createApiKey } from '#use-cases/organizations/api-keys';
+import { apiKeyOfBearer } from '#use-cases/organizations/authorize';
+import { createOrganization } from '#use-cases/organizations/organizations';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -18,8 +18,8 @@ beforeEach(async () => {
   apiKeys = new InMemoryApiKeyStore();
   clock = new FakeClock();
   const created = await createOrganization(directory, apiKeys, 'Acme', clock.date);
-  orgId = created.id;
-  apiKey = created.api_key;
+  orgId = created.organization.id;
+  apiKey = created.firstKey.secret;
   apiKeys.lookups = 0;
 });
 
@@ -39,7 +39,7 @@ describe('apiKeyOfBearer', () => {
       { name: 'ci', scope: 'read' },
       clock.date().getTime(),
     );
-    expect(await apiKeyOfBearer(apiKeys, `Bearer ${second.api_key}`, nowSeconds())).toMatchObject({
+    expect(await apiKeyOfBearer(apiKeys, `Bearer ${second.secret}`, nowSeconds())).toMatchObject({
       orgId,
       scope: 'read',
     });
@@ -59,8 +59,8 @@ describe('apiKeyOfBearer', () => {
       { name: 'session', scope: 'read', expiresAt },
       clock.date().getTime(),
     );
-    expect(await apiKeyOfBearer(apiKeys, `Bearer ${key.api_key}`, expiresAt - 1)).toBeDefined();
-    expect(await apiKeyOfBearer(apiKeys, `Bearer ${key.api_key}`, expiresAt)).toBeUndefined();
+    expect(await apiKeyOfBearer(apiKeys, `Bearer ${key.secret}`, expiresAt - 1)).toBeDefined();
+    expect(await apiKeyOfBearer(apiKeys, `Bearer ${key.secret}`, expiresAt)).toBeUndefined();
   });
 
   it.each([

@@ -3,8 +3,8 @@
  * kept, postponed, replaced by a fresh message, dropped or reconciled.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverBatch } from '#use-cases/deliver-batch';
-import { reconcileBatch } from '#use-cases/reconcile-dead-letter';
+import { deliverBatch } from '#use-cases/delivery/deliver-batch';
+import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
 import { answer } from '../support/fakes/webhook-sender';

@@ -3,7 +3,8 @@
  * and the stamp of each attempt.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverEvent } from '#use-cases/deliver-event';
+import { webhookTokenId } from '#domain/signing/webhook-token';
+import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 
@@ -11,18 +12,23 @@ describe('deliverEvent', () => {
   it('delivers a first attempt without a lease, stamped with the injected clock, in one write', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
-    const outcome = await deliverEvent(w.deps, 'e1');
+    const outcome = await deliverEvent(w.deps, { id: 'e1' });
     expect(outcome.kind).toBe('delivered');
     const stored = await w.events.getEvent('e1');
     expect(stored?.webhookStatus).toBe('success');
+    const token = w.directory.organizations.get('org-1')?.webhookToken ?? '';
     expect(stored?.deliveries).toEqual([
       {
         deliveredAt: '2026-11-20T10:00:00.000Z',
         responseStatus: 200,
         responseBody: 'ok',
         responseTimeMs: 20,
+        // What was sent where, and with which token: the record needs no other source.
+        url: 'https://hooks.example.com/herald',
+        signingKeys: [webhookTokenId(token)],
       },
     ]);
+    expect(stored?.signature).toBe(w.sender.requests[0]?.headers['X-Signature']);
     expect(w.events.writes).toEqual(['RecordAttempt']);
     expect(w.health.writes).toEqual([]);
     expect(w.sender.requests[0]?.headers['webhook-timestamp']).toBe(
@@ -34,7 +40,7 @@ describe('deliverEvent', () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
     w.sender.answer = () => answer(500);
-    const outcome = await deliverEvent(w.deps, 'e1');
+    const outcome = await deliverEvent(w.deps, { id: 'e1' });
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
     const stored = await w.events.getEvent('e1');
     expect(stored).toMatchObject({
@@ -52,7 +58,7 @@ describe('deliverEvent', () => {
       deliveries: [attempt()],
       nextAttemptAt: w.clock.now() + 5_000,
     });
-    expect(await deliverEvent(w.deps, 'e1')).toEqual({ kind: 'not-due', retryAfterSeconds: 5 });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toEqual({ kind: 'not-due', retryAfterSeconds: 5 });
     expect(w.sender.requests).toHaveLength(0);
   });
 
@@ -64,10 +70,10 @@ describe('deliverEvent', () => {
       deliveries: [attempt()],
       leaseUntil: w.clock.now() + 60_000,
     });
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'duplicate' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'duplicate' });
     expect(w.sender.requests).toHaveLength(0);
     w.clock.advance(61_000);
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'delivered' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'delivered' });
     expect(w.events.writes).toEqual(['TakeLease', 'TakeLease', 'RecordAttempt']);
   });
 
@@ -75,7 +81,7 @@ describe('deliverEvent', () => {
     const w = deliveryWorld({ failureThreshold: 100 });
     w.events.seed({ id: 'e1', webhookRetries: 19, deliveries: Array.from({ length: 19 }, attempt) });
     w.sender.answer = () => answer(500);
-    const outcome = await deliverEvent(w.deps, 'e1');
+    const outcome = await deliverEvent(w.deps, { id: 'e1' });
     expect(outcome.kind).toBe('exhausted');
     expect(await w.events.getEvent('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 20 });
   });
@@ -83,28 +89,44 @@ describe('deliverEvent', () => {
   it('settles failed without an attempt when the cycle has none left (exhausted without attempt)', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1', webhookRetries: 20, deliveries: Array.from({ length: 20 }, attempt) });
-    const outcome = await deliverEvent(w.deps, 'e1');
+    const outcome = await deliverEvent(w.deps, { id: 'e1' });
     expect(outcome.kind).toBe('exhausted');
     expect('attempt' in outcome && outcome.attempt).toBeFalsy();
     expect(w.sender.requests).toHaveLength(0);
   });
 
-  it('settles skipped when the account has no webhook URL', async () => {
+  it('settles skipped when the account has no webhook URL, or was deleted', async () => {
     const w = deliveryWorld();
     w.directory.addAccount({ iban: 'DE02120300000000202051' });
     w.events.seed({ id: 'e1', account: 'DE02120300000000202051' });
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'skipped' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({
+      kind: 'skipped',
+      reason: 'account has no webhook_url',
+    });
     expect((await w.events.getEvent('e1'))?.webhookStatus).toBe('skipped');
+    await w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
+    w.events.seed({ id: 'e2' });
+    expect(await deliverEvent(w.deps, { id: 'e2' })).toMatchObject({
+      kind: 'skipped',
+      reason: 'account deleted',
+    });
+    expect(w.sender.requests).toHaveLength(0);
   });
 
   it('drops unknown and settled events, and fails one whose organization is gone', async () => {
     const w = deliveryWorld();
-    expect(await deliverEvent(w.deps, 'nope')).toMatchObject({ kind: 'dropped', reason: 'event not found' });
+    expect(await deliverEvent(w.deps, { id: 'nope' })).toMatchObject({
+      kind: 'dropped',
+      reason: 'event not found',
+    });
     w.events.seed({ id: 'done', webhookStatus: 'success' });
-    expect(await deliverEvent(w.deps, 'done')).toMatchObject({ kind: 'dropped', reason: 'event is success' });
+    expect(await deliverEvent(w.deps, { id: 'done' })).toMatchObject({
+      kind: 'dropped',
+      reason: 'event is success',
+    });
     w.directory.organizations.clear();
     w.events.seed({ id: 'orphan' });
-    expect(await deliverEvent(w.deps, 'orphan')).toMatchObject({ kind: 'dropped' });
+    expect(await deliverEvent(w.deps, { id: 'orphan' })).toMatchObject({ kind: 'dropped' });
     expect((await w.events.getEvent('orphan'))?.webhookStatus).toBe('failed');
   });
 
@@ -117,7 +139,7 @@ describe('deliverEvent', () => {
       if (record) w.events.events.set('e1', { ...record, webhookStatus: 'success' });
       return answer(500);
     };
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({
       kind: 'dropped',
       reason: 'a concurrent attempt succeeded',
     });

@@ -1,9 +1,19 @@
-/** Re-enabling an endpoint with fakes: health cleared, optional recovery of the account's events since a time. */
+/**
+ * Re-enabling an endpoint with fakes: health cleared, optional recovery of the account's events since a
+ * time, a bounded step per request that always goes on past what earlier steps examined.
+ */
 import { describe, expect, it } from 'vitest';
-import { RESET_CHUNK } from '#config/limits';
+import { MAX_INDEX_ENTRIES_READ, RECOVERY_LIMIT, RESET_CHUNK } from '#config/limits';
 import { NotFoundError, ValidationError } from '#domain/errors';
-import { enableAnyEndpoint, enableEndpoint, RECOVERY_CHUNKS } from '#use-cases/enable-endpoint';
+import { parseEnableRequest } from '#http/accounts/account-request';
+import { enableAnyEndpoint, enableEndpoint } from '#use-cases/accounts/enable-endpoint';
+import { apiEvent } from '../support/api-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
+
+/** A recovery as the enable routes read it from their body (ISO `since`), or a ValidationError. */
+const since = (text: string, cursor?: string) =>
+  parseEnableRequest(apiEvent({ body: { recover_since: text, ...(cursor === undefined ? {} : { cursor }) } }))
+    .recovery;
 
 describe('enableEndpoint', () => {
   it('makes a disabled endpoint healthy without redelivering anything by default', async () => {
@@ -17,6 +27,7 @@ describe('enableEndpoint', () => {
     expect(await enableEndpoint(deps, 'org-1', 'de89 3704 0044 0532 0130 00')).toEqual({
       iban: w.iban,
       queued: [],
+      more: false,
     });
     expect(w.health.get(w.iban)).toMatchObject({
       state: 'healthy',
@@ -41,25 +52,66 @@ describe('enableEndpoint', () => {
       account: 'DE02120300000000202051',
     });
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    const result = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 08:00:00');
+    const result = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 08:00:00'));
     expect(result.queued.sort()).toEqual(['failed', 'skipped']);
     expect(w.events.events.get('failed')).toMatchObject({ webhookStatus: 'pending', cycleBase: 20 });
     expect(w.events.events.get('before')?.webhookStatus).toBe('skipped');
   });
 
-  it('recovers a bounded number of events per request; enabling again takes the rest', async () => {
+  it('recovers a bounded number of events per request; enabling again with the cursor takes the rest', async () => {
     const w = deliveryWorld();
     w.health.health.set(w.iban, { state: 'disabled', consecutiveFailures: 3 });
-    const bound = RECOVERY_CHUNKS * RESET_CHUNK;
-    for (let i = 0; i < bound + 7; i++) {
+    for (let i = 0; i < RECOVERY_LIMIT + 7; i++) {
       w.events.seed({ id: `e${String(i).padStart(4, '0')}`, webhookStatus: 'failed', webhookRetries: 20 });
     }
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    const first = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00');
-    expect(first.queued).toHaveLength(bound);
-    const second = await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00');
+    const first = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'));
+    expect(first).toMatchObject({ more: true, cursor: expect.any(String) });
+    expect(first.queued).toHaveLength(RECOVERY_LIMIT);
+    const second = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00', first.cursor));
     expect(second.queued).toHaveLength(7);
-    expect(new Set([...first.queued, ...second.queued]).size).toBe(bound + 7);
+    expect(second.more).toBe(false);
+    expect(new Set([...first.queued, ...second.queued]).size).toBe(RECOVERY_LIMIT + 7);
+  });
+
+  it('completes a backlog behind other accounts’ events in several requests, never examining an entry twice', async () => {
+    const w = deliveryWorld();
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 20) + i * 1000).toISOString();
+    const other = 'DE02120300000000202051';
+    // 5,000 skipped events of another account (more than two requests' read bound), our 600 among them,
+    // and 50 of ours with no cycle left: a request that re-read them would make no progress.
+    const ours: string[] = [];
+    for (let i = 0; i < 5_650; i++) {
+      const mine = i % 9 === 0 && ours.length < 650;
+      const full = mine && ours.length < 50;
+      const id = `e${String(i).padStart(5, '0')}`;
+      w.events.seed({
+        id,
+        webhookStatus: 'skipped',
+        triggeredAt: at(i),
+        account: mine ? w.iban : other,
+        webhookRetries: full ? 60 : 0,
+      });
+      if (mine) ours.push(id);
+    }
+    const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
+    const queued: string[] = [];
+    let cursor: string | undefined;
+    let requests = 0;
+    do {
+      const before = w.events.recoveryExamined.length;
+      const step = await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00', cursor));
+      expect(w.events.recoveryExamined.length - before).toBeLessThanOrEqual(MAX_INDEX_ENTRIES_READ);
+      queued.push(...step.queued);
+      cursor = step.cursor;
+      requests++;
+    } while (cursor !== undefined && requests < 20);
+    expect(cursor).toBeUndefined();
+    expect(requests).toBeGreaterThan(2);
+    expect(queued.sort()).toEqual(ours.slice(50).sort());
+    // Every entry of the window examined exactly once over all requests.
+    expect(w.events.recoveryExamined).toHaveLength(5_650);
+    expect(new Set(w.events.recoveryExamined).size).toBe(5_650);
   });
 
   it('recovers older events behind a chunk of events with no cycle left', async () => {
@@ -69,7 +121,9 @@ describe('enableEndpoint', () => {
       w.events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60 });
     }
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
-    expect((await enableEndpoint(deps, 'org-1', w.iban, '2026-11-20 00:00:00')).queued).toEqual(['older']);
+    expect((await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'))).queued).toEqual([
+      'older',
+    ]);
   });
 
   it('refuses another organization’s account, a bad IBAN and a bad time, changing nothing', async () => {
@@ -78,7 +132,9 @@ describe('enableEndpoint', () => {
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
     await expect(enableEndpoint(deps, 'org-2', w.iban)).rejects.toThrow(NotFoundError);
     await expect(enableEndpoint(deps, 'org-1', 'DE00370400440532013000')).rejects.toThrow(ValidationError);
-    await expect(enableEndpoint(deps, 'org-1', w.iban, 'yesterday')).rejects.toThrow(ValidationError);
+    await expect(async () => enableEndpoint(deps, 'org-1', w.iban, since('yesterday'))).rejects.toThrow(
+      ValidationError,
+    );
     expect(w.health.get(w.iban).state).toBe('disabled');
   });
 });
@@ -98,9 +154,12 @@ describe('enableAnyEndpoint (operator)', () => {
       directory: w.directory,
       now: w.clock.now,
     };
-    expect(await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', '2026-11-20 00:00:00')).toEqual({
+    expect(
+      await enableAnyEndpoint(deps, 'gb82 west 1234 5698 7654 32', since('2026-11-20 00:00:00')),
+    ).toEqual({
       iban: other,
       queued: ['theirs'],
+      more: false,
     });
     expect(w.health.get(other).state).toBe('healthy');
     await expect(enableAnyEndpoint(deps, 'CH9300762011623852957')).rejects.toThrow(NotFoundError);

@@ -3,7 +3,7 @@
  * recording, lets one probe through, closes on its success; Retry-After, 410 and auto-disable.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverEvent } from '#use-cases/deliver-event';
+import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 
@@ -22,7 +22,7 @@ describe('circuit breaker', () => {
   it('writes no health on a healthy endpoint’s fast success', async () => {
     const w = deliveryWorld();
     seed(w, 3);
-    for (const id of ['e0', 'e1', 'e2']) await deliverEvent(w.deps, id);
+    for (const id of ['e0', 'e1', 'e2']) await deliverEvent(w.deps, { id: id });
     expect(w.health.writes).toEqual([]);
   });
 
@@ -30,12 +30,12 @@ describe('circuit breaker', () => {
     const w = deliveryWorld({ failureThreshold: 3, openBaseSeconds: 30 });
     const ids = seed(w, 6);
     w.sender.answer = () => answer(500);
-    for (const id of ids.slice(0, 3)) expect((await deliverEvent(w.deps, id)).kind).toBe('retry');
+    for (const id of ids.slice(0, 3)) expect((await deliverEvent(w.deps, { id: id })).kind).toBe('retry');
     expect(w.health.get(w.iban)).toMatchObject({ state: 'degraded', consecutiveFailures: 3 });
     expect(w.health.get(w.iban).circuitOpenUntil).toBe(w.clock.now() + 30_000);
 
     const sent = w.sender.requests.length;
-    const deferred = await deliverEvent(w.deps, 'e3');
+    const deferred = await deliverEvent(w.deps, { id: 'e3' });
     expect(deferred).toMatchObject({ kind: 'deferred', retryAfterSeconds: 30 });
     expect(w.sender.requests).toHaveLength(sent);
     expect(w.events.events.get('e3')?.webhookRetries).toBe(0);
@@ -53,9 +53,9 @@ describe('circuit breaker', () => {
       await slowProbe;
       return original(request);
     };
-    const probe = deliverEvent(w.deps, 'e4');
+    const probe = deliverEvent(w.deps, { id: 'e4' });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await deliverEvent(w.deps, 'e5')).toMatchObject({
+    expect(await deliverEvent(w.deps, { id: 'e5' })).toMatchObject({
       kind: 'deferred',
       reason: 'another probe is under way',
     });
@@ -64,7 +64,7 @@ describe('circuit breaker', () => {
     expect(w.health.get(w.iban)).toMatchObject({ state: 'healthy', consecutiveFailures: 0 });
     expect(w.health.slots.get(w.iban)?.size).toBe(0);
     w.sender.send = original;
-    expect((await deliverEvent(w.deps, 'e5')).kind).toBe('delivered');
+    expect((await deliverEvent(w.deps, { id: 'e5' })).kind).toBe('delivered');
     expectCountsConsistent(w);
   });
 
@@ -72,11 +72,11 @@ describe('circuit breaker', () => {
     const w = deliveryWorld({ failureThreshold: 1, openBaseSeconds: 30, openMaxSeconds: 90 });
     const ids = seed(w, 4);
     w.sender.answer = () => answer(0);
-    await deliverEvent(w.deps, ids[0] ?? '');
+    await deliverEvent(w.deps, { id: ids[0] ?? '' });
     const opened = [w.health.get(w.iban).circuitOpenUntil ?? 0];
     for (const id of ids.slice(1)) {
       w.clock.advance((opened.at(-1) ?? 0) - w.clock.now() + 1);
-      expect((await deliverEvent(w.deps, id)).kind).toBe('retry');
+      expect((await deliverEvent(w.deps, { id: id })).kind).toBe('retry');
       opened.push(w.health.get(w.iban).circuitOpenUntil ?? 0);
     }
     const periods = opened.slice(1).map((until, i) => until - (opened[i] ?? 0) - 1);
@@ -87,16 +87,19 @@ describe('circuit breaker', () => {
     const w = deliveryWorld();
     seed(w, 2);
     w.sender.answer = () => answer(429, '120');
-    expect(await deliverEvent(w.deps, 'e0')).toMatchObject({ kind: 'retry', retryAfterSeconds: 120 });
+    expect(await deliverEvent(w.deps, { id: 'e0' })).toMatchObject({ kind: 'retry', retryAfterSeconds: 120 });
     expect(w.events.events.get('e0')?.nextAttemptAt).toBe(w.clock.now() + 120_000);
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'deferred', retryAfterSeconds: 120 });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({
+      kind: 'deferred',
+      retryAfterSeconds: 120,
+    });
   });
 
   it('caps a Retry-After (HTTP date) at what SQS can postpone', async () => {
     const w = deliveryWorld();
     seed(w, 1);
     w.sender.answer = () => answer(503, new Date(w.clock.now() + 3 * 86_400_000).toUTCString());
-    const outcome = await deliverEvent(w.deps, 'e0');
+    const outcome = await deliverEvent(w.deps, { id: 'e0' });
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 12 * 3600 - 120 });
   });
 
@@ -104,12 +107,37 @@ describe('circuit breaker', () => {
     const w = deliveryWorld();
     seed(w, 2);
     w.sender.answer = () => answer(410);
-    expect((await deliverEvent(w.deps, 'e0')).kind).toBe('exhausted');
+    expect((await deliverEvent(w.deps, { id: 'e0' })).kind).toBe('exhausted');
     expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
     expect(w.health.get(w.iban)).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
-    expect(await deliverEvent(w.deps, 'e1')).toMatchObject({ kind: 'skipped' });
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'skipped' });
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'skipped', webhookRetries: 0 });
     expect(w.sender.requests).toHaveLength(1);
+  });
+
+  it('reports a change by the endpoint id, giving one to an account from before ids', async () => {
+    const w = deliveryWorld();
+    seed(w, 2);
+    w.sender.answer = () => answer(410);
+    // The seeded account predates endpoint ids: its first change gives it one, which the report carries.
+    const first = await deliverEvent(w.deps, { id: 'e0' });
+    const given = w.health.endpointIds.get(w.iban);
+    expect(given).toMatch(/^ep_[0-9a-f]{12}$/);
+    expect(first).toMatchObject({ endpoint: { change: 'disabled', endpointId: given } });
+    expect(JSON.stringify(first)).not.toContain('"endpointId":"DE');
+
+    const v = deliveryWorld();
+    v.directory.addAccount({
+      iban: v.iban,
+      webhookUrl: 'https://hooks.example.com/herald',
+      endpointId: 'ep_00000000000a',
+    });
+    v.events.seed({ id: 'e0' });
+    v.sender.answer = () => answer(410);
+    expect(await deliverEvent(v.deps, { id: 'e0' })).toMatchObject({
+      endpoint: { endpointId: 'ep_00000000000a' },
+    });
+    expect(v.health.writes).not.toContain('endpoint-id');
   });
 
   it('records the attempt when the health write fails (account deleted mid-flight), and reports it', async () => {
@@ -117,55 +145,47 @@ describe('circuit breaker', () => {
     seed(w, 2);
     w.sender.answer = () => {
       // The account is deleted while the request is under way: its failure write's condition fails.
-      void w.directory.deleteAccount(w.iban);
+      void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
       return answer(500);
     };
-    const outcome = await deliverEvent(w.deps, 'e0');
+    const outcome = await deliverEvent(w.deps, { id: 'e0' });
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
     expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
     expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
     // 410: disabling throws too, yet the event settles failed with the attempt that showed it.
     w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://hooks.example.com/herald' });
     w.sender.answer = () => {
-      void w.directory.deleteAccount(w.iban);
+      void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
       return answer(410);
     };
-    expect((await deliverEvent(w.deps, 'e1')).kind).toBe('exhausted');
+    expect((await deliverEvent(w.deps, { id: 'e1' })).kind).toBe('exhausted');
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
     expect(w.health.writes).toEqual(['record-failure', 'disable']);
     expectCountsConsistent(w);
   });
 
-  it('sends to the URL of the fresh read that confirmed a cached disabled verdict wrong', async () => {
+  it('acts on an enable at once: the next batch reads the account fresh, with no confirming read', async () => {
     const w = deliveryWorld();
-    seed(w, 1);
-    const cached = await w.directory.getAccount(w.iban);
-    if (!cached) throw new Error('no account');
-    const stale = { ...cached, webhookHealth: { ...w.health.get(w.iban), state: 'disabled' as const } };
-    w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://new.example.com/herald' });
-    const directory = w.directory;
-    const deps = {
-      ...w.deps,
-      directory: {
-        getAccount: async () => stale,
-        refreshAccount: (iban: string) => directory.getAccount(iban),
-        getOrganization: (id: string) => directory.getOrganization(id),
-      },
-    };
-    expect((await deliverEvent(deps, 'e0')).kind).toBe('delivered');
-    expect(w.sender.requests.map((request) => request.url)).toEqual(['https://new.example.com/herald']);
+    seed(w, 2);
+    w.health.health.set(w.iban, { ...w.health.get(w.iban), state: 'disabled', reason: 'gone' });
+    expect(await deliverEvent(w.deps, { id: 'e0' })).toMatchObject({ kind: 'skipped' });
+    await w.health.enable(w.iban, 'org-1', w.clock.iso());
+    expect((await deliverEvent(w.deps, { id: 'e1' })).kind).toBe('delivered');
+    // One account read per delivery (each its own batch here): a disabled verdict was not read twice.
+    expect(w.directory.consistentReads.getAccount).toBe(2);
+    expect(w.sender.requests).toHaveLength(1);
   });
 
   it('disables an endpoint that kept failing for the auto-disable period', async () => {
     const w = deliveryWorld({ failureThreshold: 100, autoDisableAfterMs: 3_600_000 });
     const ids = seed(w, 3);
     w.sender.answer = () => answer(500);
-    await deliverEvent(w.deps, ids[0] ?? '');
+    await deliverEvent(w.deps, { id: ids[0] ?? '' });
     w.clock.advance(3_599_000);
-    await deliverEvent(w.deps, ids[1] ?? '');
+    await deliverEvent(w.deps, { id: ids[1] ?? '' });
     expect(w.health.get(w.iban).state).toBe('degraded');
     w.clock.advance(1_000);
-    await deliverEvent(w.deps, ids[2] ?? '');
+    await deliverEvent(w.deps, { id: ids[2] ?? '' });
     expect(w.health.get(w.iban)).toMatchObject({ state: 'disabled' });
     expect(w.health.get(w.iban).reason).toMatch(/^failing continuously since 2026-11-20T10:00:00.000Z/);
   });
@@ -174,7 +194,7 @@ describe('circuit breaker', () => {
     const w = deliveryWorld({ concurrency: 2, slowMs: 1_000 });
     const ids = seed(w, 5);
     w.sender.answer = () => ok(3_000);
-    await deliverEvent(w.deps, 'e0');
+    await deliverEvent(w.deps, { id: 'e0' });
     expect(w.health.get(w.iban)).toMatchObject({ state: 'degraded', recentLatencyMs: 3_000 });
     expect(w.health.get(w.iban).reason).toMatch(/^slow/);
     // Hold every slot: deliveries in flight at once get at most two.
@@ -184,7 +204,7 @@ describe('circuit breaker', () => {
       await new Promise<void>((resolve) => gates.push(resolve));
       return original(request);
     };
-    const running = ids.slice(1).map((id) => deliverEvent(w.deps, id));
+    const running = ids.slice(1).map((id) => deliverEvent(w.deps, { id: id }));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(gates).toHaveLength(2);
     for (const open of gates) open();

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import type { EventListRequest, NewEvent } from '#domain/ports';
-import { getEvent, listEvents, parseEventId } from '#use-cases/read-events';
+import { parseEventId } from '#http/events/event-request';
+import { getEvent, listEvents } from '#use-cases/events/read-events';
+import { apiEvent } from '../support/api-event';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const ORG = 'org-a';
@@ -17,13 +19,13 @@ async function seed(n: number, triggeredAt: string, orgId = ORG): Promise<string
     id,
     orgId,
     account: IBAN,
+    sequence: (await store.latestSequence(orgId, IBAN)) + 1,
     type: 'credit_transfer_status_change',
     triggeredAt,
     body: '{}',
-    signature: 'sha256=00',
     webhookStatus: 'pending',
   };
-  await store.putEvent(event);
+  await store.insertEvent(event);
   return id;
 }
 
@@ -105,8 +107,9 @@ describe('getEvent', () => {
   it.each(['nope', '0193A7C4-1D2E-7F00-8A00-000000000001', '0193a7c4-1d2e-1f00-8a00-000000000001'])(
     'refuses the malformed id %s',
     async (id) => {
-      await expect(getEvent(store, ORG, id)).rejects.toMatchObject({ params: [{ name: 'id' }] });
-      expect(() => parseEventId(id)).toThrow(ValidationError);
+      const get = async () => getEvent(store, ORG, parseEventId(apiEvent({ path: { id } })));
+      await expect(get()).rejects.toMatchObject({ params: [{ name: 'id' }] });
+      expect(() => parseEventId(apiEvent({ path: { id } }))).toThrow(ValidationError);
     },
   );
 });

@@ -1,16 +1,23 @@
-/** Redelivery cycles with fakes: a new cycle per redeliver, the cycle cap, conflicts and lost messages. */
+/**
+ * Redelivery with fakes: a new cycle per redeliver of a failed or skipped event, the next attempt brought
+ * forward for a pending one, the cycle cap, conflicts and lost messages.
+ */
 import { describe, expect, it } from 'vitest';
 import { RESET_CHUNK } from '#config/limits';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import { redeliverEvent, requeuePending } from '#use-cases/redeliver-events';
-import { resetWebhooks } from '#use-cases/reset-webhooks';
+import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { resetWebhooks } from '#use-cases/events/reset-webhooks';
+import { fakeClock } from '../support/fakes/clock';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 function world() {
   const events = new InMemoryEventStore();
   const queue = new FakeDeliveryQueue();
-  return { events, queue, deps: { events, queue } };
+  const clock = fakeClock();
+  const directory = new InMemoryDirectoryStore();
+  return { events, queue, clock, directory, deps: { events, queue, directory, now: clock.now } };
 }
 
 describe('redeliverEvent', () => {
@@ -26,16 +33,35 @@ describe('redeliverEvent', () => {
     expect(queue.sent).toEqual([{ id: 'e1', delaySeconds: 0 }]);
   });
 
-  it('refuses a fourth cycle, a delivered or pending event, and hides other organizations’ events', async () => {
-    const { events, deps } = world();
+  it('refuses a fourth cycle and one under way, and hides other organizations’ events', async () => {
+    const { events, deps, clock } = world();
     events.seed({ id: 'full', webhookStatus: 'failed', webhookRetries: 60 });
     events.seed({ id: 'done', webhookStatus: 'success' });
-    events.seed({ id: 'busy', webhookRetries: 2 });
+    events.seed({ id: 'busy', webhookRetries: 2, leaseUntil: clock.now() + 60_000 });
     events.seed({ id: 'theirs', orgId: 'org-2', webhookStatus: 'failed' });
+    events.seed({ id: 'their-pending', orgId: 'org-2', webhookRetries: 2, nextAttemptAt: clock.now() + 1e6 });
     await expect(redeliverEvent(deps, 'org-1', 'full')).rejects.toThrow(ConflictError);
-    await expect(redeliverEvent(deps, 'org-1', 'done')).rejects.toThrow(/already delivered/);
-    await expect(redeliverEvent(deps, 'org-1', 'busy')).rejects.toThrow(/being delivered/);
+    // A delivered event starts a new cycle (within the cap): it is sent again.
+    expect(await redeliverEvent(deps, 'org-1', 'done')).toEqual({ queued: ['done'] });
+    expect(events.events.get('done')).toMatchObject({ webhookStatus: 'pending', cycleBase: 0 });
+    await expect(redeliverEvent(deps, 'org-1', 'busy')).rejects.toThrow(/under way right now/);
     await expect(redeliverEvent(deps, 'org-1', 'theirs')).rejects.toThrow(NotFoundError);
+    await expect(redeliverEvent(deps, 'org-1', 'their-pending')).rejects.toThrow(NotFoundError);
+    expect(events.events.get('their-pending')?.nextAttemptAt).toBe(clock.now() + 1e6);
+  });
+
+  it('brings a pending event’s next attempt forward to now with one write and one message', async () => {
+    const { events, queue, deps, clock } = world();
+    events.seed({ id: 'e1', webhookRetries: 3, deliveries: [], nextAttemptAt: clock.now() + 3_600_000 });
+    expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+    expect(events.events.get('e1')).toMatchObject({
+      webhookStatus: 'pending',
+      webhookRetries: 3,
+      cycleBase: 0,
+    });
+    expect(events.events.get('e1')?.nextAttemptAt).toBe(clock.now());
+    expect(events.writes).toEqual(['BringForward']);
+    expect(queue.sent).toEqual([{ id: 'e1', delaySeconds: 0 }]);
   });
 
   it('queues again a started cycle whose message was lost (no attempt yet)', async () => {

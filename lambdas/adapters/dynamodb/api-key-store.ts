@@ -1,19 +1,16 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { EVENTS_TABLE } from '#config/storage';
 import type { ApiKey } from '#domain/model';
-import { type ApiKeyStore, MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { type ApiKeyStore, MAX_API_KEYS_LISTED, MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { ensureKeyCount, KEY_COUNT, KEY_EXPIRY, type TransactOutcome, transact } from './api-key-count';
 import { batchGetItems } from './batch-get';
-import { keys } from './items';
+import { type ItemKey, keys } from './items';
 
 /**
  * {@link ApiKeyStore} on the events table. A key item lives under the hash of its secret (the
  * authorizer's one GetItem) and carries `gsi1pk = ORG#<org>#APIKEYS`, `gsi1sk = <key id>`, so the
- * organization's keys are listed and a key is found by id through the `by-org` index.
+ * organization's keys are listed and a key is found by id through the `by-org` index. Each put and
+ * delete is one transaction with the organization's key count (`api-key-count.ts`).
  */
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(
@@ -21,9 +18,9 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     private readonly tableName: string,
   ) {}
 
-  async createApiKey(hash: string, key: ApiKey): Promise<void> {
-    await this.client.send(
-      new PutCommand({
+  async createApiKey(hash: string, key: ApiKey): Promise<boolean> {
+    const put = {
+      Put: {
         TableName: this.tableName,
         Item: {
           ...keys.apiKey(hash),
@@ -34,11 +31,26 @@ export class DynamoApiKeyStore implements ApiKeyStore {
           name: key.name,
           scope: key.scope,
           created_at: key.createdAt,
-          ...(key.expiresAt === undefined ? {} : { expires_at: key.expiresAt }),
+          ...(key.expiresAt === undefined ? {} : { [KEY_EXPIRY]: key.expiresAt }),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+      },
+    };
+    const count = {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.organization(key.orgId),
+        UpdateExpression: `SET ${KEY_COUNT} = ${KEY_COUNT} + :one`,
+        // The limit is checked by the write that counts the key: no two creations can both pass it.
+        ConditionExpression: `${KEY_COUNT} < :max`,
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_API_KEYS_PER_ORG },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    };
+    const outcome = await this.counted(key.orgId, () => transact(this.client, [count, put]));
+    if (outcome.written) return true;
+    if (outcome.reasons[1]?.code === 'ConditionalCheckFailed') throw new Error('API key hash exists');
+    return false;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKey | undefined> {
@@ -53,7 +65,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         IndexName: 'by-org',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.orgApiKeys(orgId) },
-        Limit: MAX_API_KEYS_PER_ORG,
+        Limit: MAX_API_KEYS_LISTED,
       }),
     );
     const itemKeys = (out.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
@@ -72,22 +84,65 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       }),
     );
     const item = out.Items?.[0];
-    if (!item) return false;
-    await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { pk: String(item.pk), sk: String(item.sk) } }),
+    return item ? this.delete({ pk: String(item.pk), sk: String(item.sk) }, orgId, keyId) : false;
+  }
+
+  deleteApiKey(hash: string, orgId: string, keyId: string): Promise<boolean> {
+    return this.delete(keys.apiKey(hash), orgId, keyId);
+  }
+
+  /** Deletes the key item if it is `keyId` of `orgId`, with the count's decrement. */
+  private async delete(key: ItemKey, orgId: string, keyId: string): Promise<boolean> {
+    const outcome = await this.counted(orgId, () =>
+      transact(this.client, [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.organization(orgId),
+            UpdateExpression: `SET ${KEY_COUNT} = ${KEY_COUNT} - :one`,
+            ConditionExpression: `attribute_exists(${KEY_COUNT})`,
+            ExpressionAttributeValues: { ':one': 1 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: key,
+            ConditionExpression: 'org_id = :org AND key_id = :id',
+            ExpressionAttributeValues: { ':org': orgId, ':id': keyId },
+          },
+        },
+      ]),
     );
-    return true;
+    return outcome.written;
+  }
+
+  /**
+   * Runs a transaction that needs the organization's key count; when the count does not exist yet (keys
+   * from before it), counts them once and runs it again.
+   */
+  private async counted(orgId: string, run: () => Promise<TransactOutcome>): Promise<TransactOutcome> {
+    const outcome = await run();
+    const org = outcome.written ? undefined : outcome.reasons[0];
+    if (org?.code !== 'ConditionalCheckFailed' || org.old === undefined || org.old[KEY_COUNT] !== undefined) {
+      return outcome;
+    }
+    await ensureKeyCount(this.client, this.tableName, orgId);
+    return run();
   }
 }
 
 /** Keys issued before keys had ids, scopes and names read as `manage` keys named `legacy`. */
 function toApiKey(item: Record<string, unknown>): ApiKey {
+  // Keys issued before the count kept their expiry in the table's TTL attribute.
+  const expiresAt = item[KEY_EXPIRY] ?? item[EVENTS_TABLE.timeToLiveAttribute];
   return {
     id: typeof item.key_id === 'string' ? item.key_id : '',
     orgId: String(item.org_id),
     name: typeof item.name === 'string' ? item.name : 'legacy',
     scope: item.scope === 'read' ? 'read' : 'manage',
     createdAt: String(item.created_at),
-    expiresAt: typeof item.expires_at === 'number' ? item.expires_at : undefined,
+    expiresAt: typeof expiresAt === 'number' ? expiresAt : undefined,
   };
 }

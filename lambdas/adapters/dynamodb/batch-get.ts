@@ -14,12 +14,15 @@ export interface BatchGetResult {
 /**
  * Reads up to {@link BATCH_GET_LIMIT} items of one table, re-requesting unprocessed keys with
  * exponential backoff as DynamoDB asks. Missing items are simply absent from the result.
+ *
+ * @param consistent - strongly consistent reads (twice the read units), for a count that must be exact
  */
 export async function batchGetItems(
   client: DynamoDBDocumentClient,
   tableName: string,
   keys: readonly ItemKey[],
   projection?: { readonly expression: string; readonly names?: Record<string, string> },
+  consistent = false,
 ): Promise<BatchGetResult> {
   const items: Record<string, unknown>[] = [];
   let capacityUnits = 0;
@@ -32,6 +35,7 @@ export async function batchGetItems(
         RequestItems: {
           [tableName]: {
             Keys: pending,
+            ...(consistent ? { ConsistentRead: true } : {}),
             ...(projection
               ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }
               : {}),

@@ -7,13 +7,30 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SETTINGS_ITEM } from '#config/storage';
-import { ConflictError } from '#domain/errors';
-import type { Account, Organization, PreviousToken } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
-import { BATCH_GET_LIMIT, batchGetItems } from './batch-get';
-import type { CapacityListener } from './event-store';
-import { keys, toAccount, toOrganization } from './items';
+import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
+import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
+import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import {
+  type AccountMarks,
+  advanceSettledThrough,
+  lowerSettledThrough,
+  raiseSequenceFloor,
+} from './account-marks';
+import { KEY_COUNT } from './api-key-count';
+import { batchGetItems } from './batch-get';
+import { type CapacityListener, capacityCounter } from './capacity';
+import {
+  DELETED_AT,
+  isTombstone,
+  keys,
+  signingKeyItem,
+  toAccount,
+  toAccountTombstone,
+  toOrganization,
+} from './items';
 
 /** {@link DirectoryStore} on the single events table. */
 export class DynamoDirectoryStore implements DirectoryStore {
@@ -23,8 +40,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     private readonly onCapacity?: CapacityListener,
   ) {}
 
-  async getOrganization(id: string): Promise<Organization | undefined> {
-    const item = await this.get(keys.organization(id));
+  async getOrganization(id: string, options: ReadOptions = {}): Promise<Organization | undefined> {
+    const item = await this.get(keys.organization(id), options);
     return item ? toOrganization(item) : undefined;
   }
 
@@ -37,7 +54,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
           org_id: org.id,
           name: org.name,
           webhook_token: org.webhookToken,
+          ...(org.signingKey ? { signing_key: signingKeyItem(org.signingKey) } : {}),
           created_at: org.createdAt,
+          // No key yet: its first key is counted without counting anything (see api-key-count.ts).
+          [KEY_COUNT]: 0,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -45,19 +65,48 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
+    return this.updateOrganization(orgId, {
+      UpdateExpression: previous
+        ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
+        : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
+      ExpressionAttributeValues: {
+        ':t': token,
+        ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
+      },
+    });
+  }
+
+  async setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean> {
+    return this.updateOrganization(orgId, {
+      UpdateExpression: previous
+        ? 'SET signing_key = :k, previous_signing_key = :p'
+        : 'SET signing_key = :k REMOVE previous_signing_key',
+      ExpressionAttributeValues: {
+        ':k': signingKeyItem(key),
+        ...(previous ? { ':p': signingKeyItem(previous) } : {}),
+      },
+    });
+  }
+
+  async setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean> {
+    return this.updateOrganization(orgId, {
+      UpdateExpression: 'SET signature_schemes = :s',
+      ExpressionAttributeValues: { ':s': [...schemes] },
+    });
+  }
+
+  /** One update of an existing organization item; false when there is none. */
+  private async updateOrganization(
+    orgId: string,
+    update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.organization(orgId),
-          UpdateExpression: previous
-            ? 'SET webhook_token = :t, previous_webhook_token = :p, previous_token_expires_at = :e'
-            : 'SET webhook_token = :t REMOVE previous_webhook_token, previous_token_expires_at',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':t': token,
-            ...(previous ? { ':p': previous.token, ':e': previous.expiresAt } : {}),
-          },
+          ...update,
         }),
       );
       return true;
@@ -67,13 +116,38 @@ export class DynamoDirectoryStore implements DirectoryStore {
     }
   }
 
-  async getAccount(iban: string): Promise<Account | undefined> {
+  async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
+    const item = await this.get(keys.account(iban), options);
+    return item && !isTombstone(item) ? toAccount(item) : undefined;
+  }
+
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, from, to) =>
+    advanceSettledThrough(this.marks, iban, orgId, from, to);
+  readonly lowerSettledThrough: DirectoryStore['lowerSettledThrough'] = (iban, orgId, to) =>
+    lowerSettledThrough(this.marks, iban, orgId, to);
+  readonly raiseSequenceFloor: DirectoryStore['raiseSequenceFloor'] = (iban, orgId, floor) =>
+    raiseSequenceFloor(this.marks, iban, orgId, floor);
+
+  /** What the account log's marks on the account item (`account-marks.ts`) update through. */
+  private get marks(): AccountMarks {
+    return { client: this.client, tableName: this.tableName, count: (op, units) => this.count(op, units) };
+  }
+
+  async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
     const item = await this.get(keys.account(iban));
-    return item ? toAccount(item) : undefined;
+    return item && isTombstone(item) ? toAccountTombstone(item) : undefined;
   }
 
   async putAccount(account: Account): Promise<Account> {
     const hasUrl = account.webhookUrl !== undefined;
+    // Absent: the order stays as stored; `concurrent` removes the attribute (its default).
+    const order =
+      account.deliveryOrder === undefined
+        ? ''
+        : account.deliveryOrder === 'ordered'
+          ? ', delivery_order = :order'
+          : '';
+    const orderRemoval = account.deliveryOrder === 'concurrent' ? ', delivery_order' : '';
     try {
       const out = await this.client.send(
         new UpdateCommand({
@@ -82,9 +156,15 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
-            hasUrl ? ', webhook_url = :url' : ' REMOVE webhook_url',
+            hasUrl ? ', webhook_url = :url' : '',
+            account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
+            order,
+            // Re-creating the organization's own deleted account revives its tombstone.
+            hasUrl ? ` REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
+            orderRemoval,
           ].join(''),
-          // An IBAN belongs to one organization: another one cannot take it over.
+          // An IBAN belongs to one organization, also while its deleted account's events remain: another
+          // organization cannot take it over.
           ConditionExpression: 'attribute_not_exists(pk) OR org_id = :org',
           ExpressionAttributeValues: {
             ':org': account.orgId,
@@ -92,27 +172,69 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':now': account.updatedAt,
             ':gpk': keys.orgAccounts(account.orgId),
             ...(hasUrl ? { ':url': account.webhookUrl } : {}),
+            ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
+            ...(order === '' ? {} : { ':order': 'ordered' }),
           },
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return toAccount(out.Attributes ?? {});
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
-        throw new ConflictError(`Account ${account.iban} belongs to another organization.`);
+        const other = error.Item ? unmarshall(error.Item) : {};
+        throw isTombstone(other) ? ibanHoldsEventsError(account.iban) : ibanTakenError(account.iban);
       }
       throw error;
     }
   }
 
-  async deleteAccount(iban: string): Promise<Account | undefined> {
-    const out = await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: keys.account(iban), ReturnValues: 'ALL_OLD' }),
-    );
-    return out.Attributes ? toAccount(out.Attributes) : undefined;
+  async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {
+    try {
+      // The whole item is replaced, health and index keys included: the tombstone leaves the
+      // organization's account listing and keeps only what reserves the IBAN.
+      const out = await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys.account(tombstone.iban),
+            iban: tombstone.iban,
+            org_id: tombstone.orgId,
+            [DELETED_AT]: tombstone.deletedAt,
+          },
+          ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
+          ExpressionAttributeValues: { ':org': tombstone.orgId },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return out.Attributes ? toAccount(out.Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 
-  async listAccounts(orgId: string): Promise<Account[]> {
+  async removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          ConditionExpression: `attribute_exists(${DELETED_AT}) AND org_id = :org`,
+          ExpressionAttributeValues: { ':org': orgId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    // One entry past the page tells whether more follow; the depth bound keeps this at most 1,001.
+    const wanted = offset + query.perPage + 1;
     const ibans: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -120,22 +242,36 @@ export class DynamoDirectoryStore implements DirectoryStore {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: 'by-org',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.orgAccounts(orgId) },
+          KeyConditionExpression: `gsi1pk = :pk${query.after === undefined ? '' : ' AND gsi1sk > :after'}`,
+          ExpressionAttributeValues: {
+            ':pk': keys.orgAccounts(orgId),
+            ...(query.after === undefined ? {} : { ':after': query.after }),
+          },
+          ProjectionExpression: 'gsi1sk',
+          Limit: wanted - ibans.length,
           ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
         }),
       );
+      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
       for (const item of out.Items ?? []) ibans.push(String(item.gsi1sk));
       startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    // The index projects no webhook URL, so the account items are read in batches of 100.
-    const accounts: Account[] = [];
-    for (let start = 0; start < ibans.length; start += BATCH_GET_LIMIT) {
-      const chunk = ibans.slice(start, start + BATCH_GET_LIMIT);
-      const { items } = await batchGetItems(this.client, this.tableName, chunk.map(keys.account));
-      accounts.push(...items.map(toAccount));
-    }
-    return accounts.sort((a, b) => a.iban.localeCompare(b.iban));
+    } while (startKey && ibans.length < wanted);
+    // The index projects no webhook URL, so the page's account items are read: at most 100, one batch.
+    const pageIbans = ibans.slice(offset, offset + query.perPage);
+    const { items, capacityUnits } =
+      pageIbans.length === 0
+        ? { items: [], capacityUnits: 0 }
+        : await batchGetItems(this.client, this.tableName, pageIbans.map(keys.account));
+    this.count('BatchGetItem', capacityUnits);
+    // The index is eventually consistent: an account deleted since (a tombstone), or taken by another
+    // organization since, is left out.
+    const accounts = items
+      .filter((item) => !isTombstone(item))
+      .map(toAccount)
+      .filter((account) => account.orgId === orgId)
+      .sort((a, b) => (a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0));
+    return { accounts, hasMore: ibans.length > offset + query.perPage };
   }
 
   async getEventRetentionDays(): Promise<number | undefined> {
@@ -150,12 +286,23 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return typeof id === 'string' ? id : undefined;
   }
 
-  private async get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  private async get(
+    key: { pk: string; sk: string },
+    options: ReadOptions = {},
+  ): Promise<Record<string, unknown> | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: 'TOTAL' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: key,
+        ConsistentRead: options.consistent ?? false,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
-    const units = out.ConsumedCapacity?.CapacityUnits;
-    if (this.onCapacity && units !== undefined) this.onCapacity('GetItem', units);
+    this.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
     return out.Item;
+  }
+
+  private count(operation: string, units: number | undefined): void {
+    capacityCounter(this.onCapacity)(operation, units);
   }
 }

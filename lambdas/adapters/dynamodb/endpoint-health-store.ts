@@ -1,17 +1,20 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EndpointHealth } from '#domain/endpoint-health';
+import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import { newEndpointId } from '#domain/ids';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
-import type { CapacityListener } from './event-store';
+import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
-import { keys } from './items';
+import { DELETED_AT, keys } from './items';
 
 type UpdateInput = ConstructorParameters<typeof UpdateCommand>[0];
 
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
 const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
-const NOT_DISABLED = `attribute_exists(pk) AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
+/** An account, not a tombstone: health is never written onto a deleted account. */
+const LIVE = `attribute_exists(pk) AND attribute_not_exists(${DELETED_AT})`;
+const NOT_DISABLED = `${LIVE} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
 
 /**
  * {@link EndpointHealthStore} on the account items of the events table. Writes happen only on failures,
@@ -36,7 +39,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
             `, ${H.reason} = if_not_exists(${H.reason}, :reason), ${H.failingSince} = if_not_exists(${H.failingSince}, :at)`,
             `, ${H.lastFailure} = :at, ${H.latency} = :ms ADD ${H.failures} :one${release}`,
           ].join(''),
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: LIVE,
           ExpressionAttributeValues: {
             ':degraded': 'degraded',
             ':at': update.at,
@@ -92,7 +95,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     return this.write(
       {
         UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: LIVE,
         ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
       },
       iban,
@@ -129,12 +132,29 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
-        ConditionExpression: 'org_id = :org',
+        ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
         ExpressionAttributeValues: { ':at': at, ':org': orgId, ':reason': 'enabled by an operator' },
       },
       iban,
     );
     return written.ok;
+  }
+
+  async endpointId(iban: string): Promise<string> {
+    const out = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.account(iban),
+        // An account from before endpoint ids gets one at this first write; any other keeps its own.
+        UpdateExpression: 'SET endpoint_id = if_not_exists(endpoint_id, :id)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':id': newEndpointId() },
+        ReturnValues: 'ALL_NEW',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.count(out.ConsumedCapacity?.CapacityUnits);
+    return String(out.Attributes?.endpoint_id);
   }
 
   private async write(input: Omit<UpdateInput, 'TableName' | 'Key'>, iban: string): Promise<EndpointHealth> {

@@ -2,7 +2,12 @@
  * Endpoint health as it is stored on the account item: `wh_*` attributes, all absent for an endpoint
  * nothing was ever written about (healthy). Read with the account, so the consumer pays no extra read.
  */
-import { ENDPOINT_STATES, type EndpointHealth, type EndpointState, HEALTHY } from '#domain/endpoint-health';
+import {
+  ENDPOINT_STATES,
+  type EndpointHealth,
+  type EndpointState,
+  HEALTHY,
+} from '#domain/delivery/endpoint-health';
 
 /** Attribute names of the health fields on the account item. */
 export const HEALTH_ATTR = {

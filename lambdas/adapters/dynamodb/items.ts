@@ -1,11 +1,11 @@
 /**
- * Item layouts of the events table (see docs/design.md): key builders and item ↔ record mapping.
- * Attribute names are short where they repeat per attempt, because item size is billed on every write.
+ * The keys of every item kind of the events table (see docs/design.md), and the organization and account
+ * items as records; the event items' layout is in `events/event-items.ts`.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { ITEM_PREFIXES } from '#config/storage';
-import type { Account, DeliveryAttempt, EventRecord, Organization, WebhookStatus } from '#domain/model';
-import type { NewEvent } from '#domain/ports';
+import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
+import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
 
 /** Key of an item. */
@@ -23,106 +23,41 @@ export const keys = {
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
+  /** An event id's claim, or an event stored before sequences. */
+  endpointSecrets: (iban: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.endpointSecrets}${iban}`,
+    sk: 'ENDPOINT',
+  }),
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
+  /** The partition of an account's event log. */
+  log: (orgId: string, iban: string): string => `${ITEM_PREFIXES.log}${orgId}#${iban}`,
+  /** A log item's sort key: the sequence zero-padded, so keys sort as numbers do. */
+  sequence: (sequence: number): string => String(sequence).padStart(SEQUENCE_DIGITS, '0'),
+  /** Where an event is: its log item, or (stored before sequences) its id's item. */
+  eventAt: (ref: EventRef): ItemKey =>
+    ref.sequence === undefined
+      ? keys.event(ref.id)
+      : { pk: keys.log(ref.orgId, ref.account), sk: keys.sequence(ref.sequence) },
+  /** The unsharded index partition of an organization's events stored before account logs. */
   orgEvents: (orgId: string): string => `ORG#${orgId}#EVENTS`,
+  /** One write shard of an organization's event index entries. */
+  orgEventShard: (orgId: string, shard: number): string => `ORG#${orgId}#EVENTS#${shard}`,
+  /** The index partition of an event: its id's shard, or (stored before account logs) the unsharded one. */
+  eventIndexKey: (ref: EventRef): string =>
+    ref.sequence === undefined
+      ? keys.orgEvents(ref.orgId)
+      : keys.orgEventShard(ref.orgId, eventShard(ref.id)),
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */
   eventOrder: (triggeredAt: string, id: string): string => `${triggeredAt}#${id}`,
 };
 
-/** Stored shape of one attempt (short names: the list is rewritten on every attempt). */
-interface AttemptItem {
-  at: string;
-  status: number;
-  body: string;
-  ms: number;
-}
-
-/**
- * Stored shape of an event item. Every write of an item is billed per started KB of the whole item, so
- * a typical event is kept under 1 KB: the id, organization and trigger time live only in the keys
- * (`pk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored deflate-compressed (about 45 % smaller;
- * inflating gives back the exact bytes that were signed).
- */
-export interface EventItem extends ItemKey {
-  gsi1pk: string;
-  gsi1sk: string;
-  account: string;
-  type: string;
-  body: Uint8Array;
-  signature: string;
-  webhook_status: WebhookStatus;
-  webhook_retries: number;
-  cycle_base: number;
-  deliveries: AttemptItem[];
-  lease_until?: number;
-  next_attempt_at?: number;
-  expires_at?: number;
-  /** Copy of `gsi1pk` while the event is failed: the key of the sparse `failed-by-org` index. */
-  failed_org?: string;
-  /** Copy of `gsi1pk` while the event is skipped: the key of the sparse `skipped-by-org` index. */
-  skipped_org?: string;
-}
-
-/** The item written for a new event. */
-export function eventItem(event: NewEvent): EventItem {
-  return {
-    ...keys.event(event.id),
-    gsi1pk: keys.orgEvents(event.orgId),
-    gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
-    account: event.account,
-    type: event.type,
-    body: deflateRawSync(event.body, { level: 9 }),
-    signature: event.signature,
-    webhook_status: event.webhookStatus,
-    webhook_retries: 0,
-    cycle_base: 0,
-    deliveries: [],
-    ...(event.expiresAt === undefined ? {} : { expires_at: event.expiresAt }),
-    ...(event.webhookStatus === 'skipped' ? { skipped_org: keys.orgEvents(event.orgId) } : {}),
-  };
-}
-
-/** The event id inside an event item's `pk` (`EVENT#<id>`). */
-export function eventIdOfKey(pk: string): string {
-  return pk.slice(ITEM_PREFIXES.event.length);
-}
-
-/** Stored attempt of a recorded {@link DeliveryAttempt}. */
-export function attemptItem(attempt: DeliveryAttempt): AttemptItem {
-  return {
-    at: attempt.deliveredAt,
-    status: attempt.responseStatus,
-    body: attempt.responseBody,
-    ms: attempt.responseTimeMs,
-  };
-}
-
-/** Record of a stored event item (tolerates the list projection, which omits the attempts). */
-export function toEventRecord(item: Record<string, unknown>): EventRecord {
-  const event = item as Partial<EventItem>;
-  const [triggeredAt = ''] = String(event.gsi1sk).split('#');
-  return {
-    id: eventIdOfKey(String(event.pk)),
-    orgId: String(event.gsi1pk).slice('ORG#'.length, -'#EVENTS'.length),
-    account: String(event.account),
-    type: String(event.type),
-    triggeredAt,
-    body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),
-    signature: String(event.signature),
-    webhookStatus: event.webhook_status ?? 'pending',
-    webhookRetries: Number(event.webhook_retries ?? 0),
-    cycleBase: Number(event.cycle_base ?? 0),
-    deliveries: (event.deliveries ?? []).map((a) => ({
-      deliveredAt: a.at,
-      responseStatus: Number(a.status),
-      responseBody: a.body,
-      responseTimeMs: Number(a.ms),
-    })),
-    leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
-    nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
-  };
+/** The write shard of an event id: FNV-1a of its characters, modulo the shards (stable, evenly spread). */
+export function eventShard(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % EVENT_INDEX_SHARDS;
 }
 
 /** Record of a stored organization item. */
@@ -135,8 +70,57 @@ export function toOrganization(item: Record<string, unknown>): Organization {
       typeof item.previous_webhook_token === 'string' && typeof item.previous_token_expires_at === 'string'
         ? { token: item.previous_webhook_token, expiresAt: item.previous_token_expires_at }
         : undefined,
+    signingKey: toSigningKey(item.signing_key),
+    previousSigningKey: toPreviousSigningKey(item.previous_signing_key),
+    signatureSchemes: Array.isArray(item.signature_schemes)
+      ? (item.signature_schemes as SignatureScheme[])
+      : undefined,
     createdAt: String(item.created_at),
   };
+}
+
+/** The stored map of a signing key (the private key stays sealed). */
+export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<string, string> {
+  return {
+    id: key.id,
+    public_key: key.publicKey,
+    sealed_private_key: key.sealedPrivateKey,
+    created_at: key.createdAt,
+    ...('expiresAt' in key ? { expires_at: key.expiresAt } : {}),
+  };
+}
+
+function toSigningKey(value: unknown): SigningKey | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const map = value as Record<string, unknown>;
+  return {
+    id: String(map.id),
+    publicKey: String(map.public_key),
+    sealedPrivateKey: String(map.sealed_private_key),
+    createdAt: String(map.created_at),
+  };
+}
+
+function toPreviousSigningKey(value: unknown): PreviousSigningKey | undefined {
+  const key = toSigningKey(value);
+  const expiresAt = (value as Record<string, unknown> | undefined)?.expires_at;
+  return key && typeof expiresAt === 'string' ? { ...key, expiresAt } : undefined;
+}
+
+/**
+ * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id` and this, nothing else):
+ * an account deleted without erasing its events.
+ */
+export const DELETED_AT = 'deleted_at';
+
+/** Whether a stored account item is a tombstone. */
+export function isTombstone(item: Record<string, unknown>): boolean {
+  return item[DELETED_AT] !== undefined;
+}
+
+/** Record of a stored tombstone. */
+export function toAccountTombstone(item: Record<string, unknown>): AccountTombstone {
+  return { iban: String(item.iban), orgId: String(item.org_id), deletedAt: String(item[DELETED_AT]) };
 }
 
 /** Record of a stored account item. */
@@ -145,7 +129,12 @@ export function toAccount(item: Record<string, unknown>): Account {
     iban: String(item.iban),
     orgId: String(item.org_id),
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
+    endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
     webhookHealth: toEndpointHealth(item),
+    sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
+    deliveryOrder: item.delivery_order === 'ordered' ? 'ordered' : undefined,
+    settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
+    endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

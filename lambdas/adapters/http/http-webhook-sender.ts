@@ -71,7 +71,10 @@ export class HttpWebhookSender implements WebhookSender {
         method: 'POST',
         headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
         lookup: this.guardedLookup(),
+        // No agent: a connection (and a TLS session with its client certificate) is never reused,
+        // so one endpoint's certificate cannot go out on another's request.
         agent: false,
+        ...tlsOf(request, url),
       });
       const total = setTimeout(
         () => finish(0, `timed out after ${this.timeouts.totalMs} ms`),
@@ -128,6 +131,20 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
+/**
+ * The request's own TLS material, for an https URL only (a plain-HTTP URL has no TLS to carry it; a PUT
+ * refuses a client certificate on an `http:` URL, so none is dropped here unnoticed).
+ */
+function tlsOf(request: WebhookRequest, url: URL): Record<string, string> {
+  const tls = request.tls;
+  if (!tls || url.protocol !== 'https:') return {};
+  const options: Record<string, string> = {};
+  if (tls.cert !== undefined) options.cert = tls.cert;
+  if (tls.key !== undefined) options.key = tls.key;
+  if (tls.ca !== undefined) options.ca = tls.ca;
+  return options;
+}
+
 /** Reads at most `limit` bytes, then stops the download. */
 function readLimited(res: IncomingMessage, limit: number): Promise<Uint8Array> {
   return new Promise((resolve) => {
@@ -150,7 +167,7 @@ function readLimited(res: IncomingMessage, limit: number): Promise<Uint8Array> {
 }
 
 /** A short, stored description of a failure without an HTTP response (no stack, no internals). */
-function describeNetworkError(error: NodeJS.ErrnoException): string {
+export function describeNetworkError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -161,6 +178,24 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
       return 'host name could not be resolved';
     case 'EHERALDREFUSED':
       return error.message;
+    case 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED':
+    case 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE':
+    case 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA':
+    case 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN':
+      return `TLS handshake refused by the receiver: it requires a client certificate it accepts (${error.code})`;
+    // A generic alert: a missing or refused client certificate is one cause, no TLS version or cipher in
+    // common another; the attempt cannot tell which.
+    case 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE':
+      return `TLS handshake refused by the receiver: no client certificate it accepts, or no TLS version or cipher in common (${error.code})`;
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `TLS: the receiver's certificate is not trusted; for a private CA set tls_ca_certificate (${error.code})`;
+    case 'CERT_HAS_EXPIRED':
+      return "TLS: the receiver's certificate has expired";
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return "TLS: the receiver's certificate does not name the webhook URL's host";
     default:
       return error.code ? `network error (${error.code})` : 'network error';
   }

@@ -4,7 +4,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
+import type { EventRef } from '#domain/model';
 import type { DeliveryQueue } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */
@@ -18,9 +19,9 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async enqueue(ids: readonly string[], delaySeconds = 0): Promise<void> {
-    for (let start = 0; start < ids.length; start += BATCH) {
-      await this.sendBatch(ids.slice(start, start + BATCH), delaySeconds);
+  async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
+    for (let start = 0; start < events.length; start += BATCH) {
+      await this.sendBatch(events.slice(start, start + BATCH), delaySeconds);
     }
   }
 
@@ -35,10 +36,10 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   }
 
   /** Sends one batch, re-sending only the entries SQS reported as failed. */
-  private async sendBatch(ids: readonly string[], delaySeconds: number): Promise<void> {
-    let entries: SendMessageBatchRequestEntry[] = ids.map((id, index) => ({
+  private async sendBatch(events: readonly EventRef[], delaySeconds: number): Promise<void> {
+    let entries: SendMessageBatchRequestEntry[] = events.map((event, index) => ({
       Id: String(index),
-      MessageBody: encodeDeliveryMessage(id),
+      MessageBody: encodeDeliveryMessage(event),
       DelaySeconds: delaySeconds,
     }));
     for (let round = 0; entries.length > 0; round++) {

@@ -3,9 +3,9 @@
  * use-case tests' one arrangement.
  */
 
-import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#domain/endpoint-health';
-import type { BatchDeps } from '#use-cases/deliver-batch';
-import type { DeliveryOutcome } from '#use-cases/deliver-event';
+import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#domain/delivery/endpoint-health';
+import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
+import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
 import { type FakeClock, fakeClock } from './clock';
 import { FakeDeliveryQueue } from './delivery-queue';
 import { InMemoryDirectoryStore } from './directory-store';

@@ -1,15 +1,21 @@
 /** An in-memory {@link DeliveryQueue} that records what the use-cases asked of it. */
 
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage } from '#domain/delivery/message';
+import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
 /** The fake. */
 export class FakeDeliveryQueue implements DeliveryQueue {
   readonly sent: { id: string; delaySeconds: number }[] = [];
+  /** The body of each message sent, in the order of {@link FakeDeliveryQueue.sent} (the codec's). */
+  readonly bodies: string[] = [];
   readonly postponed: { receiptHandle: string; seconds: number }[] = [];
 
-  async enqueue(ids: readonly string[], delaySeconds = 0): Promise<void> {
-    for (const id of ids) this.sent.push({ id, delaySeconds });
+  async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
+    for (const event of events) {
+      this.sent.push({ id: event.id, delaySeconds });
+      this.bodies.push(encodeDeliveryMessage(event));
+    }
   }
 
   async postpone(receiptHandle: string, seconds: number): Promise<void> {
@@ -17,12 +23,16 @@ export class FakeDeliveryQueue implements DeliveryQueue {
   }
 }
 
-/** A received message for an event, with the codec's body. */
-export function message(id: string, options: Partial<QueueMessage> = {}): QueueMessage {
+/**
+ * A received message for an event, with the codec's body: where the event is when given a ref, or an
+ * `{"id"}` message (found through the id) when given an id.
+ */
+export function message(event: string | EventRef, options: Partial<QueueMessage> = {}): QueueMessage {
+  const ref = typeof event === 'string' ? { id: event, orgId: '', account: '' } : event;
   return {
-    messageId: `m-${id}`,
-    receiptHandle: `r-${id}`,
-    body: encodeDeliveryMessage(id),
+    messageId: `m-${ref.id}`,
+    receiptHandle: `r-${ref.id}`,
+    body: encodeDeliveryMessage(ref),
     receiveCount: 1,
     sentAt: Date.parse('2026-11-20T10:00:00.000Z'),
     ...options,

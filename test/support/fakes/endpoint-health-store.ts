@@ -3,7 +3,8 @@
  * stays disabled, slots free themselves when their lease runs out, a deleted account's failure or disable
  * write throws), for use-case tests.
  */
-import { type EndpointHealth, HEALTHY } from '#domain/endpoint-health';
+import { type EndpointHealth, HEALTHY } from '#domain/delivery/endpoint-health';
+import { newEndpointId } from '#domain/ids';
 import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 
 /** The fake; `health` and `slots` are open for arrangements and assertions. */
@@ -11,6 +12,8 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
   readonly health = new Map<string, EndpointHealth>();
   readonly slots = new Map<string, Map<number, number>>();
   readonly owners = new Map<string, string>();
+  /** Endpoint ids given by {@link endpointId} (accounts from before ids). */
+  readonly endpointIds = new Map<string, string>();
   /** Write operations made, in order. */
   readonly writes: string[] = [];
 
@@ -101,6 +104,14 @@ export class FakeEndpointHealthStore implements EndpointHealthStore {
     if (this.owners.get(iban) !== orgId) return false;
     this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
     return true;
+  }
+
+  async endpointId(iban: string): Promise<string> {
+    this.writes.push('endpoint-id');
+    this.mustExist(iban);
+    const id = this.endpointIds.get(iban) ?? newEndpointId();
+    this.endpointIds.set(iban, id);
+    return id;
   }
 
   /** The adapter's `attribute_exists(pk)`: a deleted account's failure or disable write throws. */

@@ -1,0 +1,124 @@
+/**
+ * Event ids' claims (`EVENT#<id>`, `EVENT`): a small item written before the event, with
+ * `attribute_not_exists(pk)`, that makes the id unique and says where its event is (organization, account,
+ * sequence). An event stored before sequences lives at the same key as a whole event (it has a `body`):
+ * it is its own claim, and every read here answers it as such.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { keys } from '#adapters/dynamodb/items';
+import type { EventRecord } from '#domain/model';
+import type { ClaimResult, EventReadOptions, IdClaim } from '#domain/ports';
+import { toEventRecord } from './event-items';
+import type { EventTable } from './event-table';
+
+/** Stored shape of a claim: a few dozen bytes, one write unit. */
+interface ClaimItem {
+  pk: string;
+  sk: string;
+  org_id: string;
+  account: string;
+  seq: number;
+  owner: string;
+  claimed_at: number;
+  expires_at?: number;
+}
+
+function claimItem(claim: IdClaim): ClaimItem {
+  return {
+    ...keys.event(claim.id),
+    org_id: claim.orgId,
+    account: claim.account,
+    seq: claim.sequence,
+    owner: claim.owner,
+    claimed_at: claim.claimedAt,
+    ...(claim.expiresAt === undefined ? {} : { expires_at: claim.expiresAt }),
+  };
+}
+
+/** What an item at an id's key is: a claim, or an old-layout event. */
+export function readClaimItem(
+  id: string,
+  item: Record<string, unknown>,
+): { claim: IdClaim } | { legacy: EventRecord } {
+  if (item.body !== undefined) return { legacy: toEventRecord(item) };
+  return {
+    claim: {
+      id,
+      orgId: String(item.org_id),
+      account: String(item.account),
+      sequence: Number(item.seq),
+      owner: String(item.owner),
+      claimedAt: Number(item.claimed_at),
+      expiresAt: item.expires_at === undefined ? undefined : Number(item.expires_at),
+    },
+  };
+}
+
+/** The item at an id's key, read as a claim or an old-layout event; undefined when there is none. */
+export async function getClaim(
+  table: EventTable,
+  id: string,
+  options: EventReadOptions = {},
+): Promise<{ claim: IdClaim } | { legacy: EventRecord } | undefined> {
+  const out = await table.client.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: keys.event(id),
+      ConsistentRead: options.consistent ?? false,
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  table.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
+  return out.Item ? readClaimItem(id, out.Item) : undefined;
+}
+
+/** Claims an id unless it is claimed; see `EventStore.claimId`. */
+export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimResult> {
+  try {
+    const out = await table.client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: claimItem(claim),
+        ConditionExpression: 'attribute_not_exists(pk)',
+        // The existing claim comes back with the failure, so a duplicate publish costs no extra read.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('PutItem', out.ConsumedCapacity?.CapacityUnits);
+    return { claimed: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException && error.Item)) throw error;
+    const found = readClaimItem(claim.id, unmarshall(error.Item));
+    return 'legacy' in found
+      ? { claimed: false, legacy: found.legacy }
+      : { claimed: false, existing: found.claim };
+  }
+}
+
+/**
+ * Moves an id's claim if `owner` still holds it; see `EventStore.moveClaim`. A conditional put of the
+ * whole claim rather than an update, so the publish path needs no UpdateItem right on `EVENT#` items
+ * (where old-layout events live too); an old-layout event has no `owner`, so it is never replaced.
+ */
+export async function moveClaim(table: EventTable, owner: string, claim: IdClaim): Promise<boolean> {
+  try {
+    const out = await table.client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: claimItem(claim),
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('MoveClaim', out.ConsumedCapacity?.CapacityUnits);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

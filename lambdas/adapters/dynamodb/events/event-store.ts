@@ -1,0 +1,226 @@
+/**
+ * {@link EventStore} on the single events table. This file holds the event's own reads and the writes of
+ * its delivery (lease, attempt, settle); the other parts are bound from their own files: the id claims
+ * (`claims.ts`), the account logs (`account-log.ts`), the listing
+ * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's walk
+ * (`recovery.ts`), a delivery summary's attempts (`recent-attempts.ts`) and the operator's chunks
+ * (`operator-chunks.ts`), reading through `index-reads.ts`.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
+import { keys } from '#adapters/dynamodb/items';
+import { STATUS_INDEXES } from '#config/storage';
+import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
+import type { EventReadOptions, EventStore } from '#domain/ports';
+import { insertEvent, latestSequence, readLog } from './account-log';
+import { claimId, getClaim, moveClaim } from './claims';
+import { attemptItem, packSignature, toEventRecord } from './event-items';
+import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
+import { legacyEvents, moveToLog } from './legacy';
+import { listEvents } from './listing';
+import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
+import { recentAttempts } from './recent-attempts';
+import { recoveryChunk } from './recovery';
+import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
+
+/** {@link EventStore} on the single events table. */
+export class DynamoEventStore implements EventStore {
+  private readonly table: EventTable;
+
+  /**
+   * @param onCapacity - receives the capacity units of each request (`npm run bench`)
+   * @param bounds - how much one listing may read; tests lower them
+   */
+  constructor(
+    client: DynamoDBDocumentClient,
+    tableName: string,
+    onCapacity?: CapacityListener,
+    bounds: ReadBounds = DEFAULT_BOUNDS,
+  ) {
+    this.table = { client, tableName, count: capacityCounter(onCapacity), bounds };
+  }
+
+  readonly listEvents: EventStore['listEvents'] = (request) => listEvents(this.table, request);
+  readonly nextFailedOrSkipped: EventStore['nextFailedOrSkipped'] = (orgId, limit) =>
+    nextFailedOrSkipped(this.table, orgId, limit);
+  readonly recoveryChunk: EventStore['recoveryChunk'] = (orgId, filter, limit, cursor) =>
+    recoveryChunk(this.table, orgId, filter, limit, cursor);
+  readonly recentAttempts: EventStore['recentAttempts'] = (orgId, account, since, limit) =>
+    recentAttempts(this.table, orgId, account, since, limit);
+  readonly startCycle: EventStore['startCycle'] = (ref, orgId) => startCycle(this.table, ref, orgId);
+  readonly indexStatus: EventStore['indexStatus'] = (ref) => indexStatus(this.table, ref);
+  readonly pageEventIdsByStatus: EventStore['pageEventIdsByStatus'] = (orgId, statuses, cursor, until) =>
+    pageEventIdsByStatus(this.table, orgId, statuses, cursor, until);
+  readonly eraseAccountEvents: EventStore['eraseAccountEvents'] = (orgId, account, cursor) =>
+    eraseAccountEvents(this.table, orgId, account, cursor);
+
+  readonly latestSequence: EventStore['latestSequence'] = (orgId, account, options) =>
+    latestSequence(this.table, orgId, account, options);
+  readonly claimId: EventStore['claimId'] = (claim) => claimId(this.table, claim);
+  readonly readClaim: EventStore['readClaim'] = async (id) => {
+    const found = await getClaim(this.table, id, { consistent: true });
+    if (found === undefined) return undefined;
+    return 'legacy' in found
+      ? { claimed: false, legacy: found.legacy }
+      : { claimed: false, existing: found.claim };
+  };
+  readonly moveClaim: EventStore['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
+  readonly insertEvent: EventStore['insertEvent'] = (event) => insertEvent(this.table, event);
+  readonly legacyEvents: EventStore['legacyEvents'] = (orgId, limit, cursor) =>
+    legacyEvents(this.table, orgId, limit, cursor);
+  readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
+  readonly readLog: EventStore['readLog'] = (orgId, account, after, limit) =>
+    readLog(this.table, orgId, account, after, limit);
+
+  async getEvent(id: string, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
+    const found = await getClaim(this.table, id, options);
+    if (found === undefined || 'legacy' in found) return found?.legacy;
+    const event = await this.readEvent(found.claim, options);
+    // A claim whose event never came (a crashed publish) names no event; nor does a moved one's old place.
+    return event?.id === id ? event : undefined;
+  }
+
+  async readEvent(ref: EventRef, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
+    const out = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.tableName,
+        Key: keys.eventAt(ref),
+        ConsistentRead: options.consistent ?? false,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.table.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
+    // An id's key may hold a claim, which is no event.
+    return out.Item && out.Item.body !== undefined ? toEventRecord(out.Item) : undefined;
+  }
+
+  async takeLease(
+    ref: EventRef,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ) {
+    return conditionalUpdate(this.table, 'TakeLease', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      UpdateExpression: 'SET lease_until = :until',
+      ConditionExpression: [
+        'webhook_status = :pending AND webhook_retries = :n',
+        '(attribute_not_exists(lease_until) OR lease_until < :now)',
+        // A duplicate message must not bring a scheduled retry forward.
+        '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)',
+      ].join(' AND '),
+      ExpressionAttributeValues: {
+        ':until': untilEpochMs,
+        ':pending': 'pending',
+        ':n': expectedRetries,
+        ':now': nowEpochMs,
+        ':due': dueByEpochMs,
+      },
+    });
+  }
+
+  async recordAttempt(
+    ref: EventRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
+    const signed = attempt.signature !== undefined;
+    const append = {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':a': [attemptItem(attempt)],
+        ':empty': [],
+        ':one': 1,
+        ...(attempt.signature === undefined ? {} : { ':sig': packSignature(attempt.signature) }),
+      } as Record<string, unknown>,
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    // The event's `signature` is its latest attempt's `X-Signature`: kept in the same write, no extra
+    // cost, and an older item's publish-time one goes.
+    const appendList = `deliveries = list_append(if_not_exists(deliveries, :empty), :a)${signed ? ', sig = :sig' : ''}`;
+    const tail = `ADD webhook_retries :one REMOVE lease_until${signed ? ', signature' : ''}`;
+    // The sparse status index follows the status; removing an absent attribute writes no index entry.
+    const marks =
+      status === 'failed'
+        ? { set: `, ${STATUS_INDEXES.failed.attribute} = gsi1pk`, remove: '' }
+        : { set: '', remove: status === 'success' ? `, ${STATUS_INDEXES.failed.attribute}` : '' };
+    try {
+      const out = await this.table.client.send(
+        new UpdateCommand({
+          ...append,
+          UpdateExpression:
+            nextAttemptAt === undefined
+              ? `SET ${appendList}, webhook_status = :s${marks.set} ${tail}, next_attempt_at${marks.remove}`
+              : `SET ${appendList}, webhook_status = :s, next_attempt_at = :next${marks.set} ${tail}${marks.remove}`,
+          // A failure may only move a pending event; a success always wins.
+          ConditionExpression:
+            status === 'success'
+              ? 'attribute_exists(pk)'
+              : 'attribute_exists(pk) AND webhook_status = :pending',
+          ExpressionAttributeValues: {
+            ...append.ExpressionAttributeValues,
+            ':s': status,
+            ...(status === 'success' ? {} : { ':pending': 'pending' }),
+            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
+          },
+        }),
+      );
+      this.table.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
+      return toEventRecord(out.Attributes ?? {});
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A concurrent consumer settled the event first: the attempt still happened, so it is recorded.
+      const out = await this.table.client.send(
+        new UpdateCommand({ ...append, UpdateExpression: `SET ${appendList} ${tail}` }),
+      );
+      this.table.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
+      return toEventRecord(out.Attributes ?? {});
+    }
+  }
+
+  async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
+    return conditionalUpdate(this.table, 'BringForward', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      // A set `next_attempt_at` also makes the consumer lease a first attempt: the message this sends and
+      // the one already queued must not both make it.
+      UpdateExpression: 'SET next_attempt_at = :now',
+      ConditionExpression:
+        'gsi1pk = :org AND webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ExpressionAttributeValues: {
+        ':org': keys.eventIndexKey({ ...ref, orgId }),
+        ':pending': 'pending',
+        ':now': nowEpochMs,
+      },
+    });
+  }
+
+  async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
+    return conditionalUpdate(this.table, 'MarkWaiting', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      // A scheduled retry keeps its time; only an event never scheduled becomes due now.
+      UpdateExpression: 'SET next_attempt_at = if_not_exists(next_attempt_at, :now)',
+      ConditionExpression:
+        'webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':now': nowEpochMs },
+    });
+  }
+
+  async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
+    return conditionalUpdate(this.table, 'SettlePending', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      UpdateExpression: `SET webhook_status = :s, ${STATUS_INDEXES[status].attribute} = gsi1pk REMOVE lease_until, next_attempt_at`,
+      ConditionExpression: 'webhook_status = :pending',
+      ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
+    });
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The sparse `failed-by-org` and `skipped-by-org` indexes, which only failed and skipped events enter:
+ * reading the next chunk of them (reset, recovery), a new delivery cycle that takes an event out of them,
+ * and putting in the events recorded before the indexes existed. They make reset cost what it returns,
+ * not what the organization holds.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { keys } from '#adapters/dynamodb/items';
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { STATUS_INDEXES } from '#config/storage';
+import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import type { EventRef } from '#domain/model';
+import type { StatusChunk } from '#domain/ports';
+import { conditionalUpdate, type EventTable } from './event-table';
+import { readIds } from './index-reads';
+
+/**
+ * Up to `limit` ids of the organization's failed and skipped events, from the sparse indexes (their
+ * newest first per state), and whether more remain. A reset takes them out of the indexes, so the next
+ * chunk starts from the top again. (A recovery, which takes one account's events only, walks the indexes
+ * with a cursor instead: `recovery.ts`.)
+ */
+export async function nextFailedOrSkipped(
+  table: EventTable,
+  orgId: string,
+  limit: number,
+): Promise<StatusChunk> {
+  const events: EventRef[] = [];
+  let more = false;
+  for (const index of [STATUS_INDEXES.failed, STATUS_INDEXES.skipped]) {
+    const room = limit - events.length;
+    if (room <= 0) {
+      more = true;
+      break;
+    }
+    // One more than there is room for tells whether more remain, at the price of one small entry.
+    const request = { orgId, offset: 0, limit: room };
+    const found = await readIds(table, request, room + 1, index);
+    events.push(...found.ids.slice(0, room));
+    if (found.ids.length > room || found.bounded) more = true;
+  }
+  return { events, more };
+}
+
+/**
+ * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of
+ * the status indexes; false when it is pending or has used all its cycles (then it leaves the indexes too,
+ * or every reset would read it again first).
+ */
+export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
+  const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
+  const values = {
+    ':org': keys.eventIndexKey({ ...ref, orgId }),
+    ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
+  };
+  try {
+    const out = await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.eventAt(ref),
+        UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
+        ConditionExpression:
+          'gsi1pk = :org AND webhook_status IN (:failed, :skipped, :success) AND webhook_retries <= :lastStart',
+        ExpressionAttributeValues: {
+          ...values,
+          ':pending': 'pending',
+          ':failed': 'failed',
+          ':skipped': 'skipped',
+          ':success': 'success',
+        },
+        // The refused item comes back with the failure, so only a used-up event costs a second write.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('StartCycle', out.ConsumedCapacity?.CapacityUnits);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const old = error.Item ? unmarshall(error.Item) : undefined;
+    const indexed =
+      old?.[STATUS_INDEXES.failed.attribute] !== undefined ||
+      old?.[STATUS_INDEXES.skipped.attribute] !== undefined;
+    if (indexed && old?.gsi1pk === values[':org'] && Number(old.webhook_retries) > values[':lastStart']) {
+      // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
+      await conditionalUpdate(table, 'LeaveStatusIndexes', {
+        TableName: table.tableName,
+        Key: keys.eventAt(ref),
+        UpdateExpression: `REMOVE ${indexes}`,
+        ConditionExpression: 'gsi1pk = :org AND webhook_retries > :lastStart',
+        ExpressionAttributeValues: values,
+      });
+    }
+    return false;
+  }
+}
+
+/**
+ * Puts a `failed` or `skipped` event into its status index if it is not there (events recorded before
+ * the indexes existed); false when the event is in neither state.
+ */
+export async function indexStatus(table: EventTable, ref: EventRef): Promise<boolean> {
+  const set = async (status: 'failed' | 'skipped') =>
+    conditionalUpdate(table, 'IndexStatus', {
+      TableName: table.tableName,
+      Key: keys.eventAt(ref),
+      UpdateExpression: `SET ${STATUS_INDEXES[status].attribute} = gsi1pk`,
+      ConditionExpression: `webhook_status = :s AND attribute_not_exists(${STATUS_INDEXES[status].attribute})`,
+      ExpressionAttributeValues: { ':s': status },
+    });
+  return (await set('failed')) || (await set('skipped'));
+}

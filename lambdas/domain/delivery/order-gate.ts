@@ -1,0 +1,92 @@
+/**
+ * Ordered delivery per account (`delivery_order: ordered`): the sequence gate's decisions, pure. An event
+ * of an ordered account is not attempted before every earlier event of the account (by sequence) is
+ * settled: `success`, `failed` or `skipped`. The account's watermark `settled_through` (W) says that every
+ * event up to W is settled; the gate reads the log above W to move it on. See docs/design.md, ordered
+ * delivery, and why not SQS FIFO.
+ */
+import type { EventRecord, EventRef, WebhookStatus } from '#domain/model';
+
+/** How an account's events are delivered. */
+export type DeliveryOrder = 'concurrent' | 'ordered';
+
+/** Every value of {@link DeliveryOrder}; the first is the default. */
+export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
+
+/**
+ * Events of the log one gate evaluation reads per window; an evaluation reads at most
+ * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind (a switch to ordered on an account
+ * with a long history) catches up by this much per evaluation, at a bounded cost each.
+ */
+export const ORDER_GATE_WINDOW = 100;
+
+/** Windows one gate evaluation reads at most. */
+export const ORDER_GATE_WINDOWS = 3;
+
+/** Whether a status ends an event's delivery for the order: nothing later waits for it any more. */
+export function isSettled(status: WebhookStatus): boolean {
+  return status !== 'pending';
+}
+
+/** Whether event `sequence` must look at the log before it may go, with watermark `settledThrough`. */
+export function mustWait(sequence: number | undefined, settledThrough: number): boolean {
+  return sequence !== undefined && sequence > settledThrough + 1;
+}
+
+/** What the gate read of the log: events above the watermark, ascending. */
+export type LogEntry = Pick<
+  EventRecord,
+  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt'
+>;
+
+/** The gate's decision for one event after reading a window of the log. */
+export type GateDecision =
+  /** Every earlier event is settled: attempt it. */
+  | { readonly kind: 'go'; readonly settledThrough: number }
+  /**
+   * An earlier event is not settled: wait. `stalled` is that first unsettled event when nothing is under
+   * way for it (no live lease) and its attempt is due: its message may be gone, so it is sent again.
+   */
+  | { readonly kind: 'wait'; readonly settledThrough: number; readonly stalled?: EventRef | undefined }
+  /** The window was all settled but did not reach the event: read the next window. */
+  | { readonly kind: 'read-on'; readonly settledThrough: number };
+
+/**
+ * Decides for event `sequence` from the watermark and the log's events above it (ascending, as read):
+ * the watermark moves over the settled prefix; the event goes when that reaches `sequence - 1`.
+ */
+export function decideGate(
+  sequence: number,
+  settledThrough: number,
+  read: readonly LogEntry[],
+  nowEpochMs: number,
+): GateDecision {
+  let through = settledThrough;
+  let head: LogEntry | undefined;
+  for (const entry of read) {
+    if (entry.sequence !== through + 1 || through + 1 >= sequence) break;
+    if (!isSettled(entry.webhookStatus)) {
+      head = entry;
+      break;
+    }
+    through = entry.sequence;
+  }
+  if (through >= sequence - 1) return { kind: 'go', settledThrough: through };
+  if (head === undefined) return { kind: 'read-on', settledThrough: through };
+  const idle = head.leaseUntil === undefined || head.leaseUntil < nowEpochMs;
+  const due = head.nextAttemptAt === undefined || head.nextAttemptAt <= nowEpochMs;
+  const { id, orgId, account } = head;
+  return {
+    kind: 'wait',
+    settledThrough: through,
+    stalled: idle && due ? { id, orgId, account, sequence: head.sequence } : undefined,
+  };
+}
+
+/**
+ * How long a waiting event's message hides before it looks again: a safety net only (the event before it
+ * sends it again when it settles), growing with each look, at most 15 minutes.
+ */
+export function waitSeconds(receiveCount: number): number {
+  return Math.min(2 ** Math.min(Math.max(receiveCount, 1), 10), 900);
+}

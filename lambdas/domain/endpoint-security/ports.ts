@@ -1,0 +1,55 @@
+/**
+ * What the endpoint-security use-cases need: the store of an endpoint's own item, and the payload
+ * encryption (a JOSE library behind a port: the domain stays free of it).
+ */
+import type { EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk } from './endpoint-security';
+
+/** An endpoint's material as committed, with the version a save replacing it must name. */
+export interface StoredEndpointSecurity {
+  readonly secrets?: EndpointSecrets;
+  /** The summary written with the material (undefined for material stored before summaries were). */
+  readonly summary?: EndpointSecuritySummary;
+  /** 0 when the organization has no material for the IBAN. */
+  readonly version: number;
+}
+
+/** What a save writes: the whole material, its summary, and the version it replaces. */
+export interface EndpointSecuritySave extends Required<Pick<StoredEndpointSecurity, 'version'>> {
+  readonly summary: EndpointSecuritySummary;
+  readonly secrets: EndpointSecrets;
+}
+
+/** How a save ended: written, the account is not the organization's, or another save came first. */
+export type SaveOutcome = 'saved' | 'not-found' | 'conflict';
+
+/** The endpoint's item beside its account item, and the summary on the account item. */
+export interface EndpointSecretStore {
+  /**
+   * The organization's material for the IBAN; undefined when it has none (an item another organization
+   * left behind is never read as this one's).
+   */
+  getSecrets(
+    iban: string,
+    orgId: string,
+    options?: { readonly consistent?: boolean },
+  ): Promise<EndpointSecrets | undefined>;
+  /** The material, summary and version as committed (a strongly consistent read), to change them. */
+  readForUpdate(iban: string, orgId: string): Promise<StoredEndpointSecurity>;
+  /**
+   * Writes the material and the summary on the organization's account in one transaction, only if the
+   * material is still at `save.version` (no lost update) and the account is the organization's and not
+   * deleted: the account's summary never names material its item lacks.
+   */
+  saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome>;
+  /** Deletes the organization's material of the IBAN, so a later owner of the IBAN starts without any. */
+  removeSecrets: RemoveEndpointSecrets;
+}
+
+/** Removes an endpoint's material (its account was deleted); nothing when it has none or is another's. */
+export type RemoveEndpointSecrets = (iban: string, orgId: string) => Promise<void>;
+
+/** Encrypts a webhook body to the receiver's key. */
+export interface PayloadEncrypter {
+  /** A JWE compact serialization (`RSA-OAEP-256`, `A256GCM`, `kid` = the key's thumbprint). */
+  encrypt(key: RsaPublicJwk, keyId: string, plaintext: string): Promise<string>;
+}

@@ -1,0 +1,148 @@
+/**
+ * The requests about accounts: a page of them (`GET /accounts` and the operator's listing), and those
+ * that change one: its webhook URL (an organization key's `PUT /accounts/{iban}`, the operator's
+ * `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/delivery/order-gate';
+import { STATS_WINDOW_NAMES, type StatsWindow } from '#domain/delivery-stats';
+import { ValidationError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { AccountPageQuery } from '#domain/ports';
+import { parsePageNumbers } from '#http/paging';
+import { jsonBody, queryParams } from '#http/request';
+import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
+import { ENDPOINT_SECURITY_FIELDS } from './endpoint-security-request';
+
+/** Every query parameter of an account listing, in canonical order. */
+export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
+
+/**
+ * The query of `GET /accounts` (and `GET /admin/organizations/{org}/accounts`): `page` and `per_page` as
+ * `GET /events` reads them, and `after`, an IBAN the listing starts after (where the `next` link goes
+ * once `page × per_page` reaches the depth bound).
+ *
+ * @throws ValidationError naming the parameter
+ */
+export function parseAccountListQuery(event: APIGatewayProxyEvent): AccountPageQuery {
+  const query = queryParams(event, ACCOUNT_LIST_PARAMS);
+  const numbers = parsePageNumbers(
+    query.page,
+    query.per_page,
+    'to go further, set after to the last IBAN you have and start again at page 1 (the next links do)',
+  );
+  return query.after === undefined ? numbers : { ...numbers, after: parseIban('after', query.after) };
+}
+
+/**
+ * The query of `GET /accounts/{iban}/delivery-stats`: `window` (`24h` or `7d`) for one window, none for
+ * every window (the portal's charts, from one call).
+ *
+ * @throws ValidationError naming `window` or an unknown parameter
+ */
+export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindow[] {
+  const { window } = queryParams(event, ['window']);
+  if (window === undefined) return [...STATS_WINDOW_NAMES];
+  const known = STATS_WINDOW_NAMES.find((name) => name === window);
+  if (known === undefined)
+    throw new ValidationError('window', `must be one of ${STATS_WINDOW_NAMES.join(', ')}`);
+  return [known];
+}
+
+/**
+ * The body of an organization key's `PUT /accounts/{iban}`: `{"webhook_url": "<url>" | null}`.
+ *
+ * @throws ValidationError naming the field
+ */
+export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): {
+  webhookUrl: string | undefined;
+  deliveryOrder?: DeliveryOrder;
+} {
+  const { webhook_url, delivery_order } = jsonBody(event, [
+    'webhook_url',
+    'delivery_order',
+    ...ENDPOINT_SECURITY_FIELDS,
+  ]);
+  if (webhook_url !== null && typeof webhook_url !== 'string') {
+    throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
+  }
+  return { webhookUrl: webhook_url ?? undefined, ...parseDeliveryOrder(delivery_order) };
+}
+
+/**
+ * The optional `delivery_order` of an account write: absent keeps the stored order.
+ *
+ * @throws ValidationError naming `delivery_order` and the values allowed
+ */
+function parseDeliveryOrder(value: unknown): { deliveryOrder?: DeliveryOrder } {
+  if (value === undefined) return {};
+  const known = DELIVERY_ORDERS.find((order) => order === value);
+  if (known === undefined) {
+    throw new ValidationError('delivery_order', `must be one of ${DELIVERY_ORDERS.join(', ')}`);
+  }
+  return { deliveryOrder: known };
+}
+
+/**
+ * The body of the operator's `PUT /admin/accounts/{iban}`: `{"org", "webhook_url"?}`.
+ *
+ * @throws ValidationError naming the field
+ */
+export function parseAccountRequest(event: APIGatewayProxyEvent): {
+  orgId: string;
+  webhookUrl: string | undefined;
+  deliveryOrder?: DeliveryOrder;
+} {
+  const body = jsonBody(event, ['org', 'webhook_url', 'delivery_order', ...ENDPOINT_SECURITY_FIELDS]);
+  if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
+  const url = body.webhook_url;
+  if (url !== undefined && url !== null && typeof url !== 'string') {
+    throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
+  }
+  return { orgId: body.org, webhookUrl: url ?? undefined, ...parseDeliveryOrder(body.delivery_order) };
+}
+
+/**
+ * The query of `DELETE /admin/accounts/{iban}`: `erase` (`true`/`false`), `org` and `cursor`.
+ *
+ * @throws ValidationError naming the parameter
+ */
+export function parseAccountDeletion(event: APIGatewayProxyEvent): {
+  erase: boolean;
+  orgId: string | undefined;
+  cursor: string | undefined;
+} {
+  const query = queryParams(event, ['erase', 'org', 'cursor']);
+  if (query.erase !== undefined && query.erase !== 'true' && query.erase !== 'false') {
+    throw new ValidationError('erase', 'must be true or false');
+  }
+  return { erase: query.erase === 'true', orgId: query.org, cursor: query.cursor };
+}
+
+/**
+ * The body of `POST /accounts/{iban}/enable` and its operator twin: empty, or
+ * `{"recover_since": "YYYY-MM-DD HH:MM:SS", "cursor"?}` (UTC, read into ISO; the cursor of the previous
+ * answer goes on with the same recovery).
+ *
+ * @throws ValidationError naming the field for anything else
+ */
+export function parseEnableRequest(event: APIGatewayProxyEvent): {
+  recovery?: { since: string; cursor?: string };
+} {
+  if (event.body === null || event.body.trim() === '') return {};
+  const { recover_since, cursor } = jsonBody(event, ['recover_since', 'cursor']);
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '')) {
+    throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
+  }
+  if (recover_since === undefined) {
+    if (cursor !== undefined) {
+      throw new ValidationError('recover_since', 'is required with cursor: send the same time again');
+    }
+    return {};
+  }
+  if (typeof recover_since !== 'string') {
+    throw new ValidationError('recover_since', TIMESTAMP_PARAM_REASON);
+  }
+  const since = parseTimestampParam('recover_since', recover_since);
+  return { recovery: cursor === undefined ? { since } : { since, cursor } };
+}

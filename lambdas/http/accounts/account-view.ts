@@ -1,0 +1,162 @@
+/**
+ * The JSON views of accounts (snake_case, as in the seed): an account with its endpoint's health, what
+ * enabling an endpoint did, and what deleting an account (and erasing its events) did.
+ */
+
+import { MAX_LIST_DEPTH } from '#config/limits';
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
+import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { Account } from '#domain/model';
+import type { AccountPage, AccountPageQuery } from '#domain/ports';
+import { renderTimestamp } from '#domain/time';
+import { joinUrl, pathSegment } from '#domain/urls';
+import { linkHeaderValue } from '#http/paging';
+import { type EndpointSecurityView, toEndpointSecurityView } from './endpoint-security-view';
+
+/** The view of an account. */
+export interface AccountView extends EndpointSecurityView {
+  readonly iban: string;
+  /** null when events of the account are recorded but not delivered. */
+  readonly webhook_url: string | null;
+  /** The endpoint's non-personal id, as metrics name it; null for an account from before ids, until written. */
+  readonly endpoint_id: string | null;
+  /** `ordered`: each event waits until every earlier one of the account is settled. */
+  readonly delivery_order: DeliveryOrder;
+  readonly webhook_health: EndpointHealthView;
+  readonly _links: { readonly self: string; readonly events: string };
+}
+
+/** The view of an endpoint's health (timestamps rendered like every other; null when unknown). */
+export interface EndpointHealthView {
+  readonly state: EndpointState;
+  readonly since: string | null;
+  readonly reason: string | null;
+  readonly consecutive_failures: number;
+  readonly failing_since: string | null;
+  readonly last_success_at: string | null;
+  readonly last_failure_at: string | null;
+  readonly recent_latency_ms: number | null;
+  readonly circuit_open_until: string | null;
+}
+
+/** The view of an account, linking to its events. */
+export function toAccountView(account: Account, baseUrl: string): AccountView {
+  return {
+    iban: account.iban,
+    webhook_url: account.webhookUrl ?? null,
+    endpoint_id: account.endpointId ?? null,
+    delivery_order: account.deliveryOrder ?? 'concurrent',
+    webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
+    ...toEndpointSecurityView(account.endpointSecurity),
+    _links: {
+      self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
+      events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),
+    },
+  };
+}
+
+/**
+ * The `Link` header of an account listing: `first` and `prev` keep `per_page` and `after`; `next` is the
+ * following page, or, once `page × per_page` would pass `MAX_LIST_DEPTH`, page 1 after the last IBAN of
+ * this page, so following `next` reaches every account at a bounded cost per request.
+ *
+ * @param path - the listing's path, `/accounts` or the operator's
+ */
+export function accountListLink(
+  baseUrl: string,
+  path: string,
+  query: AccountPageQuery,
+  page: AccountPage,
+): string {
+  const url = (at: AccountPageQuery): string => {
+    const params = new URLSearchParams({ page: String(at.page), per_page: String(at.perPage) });
+    if (at.after !== undefined) params.set('after', at.after);
+    return `${joinUrl(baseUrl, path)}?${params}`;
+  };
+  const last = page.accounts.at(-1)?.iban;
+  const deeper = (query.page + 1) * query.perPage > MAX_LIST_DEPTH;
+  const next = !page.hasMore
+    ? undefined
+    : deeper && last !== undefined
+      ? url({ page: 1, perPage: query.perPage, after: last })
+      : url({ ...query, page: query.page + 1 });
+  return linkHeaderValue({
+    first: url({ ...query, page: 1 }),
+    prev: query.page > 1 ? url({ ...query, page: query.page - 1 }) : undefined,
+    next,
+  });
+}
+
+/** The health of an account's endpoint as the API shows it. */
+export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView {
+  const time = (iso: string | undefined) => (iso === undefined ? null : renderTimestamp(iso));
+  return {
+    state: health.state,
+    since: time(health.since),
+    reason: health.reason ?? null,
+    consecutive_failures: health.consecutiveFailures,
+    failing_since: time(health.failingSince),
+    last_success_at: time(health.lastSuccessAt),
+    last_failure_at: time(health.lastFailureAt),
+    recent_latency_ms: health.recentLatencyMs ?? null,
+    circuit_open_until:
+      health.circuitOpenUntil === undefined ? null : time(new Date(health.circuitOpenUntil).toISOString()),
+  };
+}
+
+/** The answer of an enable (the `EndpointEnabled` schema). */
+export interface EndpointEnabledView {
+  readonly iban: string;
+  readonly webhook_health: 'healthy';
+  readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/**
+ * Renders what enabling did: the endpoint is healthy, these events start a new cycle, and (while `more`)
+ * the cursor that goes on with the recovery.
+ */
+export function toEndpointEnabledView(result: {
+  readonly iban: string;
+  readonly queued: readonly string[];
+  readonly more: boolean;
+  readonly cursor?: string | undefined;
+}): EndpointEnabledView {
+  const view = {
+    iban: result.iban,
+    webhook_health: 'healthy' as const,
+    queued: result.queued,
+    more: result.more,
+  };
+  return result.cursor === undefined ? view : { ...view, cursor: result.cursor };
+}
+
+/** What one `DELETE /admin/accounts/{iban}?erase=true` did (the `AccountErasure` schema). */
+export interface AccountErasureView {
+  readonly iban: string;
+  readonly org_id: string;
+  readonly deleted: boolean;
+  readonly erased_events: number;
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/** Renders one deletion step; `cursor` only while `more` is true. */
+export function toAccountErasureView(step: {
+  readonly iban: string;
+  readonly orgId: string;
+  readonly deleted: boolean;
+  readonly erasedEvents: number;
+  readonly more: boolean;
+  readonly cursor?: string | undefined;
+}): AccountErasureView {
+  const view = {
+    iban: step.iban,
+    org_id: step.orgId,
+    deleted: step.deleted,
+    erased_events: step.erasedEvents,
+    more: step.more,
+  };
+  return step.cursor === undefined ? view : { ...view, cursor: step.cursor };
+}

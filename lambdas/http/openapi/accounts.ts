@@ -1,0 +1,306 @@
+/**
+ * Accounts in the OpenAPI document: listing and reading them with their endpoint's health, setting a
+ * webhook URL (`manage` keys) and enabling an endpoint again; their schemas and the IBAN parameter.
+ */
+
+import {
+  DELIVERY_STATS_EVENTS,
+  MAX_INDEX_ENTRIES_READ,
+  MAX_LIST_DEPTH,
+  RECOVERY_LIMIT,
+} from '#config/limits';
+import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
+import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
+import type { OperationObject, ParameterObject, Reference } from './objects';
+import { body, json, ok, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from './schemas';
+
+/** A settable webhook URL. */
+export const ACCOUNT_URL = {
+  type: ['string', 'null'],
+  format: 'uri',
+  description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
+};
+
+/** How an account's events are delivered, as shown and as set. */
+export const DELIVERY_ORDER = text(
+  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
+    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
+    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
+    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
+    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
+    '`Retry-After`, `410` and the attempt schedule work in both.',
+  { enum: DELIVERY_ORDERS },
+);
+
+/** Attempts, successes and median latency, of a window or a bucket. */
+const TALLY = {
+  attempts: int('Attempts made.', 0),
+  succeeded: int('Attempts answered 2xx.', 0),
+  median_ms: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'Median latency in ms; null without attempts.',
+  },
+};
+
+/** The schemas of accounts, merged into `components.schemas`. */
+export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  Account: closed({
+    iban: IBAN,
+    webhook_url: {
+      type: ['string', 'null'],
+      format: 'uri',
+      description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
+    },
+    endpoint_id: nullable(
+      text(
+        "The webhook endpoint's id: random, not derived from the IBAN, so metrics and alarms " +
+          '(`EndpointDisabled`, `CircuitOpened`, `EndpointRecovered`, dimension `endpoint`) name the ' +
+          'endpoint with it instead. Null for an account created before endpoint ids until its next write.',
+        { pattern: ENDPOINT_ID_PATTERN.source },
+      ),
+    ),
+    delivery_order: DELIVERY_ORDER,
+    webhook_health: schemaRef('EndpointHealth'),
+    ...ENDPOINT_SECURITY_VIEW,
+    _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
+  }),
+  EndpointHealth: closed(
+    {
+      state: text(
+        '`healthy`: webhooks go out freely. `degraded`: recent attempts failed or were slow; at most a few ' +
+          'deliveries at a time, and while the circuit is open none but one probe. `disabled`: nothing is ' +
+          'sent and new events settle `skipped` until the endpoint is enabled again.',
+        { enum: ENDPOINT_STATES },
+      ),
+      since: nullable(timestamp('When the endpoint entered this state')),
+      reason: { type: ['string', 'null'], description: 'Why it is in this state.' },
+      consecutive_failures: int('Failed attempts since the last success.', 0),
+      failing_since: nullable(timestamp('First failure of the current run of failures')),
+      last_success_at: nullable(
+        timestamp(
+          'Last success that was written: a recovery, or a success while degraded (a healthy endpoint’s successes write nothing)',
+        ),
+      ),
+      last_failure_at: nullable(timestamp('Last failed attempt')),
+      recent_latency_ms: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'Duration of the last attempt written, in ms.',
+      },
+      circuit_open_until: nullable(timestamp('Until when no attempt but a probe goes out')),
+    },
+    "Health of the account's webhook endpoint.",
+  ),
+  DeliveryStats: closed({
+    iban: IBAN,
+    events_read: int('Events whose attempts were counted (the latest in the longest window).', 0, {
+      maximum: DELIVERY_STATS_EVENTS,
+    }),
+    complete: {
+      type: 'boolean',
+      description: 'False when the window held more of the account’s events than one summary reads.',
+    },
+    windows: { type: 'array', items: schemaRef('DeliveryWindow') },
+  }),
+  DeliveryWindow: closed({
+    window: text('The window.', { enum: STATS_WINDOW_NAMES }),
+    since: timestamp('Start of the window'),
+    until: timestamp('End of the window (now)'),
+    bucket_minutes: int('Length of each bucket.', 1),
+    ...TALLY,
+    max_ms: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Slowest attempt in ms; null without attempts.',
+    },
+    buckets: {
+      type: 'array',
+      description: 'Oldest first; each attempt counts in the bucket its start falls in.',
+      items: closed({ start: timestamp('Start of the bucket'), ...TALLY }),
+    },
+  }),
+  EndpointEnabled: {
+    ...closed({
+      iban: IBAN,
+      webhook_health: { const: 'healthy' },
+      queued: {
+        type: 'array',
+        items: EVENT_ID,
+        description: 'Events that start a new cycle (with `recover_since`).',
+      },
+      more: {
+        type: 'boolean',
+        description:
+          'The recovery has more of its window to examine: send the same request with `cursor` for the next step.',
+      },
+      cursor: text('Where the next step goes on; only while `more` is true.'),
+    }),
+    required: ['iban', 'webhook_health', 'queued', 'more'],
+  },
+};
+
+/** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
+export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
+  Iban: {
+    name: 'iban',
+    in: 'path',
+    required: true,
+    description: 'IBAN, any case; blanks are removed.',
+    schema: { type: 'string' },
+  },
+  Window: {
+    name: 'window',
+    in: 'query',
+    description: 'One window to summarise; both when absent.',
+    schema: { type: 'string', enum: STATS_WINDOW_NAMES },
+  },
+  After: {
+    name: 'after',
+    in: 'query',
+    description:
+      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
+      `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
+    schema: { type: 'string' },
+  },
+};
+
+/** A save of the endpoint's security material that kept losing to concurrent ones. */
+export const ENDPOINT_BUSY =
+  'Other requests kept changing the endpoint at the same time; nothing of this one was stored: send it again.';
+
+/**
+ * A page of accounts, for an organization key's listing and the operator's
+ * (`listOrganizationAccounts`): the paging parameters and answers both share.
+ */
+export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'> & {
+  readonly parameters: readonly Reference[];
+} = {
+  description:
+    'By IBAN ascending, paged like `GET /events`: `page` from 1, `per_page` 1 to 100 (default 10), and ' +
+    `each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) index entries and its page ` +
+    'of accounts, however many the organization has. The `Link` header has `first`, `prev` after page 1 and ' +
+    '`next` while more follow; past the depth bound `next` is page 1 `after` the last IBAN, so following ' +
+    '`next` reaches every account.',
+  parameters: ['Page', 'PerPage', 'After'].map(parameterRef),
+  responses: {
+    '200': {
+      description: 'One page of accounts; an empty array past the last page.',
+      headers: { Link: { $ref: '#/components/headers/Link' } },
+      content: json({ type: 'array', maxItems: 100, items: schemaRef('Account') }),
+    },
+    '400': responseRef(
+      'BadRequest',
+      'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',
+    ),
+  },
+};
+
+/** Enabling an endpoint again, for an organization key and (the `adminEnableEndpoint` route) operators. */
+export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: "Enable the account's webhook endpoint again",
+  description:
+    'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +
+    'With `recover_since`, the `failed` and `skipped` events of the account triggered since then start a new cycle, ' +
+    `one bounded step per request: it walks the status indexes oldest first, examining at most ${MAX_INDEX_ENTRIES_READ} ` +
+    `entries and starting at most ${RECOVERY_LIMIT} cycles. While the answer says \`more\`, send the same ` +
+    '`recover_since` again with its `cursor`: each step goes on past every entry the earlier ones examined, so a ' +
+    'backlog of any size completes.',
+  parameters: [parameterRef('Iban')],
+  requestBody: {
+    required: false,
+    content: json({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
+        cursor: text('The `cursor` of the previous answer, with the same `recover_since`, to go on.'),
+      },
+    }),
+  },
+  responses: {
+    '200': ok('Enabled.', schemaRef('EndpointEnabled')),
+    '400': responseRef(
+      'BadRequest',
+      'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
+    ),
+    '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
+  },
+};
+
+/** The account routes of an organization key. */
+export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/accounts', {
+    ...ACCOUNT_LISTING,
+    operationId: 'listAccounts',
+    summary: "The organization's accounts, a page at a time",
+    tags: ['accounts'],
+  }),
+  operation('GET', '/accounts/{iban}', {
+    operationId: 'getAccount',
+    summary: 'One account',
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban')],
+    responses: {
+      '200': ok('The account.', schemaRef('Account')),
+      '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+    },
+  }),
+  operation('GET', '/accounts/{iban}/delivery-stats', {
+    operationId: 'getDeliveryStats',
+    summary: "One account endpoint's delivery summary (what the portal's charts draw)",
+    description:
+      `Success and failure counts and the median latency per bucket (24 of an hour for \`24h\`, 28 of six ` +
+      `hours for \`7d\`) and per window, computed from the attempts of the account's latest ` +
+      `${DELIVERY_STATS_EVENTS} events triggered within the (longest) window: one index Query and one ` +
+      'batch read of their attempts, whatever the organization holds. `complete` is false when the window ' +
+      'held more of its events. Without `window`, both windows from the same read.',
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban'), parameterRef('Window')],
+    responses: {
+      '200': ok('The summary.', schemaRef('DeliveryStats')),
+      '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+    },
+  }),
+  operation('PUT', '/accounts/{iban}', {
+    operationId: 'setWebhookUrl',
+    summary: "Set the webhook URL of one of the organization's accounts",
+    tags: ['accounts'],
+    parameters: [parameterRef('Iban')],
+    requestBody: body({
+      type: 'object',
+      additionalProperties: false,
+      required: ['webhook_url'],
+      properties: {
+        webhook_url: ACCOUNT_URL,
+        delivery_order: {
+          ...DELIVERY_ORDER,
+          description: 'Absent: the stored order stays (new: `concurrent`).',
+        },
+        ...ENDPOINT_SECURITY_REQUEST,
+      },
+    }),
+    responses: {
+      '200': ok('The account.', schemaRef('Account')),
+      '400': responseRef(
+        'BadRequest',
+        'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',
+      ),
+      '404': responseRef('NotFound', 'No such account in the organization.'),
+      '409': responseRef('Conflict', ENDPOINT_BUSY),
+    },
+  }),
+  operation('POST', '/accounts/{iban}/enable', {
+    ...ENABLE,
+    operationId: 'enableEndpoint',
+    tags: ['accounts'],
+  }),
+];

@@ -1,0 +1,225 @@
+/**
+ * The operator's routes (AWS IAM, SigV4) in the OpenAPI document: one entry per operation of
+ * `ADMIN_ROUTES`, which gives its method, path and `operationId` (so a route the table adds is a type
+ * error here until it is documented), and the schemas and parameters only they use. The chunked upkeep
+ * routes answer `more` (and a `cursor`): each request's cost is bounded, the caller repeats it.
+ */
+
+import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
+import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
+import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
+import { ACCOUNT_LISTING, ACCOUNT_URL, DELIVERY_ORDER, ENABLE, ENDPOINT_BUSY } from './accounts';
+import { CURSOR } from './admin-components';
+import { ENDPOINT_SECURITY_REQUEST } from './endpoint-security';
+import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
+import { MIGRATE, REPLAY } from './feed';
+import type { OperationObject } from './objects';
+import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import { PORTAL_LINK } from './portal';
+import type { JsonSchema } from './schemas';
+import { closed, schemaRef, text } from './schemas';
+import { adminKeyDocs } from './webhook-keys';
+import { OVERLAP } from './webhooks';
+
+/** What the document says about an operator route; its tags are `admin` unless it names others. */
+type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
+  readonly tags?: readonly string[];
+};
+
+const ORG_PATH = [parameterRef('OrgId')];
+const NO_CONTENT = { description: 'Done; no body.' };
+const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
+const BAD = (why: string) => responseRef('BadRequest', why);
+const query = (name: string, description: string, schema: JsonSchema) =>
+  ({ name, in: 'query', required: false, description, schema }) as const;
+
+/** Every operator route, by its name in {@link ADMIN_ROUTES}. */
+const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
+  createOrganization: {
+    summary: 'Create an organization with its webhook token and a first API key',
+    requestBody: body(closed({ name: text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`) })),
+    responses: {
+      '201': ok('Created.', schemaRef('CreatedOrganization')),
+      '400': BAD('The name is missing or too long.'),
+    },
+  },
+  getOrganization: {
+    summary: 'One organization',
+    parameters: ORG_PATH,
+    responses: { '200': ok('The organization.', schemaRef('Organization')), '404': UNKNOWN_ORG },
+  },
+  createApiKey: {
+    summary: 'Issue an API key',
+    description: `At most ${MAX_API_KEYS_PER_ORG} keys per organization. The secret is shown only in this answer.`,
+    parameters: ORG_PATH,
+    requestBody: body({
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'scope'],
+      properties: {
+        name: text(`1 to ${MAX_API_KEY_NAME_LENGTH} characters.`),
+        scope: schemaRef('KeyScope'),
+        expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
+      },
+    }),
+    responses: {
+      '201': ok('Issued.', schemaRef('ApiKey')),
+      '400': BAD('A field is missing or invalid.'),
+      '404': UNKNOWN_ORG,
+      '409': responseRef('Conflict', 'The organization has the most keys allowed.'),
+    },
+  },
+  listApiKeys: {
+    summary: "The organization's API keys, oldest first, without secrets",
+    parameters: ORG_PATH,
+    responses: { '200': ok('The keys.', { type: 'array', items: schemaRef('ApiKey') }), '404': UNKNOWN_ORG },
+  },
+  revokeApiKey: {
+    summary: 'Revoke an API key',
+    description: 'The key answers 401 once the authorizer cache (60 s) has let go of it.',
+    parameters: [...ORG_PATH, parameterRef('KeyId')],
+    responses: { '204': NO_CONTENT, '404': responseRef('NotFound', 'No such key in the organization.') },
+  },
+  rotateOrganizationToken: {
+    summary: 'Replace the webhook token',
+    parameters: ORG_PATH,
+    requestBody: optionalBody(OVERLAP),
+    responses: {
+      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '400': BAD('`overlap_hours` is out of range.'),
+      '404': UNKNOWN_ORG,
+    },
+  },
+  ...adminKeyDocs(ORG_PATH, UNKNOWN_ORG),
+  registerUsageKey: {
+    summary: "Register the organization's key in the usage plan",
+    description:
+      'Its own throttle and quota apply once its key is in the plan. New organizations are registered ' +
+      'when created; this is for those created before. Idempotent. Takes no request body.',
+    parameters: ORG_PATH,
+    responses: { '200': ok('Registered.', schemaRef('UsageKey')), '404': UNKNOWN_ORG },
+  },
+  createPortalLink: PORTAL_LINK,
+  listOrganizationAccounts: {
+    ...ACCOUNT_LISTING,
+    summary: "The organization's accounts, a page at a time",
+    parameters: [...ORG_PATH, ...ACCOUNT_LISTING.parameters],
+  },
+  requeueEvents: {
+    summary: 'Queue pending events again',
+    description:
+      'For events the table-stream forwarder gave up on; a duplicate message is harmless. Each request ' +
+      'examines up to 500 of the older events, newest first: repeat it with `cursor` while `more` is true.',
+    parameters: ORG_PATH,
+    requestBody: optionalBody({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        older_than_minutes: { type: 'integer', minimum: 0, default: 15 },
+        cursor: { type: 'string', description: 'Where the previous request stopped: its `cursor`.' },
+      },
+    }),
+    responses: {
+      '202': ok('Queued.', schemaRef('Requeue')),
+      '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
+    },
+  },
+  redeliverOrganizationEvent: {
+    summary: 'Redeliver an event of the organization, or attempt a pending one now',
+    description: REDELIVER_DESCRIPTION,
+    parameters: [...ORG_PATH, parameterRef('EventId')],
+    responses: {
+      '202': ok('Queued.', schemaRef('Redelivery')),
+      '400': BAD('The id is not a lower-case UUID.'),
+      '404': responseRef('NotFound', 'No such event in the organization.'),
+      '409': responseRef('Conflict', REDELIVER_CONFLICT),
+    },
+  },
+  resetOrganizationWebhooks: {
+    summary: 'Redeliver the next chunk of failed or skipped events of the organization',
+    description: 'As `POST /management/webhooks/reset`: send it again while `more` is true.',
+    parameters: ORG_PATH,
+    responses: { '202': ok('Queued.', schemaRef('Reset')) },
+  },
+  migrateEvents: MIGRATE,
+  indexEventStatuses: {
+    summary: 'Put earlier failed and skipped events into the status indexes',
+    description:
+      'Once after upgrading from a version without the sparse status indexes, so that status filters ' +
+      `and reset (${RESET_CHUNK} events a request) see those events. Each request examines up to ` +
+      `${OPERATOR_PAGES_PER_REQUEST * 100} events; repeat it with \`cursor\` while \`more\` is true.`,
+    parameters: ORG_PATH,
+    requestBody: optionalBody({
+      type: 'object',
+      additionalProperties: false,
+      properties: { cursor: CURSOR },
+    }),
+    responses: {
+      '200': ok('What this request did.', schemaRef('IndexUpgrade')),
+      '400': BAD('The body or `cursor` is invalid.'),
+    },
+  },
+  putAccount: {
+    summary: 'Create or update an account',
+    parameters: [parameterRef('Iban')],
+    requestBody: body({
+      type: 'object',
+      additionalProperties: false,
+      required: ['org'],
+      properties: {
+        org: text('The organization that owns the account.'),
+        webhook_url: ACCOUNT_URL,
+        delivery_order: {
+          ...DELIVERY_ORDER,
+          description: 'Absent: the stored order stays (new: `concurrent`).',
+        },
+        ...ENDPOINT_SECURITY_REQUEST,
+      },
+    }),
+    responses: {
+      '200': ok('The account.', schemaRef('Account')),
+      '400': BAD('The IBAN, organization or URL is invalid.'),
+      '404': UNKNOWN_ORG,
+      '409': responseRef(
+        'Conflict',
+        `The IBAN is another organization's, or holds its events: erase them first. Or: ${ENDPOINT_BUSY}`,
+      ),
+    },
+  },
+  deleteAccount: {
+    summary: 'Delete an account, and with `erase=true` its events',
+    description:
+      'Without `erase` the events stay readable until they expire and the IBAN stays reserved for the ' +
+      'organization (no other can be given it, so none of its events can reach one) until they are erased. ' +
+      "With `erase=true` each request also erases the account's events among up to 1,000 of the organization's; " +
+      'repeat it with `org` and `cursor` from the answer while `more` is true (the first deletes the account, ' +
+      'the last releases the IBAN).',
+    parameters: [
+      parameterRef('Iban'),
+      query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
+      query('org', 'The organization of the account; optional, the account or its reserved IBAN names it.', {
+        type: 'string',
+      }),
+      query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
+    ],
+    responses: {
+      '200': ok('With `erase=true`: what this request did.', schemaRef('AccountErasure')),
+      '204': { description: 'Deleted; no body.' },
+      '400': BAD('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
+      '404': responseRef('NotFound', 'No such account (of `org`), and no erasure to go on with.'),
+    },
+  },
+  adminEnableEndpoint: ENABLE,
+  adminReplayAccount: REPLAY,
+};
+
+/** The operator's routes, in the order of {@link ADMIN_ROUTES}. */
+export const ADMIN_ROUTE_DOCS: readonly RouteDoc[] = (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map(
+  (operationId) => {
+    const { method, path } = ADMIN_ROUTES[operationId];
+    return operation(method, path, { operationId, tags: ['admin'], ...ADMIN_DOCS[operationId] });
+  },
+);

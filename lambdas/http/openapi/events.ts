@@ -1,0 +1,278 @@
+/**
+ * Events in the OpenAPI document: the listing and its query, one event with its attempts, publishing
+ * (AWS IAM), redelivery and reset; their schemas, parameters and the `Link` header.
+ */
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
+import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
+import { WEBHOOK_STATUSES } from '#domain/model';
+import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
+import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/events/list-query';
+import type { HeaderObject, ParameterObject } from './objects';
+import { body, json, ok, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import {
+  closed,
+  EVENT_ID,
+  IBAN,
+  int,
+  nullable,
+  schemaRef,
+  TIMESTAMP_PATTERN,
+  text,
+  timestamp,
+  uri,
+} from './schemas';
+
+/** A signing key id, as attempts and token views show it. */
+export const TOKEN_ID = text(
+  'Id of a webhook token (`token_id` in token views): `whk_` + the first 8 bytes of the SHA-256 of the token, in hex. Not secret.',
+  {
+    pattern: TOKEN_ID_PATTERN.source,
+  },
+);
+
+/** An event's sequence, as the views and the webhook body show it. */
+export const SEQUENCE = int(
+  "The event's place in its account's log: 1, 2, 3, … per account, increasing by exactly 1 for each " +
+    'event stored for the account, never reused. A receiver that saw N and now sees more than N + 1 ' +
+    'missed events (read them with `GET /accounts/{iban}/events?after_sequence=N`); one that sees less ' +
+    'than what it applied has an older update. Null only for an event stored before sequences and not ' +
+    'migrated yet.',
+  1,
+);
+
+/** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
+export const EVENT_FIELDS = {
+  id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
+  signature: nullable(
+    text(
+      'The `X-Signature` header of the latest attempt that sent a request (`t=<timestamp>,sha256=<hex>`, ' +
+        'a second `sha256=` during a token overlap); null before the first. Each attempt signs itself.',
+      { pattern: X_SIGNATURE_PATTERN.source },
+    ),
+  ),
+  account: { ...IBAN, description: 'IBAN of the account the event belongs to.' },
+  sequence: nullable(SEQUENCE),
+  type: schemaRef('EventType'),
+  triggered_at: timestamp('When the event happened'),
+  webhook_status: schemaRef('WebhookStatus'),
+  webhook_retries: int('Attempts over all cycles; equals the length of `webhook_deliveries`.', 0),
+  _links: schemaRef('EventLinks'),
+} satisfies Record<string, JsonSchema>;
+
+/** The schemas of events, merged into `components.schemas`. */
+export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  Timestamp: text('UTC, `YYYY-MM-DD HH:MM:SS`; fractions of a second are cut.', {
+    pattern: TIMESTAMP_PATTERN,
+    examples: ['2026-11-21 12:34:56'],
+  }),
+  EventType: text('Dot-separated lower-case snake_case segments. Known: `credit_transfer_status_change`.', {
+    pattern: EVENT_TYPE_PATTERN.source,
+    maxLength: MAX_EVENT_TYPE_LENGTH,
+    examples: ['credit_transfer_status_change'],
+  }),
+  WebhookStatus: text(
+    '`pending`: attempts of the current cycle are under way or due. `success`: the receiver answered 2xx; final. ' +
+      `\`failed\`: all ${MAX_ATTEMPTS} attempts of the cycle failed. \`skipped\`: the account has no ` +
+      '`webhook_url`, nothing was sent. Redelivery makes `failed` and `skipped` events `pending` again.',
+    { enum: WEBHOOK_STATUSES },
+  ),
+  EventLinks: closed({ self: uri('This event.'), account: uri('The account of the event.') }),
+  EventSummary: closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.'),
+  EventDetail: closed(
+    {
+      ...EVENT_FIELDS,
+      payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
+      next_attempt_at: nullable(
+        timestamp(
+          'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
+            'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
+            'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
+        ),
+      ),
+      webhook_deliveries: { type: 'array', items: schemaRef('Delivery'), description: 'Oldest first.' },
+    },
+    'One event with its payload and every delivery attempt.',
+  ),
+  Delivery: closed(
+    {
+      delivery_at: timestamp('When the attempt started'),
+      response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
+      response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
+      response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
+      url: nullable(
+        uri(
+          'The URL this attempt was sent to (or refused); null for attempts recorded before URLs were kept.',
+        ),
+      ),
+      signing_keys: {
+        type: 'array',
+        items: TOKEN_ID,
+        maxItems: 2,
+        description:
+          'Ids of the tokens that signed this attempt, new first (two during a token overlap); empty when ' +
+          'nothing was sent, or for attempts recorded before key ids were kept.',
+      },
+    },
+    'One delivery attempt.',
+  ),
+  Redelivery: closed({
+    queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
+  }),
+  Reset: closed({
+    queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
+    more: {
+      type: 'boolean',
+      description: 'More `failed` or `skipped` events remain: send the request again for the next chunk.',
+    },
+  }),
+  PublishRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['account', 'type', 'payload'],
+    properties: {
+      account: text('IBAN of a registered account; any case, blanks allowed.'),
+      type: schemaRef('EventType'),
+      payload: { type: 'object', description: 'A JSON object, at most 64 KiB serialised.' },
+      id: { ...EVENT_ID, description: 'Makes publishing idempotent; a new UUID v7 when absent.' },
+      triggered_at: text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.'),
+    },
+  },
+};
+
+const query = (name: string, description: string, schema: JsonSchema): ParameterObject => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+
+/** The event id in the path and the query of `GET /events`, merged into `components.parameters`. */
+export const EVENT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
+  EventId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Event id; another form answers 400.',
+    schema: EVENT_ID,
+  },
+  Page: query('page', 'Page, from 1, in plain decimal (`05` answers 400).', int('Page.', 1, { default: 1 })),
+  PerPage: query(
+    'per_page',
+    'Events per page.',
+    int('Size.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE }),
+  ),
+  Account: query('account', 'Only events of this IBAN (any case, blanks allowed).', { type: 'string' }),
+  Type: query('type', 'Only events of this type.', schemaRef('EventType')),
+  Status: query('webhook_status', 'Only events in this delivery state.', schemaRef('WebhookStatus')),
+  Since: query('since', 'Only events triggered at or after this UTC time.', schemaRef('Timestamp')),
+  Until: query('until', 'Only events triggered at or before; not before `since`.', schemaRef('Timestamp')),
+};
+
+/** The `Link` header of a listing, merged into `components.headers`. */
+export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
+  Link: {
+    description: 'RFC 8288 paging: `first` always, `prev` after page 1, `next` when more events follow.',
+    required: true,
+    schema: {
+      type: 'string',
+      pattern: '^<[^>]+>; rel="first"(, <[^>]+>; rel="prev")?(, <[^>]+>; rel="next")?$',
+    },
+  },
+};
+
+/** What redelivering one event does, for the organization's route and the operator's. */
+export const REDELIVER_DESCRIPTION =
+  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (within ` +
+  'the cap on cycles; for an account with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
+  'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
+  'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
+  'request body.';
+
+/** When a redelivery is refused. */
+export const REDELIVER_CONFLICT =
+  'The event has used all its cycles, or an attempt of it is under way right now.';
+
+/** The answers of an unusable `{id}` on the event routes. */
+const EVENT_ID_ERRORS = {
+  '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
+  '404': responseRef('NotFound', 'No such event in the organization.'),
+};
+
+/** The event routes. */
+export const EVENT_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/events', {
+    operationId: 'listEvents',
+    summary: 'List events, newest first',
+    description:
+      'Sorted by `triggered_at` descending, then `id` descending. Filters combine with AND. Each request ' +
+      `reads a bounded amount: \`page × per_page\` is at most ${MAX_LIST_DEPTH} (older events: move ` +
+      '`until` back), and filters that match too few of the events one request may check answer 400 ' +
+      'asking for a narrower `since`/`until` window.',
+    tags: ['events'],
+    parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
+    responses: {
+      '200': {
+        description: 'One page of events; an empty array past the last page.',
+        headers: { Link: { $ref: '#/components/headers/Link' } },
+        content: json({ type: 'array', maxItems: 100, items: schemaRef('EventSummary') }),
+      },
+      '400': responseRef(
+        'BadRequest',
+        'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +
+          'deeper than the listing bound, or the filters need a narrower time window.',
+      ),
+    },
+  }),
+  operation('POST', '/events', {
+    operationId: 'publishEvent',
+    summary: 'Record an event (AWS IAM)',
+    description:
+      'The gateway publishes with an AWS identity allowed `execute-api:Invoke`, SigV4-signed. Publishing an id ' +
+      'again with the same content answers 200 with the stored event; other content answers 409.',
+    tags: ['publishing'],
+    requestBody: body(schemaRef('PublishRequest')),
+    responses: {
+      '200': ok(
+        'The id was already published with this content: the stored event.',
+        schemaRef('EventDetail'),
+      ),
+      '201': ok('Recorded; its webhook is on its way.', schemaRef('EventDetail')),
+      '400': responseRef('BadRequest', 'A field is missing, unknown or invalid.'),
+      '409': responseRef('Conflict', 'The id was published with other content.'),
+      '422': responseRef('Unprocessable', 'No account with this IBAN is registered.'),
+    },
+  }),
+  operation('GET', '/events/{id}', {
+    operationId: 'getEvent',
+    summary: 'One event with its payload and delivery attempts',
+    tags: ['events'],
+    parameters: [parameterRef('EventId')],
+    responses: { '200': ok('The event.', schemaRef('EventDetail')), ...EVENT_ID_ERRORS },
+  }),
+  operation('POST', '/events/{id}/redeliver', {
+    operationId: 'redeliverEvent',
+    summary: 'Redeliver an event, or attempt a pending one now',
+    description: REDELIVER_DESCRIPTION,
+    tags: ['delivery'],
+    parameters: [parameterRef('EventId')],
+    responses: {
+      '202': ok('Queued: `queued` holds the event id.', schemaRef('Redelivery')),
+      ...EVENT_ID_ERRORS,
+      '409': responseRef('Conflict', REDELIVER_CONFLICT),
+    },
+  }),
+  operation('POST', '/management/webhooks/reset', {
+    operationId: 'resetWebhooks',
+    summary: 'Redeliver every failed or skipped event',
+    description:
+      `Up to ${RESET_CHUNK} \`failed\` or \`skipped\` events of the organization start a new cycle per ` +
+      'request, so each request costs the same however many there are; `more` says whether to send it ' +
+      'again. Takes no request body.',
+    tags: ['delivery'],
+    responses: { '202': ok('Queued: `queued` holds the ids, possibly none.', schemaRef('Reset')) },
+  }),
+];

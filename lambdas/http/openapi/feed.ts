@@ -1,0 +1,147 @@
+/**
+ * The catch-up feed's part of the OpenAPI document: `GET /accounts/{iban}/events`, its parameters and
+ * its `Link: next` header.
+ */
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
+import type { HeaderObject, OperationObject, ParameterObject } from './objects';
+import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import { closed, EVENT_ID, int, schemaRef, text } from './schemas';
+
+/** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
+export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: "Send an account's events after a sequence again, whatever their status",
+  description:
+    `Up to ${REPLAY_CHUNK} of the account's events with a \`sequence\` above \`after_sequence\`, in sequence ` +
+    `order (one read of its log): each \`success\`, \`failed\` or \`skipped\` one starts a new cycle of up to ` +
+    `${MAX_ATTEMPTS} attempts within the cap on cycles (one that has used them all is listed in \`used_up\` and ` +
+    'not sent); `pending` ones are on their way already and are left as they are. For an account with ' +
+    '`delivery_order: ordered` they are delivered in sequence order again (the events after the first one wait ' +
+    'for it). While `more` is true, send the request again with `after_sequence` = `next_after_sequence`.',
+  parameters: [parameterRef('Iban')],
+  requestBody: body({
+    type: 'object',
+    additionalProperties: false,
+    required: ['after_sequence'],
+    properties: { after_sequence: int('Events with a sequence above this one are sent again.', 0) },
+  }),
+  responses: {
+    '202': ok(
+      'What this chunk queued.',
+      closed({
+        queued: {
+          type: 'array',
+          items: EVENT_ID,
+          description: 'Events that start a new cycle, in sequence order.',
+        },
+        used_up: { type: 'array', items: EVENT_ID, description: 'Events with no cycle left: not sent.' },
+        more: {
+          type: 'boolean',
+          description: 'More events may follow: send again from `next_after_sequence`.',
+        },
+        next_after_sequence: int('The last sequence this request examined.', 0),
+      }),
+    ),
+    '400': responseRef(
+      'BadRequest',
+      'The IBAN or `after_sequence` is invalid, or the body has another field.',
+    ),
+    '404': responseRef('NotFound', 'No such account.'),
+  },
+};
+
+/** The feed's query parameters, merged into `components.parameters`. */
+export const FEED_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
+  AfterSequence: {
+    name: 'after_sequence',
+    in: 'query',
+    description:
+      'Only events with a `sequence` above this one: the last sequence the receiver applied (0 from the start).',
+    schema: int('A sequence.', 0, { default: 0 }),
+  },
+  FeedLimit: {
+    name: 'limit',
+    in: 'query',
+    description: 'At most this many events.',
+    schema: int('Size.', 1, { maximum: FEED_LIMIT, default: FEED_LIMIT }),
+  },
+};
+
+/** The feed's `Link` header, merged into `components.headers`. */
+export const FEED_LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
+  FeedLink: {
+    description:
+      'RFC 8288 `rel="next"`: the same feed after the last event returned, present when the answer is full ' +
+      '(more may follow); follow it until an answer has fewer than `limit` events.',
+    required: false,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+};
+
+/** The feed's route. */
+export const FEED_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/accounts/{iban}/events', {
+    operationId: 'readAccountFeed',
+    summary: "One account's events after a sequence, in sequence order (the catch-up feed)",
+    description:
+      'The events of the account with a `sequence` above `after_sequence`, ascending, each with its payload ' +
+      'and attempts: the way to be sure of having everything. Ordered by sequence, not by `triggered_at`, so ' +
+      'an event published later with an earlier `triggered_at` is not skipped, and events published ' +
+      'meanwhile only ever append. One consistent read of the account log, at most ' +
+      `${FEED_LIMIT} events, whatever the account holds. An IBAN the organization has no events of ` +
+      'answers an empty array. Pair it with webhooks: apply each webhook whose `sequence` is the next one ' +
+      'you expect, and when one skips ahead (or on start), read this feed from the last sequence applied.',
+    tags: ['events'],
+    parameters: [parameterRef('Iban'), parameterRef('AfterSequence'), parameterRef('FeedLimit')],
+    responses: {
+      '200': {
+        description: 'Up to `limit` events, ascending by sequence; empty when none follow.',
+        headers: { Link: { $ref: '#/components/headers/FeedLink' } },
+        content: json({ type: 'array', maxItems: FEED_LIMIT, items: schemaRef('EventDetail') }),
+      },
+      '400': responseRef(
+        'BadRequest',
+        'The IBAN, `after_sequence` or `limit` is invalid, or a parameter is unknown or repeated.',
+      ),
+    },
+  }),
+  operation('POST', '/accounts/{iban}/replay', {
+    ...REPLAY,
+    operationId: 'replayAccount',
+    tags: ['delivery'],
+  }),
+];
+
+/** An operator's chunk cursor, as handed out. */
+const CURSOR_FIELD = text('Where the previous request stopped: its `cursor`.');
+
+/** The upgrade to account logs (`migrateEvents`, operators only). */
+export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: 'Move events stored before account logs into them (the upgrade to sequences)',
+  description:
+    'Once after upgrading from a version without per-account sequences: each event stored before gets the ' +
+    'next sequence of its account (after the events published since the upgrade; oldest first among ' +
+    "themselves) and joins the account's feed; its old item becomes its id's claim, in one transaction. " +
+    `Each request examines ${MIGRATION_CHUNK} of the organization's events, oldest first; repeat it with ` +
+    '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
+    'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
+  parameters: [parameterRef('OrgId')],
+  requestBody: optionalBody({
+    type: 'object',
+    additionalProperties: false,
+    properties: { cursor: CURSOR_FIELD },
+  }),
+  responses: {
+    '200': ok(
+      'What this request did.',
+      closed({
+        migrated: int('Events moved into their account logs.', 0),
+        pending: int('Events left because their delivery was under way.', 0),
+        more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
+        cursor: CURSOR_FIELD,
+      }),
+    ),
+    '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * The OpenAPI objects Herald's document is made of (operations, responses, parameters, the document
+ * itself), `$ref`s to its components, and the request bodies and answers every part builds.
+ */
+import type { JsonSchema } from './schemas';
+
+/** A Reference Object; OpenAPI 3.1 lets its `description` override the target's. */
+export interface Reference {
+  readonly $ref: string;
+  readonly description?: string;
+}
+
+/** A Header Object (the fields Herald uses). */
+export interface HeaderObject {
+  readonly description: string;
+  readonly required?: boolean;
+  readonly schema: JsonSchema;
+}
+
+/** A Parameter Object (the fields Herald uses). */
+export interface ParameterObject extends HeaderObject {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header';
+}
+
+/** Media types (`application/json`…) and their schemas. */
+export type ContentObject = Readonly<Record<string, { readonly schema: JsonSchema }>>;
+
+/** A Response Object. */
+export interface ResponseObject {
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, HeaderObject | Reference>>;
+  readonly content?: ContentObject;
+}
+
+/** An Operation Object. */
+export interface OperationObject {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  /** `[]` on public routes, the Bearer scheme on guarded ones; absent on webhooks. */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  readonly parameters?: readonly (ParameterObject | Reference)[];
+  readonly requestBody?: { readonly required: boolean; readonly content: ContentObject };
+  /** Keys are status codes (`"200"`), ranges (`"2XX"`) or `default`. */
+  readonly responses: Readonly<Record<string, ResponseObject | Reference>>;
+}
+
+/** A Path Item Object: the operations of one path, by lower-case method. */
+export type PathItemObject = { readonly [method in 'get' | 'post' | 'put' | 'delete']?: OperationObject };
+
+/** The OpenAPI 3.1 document of the API, as served at `/openapi.json`. */
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly jsonSchemaDialect: string;
+  readonly info: { readonly title: string; readonly version: string; readonly [field: string]: unknown };
+  readonly servers: readonly { readonly url: string }[];
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
+  readonly paths: Readonly<Record<string, PathItemObject>>;
+  readonly webhooks: Readonly<Record<string, PathItemObject>>;
+  readonly components: {
+    readonly schemas: Readonly<Record<string, JsonSchema>>;
+    readonly parameters: Readonly<Record<string, ParameterObject>>;
+    readonly headers: Readonly<Record<string, HeaderObject>>;
+    readonly responses: Readonly<Record<string, ResponseObject>>;
+    readonly securitySchemes: Readonly<Record<string, JsonSchema>>;
+  };
+}
+
+/** Name of the Bearer scheme in `components.securitySchemes`. */
+export const BEARER_SCHEME = 'apiKey';
+/** Name of the AWS SigV4 (IAM) scheme in `components.securitySchemes`. */
+export const SIGV4_SCHEME = 'awsSigV4';
+/** Name of the webhooks' Standard Webhooks signature scheme in `components.securitySchemes`. */
+export const WEBHOOK_SIGNATURE_SCHEME = 'webhookSignature';
+/** Name of the webhooks' `X-Signature` scheme in `components.securitySchemes`. */
+export const X_SIGNATURE_SCHEME = 'xSignature';
+
+/** A `$ref` to a component parameter. */
+export const parameterRef = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
+/** A `$ref` to a component response, optionally with an operation-specific description. */
+export const responseRef = (name: string, description?: string): Reference =>
+  description === undefined
+    ? { $ref: `#/components/responses/${name}` }
+    : { $ref: `#/components/responses/${name}`, description };
+
+/** A JSON content object. */
+export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
+/** A required JSON request body. */
+export const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
+/** An optional JSON request body. */
+export const optionalBody = (schema: JsonSchema) => ({ required: false, content: json(schema) });
+/** A JSON answer. */
+export const ok = (description: string, schema: JsonSchema) => ({ description, content: json(schema) });

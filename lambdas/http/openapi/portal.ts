@@ -1,0 +1,98 @@
+/**
+ * The webhook portal in the OpenAPI document: the page, its sign-in, and the operator's route that mints
+ * sign-in links (listed with the other operator routes, `ADMIN_ROUTES`).
+ */
+import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES, SESSION_MINUTES } from '#domain/portal-access';
+import type { OperationObject } from './objects';
+import { body, ok, parameterRef, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, int, schemaRef, text, timestamp, uri } from './schemas';
+
+/** The portal page and its sign-in. */
+export const PORTAL_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/portal', {
+    operationId: 'portal',
+    summary: 'The webhook portal (a single HTML page)',
+    description:
+      'Self-contained: script and style are inline and allowed by hash in a strict Content-Security-Policy; ' +
+      'the page calls only this API. Sign in with a portal link or by pasting an API key.',
+    tags: ['portal'],
+    responses: {
+      '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    },
+  }),
+  operation('POST', '/portal/session', {
+    operationId: 'openPortalSession',
+    summary: "Exchange a portal link's token for a session key",
+    description:
+      "A link works once: the exchange deletes it. The session key has the link's organization and scope " +
+      `and expires after ${SESSION_MINUTES} minutes.`,
+    tags: ['portal'],
+    requestBody: body(schemaRef('PortalSessionRequest')),
+    responses: {
+      '201': ok('Signed in.', schemaRef('PortalSession')),
+      '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
+      '401': responseRef('Unauthorized', 'The link expired, was already used, or never existed.'),
+    },
+  }),
+  operation('DELETE', '/portal/session', {
+    operationId: 'closePortalSession',
+    summary: 'Sign out: the session key revokes itself',
+    description:
+      'Send the session key as the Bearer key. It is deleted at once; API Gateway may still accept it ' +
+      'for the rest of its cached authorizer decision (60 s at most), then it answers 401. Only portal ' +
+      'session keys may do this (any scope); other keys are revoked by an operator. Signing out twice is ' +
+      'not an error.',
+    tags: ['portal'],
+    responses: {
+      '204': { description: 'Signed out; no body.' },
+      '403': responseRef('Forbidden', 'The key is not a portal session key.'),
+    },
+  }),
+];
+
+/** The operator's `createPortalLink` route (its method and path are in `ADMIN_ROUTES`). */
+export const PORTAL_LINK: Omit<OperationObject, 'operationId' | 'security'> = {
+  summary: 'Mint a one-time portal sign-in link (operators, IAM)',
+  description:
+    "Only the hash of the link's token is stored. Give the `url` to one person of the organization; " +
+    'it signs in once, before `expires_at`.',
+  tags: ['portal'],
+  parameters: [parameterRef('OrgId')],
+  requestBody: body(schemaRef('PortalLinkRequest')),
+  responses: {
+    '201': ok('The link.', schemaRef('PortalLink')),
+    '400': responseRef(
+      'BadRequest',
+      '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
+    ),
+    '404': responseRef('NotFound', 'No such organization.'),
+  },
+};
+
+/** The portal's component schemas, merged into `components.schemas`. */
+export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  PortalLinkRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['scope'],
+    properties: {
+      scope: schemaRef('KeyScope'),
+      ttl_minutes: int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, {
+        maximum: MAX_LINK_MINUTES,
+      }),
+    },
+  },
+  PortalLink: closed({
+    url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
+    expires_at: timestamp('When the link stops working'),
+  }),
+  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
+  PortalSession: closed({
+    api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
+    scope: schemaRef('KeyScope'),
+    expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
+    org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
+  }),
+};

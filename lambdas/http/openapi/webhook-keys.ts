@@ -1,0 +1,109 @@
+/**
+ * The organization's Ed25519 keys (`v1a` signatures) and its signature setting in the OpenAPI document:
+ * the schemas, an organization key's routes and the operator's twins (which `admin.ts` lists).
+ */
+import { SIGNATURE_SCHEMES } from '#domain/model';
+import { TOKEN_ID } from './events';
+import type { OperationObject, ParameterObject, Reference } from './objects';
+import { body, ok, optionalBody, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, schemaRef, text, timestamp } from './schemas';
+import { OVERLAP } from './webhooks';
+
+const SCHEMES = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...SIGNATURE_SCHEMES] },
+  description:
+    '`v1`: HMAC-SHA256 with the webhook token (also `X-Signature`). `v1a`: Ed25519 with the signing key.',
+};
+
+/** The schemas of the keys and the setting, merged into `components.schemas`. */
+export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  WebhookKey: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['key_id', 'public_key', 'created_at'],
+    properties: {
+      key_id: TOKEN_ID,
+      public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
+        pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
+      }),
+      created_at: timestamp('When it was made'),
+      expires_at: timestamp('A replaced key during its overlap: when it stops signing'),
+    },
+  },
+  WebhookKeys: {
+    type: 'array',
+    items: schemaRef('WebhookKey'),
+    description: 'The keys that sign now, new first: one, or two during an overlap.',
+  },
+  SignatureSchemes: closed({ signature_schemes: SCHEMES }),
+};
+
+const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: 'Replace the Ed25519 signing key',
+  description:
+    'Webhooks sent during the overlap carry two `v1a` signatures (new, then old). The private key is made ' +
+    'and sealed inside Herald and is never shown. An organization created before signing keys existed ' +
+    'gets its first one this way.',
+  requestBody: optionalBody(OVERLAP),
+  responses: {
+    '200': ok('The keys that sign now.', schemaRef('WebhookKeys')),
+    '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
+  },
+};
+
+const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: "Choose the schemes of the organization's webhooks",
+  description:
+    'Both by default. `["v1a"]` alone needs a signing key (422 otherwise); without `v1` webhooks carry no ' +
+    '`X-Signature`.',
+  requestBody: body(closed({ signature_schemes: SCHEMES })),
+  responses: {
+    '200': ok('The setting.', schemaRef('SignatureSchemes')),
+    '400': responseRef('BadRequest', '`signature_schemes` is not a list of known schemes.'),
+    '422': responseRef('Unprocessable', 'Only `v1a`, but the organization has no signing key.'),
+  },
+};
+
+/** The operator's twins, by their `ADMIN_ROUTES` name, on the organization's path. */
+export function adminKeyDocs(
+  orgPath: readonly ParameterObject[] | readonly Reference[],
+  unknownOrg: Reference,
+) {
+  const onOrg = (doc: typeof ROTATE) => ({
+    ...doc,
+    parameters: orgPath,
+    responses: { ...doc.responses, '404': unknownOrg },
+  });
+  return { rotateOrganizationKeys: onOrg(ROTATE), setOrganizationSignatures: onOrg(SIGNATURES) };
+}
+
+/** An organization key's routes: the public keys (`read`), rotation and the setting (`manage`). */
+export const WEBHOOK_KEY_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/webhook-keys', {
+    operationId: 'listWebhookKeys',
+    summary: "The organization's Ed25519 public keys",
+    description: 'Verify `v1a` entries of `webhook-signature` with them; no secret is involved.',
+    tags: ['webhooks'],
+    responses: {
+      '200': ok(
+        'The keys (none before the first rotation of an older organization).',
+        schemaRef('WebhookKeys'),
+      ),
+    },
+  }),
+  operation('POST', '/webhook-keys/rotate', {
+    operationId: 'rotateWebhookKeys',
+    tags: ['webhooks'],
+    ...ROTATE,
+  }),
+  operation('PUT', '/webhook-signatures', {
+    operationId: 'setWebhookSignatures',
+    tags: ['webhooks'],
+    ...SIGNATURES,
+  }),
+];

@@ -1,0 +1,169 @@
+/**
+ * What Herald sends to receivers, in the OpenAPI document: the webhook (its body, headers and how to
+ * verify its signatures), and the organization's webhook token with the routes that show and rotate it.
+ */
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { EVENT_ID_PATTERN } from '#domain/ids';
+import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
+import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
+import type { PathItemObject } from './objects';
+import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import { operation, type RouteDoc } from './operation';
+import type { JsonSchema } from './schemas';
+import { closed, schemaRef, text, timestamp } from './schemas';
+
+/** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${seconds / 60} min`;
+  const minutes = (seconds % 3600) / 60;
+  return `${Math.floor(seconds / 3600)} h${minutes === 0 ? '' : ` ${minutes} min`}`;
+}
+
+const SCHEDULE_HOURS = Math.round(DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((sum, s) => sum + s, 0) / 3600);
+
+const WEBHOOK_DESCRIPTION = `Herald POSTs every event to the \`webhook_url\` of its account.
+
+**Success and retries.** A 2xx answer confirms delivery. Anything else is a failed attempt: another status
+(3xx too: redirects are not followed), no answer within 10 s (5 s to connect), or a refused URL. A cycle has
+up to ${MAX_ATTEMPTS} attempts with increasing waits, by default (a deployment may set its own):
+${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')}; about ${SCHEDULE_HOURS} hours in all. Every
+attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
+
+**Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries
+included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
+event id).
+
+**Signatures.** Each attempt is signed when it is sent, with the organization's tokens that sign at
+that moment: the current one and, for the overlap after a rotation (24 h by default), the previous one.
+Both headers always carry the same tokens, new first. The key of a token is the base64-decoded part after
+\`whsec_\`.
+- \`X-Signature: t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>\`, with a second
+  \`,sha256=<hex>\` during an overlap. The event's \`signature\` field shows the latest attempt's.
+- Standard Webhooks, whose libraries verify it: \`webhook-id\` (the event id), \`webhook-timestamp\` (Unix
+  seconds of the attempt) and \`webhook-signature\` = \`v1,<base64 HMAC-SHA256(key,
+  "<webhook-id>.<webhook-timestamp>.<body>")>\`, a second one after a space during an overlap
+  (\`v1,<new> v1,<old>\`).
+
+A receiver holding either token verifies either header. To stop replays, reject a timestamp more than
+5 minutes from your clock and remember the \`webhook-id\`s you handled for that long (a repeat gets a 2xx
+and is not acted on again). \`webhook_deliveries[].signing_keys\` names the tokens (\`whk_…\` ids, as
+\`GET /webhook-token\` shows them) that signed each attempt.
+
+Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
+
+/** One entry of `webhook-signature`: a `v1` HMAC (32 bytes) or a `v1a` Ed25519 signature (64 bytes). */
+const SIGNATURE_ENTRY = '(v1,[A-Za-z0-9+/]{43}=|v1a,[A-Za-z0-9+/]{86}==)';
+
+const header = (name: string, description: string, pattern: string) =>
+  ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
+
+/** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */
+export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
+  event: {
+    post: {
+      operationId: 'receiveEvent',
+      summary: "An event, POSTed to the account's `webhook_url`",
+      description: WEBHOOK_DESCRIPTION,
+      tags: ['webhooks'],
+      // Either signature proves the origin: a receiver verifies one of them.
+      security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }, { [X_SIGNATURE_SCHEME]: [] }],
+      parameters: [
+        header('User-Agent', 'Herald and its version.', '^Herald/'),
+        {
+          ...header(
+            'X-Signature',
+            '`t=<webhook-timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<body>")>`; during a rotation overlap a second `,sha256=` with the previous token. Absent when the organization turned `v1` off.',
+            X_SIGNATURE_PATTERN.source,
+          ),
+          required: false,
+        },
+        header('webhook-id', 'The event id, the same on every attempt.', EVENT_ID_PATTERN.source),
+        header('webhook-timestamp', 'Unix seconds of this attempt.', '^[0-9]+$'),
+        header(
+          'webhook-signature',
+          '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` then `v1a,<base64 Ed25519 signature of "<id>.<timestamp>.<body>">` (verify with `GET /webhook-keys`), space-separated; during a rotation overlap a second one of the rotated scheme. An organization may turn either scheme off.',
+          `^${SIGNATURE_ENTRY}( ${SIGNATURE_ENTRY}){0,3}$`,
+        ),
+      ],
+      requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },
+      responses: {
+        '2XX': { description: 'Delivered; no further attempts.' },
+        default: { description: 'A failed attempt; retried while the cycle has attempts left.' },
+      },
+    },
+  },
+};
+
+/** The webhook token as shown. */
+export const TOKEN = text(
+  '`whsec_` + base64 of 32 random bytes; works as-is with the Standard Webhooks libraries.',
+  { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
+);
+
+/** The optional body of a rotation. */
+export const OVERLAP = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    overlap_hours: {
+      type: 'number',
+      minimum: 0,
+      maximum: MAX_OVERLAP_HOURS,
+      default: DEFAULT_OVERLAP_HOURS,
+      description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
+    },
+  },
+};
+
+/** The schemas of the webhook and the token, merged into `components.schemas`. */
+export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  WebhookPayload: closed(
+    {
+      id: EVENT_FIELDS.id,
+      type: EVENT_FIELDS.type,
+      account: EVENT_FIELDS.account,
+      sequence: SEQUENCE,
+      triggered_at: EVENT_FIELDS.triggered_at,
+      payload: { type: 'object', description: 'Event-specific; its layout depends on `type`.' },
+      _links: EVENT_FIELDS._links,
+    },
+    "The body of a webhook: the event's main information, so the receiver needs no API call.",
+  ),
+  PreviousToken: {
+    type: ['object', 'null'],
+    description:
+      'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
+    additionalProperties: false,
+    required: ['webhook_token', 'token_id', 'expires_at'],
+    properties: { webhook_token: TOKEN, token_id: TOKEN_ID, expires_at: timestamp('When it stops signing') },
+  },
+  WebhookToken: closed({ webhook_token: TOKEN, token_id: TOKEN_ID, previous: schemaRef('PreviousToken') }),
+};
+
+/** An organization key's token routes (`manage` scope). */
+export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/webhook-token', {
+    operationId: 'getWebhookToken',
+    summary: "The organization's webhook token",
+    description: 'And, during an overlap after a rotation, the previous one with its expiry.',
+    tags: ['webhooks'],
+    responses: { '200': ok('The token(s).', schemaRef('WebhookToken')) },
+  }),
+  operation('POST', '/webhook-token/rotate', {
+    operationId: 'rotateWebhookToken',
+    summary: 'Replace the webhook token',
+    description:
+      'Webhooks sent during the overlap carry two signatures in `webhook-signature` and in `X-Signature`: ' +
+      'new and old. `overlap_hours: 0` retires the old token at once (a leaked one): no attempt made after ' +
+      'the rotation is signed with it.',
+    tags: ['webhooks'],
+    requestBody: optionalBody(OVERLAP),
+    responses: {
+      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
+    },
+  }),
+];

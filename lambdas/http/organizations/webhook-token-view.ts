@@ -1,0 +1,34 @@
+/**
+ * The JSON view of an organization's webhook tokens: the current one and, during an overlap after a
+ * rotation, the previous one with its expiry.
+ */
+import { type SigningTokens, webhookTokenId } from '#domain/signing/webhook-token';
+import { renderTimestamp } from '#domain/time';
+
+/** An organization's webhook token and, during an overlap, the previous one (the `WebhookToken` schema). */
+export interface WebhookTokenView {
+  readonly webhook_token: string;
+  /** The token's non-secret id, as attempts name the tokens that signed them. */
+  readonly token_id: string;
+  readonly previous: {
+    readonly webhook_token: string;
+    readonly token_id: string;
+    readonly expires_at: string;
+  } | null;
+}
+
+/** Renders the tokens as given: the use-case has already left out a previous token that stopped signing. */
+export function toWebhookTokenView(tokens: SigningTokens): WebhookTokenView {
+  const previous = tokens.previousWebhookToken;
+  return {
+    webhook_token: tokens.webhookToken,
+    token_id: webhookTokenId(tokens.webhookToken),
+    previous: previous
+      ? {
+          webhook_token: previous.token,
+          token_id: webhookTokenId(previous.token),
+          expires_at: renderTimestamp(previous.expiresAt),
+        }
+      : null,
+  };
+}

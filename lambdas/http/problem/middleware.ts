@@ -1,0 +1,23 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { HeraldError } from '#domain/errors';
+import { toProblem } from './render';
+
+/** Where unexpected errors are logged (the function's Powertools logger). */
+export interface ErrorLog {
+  error(message: string, details: { error: unknown }): void;
+}
+
+/**
+ * Maps every thrown error to an RFC 9457 problem, once, for all API handlers. Register it last, so its
+ * `onError` runs first. Unexpected errors are logged with their stack and answered with a generic 500.
+ */
+export function problemResponses(log: ErrorLog): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: async (request) => {
+      const error = request.error;
+      if (!(error instanceof HeraldError)) log.error('Unhandled error', { error });
+      request.response = toProblem(error, request.event.requestContext?.requestId ?? 'unknown');
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
+import { NotFoundError, ValidationError } from '#domain/errors';
+import { parseIban } from '#domain/iban';
+import type { DirectoryStore, EventStore } from '#domain/ports';
+
+/** What deleting an account needs. */
+export interface DeleteAccountDeps {
+  readonly directory: Pick<
+    DirectoryStore,
+    'getAccount' | 'deleteAccount' | 'getAccountTombstone' | 'removeAccountTombstone'
+  >;
+  readonly events: Pick<EventStore, 'eraseAccountEvents'>;
+  /** Epoch ms; stamps the tombstone. */
+  readonly now: () => number;
+  /** Removes the deleted account's endpoint material (payload key, client certificate and key). */
+  readonly removeEndpointSecrets?: RemoveEndpointSecrets;
+}
+
+/** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
+export interface DeleteAccountRequest {
+  readonly iban: string;
+  /** The account's organization: optional; an erasure of an account deleted before tombstones needs it. */
+  readonly orgId?: string | undefined;
+  /** Also erase the account's events (attempts included: they live in the event item). */
+  readonly erase: boolean;
+  /** Where the previous erasure step stopped. */
+  readonly cursor?: string | undefined;
+}
+
+/** What one deletion request did. */
+export interface DeletedAccount {
+  readonly iban: string;
+  readonly orgId: string;
+  /** False when the account was already gone (an erasure going on). */
+  readonly deleted: boolean;
+  /** Events erased by this request; 0 without `erase`. */
+  readonly erasedEvents: number;
+  /** True when events remain to examine: send the request again with `org` and `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/**
+ * Deletes an account and, with `erase`, one bounded chunk of its events (at most 1,000 of the
+ * organization's events examined per request). The account goes first, so no event can be published
+ * for it while its events are erased. It leaves a tombstone that keeps the IBAN with its organization
+ * for as long as that organization's events remain, so no other organization can take the IBAN over
+ * and receive them; the erasure's last chunk removes it. The following requests find the organization
+ * on the tombstone (or name it, for an account deleted before tombstones) and go on from the cursor; an
+ * interrupted erasure can simply be repeated.
+ *
+ * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given) and has no erasure
+ *   to go on with; ValidationError for a cursor while the account still exists
+ */
+export async function deleteAccount(
+  deps: DeleteAccountDeps,
+  request: DeleteAccountRequest,
+): Promise<DeletedAccount> {
+  const iban = parseIban('iban', request.iban);
+  const account = await deps.directory.getAccount(iban);
+  const tombstone = account ? undefined : await deps.directory.getAccountTombstone(iban);
+  const owner = account?.orgId ?? tombstone?.orgId;
+  const orgId = owner ?? request.orgId;
+  const mismatch = owner !== undefined && request.orgId !== undefined && owner !== request.orgId;
+  if (mismatch || orgId === undefined || (!account && !request.erase)) {
+    // A retry after the account went (its material's removal may have failed): the tombstone's owner
+    // removes it again, every time, before hearing that the account is gone.
+    if (tombstone && !mismatch) await deps.removeEndpointSecrets?.(iban, tombstone.orgId);
+    throw new NotFoundError(notFound(iban, request, tombstone !== undefined && !mismatch));
+  }
+  // A cursor comes from an earlier request, which deleted the account: checked before anything is deleted.
+  if (account && request.cursor !== undefined) {
+    throw new ValidationError(
+      'cursor',
+      'continues an erasure whose account is already deleted; leave it out to start one',
+    );
+  }
+  const deletedAt = new Date(deps.now()).toISOString();
+  const deleted = account
+    ? (await deps.directory.deleteAccount({ iban, orgId, deletedAt })) !== undefined
+    : false;
+  // The endpoint goes with its account: its client key must not outlive it, nor bind a later owner. Not
+  // only when this request deleted the account: a retry (the removal failed after the tombstone was
+  // written) removes it too; the removal is conditioned on the organization, so it is idempotent.
+  if (deleted || tombstone) await deps.removeEndpointSecrets?.(iban, orgId);
+  if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
+  const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
+  const done = { iban, orgId, deleted, erasedEvents: chunk.erased };
+  if (chunk.cursor !== undefined) return { ...done, more: true, cursor: chunk.cursor };
+  // The organization's last events of the IBAN are gone: nothing of it can reach a new owner any more.
+  await deps.directory.removeAccountTombstone(iban, orgId);
+  return { ...done, more: false };
+}
+
+/** Why there is nothing to delete, with the next step when the account was deleted already. */
+function notFound(iban: string, request: DeleteAccountRequest, deletedBefore: boolean): string {
+  if (deletedBefore) {
+    return `No account ${iban}: it was deleted, and its events remain until erased (erase=true, herald account delete --erase).`;
+  }
+  const scope = request.orgId === undefined ? '' : ` in organization ${request.orgId}`;
+  const hint =
+    request.erase && request.orgId === undefined ? ' (to go on erasing its events, name its org)' : '';
+  return `No account ${iban}${scope}${hint}.`;
+}

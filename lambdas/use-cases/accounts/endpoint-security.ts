@@ -1,0 +1,130 @@
+/**
+ * An account endpoint's security (issue 18): the fields of `PUT /accounts/{iban}` beyond the URL, checked
+ * (and the client key sealed) before anything is written, so bad input loses nothing already stored, then
+ * stored beside the account.
+ */
+import { checkCaCertificate, checkClientCertificate } from '#domain/endpoint-security/client-certificate';
+import type {
+  CertificateSummary,
+  EndpointSecrets,
+  EndpointSecurityChange,
+  EndpointSecuritySummary,
+  PayloadKeySummary,
+  RsaPublicJwk,
+} from '#domain/endpoint-security/endpoint-security';
+import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
+import { parsePayloadKey } from '#domain/endpoint-security/payload-key';
+import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import type { Account } from '#domain/model';
+import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
+
+/** A checked change: per field, unchanged (undefined), removed (null) or the new value. */
+export interface PreparedSecurity {
+  readonly payload?: { readonly jwk: RsaPublicJwk; readonly summary: PayloadKeySummary } | null;
+  readonly tlsClient?: {
+    readonly certificate: string;
+    readonly sealedKey: string;
+    readonly summary: CertificateSummary;
+  } | null;
+  readonly tlsCa?: { readonly pem: string; readonly summary: CertificateSummary } | null;
+}
+
+/** Whose endpoint a change is for, and when: the client key is sealed for that organization and account. */
+export interface PrepareContext {
+  readonly orgId: string;
+  readonly iban: string;
+  readonly nowMs: number;
+  /** Seals the client key; a deployment always has one where accounts are written. */
+  readonly sealer?: SecretSealer | undefined;
+}
+
+/**
+ * Checks a change before the account is written, and seals a new client key.
+ *
+ * @throws ValidationError naming the field and what it allows
+ */
+export async function prepareEndpointSecurity(
+  change: EndpointSecurityChange,
+  context: PrepareContext,
+): Promise<PreparedSecurity> {
+  const prepared: { -readonly [K in keyof PreparedSecurity]: PreparedSecurity[K] } = {};
+  const key = change.payloadEncryptionKey;
+  if (key !== undefined) prepared.payload = key === null ? null : parsePayloadKey(key);
+  const ca = change.tlsCaCertificate;
+  if (ca !== undefined)
+    prepared.tlsCa = ca === null ? null : { pem: ca, summary: checkCaCertificate(ca, context.nowMs) };
+  const { tlsClientCertificate: certificate, tlsClientKey: clientKey } = change;
+  if (
+    (certificate === undefined) !== (clientKey === undefined) ||
+    (certificate === null) !== (clientKey === null)
+  ) {
+    const missing =
+      certificate === undefined || certificate === null ? 'tls_client_certificate' : 'tls_client_key';
+    throw new ValidationError(
+      missing,
+      'tls_client_certificate and tls_client_key go together: both PEM, or both null',
+    );
+  }
+  if (certificate === null) prepared.tlsClient = null;
+  if (typeof certificate === 'string' && typeof clientKey === 'string') {
+    const checked = checkClientCertificate(certificate, clientKey, context.nowMs);
+    if (!context.sealer) throw new Error('no secrets key configured: client keys cannot be stored');
+    const pkcs8 = new Uint8Array(checked.key.export({ format: 'der', type: 'pkcs8' }));
+    const sealedKey = await context.sealer.seal(pkcs8, clientKeyContext(context.orgId, context.iban));
+    pkcs8.fill(0);
+    prepared.tlsClient = { certificate, sealedKey, summary: checked.summary };
+  }
+  return prepared;
+}
+
+/** Saves racing this one are retried this often before the request answers 409. */
+const SAVE_TRIES = 5;
+
+/**
+ * Applies a checked change to the organization's account, keeping every field it does not name: reads
+ * the committed material and writes it back changed, with its summary, in one transaction that holds
+ * only if no other save came between (else it reads again), so concurrent changes of different fields
+ * all stay and the account's summary always names what the material holds.
+ *
+ * @returns the account with its new summary
+ * @throws NotFoundError when the account is not the organization's
+ * @throws ConflictError when other saves kept winning
+ */
+export async function saveEndpointSecurity(
+  store: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>,
+  account: Account,
+  prepared: PreparedSecurity,
+): Promise<Account> {
+  if (isEmptyChange(prepared)) return account;
+  for (let attempt = 1; attempt <= SAVE_TRIES; attempt++) {
+    const current = await store.readForUpdate(account.iban, account.orgId);
+    const was = current.summary ?? (current.version > 0 ? account.endpointSecurity : undefined);
+    const pick = <T, U>(
+      change: T | null | undefined,
+      kept: U | undefined,
+      fresh: (value: T) => U,
+    ): U | undefined => (change === undefined ? kept : change === null ? undefined : fresh(change));
+    const secrets: EndpointSecrets = {
+      payloadEncryptionKey: pick(prepared.payload, current.secrets?.payloadEncryptionKey, (p) => p.jwk),
+      tlsClient: pick(prepared.tlsClient, current.secrets?.tlsClient, (t) => ({
+        certificate: t.certificate,
+        sealedKey: t.sealedKey,
+      })),
+      tlsCa: pick(prepared.tlsCa, current.secrets?.tlsCa, (c) => c.pem),
+    };
+    const summary: EndpointSecuritySummary = {
+      payloadEncryption: pick(prepared.payload, was?.payloadEncryption, (p) => p.summary),
+      tlsClient: pick(prepared.tlsClient, was?.tlsClient, (t) => t.summary),
+      tlsCa: pick(prepared.tlsCa, was?.tlsCa, (c) => c.summary),
+    };
+    const outcome = await store.saveSecurity(account.iban, account.orgId, {
+      summary,
+      secrets,
+      version: current.version,
+    });
+    if (outcome === 'not-found') throw new NotFoundError(`No account ${account.iban}.`);
+    if (outcome === 'saved') return { ...account, endpointSecurity: summary };
+  }
+  throw new ConflictError(`The endpoint of ${account.iban} is being changed by other requests; try again.`);
+}

@@ -1,0 +1,94 @@
+import { ConflictError, NotFoundError } from '#domain/errors';
+import { type PublishInput, validatePublishInput } from '#domain/event-input';
+import type { EventRecord } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+import { webhookBody } from '#domain/webhook-body';
+import { type StoreInLogDeps, storeInLog } from './store-in-log';
+
+/** What recording an event needs. */
+export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'> {
+  readonly events: StoreInLogDeps['events'];
+  /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
+  readonly directory: Pick<DirectoryStore, 'getAccount'>;
+  /** The API's public base URL, for the `_links` inside the webhook body. */
+  readonly baseUrl: string;
+  readonly maxPayloadBytes?: number;
+  /**
+   * The deployment's event retention in days (undefined keeps events), read from the table's settings so
+   * that every event gets it however it is published; callers cache it (see `createPublisher`).
+   */
+  readonly retentionDays: () => Promise<number | undefined>;
+  readonly now?: () => Date;
+}
+
+/**
+ * The deployment's event retention from the table's settings item, read once (a failed read is tried
+ * again by the next publish): every publisher, the library's and the `POST /events` route's, stamps
+ * `expires_at` through this one reader, so none can forget or mistype the number.
+ */
+export function settingsRetention(
+  directory: Pick<DirectoryStore, 'getEventRetentionDays'>,
+): () => Promise<number | undefined> {
+  let retention: Promise<number | undefined> | undefined;
+  return () => {
+    retention ??= directory.getEventRetentionDays().catch((error: unknown) => {
+      retention = undefined;
+      throw error;
+    });
+    return retention;
+  };
+}
+
+/** A recorded event and whether this call created it. */
+export interface RecordedEvent {
+  readonly created: boolean;
+  readonly event: EventRecord;
+}
+
+/**
+ * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`), for
+ * the organization of its account, at the next sequence of the account's log (`store-in-log.ts`). The
+ * body is fixed now, so every attempt sends identical bytes; it is signed by each attempt, with the
+ * tokens that sign then. Publishing an id again with the same content
+ * returns the stored event; other content is a conflict.
+ *
+ * @throws ValidationError for bad input, NotFoundError for an unknown account, ConflictError for a
+ *   reused id with other content; nothing is stored in any of these cases. BusyError (retry) when no
+ *   sequence could be taken now.
+ */
+export async function recordEvent(deps: RecordEventDeps, input: PublishInput): Promise<RecordedEvent> {
+  const valid = validatePublishInput(input, {
+    ...(deps.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: deps.maxPayloadBytes }),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const account = await deps.directory.getAccount(valid.account);
+  if (!account) throw new NotFoundError(`account: no account ${valid.account} is registered.`);
+
+  const now = (deps.now ?? (() => new Date()))();
+  const retentionDays = await deps.retentionDays();
+  const draft = {
+    id: valid.id,
+    orgId: account.orgId,
+    account: valid.account,
+    type: valid.type,
+    triggeredAt: valid.triggeredAt,
+    webhookStatus: account.webhookUrl ? ('pending' as const) : ('skipped' as const),
+    expiresAt:
+      retentionDays === undefined ? undefined : Math.floor(now.getTime() / 1000) + retentionDays * 86_400,
+    sequenceFloor: account.sequenceFloor ?? 0,
+  };
+  // The body carries the sequence, so it is built for whichever sequence the event gets.
+  const body = (sequence: number) =>
+    webhookBody({ ...draft, sequence, payloadJson: valid.payloadJson, baseUrl: deps.baseUrl });
+  const clock = deps.now ?? (() => new Date());
+  const result = await storeInLog({ ...deps, now: () => clock().getTime() }, draft, body);
+  if (result.created) return { created: true, event: result.event };
+
+  const existing = result.existing;
+  const samePayload = JSON.stringify(JSON.parse(existing.body).payload) === valid.payloadJson;
+  const sameTime = input.triggeredAt === undefined || existing.triggeredAt === valid.triggeredAt;
+  if (existing.account === valid.account && existing.type === valid.type && samePayload && sameTime) {
+    return { created: false, event: existing };
+  }
+  throw new ConflictError(`id: event ${valid.id} already exists with different content.`);
+}

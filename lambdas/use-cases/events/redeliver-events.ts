@@ -1,0 +1,121 @@
+import { MAX_ATTEMPTS } from '#config/delivery';
+import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
+import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { ConflictError, NotFoundError } from '#domain/errors';
+import type { EventRef } from '#domain/model';
+import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
+
+/** What redelivery needs. */
+export interface RedeliverDeps {
+  readonly events: EventStore;
+  readonly queue: DeliveryQueue;
+}
+
+/**
+ * What redelivering one event needs: the clock a pending event's next attempt is brought forward to, and
+ * the account (an ordered account's watermark goes back below a redelivered event).
+ */
+export interface RedeliverEventDeps extends RedeliverDeps {
+  /** Epoch ms. */
+  readonly now: () => number;
+  readonly directory: Pick<DirectoryStore, 'getAccount' | 'lowerSettledThrough'>;
+}
+
+/** The events a redelivery queued. */
+export interface RedeliveryResult {
+  readonly queued: string[];
+}
+
+/**
+ * Redelivers one event of the organization: a `failed`, `skipped` or `success` one starts a new cycle of
+ * up to 20 attempts (earlier attempts stay recorded and counted; an ordered account's later events wait
+ * for it again); a `pending` one has its next attempt brought
+ * forward to now, within its cycle: one conditional write (only while pending and no consumer holds its
+ * lease) and a queue message. The consumer then takes the event's lease as for any scheduled attempt, so
+ * this message and the one already queued make one attempt between them, and the cycle never gets a
+ * 21st. An event with no attempt yet is left to the message its publishing queued: its first attempt
+ * is due already and takes no lease (the healthy path writes only the attempt), so a second message
+ * could send it twice while the first is under way. An endpoint whose circuit is open still waits.
+ *
+ * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
+ *   event is delivered, has used all its cycles, or an attempt of it is under way right now
+ */
+export async function redeliverEvent(
+  deps: RedeliverEventDeps,
+  orgId: string,
+  id: string,
+): Promise<RedeliveryResult> {
+  const event = await deps.events.getEvent(id, { consistent: true });
+  if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  const firstAttemptDue =
+    event.webhookStatus === 'pending' && event.webhookRetries === 0 && event.nextAttemptAt === undefined;
+  if (firstAttemptDue) return { queued: [id] };
+  const queued =
+    event.webhookStatus === 'pending'
+      ? await deps.events.bringForward(event, orgId, deps.now())
+      : await deps.events.startCycle(event, orgId);
+  if (queued) {
+    if (event.webhookStatus !== 'pending') await orderAgain(deps, orgId, [event]);
+    await deps.queue.enqueue([event]);
+    return { queued: [id] };
+  }
+  if (event.webhookStatus === 'pending') {
+    throw new ConflictError(
+      `An attempt of event ${id} is under way right now; see its result with GET /events/${id}, or ask again once it is recorded.`,
+    );
+  }
+  throw new ConflictError(
+    `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts), or changed state meanwhile.`,
+  );
+}
+
+/**
+ * After new cycles of `events` (ascending) of an ordered account: its watermark goes back below the first,
+ * so the events after it wait for it again. Called after the cycles started: a gate that read the log
+ * before them cannot move the watermark past them any more (its move is conditioned on the old value).
+ */
+export async function orderAgain(
+  deps: Pick<RedeliverEventDeps, 'directory'>,
+  orgId: string,
+  events: readonly EventRef[],
+): Promise<void> {
+  const [first] = events;
+  if (first?.sequence === undefined) return;
+  const account = await deps.directory.getAccount(first.account, { consistent: true });
+  if (account?.orgId === orgId && account.deliveryOrder === 'ordered') {
+    await deps.directory.lowerSettledThrough(first.account, orgId, first.sequence - 1);
+  }
+}
+
+/** What one requeue request queued, and where the next one goes on. */
+export interface RequeueResult extends RedeliveryResult {
+  /** True when older events remain to examine: send the request again with `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
+/**
+ * Queues pending events again, for the runbook: when the forwarder gave up on stream records (its
+ * failure alarm), their events stay `pending` with no message. A second message for an event that is
+ * still being delivered is harmless: the consumer's status check and lease drop it. Each call examines
+ * at most {@link OPERATOR_PAGES_PER_REQUEST} pages of 100 events, newest first, from `cursor` on.
+ *
+ * @param until - only events triggered at or before this ISO time (leave recent ones to the pipeline)
+ */
+export async function requeuePending(
+  deps: RedeliverDeps,
+  orgId: string,
+  until: string,
+  cursor?: string,
+): Promise<RequeueResult> {
+  const queued: string[] = [];
+  let next = cursor;
+  for (let page = 0; page < OPERATOR_PAGES_PER_REQUEST; page++) {
+    const found = await deps.events.pageEventIdsByStatus(orgId, ['pending'], next, until);
+    await deps.queue.enqueue(found.events);
+    queued.push(...found.events.map((event) => event.id));
+    next = found.cursor;
+    if (next === undefined) break;
+  }
+  return next === undefined ? { queued, more: false } : { queued, more: true, cursor: next };
+}

@@ -1,0 +1,128 @@
+/**
+ * Storing a new event at the next sequence of its account's log, with its id claimed first: the protocol
+ * of docs/design.md ("Publishing"). The claim makes the id unique whatever sequence the event ends at; the
+ * event's conditional put at a sequence makes the sequence unique; a publish that loses a sequence moves
+ * its claim to the next one and tries again. A duplicate publish of the same id finds the claim and
+ * answers the event stored under it; a claim whose event never came (its publisher crashed between the
+ * two writes) is taken over once its lease ran out.
+ */
+import { randomUUID } from 'node:crypto';
+import { CLAIM_LEASE_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
+import { BusyError } from '#domain/errors';
+import type { EventRecord } from '#domain/model';
+import type { ClaimResult, EventStore, IdClaim, NewEvent } from '#domain/ports';
+
+/** What storing in the log needs. */
+export interface StoreInLogDeps {
+  readonly events: Pick<
+    EventStore,
+    'latestSequence' | 'claimId' | 'readClaim' | 'moveClaim' | 'insertEvent' | 'readEvent'
+  >;
+  /** Epoch ms. */
+  readonly now: () => number;
+  /** Waits between looks at a duplicate's claim; tests make it instant. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The random token of this publish's claim; tests fix it. */
+  readonly newOwner?: () => string;
+}
+
+/** The event to store, without its sequence: the body is built for whichever sequence it gets. */
+export type EventDraft = Omit<NewEvent, 'sequence' | 'body'> & {
+  /** The account's sequence floor (`Account.sequenceFloor`): sequences continue above it. */
+  readonly sequenceFloor: number;
+};
+
+/** The stored event, or the one already stored under its id. */
+export type StoreResult =
+  | { readonly created: true; readonly event: EventRecord }
+  | { readonly created: false; readonly existing: EventRecord };
+
+/** Looks at a duplicate's claim this many times (waiting 50, 100, 200 ms) before answering busy. */
+const CLAIM_LOOKS = 4;
+
+/**
+ * Stores the event at the next sequence of its log, or answers the event already stored under its id.
+ * On the healthy path: one eventually consistent read of the log's last key, the claim, the event.
+ *
+ * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries, or a
+ *   concurrent publish of the same id has not stored its event yet; nothing of this publish is left
+ *   but a claim that the retry reuses
+ */
+export async function storeInLog(
+  deps: StoreInLogDeps,
+  draft: EventDraft,
+  body: (sequence: number) => string,
+): Promise<StoreResult> {
+  const { sequenceFloor, ...fields } = draft;
+  const next = async (consistent: boolean) =>
+    Math.max(await deps.events.latestSequence(draft.orgId, draft.account, { consistent }), sequenceFloor) + 1;
+  // Eventually consistent first: a stale answer is only too low, which costs one refused put.
+  let claim: IdClaim = {
+    id: draft.id,
+    orgId: draft.orgId,
+    account: draft.account,
+    sequence: await next(false),
+    owner: (deps.newOwner ?? randomUUID)(),
+    claimedAt: deps.now(),
+    expiresAt: draft.expiresAt,
+  };
+  const first = await deps.events.claimId(claim);
+  if (!first.claimed) {
+    const resolved = await resolveClaim(deps, first, claim);
+    if ('existing' in resolved) return { created: false, existing: resolved.existing };
+    claim = resolved.claim;
+  }
+  for (let tries = 0; tries < PUBLISH_SEQUENCE_TRIES; tries++) {
+    const put = await deps.events.insertEvent({
+      ...fields,
+      sequence: claim.sequence,
+      body: body(claim.sequence),
+    });
+    if (put.created) return put;
+    // Only a publish that took this claim over can have stored this id: its event is the answer.
+    if (put.occupant === draft.id) {
+      const existing = await deps.events.readEvent(claim, { consistent: true });
+      if (existing) return { created: false, existing };
+    }
+    const moved = { ...claim, sequence: await next(true), claimedAt: deps.now() };
+    if (!(await deps.events.moveClaim(claim.owner, moved))) break;
+    claim = moved;
+  }
+  throw new BusyError(
+    `account: events of ${draft.account} are being published too fast to take a sequence; send the event again (same id).`,
+  );
+}
+
+/**
+ * What an existing claim means for this publish: the event stored under the id, or the claim taken over
+ * (an orphan whose lease ran out), moved to this publish's sequence.
+ */
+async function resolveClaim(
+  deps: StoreInLogDeps,
+  found: Exclude<ClaimResult, { claimed: true }>,
+  mine: IdClaim,
+): Promise<{ existing: EventRecord } | { claim: IdClaim }> {
+  let current: Exclude<ClaimResult, { claimed: true }> | undefined = found;
+  for (let look = 0; look < CLAIM_LOOKS; look++) {
+    if (current === undefined) break;
+    if ('legacy' in current) return { existing: current.legacy };
+    const { existing } = current;
+    const event = await deps.events.readEvent(existing, { consistent: true });
+    if (event?.id === mine.id) return { existing: event };
+    if (deps.now() - existing.claimedAt >= CLAIM_LEASE_MS) {
+      const taken = { ...mine, claimedAt: deps.now() };
+      if (await deps.events.moveClaim(existing.owner, taken)) return { claim: taken };
+    } else {
+      // A concurrent publish of this id holds the claim: its event comes within milliseconds.
+      await (deps.sleep ?? defaultSleep)(50 * 2 ** look);
+    }
+    current = await deps.events.readClaim(mine.id);
+  }
+  throw new BusyError(
+    `id: event ${mine.id} is being published by another request right now; send it again to get the stored event.`,
+  );
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

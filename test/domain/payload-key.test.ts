@@ -1,0 +1,67 @@
+/**
+ * The receiver's payload encryption key: RSA public keys of 2048 to 8192 bits as PEM or JWK; anything
+ * else (short, EC, a private key, garbage) is a 400 naming `payload_encryption_key`.
+ */
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parsePayloadKey, thumbprint } from '#domain/endpoint-security/payload-key';
+import { ValidationError } from '#domain/errors';
+import { catchError } from './catch-error';
+
+const rsa = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits });
+
+describe('payload encryption keys', () => {
+  const { publicKey, privateKey } = rsa(2048);
+  const pem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+
+  it('take an RSA public key as PEM or JWK, kept as the same public JWK with its RFC 7638 thumbprint', () => {
+    const fromPem = parsePayloadKey(pem);
+    const fromJwk = parsePayloadKey(publicKey.export({ format: 'jwk' }) as Record<string, unknown>);
+    expect(fromJwk).toEqual(fromPem);
+    expect(fromPem.summary.bits).toBe(2048);
+    expect(Object.keys(fromPem.jwk).sort()).toEqual(['e', 'kty', 'n']);
+    expect(createPublicKey({ key: { ...fromPem.jwk }, format: 'jwk' }).equals(publicKey)).toBe(true);
+    // RFC 7638's own example key and thumbprint.
+    const example = {
+      kty: 'RSA' as const,
+      e: 'AQAB',
+      n: '0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw',
+    };
+    expect(thumbprint(example)).toBe('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs');
+  });
+
+  it.each([
+    [
+      'a 1024-bit key',
+      () => rsa(1024).publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+      /1024 bits/,
+    ],
+    [
+      'an EC key',
+      () =>
+        generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          .publicKey.export({ format: 'pem', type: 'spki' })
+          .toString(),
+      /ec of/,
+    ],
+    [
+      'a private key',
+      () => privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      /never send a private key/,
+    ],
+    [
+      'a private JWK',
+      () => privateKey.export({ format: 'jwk' }) as Record<string, unknown>,
+      /never send a private key/,
+    ],
+    ['a malformed PEM', () => '-----BEGIN PUBLIC KEY-----\nnot base64\n-----END PUBLIC KEY-----', /as PEM/],
+    ['a JWK without n', () => ({ kty: 'RSA', e: 'AQAB' }), /JWK object/],
+  ])('refuse %s, naming the field and what it allows', (_name, value, reason) => {
+    const error = catchError(() => parsePayloadKey(value()));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).params).toEqual([
+      { name: 'payload_encryption_key', reason: expect.stringMatching(reason) },
+    ]);
+    expect((error as ValidationError).params[0]?.reason).toMatch(/2048 to 8192 bits/);
+  });
+});

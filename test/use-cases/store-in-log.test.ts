@@ -1,0 +1,121 @@
+/**
+ * The publish protocol (`storeInLog`) with the in-memory store: gap-free sequences under concurrent
+ * publishes, duplicate ids racing, orphan claims of crashed publishes, old-layout events and the floor.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CLAIM_LEASE_MS } from '#config/limits';
+import { BusyError } from '#domain/errors';
+import { type EventDraft, type StoreInLogDeps, storeInLog } from '#use-cases/events/store-in-log';
+import { FakeClock } from '../support/fakes/clock';
+import { InMemoryEventStore } from '../support/fakes/event-store';
+
+const ORG = 'org-1';
+const IBAN = 'DE89370400440532013000';
+
+let clock: FakeClock;
+let events: InMemoryEventStore;
+let sleeps: number[];
+let deps: StoreInLogDeps;
+
+beforeEach(() => {
+  clock = new FakeClock();
+  events = new InMemoryEventStore();
+  sleeps = [];
+  deps = {
+    events,
+    now: clock.now,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  };
+});
+
+function draft(n: number, overrides: Partial<EventDraft> = {}): EventDraft {
+  return {
+    id: `0193a7c4-1d2e-7f00-8a00-${String(n).padStart(12, '0')}`,
+    orgId: ORG,
+    account: IBAN,
+    type: 'credit_transfer_status_change',
+    triggeredAt: clock.iso(),
+    webhookStatus: 'pending',
+    sequenceFloor: 0,
+    ...overrides,
+  };
+}
+
+const body = (sequence: number) => `{"sequence":${sequence}}`;
+
+describe('storeInLog', () => {
+  it('gives concurrent publishes of one account the sequences 1..N, each body built for its own', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => storeInLog(deps, draft(i), body)));
+    const stored = results.map((result) => (result.created ? result.event : undefined));
+    expect(stored.map((event) => event?.sequence).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+    for (const event of stored) expect(event?.body).toBe(body(event?.sequence ?? 0));
+    // Every claim points at its event.
+    for (const event of stored) expect(events.claims.get(event?.id ?? '')?.sequence).toBe(event?.sequence);
+    // Another account's log starts at 1.
+    const other = await storeInLog(deps, draft(9, { account: 'GB82WEST12345698765432' }), body);
+    expect(other.created && other.event.sequence).toBe(1);
+  });
+
+  it('answers the stored event to a duplicate publish, also when both race', async () => {
+    const [a, b] = await Promise.all([storeInLog(deps, draft(1), body), storeInLog(deps, draft(1), body)]);
+    const created = [a, b].filter((result) => result.created);
+    expect(created).toHaveLength(1);
+    const other = [a, b].find((result) => !result.created);
+    expect(other?.created === false && other.existing.id).toBe(draft(1).id);
+    expect([...events.events.values()]).toHaveLength(1);
+    const again = await storeInLog(deps, draft(1), body);
+    expect(again).toMatchObject({ created: false, existing: { id: draft(1).id, sequence: 1 } });
+  });
+
+  it('takes over the claim of a crashed publish once its lease ran out, and stores at the next free sequence', async () => {
+    // The crashed publish claimed sequence 1 and never stored its event; another event took 1 since.
+    await events.claimId({
+      id: draft(1).id,
+      orgId: ORG,
+      account: IBAN,
+      sequence: 1,
+      owner: 'crashed',
+      claimedAt: clock.now(),
+    });
+    expect(await storeInLog(deps, draft(2), body)).toMatchObject({ created: true, event: { sequence: 1 } });
+    // Within the lease the claim is another publish's, under way: the duplicate waits, then answers busy.
+    await expect(storeInLog(deps, draft(1), body)).rejects.toThrow(BusyError);
+    expect(sleeps.length).toBeGreaterThan(0);
+    expect(events.events.has(draft(1).id)).toBe(false);
+    clock.advance(CLAIM_LEASE_MS);
+    const taken = await storeInLog(deps, draft(1), body);
+    expect(taken).toMatchObject({ created: true, event: { id: draft(1).id, sequence: 2 } });
+    expect(events.claims.get(draft(1).id)).toMatchObject({ sequence: 2 });
+    expect(events.claims.get(draft(1).id)?.owner).not.toBe('crashed');
+  });
+
+  it('answers an old-layout event under the id as stored, and continues above the floor', async () => {
+    const legacy = events.seed({ id: draft(1).id, orgId: ORG, account: IBAN });
+    expect(await storeInLog(deps, draft(1), body)).toEqual({ created: false, existing: legacy });
+    const floored = await storeInLog(deps, draft(2, { sequenceFloor: 41 }), body);
+    expect(floored.created && floored.event.sequence).toBe(42);
+  });
+
+  it('answers busy when every sequence it reads is taken before it can store, leaving only its claim', async () => {
+    const racing = {
+      ...events,
+      latestSequence: async () => 0,
+      insertEvent: async () => ({ created: false as const, occupant: 'someone-else' }),
+    } as unknown as StoreInLogDeps['events'];
+    const bound: StoreInLogDeps['events'] = {
+      latestSequence: racing.latestSequence,
+      claimId: (claim) => events.claimId(claim),
+      readClaim: (id) => events.readClaim(id),
+      moveClaim: (owner, claim) => events.moveClaim(owner, claim),
+      insertEvent: racing.insertEvent,
+      readEvent: (ref) => events.readEvent(ref),
+    };
+    await expect(storeInLog({ ...deps, events: bound }, draft(1), body)).rejects.toThrow(BusyError);
+    expect(events.events.size).toBe(0);
+    expect(events.claims.has(draft(1).id)).toBe(true);
+  });
+});
