@@ -15,14 +15,14 @@ function meteredEvents(engine: Scheduler) {
   const client = new DynamoClient(engine, table, { latency: 8 });
   const store = new InMemoryEventStore();
   const events = meter<EventStore>(store, client, 'events', {
-    getEvent: (id, options) => ({
+    readEvent: (ref, options) => ({
       kind: 'read',
-      key: `EVENT#${id}`,
+      key: `LOG#${ref.orgId}#${ref.account}`,
       consistent: options?.consistent ?? false,
     }),
-    putEvent: (event) => ({
+    insertEvent: (event) => ({
       kind: 'write',
-      key: `EVENT#${event.id}`,
+      key: `LOG#${event.orgId}#${event.account}`,
       indexes: [{ index: 'by-org', key: `ORG#${event.orgId}#EVENTS`, sizeKb: 0.2 }],
     }),
     listEvents: {
@@ -43,35 +43,38 @@ function meteredEvents(engine: Scheduler) {
   return { events, store, client };
 }
 
-const newEvent = (id: string, orgId = 'org-1'): NewEvent => ({
-  id,
+const ACCOUNT = 'DE89370400440532013000';
+/** The `i`-th event of the account's log (sequence `i + 1`). */
+const newEvent = (i: number, orgId = 'org-1', account = ACCOUNT): NewEvent => ({
+  id: `e${i}`,
   orgId,
-  account: 'DE89370400440532013000',
+  account,
+  sequence: i + 1,
   type: 'credit_transfer_status_change',
   triggeredAt: '2026-11-30T08:00:00.000Z',
   body: '{}',
-  signature: 'sha256=00',
   webhookStatus: 'pending',
 });
+const ref = (i: number) => ({ id: `e${i}`, orgId: 'org-1', account: ACCOUNT, sequence: i + 1 });
 
 describe('metered ports', () => {
   it('charges each declared method, delays its answer by the round trip and keeps its result', async () => {
     await simulate(async (engine) => {
       const { events, client } = meteredEvents(engine);
-      await events.putEvent(newEvent('e1'));
+      await events.insertEvent(newEvent(1));
       const started = engine.now();
-      const found = await events.getEvent('e1', { consistent: true });
+      const found = await events.readEvent(ref(1), { consistent: true });
       expect(found?.id).toBe('e1');
       expect(engine.now() - started).toBe(8);
-      await events.getEvent('e1');
+      await events.readEvent(ref(1));
       const page = await events.listEvents({ orgId: 'org-1', offset: 0, limit: 10 });
       expect(page.events).toHaveLength(1);
-      expect(client.meter.of('events.putEvent')).toMatchObject({
+      expect(client.meter.of('events.insertEvent')).toMatchObject({
         calls: 1,
         writeUnits: 1,
         indexWriteUnits: 1,
       });
-      expect(client.meter.of('events.getEvent')).toMatchObject({ calls: 2, readUnits: 1.5 });
+      expect(client.meter.of('events.readEvent')).toMatchObject({ calls: 2, readUnits: 1.5 });
       // The query's minimum before, then the 2 KB it returned (half a unit, eventually consistent).
       expect(client.meter.of('events.listEvents').readUnits).toBe(1);
     });
@@ -80,9 +83,9 @@ describe('metered ports', () => {
   it('passes undeclared methods through and counts them, so a wiring can see what it forgot', async () => {
     await simulate(async (engine) => {
       const { events, client } = meteredEvents(engine);
-      await events.putEvent(newEvent('e1'));
+      await events.insertEvent(newEvent(1));
       const before = engine.now();
-      await events.settlePending('e1', 'failed');
+      await events.settlePending(ref(1), 'failed');
       expect(engine.now()).toBe(before);
       expect(client.meter.unmetered.get('events.settlePending')).toBe(1);
     });
@@ -93,7 +96,8 @@ describe('metered ports', () => {
       const { events, store, client } = meteredEvents(engine);
       const outcomes = await Promise.all(
         Array.from({ length: 3_000 }, (_, i) =>
-          events.putEvent(newEvent(`e${i}`, 'big-org')).then(
+          // One account each: only the organization's index partition is shared.
+          events.insertEvent(newEvent(i, 'big-org', `ACCOUNT-${i}`)).then(
             () => 'stored',
             (error: unknown) => (error instanceof DynamoThrottlingError ? 'throttled' : 'other'),
           ),
@@ -105,7 +109,7 @@ describe('metered ports', () => {
       // The backoff (up to 1 + 2 + 4 s) lets several seconds' worth of 1,000 in, not all 3,000.
       expect(stored).toBeGreaterThan(1_000);
       expect(stored).toBeLessThan(3_000);
-      const counts = client.meter.of('events.putEvent');
+      const counts = client.meter.of('events.insertEvent');
       expect(counts.failures).toBe(3_000 - stored);
       expect(counts.attempts).toBe(counts.calls + counts.retries);
       expect(client.meter.reasons.get('IndexWriteKeyRangeThroughputExceeded')).toBe(counts.throttles);

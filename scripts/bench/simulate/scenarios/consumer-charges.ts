@@ -1,12 +1,15 @@
 /**
- * What the consumer's port calls cost in DynamoDB, declared for the metered ports: the requests the
- * DynamoDB adapters (`lambdas/adapters/dynamodb/`) send for each method, with item sizes computed from the
- * adapters' own item layouts (`eventItem`, `attemptItem`), so that a changed layout changes the bill.
- * Provisional until the wiring of issue 15 declares every port in one place.
+ * What Herald's port calls cost in DynamoDB, declared for the metered ports: the requests the DynamoDB
+ * adapters (`lambdas/adapters/dynamodb/`) send for each method on the account-log layout (issue 17), with
+ * item sizes computed from the adapters' own item layouts (`eventItem`, `attemptItem`), so that a changed
+ * layout changes the bill. Each request is charged at the partition its key names: an event's log item at
+ * `LOG#<org>#<IBAN>`, an id's claim at `EVENT#<id>`, an index entry at its write shard
+ * (`ORG#<org>#EVENTS#<k>`). Provisional until the wiring of issue 15 declares every port in one place.
  */
-import { attemptItem, eventItem, keys } from '#adapters/dynamodb/items';
+import { attemptItem, eventItem } from '#adapters/dynamodb/events/event-items';
+import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
-import type { DeliveryAttempt, EventRecord } from '#domain/model';
+import type { DeliveryAttempt, EventRecord, EventRef } from '#domain/model';
 import type { DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
 import type { Charge, IndexWrite } from '../aws/dynamodb/capacity';
 import { itemBytes, itemKb, valueBytes } from '../aws/dynamodb/item-size';
@@ -16,6 +19,12 @@ import type { MeterRules } from '../ports/metered';
 const INDEX_ENTRY_KB = 0.2;
 /** Account and organization items (health included), under 1 KB. */
 const DIRECTORY_ITEM_KB = 0.6;
+/** A claim item (`EVENT#<id>`: organization, account, sequence, owner, times): a few dozen bytes. */
+const CLAIM_ITEM_KB = 0.15;
+/** The packed `X-Signature` an attempt leaves on the item (`sig`, one MAC). */
+const SIG_BYTES = 4 + 32;
+/** What `latestSequence` reads: the last log item's keys only (projection `sk`), billed on the item read. */
+const KEY_READ_KB = 1;
 
 /** Sizes of event items as the adapter stores them; the compressed body is computed once per event. */
 export class EventItemSizes {
@@ -26,7 +35,8 @@ export class EventItemSizes {
     if (record === undefined) return 1;
     let fixed = this.fixed.get(record.id);
     if (fixed === undefined) {
-      fixed = itemBytes({ ...eventItem({ ...record, webhookStatus: 'pending' }), deliveries: undefined });
+      const item = eventItem({ ...record, sequence: record.sequence ?? 0, webhookStatus: 'pending' });
+      fixed = itemBytes({ ...item, deliveries: undefined, webhook_status: undefined });
       this.fixed.set(record.id, fixed);
     }
     const mutable = itemBytes({
@@ -37,68 +47,117 @@ export class EventItemSizes {
       lease_until: record.leaseUntil,
       next_attempt_at: record.nextAttemptAt,
     });
-    return (fixed + mutable + extraBytes) / 1024;
+    const sig = record.signature === undefined ? 0 : 'sig'.length + SIG_BYTES;
+    return (fixed + mutable + sig + extraBytes) / 1024;
   }
 }
 
-/** Bytes one more attempt adds to an item: a list element (one byte) and its map. */
+/** Bytes one more attempt adds to an item: a list element (one byte) and its map, and the new `sig`. */
 function attemptBytes(attempt: DeliveryAttempt): number {
-  return 1 + valueBytes(attemptItem(attempt));
+  return 1 + valueBytes(attemptItem(attempt)) + 'sig'.length + SIG_BYTES;
 }
 
+/** The partition key of an event's item: its account's log (or, before logs, its id). */
+const eventKey = (ref: EventRef): string => keys.eventAt(ref).pk;
+
 /**
- * Charges of the event store's methods the consumer calls.
+ * Charges of the event store's methods that publishing, the consumer and the reconciler call.
  *
+ * @param lookup - the stored event of an id (for item sizes and the status an update leaves)
  * @param sizes - share one across environments: it caches each event's compressed body size
  */
 export function eventStoreCharges(
   lookup: (id: string) => EventRecord | undefined,
   sizes: EventItemSizes,
 ): MeterRules<EventStore> {
-  const key = (id: string) => keys.event(id).pk;
-  const statusIndex = (status: 'failed' | 'skipped', record: EventRecord | undefined): IndexWrite[] =>
-    record === undefined
-      ? []
-      : [{ index: STATUS_INDEXES[status].name, key: keys.orgEvents(record.orgId), sizeKb: INDEX_ENTRY_KB }];
+  const statusIndex = (status: 'failed' | 'skipped', ref: EventRef): IndexWrite[] => [
+    { index: STATUS_INDEXES[status].name, key: keys.eventIndexKey(ref), sizeKb: INDEX_ENTRY_KB },
+  ];
+  const update = (ref: EventRef, extraBytes = 0, indexes: IndexWrite[] = []): Charge => ({
+    kind: 'write',
+    key: eventKey(ref),
+    sizeKb: sizes.kb(lookup(ref.id), extraBytes),
+    indexes,
+  });
   return {
-    getEvent: (id, options) => ({
-      kind: 'read',
-      key: key(id),
-      sizeKb: sizes.kb(lookup(id)),
+    // Publish: the log's last key, the id's claim, the event at its sequence (with its index entry).
+    latestSequence: (orgId, account, options) => ({
+      kind: 'query',
+      key: keys.log(orgId, account),
+      sizeKb: KEY_READ_KB,
       consistent: options?.consistent ?? false,
     }),
-    putEvent: (event) => ({
+    claimId: (claim) => ({ kind: 'write', key: keys.event(claim.id).pk, sizeKb: CLAIM_ITEM_KB }),
+    moveClaim: (_owner, claim) => ({ kind: 'write', key: keys.event(claim.id).pk, sizeKb: CLAIM_ITEM_KB }),
+    readClaim: (id) => ({ kind: 'read', key: keys.event(id).pk, sizeKb: CLAIM_ITEM_KB }),
+    insertEvent: (event) => ({
       kind: 'write',
-      key: key(event.id),
+      key: keys.log(event.orgId, event.account),
       sizeKb: itemKb(eventItem(event)),
-      indexes: [{ index: 'by-org', key: keys.orgEvents(event.orgId), sizeKb: INDEX_ENTRY_KB }],
+      indexes: [
+        { index: 'by-org', key: keys.eventIndexKey(event), sizeKb: INDEX_ENTRY_KB },
+        ...(event.webhookStatus === 'skipped' ? statusIndex('skipped', event) : []),
+      ],
     }),
-    takeLease: (id) => ({ kind: 'write', key: key(id), sizeKb: sizes.kb(lookup(id), 12) }),
-    recordAttempt: (id, attempt, status): Charge => {
+    // Reads of an event: by its id through the claim (two reads), or at its place (one).
+    getEvent: (id, options) => {
+      const consistent = options?.consistent ?? false;
       const record = lookup(id);
-      const wasFailed = record?.webhookStatus === 'failed';
+      const claim: Charge = { kind: 'read', key: keys.event(id).pk, sizeKb: CLAIM_ITEM_KB, consistent };
+      if (record === undefined) return claim;
+      return [claim, { kind: 'read', key: eventKey(record), sizeKb: sizes.kb(record), consistent }];
+    },
+    readEvent: (ref, options) => ({
+      kind: 'read',
+      key: eventKey(ref),
+      sizeKb: sizes.kb(lookup(ref.id)),
+      consistent: options?.consistent ?? false,
+    }),
+    readLog: {
+      before: (orgId, account) => ({
+        kind: 'query',
+        key: keys.log(orgId, account),
+        sizeKb: 0,
+        consistent: true,
+      }),
+      after: (events, orgId, account) => ({
+        kind: 'query',
+        key: keys.log(orgId, account),
+        sizeKb: events.reduce((kb, event) => kb + sizes.kb(event), 0),
+        consistent: true,
+      }),
+    },
+    // Delivery: updates of the log item; the sparse status indexes change only with a failure or skip.
+    takeLease: (ref) => update(ref, 12),
+    markWaiting: (ref) => update(ref, 12),
+    recordAttempt: (ref, attempt, status) => {
+      const wasFailed = lookup(ref.id)?.webhookStatus === 'failed';
       // The sparse `failed` index gains an entry on a failure and loses it on a late success.
       const indexes =
-        status === 'failed' || (status === 'success' && wasFailed) ? statusIndex('failed', record) : [];
-      return { kind: 'write', key: key(id), sizeKb: sizes.kb(record, attemptBytes(attempt)), indexes };
+        status === 'failed' || (status === 'success' && wasFailed) ? statusIndex('failed', ref) : [];
+      return update(ref, attemptBytes(attempt), indexes);
     },
-    settlePending: (id, status) => {
-      const record = lookup(id);
-      const pending = record?.webhookStatus === 'pending';
-      return {
-        kind: 'write',
-        key: key(id),
-        sizeKb: sizes.kb(record),
-        indexes: pending ? statusIndex(status, record) : [],
-      };
-    },
+    settlePending: (ref, status) =>
+      update(ref, 0, lookup(ref.id)?.webhookStatus === 'pending' ? statusIndex(status, ref) : []),
   };
 }
 
-/** Charges of the directory reads (eventually consistent GetItems). */
+/** Charges of the directory calls: GetItems of the account and organization items, the watermark's update. */
 export const directoryCharges: MeterRules<DirectoryStore> = {
-  getAccount: (iban) => ({ kind: 'read', key: keys.account(iban).pk, sizeKb: DIRECTORY_ITEM_KB }),
-  getOrganization: (id) => ({ kind: 'read', key: keys.organization(id).pk, sizeKb: DIRECTORY_ITEM_KB }),
+  getAccount: (iban, options) => ({
+    kind: 'read',
+    key: keys.account(iban).pk,
+    sizeKb: DIRECTORY_ITEM_KB,
+    consistent: options?.consistent ?? false,
+  }),
+  getOrganization: (id, options) => ({
+    kind: 'read',
+    key: keys.organization(id).pk,
+    sizeKb: DIRECTORY_ITEM_KB,
+    consistent: options?.consistent ?? false,
+  }),
+  advanceSettledThrough: (iban) => ({ kind: 'write', key: keys.account(iban).pk, sizeKb: DIRECTORY_ITEM_KB }),
+  getEventRetentionDays: () => ({ kind: 'read', key: 'SETTINGS', sizeKb: 0.1 }),
 };
 
 /** Every health write is one UpdateItem of the account item. */
@@ -116,4 +175,5 @@ export const healthCharges: MeterRules<EndpointHealthStore> = {
   takeSlot: accountWrite,
   releaseSlot: accountWrite,
   enable: accountWrite,
+  endpointId: accountWrite,
 };

@@ -3,7 +3,7 @@
  * use-case's outcomes and errors, which events have settled) and the report it hands back.
  */
 import type { EventRecord } from '#domain/model';
-import type { DeliveryOutcome } from '#use-cases/deliver-event';
+import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
 import type { InMemoryEventStore } from '../../../../test/support/fakes/event-store';
 import type { DynamoMeter } from '../aws/dynamodb/meter';
 import type { EventSourceStats, SqsEventSource } from '../aws/lambda/sqs-event-source';

@@ -16,16 +16,15 @@ import {
   DELIVERY_QUEUE,
   FORWARDER_EVENT_SOURCE,
   MAX_ATTEMPTS,
-  REPLACE_AFTER_AGE_SECONDS,
-  REPLACE_AT_RECEIVE_COUNT,
 } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
-import { DEFAULT_HEALTH_POLICY } from '#domain/endpoint-health';
+import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import type { EventRef } from '#domain/model';
 import type { DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/retry-schedule';
 import { webhookBody } from '#domain/webhook-body';
-import { CachedDirectory } from '#use-cases/cached-directory';
-import { type BatchDeps, deliverBatch } from '#use-cases/deliver-batch';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { InMemoryDirectoryStore } from '../../../../test/support/fakes/directory-store';
 import { FakeEndpointHealthStore } from '../../../../test/support/fakes/endpoint-health-store';
 import { InMemoryEventStore } from '../../../../test/support/fakes/event-store';
@@ -126,17 +125,11 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   /** Module init of the consumer: what `deliver-webhooks.ts` builds at module scope, per environment. */
   const init = (): SqsHandler => {
     const client = new DynamoClient(engine, table, { meter: dynamo });
-    const directory = new CachedDirectory(
-      meter<DirectoryStore>(directoryStore, client, 'directory', directoryCharges),
-      30_000,
-      engine.now,
-    );
     const deps: BatchDeps = {
       events: meter<EventStore>(eventStore, client, 'events', eventCharges),
-      directory,
+      directory: meter<DirectoryStore>(directoryStore, client, 'directory', directoryCharges),
       health: meter<EndpointHealthStore>(healthStore, client, 'health', healthCharges),
       healthPolicy: DEFAULT_HEALTH_POLICY,
-      remember: (iban, health) => directory.remember(iban, health),
       sender,
       queue: new SqsDeliveryQueue(sqs, QUEUE_URL),
       schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
@@ -168,7 +161,8 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   // Publish (stub): store each event at its publish time; the forwarder (stub) sends what the stream
   // gathered once per batching window, through the real queue adapter.
   const forwarder = new SqsDeliveryQueue(sqs, QUEUE_URL);
-  const gathered: string[] = [];
+  const gathered: EventRef[] = [];
+  const sequences = new Map<string, number>();
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {
     const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
@@ -176,17 +170,20 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     engine.at(start + Math.floor((i * spread) / scenario.events), () => {
       const triggeredAt = new Date(engine.now()).toISOString();
       const orgId = directoryStore.accounts.get(account)?.orgId ?? 'org-0';
+      const sequence = (sequences.get(account) ?? 0) + 1;
+      sequences.set(account, sequence);
       const body = webhookBody({
         id,
+        sequence,
         type: 'credit_transfer_status_change',
         account,
         triggeredAt,
         payloadJson: JSON.stringify(SAMPLE_PAYLOAD),
         baseUrl: 'https://api.herald.example',
       });
-      eventStore.seed({ id, orgId, account, triggeredAt, body, signature: `sha256=${'0'.repeat(64)}` });
+      eventStore.seed({ id, orgId, account, sequence, triggeredAt, body });
       observer.published(id);
-      gathered.push(id);
+      gathered.push({ id, orgId, account, sequence });
     });
   }
   const windowMs = FORWARDER_EVENT_SOURCE.maxBatchingWindowSeconds * 1000;
