@@ -2,9 +2,10 @@
  * What a consumer scenario observes while it runs (publish times, first successful answers, the
  * use-case's outcomes and errors, which events have settled) and the report it hands back.
  */
+
+import type { InMemoryEventStore } from '#adapters/memory/event-store';
 import type { EventRecord } from '#domain/model';
 import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
-import type { InMemoryEventStore } from '../../../../test/support/fakes/event-store';
 import type { DynamoMeter } from '../aws/dynamodb/meter';
 import type { EventSourceStats, SqsEventSource } from '../aws/lambda/sqs-event-source';
 import type { QueueStats, SimQueue } from '../aws/sqs/queue';

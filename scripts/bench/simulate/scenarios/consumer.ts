@@ -7,6 +7,9 @@
  * gives them a home outside `test/`.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { InMemoryDirectoryStore } from '#adapters/memory/directory-store';
+import { InMemoryEndpointHealthStore } from '#adapters/memory/endpoint-health-store';
+import { InMemoryEventStore } from '#adapters/memory/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { toQueueMessages } from '#adapters/sqs/sqs-records';
 import {
@@ -25,9 +28,6 @@ import type { EventRef } from '#domain/model';
 import type { DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
 import { webhookBody } from '#domain/webhook-body';
 import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { InMemoryDirectoryStore } from '../../../../test/support/fakes/directory-store';
-import { FakeEndpointHealthStore } from '../../../../test/support/fakes/endpoint-health-store';
-import { InMemoryEventStore } from '../../../../test/support/fakes/event-store';
 import { SAMPLE_PAYLOAD } from '../../capacity';
 import { DynamoClient } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
@@ -71,7 +71,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   const engine = new Scheduler({ seed: scenario.seed ?? 1 });
   const start = engine.now();
   const eventStore = new InMemoryEventStore();
-  const healthStore = new FakeEndpointHealthStore();
+  const healthStore = new InMemoryEndpointHealthStore();
   const directoryStore = new InMemoryDirectoryStore(healthStore);
   const receivers: Receiver[] = [];
   const receiverByUrl = new Map<string, Receiver>();
