@@ -16,7 +16,7 @@ import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
-import { printSimulationSmoke } from './simulate/bench';
+import { printFirstTryCost, printPublishCeiling } from './simulate/bench';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -43,7 +43,10 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('simulate')) await printSimulationSmoke();
+if (wants('simulate')) {
+  await printPublishCeiling();
+  await printFirstTryCost();
+}
 
 if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();

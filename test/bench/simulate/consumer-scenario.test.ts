@@ -1,6 +1,7 @@
 /**
- * The simulation drives Herald's real consumer code: `deliverBatch` behind the Lambda event source, on the
- * SQS model, over metered fakes, with one account whose receiver hangs.
+ * The simulation drives Herald's real code end to end: `recordEvent` through the API, the stream and the
+ * forwarder, `deliverBatch` behind the Lambda event source on the SQS model, the dead-letter reconciler,
+ * over metered in-memory ports, with one account whose receiver hangs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '#config/delivery';
@@ -31,7 +32,7 @@ function fingerprint(run: ConsumerRun): string {
   });
 }
 
-describe('consumer scenario (deliverBatch, 1,000 events over 50 accounts, one hanging receiver)', () => {
+describe('Herald scenario (recordEvent → stream → deliverBatch, 1,000 events over 50 accounts, one hanging receiver)', () => {
   let run: ConsumerRun;
   beforeAll(async () => {
     run = await scenario(7);
@@ -44,6 +45,20 @@ describe('consumer scenario (deliverBatch, 1,000 events over 50 accounts, one ha
     expect([...run.dynamo.unmetered]).toEqual([]);
     expect(run.settledMs).toBeGreaterThan(0);
     expect(run.virtualMs).toBeGreaterThanOrEqual(run.settledMs ?? 0);
+  });
+
+  it('publishes every event once through recordEvent, at gap-free sequences per account, and forwards each', () => {
+    expect(run.publish).toMatchObject({ requested: 1_000, stored: 1_000, abandoned: 0 });
+    expect(run.forwarder.records).toBe(1_000);
+    const sequences = new Map<string, number[]>();
+    for (const event of run.events)
+      sequences.set(event.account, [...(sequences.get(event.account) ?? []), event.sequence ?? 0]);
+    expect(sequences.size).toBe(50);
+    for (const list of sequences.values()) {
+      expect(list.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    }
+    expect(run.dynamo.of('api.events.claimId').calls).toBe(1_000);
+    expect(run.dynamo.of('api.events.insertEvent').indexWriteUnits).toBeGreaterThanOrEqual(1_000);
   });
 
   it('delivers every event of a healthy account and settles the hanging account’s events as failed or skipped', () => {
@@ -76,8 +91,8 @@ describe('consumer scenario (deliverBatch, 1,000 events over 50 accounts, one ha
     expect(run.lambda.invocations).toBeGreaterThanOrEqual(100);
     expect(run.lambda.peakConcurrency).toBe(20);
     expect(run.queue.requests.calls.ChangeMessageVisibility).toBeGreaterThan(0);
-    expect(run.dynamo.of('events.readEvent').calls).toBeGreaterThanOrEqual(1_000);
-    expect(run.dynamo.of('events.recordAttempt').writeUnits).toBeGreaterThanOrEqual(1_000);
+    expect(run.dynamo.of('consumer.events.readEvent').calls).toBeGreaterThanOrEqual(1_000);
+    expect(run.dynamo.of('consumer.events.recordAttempt').writeUnits).toBeGreaterThanOrEqual(1_000);
   });
 
   it('is deterministic for a seed, and a seed changes the run', async () => {

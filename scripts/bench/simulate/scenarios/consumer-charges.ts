@@ -65,13 +65,18 @@ const eventKey = (ref: EventRef): string => keys.eventAt(ref).pk;
  *
  * @param lookup - the stored event of an id (for item sizes and the status an update leaves)
  * @param sizes - share one across environments: it caches each event's compressed body size
+ * @param options - `indexShards`: Herald's write shards (default), or 1 for the unsharded layout
  */
 export function eventStoreCharges(
   lookup: (id: string) => EventRecord | undefined,
   sizes: EventItemSizes,
+  options: { readonly indexShards?: number | undefined } = {},
 ): MeterRules<EventStore> {
+  // One shard is the layout before write sharding: all of an organization's entries on one partition.
+  const indexKey = (ref: EventRef): string =>
+    options.indexShards === 1 ? keys.orgEvents(ref.orgId) : keys.eventIndexKey(ref);
   const statusIndex = (status: 'failed' | 'skipped', ref: EventRef): IndexWrite[] => [
-    { index: STATUS_INDEXES[status].name, key: keys.eventIndexKey(ref), sizeKb: INDEX_ENTRY_KB },
+    { index: STATUS_INDEXES[status].name, key: indexKey(ref), sizeKb: INDEX_ENTRY_KB },
   ];
   const update = (ref: EventRef, extraBytes = 0, indexes: IndexWrite[] = []): Charge => ({
     kind: 'write',
@@ -95,7 +100,7 @@ export function eventStoreCharges(
       key: keys.log(event.orgId, event.account),
       sizeKb: itemKb(eventItem(event)),
       indexes: [
-        { index: 'by-org', key: keys.eventIndexKey(event), sizeKb: INDEX_ENTRY_KB },
+        { index: 'by-org', key: indexKey(event), sizeKb: INDEX_ENTRY_KB },
         ...(event.webhookStatus === 'skipped' ? statusIndex('skipped', event) : []),
       ],
     }),

@@ -6,6 +6,7 @@
 import type { InMemoryEventStore } from '#adapters/memory/event-store';
 import type { EventRecord } from '#domain/model';
 import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
+import type { ReconcileOutcome } from '#use-cases/delivery/reconcile-dead-letter';
 import type { DynamoMeter } from '../aws/dynamodb/meter';
 import type { EventSourceStats, SqsEventSource } from '../aws/lambda/sqs-event-source';
 import type { QueueStats, SimQueue } from '../aws/sqs/queue';
@@ -14,6 +15,8 @@ import type { RunResult, Scheduler } from '../engine/scheduler';
 import type { SentRequest } from '../ports/sim-webhook-sender';
 import type { Receiver } from '../receivers/receivers';
 import { quantile } from '../report';
+import type { ForwarderStats } from './forwarder';
+import type { PublishStats } from './publisher';
 
 /** A queue's figures at the end of a run. */
 export interface QueueReport {
@@ -48,6 +51,10 @@ export interface ConsumerRun {
   readonly deadLetters: QueueReport;
   readonly lambda: EventSourceStats & { readonly coldStarts: number };
   readonly dynamo: DynamoMeter;
+  readonly publish: PublishStats;
+  readonly forwarder: ForwarderStats;
+  /** Dead letters the reconciler handled, by outcome. */
+  readonly reconciled: Readonly<Record<string, number>>;
 }
 
 /** What the scenario hands over at the end. */
@@ -61,6 +68,8 @@ export interface RunParts {
   readonly deadLetters: SimQueue;
   readonly source: SqsEventSource;
   readonly dynamo: DynamoMeter;
+  readonly publish: PublishStats;
+  readonly forwarder: ForwarderStats;
 }
 
 /** The observer a scenario wires into its ports. */
@@ -68,7 +77,10 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
   const publishedAt = new Map<string, number>();
   const deliveredAt = new Map<string, number>();
   const settled = new Set<string>();
+  /** Events whose first delivery ends a run that stops at delivery (see `watchDelivered`). */
+  const awaited = new Set<string>();
   const outcomes: Record<string, number> = {};
+  const reconciled: Record<string, number> = {};
   const batchErrors: unknown[] = [];
   let settledAt: number | undefined;
 
@@ -82,17 +94,28 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
     get publishedCount(): number {
       return publishedAt.size;
     },
-    published(id: string): void {
+    /** A publish starts (`awaited`: a run stopping at delivery waits for this event). */
+    published(id: string, awaitedEvent = false): void {
       publishedAt.set(id, engine.now());
+      if (awaitedEvent) awaited.add(id);
     },
     sent({ request, result, at }: SentRequest): void {
       const id = request.headers['webhook-id'];
       if (id !== undefined && result.status >= 200 && result.status < 300 && !deliveredAt.has(id)) {
         deliveredAt.set(id, at);
+        awaited.delete(id);
       }
     },
     outcome(id: string, outcome: DeliveryOutcome): void {
       outcomes[outcome.kind] = (outcomes[outcome.kind] ?? 0) + 1;
+      if (store.events.get(id)?.webhookStatus !== 'pending') settled.add(id);
+    },
+    /** A publish the client gave up on: nothing was stored, so nothing will settle. */
+    abandoned(id: string): void {
+      settled.add(id);
+    },
+    reconciled(id: string, outcome: ReconcileOutcome): void {
+      reconciled[outcome] = (reconciled[outcome] ?? 0) + 1;
       if (store.events.get(id)?.webhookStatus !== 'pending') settled.add(id);
     },
     error(_messageId: string, error: unknown): void {
@@ -104,6 +127,14 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
         if (settled.size < total) return false;
         settledAt ??= engine.now();
         return queue.size === 0;
+      };
+    },
+    /** The stop condition of a run that ends once every awaited event was delivered (after `total` publishes). */
+    watchDelivered(total: number): () => boolean {
+      return () => {
+        if (publishedAt.size < total || awaited.size > 0) return false;
+        settledAt ??= engine.now();
+        return true;
       };
     },
     report(parts: RunParts): ConsumerRun {
@@ -125,6 +156,9 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
         deadLetters: queueReport(parts.deadLetters),
         lambda: { ...parts.source.stats, coldStarts: parts.source.environments.stats.coldStarts },
         dynamo: parts.dynamo,
+        publish: parts.publish,
+        forwarder: parts.forwarder,
+        reconciled,
       };
     },
   };

@@ -1,50 +1,37 @@
 /**
- * The delivery consumer as deployed, in virtual time: Herald's real `deliverBatch` (and the real SQS
- * adapter and record mapping) behind the Lambda SQS event source model, on the delivery queue model with
- * its dead-letter queue, over metered in-memory ports and receiver models. Publishing and the stream
- * forwarder are stubs here (events are stored as published and forwarded once a second, unmetered) until
- * issue 15's wiring runs them too. The in-memory ports are Herald's test fakes, borrowed until that wiring
- * gives them a home outside `test/`.
+ * Herald end to end, in virtual time: clients publish through the real `recordEvent` (`publisher.ts`),
+ * the table's stream feeds the forwarder (`forwarder.ts`, the real queue adapter), the delivery consumer
+ * runs the real `deliverBatch` (with the real endpoint health and circuit breaker) behind the Lambda SQS
+ * event source model, and the dead-letter reconciler runs the real `reconcileBatch` on the dead-letter
+ * queue; every store call is metered against the DynamoDB model (`deployment.ts`).
  */
-import type { SQSClient } from '@aws-sdk/client-sqs';
-import { InMemoryDirectoryStore } from '#adapters/memory/directory-store';
-import { InMemoryEndpointHealthStore } from '#adapters/memory/endpoint-health-store';
-import { InMemoryEventStore } from '#adapters/memory/event-store';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { toQueueMessages } from '#adapters/sqs/sqs-records';
 import {
   CONSUMER_EVENT_SOURCE,
   CONSUMER_TIMEOUT_SECONDS,
-  DEAD_LETTER_QUEUE,
-  DELIVERY_QUEUE,
-  FORWARDER_EVENT_SOURCE,
   MAX_ATTEMPTS,
+  RECONCILER_EVENT_SOURCE,
 } from '#config/delivery';
-import { STATUS_INDEXES } from '#config/storage';
 import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
-import type { EventRef } from '#domain/model';
-import type { DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
-import { webhookBody } from '#domain/webhook-body';
+import { ibanWithCheckDigits } from '#domain/iban';
+import type { QueueMessage } from '#domain/ports';
 import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
+import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { SAMPLE_PAYLOAD } from '../../capacity';
-import { DynamoClient } from '../aws/dynamodb/client';
-import { DynamoMeter } from '../aws/dynamodb/meter';
-import { DynamoTable, type TableConfig } from '../aws/dynamodb/table';
 import { SqsEventSource, type SqsHandler } from '../aws/lambda/sqs-event-source';
-import { StandardQueue } from '../aws/sqs/standard-queue';
 import type { Latency } from '../engine/random';
 import { Scheduler } from '../engine/scheduler';
-import { meter } from '../ports/metered';
-import { SimSqsClient } from '../ports/sim-sqs-client';
 import { SimWebhookSender } from '../ports/sim-webhook-sender';
 import { fastReceiver, type Receiver } from '../receivers/receivers';
-import { directoryCharges, EventItemSizes, eventStoreCharges, healthCharges } from './consumer-charges';
 import { type ConsumerRun, observeRun } from './consumer-run';
+import { type DeploymentOptions, deploy } from './deployment';
+import { Forwarder } from './forwarder';
+import { Publisher, type PublisherOptions } from './publisher';
 
-/** A consumer scenario. */
-export interface ConsumerScenario {
+/** A scenario. */
+export interface ConsumerScenario extends DeploymentOptions {
   readonly seed?: number;
   readonly events: number;
   /** Accounts, each with its own endpoint; events go round-robin over them. */
@@ -56,82 +43,63 @@ export interface ConsumerScenario {
   readonly maximumConcurrency?: number;
   /** Publishes are spread evenly over this long (default 1 s). */
   readonly publishOverMs?: number;
+  readonly publisher?: PublisherOptions;
+  /** Shards of the table's stream (default 4). */
+  readonly streamShards?: number;
   readonly coldStart?: Latency;
-  readonly table?: Partial<Omit<TableConfig, 'name' | 'indexes'>>;
+  /**
+   * When the run ends: once every event settled and the queue is empty (default), or once every event of
+   * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
+   */
+  readonly stopAtDeliveryOf?: (accountIndex: number) => boolean;
   /** Safety stop in virtual time (default 10 days). */
   readonly maxVirtualMs?: number;
 }
 
-const QUEUE_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery';
-const DLQ_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery-dlq';
+/** The valid German IBAN of scenario account `index` (IBANs sort by index). */
+export function scenarioIban(index: number): string {
+  return ibanWithCheckDigits('DE', `37040044${String(index).padStart(10, '0')}`);
+}
+
+/** The `i`-th event's id: a canonical UUID v4, unique per index. */
+export function scenarioEventId(i: number): string {
+  return `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+}
 
 /** Runs a scenario until every event has settled (and the queue is empty) or the safety stop. */
 export async function runConsumerScenario(scenario: ConsumerScenario): Promise<ConsumerRun> {
   const wallStart = performance.now();
   const engine = new Scheduler({ seed: scenario.seed ?? 1 });
   const start = engine.now();
-  const eventStore = new InMemoryEventStore();
-  const healthStore = new InMemoryEndpointHealthStore();
-  const directoryStore = new InMemoryDirectoryStore(healthStore);
+  const deployment = deploy(engine, scenario);
   const receivers: Receiver[] = [];
   const receiverByUrl = new Map<string, Receiver>();
   const ibans: string[] = [];
   const perOrg = scenario.accountsPerOrganization ?? 10;
   for (let i = 0; i < scenario.accounts; i++) {
     const orgId = `org-${Math.floor(i / perOrg)}`;
-    if (i % perOrg === 0) directoryStore.addOrganization(orgId);
-    const iban = `SIM${String(i).padStart(8, '0')}`;
+    if (i % perOrg === 0) deployment.directory.addOrganization(orgId);
+    const iban = scenarioIban(i);
     const webhookUrl = `https://receiver-${i}.example.com/herald`;
-    directoryStore.addAccount({ iban, orgId, webhookUrl });
+    deployment.directory.addAccount({ iban, orgId, webhookUrl, endpointId: `ep-${i}` });
     const receiver = scenario.receiver?.(i) ?? fastReceiver();
     receivers.push(receiver);
     receiverByUrl.set(webhookUrl, receiver);
     ibans.push(iban);
   }
 
-  const table = new DynamoTable(
-    {
-      name: 'herald-events',
-      mode: { kind: 'on-demand' },
-      ...scenario.table,
-      indexes: { 'by-org': {}, [STATUS_INDEXES.failed.name]: {}, [STATUS_INDEXES.skipped.name]: {} },
-    },
-    engine.now,
-  );
-  const dynamo = new DynamoMeter();
-  const deadLetters = new StandardQueue(engine, {
-    name: 'herald-delivery-dlq',
-    retentionSeconds: DEAD_LETTER_QUEUE.retentionPeriodSeconds,
-    visibilityTimeoutSeconds: DEAD_LETTER_QUEUE.visibilityTimeoutSeconds,
-  });
-  const queue = new StandardQueue(engine, {
-    name: 'herald-delivery',
-    visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds,
-    retentionSeconds: DELIVERY_QUEUE.retentionPeriodSeconds,
-    receiveWaitSeconds: DELIVERY_QUEUE.receiveWaitTimeSeconds,
-    redrive: { deadLetter: deadLetters, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
-  });
-  const sqs = new SimSqsClient(
-    engine,
-    new Map([
-      [QUEUE_URL, queue],
-      [DLQ_URL, deadLetters],
-    ]),
-  ) as unknown as SQSClient;
-  const observer = observeRun(engine, eventStore);
+  const observer = observeRun(engine, deployment.events);
   const sender = new SimWebhookSender(engine, (url) => receiverByUrl.get(url), { onResult: observer.sent });
-
-  const eventCharges = eventStoreCharges((id) => eventStore.events.get(id), new EventItemSizes());
   /** Module init of the consumer: what `deliver-webhooks.ts` builds at module scope, per environment. */
-  const init = (): SqsHandler => {
-    const client = new DynamoClient(engine, table, { meter: dynamo });
+  const consumerInit = (): SqsHandler => {
+    const ports = deployment.ports('consumer');
     const deps: BatchDeps = {
-      events: meter<EventStore>(eventStore, client, 'events', eventCharges),
-      directory: meter<DirectoryStore>(directoryStore, client, 'directory', directoryCharges),
-      health: meter<EndpointHealthStore>(healthStore, client, 'health', healthCharges),
+      events: ports.events,
+      directory: ports.directory,
+      health: ports.health,
       healthPolicy: DEFAULT_HEALTH_POLICY,
       sender,
-      queue: new SqsDeliveryQueue(sqs, QUEUE_URL),
+      queue: ports.queue,
       schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
       maxAttempts: MAX_ATTEMPTS,
       urlPolicy: 'public-https',
@@ -143,70 +111,89 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
       observe: observer.outcome,
       observeError: observer.error,
     };
-    return async (event) => {
-      const keep = await deliverBatch(deps, toQueueMessages(event.Records));
-      return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
-    };
+    return queueHandler((messages) => deliverBatch(deps, messages));
   };
   const source = new SqsEventSource(engine, {
-    queue,
+    queue: deployment.queue,
     batchSize: CONSUMER_EVENT_SOURCE.batchSize,
     reportBatchItemFailures: CONSUMER_EVENT_SOURCE.reportBatchItemFailures,
     maximumConcurrency: scenario.maximumConcurrency ?? 20,
     timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
     coldStart: scenario.coldStart ?? 250,
-    init,
+    init: consumerInit,
+  });
+  /** Module init of the dead-letter reconciler (`reconcile-dead-letters.ts`). */
+  const reconcilerInit = (): SqsHandler => {
+    const ports = deployment.ports('reconciler');
+    const deps = {
+      events: ports.events,
+      queue: ports.queue,
+      maxAttempts: MAX_ATTEMPTS,
+      observe: observer.reconciled,
+      observeError: observer.error,
+    };
+    return queueHandler((messages) => reconcileBatch(deps, messages));
+  };
+  const reconciler = new SqsEventSource(engine, {
+    queue: deployment.deadLetters,
+    batchSize: RECONCILER_EVENT_SOURCE.batchSize,
+    reportBatchItemFailures: RECONCILER_EVENT_SOURCE.reportBatchItemFailures,
+    maximumConcurrency: 2,
+    timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+    coldStart: scenario.coldStart ?? 250,
+    init: reconcilerInit,
   });
 
-  // Publish (stub): store each event at its publish time; the forwarder (stub) sends what the stream
-  // gathered once per batching window, through the real queue adapter.
-  const forwarder = new SqsDeliveryQueue(sqs, QUEUE_URL);
-  const gathered: EventRef[] = [];
-  const sequences = new Map<string, number>();
+  // Clients publish each event at its time through the API; the stream and the forwarder take it on.
+  const publisher = new Publisher(engine, deployment, scenario.publisher);
+  const forwarder = new Forwarder(engine, deployment, scenario.streamShards);
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {
-    const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-    const account = ibans[i % scenario.accounts] as string;
+    const id = scenarioEventId(i);
+    const index = i % scenario.accounts;
+    const account = ibans[index] as string;
+    const awaited = scenario.stopAtDeliveryOf?.(index) ?? false;
     engine.at(start + Math.floor((i * spread) / scenario.events), () => {
-      const triggeredAt = new Date(engine.now()).toISOString();
-      const orgId = directoryStore.accounts.get(account)?.orgId ?? 'org-0';
-      const sequence = (sequences.get(account) ?? 0) + 1;
-      sequences.set(account, sequence);
-      const body = webhookBody({
-        id,
-        sequence,
-        type: 'credit_transfer_status_change',
-        account,
-        triggeredAt,
-        payloadJson: JSON.stringify(SAMPLE_PAYLOAD),
-        baseUrl: 'https://api.herald.example',
+      observer.published(id, awaited);
+      engine.spawn(async () => {
+        const stored = await publisher.publish({
+          id,
+          account,
+          type: 'credit_transfer_status_change',
+          payload: SAMPLE_PAYLOAD,
+        });
+        if (!stored) observer.abandoned(id);
       });
-      eventStore.seed({ id, orgId, account, sequence, triggeredAt, body });
-      observer.published(id);
-      gathered.push({ id, orgId, account, sequence });
     });
   }
-  const windowMs = FORWARDER_EVENT_SOURCE.maxBatchingWindowSeconds * 1000;
-  const forward = (): void => {
-    const ids = gathered.splice(0);
-    if (ids.length > 0) engine.spawn(() => forwarder.enqueue(ids));
-    if (observer.publishedCount < scenario.events || gathered.length > 0) engine.after(windowMs, forward);
-  };
-  engine.after(windowMs, forward);
 
   source.start();
-  const done = observer.watch(scenario.events, queue);
+  reconciler.start();
+  const done = scenario.stopAtDeliveryOf
+    ? observer.watchDelivered(scenario.events)
+    : observer.watch(scenario.events, deployment.queue);
   const run = await engine.run({ until: start + (scenario.maxVirtualMs ?? 10 * 86_400_000), stopWhen: done });
   source.stop();
+  reconciler.stop();
   return observer.report({
     run,
     start,
     wallMs: performance.now() - wallStart,
     receivers,
     ibans,
-    queue,
-    deadLetters,
+    queue: deployment.queue,
+    deadLetters: deployment.deadLetters,
     source,
-    dynamo,
+    dynamo: deployment.dynamo,
+    publish: publisher.stats,
+    forwarder: forwarder.stats,
   });
+}
+
+/** The shared queue handler's own lines (`queue-handler.ts`, without its middy logging and metrics). */
+function queueHandler(handle: (messages: readonly QueueMessage[]) => Promise<readonly string[]>): SqsHandler {
+  return async (event) => {
+    const keep = await handle(toQueueMessages(event.Records));
+    return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
 }
