@@ -16,7 +16,7 @@ import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
-import { printFirstTryCost, printPublishCeiling } from './simulate/bench';
+import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -43,10 +43,9 @@ if (wants('cold-start')) {
   }
 }
 
-if (wants('simulate')) {
-  await printPublishCeiling();
-  await printFirstTryCost();
-}
+// The simulation runs for minutes, in a process with the heap it needs.
+const simulations = ['simulate', 'simulate-agree'].filter(wants);
+if (simulations.length > 0) runSimulationBench(simulations);
 
 if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();

@@ -182,7 +182,8 @@ export interface ConsumerFigures {
 
 /** Sums up a run; `fast(index)` says which accounts' latencies count. */
 export function figures(run: ConsumerRun, fast: (accountIndex: number) => boolean): ConsumerFigures {
-  const start = Math.min(...run.publishedAt.values());
+  let start = Number.POSITIVE_INFINITY;
+  for (const at of run.publishedAt.values()) start = Math.min(start, at);
   const latencies: number[] = [];
   let drained = 0;
   for (const event of run.events) {
