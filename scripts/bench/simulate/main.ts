@@ -3,6 +3,7 @@
  * {@link runSimulationBench}): `simulate` prints the publish ceiling, the first-try cost and the month-end
  * burst; `simulate-agree` the agreement check against the local runtime.
  */
+import { printAgreement } from './agree';
 import { printFirstTryCost, printPublishCeiling } from './bench';
 import { printBurst } from './burst';
 
@@ -12,3 +13,4 @@ if (sections.includes('simulate')) {
   await printFirstTryCost();
   await printBurst({ events: 100_000, accounts: 1_000, concurrencies: [20, 100, 1_000] });
 }
+if (sections.includes('simulate-agree')) await printAgreement();

@@ -1,7 +1,10 @@
 /**
  * An `SQSClient` stand-in over the queue models: `send(command)` for the commands Herald's SQS adapters
  * use, with the API's round trip in virtual time. Passing it to the real adapters (e.g.
- * `new SqsDeliveryQueue(simSqsClient as unknown as SQSClient, url)`) runs their code unchanged.
+ * `new SqsDeliveryQueue(simSqsClient as unknown as SQSClient, url)`) runs their code unchanged. A handler
+ * may use it from inside an invocation to pull, delete and postpone messages itself (ReceiveMessage,
+ * DeleteMessageBatch, ChangeMessageVisibility): the queue bills those calls as any other, and the
+ * client's own `requests` counts what its caller sent, apart from the event source's polling.
  */
 import {
   ChangeMessageVisibilityBatchCommand,
@@ -13,6 +16,7 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import type { BatchFailure, SimQueue } from '../aws/sqs/queue';
+import { type SqsAction, SqsRequestMeter } from '../aws/sqs/requests';
 import { drawLatency, type Latency } from '../engine/random';
 import type { Scheduler } from '../engine/scheduler';
 
@@ -24,6 +28,8 @@ export interface SimSqsClientOptions {
 
 /** The client stand-in; queues are addressed by their URL. */
 export class SimSqsClient {
+  /** The calls this client sent, by action (the queues bill them too, with every other caller's). */
+  readonly requests = new SqsRequestMeter();
   private readonly latency: Latency;
 
   constructor(
@@ -36,6 +42,8 @@ export class SimSqsClient {
 
   /** Serves one command as SQS would: half the round trip there, the model's work, half back. */
   async send(command: unknown): Promise<unknown> {
+    const action = ACTIONS.find(([type]) => command instanceof type)?.[1];
+    if (action !== undefined) this.requests.count(action);
     const half = drawLatency(this.latency, this.scheduler.random) / 2;
     await this.scheduler.sleep(half);
     let output: unknown;
@@ -125,6 +133,17 @@ export class SimSqsClient {
     return queue;
   }
 }
+
+/** The action of each command served. */
+const ACTIONS: readonly (readonly [abstract new (...args: never[]) => unknown, SqsAction])[] = [
+  [SendMessageCommand, 'SendMessage'],
+  [SendMessageBatchCommand, 'SendMessageBatch'],
+  [ReceiveMessageCommand, 'ReceiveMessage'],
+  [DeleteMessageCommand, 'DeleteMessage'],
+  [DeleteMessageBatchCommand, 'DeleteMessageBatch'],
+  [ChangeMessageVisibilityCommand, 'ChangeMessageVisibility'],
+  [ChangeMessageVisibilityBatchCommand, 'ChangeMessageVisibilityBatch'],
+];
 
 /** A batch call's answer: which entries succeeded, which failed and why. */
 function batchOutput(

@@ -46,7 +46,11 @@ export interface ConsumerScenario extends DeploymentOptions {
   readonly publisher?: PublisherOptions;
   /** Shards of the table's stream (default 4). */
   readonly streamShards?: number;
+  /** The forwarder's batching window, ms (default the stack's). */
+  readonly forwarderWindowMs?: number;
   readonly coldStart?: Latency;
+  /** Poller overhead before each invocation (default the event source model's). */
+  readonly invokeOverhead?: Latency;
   /**
    * When the run ends: once every event settled and the queue is empty (default), or once every event of
    * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
@@ -120,6 +124,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     maximumConcurrency: scenario.maximumConcurrency ?? 20,
     timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
     coldStart: scenario.coldStart ?? 250,
+    ...(scenario.invokeOverhead === undefined ? {} : { invokeOverhead: scenario.invokeOverhead }),
     init: consumerInit,
   });
   /** Module init of the dead-letter reconciler (`reconcile-dead-letters.ts`). */
@@ -146,7 +151,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
 
   // Clients publish each event at its time through the API; the stream and the forwarder take it on.
   const publisher = new Publisher(engine, deployment, scenario.publisher);
-  const forwarder = new Forwarder(engine, deployment, scenario.streamShards);
+  const forwarder = new Forwarder(engine, deployment, scenario.streamShards, scenario.forwarderWindowMs);
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {
     const id = scenarioEventId(i);

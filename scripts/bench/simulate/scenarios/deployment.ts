@@ -23,6 +23,7 @@ import { DynamoClient, type DynamoClientOptions } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
 import { DynamoTable, type TableConfig } from '../aws/dynamodb/table';
 import { StandardQueue } from '../aws/sqs/standard-queue';
+import type { Latency } from '../engine/random';
 import type { Scheduler } from '../engine/scheduler';
 import { meter } from '../ports/metered';
 import { SimSqsClient } from '../ports/sim-sqs-client';
@@ -58,6 +59,8 @@ export interface DeploymentOptions {
   readonly indexShards?: number;
   /** Round trip of one DynamoDB request (default the client's). */
   readonly dynamoLatency?: DynamoClientOptions['latency'];
+  /** Round trip of one SQS request (default the SQS client stand-in's). */
+  readonly sqsLatency?: Latency;
 }
 
 /** The function an environment belongs to. */
@@ -123,6 +126,7 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
       [QUEUE_URL, queue],
       [DLQ_URL, deadLetters],
     ]),
+    options.sqsLatency === undefined ? {} : { latency: options.sqsLatency },
   ) as unknown as SQSClient;
   const eventCharges = eventStoreCharges((id) => events.events.get(id), new EventItemSizes(), {
     indexShards: options.indexShards,

@@ -35,6 +35,7 @@ export class Forwarder {
     private readonly engine: Scheduler,
     deployment: Deployment,
     shards = 4,
+    private readonly windowMs = FORWARDER_EVENT_SOURCE.maxBatchingWindowSeconds * 1000,
   ) {
     this.shards = Array.from({ length: shards }, () => ({ waiting: [], busy: false, due: false }));
     this.queue = new SqsDeliveryQueue(deployment.sqs, QUEUE_URL);
@@ -48,7 +49,7 @@ export class Forwarder {
     if (shard === undefined) return;
     shard.waiting.push({ id: ref.id, orgId: ref.orgId, account: ref.account, sequence: ref.sequence });
     if (shard.waiting.length === 1 && !shard.busy) {
-      this.engine.after(FORWARDER_EVENT_SOURCE.maxBatchingWindowSeconds * 1000, () => {
+      this.engine.after(this.windowMs, () => {
         shard.due = true;
         this.drain(shard);
       });
