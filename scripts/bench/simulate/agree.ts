@@ -3,8 +3,8 @@
  * same Herald code: 2,000 events over 20 fast accounts plus 100 to one account whose receiver hangs,
  * interleaved (every 21st event), published by the library's `createPublisher` 20 at a time. The local
  * runtime runs 4 consumer pollers on DynamoDB Local and fauxqs; the model is set to the local figures
- * measured in the same run (DynamoDB and SQS round trips, the receiver's answer, 4 pollers without cold
- * starts or poller overhead, the stream polled every 200 ms) and publishes over the time the local run
+ * measured in the same run (DynamoDB and SQS round trips and a receiver's answer, sampled every 100 ms
+ * all through it; 4 pollers without cold starts or poller overhead; the stream polled every 200 ms) and publishes over the time the local run
  * took to publish. Compared: drain time (first publish → last fast event delivered) and the fast accounts'
  * publish → delivery p50, within {@link TOLERANCE}.
  */
@@ -61,15 +61,16 @@ export interface LocalLatencies {
   readonly publishMs: number;
 }
 
-async function timed(times: number, call: () => Promise<unknown>): Promise<Measured> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await call();
-    samples.push(performance.now() - started);
-  }
-  return { medianMs: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99) };
+async function roundTrip(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
 }
+
+const measured = (samples: readonly number[]): Measured => ({
+  medianMs: quantile(samples, 0.5),
+  p99Ms: quantile(samples, 0.99),
+});
 
 async function listen(handler: (id: string) => boolean): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
@@ -90,6 +91,7 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
     return true;
   });
   const hanging = await listen(() => false);
+  const probe = await listen(() => true);
   try {
     applyLocalAwsEnv(emulators.endpoints);
     const runtime = await startLocalRuntime({
@@ -103,15 +105,29 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
         'agreement',
         ibans.map((iban, i) => ({ iban, webhookUrl: i === 0 ? hanging.url : fast.url })),
       );
-      const dynamo = await timed(50, () =>
-        client.send(new GetCommand({ TableName: runtime.tableName, Key: { pk: 'NONE', sk: 'NONE' } })),
-      );
       const sqsClient = createSqsClient();
-      const sqs = await timed(50, () =>
-        sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: runtime.dlqUrl, AttributeNames: ['All'] })),
-      );
-      const receiver = await timed(50, () => fetch(fast.url, { method: 'POST', body: '{}' }));
-      arrivals.clear();
+      // Round trips sampled all through the run (every 100 ms), so that the model gets them as they are
+      // under the run's own load, not on an idle machine.
+      const samples = { dynamo: [] as number[], sqs: [] as number[], receiver: [] as number[] };
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          samples.dynamo.push(
+            await roundTrip(() =>
+              client.send(new GetCommand({ TableName: runtime.tableName, Key: { pk: 'NONE', sk: 'NONE' } })),
+            ),
+          );
+          samples.sqs.push(
+            await roundTrip(() =>
+              sqsClient.send(
+                new GetQueueAttributesCommand({ QueueUrl: runtime.dlqUrl, AttributeNames: ['All'] }),
+              ),
+            ),
+          );
+          samples.receiver.push(await roundTrip(() => fetch(probe.url, { method: 'POST', body: '{}' })));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
       const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
       const publishedAt = new Map<string, number>();
       const started = performance.now();
@@ -131,6 +147,8 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
       while ([...publishedAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      sampling = false;
+      await sampler;
       const latencies = [...publishedAt].map(([id, at]) => (arrivals.get(id) ?? Number.NaN) - at);
       const delivered = [...publishedAt.keys()].filter((id) => arrivals.has(id)).length;
       const last = Math.max(...[...publishedAt.keys()].map((id) => arrivals.get(id) ?? Number.NaN));
@@ -141,7 +159,12 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
           fastP99Ms: quantile(latencies, 0.99),
           delivered,
         },
-        latencies: { dynamo, sqs, receiver, publishMs },
+        latencies: {
+          dynamo: measured(samples.dynamo),
+          sqs: measured(samples.sqs),
+          receiver: measured(samples.receiver),
+          publishMs,
+        },
       };
     } finally {
       await runtime.stop();
@@ -150,6 +173,7 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
     hanging.server.closeAllConnections();
     hanging.server.close();
     fast.server.close();
+    probe.server.close();
     await emulators.stop();
   }
 }
