@@ -59,6 +59,10 @@ export interface LocalLatencies {
   readonly sqs: Measured;
   readonly receiver: Measured;
   readonly publishMs: number;
+  /** CPU time of the runtime's Node process (publisher, API, stream link, pollers, handlers) in the run. */
+  readonly cpuMs: number;
+  /** Wall time from the first publish to the last fast delivery. */
+  readonly wallMs: number;
 }
 
 async function roundTrip(call: () => Promise<unknown>): Promise<number> {
@@ -131,6 +135,7 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
       const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
       const publishedAt = new Map<string, number>();
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       for (let i = 0; i < EVENTS; i += PUBLISH_CONCURRENCY) {
         await Promise.all(
           Array.from({ length: Math.min(PUBLISH_CONCURRENCY, EVENTS - i) }, async (_, k) => {
@@ -147,6 +152,7 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
       while ([...publishedAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      const cpu = process.cpuUsage(cpuBefore);
       sampling = false;
       await sampler;
       const latencies = [...publishedAt].map(([id, at]) => (arrivals.get(id) ?? Number.NaN) - at);
@@ -164,6 +170,8 @@ export async function measureLocal(): Promise<{ figures: AgreementFigures; laten
           sqs: measured(samples.sqs),
           receiver: measured(samples.receiver),
           publishMs,
+          cpuMs: (cpu.user + cpu.system) / 1000,
+          wallMs: last - started,
         },
       };
     } finally {
@@ -209,9 +217,9 @@ export async function printAgreement(): Promise<void> {
   );
   const local = await measureLocal();
   const model = await simulateLocal(local.latencies);
-  const { dynamo, sqs, receiver, publishMs } = local.latencies;
+  const { dynamo, sqs, receiver, publishMs, cpuMs, wallMs } = local.latencies;
   console.log(
-    `Local latencies given to the model: DynamoDB ${dynamo.medianMs.toFixed(1)}/${dynamo.p99Ms.toFixed(1)} ms, SQS ${sqs.medianMs.toFixed(1)}/${sqs.p99Ms.toFixed(1)} ms, receiver ${receiver.medianMs.toFixed(1)}/${receiver.p99Ms.toFixed(1)} ms (median/p99), publishing took ${(publishMs / 1000).toFixed(1)} s\n`,
+    `Local latencies given to the model: DynamoDB ${dynamo.medianMs.toFixed(1)}/${dynamo.p99Ms.toFixed(1)} ms, SQS ${sqs.medianMs.toFixed(1)}/${sqs.p99Ms.toFixed(1)} ms, receiver ${receiver.medianMs.toFixed(1)}/${receiver.p99Ms.toFixed(1)} ms (median/p99), publishing took ${(publishMs / 1000).toFixed(1)} s. The runtime's Node process used ${(cpuMs / 1000).toFixed(1)} s of CPU in ${(wallMs / 1000).toFixed(1)} s (${((100 * cpuMs) / wallMs).toFixed(0)} % of one core, ${(cpuMs / EVENTS).toFixed(1)} ms per event), which the model does not spend.\n`,
   );
   const rows = [
     [
