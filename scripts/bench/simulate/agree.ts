@@ -202,6 +202,10 @@ export async function simulateLocal(latencies: LocalLatencies): Promise<Agreemen
     forwarderWindowMs: LOCAL_STREAM_POLL_MS,
     streamShards: 1,
     stopAtDeliveryOf: (index) => index !== 0,
+    localCpu: {
+      msPerEvent: latencies.cpuMs / EVENTS,
+      share: Math.min(1, latencies.cpuMs / latencies.wallMs),
+    },
   });
   const f = figures(run, (index) => index !== 0);
   return { drainMs: f.fastDrainedMs, fastP50Ms: f.fastP50Ms, fastP99Ms: f.fastP99Ms, delivered: f.delivered };

@@ -29,6 +29,7 @@ import { type ConsumerRun, observeRun } from './consumer-run';
 import { type DeploymentOptions, deploy } from './deployment';
 import { Forwarder } from './forwarder';
 import { Publisher, type PublisherOptions } from './publisher';
+import { SharedCpu } from './shared-cpu';
 
 /** A scenario. */
 export interface ConsumerScenario extends DeploymentOptions {
@@ -51,6 +52,11 @@ export interface ConsumerScenario extends DeploymentOptions {
   readonly coldStart?: Latency;
   /** Poller overhead before each invocation (default the event source model's). */
   readonly invokeOverhead?: Latency;
+  /**
+   * For the comparison with the local runtime only: one CPU for every function, `msPerEvent` of CPU per
+   * event (half spent by its publish, half by its delivery, **assumption**) at `share` of a core.
+   */
+  readonly localCpu?: { readonly msPerEvent: number; readonly share: number };
   /**
    * When the run ends: once every event settled and the queue is empty (default), or once every event of
    * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
@@ -93,6 +99,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   }
 
   const observer = observeRun(engine, deployment.events);
+  const cpu = scenario.localCpu ? new SharedCpu(engine, scenario.localCpu.share) : undefined;
   const sender = new SimWebhookSender(engine, (url) => receiverByUrl.get(url), { onResult: observer.sent });
   /** Module init of the consumer: what `deliver-webhooks.ts` builds at module scope, per environment. */
   const consumerInit = (): SqsHandler => {
@@ -115,7 +122,10 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
       observe: observer.outcome,
       observeError: observer.error,
     };
-    return queueHandler((messages) => deliverBatch(deps, messages));
+    return queueHandler(async (messages) => {
+      await cpu?.use((messages.length * (scenario.localCpu?.msPerEvent ?? 0)) / 2);
+      return deliverBatch(deps, messages);
+    });
   };
   const source = new SqsEventSource(engine, {
     queue: deployment.queue,
@@ -150,7 +160,10 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   });
 
   // Clients publish each event at its time through the API; the stream and the forwarder take it on.
-  const publisher = new Publisher(engine, deployment, scenario.publisher);
+  const publisher = new Publisher(engine, deployment, {
+    ...scenario.publisher,
+    ...(cpu ? { beforeSend: () => cpu.use((scenario.localCpu?.msPerEvent ?? 0) / 2) } : {}),
+  });
   const forwarder = new Forwarder(engine, deployment, scenario.streamShards, scenario.forwarderWindowMs);
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {

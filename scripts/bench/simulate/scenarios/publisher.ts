@@ -34,6 +34,8 @@ export interface PublisherOptions {
   readonly backoffMs?: number;
   /** Round trip of API Gateway and the publish Lambda beyond DynamoDB, ms (default 0). */
   readonly apiOverheadMs?: number;
+  /** Waited before each send (the local comparison's shared CPU). */
+  readonly beforeSend?: () => Promise<void>;
 }
 
 /** Publishes through the real use-case. */
@@ -68,6 +70,7 @@ export class Publisher {
       const deps = this.idle.pop() ?? this.newEnvironment();
       try {
         if (this.options.apiOverheadMs) await this.engine.sleep(this.options.apiOverheadMs);
+        await this.options.beforeSend?.();
         await recordEvent(deps, input);
         this.stats.stored++;
         return true;
