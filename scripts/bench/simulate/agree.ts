@@ -4,9 +4,10 @@
  * interleaved (every 21st event), published by the library's `createPublisher` 20 at a time. The local
  * runtime runs 4 consumer pollers on DynamoDB Local and fauxqs; the model is set to the local figures
  * measured in the same run (DynamoDB and SQS round trips and a receiver's answer, sampled every 100 ms
- * all through it; 4 pollers without cold starts or poller overhead; the stream polled every 200 ms) and publishes over the time the local run
- * took to publish. Compared: drain time (first publish → last fast event delivered) and the fast accounts'
- * publish → delivery p50, within {@link TOLERANCE}.
+ * all through it; 4 pollers without cold starts or poller overhead; the stream polled every 200 ms; the
+ * runtime's CPU as one shared CPU at its measured cost per event and share of a core) and publishes over
+ * the time the local run took to publish. Compared: drain time (first publish → last fast event
+ * delivered) and the fast accounts' publish → delivery p50, within {@link TOLERANCE}.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
