@@ -224,7 +224,7 @@ export async function printAgreement(): Promise<void> {
   const model = await simulateLocal(local.latencies);
   const { dynamo, sqs, receiver, publishMs, cpuMs, wallMs } = local.latencies;
   console.log(
-    `Local latencies given to the model: DynamoDB ${dynamo.medianMs.toFixed(1)}/${dynamo.p99Ms.toFixed(1)} ms, SQS ${sqs.medianMs.toFixed(1)}/${sqs.p99Ms.toFixed(1)} ms, receiver ${receiver.medianMs.toFixed(1)}/${receiver.p99Ms.toFixed(1)} ms (median/p99), publishing took ${(publishMs / 1000).toFixed(1)} s. The runtime's Node process used ${(cpuMs / 1000).toFixed(1)} s of CPU in ${(wallMs / 1000).toFixed(1)} s (${((100 * cpuMs) / wallMs).toFixed(0)} % of one core, ${(cpuMs / EVENTS).toFixed(1)} ms per event), which the model does not spend.\n`,
+    `Local latencies given to the model: DynamoDB ${dynamo.medianMs.toFixed(1)}/${dynamo.p99Ms.toFixed(1)} ms, SQS ${sqs.medianMs.toFixed(1)}/${sqs.p99Ms.toFixed(1)} ms, receiver ${receiver.medianMs.toFixed(1)}/${receiver.p99Ms.toFixed(1)} ms (median/p99), publishing took ${(publishMs / 1000).toFixed(1)} s. The runtime's Node process used ${(cpuMs / 1000).toFixed(1)} s of CPU in ${(wallMs / 1000).toFixed(1)} s (${((100 * cpuMs) / wallMs).toFixed(0)} % of one core, ${(cpuMs / EVENTS).toFixed(1)} ms per event), given to the model as one shared CPU.\n`,
   );
   const rows = [
     [
