@@ -70,7 +70,7 @@ export class Publisher {
       const deps = this.idle.pop() ?? this.newEnvironment();
       try {
         if (this.options.apiOverheadMs) await this.engine.sleep(this.options.apiOverheadMs);
-        await this.options.beforeSend?.();
+        if (this.options.beforeSend) await this.options.beforeSend();
         await recordEvent(deps, input);
         this.stats.stored++;
         return true;
