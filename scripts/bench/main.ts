@@ -16,6 +16,7 @@ import { measureIsolation } from './isolation';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
+import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -41,6 +42,10 @@ if (wants('cold-start')) {
     console.log(`| ${row.name} | ${(row.bytes / 1024).toFixed(0)} | ${row.medianInitMs.toFixed(1)} |`);
   }
 }
+
+// The simulation runs for minutes, in a process with the heap it needs.
+const simulations = ['simulate', 'simulate-agree'].filter(wants);
+if (simulations.length > 0) runSimulationBench(simulations);
 
 if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
   const emulators = await startEmulators();

@@ -1,0 +1,208 @@
+import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
+import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
+import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
+
+/**
+ * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once,
+ * an IBAN stays with the organization that registered it (also as a tombstone after a deletion, until
+ * the tombstone is removed; re-creating by that organization revives it), an update keeps `createdAt`,
+ * an account without a webhook URL has none stored, tombstones are invisible to account reads and
+ * listings, and accounts list in IBAN order. The maps are public so tests can seed and inspect state;
+ * `reads` counts every read call (`consistentReads` the strongly consistent ones), for the consumer's
+ * read-per-batch tests. Given a {@link InMemoryEndpointHealthStore}, accounts show the health it holds, as
+ * the DynamoDB account item carries it.
+ */
+export class InMemoryDirectoryStore implements DirectoryStore {
+  readonly organizations = new Map<string, Organization>();
+  readonly accounts = new Map<string, Account>();
+  readonly tombstones = new Map<string, AccountTombstone>();
+  /** Read calls, and the index entries listings read (for bound tests). */
+  readonly reads = { getOrganization: 0, getAccount: 0, listedEntries: 0 };
+  readonly consistentReads = { getOrganization: 0, getAccount: 0 };
+  /** The settings item's values. */
+  readonly settings: { eventRetentionDays?: number; usagePlanId?: string } = {};
+
+  constructor(private readonly health?: InMemoryEndpointHealthStore) {}
+
+  /** Seeds an organization (`org-1` by default) with a fixed webhook token. */
+  addOrganization(id = 'org-1'): Organization {
+    const org = {
+      id,
+      name: 'Acme',
+      webhookToken: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    };
+    this.organizations.set(id, org);
+    return org;
+  }
+
+  /** Seeds an account (of `org-1` by default) and tells the health store who owns it. */
+  addAccount(account: Partial<Account> & { iban: string }): Account {
+    const stored = {
+      orgId: 'org-1',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+      ...account,
+    };
+    this.accounts.set(account.iban, stored);
+    this.tombstones.delete(account.iban);
+    this.health?.owners.set(account.iban, stored.orgId);
+    return stored;
+  }
+
+  async getOrganization(id: string, options: ReadOptions = {}): Promise<Organization | undefined> {
+    this.reads.getOrganization += 1;
+    if (options.consistent) this.consistentReads.getOrganization += 1;
+    return this.organizations.get(id);
+  }
+
+  async createOrganization(org: Organization): Promise<void> {
+    if (this.organizations.has(org.id)) throw new Error(`organization ${org.id} exists (condition failed)`);
+    this.organizations.set(org.id, org);
+  }
+
+  async setWebhookToken(orgId: string, token: string, previous?: PreviousToken): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, webhookToken: token, previousWebhookToken: previous });
+    return true;
+  }
+
+  async setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signingKey: key, previousSigningKey: previous });
+    return true;
+  }
+
+  async setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, signatureSchemes: [...schemes] });
+    return true;
+  }
+
+  async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
+    this.reads.getAccount += 1;
+    if (options.consistent) this.consistentReads.getAccount += 1;
+    const account = this.accounts.get(iban);
+    if (!account || !this.health) return account;
+    return { ...account, webhookHealth: this.health.get(iban) };
+  }
+
+  async putAccount(account: Account): Promise<Account> {
+    const existing = this.accounts.get(account.iban);
+    if (existing && existing.orgId !== account.orgId) throw ibanTakenError(account.iban);
+    const tombstone = this.tombstones.get(account.iban);
+    if (tombstone && tombstone.orgId !== account.orgId) throw ibanHoldsEventsError(account.iban);
+    this.tombstones.delete(account.iban);
+    const stored: Account = {
+      iban: account.iban,
+      orgId: account.orgId,
+      ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      ...((existing?.endpointId ?? account.endpointId) === undefined
+        ? {}
+        : { endpointId: existing?.endpointId ?? account.endpointId }),
+      // As the adapter: an absent order keeps the stored one, `concurrent` removes it; the watermark stays.
+      ...((account.deliveryOrder ?? existing?.deliveryOrder) === 'ordered'
+        ? { deliveryOrder: 'ordered' }
+        : {}),
+      ...(existing?.settledThrough === undefined ? {} : { settledThrough: existing.settledThrough }),
+      ...(existing?.sequenceFloor === undefined ? {} : { sequenceFloor: existing.sequenceFloor }),
+      // A put that makes it ordered starts a new order epoch.
+      ...(account.deliveryOrder === 'ordered' || existing?.orderEpoch !== undefined
+        ? { orderEpoch: (existing?.orderEpoch ?? 0) + (account.deliveryOrder === 'ordered' ? 1 : 0) }
+        : {}),
+      createdAt: existing?.createdAt ?? account.updatedAt,
+      updatedAt: account.updatedAt,
+      // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
+      ...(existing?.endpointSecurity ? { endpointSecurity: existing.endpointSecurity } : {}),
+    };
+    this.accounts.set(account.iban, stored);
+    this.health?.owners.set(account.iban, stored.orgId);
+    return stored;
+  }
+
+  async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {
+    const existing = this.accounts.get(tombstone.iban);
+    if (existing?.orgId !== tombstone.orgId) return undefined;
+    this.accounts.delete(tombstone.iban);
+    this.health?.owners.delete(tombstone.iban);
+    this.health?.health.delete(tombstone.iban);
+    this.tombstones.set(tombstone.iban, tombstone);
+    return existing;
+  }
+
+  async advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    from: number,
+    to: number,
+    epoch: number,
+  ): Promise<boolean> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId !== orgId || (account.settledThrough ?? 0) !== from) return false;
+    if ((account.orderEpoch ?? 0) !== epoch) return false;
+    this.accounts.set(iban, { ...account, settledThrough: to });
+    return true;
+  }
+
+  async restartOrder(iban: string, orgId: string, to: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId !== orgId) return;
+    const lowered = (account.settledThrough ?? 0) > to ? { settledThrough: to } : {};
+    this.accounts.set(iban, { ...account, ...lowered, orderEpoch: (account.orderEpoch ?? 0) + 1 });
+  }
+
+  async startOrder(iban: string, orgId: string, through: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (
+      account?.orgId === orgId &&
+      account.deliveryOrder === 'ordered' &&
+      (account.settledThrough ?? 0) < through
+    ) {
+      this.accounts.set(iban, { ...account, settledThrough: through });
+    }
+  }
+
+  async raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void> {
+    const account = this.accounts.get(iban);
+    if (account?.orgId === orgId && (account.sequenceFloor ?? 0) < floor) {
+      this.accounts.set(iban, { ...account, sequenceFloor: floor });
+    }
+  }
+
+  async getAccountTombstone(iban: string): Promise<AccountTombstone | undefined> {
+    return this.tombstones.get(iban);
+  }
+
+  async removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {
+    if (this.tombstones.get(iban)?.orgId !== orgId) return false;
+    return this.tombstones.delete(iban);
+  }
+
+  async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {
+    const offset = (query.page - 1) * query.perPage;
+    const all = [...this.accounts.values()]
+      .filter(
+        (account) => account.orgId === orgId && (query.after === undefined || account.iban > query.after),
+      )
+      .sort((a, b) => (a.iban < b.iban ? -1 : 1));
+    // The adapter reads the index only up to one entry past the page.
+    this.reads.listedEntries += Math.min(all.length, offset + query.perPage + 1);
+    return {
+      accounts: all.slice(offset, offset + query.perPage),
+      hasMore: all.length > offset + query.perPage,
+    };
+  }
+
+  async getEventRetentionDays(): Promise<number | undefined> {
+    return this.settings.eventRetentionDays;
+  }
+
+  async getUsagePlanId(): Promise<string | undefined> {
+    return this.settings.usagePlanId;
+  }
+}

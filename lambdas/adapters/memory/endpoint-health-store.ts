@@ -1,0 +1,135 @@
+/**
+ * In-memory {@link EndpointHealthStore} with the DynamoDB adapter's rules (atomic failure count, disabled
+ * stays disabled, slots free themselves when their lease runs out, a deleted account's failure or disable
+ * write throws), for use-case tests and the simulation.
+ */
+import { type EndpointHealth, HEALTHY } from '#domain/delivery/endpoint-health';
+import { newEndpointId } from '#domain/ids';
+import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
+
+/** The store; `health` and `slots` are open for arrangements and assertions. */
+export class InMemoryEndpointHealthStore implements EndpointHealthStore {
+  readonly health = new Map<string, EndpointHealth>();
+  readonly slots = new Map<string, Map<number, number>>();
+  readonly owners = new Map<string, string>();
+  /** Endpoint ids given by {@link endpointId} (accounts from before ids). */
+  readonly endpointIds = new Map<string, string>();
+  /** Write operations made, in order. */
+  readonly writes: string[] = [];
+
+  get(iban: string): EndpointHealth {
+    return this.health.get(iban) ?? HEALTHY;
+  }
+
+  async recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth> {
+    if (update.kind === 'disable') return this.disable(iban, update.at, update.reason, lease);
+    this.writes.push(`record-${update.kind}`);
+    if (update.kind === 'failure') this.mustExist(iban);
+    if (lease) this.slotsOf(iban).delete(lease.slot);
+    const h = this.get(iban);
+    if (update.kind === 'failure') {
+      return this.set(iban, {
+        ...h,
+        state: h.state === 'healthy' ? 'degraded' : h.state,
+        since: h.since ?? update.at,
+        reason: h.reason ?? update.reason,
+        failingSince: h.failingSince ?? update.at,
+        consecutiveFailures: h.consecutiveFailures + 1,
+        lastFailureAt: update.at,
+        recentLatencyMs: update.latencyMs,
+      });
+    }
+    if (h.state === 'disabled') return h;
+    const base = { lastSuccessAt: update.at, recentLatencyMs: update.latencyMs, consecutiveFailures: 0 };
+    return this.set(
+      iban,
+      update.state === 'degraded'
+        ? {
+            ...h,
+            ...base,
+            state: 'degraded',
+            since: h.since ?? update.at,
+            reason: update.reason,
+            failingSince: undefined,
+            circuitOpenUntil: undefined,
+            circuitOpenSeconds: undefined,
+          }
+        : { ...base, state: 'healthy', lastFailureAt: h.lastFailureAt },
+    );
+  }
+
+  async openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth> {
+    this.writes.push('open');
+    const h = this.get(iban);
+    if (h.state === 'disabled' || (h.circuitOpenUntil ?? 0) >= until) return h;
+    return this.set(iban, {
+      ...h,
+      state: 'degraded',
+      circuitOpenUntil: until,
+      circuitOpenSeconds: seconds,
+      reason,
+    });
+  }
+
+  async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
+    this.writes.push('disable');
+    this.mustExist(iban);
+    if (lease) this.slotsOf(iban).delete(lease.slot);
+    return this.set(iban, {
+      ...this.get(iban),
+      state: 'disabled',
+      since: at,
+      reason,
+      circuitOpenUntil: undefined,
+    });
+  }
+
+  async takeSlot(iban: string, slot: number, until: number, now: number) {
+    this.writes.push('take-slot');
+    const slots = this.slotsOf(iban);
+    const held = slots.get(slot);
+    const taken = this.get(iban).state !== 'disabled' && (held === undefined || held < now);
+    if (taken) slots.set(slot, until);
+    return { taken, health: this.get(iban) };
+  }
+
+  async releaseSlot(iban: string, lease: SlotLease): Promise<void> {
+    this.writes.push('release-slot');
+    const slots = this.slotsOf(iban);
+    if (slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
+  }
+
+  async enable(iban: string, orgId: string, at: string): Promise<boolean> {
+    this.writes.push('enable');
+    if (this.owners.get(iban) !== orgId) return false;
+    this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
+    return true;
+  }
+
+  async endpointId(iban: string): Promise<string> {
+    this.writes.push('endpoint-id');
+    this.mustExist(iban);
+    const id = this.endpointIds.get(iban) ?? newEndpointId();
+    this.endpointIds.set(iban, id);
+    return id;
+  }
+
+  /** The adapter's `attribute_exists(pk)`: a deleted account's failure or disable write throws. */
+  private mustExist(iban: string): void {
+    if (!this.owners.has(iban)) throw new Error(`ConditionalCheckFailed: no account ${iban}`);
+  }
+
+  private slotsOf(iban: string): Map<number, number> {
+    let slots = this.slots.get(iban);
+    if (!slots) {
+      slots = new Map();
+      this.slots.set(iban, slots);
+    }
+    return slots;
+  }
+
+  private set(iban: string, health: EndpointHealth): EndpointHealth {
+    this.health.set(iban, health);
+    return health;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Herald end to end, in virtual time: clients publish through the real `recordEvent` (`publisher.ts`),
+ * the table's stream feeds the forwarder (`forwarder.ts`, the real queue adapter), the delivery consumer
+ * runs the real `deliverBatch` (with the real endpoint health and circuit breaker) behind the Lambda SQS
+ * event source model, and the dead-letter reconciler runs the real `reconcileBatch` on the dead-letter
+ * queue; every store call is metered against the DynamoDB model (`deployment.ts`).
+ */
+import { toQueueMessages } from '#adapters/sqs/sqs-records';
+import {
+  CONSUMER_EVENT_SOURCE,
+  CONSUMER_TIMEOUT_SECONDS,
+  MAX_ATTEMPTS,
+  RECONCILER_EVENT_SOURCE,
+} from '#config/delivery';
+import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { ibanWithCheckDigits } from '#domain/iban';
+import type { QueueMessage } from '#domain/ports';
+import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
+import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
+import { SAMPLE_PAYLOAD } from '../../capacity';
+import { SqsEventSource, type SqsHandler } from '../aws/lambda/sqs-event-source';
+import type { Latency } from '../engine/random';
+import { Scheduler } from '../engine/scheduler';
+import { SimWebhookSender } from '../ports/sim-webhook-sender';
+import { fastReceiver, type Receiver } from '../receivers/receivers';
+import { type ConsumerRun, observeRun } from './consumer-run';
+import { type DeploymentOptions, deploy } from './deployment';
+import { Forwarder } from './forwarder';
+import { Publisher, type PublisherOptions } from './publisher';
+import { SharedCpu } from './shared-cpu';
+
+/** A scenario. */
+export interface ConsumerScenario extends DeploymentOptions {
+  readonly seed?: number;
+  readonly events: number;
+  /** Accounts, each with its own endpoint; events go round-robin over them. */
+  readonly accounts: number;
+  readonly accountsPerOrganization?: number;
+  /** The receiver behind account `index` (default: a fast one for every account). */
+  readonly receiver?: (index: number) => Receiver;
+  /** The event source's maximum concurrency (the stack's `consumerMaxConcurrency`, default 20). */
+  readonly maximumConcurrency?: number;
+  /** Publishes are spread evenly over this long (default 1 s). */
+  readonly publishOverMs?: number;
+  readonly publisher?: PublisherOptions;
+  /** Shards of the table's stream (default 4). */
+  readonly streamShards?: number;
+  /** The forwarder's batching window, ms (default the stack's). */
+  readonly forwarderWindowMs?: number;
+  readonly coldStart?: Latency;
+  /** Poller overhead before each invocation (default the event source model's). */
+  readonly invokeOverhead?: Latency;
+  /**
+   * For the comparison with the local runtime only: one CPU for every function, `msPerEvent` of CPU per
+   * event (half spent by its publish, half by its delivery, **assumption**) at `share` of a core.
+   */
+  readonly localCpu?: { readonly msPerEvent: number; readonly share: number };
+  /**
+   * When the run ends: once every event settled and the queue is empty (default), or once every event of
+   * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
+   */
+  readonly stopAtDeliveryOf?: (accountIndex: number) => boolean;
+  /** Safety stop in virtual time (default 10 days). */
+  readonly maxVirtualMs?: number;
+}
+
+/** The valid German IBAN of scenario account `index` (IBANs sort by index). */
+export function scenarioIban(index: number): string {
+  return ibanWithCheckDigits('DE', `37040044${String(index).padStart(10, '0')}`);
+}
+
+/** The `i`-th event's id: a canonical UUID v4, unique per index. */
+export function scenarioEventId(i: number): string {
+  return `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+}
+
+/** Runs a scenario until every event has settled (and the queue is empty) or the safety stop. */
+export async function runConsumerScenario(scenario: ConsumerScenario): Promise<ConsumerRun> {
+  const wallStart = performance.now();
+  const engine = new Scheduler({ seed: scenario.seed ?? 1 });
+  const start = engine.now();
+  const deployment = deploy(engine, scenario);
+  const receivers: Receiver[] = [];
+  const receiverByUrl = new Map<string, Receiver>();
+  const ibans: string[] = [];
+  const perOrg = scenario.accountsPerOrganization ?? 10;
+  for (let i = 0; i < scenario.accounts; i++) {
+    const orgId = `org-${Math.floor(i / perOrg)}`;
+    if (i % perOrg === 0) deployment.directory.addOrganization(orgId);
+    const iban = scenarioIban(i);
+    const webhookUrl = `https://receiver-${i}.example.com/herald`;
+    deployment.directory.addAccount({ iban, orgId, webhookUrl, endpointId: `ep-${i}` });
+    const receiver = scenario.receiver?.(i) ?? fastReceiver();
+    receivers.push(receiver);
+    receiverByUrl.set(webhookUrl, receiver);
+    ibans.push(iban);
+  }
+
+  const observer = observeRun(engine, deployment.events);
+  const cpu = scenario.localCpu ? new SharedCpu(engine, scenario.localCpu.share) : undefined;
+  const sender = new SimWebhookSender(engine, (url) => receiverByUrl.get(url), { onResult: observer.sent });
+  /** Module init of the consumer: what `deliver-webhooks.ts` builds at module scope, per environment. */
+  const consumerInit = (): SqsHandler => {
+    const ports = deployment.ports('consumer');
+    const deps: BatchDeps = {
+      events: ports.events,
+      directory: ports.directory,
+      health: ports.health,
+      healthPolicy: DEFAULT_HEALTH_POLICY,
+      sender,
+      queue: ports.queue,
+      schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
+      maxAttempts: MAX_ATTEMPTS,
+      urlPolicy: 'public-https',
+      leaseMs: CONSUMER_TIMEOUT_SECONDS * 1000,
+      replaceAtReceiveCount: REPLACE_AT_RECEIVE_COUNT,
+      replaceAfterAgeSeconds: REPLACE_AFTER_AGE_SECONDS,
+      now: engine.now,
+      random: () => engine.random.float(),
+      observe: observer.outcome,
+      observeError: observer.error,
+    };
+    const deliver = (messages: readonly QueueMessage[]) => deliverBatch(deps, messages);
+    // Without the local comparison's CPU, nothing is awaited before the batch (no extra microtask).
+    return queueHandler(
+      cpu
+        ? async (messages) => {
+            await cpu.use((messages.length * (scenario.localCpu?.msPerEvent ?? 0)) / 2);
+            return deliver(messages);
+          }
+        : deliver,
+    );
+  };
+  const source = new SqsEventSource(engine, {
+    queue: deployment.queue,
+    batchSize: CONSUMER_EVENT_SOURCE.batchSize,
+    reportBatchItemFailures: CONSUMER_EVENT_SOURCE.reportBatchItemFailures,
+    maximumConcurrency: scenario.maximumConcurrency ?? 20,
+    timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+    coldStart: scenario.coldStart ?? 250,
+    ...(scenario.invokeOverhead === undefined ? {} : { invokeOverhead: scenario.invokeOverhead }),
+    init: consumerInit,
+  });
+  /** Module init of the dead-letter reconciler (`reconcile-dead-letters.ts`). */
+  const reconcilerInit = (): SqsHandler => {
+    const ports = deployment.ports('reconciler');
+    const deps = {
+      events: ports.events,
+      queue: ports.queue,
+      directory: ports.directory,
+      maxAttempts: MAX_ATTEMPTS,
+      now: engine.now,
+      observe: observer.reconciled,
+      observeError: observer.error,
+    };
+    return queueHandler((messages) => reconcileBatch(deps, messages));
+  };
+  const reconciler = new SqsEventSource(engine, {
+    queue: deployment.deadLetters,
+    batchSize: RECONCILER_EVENT_SOURCE.batchSize,
+    reportBatchItemFailures: RECONCILER_EVENT_SOURCE.reportBatchItemFailures,
+    maximumConcurrency: 2,
+    timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+    coldStart: scenario.coldStart ?? 250,
+    init: reconcilerInit,
+  });
+
+  // Clients publish each event at its time through the API; the stream and the forwarder take it on.
+  const publisher = new Publisher(engine, deployment, {
+    ...scenario.publisher,
+    ...(cpu ? { beforeSend: () => cpu.use((scenario.localCpu?.msPerEvent ?? 0) / 2) } : {}),
+  });
+  const forwarder = new Forwarder(engine, deployment, scenario.streamShards, scenario.forwarderWindowMs);
+  const spread = scenario.publishOverMs ?? 1_000;
+  for (let i = 0; i < scenario.events; i++) {
+    const id = scenarioEventId(i);
+    const index = i % scenario.accounts;
+    const account = ibans[index] as string;
+    const awaited = scenario.stopAtDeliveryOf?.(index) ?? false;
+    engine.at(start + Math.floor((i * spread) / scenario.events), () => {
+      observer.published(id, awaited);
+      engine.spawn(async () => {
+        const stored = await publisher.publish({
+          id,
+          account,
+          type: 'credit_transfer_status_change',
+          payload: SAMPLE_PAYLOAD,
+        });
+        if (!stored) observer.abandoned(id);
+      });
+    });
+  }
+
+  source.start();
+  reconciler.start();
+  const done = scenario.stopAtDeliveryOf
+    ? observer.watchDelivered(scenario.events)
+    : observer.watch(scenario.events, deployment.queue);
+  const run = await engine.run({ until: start + (scenario.maxVirtualMs ?? 10 * 86_400_000), stopWhen: done });
+  source.stop();
+  reconciler.stop();
+  return observer.report({
+    run,
+    start,
+    wallMs: performance.now() - wallStart,
+    receivers,
+    ibans,
+    queue: deployment.queue,
+    deadLetters: deployment.deadLetters,
+    source,
+    dynamo: deployment.dynamo,
+    publish: publisher.stats,
+    forwarder: forwarder.stats,
+  });
+}
+
+/** The shared queue handler's own lines (`queue-handler.ts`, without its middy logging and metrics). */
+function queueHandler(handle: (messages: readonly QueueMessage[]) => Promise<readonly string[]>): SqsHandler {
+  return async (event) => {
+    const keep = await handle(toQueueMessages(event.Records));
+    return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}

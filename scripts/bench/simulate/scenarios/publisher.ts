@@ -1,0 +1,102 @@
+/**
+ * Publishing as deployed, in virtual time: `POST /events` runs Herald's real `recordEvent` (validation, the
+ * account read, the sequence read, the id's claim, the event's conditional put at its sequence) in a pool
+ * of Lambda environments, each with its own SDK client (its own retry quota), over the metered ports. A
+ * client whose publish fails (throttled after the SDK's retries, or busy) sends the same id again after a
+ * back-off, as Herald's client library advises. The table's stream feeds the forwarder (`forwarder.ts`).
+ */
+import type { PublishInput } from '#domain/event-input';
+import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
+import type { Scheduler } from '../engine/scheduler';
+import type { Deployment } from './deployment';
+
+/** What publishing did. */
+export interface PublishStats {
+  /** Publishes asked for (each counted once, however often it was sent). */
+  requested: number;
+  /** Publishes that stored their event. */
+  stored: number;
+  /** Publishes that needed more than one send. */
+  resent: number;
+  /** Publishes given up after {@link PublisherOptions.attempts} sends. */
+  abandoned: number;
+  /** Sends that failed, by error name (`DynamoThrottlingError`, `BusyError`, …). */
+  readonly failedSends: Map<string, number>;
+  /** Lambda environments the API needed at its peak (one publish at a time each). */
+  environments: number;
+}
+
+/** How clients publish. */
+export interface PublisherOptions {
+  /** Sends of one publish before the client gives up (default 5). */
+  readonly attempts?: number;
+  /** Back-off before the client's next send, ms, doubled per send (default 200). */
+  readonly backoffMs?: number;
+  /** Round trip of API Gateway and the publish Lambda beyond DynamoDB, ms (default 0). */
+  readonly apiOverheadMs?: number;
+  /** Waited before each send (the local comparison's shared CPU). */
+  readonly beforeSend?: () => Promise<void>;
+}
+
+/** Publishes through the real use-case. */
+export class Publisher {
+  readonly stats: PublishStats = {
+    requested: 0,
+    stored: 0,
+    resent: 0,
+    abandoned: 0,
+    failedSends: new Map(),
+    environments: 0,
+  };
+  private readonly idle: RecordEventDeps[] = [];
+  private owners = 0;
+
+  constructor(
+    private readonly engine: Scheduler,
+    private readonly deployment: Deployment,
+    private readonly options: PublisherOptions = {},
+  ) {}
+
+  /**
+   * Publishes `input` (with its `id`, so a retry is idempotent); resolves true once stored, false when
+   * the client gave up.
+   */
+  async publish(input: PublishInput & { readonly id: string }): Promise<boolean> {
+    this.stats.requested++;
+    const attempts = this.options.attempts ?? 5;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt === 1) this.stats.resent++;
+      if (attempt > 0) await this.engine.sleep((this.options.backoffMs ?? 200) * 2 ** (attempt - 1));
+      const deps = this.idle.pop() ?? this.newEnvironment();
+      try {
+        if (this.options.apiOverheadMs) await this.engine.sleep(this.options.apiOverheadMs);
+        if (this.options.beforeSend) await this.options.beforeSend();
+        await recordEvent(deps, input);
+        this.stats.stored++;
+        return true;
+      } catch (error) {
+        const name = error instanceof Error ? error.name : 'unknown';
+        this.stats.failedSends.set(name, (this.stats.failedSends.get(name) ?? 0) + 1);
+      } finally {
+        this.idle.push(deps);
+      }
+    }
+    this.stats.abandoned++;
+    return false;
+  }
+
+  /** Module init of the publish function: its clients, and its cached retention setting. */
+  private newEnvironment(): RecordEventDeps {
+    this.stats.environments++;
+    const ports = this.deployment.ports('api');
+    return {
+      events: ports.events,
+      directory: ports.directory,
+      baseUrl: 'https://api.herald.example',
+      retentionDays: settingsRetention(ports.directory),
+      now: () => new Date(this.engine.now()),
+      sleep: (ms) => this.engine.sleep(ms),
+      newOwner: () => `owner-${++this.owners}`,
+    };
+  }
+}
