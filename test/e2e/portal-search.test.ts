@@ -56,14 +56,15 @@ beforeAll(async () => {
   tenant = await harness.createTenant('Portal Search Org');
   const receiver = await startReceiver(() => reply.status(204));
   const hooked = await harness.createAccount(tenant, receiver.url);
-  const unhooked = await harness.createAccount(tenant);
-  // Older events (skipped: no URL), published a day ago so the newer ones come first.
+  // Older events (skipped: no URL), published a day ago so the newer ones come first; over ten accounts,
+  // as the listing is the organization's: one account's concurrent publishes would queue for its sequences.
+  const unhooked = await Promise.all(Array.from({ length: 10 }, () => harness.createAccount(tenant)));
   const dayAgo = Date.now() - 86_400_000;
   for (let start = 0; start < OLDER_EVENTS; start += 30) {
     await Promise.all(
       Array.from({ length: Math.min(30, OLDER_EVENTS - start) }, (_, i) =>
         harness.publish({
-          account: unhooked,
+          account: String(unhooked[(start + i) % unhooked.length]),
           type: 'sepa_instant_received',
           payload: { n: start + i },
           triggeredAt: new Date(dayAgo + start + i),
@@ -74,7 +75,9 @@ beforeAll(async () => {
   delivered = (await harness.publish({ account: hooked, type: 'credit_transfer_status_change', payload: {} }))
     .id;
   await harness.waitForEvent(tenant, delivered, 'success');
-  newest = (await harness.publish({ account: unhooked, type: 'direct_debit_returned', payload: {} })).id;
+  newest = (
+    await harness.publish({ account: String(unhooked[0]), type: 'direct_debit_returned', payload: {} })
+  ).id;
 }, TIMEOUT_MS);
 
 afterAll(async () => {
