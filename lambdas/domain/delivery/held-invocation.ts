@@ -1,0 +1,99 @@
+/**
+ * A consumer invocation held by slow attempts keeps working instead of idling: once every message it is
+ * handling is an attempt in flight for longer than a short threshold, it pulls more messages from its
+ * own queue and delivers them on the same path. Without this, the first wave of a receiver that starts
+ * hanging holds every poller (in AWS up to `consumerMaxConcurrency` invocations) for the attempt timeout
+ * before the circuit breaker knows, and everyone else's messages wait behind it. Pure decisions; the
+ * consumer's batch use-case applies them.
+ */
+import type { PULL_WHEN_HELD } from '#config/delivery';
+
+/** When a held invocation pulls and stops pulling (`PULL_WHEN_HELD`, with the attempt timeout). */
+export interface PullSettings {
+  /** An attempt in flight this long is slow: its invocation may pull more messages. */
+  readonly slowAfterMs: number;
+  /** At most this many extra messages per invocation. */
+  readonly maxExtraMessages: number;
+  /** At most this many per receive (SQS's limit is 10). */
+  readonly receiveMax: number;
+  /** Remaining invocation time kept beyond one attempt timeout. */
+  readonly marginMs: number;
+  /** The sender's total timeout: a pulled attempt may take this long. */
+  readonly attemptTimeoutMs: number;
+}
+
+/** The settings from `PULL_WHEN_HELD` and the sender's timeout. */
+export function pullSettings(config: typeof PULL_WHEN_HELD, attemptTimeoutMs: number): PullSettings {
+  return { ...config, attemptTimeoutMs };
+}
+
+/** What the invocation is doing now. */
+export interface HeldState {
+  /** Epoch ms. */
+  readonly now: number;
+  /** Whether the event source's batch has been handled entirely (its held attempts are done). */
+  readonly batchSettled: boolean;
+  /** Messages being handled (the batch's and the pulled ones). */
+  readonly busy: number;
+  /** Start times (epoch ms) of the attempts in flight. */
+  readonly attemptStarts: readonly number[];
+  /** Extra messages pulled so far. */
+  readonly pulled: number;
+  /** The invocation's remaining time (Lambda's `getRemainingTimeInMillis`). */
+  readonly remainingMs: number;
+}
+
+/** What the invocation does next. */
+export type PullStep =
+  /** Pull at most `max` messages now. */
+  | { readonly kind: 'pull'; readonly max: number }
+  /** Something quick is still under way, or nothing is slow yet: look again shortly. */
+  | { readonly kind: 'wait' }
+  /** Pull no more in this invocation. */
+  | { readonly kind: 'stop'; readonly reason: 'batch settled' | 'cap reached' | 'deadline' };
+
+/**
+ * Whether the invocation pulls now. It stops once its batch is settled (pulling only ever fills time the
+ * batch's slow attempts hold anyway), at the cap, or when the remaining time no longer covers a pulled
+ * attempt's timeout plus the margin. It pulls only when every message it handles is a slow attempt: a
+ * batch of quick deliveries never pulls, so a healthy endpoint's path is unchanged.
+ */
+export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
+  if (state.batchSettled) return { kind: 'stop', reason: 'batch settled' };
+  if (state.pulled >= settings.maxExtraMessages) return { kind: 'stop', reason: 'cap reached' };
+  if (state.remainingMs < settings.attemptTimeoutMs + settings.marginMs)
+    return { kind: 'stop', reason: 'deadline' };
+  const slow = state.attemptStarts.filter((start) => isSlow(start, state.now, settings)).length;
+  if (slow === 0 || state.busy > slow) return { kind: 'wait' };
+  return { kind: 'pull', max: Math.min(settings.receiveMax, settings.maxExtraMessages - state.pulled) };
+}
+
+function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAfterMs'>): boolean {
+  return now - start >= settings.slowAfterMs;
+}
+
+/**
+ * Seconds a pulled message waits when its endpoint already has a slow attempt in flight in this
+ * invocation, or undefined when it has none: sending would only hold another attempt on a receiver that
+ * is not answering. It comes back once that attempt must have ended (timed out at worst) and its failure
+ * reached the endpoint's health, so the circuit breaker decides then; the wait grows with the receive
+ * count like a busy endpoint's, and stays within SQS's 15 min. No attempt is made or recorded.
+ *
+ * @param endpointStarts - start times (epoch ms) of this invocation's attempts in flight to the endpoint
+ * @param jitter - [0, 1): spreads the messages that come back
+ */
+export function heldEndpointDeferSeconds(
+  endpointStarts: readonly number[],
+  now: number,
+  receiveCount: number,
+  settings: Pick<PullSettings, 'slowAfterMs' | 'attemptTimeoutMs'>,
+  jitter = 0,
+): number | undefined {
+  const slow = endpointStarts.filter((start) => isSlow(start, now, settings));
+  if (slow.length === 0) return undefined;
+  const oldest = Math.min(...slow);
+  const untilTimedOut = Math.max(0, settings.attemptTimeoutMs - (now - oldest));
+  const base = Math.max(2, Math.ceil(untilTimedOut / 1000) + 2);
+  const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
+  return Math.min(900, base * Math.min(Math.max(receiveCount, 1), 10) + spread);
+}

@@ -1,0 +1,76 @@
+/** When a held consumer invocation pulls more messages, when it stops, and when a pulled message waits. */
+import { describe, expect, it } from 'vitest';
+import { PULL_WHEN_HELD } from '#config/delivery';
+import {
+  type HeldState,
+  heldEndpointDeferSeconds,
+  nextPullStep,
+  pullSettings,
+} from '#domain/delivery/held-invocation';
+
+const settings = pullSettings(PULL_WHEN_HELD, 10_000);
+const NOW = Date.parse('2026-11-20T10:00:00.000Z');
+
+function state(overrides: Partial<HeldState> = {}): HeldState {
+  return {
+    now: NOW,
+    batchSettled: false,
+    busy: 1,
+    attemptStarts: [NOW - 1_000],
+    pulled: 0,
+    remainingMs: 100_000,
+    ...overrides,
+  };
+}
+
+describe('nextPullStep', () => {
+  it('pulls a receive’s worth once every message handled is an attempt slower than the threshold', () => {
+    expect(nextPullStep(state(), settings)).toEqual({ kind: 'pull', max: 10 });
+    expect(
+      nextPullStep(state({ busy: 3, attemptStarts: [NOW - 400, NOW - 300, NOW - 5_000] }), settings),
+    ).toEqual({ kind: 'pull', max: 10 });
+  });
+
+  it('waits while an attempt is younger than the threshold or a quick message is still being handled', () => {
+    expect(nextPullStep(state({ attemptStarts: [NOW - 299] }), settings)).toEqual({ kind: 'wait' });
+    expect(nextPullStep(state({ attemptStarts: [] }), settings)).toEqual({ kind: 'wait' });
+    // Two messages, one slow attempt: the other is reading or recording; a healthy batch never pulls.
+    expect(nextPullStep(state({ busy: 2 }), settings)).toEqual({ kind: 'wait' });
+  });
+
+  it('stops once the batch is settled, at the cap, and near the deadline', () => {
+    expect(nextPullStep(state({ batchSettled: true }), settings)).toEqual({
+      kind: 'stop',
+      reason: 'batch settled',
+    });
+    expect(nextPullStep(state({ pulled: 100 }), settings)).toEqual({ kind: 'stop', reason: 'cap reached' });
+    expect(nextPullStep(state({ pulled: 95 }), settings)).toEqual({ kind: 'pull', max: 5 });
+    // One attempt timeout (10 s) plus the 5 s margin must still fit.
+    expect(nextPullStep(state({ remainingMs: 14_999 }), settings)).toEqual({
+      kind: 'stop',
+      reason: 'deadline',
+    });
+    expect(nextPullStep(state({ remainingMs: 15_000 }), settings).kind).toBe('pull');
+  });
+});
+
+describe('heldEndpointDeferSeconds', () => {
+  it('is undefined unless the endpoint has a slow attempt in flight here', () => {
+    expect(heldEndpointDeferSeconds([], NOW, 1, settings)).toBeUndefined();
+    expect(heldEndpointDeferSeconds([NOW - 100], NOW, 1, settings)).toBeUndefined();
+  });
+
+  it('waits until the oldest slow attempt must have timed out, plus two seconds, growing with receives', () => {
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings)).toBe(11);
+    expect(heldEndpointDeferSeconds([NOW - 500, NOW - 9_500], NOW, 1, settings)).toBe(3);
+    expect(heldEndpointDeferSeconds([NOW - 20_000], NOW, 1, settings)).toBe(2);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 3, settings)).toBe(33);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 50, settings)).toBe(110);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings, 0.99)).toBe(15);
+  });
+
+  it('stays within SQS’s 15 min delay', () => {
+    const long = { slowAfterMs: 300, attemptTimeoutMs: 600_000 };
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 10, long)).toBe(900);
+  });
+});
