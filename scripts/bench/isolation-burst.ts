@@ -1,0 +1,168 @@
+/**
+ * `npm run bench -- isolation-burst`: the first-wave stall. 300 events are published to one account as
+ * fast as it takes them, then 60 events to a fast receiver's ten accounts right behind them, ten at a
+ * time, so the fast events queue behind the backlog's first wave. The baseline sends the backlog to a healthy receiver (the fast events' normal
+ * p50 under a burst); the other rows send it to a receiver that answers after 3 s, hangs past the 10 s
+ * timeout, or answers 500. `npm run bench -- isolation` samples serially, which hides the first wave.
+ * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
+ * backlog settles `skipped` instead of loading the next row.
+ */
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { ibanWithCheckDigits } from '#domain/iban';
+import { createPublisher, type Publisher } from '#lambdas/publisher';
+import type { LocalEndpoints } from '#local/emulators';
+import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
+import { SAMPLE_PAYLOAD } from './capacity';
+import {
+  account,
+  BAD_ACCOUNTS,
+  type BadReceiver,
+  badHandler,
+  FAST_ACCOUNT,
+  type Handler,
+  listen,
+  percentile,
+} from './isolation';
+
+/** One row: the fast events' latencies while the backlog goes to `scenario`'s receiver. */
+export interface BurstRow {
+  readonly scenario: 'baseline' | BadReceiver;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  /** p50 over the baseline's p50 (1 for the baseline itself). */
+  readonly ratio: number;
+  /** Requests the backlog's receiver got during the row. */
+  readonly backlogRequests: number;
+  readonly seconds: number;
+}
+
+const BACKLOG = 300;
+const FAST = 60;
+/**
+ * Publishes in flight at once, for the backlog and for the fast events. More to one account mostly
+ * collide on its sequence (BusyError) and are sent again.
+ */
+const PUBLISH_CONCURRENCY = 10;
+const SAMPLE_CAP_MS = 120_000;
+/**
+ * The fast receiver's accounts: the fast events go round-robin, so the ten published at once take
+ * different accounts' sequences instead of contending for one.
+ */
+const FAST_ACCOUNTS = [
+  FAST_ACCOUNT,
+  ...Array.from({ length: 9 }, (_, i) =>
+    ibanWithCheckDigits('DE', `370400440532013${String(i + 1).padStart(3, '0')}`),
+  ),
+];
+/** The healthy receiver's account of the baseline (a valid IBAN). */
+const BASELINE_ACCOUNT = 'NL91ABNA0417164300';
+
+const healthy: Handler = (req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+};
+
+/** Runs the baseline and each bad receiver on one runtime, reporting each row as it ends. */
+export async function measureBurstIsolation(
+  endpoints: LocalEndpoints,
+  onRow: (row: BurstRow) => void,
+): Promise<void> {
+  const arrivals = new Map<string, number>();
+  const fast = await listen((req, res) => {
+    arrivals.set(String(req.headers['webhook-id']), performance.now());
+    healthy(req, res);
+  });
+  const runtime = await startLocalRuntime({ endpoints, prefix: `bench-burst-${Date.now().toString(36)}` });
+  try {
+    for (const iban of FAST_ACCOUNTS) await account(runtime, fast.url, iban);
+    let baseline: number | undefined;
+    for (const scenario of ['baseline', 'slow-3s', 'hang', 'error-500'] as const) {
+      const row = await runBurst(runtime, arrivals, scenario);
+      baseline ??= row.p50Ms;
+      onRow({ ...row, ratio: Math.round((row.p50Ms / baseline) * 100) / 100 });
+    }
+  } finally {
+    await runtime.stop();
+    fast.server.close();
+  }
+}
+
+/**
+ * Publishes `count` events, `PUBLISH_CONCURRENCY` at a time, the i-th to `accounts[i % length]`; answers
+ * each id with its send time.
+ */
+async function publishMany(
+  publish: Publisher,
+  accounts: readonly string[],
+  type: string,
+  count: number,
+): Promise<Map<string, number>> {
+  const sent = new Map<string, number>();
+  for (let start = 0; start < count; start += PUBLISH_CONCURRENCY) {
+    await Promise.all(
+      Array.from({ length: Math.min(PUBLISH_CONCURRENCY, count - start) }, async (_, i) => {
+        const at = performance.now();
+        const input = {
+          account: accounts[(start + i) % accounts.length] ?? '',
+          type,
+          payload: SAMPLE_PAYLOAD,
+        };
+        const { id } = await publishAgainWhenBusy(publish, input);
+        sent.set(id, at);
+      }),
+    );
+  }
+  return sent;
+}
+
+/** A publish, sent again while the account's sequence is contended (nothing was stored then). */
+async function publishAgainWhenBusy(publish: Publisher, input: Parameters<Publisher>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await publish(input);
+    } catch (error) {
+      if ((error as { kind?: string }).kind !== 'busy' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+    }
+  }
+}
+
+async function runBurst(
+  runtime: LocalRuntime,
+  arrivals: ReadonlyMap<string, number>,
+  scenario: BurstRow['scenario'],
+): Promise<Omit<BurstRow, 'ratio'>> {
+  const backlogAccount = scenario === 'baseline' ? BASELINE_ACCOUNT : BAD_ACCOUNTS[scenario];
+  const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
+  const client = createDocumentClient();
+  const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  try {
+    const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
+    await account(runtime, receiver.url, backlogAccount);
+    const started = performance.now();
+    // The whole backlog first, then the fast events right behind it, ten at a time.
+    await publishMany(publish, [backlogAccount], 'backlog', BACKLOG);
+    const sent = await publishMany(publish, FAST_ACCOUNTS, 'probe', FAST);
+    // A fast event that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
+    const deadline = performance.now() + SAMPLE_CAP_MS;
+    while ([...sent.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const latencies = [...sent].map(([id, at]) => (arrivals.get(id) ?? at + SAMPLE_CAP_MS) - at);
+    latencies.sort((a, b) => a - b);
+    return {
+      scenario,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      backlogRequests: receiver.requests(),
+      seconds: Math.round((performance.now() - started) / 1000),
+    };
+  } finally {
+    // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
+    await health.disable(backlogAccount, new Date().toISOString(), 'bench row over');
+    // Hanging connections would keep close() waiting: end them first.
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+  }
+}
