@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- isolation-burst`: the first-wave stall. 300 events are published to one account as
- * fast as it takes them, then 60 events to a fast receiver's ten accounts right behind them, ten at a
- * time, so the fast events queue behind the backlog's first wave. The baseline sends the backlog to a healthy receiver (the fast events' normal
+ * `npm run bench -- isolation-burst`: the first-wave stall. 300 events are published to ten accounts
+ * that share one receiver, then 60 events to a fast receiver's ten accounts right behind them, ten
+ * publishes at a time, so the fast events queue behind the backlog's first wave. The baseline sends the backlog to a healthy receiver (the fast events' normal
  * p50 under a burst); the other rows send it to a receiver that answers after 3 s, hangs past the 10 s
  * timeout, or answers 500. `npm run bench -- isolation` samples serially, which hides the first wave.
  * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
@@ -16,7 +16,6 @@ import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
 import { SAMPLE_PAYLOAD } from './capacity';
 import {
   account,
-  BAD_ACCOUNTS,
   type BadReceiver,
   badHandler,
   FAST_ACCOUNT,
@@ -45,18 +44,27 @@ const FAST = 60;
  */
 const PUBLISH_CONCURRENCY = 10;
 const SAMPLE_CAP_MS = 120_000;
+/** Ten valid IBANs (`DE…` with a shared bank code), the `n`-th group of ten. */
+function tenAccounts(group: number): string[] {
+  return Array.from({ length: 10 }, (_, i) =>
+    ibanWithCheckDigits('DE', `3704004405320${String(group).padStart(2, '0')}${String(i).padStart(3, '0')}`),
+  );
+}
+
 /**
- * The fast receiver's accounts: the fast events go round-robin, so the ten published at once take
- * different accounts' sequences instead of contending for one.
+ * The fast receiver's accounts and each row's backlog accounts: ten each, published round-robin, so the
+ * ten publishes in flight take different accounts' sequences instead of contending for one (one account
+ * takes only a few publishes a second under contention, which would spread the backlog out over a
+ * minute and hide the first wave). The backlog's ten accounts share one receiver, as one bank's
+ * accounts share its endpoint.
  */
-const FAST_ACCOUNTS = [
-  FAST_ACCOUNT,
-  ...Array.from({ length: 9 }, (_, i) =>
-    ibanWithCheckDigits('DE', `370400440532013${String(i + 1).padStart(3, '0')}`),
-  ),
-];
-/** The healthy receiver's account of the baseline (a valid IBAN). */
-const BASELINE_ACCOUNT = 'NL91ABNA0417164300';
+const FAST_ACCOUNTS = [FAST_ACCOUNT, ...tenAccounts(1).slice(1)];
+const BACKLOG_ACCOUNTS: Readonly<Record<BurstRow['scenario'], readonly string[]>> = {
+  baseline: tenAccounts(2),
+  'slow-3s': tenAccounts(3),
+  hang: tenAccounts(4),
+  'error-500': tenAccounts(5),
+};
 
 const healthy: Handler = (req, res) => {
   req.resume();
@@ -133,16 +141,16 @@ async function runBurst(
   arrivals: ReadonlyMap<string, number>,
   scenario: BurstRow['scenario'],
 ): Promise<Omit<BurstRow, 'ratio'>> {
-  const backlogAccount = scenario === 'baseline' ? BASELINE_ACCOUNT : BAD_ACCOUNTS[scenario];
+  const backlogAccounts = BACKLOG_ACCOUNTS[scenario];
   const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
   try {
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
-    await account(runtime, receiver.url, backlogAccount);
+    for (const iban of backlogAccounts) await account(runtime, receiver.url, iban);
     const started = performance.now();
     // The whole backlog first, then the fast events right behind it, ten at a time.
-    await publishMany(publish, [backlogAccount], 'backlog', BACKLOG);
+    await publishMany(publish, backlogAccounts, 'backlog', BACKLOG);
     const sent = await publishMany(publish, FAST_ACCOUNTS, 'probe', FAST);
     // A fast event that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
     const deadline = performance.now() + SAMPLE_CAP_MS;
@@ -160,7 +168,8 @@ async function runBurst(
     };
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
-    await health.disable(backlogAccount, new Date().toISOString(), 'bench row over');
+    const at = new Date().toISOString();
+    for (const iban of backlogAccounts) await health.disable(iban, at, 'bench row over');
     // Hanging connections would keep close() waiting: end them first.
     receiver.server.closeAllConnections();
     receiver.server.close();
