@@ -6,10 +6,11 @@
  * timing threshold: without the pull, the only poller would sit out the attempt timeout first.
  */
 import { describe, expect, it } from 'vitest';
+import { PULL_WHEN_HELD } from '#config/delivery';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import { reply } from '../support/receiver';
-import { waitFor } from '../support/wait';
+import { sleep } from '../support/wait';
 
 /** Long enough that the hanging request is certainly still open while the test looks. */
 const TIMEOUT_MS = 15_000;
@@ -37,7 +38,9 @@ describe('an invocation held by a hanging receiver', () => {
 
     const first = await harness.publish({ account: hangingIban, type: 'held', payload: { n: 1 } });
     await hanging.waitForRequests(1);
-    // The only poller is now held by that request. Two more for the hanging receiver, one for the fast one.
+    // The only poller is now held by that request, and once it is open this long its URL is held there.
+    await sleep(PULL_WHEN_HELD.heldAfterMs);
+    // Two more for the hanging receiver, one for the fast one.
     const later = [
       await harness.publish({ account: hangingIban, type: 'held', payload: { n: 2 } }),
       await harness.publish({ account: hangingIban, type: 'held', payload: { n: 3 } }),

@@ -12,6 +12,8 @@ import type { PULL_WHEN_HELD } from '#config/delivery';
 export interface PullSettings {
   /** An attempt in flight this long is slow: its invocation may pull more messages. */
   readonly slowAfterMs: number;
+  /** An attempt in flight this long holds its URL here: pulled messages to it wait without an attempt. */
+  readonly heldAfterMs: number;
   /** At most this many extra messages per invocation. */
   readonly maxExtraMessages: number;
   /** At most this many per receive (SQS's limit is 10). */
@@ -73,27 +75,28 @@ function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAf
 }
 
 /**
- * Seconds a pulled message waits when its endpoint already has a slow attempt in flight in this
- * invocation, or undefined when it has none: sending would only hold another attempt on a receiver that
- * is not answering. It comes back once that attempt must have ended (timed out at worst) and its failure
- * reached the endpoint's health, so the circuit breaker decides then; the wait grows with the receive
- * count like a busy endpoint's, and stays within SQS's 15 min. No attempt is made or recorded.
+ * Seconds a pulled message waits when its URL already has an attempt in flight in this invocation for
+ * `heldAfterMs` or more, or undefined when it has none: sending would only hold another attempt on a
+ * receiver that is not answering. The wait is short and grows with the receive count (2 s, 4 s, …), but
+ * never goes past the moment that attempt must have ended (timed out at worst) plus 2 s, when its
+ * failure is in the endpoint's health and the circuit breaker decides: a receiver that was only briefly
+ * slow costs its other messages a couple of seconds, a hanging one a few cheap receives. No attempt is
+ * made or recorded.
  *
- * @param endpointStarts - start times (epoch ms) of this invocation's attempts in flight to the endpoint
- * @param jitter - [0, 1): spreads the messages that come back
+ * @param urlStarts - start times (epoch ms) of this invocation's attempts in flight to the URL
+ * @param jitter - [0, 1): spreads the messages that come back (0–1 s)
  */
 export function heldEndpointDeferSeconds(
-  endpointStarts: readonly number[],
+  urlStarts: readonly number[],
   now: number,
   receiveCount: number,
-  settings: Pick<PullSettings, 'slowAfterMs' | 'attemptTimeoutMs'>,
+  settings: Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'>,
   jitter = 0,
 ): number | undefined {
-  const slow = endpointStarts.filter((start) => isSlow(start, now, settings));
-  if (slow.length === 0) return undefined;
-  const oldest = Math.min(...slow);
-  const untilTimedOut = Math.max(0, settings.attemptTimeoutMs - (now - oldest));
-  const base = Math.max(2, Math.ceil(untilTimedOut / 1000) + 2);
-  const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
-  return Math.min(900, base * Math.min(Math.max(receiveCount, 1), 10) + spread);
+  const held = urlStarts.filter((start) => now - start >= settings.heldAfterMs);
+  if (held.length === 0) return undefined;
+  const oldest = Math.min(...held);
+  const untilEnded = Math.ceil(Math.max(0, settings.attemptTimeoutMs - (now - oldest)) / 1000) + 2;
+  const growing = 2 * Math.min(Math.max(receiveCount, 1), 10);
+  return Math.min(untilEnded, growing) + (jitter >= 0.5 ? 1 : 0);
 }
