@@ -77,14 +77,14 @@ function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAf
 /**
  * Seconds a pulled message waits when its URL already has an attempt in flight in this invocation for
  * `heldAfterMs` or more, or undefined when it has none: sending would only hold another attempt on a
- * receiver that is not answering. The wait is short and grows with the receive count (2 s, 4 s, …), but
- * never goes past the moment that attempt must have ended (timed out at worst) plus 2 s, when its
- * failure is in the endpoint's health and the circuit breaker decides: a receiver that was only briefly
- * slow costs its other messages a couple of seconds, a hanging one a few cheap receives. No attempt is
- * made or recorded.
+ * receiver that is not answering. It comes back once that attempt must have ended (timed out at worst)
+ * plus 2 s, when its failure is in the endpoint's health and the circuit breaker decides; the wait grows
+ * with the receive count like a busy endpoint's (up to 10×, at most SQS's 15 min). A shorter wait was
+ * tried and measured worse: the held URL's backlog kept coming back ahead of everyone else's messages.
+ * No attempt is made or recorded.
  *
  * @param urlStarts - start times (epoch ms) of this invocation's attempts in flight to the URL
- * @param jitter - [0, 1): spreads the messages that come back (0–1 s)
+ * @param jitter - [0, 1): spreads the messages that come back (0–4 s)
  */
 export function heldEndpointDeferSeconds(
   urlStarts: readonly number[],
@@ -97,6 +97,6 @@ export function heldEndpointDeferSeconds(
   if (held.length === 0) return undefined;
   const oldest = Math.min(...held);
   const untilEnded = Math.ceil(Math.max(0, settings.attemptTimeoutMs - (now - oldest)) / 1000) + 2;
-  const growing = 2 * Math.min(Math.max(receiveCount, 1), 10);
-  return Math.min(untilEnded, growing) + (jitter >= 0.5 ? 1 : 0);
+  const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
+  return Math.min(900, untilEnded * Math.min(Math.max(receiveCount, 1), 10) + spread);
 }

@@ -59,19 +59,19 @@ describe('heldEndpointDeferSeconds', () => {
     expect(heldEndpointDeferSeconds([], NOW, 1, settings)).toBeUndefined();
     // Slow enough to pull, not yet enough to hold the URL: a loaded machine's healthy answer.
     expect(heldEndpointDeferSeconds([NOW - 999], NOW, 1, settings)).toBeUndefined();
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings)).toBe(2);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings)).toBe(11);
   });
 
-  it('grows with the receive count, never past the oldest held attempt’s timeout plus two seconds', () => {
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 3, settings)).toBe(6);
-    // 9 s left of the 10 s timeout: at most 11 s, however often the message came back.
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 50, settings)).toBe(11);
-    expect(heldEndpointDeferSeconds([NOW - 1_500, NOW - 9_500], NOW, 10, settings)).toBe(3);
-    expect(heldEndpointDeferSeconds([NOW - 20_000], NOW, 10, settings)).toBe(2);
+  it('waits until the oldest held attempt must have timed out, plus two seconds, growing with receives', () => {
+    expect(heldEndpointDeferSeconds([NOW - 1_500, NOW - 9_500], NOW, 1, settings)).toBe(3);
+    expect(heldEndpointDeferSeconds([NOW - 20_000], NOW, 1, settings)).toBe(2);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 3, settings)).toBe(33);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 50, settings)).toBe(110);
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings, 0.99)).toBe(15);
   });
 
-  it('spreads the messages that come back by a second', () => {
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings, 0.49)).toBe(2);
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings, 0.5)).toBe(3);
+  it('stays within SQS’s 15 min delay', () => {
+    const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000 };
+    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 10, long)).toBe(900);
   });
 });
