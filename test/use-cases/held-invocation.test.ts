@@ -124,6 +124,23 @@ describe('deliverBatch held by a slow attempt', () => {
     expectInvariants(w);
   });
 
+  it('attempts a pulled message whose URL is slow but answered here since (busy, not hanging)', async () => {
+    const { w, deps, pending, timeOut } = heldWorld();
+    for (const id of ['hang-1', 'hang-2', 'hang-3']) w.events.seed({ id, account: HANGING_IBAN });
+    const start = w.clock.now();
+    const run = deliverBatch(deps, [message('hang-1'), message('hang-2')]);
+    await until(() => pending.length === 2 && w.clock.now() >= start + PULL_WHEN_HELD.heldAfterMs);
+    // One of the two answers after a second: the receiver is slow, but it answers.
+    pending.shift()?.(ok(1_000));
+    w.queue.visible.push(message('hang-3'));
+    await until(() => pending.length === 2);
+    expect(w.sender.requests.filter((r) => r.url === HANGING)).toHaveLength(3);
+    expect(w.queue.postponed.map((p) => p.receiptHandle)).not.toContain('r-hang-3');
+    timeOut();
+    await run;
+    expectInvariants(w);
+  });
+
   it('replaces a pulled message near the redrive limit instead of postponing it again', async () => {
     const { w, deps, timeOut } = heldWorld();
     w.events.seed({ id: 'hang-1', account: HANGING_IBAN });

@@ -74,26 +74,36 @@ function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAf
   return now - start >= settings.slowAfterMs;
 }
 
+/** What this invocation saw of one URL. */
+export interface UrlInFlight {
+  /** Start times (epoch ms) of its attempts in flight. */
+  readonly starts: readonly number[];
+  /** When it last answered an attempt here (any HTTP status; a timeout is no answer), if it did. */
+  readonly lastAnswerAt?: number | undefined;
+}
+
 /**
- * Seconds a pulled message waits when its URL already has an attempt in flight in this invocation for
- * `heldAfterMs` or more, or undefined when it has none: sending would only hold another attempt on a
- * receiver that is not answering. It comes back once that attempt must have ended (timed out at worst)
+ * Seconds a pulled message waits when its URL is held here: an attempt to it has been in flight in this
+ * invocation for `heldAfterMs` or more and the receiver has answered nothing here since that attempt
+ * started. Undefined otherwise: sending would only hold another attempt on a receiver that is not
+ * answering, while a receiver that keeps answering (a healthy one on a loaded machine, where a single
+ * answer can take over a second) is merely busy. It comes back once that attempt must have ended (timed out at worst)
  * plus 2 s, when its failure is in the endpoint's health and the circuit breaker decides; the wait grows
  * with the receive count like a busy endpoint's (up to 10×, at most SQS's 15 min). A shorter wait was
  * tried and measured worse: the held URL's backlog kept coming back ahead of everyone else's messages.
  * No attempt is made or recorded.
  *
- * @param urlStarts - start times (epoch ms) of this invocation's attempts in flight to the URL
  * @param jitter - [0, 1): spreads the messages that come back (0–4 s)
  */
 export function heldEndpointDeferSeconds(
-  urlStarts: readonly number[],
+  url: UrlInFlight,
   now: number,
   receiveCount: number,
   settings: Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'>,
   jitter = 0,
 ): number | undefined {
-  const held = urlStarts.filter((start) => now - start >= settings.heldAfterMs);
+  const answeredSince = (start: number) => url.lastAnswerAt !== undefined && url.lastAnswerAt >= start;
+  const held = url.starts.filter((start) => now - start >= settings.heldAfterMs && !answeredSince(start));
   if (held.length === 0) return undefined;
   const oldest = Math.min(...held);
   const untilEnded = Math.ceil(Math.max(0, settings.attemptTimeoutMs - (now - oldest)) / 1000) + 2;

@@ -48,7 +48,7 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       ...tracked,
       heldEndpoint: (url, receiveCount) =>
         heldEndpointDeferSeconds(
-          attempts.starts(url),
+          attempts.url(url),
           deps.now(),
           receiveCount,
           pull.settings,

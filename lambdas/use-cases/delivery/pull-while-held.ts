@@ -3,7 +3,7 @@
  * are in flight and since when, how many messages are being handled, and the loop that pulls more
  * messages while every one of them is a slow attempt.
  */
-import { nextPullStep, type PullSettings } from '#domain/delivery/held-invocation';
+import { nextPullStep, type PullSettings, type UrlInFlight } from '#domain/delivery/held-invocation';
 import type { QueuePull } from '#domain/delivery/queue-pull-port';
 import type { QueueMessage, SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
 
@@ -24,6 +24,7 @@ export interface HeldPullDeps {
 /** The attempts in flight in one invocation, by URL, with their start times. */
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
+  private readonly answered = new Map<string, number>();
   private next = 0;
 
   constructor(private readonly now: () => number) {}
@@ -35,7 +36,9 @@ export class AttemptsInFlight {
         const id = this.next++;
         this.inFlight.set(id, { url: request.url, at: this.now() });
         try {
-          return await sender.send(request);
+          const result = await sender.send(request);
+          if (result.status !== 0) this.answered.set(request.url, this.now());
+          return result;
         } finally {
           this.inFlight.delete(id);
         }
@@ -43,9 +46,15 @@ export class AttemptsInFlight {
     };
   }
 
-  /** Start times (epoch ms) of the attempts in flight, to `url` only when given. */
-  starts(url?: string): number[] {
-    return [...this.inFlight.values()].filter((a) => url === undefined || a.url === url).map((a) => a.at);
+  /** Start times (epoch ms) of the attempts in flight. */
+  starts(): number[] {
+    return [...this.inFlight.values()].map((a) => a.at);
+  }
+
+  /** What this invocation saw of `url`: its attempts in flight, and its last answer. */
+  url(url: string): UrlInFlight {
+    const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
+    return { starts, lastAnswerAt: this.answered.get(url) };
   }
 }
 

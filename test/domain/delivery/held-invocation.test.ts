@@ -55,23 +55,36 @@ describe('nextPullStep', () => {
 });
 
 describe('heldEndpointDeferSeconds', () => {
+  it('does not hold a URL that answered here since its oldest slow attempt started (busy, not hanging)', () => {
+    expect(
+      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 100 }, NOW, 1, settings),
+    ).toBeUndefined();
+    expect(
+      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_000 }, NOW, 1, settings),
+    ).toBeUndefined();
+    // Its last answer came before the attempt that is still open.
+    expect(
+      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_001 }, NOW, 1, settings),
+    ).toBe(9);
+  });
+
   it('is undefined unless the URL has had an attempt in flight here for a second', () => {
-    expect(heldEndpointDeferSeconds([], NOW, 1, settings)).toBeUndefined();
+    expect(heldEndpointDeferSeconds({ starts: [] }, NOW, 1, settings)).toBeUndefined();
     // Slow enough to pull, not yet enough to hold the URL: a loaded machine's healthy answer.
-    expect(heldEndpointDeferSeconds([NOW - 999], NOW, 1, settings)).toBeUndefined();
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings)).toBe(11);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 999] }, NOW, 1, settings)).toBeUndefined();
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, settings)).toBe(11);
   });
 
   it('waits until the oldest held attempt must have timed out, plus two seconds, growing with receives', () => {
-    expect(heldEndpointDeferSeconds([NOW - 1_500, NOW - 9_500], NOW, 1, settings)).toBe(3);
-    expect(heldEndpointDeferSeconds([NOW - 20_000], NOW, 1, settings)).toBe(2);
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 3, settings)).toBe(33);
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 50, settings)).toBe(110);
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 1, settings, 0.99)).toBe(15);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_500, NOW - 9_500] }, NOW, 1, settings)).toBe(3);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 20_000] }, NOW, 1, settings)).toBe(2);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 3, settings)).toBe(33);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 50, settings)).toBe(110);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, settings, 0.99)).toBe(15);
   });
 
   it('stays within SQS’s 15 min delay', () => {
     const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000 };
-    expect(heldEndpointDeferSeconds([NOW - 1_000], NOW, 10, long)).toBe(900);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 10, long)).toBe(900);
   });
 });
