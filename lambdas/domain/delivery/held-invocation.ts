@@ -57,8 +57,9 @@ export type PullStep =
 /**
  * Whether the invocation pulls now. It stops once its batch is settled (pulling only ever fills time the
  * batch's slow attempts hold anyway), at the cap, or when the remaining time no longer covers a pulled
- * attempt's timeout plus the margin. It pulls only when every message it handles is a slow attempt: a
- * batch of quick deliveries never pulls, so a healthy endpoint's path is unchanged.
+ * attempt's timeout plus the margin. It pulls only while some attempt is slow and at most half a
+ * receive's worth of messages is still quick work, up to a receive's worth in all: a batch of quick
+ * deliveries never pulls, so a healthy endpoint's path is unchanged.
  */
 export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
   if (state.batchSettled) return { kind: 'stop', reason: 'batch settled' };
@@ -66,8 +67,12 @@ export function nextPullStep(state: HeldState, settings: PullSettings): PullStep
   if (state.remainingMs < settings.attemptTimeoutMs + settings.marginMs)
     return { kind: 'stop', reason: 'deadline' };
   const slow = state.attemptStarts.filter((start) => isSlow(start, state.now, settings)).length;
-  if (slow === 0 || state.busy > slow) return { kind: 'wait' };
-  return { kind: 'pull', max: Math.min(settings.receiveMax, settings.maxExtraMessages - state.pulled) };
+  // Messages still being read, sent or recorded: a receive waits until at most half a receive's worth
+  // is left, then tops them up to a receive's worth, so one straggler does not idle the invocation.
+  const quick = Math.max(0, state.busy - slow);
+  if (slow === 0 || quick > settings.receiveMax / 2) return { kind: 'wait' };
+  const room = settings.receiveMax - quick;
+  return { kind: 'pull', max: Math.min(room, settings.maxExtraMessages - state.pulled) };
 }
 
 function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAfterMs'>): boolean {

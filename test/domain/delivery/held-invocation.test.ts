@@ -34,8 +34,15 @@ describe('nextPullStep', () => {
   it('waits while an attempt is younger than the threshold or a quick message is still being handled', () => {
     expect(nextPullStep(state({ attemptStarts: [NOW - 299] }), settings)).toEqual({ kind: 'wait' });
     expect(nextPullStep(state({ attemptStarts: [] }), settings)).toEqual({ kind: 'wait' });
-    // Two messages, one slow attempt: the other is reading or recording; a healthy batch never pulls.
-    expect(nextPullStep(state({ busy: 2 }), settings)).toEqual({ kind: 'wait' });
+    // Seven messages, one slow attempt: six are reading or recording, more than half a receive's worth.
+    expect(nextPullStep(state({ busy: 7 }), settings)).toEqual({ kind: 'wait' });
+    // Quick deliveries only (a healthy batch) never pull, however few.
+    expect(nextPullStep(state({ busy: 1, attemptStarts: [NOW - 20] }), settings)).toEqual({ kind: 'wait' });
+  });
+
+  it('tops the quick work up to a receive’s worth once at most half of one is left', () => {
+    expect(nextPullStep(state({ busy: 6 }), settings)).toEqual({ kind: 'pull', max: 5 });
+    expect(nextPullStep(state({ busy: 2 }), settings)).toEqual({ kind: 'pull', max: 9 });
   });
 
   it('stops once the batch is settled, at the cap, and near the deadline', () => {
