@@ -141,6 +141,28 @@ describe('deliverBatch held by a slow attempt', () => {
     expectInvariants(w);
   });
 
+  it('postpones a pulled message to a URL that answered here in slowMs or more, without an attempt or a slot', async () => {
+    const { w, deps, pending, timeOut } = heldWorld();
+    for (const id of ['hang-1', 'hang-2', 'hang-3']) w.events.seed({ id, account: HANGING_IBAN });
+    const start = w.clock.now();
+    const run = deliverBatch(deps, [message('hang-1'), message('hang-2')]);
+    await until(() => pending.length === 2 && w.clock.now() >= start + PULL_WHEN_HELD.heldAfterMs);
+    // One of the two answers after 3 s: the receiver is slow (degraded), not hanging.
+    pending.shift()?.(ok(3_000));
+    w.queue.visible.push(message('hang-3'));
+    await until(() => w.queue.postponed.some((p) => p.receiptHandle === 'r-hang-3'));
+    // A slow endpoint's busy deferral (four answers' time), no request, no attempt, no slot taken.
+    expect(w.queue.postponed.find((p) => p.receiptHandle === 'r-hang-3')?.seconds).toBeGreaterThanOrEqual(12);
+    expect(w.sender.requests.filter((r) => r.url === HANGING)).toHaveLength(2);
+    expect(w.events.events.get('hang-3')).toMatchObject({ webhookRetries: 0, deliveries: [] });
+    // The slow answer's own writes (degraded, and the fake account's endpoint id); no slot.
+    expect(w.health.writes).not.toContain('take-slot');
+    expect(w.health.writes).toContain('record-success');
+    timeOut();
+    await run;
+    expectInvariants(w);
+  });
+
   it('replaces a pulled message near the redrive limit instead of postponing it again', async () => {
     const { w, deps, timeOut } = heldWorld();
     w.events.seed({ id: 'hang-1', account: HANGING_IBAN });

@@ -7,6 +7,8 @@
  * consumer's batch use-case applies them.
  */
 import type { PULL_WHEN_HELD } from '#config/delivery';
+import { slowEndpointDeferSeconds } from './circuit-breaker';
+import type { HealthPolicy } from './endpoint-health';
 
 /** When a held invocation pulls and stops pulling (`PULL_WHEN_HELD`, with the attempt timeout). */
 export interface PullSettings {
@@ -85,7 +87,13 @@ export interface UrlInFlight {
   readonly starts: readonly number[];
   /** When it last answered an attempt here (any HTTP status; a timeout is no answer), if it did. */
   readonly lastAnswerAt?: number | undefined;
+  /** How long that answer took (ms). */
+  readonly lastAnswerMs?: number | undefined;
 }
+
+/** What holding a URL depends on: the pull's thresholds and the circuit breaker's `slowMs`. */
+export type HoldSettings = Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'> &
+  Pick<HealthPolicy, 'slowMs'>;
 
 /**
  * Seconds a pulled message waits when its URL is held here: an attempt to it has been in flight in this
@@ -98,15 +106,23 @@ export interface UrlInFlight {
  * tried and measured worse: the held URL's backlog kept coming back ahead of everyone else's messages.
  * No attempt is made or recorded.
  *
+ * A URL whose last answer here took `slowMs` or more (the circuit breaker's threshold for `degraded`) is
+ * held too, for a slow endpoint's busy deferral: its endpoint is limited to a few slots anyway, so a
+ * pulled message to it would only take a slot for another slow attempt that keeps this invocation (and
+ * its poller) waiting after its batch settled, or fail to and be deferred after a slot write.
+ *
  * @param jitter - [0, 1): spreads the messages that come back (0–4 s)
  */
 export function heldEndpointDeferSeconds(
   url: UrlInFlight,
   now: number,
   receiveCount: number,
-  settings: Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'>,
+  settings: HoldSettings,
   jitter = 0,
 ): number | undefined {
+  if (url.lastAnswerMs !== undefined && url.lastAnswerMs >= settings.slowMs) {
+    return slowEndpointDeferSeconds(url.lastAnswerMs, jitter, receiveCount);
+  }
   const answeredSince = (start: number) => url.lastAnswerAt !== undefined && url.lastAnswerAt >= start;
   const held = url.starts.filter((start) => now - start >= settings.heldAfterMs && !answeredSince(start));
   if (held.length === 0) return undefined;

@@ -51,7 +51,7 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
           attempts.url(url),
           deps.now(),
           receiveCount,
-          pull.settings,
+          { ...pull.settings, slowMs: deps.healthPolicy.slowMs },
           (deps.random ?? Math.random)(),
         ),
     };

@@ -24,7 +24,7 @@ export interface HeldPullDeps {
 /** The attempts in flight in one invocation, by URL, with their start times. */
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
-  private readonly answered = new Map<string, number>();
+  private readonly answered = new Map<string, { readonly at: number; readonly ms: number }>();
   private next = 0;
 
   constructor(private readonly now: () => number) {}
@@ -37,7 +37,7 @@ export class AttemptsInFlight {
         this.inFlight.set(id, { url: request.url, at: this.now() });
         try {
           const result = await sender.send(request);
-          if (result.status !== 0) this.answered.set(request.url, this.now());
+          if (result.status !== 0) this.answered.set(request.url, { at: this.now(), ms: result.elapsedMs });
           return result;
         } finally {
           this.inFlight.delete(id);
@@ -51,10 +51,11 @@ export class AttemptsInFlight {
     return [...this.inFlight.values()].map((a) => a.at);
   }
 
-  /** What this invocation saw of `url`: its attempts in flight, and its last answer. */
+  /** What this invocation saw of `url`: its attempts in flight, and its last answer and how long it took. */
   url(url: string): UrlInFlight {
     const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
-    return { starts, lastAnswerAt: this.answered.get(url) };
+    const answer = this.answered.get(url);
+    return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms };
   }
 }
 

@@ -1,6 +1,7 @@
 /** When a held consumer invocation pulls more messages, when it stops, and when a pulled message waits. */
 import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
+import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
 import {
   type HeldState,
   heldEndpointDeferSeconds,
@@ -9,6 +10,7 @@ import {
 } from '#domain/delivery/held-invocation';
 
 const settings = pullSettings(PULL_WHEN_HELD, 10_000);
+const hold = { ...settings, slowMs: DEFAULT_HEALTH_POLICY.slowMs };
 const NOW = Date.parse('2026-11-20T10:00:00.000Z');
 
 function state(overrides: Partial<HeldState> = {}): HeldState {
@@ -64,34 +66,50 @@ describe('nextPullStep', () => {
 describe('heldEndpointDeferSeconds', () => {
   it('does not hold a URL that answered here since its oldest slow attempt started (busy, not hanging)', () => {
     expect(
-      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 100 }, NOW, 1, settings),
+      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 100 }, NOW, 1, hold),
     ).toBeUndefined();
     expect(
-      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_000 }, NOW, 1, settings),
+      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_000 }, NOW, 1, hold),
     ).toBeUndefined();
     // Its last answer came before the attempt that is still open.
-    expect(
-      heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_001 }, NOW, 1, settings),
-    ).toBe(9);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 3_000], lastAnswerAt: NOW - 3_001 }, NOW, 1, hold)).toBe(
+      9,
+    );
   });
 
   it('is undefined unless the URL has had an attempt in flight here for a second', () => {
-    expect(heldEndpointDeferSeconds({ starts: [] }, NOW, 1, settings)).toBeUndefined();
+    expect(heldEndpointDeferSeconds({ starts: [] }, NOW, 1, hold)).toBeUndefined();
     // Slow enough to pull, not yet enough to hold the URL: a loaded machine's healthy answer.
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 999] }, NOW, 1, settings)).toBeUndefined();
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, settings)).toBe(11);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 999] }, NOW, 1, hold)).toBeUndefined();
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, hold)).toBe(11);
   });
 
   it('waits until the oldest held attempt must have timed out, plus two seconds, growing with receives', () => {
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_500, NOW - 9_500] }, NOW, 1, settings)).toBe(3);
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 20_000] }, NOW, 1, settings)).toBe(2);
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 3, settings)).toBe(33);
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 50, settings)).toBe(110);
-    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, settings, 0.99)).toBe(15);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_500, NOW - 9_500] }, NOW, 1, hold)).toBe(3);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 20_000] }, NOW, 1, hold)).toBe(2);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 3, hold)).toBe(33);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 50, hold)).toBe(110);
+    expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 1, hold, 0.99)).toBe(15);
+  });
+
+  it('holds a URL whose last answer here took the circuit breaker’s slowMs or more, for a busy deferral', () => {
+    // Answered after 3 s, another attempt in flight: four such answers, 12 s, growing with receives.
+    const slow = { starts: [NOW - 500], lastAnswerAt: NOW - 100, lastAnswerMs: 3_000 };
+    expect(heldEndpointDeferSeconds(slow, NOW, 1, hold)).toBe(12);
+    expect(heldEndpointDeferSeconds(slow, NOW, 2, hold)).toBe(24);
+    expect(heldEndpointDeferSeconds(slow, NOW, 1, hold, 0.99)).toBe(16);
+    // Nothing in flight any more: still slow, still held (its slots are for the event source's messages).
+    expect(
+      heldEndpointDeferSeconds({ starts: [], lastAnswerAt: NOW, lastAnswerMs: 2_000 }, NOW, 1, hold),
+    ).toBe(8);
+    // Just under slowMs: a busy receiver that still answers is not held.
+    const busy = { starts: [NOW - 1_500], lastAnswerAt: NOW - 100, lastAnswerMs: 1_999 };
+    expect(heldEndpointDeferSeconds(busy, NOW, 1, hold)).toBeUndefined();
+    expect(heldEndpointDeferSeconds(busy, NOW, 1, { ...hold, slowMs: 1_500 })).toBe(8);
   });
 
   it('stays within SQS’s 15 min delay', () => {
-    const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000 };
+    const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000, slowMs: 2_000 };
     expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 10, long)).toBe(900);
   });
 });
