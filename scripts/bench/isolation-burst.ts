@@ -7,7 +7,8 @@
  * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
  * backlog settles `skipped` instead of loading the next row.
  */
-import { createDocumentClient } from '#adapters/aws-clients';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
@@ -89,11 +90,39 @@ export async function measureBurstIsolation(
       const row = await runBurst(runtime, arrivals, scenario);
       baseline ??= row.p50Ms;
       onRow({ ...row, ratio: Math.round((row.p50Ms / baseline) * 100) / 100 });
+      await queueSettled(runtime.queueUrl);
     }
   } finally {
     await runtime.stop();
     fast.server.close();
   }
+}
+
+const SETTLE_CAP_MS = 120_000;
+
+/**
+ * Waits until the delivery queue holds no message (visible, in flight or delayed), at most
+ * `SETTLE_CAP_MS`: a row's backlog left deferred when it ends (its endpoint now disabled) comes back and
+ * settles `skipped`, and would otherwise land on the next row's fast events, measuring one receiver's
+ * cost in another's row.
+ */
+async function queueSettled(queueUrl: string): Promise<void> {
+  const sqs = createSqsClient();
+  const deadline = performance.now() + SETTLE_CAP_MS;
+  const names = [
+    'ApproximateNumberOfMessages',
+    'ApproximateNumberOfMessagesNotVisible',
+    'ApproximateNumberOfMessagesDelayed',
+  ] as const;
+  while (performance.now() < deadline) {
+    const found = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }),
+    );
+    const left = names.reduce((sum, name) => sum + Number(found.Attributes?.[name] ?? 0), 0);
+    if (left === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  console.error(`isolation-burst: the queue still held messages after ${SETTLE_CAP_MS / 1000} s`);
 }
 
 /**
