@@ -59,3 +59,25 @@ export const FORWARDER_EVENT_SOURCE = {
 
 /** SQS's longest `DelaySeconds` on a new message. */
 export const MAX_MESSAGE_DELAY_SECONDS = 900;
+
+/**
+ * A consumer invocation whose every message is a slow attempt pulls more messages from the delivery
+ * queue itself (`domain/delivery/held-invocation.ts`), so a receiver that starts hanging holds its own
+ * attempts only, not everyone's: after `slowAfterMs` an attempt counts as slow (a healthy receiver
+ * answers within a few tens of ms; pulling on a false alarm costs nothing), at most `receiveMax` per ReceiveMessage and `maxExtraMessages` per
+ * invocation, while the remaining time covers one attempt timeout plus `marginMs`.
+ */
+export const PULL_WHEN_HELD = {
+  slowAfterMs: 300,
+  /**
+   * A pulled message waits without an attempt once its URL has had an attempt in flight here this long:
+   * longer than `slowAfterMs`, because on a loaded machine a healthy receiver's answer can take some
+   * hundreds of ms, and deferring its other messages then would cost them seconds for nothing.
+   */
+  heldAfterMs: 1_000,
+  receiveMax: 10,
+  maxExtraMessages: 100,
+  marginMs: 5_000,
+  /** How often a held invocation looks again whether to pull. */
+  pollMs: 100,
+} as const;

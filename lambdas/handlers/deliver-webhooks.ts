@@ -8,9 +8,10 @@ import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sen
 import { createMetrics, logger } from '#adapters/observability';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
-import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS } from '#config/delivery';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
 import { loadEnv } from '#config/env';
 import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
+import { pullSettings } from '#domain/delivery/held-invocation';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -31,6 +32,8 @@ const env = loadEnv([
 const documents = createDocumentClient();
 const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const metrics = createMetrics();
+const timeouts = timeoutsFrom(env.DELIVERY_TIMEOUT_MS);
+const queue = new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL);
 const deps: BatchDeps = {
   events: new DynamoEventStore(documents, env.TABLE_NAME),
   // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
@@ -41,8 +44,8 @@ const deps: BatchDeps = {
   endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
   encrypter: new JosePayloadEncrypter(),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
-  sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
-  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  sender: new HttpWebhookSender(urlPolicy, timeouts),
+  queue,
   schedule: env.RETRY_SCHEDULE ? parseRetrySchedule(env.RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_SECONDS,
   maxAttempts: MAX_ATTEMPTS,
   urlPolicy,
@@ -53,5 +56,30 @@ const deps: BatchDeps = {
   ...deliveryObserver(logger, metrics),
 };
 
-/** SQS consumer: one attempt per message, retries by visibility timeout, at most 20 per cycle. */
-export const handler = queueHandler(metrics, (messages) => deliverBatch(deps, messages));
+const settings = pullSettings(PULL_WHEN_HELD, timeouts.totalMs);
+
+/** Resolves after `ms`; the timer does not keep a finished invocation's process alive. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * SQS consumer: one attempt per message, retries by visibility timeout, at most 20 per cycle. An
+ * invocation held by slow attempts pulls more messages from the queue within its remaining time.
+ */
+export const handler = queueHandler(metrics, (messages, context) =>
+  deliverBatch(
+    {
+      ...deps,
+      pull: {
+        queue,
+        settings,
+        pollMs: PULL_WHEN_HELD.pollMs,
+        sleep,
+        remainingMs: () => context.getRemainingTimeInMillis(),
+        observePulled: (count) => logger.debug('pulled messages while held', { count }),
+      },
+    },
+    messages,
+  ),
+);

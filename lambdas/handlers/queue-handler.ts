@@ -15,17 +15,17 @@ import type { QueueMessage } from '#domain/ports';
  * Wraps a batch consumer in the shared middy stack.
  *
  * @param handle - handles a batch and answers the ids of the messages to keep (they come back after their
- *   visibility timeout); every other message is deleted
+ *   visibility timeout); every other message is deleted. It gets the invocation's context (its remaining time).
  */
 export function queueHandler(
   metrics: Metrics,
-  handle: (messages: readonly QueueMessage[]) => Promise<readonly string[]>,
+  handle: (messages: readonly QueueMessage[], context: Context) => Promise<readonly string[]>,
 ): MiddyfiedHandler<SQSEvent, SQSBatchResponse, Error, Context> {
   return middy<SQSEvent, SQSBatchResponse>()
     .use(injectLambdaContext(logger))
     .use(publishRecordedMetrics(metrics))
-    .handler(async (event) => {
-      const keep = await handle(toQueueMessages(event.Records));
+    .handler(async (event, context) => {
+      const keep = await handle(toQueueMessages(event.Records), context);
       return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
     });
 }

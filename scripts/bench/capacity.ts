@@ -9,9 +9,10 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { eventItem } from '#adapters/dynamodb/events/event-items';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
-import { MAX_ATTEMPTS } from '#config/delivery';
+import { MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { pullSettings } from '#domain/delivery/held-invocation';
 import { encodeDeliveryMessage } from '#domain/delivery/message';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
@@ -141,6 +142,17 @@ function deliveryDeps(
     healthPolicy: DEFAULT_HEALTH_POLICY,
     now: Date.now,
     queue: { enqueue: async () => undefined, postpone: async () => undefined },
+    // As deployed, a held invocation would pull; a healthy batch must never be held, so a pull fails the bench.
+    pull: {
+      queue: {
+        receive: () => Promise.reject(new Error('a healthy first-try batch pulled more messages')),
+        delete: () => Promise.reject(new Error('a healthy first-try batch deleted pulled messages')),
+      },
+      settings: pullSettings(PULL_WHEN_HELD, 10_000),
+      pollMs: PULL_WHEN_HELD.pollMs,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      remainingMs: () => 120_000,
+    },
     replaceAtReceiveCount: REPLACE_AT_RECEIVE_COUNT,
     replaceAfterAgeSeconds: REPLACE_AFTER_AGE_SECONDS,
     observe: (id, outcome) => {

@@ -30,20 +30,23 @@ export interface IsolationRow {
   readonly seconds: number;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+/** A receiver's request handler. */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const BACKLOG = 300;
 const SAMPLES = 60;
 const SPACING_MS = 500;
 const SAMPLE_CAP_MS = 120_000;
 
-interface Listening {
+/** A receiver listening on 127.0.0.1, with the count of requests it got. */
+export interface Listening {
   readonly server: Server;
   readonly url: string;
   readonly requests: () => number;
 }
 
-async function listen(handler: Handler): Promise<Listening> {
+/** Starts a receiver on 127.0.0.1. */
+export async function listen(handler: Handler): Promise<Listening> {
   let count = 0;
   const server = createServer((req, res) => {
     count++;
@@ -57,7 +60,8 @@ async function listen(handler: Handler): Promise<Listening> {
   };
 }
 
-function badHandler(kind: BadReceiver): Handler {
+/** A receiver that answers after 3 s, never answers, or answers 500. */
+export function badHandler(kind: BadReceiver): Handler {
   return (req, res) => {
     req.resume();
     if (kind === 'hang') return;
@@ -66,22 +70,25 @@ function badHandler(kind: BadReceiver): Handler {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+/** The p-th percentile of sorted samples, rounded. */
+export function percentile(sorted: readonly number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
 }
 
-async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
+/** Seeds a tenant with one account whose webhook goes to `url`. */
+export async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
   const seeder = new TenantSeeder(createDocumentClient(), runtime.tableName);
   await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }]);
 }
 
 /** A bad account per scenario (valid IBANs). */
-const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
+export const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
   'slow-3s': 'GB82WEST12345698765432',
   hang: 'GB33BUKB20201555555555',
   'error-500': 'FR1420041010050500013M02606',
 };
-const FAST_ACCOUNT = 'DE89370400440532013000';
+/** The fast receiver's account. */
+export const FAST_ACCOUNT = 'DE89370400440532013000';
 
 /** Runs every scenario on one runtime, reporting each as it ends. */
 export async function measureIsolation(

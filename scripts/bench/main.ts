@@ -13,6 +13,7 @@ import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
 import { measureCrypto } from './crypto';
 import { measureIsolation } from './isolation';
+import { measureBurstIsolation } from './isolation-burst';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
@@ -47,7 +48,14 @@ if (wants('cold-start')) {
 const simulations = ['simulate', 'simulate-agree'].filter(wants);
 if (simulations.length > 0) runSimulationBench(simulations);
 
-if (wants('capacity') || wants('latency') || wants('isolation') || wants('publish-api') || wants('portal')) {
+if (
+  wants('capacity') ||
+  wants('latency') ||
+  wants('isolation') ||
+  wants('isolation-burst') ||
+  wants('publish-api') ||
+  wants('portal')
+) {
   const emulators = await startEmulators();
   try {
     applyLocalAwsEnv(emulators.endpoints);
@@ -92,6 +100,20 @@ if (wants('capacity') || wants('latency') || wants('isolation') || wants('publis
       console.log(
         '\nCapacity units per healthy first-try delivery (health writes included):',
         JSON.stringify(deliver),
+      );
+    }
+    if (wants('isolation-burst')) {
+      console.log(
+        '\n## Burst isolation: 60 fast events published right behind 300 events to another account\n',
+      );
+      console.log(
+        '| backlog receiver | fast p50 (ms) | fast p95 (ms) | p50 / baseline | requests to the backlog | seconds |',
+      );
+      console.log('|---|---:|---:|---:|---:|---:|');
+      await measureBurstIsolation(emulators.endpoints, (row) =>
+        console.log(
+          `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.ratio} | ${row.backlogRequests} | ${row.seconds} |`,
+        ),
       );
     }
     if (wants('latency')) {

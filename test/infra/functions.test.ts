@@ -154,6 +154,8 @@ describe('data rights', () => {
     expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
     expect(allows(statements, 'sqs:ChangeMessageVisibility', queueId)).toBe(true);
     expect(allows(statements, 'sqs:DeleteMessage', queueId)).toBe(true);
+    // A held invocation pulls more messages itself (ReceiveMessage) and deletes the done ones.
+    expect(allows(statements, 'sqs:ReceiveMessage', queueId)).toBe(true);
     expect(JSON.stringify(statements)).not.toContain(`"${dlqId}"`);
     expect(byDefault.env('consumer')).toMatchObject({
       TABLE_NAME: { Ref: tableId },

@@ -1,19 +1,22 @@
 import {
   ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { encodeDeliveryMessage } from '#domain/delivery/message';
+import type { QueuePull } from '#domain/delivery/queue-pull-port';
 import type { EventRef } from '#domain/model';
-import type { DeliveryQueue } from '#domain/ports';
+import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */
 const BATCH = 10;
 const MAX_ROUNDS = 5;
 
-/** {@link DeliveryQueue} on the SQS delivery queue. */
-export class SqsDeliveryQueue implements DeliveryQueue {
+/** {@link DeliveryQueue} on the SQS delivery queue, and {@link QueuePull} for a held consumer. */
+export class SqsDeliveryQueue implements DeliveryQueue, QueuePull {
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string,
@@ -33,6 +36,40 @@ export class SqsDeliveryQueue implements DeliveryQueue {
         VisibilityTimeout: seconds,
       }),
     );
+  }
+
+  async receive(max: number): Promise<QueueMessage[]> {
+    // A short poll (no wait): a held invocation looks again shortly, and must not sit on an empty queue.
+    const out = await this.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: Math.min(Math.max(1, max), BATCH),
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+      }),
+    );
+    return (out.Messages ?? []).map((message) => ({
+      messageId: message.MessageId ?? '',
+      receiptHandle: message.ReceiptHandle ?? '',
+      body: message.Body ?? '',
+      receiveCount: Number(message.Attributes?.ApproximateReceiveCount) || 1,
+      sentAt: Number(message.Attributes?.SentTimestamp) || Date.now(),
+    }));
+  }
+
+  async delete(receiptHandles: readonly string[]): Promise<void> {
+    const failed: string[] = [];
+    for (let start = 0; start < receiptHandles.length; start += BATCH) {
+      const chunk = receiptHandles.slice(start, start + BATCH);
+      const out = await this.client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: chunk.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle })),
+        }),
+      );
+      for (const failure of out.Failed ?? []) failed.push(`${failure.Id}: ${failure.Code}`);
+    }
+    if (failed.length > 0) throw new Error(`DeleteMessageBatch failed for ${failed.join(', ')}`);
   }
 
   /** Sends one batch, re-sending only the entries SQS reported as failed. */

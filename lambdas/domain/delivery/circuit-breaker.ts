@@ -43,8 +43,16 @@ export function gate(health: EndpointHealth, now: number, policy: HealthPolicy, 
  * messages; at most 15 min.
  */
 export function busyDeferSeconds(health: EndpointHealth, jitter = 0, receiveCount = 1): number {
-  const latency = health.recentLatencyMs ?? 1_000;
-  const base = Math.min(60, Math.max(2, Math.ceil((4 * latency) / 1000)));
+  return slowEndpointDeferSeconds(health.recentLatencyMs ?? 1_000, jitter, receiveCount);
+}
+
+/**
+ * How long a message to a receiver whose answers take `latencyMs` waits without an attempt: four such
+ * answers (2 s to 60 s), times the receive count (up to 10), at most 15 min, plus a 0–4 s spread. The
+ * busy deferral of a degraded endpoint and a held invocation's hold of a slow URL share it.
+ */
+export function slowEndpointDeferSeconds(latencyMs: number, jitter = 0, receiveCount = 1): number {
+  const base = Math.min(60, Math.max(2, Math.ceil((4 * latencyMs) / 1000)));
   return Math.min(900, base * Math.min(Math.max(receiveCount, 1), 10)) + spread(jitter);
 }
 

@@ -1,9 +1,11 @@
+import { heldEndpointDeferSeconds } from '#domain/delivery/held-invocation';
 import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
 import { postponement, type ReplacementLimits } from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
-import { type MessageFate, runBatch } from './queue-batch';
+import { AttemptsInFlight, Busy, type HeldPullDeps, pullWhileHeld } from './pull-while-held';
+import { type MessageFate, runMessage } from './queue-batch';
 
 /** What a batch needs beyond single deliveries. */
 export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
@@ -14,6 +16,8 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
   readonly observeError: (messageId: string, error: unknown) => void;
   /** Observes a message replaced by a fresh one. */
   readonly observeReplaced?: (id: string, receiveCount: number) => void;
+  /** Pulling more messages while the batch is held by slow attempts; absent: the batch only. */
+  readonly pull?: HeldPullDeps;
 }
 
 /**
@@ -21,21 +25,84 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
  * deferral was scheduled by moving their visibility timeout, and those that hit an unexpected error (they
  * come back after the queue's visibility timeout). Every other message is done and may be deleted. The
  * batch reads each account and organization of its events once, fresh (its {@link DeliveryContext}).
+ *
+ * With `pull`, an invocation whose every message is a slow attempt pulls more messages from the queue and
+ * delivers them on the same path, each receive with a fresh context, and settles them itself (deletes the
+ * done ones; the waiting ones were postponed); a pulled message whose endpoint already has a slow attempt
+ * in flight here waits without an attempt. It returns once the batch and every pulled message are settled.
  */
-export function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
+export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
+  const attempts = new AttemptsInFlight(deps.now);
+  const tracked: BatchDeps = deps.pull ? { ...deps, sender: attempts.track(deps.sender) } : deps;
+  const busy = new Busy();
+  const seen = new Set<string>();
+  const run = (batchDeps: BatchDeps, context: DeliveryContext, message: QueueMessage) =>
+    busy.run(() =>
+      runMessage(seen, message, (target) => handle(batchDeps, context, target, message), deps.observeError),
+    );
   const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
-  return runBatch(
-    messages,
-    async (target, message) => {
-      const outcome = await deliverEvent(deps, target, message.receiveCount, context);
-      deps.observe(target.id, outcome);
-      // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
-      const waits = ['retry', 'not-due', 'deferred', 'waiting'] as const;
-      if (!waits.some((kind) => kind === outcome.kind) || !('retryAfterSeconds' in outcome)) return 'done';
-      return postpone(deps, target, message, outcome.retryAfterSeconds);
-    },
-    deps.observeError,
-  );
+  const batch = Promise.all(messages.map((message) => run(tracked, context, message)));
+  const pull = deps.pull;
+  if (pull) {
+    const pulledDeps: BatchDeps = {
+      ...tracked,
+      heldEndpoint: (url, receiveCount) =>
+        heldEndpointDeferSeconds(
+          attempts.url(url),
+          deps.now(),
+          receiveCount,
+          { ...pull.settings, slowMs: deps.healthPolicy.slowMs },
+          (deps.random ?? Math.random)(),
+        ),
+    };
+    await pullWhileHeld(pull, {
+      attempts,
+      busy,
+      batch,
+      now: deps.now,
+      onError: deps.observeError,
+      handle: async (pulled) => {
+        const fresh = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
+        const fates = await Promise.all(pulled.map((message) => run(pulledDeps, fresh, message)));
+        const done = pulled.filter((_, index) => fates[index] === 'done');
+        await settlePulled(pull, done, deps.observeError);
+      },
+    });
+  }
+  const fates = await batch;
+  return messages.filter((_, index) => fates[index] === 'keep').map((message) => message.messageId);
+}
+
+/** Delivers one message's event and postpones or replaces it when it waits. */
+async function handle(
+  deps: BatchDeps,
+  context: DeliveryContext,
+  target: DeliveryTarget,
+  message: QueueMessage,
+): Promise<MessageFate> {
+  const outcome = await deliverEvent(deps, target, message.receiveCount, context);
+  deps.observe(target.id, outcome);
+  // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
+  const waits = ['retry', 'not-due', 'deferred', 'waiting'] as const;
+  if (!waits.some((kind) => kind === outcome.kind) || !('retryAfterSeconds' in outcome)) return 'done';
+  return postpone(deps, target, message, outcome.retryAfterSeconds);
+}
+
+/**
+ * Deletes the pulled messages that are done (the event source does this for its batch); one that fails
+ * to delete comes back and is dropped then, its event settled.
+ */
+async function settlePulled(
+  pull: HeldPullDeps,
+  done: readonly QueueMessage[],
+  onError: (messageId: string, error: unknown) => void,
+): Promise<void> {
+  if (done.length === 0) return;
+  try {
+    await pull.queue.delete(done.map((message) => message.receiptHandle));
+  } catch (error) {
+    for (const message of done) onError(message.messageId, error);
+  }
 }
 
 /** Applies the {@link postponement} decision: the message is hidden, or replaced by a fresh one. */

@@ -28,6 +28,11 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
   readonly encrypter?: PayloadEncrypter;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
+  /**
+   * For a message a held invocation pulled: seconds it waits because its endpoint already has a slow
+   * attempt in flight in this invocation (`heldEndpointDeferSeconds`), or undefined to go on.
+   */
+  readonly heldEndpoint?: (url: string, receiveCount: number) => number | undefined;
 }
 
 /** An attempt's outcome carries the endpoint's health when the attempt changed (wrote) it. */
@@ -148,6 +153,15 @@ async function deliverRead(
   const prepare = async (): Promise<void> => {
     prepared = await prepareRequest(deps, context, event, account, org, now());
   };
+  // A pulled message whose receiver is already not answering here waits, like a busy endpoint's: no attempt.
+  const held = deps.heldEndpoint?.(account.webhookUrl, receiveCount);
+  if (held !== undefined) {
+    return {
+      kind: 'deferred',
+      retryAfterSeconds: held,
+      reason: 'endpoint has a slow attempt in flight here',
+    };
+  }
   // The endpoint's slot before the event's lease: a deferred message must find the event unleased later.
   const endpointDeps = { ...deps, remember: context.remember.bind(context) };
   // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.

@@ -28,10 +28,7 @@ export async function readTarget(
 export type MessageFate = 'done' | 'keep';
 
 /**
- * Handles a batch and returns the ids of the messages to keep. A malformed body is reported and dropped
- * (it can never succeed); a second message for an event already in the batch is dropped (the first one
- * carries on); a message whose handling throws is reported and kept, so it comes back after the queue's
- * visibility timeout.
+ * Handles a batch and returns the ids of the messages to keep (see {@link runMessage}).
  */
 export async function runBatch(
   messages: readonly QueueMessage[],
@@ -39,22 +36,33 @@ export async function runBatch(
   onError: (messageId: string, error: unknown) => void,
 ): Promise<string[]> {
   const seen = new Set<string>();
-  const keep = await Promise.all(
-    messages.map(async (message): Promise<string | undefined> => {
-      const target = decodeDeliveryMessage(message.body);
-      if (target === undefined) {
-        onError(message.messageId, new Error('message body is not {"id": "<event id>", "log", "seq"}'));
-        return undefined;
-      }
-      if (seen.has(target.id)) return undefined;
-      seen.add(target.id);
-      try {
-        return (await handle(target, message)) === 'keep' ? message.messageId : undefined;
-      } catch (error) {
-        onError(message.messageId, error);
-        return message.messageId;
-      }
-    }),
-  );
-  return keep.filter((id): id is string => id !== undefined);
+  const fates = await Promise.all(messages.map((message) => runMessage(seen, message, handle, onError)));
+  return messages.filter((_, index) => fates[index] === 'keep').map((message) => message.messageId);
+}
+
+/**
+ * Handles one message of a batch whose events so far are `seen`. A malformed body is reported and done
+ * (it can never succeed); a second message for an event already seen is done (the first one carries
+ * on); a message whose handling throws is reported and kept, so it comes back after the queue's
+ * visibility timeout.
+ */
+export async function runMessage(
+  seen: Set<string>,
+  message: QueueMessage,
+  handle: (target: DeliveryTarget, message: QueueMessage) => Promise<MessageFate>,
+  onError: (messageId: string, error: unknown) => void,
+): Promise<MessageFate> {
+  const target = decodeDeliveryMessage(message.body);
+  if (target === undefined) {
+    onError(message.messageId, new Error('message body is not {"id": "<event id>", "log", "seq"}'));
+    return 'done';
+  }
+  if (seen.has(target.id)) return 'done';
+  seen.add(target.id);
+  try {
+    return await handle(target, message);
+  } catch (error) {
+    onError(message.messageId, error);
+    return 'keep';
+  }
 }

@@ -1,15 +1,21 @@
 /** An in-memory {@link DeliveryQueue} that records what the use-cases asked of it. */
 
 import { encodeDeliveryMessage } from '#domain/delivery/message';
+import type { QueuePull } from '#domain/delivery/queue-pull-port';
 import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
-/** The fake. */
-export class FakeDeliveryQueue implements DeliveryQueue {
+/** The fake; a held invocation pulls from {@link FakeDeliveryQueue.visible}. */
+export class FakeDeliveryQueue implements DeliveryQueue, QueuePull {
   readonly sent: { id: string; delaySeconds: number }[] = [];
   /** The body of each message sent, in the order of {@link FakeDeliveryQueue.sent} (the codec's). */
   readonly bodies: string[] = [];
   readonly postponed: { receiptHandle: string; seconds: number }[] = [];
+  /** Messages a pull may receive, first come first received. */
+  readonly visible: QueueMessage[] = [];
+  /** The `max` of each receive, in order. */
+  readonly receives: number[] = [];
+  readonly deleted: string[] = [];
 
   async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
     for (const event of events) {
@@ -20,6 +26,15 @@ export class FakeDeliveryQueue implements DeliveryQueue {
 
   async postpone(receiptHandle: string, seconds: number): Promise<void> {
     this.postponed.push({ receiptHandle, seconds });
+  }
+
+  async receive(max: number): Promise<QueueMessage[]> {
+    this.receives.push(max);
+    return this.visible.splice(0, max);
+  }
+
+  async delete(receiptHandles: readonly string[]): Promise<void> {
+    this.deleted.push(...receiptHandles);
   }
 }
 

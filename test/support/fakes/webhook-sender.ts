@@ -5,7 +5,7 @@ import type { SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
 export class FakeWebhookSender implements WebhookSender {
   readonly requests: WebhookRequest[] = [];
 
-  constructor(public answer: (request: WebhookRequest) => SendResult = () => ok()) {}
+  constructor(public answer: (request: WebhookRequest) => SendResult | Promise<SendResult> = () => ok()) {}
 
   async send(request: WebhookRequest): Promise<SendResult> {
     this.requests.push(request);

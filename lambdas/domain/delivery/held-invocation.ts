@@ -1,0 +1,133 @@
+/**
+ * A consumer invocation held by slow attempts keeps working instead of idling: once every message it is
+ * handling is an attempt in flight for longer than a short threshold, it pulls more messages from its
+ * own queue and delivers them on the same path. Without this, the first wave of a receiver that starts
+ * hanging holds every poller (in AWS up to `consumerMaxConcurrency` invocations) for the attempt timeout
+ * before the circuit breaker knows, and everyone else's messages wait behind it. Pure decisions; the
+ * consumer's batch use-case applies them.
+ */
+import type { PULL_WHEN_HELD } from '#config/delivery';
+import { slowEndpointDeferSeconds } from './circuit-breaker';
+import type { HealthPolicy } from './endpoint-health';
+
+/** When a held invocation pulls and stops pulling (`PULL_WHEN_HELD`, with the attempt timeout). */
+export interface PullSettings {
+  /** An attempt in flight this long is slow: its invocation may pull more messages. */
+  readonly slowAfterMs: number;
+  /** An attempt in flight this long holds its URL here: pulled messages to it wait without an attempt. */
+  readonly heldAfterMs: number;
+  /** At most this many extra messages per invocation. */
+  readonly maxExtraMessages: number;
+  /** At most this many per receive (SQS's limit is 10). */
+  readonly receiveMax: number;
+  /** Remaining invocation time kept beyond one attempt timeout. */
+  readonly marginMs: number;
+  /** The sender's total timeout: a pulled attempt may take this long. */
+  readonly attemptTimeoutMs: number;
+}
+
+/** The settings from `PULL_WHEN_HELD` and the sender's timeout. */
+export function pullSettings(config: typeof PULL_WHEN_HELD, attemptTimeoutMs: number): PullSettings {
+  return { ...config, attemptTimeoutMs };
+}
+
+/** What the invocation is doing now. */
+export interface HeldState {
+  /** Epoch ms. */
+  readonly now: number;
+  /** Whether the event source's batch has been handled entirely (its held attempts are done). */
+  readonly batchSettled: boolean;
+  /** Messages being handled (the batch's and the pulled ones). */
+  readonly busy: number;
+  /** Start times (epoch ms) of the attempts in flight. */
+  readonly attemptStarts: readonly number[];
+  /** Extra messages pulled so far. */
+  readonly pulled: number;
+  /** The invocation's remaining time (Lambda's `getRemainingTimeInMillis`). */
+  readonly remainingMs: number;
+}
+
+/** What the invocation does next. */
+export type PullStep =
+  /** Pull at most `max` messages now. */
+  | { readonly kind: 'pull'; readonly max: number }
+  /** Something quick is still under way, or nothing is slow yet: look again shortly. */
+  | { readonly kind: 'wait' }
+  /** Pull no more in this invocation. */
+  | { readonly kind: 'stop'; readonly reason: 'batch settled' | 'cap reached' | 'deadline' };
+
+/**
+ * Whether the invocation pulls now. It stops once its batch is settled (pulling only ever fills time the
+ * batch's slow attempts hold anyway), at the cap, or when the remaining time no longer covers a pulled
+ * attempt's timeout plus the margin. It pulls only while some attempt is slow and at most half a
+ * receive's worth of messages is still quick work, up to a receive's worth in all: a batch of quick
+ * deliveries never pulls, so a healthy endpoint's path is unchanged.
+ */
+export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
+  if (state.batchSettled) return { kind: 'stop', reason: 'batch settled' };
+  if (state.pulled >= settings.maxExtraMessages) return { kind: 'stop', reason: 'cap reached' };
+  if (state.remainingMs < settings.attemptTimeoutMs + settings.marginMs)
+    return { kind: 'stop', reason: 'deadline' };
+  const slow = state.attemptStarts.filter((start) => isSlow(start, state.now, settings)).length;
+  // Messages still being read, sent or recorded: a receive waits until at most half a receive's worth
+  // is left, then tops them up to a receive's worth, so one straggler does not idle the invocation.
+  const quick = Math.max(0, state.busy - slow);
+  if (slow === 0 || quick > settings.receiveMax / 2) return { kind: 'wait' };
+  const room = settings.receiveMax - quick;
+  return { kind: 'pull', max: Math.min(room, settings.maxExtraMessages - state.pulled) };
+}
+
+function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAfterMs'>): boolean {
+  return now - start >= settings.slowAfterMs;
+}
+
+/** What this invocation saw of one URL. */
+export interface UrlInFlight {
+  /** Start times (epoch ms) of its attempts in flight. */
+  readonly starts: readonly number[];
+  /** When it last answered an attempt here (any HTTP status; a timeout is no answer), if it did. */
+  readonly lastAnswerAt?: number | undefined;
+  /** How long that answer took (ms). */
+  readonly lastAnswerMs?: number | undefined;
+}
+
+/** What holding a URL depends on: the pull's thresholds and the circuit breaker's `slowMs`. */
+export type HoldSettings = Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'> &
+  Pick<HealthPolicy, 'slowMs'>;
+
+/**
+ * Seconds a pulled message waits when its URL is held here: an attempt to it has been in flight in this
+ * invocation for `heldAfterMs` or more and the receiver has answered nothing here since that attempt
+ * started. Undefined otherwise: sending would only hold another attempt on a receiver that is not
+ * answering, while a receiver that keeps answering (a healthy one on a loaded machine, where a single
+ * answer can take over a second) is merely busy. It comes back once that attempt must have ended (timed out at worst)
+ * plus 2 s, when its failure is in the endpoint's health and the circuit breaker decides; the wait grows
+ * with the receive count like a busy endpoint's (up to 10×, at most SQS's 15 min). A shorter wait was
+ * tried and measured worse: the held URL's backlog kept coming back ahead of everyone else's messages.
+ * No attempt is made or recorded.
+ *
+ * A URL whose last answer here took `slowMs` or more (the circuit breaker's threshold for `degraded`) is
+ * held too, for a slow endpoint's busy deferral: its endpoint is limited to a few slots anyway, so a
+ * pulled message to it would only take a slot for another slow attempt that keeps this invocation (and
+ * its poller) waiting after its batch settled, or fail to and be deferred after a slot write.
+ *
+ * @param jitter - [0, 1): spreads the messages that come back (0–4 s)
+ */
+export function heldEndpointDeferSeconds(
+  url: UrlInFlight,
+  now: number,
+  receiveCount: number,
+  settings: HoldSettings,
+  jitter = 0,
+): number | undefined {
+  if (url.lastAnswerMs !== undefined && url.lastAnswerMs >= settings.slowMs) {
+    return slowEndpointDeferSeconds(url.lastAnswerMs, jitter, receiveCount);
+  }
+  const answeredSince = (start: number) => url.lastAnswerAt !== undefined && url.lastAnswerAt >= start;
+  const held = url.starts.filter((start) => now - start >= settings.heldAfterMs && !answeredSince(start));
+  if (held.length === 0) return undefined;
+  const oldest = Math.min(...held);
+  const untilEnded = Math.ceil(Math.max(0, settings.attemptTimeoutMs - (now - oldest)) / 1000) + 2;
+  const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
+  return Math.min(900, untilEnded * Math.min(Math.max(receiveCount, 1), 10) + spread);
+}

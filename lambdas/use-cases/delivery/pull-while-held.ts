@@ -1,0 +1,140 @@
+/**
+ * The held invocation's side of a batch (`domain/delivery/held-invocation.ts` decides): which attempts
+ * are in flight and since when, how many messages are being handled, and the loop that pulls more
+ * messages while every one of them is a slow attempt.
+ */
+import { nextPullStep, type PullSettings, type UrlInFlight } from '#domain/delivery/held-invocation';
+import type { QueuePull } from '#domain/delivery/queue-pull-port';
+import type { QueueMessage, SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
+
+/** What pulling needs beyond a batch (absent: the invocation handles its batch only). */
+export interface HeldPullDeps {
+  readonly queue: QueuePull;
+  readonly settings: PullSettings;
+  /** The invocation's remaining time in ms (Lambda's `context.getRemainingTimeInMillis`). */
+  readonly remainingMs: () => number;
+  /** How long to wait before looking again (`PULL_WHEN_HELD.pollMs`). */
+  readonly pollMs: number;
+  /** Resolves after `ms`: real timers in the handler, the injected clock in tests. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Observes each receive that brought messages (for logs). */
+  readonly observePulled?: (count: number) => void;
+}
+
+/** The attempts in flight in one invocation, by URL, with their start times. */
+export class AttemptsInFlight {
+  private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
+  private readonly answered = new Map<string, { readonly at: number; readonly ms: number }>();
+  private next = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  /** The sender, with every request it sends counted in flight until it is answered. */
+  track(sender: WebhookSender): WebhookSender {
+    return {
+      send: async (request: WebhookRequest): Promise<SendResult> => {
+        const id = this.next++;
+        this.inFlight.set(id, { url: request.url, at: this.now() });
+        try {
+          const result = await sender.send(request);
+          if (result.status !== 0) this.answered.set(request.url, { at: this.now(), ms: result.elapsedMs });
+          return result;
+        } finally {
+          this.inFlight.delete(id);
+        }
+      },
+    };
+  }
+
+  /** Start times (epoch ms) of the attempts in flight. */
+  starts(): number[] {
+    return [...this.inFlight.values()].map((a) => a.at);
+  }
+
+  /** What this invocation saw of `url`: its attempts in flight, and its last answer and how long it took. */
+  url(url: string): UrlInFlight {
+    const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
+    const answer = this.answered.get(url);
+    return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms };
+  }
+}
+
+/** Counts the messages being handled. */
+export class Busy {
+  count = 0;
+
+  /** Runs `work`, counted from this call (synchronously) until it settles. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    this.count++;
+    try {
+      return await work();
+    } finally {
+      this.count--;
+    }
+  }
+}
+
+/** What {@link pullWhileHeld} watches and how it hands over what it pulls. */
+export interface HeldInvocation {
+  readonly attempts: AttemptsInFlight;
+  readonly busy: Busy;
+  /** Settles when the event source's batch is handled. */
+  readonly batch: Promise<unknown>;
+  readonly now: () => number;
+  /** Starts handling pulled messages (counted in `busy` before it returns); settles when they are settled. */
+  readonly handle: (messages: readonly QueueMessage[]) => Promise<void>;
+  readonly onError: (messageId: string, error: unknown) => void;
+}
+
+/**
+ * Pulls messages while the batch is held by slow attempts and hands them over; resolves once pulling
+ * stopped and every pulled message is settled. A receive that fails stops pulling (reported): the batch
+ * goes on as it would without it.
+ */
+export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): Promise<void> {
+  let batchSettled = false;
+  const settled = held.batch.then(
+    () => {
+      batchSettled = true;
+    },
+    () => {
+      batchSettled = true;
+    },
+  );
+  const handling: Promise<void>[] = [];
+  let pulled = 0;
+  for (;;) {
+    const step = nextPullStep(
+      {
+        now: held.now(),
+        batchSettled,
+        busy: held.busy.count,
+        attemptStarts: held.attempts.starts(),
+        pulled,
+        remainingMs: deps.remainingMs(),
+      },
+      deps.settings,
+    );
+    if (step.kind === 'stop') break;
+    let wait = deps.pollMs;
+    if (step.kind === 'pull') {
+      let messages: QueueMessage[];
+      try {
+        messages = await deps.queue.receive(step.max);
+      } catch (error) {
+        held.onError('(receive)', error);
+        break;
+      }
+      pulled += messages.length;
+      if (messages.length > 0) {
+        deps.observePulled?.(messages.length);
+        handling.push(held.handle(messages));
+      } else {
+        // An empty queue (or an empty short poll): look less often, each look is a request.
+        wait = deps.pollMs * 5;
+      }
+    }
+    await Promise.race([deps.sleep(wait), settled]);
+  }
+  await Promise.all(handling);
+}

@@ -1,0 +1,206 @@
+/**
+ * `npm run bench -- isolation-burst`: the first-wave stall. 300 events are published to ten accounts
+ * that share one receiver, then 60 events to a fast receiver's ten accounts right behind them, ten
+ * publishes at a time, so the fast events queue behind the backlog's first wave. The baseline sends the backlog to a healthy receiver (the fast events' normal
+ * p50 under a burst); the other rows send it to a receiver that answers after 3 s, hangs past the 10 s
+ * timeout, or answers 500. `npm run bench -- isolation` samples serially, which hides the first wave.
+ * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
+ * backlog settles `skipped` instead of loading the next row.
+ */
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { ibanWithCheckDigits } from '#domain/iban';
+import { createPublisher, type Publisher } from '#lambdas/publisher';
+import type { LocalEndpoints } from '#local/emulators';
+import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
+import { SAMPLE_PAYLOAD } from './capacity';
+import {
+  account,
+  type BadReceiver,
+  badHandler,
+  FAST_ACCOUNT,
+  type Handler,
+  listen,
+  percentile,
+} from './isolation';
+
+/** One row: the fast events' latencies while the backlog goes to `scenario`'s receiver. */
+export interface BurstRow {
+  readonly scenario: 'baseline' | BadReceiver;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  /** p50 over the baseline's p50 (1 for the baseline itself). */
+  readonly ratio: number;
+  /** Requests the backlog's receiver got during the row. */
+  readonly backlogRequests: number;
+  readonly seconds: number;
+}
+
+const BACKLOG = 300;
+const FAST = 60;
+/**
+ * Publishes in flight at once, for the backlog and for the fast events. More to one account mostly
+ * collide on its sequence (BusyError) and are sent again.
+ */
+const PUBLISH_CONCURRENCY = 10;
+const SAMPLE_CAP_MS = 120_000;
+/** Ten valid IBANs (`DE…` with a shared bank code), the `n`-th group of ten. */
+function tenAccounts(group: number): string[] {
+  return Array.from({ length: 10 }, (_, i) =>
+    ibanWithCheckDigits('DE', `3704004405320${String(group).padStart(2, '0')}${String(i).padStart(3, '0')}`),
+  );
+}
+
+/**
+ * The fast receiver's accounts and each row's backlog accounts: ten each, published round-robin, so the
+ * ten publishes in flight take different accounts' sequences instead of contending for one (one account
+ * takes only a few publishes a second under contention, which would spread the backlog out over a
+ * minute and hide the first wave). The backlog's ten accounts share one receiver, as one bank's
+ * accounts share its endpoint.
+ */
+const FAST_ACCOUNTS = [FAST_ACCOUNT, ...tenAccounts(1).slice(1)];
+const BACKLOG_ACCOUNTS: Readonly<Record<BurstRow['scenario'], readonly string[]>> = {
+  baseline: tenAccounts(2),
+  'slow-3s': tenAccounts(3),
+  hang: tenAccounts(4),
+  'error-500': tenAccounts(5),
+};
+
+const healthy: Handler = (req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+};
+
+/** Runs the baseline and each bad receiver on one runtime, reporting each row as it ends. */
+export async function measureBurstIsolation(
+  endpoints: LocalEndpoints,
+  onRow: (row: BurstRow) => void,
+): Promise<void> {
+  const arrivals = new Map<string, number>();
+  const fast = await listen((req, res) => {
+    arrivals.set(String(req.headers['webhook-id']), performance.now());
+    healthy(req, res);
+  });
+  const runtime = await startLocalRuntime({ endpoints, prefix: `bench-burst-${Date.now().toString(36)}` });
+  try {
+    for (const iban of FAST_ACCOUNTS) await account(runtime, fast.url, iban);
+    let baseline: number | undefined;
+    for (const scenario of ['baseline', 'slow-3s', 'hang', 'error-500'] as const) {
+      const row = await runBurst(runtime, arrivals, scenario);
+      baseline ??= row.p50Ms;
+      onRow({ ...row, ratio: Math.round((row.p50Ms / baseline) * 100) / 100 });
+      await queueSettled(runtime.queueUrl);
+    }
+  } finally {
+    await runtime.stop();
+    fast.server.close();
+  }
+}
+
+const SETTLE_CAP_MS = 120_000;
+
+/**
+ * Waits until the delivery queue holds no message (visible, in flight or delayed), at most
+ * `SETTLE_CAP_MS`: a row's backlog left deferred when it ends (its endpoint now disabled) comes back and
+ * settles `skipped`, and would otherwise land on the next row's fast events, measuring one receiver's
+ * cost in another's row.
+ */
+async function queueSettled(queueUrl: string): Promise<void> {
+  const sqs = createSqsClient();
+  const deadline = performance.now() + SETTLE_CAP_MS;
+  const names = [
+    'ApproximateNumberOfMessages',
+    'ApproximateNumberOfMessagesNotVisible',
+    'ApproximateNumberOfMessagesDelayed',
+  ] as const;
+  while (performance.now() < deadline) {
+    const found = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }),
+    );
+    const left = names.reduce((sum, name) => sum + Number(found.Attributes?.[name] ?? 0), 0);
+    if (left === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  console.error(`isolation-burst: the queue still held messages after ${SETTLE_CAP_MS / 1000} s`);
+}
+
+/**
+ * Publishes `count` events, `PUBLISH_CONCURRENCY` at a time, the i-th to `accounts[i % length]`; answers
+ * each id with its send time.
+ */
+async function publishMany(
+  publish: Publisher,
+  accounts: readonly string[],
+  type: string,
+  count: number,
+): Promise<Map<string, number>> {
+  const sent = new Map<string, number>();
+  for (let start = 0; start < count; start += PUBLISH_CONCURRENCY) {
+    await Promise.all(
+      Array.from({ length: Math.min(PUBLISH_CONCURRENCY, count - start) }, async (_, i) => {
+        const at = performance.now();
+        const input = {
+          account: accounts[(start + i) % accounts.length] ?? '',
+          type,
+          payload: SAMPLE_PAYLOAD,
+        };
+        const { id } = await publishAgainWhenBusy(publish, input);
+        sent.set(id, at);
+      }),
+    );
+  }
+  return sent;
+}
+
+/** A publish, sent again while the account's sequence is contended (nothing was stored then). */
+async function publishAgainWhenBusy(publish: Publisher, input: Parameters<Publisher>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await publish(input);
+    } catch (error) {
+      if ((error as { kind?: string }).kind !== 'busy' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+    }
+  }
+}
+
+async function runBurst(
+  runtime: LocalRuntime,
+  arrivals: ReadonlyMap<string, number>,
+  scenario: BurstRow['scenario'],
+): Promise<Omit<BurstRow, 'ratio'>> {
+  const backlogAccounts = BACKLOG_ACCOUNTS[scenario];
+  const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
+  const client = createDocumentClient();
+  const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  try {
+    const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
+    for (const iban of backlogAccounts) await account(runtime, receiver.url, iban);
+    const started = performance.now();
+    // The whole backlog first, then the fast events right behind it, ten at a time.
+    await publishMany(publish, backlogAccounts, 'backlog', BACKLOG);
+    const sent = await publishMany(publish, FAST_ACCOUNTS, 'probe', FAST);
+    // A fast event that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
+    const deadline = performance.now() + SAMPLE_CAP_MS;
+    while ([...sent.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const latencies = [...sent].map(([id, at]) => (arrivals.get(id) ?? at + SAMPLE_CAP_MS) - at);
+    latencies.sort((a, b) => a - b);
+    return {
+      scenario,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      backlogRequests: receiver.requests(),
+      seconds: Math.round((performance.now() - started) / 1000),
+    };
+  } finally {
+    // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
+    const at = new Date().toISOString();
+    for (const iban of backlogAccounts) await health.disable(iban, at, 'bench row over');
+    // Hanging connections would keep close() waiting: end them first.
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+  }
+}
