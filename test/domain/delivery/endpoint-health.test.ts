@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { busyDeferSeconds, escalate, gate, updateAfterAttempt } from '#domain/delivery/circuit-breaker';
+import {
+  busyDeferSeconds,
+  escalate,
+  gate,
+  slowEndpointDeferSeconds,
+  updateAfterAttempt,
+} from '#domain/delivery/circuit-breaker';
 import { DEFAULT_HEALTH_POLICY, HEALTHY, healthPolicyFrom } from '#domain/delivery/endpoint-health';
 import { parseRetryAfter } from '#domain/delivery/postponement';
 
@@ -63,6 +69,15 @@ describe('busyDeferSeconds', () => {
     expect(busyDeferSeconds(slow, 0, 3)).toBe(36);
     expect(busyDeferSeconds({ ...slow, recentLatencyMs: 60_000 }, 0, 50)).toBe(600);
     expect(busyDeferSeconds({ ...slow, recentLatencyMs: 60_000 }, 0.99, 50)).toBe(604);
+  });
+
+  it('is the slow endpoint deferral of the latency it knows (1 s when none), at least 2 s', () => {
+    expect(busyDeferSeconds({ state: 'degraded', consecutiveFailures: 0 })).toBe(
+      slowEndpointDeferSeconds(1_000),
+    );
+    expect(slowEndpointDeferSeconds(1_000)).toBe(4);
+    expect(slowEndpointDeferSeconds(100)).toBe(2);
+    expect(slowEndpointDeferSeconds(2_000, 0, 2)).toBe(16);
   });
 });
 

@@ -10,7 +10,8 @@ import {
 } from '#domain/delivery/held-invocation';
 
 const settings = pullSettings(PULL_WHEN_HELD, 10_000);
-const hold = { ...settings, slowMs: DEFAULT_HEALTH_POLICY.slowMs };
+/** The hold's rule with a 1 s hold, whatever `PULL_WHEN_HELD` configures. */
+const hold = { heldAfterMs: 1_000, attemptTimeoutMs: 10_000, slowMs: DEFAULT_HEALTH_POLICY.slowMs };
 const NOW = Date.parse('2026-11-20T10:00:00.000Z');
 
 function state(overrides: Partial<HeldState> = {}): HeldState {
