@@ -18,7 +18,8 @@ describe('month-end burst (smoke)', () => {
       expect(row.fastP99Ms).toBeGreaterThanOrEqual(row.fastP50Ms);
       expect(row.drainS).toBeGreaterThanOrEqual(row.fastDrainS);
       expect(row.fastDrainS).toBeGreaterThan(5);
-      expect(row.invocations).toBeGreaterThanOrEqual(200);
+      // Batches of 10 would make 200; a held invocation also takes messages of its own.
+      expect(row.invocations).toBeGreaterThanOrEqual(100);
       // The floor is 4 (docs/simulation.md); the run stops at the last 2xx, before its attempt is written.
       expect(row.writeUnitsPerDelivered).toBeGreaterThan(3.99);
       expect(row.readUnitsPerDelivered).toBeGreaterThan(2);

@@ -5,14 +5,18 @@
  * event source model, and the dead-letter reconciler runs the real `reconcileBatch` on the dead-letter
  * queue; every store call is metered against the DynamoDB model (`deployment.ts`).
  */
+
+import { DEFAULT_TIMEOUTS } from '#adapters/http/http-webhook-sender';
 import { toQueueMessages } from '#adapters/sqs/sqs-records';
 import {
   CONSUMER_EVENT_SOURCE,
   CONSUMER_TIMEOUT_SECONDS,
   MAX_ATTEMPTS,
+  PULL_WHEN_HELD,
   RECONCILER_EVENT_SOURCE,
 } from '#config/delivery';
 import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { pullSettings } from '#domain/delivery/held-invocation';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { ibanWithCheckDigits } from '#domain/iban';
@@ -35,8 +39,10 @@ import { SharedCpu } from './shared-cpu';
 export interface ConsumerScenario extends DeploymentOptions {
   readonly seed?: number;
   readonly events: number;
-  /** Accounts, each with its own endpoint; events go round-robin over them. */
+  /** Accounts, each with its own endpoint; events go round-robin over them unless `accountOf` says. */
   readonly accounts: number;
+  /** The account index of the `i`-th event (default `i % accounts`). */
+  readonly accountOf?: (eventIndex: number) => number;
   readonly accountsPerOrganization?: number;
   /** The receiver behind account `index` (default: a fast one for every account). */
   readonly receiver?: (index: number) => Receiver;
@@ -57,6 +63,11 @@ export interface ConsumerScenario extends DeploymentOptions {
    * event (half spent by its publish, half by its delivery, **assumption**) at `share` of a core.
    */
   readonly localCpu?: { readonly msPerEvent: number; readonly share: number };
+  /**
+   * Whether an invocation held by slow attempts pulls more messages itself, as the deployed consumer does
+   * (`deliver-webhooks.ts`; default true). False shows the consumer before that change.
+   */
+  readonly pullWhenHeld?: boolean;
   /**
    * When the run ends: once every event settled and the queue is empty (default), or once every event of
    * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
@@ -122,13 +133,30 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
       observe: observer.outcome,
       observeError: observer.error,
     };
-    const deliver = (messages: readonly QueueMessage[]) => deliverBatch(deps, messages);
+    const settings = pullSettings(PULL_WHEN_HELD, DEFAULT_TIMEOUTS.totalMs);
+    // As the deployed handler: the pull reads the invocation's remaining time and sleeps on the clock.
+    const deliver = (messages: readonly QueueMessage[], deadline: number) =>
+      deliverBatch(
+        scenario.pullWhenHeld === false
+          ? deps
+          : {
+              ...deps,
+              pull: {
+                queue: ports.queue,
+                settings,
+                pollMs: PULL_WHEN_HELD.pollMs,
+                sleep: (ms) => engine.sleep(ms),
+                remainingMs: () => Math.max(0, deadline - engine.now()),
+              },
+            },
+        messages,
+      );
     // Without the local comparison's CPU, nothing is awaited before the batch (no extra microtask).
     return queueHandler(
       cpu
-        ? async (messages) => {
+        ? async (messages, deadline) => {
             await cpu.use((messages.length * (scenario.localCpu?.msPerEvent ?? 0)) / 2);
-            return deliver(messages);
+            return deliver(messages, deadline);
           }
         : deliver,
     );
@@ -176,7 +204,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {
     const id = scenarioEventId(i);
-    const index = i % scenario.accounts;
+    const index = scenario.accountOf?.(i) ?? i % scenario.accounts;
     const account = ibans[index] as string;
     const awaited = scenario.stopAtDeliveryOf?.(index) ?? false;
     engine.at(start + Math.floor((i * spread) / scenario.events), () => {
@@ -217,9 +245,11 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
 }
 
 /** The shared queue handler's own lines (`queue-handler.ts`, without its middy logging and metrics). */
-function queueHandler(handle: (messages: readonly QueueMessage[]) => Promise<readonly string[]>): SqsHandler {
-  return async (event) => {
-    const keep = await handle(toQueueMessages(event.Records));
+function queueHandler(
+  handle: (messages: readonly QueueMessage[], deadline: number) => Promise<readonly string[]>,
+): SqsHandler {
+  return async (event, context) => {
+    const keep = await handle(toQueueMessages(event.Records), context.deadline);
     return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
   };
 }
