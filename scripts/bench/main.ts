@@ -17,6 +17,7 @@ import { measureBurstIsolation } from './isolation-burst';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
+import { measurePublishContention } from './publish-contention';
 import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
@@ -54,6 +55,7 @@ if (
   wants('isolation') ||
   wants('isolation-burst') ||
   wants('publish-api') ||
+  wants('publish-contention') ||
   wants('portal')
 ) {
   const emulators = await startEmulators();
@@ -126,6 +128,24 @@ if (
         '\n## Portal: navigation to the events list on screen (headless Chromium, local runtime)\n',
       );
       console.log(JSON.stringify(await measurePortalRender(emulators.endpoints), null, 2));
+    }
+    if (wants('publish-contention')) {
+      const resources = await provisionResources({
+        prefix: `bench-seq-${Date.now().toString(36)}`,
+        sqsEndpoint: emulators.endpoints.sqs,
+      });
+      console.log(
+        '\n## Concurrent publishes to one account (DynamoDB Local, recordEvent; busy answers resent after 200 ms, doubled)\n',
+      );
+      console.log(
+        '| publishers | requests / event | read units / event | write units / event | busy | abandoned | ms | publishes/s | requests by operation |',
+      );
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+      await measurePublishContention(resources.tableName, [1, 8, 32, 128], (row) =>
+        console.log(
+          `| ${row.publishers} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} |`,
+        ),
+      );
     }
     if (wants('publish-api')) {
       console.log('\n## Signed POST /events through the local runtime (sequential)\n');
