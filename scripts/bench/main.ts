@@ -18,6 +18,7 @@ import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
 import { measurePublishContention } from './publish-contention';
+import { measurePublishRate } from './simulate/scenarios/publish-ceiling';
 import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
@@ -146,6 +147,20 @@ if (
           `| ${row.publishers} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} |`,
         ),
       );
+      console.log(
+        '\n## One account at a steady rate in the simulation (modelled AWS latencies and partition limits, 2 virtual s; clients resend busy after 200 ms, doubled, 3 sends)\n',
+      );
+      console.log(
+        '| offered (/s) | stored (/s) | requests / event | read units / event | write units / event | throttled requests | busy | abandoned |',
+      );
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const rate of [20, 50, 100, 200, 400]) {
+        const p = await measurePublishRate({ rate, accounts: 1, seconds: 2 });
+        const f = (n: number) => n.toFixed(1);
+        console.log(
+          `| ${rate} | ${f(p.storedPerSecond)} | ${f(p.requestsPerStored)} | ${f(p.readUnitsPerStored)} | ${f(p.writeUnitsPerStored)} | ${p.throttles} | ${p.busy} | ${p.abandoned} |`,
+        );
+      }
     }
     if (wants('publish-api')) {
       console.log('\n## Signed POST /events through the local runtime (sequential)\n');
