@@ -57,9 +57,10 @@ export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
 
 /**
  * Sequences one publish tries before it answers 503 (the account is being published to so fast that
- * every sequence it read was taken before it could store its event): each try is one conditional put
- * and one read of the log's last key. Each round of a contention stores at least one of the contenders,
- * so this many publishers of one account at once all get through.
+ * every sequence it read was taken before it could store its event): each lost try costs a wait
+ * ({@link PUBLISH_BACKOFF_BASE_MS}), one read of the log's last key and the claim's move. Each refusal
+ * is another contender's stored event, so this many publishers of one account at once all get through
+ * (within {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting).
  */
 export const PUBLISH_SEQUENCE_TRIES = 32;
 
