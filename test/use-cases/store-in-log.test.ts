@@ -203,12 +203,18 @@ describe('storeInLog under contention for one account', () => {
   });
 
   it('keeps the lease of a claim whose id was found stored at a refused sequence', async () => {
+    let puts = 0;
     const ownFound: StoreInLogDeps = {
       ...deps,
       events: {
         ...bind(),
-        insertEvent: async () => ({ created: false, occupant: draft(1).id }),
+        // Its own id at the first refused sequence (unreadable by now), other ids at the next ones.
+        insertEvent: async (event) => ({
+          created: false,
+          occupant: event.sequence === 1 ? draft(1).id : `rival-${event.sequence}`,
+        }),
         readEvent: async () => undefined,
+        latestSequence: async () => (puts++ === 0 ? 0 : puts),
       },
     };
     await expect(storeInLog(ownFound, draft(1), body)).rejects.toThrow(BusyError);

@@ -85,6 +85,7 @@ export async function storeInLog(
     claim = resolved.claim;
   }
   let waited = 0;
+  let ownIdSeen = false;
   for (let tries = 1; ; tries++) {
     const put = await deps.events.insertEvent({
       ...fields,
@@ -94,14 +95,15 @@ export async function storeInLog(
     if (put.created) return put;
     // Only a publish that took this claim over can have stored this id: its event is the answer.
     if (put.occupant === draft.id) {
+      ownIdSeen = true;
       const existing = await deps.events.readEvent(claim, { consistent: true });
       if (existing) return { created: false, existing };
     }
     const wait = lostRoundWait(tries, waited, deps.random ?? Math.random);
     if (wait === undefined) {
-      // Every put of this publish was refused by another id's event, so no event has this id: the claim's
+      // No refused put found this id, so no event has it (no other publish owned the claim): the claim's
       // lease ends now and the resend takes it over at once instead of waiting 30 s for it.
-      if (put.occupant !== draft.id) {
+      if (!ownIdSeen) {
         await deps.events.moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS });
       }
       break;
