@@ -57,11 +57,30 @@ export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
 
 /**
  * Sequences one publish tries before it answers 503 (the account is being published to so fast that
- * every sequence it read was taken before it could store its event): each try is one conditional put
- * and one read of the log's last key. Each round of a contention stores at least one of the contenders,
- * so this many publishers of one account at once all get through.
+ * every sequence it read was taken before it could store its event): each lost try costs a wait
+ * ({@link PUBLISH_BACKOFF_BASE_MS}), one read of the log's last key and the claim's move. Each refusal
+ * is another contender's stored event, so this many publishers of one account at once all get through
+ * (within {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting).
  */
 export const PUBLISH_SEQUENCE_TRIES = 32;
+
+/**
+ * A publish that lost a sequence waits a random time below a window that starts here (ms) and doubles per
+ * lost round up to {@link PUBLISH_BACKOFF_CAP_MS} ("full jitter"): contenders of one account that all read
+ * the same latest sequence spread out instead of colliding again every round, which made n concurrent
+ * publishes cost O(n²) requests. The healthy (uncontended) path never waits.
+ */
+export const PUBLISH_BACKOFF_BASE_MS = 10;
+
+/** The largest window of one wait after a lost sequence (ms); see {@link PUBLISH_BACKOFF_BASE_MS}. */
+export const PUBLISH_BACKOFF_CAP_MS = 200;
+
+/**
+ * Most time (ms) one publish spends waiting between lost rounds before it answers 503 busy: well inside
+ * the publish function's 10 s timeout and far below {@link CLAIM_LEASE_MS}, so a waiting publish never
+ * looks crashed to a duplicate of its id.
+ */
+export const PUBLISH_BACKOFF_BUDGET_MS = 3_000;
 
 /**
  * How long an event id's claim belongs to the publish that made it: a duplicate publish of the same id

@@ -4,10 +4,12 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { BusyError, ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
+import { recordEvent } from '#use-cases/events/record-event';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
@@ -20,6 +22,7 @@ let events: DynamoEventStore;
 let publish: Publisher;
 let orgId: string;
 let iban: string;
+let seeder: TenantSeeder;
 
 beforeAll(async () => {
   resources = await isolatedResources({ label: 'publish' });
@@ -29,7 +32,7 @@ beforeAll(async () => {
   events = new DynamoEventStore(documents, resources.tableName);
   publish = createPublisher({ tableName: resources.tableName, baseUrl: `${BASE_URL}/`, client: documents });
   iban = testIban();
-  const seeder = new TenantSeeder(documents, resources.tableName, 'public-https');
+  seeder = new TenantSeeder(documents, resources.tableName, 'public-https');
   orgId = (await seeder.tenant('Publisher org', [{ iban, webhookUrl: 'https://hooks.example.test/in' }]))
     .orgId;
 });
@@ -151,5 +154,54 @@ describe('a refused publish stores nothing', () => {
     );
     expect(await events.getEvent(id, { consistent: true })).toEqual(stored);
     expect(first.signature).toBeNull();
+  });
+});
+
+describe('concurrent publishes to one account', () => {
+  it('stores 24 publishes, each sent twice at once, once each at the sequences 1..24', async () => {
+    const account = testIban();
+    const tenant = await seeder.tenant('Contention org', [{ iban: account }]);
+    const ids = Array.from({ length: 24 }, () => uuidv7());
+    // A duplicate answers busy while its twin is still taking a sequence; the client sends it again
+    // after 200 ms, doubled, as Herald's client library advises.
+    const send = async (id: string, sends = 5): Promise<Awaited<ReturnType<Publisher>>> => {
+      try {
+        return await publish({ id, account, type: 'payroll.line', payload: { id } });
+      } catch (error) {
+        if (!(error instanceof BusyError) || sends === 1) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** (5 - sends)));
+        return send(id, sends - 1);
+      }
+    };
+    const results = await Promise.all([...ids, ...ids].map((id) => send(id)));
+    expect(results.filter((result) => result.created)).toHaveLength(ids.length);
+    const sequenceOf = new Map<string, number | null>();
+    for (const result of results) {
+      if (sequenceOf.has(result.id)) expect(result.sequence).toBe(sequenceOf.get(result.id));
+      sequenceOf.set(result.id, result.sequence);
+    }
+    expect([...sequenceOf.values()].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(ids.map((_, i) => i + 1));
+    const log = await events.readLog(tenant.orgId, account, { afterSequence: 0, limit: 100 });
+    expect(log.events.map((event) => event.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('a publish that gives up ends its claim, so the resend of its id is stored at once', async () => {
+    const account = testIban();
+    await seeder.tenant('Busy org', [{ iban: account }]);
+    await publish({ account, type: 'first', payload: {} });
+    const input = { id: uuidv7(), account, type: 'payroll.line', payload: {} };
+    // Every read of the log's last key answers stale: every sequence this publish tries is taken.
+    const stale = new DynamoEventStore(documents, resources.tableName);
+    const deps = {
+      events: Object.assign(stale, { latestSequence: async () => 0 }),
+      directory: new DynamoDirectoryStore(documents, resources.tableName),
+      baseUrl: BASE_URL,
+      retentionDays: async () => undefined,
+      sleep: async () => undefined,
+    };
+    await expect(recordEvent(deps, input)).rejects.toBeInstanceOf(BusyError);
+    expect(await events.getEvent(input.id, { consistent: true })).toBeUndefined();
+    const resent = await publish(input);
+    expect(resent).toMatchObject({ id: input.id, created: true, sequence: 2 });
   });
 });

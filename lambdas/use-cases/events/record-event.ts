@@ -6,7 +6,7 @@ import { webhookBody } from '#domain/webhook-body';
 import { type StoreInLogDeps, storeInLog } from './store-in-log';
 
 /** What recording an event needs. */
-export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'> {
+export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'random' | 'newOwner'> {
   readonly events: StoreInLogDeps['events'];
   /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
   readonly directory: Pick<DirectoryStore, 'getAccount'>;

@@ -7,7 +7,13 @@
  * two writes) is taken over once its lease ran out.
  */
 import { randomUUID } from 'node:crypto';
-import { CLAIM_LEASE_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
+import {
+  CLAIM_LEASE_MS,
+  PUBLISH_BACKOFF_BASE_MS,
+  PUBLISH_BACKOFF_BUDGET_MS,
+  PUBLISH_BACKOFF_CAP_MS,
+  PUBLISH_SEQUENCE_TRIES,
+} from '#config/limits';
 import { BusyError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import type { ClaimResult, EventStore, IdClaim, NewEvent } from '#domain/ports';
@@ -21,8 +27,10 @@ export interface StoreInLogDeps {
   >;
   /** Epoch ms. */
   readonly now: () => number;
-  /** Waits between looks at a duplicate's claim; tests make it instant. */
+  /** Waits between looks at a duplicate's claim and after a lost sequence; tests make it instant. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1): the jitter of the wait after a lost sequence; tests fix it. */
+  readonly random?: () => number;
   /** The random token of this publish's claim; tests fix it. */
   readonly newOwner?: () => string;
 }
@@ -45,9 +53,13 @@ const CLAIM_LOOKS = 4;
  * Stores the event at the next sequence of its log, or answers the event already stored under its id.
  * On the healthy path: one eventually consistent read of the log's last key, the claim, the event.
  *
- * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries, or a
- *   concurrent publish of the same id has not stored its event yet; nothing of this publish is left
- *   but a claim that the retry reuses
+ * A lost sequence (another event took it first) costs a jittered wait ({@link lostRoundWait}), one
+ * consistent read of the last key and the claim's move to the new sequence.
+ *
+ * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries or within
+ *   {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting, or a concurrent publish of the same id has not stored
+ *   its event yet; nothing of this publish is left but a claim whose lease it ended, which the resend
+ *   takes over
  */
 export async function storeInLog(
   deps: StoreInLogDeps,
@@ -72,7 +84,9 @@ export async function storeInLog(
     if ('existing' in resolved) return { created: false, existing: resolved.existing };
     claim = resolved.claim;
   }
-  for (let tries = 0; tries < PUBLISH_SEQUENCE_TRIES; tries++) {
+  let waited = 0;
+  let ownIdSeen = false;
+  for (let tries = 1; ; tries++) {
     const put = await deps.events.insertEvent({
       ...fields,
       sequence: claim.sequence,
@@ -81,16 +95,41 @@ export async function storeInLog(
     if (put.created) return put;
     // Only a publish that took this claim over can have stored this id: its event is the answer.
     if (put.occupant === draft.id) {
+      ownIdSeen = true;
       const existing = await deps.events.readEvent(claim, { consistent: true });
       if (existing) return { created: false, existing };
     }
+    const wait = lostRoundWait(tries, waited, deps.random ?? Math.random);
+    if (wait === undefined) {
+      // No refused put found this id, so no event has it (no other publish owned the claim): the claim's
+      // lease ends now and the resend takes it over at once instead of waiting 30 s for it.
+      if (!ownIdSeen) {
+        await deps.events.moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS });
+      }
+      break;
+    }
+    await (deps.sleep ?? defaultSleep)(wait);
+    waited += wait;
     const moved = { ...claim, sequence: await next(true), claimedAt: deps.now() };
+    // Taken over (this publish stalled past its lease): the owner now is another publish of this id.
     if (!(await deps.events.moveClaim(claim.owner, moved))) break;
     claim = moved;
   }
   throw new BusyError(
     `account: events of ${draft.account} are being published too fast to take a sequence; send the event again (same id).`,
   );
+}
+
+/**
+ * The wait (ms) after the `lost`-th refused sequence put, `waited` ms already spent waiting, or undefined
+ * when the publish must give up: {@link PUBLISH_SEQUENCE_TRIES} puts made, or the wait budget spent.
+ * Full jitter: uniform below a window that doubles per loss, so the contenders of one log spread out.
+ */
+export function lostRoundWait(lost: number, waited: number, random: () => number): number | undefined {
+  const left = PUBLISH_BACKOFF_BUDGET_MS - waited;
+  if (lost >= PUBLISH_SEQUENCE_TRIES || left <= 0) return undefined;
+  const window = Math.min(PUBLISH_BACKOFF_CAP_MS, PUBLISH_BACKOFF_BASE_MS * 2 ** (lost - 1));
+  return Math.min(left, Math.floor(random() * window));
 }
 
 /**

@@ -23,6 +23,12 @@ export interface CeilingPoint {
   readonly resent: number;
   readonly abandoned: number;
   readonly sustained: boolean;
+  /** DynamoDB requests (retries included) and capacity units per stored event. */
+  readonly requestsPerStored: number;
+  readonly readUnitsPerStored: number;
+  readonly writeUnitsPerStored: number;
+  /** Sends answered 503 busy (no sequence taken in time). */
+  readonly busy: number;
   readonly wallMs: number;
 }
 
@@ -59,8 +65,8 @@ export async function measurePublishRate(run: CeilingRun): Promise<CeilingPoint>
     return iban;
   });
   const publisher = new Publisher(engine, deployment, { attempts: 3 });
-  const total = Math.round(run.rate * (run.seconds ?? 5));
-  for (let i = 0; i < total; i++) {
+  const requested = Math.round(run.rate * (run.seconds ?? 5));
+  for (let i = 0; i < requested; i++) {
     engine.at(start + Math.floor((i * 1000) / run.rate), () =>
       engine.spawn(() =>
         publisher.publish({
@@ -73,7 +79,9 @@ export async function measurePublishRate(run: CeilingRun): Promise<CeilingPoint>
     );
   }
   const result = await engine.run({ until: start + 3_600_000 });
-  const throttles = deployment.dynamo.total().throttles;
+  const total = deployment.dynamo.total();
+  const throttles = total.throttles;
+  const per = (n: number) => n / Math.max(1, publisher.stats.stored);
   const elapsedS = Math.max(run.seconds ?? 5, (result.endedAt - start) / 1000);
   return {
     rate: run.rate,
@@ -82,7 +90,11 @@ export async function measurePublishRate(run: CeilingRun): Promise<CeilingPoint>
     throttles,
     resent: publisher.stats.resent,
     abandoned: publisher.stats.abandoned,
-    sustained: throttles === 0 && publisher.stats.stored === total,
+    sustained: throttles === 0 && publisher.stats.stored === requested,
+    requestsPerStored: per(total.attempts),
+    readUnitsPerStored: per(total.readUnits),
+    writeUnitsPerStored: per(total.writeUnits + total.indexWriteUnits),
+    busy: publisher.stats.failedSends.get('BusyError') ?? 0,
     wallMs: performance.now() - wallStart,
   };
 }
