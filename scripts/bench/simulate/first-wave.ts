@@ -4,7 +4,7 @@
  * right behind it. The fast accounts' publish → delivery p50/p99 is compared with the same burst whose
  * backlog goes to fast receivers (the baseline), with the deployed consumer (a held invocation pulls more
  * messages itself) and without that pull (the consumer before it). How the backlog is shaped at each
- * concurrency, and why, is {@link firstWaveShape}.
+ * concurrency, and why, is {@link firstWaveShapes}.
  */
 import { fastReceiver, hangingReceiver, type Receiver, slowReceiver } from './receivers/receivers';
 import { markdownTable } from './report';
@@ -20,7 +20,7 @@ const BACKLOG_PER_CONCURRENCY = 15;
 const CONCURRENCY_PER_BAD_ACCOUNT = 10;
 /** Most backlog publishes per second in all: ~5 write units each, well under the table's 40,000. */
 const BACKLOG_PER_SECOND = 5_000;
-/** From this concurrency on, the event source starts scaled up (Lambda's ramp would not reach it). */
+/** From this concurrency on, the wave also runs with the event source already scaled up. */
 const PRESCALED_FROM = 1_000;
 
 /** How the backlog is published at one concurrency (docs/simulation.md, the first wave). */
@@ -40,19 +40,21 @@ export interface FirstWaveShape {
  * 150 publishes a second per account). At 1,000: 100 accounts over 3 s (50 a second each), because every
  * account has one sequence: 1,500 a second to one account refuses most publishes and the contention's
  * reads and writes throttle the whole table, and 15,000 publishes in one second need more write units than
- * the table's quota. From 1,000 on the event source starts scaled up to its maximum: from Lambda's 5, +5 a
- * second, it would take 199 s to reach 1,000, so a first wave from a cold mapping never has more than
- * about 60 batches in flight and measures the ramp. docs/simulation.md has the measurements.
+ * the table's quota. From 1,000 on the wave runs twice: from a cold mapping (Lambda's 5 batches, +5 a
+ * second: it would take 199 s to reach 1,000, so the wave never has more than about 100 batches in flight
+ * and the fast events wait behind the backlog) and with the event source already scaled up to its maximum
+ * by earlier traffic (every slot a bad message can hold is there). docs/simulation.md has the measurements.
  */
-export function firstWaveShape(c: number): FirstWaveShape {
+export function firstWaveShapes(c: number): FirstWaveShape[] {
   const backlog = BACKLOG_PER_CONCURRENCY * c;
   const publishOverMs = Math.max(1_000, Math.ceil(backlog / BACKLOG_PER_SECOND) * 1_000);
-  return {
+  const shape = {
     backlog,
     badAccounts: Math.max(BAD_RECEIVERS, Math.ceil(c / CONCURRENCY_PER_BAD_ACCOUNT)),
     publishOverMs,
-    startConcurrency: c >= PRESCALED_FROM ? c : undefined,
+    startConcurrency: undefined,
   };
+  return c >= PRESCALED_FROM ? [shape, { ...shape, startConcurrency: c }] : [shape];
 }
 
 /** One row: the fast accounts' latency behind a backlog. */
@@ -82,42 +84,57 @@ export async function runFirstWave(
 ): Promise<FirstWaveRow[]> {
   const rows: FirstWaveRow[] = [];
   for (const maximumConcurrency of concurrencies) {
-    const { backlog, badAccounts, publishOverMs, startConcurrency } = firstWaveShape(maximumConcurrency);
-    for (const pull of [true, false]) {
-      let baseline = Number.NaN;
-      for (const [name, bad] of Object.entries(BACKLOGS)) {
-        const run = await runConsumerScenario({
-          events: backlog + FAST_EVENTS,
-          accounts: badAccounts + FAST_ACCOUNTS,
-          accountOf: (i) => (i < backlog ? i % badAccounts : badAccounts + ((i - backlog) % FAST_ACCOUNTS)),
-          endpointOf: (index) => (index < badAccounts ? index % BAD_RECEIVERS : index),
-          receiver: (endpoint) => (endpoint < BAD_RECEIVERS ? bad() : fastReceiver()),
-          maximumConcurrency,
-          ...(startConcurrency === undefined ? {} : { startConcurrency }),
-          publishOverMs,
-          pullWhenHeld: pull,
-          stopAtDeliveryOf: (index) => index >= badAccounts,
-          // Warmed for the month-end both ways (AWS's warm throughput has a read and a write figure).
-          table: { mode: { kind: 'on-demand', warmWriteUnits: 40_000, warmReadUnits: 40_000 } },
-        });
-        const fast = figures(run, (index) => index >= badAccounts);
-        if (name === 'fast (baseline)') baseline = fast.fastP50Ms;
-        const row: FirstWaveRow = {
-          maximumConcurrency,
-          backlog: `${backlog} × ${name}${badAccounts > BAD_RECEIVERS ? ` (${badAccounts} accounts)` : ''}${startConcurrency === undefined ? '' : ', scaled up'}`,
-          pull,
-          fastP50Ms: fast.fastP50Ms,
-          fastP99Ms: fast.fastP99Ms,
-          ratio: fast.fastP50Ms / baseline,
-          invocations: fast.invocations,
-          fastDelivered: run.events.filter(
-            (event) =>
-              (run.accountIndex.get(event.account) ?? -1) >= badAccounts && run.deliveredAt.has(event.id),
-          ).length,
-        };
-        rows.push(row);
-        onRow?.(row);
-      }
+    for (const shape of firstWaveShapes(maximumConcurrency)) {
+      rows.push(...(await runShape(maximumConcurrency, shape, onRow)));
+    }
+  }
+  return rows;
+}
+
+/** The rows of one shape: each backlog kind with and without the pull. */
+async function runShape(
+  maximumConcurrency: number,
+  { backlog, badAccounts, publishOverMs, startConcurrency }: FirstWaveShape,
+  onRow?: (row: FirstWaveRow) => void,
+): Promise<FirstWaveRow[]> {
+  const rows: FirstWaveRow[] = [];
+  const accounts = badAccounts > BAD_RECEIVERS ? ` (${badAccounts} accounts)` : '';
+  const start =
+    startConcurrency !== undefined ? ', scaled up' : maximumConcurrency >= PRESCALED_FROM ? ', cold' : '';
+  for (const pull of [true, false]) {
+    let baseline = Number.NaN;
+    for (const [name, bad] of Object.entries(BACKLOGS)) {
+      const run = await runConsumerScenario({
+        events: backlog + FAST_EVENTS,
+        accounts: badAccounts + FAST_ACCOUNTS,
+        accountOf: (i) => (i < backlog ? i % badAccounts : badAccounts + ((i - backlog) % FAST_ACCOUNTS)),
+        endpointOf: (index) => (index < badAccounts ? index % BAD_RECEIVERS : index),
+        receiver: (endpoint) => (endpoint < BAD_RECEIVERS ? bad() : fastReceiver()),
+        maximumConcurrency,
+        ...(startConcurrency === undefined ? {} : { startConcurrency }),
+        publishOverMs,
+        pullWhenHeld: pull,
+        stopAtDeliveryOf: (index) => index >= badAccounts,
+        // Warmed for the month-end both ways (AWS's warm throughput has a read and a write figure).
+        table: { mode: { kind: 'on-demand', warmWriteUnits: 40_000, warmReadUnits: 40_000 } },
+      });
+      const fast = figures(run, (index) => index >= badAccounts);
+      if (name === 'fast (baseline)') baseline = fast.fastP50Ms;
+      const row: FirstWaveRow = {
+        maximumConcurrency,
+        backlog: `${backlog} × ${name}${accounts}${start}`,
+        pull,
+        fastP50Ms: fast.fastP50Ms,
+        fastP99Ms: fast.fastP99Ms,
+        ratio: fast.fastP50Ms / baseline,
+        invocations: fast.invocations,
+        fastDelivered: run.events.filter(
+          (event) =>
+            (run.accountIndex.get(event.account) ?? -1) >= badAccounts && run.deliveredAt.has(event.id),
+        ).length,
+      };
+      rows.push(row);
+      onRow?.(row);
     }
   }
   return rows;
