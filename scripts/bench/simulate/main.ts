@@ -12,7 +12,7 @@ const sections = process.argv.slice(2);
 if (sections.includes('simulate')) {
   await printPublishCeiling();
   await printFirstTryCost();
-  await printFirstWave([20, 100]);
+  await printFirstWave([20, 100, 1_000]);
   await printBurst({ events: 100_000, accounts: 1_000, concurrencies: [20, 100, 1_000] });
 }
 if (sections.includes('simulate-agree')) await printAgreement();

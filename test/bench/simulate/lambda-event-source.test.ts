@@ -10,7 +10,12 @@ function consumer(
   engine: Scheduler,
   count: number,
   handler: (engine: Scheduler) => SqsHandler,
-  options: { maximumConcurrency?: number; timeoutSeconds?: number; visibilityTimeoutSeconds?: number } = {},
+  options: {
+    maximumConcurrency?: number;
+    startConcurrency?: number;
+    timeoutSeconds?: number;
+    visibilityTimeoutSeconds?: number;
+  } = {},
 ) {
   const queue = new StandardQueue(engine, {
     name: 'q',
@@ -26,6 +31,7 @@ function consumer(
     timeoutSeconds: options.timeoutSeconds ?? 120,
     coldStart: 200,
     ...(options.maximumConcurrency === undefined ? {} : { maximumConcurrency: options.maximumConcurrency }),
+    ...(options.startConcurrency === undefined ? {} : { scaling: { start: options.startConcurrency } }),
     init: () => handler(engine),
   });
   return { queue, source };
@@ -127,6 +133,32 @@ describe('Lambda SQS event source', () => {
       expect(source.stats.messagesDeleted).toBe(2_000);
       // With a maximum concurrency the event source scales back to five, not two.
       expect(source.targetConcurrency).toBe(5);
+      source.stop();
+    });
+  });
+
+  it('starts scaled up when told (earlier traffic), runs that many batches at once, and still scales back', async () => {
+    await simulate(async (engine) => {
+      const { source, queue } = consumer(
+        engine,
+        1_000,
+        (e) => async () => {
+          await e.sleep(10_000);
+          return undefined;
+        },
+        { maximumConcurrency: 100, startConcurrency: 100 },
+      );
+      source.start();
+      await engine.sleep(1_000);
+      // All 100 batches at once in the first second; from five, +5 a second, it would be five.
+      expect(source.concurrency).toBe(100);
+      await engine.sleep(60_000);
+      expect(queue.size).toBe(0);
+      expect(source.stats.messagesDeleted).toBe(1_000);
+      // Receives that come back empty take it down again, as from any other start.
+      const after = source.targetConcurrency;
+      await engine.sleep(60_000);
+      expect(source.targetConcurrency).toBeLessThan(after);
       source.stop();
     });
   });

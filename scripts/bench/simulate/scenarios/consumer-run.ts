@@ -3,7 +3,6 @@
  * use-case's outcomes and errors, which events have settled) and the report it hands back.
  */
 
-import type { InMemoryEventStore } from '#adapters/memory/event-store';
 import type { EventRecord } from '#domain/model';
 import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
 import type { ReconcileOutcome } from '#use-cases/delivery/reconcile-dead-letter';
@@ -15,6 +14,7 @@ import type { RunResult, Scheduler } from '../engine/scheduler';
 import type { SentRequest } from '../ports/sim-webhook-sender';
 import type { Receiver } from '../receivers/receivers';
 import { quantile } from '../report';
+import type { StreamedEventStore } from './deployment';
 import type { ForwarderStats } from './forwarder';
 import type { PublishStats } from './publisher';
 
@@ -38,6 +38,8 @@ export interface ConsumerRun {
   readonly callbacks: number;
   readonly events: readonly EventRecord[];
   readonly publishedAt: ReadonlyMap<string, number>;
+  /** When each event was stored (its conditional put succeeded). */
+  readonly storedAt: ReadonlyMap<string, number>;
   /** When each event's first 2xx answer arrived. */
   readonly deliveredAt: ReadonlyMap<string, number>;
   /** Account index of each IBAN (scenario order). */
@@ -73,8 +75,10 @@ export interface RunParts {
 }
 
 /** The observer a scenario wires into its ports. */
-export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
+export function observeRun(engine: Scheduler, store: StreamedEventStore) {
   const publishedAt = new Map<string, number>();
+  const storedAt = new Map<string, number>();
+  store.onInsert((event) => storedAt.set(event.id, engine.now()));
   const deliveredAt = new Map<string, number>();
   const settled = new Set<string>();
   /** Events whose first delivery ends a run that stops at delivery (see `watchDelivered`). */
@@ -110,9 +114,13 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
       outcomes[outcome.kind] = (outcomes[outcome.kind] ?? 0) + 1;
       if (store.events.get(id)?.webhookStatus !== 'pending') settled.add(id);
     },
-    /** A publish the client gave up on: nothing was stored, so nothing will settle. */
+    /**
+     * A publish the client gave up on: nothing was stored, so nothing will settle or be delivered (a run
+     * that waits for its delivery would otherwise run to its safety stop).
+     */
     abandoned(id: string): void {
       settled.add(id);
+      awaited.delete(id);
     },
     reconciled(id: string, outcome: ReconcileOutcome): void {
       reconciled[outcome] = (reconciled[outcome] ?? 0) + 1;
@@ -146,6 +154,7 @@ export function observeRun(engine: Scheduler, store: InMemoryEventStore) {
         callbacks: engine.counts.executed,
         events: [...store.events.values()],
         publishedAt,
+        storedAt,
         deliveredAt,
         accountIndex: new Map(parts.ibans.map((iban, index) => [iban, index])),
         outcomes,

@@ -44,8 +44,18 @@ export interface ConsumerScenario extends DeploymentOptions {
   /** The account index of the `i`-th event (default `i % accounts`). */
   readonly accountOf?: (eventIndex: number) => number;
   readonly accountsPerOrganization?: number;
-  /** The receiver behind account `index` (default: a fast one for every account). */
+  /** The receiver behind endpoint `index` (default: a fast one for every endpoint). */
   readonly receiver?: (index: number) => Receiver;
+  /**
+   * The endpoint (webhook URL and its receiver) of account `index` (default `index`: every account its
+   * own). Accounts that share one keep their own endpoint health, as Herald keys it by account.
+   */
+  readonly endpointOf?: (accountIndex: number) => number;
+  /**
+   * Concurrent batches the event source starts with (default Lambda's 5): a mapping that earlier traffic
+   * already scaled up. It still scales down when receives come back empty.
+   */
+  readonly startConcurrency?: number;
   /** The event source's maximum concurrency (the stack's `consumerMaxConcurrency`, default 20). */
   readonly maximumConcurrency?: number;
   /** Publishes are spread evenly over this long (default 1 s). */
@@ -93,6 +103,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   const engine = new Scheduler({ seed: scenario.seed ?? 1 });
   const start = engine.now();
   const deployment = deploy(engine, scenario);
+  /** By account index: its endpoint's receiver (shared by the accounts of one endpoint). */
   const receivers: Receiver[] = [];
   const receiverByUrl = new Map<string, Receiver>();
   const ibans: string[] = [];
@@ -101,11 +112,15 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     const orgId = `org-${Math.floor(i / perOrg)}`;
     if (i % perOrg === 0) deployment.directory.addOrganization(orgId);
     const iban = scenarioIban(i);
-    const webhookUrl = `https://receiver-${i}.example.com/herald`;
+    const endpoint = scenario.endpointOf?.(i) ?? i;
+    const webhookUrl = `https://receiver-${endpoint}.example.com/herald`;
     deployment.directory.addAccount({ iban, orgId, webhookUrl, endpointId: `ep-${i}` });
-    const receiver = scenario.receiver?.(i) ?? fastReceiver();
+    let receiver = receiverByUrl.get(webhookUrl);
+    if (receiver === undefined) {
+      receiver = scenario.receiver?.(endpoint) ?? fastReceiver();
+      receiverByUrl.set(webhookUrl, receiver);
+    }
     receivers.push(receiver);
-    receiverByUrl.set(webhookUrl, receiver);
     ibans.push(iban);
   }
 
@@ -169,6 +184,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
     coldStart: scenario.coldStart ?? 250,
     ...(scenario.invokeOverhead === undefined ? {} : { invokeOverhead: scenario.invokeOverhead }),
+    ...(scenario.startConcurrency === undefined ? {} : { scaling: { start: scenario.startConcurrency } }),
     init: consumerInit,
   });
   /** Module init of the dead-letter reconciler (`reconcile-dead-letters.ts`). */

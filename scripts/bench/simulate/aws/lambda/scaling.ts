@@ -17,6 +17,11 @@ export interface ScalingConfig {
   readonly floor: number;
   /** How often the target is revised, ms. */
   readonly stepMs: number;
+  /**
+   * Concurrent batches at the start (default `initial`): a mapping that earlier traffic already scaled
+   * up. Not an AWS setting; the scale-down floor stays as documented.
+   */
+  readonly start?: number;
 }
 
 /** AWS Lambda's documented behaviour. */
@@ -49,7 +54,7 @@ export class ConcurrencyTarget {
     this.cap = Math.min(maximumConcurrency ?? config.ceiling, config.ceiling);
     // The scale-in to two batches is not available with a maximum concurrency.
     this.floor = Math.min(this.cap, maximumConcurrency === undefined ? config.floor : config.initial);
-    this.value = Math.min(config.initial, this.cap);
+    this.value = Math.min(config.start ?? config.initial, this.cap);
   }
 
   /** The current target. */
