@@ -91,6 +91,47 @@ describe('deliverBatch after an unexpected error', () => {
   });
 });
 
+describe('an ordered account after an unexpected error', () => {
+  it('keeps its gate: an event whose gate read threw comes back soon and still waits for the earlier one', async () => {
+    const w = deliveryWorld();
+    const account = w.directory.accounts.get(w.iban);
+    if (!account) throw new Error('no account');
+    w.directory.accounts.set(w.iban, { ...account, deliveryOrder: 'ordered' });
+    const refs = [1, 2].map((sequence) => {
+      const event = w.events.seed({ id: `e${sequence}`, account: w.iban, sequence });
+      return { id: event.id, orgId: event.orgId, account: w.iban, sequence };
+    });
+    const [first, second] = refs.map((ref) => message(ref));
+    if (!first || !second) throw new Error('no messages');
+    const readLog = w.events.readLogEntries.bind(w.events);
+    let throwing = true;
+    w.events.readLogEntries = (...args) =>
+      throwing ? Promise.reject(new Error('throttled query')) : readLog(...args);
+
+    expect(await deliverBatch(w.deps, [second])).toEqual(['m-e2']);
+    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e2', seconds: 1 }]);
+    throwing = false;
+    w.clock.advance(1_000);
+    expect(await deliverBatch(w.deps, [{ ...second, receiveCount: 2 }])).toEqual(['m-e2']);
+    expect(w.outcomes.at(-1)?.kind).toBe('waiting');
+    expect(w.sender.requests).toHaveLength(0);
+
+    // e1's attempt succeeds, but the chain's log read after it throws: e1 comes back soon, finds itself
+    // settled, and moves the order on then.
+    throwing = true;
+    expect(await deliverBatch(w.deps, [first])).toEqual(['m-e1']);
+    expect(w.events.events.get('e1')?.webhookStatus).toBe('success');
+    throwing = false;
+    w.clock.advance(1_000);
+    expect(await deliverBatch(w.deps, [{ ...first, receiveCount: 2 }])).toEqual([]);
+    expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(1);
+    // e1 sent again by e2's second look (a stalled head), then e2 by e1's settling.
+    expect(w.queue.sent.map((sent) => sent.id)).toEqual(['e1', 'e2']);
+    expect(await deliverBatch(w.deps, [{ ...second, receiveCount: 3 }])).toEqual([]);
+    expect(w.sender.requests.map((request) => JSON.parse(request.body).id)).toEqual(['e1', 'e2']);
+  });
+});
+
 /** What {@link drive} saw. */
 interface Drive {
   receives: number;
