@@ -75,6 +75,41 @@ export function parseRetryAfter(status: number, value: string | undefined, now: 
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/**
+ * How soon a message whose handling hit an unexpected error (a read still throttled after the SDK's
+ * retries, a store briefly unreachable) comes back, instead of after the queue's 720 s visibility timeout.
+ * Its receive count is the only counter such errors have for free (counting them would add a write), so
+ * the wait doubles with it from `firstSeconds` up to `maxSeconds`: a throttle of a few seconds costs a few
+ * seconds, and a persistent fault still uses up the message's 20 receives, within about 8 to 16 min
+ * (2 + 4 + … + 32 s, then 60 s, each jittered to between half and all of it), and reaches the
+ * dead-letter queue and its reconciler as before, only sooner.
+ */
+export const ERROR_RETRY = { firstSeconds: 2, maxSeconds: 60 } as const;
+
+/**
+ * Seconds before a message that hit an unexpected error comes back: the {@link ERROR_RETRY} wait for its
+ * receive count, jittered to between half and all of it (consumers that met the same throttle do not
+ * come back together), and never before a lease its own handling took has expired (until then the event
+ * would look taken by another consumer and the message would be dropped as a duplicate).
+ *
+ * @param random - in [0, 1)
+ * @param leaseUntil - epoch ms: the event's lease this handling took, if it took one
+ * @param now - epoch ms
+ */
+export function errorRetrySeconds(
+  receiveCount: number,
+  random: number,
+  leaseUntil?: number,
+  now = 0,
+): number {
+  const doublings = Math.max(0, Math.min(receiveCount, 31) - 1);
+  const full = Math.min(ERROR_RETRY.maxSeconds, ERROR_RETRY.firstSeconds * 2 ** doublings);
+  const jittered = Math.max(1, Math.ceil(full / 2 + (random * full) / 2));
+  // Strictly after the lease: the lease is free only once its end lies in the past.
+  const leaseLeft = leaseUntil === undefined ? 0 : Math.floor((leaseUntil - now) / 1000) + 1;
+  return Math.max(jittered, leaseLeft);
+}
+
 /** When a postponed message is replaced by a fresh one instead (the consumer injects them; tests lower them). */
 export interface ReplacementLimits {
   /** A message postponed at this receive count or later is replaced: {@link REPLACE_AT_RECEIVE_COUNT}. */

@@ -1,8 +1,8 @@
 import { heldEndpointDeferSeconds } from '#domain/delivery/held-invocation';
 import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
-import { postponement, type ReplacementLimits } from '#domain/delivery/postponement';
+import { errorRetrySeconds, postponement, type ReplacementLimits } from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
-import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
+import { type DeliveryDeps, type DeliveryOutcome, deliverEvent, type TakenLease } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
 import { AttemptsInFlight, Busy, type HeldPullDeps, pullWhileHeld } from './pull-while-held';
 import { type MessageFate, runMessage } from './queue-batch';
@@ -23,7 +23,8 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
 /**
  * Delivers a batch concurrently and returns the ids of the messages to keep: those whose retry or
  * deferral was scheduled by moving their visibility timeout, and those that hit an unexpected error (they
- * come back after the queue's visibility timeout). Every other message is done and may be deleted. The
+ * come back within seconds, `errorRetrySeconds`, or after the queue's visibility timeout when even that
+ * postponement fails). Every other message is done and may be deleted. The
  * batch reads each account and organization of its events once, fresh (its {@link DeliveryContext}).
  *
  * With `pull`, an invocation whose every message is a slow attempt pulls more messages from the queue and
@@ -73,14 +74,25 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
   return messages.filter((_, index) => fates[index] === 'keep').map((message) => message.messageId);
 }
 
-/** Delivers one message's event and postpones or replaces it when it waits. */
+/**
+ * Delivers one message's event and postpones or replaces it when it waits. A delivery that throws is
+ * observed and its message postponed by {@link errorRetrySeconds}; never replaced, so a persistent fault
+ * still uses up the message's receives and reaches the dead-letter queue, whose reconciler decides.
+ */
 async function handle(
   deps: BatchDeps,
   context: DeliveryContext,
   target: DeliveryTarget,
   message: QueueMessage,
 ): Promise<MessageFate> {
-  const outcome = await deliverEvent(deps, target, message.receiveCount, context);
+  const taken: TakenLease = {};
+  let outcome: DeliveryOutcome;
+  try {
+    outcome = await deliverEvent(deps, target, message.receiveCount, context, taken);
+  } catch (error) {
+    deps.observeError(message.messageId, error);
+    return comeBackSoon(deps, message, taken);
+  }
   deps.observe(target.id, outcome);
   // A scheduled retry, a duplicate that came early, or a deferral: hide the message until it is due.
   const waits = ['retry', 'not-due', 'deferred', 'waiting'] as const;
@@ -103,6 +115,23 @@ async function settlePulled(
   } catch (error) {
     for (const message of done) onError(message.messageId, error);
   }
+}
+
+/**
+ * Hides a message that hit an unexpected error for {@link errorRetrySeconds} rather than the queue's
+ * visibility timeout. Best effort: when this fails too, it is kept all the same and the visibility
+ * timeout brings it back, as it did before.
+ */
+async function comeBackSoon(deps: BatchDeps, message: QueueMessage, taken: TakenLease): Promise<MessageFate> {
+  const now = deps.now();
+  const random = (deps.random ?? Math.random)();
+  const seconds = errorRetrySeconds(message.receiveCount, random, taken.leaseUntil, now);
+  try {
+    await deps.queue.postpone(message.receiptHandle, seconds);
+  } catch (error) {
+    deps.observeError(message.messageId, error);
+  }
+  return 'keep';
 }
 
 /** Applies the {@link postponement} decision: the message is hidden, or replaced by a fresh one. */

@@ -80,17 +80,20 @@ export type DeliveryOutcome =
  * conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
  *
  * @param context - the batch's accounts and organizations; a single delivery gets its own
+ * @param taken - learns the end of the event's lease once this delivery took it: if the delivery then
+ *   throws, its message must not come back before then (it would find the event leased and drop itself)
  */
 export async function deliverEvent(
   deps: DeliveryDeps,
   target: DeliveryTarget,
   receiveCount = 1,
   context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets),
+  taken: TakenLease = {},
 ): Promise<DeliveryOutcome> {
   const event = await readTarget(deps.events, target);
   if (!event) return { kind: 'dropped', reason: 'event not found' };
   const order: { settledThrough?: number } = {};
-  const outcome = await deliverRead(deps, event, receiveCount, context, order);
+  const outcome = await deliverRead(deps, event, receiveCount, context, order, taken);
   // An ordered account's settled event lets the next one go: the watermark moves, the next is sent.
   const account = await context.account(event.account);
   if (account?.orgId === event.orgId && isOrdered(account, event) && settles(outcome)) {
@@ -105,13 +108,23 @@ function settles(outcome: DeliveryOutcome): boolean {
   return ['delivered', 'exhausted', 'skipped', 'refused', 'dropped'].includes(outcome.kind);
 }
 
-/** {@link deliverEvent} once the event is read; `order` learns the watermark the gate left. */
+/** What a delivery tells its caller about the event's lease it took (see {@link deliverEvent}). */
+export interface TakenLease {
+  /** Epoch ms. */
+  leaseUntil?: number;
+}
+
+/**
+ * {@link deliverEvent} once the event is read; `order` learns the watermark the gate left, `taken` the
+ * lease this delivery took.
+ */
 async function deliverRead(
   deps: DeliveryDeps,
   event: EventRecord,
   receiveCount: number,
   context: DeliveryContext,
   order: { settledThrough?: number },
+  taken: TakenLease,
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
   if (event.webhookStatus !== 'pending')
@@ -175,6 +188,8 @@ async function deliverRead(
   }
   if (event.webhookRetries > 0 || event.nextAttemptAt !== undefined || gate.leased) {
     const at = now();
+    // Noted before the request: one that throws may have taken the lease all the same.
+    taken.leaseUntil = at + deps.leaseMs;
     const leased = await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {
       await release(deps, account.iban, admission.lease);

@@ -1,18 +1,21 @@
 /**
  * The simulation's bench sections, run in a process of their own with the heap they need (see
  * {@link runSimulationBench}): `simulate` prints the publish ceiling, the first-try cost, the first wave
- * behind a receiver that starts hanging or slowing, and the month-end burst; `simulate-agree` the agreement check against the local runtime.
+ * behind a receiver that starts hanging or slowing, the read storm (how late a publish storm that throttles
+ * the consumer's reads makes fast events), and the month-end burst; `simulate-agree` the agreement check against the local runtime.
  */
 import { printAgreement } from './agree';
 import { printFirstTryCost, printPublishCeiling } from './bench';
 import { printBurst } from './burst';
 import { printFirstWave } from './first-wave';
+import { printReadStorm } from './read-storm';
 
 const sections = process.argv.slice(2);
 if (sections.includes('simulate')) {
   await printPublishCeiling();
   await printFirstTryCost();
   await printFirstWave([20, 100, 1_000]);
+  await printReadStorm();
   await printBurst({ events: 100_000, accounts: 1_000, concurrencies: [20, 100, 1_000] });
 }
 if (sections.includes('simulate-agree')) await printAgreement();
