@@ -34,11 +34,16 @@ const PUBLISH_CONCURRENCY = 20;
 const LOCAL_STREAM_POLL_MS = 200;
 
 /**
- * How close the two must be: drain time within 25 % and fast p50 within 35 % of the local figure. The
- * model leaves out CPU time (zero in virtual time), which on a shared 2-core machine running DynamoDB
- * Local, fauxqs and the runtime in one Node process is not small, so the local figures may be higher.
+ * How close the two must be, relative to the local figure. Saturated scenario (2,100 events published 20
+ * at a time, the local runtime CPU-bound): drain time within 25 % and fast p50 within 35 %. Paced scenario
+ * (published at a fixed rate well below the runtime's capacity, so both measure pipeline latency): fast
+ * p50 within 35 % and fast p90 within 50 %. The paced figures were fixed here, and committed, before
+ * the paced scenario first ran; none of them is to be widened after seeing results.
  */
-export const TOLERANCE = { drain: 0.25, p50: 0.35 } as const;
+export const TOLERANCE = {
+  saturated: { drain: 0.25, p50: 0.35 },
+  paced: { p50: 0.35, p90: 0.5 },
+} as const;
 
 /** The figures compared. */
 export interface AgreementFigures {
@@ -239,8 +244,8 @@ export async function printAgreement(): Promise<void> {
   console.log(markdownTable(['run', 'drain (s)', 'fast p50 (ms)', 'fast p99 (ms)', 'fast delivered'], rows));
   const drainOff = off(model.drainMs, local.figures.drainMs);
   const p50Off = off(model.fastP50Ms, local.figures.fastP50Ms);
-  const agree = drainOff <= TOLERANCE.drain && p50Off <= TOLERANCE.p50;
+  const agree = drainOff <= TOLERANCE.saturated.drain && p50Off <= TOLERANCE.saturated.p50;
   console.log(
-    `\nDrain differs by ${(drainOff * 100).toFixed(0)} % (tolerance ${TOLERANCE.drain * 100} %), fast p50 by ${(p50Off * 100).toFixed(0)} % (tolerance ${TOLERANCE.p50 * 100} %): ${agree ? 'AGREE' : 'DISAGREE'}.`,
+    `\nDrain differs by ${(drainOff * 100).toFixed(0)} % (tolerance ${TOLERANCE.saturated.drain * 100} %), fast p50 by ${(p50Off * 100).toFixed(0)} % (tolerance ${TOLERANCE.saturated.p50 * 100} %): ${agree ? 'AGREE' : 'DISAGREE'}.`,
   );
 }
