@@ -3,7 +3,7 @@
  * {@link runSimulationBench}): `simulate` prints the publish ceiling, the first-try cost, the first wave
  * behind a receiver that starts hanging or slowing, and the month-end burst; `simulate-agree` the agreement check against the local runtime.
  */
-import { printAgreement } from './agree';
+import { printAgreement } from './agree/agree';
 import { printFirstTryCost, printPublishCeiling } from './bench';
 import { printBurst } from './burst';
 import { printFirstWave } from './first-wave';
