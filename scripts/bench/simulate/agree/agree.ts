@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { LOCAL_CONSUMER_CONCURRENCY } from '#local/runtime';
 import { markdownTable } from '../report';
 import type { AgreementFigures, LocalMeasurement } from './local-run';
-import { type CpuInput, saturatedCpu, simulateLocal } from './model-run';
+import { type CpuInput, saturatedCpu, simulateLocal, windowedCpu } from './model-run';
 import { ACCOUNTS, type AgreementScenario, FAST_ACCOUNTS, PACED, SATURATED, TOLERANCE } from './scenarios';
 
 /** One repetition of one scenario: both sides and the CPU the model got. */
@@ -20,7 +20,9 @@ interface Compared {
   readonly run: number;
   readonly local: LocalMeasurement;
   readonly model: AgreementFigures;
-  readonly cpu: CpuInput;
+  readonly cpu: CpuInput & { readonly share: number };
+  /** Saturated only: the model with the CPU share of each 1 s window (a diagnostic, not judged). */
+  readonly windowed?: AgreementFigures;
 }
 
 /** Runs one scenario on the local runtime in a child process. */
@@ -91,6 +93,9 @@ function detailRow(row: Compared): (string | number)[] {
     `${pct(cpuShare.p10)} · ${pct(cpuShare.p50)} · ${pct(cpuShare.p90)} %`,
     `${((inputs.cpuMs / inputs.wallMs) * 100).toFixed(0)} %`,
     `${figures.fastP99Ms.toFixed(0)} / ${row.model.fastP99Ms.toFixed(0)}`,
+    row.windowed
+      ? `${withOff(row.windowed.drainMs, figures.drainMs, 1000)} · ${withOff(row.windowed.fastP50Ms, figures.fastP50Ms)}`
+      : '–',
   ];
 }
 
@@ -112,7 +117,13 @@ export async function printAgreement(): Promise<void> {
   for (let run = 1; run <= runs; run++) {
     const saturated = measureLocalInChild(SATURATED);
     const cpu = saturatedCpu(SATURATED.events, saturated.inputs);
-    rows.push({ run, local: saturated, cpu, model: await simulateLocal(SATURATED, saturated.inputs, cpu) });
+    rows.push({
+      run,
+      local: saturated,
+      cpu,
+      model: await simulateLocal(SATURATED, saturated.inputs, cpu),
+      windowed: await simulateLocal(SATURATED, saturated.inputs, windowedCpu(SATURATED.events, saturated)),
+    });
     // The paced model gets the CPU of this repetition's saturated run (see model-run.ts).
     const paced = measureLocalInChild(PACED);
     rows.push({ run, local: paced, cpu, model: await simulateLocal(PACED, paced.inputs, cpu) });
@@ -142,7 +153,7 @@ export async function printAgreement(): Promise<void> {
     ),
   );
   console.log(
-    `\nMeasured in the local runs: round trips median/p99 (DynamoDB · SQS · receiver, ms, given to the model), publishing time, the fast events' median phases (publish · stream · queue · delivery, ms), the runtime's share of a core in 1 s windows (p10 · p50 · p90) and over the run, and fast p99 (local / model, ms).\n`,
+    `\nMeasured in the local runs: round trips median/p99 (DynamoDB · SQS · receiver, ms, given to the model), publishing time, the fast events' median phases (publish · stream · queue · delivery, ms), the runtime's share of a core in 1 s windows (p10 · p50 · p90) and over the run, fast p99 (local / model, ms), and (saturated only, not judged) the model given the share of each 1 s window instead of the run's average.\n`,
   );
   console.log(
     markdownTable(

@@ -66,7 +66,12 @@ export interface LocalMeasurement {
   };
   /** The process's CPU time over wall time in 1 s windows of the run: 10th, 50th, 90th percentile. */
   readonly cpuShare: { readonly p10: number; readonly p50: number; readonly p90: number };
+  /** The process's CPU time over wall time in each {@link CPU_WINDOW_MS} window from the first publish. */
+  readonly cpuWindows: readonly number[];
 }
+
+/** Length of the windows the runtime's CPU share is measured in, ms. */
+export const CPU_WINDOW_MS = 1_000;
 
 async function roundTrip(call: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -170,16 +175,16 @@ export async function measureLocal(scenario: AgreementScenario): Promise<LocalMe
           await sleep(100);
         }
       })();
-      let window = { at: performance.now(), cpu: process.cpuUsage() };
+      const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
+      const started = performance.now();
+      const cpuBefore = process.cpuUsage();
+      let window = { at: started, cpu: cpuBefore };
       const windows = setInterval(() => {
         const now = { at: performance.now(), cpu: process.cpuUsage() };
         const used = process.cpuUsage(window.cpu);
         shares.push((used.user + used.system) / 1000 / (now.at - window.at));
         window = now;
-      }, 1_000);
-      const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
-      const started = performance.now();
-      const cpuBefore = process.cpuUsage();
+      }, CPU_WINDOW_MS);
       await publishAll(scenario, async (i) => {
         const id = scenarioEventId(i);
         const counted = isFast(i % ACCOUNTS);
@@ -214,6 +219,7 @@ export async function measureLocal(scenario: AgreementScenario): Promise<LocalMe
         },
         phases: result.phases,
         cpuShare: { p10: quantile(shares, 0.1), p50: quantile(shares, 0.5), p90: quantile(shares, 0.9) },
+        cpuWindows: shares,
       };
     } finally {
       await runtime.stop();

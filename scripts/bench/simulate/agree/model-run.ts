@@ -10,24 +10,37 @@ import { LOCAL_CONSUMER_CONCURRENCY } from '#local/runtime';
 import { fastReceiver, hangingReceiver } from '../receivers/receivers';
 import { runConsumerScenario } from '../scenarios/consumer';
 import { figures } from '../scenarios/consumer-run';
-import type { AgreementFigures, LocalInputs } from './local-run';
+import type { ShareOverTime } from '../scenarios/shared-cpu';
+import { type AgreementFigures, CPU_WINDOW_MS, type LocalInputs, type LocalMeasurement } from './local-run';
 import { ACCOUNTS, type AgreementScenario, isFast } from './scenarios';
 
 /** The local runtime's pause between stream polls (`stream-link.ts`): the model's forwarder polls as often. */
 const LOCAL_STREAM_POLL_MS = 200;
 
-/** The shared CPU the model gets: CPU ms per event, spent at `share` of a core. */
+/** The shared CPU the model gets: CPU ms per event, spent at `share` of a core (one figure or per window). */
 export interface CpuInput {
   readonly msPerEvent: number;
-  readonly share: number;
+  readonly share: number | ShareOverTime;
 }
 
 /**
  * The CPU a saturated run measured: its CPU time per event, and its CPU time over its wall time, which is
  * the share of a core it could get because it was CPU-bound.
  */
-export function saturatedCpu(events: number, inputs: LocalInputs): CpuInput {
+export function saturatedCpu(events: number, inputs: LocalInputs): CpuInput & { readonly share: number } {
   return { msPerEvent: inputs.cpuMs / events, share: Math.min(1, inputs.cpuMs / inputs.wallMs) };
+}
+
+/**
+ * The same CPU with the share the saturated run measured in each 1 s window (its average after the
+ * windows end): a diagnostic of whether the share's variation within a run explains the p50.
+ */
+export function windowedCpu(events: number, local: LocalMeasurement): CpuInput {
+  const average = saturatedCpu(events, local.inputs);
+  return {
+    ...average,
+    share: { windowMs: CPU_WINDOW_MS, shares: local.cpuWindows, rest: average.share },
+  };
 }
 
 /** Runs `scenario` in the model with the local run's `inputs` and the shared CPU `cpu`. */

@@ -33,7 +33,7 @@ import { type ConsumerRun, observeRun } from './consumer-run';
 import { type DeploymentOptions, deploy } from './deployment';
 import { Forwarder, type LocalStreamPoll } from './forwarder';
 import { Publisher, type PublisherOptions } from './publisher';
-import { SharedCpu } from './shared-cpu';
+import { SharedCpu, type ShareOverTime } from './shared-cpu';
 
 /** A scenario. */
 export interface ConsumerScenario extends DeploymentOptions {
@@ -64,7 +64,7 @@ export interface ConsumerScenario extends DeploymentOptions {
    * For the comparison with the local runtime only: one CPU for every function, `msPerEvent` of CPU per
    * event (half spent by its publish, half by its delivery, **assumption**) at `share` of a core.
    */
-  readonly localCpu?: { readonly msPerEvent: number; readonly share: number };
+  readonly localCpu?: { readonly msPerEvent: number; readonly share: number | ShareOverTime };
   /**
    * Whether an invocation held by slow attempts pulls more messages itself, as the deployed consumer does
    * (`deliver-webhooks.ts`; default true). False shows the consumer before that change.
