@@ -166,6 +166,7 @@ export async function printAgreement(): Promise<void> {
         'CPU share, 1 s windows',
         'CPU share, run',
         'p99 local / model (ms)',
+        'model with windowed CPU: drain (s) · p50 (ms)',
       ],
       rows.map(detailRow),
     ),
