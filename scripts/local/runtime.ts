@@ -91,6 +91,8 @@ export interface LocalRuntimeOptions {
   readonly operatorCredentials?: LocalCredentials;
   /** Receives errors of the event source emulations; default: logged to stderr. */
   readonly onError?: (source: 'forwarder' | 'consumer' | 'reconciler', error: unknown) => void;
+  /** Called with each real handler's event just before it runs (the agreement check's phase timings). */
+  readonly onInvoke?: (key: FunctionKey, event: unknown) => void;
 }
 
 /** A running local Herald. */
@@ -152,7 +154,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     cleanups.push(
       applyEnv({ ...functionEnv(options, resources, baseUrl), LOCAL_SECRETS_KEY_FILE: secrets.file }),
     );
-    const { handlers, sources: handlerSources } = await loadHandlers(options.handlers ?? {}, options.bundles);
+    const { handlers, sources: handlerSources } = await loadHandlers(options);
 
     const credentials = options.operatorCredentials ?? newOperatorCredentials();
     const gateway = createApiGateway({
@@ -249,10 +251,10 @@ function functionEnv(
 /**
  * Imports every function without an override: `lambdas/handlers/<entry>.ts`, or its bundle in `bundles`.
  */
-async function loadHandlers(
-  overrides: Partial<FunctionHandlers>,
-  bundles: CloudAssemblySource | undefined,
-): Promise<{ handlers: FunctionHandlers; sources: Partial<Record<FunctionKey, string>> }> {
+async function loadHandlers({ handlers: overrides = {}, bundles, onInvoke }: LocalRuntimeOptions): Promise<{
+  handlers: FunctionHandlers;
+  sources: Partial<Record<FunctionKey, string>>;
+}> {
   const keys = Object.keys(FUNCTIONS) as FunctionKey[];
   const bundled = bundles === undefined ? undefined : bundledHandlerFiles(bundles);
   const sources: Partial<Record<FunctionKey, string>> = {};
@@ -267,7 +269,13 @@ async function loadHandlers(
       if (typeof module.handler !== 'function') throw new Error(`${url} does not export a handler function`);
       sources[key] = url;
       const handler = module.handler as (event: unknown, context: Context) => Promise<unknown>;
-      return [key, (event: unknown) => handler(event, lambdaContext(key))] as const;
+      return [
+        key,
+        (event: unknown) => {
+          onInvoke?.(key, event);
+          return handler(event, lambdaContext(key));
+        },
+      ] as const;
     }),
   );
   return { handlers: Object.fromEntries(loaded) as unknown as FunctionHandlers, sources };

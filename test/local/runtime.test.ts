@@ -13,6 +13,7 @@ const notCalled = async (): Promise<never> => {
 
 let runtime: LocalRuntime;
 const consumed: SQSRecord[] = [];
+const invoked: string[] = [];
 const envBefore = process.env.TABLE_NAME;
 
 beforeAll(async () => {
@@ -52,6 +53,7 @@ beforeAll(async () => {
     endpoints: testEndpoints(),
     prefix: uniquePrefix('runtime'),
     handlers,
+    onInvoke: (key) => invoked.push(key),
   });
 });
 
@@ -64,6 +66,13 @@ describe('local runtime', () => {
     const response = await fetch(`${runtime.baseUrl}/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('calls onInvoke before each real handler runs, not for replaced ones', async () => {
+    const before = invoked.filter((key) => key === 'health').length;
+    await fetch(`${runtime.baseUrl}/health`);
+    expect(invoked.filter((key) => key === 'health').length).toBe(before + 1);
+    expect(invoked.every((key) => key === 'health')).toBe(true);
   });
 
   it('sets the function environment', () => {

@@ -4,7 +4,7 @@
  * behind a receiver that starts hanging or slowing, the read storm (how late a publish storm that throttles
  * the consumer's reads makes fast events), and the month-end burst; `simulate-agree` the agreement check against the local runtime.
  */
-import { printAgreement } from './agree';
+import { printAgreement } from './agree/agree';
 import { printFirstTryCost, printPublishCeiling } from './bench';
 import { printBurst } from './burst';
 import { printFirstWave } from './first-wave';

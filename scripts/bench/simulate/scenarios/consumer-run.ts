@@ -178,6 +178,7 @@ export interface ConsumerFigures {
   readonly delivered: number;
   /** Publish → first 2xx of the accounts `fast` selects, ms. */
   readonly fastP50Ms: number;
+  readonly fastP90Ms: number;
   readonly fastP99Ms: number;
   /** When the last event of those accounts was delivered, from the first publish, ms. */
   readonly fastDrainedMs: number;
@@ -207,6 +208,7 @@ export function figures(run: ConsumerRun, fast: (accountIndex: number) => boolea
   return {
     delivered,
     fastP50Ms: quantile(latencies, 0.5),
+    fastP90Ms: quantile(latencies, 0.9),
     fastP99Ms: quantile(latencies, 0.99),
     fastDrainedMs: drained,
     invocations: run.lambda.invocations,

@@ -31,9 +31,9 @@ import { SimWebhookSender } from '../ports/sim-webhook-sender';
 import { fastReceiver, type Receiver } from '../receivers/receivers';
 import { type ConsumerRun, observeRun } from './consumer-run';
 import { type DeploymentOptions, deploy } from './deployment';
-import { Forwarder } from './forwarder';
+import { Forwarder, type LocalStreamPoll } from './forwarder';
 import { Publisher, type PublisherOptions } from './publisher';
-import { SharedCpu } from './shared-cpu';
+import { SharedCpu, type ShareOverTime } from './shared-cpu';
 
 /** A scenario. */
 export interface ConsumerScenario extends DeploymentOptions {
@@ -65,6 +65,8 @@ export interface ConsumerScenario extends DeploymentOptions {
   readonly streamShards?: number;
   /** The forwarder's batching window, ms (default the stack's). */
   readonly forwarderWindowMs?: number;
+  /** For the comparison with the local runtime: the stream read by its local link's polls instead. */
+  readonly forwarderPoll?: LocalStreamPoll;
   readonly coldStart?: Latency;
   /** Poller overhead before each invocation (default the event source model's). */
   readonly invokeOverhead?: Latency;
@@ -72,7 +74,7 @@ export interface ConsumerScenario extends DeploymentOptions {
    * For the comparison with the local runtime only: one CPU for every function, `msPerEvent` of CPU per
    * event (half spent by its publish, half by its delivery, **assumption**) at `share` of a core.
    */
-  readonly localCpu?: { readonly msPerEvent: number; readonly share: number };
+  readonly localCpu?: { readonly msPerEvent: number; readonly share: number | ShareOverTime };
   /**
    * Whether an invocation held by slow attempts pulls more messages itself, as the deployed consumer does
    * (`deliver-webhooks.ts`; default true). False shows the consumer before that change.
@@ -216,7 +218,13 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     ...scenario.publisher,
     ...(cpu ? { beforeSend: () => cpu.use((scenario.localCpu?.msPerEvent ?? 0) / 2) } : {}),
   });
-  const forwarder = new Forwarder(engine, deployment, scenario.streamShards, scenario.forwarderWindowMs);
+  const forwarder = new Forwarder(
+    engine,
+    deployment,
+    scenario.streamShards,
+    scenario.forwarderWindowMs,
+    scenario.forwarderPoll,
+  );
   const spread = scenario.publishOverMs ?? 1_000;
   for (let i = 0; i < scenario.events; i++) {
     const id = scenarioEventId(i);
