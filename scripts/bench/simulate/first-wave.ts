@@ -13,8 +13,10 @@ import { figures } from './scenarios/consumer-run';
 
 /** The ten receivers that start hanging or slowing (endpoints 0–9), and the fast accounts behind them. */
 const BAD_RECEIVERS = 10;
-const FAST_ACCOUNTS = 50;
-const FAST_EVENTS = 200;
+/** The fast accounts behind the wave and their events (the read storm puts the same behind its storm). */
+export const FAST_ACCOUNTS = 50;
+/** See {@link FAST_ACCOUNTS}. */
+export const FAST_EVENTS = 200;
 const BACKLOG_PER_CONCURRENCY = 15;
 /** Backlog accounts per unit of concurrency beyond the ten (one per ten: 100 at 1,000). */
 const CONCURRENCY_PER_BAD_ACCOUNT = 10;

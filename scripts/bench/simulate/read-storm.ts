@@ -6,14 +6,13 @@
  * late the latest fast events arrive, which the consumer's short postponement after an unexpected error
  * (`errorRetrySeconds`) bounds; before it, such messages came back after the 720 s visibility timeout.
  */
+import { FAST_ACCOUNTS, FAST_EVENTS } from './first-wave';
 import { fastReceiver } from './receivers/receivers';
 import { markdownTable } from './report';
 import { runConsumerScenario } from './scenarios/consumer';
 import { figures } from './scenarios/consumer-run';
 
 const STORM_ACCOUNTS = 10;
-const FAST_ACCOUNTS = 50;
-const FAST_EVENTS = 200;
 const STORM_EVENTS = 15_000;
 const MAXIMUM_CONCURRENCY = 1_000;
 
