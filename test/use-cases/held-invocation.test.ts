@@ -163,6 +163,35 @@ describe('deliverBatch held by a slow attempt', () => {
     expectInvariants(w);
   });
 
+  it('handles a message that comes back into the same invocation again, never dropping it as a copy', async () => {
+    const { w, deps, timeOut } = heldWorld();
+    w.events.seed({ id: 'hang-1', account: HANGING_IBAN });
+    w.events.seed({ id: 'hang-2', account: HANGING_IBAN });
+    w.events.seed({ id: 'fast-1' });
+    const start = w.clock.now();
+    const run = deliverBatch(deps, [message('hang-1')]);
+    await until(() => w.clock.now() >= start + PULL_WHEN_HELD.heldAfterMs);
+    // A pulled message for the held URL waits (postponed, kept); a pulled one whose read throws comes back soon.
+    let reads = 0;
+    const read = w.events.getEvent.bind(w.events);
+    w.events.getEvent = (id, ...rest) =>
+      id === 'fast-1' && ++reads === 1 ? Promise.reject(new Error('throttled')) : read(id, ...rest);
+    w.queue.visible.push(message('hang-2'), message('fast-1'));
+    await until(() => w.queue.postponed.filter((p) => p.receiptHandle !== 'r-hang-1').length === 2);
+    // Both visible again while the invocation still pulls: the same messages, new receipt handles.
+    w.queue.visible.push(
+      message('hang-2', { receiptHandle: 'r-hang-2-again', receiveCount: 2 }),
+      message('fast-1', { receiptHandle: 'r-fast-1-again', receiveCount: 2 }),
+    );
+    await until(() => delivered(w, 'fast-1'));
+    await until(() => w.queue.postponed.some((p) => p.receiptHandle === 'r-hang-2-again'));
+    expect(w.queue.deleted).toEqual(['r-fast-1-again']);
+    timeOut();
+    await run;
+    expect(w.events.events.get('hang-2')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0 });
+    expectInvariants(w);
+  });
+
   it('replaces a pulled message near the redrive limit instead of postponing it again', async () => {
     const { w, deps, timeOut } = heldWorld();
     w.events.seed({ id: 'hang-1', account: HANGING_IBAN });

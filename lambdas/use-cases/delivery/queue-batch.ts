@@ -41,10 +41,12 @@ export async function runBatch(
 }
 
 /**
- * Handles one message of a batch whose events so far are `seen`. A malformed body is reported and done
- * (it can never succeed); a second message for an event already seen is done (the first one carries
- * on); a message whose handling throws is reported and kept, so it comes back after the queue's
- * visibility timeout.
+ * Handles one message of a batch whose events are `seen` while in flight here. A malformed body is
+ * reported and done (it can never succeed); a second message for an event in flight is done (the first
+ * one carries on); a message whose handling throws is reported and kept, so it comes back after the
+ * queue's visibility timeout. Once a handling ends its event leaves `seen`: a message that comes back
+ * into the same invocation (a held one keeps pulling) may be the event's only one, the same message
+ * postponed or its replacement, and is handled again rather than deleted as a copy.
  */
 export async function runMessage(
   seen: Set<string>,
@@ -64,5 +66,7 @@ export async function runMessage(
   } catch (error) {
     onError(message.messageId, error);
     return 'keep';
+  } finally {
+    seen.delete(target.id);
   }
 }
