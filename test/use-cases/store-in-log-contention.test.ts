@@ -88,6 +88,28 @@ describe('storeInLog under contention for one account', () => {
     expect(resent).toMatchObject({ created: true, event: { id: draft(1).id, sequence: 1 } });
   });
 
+  it('answers busy, not the error, when ending its lease fails on giving up', async () => {
+    const throttled = new Error('ProvisionedThroughputExceededException');
+    const failing: StoreInLogDeps = {
+      ...deps,
+      events: {
+        ...bind(),
+        insertEvent: async (event) => ({ created: false, occupant: `rival-${event.sequence}` }),
+        // Every move to the next sequence goes through; the lease's end (a claim a lease old) fails.
+        moveClaim: async (owner, claim) => {
+          if (claim.claimedAt < clock.now()) throw throttled;
+          return events.moveClaim(owner, claim);
+        },
+      },
+    };
+    const error = await storeInLog(failing, draft(1), body).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BusyError);
+    expect((error as BusyError).cause).toBe(throttled);
+    // The claim keeps its lease (a resend within it answers busy); nothing is stored.
+    expect(events.claims.get(draft(1).id)?.claimedAt).toBe(clock.now());
+    expect(events.events.size).toBe(0);
+  });
+
   it('keeps the lease of a claim whose id was found stored at a refused sequence', async () => {
     let puts = 0;
     const ownFound: StoreInLogDeps = {

@@ -59,7 +59,8 @@ const CLAIM_LOOKS = 4;
  * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries or within
  *   {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting, or a concurrent publish of the same id has not stored
  *   its event yet; nothing of this publish is left but a claim whose lease it ended, which the resend
- *   takes over
+ *   takes over (if ending the lease failed, the error is the BusyError's `cause` and the resend waits
+ *   out the lease)
  */
 export async function storeInLog(
   deps: StoreInLogDeps,
@@ -86,6 +87,7 @@ export async function storeInLog(
   }
   let waited = 0;
   let ownIdSeen = false;
+  let leaseNotEnded: unknown;
   for (let tries = 1; ; tries++) {
     const put = await deps.events.insertEvent({
       ...fields,
@@ -102,9 +104,14 @@ export async function storeInLog(
     const wait = lostRoundWait(tries, waited, deps.random ?? Math.random);
     if (wait === undefined) {
       // No refused put found this id, so no event has it (no other publish owned the claim): the claim's
-      // lease ends now and the resend takes it over at once instead of waiting 30 s for it.
+      // lease ends now and the resend takes it over at once instead of waiting 30 s for it. A failure
+      // here (throttled) must not turn the busy answer into a 500: the resend then waits out the lease.
       if (!ownIdSeen) {
-        await deps.events.moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS });
+        await deps.events
+          .moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS })
+          .catch((error: unknown) => {
+            leaseNotEnded = error;
+          });
       }
       break;
     }
@@ -117,6 +124,7 @@ export async function storeInLog(
   }
   throw new BusyError(
     `account: events of ${draft.account} are being published too fast to take a sequence; send the event again (same id).`,
+    leaseNotEnded === undefined ? undefined : { cause: leaseNotEnded },
   );
 }
 
