@@ -4,7 +4,12 @@
  * lease ended for the resend, and duplicates racing the losers.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PUBLISH_BACKOFF_BUDGET_MS, PUBLISH_BACKOFF_CAP_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
+import {
+  CLAIM_LEASE_MS,
+  PUBLISH_BACKOFF_BUDGET_MS,
+  PUBLISH_BACKOFF_CAP_MS,
+  PUBLISH_SEQUENCE_TRIES,
+} from '#config/limits';
 import { BusyError } from '#domain/errors';
 import {
   lostRoundWait,
@@ -34,7 +39,7 @@ describe('storeInLog under contention for one account', () => {
     const windows = Array.from({ length: 7 }, (_, i) => lostRoundWait(i + 1, 0, top));
     expect(windows).toEqual([9, 19, 39, 79, 159, PUBLISH_BACKOFF_CAP_MS - 1, PUBLISH_BACKOFF_CAP_MS - 1]);
     expect(lostRoundWait(3, 0, () => 0.5)).toBe(20);
-    // Never past the budget, and no more waits once it is spent or every try was made.
+    // Never past the budget (elapsed since the publish began), none once it passed or every try was made.
     expect(lostRoundWait(9, PUBLISH_BACKOFF_BUDGET_MS - 5, top)).toBe(5);
     expect(lostRoundWait(9, PUBLISH_BACKOFF_BUDGET_MS, top)).toBeUndefined();
     expect(lostRoundWait(PUBLISH_SEQUENCE_TRIES, 0, top)).toBeUndefined();
@@ -65,7 +70,7 @@ describe('storeInLog under contention for one account', () => {
     expect(events.claims.get(draft(1).id)?.sequence).toBe(3);
   });
 
-  it('gives up within its wait budget, and ends its claim so the resend (same id) is stored at once', async () => {
+  it('gives up after PUBLISH_SEQUENCE_TRIES refused puts when time is left, and ends its claim so the resend is stored at once', async () => {
     const alwaysTaken: StoreInLogDeps = {
       ...deps,
       random: () => 0.999_999,
@@ -77,15 +82,53 @@ describe('storeInLog under contention for one account', () => {
         },
       },
     };
+    // The clock stands still (every round instant), so only the count of tries ends it.
     await expect(storeInLog(alwaysTaken, draft(1), body)).rejects.toThrow(BusyError);
-    expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(PUBLISH_BACKOFF_BUDGET_MS);
-    expect(events.writes.filter((write) => write === 'PutItem')).toHaveLength(sleeps.length + 1);
-    expect(events.writes.length).toBeLessThan(2 * PUBLISH_SEQUENCE_TRIES + 2);
+    expect(sleeps).toHaveLength(PUBLISH_SEQUENCE_TRIES - 1);
+    // The claim, each try's put, the move to the next sequence between tries, and the lease's end.
+    expect(events.writes).toEqual([
+      'PutClaim',
+      ...Array.from({ length: PUBLISH_SEQUENCE_TRIES - 1 }, () => ['PutItem', 'MoveClaim']).flat(),
+      'PutItem',
+      'MoveClaim',
+    ]);
     expect(events.events.size).toBe(0);
+    expect(events.claims.get(draft(1).id)?.claimedAt).toBe(clock.now() - CLAIM_LEASE_MS);
     // The resend is another request (another owner token), seconds later, not 30 s later.
     clock.advance(1_000);
     const resent = await storeInLog(deps, draft(1), body);
     expect(resent).toMatchObject({ created: true, event: { id: draft(1).id, sequence: 1 } });
+  });
+
+  it('gives up once its budget of elapsed time passed, slow rounds counted with the waits', async () => {
+    const ROUND_MS = 100;
+    const began = clock.now();
+    const putsAt: number[] = [];
+    const slow: StoreInLogDeps = {
+      ...deps,
+      random: () => 0.999_999,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock.advance(ms);
+      },
+      events: {
+        ...bind(),
+        // Each refused put takes a throttled round's time.
+        insertEvent: async (event) => {
+          putsAt.push(clock.now() - began);
+          clock.advance(ROUND_MS);
+          return { created: false, occupant: `rival-${event.sequence}` };
+        },
+      },
+    };
+    await expect(storeInLog(slow, draft(1), body)).rejects.toThrow(BusyError);
+    // The waits alone stay below the budget: summing them would have gone on trying.
+    expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(PUBLISH_BACKOFF_BUDGET_MS - ROUND_MS);
+    expect(putsAt.length).toBeLessThan(PUBLISH_SEQUENCE_TRIES);
+    // No try starts after the budget, the last wait ends on it, and the publish ends one round later.
+    expect(putsAt.at(-1)).toBe(PUBLISH_BACKOFF_BUDGET_MS);
+    expect(clock.now() - began).toBe(PUBLISH_BACKOFF_BUDGET_MS + ROUND_MS);
+    expect(events.claims.get(draft(1).id)?.claimedAt).toBe(clock.now() - CLAIM_LEASE_MS);
   });
 
   it('answers busy, not the error, when ending its lease fails on giving up', async () => {
