@@ -11,6 +11,7 @@ import {
   PUBLISH_SEQUENCE_TRIES,
 } from '#config/limits';
 import { BusyError } from '#domain/errors';
+import { getEvent } from '#use-cases/events/read-events';
 import {
   lostRoundWait,
   type StoreInLogDeps,
@@ -19,7 +20,7 @@ import {
 } from '#use-cases/events/store-in-log';
 import type { FakeClock } from '../support/fakes/clock';
 import type { InMemoryEventStore } from '../support/fakes/event-store';
-import { body, type StoreInLogFixture, storeInLogFixture } from '../support/store-in-log-fixture';
+import { body, ORG, type StoreInLogFixture, storeInLogFixture } from '../support/store-in-log-fixture';
 
 let clock: FakeClock;
 let events: InMemoryEventStore;
@@ -188,6 +189,56 @@ describe('storeInLog under contention for one account', () => {
     };
     await expect(storeInLog(stalled, draft(1), body)).rejects.toThrow(BusyError);
     expect(events.claims.get(draft(1).id)).toMatchObject({ owner: 'other', claimedAt: 7 });
+  });
+
+  it('after a give-up, the resend takes the ended claim over at once, racing a duplicate, and stores the id once, gap-free', async () => {
+    // A losing publish: at every sequence it reads, another publisher stores its event just before it.
+    let rivals = 0;
+    const losing: StoreInLogDeps = {
+      ...deps,
+      events: {
+        ...bind(),
+        insertEvent: async (event) => {
+          rival(++rivals, event.sequence);
+          return events.insertEvent(event);
+        },
+      },
+    };
+    await expect(storeInLog(losing, draft(1), body)).rejects.toThrow(BusyError);
+    expect(rivals).toBe(PUBLISH_SEQUENCE_TRIES);
+    // At once (the clock has not moved): the resend, a duplicate of it and another publish, interleaved.
+    const interleaved: StoreInLogDeps = {
+      ...deps,
+      sleep: () => new Promise((resolve) => setTimeout(resolve, 0)),
+    };
+    const send = (n: number): Promise<StoreResult | Error> =>
+      storeInLog(interleaved, draft(n), body).catch((error: Error) => error);
+    const first = await Promise.all([send(1), send(1), send(2)]);
+    // The duplicate may answer busy (the resend not stored yet); its own resend gets the stored event.
+    const answers = await Promise.all(
+      first.map((result, k) => (result instanceof BusyError ? send(k === 2 ? 2 : 1) : result)),
+    );
+    const ofId = answers.map((result) => {
+      if (result instanceof Error) throw result;
+      return result.created ? result.event : result.existing;
+    });
+    expect(answers.filter((result) => !(result instanceof Error) && result.created)).toHaveLength(2);
+    const stored = [...events.events.values()].filter((event) => event.id === draft(1).id);
+    expect(stored).toHaveLength(1);
+    expect(ofId[0]).toEqual(ofId[1]);
+    expect(ofId[0]?.id).toBe(draft(1).id);
+    // Gap-free: the rivals' 1..32, then the resend and the other publish.
+    const sequences = [...events.events.values()]
+      .map((event) => event.sequence)
+      .sort((a, b) => (a ?? 0) - (b ?? 0));
+    expect(sequences).toEqual(Array.from({ length: PUBLISH_SEQUENCE_TRIES + 2 }, (_, i) => i + 1));
+    // GET /events/{id} reads the resend's event through its claim.
+    expect(await getEvent(events, ORG, draft(1).id)).toMatchObject({
+      id: draft(1).id,
+      sequence: stored[0]?.sequence,
+      body: body(stored[0]?.sequence ?? 0),
+    });
+    expect(events.claims.get(draft(1).id)?.sequence).toBe(stored[0]?.sequence);
   });
 
   it('stores concurrent publishes and their duplicates once each, at exactly 1..n, waits interleaved', async () => {
