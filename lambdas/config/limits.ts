@@ -56,11 +56,15 @@ export const FEED_LIMIT = 100;
 export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
 
 /**
- * Sequences one publish tries before it answers 503 (the account is being published to so fast that
- * every sequence it read was taken before it could store its event): each lost try costs a wait
- * ({@link PUBLISH_BACKOFF_BASE_MS}), one read of the log's last key and the claim's move. Each refusal
- * is another contender's stored event, so this many publishers of one account at once all get through
- * (within {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting).
+ * Most sequences one publish tries (puts of its event) before it answers 503 busy; it also gives up at
+ * the first refused put that ends {@link PUBLISH_BACKOFF_BUDGET_MS} or more after it began, whichever
+ * comes first. Each lost try costs a wait ({@link PUBLISH_BACKOFF_BASE_MS}), one read of the log's last
+ * key and the claim's move. Each refusal is another event of the account at the sequence tried (stored
+ * while this publish ran, except perhaps the first, which follows an eventually consistent read). What
+ * is guaranteed: a publish answers busy only after 32 refusals, or when its account's log refused it
+ * for the whole budget. Not that 32 concurrent publishers of one account all get through: at the
+ * longest jittered waits the time bound comes after about 15 refusals. A busy answer stored nothing and
+ * asks the client to send the same id again; the resend takes the claim over at once.
  */
 export const PUBLISH_SEQUENCE_TRIES = 32;
 
@@ -76,9 +80,11 @@ export const PUBLISH_BACKOFF_BASE_MS = 10;
 export const PUBLISH_BACKOFF_CAP_MS = 200;
 
 /**
- * Most time (ms) one publish spends waiting between lost rounds before it answers 503 busy: well inside
- * the publish function's 10 s timeout and far below {@link CLAIM_LEASE_MS}, so a waiting publish never
- * looks crashed to a duplicate of its id.
+ * Time (ms) after its start from which a publish that loses a sequence answers 503 busy instead of trying
+ * again: elapsed time on the publish's clock, so slow (throttled) rounds count as well as the waits, and
+ * a publish ends at most one round (consistent read, claim move, put) and its claim's release after it,
+ * well inside the publish function's 10 s timeout and far below {@link CLAIM_LEASE_MS}, so a waiting
+ * publish never looks crashed to a duplicate of its id. No wait reaches past it.
  */
 export const PUBLISH_BACKOFF_BUDGET_MS = 3_000;
 

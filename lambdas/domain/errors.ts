@@ -100,8 +100,9 @@ export class UnprocessableError extends HeraldError {
 export class BusyError extends HeraldError {
   readonly kind = 'busy';
 
-  constructor(message: string) {
-    super(message);
+  /** `options.cause`: a failure that did not stop the busy answer (for the logs, never for the caller). */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'BusyError';
   }
 }

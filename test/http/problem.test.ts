@@ -1,11 +1,15 @@
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
+  BusyError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
   UnauthorizedError,
   ValidationError,
 } from '#domain/errors';
+import { problemResponses } from '#http/problem/middleware';
 import { toProblem } from '#http/problem/render';
 
 const contentType = { 'Content-Type': 'application/problem+json' };
@@ -73,5 +77,39 @@ describe('toProblem', () => {
       instance: 'req-3',
     });
     expect(problem.body).not.toMatch(/table|secret|thrown|index\.js/);
+  });
+});
+
+describe('problemResponses', () => {
+  const handle = async (error: Error) => {
+    const logged: Array<[string, string, unknown]> = [];
+    const log = {
+      error: (message: string, details: { error: unknown }) => logged.push(['error', message, details.error]),
+      warn: (message: string, details: { error: unknown }) => logged.push(['warn', message, details.error]),
+    };
+    const request = { error, event: { requestContext: { requestId: 'req-1' } } } as unknown as Request<
+      APIGatewayProxyEvent,
+      APIGatewayProxyResult
+    >;
+    await problemResponses(log).onError?.(request);
+    return { logged, response: request.response };
+  };
+
+  it('logs the cause of an answered error as a warning, and answers without it', async () => {
+    const throttled = new Error('ProvisionedThroughputExceededException');
+    const { logged, response } = await handle(
+      new BusyError('account: busy; send it again.', { cause: throttled }),
+    );
+    expect(logged).toEqual([['warn', 'BusyError answered despite a failure', throttled]]);
+    expect(response?.statusCode).toBe(503);
+    expect(response?.body).not.toContain('Provisioned');
+  });
+
+  it('logs nothing for an answered error without a cause, and unexpected errors as errors', async () => {
+    expect((await handle(new NotFoundError('No event x.'))).logged).toEqual([]);
+    const crash = new Error('boom');
+    const { logged, response } = await handle(crash);
+    expect(logged).toEqual([['error', 'Unhandled error', crash]]);
+    expect(response?.statusCode).toBe(500);
   });
 });

@@ -1,60 +1,25 @@
 /**
  * The publish protocol (`storeInLog`) with the in-memory store: gap-free sequences under concurrent
  * publishes, duplicate ids racing, orphan claims of crashed publishes, old-layout events and the floor.
+ * Contention for one account's sequences: `store-in-log-contention.test.ts`.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  CLAIM_LEASE_MS,
-  PUBLISH_BACKOFF_BUDGET_MS,
-  PUBLISH_BACKOFF_CAP_MS,
-  PUBLISH_SEQUENCE_TRIES,
-} from '#config/limits';
+import { CLAIM_LEASE_MS } from '#config/limits';
 import { BusyError } from '#domain/errors';
-import {
-  type EventDraft,
-  lostRoundWait,
-  type StoreInLogDeps,
-  type StoreResult,
-  storeInLog,
-} from '#use-cases/events/store-in-log';
-import { FakeClock } from '../support/fakes/clock';
-import { InMemoryEventStore } from '../support/fakes/event-store';
-
-const ORG = 'org-1';
-const IBAN = 'DE89370400440532013000';
+import { type StoreInLogDeps, storeInLog } from '#use-cases/events/store-in-log';
+import type { FakeClock } from '../support/fakes/clock';
+import type { InMemoryEventStore } from '../support/fakes/event-store';
+import { body, IBAN, ORG, type StoreInLogFixture, storeInLogFixture } from '../support/store-in-log-fixture';
 
 let clock: FakeClock;
 let events: InMemoryEventStore;
 let sleeps: number[];
 let deps: StoreInLogDeps;
+let draft: StoreInLogFixture['draft'];
 
 beforeEach(() => {
-  clock = new FakeClock();
-  events = new InMemoryEventStore();
-  sleeps = [];
-  deps = {
-    events,
-    now: clock.now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  };
+  ({ clock, events, sleeps, deps, draft } = storeInLogFixture());
 });
-
-function draft(n: number, overrides: Partial<EventDraft> = {}): EventDraft {
-  return {
-    id: `0193a7c4-1d2e-7f00-8a00-${String(n).padStart(12, '0')}`,
-    orgId: ORG,
-    account: IBAN,
-    type: 'credit_transfer_status_change',
-    triggeredAt: clock.iso(),
-    webhookStatus: 'pending',
-    sequenceFloor: 0,
-    ...overrides,
-  };
-}
-
-const body = (sequence: number) => `{"sequence":${sequence}}`;
 
 describe('storeInLog', () => {
   it('gives concurrent publishes of one account the sequences 1..N, each body built for its own', async () => {
@@ -136,145 +101,3 @@ describe('storeInLog', () => {
     expect(sleeps).toEqual([]);
   });
 });
-
-/** Another publisher's event, stored at `sequence` of the same log. */
-function rival(n: number, sequence: number): void {
-  events.seed({ id: `rival-${n}`, orgId: ORG, account: IBAN, sequence });
-}
-
-describe('storeInLog under contention for one account', () => {
-  it('waits a jittered time below a window that doubles per lost round, up to the cap', () => {
-    const top = () => 0.999_999;
-    const windows = Array.from({ length: 7 }, (_, i) => lostRoundWait(i + 1, 0, top));
-    expect(windows).toEqual([9, 19, 39, 79, 159, PUBLISH_BACKOFF_CAP_MS - 1, PUBLISH_BACKOFF_CAP_MS - 1]);
-    expect(lostRoundWait(3, 0, () => 0.5)).toBe(20);
-    // Never past the budget, and no more waits once it is spent or every try was made.
-    expect(lostRoundWait(9, PUBLISH_BACKOFF_BUDGET_MS - 5, top)).toBe(5);
-    expect(lostRoundWait(9, PUBLISH_BACKOFF_BUDGET_MS, top)).toBeUndefined();
-    expect(lostRoundWait(PUBLISH_SEQUENCE_TRIES, 0, top)).toBeUndefined();
-  });
-
-  it('after a lost sequence waits, reads the log again and moves its claim above the events stored meanwhile', async () => {
-    rival(1, 1);
-    let reads = 0;
-    let waits = 0;
-    const racing: StoreInLogDeps = {
-      ...deps,
-      random: () => 0.5,
-      // While this publish waits, another event of the account is stored.
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        if (waits++ === 0) rival(2, 2);
-      },
-      events: {
-        ...bind(),
-        // The first read is stale (eventually consistent): it misses the event at 1.
-        latestSequence: async (org, account) => (reads++ === 0 ? 0 : events.latestSequence(org, account)),
-      },
-    };
-    const result = await storeInLog(racing, draft(1), body);
-    expect(result).toMatchObject({ created: true, event: { id: draft(1).id, sequence: 3, body: body(3) } });
-    expect(sleeps).toEqual([5]);
-    expect(events.writes).toEqual(['PutClaim', 'PutItem', 'MoveClaim', 'PutItem']);
-    expect(events.claims.get(draft(1).id)?.sequence).toBe(3);
-  });
-
-  it('gives up within its wait budget, and ends its claim so the resend (same id) is stored at once', async () => {
-    const alwaysTaken: StoreInLogDeps = {
-      ...deps,
-      random: () => 0.999_999,
-      events: {
-        ...bind(),
-        insertEvent: async (event) => {
-          events.writes.push('PutItem');
-          return { created: false, occupant: `rival-${event.sequence}` };
-        },
-      },
-    };
-    await expect(storeInLog(alwaysTaken, draft(1), body)).rejects.toThrow(BusyError);
-    expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(PUBLISH_BACKOFF_BUDGET_MS);
-    expect(events.writes.filter((write) => write === 'PutItem')).toHaveLength(sleeps.length + 1);
-    expect(events.writes.length).toBeLessThan(2 * PUBLISH_SEQUENCE_TRIES + 2);
-    expect(events.events.size).toBe(0);
-    // The resend is another request (another owner token), seconds later, not 30 s later.
-    clock.advance(1_000);
-    const resent = await storeInLog(deps, draft(1), body);
-    expect(resent).toMatchObject({ created: true, event: { id: draft(1).id, sequence: 1 } });
-  });
-
-  it('keeps the lease of a claim whose id was found stored at a refused sequence', async () => {
-    let puts = 0;
-    const ownFound: StoreInLogDeps = {
-      ...deps,
-      events: {
-        ...bind(),
-        // Its own id at the first refused sequence (unreadable by now), other ids at the next ones.
-        insertEvent: async (event) => ({
-          created: false,
-          occupant: event.sequence === 1 ? draft(1).id : `rival-${event.sequence}`,
-        }),
-        readEvent: async () => undefined,
-        latestSequence: async () => (puts++ === 0 ? 0 : puts),
-      },
-    };
-    await expect(storeInLog(ownFound, draft(1), body)).rejects.toThrow(BusyError);
-    expect(events.claims.get(draft(1).id)?.claimedAt).toBe(clock.now());
-  });
-
-  it('stops without touching a claim that a duplicate took over while it waited', async () => {
-    let overtaken = false;
-    const stalled: StoreInLogDeps = {
-      ...deps,
-      sleep: async () => {
-        const claim = events.claims.get(draft(1).id);
-        if (claim && !overtaken) events.claims.set(claim.id, { ...claim, owner: 'other', claimedAt: 7 });
-        overtaken = true;
-      },
-      events: {
-        ...bind(),
-        insertEvent: async (event) => ({ created: false, occupant: `rival-${event.sequence}` }),
-      },
-    };
-    await expect(storeInLog(stalled, draft(1), body)).rejects.toThrow(BusyError);
-    expect(events.claims.get(draft(1).id)).toMatchObject({ owner: 'other', claimedAt: 7 });
-  });
-
-  it('stores concurrent publishes and their duplicates once each, at exactly 1..n, waits interleaved', async () => {
-    const interleaved: StoreInLogDeps = {
-      ...deps,
-      // Each wait lets every other publish run a step.
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms % 3)),
-    };
-    const ids = Array.from({ length: 12 }, (_, i) => i);
-    const send = (i: number): Promise<StoreResult | Error> =>
-      storeInLog(interleaved, draft(i), body).catch((error: Error) => error);
-    const first = await Promise.all([...ids, ...ids].map(send));
-    // A duplicate may answer busy (its twin not stored yet); its resend then gets the stored event.
-    const resent = await Promise.all(
-      first.map((result, k) => (result instanceof BusyError ? send(k % ids.length) : result)),
-    );
-    const created = resent.filter((result) => !(result instanceof Error) && result.created);
-    expect(created).toHaveLength(ids.length);
-    const sequences = [...events.events.values()]
-      .map((event) => event.sequence)
-      .sort((a, b) => (a ?? 0) - (b ?? 0));
-    expect(sequences).toEqual(ids.map((i) => i + 1));
-    for (const result of resent) {
-      if (result instanceof Error) throw result;
-      const event = result.created ? result.event : result.existing;
-      expect(events.claims.get(event.id)?.sequence).toBe(event.sequence);
-    }
-  });
-});
-
-/** The in-memory store as the use-case's port, each method bound (so single methods can be replaced). */
-function bind(): StoreInLogDeps['events'] {
-  return {
-    latestSequence: (org, account) => events.latestSequence(org, account),
-    claimId: (claim) => events.claimId(claim),
-    readClaim: (id) => events.readClaim(id),
-    moveClaim: (owner, claim) => events.moveClaim(owner, claim),
-    insertEvent: (event) => events.insertEvent(event),
-    readEvent: (ref) => events.readEvent(ref),
-  };
-}

@@ -56,16 +56,18 @@ const CLAIM_LOOKS = 4;
  * A lost sequence (another event took it first) costs a jittered wait ({@link lostRoundWait}), one
  * consistent read of the last key and the claim's move to the new sequence.
  *
- * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries or within
- *   {@link PUBLISH_BACKOFF_BUDGET_MS} of waiting, or a concurrent publish of the same id has not stored
- *   its event yet; nothing of this publish is left but a claim whose lease it ended, which the resend
- *   takes over
+ * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries, or by the
+ *   first refused try that ends {@link PUBLISH_BACKOFF_BUDGET_MS} or more after this publish began, or a
+ *   concurrent publish of the same id has not stored its event yet; nothing of this publish is left but a
+ *   claim whose lease it ended, which the resend takes over (if ending the lease failed, the error is the
+ *   BusyError's `cause` and the resend waits out the lease)
  */
 export async function storeInLog(
   deps: StoreInLogDeps,
   draft: EventDraft,
   body: (sequence: number) => string,
 ): Promise<StoreResult> {
+  const started = deps.now();
   const { sequenceFloor: _floor, ...fields } = draft;
   const next = (consistent: boolean) => nextSequence(deps.events, draft, consistent);
   // Eventually consistent first: a stale answer is only too low, which costs one refused put.
@@ -84,8 +86,8 @@ export async function storeInLog(
     if ('existing' in resolved) return { created: false, existing: resolved.existing };
     claim = resolved.claim;
   }
-  let waited = 0;
   let ownIdSeen = false;
+  let leaseNotEnded: unknown;
   for (let tries = 1; ; tries++) {
     const put = await deps.events.insertEvent({
       ...fields,
@@ -99,17 +101,21 @@ export async function storeInLog(
       const existing = await deps.events.readEvent(claim, { consistent: true });
       if (existing) return { created: false, existing };
     }
-    const wait = lostRoundWait(tries, waited, deps.random ?? Math.random);
+    const wait = lostRoundWait(tries, deps.now() - started, deps.random ?? Math.random);
     if (wait === undefined) {
       // No refused put found this id, so no event has it (no other publish owned the claim): the claim's
-      // lease ends now and the resend takes it over at once instead of waiting 30 s for it.
+      // lease ends now and the resend takes it over at once instead of waiting 30 s for it. A failure
+      // here (throttled) must not turn the busy answer into a 500: the resend then waits out the lease.
       if (!ownIdSeen) {
-        await deps.events.moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS });
+        await deps.events
+          .moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS })
+          .catch((error: unknown) => {
+            leaseNotEnded = error;
+          });
       }
       break;
     }
     await (deps.sleep ?? defaultSleep)(wait);
-    waited += wait;
     const moved = { ...claim, sequence: await next(true), claimedAt: deps.now() };
     // Taken over (this publish stalled past its lease): the owner now is another publish of this id.
     if (!(await deps.events.moveClaim(claim.owner, moved))) break;
@@ -117,16 +123,20 @@ export async function storeInLog(
   }
   throw new BusyError(
     `account: events of ${draft.account} are being published too fast to take a sequence; send the event again (same id).`,
+    leaseNotEnded === undefined ? undefined : { cause: leaseNotEnded },
   );
 }
 
 /**
- * The wait (ms) after the `lost`-th refused sequence put, `waited` ms already spent waiting, or undefined
- * when the publish must give up: {@link PUBLISH_SEQUENCE_TRIES} puts made, or the wait budget spent.
- * Full jitter: uniform below a window that doubles per loss, so the contenders of one log spread out.
+ * The wait (ms) after the `lost`-th refused sequence put, `elapsed` ms after the publish began, or
+ * undefined when the publish must give up: {@link PUBLISH_SEQUENCE_TRIES} puts made, or
+ * {@link PUBLISH_BACKOFF_BUDGET_MS} passed. Elapsed time, not the sum of the waits: slow (throttled)
+ * rounds count too, so a publish ends within the budget and one round, whatever each round takes.
+ * Full jitter: uniform below a window that doubles per loss, so the contenders of one log spread out;
+ * no wait reaches past the budget.
  */
-export function lostRoundWait(lost: number, waited: number, random: () => number): number | undefined {
-  const left = PUBLISH_BACKOFF_BUDGET_MS - waited;
+export function lostRoundWait(lost: number, elapsed: number, random: () => number): number | undefined {
+  const left = PUBLISH_BACKOFF_BUDGET_MS - elapsed;
   if (lost >= PUBLISH_SEQUENCE_TRIES || left <= 0) return undefined;
   const window = Math.min(PUBLISH_BACKOFF_CAP_MS, PUBLISH_BACKOFF_BASE_MS * 2 ** (lost - 1));
   return Math.min(left, Math.floor(random() * window));
