@@ -6,13 +6,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE, MAX_ATTEMPTS } from '#config/delivery';
-import { ERROR_RETRY, errorRetrySeconds } from '#domain/delivery/postponement';
+import { ERROR_RETRY, errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
 import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
-import { answer } from '../support/fakes/webhook-sender';
+import { answer, ok } from '../support/fakes/webhook-sender';
+
+/** Makes `recordAttempt` throw while `failing()` says so, as a write throttled past the SDK's retries. */
+function failRecords(w: DeliveryWorld, failing: () => boolean): void {
+  const record = w.events.recordAttempt.bind(w.events);
+  w.events.recordAttempt = (...args) =>
+    failing() ? Promise.reject(new Error('throttled write')) : record(...args);
+}
 
 /** Makes the event reads throw while `failing()` says so, as a table throttled past the SDK's retries. */
 function throttleReads(w: DeliveryWorld, failing: () => boolean): void {
@@ -30,10 +37,19 @@ describe('errorRetrySeconds', () => {
     expect(ERROR_RETRY.maxSeconds * 10).toBeLessThanOrEqual(DELIVERY_QUEUE.visibilityTimeoutSeconds);
   });
 
-  it('never brings a message back before a lease its handling took has expired', () => {
+  it('brings a message back no sooner than 2 s after a time its handling left behind', () => {
     const now = 1_000_000;
-    expect(errorRetrySeconds(1, 0, now + 120_000, now)).toBe(121);
+    expect(errorRetrySeconds(1, 0, now + 120_000, now)).toBe(122);
+    // 1 ms short of a whole second still rounds up before the margin: never a lease end plus 1 ms.
+    expect(errorRetrySeconds(1, 0, now + 120_999, now)).toBe(123);
     expect(errorRetrySeconds(1, 0, now - 5_000, now)).toBe(1);
+  });
+
+  it('waits out the later of the lease and one lease time after an unrecorded send', () => {
+    expect(errorReturnNotBefore({}, 120_000)).toBeUndefined();
+    expect(errorReturnNotBefore({ leaseUntil: 500 }, 120_000)).toBe(500);
+    expect(errorReturnNotBefore({ unrecordedSendAt: 1_000 }, 120_000)).toBe(121_000);
+    expect(errorReturnNotBefore({ leaseUntil: 120_000, unrecordedSendAt: 3_000 }, 120_000)).toBe(123_000);
   });
 });
 
@@ -76,18 +92,63 @@ describe('deliverBatch after an unexpected error', () => {
     const w = deliveryWorld();
     // A retry: its attempt takes the event's lease (120 s) first.
     w.events.seed({ id: 'e1', webhookRetries: 1, nextAttemptAt: w.clock.now() });
-    const record = w.events.recordAttempt.bind(w.events);
     let failRecord = true;
-    w.events.recordAttempt = (...args) =>
-      failRecord ? Promise.reject(new Error('throttled write')) : record(...args);
+    failRecords(w, () => failRecord);
     expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
-    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 121 }]);
+    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 122 }]);
 
     failRecord = false;
-    w.clock.advance(121_000);
+    w.clock.advance(122_000);
     expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
     expect(w.outcomes.at(-1)?.kind).toBe('delivered');
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
+  });
+  it('comes back 2 s or more after the lease ends, so a message back a little early still finds it free', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1', webhookRetries: 1, nextAttemptAt: w.clock.now() });
+    const leaseEnds = w.clock.now() + w.deps.leaseMs;
+    // The attempt takes 1 ms, so the lease ends 119.999 s after the postponement.
+    w.sender.answer = () => {
+      w.clock.advance(1);
+      return ok();
+    };
+    let failRecord = true;
+    failRecords(w, () => failRecord);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
+    const seconds = w.queue.postponed.at(-1)?.seconds ?? 0;
+
+    // Back 1.5 s before its time by this consumer's clock (SQS's timing, or a clock behind the first one's).
+    failRecord = false;
+    w.clock.advance(seconds * 1000 - 1_500);
+    expect(w.clock.now()).toBeGreaterThan(leaseEnds);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
+    expect(w.outcomes.at(-1)?.kind).toBe('delivered');
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
+  });
+
+  it('does not send a first attempt again within seconds when recording it failed: it waits one lease time', async () => {
+    const w = deliveryWorld();
+    // A first attempt takes no lease.
+    w.events.seed({ id: 'e1' });
+    let failRecord = true;
+    failRecords(w, () => failRecord);
+    const leaseSeconds = w.deps.leaseMs / 1000;
+    expect(await deliverBatch(w.deps, [message('e1')])).toEqual(['m-e1']);
+    expect(w.sender.requests).toHaveLength(1);
+    expect(w.queue.postponed.at(-1)?.seconds).toBeGreaterThanOrEqual(leaseSeconds);
+
+    // A record that keeps failing sends at most once per lease time, never within seconds.
+    w.clock.advance((w.queue.postponed.at(-1)?.seconds ?? 0) * 1000);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
+    expect(w.sender.requests).toHaveLength(2);
+    expect(w.queue.postponed.at(-1)?.seconds).toBeGreaterThanOrEqual(leaseSeconds);
+
+    failRecord = false;
+    w.clock.advance((w.queue.postponed.at(-1)?.seconds ?? 0) * 1000);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
+    expect(w.sender.requests).toHaveLength(3);
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 1 });
+    expect(w.events.events.get('e1')?.deliveries).toHaveLength(1);
   });
 });
 
@@ -121,6 +182,8 @@ describe('an ordered account after an unexpected error', () => {
     throwing = true;
     expect(await deliverBatch(w.deps, [first])).toEqual(['m-e1']);
     expect(w.events.events.get('e1')?.webhookStatus).toBe('success');
+    // Its send was recorded, so nothing holds it back: seconds, not a lease time.
+    expect(w.queue.postponed.at(-1)).toEqual({ receiptHandle: 'r-e1', seconds: 1 });
     throwing = false;
     w.clock.advance(1_000);
     expect(await deliverBatch(w.deps, [{ ...first, receiveCount: 2 }])).toEqual([]);
