@@ -1,12 +1,13 @@
 /**
  * A delivery that hits an unexpected error (a read still throttled after the SDK's retries) comes back
- * within seconds, not after the queue's 720 s visibility timeout; a failing postponement falls back to
+ * within seconds, backing off to minutes while the error lasts, not after the queue's 720 s visibility
+ * timeout, and never soon after a send it could not record; a failing postponement falls back to
  * the visibility timeout; a persistent error still reaches the dead-letter queue, sooner but within a
  * bound, and an event never gets more than its cycle's 20 attempts nor loses one.
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE, MAX_ATTEMPTS } from '#config/delivery';
-import { ERROR_RETRY, errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
+import { errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
 import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
@@ -29,12 +30,11 @@ function throttleReads(w: DeliveryWorld, failing: () => boolean): void {
 }
 
 describe('errorRetrySeconds', () => {
-  it('doubles with the receive count from 2 s, capped at 60 s, jittered to between half and all of it', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 20].map((count) => errorRetrySeconds(count, 0.999_999))).toEqual([
-      2, 4, 8, 16, 32, 60, 60, 60,
+  it('doubles with the receive count from 2 s, capped at 300 s, jittered to between half and all of it', () => {
+    expect([1, 2, 3, 4, 8, 9, 10, 20].map((count) => errorRetrySeconds(count, 0.999_999))).toEqual([
+      2, 4, 8, 16, 256, 300, 300, 300,
     ]);
-    expect([1, 2, 3, 6, 20].map((count) => errorRetrySeconds(count, 0))).toEqual([1, 2, 4, 30, 30]);
-    expect(ERROR_RETRY.maxSeconds * 10).toBeLessThanOrEqual(DELIVERY_QUEUE.visibilityTimeoutSeconds);
+    expect([1, 2, 3, 8, 9, 20].map((count) => errorRetrySeconds(count, 0))).toEqual([1, 2, 4, 128, 150, 150]);
   });
 
   it('brings a message back no sooner than 2 s after a time its handling left behind', () => {
@@ -202,6 +202,8 @@ interface Drive {
   replaced: number;
   /** Virtual ms from the first receive until the first dead letter, if any. */
   firstDeadLetterMs?: number;
+  /** Virtual ms from the first receive to each receive from the delivery queue (not of a dead letter). */
+  deliveryReceivesMs: number[];
   /** The event's message was deleted while the event was still pending. */
   lost: boolean;
 }
@@ -219,7 +221,7 @@ async function drive(
   failing: (receive: number) => boolean,
   deps = w.deps,
 ): Promise<Drive> {
-  const seen: Drive = { receives: 0, deadLetters: 0, replaced: 0, lost: false };
+  const seen: Drive = { receives: 0, deadLetters: 0, replaced: 0, lost: false, deliveryReceivesMs: [] };
   throttleReads(w, () => failing(seen.receives));
   const start = w.clock.now();
   let current: QueueMessage = message(id, { sentAt: start });
@@ -244,6 +246,7 @@ async function drive(
     }
     const postponed = w.queue.postponed.length;
     const sent = w.queue.sent.length;
+    seen.deliveryReceivesMs.push(w.clock.now() - start);
     const keep = await deliverBatch(deps, [current]);
     if (keep.length > 0) {
       const seconds = w.queue.postponed.at(postponed)?.seconds ?? DELIVERY_QUEUE.visibilityTimeoutSeconds;
@@ -262,7 +265,7 @@ async function drive(
 }
 
 describe('a persistent error', () => {
-  it('uses up the message’s receives within about 16 min and reaches the reconciler, which delivers once it clears', async () => {
+  it('uses up the message’s receives within about 69 min and reaches the reconciler, which delivers once it clears', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
     // Throttled for the 20 receives and the first look of the reconciler; clear from then on. The
@@ -270,11 +273,39 @@ describe('a persistent error', () => {
     const longest = { ...w.deps, random: () => 0.999_999 };
     const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1, longest);
     expect(seen.lost).toBe(false);
-    // 2 + 4 + 8 + 16 + 32 s, then 60 s for each later receive: 962 s to the 21st receive, the dead letter.
-    expect(seen.firstDeadLetterMs).toBe(962_000);
+    // 2 + 4 + … + 256 s, then 300 s for each of the 12 later receives: 4,110 s to the 21st receive, the
+    // dead letter.
+    expect(seen.firstDeadLetterMs).toBe(4_110_000);
     expect(seen.deadLetters).toBe(2);
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 1 });
     expect(w.sender.requests).toHaveLength(1);
+  });
+
+  it('reaches the dead-letter queue no sooner than about 34 min with the shortest jitter', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1);
+    // Half of each wait: 1 + 2 + … + 128 s, then 150 s for each of the 12 later receives.
+    expect(seen.firstDeadLetterMs).toBe(2_055_000);
+    expect(seen.lost).toBe(false);
+  });
+
+  it('costs seconds while short, then reads the message at most once per 150 s while it lasts', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    // The shortest jitter: the most reads.
+    const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1);
+    // The message's receives until it is dead-lettered (the reconciler's fresh message follows).
+    const receives = seen.deliveryReceivesMs.slice(0, DELIVERY_QUEUE.maxReceiveCount);
+    const gaps = receives.slice(1).map((at, index) => at - (receives[index] ?? 0));
+    expect(gaps).toHaveLength(DELIVERY_QUEUE.maxReceiveCount - 1);
+    // A throttle that clears within seconds is retried within seconds.
+    expect(gaps.slice(0, 4)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    // From the 9th receive on, one read per 150 s at the most, not one per 30 s (and the visibility
+    // timeout's 720 s before errors came back early).
+    const late = gaps.slice(8);
+    expect(late).toHaveLength(11);
+    for (const gap of late) expect(gap).toBeGreaterThanOrEqual(150_000);
   });
 
   it('still leaves the event all 20 attempts of its cycle, and no 21st, however many receives errors use up', async () => {

@@ -80,11 +80,14 @@ export function parseRetryAfter(status: number, value: string | undefined, now: 
  * retries, a store briefly unreachable) comes back, instead of after the queue's 720 s visibility timeout.
  * Its receive count is the only counter such errors have for free (counting them would add a write), so
  * the wait doubles with it from `firstSeconds` up to `maxSeconds`: a throttle of a few seconds costs a few
- * seconds, and a persistent fault still uses up the message's 20 receives, within about 8 to 16 min
- * (2 + 4 + … + 32 s, then 60 s, each jittered to between half and all of it), and reaches the
- * dead-letter queue and its reconciler as before, only sooner.
+ * seconds (2, 4, 8, 16 s for the first receives), while a fault that lasts backs off to one read of the
+ * message every 150 to 300 s from its 9th receive on (4 to 8.5 min in), rather than every 30 to 60 s: a
+ * long outage does not multiply the reads (and visibility changes) on an already throttled table. A persistent fault still uses
+ * up the message's 20 receives, within about 34 to 69 min (2 + 4 + … + 256 s, then 300 s for the 12 later
+ * receives, each jittered to between half and all of it: 2,055 to 4,110 s), and reaches the dead-letter
+ * queue and its reconciler as before (4 h), only sooner.
  */
-export const ERROR_RETRY = { firstSeconds: 2, maxSeconds: 60 } as const;
+export const ERROR_RETRY = { firstSeconds: 2, maxSeconds: 300 } as const;
 
 /**
  * The least a message waits past a time its handling left behind ({@link ErroredHandling}): SQS brings
