@@ -1,18 +1,26 @@
 /**
  * A delivery that hits an unexpected error (a read still throttled after the SDK's retries) comes back
- * within seconds, not after the queue's 720 s visibility timeout; a failing postponement falls back to
+ * within seconds, backing off to minutes while the error lasts, not after the queue's 720 s visibility
+ * timeout, and never soon after a send it could not record; a failing postponement falls back to
  * the visibility timeout; a persistent error still reaches the dead-letter queue, sooner but within a
  * bound, and an event never gets more than its cycle's 20 attempts nor loses one.
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE, MAX_ATTEMPTS } from '#config/delivery';
-import { ERROR_RETRY, errorRetrySeconds } from '#domain/delivery/postponement';
+import { errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
 import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
-import { answer } from '../support/fakes/webhook-sender';
+import { answer, ok } from '../support/fakes/webhook-sender';
+
+/** Makes `recordAttempt` throw while `failing()` says so, as a write throttled past the SDK's retries. */
+function failRecords(w: DeliveryWorld, failing: () => boolean): void {
+  const record = w.events.recordAttempt.bind(w.events);
+  w.events.recordAttempt = (...args) =>
+    failing() ? Promise.reject(new Error('throttled write')) : record(...args);
+}
 
 /** Makes the event reads throw while `failing()` says so, as a table throttled past the SDK's retries. */
 function throttleReads(w: DeliveryWorld, failing: () => boolean): void {
@@ -22,18 +30,26 @@ function throttleReads(w: DeliveryWorld, failing: () => boolean): void {
 }
 
 describe('errorRetrySeconds', () => {
-  it('doubles with the receive count from 2 s, capped at 60 s, jittered to between half and all of it', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 20].map((count) => errorRetrySeconds(count, 0.999_999))).toEqual([
-      2, 4, 8, 16, 32, 60, 60, 60,
+  it('doubles with the receive count from 2 s, capped at 300 s, jittered to between half and all of it', () => {
+    expect([1, 2, 3, 4, 8, 9, 10, 20].map((count) => errorRetrySeconds(count, 0.999_999))).toEqual([
+      2, 4, 8, 16, 256, 300, 300, 300,
     ]);
-    expect([1, 2, 3, 6, 20].map((count) => errorRetrySeconds(count, 0))).toEqual([1, 2, 4, 30, 30]);
-    expect(ERROR_RETRY.maxSeconds * 10).toBeLessThanOrEqual(DELIVERY_QUEUE.visibilityTimeoutSeconds);
+    expect([1, 2, 3, 8, 9, 20].map((count) => errorRetrySeconds(count, 0))).toEqual([1, 2, 4, 128, 150, 150]);
   });
 
-  it('never brings a message back before a lease its handling took has expired', () => {
+  it('brings a message back no sooner than 2 s after a time its handling left behind', () => {
     const now = 1_000_000;
-    expect(errorRetrySeconds(1, 0, now + 120_000, now)).toBe(121);
+    expect(errorRetrySeconds(1, 0, now + 120_000, now)).toBe(122);
+    // 1 ms short of a whole second still rounds up before the margin: never a lease end plus 1 ms.
+    expect(errorRetrySeconds(1, 0, now + 120_999, now)).toBe(123);
     expect(errorRetrySeconds(1, 0, now - 5_000, now)).toBe(1);
+  });
+
+  it('waits out the later of the lease and one lease time after an unrecorded send', () => {
+    expect(errorReturnNotBefore({}, 120_000)).toBeUndefined();
+    expect(errorReturnNotBefore({ leaseUntil: 500 }, 120_000)).toBe(500);
+    expect(errorReturnNotBefore({ unrecordedSendAt: 1_000 }, 120_000)).toBe(121_000);
+    expect(errorReturnNotBefore({ leaseUntil: 120_000, unrecordedSendAt: 3_000 }, 120_000)).toBe(123_000);
   });
 });
 
@@ -76,18 +92,63 @@ describe('deliverBatch after an unexpected error', () => {
     const w = deliveryWorld();
     // A retry: its attempt takes the event's lease (120 s) first.
     w.events.seed({ id: 'e1', webhookRetries: 1, nextAttemptAt: w.clock.now() });
-    const record = w.events.recordAttempt.bind(w.events);
     let failRecord = true;
-    w.events.recordAttempt = (...args) =>
-      failRecord ? Promise.reject(new Error('throttled write')) : record(...args);
+    failRecords(w, () => failRecord);
     expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
-    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 121 }]);
+    expect(w.queue.postponed).toEqual([{ receiptHandle: 'r-e1', seconds: 122 }]);
 
     failRecord = false;
-    w.clock.advance(121_000);
+    w.clock.advance(122_000);
     expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
     expect(w.outcomes.at(-1)?.kind).toBe('delivered');
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
+  });
+  it('comes back 2 s or more after the lease ends, so a message back a little early still finds it free', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1', webhookRetries: 1, nextAttemptAt: w.clock.now() });
+    const leaseEnds = w.clock.now() + w.deps.leaseMs;
+    // The attempt takes 1 ms, so the lease ends 119.999 s after the postponement.
+    w.sender.answer = () => {
+      w.clock.advance(1);
+      return ok();
+    };
+    let failRecord = true;
+    failRecords(w, () => failRecord);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
+    const seconds = w.queue.postponed.at(-1)?.seconds ?? 0;
+
+    // Back 1.5 s before its time by this consumer's clock (SQS's timing, or a clock behind the first one's).
+    failRecord = false;
+    w.clock.advance(seconds * 1000 - 1_500);
+    expect(w.clock.now()).toBeGreaterThan(leaseEnds);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
+    expect(w.outcomes.at(-1)?.kind).toBe('delivered');
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 2 });
+  });
+
+  it('does not send a first attempt again within seconds when recording it failed: it waits one lease time', async () => {
+    const w = deliveryWorld();
+    // A first attempt takes no lease.
+    w.events.seed({ id: 'e1' });
+    let failRecord = true;
+    failRecords(w, () => failRecord);
+    const leaseSeconds = w.deps.leaseMs / 1000;
+    expect(await deliverBatch(w.deps, [message('e1')])).toEqual(['m-e1']);
+    expect(w.sender.requests).toHaveLength(1);
+    expect(w.queue.postponed.at(-1)?.seconds).toBeGreaterThanOrEqual(leaseSeconds);
+
+    // A record that keeps failing sends at most once per lease time, never within seconds.
+    w.clock.advance((w.queue.postponed.at(-1)?.seconds ?? 0) * 1000);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 2 })])).toEqual(['m-e1']);
+    expect(w.sender.requests).toHaveLength(2);
+    expect(w.queue.postponed.at(-1)?.seconds).toBeGreaterThanOrEqual(leaseSeconds);
+
+    failRecord = false;
+    w.clock.advance((w.queue.postponed.at(-1)?.seconds ?? 0) * 1000);
+    expect(await deliverBatch(w.deps, [message('e1', { receiveCount: 3 })])).toEqual([]);
+    expect(w.sender.requests).toHaveLength(3);
+    expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 1 });
+    expect(w.events.events.get('e1')?.deliveries).toHaveLength(1);
   });
 });
 
@@ -121,6 +182,8 @@ describe('an ordered account after an unexpected error', () => {
     throwing = true;
     expect(await deliverBatch(w.deps, [first])).toEqual(['m-e1']);
     expect(w.events.events.get('e1')?.webhookStatus).toBe('success');
+    // Its send was recorded, so nothing holds it back: seconds, not a lease time.
+    expect(w.queue.postponed.at(-1)).toEqual({ receiptHandle: 'r-e1', seconds: 1 });
     throwing = false;
     w.clock.advance(1_000);
     expect(await deliverBatch(w.deps, [{ ...first, receiveCount: 2 }])).toEqual([]);
@@ -139,6 +202,8 @@ interface Drive {
   replaced: number;
   /** Virtual ms from the first receive until the first dead letter, if any. */
   firstDeadLetterMs?: number;
+  /** Virtual ms from the first receive to each receive from the delivery queue (not of a dead letter). */
+  deliveryReceivesMs: number[];
   /** The event's message was deleted while the event was still pending. */
   lost: boolean;
 }
@@ -156,7 +221,7 @@ async function drive(
   failing: (receive: number) => boolean,
   deps = w.deps,
 ): Promise<Drive> {
-  const seen: Drive = { receives: 0, deadLetters: 0, replaced: 0, lost: false };
+  const seen: Drive = { receives: 0, deadLetters: 0, replaced: 0, lost: false, deliveryReceivesMs: [] };
   throttleReads(w, () => failing(seen.receives));
   const start = w.clock.now();
   let current: QueueMessage = message(id, { sentAt: start });
@@ -181,6 +246,7 @@ async function drive(
     }
     const postponed = w.queue.postponed.length;
     const sent = w.queue.sent.length;
+    seen.deliveryReceivesMs.push(w.clock.now() - start);
     const keep = await deliverBatch(deps, [current]);
     if (keep.length > 0) {
       const seconds = w.queue.postponed.at(postponed)?.seconds ?? DELIVERY_QUEUE.visibilityTimeoutSeconds;
@@ -199,7 +265,7 @@ async function drive(
 }
 
 describe('a persistent error', () => {
-  it('uses up the message’s receives within about 16 min and reaches the reconciler, which delivers once it clears', async () => {
+  it('uses up the message’s receives within about 69 min and reaches the reconciler, which delivers once it clears', async () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'e1' });
     // Throttled for the 20 receives and the first look of the reconciler; clear from then on. The
@@ -207,11 +273,39 @@ describe('a persistent error', () => {
     const longest = { ...w.deps, random: () => 0.999_999 };
     const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1, longest);
     expect(seen.lost).toBe(false);
-    // 2 + 4 + 8 + 16 + 32 s, then 60 s for each later receive: 962 s to the 21st receive, the dead letter.
-    expect(seen.firstDeadLetterMs).toBe(962_000);
+    // 2 + 4 + … + 256 s, then 300 s for each of the 12 later receives: 4,110 s to the 21st receive, the
+    // dead letter.
+    expect(seen.firstDeadLetterMs).toBe(4_110_000);
     expect(seen.deadLetters).toBe(2);
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 1 });
     expect(w.sender.requests).toHaveLength(1);
+  });
+
+  it('reaches the dead-letter queue no sooner than about 34 min with the shortest jitter', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1);
+    // Half of each wait: 1 + 2 + … + 128 s, then 150 s for each of the 12 later receives.
+    expect(seen.firstDeadLetterMs).toBe(2_055_000);
+    expect(seen.lost).toBe(false);
+  });
+
+  it('costs seconds while short, then reads the message at most once per 150 s while it lasts', async () => {
+    const w = deliveryWorld();
+    w.events.seed({ id: 'e1' });
+    // The shortest jitter: the most reads.
+    const seen = await drive(w, 'e1', (receive) => receive <= DELIVERY_QUEUE.maxReceiveCount + 1);
+    // The message's receives until it is dead-lettered (the reconciler's fresh message follows).
+    const receives = seen.deliveryReceivesMs.slice(0, DELIVERY_QUEUE.maxReceiveCount);
+    const gaps = receives.slice(1).map((at, index) => at - (receives[index] ?? 0));
+    expect(gaps).toHaveLength(DELIVERY_QUEUE.maxReceiveCount - 1);
+    // A throttle that clears within seconds is retried within seconds.
+    expect(gaps.slice(0, 4)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    // From the 9th receive on, one read per 150 s at the most, not one per 30 s (and the visibility
+    // timeout's 720 s before errors came back early).
+    const late = gaps.slice(8);
+    expect(late).toHaveLength(11);
+    for (const gap of late) expect(gap).toBeGreaterThanOrEqual(150_000);
   });
 
   it('still leaves the event all 20 attempts of its cycle, and no 21st, however many receives errors use up', async () => {

@@ -1,8 +1,14 @@
 import { heldEndpointDeferSeconds } from '#domain/delivery/held-invocation';
 import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
-import { errorRetrySeconds, postponement, type ReplacementLimits } from '#domain/delivery/postponement';
+import {
+  type ErroredHandling,
+  errorRetrySeconds,
+  errorReturnNotBefore,
+  postponement,
+  type ReplacementLimits,
+} from '#domain/delivery/postponement';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
-import { type DeliveryDeps, type DeliveryOutcome, deliverEvent, type TakenLease } from './deliver-event';
+import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
 import { AttemptsInFlight, Busy, type HeldPullDeps, pullWhileHeld } from './pull-while-held';
 import { type MessageFate, runMessage } from './queue-batch';
@@ -85,7 +91,7 @@ async function handle(
   target: DeliveryTarget,
   message: QueueMessage,
 ): Promise<MessageFate> {
-  const taken: TakenLease = {};
+  const taken: ErroredHandling = {};
   let outcome: DeliveryOutcome;
   try {
     outcome = await deliverEvent(deps, target, message.receiveCount, context, taken);
@@ -122,10 +128,15 @@ async function settlePulled(
  * visibility timeout. Best effort: when this fails too, it is kept all the same and the visibility
  * timeout brings it back, as it did before.
  */
-async function comeBackSoon(deps: BatchDeps, message: QueueMessage, taken: TakenLease): Promise<MessageFate> {
+async function comeBackSoon(
+  deps: BatchDeps,
+  message: QueueMessage,
+  taken: ErroredHandling,
+): Promise<MessageFate> {
   const now = deps.now();
   const random = (deps.random ?? Math.random)();
-  const seconds = errorRetrySeconds(message.receiveCount, random, taken.leaseUntil, now);
+  const notBefore = errorReturnNotBefore(taken, deps.leaseMs);
+  const seconds = errorRetrySeconds(message.receiveCount, random, notBefore, now);
   try {
     await deps.queue.postpone(message.receiptHandle, seconds);
   } catch (error) {

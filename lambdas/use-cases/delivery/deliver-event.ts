@@ -1,6 +1,12 @@
 import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
-import { dueBy, parseRetryAfter, retryWaitSeconds, secondsUntilDue } from '#domain/delivery/postponement';
+import {
+  dueBy,
+  type ErroredHandling,
+  parseRetryAfter,
+  retryWaitSeconds,
+  secondsUntilDue,
+} from '#domain/delivery/postponement';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
@@ -80,15 +86,17 @@ export type DeliveryOutcome =
  * conditioned on the recorded count, so duplicates can neither repeat it nor exceed the cycle.
  *
  * @param context - the batch's accounts and organizations; a single delivery gets its own
- * @param taken - learns the end of the event's lease once this delivery took it: if the delivery then
- *   throws, its message must not come back before then (it would find the event leased and drop itself)
+ * @param taken - learns the end of the event's lease once this delivery took it, and when a request went
+ *   out until its attempt is recorded: if the delivery then throws, its message must not come back
+ *   before the lease ends (it would find the event leased and drop itself) nor soon after an unrecorded
+ *   send (it would send the webhook again at once; `errorReturnNotBefore`)
  */
 export async function deliverEvent(
   deps: DeliveryDeps,
   target: DeliveryTarget,
   receiveCount = 1,
   context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets),
-  taken: TakenLease = {},
+  taken: ErroredHandling = {},
 ): Promise<DeliveryOutcome> {
   const event = await readTarget(deps.events, target);
   if (!event) return { kind: 'dropped', reason: 'event not found' };
@@ -108,15 +116,9 @@ function settles(outcome: DeliveryOutcome): boolean {
   return ['delivered', 'exhausted', 'skipped', 'refused', 'dropped'].includes(outcome.kind);
 }
 
-/** What a delivery tells its caller about the event's lease it took (see {@link deliverEvent}). */
-export interface TakenLease {
-  /** Epoch ms. */
-  leaseUntil?: number;
-}
-
 /**
  * {@link deliverEvent} once the event is read; `order` learns the watermark the gate left, `taken` the
- * lease this delivery took.
+ * lease this delivery took and its send not yet recorded.
  */
 async function deliverRead(
   deps: DeliveryDeps,
@@ -124,7 +126,7 @@ async function deliverRead(
   receiveCount: number,
   context: DeliveryContext,
   order: { settledThrough?: number },
-  taken: TakenLease,
+  taken: ErroredHandling,
 ): Promise<DeliveryOutcome> {
   const now = deps.now;
   if (event.webhookStatus !== 'pending')
@@ -199,6 +201,7 @@ async function deliverRead(
 
   if (!prepared) throw new Error('the attempt was admitted without its request prepared');
   const { keys, outgoing, tls } = prepared;
+  taken.unrecordedSendAt = now();
   const { attempt, retryAfter } = await sendAttempt(
     deps,
     event,
@@ -238,6 +241,9 @@ async function deliverRead(
       step.status,
       step.status === 'pending' ? now() + retryAfterSeconds * 1000 : undefined,
     );
+    // Recorded: the event's own state (settled, or its next attempt due later) now keeps a quick return
+    // from sending again.
+    taken.unrecordedSendAt = undefined;
   } finally {
     report = await noteEndpoint(endpointDeps, account, signal, admission.lease);
     const certificate = account.endpointSecurity?.tlsClient;
