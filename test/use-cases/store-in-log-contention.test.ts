@@ -102,7 +102,7 @@ describe('storeInLog under contention for one account', () => {
   });
 
   it('gives up once its budget of elapsed time passed, slow rounds counted with the waits', async () => {
-    const ROUND_MS = 100;
+    const ROUND_MS = 300;
     const began = clock.now();
     const putsAt: number[] = [];
     const slow: StoreInLogDeps = {
@@ -126,9 +126,12 @@ describe('storeInLog under contention for one account', () => {
     // The waits alone stay below the budget: summing them would have gone on trying.
     expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(PUBLISH_BACKOFF_BUDGET_MS - ROUND_MS);
     expect(putsAt.length).toBeLessThan(PUBLISH_SEQUENCE_TRIES);
-    // No try starts after the budget, the last wait ends on it, and the publish ends one round later.
-    expect(putsAt.at(-1)).toBe(PUBLISH_BACKOFF_BUDGET_MS);
-    expect(clock.now() - began).toBe(PUBLISH_BACKOFF_BUDGET_MS + ROUND_MS);
+    // No try starts after the budget; the publish gives up when a refusal ends on or past it, and ends
+    // within one round after it.
+    const lastPut = putsAt.at(-1) ?? Number.NaN;
+    expect(lastPut).toBeLessThanOrEqual(PUBLISH_BACKOFF_BUDGET_MS);
+    expect(lastPut + ROUND_MS).toBeGreaterThanOrEqual(PUBLISH_BACKOFF_BUDGET_MS);
+    expect(clock.now() - began).toBeLessThanOrEqual(PUBLISH_BACKOFF_BUDGET_MS + ROUND_MS);
     expect(events.claims.get(draft(1).id)?.claimedAt).toBe(clock.now() - CLAIM_LEASE_MS);
   });
 

@@ -46,8 +46,15 @@ export type StoreResult =
   | { readonly created: true; readonly event: EventRecord }
   | { readonly created: false; readonly existing: EventRecord };
 
-/** Looks at a duplicate's claim this many times (waiting 50, 100, 200 ms) before answering busy. */
-const CLAIM_LOOKS = 4;
+/**
+ * How long a duplicate waits for the publish that holds its id's claim (ms, summed waits between looks):
+ * that publish may be waiting out contention for its sequence up to {@link PUBLISH_BACKOFF_BUDGET_MS},
+ * and a duplicate that gave up sooner would answer busy for an event about to be stored.
+ */
+const DUPLICATE_WAIT_MS = PUBLISH_BACKOFF_BUDGET_MS + 1_000;
+
+/** The wait before a duplicate's next look at the claim: 50 ms, doubling, at most 1 s. */
+const lookWait = (look: number) => Math.min(1_000, 50 * 2 ** look);
 
 /**
  * Stores the event at the next sequence of its log, or answers the event already stored under its id.
@@ -152,7 +159,8 @@ async function resolveClaim(
   mine: IdClaim,
 ): Promise<{ existing: EventRecord } | { claim: IdClaim }> {
   let current: Exclude<ClaimResult, { claimed: true }> | undefined = found;
-  for (let look = 0; look < CLAIM_LOOKS; look++) {
+  let waited = 0;
+  for (let look = 0; waited < DUPLICATE_WAIT_MS; look++) {
     if (current === undefined) break;
     if ('legacy' in current) return { existing: current.legacy };
     const { existing } = current;
@@ -162,8 +170,10 @@ async function resolveClaim(
       const taken = { ...mine, claimedAt: deps.now() };
       if (await deps.events.moveClaim(existing.owner, taken)) return { claim: taken };
     } else {
-      // A concurrent publish of this id holds the claim: its event comes within milliseconds.
-      await (deps.sleep ?? defaultSleep)(50 * 2 ** look);
+      // A concurrent publish of this id holds the claim: its event comes within milliseconds, or within
+      // its contention budget when its account is published to faster than its log can number.
+      await (deps.sleep ?? defaultSleep)(lookWait(look));
+      waited += lookWait(look);
     }
     current = await deps.events.readClaim(mine.id);
   }
