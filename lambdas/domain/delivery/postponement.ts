@@ -3,6 +3,7 @@
  * can hide a message, at least as late as the receiver asked, and on a fresh message once the old one
  * nears the queue's redrive limit or its retention. Pure decisions; the consumer's use-cases apply them.
  */
+
 import {
   CONSUMER_TIMEOUT_SECONDS,
   DELIVERY_QUEUE,
@@ -10,6 +11,7 @@ import {
   MAX_VISIBILITY_TIMEOUT_SECONDS,
   QUEUE_RETENTION_SECONDS,
 } from '#config/delivery';
+import { cappedDoubling } from '#domain/backoff';
 import type { QueueMessage } from '#domain/ports';
 
 /**
@@ -135,7 +137,7 @@ export function errorReturnNotBefore(handling: ErroredHandling, leaseMs: number)
  */
 export function errorRetrySeconds(receiveCount: number, random: number, notBefore?: number, now = 0): number {
   const doublings = Math.max(0, Math.min(receiveCount, 31) - 1);
-  const full = Math.min(ERROR_RETRY.maxSeconds, ERROR_RETRY.firstSeconds * 2 ** doublings);
+  const full = cappedDoubling(ERROR_RETRY.firstSeconds, doublings, ERROR_RETRY.maxSeconds);
   const jittered = Math.max(1, Math.ceil(full / 2 + (random * full) / 2));
   const waitOut =
     notBefore === undefined ? 0 : Math.ceil((notBefore - now) / 1000) + ERROR_RETRY_MARGIN_SECONDS;

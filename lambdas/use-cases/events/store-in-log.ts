@@ -14,6 +14,7 @@ import {
   PUBLISH_BACKOFF_CAP_MS,
   PUBLISH_SEQUENCE_TRIES,
 } from '#config/limits';
+import { cappedDoubling } from '#domain/backoff';
 import { BusyError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import type { ClaimResult, EventStore, IdClaim, NewEvent } from '#domain/ports';
@@ -54,7 +55,7 @@ export type StoreResult =
 const DUPLICATE_WAIT_MS = PUBLISH_BACKOFF_BUDGET_MS + 1_000;
 
 /** The wait before a duplicate's next look at the claim: 50 ms, doubling, at most 1 s. */
-const lookWait = (look: number) => Math.min(1_000, 50 * 2 ** look);
+const lookWait = (look: number) => cappedDoubling(50, look, 1_000);
 
 /**
  * Stores the event at the next sequence of its log, or answers the event already stored under its id.
@@ -145,7 +146,7 @@ export async function storeInLog(
 export function lostRoundWait(lost: number, elapsed: number, random: () => number): number | undefined {
   const left = PUBLISH_BACKOFF_BUDGET_MS - elapsed;
   if (lost >= PUBLISH_SEQUENCE_TRIES || left <= 0) return undefined;
-  const window = Math.min(PUBLISH_BACKOFF_CAP_MS, PUBLISH_BACKOFF_BASE_MS * 2 ** (lost - 1));
+  const window = cappedDoubling(PUBLISH_BACKOFF_BASE_MS, lost - 1, PUBLISH_BACKOFF_CAP_MS);
   return Math.min(left, Math.floor(random() * window));
 }
 
@@ -172,8 +173,9 @@ async function resolveClaim(
     } else {
       // A concurrent publish of this id holds the claim: its event comes within milliseconds, or within
       // its contention budget when its account is published to faster than its log can number.
-      await (deps.sleep ?? defaultSleep)(lookWait(look));
-      waited += lookWait(look);
+      const wait = lookWait(look);
+      await (deps.sleep ?? defaultSleep)(wait);
+      waited += wait;
     }
     current = await deps.events.readClaim(mine.id);
   }
