@@ -64,8 +64,9 @@ export const MAX_MESSAGE_DELAY_SECONDS = 900;
  * A consumer invocation whose every message is a slow attempt pulls more messages from the delivery
  * queue itself (`domain/delivery/held-invocation.ts`), so a receiver that starts hanging holds its own
  * attempts only, not everyone's: after `slowAfterMs` an attempt counts as slow (a healthy receiver
- * answers within a few tens of ms; pulling on a false alarm costs nothing), at most `receiveMax` per ReceiveMessage and `maxExtraMessages` per
- * invocation, while the remaining time covers one attempt timeout plus `marginMs`.
+ * answers within a few tens of ms; pulling on a false alarm costs nothing), at most `receiveMax` per
+ * ReceiveMessage, `maxAttemptsInFlight` attempts at once and `maxExtraMessages` per invocation, while
+ * the remaining time covers one attempt timeout plus `marginMs`.
  */
 export const PULL_WHEN_HELD = {
   slowAfterMs: 300,
@@ -76,8 +77,23 @@ export const PULL_WHEN_HELD = {
    */
   heldAfterMs: 1_000,
   receiveMax: 10,
-  maxExtraMessages: 100,
+  /**
+   * Attempts in flight at once in one invocation (its batch's and the pulled ones): bounds its sockets
+   * (Lambda allows 1,024 descriptors) and memory when many receivers are slow at once.
+   */
+  maxAttemptsInFlight: 100,
+  /**
+   * A held invocation mostly defers its held URLs' messages without an attempt (cheap, quick work), so
+   * this is a sanity bound, not the working limit: 100 receives of ten.
+   */
+  maxExtraMessages: 1_000,
   marginMs: 5_000,
   /** How often a held invocation looks again whether to pull. */
   pollMs: 100,
+  /**
+   * A pull's ReceiveMessage waits up to this long for a message (a long poll; SQS answers as soon as
+   * one is there). A short poll samples only some of SQS's servers and may answer empty while messages
+   * wait; a long poll asks them all, and an empty queue costs one request a second, not ten.
+   */
+  receiveWaitSeconds: 1,
 } as const;

@@ -5,7 +5,9 @@
  * p50 under a burst); the other rows send it to a receiver that answers after 3 s, hangs past the 10 s
  * timeout, or answers 500. `npm run bench -- isolation` samples serially, which hides the first wave.
  * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
- * backlog settles `skipped` instead of loading the next row.
+ * backlog settles `skipped` instead of loading the next row. The four rows run in `BURST_ROUNDS` rounds
+ * (default 3), interleaved so the machine's drift touches every row alike, and each row's samples are
+ * pooled: one round's 60 samples at one moment vary by 2× between runs on an idle machine.
  */
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
@@ -25,17 +27,28 @@ import {
   percentile,
 } from './isolation';
 
-/** One row: the fast events' latencies while the backlog goes to `scenario`'s receiver. */
+/** One row: the fast events' latencies while the backlog goes to `scenario`'s receiver, every round pooled. */
 export interface BurstRow {
   readonly scenario: 'baseline' | BadReceiver;
   readonly p50Ms: number;
   readonly p95Ms: number;
   /** p50 over the baseline's p50 (1 for the baseline itself). */
   readonly ratio: number;
-  /** Requests the backlog's receiver got during the row. */
+  /** Each round's own p50, in order. */
+  readonly roundP50Ms: readonly number[];
+  /** Requests the backlog's receiver got, per round (the first wave's attempts and their retries). */
+  readonly backlogRequests: readonly number[];
+  readonly seconds: number;
+}
+
+/** What one round of one row measured. */
+interface BurstSample {
+  readonly latencies: readonly number[];
   readonly backlogRequests: number;
   readonly seconds: number;
 }
+
+const SCENARIOS = ['baseline', 'slow-3s', 'hang', 'error-500'] as const;
 
 const BACKLOG = 300;
 const FAST = 60;
@@ -57,44 +70,69 @@ function tenAccounts(group: number): string[] {
  * ten publishes in flight take different accounts' sequences instead of contending for one (one account
  * takes only a few publishes a second under contention, which would spread the backlog out over a
  * minute and hide the first wave). The backlog's ten accounts share one receiver, as one bank's
- * accounts share its endpoint.
+ * accounts share its endpoint; every round and row has its own (a bad row's are disabled when it ends).
  */
 const FAST_ACCOUNTS = [FAST_ACCOUNT, ...tenAccounts(1).slice(1)];
-const BACKLOG_ACCOUNTS: Readonly<Record<BurstRow['scenario'], readonly string[]>> = {
-  baseline: tenAccounts(2),
-  'slow-3s': tenAccounts(3),
-  hang: tenAccounts(4),
-  'error-500': tenAccounts(5),
-};
+const backlogAccounts = (round: number, row: number) =>
+  // From group 20: group 13's first account is FAST_ACCOUNT itself.
+  tenAccounts(BACKLOG_FIRST_GROUP + round * SCENARIOS.length + row);
+const BACKLOG_FIRST_GROUP = 20;
+/** Two-digit groups from 20 leave room for ten rounds of four rows. */
+const MAX_ROUNDS = 10;
 
 const healthy: Handler = (req, res) => {
   req.resume();
   req.on('end', () => res.writeHead(204).end());
 };
 
-/** Runs the baseline and each bad receiver on one runtime, reporting each row as it ends. */
+/** Runs the baseline and each bad receiver on one runtime, `rounds` times; reports the pooled rows. */
 export async function measureBurstIsolation(
   endpoints: LocalEndpoints,
   onRow: (row: BurstRow) => void,
+  rounds = Number(process.env.BURST_ROUNDS ?? 3),
 ): Promise<void> {
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) {
+    throw new Error(`BURST_ROUNDS must be a whole number from 1 to ${MAX_ROUNDS}, not ${rounds}`);
+  }
   const arrivals = new Map<string, number>();
   const fast = await listen((req, res) => {
     arrivals.set(String(req.headers['webhook-id']), performance.now());
     healthy(req, res);
   });
   const runtime = await startLocalRuntime({ endpoints, prefix: `bench-burst-${Date.now().toString(36)}` });
+  const samples = new Map<BurstRow['scenario'], BurstSample[]>(SCENARIOS.map((s) => [s, []]));
   try {
     for (const iban of FAST_ACCOUNTS) await account(runtime, fast.url, iban);
-    let baseline: number | undefined;
-    for (const scenario of ['baseline', 'slow-3s', 'hang', 'error-500'] as const) {
-      const row = await runBurst(runtime, arrivals, scenario);
-      baseline ??= row.p50Ms;
-      onRow({ ...row, ratio: Math.round((row.p50Ms / baseline) * 100) / 100 });
-      await queueSettled(runtime.queueUrl);
+    for (let round = 0; round < rounds; round++) {
+      for (const [row, scenario] of SCENARIOS.entries()) {
+        samples.get(scenario)?.push(await runBurst(runtime, arrivals, scenario, backlogAccounts(round, row)));
+        await queueSettled(runtime.queueUrl);
+      }
     }
   } finally {
     await runtime.stop();
     fast.server.close();
+  }
+  let baseline: number | undefined;
+  for (const scenario of SCENARIOS) {
+    const rows = samples.get(scenario) ?? [];
+    const pooled = rows.flatMap((sample) => sample.latencies).sort((a, b) => a - b);
+    const p50Ms = percentile(pooled, 50);
+    baseline ??= p50Ms;
+    onRow({
+      scenario,
+      p50Ms,
+      p95Ms: percentile(pooled, 95),
+      ratio: Math.round((p50Ms / baseline) * 100) / 100,
+      roundP50Ms: rows.map((sample) =>
+        percentile(
+          [...sample.latencies].sort((a, b) => a - b),
+          50,
+        ),
+      ),
+      backlogRequests: rows.map((sample) => sample.backlogRequests),
+      seconds: rows.reduce((sum, sample) => sum + sample.seconds, 0),
+    });
   }
 }
 
@@ -169,8 +207,8 @@ async function runBurst(
   runtime: LocalRuntime,
   arrivals: ReadonlyMap<string, number>,
   scenario: BurstRow['scenario'],
-): Promise<Omit<BurstRow, 'ratio'>> {
-  const backlogAccounts = BACKLOG_ACCOUNTS[scenario];
+  backlogAccounts: readonly string[],
+): Promise<BurstSample> {
   const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
@@ -186,12 +224,8 @@ async function runBurst(
     while ([...sent.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const latencies = [...sent].map(([id, at]) => (arrivals.get(id) ?? at + SAMPLE_CAP_MS) - at);
-    latencies.sort((a, b) => a - b);
     return {
-      scenario,
-      p50Ms: percentile(latencies, 50),
-      p95Ms: percentile(latencies, 95),
+      latencies: [...sent].map(([id, at]) => (arrivals.get(id) ?? at + SAMPLE_CAP_MS) - at),
       backlogRequests: receiver.requests(),
       seconds: Math.round((performance.now() - started) / 1000),
     };

@@ -38,13 +38,12 @@ export class SqsDeliveryQueue implements DeliveryQueue, QueuePull {
     );
   }
 
-  async receive(max: number): Promise<QueueMessage[]> {
-    // A short poll (no wait): a held invocation looks again shortly, and must not sit on an empty queue.
+  async receive(max: number, waitSeconds: number): Promise<QueueMessage[]> {
     const out = await this.client.send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
         MaxNumberOfMessages: Math.min(Math.max(1, max), BATCH),
-        WaitTimeSeconds: 0,
+        WaitTimeSeconds: waitSeconds,
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
       }),
     );

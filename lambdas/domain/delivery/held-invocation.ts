@@ -18,8 +18,12 @@ export interface PullSettings {
   readonly heldAfterMs: number;
   /** At most this many extra messages per invocation. */
   readonly maxExtraMessages: number;
+  /** At most this many attempts in flight at once in the invocation: no pull while they are. */
+  readonly maxAttemptsInFlight: number;
   /** At most this many per receive (SQS's limit is 10). */
   readonly receiveMax: number;
+  /** How long a receive may wait for a message (a long poll). */
+  readonly receiveWaitSeconds: number;
   /** Remaining invocation time kept beyond one attempt timeout. */
   readonly marginMs: number;
   /** The sender's total timeout: a pulled attempt may take this long. */
@@ -35,7 +39,7 @@ export function pullSettings(config: typeof PULL_WHEN_HELD, attemptTimeoutMs: nu
 export interface HeldState {
   /** Epoch ms. */
   readonly now: number;
-  /** Whether the event source's batch has been handled entirely (its held attempts are done). */
+  /** Whether the event source's batch has been handled entirely (its own attempts are done). */
   readonly batchSettled: boolean;
   /** Messages being handled (the batch's and the pulled ones). */
   readonly busy: number;
@@ -54,17 +58,23 @@ export type PullStep =
   /** Something quick is still under way, or nothing is slow yet: look again shortly. */
   | { readonly kind: 'wait' }
   /** Pull no more in this invocation. */
-  | { readonly kind: 'stop'; readonly reason: 'batch settled' | 'cap reached' | 'deadline' };
+  | { readonly kind: 'stop'; readonly reason: 'released' | 'cap reached' | 'deadline' };
 
 /**
- * Whether the invocation pulls now. It stops once its batch is settled (pulling only ever fills time the
- * batch's slow attempts hold anyway), at the cap, or when the remaining time no longer covers a pulled
- * attempt's timeout plus the margin. It pulls only while some attempt is slow and at most half a
- * receive's worth of messages is still quick work, up to a receive's worth in all: a batch of quick
+ * Whether the invocation pulls now. It stops once nothing holds it (its batch is settled and no attempt
+ * is in flight: pulling only ever fills time slow attempts hold anyway), at the cap, or when the
+ * remaining time no longer covers a pulled attempt's timeout plus the margin. It pulls only while some
+ * attempt is slow, at most half a receive's worth of messages is still quick work and fewer than
+ * `maxAttemptsInFlight` attempts are in flight, up to a receive's worth in all: a batch of quick
  * deliveries never pulls, so a healthy endpoint's path is unchanged.
+ *
+ * A settled batch does not stop the pull while pulled attempts are still in flight: the invocation
+ * cannot return before they end, and a poller that only waited for them would leave everyone's
+ * messages behind the slow backlog unreceived (measured: the fast events' burst p50 up to 3.4× their
+ * baseline with a receiver answering after 3 s).
  */
 export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
-  if (state.batchSettled) return { kind: 'stop', reason: 'batch settled' };
+  if (state.batchSettled && state.attemptStarts.length === 0) return { kind: 'stop', reason: 'released' };
   if (state.pulled >= settings.maxExtraMessages) return { kind: 'stop', reason: 'cap reached' };
   if (state.remainingMs < settings.attemptTimeoutMs + settings.marginMs)
     return { kind: 'stop', reason: 'deadline' };
@@ -73,8 +83,13 @@ export function nextPullStep(state: HeldState, settings: PullSettings): PullStep
   // is left, then tops them up to a receive's worth, so one straggler does not idle the invocation.
   const quick = Math.max(0, state.busy - slow);
   if (slow === 0 || quick > settings.receiveMax / 2) return { kind: 'wait' };
-  const room = settings.receiveMax - quick;
-  return { kind: 'pull', max: Math.min(room, settings.maxExtraMessages - state.pulled) };
+  // Each quick message may still become an attempt.
+  const room = Math.min(
+    settings.receiveMax - quick,
+    settings.maxAttemptsInFlight - state.attemptStarts.length - quick,
+    settings.maxExtraMessages - state.pulled,
+  );
+  return room > 0 ? { kind: 'pull', max: room } : { kind: 'wait' };
 }
 
 function isSlow(start: number, now: number, settings: Pick<PullSettings, 'slowAfterMs'>): boolean {

@@ -8,11 +8,11 @@ import type { QueueMessage } from '#domain/ports';
 /** Receiving and deleting messages of the delivery queue outside the event source. */
 export interface QueuePull {
   /**
-   * Receives at most `max` visible messages without waiting (none is not an error: the queue may be
-   * empty, or SQS's short poll sampled servers without any); each is hidden for the queue's visibility
-   * timeout, as the event source's are.
+   * Receives at most `max` visible messages, waiting up to `waitSeconds` for the first (a long poll:
+   * it answers as soon as one is there; none is not an error); each is hidden for the queue's
+   * visibility timeout, as the event source's are.
    */
-  receive(max: number): Promise<QueueMessage[]>;
+  receive(max: number, waitSeconds: number): Promise<QueueMessage[]>;
   /** Deletes received messages by receipt handle (batched by the adapter); throws when any delete fails. */
   delete(receiptHandles: readonly string[]): Promise<void>;
 }

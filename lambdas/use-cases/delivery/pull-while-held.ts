@@ -87,8 +87,8 @@ export interface HeldInvocation {
 }
 
 /**
- * Pulls messages while the batch is held by slow attempts and hands them over; resolves once pulling
- * stopped and every pulled message is settled. A receive that fails stops pulling (reported): the batch
+ * Pulls messages while the invocation is held by slow attempts (its batch's, or pulled ones after the
+ * batch settled) and hands them over; resolves once pulling stopped and every pulled message is settled. A receive that fails stops pulling (reported): the batch
  * goes on as it would without it.
  */
 export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): Promise<void> {
@@ -116,25 +116,24 @@ export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): P
       deps.settings,
     );
     if (step.kind === 'stop') break;
-    let wait = deps.pollMs;
     if (step.kind === 'pull') {
       let messages: QueueMessage[];
       try {
-        messages = await deps.queue.receive(step.max);
+        messages = await deps.queue.receive(step.max, deps.settings.receiveWaitSeconds);
       } catch (error) {
         held.onError('(receive)', error);
         break;
       }
       pulled += messages.length;
+      // An empty receive already waited (a long poll); the sleep below still paces a queue that
+      // answers at once, so looking again never spins.
       if (messages.length > 0) {
         deps.observePulled?.(messages.length);
         handling.push(held.handle(messages));
-      } else {
-        // An empty queue (or an empty short poll): look less often, each look is a request.
-        wait = deps.pollMs * 5;
       }
     }
-    await Promise.race([deps.sleep(wait), settled]);
+    // Once the batch is settled only the sleep ends a wait (pulled attempts may still hold the invocation).
+    await (batchSettled ? deps.sleep(deps.pollMs) : Promise.race([deps.sleep(deps.pollMs), settled]));
   }
   await Promise.all(handling);
 }

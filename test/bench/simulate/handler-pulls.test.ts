@@ -38,13 +38,13 @@ function pulling(engine: Scheduler, count: number, handler: (sqs: SimSqsClient) 
   return { queue, sqs, source };
 }
 
-/** Pulls up to ten more messages as Herald's held invocation does (a short poll). */
+/** Pulls up to ten more messages as Herald’s held invocation does (a long poll of up to 1 s). */
 async function pull(sqs: SimSqsClient): Promise<Message[]> {
   const out = (await sqs.send(
     new ReceiveMessageCommand({
       QueueUrl: URL,
       MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 0,
+      WaitTimeSeconds: 1,
       MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
     }),
   )) as { Messages?: Message[] };

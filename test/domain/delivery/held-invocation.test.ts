@@ -48,19 +48,41 @@ describe('nextPullStep', () => {
     expect(nextPullStep(state({ busy: 2 }), settings)).toEqual({ kind: 'pull', max: 9 });
   });
 
-  it('stops once the batch is settled, at the cap, and near the deadline', () => {
-    expect(nextPullStep(state({ batchSettled: true }), settings)).toEqual({
+  it('stops once nothing holds it, at the cap, and near the deadline', () => {
+    expect(nextPullStep(state({ batchSettled: true, busy: 0, attemptStarts: [] }), settings)).toEqual({
       kind: 'stop',
-      reason: 'batch settled',
+      reason: 'released',
     });
-    expect(nextPullStep(state({ pulled: 100 }), settings)).toEqual({ kind: 'stop', reason: 'cap reached' });
-    expect(nextPullStep(state({ pulled: 95 }), settings)).toEqual({ kind: 'pull', max: 5 });
+    expect(nextPullStep(state({ pulled: 1_000 }), settings)).toEqual({ kind: 'stop', reason: 'cap reached' });
+    expect(nextPullStep(state({ pulled: 995 }), settings)).toEqual({ kind: 'pull', max: 5 });
     // One attempt timeout (10 s) plus the 5 s margin must still fit.
     expect(nextPullStep(state({ remainingMs: 14_999 }), settings)).toEqual({
       kind: 'stop',
       reason: 'deadline',
     });
     expect(nextPullStep(state({ remainingMs: 15_000 }), settings).kind).toBe('pull');
+  });
+
+  it('keeps pulling after the batch settled while a pulled attempt is slow, and waits while one is young', () => {
+    // The batch's attempts are done, a pulled one still hangs: the invocation cannot return before it ends.
+    expect(nextPullStep(state({ batchSettled: true }), settings)).toEqual({ kind: 'pull', max: 10 });
+    expect(nextPullStep(state({ batchSettled: true, attemptStarts: [NOW - 50] }), settings)).toEqual({
+      kind: 'wait',
+    });
+  });
+
+  it('pulls no more than leaves room for the attempts in flight cap', () => {
+    const many = (n: number) => Array.from({ length: n }, () => NOW - 1_000);
+    expect(nextPullStep(state({ busy: 100, attemptStarts: many(100) }), settings)).toEqual({ kind: 'wait' });
+    expect(nextPullStep(state({ busy: 96, attemptStarts: many(96) }), settings)).toEqual({
+      kind: 'pull',
+      max: 4,
+    });
+    // Quick messages may still become attempts: 94 slow ones and 2 quick leave room for 4.
+    expect(nextPullStep(state({ busy: 96, attemptStarts: many(94) }), settings)).toEqual({
+      kind: 'pull',
+      max: 4,
+    });
   });
 });
 
