@@ -25,13 +25,11 @@ function heldWorld(remainingAtStart = 120_000) {
     request.url === HANGING ? new Promise<SendResult>((resolve) => pending.push(resolve)) : ok();
   const deadline = w.clock.now() + remainingAtStart;
   const receivedAt: number[] = [];
-  const receiveWaits: number[] = [];
   const pullDeps: NonNullable<BatchDeps['pull']> = {
     queue: {
       receive: (max, waitSeconds) => {
         receivedAt.push(w.clock.now());
-        receiveWaits.push(waitSeconds);
-        return w.queue.receive(max);
+        return w.queue.receive(max, waitSeconds);
       },
       delete: (handles) => w.queue.delete(handles),
     },
@@ -49,7 +47,7 @@ function heldWorld(remainingAtStart = 120_000) {
   const timeOut = () => {
     for (const resolve of pending.splice(0)) resolve(answer(0, undefined, TIMEOUT_MS));
   };
-  return { w, deps, pending, timeOut, receivedAt, receiveWaits, deadline };
+  return { w, deps, pending, timeOut, receivedAt, deadline };
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -211,7 +209,7 @@ describe('deliverBatch held by a slow attempt', () => {
   });
 
   it('keeps pulling after its batch settled while a pulled attempt still hangs, then stops', async () => {
-    const { w, deps, receiveWaits } = heldWorld();
+    const { w, deps } = heldWorld();
     const other = 'https://also-hanging.example.com/hook';
     w.directory.addAccount({ iban: 'FR1420041010050500013M02606', webhookUrl: other });
     const open = new Map<string, (result: SendResult) => void>();
@@ -231,18 +229,20 @@ describe('deliverBatch held by a slow attempt', () => {
     w.queue.visible.push(message('fast-1'));
     await until(() => delivered(w, 'fast-1'));
     expect(w.queue.deleted).toContain('r-fast-1');
-    const receives = receiveWaits.length;
+    const receives = w.queue.receiveWaits.length;
     open.get(other)?.(answer(0, undefined, TIMEOUT_MS));
     expect(await run).toEqual(['m-hang-1']);
     // Nothing holds it any more: it stopped looking, and every look was a long poll.
-    expect(receiveWaits.length).toBeLessThanOrEqual(receives + 1);
-    expect(new Set(receiveWaits)).toEqual(new Set([PULL_WHEN_HELD.receiveWaitSeconds]));
+    expect(w.queue.receiveWaits.length).toBeLessThanOrEqual(receives + 1);
+    expect(new Set(w.queue.receiveWaits)).toEqual(new Set([PULL_WHEN_HELD.receiveWaitSeconds]));
     expectInvariants(w);
   });
 
-  it('stops pulling when the remaining time no longer covers an attempt timeout and the margin', async () => {
-    // 600 ms beyond timeout + margin: the attempt is slow after 300 ms, so pulling has 300 ms left.
-    const { w, deps, timeOut, receivedAt, deadline } = heldWorld(TIMEOUT_MS + PULL_WHEN_HELD.marginMs + 600);
+  it('stops pulling when the remaining time no longer covers a receive, an attempt timeout and the margin', async () => {
+    // A receive's wait, one attempt timeout and the margin must fit after each receive starts.
+    const budget = PULL_WHEN_HELD.receiveWaitSeconds * 1000 + TIMEOUT_MS + PULL_WHEN_HELD.marginMs;
+    // 600 ms beyond that: the attempt is slow after 300 ms, so pulling has 300 ms left.
+    const { w, deps, timeOut, receivedAt, deadline } = heldWorld(budget + 600);
     w.events.seed({ id: 'hang-1', account: HANGING_IBAN });
     const run = deliverBatch(deps, [message('hang-1')]);
     // The queue stays empty, so the held invocation would look again and again if it did not stop.
@@ -254,7 +254,6 @@ describe('deliverBatch held by a slow attempt', () => {
     await ticks(200);
     // It no longer looks (virtual time stands still), and it stopped for the deadline, not before.
     expect(w.clock.now()).toBe(stoppedAt);
-    const budget = TIMEOUT_MS + PULL_WHEN_HELD.marginMs;
     expect(deadline - stoppedAt).toBeLessThan(budget);
     expect(deadline - stoppedAt).toBeGreaterThanOrEqual(budget - PULL_WHEN_HELD.pollMs);
     expect(receivedAt.length).toBeGreaterThan(0);

@@ -39,8 +39,11 @@ export function pullSettings(config: typeof PULL_WHEN_HELD, attemptTimeoutMs: nu
 export interface HeldState {
   /** Epoch ms. */
   readonly now: number;
-  /** Whether the event source's batch has been handled entirely (its own attempts are done). */
-  readonly batchSettled: boolean;
+  /**
+   * When (epoch ms) the event source's batch was handled entirely (its own attempts done); undefined
+   * while it is still being handled.
+   */
+  readonly batchSettledAt: number | undefined;
   /** Messages being handled (the batch's and the pulled ones). */
   readonly busy: number;
   /** Start times (epoch ms) of the attempts in flight. */
@@ -58,26 +61,34 @@ export type PullStep =
   /** Something quick is still under way, or nothing is slow yet: look again shortly. */
   | { readonly kind: 'wait' }
   /** Pull no more in this invocation. */
-  | { readonly kind: 'stop'; readonly reason: 'released' | 'cap reached' | 'deadline' };
+  | {
+      readonly kind: 'stop';
+      readonly reason: 'released' | 'a timeout past its batch' | 'cap reached' | 'deadline';
+    };
 
 /**
- * Whether the invocation pulls now. It stops once nothing holds it (its batch is settled and no attempt
- * is in flight: pulling only ever fills time slow attempts hold anyway), at the cap, or when the
- * remaining time no longer covers a pulled attempt's timeout plus the margin. It pulls only while some
- * attempt is slow, at most half a receive's worth of messages is still quick work and fewer than
- * `maxAttemptsInFlight` attempts are in flight, up to a receive's worth in all: a batch of quick
- * deliveries never pulls, so a healthy endpoint's path is unchanged.
+ * Whether the invocation pulls now. It pulls only while some attempt is slow, at most half a receive's
+ * worth of messages is still quick work and fewer than `maxAttemptsInFlight` attempts are in flight, up
+ * to a receive's worth in all: a batch of quick deliveries never pulls, so a healthy endpoint's path is
+ * unchanged. It stops once nothing holds it (its batch is settled and no message is being handled), at
+ * the cap, or when the remaining time no longer covers a receive's wait, a pulled attempt's timeout and
+ * the margin.
  *
- * A settled batch does not stop the pull while pulled attempts are still in flight: the invocation
- * cannot return before they end, and a poller that only waited for them would leave everyone's
- * messages behind the slow backlog unreceived (measured: the fast events' burst p50 up to 3.4× their
- * baseline with a receiver answering after 3 s).
+ * A settled batch does not stop the pull while pulled messages are still being handled: the invocation
+ * cannot return before they end, and a poller that only waited for them would leave everyone's messages
+ * behind the slow backlog unreceived (measured: the fast events' burst p50 up to 3.4× their baseline
+ * with a receiver answering after 3 s). It pulls on for at most one attempt timeout past its batch, so
+ * a receiver that keeps answering slowly cannot keep it pulling until its deadline: after that it
+ * returns once its pulled messages are settled, as long as its batch could have held it.
  */
 export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
-  if (state.batchSettled && state.attemptStarts.length === 0) return { kind: 'stop', reason: 'released' };
+  const settledAt = state.batchSettledAt;
+  if (settledAt !== undefined && state.busy === 0) return { kind: 'stop', reason: 'released' };
+  if (settledAt !== undefined && state.now - settledAt >= settings.attemptTimeoutMs)
+    return { kind: 'stop', reason: 'a timeout past its batch' };
   if (state.pulled >= settings.maxExtraMessages) return { kind: 'stop', reason: 'cap reached' };
-  if (state.remainingMs < settings.attemptTimeoutMs + settings.marginMs)
-    return { kind: 'stop', reason: 'deadline' };
+  const pulledAttemptMs = settings.receiveWaitSeconds * 1000 + settings.attemptTimeoutMs;
+  if (state.remainingMs < pulledAttemptMs + settings.marginMs) return { kind: 'stop', reason: 'deadline' };
   const slow = state.attemptStarts.filter((start) => isSlow(start, state.now, settings)).length;
   // Messages still being read, sent or recorded: a receive waits until at most half a receive's worth
   // is left, then tops them up to a receive's worth, so one straggler does not idle the invocation.

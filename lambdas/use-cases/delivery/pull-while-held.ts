@@ -92,13 +92,13 @@ export interface HeldInvocation {
  * goes on as it would without it.
  */
 export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): Promise<void> {
-  let batchSettled = false;
+  let batchSettledAt: number | undefined;
   const settled = held.batch.then(
     () => {
-      batchSettled = true;
+      batchSettledAt = held.now();
     },
     () => {
-      batchSettled = true;
+      batchSettledAt = held.now();
     },
   );
   const handling: Promise<void>[] = [];
@@ -107,7 +107,7 @@ export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): P
     const step = nextPullStep(
       {
         now: held.now(),
-        batchSettled,
+        batchSettledAt,
         busy: held.busy.count,
         attemptStarts: held.attempts.starts(),
         pulled,
@@ -133,7 +133,8 @@ export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): P
       }
     }
     // Once the batch is settled only the sleep ends a wait (pulled attempts may still hold the invocation).
-    await (batchSettled ? deps.sleep(deps.pollMs) : Promise.race([deps.sleep(deps.pollMs), settled]));
+    const sleep = deps.sleep(deps.pollMs);
+    await (batchSettledAt === undefined ? Promise.race([sleep, settled]) : sleep);
   }
   await Promise.all(handling);
 }

@@ -10,6 +10,7 @@ import {
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
+import { PULL_WHEN_HELD } from '#config/delivery';
 import { SqsEventSource, type SqsHandler } from '../../../scripts/bench/simulate/aws/lambda/sqs-event-source';
 import { StandardQueue } from '../../../scripts/bench/simulate/aws/sqs/standard-queue';
 import type { Scheduler } from '../../../scripts/bench/simulate/engine/scheduler';
@@ -44,7 +45,7 @@ async function pull(sqs: SimSqsClient): Promise<Message[]> {
     new ReceiveMessageCommand({
       QueueUrl: URL,
       MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
+      WaitTimeSeconds: PULL_WHEN_HELD.receiveWaitSeconds,
       MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
     }),
   )) as { Messages?: Message[] };

@@ -17,7 +17,7 @@ const NOW = Date.parse('2026-11-20T10:00:00.000Z');
 function state(overrides: Partial<HeldState> = {}): HeldState {
   return {
     now: NOW,
-    batchSettled: false,
+    batchSettledAt: undefined,
     busy: 1,
     attemptStarts: [NOW - 1_000],
     pulled: 0,
@@ -49,25 +49,34 @@ describe('nextPullStep', () => {
   });
 
   it('stops once nothing holds it, at the cap, and near the deadline', () => {
-    expect(nextPullStep(state({ batchSettled: true, busy: 0, attemptStarts: [] }), settings)).toEqual({
+    expect(nextPullStep(state({ batchSettledAt: NOW, busy: 0, attemptStarts: [] }), settings)).toEqual({
       kind: 'stop',
       reason: 'released',
     });
     expect(nextPullStep(state({ pulled: 1_000 }), settings)).toEqual({ kind: 'stop', reason: 'cap reached' });
     expect(nextPullStep(state({ pulled: 995 }), settings)).toEqual({ kind: 'pull', max: 5 });
-    // One attempt timeout (10 s) plus the 5 s margin must still fit.
-    expect(nextPullStep(state({ remainingMs: 14_999 }), settings)).toEqual({
+    // A receive's wait (1 s), one attempt timeout (10 s) and the 5 s margin must still fit.
+    expect(nextPullStep(state({ remainingMs: 15_999 }), settings)).toEqual({
       kind: 'stop',
       reason: 'deadline',
     });
-    expect(nextPullStep(state({ remainingMs: 15_000 }), settings).kind).toBe('pull');
+    expect(nextPullStep(state({ remainingMs: 16_000 }), settings).kind).toBe('pull');
   });
 
-  it('keeps pulling after the batch settled while a pulled attempt is slow, and waits while one is young', () => {
+  it('keeps pulling after the batch settled while pulled messages are handled, for one attempt timeout', () => {
     // The batch's attempts are done, a pulled one still hangs: the invocation cannot return before it ends.
-    expect(nextPullStep(state({ batchSettled: true }), settings)).toEqual({ kind: 'pull', max: 10 });
-    expect(nextPullStep(state({ batchSettled: true, attemptStarts: [NOW - 50] }), settings)).toEqual({
+    expect(nextPullStep(state({ batchSettledAt: NOW }), settings)).toEqual({ kind: 'pull', max: 10 });
+    expect(nextPullStep(state({ batchSettledAt: NOW, attemptStarts: [NOW - 50] }), settings)).toEqual({
       kind: 'wait',
+    });
+    // A pulled message still being read (no attempt yet) holds it too.
+    expect(nextPullStep(state({ batchSettledAt: NOW, attemptStarts: [] }), settings)).toEqual({
+      kind: 'wait',
+    });
+    expect(nextPullStep(state({ batchSettledAt: NOW - 9_999 }), settings).kind).toBe('pull');
+    expect(nextPullStep(state({ batchSettledAt: NOW - 10_000 }), settings)).toEqual({
+      kind: 'stop',
+      reason: 'a timeout past its batch',
     });
   });
 

@@ -15,6 +15,8 @@ export class FakeDeliveryQueue implements DeliveryQueue, QueuePull {
   readonly visible: QueueMessage[] = [];
   /** The `max` of each receive, in order. */
   readonly receives: number[] = [];
+  /** The `waitSeconds` of each receive, in order (answers at once all the same: nothing else sends). */
+  readonly receiveWaits: number[] = [];
   readonly deleted: string[] = [];
 
   async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
@@ -28,8 +30,9 @@ export class FakeDeliveryQueue implements DeliveryQueue, QueuePull {
     this.postponed.push({ receiptHandle, seconds });
   }
 
-  async receive(max: number): Promise<QueueMessage[]> {
+  async receive(max: number, waitSeconds: number): Promise<QueueMessage[]> {
     this.receives.push(max);
+    this.receiveWaits.push(waitSeconds);
     return this.visible.splice(0, max);
   }
 
