@@ -64,7 +64,7 @@ export const MAX_MESSAGE_DELAY_SECONDS = 900;
  * A consumer invocation whose every message is a slow attempt pulls more messages from the delivery
  * queue itself (`domain/delivery/held-invocation.ts`), so a receiver that starts hanging holds its own
  * attempts only, not everyone's: after `slowAfterMs` an attempt counts as slow (a healthy receiver
- * answers within a few tens of ms; pulling on a false alarm costs nothing), at most `receiveMax` per
+ * answers within a few tens of ms; pulling on a false alarm costs a few SQS requests), at most `receiveMax` per
  * ReceiveMessage, `maxAttemptsInFlight` attempts at once and `maxExtraMessages` per invocation, while
  * the remaining time covers one attempt timeout plus `marginMs`.
  */
