@@ -3,7 +3,6 @@
  * can hide a message, at least as late as the receiver asked, and on a fresh message once the old one
  * nears the queue's redrive limit or its retention. Pure decisions; the consumer's use-cases apply them.
  */
-
 import {
   CONSUMER_TIMEOUT_SECONDS,
   DELIVERY_QUEUE,

@@ -88,19 +88,15 @@ export interface HeldInvocation {
 
 /**
  * Pulls messages while the invocation is held by slow attempts (its batch's, or pulled ones after the
- * batch settled) and hands them over; resolves once pulling stopped and every pulled message is settled. A receive that fails stops pulling (reported): the batch
- * goes on as it would without it.
+ * batch settled) and hands them over; resolves once pulling stopped and every pulled message is
+ * settled. A receive that fails stops pulling (reported): the batch goes on as it would without it.
  */
 export async function pullWhileHeld(deps: HeldPullDeps, held: HeldInvocation): Promise<void> {
   let batchSettledAt: number | undefined;
-  const settled = held.batch.then(
-    () => {
-      batchSettledAt = held.now();
-    },
-    () => {
-      batchSettledAt = held.now();
-    },
-  );
+  const markSettled = () => {
+    batchSettledAt = held.now();
+  };
+  const settled = held.batch.then(markSettled, markSettled);
   const handling: Promise<void>[] = [];
   let pulled = 0;
   for (;;) {
