@@ -157,3 +157,13 @@ export function heldEndpointDeferSeconds(
   const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
   return Math.min(900, untilEnded * Math.min(Math.max(receiveCount, 1), 10) + spread);
 }
+
+/**
+ * Whether an answer from a URL ends its holds here: an answer quicker than the circuit breaker's
+ * `slowMs` shows the receiver is answering (the attempt that held it was slow once, not hanging), so the
+ * pulled messages deferred for it go back to the queue at once instead of after the hold's ~12 s. A
+ * slower answer keeps them waiting: a pulled message to that URL would be deferred for it now anyway.
+ */
+export function answerReleasesHold(answerMs: number, settings: Pick<HealthPolicy, 'slowMs'>): boolean {
+  return answerMs < settings.slowMs;
+}

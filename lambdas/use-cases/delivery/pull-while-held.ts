@@ -25,9 +25,15 @@ export interface HeldPullDeps {
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
   private readonly answered = new Map<string, { readonly at: number; readonly ms: number }>();
+  private readonly listeners: ((url: string, answerMs: number) => void)[] = [];
   private next = 0;
 
   constructor(private readonly now: () => number) {}
+
+  /** Calls `listener` with each answer (any HTTP status; a timeout is none) and how long it took. */
+  whenAnswered(listener: (url: string, answerMs: number) => void): void {
+    this.listeners.push(listener);
+  }
 
   /** The sender, with every request it sends counted in flight until it is answered. */
   track(sender: WebhookSender): WebhookSender {
@@ -37,7 +43,10 @@ export class AttemptsInFlight {
         this.inFlight.set(id, { url: request.url, at: this.now() });
         try {
           const result = await sender.send(request);
-          if (result.status !== 0) this.answered.set(request.url, { at: this.now(), ms: result.elapsedMs });
+          if (result.status !== 0) {
+            this.answered.set(request.url, { at: this.now(), ms: result.elapsedMs });
+            for (const listener of this.listeners) listener(request.url, result.elapsedMs);
+          }
           return result;
         } finally {
           this.inFlight.delete(id);
@@ -56,6 +65,28 @@ export class AttemptsInFlight {
     const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
     const answer = this.answered.get(url);
     return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms };
+  }
+}
+
+/** A pulled message this invocation deferred because its URL was held here. */
+export interface HeldMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string;
+}
+
+/** The pulled messages deferred for a held URL, by URL, until an answer from it releases them. */
+export class HeldMessages {
+  private readonly byUrl = new Map<string, HeldMessage[]>();
+
+  add(url: string, message: HeldMessage): void {
+    this.byUrl.set(url, [...(this.byUrl.get(url) ?? []), message]);
+  }
+
+  /** Removes and returns the messages held for `url`. */
+  take(url: string): HeldMessage[] {
+    const held = this.byUrl.get(url) ?? [];
+    this.byUrl.delete(url);
+    return held;
   }
 }
 

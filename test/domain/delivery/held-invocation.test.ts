@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
 import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
 import {
+  answerReleasesHold,
   type HeldState,
   heldEndpointDeferSeconds,
   nextPullStep,
@@ -143,5 +144,12 @@ describe('heldEndpointDeferSeconds', () => {
   it('stays within SQS’s 15 min delay', () => {
     const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000, slowMs: 2_000 };
     expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 10, long)).toBe(900);
+  });
+});
+
+describe('answerReleasesHold', () => {
+  it('releases on an answer quicker than the breaker’s slowMs, not on a slower one', () => {
+    expect(answerReleasesHold(DEFAULT_HEALTH_POLICY.slowMs - 1, DEFAULT_HEALTH_POLICY)).toBe(true);
+    expect(answerReleasesHold(DEFAULT_HEALTH_POLICY.slowMs, DEFAULT_HEALTH_POLICY)).toBe(false);
   });
 });
