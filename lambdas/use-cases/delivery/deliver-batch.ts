@@ -1,4 +1,8 @@
-import { answerReleasesHold, heldEndpointDeferSeconds } from '#domain/delivery/held-invocation';
+import {
+  answerReleasesHold,
+  heldEndpointDeferSeconds,
+  holdReleasable,
+} from '#domain/delivery/held-invocation';
 import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
 import {
   type ErroredHandling,
@@ -65,8 +69,8 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       const held = holds.take(url);
       if (held.length > 0) releases.push(releaseHeld(deps, held));
     };
-    attempts.whenAnswered((url, answerMs) => {
-      if (answerReleasesHold(answerMs, deps.healthPolicy)) release(url);
+    attempts.whenAnswered((url, answer) => {
+      if (answerReleasesHold(answer, deps.healthPolicy)) release(url);
     });
     const holdSeconds = (url: string, receiveCount: number) =>
       heldEndpointDeferSeconds(
@@ -76,23 +80,28 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
         { ...pull.settings, slowMs: deps.healthPolicy.slowMs },
         (deps.random ?? Math.random)(),
       );
-    // A pulled message deferred for a held URL is remembered for that URL's release.
+    // A pulled message deferred for a held (or slow) URL is remembered for that URL's release. A kept
+    // message whose replacement failed is remembered too: releasing it only brings it back sooner.
     const runPulled = async (context: DeliveryContext, message: QueueMessage): Promise<MessageFate> => {
-      let heldFor: { readonly url: string; readonly at: number } | undefined;
+      let heldFor: { readonly url: string; readonly at: number; readonly until: number } | undefined;
       const heldEndpoint = (url: string, receiveCount: number) => {
         const seconds = holdSeconds(url, receiveCount);
-        if (seconds !== undefined) heldFor = { url, at: deps.now() };
+        const at = deps.now();
+        if (seconds !== undefined) heldFor = { url, at, until: at + seconds * 1000 };
         return seconds;
       };
       const fate = await run({ ...tracked, heldEndpoint }, context, message);
       if (fate === 'keep' && heldFor !== undefined) {
-        holds.add(heldFor.url, message);
+        holds.add(heldFor.url, { ...message, until: heldFor.until });
         // An answer that came while this message was being postponed found nothing to release.
         const seen = attempts.url(heldFor.url);
-        const answeredSince = seen.lastAnswerAt !== undefined && seen.lastAnswerAt >= heldFor.at;
+        const { lastAnswerAt, lastAnswerMs, lastAnswerStatus } = seen;
         if (
-          answeredSince &&
-          answerReleasesHold(seen.lastAnswerMs ?? Number.POSITIVE_INFINITY, deps.healthPolicy)
+          lastAnswerAt !== undefined &&
+          lastAnswerAt >= heldFor.at &&
+          lastAnswerMs !== undefined &&
+          lastAnswerStatus !== undefined &&
+          answerReleasesHold({ status: lastAnswerStatus, ms: lastAnswerMs }, deps.healthPolicy)
         )
           release(heldFor.url);
       }
@@ -123,14 +132,17 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
  * that fails comes back when its hold ends, as it would have without the release.
  */
 async function releaseHeld(deps: BatchDeps, held: readonly HeldMessage[]): Promise<void> {
+  const now = deps.now();
   await Promise.all(
-    held.map(async (message) => {
-      try {
-        await deps.queue.postpone(message.receiptHandle, 0);
-      } catch (error) {
-        deps.observeError(message.messageId, error);
-      }
-    }),
+    held
+      .filter((message) => holdReleasable(message.until, now))
+      .map(async (message) => {
+        try {
+          await deps.queue.postpone(message.receiptHandle, 0);
+        } catch (error) {
+          deps.observeError(message.messageId, error);
+        }
+      }),
   );
 }
 

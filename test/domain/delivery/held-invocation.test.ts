@@ -6,8 +6,10 @@ import {
   answerReleasesHold,
   type HeldState,
   heldEndpointDeferSeconds,
+  holdReleasable,
   nextPullStep,
   pullSettings,
+  RELEASE_MARGIN_MS,
 } from '#domain/delivery/held-invocation';
 
 const settings = pullSettings(PULL_WHEN_HELD, 10_000);
@@ -148,8 +150,22 @@ describe('heldEndpointDeferSeconds', () => {
 });
 
 describe('answerReleasesHold', () => {
-  it('releases on an answer quicker than the breaker’s slowMs, not on a slower one', () => {
-    expect(answerReleasesHold(DEFAULT_HEALTH_POLICY.slowMs - 1, DEFAULT_HEALTH_POLICY)).toBe(true);
-    expect(answerReleasesHold(DEFAULT_HEALTH_POLICY.slowMs, DEFAULT_HEALTH_POLICY)).toBe(false);
+  const { slowMs } = DEFAULT_HEALTH_POLICY;
+  it('releases on a 2xx quicker than the breaker’s slowMs only', () => {
+    expect(answerReleasesHold({ status: 200, ms: slowMs - 1 }, DEFAULT_HEALTH_POLICY)).toBe(true);
+    expect(answerReleasesHold({ status: 204, ms: 20 }, DEFAULT_HEALTH_POLICY)).toBe(true);
+    expect(answerReleasesHold({ status: 200, ms: slowMs }, DEFAULT_HEALTH_POLICY)).toBe(false);
+    // Answering, but failing or asking for time: the breaker and the schedule decide, not the release.
+    for (const status of [301, 429, 500, 503]) {
+      expect(answerReleasesHold({ status, ms: 20 }, DEFAULT_HEALTH_POLICY)).toBe(false);
+    }
+  });
+});
+
+describe('holdReleasable', () => {
+  it('releases only while the hold still has more than the margin to run', () => {
+    expect(holdReleasable(NOW + RELEASE_MARGIN_MS + 1, NOW)).toBe(true);
+    expect(holdReleasable(NOW + RELEASE_MARGIN_MS, NOW)).toBe(false);
+    expect(holdReleasable(NOW - 5_000, NOW)).toBe(false);
   });
 });
