@@ -115,8 +115,6 @@ export interface UrlInFlight {
   readonly lastAnswerAt?: number | undefined;
   /** How long that answer took (ms). */
   readonly lastAnswerMs?: number | undefined;
-  /** That answer's HTTP status. */
-  readonly lastAnswerStatus?: number | undefined;
 }
 
 /** What holding a URL depends on: the pull's thresholds and the circuit breaker's `slowMs`. */

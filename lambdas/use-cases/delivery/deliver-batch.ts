@@ -94,16 +94,8 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       if (fate === 'keep' && heldFor !== undefined) {
         holds.add(heldFor.url, { ...message, until: heldFor.until });
         // An answer that came while this message was being postponed found nothing to release.
-        const seen = attempts.url(heldFor.url);
-        const { lastAnswerAt, lastAnswerMs, lastAnswerStatus } = seen;
-        if (
-          lastAnswerAt !== undefined &&
-          lastAnswerAt >= heldFor.at &&
-          lastAnswerMs !== undefined &&
-          lastAnswerStatus !== undefined &&
-          answerReleasesHold({ status: lastAnswerStatus, ms: lastAnswerMs }, deps.healthPolicy)
-        )
-          release(heldFor.url);
+        const answer = attempts.answerSince(heldFor.url, heldFor.at);
+        if (answer !== undefined && answerReleasesHold(answer, deps.healthPolicy)) release(heldFor.url);
       }
       return fate;
     };

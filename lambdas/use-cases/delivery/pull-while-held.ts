@@ -61,6 +61,12 @@ export class AttemptsInFlight {
     };
   }
 
+  /** The last answer `url` gave here, if it came at `since` (epoch ms) or later. */
+  answerSince(url: string, since: number): UrlAnswer | undefined {
+    const answer = this.answered.get(url);
+    return answer !== undefined && answer.at >= since ? answer : undefined;
+  }
+
   /** Start times (epoch ms) of the attempts in flight. */
   starts(): number[] {
     return [...this.inFlight.values()].map((a) => a.at);
@@ -70,7 +76,7 @@ export class AttemptsInFlight {
   url(url: string): UrlInFlight {
     const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
     const answer = this.answered.get(url);
-    return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms, lastAnswerStatus: answer?.status };
+    return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms };
   }
 }
 
