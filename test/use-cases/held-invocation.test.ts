@@ -5,64 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
-import { pullSettings } from '#domain/delivery/held-invocation';
 import type { SendResult } from '#domain/ports';
-import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
+import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { message } from '../support/fakes/delivery-queue';
 import { answer, ok } from '../support/fakes/webhook-sender';
-
-const HANGING = 'https://hanging.example.com/hook';
-const HANGING_IBAN = 'DE02120300000000202051';
-const TIMEOUT_MS = 10_000;
-
-/** A world whose second account's receiver does not answer until the test releases it. */
-function heldWorld(remainingAtStart = 120_000) {
-  const w = deliveryWorld();
-  w.directory.addAccount({ iban: HANGING_IBAN, webhookUrl: HANGING });
-  const pending: ((result: SendResult) => void)[] = [];
-  w.sender.answer = (request) =>
-    request.url === HANGING ? new Promise<SendResult>((resolve) => pending.push(resolve)) : ok();
-  const deadline = w.clock.now() + remainingAtStart;
-  const receivedAt: number[] = [];
-  const pullDeps: NonNullable<BatchDeps['pull']> = {
-    queue: {
-      receive: (max, waitSeconds) => {
-        receivedAt.push(w.clock.now());
-        return w.queue.receive(max, waitSeconds);
-      },
-      delete: (handles) => w.queue.delete(handles),
-    },
-    settings: pullSettings(PULL_WHEN_HELD, TIMEOUT_MS),
-    pollMs: PULL_WHEN_HELD.pollMs,
-    // Virtual time: each wait moves the clock, then lets the other promises run.
-    sleep: async (ms) => {
-      w.clock.advance(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-    remainingMs: () => deadline - w.clock.now(),
-  };
-  const deps: BatchDeps = { ...w.deps, pull: pullDeps };
-  /** Answers every hanging request so far as timed out, after the clock reaches the timeout. */
-  const timeOut = () => {
-    for (const resolve of pending.splice(0)) resolve(answer(0, undefined, TIMEOUT_MS));
-  };
-  return { w, deps, pending, timeOut, receivedAt, deadline };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(check()).toBe(true);
-}
-
-function expectInvariants(w: DeliveryWorld): void {
-  for (const record of w.events.events.values()) {
-    expect(record.webhookRetries).toBe(record.deliveries.length);
-    expect(record.webhookRetries).toBeLessThanOrEqual(20);
-  }
-}
-
-const delivered = (w: DeliveryWorld, id: string) => w.events.events.get(id)?.webhookStatus === 'success';
+import {
+  delivered,
+  expectInvariants,
+  HANGING,
+  HANGING_IBAN,
+  heldWorld,
+  TIMEOUT_MS,
+  until,
+} from '../support/held-world';
 
 describe('deliverBatch held by a slow attempt', () => {
   it('pulls and delivers another account’s message before the hanging attempt ends', async () => {
@@ -102,7 +57,7 @@ describe('deliverBatch held by a slow attempt', () => {
     );
     const run = deliverBatch(deps, [message('hang-1')]);
     await until(() => w.queue.deleted.length === 3);
-    // Once the hanging attempt has been in flight for a second, its URL is held here.
+    // Once the hanging attempt has been in flight for `heldAfterMs` without an answer, its URL is held here.
     await until(() => w.clock.now() >= start + PULL_WHEN_HELD.heldAfterMs);
     w.queue.visible.push(message('hang-2'), message('fast-2'));
     await until(

@@ -157,3 +157,36 @@ export function heldEndpointDeferSeconds(
   const spread = Math.floor(Math.min(Math.max(jitter, 0), 0.999) * 5);
   return Math.min(900, untilEnded * Math.min(Math.max(receiveCount, 1), 10) + spread);
 }
+
+/** An answer a URL gave in this invocation: its HTTP status and how long it took. */
+export interface UrlAnswer {
+  readonly status: number;
+  readonly ms: number;
+}
+
+/**
+ * Whether an answer from a URL ends its holds here: a 2xx quicker than the circuit breaker's `slowMs`
+ * shows the receiver is answering well (the attempt that held it was slow once, not hanging; or a slow
+ * URL has recovered), so the pulled messages deferred for it go back to the queue at once instead of
+ * after the hold's ~12 s. A slower answer keeps them waiting (a pulled message to that URL would be
+ * deferred for it now anyway), and so does an error or a 429/503 asking for time: the circuit breaker
+ * and the retry schedule decide about those, on the messages' own turn.
+ */
+export function answerReleasesHold(answer: UrlAnswer, settings: Pick<HealthPolicy, 'slowMs'>): boolean {
+  return answer.status >= 200 && answer.status < 300 && answer.ms < settings.slowMs;
+}
+
+/** A held message is released only while its hold still has this long to run (ms). */
+export const RELEASE_MARGIN_MS = 1_000;
+
+/**
+ * Whether a held message may still be released: only while the hold this invocation set still hides it,
+ * with a margin. After that it may have been received again under a new receipt handle, and a visibility
+ * change through the old one (SQS does not document whether it is refused) could show it to a second
+ * consumer while the first handles it.
+ *
+ * @param until - when the hold ends (epoch ms)
+ */
+export function holdReleasable(until: number, now: number): boolean {
+  return until - now > RELEASE_MARGIN_MS;
+}

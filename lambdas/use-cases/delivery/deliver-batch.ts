@@ -1,4 +1,8 @@
-import { heldEndpointDeferSeconds } from '#domain/delivery/held-invocation';
+import {
+  answerReleasesHold,
+  heldEndpointDeferSeconds,
+  holdReleasable,
+} from '#domain/delivery/held-invocation';
 import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
 import {
   type ErroredHandling,
@@ -10,7 +14,14 @@ import {
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
-import { AttemptsInFlight, Busy, type HeldPullDeps, pullWhileHeld } from './pull-while-held';
+import {
+  AttemptsInFlight,
+  Busy,
+  type HeldMessage,
+  HeldMessages,
+  type HeldPullDeps,
+  pullWhileHeld,
+} from './pull-while-held';
 import { type MessageFate, runMessage } from './queue-batch';
 
 /** What a batch needs beyond single deliveries. */
@@ -36,7 +47,8 @@ export interface BatchDeps extends DeliveryDeps, ReplacementLimits {
  * With `pull`, an invocation whose every message is a slow attempt pulls more messages from the queue and
  * delivers them on the same path, each receive with a fresh context, and settles them itself (deletes the
  * done ones; the waiting ones were postponed); a pulled message whose endpoint already has a slow attempt
- * in flight here waits without an attempt. It returns once the batch and every pulled message are settled.
+ * in flight here waits without an attempt, and goes back to the queue at once if that endpoint then
+ * answers quickly here. It returns once the batch and every pulled message are settled.
  */
 export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMessage[]): Promise<string[]> {
   const attempts = new AttemptsInFlight(deps.now);
@@ -50,17 +62,42 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
   const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
   const batch = Promise.all(messages.map((message) => run(tracked, context, message)));
   const pull = deps.pull;
+  const releases: Promise<void>[] = [];
   if (pull) {
-    const pulledDeps: BatchDeps = {
-      ...tracked,
-      heldEndpoint: (url, receiveCount) =>
-        heldEndpointDeferSeconds(
-          attempts.url(url),
-          deps.now(),
-          receiveCount,
-          { ...pull.settings, slowMs: deps.healthPolicy.slowMs },
-          (deps.random ?? Math.random)(),
-        ),
+    const holds = new HeldMessages();
+    const release = (url: string) => {
+      const held = holds.take(url);
+      if (held.length > 0) releases.push(releaseHeld(deps, held));
+    };
+    attempts.whenAnswered((url, answer) => {
+      if (answerReleasesHold(answer, deps.healthPolicy)) release(url);
+    });
+    const holdSeconds = (url: string, receiveCount: number) =>
+      heldEndpointDeferSeconds(
+        attempts.url(url),
+        deps.now(),
+        receiveCount,
+        { ...pull.settings, slowMs: deps.healthPolicy.slowMs },
+        (deps.random ?? Math.random)(),
+      );
+    // A pulled message deferred for a held (or slow) URL is remembered for that URL's release. A kept
+    // message whose replacement failed is remembered too: releasing it only brings it back sooner.
+    const runPulled = async (context: DeliveryContext, message: QueueMessage): Promise<MessageFate> => {
+      let heldFor: { readonly url: string; readonly at: number; readonly until: number } | undefined;
+      const heldEndpoint = (url: string, receiveCount: number) => {
+        const seconds = holdSeconds(url, receiveCount);
+        const at = deps.now();
+        if (seconds !== undefined) heldFor = { url, at, until: at + seconds * 1000 };
+        return seconds;
+      };
+      const fate = await run({ ...tracked, heldEndpoint }, context, message);
+      if (fate === 'keep' && heldFor !== undefined) {
+        holds.add(heldFor.url, { ...message, until: heldFor.until });
+        // An answer that came while this message was being postponed found nothing to release.
+        const answer = attempts.answerSince(heldFor.url, heldFor.at);
+        if (answer !== undefined && answerReleasesHold(answer, deps.healthPolicy)) release(heldFor.url);
+      }
+      return fate;
     };
     await pullWhileHeld(pull, {
       attempts,
@@ -70,14 +107,35 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       onError: deps.observeError,
       handle: async (pulled) => {
         const fresh = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
-        const fates = await Promise.all(pulled.map((message) => run(pulledDeps, fresh, message)));
+        const fates = await Promise.all(pulled.map((message) => runPulled(fresh, message)));
         const done = pulled.filter((_, index) => fates[index] === 'done');
         await settlePulled(pull, done, deps.observeError);
       },
     });
   }
   const fates = await batch;
+  // Every attempt has ended by now, so no release can start after this.
+  await Promise.all(releases);
   return messages.filter((_, index) => fates[index] === 'keep').map((message) => message.messageId);
+}
+
+/**
+ * Makes the messages deferred for a URL that has since answered quickly visible again. Best effort: one
+ * that fails comes back when its hold ends, as it would have without the release.
+ */
+async function releaseHeld(deps: BatchDeps, held: readonly HeldMessage[]): Promise<void> {
+  const now = deps.now();
+  await Promise.all(
+    held
+      .filter((message) => holdReleasable(message.until, now))
+      .map(async (message) => {
+        try {
+          await deps.queue.postpone(message.receiptHandle, 0);
+        } catch (error) {
+          deps.observeError(message.messageId, error);
+        }
+      }),
+  );
 }
 
 /**

@@ -3,7 +3,12 @@
  * are in flight and since when, how many messages are being handled, and the loop that pulls more
  * messages while every one of them is a slow attempt.
  */
-import { nextPullStep, type PullSettings, type UrlInFlight } from '#domain/delivery/held-invocation';
+import {
+  nextPullStep,
+  type PullSettings,
+  type UrlAnswer,
+  type UrlInFlight,
+} from '#domain/delivery/held-invocation';
 import type { QueuePull } from '#domain/delivery/queue-pull-port';
 import type { QueueMessage, SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
 
@@ -24,10 +29,16 @@ export interface HeldPullDeps {
 /** The attempts in flight in one invocation, by URL, with their start times. */
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
-  private readonly answered = new Map<string, { readonly at: number; readonly ms: number }>();
+  private readonly answered = new Map<string, UrlAnswer & { readonly at: number }>();
+  private readonly listeners: ((url: string, answer: UrlAnswer) => void)[] = [];
   private next = 0;
 
   constructor(private readonly now: () => number) {}
+
+  /** Calls `listener` with each answer (any HTTP status; a timeout is none). */
+  whenAnswered(listener: (url: string, answer: UrlAnswer) => void): void {
+    this.listeners.push(listener);
+  }
 
   /** The sender, with every request it sends counted in flight until it is answered. */
   track(sender: WebhookSender): WebhookSender {
@@ -37,13 +48,23 @@ export class AttemptsInFlight {
         this.inFlight.set(id, { url: request.url, at: this.now() });
         try {
           const result = await sender.send(request);
-          if (result.status !== 0) this.answered.set(request.url, { at: this.now(), ms: result.elapsedMs });
+          if (result.status !== 0) {
+            const answer = { status: result.status, ms: result.elapsedMs };
+            this.answered.set(request.url, { ...answer, at: this.now() });
+            for (const listener of this.listeners) listener(request.url, answer);
+          }
           return result;
         } finally {
           this.inFlight.delete(id);
         }
       },
     };
+  }
+
+  /** The last answer `url` gave here, if it came at `since` (epoch ms) or later. */
+  answerSince(url: string, since: number): UrlAnswer | undefined {
+    const answer = this.answered.get(url);
+    return answer !== undefined && answer.at >= since ? answer : undefined;
   }
 
   /** Start times (epoch ms) of the attempts in flight. */
@@ -56,6 +77,30 @@ export class AttemptsInFlight {
     const starts = [...this.inFlight.values()].filter((a) => a.url === url).map((a) => a.at);
     const answer = this.answered.get(url);
     return { starts, lastAnswerAt: answer?.at, lastAnswerMs: answer?.ms };
+  }
+}
+
+/** A pulled message this invocation deferred because its URL was held here, and when that hold ends. */
+export interface HeldMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string;
+  /** Epoch ms. */
+  readonly until: number;
+}
+
+/** The pulled messages deferred for a held URL, by URL, until an answer from it releases them. */
+export class HeldMessages {
+  private readonly byUrl = new Map<string, HeldMessage[]>();
+
+  add(url: string, message: HeldMessage): void {
+    this.byUrl.set(url, [...(this.byUrl.get(url) ?? []), message]);
+  }
+
+  /** Removes and returns the messages held for `url`. */
+  take(url: string): HeldMessage[] {
+    const held = this.byUrl.get(url) ?? [];
+    this.byUrl.delete(url);
+    return held;
   }
 }
 

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
 import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
 import {
+  answerReleasesHold,
   type HeldState,
   heldEndpointDeferSeconds,
+  holdReleasable,
   nextPullStep,
   pullSettings,
+  RELEASE_MARGIN_MS,
 } from '#domain/delivery/held-invocation';
 
 const settings = pullSettings(PULL_WHEN_HELD, 10_000);
@@ -143,5 +146,26 @@ describe('heldEndpointDeferSeconds', () => {
   it('stays within SQS’s 15 min delay', () => {
     const long = { heldAfterMs: 1_000, attemptTimeoutMs: 600_000, slowMs: 2_000 };
     expect(heldEndpointDeferSeconds({ starts: [NOW - 1_000] }, NOW, 10, long)).toBe(900);
+  });
+});
+
+describe('answerReleasesHold', () => {
+  const { slowMs } = DEFAULT_HEALTH_POLICY;
+  it('releases on a 2xx quicker than the breaker’s slowMs only', () => {
+    expect(answerReleasesHold({ status: 200, ms: slowMs - 1 }, DEFAULT_HEALTH_POLICY)).toBe(true);
+    expect(answerReleasesHold({ status: 204, ms: 20 }, DEFAULT_HEALTH_POLICY)).toBe(true);
+    expect(answerReleasesHold({ status: 200, ms: slowMs }, DEFAULT_HEALTH_POLICY)).toBe(false);
+    // Answering, but failing or asking for time: the breaker and the schedule decide, not the release.
+    for (const status of [301, 429, 500, 503]) {
+      expect(answerReleasesHold({ status, ms: 20 }, DEFAULT_HEALTH_POLICY)).toBe(false);
+    }
+  });
+});
+
+describe('holdReleasable', () => {
+  it('releases only while the hold still has more than the margin to run', () => {
+    expect(holdReleasable(NOW + RELEASE_MARGIN_MS + 1, NOW)).toBe(true);
+    expect(holdReleasable(NOW + RELEASE_MARGIN_MS, NOW)).toBe(false);
+    expect(holdReleasable(NOW - 5_000, NOW)).toBe(false);
   });
 });
