@@ -78,6 +78,8 @@ export const handler = queueHandler(metrics, (messages, context) =>
         sleep,
         remainingMs: () => context.getRemainingTimeInMillis(),
         observePulled: (count) => logger.debug('pulled messages while held', { count }),
+        observeReleased: (released, expired) =>
+          logger.debug('released messages held for a URL that answered', { released, expired }),
       },
     },
     messages,

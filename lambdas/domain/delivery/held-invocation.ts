@@ -63,7 +63,7 @@ export type PullStep =
   /** Pull no more in this invocation. */
   | {
       readonly kind: 'stop';
-      readonly reason: 'released' | 'a timeout past its batch' | 'cap reached' | 'deadline';
+      readonly reason: 'nothing holds it' | 'a timeout past its batch' | 'cap reached' | 'deadline';
     };
 
 /**
@@ -83,7 +83,7 @@ export type PullStep =
  */
 export function nextPullStep(state: HeldState, settings: PullSettings): PullStep {
   const settledAt = state.batchSettledAt;
-  if (settledAt !== undefined && state.busy === 0) return { kind: 'stop', reason: 'released' };
+  if (settledAt !== undefined && state.busy === 0) return { kind: 'stop', reason: 'nothing holds it' };
   if (settledAt !== undefined && state.now - settledAt >= settings.attemptTimeoutMs)
     return { kind: 'stop', reason: 'a timeout past its batch' };
   if (state.pulled >= settings.maxExtraMessages) return { kind: 'stop', reason: 'cap reached' };
@@ -126,11 +126,13 @@ export type HoldSettings = Pick<PullSettings, 'heldAfterMs' | 'attemptTimeoutMs'
  * invocation for `heldAfterMs` or more and the receiver has answered nothing here since that attempt
  * started. Undefined otherwise: sending would only hold another attempt on a receiver that is not
  * answering, while a receiver that keeps answering (a healthy one on a loaded machine, where a single
- * answer can take over a second) is merely busy. It comes back once that attempt must have ended (timed out at worst)
- * plus 2 s, when its failure is in the endpoint's health and the circuit breaker decides; the wait grows
- * with the receive count like a busy endpoint's (up to 10×, at most SQS's 15 min). A shorter wait was
- * tried and measured worse: the held URL's backlog kept coming back ahead of everyone else's messages.
- * No attempt is made or recorded.
+ * answer can take over a second) is merely busy. It comes back once that attempt must have ended (timed
+ * out at worst) plus 2 s, when its failure is in the endpoint's health and the circuit breaker decides;
+ * the wait grows with the receive count like a busy endpoint's (up to 10×, at most SQS's 15 min). A
+ * shorter wait was tried and measured worse: the held URL's backlog kept coming back ahead of everyone
+ * else's messages. No attempt is made or recorded. A healthy receiver held by one slow answer does not
+ * pay this wait: its next quick answer here releases the message ({@link answerReleasesHold}), so the
+ * growth with the receive count only lengthens the wait of a URL that keeps not answering quickly.
  *
  * A URL whose last answer here took `slowMs` or more (the circuit breaker's threshold for `degraded`) is
  * held too, for a slow endpoint's busy deferral: its endpoint is limited to a few slots anyway, so a

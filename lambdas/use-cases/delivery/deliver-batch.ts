@@ -65,12 +65,11 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
   const releases: Promise<void>[] = [];
   if (pull) {
     const holds = new HeldMessages();
-    const release = (url: string) => {
-      const held = holds.take(url);
-      if (held.length > 0) releases.push(releaseHeld(deps, held));
+    const releaseNow = (held: readonly HeldMessage[]) => {
+      if (held.length > 0) releases.push(releaseHeld(deps, pull, held));
     };
     attempts.whenAnswered((url, answer) => {
-      if (answerReleasesHold(answer, deps.healthPolicy)) release(url);
+      if (answerReleasesHold(answer, deps.healthPolicy)) releaseNow(holds.release(url, deps.now()));
     });
     const holdSeconds = (url: string, receiveCount: number) =>
       heldEndpointDeferSeconds(
@@ -92,10 +91,10 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
       };
       const fate = await run({ ...tracked, heldEndpoint }, context, message);
       if (fate === 'keep' && heldFor !== undefined) {
-        holds.add(heldFor.url, { ...message, until: heldFor.until });
-        // An answer that came while this message was being postponed found nothing to release.
-        const answer = attempts.answerSince(heldFor.url, heldFor.at);
-        if (answer !== undefined && answerReleasesHold(answer, deps.healthPolicy)) release(heldFor.url);
+        const { url, at, until } = heldFor;
+        const held = { messageId: message.messageId, receiptHandle: message.receiptHandle, until };
+        // Its URL may have answered quickly while this message's hold was being written.
+        if (holds.add(url, held, at)) releaseNow([held]);
       }
       return fate;
     };
@@ -120,22 +119,26 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
 }
 
 /**
- * Makes the messages deferred for a URL that has since answered quickly visible again. Best effort: one
- * that fails comes back when its hold ends, as it would have without the release.
+ * Makes the messages deferred for a URL that has since answered quickly visible again. Best effort and
+ * never rejects: one that fails comes back when its hold ends, as it would have without the release.
  */
-async function releaseHeld(deps: BatchDeps, held: readonly HeldMessage[]): Promise<void> {
+async function releaseHeld(
+  deps: BatchDeps,
+  pull: NonNullable<BatchDeps['pull']>,
+  held: readonly HeldMessage[],
+): Promise<void> {
   const now = deps.now();
+  const releasable = held.filter((message) => holdReleasable(message.until, now));
   await Promise.all(
-    held
-      .filter((message) => holdReleasable(message.until, now))
-      .map(async (message) => {
-        try {
-          await deps.queue.postpone(message.receiptHandle, 0);
-        } catch (error) {
-          deps.observeError(message.messageId, error);
-        }
-      }),
+    releasable.map(async (message) => {
+      try {
+        await deps.queue.postpone(message.receiptHandle, 0);
+      } catch (error) {
+        deps.observeError(message.messageId, error);
+      }
+    }),
   );
+  pull.observeReleased?.(releasable.length, held.length - releasable.length);
 }
 
 /**

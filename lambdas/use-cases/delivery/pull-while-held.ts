@@ -1,6 +1,7 @@
 /**
  * The held invocation's side of a batch (`domain/delivery/held-invocation.ts` decides): which attempts
- * are in flight and since when, how many messages are being handled, and the loop that pulls more
+ * are in flight and since when and how each URL last answered, the pulled messages deferred for a held
+ * URL until it answers quickly, how many messages are being handled, and the loop that pulls more
  * messages while every one of them is a slow attempt.
  */
 import {
@@ -24,9 +25,14 @@ export interface HeldPullDeps {
   readonly sleep: (ms: number) => Promise<void>;
   /** Observes each receive that brought messages (for logs). */
   readonly observePulled?: (count: number) => void;
+  /** Observes each release of a held URL: messages made visible again, and those whose hold had run out. */
+  readonly observeReleased?: (released: number, expired: number) => void;
 }
 
-/** The attempts in flight in one invocation, by URL, with their start times. */
+/**
+ * The attempts in flight in one invocation, by URL, with their start times, and each URL's last answer
+ * here (told to listeners as it comes, for the release of held URLs).
+ */
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
   private readonly answered = new Map<string, UrlAnswer & { readonly at: number }>();
@@ -35,7 +41,10 @@ export class AttemptsInFlight {
 
   constructor(private readonly now: () => number) {}
 
-  /** Calls `listener` with each answer (any HTTP status; a timeout is none). */
+  /**
+   * Calls `listener` with each answer (any HTTP status; a timeout is none), inside the attempt's send:
+   * it must not throw, or the answered attempt would count as a failed send.
+   */
   whenAnswered(listener: (url: string, answer: UrlAnswer) => void): void {
     this.listeners.push(listener);
   }
@@ -61,12 +70,6 @@ export class AttemptsInFlight {
     };
   }
 
-  /** The last answer `url` gave here, if it came at `since` (epoch ms) or later. */
-  answerSince(url: string, since: number): UrlAnswer | undefined {
-    const answer = this.answered.get(url);
-    return answer !== undefined && answer.at >= since ? answer : undefined;
-  }
-
   /** Start times (epoch ms) of the attempts in flight. */
   starts(): number[] {
     return [...this.inFlight.values()].map((a) => a.at);
@@ -88,16 +91,31 @@ export interface HeldMessage {
   readonly until: number;
 }
 
-/** The pulled messages deferred for a held URL, by URL, until an answer from it releases them. */
+/**
+ * The pulled messages deferred for a held URL, by URL, until an answer from it releases them, and when
+ * each URL was last released: a message whose hold was still being written when its URL's releasing
+ * answer came is released as it is added, so one rule (the answer's) decides for every message.
+ */
 export class HeldMessages {
   private readonly byUrl = new Map<string, HeldMessage[]>();
+  private readonly releasedAt = new Map<string, number>();
 
-  add(url: string, message: HeldMessage): void {
-    this.byUrl.set(url, [...(this.byUrl.get(url) ?? []), message]);
+  /**
+   * Remembers `message`, held for `url` since `heldAt` (epoch ms). Returns true instead when `url` was
+   * released since then: the caller releases it now.
+   */
+  add(url: string, message: HeldMessage, heldAt: number): boolean {
+    const released = this.releasedAt.get(url);
+    if (released !== undefined && released >= heldAt) return true;
+    const held = this.byUrl.get(url);
+    if (held) held.push(message);
+    else this.byUrl.set(url, [message]);
+    return false;
   }
 
-  /** Removes and returns the messages held for `url`. */
-  take(url: string): HeldMessage[] {
+  /** Records that `url` released its holds at `at` (epoch ms); removes and returns its messages. */
+  release(url: string, at: number): HeldMessage[] {
+    this.releasedAt.set(url, at);
     const held = this.byUrl.get(url) ?? [];
     this.byUrl.delete(url);
     return held;

@@ -54,7 +54,7 @@ describe('nextPullStep', () => {
   it('stops once nothing holds it, at the cap, and near the deadline', () => {
     expect(nextPullStep(state({ batchSettledAt: NOW, busy: 0, attemptStarts: [] }), settings)).toEqual({
       kind: 'stop',
-      reason: 'released',
+      reason: 'nothing holds it',
     });
     expect(nextPullStep(state({ pulled: 1_000 }), settings)).toEqual({ kind: 'stop', reason: 'cap reached' });
     expect(nextPullStep(state({ pulled: 995 }), settings)).toEqual({ kind: 'pull', max: 5 });
