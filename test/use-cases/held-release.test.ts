@@ -42,6 +42,28 @@ const answerHanging = (world: World, status: number, ms: number, retryAfter?: st
   for (const resolve of world.pending.splice(0)) resolve(answer(status, retryAfter, ms));
 };
 
+/**
+ * Makes the fake queue's visibility changes that match `when` wait until the test lets them through;
+ * `reached` tells whether one has started.
+ */
+function gatePostpone(world: World, when: (handle: string, seconds: number) => boolean) {
+  const { w } = world;
+  let letThrough = () => {};
+  const gate = new Promise<void>((resolve) => {
+    letThrough = resolve;
+  });
+  let reached = false;
+  const postpone = w.queue.postpone.bind(w.queue);
+  w.queue.postpone = async (handle, seconds) => {
+    if (when(handle, seconds)) {
+      reached = true;
+      await gate;
+    }
+    return postpone(handle, seconds);
+  };
+  return { letThrough, reached: () => reached };
+}
+
 const released = (postponed: readonly { receiptHandle: string; seconds: number }[]) =>
   postponed.filter((p) => p.receiptHandle === 'r-hang-2' && p.seconds === 0);
 
@@ -98,27 +120,15 @@ describe('deliverBatch releasing a held URL', () => {
     const world = heldWorld();
     const { w } = world;
     // The hold's ChangeMessageVisibility for hang-2 waits until the test lets it through.
-    let letThrough = () => {};
-    const gate = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    let holding = false;
-    const postpone = w.queue.postpone.bind(w.queue);
-    w.queue.postpone = async (handle, seconds) => {
-      if (handle === 'r-hang-2' && seconds > 0) {
-        holding = true;
-        await gate;
-      }
-      return postpone(handle, seconds);
-    };
+    const hold = gatePostpone(world, (handle, seconds) => handle === 'r-hang-2' && seconds > 0);
     const { run } = await heldAndPulled(world, message('hang-2'));
-    await until(() => holding);
+    await until(hold.reached);
     answerHanging(world, 200, 600);
     // The answer has been handled (its attempt recorded) before the hold is written: only the hold's
     // own check can release hang-2 now.
     await until(() => w.events.events.get('hang-1')?.webhookStatus === 'success');
     expect(released(w.queue.postponed)).toEqual([]);
-    letThrough();
+    hold.letThrough();
     await run;
     expect(released(w.queue.postponed)).toHaveLength(1);
     expectInvariants(w);
@@ -127,29 +137,17 @@ describe('deliverBatch releasing a held URL', () => {
   it('returns only after its releases have been sent', async () => {
     const world = heldWorld();
     const { w } = world;
-    let letThrough = () => {};
-    const gate = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    let releasing = false;
-    const postpone = w.queue.postpone.bind(w.queue);
-    w.queue.postpone = async (handle, seconds) => {
-      if (seconds === 0) {
-        releasing = true;
-        await gate;
-      }
-      return postpone(handle, seconds);
-    };
+    const release = gatePostpone(world, (_handle, seconds) => seconds === 0);
     const { run } = await heldAndDeferred(world);
     let returned = false;
     void run.then(() => {
       returned = true;
     });
     answerHanging(world, 200, 600);
-    await until(() => releasing && w.events.events.get('hang-1')?.webhookStatus === 'success');
+    await until(() => release.reached() && w.events.events.get('hang-1')?.webhookStatus === 'success');
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(returned).toBe(false);
-    letThrough();
+    release.letThrough();
     await run;
     expect(released(w.queue.postponed)).toHaveLength(1);
   });
