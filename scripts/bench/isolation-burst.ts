@@ -73,12 +73,12 @@ function tenAccounts(group: number): string[] {
  * accounts share its endpoint; every round and row has its own (a bad row's are disabled when it ends).
  */
 const FAST_ACCOUNTS = [FAST_ACCOUNT, ...tenAccounts(1).slice(1)];
-const backlogAccounts = (round: number, row: number) =>
-  // From group 20: group 13's first account is FAST_ACCOUNT itself.
-  tenAccounts(BACKLOG_FIRST_GROUP + round * SCENARIOS.length + row);
+/** From group 20: group 13's first account is FAST_ACCOUNT itself. */
 const BACKLOG_FIRST_GROUP = 20;
 /** Two-digit groups from 20 leave room for ten rounds of four rows. */
 const MAX_ROUNDS = 10;
+const backlogAccounts = (round: number, row: number) =>
+  tenAccounts(BACKLOG_FIRST_GROUP + round * SCENARIOS.length + row);
 
 const healthy: Handler = (req, res) => {
   req.resume();
@@ -116,25 +116,27 @@ export async function measureBurstIsolation(
   let baseline: number | undefined;
   for (const scenario of SCENARIOS) {
     const rows = samples.get(scenario) ?? [];
-    const pooled = rows.flatMap((sample) => sample.latencies).sort((a, b) => a - b);
-    const p50Ms = percentile(pooled, 50);
+    const pooled = rows.flatMap((sample) => sample.latencies);
+    const p50Ms = ofUnsorted(pooled, 50);
     baseline ??= p50Ms;
     onRow({
       scenario,
       p50Ms,
-      p95Ms: percentile(pooled, 95),
+      p95Ms: ofUnsorted(pooled, 95),
       ratio: Math.round((p50Ms / baseline) * 100) / 100,
-      roundP50Ms: rows.map((sample) =>
-        percentile(
-          [...sample.latencies].sort((a, b) => a - b),
-          50,
-        ),
-      ),
+      roundP50Ms: rows.map((sample) => ofUnsorted(sample.latencies, 50)),
       backlogRequests: rows.map((sample) => sample.backlogRequests),
       seconds: rows.reduce((sum, sample) => sum + sample.seconds, 0),
     });
   }
 }
+
+/** `percentile` of values in any order (it takes them sorted). */
+const ofUnsorted = (values: readonly number[], p: number) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
 const SETTLE_CAP_MS = 120_000;
 

@@ -35,7 +35,7 @@ export interface HeldPullDeps {
  */
 export class AttemptsInFlight {
   private readonly inFlight = new Map<number, { readonly url: string; readonly at: number }>();
-  private readonly answered = new Map<string, UrlAnswer & { readonly at: number }>();
+  private readonly answered = new Map<string, { readonly at: number; readonly ms: number }>();
   private readonly listeners: ((url: string, answer: UrlAnswer) => void)[] = [];
   private next = 0;
 
@@ -59,7 +59,7 @@ export class AttemptsInFlight {
           const result = await sender.send(request);
           if (result.status !== 0) {
             const answer = { status: result.status, ms: result.elapsedMs };
-            this.answered.set(request.url, { ...answer, at: this.now() });
+            this.answered.set(request.url, { at: this.now(), ms: answer.ms });
             for (const listener of this.listeners) listener(request.url, answer);
           }
           return result;
