@@ -4,6 +4,7 @@
  * `ports.ts`.
  */
 
+import type { DeliveryOrder } from './delivery/order-gate';
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from './model';
 import type { AccountPage, AccountPageQuery } from './queries';
 import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
@@ -15,6 +16,24 @@ export interface ReadOptions {
    * consumer reads so, so that a changed URL, token or owner applies to the very next attempt.
    */
   readonly consistent?: boolean;
+}
+
+/**
+ * What one account write sets. A field left undefined keeps what is stored (a new account: none, or the
+ * default), so a write never removes what it does not name, nor undoes a concurrent change of it.
+ */
+export interface AccountWrite {
+  /** Normalised IBAN. */
+  readonly iban: string;
+  readonly orgId: string;
+  /** A URL replaces the stored one; null removes it (events are then `skipped`); undefined keeps it. */
+  readonly webhookUrl?: string | null | undefined;
+  /** The id a new account (or one from before ids) takes; an account keeps the id it has. */
+  readonly endpointId?: string | undefined;
+  /** Undefined keeps the stored order (a new account's is `concurrent`); `ordered` starts a new epoch. */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
+  /** ISO 8601 UTC: when it is written, and a new account's creation time. */
+  readonly updatedAt: string;
 }
 
 /** Organizations, API keys and accounts. */
@@ -39,8 +58,9 @@ export interface DirectoryStore {
    * Creates or updates an account, or re-creates the organization's own deleted one. Fails with
    * ConflictError when the IBAN belongs to another organization's account, or still holds another
    * organization's events (its deleted account was not erased), without naming that organization.
+   * Sets only the fields the write gives, in one atomic step: a concurrent write of another field stays.
    */
-  putAccount(account: Account): Promise<Account>;
+  putAccount(account: AccountWrite): Promise<Account>;
   /**
    * Deletes the organization's account, leaving `tombstone` in its place (the organization's events stay
    * until erased); the deleted account, or undefined when the organization had no such account.

@@ -41,8 +41,8 @@ const endpointDeps = putEndpointDeps({ directory, events, endpointSecrets, seale
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
- * but for the public keys): `PUT /accounts/{iban}` sets the webhook URL of one of its accounts,
- * `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
+ * but for the public keys): `PUT /accounts/{iban}` changes one of its accounts (URL, order, endpoint
+ * security), `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
  * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
  * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
  */

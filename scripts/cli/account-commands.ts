@@ -5,19 +5,22 @@
 import { adminRoute, bodyOf, org } from './admin-route';
 import { allPages, type Command, cursorOf, type Step, untilDone } from './command';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
-import { integer, required, UsageError } from './flags';
+import { type Flags, integer, required, UsageError } from './flags';
 
 /** The `account …` commands, in the order the usage text lists them. */
 export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
   'account put': {
-    usage: `account put --org ORG_ID --iban IBAN [--webhook-url URL] [--delivery-order concurrent|ordered] ${ENDPOINT_SECURITY_USAGE}`,
+    usage: `account put --org ORG_ID --iban IBAN [--webhook-url URL|none] [--delivery-order concurrent|ordered]
+      ${ENDPOINT_SECURITY_USAGE}
+      (creates the account, or changes what the flags give: a flag left out keeps what is stored, none
+      removes it; without a URL, e.g. after --webhook-url none, the account's events are skipped)`,
     route: 'putAccount',
     run: (call, flags) =>
       bodyOf(
         call(...adminRoute('putAccount', { iban: required(flags, 'iban') }), {
           org: required(flags, 'org'),
-          ...(flags['webhook-url'] ? { webhook_url: flags['webhook-url'] } : {}),
-          ...(flags['delivery-order'] ? { delivery_order: flags['delivery-order'] } : {}),
+          ...webhookUrlField(flags),
+          ...(flags['delivery-order'] === undefined ? {} : { delivery_order: flags['delivery-order'] }),
           ...endpointSecurityFields(flags),
         }),
       ),
@@ -86,3 +89,11 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
 };
+
+/** The `webhook_url` that `--webhook-url` asks for: a URL, or `none` (null) to remove it; absent keeps it. */
+function webhookUrlField(flags: Flags): { webhook_url?: string | null } {
+  const value = flags['webhook-url'];
+  if (value === undefined) return {};
+  if (typeof value !== 'string' || value === '') throw new UsageError('--webhook-url takes a URL, or none.');
+  return { webhook_url: value === 'none' ? null : value };
+}

@@ -66,8 +66,15 @@ export class TenantSeeder {
     return tenant;
   }
 
-  /** Creates the organization's account, or sets its webhook URL (none: its events are `skipped`). */
+  /**
+   * Creates the organization's account, or sets its webhook URL: a seed states the whole account, so
+   * one without a URL has none afterwards (its events are `skipped`).
+   */
   async account(orgId: string, account: SeedAccount): Promise<void> {
-    await putAccount(this.directory, { orgId, ...account }, this.policy);
+    await putAccount(
+      this.directory,
+      { orgId, ...account, webhookUrl: account.webhookUrl ?? null },
+      this.policy,
+    );
   }
 }

@@ -3,13 +3,17 @@
  * local API Gateway: organizations, API keys (issue, list, revoke, expiry, scope), accounts, and the
  * one accepted spelling of the Bearer header. Every answer is checked against the served OpenAPI document.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { generateApiKey, hashApiKey } from '#domain/signing/secrets';
+import type { SeededTenant } from '#local/tenant-seed';
+import { testIban } from '../support/delivery-queue-helpers';
 import { expectProblem } from '../support/e2e-http';
-import { DE, NL } from '../support/events-api-fixture';
+import { DE, NL, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { waitFor } from '../support/wait';
 
 const op = useOperatorFixture();
 
@@ -220,23 +224,71 @@ describe('accounts', () => {
 
   it("lets a manage key set its own account's webhook URL, and no other organization's", async () => {
     const orgA = op.fixture.orgA;
-    const set = await op.api.call(`/accounts/${DE}`, {
-      method: 'PUT',
-      key: orgA.apiKey,
-      body: { webhook_url: `${op.fixture.receiverUrl}/ok` },
-    });
+    const url = `${op.fixture.receiverUrl}/ok`;
+    const put = (body: unknown) => op.api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.apiKey, body });
+    const set = await put({ webhook_url: url });
     expect(set.status, set.text).toBe(200);
-    expect(set.body).toMatchObject({ iban: DE, webhook_url: `${op.fixture.receiverUrl}/ok` });
-    const cleared = await op.api.call(`/accounts/${DE}`, {
-      method: 'PUT',
-      key: orgA.apiKey,
-      body: { webhook_url: null },
-    });
-    expect(cleared.body).toMatchObject({ iban: DE, webhook_url: null });
+    expect(set.body).toMatchObject({ iban: DE, webhook_url: url });
+    // A write that leaves the URL out keeps it (issue 28): one setting changes without restating it.
+    for (const body of [{ delivery_order: 'ordered' }, { payload_encryption_key: null }, {}]) {
+      const kept = await put(body);
+      expect(kept.status, `${JSON.stringify(body)}: ${kept.text}`).toBe(200);
+      expect(kept.body).toMatchObject({ iban: DE, webhook_url: url, delivery_order: 'ordered' });
+    }
+    await expectDelivered(orgA, DE);
+    const cleared = await put({ webhook_url: null, delivery_order: 'concurrent' });
+    expect(cleared.body).toMatchObject({ iban: DE, webhook_url: null, delivery_order: 'concurrent' });
     expectProblem(
       await op.api.call(`/accounts/${NL}`, { method: 'PUT', key: orgA.apiKey, body: { webhook_url: null } }),
       404,
     );
-    expectProblem(await op.api.call(`/accounts/${DE}`, { method: 'PUT', key: orgA.apiKey, body: {} }), 400);
+    const empty = expectProblem(await put({ webhook_url: '' }), 400);
+    expect(empty.invalid_params).toEqual([
+      {
+        name: 'webhook_url',
+        reason: 'must be a URL string, or null to stop deliveries (leave it out to keep the stored URL)',
+      },
+    ]);
+  });
+
+  it("keeps what an operator's write leaves out: the URL stays through a change of order", async () => {
+    const orgB = op.fixture.orgB;
+    const iban = testIban();
+    const url = `${op.fixture.receiverUrl}/ok`;
+    const put = (body: object) => op.admin('PUT', `/admin/accounts/${iban}`, { org: orgB.orgId, ...body });
+    // A new account without a URL is created without one.
+    expect((await put({})).body).toMatchObject({ iban, webhook_url: null, delivery_order: 'concurrent' });
+    expect((await put({ webhook_url: url })).body).toMatchObject({ webhook_url: url });
+    const ordered = await put({ delivery_order: 'ordered' });
+    expect(ordered.status, ordered.text).toBe(200);
+    expect(ordered.body).toMatchObject({ iban, webhook_url: url, delivery_order: 'ordered' });
+    expect((await put({ tls_ca_certificate: null })).body).toMatchObject({ webhook_url: url });
+    await expectDelivered(orgB, iban);
+    // Only null removes it.
+    expect((await put({ webhook_url: null })).body).toMatchObject({
+      webhook_url: null,
+      delivery_order: 'ordered',
+    });
   });
 });
+
+/** Publishes an event of the account and waits until its webhook was delivered: not `skipped`. */
+async function expectDelivered(tenant: SeededTenant, iban: string): Promise<void> {
+  const id = randomUUID();
+  const published = await op.admin('POST', '/events', {
+    account: iban,
+    type: TRANSFER,
+    payload: { kept: true },
+    id,
+  });
+  expect(published.status, published.text).toBe(201);
+  expect(published.body).toMatchObject({ id, webhook_status: 'pending' });
+  await waitFor(
+    async () => {
+      const shown = await op.api.call(`/events/${id}`, { key: tenant.apiKey });
+      return (shown.body as { webhook_status: string }).webhook_status === 'success';
+    },
+    { timeoutMs: 30_000, what: `the webhook of ${id} to succeed` },
+  );
+  expect(op.fixture.received.some((request) => request.headers['webhook-id'] === id)).toBe(true);
+}

@@ -33,7 +33,9 @@ import {
 } from '../support/cli-fixture';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
+import { startReceiver } from '../support/receiver';
 import { useFixture } from '../support/use-fixture';
+import { waitFor } from '../support/wait';
 
 let api: ApiClient;
 let runtime: CliFixture['runtime'];
@@ -186,7 +188,7 @@ describe('accounts', () => {
         '--webhook-url',
         'http://127.0.0.1:9/hooks',
       ]),
-    );
+    ) as AccountView;
     const expected: AccountView = {
       iban: GB,
       webhook_url: 'http://127.0.0.1:9/hooks',
@@ -199,14 +201,53 @@ describe('accounts', () => {
     expect(put).toEqual(expected);
     expect((await api.call(`/accounts/${GB}`, { key: org.api_key })).body).toEqual(expected);
 
-    // Putting it again without a URL removes the URL: its events will be `skipped`.
-    const cleared = ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]));
+    // Putting it again without a URL keeps the URL (issue 28); `--webhook-url none` removes it: its
+    // events will be `skipped`.
+    expect(ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]))).toEqual(expected);
+    const cleared = ok(
+      await herald(['account', 'put', '--org', org.id, '--iban', GB, '--webhook-url', 'none']),
+    );
     // The endpoint id stays with the account: metrics keep naming the same endpoint.
-    expect(cleared).toEqual({
-      ...expected,
-      webhook_url: null,
-      endpoint_id: (put as AccountView).endpoint_id,
-    });
+    expect(cleared).toEqual({ ...expected, webhook_url: null, endpoint_id: put.endpoint_id });
+    expect(ok(await herald(['account', 'put', '--org', org.id, '--iban', GB]))).toEqual(cleared);
+  });
+
+  it("account put with --delivery-order alone keeps the URL, and the account's next event is delivered", async () => {
+    const receiver = await startReceiver();
+    try {
+      // An organization of its own: nothing another test did to `org` (a token overlap) is in its webhooks.
+      const own = ok(await herald(['org', 'create', '--name', 'Order only'])) as CreatedOrg;
+      const iban = testIban();
+      const account = ['account', 'put', '--org', own.id, '--iban', iban];
+      ok(await herald([...account, '--webhook-url', receiver.url]));
+      expect(ok(await herald([...account, '--delivery-order', 'ordered']))).toMatchObject({
+        iban,
+        webhook_url: receiver.url,
+        delivery_order: 'ordered',
+      });
+      const published = ok(
+        await herald([
+          'publish',
+          '--account',
+          iban,
+          '--type',
+          TRANSFER,
+          '--payload',
+          JSON.stringify(PAYLOAD),
+        ]),
+      ) as { id: string; webhook_status: string };
+      expect(published.webhook_status).toBe('pending');
+      await waitFor(
+        async () => {
+          const shown = await api.call(`/events/${published.id}`, { key: own.api_key });
+          return (shown.body as EventDetail).webhook_status === 'success';
+        },
+        { timeoutMs: 30_000, what: `the webhook of ${published.id} to succeed` },
+      );
+      expect(receiver.requests.map((request) => request.headers['webhook-id'])).toContain(published.id);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('account put refuses a bad IBAN or webhook URL with a message and stores nothing', async () => {
@@ -247,6 +288,8 @@ describe('accounts', () => {
     expect((await api.call(`/accounts/${UNREGISTERED}`, { key: org.api_key })).status).toBe(404);
 
     expect(failed(await herald(['account', 'put', '--org', org.id]), 2)).toContain('--iban is required');
+    const emptyUrl = ['account', 'put', '--org', org.id, '--iban', UNREGISTERED, '--webhook-url', ''];
+    expect(failed(await herald(emptyUrl), 2)).toContain('--webhook-url takes a URL, or none.');
   });
 
   it('account list prints what GET /accounts shows', async () => {

@@ -27,11 +27,10 @@ beforeAll(async () => {
       iban,
       orgId: 'org-many',
       endpointId: 'ep_000000000001',
-      createdAt: now,
       updatedAt: now,
     });
   }
-  await directory.putAccount({ iban: testIban(5), orgId: 'org-other', createdAt: now, updatedAt: now });
+  await directory.putAccount({ iban: testIban(5), orgId: 'org-other', updatedAt: now });
 });
 
 afterAll(async () => {

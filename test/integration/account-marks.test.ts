@@ -25,7 +25,7 @@ const NOW = '2026-11-23T12:00:00.000Z';
 describe('raiseSequenceFloor', () => {
   it('raises the floor to the highest sequence it was given, in any order', async () => {
     const iban = testIban();
-    await directory.putAccount({ iban, orgId: 'org-a', createdAt: NOW, updatedAt: NOW });
+    await directory.putAccount({ iban, orgId: 'org-a', updatedAt: NOW });
     const floor = async () => (await directory.getAccount(iban, { consistent: true }))?.sequenceFloor;
     expect(await floor()).toBeUndefined();
     await directory.raiseSequenceFloor(iban, 'org-a', 5);

@@ -182,20 +182,18 @@ describe('DynamoDirectoryStore tokens and accounts', () => {
 
     const now = '2026-11-22T12:00:00.000Z';
     const iban = 'DE89370400440532013000';
-    await directory.putAccount({ iban, orgId: org.id, createdAt: now, updatedAt: now });
+    await directory.putAccount({ iban, orgId: org.id, updatedAt: now });
     // The endpoint id given at creation stays; an account from before ids takes one at its next write.
     await directory.putAccount({
       iban,
       orgId: org.id,
       endpointId: 'ep_000000000001',
-      createdAt: now,
       updatedAt: now,
     });
     const kept = await directory.putAccount({
       iban,
       orgId: org.id,
       endpointId: 'ep_000000000002',
-      createdAt: now,
       updatedAt: now,
     });
     expect(kept.endpointId).toBe('ep_000000000001');

@@ -40,7 +40,6 @@ async function account(): Promise<string> {
     iban,
     orgId: 'org-1',
     webhookUrl: 'https://h.example.com/',
-    createdAt: now,
     updatedAt: now,
   });
   return iban;

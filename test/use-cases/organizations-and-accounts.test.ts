@@ -93,11 +93,26 @@ describe('putAccount', () => {
     expect(directory.accounts.get(IBAN)).toEqual(account);
   });
 
-  it('stores no URL for an absent or empty one (events are then skipped)', async () => {
+  it('creates an account without a URL when none is given; keeps a stored one then, removes it for null', async () => {
     const orgId = await newOrg();
     expect((await putAccount(directory, { orgId, iban: IBAN }, 'public-https')).webhookUrl).toBeUndefined();
-    const emptied = await putAccount(directory, { orgId, iban: IBAN, webhookUrl: '' }, 'public-https');
-    expect(emptied.webhookUrl).toBeUndefined();
+    const url = 'https://hooks.example.test/in';
+    await putAccount(directory, { orgId, iban: IBAN, webhookUrl: url }, 'public-https');
+    const kept = await putAccount(directory, { orgId, iban: IBAN, deliveryOrder: 'ordered' }, 'public-https');
+    expect(kept).toMatchObject({ webhookUrl: url, deliveryOrder: 'ordered' });
+    const removed = await putAccount(directory, { orgId, iban: IBAN, webhookUrl: null }, 'public-https');
+    expect(removed.webhookUrl).toBeUndefined();
+    expect(removed.deliveryOrder).toBe('ordered');
+  });
+
+  it('refuses an empty URL rather than reading it as a removal, and keeps the stored one', async () => {
+    const orgId = await newOrg();
+    const url = 'https://hooks.example.test/in';
+    await putAccount(directory, { orgId, iban: IBAN, webhookUrl: url }, 'public-https');
+    await expect(
+      putAccount(directory, { orgId, iban: IBAN, webhookUrl: '' }, 'public-https'),
+    ).rejects.toMatchObject({ params: [{ name: 'webhook_url' }] });
+    expect(directory.accounts.get(IBAN)?.webhookUrl).toBe(url);
   });
 
   it('updates an account of the same organization and keeps its creation time and endpoint id', async () => {

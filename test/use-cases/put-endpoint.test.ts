@@ -1,7 +1,8 @@
 /**
  * Putting an account's URL with its endpoint security (issue 18 review): ownership is checked before any
  * KMS work, the security is written before the URL (a new URL never gets plain JSON or no certificate
- * that the same request asked for), and a client certificate on an `http:` URL is refused.
+ * that the same request asked for), and a client certificate on an `http:` URL is refused. Every field
+ * absent keeps what is stored and only `null` removes it (issue 28).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -145,5 +146,76 @@ describe('putting an endpoint', () => {
     w.events.seed({ id: 'e8', account: IBAN, sequence: 8 });
     await putEndpoint(w.deps, { ...base, deliveryOrder: 'ordered' });
     expect(w.directory.accounts.get(IBAN)?.settledThrough).toBe(7);
+  });
+
+  describe('a field left out keeps what is stored, null removes it (issue 28)', () => {
+    const OLD_URL = 'https://old.example.com/h';
+    const own = { orgId: 'org-1', iban: IBAN };
+
+    it.each([
+      ['the operator', true],
+      ["the organization's key", false],
+    ])('keeps the URL through a write of the order alone, by %s', async (_who, mayCreate) => {
+      const w = world();
+      const put = await putEndpoint(w.deps, { ...own, security: {}, deliveryOrder: 'ordered', mayCreate });
+      expect(put).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
+      expect(w.directory.accounts.get(IBAN)).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
+    });
+
+    it('keeps the URL and the order through a write of a security field alone, set or removed', async () => {
+      const w = world();
+      w.directory.addAccount({ ...own, webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
+      const base = { ...own, mayCreate: false };
+      await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: PEM } });
+      expect(w.directory.accounts.get(IBAN)).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
+      const removed = await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: null } });
+      expect(removed.endpointSecurity?.payloadEncryption).toBeUndefined();
+      expect(w.directory.accounts.get(IBAN)).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
+    });
+
+    it('keeps the order and the security through a write of the URL alone, and removes the URL for null', async () => {
+      const w = world();
+      const base = { ...own, mayCreate: false };
+      await putEndpoint(w.deps, {
+        ...base,
+        security: { payloadEncryptionKey: PEM },
+        deliveryOrder: 'ordered',
+      });
+      await putEndpoint(w.deps, { ...base, webhookUrl: 'https://new.example.com/h', security: {} });
+      expect(w.directory.accounts.get(IBAN)).toMatchObject({
+        webhookUrl: 'https://new.example.com/h',
+        deliveryOrder: 'ordered',
+        endpointSecurity: { payloadEncryption: { bits: 2048 } },
+      });
+      const cleared = await putEndpoint(w.deps, { ...base, webhookUrl: null, security: {} });
+      expect(cleared.webhookUrl).toBeUndefined();
+      expect(w.directory.accounts.get(IBAN)?.webhookUrl).toBeUndefined();
+      expect(w.directory.accounts.get(IBAN)).toMatchObject({
+        deliveryOrder: 'ordered',
+        endpointSecurity: { payloadEncryption: { bits: 2048 } },
+      });
+      // Removed stays removed through a write that leaves the URL out.
+      await putEndpoint(w.deps, { ...base, security: {}, deliveryOrder: 'concurrent' });
+      expect(w.directory.accounts.get(IBAN)?.webhookUrl).toBeUndefined();
+    });
+
+    it('creates a new account without a URL when the operator gives none', async () => {
+      const w = world();
+      const NEW = 'GB82WEST12345698765432';
+      const created = await putEndpoint(w.deps, { ...own, iban: NEW, security: {}, mayCreate: true });
+      expect(created).toMatchObject({ iban: NEW, orgId: 'org-1' });
+      expect(created.webhookUrl).toBeUndefined();
+    });
+
+    it('refuses a client certificate when the URL left out is a stored http: one, writing nothing', async () => {
+      const w = world();
+      w.directory.addAccount({ ...own, webhookUrl: 'http://receiver.example.com/h' });
+      const refused = putEndpoint(w.deps, { ...own, security: certificate, mayCreate: false });
+      await expect(refused).rejects.toMatchObject({ params: [{ name: 'tls_client_certificate' }] });
+      expect(w.store.items.size).toBe(0);
+      // Removing the URL in the same request leaves nothing the certificate could be sent over in clear.
+      await putEndpoint(w.deps, { ...own, webhookUrl: null, security: certificate, mayCreate: false });
+      expect(w.directory.accounts.get(IBAN)?.endpointSecurity?.tlsClient).toBeDefined();
+    });
   });
 });

@@ -11,7 +11,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization } from '#domain/model';
-import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore, ReadOptions } from '#domain/ports';
 import {
   type AccountMarks,
   advanceSettledThrough,
@@ -75,15 +75,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && isTombstone(item) ? toAccountTombstone(item) : undefined;
   }
 
-  async putAccount(account: Account): Promise<Account> {
-    const hasUrl = account.webhookUrl !== undefined;
+  async putAccount(account: AccountWrite): Promise<Account> {
+    // A URL sets it, null removes it, undefined leaves the stored one (an update names only what it sets).
+    const url = account.webhookUrl;
     // Absent: the order stays as stored; `concurrent` removes the attribute (its default).
-    const order =
-      account.deliveryOrder === undefined
-        ? ''
-        : account.deliveryOrder === 'ordered'
-          ? ', delivery_order = :order'
-          : '';
+    const order = account.deliveryOrder === 'ordered' ? ', delivery_order = :order' : '';
     // A put that makes the account ordered starts a new order epoch (see `Account.orderEpoch`).
     const epoch = order === '' ? '' : ' ADD order_epoch :one';
     const orderRemoval = account.deliveryOrder === 'concurrent' ? ', delivery_order' : '';
@@ -95,11 +91,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
           UpdateExpression: [
             'SET org_id = :org, iban = :iban, updated_at = :now, created_at = if_not_exists(created_at, :now)',
             ', gsi1pk = :gpk, gsi1sk = :iban',
-            hasUrl ? ', webhook_url = :url' : '',
+            typeof url === 'string' ? ', webhook_url = :url' : '',
             account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
             order,
-            // Re-creating the organization's own deleted account revives its tombstone.
-            hasUrl ? ` REMOVE ${DELETED_AT}` : ` REMOVE webhook_url, ${DELETED_AT}`,
+            // Re-creating the organization's own deleted account revives its tombstone (which holds no URL).
+            url === null ? ` REMOVE webhook_url, ${DELETED_AT}` : ` REMOVE ${DELETED_AT}`,
             orderRemoval,
             epoch,
           ].join(''),
@@ -111,7 +107,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ':iban': account.iban,
             ':now': account.updatedAt,
             ':gpk': keys.orgAccounts(account.orgId),
-            ...(hasUrl ? { ':url': account.webhookUrl } : {}),
+            ...(typeof url === 'string' ? { ':url': url } : {}),
             ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
             ...(order === '' ? {} : { ':order': 'ordered', ':one': 1 }),
           },

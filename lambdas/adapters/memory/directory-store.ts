@@ -1,6 +1,6 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
-import type { AccountPage, AccountPageQuery, DirectoryStore, ReadOptions } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore, ReadOptions } from '#domain/ports';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
 
@@ -92,16 +92,19 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return { ...account, webhookHealth: this.health.get(iban) };
   }
 
-  async putAccount(account: Account): Promise<Account> {
+  async putAccount(account: AccountWrite): Promise<Account> {
     const existing = this.accounts.get(account.iban);
     if (existing && existing.orgId !== account.orgId) throw ibanTakenError(account.iban);
     const tombstone = this.tombstones.get(account.iban);
     if (tombstone && tombstone.orgId !== account.orgId) throw ibanHoldsEventsError(account.iban);
     this.tombstones.delete(account.iban);
+    // As the adapter: a URL sets it, null removes it, undefined keeps the stored one.
+    const webhookUrl =
+      account.webhookUrl === undefined ? existing?.webhookUrl : (account.webhookUrl ?? undefined);
     const stored: Account = {
       iban: account.iban,
       orgId: account.orgId,
-      ...(account.webhookUrl === undefined ? {} : { webhookUrl: account.webhookUrl }),
+      ...(webhookUrl === undefined ? {} : { webhookUrl }),
       ...((existing?.endpointId ?? account.endpointId) === undefined
         ? {}
         : { endpointId: existing?.endpointId ?? account.endpointId }),

@@ -1,7 +1,7 @@
 /**
  * The requests about accounts: a page of them (`GET /accounts` and the operator's listing), and those
- * that change one: its webhook URL (an organization key's `PUT /accounts/{iban}`, the operator's
- * `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
+ * that change one: its webhook URL and order (an organization key's `PUT /accounts/{iban}`, the
+ * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/delivery/order-gate';
@@ -49,24 +49,41 @@ export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindo
   return [known];
 }
 
+/** What an account write changes besides its endpoint security: each field absent keeps what is stored. */
+export interface AccountSettingsRequest {
+  /** A URL replaces the stored one, null removes it. */
+  readonly webhookUrl?: string | null;
+  readonly deliveryOrder?: DeliveryOrder;
+}
+
 /**
- * The body of an organization key's `PUT /accounts/{iban}`: `{"webhook_url": "<url>" | null}`.
+ * The body of an organization key's `PUT /accounts/{iban}`: `webhook_url`, `delivery_order` and the
+ * endpoint-security fields, each optional (absent keeps what is stored, `null` removes it).
  *
  * @throws ValidationError naming the field
  */
-export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): {
-  webhookUrl: string | undefined;
-  deliveryOrder?: DeliveryOrder;
-} {
+export function parseWebhookUrlRequest(event: APIGatewayProxyEvent): AccountSettingsRequest {
   const { webhook_url, delivery_order } = jsonBody(event, [
     'webhook_url',
     'delivery_order',
     ...ENDPOINT_SECURITY_FIELDS,
   ]);
-  if (webhook_url !== null && typeof webhook_url !== 'string') {
-    throw new ValidationError('webhook_url', 'must be a URL string, or null to stop deliveries');
-  }
-  return { webhookUrl: webhook_url ?? undefined, ...parseDeliveryOrder(delivery_order) };
+  return { ...parseWebhookUrl(webhook_url), ...parseDeliveryOrder(delivery_order) };
+}
+
+/**
+ * The optional `webhook_url` of an account write: absent keeps the stored URL, `null` removes it (an
+ * empty string is no way to say either).
+ *
+ * @throws ValidationError naming `webhook_url`
+ */
+function parseWebhookUrl(value: unknown): { webhookUrl?: string | null } {
+  if (value === undefined) return {};
+  if (value === null || (typeof value === 'string' && value !== '')) return { webhookUrl: value };
+  throw new ValidationError(
+    'webhook_url',
+    'must be a URL string, or null to stop deliveries (leave it out to keep the stored URL)',
+  );
 }
 
 /**
@@ -84,22 +101,21 @@ function parseDeliveryOrder(value: unknown): { deliveryOrder?: DeliveryOrder } {
 }
 
 /**
- * The body of the operator's `PUT /admin/accounts/{iban}`: `{"org", "webhook_url"?}`.
+ * The body of the operator's `PUT /admin/accounts/{iban}`: `org`, and the fields of an organization's
+ * `PUT /accounts/{iban}`, each optional (absent keeps what is stored; a new account has no URL).
  *
  * @throws ValidationError naming the field
  */
-export function parseAccountRequest(event: APIGatewayProxyEvent): {
-  orgId: string;
-  webhookUrl: string | undefined;
-  deliveryOrder?: DeliveryOrder;
-} {
+export function parseAccountRequest(
+  event: APIGatewayProxyEvent,
+): AccountSettingsRequest & { readonly orgId: string } {
   const body = jsonBody(event, ['org', 'webhook_url', 'delivery_order', ...ENDPOINT_SECURITY_FIELDS]);
   if (typeof body.org !== 'string' || body.org === '') throw new ValidationError('org', 'is required');
-  const url = body.webhook_url;
-  if (url !== undefined && url !== null && typeof url !== 'string') {
-    throw new ValidationError('webhook_url', 'must be a URL string, or null for no deliveries');
-  }
-  return { orgId: body.org, webhookUrl: url ?? undefined, ...parseDeliveryOrder(body.delivery_order) };
+  return {
+    orgId: body.org,
+    ...parseWebhookUrl(body.webhook_url),
+    ...parseDeliveryOrder(body.delivery_order),
+  };
 }
 
 /**

@@ -20,12 +20,29 @@ import { operation, type RouteDoc } from './operation';
 import type { JsonSchema } from './schemas';
 import { closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from './schemas';
 
-/** A settable webhook URL. */
-export const ACCOUNT_URL = {
-  type: ['string', 'null'],
-  format: 'uri',
-  description: 'Where webhooks go; absent or null: events are recorded as `skipped`.',
+/**
+ * The fields of every account write (`PUT /accounts/{iban}` and the operator's twin), each optional:
+ * absent keeps what is stored, `null` removes it.
+ */
+export const ACCOUNT_WRITE_FIELDS: Readonly<Record<string, JsonSchema>> = {
+  webhook_url: {
+    type: ['string', 'null'],
+    format: 'uri',
+    description:
+      'Where webhooks go. Absent: the stored URL stays (a new account has none); null: removed, the ' +
+      "account's events are then recorded as `skipped`.",
+  },
+  delivery_order: {
+    ...DELIVERY_ORDER,
+    description: 'Absent: the stored order stays (a new account is `concurrent`); `concurrent` sets it back.',
+  },
+  ...ENDPOINT_SECURITY_REQUEST,
 };
+
+/** What the account writes' descriptions say about their fields. */
+export const ACCOUNT_WRITE_RULE =
+  'Every field is optional and the write changes only those it names: absent keeps what is stored, ' +
+  '`null` removes it (`webhook_url` and the endpoint-security fields), so a client sends only what changes.';
 
 /** Attempts, successes and median latency, of a window or a bucket. */
 const TALLY = {
@@ -261,22 +278,11 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
   }),
   operation('PUT', '/accounts/{iban}', {
     operationId: 'setWebhookUrl',
-    summary: "Set the webhook URL of one of the organization's accounts",
+    summary: "Change one of the organization's accounts: its webhook URL, order or endpoint security",
+    description: ACCOUNT_WRITE_RULE,
     tags: ['accounts'],
     parameters: [parameterRef('Iban')],
-    requestBody: body({
-      type: 'object',
-      additionalProperties: false,
-      required: ['webhook_url'],
-      properties: {
-        webhook_url: ACCOUNT_URL,
-        delivery_order: {
-          ...DELIVERY_ORDER,
-          description: 'Absent: the stored order stays (new: `concurrent`).',
-        },
-        ...ENDPOINT_SECURITY_REQUEST,
-      },
-    }),
+    requestBody: body({ type: 'object', additionalProperties: false, properties: ACCOUNT_WRITE_FIELDS }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),
       '400': responseRef(

@@ -10,11 +10,10 @@ import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_LISTING, ACCOUNT_URL, ENABLE, ENDPOINT_BUSY } from './accounts';
+import { ACCOUNT_LISTING, ACCOUNT_WRITE_FIELDS, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
 import { CURSOR } from './admin-components';
-import { ENDPOINT_SECURITY_REQUEST } from './endpoint-security';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
-import { DELIVERY_ORDER, MIGRATE, REPLAY } from './feed';
+import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
 import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -164,20 +163,13 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   },
   putAccount: {
     summary: 'Create or update an account',
+    description: `${ACCOUNT_WRITE_RULE} Only \`org\` is required.`,
     parameters: [parameterRef('Iban')],
     requestBody: body({
       type: 'object',
       additionalProperties: false,
       required: ['org'],
-      properties: {
-        org: text('The organization that owns the account.'),
-        webhook_url: ACCOUNT_URL,
-        delivery_order: {
-          ...DELIVERY_ORDER,
-          description: 'Absent: the stored order stays (new: `concurrent`).',
-        },
-        ...ENDPOINT_SECURITY_REQUEST,
-      },
+      properties: { org: text('The organization that owns the account.'), ...ACCOUNT_WRITE_FIELDS },
     }),
     responses: {
       '200': ok('The account.', schemaRef('Account')),

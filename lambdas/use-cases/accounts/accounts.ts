@@ -3,17 +3,20 @@ import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
 import type { Account } from '#domain/model';
-import type { AccountPage, AccountPageQuery, DirectoryStore } from '#domain/ports';
+import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore } from '#domain/ports';
 import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
 
-/** Input of {@link putAccount}. */
+/** Input of {@link putAccount}: each field absent keeps what is stored. */
 export interface AccountInput {
   readonly orgId: string;
   readonly iban: string;
-  /** Absent or empty: the account's events are recorded as `skipped`. */
-  readonly webhookUrl?: string | undefined;
+  /**
+   * A URL replaces the stored one; null removes it (the account's events are then recorded as `skipped`);
+   * absent keeps it (a new account has none).
+   */
+  readonly webhookUrl?: string | null | undefined;
   /** Absent: the stored order stays (a new account's is `concurrent`). */
   readonly deliveryOrder?: DeliveryOrder | undefined;
 }
@@ -31,9 +34,11 @@ export interface PutAccountOptions {
 }
 
 /**
- * Creates or updates an account. The webhook URL is checked against the URL policy, then by `checkHost`.
+ * Creates or updates an account, setting only the fields the input gives. The webhook URL is checked
+ * against the URL policy, then by `checkHost`.
  *
  * @returns the stored account (the caller renders it)
+ * @throws ValidationError naming `webhook_url` for a URL the policy refuses (an empty one included)
  */
 export async function putAccount(
   directory: DirectoryStore,
@@ -43,26 +48,23 @@ export async function putAccount(
 ): Promise<Account> {
   const iban = parseIban('iban', input.iban);
   await requireOrganization(directory, input.orgId);
-  let webhookUrl: string | undefined;
-  if (input.webhookUrl) {
-    const url = checkWebhookUrl(input.webhookUrl, policy);
+  let webhookUrl = input.webhookUrl;
+  if (typeof webhookUrl === 'string') {
+    const url = checkWebhookUrl(webhookUrl, policy);
     await options.checkHost?.(url);
     webhookUrl = url.toString();
   }
-  const now = nowIso((options.clock ?? systemClock)());
-  // A new account gets this endpoint id; an existing one keeps its own (or, from before ids, takes it).
-  const endpointId = newEndpointId();
-  const account: Account = {
+  const write: AccountWrite = {
     iban,
     orgId: input.orgId,
     webhookUrl,
-    endpointId,
-    ...(input.deliveryOrder === undefined ? {} : { deliveryOrder: input.deliveryOrder }),
-    createdAt: now,
-    updatedAt: now,
+    // A new account gets this endpoint id; an existing one keeps its own (or, from before ids, takes it).
+    endpointId: newEndpointId(),
+    deliveryOrder: input.deliveryOrder,
+    updatedAt: nowIso((options.clock ?? systemClock)()),
   };
   const latest = await latestIfSwitching(directory, input.orgId, iban, input.deliveryOrder, options);
-  const stored = await directory.putAccount(account);
+  const stored = await directory.putAccount(write);
   if (latest === undefined) return stored;
   await directory.startOrder(iban, input.orgId, latest);
   return { ...stored, settledThrough: Math.max(stored.settledThrough ?? 0, latest) };
@@ -83,20 +85,6 @@ async function latestIfSwitching(
   const existing = await directory.getAccount(iban, { consistent: true });
   if (existing?.orgId === orgId && existing.deliveryOrder === 'ordered') return undefined;
   return options.latestSequence(orgId, iban);
-}
-
-/**
- * Sets the webhook URL of an existing account of the organization (an org key's `PUT /accounts/{iban}`);
- * another organization's account answers like an unknown one.
- */
-export async function setOwnWebhookUrl(
-  directory: DirectoryStore,
-  input: AccountInput,
-  policy: UrlPolicy,
-  options: PutAccountOptions = {},
-): Promise<Account> {
-  await getAccount(directory, input.orgId, input.iban);
-  return putAccount(directory, input, policy, options);
 }
 
 /** One page of the organization's accounts, by IBAN; each request reads what its page needs only. */

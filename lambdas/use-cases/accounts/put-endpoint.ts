@@ -1,6 +1,7 @@
 /**
  * `PUT /accounts/{iban}` (an organization's key) and the operator's `PUT /admin/accounts/{iban}`: the
- * webhook URL and the endpoint's security together. The order keeps each failure safe:
+ * webhook URL, the delivery order and the endpoint's security together, each changed only when the
+ * request names it (absent keeps what is stored, `null` removes it). The order keeps each failure safe:
  *
  * 1. ownership first: another organization's IBAN costs no KMS call and writes nothing;
  * 2. the URL and the security change are checked (the client key sealed) before any write;
@@ -39,7 +40,10 @@ export interface PutEndpointDeps {
   readonly now: () => number;
 }
 
-/** The request: the account's URL and security change, and whether it may create the account. */
+/**
+ * The request: the account's URL, order and security change (each absent keeps what is stored, `null`
+ * removes it), and whether it may create the account.
+ */
 export interface PutEndpointInput extends AccountInput {
   readonly security: EndpointSecurityChange;
   /** The operator's route creates the account; an organization's key only changes its own. */
@@ -65,14 +69,15 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
   const existing = input.mayCreate
     ? await ownOrFree(deps.directory, input.orgId, iban)
     : await getAccount(deps.directory, input.orgId, iban);
-  const url = input.webhookUrl ? checkWebhookUrl(input.webhookUrl, deps.policy) : undefined;
+  const url =
+    typeof input.webhookUrl === 'string' ? checkWebhookUrl(input.webhookUrl, deps.policy) : undefined;
   if (url) await deps.checkHost?.(url);
   let prepared: PreparedSecurity = {};
   if (!isEmptyChange(input.security)) {
     const context = { orgId: input.orgId, iban, nowMs: deps.now(), sealer: deps.sealer };
     prepared = await prepareEndpointSecurity(input.security, context);
   }
-  requireHttpsForClientCertificate(url, prepared, existing);
+  requireHttpsForClientCertificate(targetUrl(input.webhookUrl, url, existing), prepared, existing);
   // The host was checked above: the writes below check the URL's form only.
   if (isEmptyChange(prepared)) return putAccount(deps.directory, request, deps.policy, orderStart(deps));
   const account = existing ?? (await putAccount(deps.directory, { orgId: input.orgId, iban }, deps.policy));
@@ -93,6 +98,16 @@ async function ownOrFree(
   const tombstone = await directory.getAccountTombstone(iban);
   if (tombstone && tombstone.orgId !== orgId) throw ibanHoldsEventsError(iban);
   return undefined;
+}
+
+/** The URL the account has after the write: the one given, none when removed, else the one stored. */
+function targetUrl(
+  given: string | null | undefined,
+  checked: URL | undefined,
+  existing: Account | undefined,
+): URL | undefined {
+  if (given !== undefined) return checked;
+  return existing?.webhookUrl === undefined ? undefined : (URL.parse(existing.webhookUrl) ?? undefined);
 }
 
 /**
