@@ -20,8 +20,9 @@ const TOLERANCE_SECONDS = 300;
  * Starts a receiver on a free loopback port and prints one line per request. It verifies as the README
  * tells a customer's receiver to: `webhook-signature` with the `standardwebhooks` library and
  * `X-Signature` by hand (HMAC of `"<t>.<body>"`), both compared in constant time with a timestamp
- * within 5 minutes of now, and a `webhook-id` handled in the last 5 minutes acknowledged without being
- * handled again. Answers 204 to a verified webhook (200 to a repeat), 400 when a signature header is
+ * within 5 minutes of now. Its only change is the line it prints, which cannot fail, so it remembers a
+ * `webhook-id` for 5 minutes once printed and acknowledges a repeat without printing it again (a receiver
+ * whose change can fail records the id with the change: `docs/webhooks.md`). Answers 204 to a verified webhook (200 to a repeat), 400 when a signature header is
  * missing or malformed, 401 for a wrong signature or a stale timestamp, 413 for an oversized body; no
  * request can stop it.
  *
