@@ -50,8 +50,9 @@ Both headers always carry the same tokens, new first. The key of a token is the 
 
 A receiver holding either token verifies either header. To stop replays, reject a timestamp more than
 5 minutes from your clock; within them, a replay finds its event's id recorded and changes nothing (a
-repeat gets a 2xx). \`webhook_deliveries[].signing_keys\` names the tokens (\`whk_…\` ids, as
-\`GET /webhook-token\` shows them) that signed each attempt.
+repeat gets a 2xx). \`webhook_deliveries[].signing_keys\` names what signed each attempt: the tokens
+(\`whk_…\` ids, as \`GET /webhook-token\` shows them) and the Ed25519 keys (\`whak_…\`, as
+\`GET /webhook-keys\` shows them).
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
