@@ -138,8 +138,9 @@ export interface DeliveryAttempt {
   /** The URL the attempt was sent to (or refused); absent on attempts recorded before it was kept. */
   readonly url?: string | undefined;
   /**
-   * Ids (`whk_…`) of the tokens that signed the attempt, new first; empty when nothing was sent, absent on
-   * attempts recorded before they were kept.
+   * Ids of what signed the attempt, in the order of `webhook-signature`: the tokens (`whk_…`), then the
+   * Ed25519 keys (`whak_…`), each new first; empty when nothing was sent, absent on attempts recorded
+   * before they were kept.
    */
   readonly signingKeys?: readonly string[] | undefined;
   /**

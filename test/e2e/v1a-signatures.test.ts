@@ -33,6 +33,19 @@ async function publishAndReceive(): Promise<Received> {
   });
 }
 
+/** The ids the event's first attempt records as its signers, once it is recorded. */
+function recordedSigners(apiKey: string, request: Received): Promise<readonly string[]> {
+  const id = String(request.headers['webhook-id']);
+  return waitFor(
+    async () => {
+      const view = await op.api.call(`/events/${id}`, { key: apiKey });
+      const { webhook_deliveries } = view.body as { webhook_deliveries: { signing_keys: string[] }[] };
+      return webhook_deliveries[0]?.signing_keys;
+    },
+    { what: `the attempt of ${id}` },
+  );
+}
+
 /** The listed public keys whose signature each `v1a` entry is, checked with node:crypto. */
 function v1aSigners(request: Received, keys: readonly string[]): string[] {
   const signed = Buffer.from(
@@ -88,6 +101,12 @@ describe('v1a signatures', () => {
     expect(String(request.headers['webhook-signature'])).toMatch(/^v1,\S+ v1a,\S+$/);
     const publicKeys = [key?.public_key ?? ''];
     expect(v1aSigners(request, publicKeys)).toEqual(publicKeys);
+    // The attempt names the token (whk_…) and the key (whak_…, as listed) that signed it, apart.
+    expect(key?.key_id).toMatch(/^whak_[0-9a-f]{16}$/);
+    expect(await recordedSigners(org.api_key, request)).toEqual([
+      expect.stringMatching(/^whk_[0-9a-f]{16}$/),
+      key?.key_id,
+    ]);
     const tampered = { ...request, body: request.body.replace('}', ' }') };
     const calls = [snippetCall(publicKeys, request), snippetCall(publicKeys, tampered)];
     expect(await runNodeSnippet('v1a-receiver', 'verifyV1a', calls)).toEqual([true, false]);
@@ -114,6 +133,7 @@ describe('v1a signatures', () => {
     expect(byOperator.body).toHaveLength(1);
     const last = await publishAndReceive();
     expect(v1aSigners(last, [latest?.public_key ?? '', ...both])).toEqual([latest?.public_key]);
+    expect((await recordedSigners(org.api_key, last)).at(-1)).toBe(latest?.key_id);
 
     // v1a only: no HMAC at all, and the snippets still verify.
     const only = await op.api.call('/webhook-signatures', {

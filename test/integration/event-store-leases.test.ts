@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { uuidv7 } from '#domain/ids';
+import { SIGNING_KEY_ID_PREFIX } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
 import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES } from '#domain/truncate';
 import { MAX_WEBHOOK_URL_LENGTH } from '#domain/webhook-url';
@@ -153,7 +154,8 @@ describe('startCycle', () => {
 
   it('holds 60 attempts of the largest kind beside a 64 KiB payload that does not compress', async () => {
     // The worst case the limits allow: an incompressible 64 KiB body, the longest URL, full answers
-    // beside it, two signing keys and a signature on every attempt. DynamoDB Local enforces 400 KB.
+    // beside it, two tokens and two Ed25519 keys (both overlaps at once) and a signature on every attempt.
+    // DynamoDB Local enforces 400 KB.
     const event = await stored(
       newEvent({
         body: randomBytes(48 * 1024)
@@ -165,7 +167,12 @@ describe('startCycle', () => {
     const largest = {
       ...attempt(500, answerBesideUrl('x'.repeat(RESPONSE_BODY_LIMIT_BYTES), url)),
       url,
-      signingKeys: [`${TOKEN_ID_PREFIX}0123456789ab`, `${TOKEN_ID_PREFIX}ba9876543210`],
+      signingKeys: [
+        `${TOKEN_ID_PREFIX}0123456789abcdef`,
+        `${TOKEN_ID_PREFIX}fedcba9876543210`,
+        `${SIGNING_KEY_ID_PREFIX}0123456789abcdef`,
+        `${SIGNING_KEY_ID_PREFIX}fedcba9876543210`,
+      ],
       signature: `t=1790000000,sha256=${'a'.repeat(64)},sha256=${'b'.repeat(64)}`,
     };
     for (let cycle = 1; cycle <= 3; cycle++) {

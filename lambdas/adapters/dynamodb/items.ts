@@ -4,7 +4,7 @@
  */
 import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
 import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
-import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { type PreviousSigningKey, type SigningKey, signingKeyId } from '#domain/signing/signing-keys';
 import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
 
@@ -79,7 +79,10 @@ export function toOrganization(item: Record<string, unknown>): Organization {
   };
 }
 
-/** The stored map of a signing key (the private key stays sealed). */
+/**
+ * The stored map of a signing key (the private key stays sealed). Its `id` is written for readers of
+ * earlier versions; this one derives the id from the public key (see {@link toSigningKey}).
+ */
 export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<string, string> {
   return {
     id: key.id,
@@ -90,11 +93,12 @@ export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<str
   };
 }
 
+/** A stored signing key; its id derived from its public key, so a key stored with a `whk_` id shows `whak_`. */
 function toSigningKey(value: unknown): SigningKey | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const map = value as Record<string, unknown>;
   return {
-    id: String(map.id),
+    id: signingKeyId(String(map.public_key)),
     publicKey: String(map.public_key),
     sealedPrivateKey: String(map.sealed_private_key),
     createdAt: String(map.created_at),

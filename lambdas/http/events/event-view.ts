@@ -33,7 +33,10 @@ export interface DeliveryView {
   readonly response_time: number;
   /** Where the attempt was sent; null for attempts recorded before URLs were kept. */
   readonly url: string | null;
-  /** Ids (`whk_…`) of the tokens that signed it, new first; empty when nothing was sent or not recorded. */
+  /**
+   * Ids of what signed it: the tokens (`whk_…`), then the Ed25519 keys (`whak_…`), each new first; empty
+   * when nothing was sent or not recorded.
+   */
   readonly signing_keys: readonly string[];
 }
 

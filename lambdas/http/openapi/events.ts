@@ -7,6 +7,7 @@ import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { WEBHOOK_STATUSES } from '#domain/model';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
+import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/events/list-query';
 import type { HeaderObject, ParameterObject } from './objects';
@@ -26,12 +27,18 @@ import {
   uri,
 } from './schemas';
 
-/** A signing key id, as attempts and token views show it. */
+/** A webhook token's id, as attempts and token views show it. */
 export const TOKEN_ID = text(
   'Id of a webhook token (`token_id` in token views): `whk_` + the first 8 bytes of the SHA-256 of the token, in hex. Not secret.',
   {
     pattern: TOKEN_ID_PATTERN.source,
   },
+);
+
+/** An Ed25519 signing key's id, as attempts and `GET /webhook-keys` show it. */
+export const SIGNING_KEY_ID = text(
+  'Id of an Ed25519 signing key (`key_id` of `GET /webhook-keys`): `whak_` + the first 8 bytes of the SHA-256 of its `whpk_…` public key, in hex. Not secret.',
+  { pattern: SIGNING_KEY_ID_PATTERN.source },
 );
 
 /** An event's sequence, as the views and the webhook body show it. */
@@ -110,11 +117,14 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       ),
       signing_keys: {
         type: 'array',
-        items: TOKEN_ID,
-        maxItems: 2,
+        items: { oneOf: [TOKEN_ID, SIGNING_KEY_ID] },
+        maxItems: 4,
         description:
-          'Ids of the tokens that signed this attempt, new first (two during a token overlap); empty when ' +
-          'nothing was sent, or for attempts recorded before key ids were kept.',
+          'Ids of what signed this attempt, in the order of `webhook-signature`: the webhook tokens (`whk_…`, ' +
+          '`v1` and `X-Signature`), new first, then the Ed25519 keys (`whak_…`, `v1a`), new first; two of a ' +
+          'kind during its overlap. Empty when nothing was sent, or for attempts recorded before ids were ' +
+          'kept. Attempts recorded before Ed25519 keys had ids of their own name one `whk_` + the same 16 hex ' +
+          'digits as its `whak_` id.',
       },
     },
     'One delivery attempt.',

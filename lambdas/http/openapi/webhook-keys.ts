@@ -3,7 +3,7 @@
  * the schemas, an organization key's routes and the operator's twins (which `admin.ts` lists).
  */
 import { SIGNATURE_SCHEMES } from '#domain/model';
-import { TOKEN_ID } from './events';
+import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { body, ok, optionalBody, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -27,7 +27,7 @@ export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     additionalProperties: false,
     required: ['key_id', 'public_key', 'created_at'],
     properties: {
-      key_id: TOKEN_ID,
+      key_id: SIGNING_KEY_ID,
       public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
         pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
       }),

@@ -33,8 +33,9 @@ ${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')}; about ${SCHEDULE_HOU
 attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
 
 **Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries
-included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
-event id).
+included, sends it byte for byte. Delivery is at least once and unordered: apply each event once, keyed by its
+\`id\` (also \`webhook-id\`), the id recorded in the same transaction as the receiver's change and never before,
+so a change that failed (answered 5xx) is applied by the retry.
 
 **Signatures.** Each attempt is signed when it is sent, with the organization's tokens that sign at
 that moment: the current one and, for the overlap after a rotation (24 h by default), the previous one.
@@ -48,9 +49,10 @@ Both headers always carry the same tokens, new first. The key of a token is the 
   (\`v1,<new> v1,<old>\`).
 
 A receiver holding either token verifies either header. To stop replays, reject a timestamp more than
-5 minutes from your clock and remember the \`webhook-id\`s you handled for that long (a repeat gets a 2xx
-and is not acted on again). \`webhook_deliveries[].signing_keys\` names the tokens (\`whk_…\` ids, as
-\`GET /webhook-token\` shows them) that signed each attempt.
+5 minutes from your clock; within them, a replay finds its event's id recorded and changes nothing (a
+repeat gets a 2xx). \`webhook_deliveries[].signing_keys\` names what signed each attempt: the tokens
+(\`whk_…\` ids, as \`GET /webhook-token\` shows them) and the Ed25519 keys (\`whak_…\`, as
+\`GET /webhook-keys\` shows them).
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 

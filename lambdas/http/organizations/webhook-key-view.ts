@@ -8,7 +8,7 @@ import { renderTimestamp } from '#domain/time';
 
 /** One public key (the `WebhookKey` schema). */
 export interface WebhookKeyView {
-  /** `whk_…`, as attempts' `signing_keys` name it. */
+  /** `whak_…`, as attempts' `signing_keys` name it. */
   readonly key_id: string;
   /** `whpk_` + base64 of the raw 32-byte Ed25519 public key. */
   readonly public_key: string;

@@ -17,7 +17,11 @@ interface AttemptItem {
   ms: number;
   /** The URL it was sent to; absent on attempts recorded before it was kept. */
   url?: string;
-  /** Ids of the signing tokens without their `whk_` prefix; absent on attempts recorded before they were kept. */
+  /**
+   * Ids of the tokens and keys that signed it: a token's without its `whk_` prefix (the most frequent, kept
+   * short), any other whole. Before signing keys had ids of their own (`whak_`), theirs were stored as a
+   * token's and read back as `whk_` + the same 16 hex digits. Absent on attempts recorded before ids were kept.
+   */
   keys?: string[];
 }
 
@@ -107,9 +111,7 @@ export function attemptItem(attempt: DeliveryAttempt): AttemptItem {
     body: attempt.responseBody,
     ms: attempt.responseTimeMs,
     ...(attempt.url === undefined ? {} : { url: attempt.url }),
-    ...(attempt.signingKeys === undefined
-      ? {}
-      : { keys: attempt.signingKeys.map((id) => id.slice(TOKEN_ID_PREFIX.length)) }),
+    ...(attempt.signingKeys === undefined ? {} : { keys: attempt.signingKeys.map(storedKeyId) }),
   };
 }
 
@@ -184,6 +186,16 @@ export function toAttempts(deliveries: unknown): DeliveryAttempt[] {
     responseBody: a.body,
     responseTimeMs: Number(a.ms),
     url: a.url,
-    signingKeys: a.keys?.map((id) => TOKEN_ID_PREFIX + id),
+    signingKeys: a.keys?.map(keyIdOf),
   }));
+}
+
+/** A signing id as an attempt item stores it: a token's without its prefix, any other whole. */
+function storedKeyId(id: string): string {
+  return id.startsWith(TOKEN_ID_PREFIX) ? id.slice(TOKEN_ID_PREFIX.length) : id;
+}
+
+/** The id a stored attempt names: a bare one is a token's (and a signing key's stored before `whak_`). */
+function keyIdOf(stored: string): string {
+  return stored.includes('_') ? stored : TOKEN_ID_PREFIX + stored;
 }
