@@ -182,6 +182,11 @@ export interface EventRecord extends EventRef {
   readonly webhookRetries: number;
   /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
   readonly cycleBase: number;
+  /**
+   * Delivery cycles started, the first (at publish) included: 1 to `MAX_CYCLES`. A new cycle is refused
+   * once it reaches the cap, however few attempts the cycles made.
+   */
+  readonly cycles: number;
   /** Oldest first. */
   readonly deliveries: readonly DeliveryAttempt[];
   /** Epoch ms until which a consumer holds the right to make the next attempt. */

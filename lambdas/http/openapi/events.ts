@@ -4,6 +4,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { WEBHOOK_STATUSES } from '#domain/model';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
@@ -186,15 +187,15 @@ export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
 
 /** What redelivering one event does, for the organization's route and the operator's. */
 export const REDELIVER_DESCRIPTION =
-  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (within ` +
-  'the cap on cycles; for an account with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
+  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (an ` +
+  `event has at most ${MAX_CYCLES} cycles, its first included, however few attempts each made; for an account ` +
+  'with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
   'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
   'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
   'request body.';
 
 /** When a redelivery is refused. */
-export const REDELIVER_CONFLICT =
-  'The event has used all its cycles, or an attempt of it is under way right now.';
+export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;
 
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {

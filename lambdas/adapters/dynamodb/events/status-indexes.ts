@@ -8,11 +8,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
-import { MAX_ATTEMPTS } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
-import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import type { EventRef } from '#domain/model';
 import type { StatusChunk } from '#domain/ports';
+import { cyclesOfItem } from './event-items';
 import { conditionalUpdate, type EventTable } from './event-table';
 import { readIds } from './index-reads';
 
@@ -45,26 +45,33 @@ export async function nextFailedOrSkipped(
 }
 
 /**
- * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of
- * the status indexes; false when it is pending or has used all its cycles (then it leaves the indexes too,
- * or every reset would read it again first).
+ * The condition that the event item has a cycle left: fewer than `MAX_CYCLES` started, counted by
+ * `new_cycles`, or for an item stored before cycles were counted, read from `cycle_base` (see
+ * `cyclesOfItem`). `:added` is `MAX_CYCLES - 1`.
+ */
+const CYCLE_LEFT = '(new_cycles < :added OR (attribute_not_exists(new_cycles) AND cycle_base < :added))';
+
+/**
+ * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, counting it and
+ * taking the event out of the status indexes; false when it is pending or has started all its cycles
+ * (then it leaves the indexes too, or every reset would read it again first).
  */
 export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
   const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
-  const values = {
-    ':org': keys.eventIndexKey({ ...ref, orgId }),
-    ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
-  };
+  const values = { ':org': keys.eventIndexKey({ ...ref, orgId }), ':added': MAX_CYCLES - 1 };
   try {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
         Key: keys.eventAt(ref),
-        UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
-        ConditionExpression:
-          'gsi1pk = :org AND webhook_status IN (:failed, :skipped, :success) AND webhook_retries <= :lastStart',
+        // Every operand is read before the update: `cycle_base` here is the old one, as `cyclesOfItem` reads it.
+        UpdateExpression:
+          'SET webhook_status = :pending, cycle_base = webhook_retries, ' +
+          `new_cycles = if_not_exists(new_cycles, cycle_base) + :one REMOVE lease_until, next_attempt_at, ${indexes}`,
+        ConditionExpression: `gsi1pk = :org AND webhook_status IN (:failed, :skipped, :success) AND ${CYCLE_LEFT}`,
         ExpressionAttributeValues: {
           ...values,
+          ':one': 1,
           ':pending': 'pending',
           ':failed': 'failed',
           ':skipped': 'skipped',
@@ -83,13 +90,13 @@ export async function startCycle(table: EventTable, ref: EventRef, orgId: string
     const indexed =
       old?.[STATUS_INDEXES.failed.attribute] !== undefined ||
       old?.[STATUS_INDEXES.skipped.attribute] !== undefined;
-    if (indexed && old?.gsi1pk === values[':org'] && Number(old.webhook_retries) > values[':lastStart']) {
+    if (indexed && old?.gsi1pk === values[':org'] && cyclesOfItem(old) >= MAX_CYCLES) {
       // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
       await conditionalUpdate(table, 'LeaveStatusIndexes', {
         TableName: table.tableName,
         Key: keys.eventAt(ref),
         UpdateExpression: `REMOVE ${indexes}`,
-        ConditionExpression: 'gsi1pk = :org AND webhook_retries > :lastStart',
+        ConditionExpression: `gsi1pk = :org AND NOT ${CYCLE_LEFT}`,
         ExpressionAttributeValues: values,
       });
     }
