@@ -70,7 +70,8 @@ export interface LogRead {
   readonly limit: number;
   /**
    * Stop once the events taken hold this many bytes of webhook body (at least one event is always
-   * taken): the caller's answer must fit a Lambda response (6 MB).
+   * taken): it bounds what the read costs and holds, whatever the payloads. (What an answer of them
+   * weighs is measured where it is rendered.)
    */
   readonly maxBodyBytes?: number;
 }

@@ -45,7 +45,10 @@ export const SEQUENCE = int(
   1,
 );
 
-/** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
+/**
+ * The fields of the list view; the feed element adds `payload` and `next_attempt_at`, the detail view the
+ * attempts too, the webhook its payload.
+ */
 export const EVENT_FIELDS = {
   id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
   signature: nullable(
@@ -62,6 +65,19 @@ export const EVENT_FIELDS = {
   webhook_status: schemaRef('WebhookStatus'),
   webhook_retries: int('Attempts over all cycles; equals the length of `webhook_deliveries`.', 0),
   _links: schemaRef('EventLinks'),
+} satisfies Record<string, JsonSchema>;
+
+/** The fields of a feed element: the list view's, the payload and when the next attempt is due. */
+const FEED_EVENT_FIELDS = {
+  ...EVENT_FIELDS,
+  payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
+  next_attempt_at: nullable(
+    timestamp(
+      'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
+        'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
+        'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
+    ),
+  ),
 } satisfies Record<string, JsonSchema>;
 
 /** The schemas of events, merged into `components.schemas`. */
@@ -83,17 +99,14 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ),
   EventLinks: closed({ self: uri('This event.'), account: uri('The account of the event.') }),
   EventSummary: closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.'),
+  FeedEvent: closed(
+    FEED_EVENT_FIELDS,
+    'An event of the catch-up feed: its payload and delivery state, without its attempts (`GET /events/{id}` ' +
+      'has them).',
+  ),
   EventDetail: closed(
     {
-      ...EVENT_FIELDS,
-      payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
-      next_attempt_at: nullable(
-        timestamp(
-          'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
-            'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
-            'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
-        ),
-      ),
+      ...FEED_EVENT_FIELDS,
       webhook_deliveries: { type: 'array', items: schemaRef('Delivery'), description: 'Oldest first.' },
     },
     'One event with its payload and every delivery attempt.',
