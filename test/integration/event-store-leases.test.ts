@@ -2,7 +2,7 @@
  * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
@@ -172,6 +172,9 @@ describe('startCycle', () => {
     const event = await stored(newEvent());
     await store.recordAttempt(event, attempt(200), 'success');
     expect((await read(event.id)).cycles).toBe(1);
+    // The first cycle is the absent attribute: publishing and a first-try delivery store nothing for it.
+    const item = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(event) }));
+    expect(item.Item).not.toHaveProperty('new_cycles');
     for (let cycle = 2; cycle <= 3; cycle++) {
       expect(await store.startCycle(event, event.orgId)).toBe(true);
       expect(await read(event.id)).toMatchObject({ webhookStatus: 'pending', cycles: cycle });
