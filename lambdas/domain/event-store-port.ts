@@ -157,9 +157,10 @@ export interface EventStore {
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
    * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
-   * one again): status `pending`, cycle base = current attempts, one more cycle counted. False when the
-   * event is pending, or has started `MAX_CYCLES` cycles (it then leaves the status indexes, so
-   * {@link EventStore.nextFailedOrSkipped} no longer returns it).
+   * one again): status `pending`, cycle base = current attempts, one more cycle counted unless the current
+   * one made no attempt (it is replaced). False when the event is pending, or has counted `MAX_CYCLES`
+   * cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns
+   * it).
    */
   startCycle(ref: EventRef, orgId: string): Promise<boolean>;
   /**

@@ -183,8 +183,9 @@ export interface EventRecord extends EventRef {
   /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
   readonly cycleBase: number;
   /**
-   * Delivery cycles started, the first (at publish) included: 1 to `MAX_CYCLES`. A new cycle is refused
-   * once it reaches the cap, however few attempts the cycles made.
+   * Delivery cycles counted, the current one (the first, from publish, at first) included: 1 to
+   * `MAX_CYCLES`. A new cycle after one that made an attempt counts, however few attempts it made, and is
+   * refused at the cap; one after a cycle that sent nothing (a skipped event) takes its place uncounted.
    */
   readonly cycles: number;
   /** Oldest first. */

@@ -184,6 +184,26 @@ describe('startCycle', () => {
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
   });
 
+  it('replaces a cycle that sent nothing uncounted, so a skipped event keeps its cycles', async () => {
+    const event = await stored(newEvent({ webhookStatus: 'skipped' }));
+    for (let i = 0; i < 4; i++) {
+      expect(await store.startCycle(event, event.orgId)).toBe(true);
+      expect(await store.settlePending(event, 'skipped')).toBe(true);
+    }
+    expect(await read(event.id)).toMatchObject({ webhookRetries: 0, cycles: 1 });
+    // Still one index entry, not one per restart; then delivered in three counted cycles.
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).events.map((e) => e.id)).toEqual([event.id]);
+    expect(await store.startCycle(event, randomUUID())).toBe(false);
+    expect(await store.startCycle(event, event.orgId)).toBe(true);
+    await store.recordAttempt(event, attempt(200), 'success');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await store.startCycle(event, event.orgId)).toBe(true);
+      await store.recordAttempt(event, attempt(200), 'success');
+    }
+    expect(await store.startCycle(event, event.orgId)).toBe(false);
+    expect(await read(event.id)).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
+  });
+
   it('reads an item stored before cycles were counted from its cycle base, never granting more', async () => {
     // Base 0: no cycle after an attempt yet, so two more.
     const fresh = await stored(newEvent());

@@ -73,6 +73,26 @@ describe('redeliverEvent', () => {
     expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
   });
 
+  it('counts no cycle that sent nothing: a skipped event keeps its three for when it can be delivered', async () => {
+    const { events, queue, deps } = world();
+    const skipped = events.seed({ id: 'e1', webhookStatus: 'skipped' });
+    for (let reset = 0; reset < 5; reset++) {
+      expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: ['e1'], more: false });
+      // The consumer finds no URL again: skipped, nothing sent.
+      await events.settlePending(skipped, 'skipped');
+    }
+    expect(events.events.get('e1')).toMatchObject({ webhookRetries: 0, cycles: 1 });
+    expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+    await events.recordAttempt(skipped, answered(200), 'success');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+      await events.recordAttempt(skipped, answered(200), 'success');
+    }
+    await expect(redeliverEvent(deps, 'org-1', 'e1')).rejects.toThrow(ConflictError);
+    expect(events.events.get('e1')).toMatchObject({ webhookRetries: 3, cycles: 3 });
+    expect(queue.sent).toHaveLength(8);
+  });
+
   it('brings a pending event’s next attempt forward to now with one write and one message', async () => {
     const { events, queue, deps, clock } = world();
     events.seed({ id: 'e1', webhookRetries: 3, deliveries: [], nextAttemptAt: clock.now() + 3_600_000 });

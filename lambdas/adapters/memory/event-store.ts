@@ -24,7 +24,8 @@ import { type EventState, OrganizationReads } from './organization-reads';
  * next attempt, a failure only moves a pending event while a success always wins, an attempt that sent a
  * request leaves its `signature` on the event, a next attempt is brought forward only for the
  * organization's pending event without a live lease, and a new cycle starts only from
- * `failed`/`skipped`/`success` while the event has started fewer than `MAX_CYCLES` cycles. Listing
+ * `failed`/`skipped`/`success`, counted while fewer than `MAX_CYCLES` are (one after a cycle that sent
+ * nothing replaces it uncounted). Listing
  * returns whole records (the adapter returns summaries); the order is the adapter's: newest
  * `triggeredAt` first, ties by id descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
  * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
@@ -231,30 +232,27 @@ export class InMemoryEventStore implements EventStore, EventState {
     this.writes.push('StartCycle');
     const event = this.readEventNow(ref);
     const id = ref.id;
-    const ours = event !== undefined && event.orgId === orgId;
-    const settled =
-      event?.webhookStatus === 'failed' ||
-      event?.webhookStatus === 'skipped' ||
-      event?.webhookStatus === 'success';
-    const cycleLeft = event !== undefined && event.cycles < MAX_CYCLES;
-    const indexed = event?.webhookStatus === 'failed' || event?.webhookStatus === 'skipped';
-    if (ours && indexed && !cycleLeft && !this.unindexed.has(id)) {
-      // As the adapter: an event with no cycle left leaves the status indexes.
-      this.writes.push('LeaveStatusIndexes');
-      this.unindexed.add(id);
+    if (event === undefined || event.orgId !== orgId || event.webhookStatus === 'pending') return false;
+    // As the adapter: a cycle that sent nothing is replaced uncounted, by a second write.
+    const empty = event.webhookRetries === event.cycleBase;
+    if (empty) this.writes.push('RestartEmptyCycle');
+    if (!empty && event.cycles >= MAX_CYCLES) {
+      if (event.webhookStatus !== 'success' && !this.unindexed.has(id)) {
+        // As the adapter: an event with no cycle left leaves the status indexes.
+        this.writes.push('LeaveStatusIndexes');
+        this.unindexed.add(id);
+      }
+      return false;
     }
-    const allowed = ours && settled && cycleLeft;
-    if (allowed) {
-      this.events.set(id, {
-        ...event,
-        webhookStatus: 'pending',
-        cycleBase: event.webhookRetries,
-        cycles: event.cycles + 1,
-        leaseUntil: undefined,
-        nextAttemptAt: undefined,
-      });
-    }
-    return allowed;
+    this.events.set(id, {
+      ...event,
+      webhookStatus: 'pending',
+      cycleBase: event.webhookRetries,
+      cycles: empty ? event.cycles : event.cycles + 1,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
   }
 
   async indexStatus(ref: EventRef): Promise<boolean> {

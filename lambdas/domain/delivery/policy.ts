@@ -10,9 +10,11 @@ import { delayAfterAttempt } from './retry-schedule';
  * Delivery cycles one event may have: its first (at publish) and two more, each started by a redelivery,
  * a reset, a replay or an endpoint's recovery. Cycles are counted, not inferred from attempts: a cycle
  * that delivered at its first try used one attempt but is a cycle all the same, so the cap bounds how
- * often one event is sent again. It also bounds the attempts, which live in the event item (DynamoDB caps
- * it at 400 KB): at most {@link MAX_ATTEMPTS} a cycle, each keeping at most 4 KiB of answer and URL
- * together (`answerBesideUrl`), so 60 attempts and a 64 KiB payload stay near 330 KB.
+ * often one event is sent again. A cycle that sent nothing (the account had no URL, its endpoint was
+ * disabled) is not counted: the next one takes its place, so such events keep their cycles for when they
+ * can be delivered. The cap also bounds the attempts, which live in the event item (DynamoDB caps it at
+ * 400 KB): at most {@link MAX_ATTEMPTS} a cycle, each keeping at most 4 KiB of answer and URL together
+ * (`answerBesideUrl`), so 60 attempts and a 64 KiB payload stay near 330 KB.
  */
 export const MAX_CYCLES = 3;
 

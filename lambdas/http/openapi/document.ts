@@ -64,8 +64,9 @@ length of \`webhook_deliveries\` (oldest first). \`response_time\` is in millise
 \`POST /events/{id}/redeliver\` and \`POST /management/webhooks/reset\` give \`failed\` and \`skipped\` events
 (the redelivery and \`POST /accounts/{iban}/replay\` \`success\` ones too) a new cycle of up to ${MAX_ATTEMPTS}
 attempts and answer 202 with the ids queued. Earlier attempts stay recorded. An event has at most
-${MAX_CYCLES} cycles, its first included, however few attempts each made: a delivered event can be sent
-again twice; after that a redelivery answers 409 and a replay lists it in \`used_up\`.
+${MAX_CYCLES} cycles, its first included, however few attempts each made (one that sent nothing, as for
+an account without a URL, does not count): a delivered event can be sent again twice; after that a
+redelivery answers 409 and a replay lists it in \`used_up\`.
 
 ## Errors
 Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`),

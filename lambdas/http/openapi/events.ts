@@ -201,11 +201,11 @@ export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
 /** What redelivering one event does, for the organization's route and the operator's. */
 export const REDELIVER_DESCRIPTION =
   `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (an ` +
-  `event has at most ${MAX_CYCLES} cycles, its first included, however few attempts each made; for an account ` +
-  'with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
-  'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
-  'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
-  'request body.';
+  `event has at most ${MAX_CYCLES} cycles, its first included, however few attempts each made, not counting ` +
+  'one that sent nothing; for an account with `delivery_order: ordered`, the later events wait for it ' +
+  'again). A `pending` event has its next attempt brought forward to now, within its cycle (no extra ' +
+  'attempt: a retry that was due later is made now instead; an open circuit of the endpoint still holds ' +
+  'it back). Takes no request body.';
 
 /** When a redelivery is refused. */
 export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;

@@ -50,8 +50,9 @@ export interface EventItem extends ItemKey {
   webhook_retries: number;
   cycle_base: number;
   /**
-   * Cycles started after the first (by `startCycle`); absent until one is, so publishing writes nothing
-   * for it. See {@link cyclesOfItem} for items stored before cycles were counted.
+   * Cycles counted after the first (by `startCycle`: a new cycle after one that made an attempt); absent
+   * until one is, so publishing writes nothing for it. See {@link cyclesOfItem} for items stored before
+   * cycles were counted.
    */
   new_cycles?: number;
   deliveries: AttemptItem[];
@@ -184,12 +185,12 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
 }
 
 /**
- * The cycles an event item has started, its first included. Without `new_cycles` the item has started
- * none since cycles were counted, or it was stored before: an older item counted only attempts, so its
- * cycles after the first are read from `cycle_base`, the attempts before its current cycle (every
- * earlier cycle that sent anything made at least one), up to the cap. That never reads fewer cycles than
- * the item had, except cycles that sent nothing (which the old count let through too). `startCycle`'s
- * condition reads the same way (`if_not_exists(new_cycles, cycle_base)`).
+ * The cycles an event item has counted (`EventRecord.cycles`), its current one included. Without
+ * `new_cycles` it has counted none after the first, or it was stored before cycles were counted: an older
+ * item counted only attempts, so its cycles after the first are read from `cycle_base`, the attempts
+ * before its current cycle (each earlier cycle that counts made at least one), up to the cap. That never
+ * reads fewer than it had. `startCycle`'s condition reads the same way
+ * (`if_not_exists(new_cycles, cycle_base)`).
  */
 export function cyclesOfItem(item: Partial<Pick<EventItem, 'new_cycles' | 'cycle_base'>>): number {
   const added = item.new_cycles ?? Math.min(MAX_CYCLES - 1, Number(item.cycle_base ?? 0));
