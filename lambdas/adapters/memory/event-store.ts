@@ -25,13 +25,12 @@ import { type EventState, OrganizationReads } from './organization-reads';
  * request leaves its `signature` on the event, a next attempt is brought forward only for the
  * organization's pending event without a live lease, and a new cycle starts only from
  * `failed`/`skipped`/`success`, counted while fewer than `MAX_CYCLES` are (one after a cycle that sent
- * nothing replaces it uncounted). Listing
- * returns whole records (the adapter returns summaries); the order is the adapter's: newest
- * `triggeredAt` first, ties by id descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
- * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
- * Every `failed`/`skipped` event is in its sparse status index except the ids in `unindexed` (events
- * recorded before the indexes existed, or whose cycles are used up). Reads across an organization's
- * events are in `organization-reads.ts`.
+ * nothing replaces it uncounted). Listing returns whole records (the adapter returns summaries); the
+ * order is the adapter's: newest `triggeredAt` first, ties by id descending. `events` is public so tests
+ * can seed and inspect state; `expiresAt` keeps what `putEvent` was given; `writes` names every write
+ * call in order (one DynamoDB write each, as billed). Every `failed`/`skipped` event is in its sparse
+ * status index except the ids in `unindexed` (events recorded before the indexes existed, or whose
+ * cycles are used up). Reads across an organization's events are in `organization-reads.ts`.
  */
 export class InMemoryEventStore implements EventStore, EventState {
   readonly events = new EventMap();

@@ -20,12 +20,10 @@ export interface FeedAnswer {
  */
 export function toFeedAnswer(page: LogPage, baseUrl: string, iban: string, query: FeedQuery): FeedAnswer {
   const events = takeWithinBudget(page.events, (record) => toFeedEvent(record, baseUrl));
-  const cut = events.length < page.events.length;
-  const last = cut
-    ? page.events[events.length - 1]?.sequence
-    : page.more
-      ? page.nextAfterSequence
-      : undefined;
+  // Where the next answer goes on: after the last event returned, whichever ended this one.
+  let last: number | undefined;
+  if (events.length < page.events.length) last = page.events[events.length - 1]?.sequence;
+  else if (page.more) last = page.nextAfterSequence;
   const link = feedLinkHeader(baseUrl, iban, query, last);
   return link === undefined ? { events } : { events, link };
 }
