@@ -12,7 +12,7 @@ export interface PublisherOptions {
   readonly tableName: string;
   /** The stack's `ApiUrl` output (or custom domain): `_links` in webhook bodies point there. */
   readonly baseUrl: string;
-  /** Largest accepted serialized payload; 64 KiB by default. */
+  /** Largest accepted serialized payload; 64 KiB by default, at most 1 MiB (`MAX_PAYLOAD_BYTES_CEILING`). */
   readonly maxPayloadBytes?: number;
   /** A document client of your own (region, credentials); one from the default chain otherwise. */
   readonly client?: DynamoDBDocumentClient;

@@ -49,11 +49,27 @@ export const REPLAY_CHUNK = 100;
 export const FEED_LIMIT = 100;
 
 /**
- * Most bytes of webhook bodies one read of an account's log takes for an answer or a replay chunk (one
- * event is always taken): a feed answer stays within Lambda's 6 MB response with room for the rest of
- * each event (attempts, links); a fuller log ends the answer early with `Link: next` (or `more`).
+ * Most bytes of webhook bodies one read of an account's log takes for a feed answer or a replay chunk
+ * (one event is always taken): it bounds what the read costs and holds in memory, whatever the payloads;
+ * a fuller log ends the read early with `Link: next` (or `more`). What the answer may weigh is
+ * {@link ANSWER_BODY_MAX_BYTES}'s, measured on the answer as rendered.
  */
 export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
+
+/**
+ * Lambda's limit on the response of a synchronous invocation, which is the proxy result as JSON: the
+ * answer's body is a JSON string inside it, so its every `"` and `\` counts twice (a control character,
+ * `\u0001` in a JSON body, counts 7 bytes). A larger response fails the invocation and API Gateway
+ * answers 5xx; the local runtime does the same.
+ */
+export const LAMBDA_RESPONSE_MAX_BYTES = 6_291_456;
+
+/**
+ * Most bytes an answer's body may take inside its Lambda response (escaped as it is carried there): the
+ * rest of {@link LAMBDA_RESPONSE_MAX_BYTES} is room for the status and the headers (a `Link` is a few
+ * hundred bytes). An answer whose items would pass it ends early and says where to go on.
+ */
+export const ANSWER_BODY_MAX_BYTES = LAMBDA_RESPONSE_MAX_BYTES - 65_536;
 
 /**
  * Most sequences one publish tries (puts of its event) before it answers 503 busy; it also gives up at

@@ -9,6 +9,14 @@ import { isEventId, uuidv7 } from './ids';
 /** Largest serialised payload, in UTF-8 bytes, unless the caller sets another limit. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
 
+/**
+ * The highest limit a caller may set (`maxPayloadBytes`). Every event is read back whole (`GET
+ * /events/{id}`; a feed answer holds at least one event), and an answer must fit one Lambda response
+ * (6 MB): a payload this size whose every character is escaped carries at most twice its bytes, which
+ * beside an event's largest attempts stays well within it.
+ */
+export const MAX_PAYLOAD_BYTES_CEILING = 1_048_576;
+
 /** Deepest nesting of objects and arrays in a payload; keeps validation and later parsing bounded. */
 export const MAX_PAYLOAD_DEPTH = 64;
 
@@ -65,9 +73,13 @@ export function validatePublishInput(
   options: PublishInputOptions = {},
 ): ValidPublishInput {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
-  if (!Number.isInteger(maxPayloadBytes) || maxPayloadBytes < 2) {
+  if (
+    !Number.isInteger(maxPayloadBytes) ||
+    maxPayloadBytes < 2 ||
+    maxPayloadBytes > MAX_PAYLOAD_BYTES_CEILING
+  ) {
     throw new RangeError(
-      `maxPayloadBytes must be an integer of at least 2 (the size of {}), got ${maxPayloadBytes}`,
+      `maxPayloadBytes must be an integer from 2 (the size of {}) to ${MAX_PAYLOAD_BYTES_CEILING}, got ${maxPayloadBytes}`,
     );
   }
   if (typeof input !== 'object' || input === null) throw new ValidationError('input', 'expected an object');

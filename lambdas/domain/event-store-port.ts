@@ -70,7 +70,8 @@ export interface LogRead {
   readonly limit: number;
   /**
    * Stop once the events taken hold this many bytes of webhook body (at least one event is always
-   * taken): the caller's answer must fit a Lambda response (6 MB).
+   * taken): it bounds what the read costs and holds, whatever the payloads. (What an answer of them
+   * weighs is measured where it is rendered.)
    */
   readonly maxBodyBytes?: number;
 }
@@ -156,9 +157,10 @@ export interface EventStore {
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
    * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
-   * one again): status `pending`, cycle base = current attempts. False when the event is pending, or has
-   * used all its cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no
-   * longer returns it).
+   * one again): status `pending`, cycle base = current attempts, one more cycle counted unless the current
+   * one made no attempt (it is replaced). False when the event is pending, or has counted `MAX_CYCLES`
+   * cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns
+   * it).
    */
   startCycle(ref: EventRef, orgId: string): Promise<boolean>;
   /**

@@ -183,6 +183,12 @@ export interface EventRecord extends EventRef {
   readonly webhookRetries: number;
   /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
   readonly cycleBase: number;
+  /**
+   * Delivery cycles counted, the current one (the first, from publish, at first) included: 1 to
+   * `MAX_CYCLES`. A new cycle after one that made an attempt counts, however few attempts it made, and is
+   * refused at the cap; one after a cycle that sent nothing (a skipped event) takes its place uncounted.
+   */
+  readonly cycles: number;
   /** Oldest first. */
   readonly deliveries: readonly DeliveryAttempt[];
   /** Epoch ms until which a consumer holds the right to make the next attempt. */

@@ -2,8 +2,9 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseIban } from '#domain/iban';
-import { FEED_PARAMS, feedLinkHeader, parseFeedQuery } from '#http/accounts/feed-request';
-import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { FEED_PARAMS, parseFeedQuery } from '#http/accounts/feed-request';
+import { toFeedAnswer } from '#http/accounts/feed-view';
+import { toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
 import { baseUrlOf, orgIdOf, pathParam, queryParams } from '#http/request';
@@ -17,7 +18,7 @@ const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);
 /**
  * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
  * `GET /accounts/{iban}/events`, one account's catch-up feed in sequence order after a cursor, each event
- * with its payload, and `Link: next` while more may follow.
+ * with its payload (no attempts), as many as one answer carries, and `Link: next` while more may follow.
  */
 export const handler = apiHandler(async (event) => {
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
@@ -25,12 +26,8 @@ export const handler = apiHandler(async (event) => {
     const iban = parseIban('iban', pathParam(event, 'iban'));
     const query = parseFeedQuery(queryParams(event, FEED_PARAMS));
     const feed = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
-    const link = feedLinkHeader(baseUrl, iban, query, feed.more ? feed.nextAfterSequence : undefined);
-    return json(
-      200,
-      feed.events.map((record) => toEventDetail(record, baseUrl)),
-      link === undefined ? {} : { Link: link },
-    );
+    const answer = toFeedAnswer(feed, baseUrl, iban, query);
+    return json(200, answer.events, answer.link === undefined ? {} : { Link: answer.link });
   }
   const query = parseListQuery(event.multiValueQueryStringParameters);
   const page = await listEvents(store, orgIdOf(event), query);

@@ -1,7 +1,6 @@
-import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
 import type { LogEntry } from '#domain/delivery/order-gate';
-import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type {
   ClaimResult,
@@ -25,13 +24,13 @@ import { type EventState, OrganizationReads } from './organization-reads';
  * next attempt, a failure only moves a pending event while a success always wins, an attempt that sent a
  * request leaves its `signature` on the event, a next attempt is brought forward only for the
  * organization's pending event without a live lease, and a new cycle starts only from
- * `failed`/`skipped` within the per-event attempt cap. Listing returns whole records (the
- * adapter returns summaries); the order is the adapter's: newest `triggeredAt` first, ties by id
- * descending. `events` is public so tests can seed and inspect state; `expiresAt` keeps what
- * `putEvent` was given; `writes` names every write call in order (one DynamoDB write each, as billed).
- * Every `failed`/`skipped` event is in its sparse status index except the ids in `unindexed` (events
- * recorded before the indexes existed, or whose cycles are used up). Reads across an organization's
- * events are in `organization-reads.ts`.
+ * `failed`/`skipped`/`success`, counted while fewer than `MAX_CYCLES` are (one after a cycle that sent
+ * nothing replaces it uncounted). Listing returns whole records (the adapter returns summaries); the
+ * order is the adapter's: newest `triggeredAt` first, ties by id descending. `events` is public so tests
+ * can seed and inspect state; `expiresAt` keeps what `putEvent` was given; `writes` names every write
+ * call in order (one DynamoDB write each, as billed). Every `failed`/`skipped` event is in its sparse
+ * status index except the ids in `unindexed` (events recorded before the indexes existed, or whose
+ * cycles are used up). Reads across an organization's events are in `organization-reads.ts`.
  */
 export class InMemoryEventStore implements EventStore, EventState {
   readonly events = new EventMap();
@@ -74,6 +73,7 @@ export class InMemoryEventStore implements EventStore, EventState {
       webhookStatus: 'pending',
       webhookRetries: 0,
       cycleBase: 0,
+      cycles: 1,
       deliveries: [],
       ...event,
     };
@@ -119,7 +119,7 @@ export class InMemoryEventStore implements EventStore, EventState {
     const occupant = this.events.at(event.orgId, event.account, event.sequence);
     if (occupant) return { created: false, occupant: occupant.id };
     const { expiresAt, ...fields } = event;
-    const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, deliveries: [] };
+    const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, cycles: 1, deliveries: [] };
     // Keyed by id, as the tests inspect them; a second event with an id is a bug the tests must see.
     if (this.events.has(event.id)) throw new Error(`fake: a second event with id ${event.id}`);
     this.events.set(event.id, record);
@@ -231,33 +231,27 @@ export class InMemoryEventStore implements EventStore, EventState {
     this.writes.push('StartCycle');
     const event = this.readEventNow(ref);
     const id = ref.id;
-    const allowed =
-      event !== undefined &&
-      event.orgId === orgId &&
-      (event.webhookStatus === 'failed' ||
-        event.webhookStatus === 'skipped' ||
-        event.webhookStatus === 'success') &&
-      event.webhookRetries <= MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
-    const usedUp =
-      event !== undefined &&
-      event.orgId === orgId &&
-      (event.webhookStatus === 'failed' || event.webhookStatus === 'skipped') &&
-      event.webhookRetries > MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS;
-    if (usedUp && !this.unindexed.has(id)) {
-      // As the adapter: an event with no cycle left leaves the status indexes.
-      this.writes.push('LeaveStatusIndexes');
-      this.unindexed.add(id);
+    if (event === undefined || event.orgId !== orgId || event.webhookStatus === 'pending') return false;
+    // As the adapter: a cycle that sent nothing is replaced uncounted, by a second write.
+    const empty = event.webhookRetries === event.cycleBase;
+    if (empty) this.writes.push('RestartEmptyCycle');
+    if (!empty && event.cycles >= MAX_CYCLES) {
+      if (event.webhookStatus !== 'success' && !this.unindexed.has(id)) {
+        // As the adapter: an event with no cycle left leaves the status indexes.
+        this.writes.push('LeaveStatusIndexes');
+        this.unindexed.add(id);
+      }
+      return false;
     }
-    if (allowed) {
-      this.events.set(id, {
-        ...event,
-        webhookStatus: 'pending',
-        cycleBase: event.webhookRetries,
-        leaseUntil: undefined,
-        nextAttemptAt: undefined,
-      });
-    }
-    return allowed;
+    this.events.set(id, {
+      ...event,
+      webhookStatus: 'pending',
+      cycleBase: event.webhookRetries,
+      cycles: empty ? event.cycles : event.cycles + 1,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
   }
 
   async indexStatus(ref: EventRef): Promise<boolean> {

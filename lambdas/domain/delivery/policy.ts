@@ -1,17 +1,22 @@
 /**
  * What happens after a delivery attempt has been recorded: done, retry later, or give up; and how many
- * attempts a cycle, and an event over all its cycles, may have.
+ * attempts a cycle, and cycles an event, may have.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import type { EventRecord } from '#domain/model';
 import { delayAfterAttempt } from './retry-schedule';
 
 /**
- * Attempts one event may accumulate over all its cycles (a redelivery starts a new cycle of 20). Attempts
- * live in the event item, which DynamoDB caps at 400 KB; 60 attempts, each keeping at most 4 KiB of answer
- * and URL together (`answerBesideUrl`), and a 64 KiB payload stay near 330 KB.
+ * Delivery cycles one event may have: its first (at publish) and two more, each started by a redelivery,
+ * a reset, a replay or an endpoint's recovery. Cycles are counted, not inferred from attempts: a cycle
+ * that delivered at its first try used one attempt but is a cycle all the same, so the cap bounds how
+ * often one event is sent again. A cycle that sent nothing (the account had no URL, its endpoint was
+ * disabled) is not counted: the next one takes its place, so such events keep their cycles for when they
+ * can be delivered. The cap also bounds the attempts, which live in the event item (DynamoDB caps it at
+ * 400 KB): at most {@link MAX_ATTEMPTS} a cycle, each keeping at most 4 KiB of answer and URL together
+ * (`answerBesideUrl`), so 60 attempts and a 64 KiB payload stay near 330 KB.
  */
-export const MAX_ATTEMPTS_PER_EVENT = 3 * MAX_ATTEMPTS;
+export const MAX_CYCLES = 3;
 
 /** The outcome of an attempt for the event's status and the queue message. */
 export type DeliveryStep =

@@ -38,8 +38,8 @@ export function parseFeedQuery(params: Readonly<Record<string, string>>): FeedQu
 
 /**
  * `<…/accounts/{iban}/events?after_sequence=<last>&limit=L>; rel="next"` when more may follow (an answer
- * can hold fewer than L events when their payloads are large: a receiver follows the link until there is
- * none, not until an answer is short); undefined otherwise.
+ * can hold fewer than L events when their payloads are large, see `toFeedAnswer`: a receiver follows the
+ * link until there is none, not until an answer is short); undefined otherwise.
  */
 export function feedLinkHeader(
   baseUrl: string,

@@ -1,6 +1,6 @@
 /**
- * The JSON views of events (snake_case, as in the seed): the list element, and the single event with its
- * attempts.
+ * The JSON views of events (snake_case, as in the seed): the list element, the feed element, and the
+ * single event with its attempts.
  */
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
@@ -40,8 +40,12 @@ export interface DeliveryView {
   readonly signing_keys: readonly string[];
 }
 
-/** The answer of `GET /events/{id}`. */
-export interface EventDetailView {
+/**
+ * An element of the catch-up feed (`GET /accounts/{iban}/events`): the event with its payload and
+ * delivery state, without its attempts (`GET /events/{id}` has them). A receiver catching up applies
+ * payloads; attempts, up to 60 bodies of 4 KiB each, would take most of every answer.
+ */
+export interface FeedEventView {
   readonly id: string;
   readonly signature: string | null;
   readonly account: string;
@@ -56,6 +60,11 @@ export interface EventDetailView {
    * forward); null otherwise, and for a pending event whose first attempt of the cycle is queued.
    */
   readonly next_attempt_at: string | null;
+  readonly _links: EventLinks;
+}
+
+/** The answer of `GET /events/{id}`: the feed's fields and every attempt. */
+export interface EventDetailView extends Omit<FeedEventView, '_links'> {
   readonly webhook_deliveries: readonly DeliveryView[];
   readonly _links: EventLinks;
 }
@@ -76,13 +85,13 @@ export function toEventSummary(record: EventRecord, baseUrl: string): EventSumma
 }
 
 /**
- * The single-event view. The payload is read back from the stored webhook body, so the API shows
- * exactly what receivers were sent. Attempts keep the stored order, which is oldest first.
+ * The event with its payload and delivery state (a feed element). The payload is read back from the
+ * stored webhook body, so the API shows exactly what receivers were sent.
  */
-export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
+export function toFeedEvent(record: EventRecord, baseUrl: string): FeedEventView {
   const body: unknown = JSON.parse(record.body);
   const payload = typeof body === 'object' && body !== null && 'payload' in body ? body.payload : null;
-  // The summary's fields, with the payload and the attempts in their documented places.
+  // The summary's fields, with the payload in its documented place.
   const { webhook_status, webhook_retries, _links, ...head } = toEventSummary(record, baseUrl);
   return {
     ...head,
@@ -93,9 +102,14 @@ export function toEventDetail(record: EventRecord, baseUrl: string): EventDetail
       record.webhookStatus === 'pending' && record.nextAttemptAt !== undefined
         ? renderTimestamp(new Date(record.nextAttemptAt).toISOString())
         : null,
-    webhook_deliveries: record.deliveries.map(toDeliveryView),
     _links,
   };
+}
+
+/** The single-event view: {@link toFeedEvent} and the attempts, in the stored order (oldest first). */
+export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
+  const { _links, ...fields } = toFeedEvent(record, baseUrl);
+  return { ...fields, webhook_deliveries: record.deliveries.map(toDeliveryView), _links };
 }
 
 /** One attempt as the API shows it. */

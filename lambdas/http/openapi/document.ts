@@ -6,6 +6,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
@@ -61,8 +62,11 @@ length of \`webhook_deliveries\` (oldest first). \`response_time\` is in millise
 
 ## Redelivery
 \`POST /events/{id}/redeliver\` and \`POST /management/webhooks/reset\` give \`failed\` and \`skipped\` events
-a new cycle of up to ${MAX_ATTEMPTS} attempts and answer 202 with the ids queued. Earlier attempts stay
-recorded. Redelivering a \`pending\` or \`success\` event answers 409.
+(the redelivery and \`POST /accounts/{iban}/replay\` \`success\` ones too) a new cycle of up to ${MAX_ATTEMPTS}
+attempts and answer 202 with the ids queued. Earlier attempts stay recorded. An event has at most
+${MAX_CYCLES} cycles, its first included, however few attempts each made (one that sent nothing, as for
+an account without a URL, does not count): a delivered event can be sent again twice; after that a
+redelivery answers 409 and a replay lists it in \`used_up\`.
 
 ## Errors
 Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`),

@@ -4,6 +4,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { WEBHOOK_STATUSES } from '#domain/model';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
@@ -51,7 +52,10 @@ export const SEQUENCE = int(
   1,
 );
 
-/** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
+/**
+ * The fields of the list view; the feed element adds `payload` and `next_attempt_at`, the detail view the
+ * attempts too, the webhook its payload.
+ */
 export const EVENT_FIELDS = {
   id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
   signature: nullable(
@@ -68,6 +72,19 @@ export const EVENT_FIELDS = {
   webhook_status: schemaRef('WebhookStatus'),
   webhook_retries: int('Attempts over all cycles; equals the length of `webhook_deliveries`.', 0),
   _links: schemaRef('EventLinks'),
+} satisfies Record<string, JsonSchema>;
+
+/** The fields of a feed element: the list view's, the payload and when the next attempt is due. */
+const FEED_EVENT_FIELDS = {
+  ...EVENT_FIELDS,
+  payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
+  next_attempt_at: nullable(
+    timestamp(
+      'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
+        'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
+        'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
+    ),
+  ),
 } satisfies Record<string, JsonSchema>;
 
 /** The schemas of events, merged into `components.schemas`. */
@@ -89,17 +106,14 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ),
   EventLinks: closed({ self: uri('This event.'), account: uri('The account of the event.') }),
   EventSummary: closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.'),
+  FeedEvent: closed(
+    FEED_EVENT_FIELDS,
+    'An event of the catch-up feed: its payload and delivery state, without its attempts (`GET /events/{id}` ' +
+      'has them).',
+  ),
   EventDetail: closed(
     {
-      ...EVENT_FIELDS,
-      payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
-      next_attempt_at: nullable(
-        timestamp(
-          'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
-            'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
-            'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
-        ),
-      ),
+      ...FEED_EVENT_FIELDS,
       webhook_deliveries: { type: 'array', items: schemaRef('Delivery'), description: 'Oldest first.' },
     },
     'One event with its payload and every delivery attempt.',
@@ -196,15 +210,15 @@ export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
 
 /** What redelivering one event does, for the organization's route and the operator's. */
 export const REDELIVER_DESCRIPTION =
-  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (within ` +
-  'the cap on cycles; for an account with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
-  'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
-  'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
-  'request body.';
+  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (an ` +
+  `event has at most ${MAX_CYCLES} cycles, its first included, however few attempts each made, not counting ` +
+  'one that sent nothing; for an account with `delivery_order: ordered`, the later events wait for it ' +
+  'again). A `pending` event has its next attempt brought forward to now, within its cycle (no extra ' +
+  'attempt: a retry that was due later is made now instead; an open circuit of the endpoint still holds ' +
+  'it back). Takes no request body.';
 
 /** When a redelivery is refused. */
-export const REDELIVER_CONFLICT =
-  'The event has used all its cycles, or an attempt of it is under way right now.';
+export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;
 
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {

@@ -85,7 +85,8 @@ export const FEED_LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
   FeedLink: {
     description:
       'RFC 8288 `rel="next"`: the same feed after the last event returned, present while more may follow ' +
-      '(an answer holds fewer than `limit` events when their payloads pass 5 MB); follow it until it is absent.',
+      '(an answer holds fewer than `limit` events when their payloads would take it past what one answer ' +
+      'carries, about 6 MB); follow it until it is absent.',
     required: false,
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },
@@ -98,19 +99,21 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
     summary: "One account's events after a sequence, in sequence order (the catch-up feed)",
     description:
       'The events of the account with a `sequence` above `after_sequence`, ascending, each with its payload ' +
-      'and attempts: the way to be sure of having everything. Ordered by sequence, not by `triggered_at`, so ' +
-      'an event published later with an earlier `triggered_at` is not skipped, and events published ' +
-      'meanwhile only ever append. One consistent read of the account log, at most ' +
-      `${FEED_LIMIT} events, whatever the account holds. An IBAN the organization has no events of ` +
-      'answers an empty array. Pair it with webhooks: apply each webhook whose `sequence` is the next one ' +
-      'you expect, and when one skips ahead (or on start), read this feed from the last sequence applied.',
+      'and delivery state but not its attempts (`GET /events/{id}` has them): the way to be sure of having ' +
+      'everything. Ordered by sequence, not by `triggered_at`, so an event published later with an earlier ' +
+      '`triggered_at` is not skipped, and events published meanwhile only ever append. One consistent read ' +
+      `of the account log, at most ${FEED_LIMIT} events, whatever the account holds; fewer when their ` +
+      'payloads would take it past what one answer carries (about 6 MB; follow `Link`). An IBAN the ' +
+      'organization has no events of answers an empty array. Pair it with webhooks: apply each webhook ' +
+      'whose `sequence` is the next one you expect, and when one skips ahead (or on start), read this feed ' +
+      'from the last sequence applied.',
     tags: ['events'],
     parameters: [parameterRef('Iban'), parameterRef('AfterSequence'), parameterRef('FeedLimit')],
     responses: {
       '200': {
         description: 'Up to `limit` events, ascending by sequence; empty when none follow.',
         headers: { Link: { $ref: '#/components/headers/FeedLink' } },
-        content: json({ type: 'array', maxItems: FEED_LIMIT, items: schemaRef('EventDetail') }),
+        content: json({ type: 'array', maxItems: FEED_LIMIT, items: schemaRef('FeedEvent') }),
       },
       '400': responseRef(
         'BadRequest',

@@ -1,6 +1,5 @@
-import { MAX_ATTEMPTS } from '#config/delivery';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
-import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
@@ -65,7 +64,7 @@ export async function redeliverEvent(
     );
   }
   throw new ConflictError(
-    `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts), or changed state meanwhile.`,
+    `Event ${id} has used all ${MAX_CYCLES} delivery cycles, or changed state meanwhile.`,
   );
 }
 

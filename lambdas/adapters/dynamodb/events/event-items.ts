@@ -5,6 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
+import { MAX_CYCLES } from '#domain/delivery/policy';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
@@ -52,6 +53,12 @@ export interface EventItem extends ItemKey {
   webhook_status: WebhookStatus;
   webhook_retries: number;
   cycle_base: number;
+  /**
+   * Cycles counted after the first (by `startCycle`: a new cycle after one that made an attempt); absent
+   * until one is, so publishing writes nothing for it. See {@link cyclesOfItem} for items stored before
+   * cycles were counted.
+   */
+  new_cycles?: number;
   deliveries: AttemptItem[];
   lease_until?: number;
   next_attempt_at?: number;
@@ -172,10 +179,24 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     webhookStatus: event.webhook_status ?? 'pending',
     webhookRetries: Number(event.webhook_retries ?? 0),
     cycleBase: Number(event.cycle_base ?? 0),
+    cycles: cyclesOfItem(event),
     deliveries: toAttempts(event.deliveries),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
   };
+}
+
+/**
+ * The cycles an event item has counted (`EventRecord.cycles`), its current one included. Without
+ * `new_cycles` it has counted none after the first, or it was stored before cycles were counted: an older
+ * item counted only attempts, so its cycles after the first are read from `cycle_base`, the attempts
+ * before its current cycle (each earlier cycle that counts made at least one), up to the cap. That never
+ * reads fewer than it had. `startCycle`'s condition reads the same way
+ * (`if_not_exists(new_cycles, cycle_base)`).
+ */
+export function cyclesOfItem(item: Partial<Pick<EventItem, 'new_cycles' | 'cycle_base'>>): number {
+  const added = item.new_cycles ?? Math.min(MAX_CYCLES - 1, Number(item.cycle_base ?? 0));
+  return 1 + Number(added);
 }
 
 /** The recorded attempts of a stored `deliveries` list (absent: none yet), oldest first. */

@@ -43,6 +43,7 @@ export class EventItemSizes {
       webhook_status: record.webhookStatus,
       webhook_retries: record.webhookRetries,
       cycle_base: record.cycleBase,
+      new_cycles: record.cycles > 1 ? record.cycles - 1 : undefined,
       deliveries: record.deliveries.map(attemptItem),
       lease_until: record.leaseUntil,
       next_attempt_at: record.nextAttemptAt,
