@@ -1,6 +1,6 @@
 /**
- * The receiver's payload encryption key: an RSA public key of at least 2048 bits, given as PEM or as a
- * JWK, kept as a JWK with its public members only.
+ * The receiver's payload encryption key: an RSA public key of at least 2048 bits with the public
+ * exponent 65537, given as PEM or as a JWK, kept as a JWK with its public members only.
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { ValidationError } from '#domain/errors';
@@ -11,8 +11,15 @@ export const MIN_RSA_BITS = 2048;
 /** The largest: longer keys only slow every attempt down. */
 export const MAX_RSA_BITS = 8192;
 
+/**
+ * The only public exponent accepted (F4, JWK `e` = `AQAB`): what every RSA key generator makes. An
+ * exponent of 1 encrypts nothing (m¹ mod n = m: the padded content key is readable by anyone), and
+ * Herald does not judge other exponents, so one safe value is the rule.
+ */
+export const RSA_PUBLIC_EXPONENT = 65537n;
+
 const FIELD = 'payload_encryption_key';
-const REASON = `must be an RSA public key of ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits, as PEM (-----BEGIN PUBLIC KEY-----) or a JWK object`;
+const REASON = `must be an RSA public key of ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits with public exponent ${RSA_PUBLIC_EXPONENT}, as PEM (-----BEGIN PUBLIC KEY-----) or a JWK object`;
 
 /**
  * The key and its summary.
@@ -40,6 +47,10 @@ export function parsePayloadKey(value: string | Record<string, unknown>): {
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa' || bits < MIN_RSA_BITS || bits > MAX_RSA_BITS) {
     throw new ValidationError(FIELD, `${REASON}; this one is ${key.asymmetricKeyType} of ${bits} bits`);
+  }
+  const exponent = key.asymmetricKeyDetails?.publicExponent;
+  if (exponent !== RSA_PUBLIC_EXPONENT) {
+    throw new ValidationError(FIELD, `${REASON}; this one has public exponent ${exponent}`);
   }
   const exported = key.export({ format: 'jwk' });
   const jwk: RsaPublicJwk = { kty: 'RSA', n: String(exported.n), e: String(exported.e) };

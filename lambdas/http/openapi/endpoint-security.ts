@@ -2,7 +2,7 @@
  * The endpoint-security fields of accounts in the OpenAPI document: what the account views show, and
  * the write-only fields of `PUT /accounts/{iban}` and its operator twin.
  */
-import { MAX_RSA_BITS, MIN_RSA_BITS } from '#domain/endpoint-security/payload-key';
+import { MAX_RSA_BITS, MIN_RSA_BITS, RSA_PUBLIC_EXPONENT } from '#domain/endpoint-security/payload-key';
 import type { JsonSchema } from './schemas';
 import { closed, nullable, text, timestamp } from './schemas';
 
@@ -35,7 +35,7 @@ export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
 export const ENDPOINT_SECURITY_REQUEST: Readonly<Record<string, JsonSchema>> = {
   payload_encryption_key: {
     description:
-      `The receiver's RSA public key (${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits) as PEM or a JWK: webhook bodies are ` +
+      `The receiver's RSA public key (${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits, public exponent ${RSA_PUBLIC_EXPONENT}) as PEM or a JWK: webhook bodies are ` +
       'then a JWE compact serialization (`RSA-OAEP-256`, `A256GCM`) sent as `application/jose` and signed ' +
       'over those bytes; the API keeps showing the plain event. Absent: unchanged; null: plain JSON again.',
     oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }],
