@@ -4,9 +4,10 @@
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MAX_PUBLIC_KEY_LENGTH } from '#config/limits';
 import { parsePayloadKey, thumbprint } from '#domain/endpoint-security/payload-key';
 import { ValidationError } from '#domain/errors';
-import { catchError } from './catch-error';
+import { catchError, invalidParams } from './catch-error';
 
 const rsa = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits });
 const jwkOf = (key: KeyObject) => key.export({ format: 'jwk' }) as Record<string, unknown>;
@@ -77,5 +78,24 @@ describe('payload encryption keys', () => {
     expect((error as ValidationError).params[0]?.reason).toMatch(
       /2048 to 8192 bits with public exponent 65537/,
     );
+  });
+
+  it('refuse a key longer than the bound before parsing it, naming the bound (PEM, or a JWK as JSON)', () => {
+    const long = `${pem}${'\n'.repeat(MAX_PUBLIC_KEY_LENGTH)}`;
+    expect(invalidParams(() => parsePayloadKey(long))).toEqual([
+      {
+        name: 'payload_encryption_key',
+        reason: `must have at most ${MAX_PUBLIC_KEY_LENGTH} characters (PEM); this one has ${long.length}`,
+      },
+    ]);
+    const jwk = { ...jwkOf(publicKey), x5c: ['A'.repeat(MAX_PUBLIC_KEY_LENGTH)] };
+    expect(invalidParams(() => parsePayloadKey(jwk))).toEqual([
+      {
+        name: 'payload_encryption_key',
+        reason: expect.stringMatching(
+          new RegExp(`^must have at most ${MAX_PUBLIC_KEY_LENGTH} characters \\(JWK as JSON\\)`),
+        ),
+      },
+    ]);
   });
 });

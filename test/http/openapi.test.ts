@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  MAX_CERTIFICATE_PEM_LENGTH,
+  MAX_PRIVATE_KEY_PEM_LENGTH,
+  MAX_PUBLIC_KEY_LENGTH,
+} from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
@@ -148,6 +153,20 @@ describe('buildOpenApiDocument', () => {
       $ref: '#/components/schemas/WebhookPayload',
     });
     expect(post?.description).toMatch(/HMAC-SHA256/);
+  });
+
+  it('states the bounds of the endpoint-security fields as the API enforces them (maxLength)', () => {
+    for (const path of ['/accounts/{iban}', '/admin/accounts/{iban}']) {
+      const schema = doc.paths[path]?.put?.requestBody?.content['application/json']?.schema as {
+        properties: Record<string, { maxLength?: number; oneOf?: { maxLength?: number }[] }>;
+      };
+      expect(schema.properties.tls_client_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_ca_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_client_key?.maxLength, path).toBe(MAX_PRIVATE_KEY_PEM_LENGTH);
+      expect(schema.properties.payload_encryption_key?.oneOf?.[0]?.maxLength, path).toBe(
+        MAX_PUBLIC_KEY_LENGTH,
+      );
+    }
   });
 
   it('documents the webhook body the service really sends', () => {

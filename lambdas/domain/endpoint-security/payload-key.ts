@@ -3,8 +3,10 @@
  * exponent 65537, given as PEM or as a JWK, kept as a JWK with its public members only.
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { MAX_PUBLIC_KEY_LENGTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
 import type { PayloadKeySummary, RsaPublicJwk } from './endpoint-security';
+import { requireAtMost } from './pem';
 
 /** The smallest modulus accepted: NIST's floor for RSA through 2030. */
 export const MIN_RSA_BITS = 2048;
@@ -25,12 +27,15 @@ const REASON = `must be an RSA public key of ${MIN_RSA_BITS} to ${MAX_RSA_BITS} 
  * The key and its summary.
  *
  * @throws ValidationError naming `payload_encryption_key` for anything but an RSA public key in range
- *   (a private key is refused too: it must never be sent to Herald)
+ *   (a private key is refused too: it must never be sent to Herald), or for a PEM text or JWK (as JSON)
+ *   longer than {@link MAX_PUBLIC_KEY_LENGTH}, before it is parsed
  */
 export function parsePayloadKey(value: string | Record<string, unknown>): {
   readonly jwk: RsaPublicJwk;
   readonly summary: PayloadKeySummary;
 } {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  requireAtMost(FIELD, text, MAX_PUBLIC_KEY_LENGTH, typeof value === 'string' ? 'PEM' : 'JWK as JSON');
   let key: KeyObject;
   try {
     if (typeof value === 'string') {
