@@ -21,10 +21,11 @@ export interface IssueOptions {
   readonly days?: number;
   /** The whole subject DN in openssl's `/K=V/…` form, instead of `/CN=<name>`. */
   readonly dn?: string;
-  /** `openssl genpkey` arguments of the certificate's key (default: EC P-256), e.g. `rsa_keygen_bits:1024`. */
-  readonly key?: readonly string[];
-  /** The signature's digest (default: openssl's, SHA-256). */
-  readonly digest?: string;
+  /**
+   * The certificate's key: `openssl genpkey` arguments (default: EC P-256), e.g. `rsa_keygen_bits:1024`,
+   * or a PEM private key made elsewhere (a DSA key, say, which genpkey makes only from parameters).
+   */
+  readonly key?: readonly string[] | string;
 }
 
 /** The CA, what it issues, and its removal. */
@@ -45,8 +46,10 @@ export function createTestCa(
   const dir = mkdtempSync(join(tmpdir(), 'herald-ca-'));
   const path = (file: string) => join(dir, file);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const newKey = (file: string, key: readonly string[] = EC_P256) =>
-    openssl('genpkey', ...key, '-out', path(file));
+  const newKey = (file: string, key: readonly string[] | string = EC_P256) =>
+    typeof key === 'string'
+      ? writeFileSync(path(file), key, { mode: 0o600 })
+      : openssl('genpkey', ...key, '-out', path(file));
   newKey('ca.key', options.key);
   openssl(
     'req',
@@ -96,7 +99,6 @@ export function createTestCa(
         String(options.days ?? 1),
         '-extfile',
         `${base}.ext`,
-        ...(options.digest ? [`-${options.digest}`] : []),
         '-out',
         `${base}.pem`,
       );

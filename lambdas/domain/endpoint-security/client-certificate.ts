@@ -1,7 +1,8 @@
 /**
  * An endpoint's mutual-TLS material: the client certificate chain and its private key (the key sealed at
- * rest), and a CA to trust for the receiver. Checked when given: PEM of a bounded length that parses, a
- * key that matches the leaf certificate, nothing expired; each refusal names its field and what it allows.
+ * rest), and a CA to trust for the receiver. Checked when given: PEM of a bounded length that parses,
+ * keys TLS can use (`tls-keys.ts`), a key that matches the leaf certificate, nothing expired; each refusal names its
+ * field and what it allows.
  */
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import {
@@ -13,6 +14,7 @@ import { ValidationError } from '#domain/errors';
 import { truncateText } from '#domain/truncate';
 import type { CertificateSummary } from './endpoint-security';
 import { pemBlocks, requireAtMost } from './pem';
+import { checkTlsKeys } from './tls-keys';
 
 /** How long before a client certificate expires its metric and alarm speak up. */
 export const CERTIFICATE_WARNING_DAYS = 14;
@@ -58,16 +60,19 @@ export function summarize(certificate: X509Certificate): CertificateSummary {
  * Checks a client certificate chain and key, and summarises the leaf.
  *
  * @throws ValidationError naming `tls_client_certificate` (too long, unparsable, expired or not yet
- *   valid) or `tls_client_key` (too long, not a PEM private key, or not the certificate's key)
+ *   valid, a key TLS cannot use) or `tls_client_key` (too long, not a PEM private key, or not the
+ *   certificate's key)
  */
 export function checkClientCertificate(
   chainPem: string,
   keyPem: string,
   nowMs: number,
 ): { readonly summary: CertificateSummary; readonly key: KeyObject } {
-  const [leaf] = parseCertificates('tls_client_certificate', chainPem);
+  const chain = parseCertificates('tls_client_certificate', chainPem);
+  const [leaf] = chain;
   if (!leaf) throw new ValidationError('tls_client_certificate', 'is empty');
   checkValidity('tls_client_certificate', leaf, nowMs);
+  checkTlsKeys('tls_client_certificate', chain);
   requireAtMost('tls_client_key', keyPem, MAX_PRIVATE_KEY_PEM_LENGTH, 'PEM');
   let key: KeyObject;
   try {
@@ -94,6 +99,7 @@ export function checkClientCertificate(
  */
 export function checkCaCertificate(pem: string, nowMs: number): CertificateSummary {
   const certificates = parseCertificates('tls_ca_certificate', pem);
+  checkTlsKeys('tls_ca_certificate', certificates);
   for (const certificate of certificates) {
     checkValidity('tls_ca_certificate', certificate, nowMs);
     if (!certificate.ca)
