@@ -1,7 +1,7 @@
 /**
  * One attempt on the wire: the URL checked against the policy, the request signed with the tokens that
- * sign at this moment, sent, and what was sent where (URL, signing key ids, `X-Signature`) kept with
- * the receiver's answer for the attempt's record. An attempt Herald could not make (its request could not
+ * sign at this moment, sent, and what was sent where (URL with its query's values masked, signing key
+ * ids, `X-Signature`) kept with the receiver's answer for the attempt's record. An attempt Herald could not make (its request could not
  * be prepared, signed or sent) is a failed attempt like any other: status 0 and why, never a throw, so it
  * counts in its cycle and the event settles like one whose receiver never answers.
  */
@@ -11,6 +11,7 @@ import type { ClientTls, SendResult, WebhookSender } from '#domain/ports';
 import { signWebhook } from '#domain/signing/signatures';
 import type { OpenedSigningKey } from '#domain/signing/signing-keys';
 import { answerBesideUrl } from '#domain/truncate';
+import { maskUrlSecrets } from '#domain/urls';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import type { OutgoingBody } from './endpoint-request';
 
@@ -30,7 +31,8 @@ export interface SentAttempt {
 }
 
 /**
- * The record of an attempt Herald could not make: status 0, `not sent: <reason>`, signed by no key.
+ * The record of an attempt Herald could not make: status 0, `not sent: <reason>`, signed by no key, the
+ * URL's query values masked as on every attempt.
  *
  * @param reason - what could not be done, in words fit for the event's readers (no secret, no address)
  */
@@ -41,14 +43,15 @@ export function notSent(
   error: unknown,
   elapsedMs = 0,
 ): SentAttempt {
-  const responseBody = answerBesideUrl(`not sent: ${reason}`, url);
+  const shown = maskUrlSecrets(url);
+  const responseBody = answerBesideUrl(`not sent: ${reason}`, shown);
   return {
     attempt: {
       deliveredAt,
       responseStatus: 0,
       responseBody,
       responseTimeMs: elapsedMs,
-      url,
+      url: shown,
       signingKeys: [],
     },
     error,
@@ -91,12 +94,21 @@ export async function sendAttempt(
 ): Promise<SentAttempt> {
   const started = deps.now();
   const deliveredAt = new Date(started).toISOString();
+  // What the record keeps of the URL: a token in its query must not live on in every attempt.
+  const shown = maskUrlSecrets(url);
   try {
     checkWebhookUrl(url, deps.urlPolicy);
   } catch (error) {
     const responseBody = `refused: ${(error as Error).message}`;
     return {
-      attempt: { deliveredAt, responseStatus: 0, responseBody, responseTimeMs: 0, url, signingKeys: [] },
+      attempt: {
+        deliveredAt,
+        responseStatus: 0,
+        responseBody,
+        responseTimeMs: 0,
+        url: shown,
+        signingKeys: [],
+      },
     };
   }
   const timestamp = Math.floor(started / 1000);
@@ -130,9 +142,9 @@ export async function sendAttempt(
     attempt: {
       deliveredAt,
       responseStatus: result.status,
-      responseBody: answerBesideUrl(result.body, url),
+      responseBody: answerBesideUrl(result.body, shown),
       responseTimeMs: result.elapsedMs,
-      url,
+      url: shown,
       signingKeys: signed.keyIds,
       signature: signed.xSignature,
     },
