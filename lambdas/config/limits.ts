@@ -113,6 +113,29 @@ export const PUBLISH_BACKOFF_BUDGET_MS = 8_000;
  */
 export const CLAIM_LEASE_MS = 30_000;
 
+/**
+ * Longest PEM text of `tls_client_certificate` (a chain, leaf first) and of `tls_ca_certificate` (one or
+ * more CAs), in characters: a leaf with a few intermediates fits with room. Checked before anything
+ * parses the field, and it keeps the endpoint's item small: the consumer reads it with every batch.
+ */
+export const MAX_CERTIFICATE_PEM_LENGTH = 16_384;
+
+/** Longest `tls_client_key` (PEM), in characters: an RSA key of 8,192 bits as PKCS #8 has about 6,400. */
+export const MAX_PRIVATE_KEY_PEM_LENGTH = 8_192;
+
+/**
+ * Longest `payload_encryption_key`, in characters: its PEM text, or its JWK object written as JSON (an
+ * RSA key of 8,192 bits needs about 1,500 either way).
+ */
+export const MAX_PUBLIC_KEY_LENGTH = 4_096;
+
+/**
+ * Most characters of a certificate's subject or issuer kept in the account's summary (and shown); a
+ * longer name is cut and ends with `…`. The summary rides on the account item, which every delivery
+ * batch reads.
+ */
+export const MAX_CERTIFICATE_NAME_LENGTH = 256;
+
 /** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
 export interface OrganizationUsage {
   /** Steady-state requests per second of one organization. */

@@ -60,6 +60,10 @@ export interface WebhookRequest {
 
 /** Sends webhook POSTs. */
 export interface WebhookSender {
+  /**
+   * Sends one request. A request it cannot make (its TLS context, the DNS answer, the connection) resolves
+   * with status 0 and why, like a receiver that does not answer; the consumer records a throw the same way.
+   */
   send(request: WebhookRequest): Promise<SendResult>;
 }
 

@@ -87,6 +87,8 @@ const delivery = {
   directory,
   now: Date.now,
 };
+/** The operators set the accounts' URLs: they see them whole. */
+const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpointDeps = putEndpointDeps({ directory, events: delivery.events, endpointSecrets, sealer }, policy);
@@ -154,7 +156,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const path = `/admin/organizations/${encodeURIComponent(org(event))}/accounts`;
     return json(
       200,
-      page.accounts.map((account) => toAccountView(account, baseUrl)),
+      page.accounts.map((account) => toAccountView(account, baseUrl, OPERATOR)),
       { Link: accountListLink(baseUrl, path, query, page) },
     );
   },
@@ -185,7 +187,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
     const security = parseEndpointSecurity(event);
     const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: true });
-    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL), OPERATOR));
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };

@@ -53,6 +53,14 @@ export function deliveryObserver(
           responseTimeMs,
           ...(endpoint ? { endpointState: endpoint.health.state, endpointChange: endpoint.change } : {}),
         });
+        if (outcome.notSentError !== undefined) {
+          // Recorded as a failed attempt saying why in short; the error itself is for the operator.
+          logger.error('Webhook attempt not made; recorded as failed', {
+            eventId: id,
+            account,
+            error: outcome.notSentError,
+          });
+        }
         if (outcome.endpointError !== undefined) {
           // Advisory: the attempt is recorded; the endpoint's state catches up with its next attempt.
           logger.warn('Endpoint health write failed', { eventId: id, account, error: outcome.endpointError });

@@ -15,6 +15,14 @@ export function orgIdOf(event: APIGatewayProxyEvent): string {
   return orgId;
 }
 
+/**
+ * Whether the request's API key is a `manage` key (the authorizer's context says so). Anything else, a
+ * missing scope included, reads as `read`: the narrower view.
+ */
+export function isManageKey(event: APIGatewayProxyEvent): boolean {
+  return event.requestContext.authorizer?.scope === 'manage';
+}
+
 /** The id of the API key the authorizer resolved (see {@link orgIdOf}). */
 export function keyIdOf(event: APIGatewayProxyEvent): string {
   const keyId = event.requestContext.authorizer?.keyId;

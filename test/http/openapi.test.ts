@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  MAX_CERTIFICATE_PEM_LENGTH,
+  MAX_PRIVATE_KEY_PEM_LENGTH,
+  MAX_PUBLIC_KEY_LENGTH,
+} from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
@@ -150,6 +155,20 @@ describe('buildOpenApiDocument', () => {
     expect(post?.description).toMatch(/HMAC-SHA256/);
   });
 
+  it('states the bounds of the endpoint-security fields as the API enforces them (maxLength)', () => {
+    for (const path of ['/accounts/{iban}', '/admin/accounts/{iban}']) {
+      const schema = doc.paths[path]?.put?.requestBody?.content['application/json']?.schema as {
+        properties: Record<string, { maxLength?: number; oneOf?: { maxLength?: number }[] }>;
+      };
+      expect(schema.properties.tls_client_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_ca_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_client_key?.maxLength, path).toBe(MAX_PRIVATE_KEY_PEM_LENGTH);
+      expect(schema.properties.payload_encryption_key?.oneOf?.[0]?.maxLength, path).toBe(
+        MAX_PUBLIC_KEY_LENGTH,
+      );
+    }
+  });
+
   it('documents the webhook body the service really sends', () => {
     const webhook = validatorFor('WebhookPayload');
     expect(webhook(JSON.parse(body))).toEqual([]);
@@ -167,7 +186,7 @@ function validatorFor(schema: string): (value: unknown) => string[] {
 
 describe('createOpenApiValidator accepts what the API sends', () => {
   const account = (webhookUrl?: string) =>
-    toAccountView({ iban, orgId: 'o', webhookUrl, createdAt: '', updatedAt: '' }, base);
+    toAccountView({ iban, orgId: 'o', webhookUrl, createdAt: '', updatedAt: '' }, base, { fullUrl: false });
   const accepted: [string, ResponseSample][] = [
     ['a page of events', list([summary])],
     ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
@@ -187,7 +206,7 @@ describe('createOpenApiValidator accepts what the API sends', () => {
         'GET',
         '/accounts?page=2&per_page=2',
         200,
-        wire([account('https://hooks.example.com/x'), account()]),
+        wire([account('https://hooks.example.com/x?token=abc&flag'), account()]),
         {
           ...JSON_TYPE,
           Link: accountListLink(base, '/accounts', { page: 2, perPage: 2 }, { accounts: [], hasMore: true }),

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpWebhookSender, type SenderTimeouts } from '#adapters/http/http-webhook-sender';
 import type { WebhookRequest } from '#domain/ports';
 import { closedPort, type Receiver, type ReplyScript, reply, startReceiver } from '../support/receiver';
+import { createTestCa } from '../support/test-ca';
 
 const TIMEOUTS: SenderTimeouts = { connectMs: 250, totalMs: 500 };
 const sender = new HttpWebhookSender('local', TIMEOUTS);
@@ -163,5 +164,23 @@ describe('HttpWebhookSender', () => {
 
   it('reports a malformed URL as status 0', async () => {
     expect(await sender.send(webhook('not a url'))).toMatchObject({ status: 0, body: 'invalid webhook URL' });
+  });
+
+  it("answers status 0 and why, never a rejection, when this runtime's TLS refuses the endpoint's certificate", async () => {
+    const ca = createTestCa();
+    try {
+      const weak = ca.issue('weak', { key: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] });
+      const port = await closedPort();
+      const request = {
+        ...webhook(`https://127.0.0.1:${port}/hooks`),
+        tls: { cert: weak.cert, key: weak.key },
+      };
+      expect(await sender.send(request)).toMatchObject({
+        status: 0,
+        body: "TLS: this runtime refuses the endpoint's client certificate (ERR_SSL_EE_KEY_TOO_SMALL); save one it accepts",
+      });
+    } finally {
+      ca.remove();
+    }
   });
 });

@@ -147,9 +147,20 @@ describe('v1a signatures', () => {
       signingKey: key,
     });
     w.events.seed({ id: 'stolen' });
-    await expect(deliverEvent(w.deps, { id: 'stolen' })).rejects.toThrow(/another context/);
+    // Nothing is sent: the attempt is recorded as failed, saying why (never the key or the sealer's error).
+    const outcome = await deliverEvent(w.deps, { id: 'stolen' });
+    expect(outcome).toMatchObject({
+      kind: 'retry',
+      notSentError: expect.objectContaining({ message: expect.stringMatching(/another context/) }),
+    });
     expect(w.sender.requests).toHaveLength(0);
-    expect(w.events.events.get('stolen')?.deliveries).toEqual([]);
+    expect(w.events.events.get('stolen')?.deliveries).toEqual([
+      expect.objectContaining({
+        responseStatus: 0,
+        responseBody: "not sent: the organization's signing key could not be opened (Error)",
+        signingKeys: [],
+      }),
+    ]);
     expect(other.signingKey).toBeUndefined();
   });
 

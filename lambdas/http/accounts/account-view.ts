@@ -9,7 +9,7 @@ import type { DeliveryOrder } from '#domain/delivery/order-gate';
 import type { Account } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
-import { joinUrl, pathSegment } from '#domain/urls';
+import { joinUrl, maskUrlSecrets, pathSegment } from '#domain/urls';
 import { linkHeaderValue } from '#http/paging';
 import { type EndpointSecurityView, toEndpointSecurityView } from './endpoint-security-view';
 
@@ -39,11 +39,21 @@ export interface EndpointHealthView {
   readonly circuit_open_until: string | null;
 }
 
+/**
+ * Who reads an account: its organization's `manage` keys and the operators see the webhook URL whole
+ * (they set it, and write it back); anyone else (a `read` key, a read-only portal session) sees the
+ * values of its query masked, since receivers put tokens there.
+ */
+export interface AccountAudience {
+  readonly fullUrl: boolean;
+}
+
 /** The view of an account, linking to its events. */
-export function toAccountView(account: Account, baseUrl: string): AccountView {
+export function toAccountView(account: Account, baseUrl: string, audience: AccountAudience): AccountView {
+  const url = account.webhookUrl;
   return {
     iban: account.iban,
-    webhook_url: account.webhookUrl ?? null,
+    webhook_url: url === undefined ? null : audience.fullUrl ? url : maskUrlSecrets(url),
     endpoint_id: account.endpointId ?? null,
     delivery_order: account.deliveryOrder ?? 'concurrent',
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),

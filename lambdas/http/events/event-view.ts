@@ -4,6 +4,7 @@
  */
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
+import { maskUrlSecrets } from '#domain/urls';
 import { type EventLinks, eventLinks } from '#domain/webhook-body';
 
 /** An element of `GET /events`. */
@@ -119,7 +120,8 @@ export function toDeliveryView(attempt: DeliveryAttempt): DeliveryView {
     response_body: attempt.responseBody,
     response_status: attempt.responseStatus,
     response_time: attempt.responseTimeMs,
-    url: attempt.url ?? null,
+    // Masked again for attempts stored before their URLs were: a query's token is never shown.
+    url: attempt.url === undefined ? null : maskUrlSecrets(attempt.url),
     signing_keys: attempt.signingKeys ?? [],
   };
 }

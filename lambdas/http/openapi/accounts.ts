@@ -62,7 +62,10 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     webhook_url: {
       type: ['string', 'null'],
       format: 'uri',
-      description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
+      description:
+        'Where webhooks go; null: events are recorded as `skipped` and not sent. Shown whole to the ' +
+        "organization's `manage` keys and to operators; to a `read` key (or read-only portal session) with " +
+        'the values of its query (and its fragment) replaced by `***`, since receivers put tokens there.',
     },
     endpoint_id: nullable(
       text(

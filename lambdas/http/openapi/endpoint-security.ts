@@ -2,14 +2,27 @@
  * The endpoint-security fields of accounts in the OpenAPI document: what the account views show, and
  * the write-only fields of `PUT /accounts/{iban}` and its operator twin.
  */
-import { MAX_RSA_BITS, MIN_RSA_BITS } from '#domain/endpoint-security/payload-key';
+import {
+  MAX_CERTIFICATE_NAME_LENGTH,
+  MAX_CERTIFICATE_PEM_LENGTH,
+  MAX_PRIVATE_KEY_PEM_LENGTH,
+  MAX_PUBLIC_KEY_LENGTH,
+} from '#config/limits';
+import { MAX_RSA_BITS, MIN_RSA_BITS, RSA_PUBLIC_EXPONENT } from '#domain/endpoint-security/payload-key';
 import type { JsonSchema } from './schemas';
 import { closed, nullable, text, timestamp } from './schemas';
+
+const cut = (what: string) =>
+  `${what}; a longer one is cut to ${MAX_CERTIFICATE_NAME_LENGTH} characters ending with \`…\`.`;
 
 const certificate = (what: string) =>
   nullable(
     closed(
-      { subject: text('Subject DN.'), issuer: text('Issuer DN.'), expires_at: timestamp('When it expires') },
+      {
+        subject: text(cut('Subject DN'), { maxLength: MAX_CERTIFICATE_NAME_LENGTH }),
+        issuer: text(cut('Issuer DN'), { maxLength: MAX_CERTIFICATE_NAME_LENGTH }),
+        expires_at: timestamp('When it expires'),
+      },
       what,
     ),
   );
@@ -35,25 +48,31 @@ export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
 export const ENDPOINT_SECURITY_REQUEST: Readonly<Record<string, JsonSchema>> = {
   payload_encryption_key: {
     description:
-      `The receiver's RSA public key (${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits) as PEM or a JWK: webhook bodies are ` +
+      `The receiver's RSA public key (${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits, public exponent ${RSA_PUBLIC_EXPONENT}) as PEM or a JWK: webhook bodies are ` +
       'then a JWE compact serialization (`RSA-OAEP-256`, `A256GCM`) sent as `application/jose` and signed ' +
-      'over those bytes; the API keeps showing the plain event. Absent: unchanged; null: plain JSON again.',
-    oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }],
+      'over those bytes; the API keeps showing the plain event. Absent: unchanged; null: plain JSON again. ' +
+      `At most ${MAX_PUBLIC_KEY_LENGTH} characters (the PEM text, or the JWK as JSON).`,
+    oneOf: [{ type: 'string', maxLength: MAX_PUBLIC_KEY_LENGTH }, { type: 'object' }, { type: 'null' }],
   },
   tls_client_certificate: {
     type: ['string', 'null'],
+    maxLength: MAX_CERTIFICATE_PEM_LENGTH,
     description:
       'PEM chain, leaf first, presented on every attempt (mutual TLS); with `tls_client_key`. Expired, ' +
-      'unparsable or not matching the key: 400. Null (with the key): none.',
+      `unparsable, longer than ${MAX_CERTIFICATE_PEM_LENGTH} characters or not matching the key: 400. ` +
+      'Null (with the key): none.',
   },
   tls_client_key: {
     type: ['string', 'null'],
+    maxLength: MAX_PRIVATE_KEY_PEM_LENGTH,
     writeOnly: true,
-    description: "The leaf's unencrypted PEM private key; stored encrypted, never shown.",
+    description: `The leaf's unencrypted PEM private key (at most ${MAX_PRIVATE_KEY_PEM_LENGTH} characters); stored encrypted, never shown.`,
   },
   tls_ca_certificate: {
     type: ['string', 'null'],
+    maxLength: MAX_CERTIFICATE_PEM_LENGTH,
     description:
-      "PEM of the CA(s) that issued the receiver's certificate (a private CA); null: the public roots.",
+      "PEM of the CA(s) that issued the receiver's certificate (a private CA), at most " +
+      `${MAX_CERTIFICATE_PEM_LENGTH} characters; null: the public roots.`,
   },
 };

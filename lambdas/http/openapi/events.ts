@@ -126,7 +126,8 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
       url: nullable(
         uri(
-          'The URL this attempt was sent to (or refused); null for attempts recorded before URLs were kept.',
+          'The URL this attempt was sent to (or refused), the values of its query (and its fragment) ' +
+            'replaced by `***`; null for attempts recorded before URLs were kept.',
         ),
       ),
       signing_keys: {

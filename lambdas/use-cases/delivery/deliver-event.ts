@@ -8,15 +8,15 @@ import {
   secondsUntilDue,
 } from '#domain/delivery/postponement';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
+import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EventStore, SlotLease } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
 import { afterSettled, isOrdered, type OrderDeps, passGate } from './delivery-order';
-import { encryptBody, tlsOptions } from './endpoint-request';
+import { type PreparedRequest, prepareRequest } from './endpoint-request';
 import { readTarget } from './queue-batch';
-import { type SendDeps, sendAttempt } from './send-attempt';
+import { notSent, type SendDeps, type SentAttempt, sendAttempt } from './send-attempt';
 
 /** What delivering one event needs. */
 export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
@@ -50,6 +50,8 @@ interface Attempted {
   readonly endpointError?: unknown;
   /** When the client certificate the attempt presented expires (ISO 8601), for the expiry metric. */
   readonly clientCertificateExpiresAt?: string | undefined;
+  /** What kept Herald from making the request (recorded as a failed attempt saying why), for the logs. */
+  readonly notSentError?: unknown;
 }
 
 /** What happened to one delivery message. */
@@ -161,12 +163,12 @@ async function deliverRead(
   if (!gate.go) return { kind: 'waiting', retryAfterSeconds: gate.seconds, reason: gate.reason };
   order.settledThrough = gate.settledThrough;
   // The keys opened, the material read and the body encrypted once the circuit lets the attempt through,
-  // before any slot or lease is taken: a not-due or deferred message does no KMS or crypto work, a
-  // failure (KMS unreachable, a missing payload key) holds neither, and nothing goes out in plain JSON
-  // to an endpoint that asked for JWE.
-  let prepared: Awaited<ReturnType<typeof prepareRequest>> | undefined;
+  // before any slot or lease is taken: a not-due or deferred message does no KMS or crypto work, and
+  // nothing goes out in plain JSON to an endpoint that asked for JWE. A step that fails (a key that does
+  // not open, missing material) is the attempt's failure, recorded below like an unanswered request.
+  let prepared: PreparedRequest | undefined;
   const prepare = async (): Promise<void> => {
-    prepared = await prepareRequest(deps, context, event, account, org, now());
+    prepared = await prepareRequest(context, deps, event, account, org, now());
   };
   // A pulled message whose receiver is already not answering here waits, like a busy endpoint's: no attempt.
   const held = deps.heldEndpoint?.(account.webhookUrl, receiveCount);
@@ -200,17 +202,15 @@ async function deliverRead(
   }
 
   if (!prepared) throw new Error('the attempt was admitted without its request prepared');
-  const { keys, outgoing, tls } = prepared;
-  taken.unrecordedSendAt = now();
-  const { attempt, retryAfter } = await sendAttempt(
-    deps,
-    event,
-    account.webhookUrl,
-    org,
-    keys,
-    outgoing,
-    tls,
-  );
+  let sent: SentAttempt;
+  if (prepared.ready) {
+    taken.unrecordedSendAt = now();
+    const { keys, outgoing, tls } = prepared;
+    sent = await sendAttempt(deps, event, account.webhookUrl, org, keys, outgoing, tls);
+  } else {
+    sent = notSent(new Date(now()).toISOString(), account.webhookUrl, prepared.reason, prepared.error);
+  }
+  const { attempt, retryAfter } = sent;
   const receiverWait = parseRetryAfter(attempt.responseStatus, retryAfter, now());
   const step = nextStep({
     webhookRetries: event.webhookRetries + 1,
@@ -229,7 +229,7 @@ async function deliverRead(
     at: attempt.deliveredAt,
     retryAfterSeconds: receiverWait,
   };
-  // The attempt was sent, so it is recorded first: the attempt count must never miss a real send. The
+  // The attempt was made, so it is recorded first: the attempt count must never miss a real send. The
   // endpoint's health follows even when recording throws (it releases the slot), and its failure
   // (account deleted meanwhile, throttling) is reported, not thrown: health is advisory.
   let report: EndpointNote = {};
@@ -248,6 +248,7 @@ async function deliverRead(
     report = await noteEndpoint(endpointDeps, account, signal, admission.lease);
     const certificate = account.endpointSecurity?.tlsClient;
     if (certificate) report = { ...report, clientCertificateExpiresAt: certificate.expiresAt };
+    if (sent.error !== undefined) report = { ...report, notSentError: sent.error };
   }
   if (step.status === 'success') return { kind: 'delivered', event: recorded, attempt, ...report };
   // A concurrent first attempt succeeded meanwhile: this attempt is recorded, the event is done.
@@ -257,24 +258,11 @@ async function deliverRead(
   return { kind: 'retry', event: recorded, attempt, retryAfterSeconds, ...report };
 }
 
-/** The signing keys, the body as sent and the TLS material of an admitted attempt. */
-async function prepareRequest(
-  deps: DeliveryDeps,
-  context: DeliveryContext,
-  event: EventRecord,
-  account: Account,
-  org: Organization,
-  nowMs: number,
-) {
-  const keys = await context.signingKeys(org, nowMs);
-  const material = await context.endpointMaterial(account);
-  const outgoing = await encryptBody(deps.encrypter, event, account, material);
-  const tls = await tlsOptions(deps.sealer, account, material);
-  return { keys, outgoing, tls };
-}
-
-/** The endpoint's part of an attempt's outcome. */
-type EndpointNote = Pick<Attempted, 'endpoint' | 'endpointError' | 'clientCertificateExpiresAt'>;
+/** The endpoint's part of an attempt's outcome, and what kept Herald from making it. */
+type EndpointNote = Pick<
+  Attempted,
+  'endpoint' | 'endpointError' | 'clientCertificateExpiresAt' | 'notSentError'
+>;
 
 /** {@link observeAttempt}, whose failure becomes part of the outcome instead of an error. */
 async function noteEndpoint(
