@@ -140,7 +140,7 @@ describe('circuit breaker', () => {
     expect(v.health.writes).not.toContain('endpoint-id');
   });
 
-  it('records the attempt when the health write fails (account deleted mid-flight), and reports it', async () => {
+  it('records the attempt when the account is deleted mid-flight: its health writes are dropped, not errors', async () => {
     const w = deliveryWorld();
     seed(w, 2);
     w.sender.answer = () => {
@@ -150,9 +150,9 @@ describe('circuit breaker', () => {
     };
     const outcome = await deliverEvent(w.deps, { id: 'e0' });
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
-    expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
+    expect(outcome).not.toHaveProperty('endpointError');
     expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
-    // 410: disabling throws too, yet the event settles failed with the attempt that showed it.
+    // 410: the disable is dropped too, and the event settles failed with the attempt that showed it.
     w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://hooks.example.com/herald' });
     w.sender.answer = () => {
       void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
@@ -162,6 +162,19 @@ describe('circuit breaker', () => {
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
     expect(w.health.writes).toEqual(['record-failure', 'disable']);
     expectCountsConsistent(w);
+  });
+
+  it('records the attempt when the health write fails (throttled), and reports it', async () => {
+    const w = deliveryWorld();
+    seed(w, 1);
+    w.sender.answer = () => answer(500);
+    w.health.recordAttempt = async () => {
+      throw new Error('ProvisionedThroughputExceeded');
+    };
+    const outcome = await deliverEvent(w.deps, { id: 'e0' });
+    expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
+    expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
+    expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
   });
 
   it('acts on an enable at once: the next batch reads the account fresh, with no confirming read', async () => {
