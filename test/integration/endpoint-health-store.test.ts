@@ -89,7 +89,7 @@ describe('DynamoEndpointHealthStore', () => {
     expect(closed).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,
-      lastSuccessAt: at,
+      recoveredAt: at,
       recentLatencyMs: 20,
       lastFailureAt: at,
       since: undefined,
@@ -132,6 +132,8 @@ describe('DynamoEndpointHealthStore', () => {
     const first = await health.takeSlot(iban, ORG, 0, now + 60_000, now);
     expect(first.taken).toBe(true);
     expect(first.health).toMatchObject({ state: 'degraded', reason: 'slow' });
+    // A slow success is no recovery.
+    expect(first.health?.recoveredAt).toBeUndefined();
     expect((await health.takeSlot(iban, ORG, 0, now + 60_000, now)).taken).toBe(false);
     // An expired lease is free again (a crashed holder).
     expect((await health.takeSlot(iban, ORG, 0, now + 120_000, now + 61_000)).taken).toBe(true);

@@ -70,14 +70,15 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
       );
       return written.health;
     }
+    // A success that leaves the endpoint degraded (slow) changes no recovery; one that makes it healthy is one.
     const degraded = update.state === 'degraded';
     const set = degraded
-      ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason, `
-      : 'SET ';
+      ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason`
+      : `SET ${H.recoveredAt} = :at`;
     const remove = degraded ? [H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ') : RESET;
     const written = await this.tryWrite(
       {
-        UpdateExpression: `${set}${H.lastSuccess} = :at, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
+        UpdateExpression: `${set}, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
         ConditionExpression: NOT_DISABLED,
         ExpressionAttributeValues: {

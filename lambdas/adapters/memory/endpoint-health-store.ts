@@ -46,7 +46,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       });
     }
     if (h.state === 'disabled') return h;
-    const base = { lastSuccessAt: update.at, recentLatencyMs: update.latencyMs, consecutiveFailures: 0 };
+    const base = { recentLatencyMs: update.latencyMs, consecutiveFailures: 0 };
     return this.set(
       iban,
       update.state === 'degraded'
@@ -60,7 +60,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
             circuitOpenUntil: undefined,
             circuitOpenSeconds: undefined,
           }
-        : { ...base, state: 'healthy', lastFailureAt: h.lastFailureAt },
+        : { ...base, state: 'healthy', recoveredAt: update.at, lastFailureAt: h.lastFailureAt },
     );
   }
 
