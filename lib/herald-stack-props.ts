@@ -76,9 +76,12 @@ export interface HeraldStackProps extends StackProps {
   /** Retention of function logs and API access logs. @default RetentionDays.THREE_MONTHS */
   readonly logRetention?: logs.RetentionDays;
   /**
-   * Stage-wide throttling. Callers mostly receive webhooks and read occasionally, so the default is
-   * far below the account's 10,000 requests per second and keeps one client from starving others.
-   * @default { rateLimit: 50, burstLimit: 100 }
+   * Stage-wide throttling: one bucket every caller shares, a tenth of the account's regional 10,000
+   * requests per second. It bounds what the API may cost in all; fairness between organizations comes
+   * from their usage plans and the web ACL's per-key and per-address limits (see `waf`), so keep it
+   * above `MAX_API_KEYS_PER_ORG` (50) × `organizationUsage.rateLimit`, or one organization using all its
+   * keys at once could fill it.
+   * @default DEFAULT_API_THROTTLE: { rateLimit: 1000, burstLimit: 2000 }
    */
   readonly apiThrottle?: ApiThrottle;
   /**
@@ -107,10 +110,11 @@ export interface HeraldStackProps extends StackProps {
    */
   readonly webAclArn?: string;
   /**
-   * The web ACL Herald creates on the API stage unless `webAclArn` is given: a per-IP rate limit in front
-   * of the stage throttle that every organization shares, and the Amazon IP reputation list. `{ enabled:
-   * false }` turns it off. About $7 a month plus $0.60 per million requests (see `WafSettings`).
-   * @default { enabled: true, perIpLimit: a fifth of apiThrottle over the window (3,000), windowSeconds: 300, ipReputation: true }
+   * The web ACL Herald creates on the API stage unless `webAclArn` is given: per-API-key and per-IP rate
+   * limits in front of the stage throttle that every organization shares, and the Amazon IP reputation
+   * list. `{ enabled: false }` turns it off. About $8 a month plus $0.60 per million requests (see
+   * `WafSettings`).
+   * @default { enabled: true, perIpLimit and perKeyLimit: one organization's plan rate over the window (3,000), windowSeconds: 300, ipReputation: true }
    */
   readonly waf?: WafSettings;
   /**
@@ -122,6 +126,14 @@ export interface HeraldStackProps extends StackProps {
    */
   readonly egress?: EgressSettings;
 }
+
+/**
+ * The stage throttle's default: twice what one organization can send through the web ACL with all of
+ * its keys (50 keys × 10 requests a second, the default plan rate), so one organization, however it
+ * spreads its calls over keys and addresses, never takes more than half of it; and a hundred addresses
+ * at the per-address limit to fill it with traffic no plan meters.
+ */
+export const DEFAULT_API_THROTTLE: ApiThrottle = { rateLimit: 1000, burstLimit: 2000 };
 
 /** Smallest `eventRetentionDays`: the queue retention. */
 export const MIN_EVENT_RETENTION_DAYS = QUEUE_RETENTION_SECONDS / 86_400;

@@ -20,7 +20,12 @@ import { EventsApi } from './events-api';
 import { EventsTable } from './events-table';
 import { FUNCTION_ACCESS } from './function-access';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
-import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
+import {
+  checkRange,
+  DEFAULT_API_THROTTLE,
+  type HeraldStackProps,
+  MIN_EVENT_RETENTION_DAYS,
+} from './herald-stack-props';
 import { Observability } from './observability';
 import { SecretsKey } from './secrets-key';
 import { StaticEgress } from './static-egress';
@@ -117,7 +122,7 @@ export class HeraldStack extends Stack {
     this.api = new EventsApi(this, 'Api', {
       functions,
       stageName: props.stageName ?? 'v1',
-      throttle: props.apiThrottle ?? { rateLimit: 50, burstLimit: 100 },
+      throttle: props.apiThrottle ?? DEFAULT_API_THROTTLE,
       organizationUsage: organizationUsage(props),
       logRetention: defaults.logRetention,
       logKey: key,

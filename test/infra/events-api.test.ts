@@ -256,8 +256,8 @@ describe('stage', () => {
         Match.objectLike({
           HttpMethod: '*',
           ResourcePath: '/*',
-          ThrottlingRateLimit: 50,
-          ThrottlingBurstLimit: 100,
+          ThrottlingRateLimit: 1000,
+          ThrottlingBurstLimit: 2000,
           DataTraceEnabled: false,
           LoggingLevel: 'OFF',
         }),
