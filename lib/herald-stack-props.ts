@@ -4,6 +4,7 @@ import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
 import type { HealthSettings } from '#domain/delivery/endpoint-health';
 import type { UrlPolicy } from '#domain/webhook-url';
+import type { ApiCallers } from './api-callers';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
@@ -92,6 +93,14 @@ export interface HeraldStackProps extends StackProps {
    * @default ORGANIZATION_USAGE_DEFAULTS: 10 rps, burst 20, 100,000 requests a day
    */
   readonly organizationUsage?: Partial<OrganizationUsage>;
+  /**
+   * Who may call the IAM (SigV4) routes: `publishers` (`POST /events`) and `operators` (`/admin/…`, the
+   * CLI), as IAM principal ARNs the API's resource policy admits; every other principal is denied there,
+   * whatever its IAM policy allows. A list left out gets a role of its own (outputs `PublisherRoleArn`,
+   * `OperatorRoleArn`) that principals of the account may assume when their IAM policy lets them.
+   * @default - the two roles
+   */
+  readonly callers?: ApiCallers;
   /** Custom domain; also sets env `PUBLIC_BASE_URL` of the API functions. @default - none */
   readonly customDomain?: CustomDomain;
   /** Throughput mode of the events table (see `TableCapacity` for the costs). @default { mode: 'on-demand' } */

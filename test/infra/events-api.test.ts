@@ -300,6 +300,8 @@ describe('stack outputs', () => {
         'AlarmTopicArn',
         'ApiUrl',
         'DeadLetterQueueUrl',
+        'OperatorRoleArn',
+        'PublisherRoleArn',
         'QueueUrl',
         'TableName',
         'UsagePlanId',
