@@ -147,8 +147,9 @@ export interface OrganizationUsage {
 }
 
 /**
- * Defaults of {@link OrganizationUsage}: below the stage-wide 50 rps, so no organization can take the
- * whole API; a day's quota far above what reading one's own events needs.
+ * Defaults of {@link OrganizationUsage}: a hundredth of the stage-wide 1,000 rps, so no organization can
+ * take the whole API even with all of its keys; a day's quota far above what reading one's own events
+ * needs.
  */
 export const ORGANIZATION_USAGE_DEFAULTS: OrganizationUsage = {
   rateLimit: 10,

@@ -123,6 +123,12 @@ export interface AccountTombstone {
   readonly orgId: string;
   /** ISO 8601 UTC. */
   readonly deletedAt: string;
+  /**
+   * The sequence the log continues above when the account is created again (`seq_floor`): the deleted
+   * account's floor or its log's latest sequence, whichever was higher, raised by retention's deletions
+   * after it, so a log that retention empties meanwhile never starts again at 1. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
 }
 
 /** One recorded delivery attempt. */

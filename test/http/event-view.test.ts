@@ -214,7 +214,7 @@ describe('toAccountView', () => {
         reason: null,
         consecutive_failures: 0,
         failing_since: null,
-        last_success_at: null,
+        recovered_at: null,
         last_failure_at: null,
         recent_latency_ms: null,
         circuit_open_until: null,

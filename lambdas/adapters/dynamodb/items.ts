@@ -112,8 +112,8 @@ function toPreviousSigningKey(value: unknown): PreviousSigningKey | undefined {
 }
 
 /**
- * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id` and this, nothing else):
- * an account deleted without erasing its events.
+ * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id`, `seq_floor` and this,
+ * nothing else): an account deleted without erasing its events.
  */
 export const DELETED_AT = 'deleted_at';
 
@@ -124,7 +124,12 @@ export function isTombstone(item: Record<string, unknown>): boolean {
 
 /** Record of a stored tombstone. */
 export function toAccountTombstone(item: Record<string, unknown>): AccountTombstone {
-  return { iban: String(item.iban), orgId: String(item.org_id), deletedAt: String(item[DELETED_AT]) };
+  return {
+    iban: String(item.iban),
+    orgId: String(item.org_id),
+    deletedAt: String(item[DELETED_AT]),
+    ...(typeof item.seq_floor === 'number' ? { sequenceFloor: item.seq_floor } : {}),
+  };
 }
 
 /** Record of a stored account item. */

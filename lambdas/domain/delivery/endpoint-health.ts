@@ -23,8 +23,12 @@ export interface EndpointHealth {
   readonly consecutiveFailures: number;
   /** ISO: the first failure of the current run of failures. */
   readonly failingSince?: string | undefined;
-  /** ISO: the last success that was written (a recovery, or a success while degraded). */
-  readonly lastSuccessAt?: string | undefined;
+  /**
+   * ISO: when the endpoint last became healthy again, the success that ended a run of failures or slow
+   * answers; absent while it never had to. Written only at that change of state: a healthy endpoint's
+   * successes write nothing, so this is not the time of its latest delivery.
+   */
+  readonly recoveredAt?: string | undefined;
   /** ISO: the last failed attempt. */
   readonly lastFailureAt?: string | undefined;
   /** Duration of the last attempt that was written, in milliseconds. */

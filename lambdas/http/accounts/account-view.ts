@@ -33,7 +33,8 @@ export interface EndpointHealthView {
   readonly reason: string | null;
   readonly consecutive_failures: number;
   readonly failing_since: string | null;
-  readonly last_success_at: string | null;
+  /** When the endpoint last became healthy again after failing or answering slowly; null if it never had to. */
+  readonly recovered_at: string | null;
   readonly last_failure_at: string | null;
   readonly recent_latency_ms: number | null;
   readonly circuit_open_until: string | null;
@@ -106,7 +107,7 @@ export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView
     reason: health.reason ?? null,
     consecutive_failures: health.consecutiveFailures,
     failing_since: time(health.failingSince),
-    last_success_at: time(health.lastSuccessAt),
+    recovered_at: time(health.recoveredAt),
     last_failure_at: time(health.lastFailureAt),
     recent_latency_ms: health.recentLatencyMs ?? null,
     circuit_open_until:

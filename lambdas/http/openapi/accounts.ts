@@ -92,9 +92,11 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       reason: { type: ['string', 'null'], description: 'Why it is in this state.' },
       consecutive_failures: int('Failed attempts since the last success.', 0),
       failing_since: nullable(timestamp('First failure of the current run of failures')),
-      last_success_at: nullable(
+      recovered_at: nullable(
         timestamp(
-          'Last success that was written: a recovery, or a success while degraded (a healthy endpoint’s successes write nothing)',
+          'When the endpoint last became healthy again: the success that ended a run of failures or slow answers ' +
+            '(null if it never had to). Not the latest delivery: a healthy endpoint’s successes write nothing; ' +
+            'see GET /accounts/{iban}/delivery-stats',
         ),
       ),
       last_failure_at: nullable(timestamp('Last failed attempt')),

@@ -21,11 +21,18 @@ export interface EndpointDeps {
   readonly random?: () => number;
 }
 
-/** May the attempt go out: with a slot to release afterwards, or not now (deferred or disabled). */
+/**
+ * May the attempt go out: with a slot to release afterwards, or not now (deferred or disabled), or never:
+ * the account was deleted, or its IBAN given to another organization, since the batch read it (`gone`).
+ */
 export type Admission =
   | { readonly kind: 'go'; readonly lease?: SlotLease }
   | { readonly kind: 'defer'; readonly seconds: number; readonly reason: string }
-  | { readonly kind: 'disabled'; readonly reason: string };
+  | { readonly kind: 'disabled'; readonly reason: string }
+  | { readonly kind: 'gone'; readonly reason: string };
+
+/** Why a slot was refused by an account that is not the event's organization's any more. */
+const GONE = 'the account was deleted or given to another organization meanwhile; nothing was sent';
 
 /**
  * Applies the circuit breaker's gate to an account's endpoint; takes a slot when it is degraded.
@@ -56,7 +63,8 @@ export async function admit(
   for (const slot of order) {
     const now = deps.now();
     const until = now + deps.leaseMs;
-    const result = await deps.health.takeSlot(account.iban, slot, until, now);
+    const result = await deps.health.takeSlot(account.iban, account.orgId, slot, until, now);
+    if (result.health === undefined) return { kind: 'gone', reason: GONE };
     latest = result.health;
     if (result.taken) return { kind: 'go', lease: { slot, until } };
     // The write told us the endpoint changed (closed, opened or disabled): decide again on the fresh state.
@@ -84,13 +92,19 @@ export interface EndpointReport {
 }
 
 /** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
-export async function release(deps: EndpointDeps, iban: string, lease: SlotLease | undefined): Promise<void> {
-  if (lease) await deps.health.releaseSlot(iban, lease);
+export async function release(
+  deps: EndpointDeps,
+  account: Account,
+  lease: SlotLease | undefined,
+): Promise<void> {
+  if (lease) await deps.health.releaseSlot(account.iban, account.orgId, lease);
 }
 
 /**
  * Writes what the attempt showed about the endpoint (nothing for a healthy one's fast success), then
- * opens the circuit or disables the endpoint when the failures call for it.
+ * opens the circuit or disables the endpoint when the failures call for it. Nothing is reported when the
+ * account stopped being the organization's while the attempt was under way: its health is not ours to
+ * write (the store refused the write), and the attempt's record on the event stands.
  */
 export async function observeAttempt(
   deps: EndpointDeps,
@@ -101,24 +115,26 @@ export async function observeAttempt(
   const before = account.webhookHealth ?? HEALTHY;
   const update = updateAfterAttempt(before, signal, deps.healthPolicy);
   if (update.kind === 'none') {
-    await release(deps, account.iban, lease);
+    await release(deps, account, lease);
     return undefined;
   }
-  let after = await deps.health.recordAttempt(account.iban, update, lease);
-  if (update.kind === 'failure') {
+  const { iban, orgId } = account;
+  let after = await deps.health.recordAttempt(iban, orgId, update, lease);
+  if (after && update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
     if (step.kind === 'open') {
-      after = await deps.health.openCircuit(account.iban, step.until, step.seconds, step.reason);
+      after = await deps.health.openCircuit(iban, orgId, step.until, step.seconds, step.reason);
     }
-    if (step.kind === 'disable') after = await deps.health.disable(account.iban, signal.at, step.reason);
+    if (step.kind === 'disable') after = await deps.health.disable(iban, orgId, signal.at, step.reason);
   }
-  deps.remember?.(account.iban, after);
+  if (after === undefined) return undefined;
+  deps.remember?.(iban, after);
   const change = changeOf(before, after, deps.now());
   // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
   const endpointId =
     change === undefined
       ? account.endpointId
-      : (account.endpointId ?? (await deps.health.endpointId(account.iban)));
+      : (account.endpointId ?? (await deps.health.endpointId(iban, orgId)));
   return { health: after, change, endpointId };
 }
 

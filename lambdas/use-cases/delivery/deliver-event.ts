@@ -187,6 +187,10 @@ async function deliverRead(
     await deps.events.settlePending(event, 'skipped');
     return { kind: 'skipped', reason: `endpoint disabled: ${admission.reason}` };
   }
+  if (admission.kind === 'gone') {
+    await deps.events.settlePending(event, 'skipped');
+    return { kind: 'skipped', reason: admission.reason };
+  }
   if (admission.kind === 'defer') {
     return { kind: 'deferred', retryAfterSeconds: admission.seconds, reason: admission.reason };
   }
@@ -196,7 +200,7 @@ async function deliverRead(
     taken.leaseUntil = at + deps.leaseMs;
     const leased = await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at));
     if (!leased) {
-      await release(deps, account.iban, admission.lease);
+      await release(deps, account, admission.lease);
       return { kind: 'duplicate', reason: 'another consumer holds or made this attempt' };
     }
   }
