@@ -215,6 +215,7 @@ describe('toAccountView', () => {
         consecutive_failures: 0,
         failing_since: null,
         recovered_at: null,
+        last_success_at: null,
         last_failure_at: null,
         recent_latency_ms: null,
         circuit_open_until: null,

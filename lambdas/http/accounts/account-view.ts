@@ -35,6 +35,8 @@ export interface EndpointHealthView {
   readonly failing_since: string | null;
   /** When the endpoint last became healthy again after failing or answering slowly; null if it never had to. */
   readonly recovered_at: string | null;
+  /** @deprecated The name `recovered_at` had before: the same value, kept for clients that read it. */
+  readonly last_success_at: string | null;
   readonly last_failure_at: string | null;
   readonly recent_latency_ms: number | null;
   readonly circuit_open_until: string | null;
@@ -108,6 +110,7 @@ export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView
     consecutive_failures: health.consecutiveFailures,
     failing_since: time(health.failingSince),
     recovered_at: time(health.recoveredAt),
+    last_success_at: time(health.recoveredAt),
     last_failure_at: time(health.lastFailureAt),
     recent_latency_ms: health.recentLatencyMs ?? null,
     circuit_open_until:

@@ -99,6 +99,10 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             'see GET /accounts/{iban}/delivery-stats',
         ),
       ),
+      last_success_at: {
+        ...nullable(timestamp('Deprecated: the former name of `recovered_at`, the same value')),
+        deprecated: true,
+      },
       last_failure_at: nullable(timestamp('Last failed attempt')),
       recent_latency_ms: {
         type: ['integer', 'null'],
