@@ -4,7 +4,7 @@
  * TypeScript scanner (so comments and strings never count), resolves `#alias/*` through `package.json`
  * `imports` and relative paths against the importing file, then applies {@link RULES}.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -162,6 +162,27 @@ export function checkTree(root: string, folders: readonly string[]): Violation[]
   return sourceFiles(root, folders).flatMap((file) =>
     checkSource(file, readFileSync(join(root, file), 'utf8'), aliases),
   );
+}
+
+/**
+ * Everything `file` (repo-relative) reaches through its imports, itself included: repository files as
+ * `file:<path>`, packages as `package:<name>`. A file that does not exist ends its branch.
+ */
+export function importClosure(root: string, file: string, aliases: AliasMap): Set<string> {
+  const reached = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (reached.has(`file:${next}`)) continue;
+    reached.add(`file:${next}`);
+    const path = join(root, next);
+    if (!existsSync(path)) continue;
+    for (const specifier of importSpecifiers(readFileSync(path, 'utf8'))) {
+      const target = resolveSpecifier(next, specifier, aliases);
+      if (target.kind === 'file') pending.push(target.path);
+      else reached.add(`package:${target.name}`);
+    }
+  }
+  return reached;
 }
 
 /** The project root (two levels above this file). */
