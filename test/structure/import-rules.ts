@@ -166,18 +166,34 @@ export function checkTree(root: string, folders: readonly string[]): Violation[]
 
 /**
  * Everything `file` (repo-relative) reaches through its imports, itself included: repository files as
- * `file:<path>`, packages as `package:<name>`. A file that does not exist ends its branch.
+ * `file:<path>`, packages as `package:<name>`. A file that does not exist ends its branch. `read` caches
+ * each file's direct imports, so closures of many files share the parsing.
  */
-export function importClosure(root: string, file: string, aliases: AliasMap): Set<string> {
+export function importClosure(
+  root: string,
+  file: string,
+  aliases: AliasMap,
+  read: Map<string, readonly ImportTarget[]> = new Map(),
+): Set<string> {
+  const direct = (path: string): readonly ImportTarget[] => {
+    let targets = read.get(path);
+    if (!targets) {
+      const full = join(root, path);
+      targets = existsSync(full)
+        ? importSpecifiers(readFileSync(full, 'utf8')).map((specifier) =>
+            resolveSpecifier(path, specifier, aliases),
+          )
+        : [];
+      read.set(path, targets);
+    }
+    return targets;
+  };
   const reached = new Set<string>();
   const pending = [file];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (reached.has(`file:${next}`)) continue;
     reached.add(`file:${next}`);
-    const path = join(root, next);
-    if (!existsSync(path)) continue;
-    for (const specifier of importSpecifiers(readFileSync(path, 'utf8'))) {
-      const target = resolveSpecifier(next, specifier, aliases);
+    for (const target of direct(next)) {
       if (target.kind === 'file') pending.push(target.path);
       else reached.add(`package:${target.name}`);
     }

@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { startDynamoDbLocal, startEmulators, startFauxqs } from '#local/emulators';
 import config, { NEEDS_EMULATORS, NEEDS_SYNTH, SIMULATIONS } from '../../vitest.config';
-import { importClosure, PROJECT_ROOT, readAliases, sourceFiles } from './import-rules';
+import { type ImportTarget, importClosure, PROJECT_ROOT, readAliases, sourceFiles } from './import-rules';
 
 const aliases = readAliases(PROJECT_ROOT);
+/** Each file's direct imports, parsed once for every closure. */
+const parsed = new Map<string, readonly ImportTarget[]>();
 const testFiles = sourceFiles(PROJECT_ROOT, ['test']).filter((file) => file.endsWith('.test.ts'));
 const LISTS = { NEEDS_EMULATORS, NEEDS_SYNTH, SIMULATIONS };
 
@@ -31,7 +33,7 @@ const STARTS_SOMETHING: readonly (readonly [string, (reached: string) => boolean
 
 /** Why `file` needs more than its project gives, one reason per thing it reaches. */
 function needsMore(file: string): string[] {
-  const reached = [...importClosure(PROJECT_ROOT, file, aliases)];
+  const reached = [...importClosure(PROJECT_ROOT, file, aliases, parsed)];
   return STARTS_SOMETHING.flatMap(([why, matches]) => {
     const via = reached.find(matches);
     return via ? [`${file} ${why} (${via})`] : [];
