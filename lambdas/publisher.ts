@@ -35,7 +35,7 @@ export interface PublishedEvent {
    * The `X-Signature` of the event's most recent delivery attempt, `t=<timestamp>,sha256=<hex>…`; null
    * before the first, so always null for a newly created event. Its meaning changed when attempts
    * began to sign themselves: it used to be a signature fixed at publish and sent with every attempt
-   * (see README, Webhooks, for the migration).
+   * (`docs/webhooks.md` has the migration).
    */
   readonly signature: string | null;
 }

@@ -89,7 +89,7 @@ export interface HeraldStackProps extends StackProps {
    * Each organization's own throttle and daily quota (an API Gateway usage plan keyed by the authorizer's
    * usage identifier, the organization id), inside the stage-wide `apiThrottle`. Answers 429
    * problem+json when exceeded. Every organization needs an API key of the plan whose value is its id
-   * (`herald org usage-key` registers one; see the README).
+   * (`herald org usage-key` registers one; see `docs/operating.md`).
    * @default ORGANIZATION_USAGE_DEFAULTS: 10 rps, burst 20, 100,000 requests a day
    */
   readonly organizationUsage?: Partial<OrganizationUsage>;
@@ -130,7 +130,7 @@ export interface HeraldStackProps extends StackProps {
    * Fixed source addresses for webhooks: `{ staticIps: true, azs: 2 }` runs the consumer in private
    * subnets behind one NAT gateway and Elastic IP per AZ (output `EgressIps`), with endpoints for
    * DynamoDB, SQS and KMS so AWS traffic bypasses the NAT gateways. About $102 a month with 2 AZs before
-   * data (see the README's Deploying section). Changing the AZs replaces addresses receivers allow-list.
+   * data (see `docs/deploying.md`, Configuration). Changing the AZs replaces addresses receivers allow-list.
    * @default - off: webhooks come from Lambda's shared addresses
    */
   readonly egress?: EgressSettings;

@@ -73,10 +73,10 @@ export const PULL_WHEN_HELD = {
   /**
    * A pulled message waits without an attempt once its URL has had an attempt in flight here this long
    * with no answer since. A receiver that then answers quickly (a healthy one that was slow once) gets
-   * the messages deferred for it back at once (`answerReleasesHold`), so the hold can come early: 500 ms
-   * instead of 1 s halved the bad receiver's first-wave attempts and the fast events' wait behind it in
-   * the burst bench. Longer than `slowAfterMs`: a healthy receiver on a loaded machine answers in some
-   * hundreds of ms, and a hold it never earned costs a deferral and a release.
+   * the messages deferred for it back at once (`answerReleasesHold`), so the hold can come early, which
+   * leaves a bad receiver fewer first-wave attempts and the fast events behind it less wait. Longer than
+   * `slowAfterMs`: a healthy receiver on a loaded machine answers in some hundreds of ms, and a hold it
+   * never earned costs a deferral and a release.
    */
   heldAfterMs: 500,
   receiveMax: 10,

@@ -101,8 +101,8 @@ export const PUBLISH_BACKOFF_CAP_MS = 200;
  * a publish ends at most one round (consistent read, claim move, put) and its claim's release after it,
  * well inside the API's 29 s integration timeout and far below {@link CLAIM_LEASE_MS}, so a waiting
  * publish never looks crashed to a duplicate of its id. No wait reaches past it. 8 s rather than less:
- * a busy answer costs the client a resend, and a store slower than DynamoDB in AWS (DynamoDB Local on a
- * loaded machine takes 50–200 ms a round) made 8 concurrent publishers of one account answer busy at 3 s.
+ * a busy answer costs the client a resend, and with a shorter budget a store slower than DynamoDB in AWS
+ * (DynamoDB Local on a loaded machine) made a few concurrent publishers of one account answer busy.
  */
 export const PUBLISH_BACKOFF_BUDGET_MS = 8_000;
 

@@ -7,7 +7,7 @@
  * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
  * backlog settles `skipped` instead of loading the next row. The four rows run in `BURST_ROUNDS` rounds
  * (default 3), interleaved so the machine's drift touches every row alike, and each row's samples are
- * pooled: one round's 60 samples at one moment vary by 2× between runs on an idle machine.
+ * pooled: one round's 60 samples at one moment vary widely between runs, even on an idle machine.
  */
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';

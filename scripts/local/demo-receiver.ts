@@ -18,7 +18,7 @@ const MALFORMED_HEADERS = new Set(['Missing required headers', 'Invalid Signatur
 const TOLERANCE_SECONDS = 300;
 
 /**
- * Starts a receiver on a free loopback port and prints one line per request. It verifies as the README
+ * Starts a receiver on a free loopback port and prints one line per request. It verifies as `docs/webhooks.md`
  * tells a customer's receiver to: `webhook-signature` with the `standardwebhooks` library and
  * `X-Signature` by hand (HMAC of `"<t>.<body>"`), both compared in constant time with a timestamp
  * within 5 minutes of now. Its only change is the line it prints, which cannot fail, so it remembers a

@@ -1,9 +1,9 @@
 /**
  * `v1a` (Ed25519) signatures end to end (issue 18): a new organization has a key pair; its webhooks,
  * received by a real HTTP receiver, carry `v1a` next to `v1`, verified with the listed `whpk_` public key
- * by Node's `crypto.verify` and by the README's Node and Python (`cryptography`) snippets, never by the
- * signer's code; rotation with an overlap (both keys sign), the operator's rotation, the schemes setting,
- * and a `read` key that lists but cannot rotate.
+ * by Node's `crypto.verify` and by the Node and Python (`cryptography`) snippets of
+ * `docs/receiver-security.md`, never by the signer's code; rotation with an overlap (both keys sign), the
+ * operator's rotation, the schemes setting, and a `read` key that lists but cannot rotate.
  */
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -78,7 +78,7 @@ const snippetCall = (keys: readonly string[], request: Received): SnippetCall =>
 });
 
 describe('v1a signatures', () => {
-  it('sign every webhook next to v1, verified with the listed public key by node:crypto and the README snippets', {
+  it('sign every webhook next to v1, verified with the listed public key by node:crypto and the documented snippets', {
     timeout: 90_000,
   }, async () => {
     const org = (await op.admin('POST', '/admin/organizations', { name: 'Ed25519' })).body as {

@@ -4,7 +4,7 @@
  * TypeScript scanner (so comments and strings never count), resolves `#alias/*` through `package.json`
  * `imports` and relative paths against the importing file, then applies {@link RULES}.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -162,6 +162,43 @@ export function checkTree(root: string, folders: readonly string[]): Violation[]
   return sourceFiles(root, folders).flatMap((file) =>
     checkSource(file, readFileSync(join(root, file), 'utf8'), aliases),
   );
+}
+
+/**
+ * Everything `file` (repo-relative) reaches through its imports, itself included: repository files as
+ * `file:<path>`, packages as `package:<name>`. A file that does not exist ends its branch. `read` caches
+ * each file's direct imports, so closures of many files share the parsing.
+ */
+export function importClosure(
+  root: string,
+  file: string,
+  aliases: AliasMap,
+  read: Map<string, readonly ImportTarget[]> = new Map(),
+): Set<string> {
+  const direct = (path: string): readonly ImportTarget[] => {
+    let targets = read.get(path);
+    if (!targets) {
+      const full = join(root, path);
+      targets = existsSync(full)
+        ? importSpecifiers(readFileSync(full, 'utf8')).map((specifier) =>
+            resolveSpecifier(path, specifier, aliases),
+          )
+        : [];
+      read.set(path, targets);
+    }
+    return targets;
+  };
+  const reached = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (reached.has(`file:${next}`)) continue;
+    reached.add(`file:${next}`);
+    for (const target of direct(next)) {
+      if (target.kind === 'file') pending.push(target.path);
+      else reached.add(`package:${target.name}`);
+    }
+  }
+  return reached;
 }
 
 /** The project root (two levels above this file). */

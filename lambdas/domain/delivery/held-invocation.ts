@@ -76,8 +76,7 @@ export type PullStep =
  *
  * A settled batch does not stop the pull while pulled messages are still being handled: the invocation
  * cannot return before they end, and a poller that only waited for them would leave everyone's messages
- * behind the slow backlog unreceived (measured: the fast events' burst p50 up to 3.4× their baseline
- * with a receiver answering after 3 s). It pulls on for at most one attempt timeout past its batch, so
+ * behind the slow backlog unreceived. It pulls on for at most one attempt timeout past its batch, so
  * a receiver that keeps answering slowly cannot keep it pulling until its deadline: after that it
  * returns once its pulled messages are settled, as long as its batch could have held it.
  */

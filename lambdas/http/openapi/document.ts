@@ -7,6 +7,8 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { MAX_CYCLES } from '#domain/delivery/policy';
+import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
+import { PROBLEM_CONTENT_TYPE } from '#http/problem/render';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
@@ -69,7 +71,7 @@ an account without a URL, does not count): a delivered event can be sent again t
 redelivery answers 409 and a replay lists it in \`used_up\`.
 
 ## Errors
-Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`),
+Errors are RFC 9457 \`${PROBLEM_CONTENT_TYPE}\`: \`type\` (\`${PROBLEM_TYPE_BASE}<slug>\`),
 \`title\`, \`status\`, \`detail\` and \`instance\` (the request id); 400 answers add \`invalid_params: [{name,
 reason}]\`. An unknown path answers 404, a known path with another method 405 with \`Allow\`, a request over
 the rate limit 429. 5xx bodies never reveal the cause.

@@ -7,6 +7,7 @@ import {
   NOT_FOUND_PROBLEM as NO_ROUTE,
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
+import { PROBLEM_CONTENT_TYPE } from '#http/problem/render';
 import type { HeaderObject, ResponseObject } from './objects';
 import type { JsonSchema } from './schemas';
 import { closed, int, schemaRef, text } from './schemas';
@@ -69,7 +70,7 @@ function problem(
   };
   const headers =
     header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
-  return { description, ...headers, content: { 'application/problem+json': { schema } } };
+  return { description, ...headers, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };
 }
 
 const { UNAUTHORIZED: AUTH, THROTTLED: SLOW, QUOTA_EXCEEDED: QUOTA, DEFAULT_5XX } = GATEWAY_PROBLEMS;

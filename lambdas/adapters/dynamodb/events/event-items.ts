@@ -31,7 +31,7 @@ interface AttemptItem {
  * before sequences, at (`EVENT#<id>`, `EVENT`). Every write of an item is billed per started KB of the
  * whole item, so a typical event is kept under 1 KB: the id, organization, sequence and trigger time
  * live only in the keys (`pk`, `sk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored
- * deflate-compressed (about 45 % smaller; inflating gives back the exact bytes that were signed).
+ * deflate-compressed (inflating gives back the exact bytes that were signed).
  */
 export interface EventItem extends ItemKey {
   gsi1pk: string;
