@@ -33,10 +33,11 @@ export async function startCycles(
 ): Promise<string[]> {
   const queued: string[] = [];
   for (let start = 0; start < events.length; start += 10) {
-    const chunk: EventRef[] = [];
-    for (const event of events.slice(start, start + 10)) {
-      if (await deps.events.startCycle(event, orgId)) chunk.push(event);
-    }
+    // A chunk's cycles start together (a request of 100 sequential updates ran past the function's
+    // timeout on a slow table); chunks stay in order, so an ordered account's events queue in sequence.
+    const slice = events.slice(start, start + 10);
+    const started = await Promise.all(slice.map((event) => deps.events.startCycle(event, orgId)));
+    const chunk = slice.filter((_, i) => started[i]);
     if (chunk.length > 0) await beforeQueue?.(chunk);
     await deps.queue.enqueue(chunk);
     queued.push(...chunk.map((event) => event.id));
