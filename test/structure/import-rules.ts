@@ -179,3 +179,57 @@ export function readsProcessEnv(source: string): boolean {
   }
   return false;
 }
+
+/**
+ * The import graph of the source files under `folders` of `root`: each file with the files of that set
+ * it imports (type-only imports and `export … from` included; packages and files elsewhere left out).
+ */
+export function importGraph(root: string, folders: readonly string[]): Map<string, string[]> {
+  const aliases = readAliases(root);
+  const files = sourceFiles(root, folders);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importSpecifiers(readFileSync(join(root, file), 'utf8'))
+      .map((specifier) => resolveSpecifier(file, specifier, aliases))
+      .flatMap((target) => (target.kind === 'file' && known.has(target.path) ? [target.path] : []));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/**
+ * The import cycles of `graph`: its strongly connected components (Tarjan) of two files or more, and any
+ * file that imports itself; each cycle's files sorted, the cycles sorted by their first file.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}

@@ -7,12 +7,6 @@
  */
 import type { EventRecord, EventRef, WebhookStatus } from '#domain/model';
 
-/** How an account's events are delivered. */
-export type DeliveryOrder = 'concurrent' | 'ordered';
-
-/** Every value of {@link DeliveryOrder}; the first is the default. */
-export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
-
 /**
  * Events of the log one gate evaluation reads per window after the first; an evaluation reads at most
  * {@link ORDER_GATE_WINDOWS} windows, so a watermark far behind catches up by about this much per

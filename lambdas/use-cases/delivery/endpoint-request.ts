@@ -11,13 +11,7 @@ import type { ClientTls } from '#domain/ports';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
 import { type OpenedSigningKey, privateKeyPemOf } from '#domain/signing/signing-keys';
 import type { DeliveryContext } from './delivery-context';
-import { describeFailure } from './send-attempt';
-
-/** The bytes an attempt sends and their media type. */
-export interface OutgoingBody {
-  readonly body: string;
-  readonly contentType: string;
-}
+import { describeFailure, type OutgoingBody } from './send-attempt';
 
 /** The endpoint's material is not there to make the request as it asks: the attempt fails, saying so. */
 export class MaterialMissingError extends Error {}

@@ -13,7 +13,12 @@ import type { OpenedSigningKey } from '#domain/signing/signing-keys';
 import { answerBesideUrl } from '#domain/truncate';
 import { maskUrlSecrets } from '#domain/urls';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
-import type { OutgoingBody } from './endpoint-request';
+
+/** The bytes an attempt sends and their media type. */
+export interface OutgoingBody {
+  readonly body: string;
+  readonly contentType: string;
+}
 
 /** What sending an attempt needs. */
 export interface SendDeps {
