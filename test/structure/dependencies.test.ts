@@ -99,7 +99,7 @@ describe('the checker', () => {
     ['lambdas/domain/x.ts', "import { MAX_ATTEMPTS } from '#config/delivery';"],
     ['lambdas/domain/x.ts', "import { createHmac } from 'node:crypto';"],
     ['lambdas/domain/x.ts', '// process.env is read in config/env.ts\nconst s = "process.env";'],
-    ['lambdas/use-cases/x.ts', "import type { EventStore } from '#domain/ports';"],
+    ['lambdas/use-cases/x.ts', "import type { DeliveryLedger } from '#domain/ports';"],
     ['lambdas/handlers/x.ts', "import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';"],
     ['lambdas/handlers/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
     ['lambdas/http/openapi/x.ts', "import { MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';"],

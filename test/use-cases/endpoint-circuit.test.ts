@@ -99,7 +99,9 @@ describe('circuit breaker', () => {
     w.clock.advance(1000);
     await deliverEvent(w.deps, { id: 'e3' });
     expect(w.health.writes).toHaveLength(writes);
-    expect(toAccountView(await account(w), 'https://api.example.com', { fullUrl: true }).webhook_health).toMatchObject({
+    expect(
+      toAccountView(await account(w), 'https://api.example.com', { fullUrl: true }).webhook_health,
+    ).toMatchObject({
       state: 'healthy',
       recovered_at: renderTimestamp(recovery),
     });

@@ -9,7 +9,7 @@ import {
 } from '#domain/delivery/postponement';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
-import type { EventStore, SlotLease } from '#domain/ports';
+import type { DeliveryLedger, SlotLease } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
@@ -20,7 +20,7 @@ import { notSent, type SendDeps, type SentAttempt, sendAttempt } from './send-at
 
 /** What delivering one event needs. */
 export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
-  readonly events: EventStore;
+  readonly events: DeliveryLedger;
   /** Read through each batch's {@link DeliveryContext}, never cached across batches. */
   readonly directory: DeliveryDirectory;
   /**

@@ -6,7 +6,6 @@
  * healthy path.
  */
 
-import type { LogEntry } from '#domain/delivery/order-gate';
 import {
   decideGate,
   isSettled,
@@ -17,11 +16,11 @@ import {
   waitSeconds,
 } from '#domain/delivery/order-gate';
 import type { Account, EventRecord } from '#domain/model';
-import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry } from '#domain/ports';
 
 /** What the order needs. */
 export interface OrderDeps {
-  readonly events: Pick<EventStore, 'readLogEntries' | 'markWaiting'>;
+  readonly events: DeliveryLedger;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Epoch ms. */

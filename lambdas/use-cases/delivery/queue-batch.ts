@@ -4,7 +4,7 @@
  */
 import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery/message';
 import type { EventRecord } from '#domain/model';
-import type { EventStore, QueueMessage } from '#domain/ports';
+import type { EventReads, QueueMessage } from '#domain/ports';
 
 /**
  * The event a message names, read consistently: where the message says it is (no claim read), or, for
@@ -12,7 +12,7 @@ import type { EventStore, QueueMessage } from '#domain/ports';
  * message's place.
  */
 export async function readTarget(
-  events: Pick<EventStore, 'getEvent' | 'readEvent'>,
+  events: EventReads,
   target: DeliveryTarget,
 ): Promise<EventRecord | undefined> {
   if (target.at === undefined) return events.getEvent(target.id, { consistent: true });

@@ -1,12 +1,12 @@
 import type { DeliveryTarget } from '#domain/delivery/message';
 import { attemptsLeft } from '#domain/delivery/policy';
-import type { DeliveryQueue, DirectoryStore, EventStore, QueueMessage } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { afterSettled, isOrdered } from './delivery-order';
 import { readTarget, runBatch } from './queue-batch';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
-  readonly events: EventStore;
+  readonly events: DeliveryLedger;
   readonly queue: DeliveryQueue;
   /** The event's account: an ordered account's next events go on after a final failure. */
   readonly directory: Pick<DirectoryStore, 'getAccount' | 'advanceSettledThrough'>;
