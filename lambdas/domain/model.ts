@@ -4,7 +4,7 @@
  */
 
 import type { KeyScope } from '#config/routes';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
-import { pullSettings } from '#domain/delivery/held-invocation';
+import { pullSettings } from '#delivery/held-invocation-rule';
 import type { SendResult } from '#domain/ports';
 import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
 import { type DeliveryWorld, deliveryWorld } from './fakes/delivery-deps';

@@ -3,7 +3,7 @@
  * kept, postponed, replaced by a fresh message, dropped or reconciled.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeDeliveryMessage } from '#domain/delivery/message';
+import { encodeDeliveryMessage } from '#domain/delivery-message';
 import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE, MAX_ATTEMPTS } from '#config/delivery';
-import { errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
+import { errorRetrySeconds, errorReturnNotBefore } from '#delivery/postponement-rule';
 import type { QueueMessage } from '#domain/ports';
 import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';

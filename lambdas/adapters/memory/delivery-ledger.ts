@@ -6,7 +6,7 @@
  * event without a live lease; and a new cycle starts only from `failed`/`skipped`/`success`, counted while
  * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted).
  */
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { DeliveryLedger, EventLog, LogEntry } from '#domain/ports';
 import { InMemoryEventLog, InMemoryEventReads } from './event-log';

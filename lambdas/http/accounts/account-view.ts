@@ -4,7 +4,7 @@
  */
 
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#delivery/endpoint-health-port';
 import type { Account, DeliveryOrder } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';

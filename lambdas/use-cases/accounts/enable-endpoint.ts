@@ -1,13 +1,8 @@
 import { RECOVERY_LIMIT } from '#config/limits';
+import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
-import type {
-  DeliveryLedger,
-  DeliveryQueue,
-  DirectoryStore,
-  EndpointHealthStore,
-  EventUpkeep,
-} from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
 import { startCycles } from '#use-cases/events/reset-webhooks';
 
 /** What re-enabling an endpoint needs. */

@@ -1,16 +1,12 @@
-import {
-  answerReleasesHold,
-  heldEndpointDeferSeconds,
-  holdReleasable,
-} from '#domain/delivery/held-invocation';
-import { type DeliveryTarget, targetRef } from '#domain/delivery/message';
+import { answerReleasesHold, heldEndpointDeferSeconds, holdReleasable } from '#delivery/held-invocation-rule';
 import {
   type ErroredHandling,
   errorRetrySeconds,
   errorReturnNotBefore,
   postponement,
   type ReplacementLimits,
-} from '#domain/delivery/postponement';
+} from '#delivery/postponement-rule';
+import { type DeliveryTarget, targetRef } from '#domain/delivery-message';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, type DeliveryOutcome, deliverEvent } from './deliver-event';
 import { DeliveryContext } from './delivery-context';

@@ -3,10 +3,17 @@
  * a degraded endpoint, and the health write after it. A healthy endpoint's fast success passes through
  * without any read or write of its own (its health comes with the account the consumer reads anyway).
  */
-import { busyDeferSeconds, escalate, gate, updateAfterAttempt } from '#domain/delivery/circuit-breaker';
-import { type EndpointHealth, HEALTHY, type HealthPolicy } from '#domain/delivery/endpoint-health';
+
+import type { EndpointHealthStore, SlotLease } from '#delivery/endpoint-health-port';
+import { type EndpointHealth, HEALTHY } from '#delivery/endpoint-health-port';
+import {
+  busyDeferSeconds,
+  escalate,
+  gate,
+  type HealthPolicy,
+  updateAfterAttempt,
+} from '#delivery/endpoint-health-rule';
 import type { Account } from '#domain/model';
-import type { EndpointHealthStore, SlotLease } from '#domain/ports';
 
 /** What the endpoint side needs. */
 export interface EndpointDeps {

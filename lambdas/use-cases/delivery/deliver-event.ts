@@ -1,15 +1,18 @@
-import type { DeliveryTarget } from '#domain/delivery/message';
-import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
+import type { SlotLease } from '#delivery/endpoint-health-port';
+import type { ErroredHandling } from '#delivery/postponement-rule';
 import {
+  attemptsLeft,
   dueBy,
-  type ErroredHandling,
+  isSuccessStatus,
+  nextStep,
   parseRetryAfter,
   retryWaitSeconds,
   secondsUntilDue,
-} from '#domain/delivery/postponement';
+} from '#delivery/retry-rule';
+import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
-import type { DeliveryLedger, SlotLease } from '#domain/ports';
+import type { DeliveryLedger } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { admit, type EndpointDeps, type EndpointReport, observeAttempt, release } from './deliver-endpoint';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';

@@ -9,7 +9,7 @@
  * already under way finishes with what its batch read. Rules that look at a batch's events per account
  * (an order gate) belong here too.
  */
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
 import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';

@@ -14,7 +14,7 @@ import {
   ORDER_GATE_WINDOW,
   ORDER_GATE_WINDOWS,
   waitSeconds,
-} from '#domain/delivery/order-gate';
+} from '#delivery/order-rule';
 import type { Account, EventRecord } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry } from '#domain/ports';
 

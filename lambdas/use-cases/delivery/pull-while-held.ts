@@ -4,13 +4,14 @@
  * URL until it answers quickly, how many messages are being handled, and the loop that pulls more
  * messages while every one of them is a slow attempt.
  */
+
+import type { QueuePull } from '#delivery/held-invocation-port';
 import {
   nextPullStep,
   type PullSettings,
   type UrlAnswer,
   type UrlInFlight,
-} from '#domain/delivery/held-invocation';
-import type { QueuePull } from '#domain/delivery/queue-pull-port';
+} from '#delivery/held-invocation-rule';
 import type { QueueMessage, SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
 
 /** What pulling needs beyond a batch (absent: the invocation handles its batch only). */

@@ -2,7 +2,7 @@
  * The one batch path of Herald's queue consumers (delivery and dead-letter reconciliation): decode each
  * delivery message, handle one message per event concurrently, and return the messages to keep.
  */
-import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery/message';
+import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery-message';
 import type { EventRecord } from '#domain/model';
 import type { EventReads, QueueMessage } from '#domain/ports';
 

@@ -1,5 +1,5 @@
-import type { DeliveryTarget } from '#domain/delivery/message';
-import { attemptsLeft } from '#domain/delivery/policy';
+import { attemptsLeft } from '#delivery/retry-rule';
+import type { DeliveryTarget } from '#domain/delivery-message';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { afterSettled, isOrdered } from './delivery-order';
 import { readTarget, runBatch } from './queue-batch';

@@ -1,5 +1,5 @@
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRef } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideGate } from '#domain/delivery/order-gate';
+import { decideGate } from '#delivery/order-rule';
 import type { WebhookStatus } from '#domain/model';
 import type { LogEntry } from '#domain/ports';
 

@@ -3,7 +3,7 @@
  * use-case tests' one arrangement.
  */
 
-import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#domain/delivery/endpoint-health';
+import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#delivery/endpoint-health-rule';
 import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
 import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
 import { type FakeClock, fakeClock } from './clock';

@@ -9,15 +9,9 @@
 import { attemptItem, eventItem } from '#adapters/dynamodb/events/event-items';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
+import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import type { DeliveryAttempt, EventRecord, EventRef } from '#domain/model';
-import type {
-  DeliveryLedger,
-  DirectoryStore,
-  EndpointHealthStore,
-  EventLog,
-  EventQueries,
-  EventUpkeep,
-} from '#domain/ports';
+import type { DeliveryLedger, DirectoryStore, EventLog, EventQueries, EventUpkeep } from '#domain/ports';
 import type { Charge, IndexWrite } from '../aws/dynamodb/capacity';
 import { itemBytes, itemKb, valueBytes } from '../aws/dynamodb/item-size';
 import type { MeterRules } from '../ports/metered';

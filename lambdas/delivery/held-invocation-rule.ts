@@ -7,8 +7,7 @@
  * consumer's batch use-case applies them.
  */
 import type { PULL_WHEN_HELD } from '#config/delivery';
-import { slowEndpointDeferSeconds } from './circuit-breaker';
-import type { HealthPolicy } from './endpoint-health';
+import { type HealthPolicy, slowEndpointDeferSeconds } from './endpoint-health-rule';
 
 /** When a held invocation pulls and stops pulling (`PULL_WHEN_HELD`, with the attempt timeout). */
 export interface PullSettings {
