@@ -1,7 +1,8 @@
 /**
  * What is stored about an account's webhook endpoint (its state, failures and latency, on the account
  * item) and the port that reads and writes it. Written only when something changes: never on a healthy
- * endpoint's successful delivery. Its circuit breaker is `rule.ts`; `breaker.ts` applies it.
+ * endpoint's successful delivery. The circuit breaker (`endpoint-health-rule.ts`) decides what to write;
+ * `endpoint-health.ts` writes it.
  */
 
 /** `healthy`: deliveries go out freely; `degraded`: failing or slow, bounded; `disabled`: none go out. */

@@ -2,7 +2,8 @@
  * The circuit breaker on an endpoint's health, and its knobs: whether a delivery may go out now, must wait
  * (deferred, no attempt), needs one of the endpoint's few concurrency slots, or must not go out at all
  * (disabled); what an attempt changes about the endpoint; and when failures open the circuit or disable
- * the endpoint. Pure: `breaker.ts` applies what these functions decide through the store of `port.ts`.
+ * the endpoint. Pure: `endpoint-health.ts` applies what these functions decide through the store of
+ * `endpoint-health-port.ts`.
  */
 import type { EndpointHealth, HealthUpdate } from './endpoint-health-port';
 

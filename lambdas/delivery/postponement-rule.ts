@@ -1,7 +1,8 @@
 /**
  * When a delivery message that waits comes back: hidden for its wait, within SQS's limits, or replaced by
  * a fresh message once the old one nears the queue's redrive limit or its retention; after an unexpected
- * error, within seconds, never before what the failed handling left behind. Pure; `settle.ts` applies it.
+ * error, within seconds, never before what the failed handling left behind. Pure; `postponement.ts`
+ * applies it.
  */
 import { DELIVERY_QUEUE, MAX_MESSAGE_DELAY_SECONDS, QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import { cappedDoubling } from '#domain/backoff';
@@ -45,9 +46,9 @@ export const ERROR_RETRY_MARGIN_SECONDS = 2;
 /** What a delivery that then threw left behind, which its message must not come back before. */
 export interface ErroredHandling {
   /** Epoch ms: the end of the event's lease the handling took, if it took one. */
-  leaseUntil?: number;
+  readonly leaseUntil?: number | undefined;
   /** Epoch ms: a request went out then and its attempt is not recorded (the record threw, or was never reached). */
-  unrecordedSendAt?: number;
+  readonly unrecordedSendAt?: number | undefined;
 }
 
 /**

@@ -222,3 +222,44 @@ export function parseRetryAfter(status: number, value: string | undefined, now: 
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
+
+/** What follows an attempt. */
+export interface AfterAttempt {
+  readonly status: DeliveryStep['status'];
+  /** Seconds until the next attempt: 0 unless `pending`. */
+  readonly retryAfterSeconds: number;
+  /** Epoch ms the next attempt of a `pending` event is due. */
+  readonly nextAttemptAt?: number | undefined;
+  /** Seconds the receiver asked to wait (`Retry-After` on 429/503), if it did. */
+  readonly receiverWaitSeconds?: number | undefined;
+}
+
+/**
+ * What follows an attempt of `event` (its counters before the attempt) that the receiver answered with
+ * `status` (0: no answer) and `retryAfter`: `success` on 2xx; otherwise another attempt after the
+ * schedule's wait, or the receiver's `Retry-After` when longer, while the cycle has attempts left;
+ * `failed` after its last, or after a `410 Gone` (the endpoint is disabled and this event settles with the
+ * attempt that showed it).
+ *
+ * @param now - epoch ms
+ */
+export function afterAttempt(
+  event: Pick<EventRecord, 'webhookRetries' | 'cycleBase'>,
+  answer: { readonly status: number; readonly retryAfter?: string | undefined },
+  policy: Pick<NextStepInput, 'schedule' | 'maxAttempts'>,
+  now: number,
+): AfterAttempt {
+  const receiverWaitSeconds = parseRetryAfter(answer.status, answer.retryAfter, now);
+  const step = nextStep({
+    webhookRetries: event.webhookRetries + 1,
+    cycleBase: event.cycleBase,
+    outcomeOk: isSuccessStatus(answer.status),
+    gone: answer.status === 410,
+    schedule: policy.schedule,
+    maxAttempts: policy.maxAttempts,
+  });
+  if (step.status !== 'pending') return { status: step.status, retryAfterSeconds: 0, receiverWaitSeconds };
+  const retryAfterSeconds = retryWaitSeconds(step.retryAfterSeconds, receiverWaitSeconds);
+  const nextAttemptAt = now + retryAfterSeconds * 1000;
+  return { status: 'pending', retryAfterSeconds, nextAttemptAt, receiverWaitSeconds };
+}

@@ -11,6 +11,7 @@ import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { type BatchDeps, deliverBatch } from '#delivery/deliver-batch';
 import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
 import { pullSettings } from '#delivery/held-invocation-rule';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/postponement-rule';
@@ -23,7 +24,6 @@ import type { EventRef } from '#domain/model';
 import type { QueueMessage } from '#domain/ports';
 import { parseListQuery } from '#http/events/list-query';
 import { TenantSeeder } from '#local/tenant-seed';
-import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { recordEvent } from '#use-cases/events/record-event';
 import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 

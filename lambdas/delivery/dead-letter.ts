@@ -1,8 +1,13 @@
-import { attemptsLeft } from '#delivery/retry-rule';
+/**
+ * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
+ * queue while its event has attempts left in its cycle, or its event settles `failed`.
+ */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
-import { afterSettled, isOrdered } from './delivery-order';
-import { readTarget, runBatch } from './queue-batch';
+import { runBatch } from './deliver-batch';
+import { readTarget } from './deliver-event';
+import { afterSettled, isOrdered } from './order';
+import { attemptsLeft } from './retry-rule';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
