@@ -9,7 +9,7 @@ import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 import { type DeliveryDeps, deliverMessage } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
 import type { DeliveryOutcome } from './delivery-outcome';
-import { HeldInvocation, type HeldPullDeps, type HeldUrls, type UrlHold } from './held-invocation';
+import { HeldInvocation, type HeldPullDeps, type UrlHold } from './held-invocation';
 import { comeBackSoon, type MessageFate, type PostponeDeps, postpone } from './postponement';
 
 /** What a batch needs beyond single deliveries. */
@@ -63,7 +63,7 @@ async function handleMessage(
   context: DeliveryContext,
   seen: Set<string>,
   message: QueueMessage,
-  held: (HeldUrls & Pick<HeldInvocation, 'remember'>) | undefined,
+  held: HeldInvocation | undefined,
 ): Promise<MessageFate> {
   let hold: UrlHold | undefined;
   const fate = await runMessage(

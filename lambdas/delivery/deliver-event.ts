@@ -47,7 +47,7 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
    * only) and the endpoints' TLS client keys.
    */
   readonly sealer?: SecretSealer;
-  /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch for accounts that have some. */
+  /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch when named. */
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter;
@@ -228,7 +228,7 @@ async function passGates(
   return { settledThrough, circuit, leased: turn.leased };
 }
 
-/** An attempt its endpoint refuses: deferred, or, the endpoint disabled or gone, the event settles `skipped`. */
+/** An attempt its endpoint refuses: deferred, or (the endpoint disabled or gone) the event skipped. */
 async function closed(
   deps: DeliveryDeps,
   event: EventRecord,

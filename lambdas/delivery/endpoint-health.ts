@@ -33,7 +33,7 @@ export interface EndpointDeps {
   readonly random?: () => number;
 }
 
-/** A gate that lets the attempt through: at once (`send`), or with one of the endpoint's slots (`limited`). */
+/** A gate that lets the attempt through: at once (`send`), or with one of its endpoint's slots. */
 export type OpenGate = Extract<Gate, { kind: 'send' | 'limited' }>;
 
 /**
@@ -120,7 +120,7 @@ export interface EndpointReport {
   readonly endpointId?: string | undefined;
 }
 
-/** What an attempt wrote about its endpoint, or why the write failed (the attempt is recorded all the same). */
+/** What an attempt wrote about its endpoint, or why the write failed (the attempt stays recorded). */
 export interface EndpointNote {
   readonly endpoint?: EndpointReport;
   readonly endpointError?: unknown;

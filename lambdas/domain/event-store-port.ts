@@ -136,7 +136,7 @@ export interface EventLog extends EventReads {
  * attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a replay asks for.
  */
 export interface DeliveryLedger extends EventReads {
-  /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no bodies, no attempts. */
+  /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
   readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogEntry[]>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`

@@ -40,7 +40,7 @@ const under =
 const AWS_OR_HTTP_PACKAGE =
   /^(@aws-sdk\/|@aws-lambda-powertools\/|@middy\/|aws-lambda$|aws-cdk-lib|node:https?$|https?$)/;
 
-/** The delivery wing's pure files: each concept's rule (`<concept>-rule.ts`) and port (`<concept>-port.ts`). */
+/** The delivery wing's pure files: each concept's rule (`<concept>-rule.ts`) and port (`*-port.ts`). */
 const DELIVERY_PURE = /^lambdas\/delivery\/[^/]+-(rule|port)\.ts$/;
 
 /**
@@ -78,12 +78,12 @@ export const RULES: readonly Rule[] = [
   },
   {
     from: 'lambdas/domain/',
-    says: 'domain imports only domain/, the delivery rules and ports, and config/ (not config/env), no AWS or HTTP package',
+    says: 'domain imports pure code (domain/, delivery rules and ports), config/ but env, no AWS or HTTP',
     forbids: impure,
   },
   {
     from: DELIVERY_PURE,
-    says: 'a delivery rule or port is pure: domain/, the delivery rules and ports, config/ (not config/env), no AWS or HTTP package',
+    says: 'a delivery rule or port is pure: domain/, delivery rules and ports, config/ but env; no AWS, HTTP',
     forbids: impure,
   },
   {
@@ -93,7 +93,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     from: 'lambdas/use-cases/',
-    says: 'use-cases see ports and the delivery rules, not http/, handlers/, adapters/ or the delivery orchestration',
+    says: 'use-cases see ports and delivery rules, not http/, handlers/, adapters/ or delivery orchestration',
     forbids: (target) =>
       under('lambdas/http/', 'lambdas/handlers/', 'lambdas/adapters/')(target) ||
       deliveryOrchestration(target),
@@ -106,7 +106,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     from: 'lambdas/http/',
-    says: 'http sits beside the use-cases: it imports no use-cases, delivery orchestration, adapters or handlers',
+    says: 'http sits beside the use-cases: no use-cases, delivery orchestration, adapters or handlers',
     forbids: (target) =>
       under('lambdas/use-cases/', 'lambdas/adapters/', 'lambdas/handlers/')(target) ||
       deliveryOrchestration(target),

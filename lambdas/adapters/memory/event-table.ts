@@ -36,7 +36,7 @@ export class EventTable {
     return legacy && legacy.sequence === undefined ? { claimed: false, legacy } : undefined;
   }
 
-  /** The event at the ref's place: the adapter's key is (organization, account, sequence), or the id alone. */
+  /** The event at the ref's place: the key is (organization, account, sequence), or the id alone. */
   eventAt(ref: EventRef): EventRecord | undefined {
     // Whatever occupies the place, as the adapter's key read answers, even an event of another id.
     if (ref.sequence !== undefined) return this.events.at(ref.orgId, ref.account, ref.sequence);
@@ -44,7 +44,7 @@ export class EventTable {
     return event?.sequence === undefined ? event : undefined;
   }
 
-  /** The organization's events in list order (the `by-org` index): newest `triggeredAt` first, ties by id descending. */
+  /** The organization's events as the `by-org` index lists them: newest first, ties by id descending. */
   ofOrg(orgId: string): EventRecord[] {
     return [...this.events.values()]
       .filter((event) => event.orgId === orgId)
