@@ -1,6 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { HealthSettings } from '#domain/delivery/endpoint-health';
+import type { HealthSettings } from '#delivery/endpoint-health-rule';
 import type { ApiCallers } from './api-callers';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';

@@ -2,7 +2,7 @@ import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
-import type { HealthSettings } from '#domain/delivery/endpoint-health';
+import type { HealthSettings } from '#delivery/endpoint-health-rule';
 import type { UrlPolicy } from '#domain/webhook-url';
 import type { ApiCallers } from './api-callers';
 import type { ApiThrottle, CustomDomain } from './events-api';

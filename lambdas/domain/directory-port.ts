@@ -4,8 +4,14 @@
  * `ports.ts`.
  */
 
-import type { DeliveryOrder } from './delivery/order-gate';
-import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from './model';
+import type {
+  Account,
+  AccountTombstone,
+  DeliveryOrder,
+  Organization,
+  PreviousToken,
+  SignatureScheme,
+} from './model';
 import type { AccountPage, AccountPageQuery } from './queries';
 import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
 

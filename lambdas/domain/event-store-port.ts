@@ -1,9 +1,12 @@
 /**
- * The port of event storage: claims of event ids, the account logs with their sequences, the delivery
- * state of each event and the organization-wide reads. Re-exported by `ports.ts`.
+ * The event store's ports, by role, along the seams of its DynamoDB adapter: one event read by its id or
+ * at its place ({@link EventReads}); the account logs, where a publish claims its id and stores the event
+ * at its sequence ({@link EventLog}); each event's delivery state, which the consumer, a redelivery and a
+ * reset write ({@link DeliveryLedger}); the organization's reads the API answers with
+ * ({@link EventQueries}); and the operator's bounded walks over the indexes ({@link EventUpkeep}). A
+ * caller depends on the roles it uses; the adapters implement them all. Re-exported by `ports.ts`.
  */
 
-import type { LogEntry } from './delivery/order-gate';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from './model';
 import type {
   EraseChunk,
@@ -76,6 +79,12 @@ export interface LogRead {
   readonly maxBodyBytes?: number;
 }
 
+/** What the order gate reads of an account's log: each event's delivery state, no body, no attempts. */
+export type LogEntry = Pick<
+  EventRecord,
+  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt'
+>;
+
 /** One read of an account's log, and where the next one goes on. */
 export interface LogPage {
   /** Ascending by sequence. */
@@ -89,12 +98,19 @@ export interface LogPage {
   readonly nextAfterSequence: number;
 }
 
-/** Storage of events and their attempts. */
-export interface EventStore {
+/** One event, read by its id or at its place: what every role reads first. */
+export interface EventReads {
   /** The event of an id through its claim (claim + event, or the old-layout item alone). */
   getEvent(id: string, options?: EventReadOptions): Promise<EventRecord | undefined>;
   /** The event at its place (no claim read): the consumer's read. */
   readEvent(ref: EventRef, options?: EventReadOptions): Promise<EventRecord | undefined>;
+}
+
+/**
+ * The account logs: an id claimed once, each event stored at the next sequence of its account's log, and
+ * the log read in order (the feed, a replay). Publishing's role.
+ */
+export interface EventLog extends EventReads {
   /** The highest sequence stored in the account's log, 0 when it holds none: one Query of one key. */
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
@@ -113,10 +129,15 @@ export interface EventStore {
    * with their bodies (consistent), within the read's byte budget, and whether more follow.
    */
   readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
-  /** {@link EventStore.readLog} with the delivery state only (the order gate's read): no bodies, no attempts. */
+}
+
+/**
+ * Each event's delivery state: the order gate's read of a log, the consumer's lease and recorded
+ * attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a replay asks for.
+ */
+export interface DeliveryLedger extends EventReads {
+  /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
   readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogEntry[]>;
-  /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
-  listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
    * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns
@@ -159,10 +180,29 @@ export interface EventStore {
    * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
    * one again): status `pending`, cycle base = current attempts, one more cycle counted unless the current
    * one made no attempt (it is replaced). False when the event is pending, or has counted `MAX_CYCLES`
-   * cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no longer returns
+   * cycles (it then leaves the status indexes, so {@link EventUpkeep.nextFailedOrSkipped} no longer returns
    * it).
    */
   startCycle(ref: EventRef, orgId: string): Promise<boolean>;
+}
+
+/** What the API reads across an organization's events: its listing and an endpoint's recent attempts. */
+export interface EventQueries extends EventReads {
+  /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
+  listEvents(request: EventListRequest): Promise<EventListPage>;
+  /**
+   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
+   * the read bound of index entries) and one batch read of those events' attempts only.
+   */
+  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
+}
+
+/**
+ * The operator's bounded walks over an organization's events: the failed and skipped for a reset or a
+ * recovery, the pending for a requeue, an erasure, and the upgrades of the status indexes and of events
+ * stored before account logs.
+ */
+export interface EventUpkeep {
   /**
    * Up to `limit` of the organization's `failed` and `skipped` events, at a cost that depends on
    * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
@@ -183,11 +223,6 @@ export interface EventStore {
     limit: number,
     cursor?: string,
   ): Promise<RecoveryChunk>;
-  /**
-   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
-   * the read bound of index entries) and one batch read of those events' attempts only.
-   */
-  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of

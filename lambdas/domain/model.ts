@@ -4,8 +4,7 @@
  */
 
 import type { KeyScope } from '#config/routes';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 
@@ -23,6 +22,12 @@ export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
 
 /** Every value of {@link WebhookStatus}, in documentation order. */
 export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['pending', 'success', 'failed', 'skipped'];
+
+/** How an account's events are delivered: `ordered` ones wait for every earlier one to settle. */
+export type DeliveryOrder = 'concurrent' | 'ordered';
+
+/** Every value of {@link DeliveryOrder}; the first is the default. */
+export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
 
 /** An organization: the tenant that owns accounts, events and API keys. */
 export interface Organization {

@@ -8,9 +8,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DELIVERY_METRICS, ENDPOINT_DIMENSIONS } from '#config/telemetry';
+import type { BatchDeps } from '#delivery/deliver-batch';
+import type { EndpointChange } from '#delivery/endpoint-health';
 import { CERTIFICATE_WARNING_DAYS, daysLeft } from '#domain/endpoint-security/client-certificate';
-import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
-import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
 const CHANGE_METRICS: Readonly<Record<EndpointChange, string | undefined>> = {
   degraded: undefined,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { ANSWER_BODY_MAX_BYTES, FEED_LIMIT, LAMBDA_RESPONSE_MAX_BYTES } from '#config/limits';
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES_CEILING } from '#domain/event-input';
 import type { EventRecord } from '#domain/model';
 import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES } from '#domain/truncate';

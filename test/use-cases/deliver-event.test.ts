@@ -3,8 +3,8 @@
  * and the stamp of each attempt.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import { webhookTokenId } from '#domain/signing/webhook-token';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 

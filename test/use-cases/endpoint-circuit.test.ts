@@ -3,10 +3,10 @@
  * recording, lets one probe through, closes on its success; Retry-After, 410 and auto-disable.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { Account } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
 import { toAccountView } from '#http/accounts/account-view';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 

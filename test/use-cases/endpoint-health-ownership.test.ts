@@ -5,8 +5,8 @@
  * `410` and slots alike.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { SendResult } from '#domain/ports';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 

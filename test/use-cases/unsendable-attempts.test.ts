@@ -8,10 +8,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '#config/delivery';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { SendResult, WebhookRequest } from '#domain/ports';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
 import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store';

@@ -6,10 +6,10 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { WebhookRequest } from '#domain/ports';
 import { toWebhookKeyView } from '#http/organizations/webhook-key-view';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import {
   listSigningKeys,
   rotateSigningKey,

@@ -1,9 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type {
+  EndpointHealth,
+  EndpointHealthStore,
+  HealthWrite,
+  SlotLease,
+} from '#delivery/endpoint-health-port';
 import { newEndpointId } from '#domain/ids';
-import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
 import { DELETED_AT, isTombstone, keys } from './items';

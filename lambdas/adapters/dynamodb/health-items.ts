@@ -7,7 +7,7 @@ import {
   type EndpointHealth,
   type EndpointState,
   HEALTHY,
-} from '#domain/delivery/endpoint-health';
+} from '#delivery/endpoint-health-port';
 
 /** Attribute names of the health fields on the account item. */
 export const HEALTH_ATTR = {

@@ -4,9 +4,15 @@
  * the organization's live account: `owners`, which the in-memory directory keeps), for use-case tests and
  * the simulation.
  */
-import { type EndpointHealth, HEALTHY } from '#domain/delivery/endpoint-health';
+
+import {
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type HealthWrite,
+  type SlotLease,
+} from '#delivery/endpoint-health-port';
 import { newEndpointId } from '#domain/ids';
-import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 
 /** The store; `health` and `slots` are open for arrangements and assertions. */
 export class InMemoryEndpointHealthStore implements EndpointHealthStore {

@@ -4,10 +4,10 @@
  * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES, type StatsWindow } from '#domain/delivery-stats';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
+import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/model';
 import type { AccountPageQuery } from '#domain/ports';
 import { parsePageNumbers } from '#http/paging';
 import { jsonBody, queryParams } from '#http/request';

@@ -4,9 +4,8 @@
  */
 
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
-import type { Account } from '#domain/model';
+import { type EndpointHealth, type EndpointState, HEALTHY } from '#delivery/endpoint-health-port';
+import type { Account, DeliveryOrder } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, maskUrlSecrets, pathSegment } from '#domain/urls';

@@ -9,7 +9,7 @@ import {
   MAX_LIST_DEPTH,
   RECOVERY_LIMIT,
 } from '#config/limits';
-import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_STATES } from '#delivery/endpoint-health-port';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';

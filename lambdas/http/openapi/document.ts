@@ -6,7 +6,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { PROBLEM_CONTENT_TYPE } from '#http/problem/render';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';

@@ -4,7 +4,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { WEBHOOK_STATUSES } from '#domain/model';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';

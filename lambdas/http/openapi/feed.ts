@@ -4,7 +4,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
-import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
+import { DELIVERY_ORDERS } from '#domain/model';
 import type { HeaderObject, OperationObject, ParameterObject } from './objects';
 import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';

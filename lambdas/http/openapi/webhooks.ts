@@ -3,7 +3,7 @@
  * verify its signatures), and the organization's webhook token with the routes that show and rotate it.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';

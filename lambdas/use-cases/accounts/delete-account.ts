@@ -2,7 +2,7 @@ import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore, EventLog, EventUpkeep } from '#domain/ports';
 
 /** What deleting an account needs. */
 export interface DeleteAccountDeps {
@@ -10,7 +10,7 @@ export interface DeleteAccountDeps {
     DirectoryStore,
     'getAccount' | 'deleteAccount' | 'getAccountTombstone' | 'removeAccountTombstone'
   >;
-  readonly events: Pick<EventStore, 'eraseAccountEvents' | 'latestSequence'>;
+  readonly events: EventUpkeep & Pick<EventLog, 'latestSequence'>;
   /** Epoch ms; stamps the tombstone. */
   readonly now: () => number;
   /** Removes the deleted account's endpoint material (payload key, client certificate and key). */

@@ -20,7 +20,7 @@ import type { EndpointSecretStore, TlsMaterialCheck } from '#domain/endpoint-sec
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore, EventLog } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
@@ -31,7 +31,7 @@ import { type PreparedSecurity, prepareEndpointSecurity, saveEndpointSecurity } 
 export interface PutEndpointDeps {
   readonly directory: DirectoryStore;
   /** The account's log: a switch to ordered starts the watermark at its latest sequence. */
-  readonly events: Pick<EventStore, 'latestSequence'>;
+  readonly events: Pick<EventLog, 'latestSequence'>;
   readonly endpointSecrets: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>;
   readonly sealer?: SecretSealer | undefined;
   readonly policy: UrlPolicy;

@@ -1,10 +1,21 @@
 import { LOG_READ_MAX_BODY_BYTES } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { EventListPage, EventPageQuery, EventStore, LogPage } from '#domain/ports';
+import type {
+  EventListPage,
+  EventLog,
+  EventPageQuery,
+  EventQueries,
+  EventReads,
+  LogPage,
+} from '#domain/ports';
 
 /** An organization's events, newest first, one page of them, and whether more follow. */
-export function listEvents(store: EventStore, orgId: string, query: EventPageQuery): Promise<EventListPage> {
+export function listEvents(
+  store: EventQueries,
+  orgId: string,
+  query: EventPageQuery,
+): Promise<EventListPage> {
   const { until, ...filters } = query.filters;
   return store.listEvents({
     orgId,
@@ -25,7 +36,7 @@ export function listEvents(store: EventStore, orgId: string, query: EventPageQue
  * @param iban - a normalised IBAN (`parseIban` checks the path parameter)
  */
 export function readFeed(
-  store: EventStore,
+  store: EventLog,
   orgId: string,
   iban: string,
   afterSequence: number,
@@ -40,7 +51,7 @@ export function readFeed(
  * @param id - an event id (`parseEventId` checks the path parameter)
  * @throws NotFoundError
  */
-export async function getEvent(store: EventStore, orgId: string, id: string): Promise<EventRecord> {
+export async function getEvent(store: EventReads, orgId: string, id: string): Promise<EventRecord> {
   const event = await store.getEvent(id);
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   return event;

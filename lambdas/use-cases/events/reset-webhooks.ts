@@ -1,6 +1,6 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import type { EventRef } from '#domain/model';
-import type { DeliveryQueue, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, EventUpkeep } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
 /** The events one reset request queued, and whether failed or skipped events remain. */
@@ -26,7 +26,7 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
  * between the two (a replay puts an ordered account's watermark back below them).
  */
 export async function startCycles(
-  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: Pick<EventStore, 'startCycle'> },
+  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: DeliveryLedger },
   orgId: string,
   events: readonly EventRef[],
   beforeQueue?: (started: readonly EventRef[]) => Promise<void>,
@@ -60,7 +60,7 @@ export interface IndexUpgradeStep {
  * it returns until `more` is false.
  */
 export async function indexStatuses(
-  events: Pick<EventStore, 'pageEventIdsByStatus' | 'indexStatus'>,
+  events: EventUpkeep,
   orgId: string,
   cursor?: string,
 ): Promise<IndexUpgradeStep> {

@@ -17,13 +17,13 @@ import {
 import { cappedDoubling } from '#domain/backoff';
 import { BusyError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { ClaimResult, EventStore, IdClaim, NewEvent } from '#domain/ports';
+import type { ClaimResult, EventLog, IdClaim, NewEvent } from '#domain/ports';
 import { nextSequence } from './next-sequence';
 
 /** What storing in the log needs. */
 export interface StoreInLogDeps {
   readonly events: Pick<
-    EventStore,
+    EventLog,
     'latestSequence' | 'claimId' | 'readClaim' | 'moveClaim' | 'insertEvent' | 'readEvent'
   >;
   /** Epoch ms. */

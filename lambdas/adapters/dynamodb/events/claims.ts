@@ -74,7 +74,7 @@ export async function getClaim(
   return out.Item ? readClaimItem(id, out.Item) : undefined;
 }
 
-/** Claims an id unless it is claimed; see `EventStore.claimId`. */
+/** Claims an id unless it is claimed; see `EventLog.claimId`. */
 export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimResult> {
   try {
     const out = await table.client.send(
@@ -99,7 +99,7 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
 }
 
 /**
- * Moves an id's claim if `owner` still holds it; see `EventStore.moveClaim`. A conditional put of the
+ * Moves an id's claim if `owner` still holds it; see `EventLog.moveClaim`. A conditional put of the
  * whole claim rather than an update, so the publish path needs no UpdateItem right on `EVENT#` items
  * (where old-layout events live too); an old-layout event has no `owner`, so it is never replaced.
  */

@@ -5,7 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
-import { MAX_CYCLES } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';

@@ -4,11 +4,11 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
-import type { LogEntry } from '#domain/delivery/order-gate';
+import type { LogEntry } from '#domain/ports';
 import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
-/** See `EventStore.readLogEntries`. */
+/** See `DeliveryLedger.readLogEntries`. */
 export async function readLogEntries(
   table: EventTable,
   orgId: string,

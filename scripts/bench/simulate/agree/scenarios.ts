@@ -17,6 +17,16 @@ export type PublishPlan =
   /** One publish every `1000 / perSecond` ms, open loop (none waits for another). */
   | { readonly kind: 'rate'; readonly perSecond: number };
 
+/** The figures compared, from either side. */
+export interface AgreementFigures {
+  /** First publish → last fast event delivered. */
+  readonly drainMs: number;
+  readonly fastP50Ms: number;
+  readonly fastP90Ms: number;
+  readonly fastP99Ms: number;
+  readonly delivered: number;
+}
+
 /** A scenario both run. */
 export interface AgreementScenario {
   readonly name: 'saturated' | 'paced';

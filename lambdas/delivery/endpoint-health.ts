@@ -1,12 +1,26 @@
 /**
- * The endpoint side of a delivery: the circuit breaker's gate before an attempt, the concurrency slot of
- * a degraded endpoint, and the health write after it. A healthy endpoint's fast success passes through
- * without any read or write of its own (its health comes with the account the consumer reads anyway).
+ * The endpoint's side of an attempt, the circuit breaker (`endpoint-health-rule.ts`) applied through the
+ * health store (`endpoint-health-port.ts`): the gate before an attempt, the concurrency slot a degraded
+ * endpoint's attempt takes, and the health write after it. A healthy endpoint's fast success passes
+ * through without any read or write of its own (its health comes with the account the batch reads).
  */
-import { busyDeferSeconds, escalate, gate, updateAfterAttempt } from '#domain/delivery/circuit-breaker';
-import { type EndpointHealth, HEALTHY, type HealthPolicy } from '#domain/delivery/endpoint-health';
-import type { Account } from '#domain/model';
-import type { EndpointHealthStore, SlotLease } from '#domain/ports';
+import type { Account, DeliveryAttempt } from '#domain/model';
+import type { DeliveryContext } from './delivery-context';
+import {
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type SlotLease,
+} from './endpoint-health-port';
+import {
+  type AttemptSignal,
+  busyDeferSeconds,
+  escalate,
+  type Gate,
+  gate,
+  type HealthPolicy,
+  updateAfterAttempt,
+} from './endpoint-health-rule';
 
 /** What the endpoint side needs. */
 export interface EndpointDeps {
@@ -14,12 +28,13 @@ export interface EndpointDeps {
   readonly healthPolicy: HealthPolicy;
   /** How long a slot protects an attempt: longer than one consumer invocation can run. */
   readonly leaseMs: number;
-  /** Keeps the batch's account in step with the health a write returned (its delivery context). */
-  readonly remember?: (iban: string, health: EndpointHealth) => void;
   readonly now: () => number;
   /** [0, 1): spreads deferrals; `Math.random` unless a test fixes it. */
   readonly random?: () => number;
 }
+
+/** A gate that lets the attempt through: at once (`send`), or with one of its endpoint's slots. */
+export type OpenGate = Extract<Gate, { kind: 'send' | 'limited' }>;
 
 /**
  * May the attempt go out: with a slot to release afterwards, or not now (deferred or disabled), or never:
@@ -34,28 +49,33 @@ export type Admission =
 /** Why a slot was refused by an account that is not the event's organization's any more. */
 const GONE = 'the account was deleted or given to another organization meanwhile; nothing was sent';
 
+/** The circuit breaker's gate on the account's endpoint as the batch read it: no read, no write. */
+export function circuitGate(deps: EndpointDeps, account: Account): Gate {
+  return gate(
+    account.webhookHealth ?? HEALTHY,
+    deps.now(),
+    deps.healthPolicy,
+    (deps.random ?? Math.random)(),
+  );
+}
+
 /**
- * Applies the circuit breaker's gate to an account's endpoint; takes a slot when it is degraded.
+ * Admits an attempt its gate let through: a healthy endpoint's at once; a degraded one's once it holds one
+ * of the endpoint's slots. When none is free, the batch's account takes on the health the slot writes
+ * returned, and the attempt waits (or, the endpoint disabled meanwhile, never goes).
  *
  * @param receiveCount - how often the message was received: a busy endpoint's deferral grows with it
- * @param beforeSlot - runs once the gate lets the attempt through, before any slot is taken (the
- *   attempt's crypto work: a deferred message does none, and its failure holds no slot)
  */
-export async function admit(
+export async function takeSlot(
   deps: EndpointDeps,
+  context: DeliveryContext,
   account: Account,
-  receiveCount = 1,
-  beforeSlot?: () => Promise<void>,
+  decision: OpenGate,
+  receiveCount: number,
 ): Promise<Admission> {
+  if (decision.kind === 'send') return { kind: 'go' };
   const health = account.webhookHealth ?? HEALTHY;
   const random = deps.random ?? Math.random;
-  const decision = gate(health, deps.now(), deps.healthPolicy, random());
-  if (decision.kind === 'send') {
-    await beforeSlot?.();
-    return { kind: 'go' };
-  }
-  if (decision.kind !== 'limited') return decision;
-  await beforeSlot?.();
   // A random first slot spreads consumers; a second try only when the endpoint allows more than one.
   const first = Math.floor(random() * decision.slots);
   const order = decision.slots > 1 ? [first, (first + 1) % decision.slots] : [first];
@@ -70,7 +90,7 @@ export async function admit(
     // The write told us the endpoint changed (closed, opened or disabled): decide again on the fresh state.
     if (latest.state !== 'degraded' || latest.circuitOpenUntil !== health.circuitOpenUntil) break;
   }
-  deps.remember?.(account.iban, latest);
+  context.remember(account.iban, latest);
   const again = gate(latest, deps.now(), deps.healthPolicy, random());
   if (again.kind === 'defer' || again.kind === 'disabled') return again;
   return {
@@ -78,6 +98,15 @@ export async function admit(
     seconds: busyDeferSeconds(latest, random(), receiveCount),
     reason: decision.probe ? 'another probe is under way' : 'endpoint concurrency limit reached',
   };
+}
+
+/** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
+export async function release(
+  deps: EndpointDeps,
+  account: Account,
+  lease: SlotLease | undefined,
+): Promise<void> {
+  if (lease) await deps.health.releaseSlot(account.iban, account.orgId, lease);
 }
 
 /** How an attempt changed the endpoint's state, for metrics and logs. */
@@ -91,25 +120,49 @@ export interface EndpointReport {
   readonly endpointId?: string | undefined;
 }
 
-/** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
-export async function release(
-  deps: EndpointDeps,
-  account: Account,
-  lease: SlotLease | undefined,
-): Promise<void> {
-  if (lease) await deps.health.releaseSlot(account.iban, account.orgId, lease);
+/** What an attempt wrote about its endpoint, or why the write failed (the attempt stays recorded). */
+export interface EndpointNote {
+  readonly endpoint?: EndpointReport;
+  readonly endpointError?: unknown;
 }
 
 /**
- * Writes what the attempt showed about the endpoint (nothing for a healthy one's fast success), then
- * opens the circuit or disables the endpoint when the failures call for it. Nothing is reported when the
- * account stopped being the organization's while the attempt was under way: its health is not ours to
- * write (the store refused the write), and the attempt's record on the event stands.
+ * Writes what the attempt showed about the endpoint (nothing for a healthy one's fast success, which
+ * only frees its slot), then opens the circuit or disables the endpoint when the failures call for it;
+ * the batch's account takes on the health written. Nothing is reported when the account stopped being the
+ * organization's while the attempt was under way: its health is not ours to write (the store refused the
+ * write), and the attempt's record on the event stands. A write that fails is reported, not thrown:
+ * health is advisory.
+ *
+ * @param retryAfterSeconds - what the receiver asked to wait: the circuit stays open at least that long
  */
-export async function observeAttempt(
+export async function reportAttempt(
   deps: EndpointDeps,
+  context: DeliveryContext,
   account: Account,
-  signal: { status: number; latencyMs: number; at: string; retryAfterSeconds?: number | undefined },
+  attempt: DeliveryAttempt,
+  retryAfterSeconds: number | undefined,
+  lease: SlotLease | undefined,
+): Promise<EndpointNote> {
+  const signal = {
+    status: attempt.responseStatus,
+    latencyMs: attempt.responseTimeMs,
+    at: attempt.deliveredAt,
+    retryAfterSeconds,
+  };
+  try {
+    const health = await observeAttempt(deps, context, account, signal, lease);
+    return health === undefined ? {} : { endpoint: health };
+  } catch (endpointError) {
+    return { endpointError };
+  }
+}
+
+async function observeAttempt(
+  deps: EndpointDeps,
+  context: DeliveryContext,
+  account: Account,
+  signal: AttemptSignal,
   lease: SlotLease | undefined,
 ): Promise<EndpointReport | undefined> {
   const before = account.webhookHealth ?? HEALTHY;
@@ -128,7 +181,7 @@ export async function observeAttempt(
     if (step.kind === 'disable') after = await deps.health.disable(iban, orgId, signal.at, step.reason);
   }
   if (after === undefined) return undefined;
-  deps.remember?.(iban, after);
+  context.remember(iban, after);
   const change = changeOf(before, after, deps.now());
   // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
   const endpointId =

@@ -5,13 +5,8 @@
  * event up to W is settled; the gate reads the log above W to move it on. See docs/design.md, ordered
  * delivery, and why not SQS FIFO.
  */
-import type { EventRecord, EventRef, WebhookStatus } from '#domain/model';
-
-/** How an account's events are delivered. */
-export type DeliveryOrder = 'concurrent' | 'ordered';
-
-/** Every value of {@link DeliveryOrder}; the first is the default. */
-export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
+import type { EventRef, WebhookStatus } from '#domain/model';
+import type { LogEntry } from '#domain/ports';
 
 /**
  * Events of the log one gate evaluation reads per window after the first; an evaluation reads at most
@@ -38,12 +33,6 @@ export function isSettled(status: WebhookStatus): boolean {
 export function mustWait(sequence: number | undefined, settledThrough: number): boolean {
   return sequence !== undefined && sequence > settledThrough + 1;
 }
-
-/** What the gate read of the log: events above the watermark, ascending. */
-export type LogEntry = Pick<
-  EventRecord,
-  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt'
->;
 
 /** The gate's decision for one event after reading a window of the log. */
 export type GateDecision =

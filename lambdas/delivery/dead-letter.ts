@@ -1,12 +1,17 @@
-import type { DeliveryTarget } from '#domain/delivery/message';
-import { attemptsLeft } from '#domain/delivery/policy';
-import type { DeliveryQueue, DirectoryStore, EventStore, QueueMessage } from '#domain/ports';
-import { afterSettled, isOrdered } from './delivery-order';
-import { readTarget, runBatch } from './queue-batch';
+/**
+ * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
+ * queue while its event has attempts left in its cycle, or its event settles `failed`.
+ */
+import type { DeliveryTarget } from '#domain/delivery-message';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
+import { runBatch } from './deliver-batch';
+import { readTarget } from './deliver-event';
+import { afterSettled, isOrdered } from './order';
+import { attemptsLeft } from './retry-rule';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
-  readonly events: EventStore;
+  readonly events: DeliveryLedger;
   readonly queue: DeliveryQueue;
   /** The event's account: an ordered account's next events go on after a final failure. */
   readonly directory: Pick<DirectoryStore, 'getAccount' | 'advanceSettledThrough'>;

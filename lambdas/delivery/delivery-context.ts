@@ -6,16 +6,17 @@
  * So a change committed before a batch reads it (a webhook URL, a token rotation, an account deleted or
  * re-enabled) applies to every attempt of that batch and of every later one, on every consumer, at the
  * price of one read unit per distinct account and organization per batch and no write. An attempt
- * already under way finishes with what its batch read. Rules that look at a batch's events per account
- * (an order gate) belong here too.
+ * already under way finishes with what its batch read. An endpoint health write an attempt makes is
+ * remembered on the batch's account, so the batch's later messages act on it.
  */
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
 import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
 import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
+import type { EndpointHealth } from './endpoint-health-port';
 
 /** Where a batch reads accounts and organizations. */
 export type DeliveryDirectory = Pick<

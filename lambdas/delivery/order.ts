@@ -1,12 +1,12 @@
 /**
  * The consumer's side of ordered delivery (`delivery_order: ordered`): the sequence gate before an
  * attempt, and what follows an event's settling (the watermark moves on, the next waiting event is sent
- * again at once). The decisions are the domain's (`domain/delivery/order-gate.ts`); this reads the log,
- * writes the watermark and sends messages. Concurrent accounts never come here: nothing is added to their
- * healthy path.
+ * again at once). The decisions are `order-rule.ts`'s; this reads the log, writes the watermark and
+ * sends messages. Concurrent accounts never come here: nothing is added to their healthy path.
  */
 
-import type { LogEntry } from '#domain/delivery/order-gate';
+import type { Account, EventRecord } from '#domain/model';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry } from '#domain/ports';
 import {
   decideGate,
   isSettled,
@@ -15,13 +15,11 @@ import {
   ORDER_GATE_WINDOW,
   ORDER_GATE_WINDOWS,
   waitSeconds,
-} from '#domain/delivery/order-gate';
-import type { Account, EventRecord } from '#domain/model';
-import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
+} from './order-rule';
 
 /** What the order needs. */
 export interface OrderDeps {
-  readonly events: Pick<EventStore, 'readLogEntries' | 'markWaiting'>;
+  readonly events: DeliveryLedger;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Epoch ms. */

@@ -3,12 +3,11 @@
  * handling is an attempt in flight for longer than a short threshold, it pulls more messages from its
  * own queue and delivers them on the same path. Without this, the first wave of a receiver that starts
  * hanging holds every poller (in AWS up to `consumerMaxConcurrency` invocations) for the attempt timeout
- * before the circuit breaker knows, and everyone else's messages wait behind it. Pure decisions; the
- * consumer's batch use-case applies them.
+ * before the circuit breaker knows, and everyone else's messages wait behind it. Pure decisions;
+ * `held-invocation.ts` applies them.
  */
 import type { PULL_WHEN_HELD } from '#config/delivery';
-import { slowEndpointDeferSeconds } from './circuit-breaker';
-import type { HealthPolicy } from './endpoint-health';
+import { type HealthPolicy, slowEndpointDeferSeconds } from './endpoint-health-rule';
 
 /** When a held invocation pulls and stops pulling (`PULL_WHEN_HELD`, with the attempt timeout). */
 export interface PullSettings {
@@ -190,4 +189,43 @@ export const RELEASE_MARGIN_MS = 1_000;
  */
 export function holdReleasable(until: number, now: number): boolean {
   return until - now > RELEASE_MARGIN_MS;
+}
+
+/** A pulled message this invocation deferred because its URL was held here, and when that hold ends. */
+export interface HeldMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string;
+  /** Epoch ms. */
+  readonly until: number;
+}
+
+/**
+ * The pulled messages deferred for a held URL, by URL, until an answer from it releases them, and when
+ * each URL was last released: a message whose hold was still being written when its URL's releasing
+ * answer came is released as it is added, so one rule (the answer's) decides for every message.
+ */
+export class HeldMessages {
+  private readonly byUrl = new Map<string, HeldMessage[]>();
+  private readonly releasedAt = new Map<string, number>();
+
+  /**
+   * Remembers `message`, held for `url` since `heldAt` (epoch ms). Returns true instead when `url` was
+   * released since then: the caller releases it now.
+   */
+  add(url: string, message: HeldMessage, heldAt: number): boolean {
+    const released = this.releasedAt.get(url);
+    if (released !== undefined && released >= heldAt) return true;
+    const held = this.byUrl.get(url);
+    if (held) held.push(message);
+    else this.byUrl.set(url, [message]);
+    return false;
+  }
+
+  /** Records that `url` released its holds at `at` (epoch ms); removes and returns its messages. */
+  release(url: string, at: number): HeldMessage[] {
+    this.releasedAt.set(url, at);
+    const held = this.byUrl.get(url) ?? [];
+    this.byUrl.delete(url);
+    return held;
+  }
 }

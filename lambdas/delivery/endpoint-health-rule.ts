@@ -1,9 +1,84 @@
 /**
- * The circuit breaker on an endpoint's health: whether a delivery may go out now, must wait (deferred, no
- * attempt), needs one of the endpoint's few concurrency slots, or must not go out at all (disabled); and
- * what an attempt changes about the endpoint. Pure: the store applies what these functions decide.
+ * The circuit breaker on an endpoint's health, and its knobs: whether a delivery may go out now, must wait
+ * (deferred, no attempt), needs one of the endpoint's few concurrency slots, or must not go out at all
+ * (disabled); what an attempt changes about the endpoint; and when failures open the circuit or disable
+ * the endpoint. Pure: `endpoint-health.ts` applies what these functions decide through the store of
+ * `endpoint-health-port.ts`.
  */
-import type { EndpointHealth, HealthPolicy } from './endpoint-health';
+import type { EndpointHealth, HealthUpdate } from './endpoint-health-port';
+
+/** The circuit breaker's knobs. */
+export interface HealthPolicy {
+  /** Consecutive failures that open the circuit. */
+  readonly failureThreshold: number;
+  /** First open period; it doubles with every failed probe. */
+  readonly openBaseSeconds: number;
+  /** Longest open period (also the gap between probes of a dead endpoint). */
+  readonly openMaxSeconds: number;
+  /** A successful answer slower than this marks the endpoint `degraded` (slow). */
+  readonly slowMs: number;
+  /** Concurrent deliveries a degraded endpoint may hold across all consumers. */
+  readonly concurrency: number;
+  /** An endpoint failing continuously for this long is disabled. */
+  readonly autoDisableAfterMs: number;
+}
+
+/** Defaults: open after 5 failures for 30 s doubling to 15 min, 2 slots when degraded, disable after 5 days. */
+export const DEFAULT_HEALTH_POLICY: HealthPolicy = {
+  failureThreshold: 5,
+  openBaseSeconds: 30,
+  openMaxSeconds: 15 * 60,
+  slowMs: 2_000,
+  concurrency: 2,
+  autoDisableAfterMs: 5 * 24 * 60 * 60 * 1000,
+};
+
+/** The knobs as the stack and `ENDPOINT_HEALTH` give them (all optional; seconds, not ms). */
+export interface HealthSettings {
+  readonly failureThreshold?: number;
+  readonly openBaseSeconds?: number;
+  readonly openMaxSeconds?: number;
+  readonly slowMs?: number;
+  readonly concurrency?: number;
+  readonly autoDisableAfterSeconds?: number;
+}
+
+const SETTING_RANGES: Readonly<Record<keyof HealthSettings, readonly [number, number]>> = {
+  failureThreshold: [1, 100],
+  openBaseSeconds: [1, 43_200],
+  openMaxSeconds: [1, 43_200],
+  slowMs: [100, 60_000],
+  concurrency: [1, 50],
+  autoDisableAfterSeconds: [1, 30 * 24 * 60 * 60],
+};
+
+/**
+ * The policy from settings (e.g. the JSON of `ENDPOINT_HEALTH`), defaults for those absent.
+ *
+ * @throws RangeError naming the setting when one is unknown, not an integer or out of its range
+ */
+export function healthPolicyFrom(settings: HealthSettings | string | undefined): HealthPolicy {
+  const given: Record<string, unknown> =
+    typeof settings === 'string' ? (JSON.parse(settings) as Record<string, unknown>) : { ...settings };
+  for (const [name, value] of Object.entries(given)) {
+    const range = SETTING_RANGES[name as keyof HealthSettings];
+    if (!range) throw new RangeError(`endpoint health: unknown setting "${name}"`);
+    if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) {
+      throw new RangeError(`endpoint health: ${name} must be an integer from ${range[0]} to ${range[1]}`);
+    }
+  }
+  const s = given as HealthSettings;
+  const d = DEFAULT_HEALTH_POLICY;
+  return {
+    failureThreshold: s.failureThreshold ?? d.failureThreshold,
+    openBaseSeconds: s.openBaseSeconds ?? d.openBaseSeconds,
+    openMaxSeconds: s.openMaxSeconds ?? d.openMaxSeconds,
+    slowMs: s.slowMs ?? d.slowMs,
+    concurrency: s.concurrency ?? d.concurrency,
+    autoDisableAfterMs:
+      s.autoDisableAfterSeconds === undefined ? d.autoDisableAfterMs : s.autoDisableAfterSeconds * 1000,
+  };
+}
 
 /** Whether and how a delivery to the endpoint may go out now. */
 export type Gate =
@@ -70,23 +145,6 @@ export interface AttemptSignal {
   /** Seconds the receiver asked to wait (`Retry-After` on 429/503), if any. */
   readonly retryAfterSeconds?: number | undefined;
 }
-
-/** What to write about the endpoint after an attempt. */
-export type HealthUpdate =
-  /** Nothing: a healthy endpoint answered quickly. */
-  | { readonly kind: 'none' }
-  /** 2xx: the failure count resets; `degraded` stays only for a slow answer. */
-  | {
-      readonly kind: 'success';
-      readonly at: string;
-      readonly latencyMs: number;
-      readonly state: 'healthy' | 'degraded';
-      readonly reason?: string;
-    }
-  /** Any other answer: one more consecutive failure. */
-  | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
-  /** `410 Gone`: the receiver says the endpoint is gone for good. */
-  | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
 
 /**
  * The write an attempt calls for. A fast success on an endpoint known healthy writes nothing, which keeps

@@ -1,23 +1,12 @@
 /**
- * When a delivery message comes back: not before the event's next attempt is due, never later than SQS
- * can hide a message, at least as late as the receiver asked, and on a fresh message once the old one
- * nears the queue's redrive limit or its retention. Pure decisions; the consumer's use-cases apply them.
+ * When a delivery message that waits comes back: hidden for its wait, within SQS's limits, or replaced by
+ * a fresh message once the old one nears the queue's redrive limit or its retention; after an unexpected
+ * error, within seconds, never before what the failed handling left behind. Pure; `postponement.ts`
+ * applies it.
  */
-import {
-  CONSUMER_TIMEOUT_SECONDS,
-  DELIVERY_QUEUE,
-  MAX_MESSAGE_DELAY_SECONDS,
-  MAX_VISIBILITY_TIMEOUT_SECONDS,
-  QUEUE_RETENTION_SECONDS,
-} from '#config/delivery';
+import { DELIVERY_QUEUE, MAX_MESSAGE_DELAY_SECONDS, QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import { cappedDoubling } from '#domain/backoff';
 import type { QueueMessage } from '#domain/ports';
-
-/**
- * SQS keeps a message hidden at most 12 hours from its receive, so a retry can be postponed by at most
- * that minus the time the consumer may already have spent on it.
- */
-export const MAX_POSTPONE_SECONDS = MAX_VISIBILITY_TIMEOUT_SECONDS - CONSUMER_TIMEOUT_SECONDS;
 
 /**
  * Every deferral is a receive, and the queue dead-letters a message on its 21st. A message postponed at
@@ -31,50 +20,6 @@ export const REPLACE_AT_RECEIVE_COUNT = DELIVERY_QUEUE.maxReceiveCount - 2;
  * would still be on the queue by then (one day of margin) is replaced by a fresh one instead.
  */
 export const REPLACE_AFTER_AGE_SECONDS = QUEUE_RETENTION_SECONDS - 24 * 60 * 60;
-
-/**
- * The scheduled message reappears only after its visibility timeout, which is set after the due time
- * was recorded, so it is never early by the recording consumer's clock; this margin covers clock
- * differences between consumers and nothing more (a wider one would let duplicates jump the schedule).
- */
-export const DUE_TOLERANCE_MS = 100;
-
-/**
- * Seconds until an event's next attempt is due, or undefined when it is due now (within
- * {@link DUE_TOLERANCE_MS}): a duplicate message that comes early waits for the scheduled retry.
- *
- * @param nextAttemptAt - epoch ms the event's last failure scheduled, if any
- */
-export function secondsUntilDue(nextAttemptAt: number | undefined, now: number): number | undefined {
-  if (nextAttemptAt === undefined || nextAttemptAt - now <= DUE_TOLERANCE_MS) return undefined;
-  return Math.ceil((nextAttemptAt - now) / 1000);
-}
-
-/** The latest due time a consumer's lease may find at `now` (epoch ms): a retry is never brought forward. */
-export function dueBy(now: number): number {
-  return now + DUE_TOLERANCE_MS;
-}
-
-/**
- * The wait before the next attempt: the schedule's, or the receiver's `Retry-After` when longer, clamped
- * to {@link MAX_POSTPONE_SECONDS} (so the 12 h step, or a receiver's longer wait, still fits SQS).
- */
-export function retryWaitSeconds(scheduledSeconds: number, receiverWaitSeconds?: number): number {
-  return Math.min(Math.max(scheduledSeconds, receiverWaitSeconds ?? 0), MAX_POSTPONE_SECONDS);
-}
-
-/**
- * Seconds a `Retry-After` header asks for (delta seconds or an HTTP date), or undefined when absent or
- * unreadable. Only 429 and 503 answers carry a meaningful one.
- */
-export function parseRetryAfter(status: number, value: string | undefined, now: number): number | undefined {
-  if ((status !== 429 && status !== 503) || value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
-}
 
 /**
  * How soon a message whose handling hit an unexpected error (a read still throttled after the SDK's
@@ -101,9 +46,9 @@ export const ERROR_RETRY_MARGIN_SECONDS = 2;
 /** What a delivery that then threw left behind, which its message must not come back before. */
 export interface ErroredHandling {
   /** Epoch ms: the end of the event's lease the handling took, if it took one. */
-  leaseUntil?: number;
+  readonly leaseUntil?: number | undefined;
   /** Epoch ms: a request went out then and its attempt is not recorded (the record threw, or was never reached). */
-  unrecordedSendAt?: number;
+  readonly unrecordedSendAt?: number | undefined;
 }
 
 /**
