@@ -4,35 +4,50 @@
  * operator's `PUT /admin/accounts/{iban}`), deleting it, and enabling its endpoint again.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { DELIVERY_ORDERS, type DeliveryOrder } from '#domain/delivery/order-gate';
 import { STATS_WINDOW_NAMES, type StatsWindow } from '#domain/delivery-stats';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { AccountPageQuery } from '#domain/ports';
-import { parsePageNumbers } from '#http/paging';
+import { PAGING_QUERY, pageNumbers } from '#http/paging';
+import { readQuery } from '#http/read-request';
 import { jsonBody, queryParams } from '#http/request';
+import { closed, oneOfValues, optional, text } from '#http/schema';
 import { parseTimestampParam, TIMESTAMP_PARAM_REASON } from '#http/timestamp-param';
 import { ENDPOINT_SECURITY_FIELDS } from './endpoint-security-request';
 
-/** Every query parameter of an account listing, in canonical order. */
-export const ACCOUNT_LIST_PARAMS = ['page', 'per_page', 'after'] as const;
+/** The query of `GET /accounts` (and `GET /admin/organizations/{org}/accounts`). */
+export const ACCOUNT_LIST_QUERY = closed({
+  ...PAGING_QUERY,
+  after: optional(
+    text(
+      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
+        `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
+    ),
+  ),
+});
 
 /**
- * The query of `GET /accounts` (and `GET /admin/organizations/{org}/accounts`): `page` and `per_page` as
- * `GET /events` reads them, and `after`, an IBAN the listing starts after (where the `next` link goes
- * once `page × per_page` reaches the depth bound).
+ * The query of an account listing: `page` and `per_page` as `GET /events` reads them, and `after`, an
+ * IBAN the listing starts after (where the `next` link goes once `page × per_page` reaches the depth
+ * bound).
  *
  * @throws ValidationError naming the parameter
  */
 export function parseAccountListQuery(event: APIGatewayProxyEvent): AccountPageQuery {
-  const query = queryParams(event, ACCOUNT_LIST_PARAMS);
-  const numbers = parsePageNumbers(
-    query.page,
-    query.per_page,
+  const { after, ...paging } = readQuery(event.multiValueQueryStringParameters, ACCOUNT_LIST_QUERY);
+  const numbers = pageNumbers(
+    paging,
     'to go further, set after to the last IBAN you have and start again at page 1 (the next links do)',
   );
-  return query.after === undefined ? numbers : { ...numbers, after: parseIban('after', query.after) };
+  return after === undefined ? numbers : { ...numbers, after: parseIban('after', after) };
 }
+
+/** The query of `GET /accounts/{iban}/delivery-stats`. */
+export const DELIVERY_STATS_QUERY = closed({
+  window: optional(oneOfValues(STATS_WINDOW_NAMES, 'One window to summarise; both when absent.')),
+});
 
 /**
  * The query of `GET /accounts/{iban}/delivery-stats`: `window` (`24h` or `7d`) for one window, none for
@@ -41,12 +56,8 @@ export function parseAccountListQuery(event: APIGatewayProxyEvent): AccountPageQ
  * @throws ValidationError naming `window` or an unknown parameter
  */
 export function parseDeliveryStatsQuery(event: APIGatewayProxyEvent): StatsWindow[] {
-  const { window } = queryParams(event, ['window']);
-  if (window === undefined) return [...STATS_WINDOW_NAMES];
-  const known = STATS_WINDOW_NAMES.find((name) => name === window);
-  if (known === undefined)
-    throw new ValidationError('window', `must be one of ${STATS_WINDOW_NAMES.join(', ')}`);
-  return [known];
+  const { window } = readQuery(event.multiValueQueryStringParameters, DELIVERY_STATS_QUERY);
+  return window === undefined ? [...STATS_WINDOW_NAMES] : [window];
 }
 
 /** What an account write changes besides its endpoint security: each field absent keeps what is stored. */

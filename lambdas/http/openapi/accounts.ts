@@ -12,13 +12,14 @@ import {
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import { ACCOUNT_LIST_QUERY, DELIVERY_STATS_QUERY } from '#http/accounts/account-request';
+import type { JsonSchema } from '#http/schema';
+import { body, closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from '#http/schema';
 import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import { DELIVERY_ORDER } from './feed';
-import type { OperationObject, ParameterObject, Reference } from './objects';
-import { body, json, ok, parameterRef, responseRef } from './objects';
+import type { OperationObject, ParameterObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from './schemas';
 
 /**
  * The fields of every account write (`PUT /accounts/{iban}` and the operator's twin), each optional:
@@ -161,27 +162,13 @@ export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
 };
 
-/** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
+/** The IBAN in the path, merged into `components.parameters`. */
 export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   Iban: {
     name: 'iban',
     in: 'path',
     required: true,
     description: 'IBAN, any case; blanks are removed.',
-    schema: { type: 'string' },
-  },
-  Window: {
-    name: 'window',
-    in: 'query',
-    description: 'One window to summarise; both when absent.',
-    schema: { type: 'string', enum: STATS_WINDOW_NAMES },
-  },
-  After: {
-    name: 'after',
-    in: 'query',
-    description:
-      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
-      `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
     schema: { type: 'string' },
   },
 };
@@ -195,7 +182,7 @@ export const ENDPOINT_BUSY =
  * (`listOrganizationAccounts`): the paging parameters and answers both share.
  */
 export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'> & {
-  readonly parameters: readonly Reference[];
+  readonly parameters: readonly ParameterObject[];
 } = {
   description:
     'By IBAN ascending, paged like `GET /events`: `page` from 1, `per_page` 1 to 100 (default 10), and ' +
@@ -203,7 +190,7 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
     'of accounts, however many the organization has. The `Link` header has `first`, `prev` after page 1 and ' +
     '`next` while more follow; past the depth bound `next` is page 1 `after` the last IBAN, so following ' +
     '`next` reaches every account.',
-  parameters: ['Page', 'PerPage', 'After'].map(parameterRef),
+  parameters: queryParameters(ACCOUNT_LIST_QUERY),
   responses: {
     '200': {
       description: 'One page of accounts; an empty array past the last page.',
@@ -278,7 +265,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
       'batch read of their attempts, whatever the organization holds. `complete` is false when the window ' +
       'held more of its events. Without `window`, both windows from the same read.',
     tags: ['accounts'],
-    parameters: [parameterRef('Iban'), parameterRef('Window')],
+    parameters: [parameterRef('Iban'), ...queryParameters(DELIVERY_STATS_QUERY)],
     responses: {
       '200': ok('The summary.', schemaRef('DeliveryStats')),
       '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),

@@ -4,10 +4,10 @@
  */
 
 import { KEY_SCOPES } from '#config/routes';
+import type { JsonSchema } from '#http/schema';
+import { closed, EVENT_ID, schemaRef, text, timestamp } from '#http/schema';
 import { TOKEN_ID } from './events';
 import type { ParameterObject } from './objects';
-import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, schemaRef, text, timestamp } from './schemas';
 import { TOKEN } from './webhooks';
 
 /** Where a chunked operator request goes on. */

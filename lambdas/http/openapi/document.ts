@@ -7,17 +7,17 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { MAX_CYCLES } from '#domain/delivery/policy';
+import { closed, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
-import { FEED_LINK_HEADER, FEED_PARAMETERS, FEED_ROUTES } from './feed';
+import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
 import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
-import { closed, text } from './schemas';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -160,7 +160,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...FEED_PARAMETERS, ...ADMIN_PARAMETERS },
+      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
       headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {

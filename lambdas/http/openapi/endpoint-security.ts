@@ -9,8 +9,8 @@ import {
   MAX_PUBLIC_KEY_LENGTH,
 } from '#config/limits';
 import { MAX_RSA_BITS, MIN_RSA_BITS, RSA_PUBLIC_EXPONENT } from '#domain/endpoint-security/payload-key';
-import type { JsonSchema } from './schemas';
-import { closed, nullable, text, timestamp } from './schemas';
+import type { JsonSchema } from '#http/schema';
+import { closed, nullable, text, timestamp } from '#http/schema';
 
 const cut = (what: string) =>
   `${what}; a longer one is cut to ${MAX_CERTIFICATE_NAME_LENGTH} characters ending with \`…\`.`;

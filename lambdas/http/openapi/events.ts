@@ -5,28 +5,29 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { MAX_CYCLES } from '#domain/delivery/policy';
-import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
-import { WEBHOOK_STATUSES } from '#domain/model';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/events/list-query';
-import type { HeaderObject, ParameterObject } from './objects';
-import { body, json, ok, parameterRef, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
+import { LIST_QUERY } from '#http/events/list-query';
+import type { JsonSchema } from '#http/schema';
 import {
+  body,
   closed,
   EVENT_ID,
+  EVENT_TYPE,
   IBAN,
   int,
   nullable,
   schemaRef,
-  TIMESTAMP_PATTERN,
+  TIMESTAMP,
   text,
   timestamp,
   uri,
-} from './schemas';
+  WEBHOOK_STATUS,
+} from '#http/schema';
+import type { HeaderObject, ParameterObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
 
 /** A webhook token's id, as attempts and token views show it. */
 export const TOKEN_ID = text(
@@ -89,21 +90,9 @@ const FEED_EVENT_FIELDS = {
 
 /** The schemas of events, merged into `components.schemas`. */
 export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  Timestamp: text('UTC, `YYYY-MM-DD HH:MM:SS`; fractions of a second are cut.', {
-    pattern: TIMESTAMP_PATTERN,
-    examples: ['2026-11-21 12:34:56'],
-  }),
-  EventType: text('Dot-separated lower-case snake_case segments. Known: `credit_transfer_status_change`.', {
-    pattern: EVENT_TYPE_PATTERN.source,
-    maxLength: MAX_EVENT_TYPE_LENGTH,
-    examples: ['credit_transfer_status_change'],
-  }),
-  WebhookStatus: text(
-    '`pending`: attempts of the current cycle are under way or due. `success`: the receiver answered 2xx; final. ' +
-      `\`failed\`: all ${MAX_ATTEMPTS} attempts of the cycle failed. \`skipped\`: the account has no ` +
-      '`webhook_url`, nothing was sent. Redelivery makes `failed` and `skipped` events `pending` again.',
-    { enum: WEBHOOK_STATUSES },
-  ),
+  Timestamp: TIMESTAMP,
+  EventType: EVENT_TYPE,
+  WebhookStatus: WEBHOOK_STATUS,
   EventLinks: closed({ self: uri('This event.'), account: uri('The account of the event.') }),
   EventSummary: closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.'),
   FeedEvent: closed(
@@ -168,14 +157,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
 };
 
-const query = (name: string, description: string, schema: JsonSchema): ParameterObject => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});
-
-/** The event id in the path and the query of `GET /events`, merged into `components.parameters`. */
+/** The event id in the path, merged into `components.parameters`. */
 export const EVENT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   EventId: {
     name: 'id',
@@ -184,17 +166,6 @@ export const EVENT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     description: 'Event id; another form answers 400.',
     schema: EVENT_ID,
   },
-  Page: query('page', 'Page, from 1, in plain decimal (`05` answers 400).', int('Page.', 1, { default: 1 })),
-  PerPage: query(
-    'per_page',
-    'Events per page.',
-    int('Size.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE }),
-  ),
-  Account: query('account', 'Only events of this IBAN (any case, blanks allowed).', { type: 'string' }),
-  Type: query('type', 'Only events of this type.', schemaRef('EventType')),
-  Status: query('webhook_status', 'Only events in this delivery state.', schemaRef('WebhookStatus')),
-  Since: query('since', 'Only events triggered at or after this UTC time.', schemaRef('Timestamp')),
-  Until: query('until', 'Only events triggered at or before; not before `since`.', schemaRef('Timestamp')),
 };
 
 /** The `Link` header of a listing, merged into `components.headers`. */
@@ -238,7 +209,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       '`until` back), and filters that match too few of the events one request may check answer 400 ' +
       'asking for a narrower `since`/`until` window.',
     tags: ['events'],
-    parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
+    parameters: queryParameters(LIST_QUERY),
     responses: {
       '200': {
         description: 'One page of events; an empty array past the last page.',

@@ -5,10 +5,11 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
 import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
-import type { HeaderObject, OperationObject, ParameterObject } from './objects';
-import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { FEED_QUERY, REPLAY_BODY } from '#http/accounts/feed-request';
+import { closed, EVENT_ID, int, optionalBody, schemaRef, text } from '#http/schema';
+import type { HeaderObject, OperationObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { closed, EVENT_ID, int, schemaRef, text } from './schemas';
 
 /** How an account's events are delivered, as shown and as set. */
 export const DELIVERY_ORDER = text(
@@ -32,12 +33,7 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
     '`delivery_order: ordered` they are delivered in sequence order again (the events after the first one wait ' +
     'for it). While `more` is true, send the request again with `after_sequence` = `next_after_sequence`.',
   parameters: [parameterRef('Iban')],
-  requestBody: body({
-    type: 'object',
-    additionalProperties: false,
-    required: ['after_sequence'],
-    properties: { after_sequence: int('Events with a sequence above this one are sent again.', 0) },
-  }),
+  requestBody: REPLAY_BODY,
   responses: {
     '202': ok(
       'What this chunk queued.',
@@ -60,23 +56,6 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
       'The IBAN or `after_sequence` is invalid, or the body has another field.',
     ),
     '404': responseRef('NotFound', 'No such account.'),
-  },
-};
-
-/** The feed's query parameters, merged into `components.parameters`. */
-export const FEED_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
-  AfterSequence: {
-    name: 'after_sequence',
-    in: 'query',
-    description:
-      'Only events with a `sequence` above this one: the last sequence the receiver applied (0 from the start).',
-    schema: int('A sequence.', 0, { default: 0 }),
-  },
-  FeedLimit: {
-    name: 'limit',
-    in: 'query',
-    description: 'At most this many events.',
-    schema: int('Size.', 1, { maximum: FEED_LIMIT, default: FEED_LIMIT }),
   },
 };
 
@@ -108,7 +87,7 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
       'whose `sequence` is the next one you expect, and when one skips ahead (or on start), read this feed ' +
       'from the last sequence applied.',
     tags: ['events'],
-    parameters: [parameterRef('Iban'), parameterRef('AfterSequence'), parameterRef('FeedLimit')],
+    parameters: [parameterRef('Iban'), ...queryParameters(FEED_QUERY)],
     responses: {
       '200': {
         description: 'Up to `limit` events, ascending by sequence; empty when none follow.',

@@ -3,11 +3,11 @@
  * sign-in links (listed with the other operator routes, `ADMIN_ROUTES`).
  */
 import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES, SESSION_MINUTES } from '#domain/portal-access';
+import type { JsonSchema } from '#http/schema';
+import { body, closed, int, schemaRef, text, timestamp, uri } from '#http/schema';
 import type { OperationObject } from './objects';
-import { body, ok, parameterRef, responseRef } from './objects';
+import { ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, int, schemaRef, text, timestamp, uri } from './schemas';
 
 /** The portal page and its sign-in. */
 export const PORTAL_ROUTES: readonly RouteDoc[] = [

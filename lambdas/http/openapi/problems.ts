@@ -7,9 +7,9 @@ import {
   NOT_FOUND_PROBLEM as NO_ROUTE,
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
+import type { JsonSchema } from '#http/schema';
+import { closed, int, schemaRef, text } from '#http/schema';
 import type { HeaderObject, ResponseObject } from './objects';
-import type { JsonSchema } from './schemas';
-import { closed, int, schemaRef, text } from './schemas';
 
 /** The headers problem answers carry, merged into `components.headers`. */
 export const PROBLEM_HEADERS: Readonly<Record<string, HeaderObject>> = {

@@ -3,12 +3,12 @@
  * the schemas, an organization key's routes and the operator's twins (which `admin.ts` lists).
  */
 import { SIGNATURE_SCHEMES } from '#domain/model';
+import type { JsonSchema } from '#http/schema';
+import { body, closed, optionalBody, schemaRef, text, timestamp } from '#http/schema';
 import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
-import { body, ok, optionalBody, responseRef } from './objects';
+import { ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, schemaRef, text, timestamp } from './schemas';
 import { OVERLAP } from './webhooks';
 
 const SCHEMES = {

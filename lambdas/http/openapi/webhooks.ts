@@ -7,12 +7,12 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule'
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
+import type { JsonSchema } from '#http/schema';
+import { closed, optionalBody, schemaRef, text, timestamp } from '#http/schema';
 import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
-import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, schemaRef, text, timestamp } from './schemas';
 
 /** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
 function duration(seconds: number): string {
