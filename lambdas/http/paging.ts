@@ -1,11 +1,12 @@
 /**
  * Offset paging as every listing reads and writes it (`GET /events`, `GET /accounts` and the operator's
  * accounts): the `page` and `per_page` parameters, the depth bound every request's cost rests on, and the
- * value of the `Link` header (RFC 8288; the seed's list bodies are bare arrays, so paging travels there).
+ * value of the `Link` header (RFC 8288; the seed's list bodies are bare arrays, so paging travels there);
+ * and the `cursor` with which a chunked request goes on.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
-import { int, optional } from '#http/schema';
+import { int, optional, text, withReason } from '#http/schema';
 
 /** `per_page` when the query has none (the seed's default). */
 export const DEFAULT_PER_PAGE = 10;
@@ -17,6 +18,12 @@ export const PAGING_QUERY = {
   page: optional(int('Page, from 1, in plain decimal (`05` answers 400).', 1, { default: 1 })),
   per_page: optional(int('Items per page.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })),
 };
+
+/** Where a chunked request goes on: the `cursor` the previous answer returned, sent back as it was. */
+export const CURSOR = withReason(
+  text('Where the previous request stopped: its `cursor`.', { minLength: 1 }),
+  'must be the cursor the previous answer returned',
+);
 
 /** Which page, and how long pages are. */
 export interface PageNumbers {

@@ -115,11 +115,10 @@ export function closed<P extends Shape>(properties: P, description?: string): Sc
   };
 }
 
-export const text = (description: string, more: JsonSchema = {}): Schema<string> => ({
-  type: 'string',
-  ...more,
-  description,
-});
+/** A string. */
+export const string = (more: JsonSchema = {}): Schema<string> => ({ type: 'string', ...more });
+export const text = (description: string, more: JsonSchema = {}): Schema<string> =>
+  string({ ...more, description });
 export const int = (description: string, minimum: number, more: JsonSchema = {}): Schema<number> => ({
   type: 'integer',
   minimum,
@@ -146,10 +145,12 @@ export const array = <T>(items: Schema<T>, more: JsonSchema = {}): Schema<readon
   ...more,
 });
 /** Any JSON object. */
-export const anyObject = (description: string): Schema<Readonly<Record<string, unknown>>> => ({
+export const anyObject = (description?: string): Schema<Readonly<Record<string, unknown>>> => ({
   type: 'object',
-  description,
+  ...(description === undefined ? {} : { description }),
 });
+/** Only null. */
+export const NULL: Schema<null> = { type: 'null' };
 /** Exactly one of the schemas. */
 export const oneOf = <const S extends readonly Schema[]>(
   schemas: S,
@@ -162,7 +163,7 @@ export function nullable<T>(schema: Schema<T>): Schema<T | null> {
   const { type, enum: values, const: value } = schema;
   return typeof type === 'string' && values === undefined && value === undefined
     ? extend(schema, { type: [type, 'null'] })
-    : { oneOf: [schema, { type: 'null' }] };
+    : { oneOf: [schema, NULL] };
 }
 
 export const TIMESTAMP = text('UTC, `YYYY-MM-DD HH:MM:SS`; fractions of a second are cut.', {

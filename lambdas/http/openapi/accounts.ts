@@ -12,33 +12,19 @@ import {
 import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
-import { ACCOUNT_LIST_QUERY, DELIVERY_STATS_QUERY } from '#http/accounts/account-request';
+import {
+  ACCOUNT_LIST_QUERY,
+  ACCOUNT_WRITE_BODY,
+  DELIVERY_ORDER,
+  DELIVERY_STATS_QUERY,
+  ENABLE_BODY,
+} from '#http/accounts/account-request';
 import type { JsonSchema } from '#http/schema';
 import { body, closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from '#http/schema';
-import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
-import { DELIVERY_ORDER } from './feed';
+import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
 import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-
-/**
- * The fields of every account write (`PUT /accounts/{iban}` and the operator's twin), each optional:
- * absent keeps what is stored, `null` removes it.
- */
-export const ACCOUNT_WRITE_FIELDS: Readonly<Record<string, JsonSchema>> = {
-  webhook_url: {
-    type: ['string', 'null'],
-    format: 'uri',
-    description:
-      'Where webhooks go. Absent: the stored URL stays (a new account has none); null: removed, the ' +
-      "account's events are then recorded as `skipped`.",
-  },
-  delivery_order: {
-    ...DELIVERY_ORDER,
-    description: 'Absent: the stored order stays (a new account is `concurrent`); `concurrent` sets it back.',
-  },
-  ...ENDPOINT_SECURITY_REQUEST,
-};
 
 /** What the account writes' descriptions say about their fields. */
 export const ACCOUNT_WRITE_RULE =
@@ -215,17 +201,7 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
     '`recover_since` again with its `cursor`: each step goes on past every entry the earlier ones examined, so a ' +
     'backlog of any size completes.',
   parameters: [parameterRef('Iban')],
-  requestBody: {
-    required: false,
-    content: json({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
-        cursor: text('The `cursor` of the previous answer, with the same `recover_since`, to go on.'),
-      },
-    }),
-  },
+  requestBody: ENABLE_BODY,
   responses: {
     '200': ok('Enabled.', schemaRef('EndpointEnabled')),
     '400': responseRef(
@@ -278,7 +254,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     description: ACCOUNT_WRITE_RULE,
     tags: ['accounts'],
     parameters: [parameterRef('Iban')],
-    requestBody: body({ type: 'object', additionalProperties: false, properties: ACCOUNT_WRITE_FIELDS }),
+    requestBody: ACCOUNT_WRITE_BODY,
     responses: {
       '200': ok('The account.', schemaRef('Account')),
       '400': responseRef(

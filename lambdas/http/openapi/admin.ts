@@ -8,16 +8,16 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
+import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import type { JsonSchema } from '#http/schema';
 import { body, closed, optionalBody, schemaRef, text } from '#http/schema';
-import { ACCOUNT_LISTING, ACCOUNT_WRITE_FIELDS, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
+import { ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
 import { CURSOR } from './admin-components';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
-import { ok, parameterRef, responseRef } from './objects';
+import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import { adminKeyDocs } from './webhook-keys';
@@ -32,9 +32,6 @@ const ORG_PATH = [parameterRef('OrgId')];
 const NO_CONTENT = { description: 'Done; no body.' };
 const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
 const BAD = (why: string) => responseRef('BadRequest', why);
-const query = (name: string, description: string, schema: JsonSchema) =>
-  ({ name, in: 'query', required: false, description, schema }) as const;
-
 /** Every operator route, by its name in {@link ADMIN_ROUTES}. */
 const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   createOrganization: {
@@ -165,12 +162,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Create or update an account',
     description: `${ACCOUNT_WRITE_RULE} Only \`org\` is required.`,
     parameters: [parameterRef('Iban')],
-    requestBody: body({
-      type: 'object',
-      additionalProperties: false,
-      required: ['org'],
-      properties: { org: text('The organization that owns the account.'), ...ACCOUNT_WRITE_FIELDS },
-    }),
+    requestBody: ADMIN_ACCOUNT_BODY,
     responses: {
       '200': ok('The account.', schemaRef('Account')),
       '400': BAD('The IBAN, organization or URL is invalid.'),
@@ -189,14 +181,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       "With `erase=true` each request also erases the account's events among up to 1,000 of the organization's; " +
       'repeat it with `org` and `cursor` from the answer while `more` is true (the first deletes the account, ' +
       'the last releases the IBAN).',
-    parameters: [
-      parameterRef('Iban'),
-      query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
-      query('org', 'The organization of the account; optional, the account or its reserved IBAN names it.', {
-        type: 'string',
-      }),
-      query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
-    ],
+    parameters: [parameterRef('Iban'), ...queryParameters(ACCOUNT_DELETION_QUERY)],
     responses: {
       '200': ok('With `erase=true`: what this request did.', schemaRef('AccountErasure')),
       '204': { description: 'Deleted; no body.' },

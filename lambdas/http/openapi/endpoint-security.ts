@@ -1,6 +1,6 @@
 /**
- * The endpoint-security fields of accounts in the OpenAPI document: what the account views show, and
- * the write-only fields of `PUT /accounts/{iban}` and its operator twin.
+ * The endpoint-security fields of accounts in the OpenAPI document: what the account views show (the
+ * write-only fields of `PUT /accounts/{iban}` are declared with its body, `endpoint-security-request.ts`).
  */
 import {
   MAX_CERTIFICATE_NAME_LENGTH,
@@ -42,37 +42,4 @@ export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
     'The client certificate every attempt presents (mutual TLS); its key is never shown. Null: none.',
   ),
   tls_ca_certificate: certificate("The CA trusted for the receiver's certificate; null: the public roots."),
-};
-
-/** The properties a `PUT` of an account accepts besides `webhook_url`: absent keeps, null removes. */
-export const ENDPOINT_SECURITY_REQUEST: Readonly<Record<string, JsonSchema>> = {
-  payload_encryption_key: {
-    description:
-      `The receiver's RSA public key (${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits, public exponent ${RSA_PUBLIC_EXPONENT}) as PEM or a JWK: webhook bodies are ` +
-      'then a JWE compact serialization (`RSA-OAEP-256`, `A256GCM`) sent as `application/jose` and signed ' +
-      'over those bytes; the API keeps showing the plain event. Absent: unchanged; null: plain JSON again. ' +
-      `At most ${MAX_PUBLIC_KEY_LENGTH} characters (the PEM text, or the JWK as JSON).`,
-    oneOf: [{ type: 'string', maxLength: MAX_PUBLIC_KEY_LENGTH }, { type: 'object' }, { type: 'null' }],
-  },
-  tls_client_certificate: {
-    type: ['string', 'null'],
-    maxLength: MAX_CERTIFICATE_PEM_LENGTH,
-    description:
-      'PEM chain, leaf first, presented on every attempt (mutual TLS); with `tls_client_key`. Expired, ' +
-      `unparsable, longer than ${MAX_CERTIFICATE_PEM_LENGTH} characters or not matching the key: 400. ` +
-      'Null (with the key): none.',
-  },
-  tls_client_key: {
-    type: ['string', 'null'],
-    maxLength: MAX_PRIVATE_KEY_PEM_LENGTH,
-    writeOnly: true,
-    description: `The leaf's unencrypted PEM private key (at most ${MAX_PRIVATE_KEY_PEM_LENGTH} characters); stored encrypted, never shown.`,
-  },
-  tls_ca_certificate: {
-    type: ['string', 'null'],
-    maxLength: MAX_CERTIFICATE_PEM_LENGTH,
-    description:
-      "PEM of the CA(s) that issued the receiver's certificate (a private CA), at most " +
-      `${MAX_CERTIFICATE_PEM_LENGTH} characters; null: the public roots.`,
-  },
 };

@@ -1,26 +1,14 @@
 /**
  * Order and completeness in the OpenAPI document: the catch-up feed `GET /accounts/{iban}/events`, its
- * parameters and its `Link: next` header, replay, and an account's delivery order.
+ * `Link: next` header, replay, and the operator's upgrade to account logs.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
-import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
 import { FEED_QUERY, REPLAY_BODY } from '#http/accounts/feed-request';
 import { closed, EVENT_ID, int, optionalBody, schemaRef, text } from '#http/schema';
 import type { HeaderObject, OperationObject } from './objects';
 import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-
-/** How an account's events are delivered, as shown and as set. */
-export const DELIVERY_ORDER = text(
-  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
-    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
-    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
-    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
-    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
-    '`Retry-After`, `410` and the attempt schedule work in both.',
-  { enum: DELIVERY_ORDERS },
-);
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
 export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
