@@ -25,7 +25,9 @@ const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
  *   the first field (in the schema's order) that is missing or does not conform
  */
 export function readBody<T>(event: APIGatewayProxyEvent, declared: RequestBody<T>): T {
-  const schema = declared.content['application/json'].schema;
+  const given = declared.content['application/json'].schema;
+  // A body may be a component of the document, given by reference.
+  const schema = targetOf(given) ?? given;
   const text = event.body?.trim() ? event.body : undefined;
   let value: unknown = {};
   if (text !== undefined || declared.required) {

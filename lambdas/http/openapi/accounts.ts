@@ -20,7 +20,7 @@ import {
   ENABLE_BODY,
 } from '#http/accounts/account-request';
 import type { JsonSchema } from '#http/schema';
-import { body, closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from '#http/schema';
+import { closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from '#http/schema';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
 import { json, ok, parameterRef, queryParameters, responseRef } from './objects';

@@ -4,14 +4,13 @@
  */
 
 import { KEY_SCOPES } from '#config/routes';
+import { CURSOR } from '#http/paging';
 import type { JsonSchema } from '#http/schema';
 import { closed, EVENT_ID, schemaRef, text, timestamp } from '#http/schema';
 import { TOKEN_ID } from './events';
 import type { ParameterObject } from './objects';
 import { TOKEN } from './webhooks';
 
-/** Where a chunked operator request goes on. */
-export const CURSOR = text('Where the previous request stopped: its `cursor`.');
 const MORE = { type: 'boolean', description: 'Events remain: send the request again with `cursor`.' };
 
 /** The schemas of the operator's routes, merged into `components.schemas`. */

@@ -9,11 +9,11 @@ import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
+import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
 import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
 import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
 import { body, closed, optionalBody, schemaRef, text } from '#http/schema';
 import { ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
-import { CURSOR } from './admin-components';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
@@ -110,14 +110,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       'For events the table-stream forwarder gave up on; a duplicate message is harmless. Each request ' +
       'examines up to 500 of the older events, newest first: repeat it with `cursor` while `more` is true.',
     parameters: ORG_PATH,
-    requestBody: optionalBody({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        older_than_minutes: { type: 'integer', minimum: 0, default: 15 },
-        cursor: { type: 'string', description: 'Where the previous request stopped: its `cursor`.' },
-      },
-    }),
+    requestBody: REQUEUE_BODY,
     responses: {
       '202': ok('Queued.', schemaRef('Requeue')),
       '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
@@ -148,11 +141,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       `and reset (${RESET_CHUNK} events a request) see those events. Each request examines up to ` +
       `${OPERATOR_PAGES_PER_REQUEST * 100} events; repeat it with \`cursor\` while \`more\` is true.`,
     parameters: ORG_PATH,
-    requestBody: optionalBody({
-      type: 'object',
-      additionalProperties: false,
-      properties: { cursor: CURSOR },
-    }),
+    requestBody: CURSOR_BODY,
     responses: {
       '200': ok('What this request did.', schemaRef('IndexUpgrade')),
       '400': BAD('The body or `cursor` is invalid.'),

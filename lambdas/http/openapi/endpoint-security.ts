@@ -2,13 +2,8 @@
  * The endpoint-security fields of accounts in the OpenAPI document: what the account views show (the
  * write-only fields of `PUT /accounts/{iban}` are declared with its body, `endpoint-security-request.ts`).
  */
-import {
-  MAX_CERTIFICATE_NAME_LENGTH,
-  MAX_CERTIFICATE_PEM_LENGTH,
-  MAX_PRIVATE_KEY_PEM_LENGTH,
-  MAX_PUBLIC_KEY_LENGTH,
-} from '#config/limits';
-import { MAX_RSA_BITS, MIN_RSA_BITS, RSA_PUBLIC_EXPONENT } from '#domain/endpoint-security/payload-key';
+import { MAX_CERTIFICATE_NAME_LENGTH } from '#config/limits';
+import { MAX_RSA_BITS, MIN_RSA_BITS } from '#domain/endpoint-security/payload-key';
 import type { JsonSchema } from '#http/schema';
 import { closed, nullable, text, timestamp } from '#http/schema';
 

@@ -8,10 +8,10 @@ import { MAX_CYCLES } from '#domain/delivery/policy';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
+import { PUBLISH_BODY, PUBLISH_REQUEST } from '#http/events/event-request';
 import { LIST_QUERY } from '#http/events/list-query';
 import type { JsonSchema } from '#http/schema';
 import {
-  body,
   closed,
   EVENT_ID,
   EVENT_TYPE,
@@ -143,18 +143,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       description: 'More `failed` or `skipped` events remain: send the request again for the next chunk.',
     },
   }),
-  PublishRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['account', 'type', 'payload'],
-    properties: {
-      account: text('IBAN of a registered account; any case, blanks allowed.'),
-      type: schemaRef('EventType'),
-      payload: { type: 'object', description: 'A JSON object, at most 64 KiB serialised.' },
-      id: { ...EVENT_ID, description: 'Makes publishing idempotent; a new UUID v7 when absent.' },
-      triggered_at: text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.'),
-    },
-  },
+  PublishRequest: PUBLISH_REQUEST,
 };
 
 /** The event id in the path, merged into `components.parameters`. */
@@ -230,7 +219,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       'The gateway publishes with an AWS identity allowed `execute-api:Invoke`, SigV4-signed. Publishing an id ' +
       'again with the same content answers 200 with the stored event; other content answers 409.',
     tags: ['publishing'],
-    requestBody: body(schemaRef('PublishRequest')),
+    requestBody: PUBLISH_BODY,
     responses: {
       '200': ok(
         'The id was already published with this content: the stored event.',

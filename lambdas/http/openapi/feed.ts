@@ -5,7 +5,9 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
 import { FEED_QUERY, REPLAY_BODY } from '#http/accounts/feed-request';
-import { closed, EVENT_ID, int, optionalBody, schemaRef, text } from '#http/schema';
+import { CURSOR_BODY } from '#http/events/event-request';
+import { CURSOR } from '#http/paging';
+import { closed, EVENT_ID, int, schemaRef } from '#http/schema';
 import type { HeaderObject, OperationObject } from './objects';
 import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -95,9 +97,6 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
   }),
 ];
 
-/** An operator's chunk cursor, as handed out. */
-const CURSOR_FIELD = text('Where the previous request stopped: its `cursor`.');
-
 /** The upgrade to account logs (`migrateEvents`, operators only). */
 export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   summary: 'Move events stored before account logs into them (the upgrade to sequences)',
@@ -109,11 +108,7 @@ export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'>
     '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
     'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
   parameters: [parameterRef('OrgId')],
-  requestBody: optionalBody({
-    type: 'object',
-    additionalProperties: false,
-    properties: { cursor: CURSOR_FIELD },
-  }),
+  requestBody: CURSOR_BODY,
   responses: {
     '200': ok(
       'What this request did.',
@@ -121,7 +116,7 @@ export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'>
         migrated: int('Events moved into their account logs.', 0),
         pending: int('Events left because their delivery was under way.', 0),
         more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
-        cursor: CURSOR_FIELD,
+        cursor: CURSOR,
       }),
     ),
     '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
