@@ -125,6 +125,12 @@ export const int = (description: string, minimum: number, more: JsonSchema = {})
   ...more,
   description,
 });
+export const num = (description: string, minimum: number, more: JsonSchema = {}): Schema<number> => ({
+  type: 'number',
+  minimum,
+  ...more,
+  description,
+});
 export const flag = (description: string): Schema<boolean> => ({ type: 'boolean', description });
 /** One of a fixed list of strings. */
 export const oneOfValues = <const V extends readonly string[]>(

@@ -3,7 +3,7 @@
  * the document's `components` beside the routes of `admin.ts`.
  */
 
-import { KEY_SCOPES } from '#config/routes';
+import { KEY_SCOPE } from '#http/organizations/api-key-request';
 import { CURSOR } from '#http/paging';
 import type { JsonSchema } from '#http/schema';
 import { closed, EVENT_ID, schemaRef, text, timestamp } from '#http/schema';
@@ -30,12 +30,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     token_id: TOKEN_ID,
     api_key: text('The first API key (scope `manage`), shown only here.', { pattern: '^herald_' }),
   }),
-  KeyScope: text(
-    '`read`: events and accounts. `manage`: also redeliver and change endpoints and the token.',
-    {
-      enum: [...KEY_SCOPES],
-    },
-  ),
+  KeyScope: KEY_SCOPE,
   ApiKey: {
     type: 'object',
     additionalProperties: false,

@@ -10,9 +10,10 @@ import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
 import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
-import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
-import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { body, closed, optionalBody, schemaRef, text } from '#http/schema';
+import { API_KEY_BODY } from '#http/organizations/api-key-request';
+import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
+import { schemaRef } from '#http/schema';
 import { ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
 import { MIGRATE, REPLAY } from './feed';
@@ -21,7 +22,6 @@ import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK } from './portal';
 import { adminKeyDocs } from './webhook-keys';
-import { OVERLAP } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
 type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
@@ -36,7 +36,7 @@ const BAD = (why: string) => responseRef('BadRequest', why);
 const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   createOrganization: {
     summary: 'Create an organization with its webhook token and a first API key',
-    requestBody: body(closed({ name: text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`) })),
+    requestBody: ORGANIZATION_BODY,
     responses: {
       '201': ok('Created.', schemaRef('CreatedOrganization')),
       '400': BAD('The name is missing or too long.'),
@@ -51,16 +51,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Issue an API key',
     description: `At most ${MAX_API_KEYS_PER_ORG} keys per organization. The secret is shown only in this answer.`,
     parameters: ORG_PATH,
-    requestBody: body({
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'scope'],
-      properties: {
-        name: text(`1 to ${MAX_API_KEY_NAME_LENGTH} characters.`),
-        scope: schemaRef('KeyScope'),
-        expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
-      },
-    }),
+    requestBody: API_KEY_BODY,
     responses: {
       '201': ok('Issued.', schemaRef('ApiKey')),
       '400': BAD('A field is missing or invalid.'),
@@ -82,7 +73,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   rotateOrganizationToken: {
     summary: 'Replace the webhook token',
     parameters: ORG_PATH,
-    requestBody: optionalBody(OVERLAP),
+    requestBody: ROTATION_BODY,
     responses: {
       '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
       '400': BAD('`overlap_hours` is out of range.'),

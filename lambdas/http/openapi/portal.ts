@@ -2,9 +2,15 @@
  * The webhook portal in the OpenAPI document: the page, its sign-in, and the operator's route that mints
  * sign-in links (listed with the other operator routes, `ADMIN_ROUTES`).
  */
-import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES, SESSION_MINUTES } from '#domain/portal-access';
+import { SESSION_MINUTES } from '#domain/portal-access';
+import {
+  PORTAL_LINK_BODY,
+  PORTAL_LINK_REQUEST,
+  PORTAL_SESSION_BODY,
+  PORTAL_SESSION_REQUEST,
+} from '#http/portal/portal-request';
 import type { JsonSchema } from '#http/schema';
-import { body, closed, int, schemaRef, text, timestamp, uri } from '#http/schema';
+import { closed, schemaRef, text, timestamp, uri } from '#http/schema';
 import type { OperationObject } from './objects';
 import { ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -29,7 +35,7 @@ export const PORTAL_ROUTES: readonly RouteDoc[] = [
       "A link works once: the exchange deletes it. The session key has the link's organization and scope " +
       `and expires after ${SESSION_MINUTES} minutes.`,
     tags: ['portal'],
-    requestBody: body(schemaRef('PortalSessionRequest')),
+    requestBody: PORTAL_SESSION_BODY,
     responses: {
       '201': ok('Signed in.', schemaRef('PortalSession')),
       '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
@@ -60,7 +66,7 @@ export const PORTAL_LINK: Omit<OperationObject, 'operationId' | 'security'> = {
     'it signs in once, before `expires_at`.',
   tags: ['portal'],
   parameters: [parameterRef('OrgId')],
-  requestBody: body(schemaRef('PortalLinkRequest')),
+  requestBody: PORTAL_LINK_BODY,
   responses: {
     '201': ok('The link.', schemaRef('PortalLink')),
     '400': responseRef(
@@ -73,22 +79,12 @@ export const PORTAL_LINK: Omit<OperationObject, 'operationId' | 'security'> = {
 
 /** The portal's component schemas, merged into `components.schemas`. */
 export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  PortalLinkRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['scope'],
-    properties: {
-      scope: schemaRef('KeyScope'),
-      ttl_minutes: int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, {
-        maximum: MAX_LINK_MINUTES,
-      }),
-    },
-  },
+  PortalLinkRequest: PORTAL_LINK_REQUEST,
   PortalLink: closed({
     url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
     expires_at: timestamp('When the link stops working'),
   }),
-  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
+  PortalSessionRequest: PORTAL_SESSION_REQUEST,
   PortalSession: closed({
     api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
     scope: schemaRef('KeyScope'),

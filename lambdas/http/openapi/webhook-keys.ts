@@ -2,23 +2,14 @@
  * The organization's Ed25519 keys (`v1a` signatures) and its signature setting in the OpenAPI document:
  * the schemas, an organization key's routes and the operator's twins (which `admin.ts` lists).
  */
-import { SIGNATURE_SCHEMES } from '#domain/model';
+import { SIGNATURE_SCHEME_LIST, SIGNATURE_SCHEMES_BODY } from '#http/organizations/signature-schemes-request';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import type { JsonSchema } from '#http/schema';
-import { body, closed, optionalBody, schemaRef, text, timestamp } from '#http/schema';
+import { closed, schemaRef, text, timestamp } from '#http/schema';
 import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { OVERLAP } from './webhooks';
-
-const SCHEMES = {
-  type: 'array',
-  minItems: 1,
-  uniqueItems: true,
-  items: { type: 'string', enum: [...SIGNATURE_SCHEMES] },
-  description:
-    '`v1`: HMAC-SHA256 with the webhook token (also `X-Signature`). `v1a`: Ed25519 with the signing key.',
-};
 
 /** The schemas of the keys and the setting, merged into `components.schemas`. */
 export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
@@ -40,7 +31,7 @@ export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     items: schemaRef('WebhookKey'),
     description: 'The keys that sign now, new first: one, or two during an overlap.',
   },
-  SignatureSchemes: closed({ signature_schemes: SCHEMES }),
+  SignatureSchemes: closed({ signature_schemes: SIGNATURE_SCHEME_LIST }),
 };
 
 const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -49,7 +40,7 @@ const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
     'Webhooks sent during the overlap carry two `v1a` signatures (new, then old). The private key is made ' +
     'and sealed inside Herald and is never shown. An organization created before signing keys existed ' +
     'gets its first one this way.',
-  requestBody: optionalBody(OVERLAP),
+  requestBody: ROTATION_BODY,
   responses: {
     '200': ok('The keys that sign now.', schemaRef('WebhookKeys')),
     '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
@@ -61,7 +52,7 @@ const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   description:
     'Both by default. `["v1a"]` alone needs a signing key (422 otherwise); without `v1` webhooks carry no ' +
     '`X-Signature`.',
-  requestBody: body(closed({ signature_schemes: SCHEMES })),
+  requestBody: SIGNATURE_SCHEMES_BODY,
   responses: {
     '200': ok('The setting.', schemaRef('SignatureSchemes')),
     '400': responseRef('BadRequest', '`signature_schemes` is not a list of known schemes.'),

@@ -6,9 +6,9 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
-import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import type { JsonSchema } from '#http/schema';
-import { closed, optionalBody, schemaRef, text, timestamp } from '#http/schema';
+import { closed, schemaRef, text, timestamp } from '#http/schema';
 import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
@@ -105,21 +105,6 @@ export const TOKEN = text(
   { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
 );
 
-/** The optional body of a rotation. */
-export const OVERLAP = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    overlap_hours: {
-      type: 'number',
-      minimum: 0,
-      maximum: MAX_OVERLAP_HOURS,
-      default: DEFAULT_OVERLAP_HOURS,
-      description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
-    },
-  },
-};
-
 /** The schemas of the webhook and the token, merged into `components.schemas`. */
 export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   WebhookPayload: closed(
@@ -162,7 +147,7 @@ export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
       'new and old. `overlap_hours: 0` retires the old token at once (a leaked one): no attempt made after ' +
       'the rotation is signed with it.',
     tags: ['webhooks'],
-    requestBody: optionalBody(OVERLAP),
+    requestBody: ROTATION_BODY,
     responses: {
       '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
       '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
