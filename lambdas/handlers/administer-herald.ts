@@ -30,6 +30,7 @@ import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
+  toMigrationView,
   toRedeliveryView,
   toRequeueView,
   toResetView,
@@ -170,14 +171,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
   migrateEvents: async (event) => {
     const { cursor } = parseCursorRequest(event);
-    const step = await migrateLegacyEvents(delivery, org(event), cursor);
-    const { migrated, pending, more } = step;
-    return json(
-      200,
-      step.cursor === undefined
-        ? { migrated, pending, more }
-        : { migrated, pending, more, cursor: step.cursor },
-    );
+    return json(200, toMigrationView(await migrateLegacyEvents(delivery, org(event), cursor)));
   },
   indexEventStatuses: async (event) => {
     const { cursor } = parseCursorRequest(event);

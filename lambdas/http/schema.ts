@@ -90,11 +90,11 @@ export const reasonOf = (schema: Schema): string | undefined => schema[REASON];
 export const ref = <T>(name: string, target: Schema<T>): Schema<T> =>
   extend({ $ref: `#/components/schemas/${name}` }, {}, { [TARGET]: target });
 
-/** An untyped `$ref` to a component schema. */
-export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-
 /** The schema a {@link ref} points at. */
 export const targetOf = (schema: Schema): Schema | undefined => schema[TARGET];
+
+/** The schema, marked deprecated in the document. */
+export const deprecated = <T>(schema: Schema<T>): Schema<T> => extend(schema, { deprecated: true });
 
 /** The schema with a description of its own (e.g. a `$ref` that says what it is for here). */
 export const described = <T>(schema: Schema<T>, description: string): Schema<T> =>
@@ -104,12 +104,23 @@ export const described = <T>(schema: Schema<T>, description: string): Schema<T> 
  * A closed object (unknown properties are refused). Its properties are required unless wrapped in
  * {@link optional}; every view Herald renders has a fixed shape.
  */
-export function closed<P extends Shape>(properties: P, description?: string): Schema<ObjectOf<P>> {
+export const closed = <P extends Shape>(properties: P, description?: string): Schema<ObjectOf<P>> =>
+  object(properties, description, { additionalProperties: false });
+
+/** An object that may carry more than its properties (extension members), else as {@link closed}. */
+export const open = <P extends Shape>(properties: P, description?: string): Schema<ObjectOf<P>> =>
+  object(properties, description, {});
+
+function object<P extends Shape>(
+  properties: P,
+  description: string | undefined,
+  more: JsonSchema,
+): Schema<ObjectOf<P>> {
   const required = Object.keys(properties).filter((name) => !isOptional(properties[name] ?? {}));
   return {
     type: 'object',
     ...(description === undefined ? {} : { description }),
-    additionalProperties: false,
+    ...more,
     ...(required.length === 0 ? {} : { required }),
     properties,
   };

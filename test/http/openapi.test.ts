@@ -21,6 +21,7 @@ import {
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
 import { toProblem } from '#http/problem/render';
+import { type Schema, targetOf } from '#http/schema';
 import { base, body, iban, id, pendingRecord, record } from '../support/event-samples';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
@@ -137,6 +138,20 @@ describe('buildOpenApiDocument', () => {
     const refs = refsOf(doc);
     expect(refs.length).toBeGreaterThan(20);
     for (const [at, ref] of refs) expect(pointer(doc, ref), `${ref} at ${at}`).toBeDefined();
+  });
+
+  it('points each typed $ref at the component its TypeScript type was taken from', () => {
+    const typed: [string, unknown][] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const target = targetOf(node as Schema);
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (target !== undefined && typeof ref === 'string') typed.push([ref, target]);
+      for (const item of Object.values(node)) walk(item);
+    };
+    walk(doc);
+    expect(typed.length).toBeGreaterThan(20);
+    for (const [ref, target] of typed) expect(pointer(doc, ref), ref).toBe(target);
   });
 
   it('describes the webhook request and its signature headers', () => {

@@ -6,8 +6,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { FEED_LIMIT } from '#config/limits';
 import { joinUrl, pathSegment } from '#domain/urls';
+import type { REPLAY_RESULT } from '#http/openapi/feed';
 import { readBody, readQuery } from '#http/read-request';
-import { body, closed, int, optional, withReason } from '#http/schema';
+import { body, closed, int, optional, type Static, withReason } from '#http/schema';
 
 /** The feed's query. */
 export const FEED_QUERY = closed({
@@ -76,13 +77,7 @@ export function parseReplayRequest(event: APIGatewayProxyEvent): { afterSequence
 }
 
 /** The answer of a replay. */
-export interface ReplayView {
-  readonly queued: readonly string[];
-  /** Events that have used all their delivery cycles: not sent. */
-  readonly used_up: readonly string[];
-  readonly more: boolean;
-  readonly next_after_sequence: number;
-}
+export type ReplayView = Static<typeof REPLAY_RESULT>;
 
 /** A replay's result as answered. */
 export function toReplayView(result: {

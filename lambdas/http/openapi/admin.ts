@@ -13,15 +13,25 @@ import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
 import { API_KEY_BODY } from '#http/organizations/api-key-request';
 import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
-import { schemaRef } from '#http/schema';
-import { ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
-import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
+import { ref } from '#http/schema';
+import { ACCOUNT, ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
+import {
+  ACCOUNT_ERASURE,
+  API_KEY,
+  CREATED_ORGANIZATION,
+  INDEX_UPGRADE,
+  ORGANIZATION,
+  REQUEUE,
+  USAGE_KEY,
+} from './admin-components';
+import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
 import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { PORTAL_LINK } from './portal';
+import { PORTAL_LINK_DOC } from './portal';
 import { adminKeyDocs } from './webhook-keys';
+import { WEBHOOK_TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
 type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
@@ -38,14 +48,14 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Create an organization with its webhook token and a first API key',
     requestBody: ORGANIZATION_BODY,
     responses: {
-      '201': ok('Created.', schemaRef('CreatedOrganization')),
+      '201': ok('Created.', ref('CreatedOrganization', CREATED_ORGANIZATION)),
       '400': BAD('The name is missing or too long.'),
     },
   },
   getOrganization: {
     summary: 'One organization',
     parameters: ORG_PATH,
-    responses: { '200': ok('The organization.', schemaRef('Organization')), '404': UNKNOWN_ORG },
+    responses: { '200': ok('The organization.', ref('Organization', ORGANIZATION)), '404': UNKNOWN_ORG },
   },
   createApiKey: {
     summary: 'Issue an API key',
@@ -53,7 +63,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: ORG_PATH,
     requestBody: API_KEY_BODY,
     responses: {
-      '201': ok('Issued.', schemaRef('ApiKey')),
+      '201': ok('Issued.', ref('ApiKey', API_KEY)),
       '400': BAD('A field is missing or invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef('Conflict', 'The organization has the most keys allowed.'),
@@ -62,7 +72,10 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   listApiKeys: {
     summary: "The organization's API keys, oldest first, without secrets",
     parameters: ORG_PATH,
-    responses: { '200': ok('The keys.', { type: 'array', items: schemaRef('ApiKey') }), '404': UNKNOWN_ORG },
+    responses: {
+      '200': ok('The keys.', { type: 'array', items: ref('ApiKey', API_KEY) }),
+      '404': UNKNOWN_ORG,
+    },
   },
   revokeApiKey: {
     summary: 'Revoke an API key',
@@ -75,7 +88,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: ORG_PATH,
     requestBody: ROTATION_BODY,
     responses: {
-      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '200': ok('The new token and the previous one.', ref('WebhookToken', WEBHOOK_TOKEN)),
       '400': BAD('`overlap_hours` is out of range.'),
       '404': UNKNOWN_ORG,
     },
@@ -87,9 +100,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       'Its own throttle and quota apply once its key is in the plan. New organizations are registered ' +
       'when created; this is for those created before. Idempotent. Takes no request body.',
     parameters: ORG_PATH,
-    responses: { '200': ok('Registered.', schemaRef('UsageKey')), '404': UNKNOWN_ORG },
+    responses: { '200': ok('Registered.', ref('UsageKey', USAGE_KEY)), '404': UNKNOWN_ORG },
   },
-  createPortalLink: PORTAL_LINK,
+  createPortalLink: PORTAL_LINK_DOC,
   listOrganizationAccounts: {
     ...ACCOUNT_LISTING,
     summary: "The organization's accounts, a page at a time",
@@ -103,7 +116,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: ORG_PATH,
     requestBody: REQUEUE_BODY,
     responses: {
-      '202': ok('Queued.', schemaRef('Requeue')),
+      '202': ok('Queued.', ref('Requeue', REQUEUE)),
       '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
     },
   },
@@ -112,7 +125,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     description: REDELIVER_DESCRIPTION,
     parameters: [...ORG_PATH, parameterRef('EventId')],
     responses: {
-      '202': ok('Queued.', schemaRef('Redelivery')),
+      '202': ok('Queued.', ref('Redelivery', REDELIVERY)),
       '400': BAD('The id is not a lower-case UUID.'),
       '404': responseRef('NotFound', 'No such event in the organization.'),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
@@ -122,7 +135,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Redeliver the next chunk of failed or skipped events of the organization',
     description: 'As `POST /management/webhooks/reset`: send it again while `more` is true.',
     parameters: ORG_PATH,
-    responses: { '202': ok('Queued.', schemaRef('Reset')) },
+    responses: { '202': ok('Queued.', ref('Reset', RESET)) },
   },
   migrateEvents: MIGRATE,
   indexEventStatuses: {
@@ -134,7 +147,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: ORG_PATH,
     requestBody: CURSOR_BODY,
     responses: {
-      '200': ok('What this request did.', schemaRef('IndexUpgrade')),
+      '200': ok('What this request did.', ref('IndexUpgrade', INDEX_UPGRADE)),
       '400': BAD('The body or `cursor` is invalid.'),
     },
   },
@@ -144,7 +157,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: [parameterRef('Iban')],
     requestBody: ADMIN_ACCOUNT_BODY,
     responses: {
-      '200': ok('The account.', schemaRef('Account')),
+      '200': ok('The account.', ref('Account', ACCOUNT)),
       '400': BAD('The IBAN, organization or URL is invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef(
@@ -163,7 +176,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       'the last releases the IBAN).',
     parameters: [parameterRef('Iban'), ...queryParameters(ACCOUNT_DELETION_QUERY)],
     responses: {
-      '200': ok('With `erase=true`: what this request did.', schemaRef('AccountErasure')),
+      '200': ok('With `erase=true`: what this request did.', ref('AccountErasure', ACCOUNT_ERASURE)),
       '204': { description: 'Deleted; no body.' },
       '400': BAD('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
       '404': responseRef('NotFound', 'No such account (of `org`), and no erasure to go on with.'),

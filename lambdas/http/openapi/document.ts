@@ -7,14 +7,21 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { MAX_CYCLES } from '#domain/delivery/policy';
-import { closed, text } from '#http/schema';
+import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
-import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import {
+  BEARER_SCHEME,
+  json,
+  ok,
+  SIGV4_SCHEME,
+  WEBHOOK_SIGNATURE_SCHEME,
+  X_SIGNATURE_SCHEME,
+} from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
@@ -80,6 +87,9 @@ See the \`event\` webhook for the request Herald sends, its headers and how to v
 ## Versioning
 \`info.version\` is Herald's version (semantic versioning). Paths carry no version.`;
 
+/** The answer of `GET /health`. */
+export const HEALTH = closed({ status: constant('ok'), version: text("Herald's version.") });
+
 /** Liveness and this document: public. */
 const SERVICE_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/health', {
@@ -87,7 +97,7 @@ const SERVICE_ROUTES: readonly RouteDoc[] = [
     summary: 'Liveness',
     tags: ['service'],
     responses: {
-      '200': { description: 'The service answers.', content: json({ $ref: '#/components/schemas/Health' }) },
+      '200': ok('The service answers.', ref('Health', HEALTH)),
     },
   }),
   operation('GET', '/openapi.json', {
@@ -151,7 +161,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     webhooks: WEBHOOKS,
     components: {
       schemas: {
-        Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
+        Health: HEALTH,
         ...EVENT_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,

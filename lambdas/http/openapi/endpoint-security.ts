@@ -4,8 +4,7 @@
  */
 import { MAX_CERTIFICATE_NAME_LENGTH } from '#config/limits';
 import { MAX_RSA_BITS, MIN_RSA_BITS } from '#domain/endpoint-security/payload-key';
-import type { JsonSchema } from '#http/schema';
-import { closed, nullable, text, timestamp } from '#http/schema';
+import { closed, int, nullable, text, timestamp } from '#http/schema';
 
 const cut = (what: string) =>
   `${what}; a longer one is cut to ${MAX_CERTIFICATE_NAME_LENGTH} characters ending with \`…\`.`;
@@ -23,12 +22,12 @@ const certificate = (what: string) =>
   );
 
 /** The properties an `Account` view adds. */
-export const ENDPOINT_SECURITY_VIEW: Readonly<Record<string, JsonSchema>> = {
+export const ENDPOINT_SECURITY_VIEW = {
   payload_encryption: nullable(
     closed(
       {
         key_id: text("The key's RFC 7638 thumbprint (SHA-256, base64url), the JWE header's `kid`."),
-        bits: { type: 'integer', minimum: MIN_RSA_BITS, maximum: MAX_RSA_BITS },
+        bits: int('Bits of its modulus.', MIN_RSA_BITS, { maximum: MAX_RSA_BITS }),
       },
       'Webhook bodies are JWE-encrypted to this key (`application/jose`); null: plain JSON.',
     ),

@@ -7,10 +7,27 @@ import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
 import { FEED_QUERY, REPLAY_BODY } from '#http/accounts/feed-request';
 import { CURSOR_BODY } from '#http/events/event-request';
 import { CURSOR } from '#http/paging';
-import { closed, EVENT_ID, int, schemaRef } from '#http/schema';
+import { array, closed, EVENT_ID, flag, int, optional, ref } from '#http/schema';
+import { FEED_EVENT } from './events';
 import type { HeaderObject, OperationObject } from './objects';
 import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
+
+/** What one replay request queued. */
+export const REPLAY_RESULT = closed({
+  queued: array(EVENT_ID, { description: 'Events that start a new cycle, in sequence order.' }),
+  used_up: array(EVENT_ID, { description: 'Events with no cycle left: not sent.' }),
+  more: flag('More events may follow: send again from `next_after_sequence`.'),
+  next_after_sequence: int('The last sequence this request examined.', 0),
+});
+
+/** What one step of the upgrade to account logs did. */
+export const MIGRATION_STEP = closed({
+  migrated: int('Events moved into their account logs.', 0),
+  pending: int('Events left because their delivery was under way.', 0),
+  more: flag('Send the request again with `cursor`.'),
+  cursor: optional(CURSOR),
+});
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
 export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -25,22 +42,7 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   parameters: [parameterRef('Iban')],
   requestBody: REPLAY_BODY,
   responses: {
-    '202': ok(
-      'What this chunk queued.',
-      closed({
-        queued: {
-          type: 'array',
-          items: EVENT_ID,
-          description: 'Events that start a new cycle, in sequence order.',
-        },
-        used_up: { type: 'array', items: EVENT_ID, description: 'Events with no cycle left: not sent.' },
-        more: {
-          type: 'boolean',
-          description: 'More events may follow: send again from `next_after_sequence`.',
-        },
-        next_after_sequence: int('The last sequence this request examined.', 0),
-      }),
-    ),
+    '202': ok('What this chunk queued.', REPLAY_RESULT),
     '400': responseRef(
       'BadRequest',
       'The IBAN or `after_sequence` is invalid, or the body has another field.',
@@ -82,7 +84,7 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
       '200': {
         description: 'Up to `limit` events, ascending by sequence; empty when none follow.',
         headers: { Link: { $ref: '#/components/headers/FeedLink' } },
-        content: json({ type: 'array', maxItems: FEED_LIMIT, items: schemaRef('FeedEvent') }),
+        content: json({ type: 'array', maxItems: FEED_LIMIT, items: ref('FeedEvent', FEED_EVENT) }),
       },
       '400': responseRef(
         'BadRequest',
@@ -110,15 +112,7 @@ export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'>
   parameters: [parameterRef('OrgId')],
   requestBody: CURSOR_BODY,
   responses: {
-    '200': ok(
-      'What this request did.',
-      closed({
-        migrated: int('Events moved into their account logs.', 0),
-        pending: int('Events left because their delivery was under way.', 0),
-        more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
-        cursor: CURSOR,
-      }),
-    ),
+    '200': ok('What this request did.', MIGRATION_STEP),
     '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
   },
 };

@@ -4,34 +4,34 @@
  */
 import { SIGNATURE_SCHEME_LIST, SIGNATURE_SCHEMES_BODY } from '#http/organizations/signature-schemes-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
-import type { JsonSchema } from '#http/schema';
-import { closed, schemaRef, text, timestamp } from '#http/schema';
+import { array, closed, optional, ref, text, timestamp } from '#http/schema';
 import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
+/** An Ed25519 public key of the organization. */
+export const WEBHOOK_KEY = closed({
+  key_id: SIGNING_KEY_ID,
+  public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
+    pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
+  }),
+  created_at: timestamp('When it was made'),
+  expires_at: optional(timestamp('A replaced key during its overlap: when it stops signing')),
+});
+/** The schemes the organization's webhooks carry. */
+export const SIGNATURE_SCHEMES_VIEW = closed({ signature_schemes: SIGNATURE_SCHEME_LIST });
+
+/** The keys that sign now. */
+export const WEBHOOK_KEYS = array(ref('WebhookKey', WEBHOOK_KEY), {
+  description: 'The keys that sign now, new first: one, or two during an overlap.',
+});
+
 /** The schemas of the keys and the setting, merged into `components.schemas`. */
-export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  WebhookKey: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['key_id', 'public_key', 'created_at'],
-    properties: {
-      key_id: SIGNING_KEY_ID,
-      public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
-        pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
-      }),
-      created_at: timestamp('When it was made'),
-      expires_at: timestamp('A replaced key during its overlap: when it stops signing'),
-    },
-  },
-  WebhookKeys: {
-    type: 'array',
-    items: schemaRef('WebhookKey'),
-    description: 'The keys that sign now, new first: one, or two during an overlap.',
-  },
-  SignatureSchemes: closed({ signature_schemes: SIGNATURE_SCHEME_LIST }),
+export const WEBHOOK_KEY_SCHEMAS = {
+  WebhookKey: WEBHOOK_KEY,
+  WebhookKeys: WEBHOOK_KEYS,
+  SignatureSchemes: SIGNATURE_SCHEMES_VIEW,
 };
 
 const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -42,7 +42,7 @@ const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
     'gets its first one this way.',
   requestBody: ROTATION_BODY,
   responses: {
-    '200': ok('The keys that sign now.', schemaRef('WebhookKeys')),
+    '200': ok('The keys that sign now.', ref('WebhookKeys', WEBHOOK_KEYS)),
     '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
   },
 };
@@ -54,7 +54,7 @@ const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
     '`X-Signature`.',
   requestBody: SIGNATURE_SCHEMES_BODY,
   responses: {
-    '200': ok('The setting.', schemaRef('SignatureSchemes')),
+    '200': ok('The setting.', ref('SignatureSchemes', SIGNATURE_SCHEMES_VIEW)),
     '400': responseRef('BadRequest', '`signature_schemes` is not a list of known schemes.'),
     '422': responseRef('Unprocessable', 'Only `v1a`, but the organization has no signing key.'),
   },
@@ -83,7 +83,7 @@ export const WEBHOOK_KEY_ROUTES: readonly RouteDoc[] = [
     responses: {
       '200': ok(
         'The keys (none before the first rotation of an older organization).',
-        schemaRef('WebhookKeys'),
+        ref('WebhookKeys', WEBHOOK_KEYS),
       ),
     },
   }),
