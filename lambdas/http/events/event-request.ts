@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { NotFoundError, UnprocessableError, ValidationError } from '#domain/errors';
-import type { PublishInput } from '#domain/event-input';
+import { PAYLOAD_REASON, type PublishInput } from '#domain/event-input';
 import { isEventId } from '#domain/ids';
 import { CURSOR } from '#http/paging';
 import { readBody, refusal } from '#http/read-request';
@@ -21,6 +21,7 @@ import {
   optionalBody,
   ref,
   text,
+  withReason,
 } from '#http/schema';
 
 /**
@@ -38,7 +39,7 @@ export function parseEventId(event: APIGatewayProxyEvent): string {
 export const PUBLISH_REQUEST = closed({
   account: text('IBAN of a registered account; any case, blanks allowed.'),
   type: ref('EventType', EVENT_TYPE),
-  payload: anyObject('A JSON object, at most 64 KiB serialised.'),
+  payload: withReason(anyObject('A JSON object, at most 64 KiB serialised.'), PAYLOAD_REASON),
   id: optional(described(EVENT_ID, 'Makes publishing idempotent; a new UUID v7 when absent.')),
   triggered_at: optional(text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.')),
 });

@@ -28,7 +28,11 @@ const EXPIRES_AT = withReason(
 
 /** The body of a new API key. */
 export const API_KEY_BODY = body(
-  closed({ name: NAME, scope: ref('KeyScope', KEY_SCOPE), expires_at: optional(EXPIRES_AT) }),
+  closed({
+    name: NAME,
+    scope: withReason(ref('KeyScope', KEY_SCOPE), 'must be "read" or "manage"'),
+    expires_at: optional(EXPIRES_AT),
+  }),
 );
 
 /**

@@ -14,7 +14,7 @@ const MAX_TOKEN_LENGTH = 200;
 
 /** The body of a new sign-in link, a component of the document. */
 export const PORTAL_LINK_REQUEST = closed({
-  scope: ref('KeyScope', KEY_SCOPE),
+  scope: withReason(ref('KeyScope', KEY_SCOPE), 'is required: "read" or "manage"'),
   ttl_minutes: optional(
     int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, { maximum: MAX_LINK_MINUTES }),
   ),
