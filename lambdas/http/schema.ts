@@ -53,7 +53,7 @@ export type ObjectOf<P extends Shape> = Flat<
 >;
 
 /** How every timestamp is rendered (see `renderTimestamp`): UTC, whole seconds, no zone suffix. */
-export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
+const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 
 type Mark = typeof OPTIONAL | typeof REASON | typeof TARGET;
 const MARKS: readonly Mark[] = [OPTIONAL, REASON, TARGET];
@@ -72,12 +72,11 @@ function extend<S extends Schema>(
   return copy;
 }
 
-/** The property may be absent; a request that leaves it out keeps what is stored. */
+/** The property of a {@link closed} object may be absent. */
 export const optional = <S extends Schema>(schema: S): S & Optional =>
   extend(schema, {}, { [OPTIONAL]: true }) as S & Optional;
 
-/** Whether a property of {@link closed} may be absent. */
-export const isOptional = (schema: Schema): boolean => OPTIONAL in schema;
+const isOptional = (schema: Schema): boolean => OPTIONAL in schema;
 
 /** The schema, refused with this reason (instead of one derived from its keywords, see `read-request.ts`). */
 export const withReason = <S extends Schema>(schema: S, reason: string): S =>
@@ -128,20 +127,24 @@ function object<P extends Shape>(
 
 /** A string. */
 export const string = (more: JsonSchema = {}): Schema<string> => ({ type: 'string', ...more });
+/** A string, described. */
 export const text = (description: string, more: JsonSchema = {}): Schema<string> =>
   string({ ...more, description });
+/** An integer of `minimum` or more. */
 export const int = (description: string, minimum: number, more: JsonSchema = {}): Schema<number> => ({
   type: 'integer',
   minimum,
   ...more,
   description,
 });
+/** A number of `minimum` or more. */
 export const num = (description: string, minimum: number, more: JsonSchema = {}): Schema<number> => ({
   type: 'number',
   minimum,
   ...more,
   description,
 });
+/** `true` or `false`. */
 export const flag = (description: string): Schema<boolean> => ({ type: 'boolean', description });
 /** One of a fixed list of strings. */
 export const oneOfValues = <const V extends readonly string[]>(
@@ -156,6 +159,7 @@ export const oneOfValues = <const V extends readonly string[]>(
 export const constant = <const V extends string | number | boolean>(value: V): Schema<V> => ({
   const: value,
 });
+/** A list of the items. */
 export const array = <T>(items: Schema<T>, more: JsonSchema = {}): Schema<readonly T[]> => ({
   type: 'array',
   items,
@@ -183,16 +187,20 @@ export function nullable<T>(schema: Schema<T>): Schema<T | null> {
     : { oneOf: [schema, NULL] };
 }
 
+/** A timestamp as the API renders it (a component of the document). */
 export const TIMESTAMP = text('UTC, `YYYY-MM-DD HH:MM:SS`; fractions of a second are cut.', {
   pattern: TIMESTAMP_PATTERN,
   examples: ['2026-11-21 12:34:56'],
 });
+/** A timestamp, saying what it is. */
 export const timestamp = (what: string): Schema<string> =>
   described(ref('Timestamp', TIMESTAMP), `${what}, UTC.`);
+/** An event id (UUID v4 or v7, lower case). */
 export const EVENT_ID: Schema<string> = withReason(
   { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source },
   'must be a UUID (version 4 or 7) in lower-case canonical form',
 );
+/** An event type (a component of the document). */
 export const EVENT_TYPE = withReason(
   text('Dot-separated lower-case snake_case segments. Known: `credit_transfer_status_change`.', {
     pattern: EVENT_TYPE_PATTERN.source,
@@ -201,6 +209,7 @@ export const EVENT_TYPE = withReason(
   }),
   EVENT_TYPE_REASON,
 );
+/** An event's delivery state (a component of the document). */
 export const WEBHOOK_STATUS = oneOfValues(
   WEBHOOK_STATUSES,
   '`pending`: attempts of the current cycle are under way or due. `success`: the receiver answered 2xx; final. ' +
