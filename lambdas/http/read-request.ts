@@ -115,6 +115,10 @@ const validators = new WeakMap<Schema, Validator>();
 
 /** Whether the value conforms to the schema. */
 function conforms(schema: Schema, value: unknown): boolean {
+  // A list past its bound is refused before the validator sees it: `uniqueItems` compares every pair.
+  if (Array.isArray(value) && typeof schema.maxItems === 'number' && value.length > schema.maxItems) {
+    return false;
+  }
   let validator = validators.get(schema);
   if (validator === undefined) {
     validator = new Validator(forChecking(schema) as object, '2020-12');

@@ -3,7 +3,9 @@
  * checked, each refusal names the field and what it allows, in the schema's order, and the marks Herald
  * adds to a schema (optional, a reason, a `$ref`'s target) never reach the served document.
  */
-import { describe, expect, it } from 'vitest';
+import { Validator } from '@cfworker/json-schema';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildOpenApiDocument } from '#http/openapi/document';
 import { readBody, readQuery, refusal } from '#http/read-request';
 import {
   array,
@@ -19,6 +21,8 @@ import {
   optionalBody,
   type RequestBody,
   ref,
+  type Schema,
+  targetOf,
   text,
   uri,
   withReason,
@@ -107,6 +111,37 @@ describe('readBody', () => {
       { name: 'count', reason: 'must be an integer of 0 or more' },
     ]);
     expect(invalidParams(() => read(undefined))).toEqual([{ name: 'body', reason: 'must be a JSON object' }]);
+  });
+});
+
+describe("a request body's cost", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is bounded: a list past its maxItems is refused before any pair of it is compared', () => {
+    const validate = vi.spyOn(Validator.prototype, 'validate');
+    const LIST = body(closed({ tags: array(text('A tag.'), { maxItems: 2, uniqueItems: true }) }));
+    const tags = Array.from({ length: 100_000 }, (_, i) => `t${i}`);
+    expect(invalidParams(() => read({ tags }, LIST))).toEqual([{ name: 'tags', reason: 'must be a list' }]);
+    expect(validate).not.toHaveBeenCalled();
+    expect(read({ tags: ['a', 'b'] }, LIST)).toEqual({ tags: ['a', 'b'] });
+  });
+
+  it('is bounded for every route: each list a request may carry has a maxItems', () => {
+    const lists: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = targetOf(node as Schema) ?? (node as Schema);
+      if (schema.type === 'array' && typeof schema.maxItems !== 'number') lists.push(at);
+      for (const [key, item] of Object.entries(schema)) walk(item, `${at}/${key}`);
+    };
+    const doc = buildOpenApiDocument('https://api.example.com');
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        walk(operation?.requestBody, `${method} ${path}`);
+        for (const parameter of operation?.parameters ?? []) walk(parameter, `${method} ${path}`);
+      }
+    }
+    expect(lists).toEqual([]);
   });
 });
 

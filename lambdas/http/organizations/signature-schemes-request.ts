@@ -11,6 +11,7 @@ import { array, body, closed, oneOfValues, withReason } from '#http/schema';
 export const SIGNATURE_SCHEME_LIST = withReason(
   array(oneOfValues(SIGNATURE_SCHEMES), {
     minItems: 1,
+    maxItems: SIGNATURE_SCHEMES.length,
     uniqueItems: true,
     description:
       '`v1`: HMAC-SHA256 with the webhook token (also `X-Signature`). `v1a`: Ed25519 with the signing key.',
