@@ -43,6 +43,7 @@ export const PUBLISH_REQUEST = closed({
   id: optional(described(EVENT_ID, 'Makes publishing idempotent; a new UUID v7 when absent.')),
   triggered_at: optional(text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.')),
 });
+/** `POST /events` takes it, by reference. */
 export const PUBLISH_BODY = body(ref('PublishRequest', PUBLISH_REQUEST));
 
 /**

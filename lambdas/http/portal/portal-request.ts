@@ -19,6 +19,7 @@ export const PORTAL_LINK_REQUEST = closed({
     int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, { maximum: MAX_LINK_MINUTES }),
   ),
 });
+/** The operator's link request takes it, by reference. */
 export const PORTAL_LINK_BODY = body(ref('PortalLinkRequest', PORTAL_LINK_REQUEST));
 
 /** The body of a sign-in, a component of the document. */
@@ -28,6 +29,7 @@ export const PORTAL_SESSION_REQUEST = closed({
     'is required: the token of a portal sign-in link',
   ),
 });
+/** `POST /portal/session` takes it, by reference. */
 export const PORTAL_SESSION_BODY = body(ref('PortalSessionRequest', PORTAL_SESSION_REQUEST));
 
 /**
