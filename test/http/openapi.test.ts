@@ -11,6 +11,7 @@ import { accountListLink, toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
+import { toMigrationView } from '#http/events/redelivery-view';
 import { buildOpenApiDocument } from '#http/openapi/document';
 import type { OpenApiDocument } from '#http/openapi/objects';
 import {
@@ -229,6 +230,15 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       ),
     ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
+    [
+      'the last step of the upgrade to account logs, without a cursor',
+      ok(
+        'POST',
+        '/admin/organizations/o/events/migrate',
+        200,
+        wire(toMigrationView({ migrated: 2, pending: 0, more: false })),
+      ),
+    ],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
     ['a 404', problemSample('GET', `/events/${id}`, new NotFoundError(`No event ${id}.`))],
