@@ -26,6 +26,12 @@ export const MAX_EVENT_TYPE_LENGTH = 64;
 /** Event type syntax: dot-separated lower-case snake_case segments, e.g. `credit_transfer_status_change`. */
 export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 
+/** What a refused payload that is no JSON object is told. */
+export const PAYLOAD_REASON = 'expected a JSON object';
+
+/** What a refused event type is told. */
+export const EVENT_TYPE_REASON = `expected lower-case snake_case segments separated by dots, at most ${MAX_EVENT_TYPE_LENGTH} characters (e.g. credit_transfer_status_change)`;
+
 /** What a caller passes to publish an event. */
 export interface PublishInput {
   /** IBAN, any case and spacing. */
@@ -103,12 +109,7 @@ export function isEventType(text: string): boolean {
  * @throws ValidationError naming `name` when the syntax or length is wrong
  */
 export function parseEventType(name: string, text: string): string {
-  if (!isEventType(text)) {
-    throw new ValidationError(
-      name,
-      `expected lower-case snake_case segments separated by dots, at most ${MAX_EVENT_TYPE_LENGTH} characters (e.g. credit_transfer_status_change)`,
-    );
-  }
+  if (!isEventType(text)) throw new ValidationError(name, EVENT_TYPE_REASON);
   return text;
 }
 
@@ -143,7 +144,7 @@ function parsePayload(
   value: unknown,
   maxBytes: number,
 ): { payload: Readonly<Record<string, unknown>>; payloadJson: string } {
-  if (!isPlainObject(value)) throw new ValidationError('payload', 'expected a JSON object');
+  if (!isPlainObject(value)) throw new ValidationError('payload', PAYLOAD_REASON);
   checkJsonValue(value, 'payload', 0, new Set());
   const payloadJson = JSON.stringify(value);
   const bytes = Buffer.byteLength(payloadJson, 'utf8');

@@ -26,10 +26,12 @@ import {
   toEndpointEnabledView,
 } from '#http/accounts/account-view';
 import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
-import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
+import { parseReplayRequest } from '#http/accounts/feed-request';
+import { toReplayView } from '#http/accounts/feed-view';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
+  toMigrationView,
   toRedeliveryView,
   toRequeueView,
   toResetView,
@@ -170,14 +172,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
   migrateEvents: async (event) => {
     const { cursor } = parseCursorRequest(event);
-    const step = await migrateLegacyEvents(delivery, org(event), cursor);
-    const { migrated, pending, more } = step;
-    return json(
-      200,
-      step.cursor === undefined
-        ? { migrated, pending, more }
-        : { migrated, pending, more, cursor: step.cursor },
-    );
+    return json(200, toMigrationView(await migrateLegacyEvents(delivery, org(event), cursor)));
   },
   indexEventStatuses: async (event) => {
     const { cursor } = parseCursorRequest(event);

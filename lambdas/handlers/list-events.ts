@@ -2,12 +2,12 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseIban } from '#domain/iban';
-import { FEED_PARAMS, parseFeedQuery } from '#http/accounts/feed-request';
+import { parseFeedQuery } from '#http/accounts/feed-request';
 import { toFeedAnswer } from '#http/accounts/feed-view';
 import { toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
-import { baseUrlOf, orgIdOf, pathParam, queryParams } from '#http/request';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { listEvents, readFeed } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
@@ -24,7 +24,7 @@ export const handler = apiHandler(async (event) => {
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
   if (event.resource === '/accounts/{iban}/events') {
     const iban = parseIban('iban', pathParam(event, 'iban'));
-    const query = parseFeedQuery(queryParams(event, FEED_PARAMS));
+    const query = parseFeedQuery(event);
     const feed = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
     const answer = toFeedAnswer(feed, baseUrl, iban, query);
     return json(200, answer.events, answer.link === undefined ? {} : { Link: answer.link });

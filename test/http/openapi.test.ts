@@ -11,6 +11,7 @@ import { accountListLink, toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
+import { toMigrationView } from '#http/events/redelivery-view';
 import { buildOpenApiDocument } from '#http/openapi/document';
 import type { OpenApiDocument } from '#http/openapi/objects';
 import {
@@ -21,6 +22,7 @@ import {
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
 import { toProblem } from '#http/problem/render';
+import { type Schema, targetOf } from '#http/schema';
 import { base, body, iban, id, pendingRecord, record } from '../support/event-samples';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
@@ -139,6 +141,20 @@ describe('buildOpenApiDocument', () => {
     for (const [at, ref] of refs) expect(pointer(doc, ref), `${ref} at ${at}`).toBeDefined();
   });
 
+  it('points each typed $ref at the component its TypeScript type was taken from', () => {
+    const typed: [string, unknown][] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const target = targetOf(node as Schema);
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (target !== undefined && typeof ref === 'string') typed.push([ref, target]);
+      for (const item of Object.values(node)) walk(item);
+    };
+    walk(doc);
+    expect(typed.length).toBeGreaterThan(20);
+    for (const [ref, target] of typed) expect(pointer(doc, ref), ref).toBe(target);
+  });
+
   it('describes the webhook request and its signature headers', () => {
     const post = doc.webhooks.event?.post;
     const names = (post?.parameters ?? []).map((p) => ('name' in p ? p.name : p.$ref));
@@ -214,6 +230,15 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       ),
     ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
+    [
+      'the last step of the upgrade to account logs, without a cursor',
+      ok(
+        'POST',
+        '/admin/organizations/o/events/migrate',
+        200,
+        wire(toMigrationView({ migrated: 2, pending: 0, more: false })),
+      ),
+    ],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
     ['a 404', problemSample('GET', `/events/${id}`, new NotFoundError(`No event ${id}.`))],

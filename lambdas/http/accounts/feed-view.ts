@@ -5,6 +5,8 @@
 import type { LogPage } from '#domain/ports';
 import { takeWithinBudget } from '#http/answer-size';
 import { type FeedEventView, toFeedEvent } from '#http/events/event-view';
+import type { REPLAY_RESULT } from '#http/openapi/feed';
+import type { Static } from '#http/schema';
 import { type FeedQuery, feedLinkHeader } from './feed-request';
 
 /** A feed answer: its body and, while more may follow, its `Link` header. */
@@ -26,4 +28,22 @@ export function toFeedAnswer(page: LogPage, baseUrl: string, iban: string, query
   else if (page.more) last = page.nextAfterSequence;
   const link = feedLinkHeader(baseUrl, iban, query, last);
   return link === undefined ? { events } : { events, link };
+}
+
+/** The answer of a replay. */
+export type ReplayView = Static<typeof REPLAY_RESULT>;
+
+/** A replay's result as answered. */
+export function toReplayView(result: {
+  readonly queued: readonly string[];
+  readonly usedUp: readonly string[];
+  readonly more: boolean;
+  readonly nextAfterSequence: number;
+}): ReplayView {
+  return {
+    queued: result.queued,
+    used_up: result.usedUp,
+    more: result.more,
+    next_after_sequence: result.nextAfterSequence,
+  };
 }

@@ -7,19 +7,25 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
-import { PROBLEM_CONTENT_TYPE } from '#http/problem/render';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
+import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
-import { FEED_LINK_HEADER, FEED_PARAMETERS, FEED_ROUTES } from './feed';
+import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
-import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import {
+  BEARER_SCHEME,
+  json,
+  ok,
+  SIGV4_SCHEME,
+  WEBHOOK_SIGNATURE_SCHEME,
+  X_SIGNATURE_SCHEME,
+} from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
-import { closed, text } from './schemas';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -82,6 +88,9 @@ See the \`event\` webhook for the request Herald sends, its headers and how to v
 ## Versioning
 \`info.version\` is Herald's version (semantic versioning). Paths carry no version.`;
 
+/** The answer of `GET /health`. */
+export const HEALTH = closed({ status: constant('ok'), version: text("Herald's version.") });
+
 /** Liveness and this document: public. */
 const SERVICE_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/health', {
@@ -89,7 +98,7 @@ const SERVICE_ROUTES: readonly RouteDoc[] = [
     summary: 'Liveness',
     tags: ['service'],
     responses: {
-      '200': { description: 'The service answers.', content: json({ $ref: '#/components/schemas/Health' }) },
+      '200': ok('The service answers.', ref('Health', HEALTH)),
     },
   }),
   operation('GET', '/openapi.json', {
@@ -153,7 +162,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     webhooks: WEBHOOKS,
     components: {
       schemas: {
-        Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
+        Health: HEALTH,
         ...EVENT_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
@@ -162,7 +171,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...FEED_PARAMETERS, ...ADMIN_PARAMETERS },
+      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
       headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {
