@@ -80,9 +80,10 @@ export function validatePayload(
   const number = version ?? entry.latest;
   const compiled = entry.versions.get(number);
   if (compiled === undefined) {
+    const known = entry.latest === 1 ? 'version 1' : `versions 1 to ${entry.latest}`;
     throw new ValidationError(
       'version',
-      `${entry.definition.type} has versions 1 to ${entry.latest} (absent means the latest, ${entry.latest})`,
+      `${entry.definition.type} has ${known}; without a version the latest is used`,
     );
   }
   const violations = schemaViolations(compiled.schema, payload);
@@ -107,8 +108,5 @@ export function schemaViolations(schema: CompiledSchema, payload: unknown): Payl
     }
     throw error;
   }
-  if (result.valid) return [];
-  const violations = violationsOf(result.errors, schema.root, schema.lookup, payload);
-  // Never let an invalid payload through for want of words: say so at the root.
-  return violations.length > 0 ? violations : [{ pointer: '', reason: 'does not match its schema' }];
+  return result.valid ? [] : violationsOf(result.errors, schema.root, schema.lookup, payload);
 }

@@ -48,7 +48,8 @@ const LISTED_VALUES_MAX = 12;
 
 /**
  * The violations of a payload, in the validator's order, duplicates dropped. `errors` is the complete
- * output (not short-circuited) of validating `payload` against `root`.
+ * output (not short-circuited) of validating `payload` against `root`. Errors that yield no violation of
+ * their own still make one at the root: an invalid payload is never let through for want of words.
  */
 export function violationsOf(
   errors: readonly OutputUnit[],
@@ -82,6 +83,7 @@ export function violationsOf(
     for (const { pointer, reason } of describe(error, steps, payload))
       add(pointer, withCondition(reason, steps));
   }
+  if (found.size === 0 && errors.length > 0) add('', 'does not match its schema');
   return [...found.values()];
 }
 
