@@ -16,7 +16,12 @@ import {
   SEQUENCE_TYPES,
   TRANSACTION_STATUS_CODES,
 } from '#domain/event-types/iso20022';
-import type { EventTypeDefinition, EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
+import {
+  type EventTypeDefinition,
+  type EventTypeVersion,
+  type JsonSchemaObject,
+  latestVersion,
+} from '#domain/event-types/model';
 import { schemaConditions, schemaFields } from '#domain/event-types/schema-fields';
 
 /** The generated page. */
@@ -110,7 +115,7 @@ function uses(): string[] {
 }
 
 function typeSection(definition: EventTypeDefinition): string[] {
-  const latest = definition.versions.at(-1)?.version;
+  const latest = latestVersion(definition).version;
   return [
     `## \`${definition.type}\``,
     '',

@@ -17,11 +17,12 @@ import {
 } from '#config/limits';
 import type { InvalidParam } from '#domain/errors';
 import { isEventType, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
+import { type CompiledSchema, compileSchema } from './compiled-schema';
 import { JSON_SCHEMA_DIALECT } from './conventions';
 import { META_SCHEMA_2020_12 } from './meta-schema';
 import type { EventTypeExample } from './model';
 import { patternProblem } from './pattern-checks';
-import { type CompiledSchema, compileSchema, schemaViolations } from './payload-validation';
+import { schemaViolations } from './payload-validation';
 import { childPointer, decodeLocation, isSchemaObject, subschemas } from './schema-walk';
 
 /** What an operator registers: a new type, or a new version of an existing one. */

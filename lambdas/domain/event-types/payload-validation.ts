@@ -4,18 +4,12 @@
  * `@cfworker/json-schema`, an interpreter of schemas: nothing is generated or evaluated as code, so an
  * operator's schema runs no code in the function.
  */
-import { dereference, type Schema, validate } from '@cfworker/json-schema';
+import { type Schema, validate } from '@cfworker/json-schema';
 import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
 import { ValidationError } from '#domain/errors';
-import type { EventTypeDefinition, EventTypeVersion, JsonSchemaObject } from './model';
-import type { SchemaLookup } from './schema-walk';
+import { type CompiledSchema, compileSchema } from './compiled-schema';
+import { type EventTypeDefinition, type EventTypeVersion, latestVersion } from './model';
 import { type PayloadViolation, violationsOf } from './violations';
-
-/** A schema ready to validate with: a private copy, its references resolved. */
-export interface CompiledSchema {
-  readonly root: Schema;
-  readonly lookup: SchemaLookup;
-}
 
 /** A type with each version's schema compiled. */
 export interface CompiledEventType {
@@ -40,18 +34,6 @@ export type PayloadCheck =
       readonly omitted: number;
     };
 
-/**
- * Prepares a schema. The validator marks the schema objects it resolves, so it gets a copy and the
- * catalog's declarations stay plain JSON.
- *
- * @throws Error when the schema's identifiers clash or cannot be resolved (an operator's schema is
- *   checked for this before it is accepted: `checkEventTypeVersion`)
- */
-export function compileSchema(schema: JsonSchemaObject): CompiledSchema {
-  const root = structuredClone(schema) as Schema;
-  return { root, lookup: dereference(root) };
-}
-
 /** Compiles every version of a type. */
 export function compileEventType(definition: EventTypeDefinition): CompiledEventType {
   const versions = new Map(
@@ -60,9 +42,7 @@ export function compileEventType(definition: EventTypeDefinition): CompiledEvent
       { version, schema: compileSchema(version.schema) },
     ]),
   );
-  const latest = definition.versions.at(-1)?.version;
-  if (latest === undefined) throw new RangeError(`event type ${definition.type} has no version`);
-  return { definition, versions, latest };
+  return { definition, versions, latest: latestVersion(definition).version };
 }
 
 /**
@@ -108,5 +88,5 @@ export function schemaViolations(schema: CompiledSchema, payload: unknown): Payl
     }
     throw error;
   }
-  return result.valid ? [] : violationsOf(result.errors, schema.root, schema.lookup, payload);
+  return result.valid ? [] : violationsOf(result.errors, schema, payload);
 }

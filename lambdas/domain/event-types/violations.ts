@@ -6,12 +6,12 @@
  */
 import type { OutputUnit } from '@cfworker/json-schema';
 import { truncateText } from '#domain/truncate';
+import type { CompiledSchema } from './compiled-schema';
 import {
   childPointer,
   instancePointer,
   isSchemaObject,
   type LocationStep,
-  type SchemaLookup,
   type SchemaNode,
   valueAt,
   walkLocation,
@@ -53,8 +53,7 @@ const LISTED_VALUES_MAX = 12;
  */
 export function violationsOf(
   errors: readonly OutputUnit[],
-  root: SchemaNode,
-  lookup: SchemaLookup,
+  schema: CompiledSchema,
   payload: unknown,
 ): PayloadViolation[] {
   const found = new Map<string, PayloadViolation>();
@@ -63,7 +62,7 @@ export function violationsOf(
   // Inside a failed anyOf/oneOf the branches' errors would contradict each other; inside propertyNames
   // they are about a field's name, which the pointer cannot show.
   const scopes: { prefix: string; names: boolean }[] = [];
-  for (const [index, error] of errors.entries()) {
+  for (const error of errors) {
     const scope = scopes.find((open) => error.keywordLocation.startsWith(`${open.prefix}/`));
     if (scope !== undefined) {
       if (scope.names) add(instancePointer(error.instanceLocation), 'is not an allowed field name');
@@ -74,24 +73,29 @@ export function violationsOf(
       scopes.push({ prefix: error.keywordLocation, names: false });
     }
     if (WRAPPERS.has(error.keyword) || error.keyword === 'propertyNames') continue;
-    // A `false` schema's error does not say where that schema is; the error before it, from the keyword
-    // that applied it (`additionalProperties`, `properties`, `items`…), does.
-    const location = error.keyword === 'false' ? errors[index - 1]?.keywordLocation : error.keywordLocation;
-    const steps = walkLocation(root, lookup, location ?? '#');
+    const steps = walkLocation(schema.root, schema.lookup, error.keywordLocation);
     // Items that did not match `contains` are not faults: the array's count of matches is.
     if (steps.slice(0, -1).some((step) => step.keyword && step.segment === 'contains')) continue;
-    for (const { pointer, reason } of describe(error, steps, payload))
+    for (const { pointer, reason } of describe(error, steps, schema.falseSchemas, payload)) {
       add(pointer, withCondition(reason, steps));
+    }
   }
   if (found.size === 0 && errors.length > 0) add('', 'does not match its schema');
   return [...found.values()];
 }
 
 /** The violations one leaf error stands for (a `required` error may stand for several missing fields). */
-function describe(error: OutputUnit, steps: readonly LocationStep[], payload: unknown): PayloadViolation[] {
+function describe(
+  error: OutputUnit,
+  steps: readonly LocationStep[],
+  falseSchemas: ReadonlySet<object>,
+  payload: unknown,
+): PayloadViolation[] {
   const pointer = instancePointer(error.instanceLocation);
   const holder = schemaBefore(steps, 1);
   const schema = isSchemaObject(holder) ? holder : {};
+  if (error.keyword === 'not' && falseSchemas.has(schema))
+    return [{ pointer, reason: notAllowed(steps.slice(0, -1)) }];
   switch (error.keyword) {
     case 'required':
       return missing(payload, pointer, schema.required).map((name) => ({
@@ -100,8 +104,6 @@ function describe(error: OutputUnit, steps: readonly LocationStep[], payload: un
       }));
     case 'dependentRequired':
       return dependentMissing(payload, pointer, schema.dependentRequired);
-    case 'false':
-      return [{ pointer, reason: notAllowed(steps) }];
     default:
       return [{ pointer, reason: reasonFor(error.keyword, schema, payload, pointer) }];
   }
@@ -130,10 +132,11 @@ function reasonFor(
         ? 'must be a date that exists in the calendar (YYYY-MM-DD)'
         : `must be a valid ${String(value)}`;
     case 'enum':
-      if (Array.isArray(value) && value.length === 1) return `must be ${shown(value[0])}`;
-      return Array.isArray(value) && value.length <= LISTED_VALUES_MAX
+      if (!Array.isArray(value)) break;
+      if (value.length === 1) return `must be ${shown(value[0])}`;
+      return value.length <= LISTED_VALUES_MAX
         ? `must be one of ${value.map(shown).join(', ')}`
-        : `must be one of the ${Array.isArray(value) ? value.length : ''} values its schema lists`;
+        : `must be one of the ${value.length} values its schema lists`;
     case 'const':
       return `must be ${shown(value)}`;
     case 'minLength':
@@ -176,19 +179,19 @@ function reasonFor(
       return hinted === undefined
         ? 'must match exactly one of the shapes its schema allows'
         : `must be ${hinted}`;
-    default:
-      return `does not match its schema (${keyword})`;
   }
+  return `does not match its schema (${keyword})`;
 }
 
 /**
  * Why a `false` schema refused the value: an unknown field, an extra item, or a field a condition forbids.
- * `steps` end at the keyword that applied the `false` schema.
+ * `steps` end at the `false` schema; the last keyword among them applied it.
  */
 function notAllowed(steps: readonly LocationStep[]): string {
-  const applicator = steps.at(-1)?.segment;
+  const at = steps.findLastIndex((step) => step.keyword);
+  const applicator = steps[at]?.segment;
   if (applicator === 'additionalProperties' || applicator === 'unevaluatedProperties') {
-    const parent = schemaBefore(steps, 1);
+    const parent = steps[at - 1]?.schema;
     const names =
       isSchemaObject(parent) && isSchemaObject(parent.properties) ? Object.keys(parent.properties) : [];
     if (names.length === 0) return 'is not a field of this object';

@@ -16,10 +16,11 @@ import {
   MAX_EVENT_TYPE_SCHEMA_EXPANDED_NODES,
   MAX_VIOLATIONS_REPORTED,
 } from '#config/limits';
+import { compileSchema } from '#domain/event-types/compiled-schema';
 import { type EventTypeDraft, eventTypeDraftProblems } from '#domain/event-types/event-type-checks';
 import { META_SCHEMA_2020_12 } from '#domain/event-types/meta-schema';
 import type { EventTypeExample } from '#domain/event-types/model';
-import { compileSchema, schemaViolations } from '#domain/event-types/payload-validation';
+import { schemaViolations } from '#domain/event-types/payload-validation';
 
 const example: EventTypeExample = { name: 'paid', summary: 'An order was paid.', payload: { order: 'o-1' } };
 const schema = { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] };

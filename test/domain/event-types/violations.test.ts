@@ -3,8 +3,9 @@
  * each violation sits at the pointer of the value at fault and says what is allowed, from the schema.
  */
 import { describe, expect, it } from 'vitest';
+import { compileSchema } from '#domain/event-types/compiled-schema';
 import type { JsonSchemaObject } from '#domain/event-types/model';
-import { compileSchema, schemaViolations } from '#domain/event-types/payload-validation';
+import { schemaViolations } from '#domain/event-types/payload-validation';
 import { violationsOf } from '#domain/event-types/violations';
 
 function check(schema: JsonSchemaObject, payload: unknown) {
@@ -75,6 +76,18 @@ describe('violation reasons', () => {
     });
     expect(check(schema, { v: 'ab' })).toEqual([
       { pointer: '/v', reason: 'must match at least one of the shapes its schema allows' },
+    ]);
+  });
+
+  it('keeps a false schema inside an anyOf branch or as propertyNames to the reason of its keyword', () => {
+    const branches = object({
+      v: { anyOf: [{ type: 'object', properties: { a: false } }, false, { type: 'string' }] },
+    });
+    expect(check(branches, { v: { a: 1 } })).toEqual([
+      { pointer: '/v', reason: 'must match at least one of the shapes its schema allows' },
+    ]);
+    expect(check(object({}, { propertyNames: false }), { a: 1 })).toEqual([
+      { pointer: '/a', reason: 'is not an allowed field name' },
     ]);
   });
 
@@ -169,9 +182,9 @@ describe('violation reasons', () => {
 
   it('still refuses when no error can be worded, at the root', () => {
     const onlyWrapper = [{ keyword: 'allOf', keywordLocation: '#/allOf', instanceLocation: '#', error: '' }];
-    expect(violationsOf(onlyWrapper, { allOf: [] }, {}, {})).toEqual([
+    expect(violationsOf(onlyWrapper, compileSchema({ allOf: [true] }), {})).toEqual([
       { pointer: '', reason: 'does not match its schema' },
     ]);
-    expect(violationsOf([], { type: 'object' }, {}, {})).toEqual([]);
+    expect(violationsOf([], compileSchema({ type: 'object' }), {})).toEqual([]);
   });
 });
