@@ -53,7 +53,10 @@ const schema = payloadSchema(
     amount: field(FIELDS.amount, 'Amount of the transfer (when returned: the amount returned).'),
     currency: FIELDS.currency,
     creditor: party('The recipient.', ['name', 'iban']),
-    remittance_information: FIELDS.remittanceInformation,
+    remittance_information: field(
+      FIELDS.remittanceInformation,
+      'Remittance information the transfer carries to the recipient (at most 140 characters).',
+    ),
     requested_execution_date: field(FIELDS.date, 'The execution date the transfer was ordered for.'),
     settlement_date: field(FIELDS.date, 'The date it settled, when settled or returned.'),
   },

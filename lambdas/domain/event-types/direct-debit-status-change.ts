@@ -67,7 +67,10 @@ const schema = payloadSchema(
     currency: FIELDS.currency,
     debtor: party('The payer whose account was debited.', ['name', 'iban']),
     collection_date: field(FIELDS.date, 'The due date of the collection.'),
-    remittance_information: FIELDS.remittanceInformation,
+    remittance_information: field(
+      FIELDS.remittanceInformation,
+      'Remittance information the collection carried to the debtor (at most 140 characters).',
+    ),
   },
   [
     'collection_id',
