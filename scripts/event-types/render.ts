@@ -4,6 +4,7 @@
  * conventions, the ISO 20022 codes and the rules for operators' types. Deterministic, so a test can
  * compare it with the committed file.
  */
+import { format } from '@cfworker/json-schema';
 import * as limits from '#config/limits';
 import { BUILT_IN_EVENT_TYPES, RECEIVER_USES } from '#domain/event-types/catalog';
 import { FIELDS } from '#domain/event-types/conventions';
@@ -261,6 +262,9 @@ function operatorTypes(): string[] {
     '- `$ref` points inside the schema (starts with `#`) and never leads back to a schema containing it (no',
     '  recursion); `$id` and `$schema` only at the root; anchors are unique;',
     `- patterns have at most ${limits.MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH} characters and never repeat a group whose content varies in length (\`(a+)+\`, \`([a-z]{1,8})+\`), which can backtrack for exponential time;`,
+    `- \`format\` is checked, not only noted, for the formats the validator knows (${Object.keys(format)
+      .map(code)
+      .join(', ')}); others are annotations;`,
     `- \`uniqueItems\` comes with \`maxItems\` of at most ${number(limits.MAX_EVENT_TYPE_UNIQUE_ITEMS)};`,
     `- refused keywords: ${Object.entries(REFUSED_KEYWORDS)
       .map(([keyword, reason]) => `\`${keyword}\` (${reason})`)
