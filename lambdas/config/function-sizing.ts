@@ -42,9 +42,9 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   getEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
   redeliverEvent: {
     memoryMb: 512,
-    timeoutSeconds: 10,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
     reason:
-      'A redelivery is one read, one update and one SendMessage; a replay or reset one bounded read, then at most 100 updates ten at a time and ten SendMessageBatch calls.',
+      'A redelivery is one read, one update and one SendMessage; a replay or reset one bounded read of up to 100 events (several MB when their payloads are large), then at most 100 updates ten at a time and ten SendMessageBatch calls: bounded work that may take seconds on a throttled table, so it gets as long as the API waits.',
   },
   resetWebhooks: {
     memoryMb: 512,
