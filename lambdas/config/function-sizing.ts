@@ -44,7 +44,7 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     memoryMb: 512,
     timeoutSeconds: API_TIMEOUT_SECONDS,
     reason:
-      'A redelivery is one read, one update and one SendMessage; a replay or reset one bounded read of up to 100 events (several MB when their payloads are large), then at most 100 updates ten at a time and ten SendMessageBatch calls: bounded work that may take seconds on a throttled table, so it gets as long as the API waits.',
+      'Redelivery: a read, an update, a SendMessage. Replay: a read of up to 100 events (MBs if large), 100 updates ten at a time, ten SendMessageBatch: bounded, but seconds on a throttled table, so the API wait.',
   },
   resetWebhooks: {
     memoryMb: 512,
