@@ -18,6 +18,7 @@ import type {
   StatusPage,
 } from '#domain/ports';
 import type { EventMap } from './event-map';
+import type { LogNumbering } from './log-numbering';
 
 /** Events one page or erase chunk examines, as in the adapter. */
 const PAGE = 100;
@@ -26,6 +27,7 @@ const ERASE_CHUNK = 1_000;
 /** The store's state these reads see (and, for erasure and the walks' records, change). */
 export interface EventState {
   readonly events: EventMap;
+  readonly numbering: LogNumbering;
   readonly claims: Map<string, IdClaim>;
   readonly unindexed: Set<string>;
   readonly recoveryExamined: string[];
@@ -132,7 +134,9 @@ export class OrganizationReads {
       this.state.claims.delete(event.id);
     }
     const next = start + ERASE_CHUNK - doomed.length;
-    return { erased: doomed.length, cursor: all.length > start + ERASE_CHUNK ? String(next) : undefined };
+    const done = all.length <= start + ERASE_CHUNK;
+    if (done) this.state.numbering.forget(orgId, account);
+    return { erased: doomed.length, cursor: done ? undefined : String(next) };
   }
 
   async legacyEvents(orgId: string, limit: number, cursor?: string): Promise<LegacyChunk> {

@@ -1,7 +1,7 @@
 /**
  * {@link EventStore} on the single events table. This file holds the event's own reads and the writes of
  * its delivery (lease, attempt, settle); the other parts are bound from their own files: the id claims
- * (`claims.ts`), the account logs (`account-log.ts`), the listing
+ * (`claims.ts`), the account logs (`account-log.ts`) and their numbering (`log-head.ts`), the listing
  * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's walk
  * (`recovery.ts`), a delivery summary's attempts (`recent-attempts.ts`) and the operator's chunks
  * (`operator-chunks.ts`), reading through `index-reads.ts`.
@@ -14,12 +14,13 @@ import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { EventReadOptions, EventStore } from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
-import { claimId, getClaim, moveClaim } from './claims';
+import { claimId, getClaim, moveClaim, readClaims } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { legacyEvents, moveToLog } from './legacy';
 import { listEvents } from './listing';
 import { readLogEntries } from './log-entries';
+import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from './log-head';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
@@ -68,6 +69,17 @@ export class DynamoEventStore implements EventStore {
   };
   readonly moveClaim: EventStore['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
   readonly insertEvent: EventStore['insertEvent'] = (event) => insertEvent(this.table, event);
+  readonly readClaims: EventStore['readClaims'] = (ids) => readClaims(this.table, ids);
+  readonly readTail: EventStore['readTail'] = (orgId, account, options) =>
+    readTail(this.table, orgId, account, options);
+  readonly takeTicket: EventStore['takeTicket'] = (orgId, account, count, at) =>
+    takeTicket(this.table, orgId, account, count, at);
+  readonly takeTicketAbove: EventStore['takeTicketAbove'] = (orgId, account, count, at, above) =>
+    takeTicketAbove(this.table, orgId, account, count, at, above);
+  readonly leaveHot: EventStore['leaveHot'] = (orgId, account, head) =>
+    leaveHot(this.table, orgId, account, head);
+  readonly voidSequence: EventStore['voidSequence'] = (orgId, account, sequence, at) =>
+    voidSequence(this.table, orgId, account, sequence, at);
   readonly legacyEvents: EventStore['legacyEvents'] = (orgId, limit, cursor) =>
     legacyEvents(this.table, orgId, limit, cursor);
   readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);

@@ -96,7 +96,6 @@ export class Publisher {
       retentionDays: settingsRetention(ports.directory),
       now: () => new Date(this.engine.now()),
       sleep: (ms) => this.engine.sleep(ms),
-      random: () => this.engine.random.float(),
       newOwner: () => `owner-${++this.owners}`,
     };
   }
