@@ -21,9 +21,10 @@ export interface Claimed {
 
 /**
  * Stores the first of `claimed` (entry order) alone, and answers the others to store. While another
- * event holds its sequence, the whole range moves to a new ticket above it first: a ticket of a head
- * created from an older read of the log may lie below events stored meanwhile (by publishes that read the
- * log before it turned hot), and the batch's sequences stay consecutive.
+ * event holds its sequence (a publish that read the log before its head existed put there: a ticket of a
+ * head created from an older read can meet it), each entry moves to the next entry's sequence and the
+ * last takes a new ticket: the batch stays in its order, loses no sequence it was handed, and stays
+ * consecutive but for its last entry when another ticket was taken meanwhile.
  */
 export async function storeFirst(
   deps: StoreInLogDeps,
@@ -43,10 +44,11 @@ export async function storeFirst(
       return rest;
     }
     try {
-      const ticket = await takeSequences(deps, first.entry.draft, range.length, {
-        above: first.claim.sequence,
-      });
-      range = await moveRange(deps, range, ticket, outcomes);
+      const last = range.at(-1) as Claimed;
+      const ticket = await takeSequences(deps, last.entry.draft, 1, { above: last.claim.sequence });
+      const places = [...rest.map((item) => item.claim.sequence), ticket.first];
+      const times = [...rest.map((item) => item.ticketedAt), ticket.at];
+      range = await moveAll(deps, range, places, times, outcomes);
     } catch (error) {
       // The range could not move: its entries are refused, their claims' leases ended for the resends.
       for (const item of range) {
@@ -58,17 +60,17 @@ export async function storeFirst(
   }
 }
 
-/** Moves every claim of `range` to the next sequence of `ticket`, in order; a claim taken over is dropped. */
-async function moveRange(
+/** Moves the claim of each entry of `range` to its sequence of `places`; a claim taken over is dropped. */
+async function moveAll(
   deps: StoreInLogDeps,
   range: readonly Claimed[],
-  ticket: { readonly first: number; readonly at: number },
+  places: readonly number[],
+  times: readonly (number | undefined)[],
   outcomes: StoreOutcome[],
 ): Promise<Claimed[]> {
   const moved = await inParallel(range, PUBLISH_BATCH_CONCURRENCY, async (item, k) => {
-    const claim = { ...item.claim, sequence: ticket.first + k, claimedAt: deps.now() };
-    if (await deps.events.moveClaim(item.claim.owner, claim))
-      return { ...item, claim, ticketedAt: ticket.at };
+    const claim = { ...item.claim, sequence: places[k] as number, claimedAt: deps.now() };
+    if (await deps.events.moveClaim(item.claim.owner, claim)) return { ...item, claim, ticketedAt: times[k] };
     // Taken over by a resend of the id (this publish ran past its lease): that publish answers it.
     outcomes[item.index] = { error: busy(item.entry.draft.account) };
     return undefined;
