@@ -190,10 +190,10 @@ describe('concurrent publishes to one account', () => {
     await seeder.tenant('Busy org', [{ iban: account }]);
     await publish({ account, type: 'first', payload: {} });
     const input = { id: uuidv7(), account, type: 'payroll.line', payload: {} };
-    // Every read of the log's last key answers stale: every sequence this publish tries is taken.
-    const stale = new DynamoEventStore(documents, resources.tableName);
+    // Every sequence this publish tries is taken (another event's put lands first each time).
+    const refused = new DynamoEventStore(documents, resources.tableName);
     const deps = {
-      events: Object.assign(stale, { latestSequence: async () => 0 }),
+      events: Object.assign(refused, { insertEvent: async () => ({ created: false, occupant: uuidv7() }) }),
       directory: new DynamoDirectoryStore(documents, resources.tableName),
       baseUrl: BASE_URL,
       retentionDays: async () => undefined,
@@ -202,6 +202,9 @@ describe('concurrent publishes to one account', () => {
     await expect(recordEvent(deps, input)).rejects.toBeInstanceOf(BusyError);
     expect(await events.getEvent(input.id, { consistent: true })).toBeUndefined();
     const resent = await publish(input);
-    expect(resent).toMatchObject({ id: input.id, created: true, sequence: 2 });
+    // At the sequence its claim names: the last one the given-up publish was handed.
+    const claim = await events.readClaim(input.id);
+    expect(resent).toMatchObject({ id: input.id, created: true });
+    expect(claim).toMatchObject({ existing: { sequence: resent.sequence } });
   });
 });
