@@ -20,8 +20,8 @@ export function parseEventId(event: APIGatewayProxyEvent): string {
   return id;
 }
 
-/** The fields of `POST /events`. */
-const PUBLISH_FIELDS = ['account', 'type', 'payload', 'id', 'triggered_at'];
+/** The fields of `POST /events` (and of each entry of `POST /events/batch`). */
+export const PUBLISH_FIELDS: readonly string[] = ['account', 'type', 'payload', 'id', 'triggered_at'];
 
 /**
  * The body of `POST /events` as the library's input; the values are checked by `validatePublishInput`,
@@ -30,7 +30,11 @@ const PUBLISH_FIELDS = ['account', 'type', 'payload', 'id', 'triggered_at'];
  * @throws ValidationError for a body that is not a JSON object or has an unknown field
  */
 export function parsePublishRequest(event: APIGatewayProxyEvent): PublishInput {
-  const body = jsonBody(event, PUBLISH_FIELDS);
+  return publishInput(jsonBody(event, PUBLISH_FIELDS));
+}
+
+/** A published event's fields (snake_case, as the API names them) as the library's input. */
+export function publishInput(body: Readonly<Record<string, unknown>>): PublishInput {
   return {
     account: body.account as string,
     type: body.type as string,
