@@ -10,7 +10,7 @@ import { BusyError, ConflictError, NotFoundError, ValidationError } from '#domai
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
 import { recordEvent } from '#use-cases/events/record-event';
-import { createPublisher, type Publisher } from '../../lambdas/publisher';
+import { createBatchPublisher, createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
@@ -206,5 +206,33 @@ describe('concurrent publishes to one account', () => {
     const claim = await events.readClaim(input.id);
     expect(resent).toMatchObject({ id: input.id, created: true });
     expect(claim).toMatchObject({ existing: { sequence: resent.sequence } });
+  });
+
+  it("publishes a file's lines in batches of 100: in order at consecutive sequences, a bad line refusing only itself, none twice", async () => {
+    const account = testIban();
+    await seeder.tenant('Batch org', [{ iban: account, webhookUrl: 'https://hooks.example.test/in' }]);
+    const many = createBatchPublisher({
+      tableName: resources.tableName,
+      baseUrl: BASE_URL,
+      client: documents,
+    });
+    const inputs = Array.from({ length: 150 }, (_, n) => ({
+      id: uuidv7(),
+      account,
+      type: n === 7 ? 'Not A Type' : 'direct_debit.status',
+      payload: { line: n },
+    }));
+    const results = await many(inputs);
+    expect(results[7]).toMatchObject({ error: expect.any(ValidationError) });
+    const stored = results.filter((result) => !('error' in result));
+    expect(stored.map((result) => ('sequence' in result ? result.sequence : 0))).toEqual(
+      Array.from({ length: 149 }, (_, i) => i + 1),
+    );
+    // Sent again: every line answers its stored event, nothing is stored twice.
+    const again = await many(inputs);
+    expect(again.filter((result) => 'created' in result && result.created)).toEqual([]);
+    expect(again.map((result) => ('sequence' in result ? result.sequence : 'refused'))).toEqual(
+      results.map((result) => ('sequence' in result ? result.sequence : 'refused')),
+    );
   });
 });
