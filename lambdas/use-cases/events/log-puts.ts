@@ -8,7 +8,7 @@ import { BusyError } from '#domain/errors';
 import type { IdClaim, InsertEventResult } from '#domain/ports';
 import { endLease } from './id-claims';
 import { inParallel } from './in-parallel';
-import { takeSequences } from './sequencing';
+import { giveBack, takeSequences } from './sequencing';
 import type { DraftEntry, StoreInLogDeps, StoreOutcome, StoreResult } from './store-in-log';
 
 /** An entry whose claim this publish holds, at the sequence to try, and the ticket time of that sequence. */
@@ -50,9 +50,9 @@ export async function storeFirst(
       const times = [...rest.map((item) => item.ticketedAt), ticket.at];
       range = await moveAll(deps, range, places, times, outcomes);
     } catch (error) {
-      // The range could not move: its entries are refused, their claims' leases ended for the resends.
+      // The range could not move: its entries are refused, their claims let go for the resends.
       for (const item of range) {
-        await endLease(deps, item.claim);
+        await letGo(deps, item);
         outcomes[item.index] = { error };
       }
       return [];
@@ -129,12 +129,23 @@ export async function putUntilStored(
       current = { ...current, claim: moved, ticketedAt: ticket.at };
     }
   } catch (error) {
-    if (ours && !ownIdSeen) await endLease(deps, current.claim);
+    if (ours && !ownIdSeen) await letGo(deps, current);
     throw error;
   }
   // No refused put found this id, so no event has it: the lease ends and the resend takes over at once.
-  const cause = ours && !ownIdSeen ? await endLease(deps, current.claim) : undefined;
+  const cause = ours && !ownIdSeen ? await letGo(deps, current) : undefined;
   throw busy(current.entry.draft.account, cause);
+}
+
+/**
+ * What a publish that stops without storing does with its claim: its lease ends, so the id's resend
+ * takes it over at once, and a ticket's sequence it held is given back (the resend, finding it closed,
+ * takes a new one). Answers the lease's failure to end, if any.
+ */
+async function letGo(deps: StoreInLogDeps, item: Claimed): Promise<unknown> {
+  const cause = await endLease(deps, item.claim);
+  if (item.ticketedAt !== undefined) await giveBack(deps, item.entry.draft, item.claim.sequence);
+  return cause;
 }
 
 export function busy(account: string, cause?: unknown): BusyError {

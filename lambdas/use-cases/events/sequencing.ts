@@ -43,7 +43,8 @@
  *   takes a new ticket. A ticket taken and never used leaves a hole.
  * - **A concurrent duplicate**: a batch reads its ids' claims before it takes a ticket, so a published id
  *   never costs a sequence; two publishes of one new id at the same moment can both take a ticket, and
- *   the one whose claim put is refused leaves its sequence as a hole.
+ *   the one whose claim put is refused gives its sequence back (`giveBack`: a void at once, or, if that
+ *   fails, a hole). A publish that gives up after taking a ticket gives its sequence back too.
  * - **Holes** (the last three cases) are never filled by a new number's event later than a reader passed
  *   them: readers close a missing sequence with a void item (a conditional put) before passing it, and
  *   wait for it while the ticket of the event above it is younger than `HOLE_WAIT_MS` (its publish may
@@ -64,7 +65,7 @@ import type { LogPlace } from './next-sequence';
 export interface SequencingDeps {
   readonly events: Pick<
     EventStore,
-    'readTail' | 'latestSequence' | 'takeTicket' | 'takeTicketAbove' | 'leaveHot'
+    'readTail' | 'latestSequence' | 'takeTicket' | 'takeTicketAbove' | 'leaveHot' | 'voidSequence'
   >;
   /** Epoch ms. */
   readonly now: () => number;
@@ -114,4 +115,15 @@ export async function takeSequences(
   const highest = await deps.events.latestSequence(orgId, account, { consistent: true });
   const above = Math.max(highest, log.sequenceFloor, from === 'head' ? 0 : from.above);
   return deps.events.takeTicketAbove(orgId, account, count, deps.now(), above);
+}
+
+/**
+ * Gives back a sequence of a ticket that this publish will not store at (its id turned out published by
+ * a concurrent publish, or it gives up): closed at once with a void, so readers do not wait
+ * `HOLE_WAIT_MS` for it. Only a ticket's sequence: no other publish can have been handed it (a publish
+ * that read the log before it turned hot may still have put there, and then the void is refused, which
+ * is as good). Best effort: a failure leaves the hole for the readers to close.
+ */
+export async function giveBack(deps: SequencingDeps, log: LogPlace, sequence: number): Promise<void> {
+  await deps.events.voidSequence(log.orgId, log.account, sequence, deps.now()).catch(() => false);
 }

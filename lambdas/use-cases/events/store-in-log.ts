@@ -13,7 +13,7 @@ import type { EventStore, IdClaim, NewEvent } from '#domain/ports';
 import { type ClaimDeps, type ResolvedClaim, resolveClaim } from './id-claims';
 import { inParallel } from './in-parallel';
 import { type Claimed, putUntilStored, settle, storeFirst } from './log-puts';
-import { numberingOf, type SequencingDeps, takeSequences } from './sequencing';
+import { giveBack, numberingOf, type SequencingDeps, takeSequences } from './sequencing';
 
 /** What storing in the log needs. */
 export interface StoreInLogDeps extends SequencingDeps, ClaimDeps {
@@ -166,10 +166,10 @@ async function storeWithTicket(
     const claim = newClaim(deps, entry.draft, ticket.first + k);
     const resolved = await settle(async (): Promise<ResolvedClaim> => {
       const result = await deps.events.claimId(claim);
-      // Claimed since the read (a concurrent duplicate): this sequence of the ticket stays a hole.
-      return result.claimed
-        ? { claim, ticketedAt: ticket.at }
-        : resolveClaim(deps, result, mine(claim, entry));
+      if (result.claimed) return { claim, ticketedAt: ticket.at };
+      // Claimed since the read (a concurrent duplicate): this sequence of the ticket is given back.
+      await giveBack(deps, entry.draft, claim.sequence);
+      return resolveClaim(deps, result, mine(claim, entry));
     });
     // Its own sequence of the ticket, or (a duplicate's orphan taken over) the one that claim named.
     const inRange = 'claim' in resolved && resolved.claim === claim;
