@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#adapters/aws-clients';
+import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { PUBLISH_BATCH_LIMIT } from '#config/limits';
@@ -91,7 +91,7 @@ export function createBatchPublisher(options: PublisherOptions): BatchPublisher 
 }
 
 function publisherDeps(options: PublisherOptions): RecordEventDeps {
-  const client = options.client ?? createDocumentClient();
+  const client = options.client ?? createPublishDocumentClient();
   const directory = new DynamoDirectoryStore(client, options.tableName);
   return {
     events: new DynamoEventStore(client, options.tableName),

@@ -95,6 +95,18 @@ export const HEAD_IDLE_MS = 5_000;
  */
 export const HOLE_WAIT_MS = 60_000;
 
+/**
+ * How the publish path's DynamoDB client retries a throttled or failed request (its own retry strategy,
+ * `adapters/dynamodb/hot-log-retries.ts`, instead of the SDK's default of 4 attempts after 1 s, 2 s and 4 s
+ * of jittered wait for a throttle): a hot account's log meets its partition's limit (about 1,000 write
+ * units a second) by design, and a throttled write is free; retried after a jittered wait below `firstMs`,
+ * doubling per attempt up to `capMs`, the partition stays busy, where the default's long waits left it idle
+ * (in the simulation, one account offered more single publishes than its partition takes stored fewer a
+ * second than one offered less). `attempts` bounds a request (at most about 7 s of waits), and the retry
+ * quota of the SDK's standard strategy (500 tokens, 5 a throttle, 14 another retry) still bounds a client.
+ */
+export const PUBLISH_WRITE_RETRIES = { attempts: 10, firstMs: 25, capMs: 1_000 } as const;
+
 /** Most events one `POST /events/batch` (and one call of the library's batch publish) carries. */
 export const PUBLISH_BATCH_LIMIT = 100;
 

@@ -1,4 +1,4 @@
-import { createDocumentClient } from '#adapters/aws-clients';
+import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { logger } from '#adapters/observability';
@@ -16,7 +16,7 @@ import { recordEvents } from '#use-cases/events/record-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
-const client = createDocumentClient();
+const client = createPublishDocumentClient();
 const events = new DynamoEventStore(client, env.TABLE_NAME);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 // The stack's retention from the settings item, as for every publisher.

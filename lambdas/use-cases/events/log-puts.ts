@@ -129,7 +129,10 @@ export async function putUntilStored(
       current = { ...current, claim: moved, ticketedAt: ticket.at };
     }
   } catch (error) {
-    if (ours && !ownIdSeen) await letGo(deps, current);
+    // A failed write (throttled past its retries, say): the lease ends and the resend takes the claim
+    // over, filling its sequence. No void: it would be one more write to a partition that is already
+    // refusing them, and the resend is about to use the sequence.
+    if (ours && !ownIdSeen) await endLease(deps, current.claim);
     throw error;
   }
   // No refused put found this id, so no event has it: the lease ends and the resend takes over at once.
@@ -138,9 +141,9 @@ export async function putUntilStored(
 }
 
 /**
- * What a publish that stops without storing does with its claim: its lease ends, so the id's resend
- * takes it over at once, and a ticket's sequence it held is given back (the resend, finding it closed,
- * takes a new one). Answers the lease's failure to end, if any.
+ * What a publish that gives up (busy) does with its claim: its lease ends, so the id's resend takes it
+ * over at once, and a ticket's sequence it held is given back (the resend, finding it closed, takes a new
+ * one). Answers the lease's failure to end, if any.
  */
 async function letGo(deps: StoreInLogDeps, item: Claimed): Promise<unknown> {
   const cause = await endLease(deps, item.claim);
