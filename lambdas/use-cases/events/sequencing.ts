@@ -44,11 +44,17 @@
  * - **A concurrent duplicate**: a batch reads its ids' claims before it takes a ticket, so a published id
  *   never costs a sequence; two publishes of one new id at the same moment can both take a ticket, and
  *   the one whose claim put is refused gives its sequence back (`giveBack`: a void at once, or, if that
- *   fails, a hole). A publish that gives up after taking a ticket gives its sequence back too.
- * - **Holes** (the last three cases) are never filled by a new number's event later than a reader passed
- *   them: readers close a missing sequence with a void item (a conditional put) before passing it, and
- *   wait for it while the ticket of the event above it is younger than `HOLE_WAIT_MS` (its publish may
- *   still be storing it). A receiver sees a sequence that never comes, neither as a webhook nor in the
+ *   fails, a hole). A publish that gives up (busy) gives its ticket's sequence back too; one whose write
+ *   failed (throttled past its retries) leaves it to the id's resend, which takes the claim over and
+ *   stores there.
+ * - **A batch's range below events stored meanwhile** (a head created from an older read while quiet
+ *   puts landed): its first event is put alone; when another event holds its sequence, each entry moves
+ *   to the next entry's sequence and the last takes a new ticket (`log-puts.ts`), so the batch keeps its
+ *   order and every sequence it was handed.
+ * - **Holes** (a crash, a failed write or a failed give-back above leave one) are never passed while an
+ *   event may still take them: readers close a missing sequence with a void item (a conditional put)
+ *   before passing it, and wait for it while the ticket of the event above it is younger than
+ *   `HOLE_WAIT_MS` (its publish may still be storing it). A receiver sees a sequence that never comes, neither as a webhook nor in the
  *   feed; the feed passes it once closed, at most `HOLE_WAIT_MS` after the next event's ticket.
  * - **Retention and `seq_floor`**: tickets start above the floor as the quiet path does (`above`
  *   includes it), so a sequence retention deleted is never handed out again; readers pass missing
