@@ -19,7 +19,7 @@ export interface PublisherOptions {
   readonly tableName: string;
   /** The stack's `ApiUrl` output (or custom domain): `_links` in webhook bodies point there. */
   readonly baseUrl: string;
-  /** Largest accepted serialized payload; 64 KiB by default. */
+  /** Largest accepted serialized payload; 64 KiB by default, at most 1 MiB (`MAX_PAYLOAD_BYTES_CEILING`). */
   readonly maxPayloadBytes?: number;
   /** A document client of your own (region, credentials); one from the default chain otherwise. */
   readonly client?: DynamoDBDocumentClient;
@@ -42,7 +42,7 @@ export interface PublishedEvent {
    * The `X-Signature` of the event's most recent delivery attempt, `t=<timestamp>,sha256=<hex>…`; null
    * before the first, so always null for a newly created event. Its meaning changed when attempts
    * began to sign themselves: it used to be a signature fixed at publish and sent with every attempt
-   * (see README, Webhooks, for the migration).
+   * (`docs/webhooks.md` has the migration).
    */
   readonly signature: string | null;
 }

@@ -1,6 +1,7 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { HealthSettings } from '#domain/delivery/endpoint-health';
+import type { HealthSettings } from '#delivery/endpoint-health-rule';
+import type { ApiCallers } from './api-callers';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
 import type { HeraldEncryption, HeraldStackProps, WebhookUrlPolicy } from './herald-stack-props';
@@ -19,7 +20,8 @@ export const CONTEXT_PREFIX = 'herald:';
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
  * `stageName`, `corsAllowOrigins` (comma-separated), `executionLogLevel`, `webAclArn`, `waf` (JSON of
  * `WafSettings`, or `false`), `endpointHealth` (JSON of `HealthSettings`), `egress` (JSON of
- * `EgressSettings`, e.g. `{"staticIps":true,"azs":2}`).
+ * `EgressSettings`, e.g. `{"staticIps":true,"azs":2}`), `publishers` and `operators` (comma-separated IAM
+ * principal ARNs the API admits to its IAM routes, see `ApiCallers`).
  */
 export function stackPropsFromContext(node: Node): HeraldStackProps & { stackName: string } {
   const raw = (name: string): unknown => node.tryGetContext(`${CONTEXT_PREFIX}${name}`);
@@ -104,6 +106,16 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
     waf: wafSettings(json(raw('waf'))),
     endpointHealth: json(raw('endpointHealth')) as HealthSettings | undefined,
     egress: json(raw('egress')) as EgressSettings | undefined,
+    callers: callers(list('publishers'), list('operators')),
+  };
+}
+
+/** `herald:publishers` and `herald:operators`: only the lists given. */
+function callers(publishers: string[] | undefined, operators: string[] | undefined): ApiCallers | undefined {
+  if (publishers === undefined && operators === undefined) return undefined;
+  return {
+    ...(publishers === undefined ? {} : { publishers }),
+    ...(operators === undefined ? {} : { operators }),
   };
 }
 

@@ -265,6 +265,7 @@ export class EventsApi extends Construct {
       webAcl = new StageFirewall(this, 'Firewall', {
         stage,
         stageRateLimit: props.throttle.rateLimit,
+        organizationRateLimit: props.organizationUsage.rateLimit,
         settings: props.waf ?? {},
       }).webAcl;
     }

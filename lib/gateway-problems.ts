@@ -4,8 +4,9 @@ import {
   type GatewayProblem,
   METHOD_NOT_ALLOWED_PROBLEM,
   NOT_FOUND_PROBLEM,
+  PROBLEM_CONTENT_TYPE,
 } from '#http/problem/problem-types';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '#http/problem/render';
+import { problemBody } from '#http/problem/render';
 
 /** Response header values in API Gateway mappings are literals only when single-quoted. */
 export function quoted(value: string): string {

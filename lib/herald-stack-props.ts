@@ -2,8 +2,9 @@ import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { QUEUE_RETENTION_SECONDS } from '#config/delivery';
 import type { OrganizationUsage } from '#config/limits';
-import type { HealthSettings } from '#domain/delivery/endpoint-health';
+import type { HealthSettings } from '#delivery/endpoint-health-rule';
 import type { UrlPolicy } from '#domain/webhook-url';
+import type { ApiCallers } from './api-callers';
 import type { ApiThrottle, CustomDomain } from './events-api';
 import type { TableCapacity } from './events-table';
 import type { LogLevel } from './herald-function';
@@ -76,19 +77,30 @@ export interface HeraldStackProps extends StackProps {
   /** Retention of function logs and API access logs. @default RetentionDays.THREE_MONTHS */
   readonly logRetention?: logs.RetentionDays;
   /**
-   * Stage-wide throttling. Callers mostly receive webhooks and read occasionally, so the default is
-   * far below the account's 10,000 requests per second and keeps one client from starving others.
-   * @default { rateLimit: 50, burstLimit: 100 }
+   * Stage-wide throttling: one bucket every caller shares, a tenth of the account's regional 10,000
+   * requests per second. It bounds what the API may cost in all; fairness between organizations comes
+   * from their usage plans and the web ACL's per-key and per-address limits (see `waf`), so keep it
+   * above `MAX_API_KEYS_PER_ORG` (50) × `organizationUsage.rateLimit`, or one organization using all its
+   * keys at once could fill it.
+   * @default DEFAULT_API_THROTTLE: { rateLimit: 1000, burstLimit: 2000 }
    */
   readonly apiThrottle?: ApiThrottle;
   /**
    * Each organization's own throttle and daily quota (an API Gateway usage plan keyed by the authorizer's
    * usage identifier, the organization id), inside the stage-wide `apiThrottle`. Answers 429
    * problem+json when exceeded. Every organization needs an API key of the plan whose value is its id
-   * (`herald org usage-key` registers one; see the README).
+   * (`herald org usage-key` registers one; see `docs/operating.md`).
    * @default ORGANIZATION_USAGE_DEFAULTS: 10 rps, burst 20, 100,000 requests a day
    */
   readonly organizationUsage?: Partial<OrganizationUsage>;
+  /**
+   * Who may call the IAM (SigV4) routes: `publishers` (`POST /events`) and `operators` (`/admin/…`, the
+   * CLI), as IAM principal ARNs the API's resource policy admits; every other principal is denied there,
+   * whatever its IAM policy allows. A list left out gets a role of its own (outputs `PublisherRoleArn`,
+   * `OperatorRoleArn`) that principals of the account may assume when their IAM policy lets them.
+   * @default - the two roles
+   */
+  readonly callers?: ApiCallers;
   /** Custom domain; also sets env `PUBLIC_BASE_URL` of the API functions. @default - none */
   readonly customDomain?: CustomDomain;
   /** Throughput mode of the events table (see `TableCapacity` for the costs). @default { mode: 'on-demand' } */
@@ -107,21 +119,30 @@ export interface HeraldStackProps extends StackProps {
    */
   readonly webAclArn?: string;
   /**
-   * The web ACL Herald creates on the API stage unless `webAclArn` is given: a per-IP rate limit in front
-   * of the stage throttle that every organization shares, and the Amazon IP reputation list. `{ enabled:
-   * false }` turns it off. About $7 a month plus $0.60 per million requests (see `WafSettings`).
-   * @default { enabled: true, perIpLimit: a fifth of apiThrottle over the window (3,000), windowSeconds: 300, ipReputation: true }
+   * The web ACL Herald creates on the API stage unless `webAclArn` is given: per-API-key and per-IP rate
+   * limits in front of the stage throttle that every organization shares, and the Amazon IP reputation
+   * list. `{ enabled: false }` turns it off. About $8 a month plus $0.60 per million requests (see
+   * `WafSettings`).
+   * @default { enabled: true, perIpLimit and perKeyLimit: one organization's plan rate over the window (3,000), windowSeconds: 300, ipReputation: true }
    */
   readonly waf?: WafSettings;
   /**
    * Fixed source addresses for webhooks: `{ staticIps: true, azs: 2 }` runs the consumer in private
    * subnets behind one NAT gateway and Elastic IP per AZ (output `EgressIps`), with endpoints for
    * DynamoDB, SQS and KMS so AWS traffic bypasses the NAT gateways. About $102 a month with 2 AZs before
-   * data (see the README's Deploying section). Changing the AZs replaces addresses receivers allow-list.
+   * data (see `docs/deploying.md`, Configuration). Changing the AZs replaces addresses receivers allow-list.
    * @default - off: webhooks come from Lambda's shared addresses
    */
   readonly egress?: EgressSettings;
 }
+
+/**
+ * The stage throttle's default: twice what one organization can send through the web ACL with all of
+ * its keys (50 keys × 10 requests a second, the default plan rate), so one organization, however it
+ * spreads its calls over keys and addresses, never takes more than half of it; and a hundred addresses
+ * at the per-address limit to fill it with traffic no plan meters.
+ */
+export const DEFAULT_API_THROTTLE: ApiThrottle = { rateLimit: 1000, burstLimit: 2000 };
 
 /** Smallest `eventRetentionDays`: the queue retention. */
 export const MIN_EVENT_RETENTION_DAYS = QUEUE_RETENTION_SECONDS / 86_400;

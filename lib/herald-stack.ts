@@ -10,8 +10,9 @@ import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey, functionConstructId } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
-import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
+import { healthPolicyFrom } from '#delivery/endpoint-health-rule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#delivery/retry-rule';
+import { IamCallers } from './api-callers';
 import { bindQueue, bindTable } from './bindings';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
@@ -20,7 +21,12 @@ import { EventsApi } from './events-api';
 import { EventsTable } from './events-table';
 import { FUNCTION_ACCESS } from './function-access';
 import { HeraldFunction, type HeraldFunctionDefaults } from './herald-function';
-import { checkRange, type HeraldStackProps, MIN_EVENT_RETENTION_DAYS } from './herald-stack-props';
+import {
+  checkRange,
+  DEFAULT_API_THROTTLE,
+  type HeraldStackProps,
+  MIN_EVENT_RETENTION_DAYS,
+} from './herald-stack-props';
 import { Observability } from './observability';
 import { SecretsKey } from './secrets-key';
 import { StaticEgress } from './static-egress';
@@ -117,7 +123,7 @@ export class HeraldStack extends Stack {
     this.api = new EventsApi(this, 'Api', {
       functions,
       stageName: props.stageName ?? 'v1',
-      throttle: props.apiThrottle ?? { rateLimit: 50, burstLimit: 100 },
+      throttle: props.apiThrottle ?? DEFAULT_API_THROTTLE,
       organizationUsage: organizationUsage(props),
       logRetention: defaults.logRetention,
       logKey: key,
@@ -129,6 +135,7 @@ export class HeraldStack extends Stack {
       waf: props.waf,
     });
     const { api } = this;
+    const callers = new IamCallers(this, 'Callers', { api: api.api, callers: props.callers ?? {} });
     // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
     new TableSettings(this, 'Settings', {
       table: this.table,
@@ -174,11 +181,18 @@ export class HeraldStack extends Stack {
       value: this.api.usagePlan.usagePlanId,
       description: 'Usage plan of the organizations (each one registered when created; herald org usage-key)',
     });
+    for (const [kind, role] of Object.entries(callers.roles)) {
+      const name = kind === 'publishers' ? 'Publisher' : 'Operator';
+      new CfnOutput(this, `${name}RoleArn`, {
+        value: role.roleArn,
+        description: `Role the API admits as its ${kind} (assume it to call those routes; herald:${kind} names others instead)`,
+      });
+    }
     if (api.webAcl) {
       new CfnOutput(this, 'WebAclArn', {
         value: api.webAcl.attrArn,
         description:
-          "Herald's web ACL on the API stage (per-IP rate limit; its metrics count blocked requests)",
+          "Herald's web ACL on the API stage (per-IP and per-key rate limits; its metrics count blocked requests)",
       });
     }
     if (retentionDays !== undefined) {

@@ -2,7 +2,7 @@
  * Delivery limits and queue shapes: attempts per cycle, timeouts, the queues, their event sources and
  * what SQS allows. The stack builds the queues from them and the local runtime emulates them; the rules
  * built on them (when a message is postponed or replaced, cycles per event) are in
- * `lambdas/domain/delivery/`. Imports nothing.
+ * `lambdas/delivery/` (its `*-rule.ts` files). Imports nothing.
  */
 /** 14 days, SQS's maximum: longer than the whole default retry schedule (about 54 hours). */
 export const QUEUE_RETENTION_SECONDS = 14 * 24 * 60 * 60;
@@ -62,7 +62,7 @@ export const MAX_MESSAGE_DELAY_SECONDS = 900;
 
 /**
  * A consumer invocation whose every message is a slow attempt pulls more messages from the delivery
- * queue itself (`domain/delivery/held-invocation.ts`), so a receiver that starts hanging holds its own
+ * queue itself (`delivery/held-invocation-rule.ts`), so a receiver that starts hanging holds its own
  * attempts only, not everyone's: after `slowAfterMs` an attempt counts as slow (a healthy receiver
  * answers within a few tens of ms; pulling on a false alarm costs a few SQS requests), at most `receiveMax` per
  * ReceiveMessage, `maxAttemptsInFlight` attempts at once and `maxExtraMessages` per invocation, while
@@ -73,10 +73,10 @@ export const PULL_WHEN_HELD = {
   /**
    * A pulled message waits without an attempt once its URL has had an attempt in flight here this long
    * with no answer since. A receiver that then answers quickly (a healthy one that was slow once) gets
-   * the messages deferred for it back at once (`answerReleasesHold`), so the hold can come early: 500 ms
-   * instead of 1 s halved the bad receiver's first-wave attempts and the fast events' wait behind it in
-   * the burst bench. Longer than `slowAfterMs`: a healthy receiver on a loaded machine answers in some
-   * hundreds of ms, and a hold it never earned costs a deferral and a release.
+   * the messages deferred for it back at once (`answerReleasesHold`), so the hold can come early, which
+   * leaves a bad receiver fewer first-wave attempts and the fast events behind it less wait. Longer than
+   * `slowAfterMs`: a healthy receiver on a loaded machine answers in some hundreds of ms, and a hold it
+   * never earned costs a deferral and a release.
    */
   heldAfterMs: 500,
   receiveMax: 10,

@@ -40,7 +40,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     reason: 'One index Query plus one BatchGetItem of up to 100 items; 10 s bounds a stuck call.',
   },
   getEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
-  redeliverEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One read, one update, one SendMessage.' },
+  redeliverEvent: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      'A redelivery is one read, one update and one SendMessage; a replay or reset one bounded read, then at most 100 updates ten at a time and ten SendMessageBatch calls.',
+  },
   resetWebhooks: {
     memoryMb: 512,
     timeoutSeconds: API_TIMEOUT_SECONDS,

@@ -49,11 +49,27 @@ export const REPLAY_CHUNK = 100;
 export const FEED_LIMIT = 100;
 
 /**
- * Most bytes of webhook bodies one read of an account's log takes for an answer or a replay chunk (one
- * event is always taken): a feed answer stays within Lambda's 6 MB response with room for the rest of
- * each event (attempts, links); a fuller log ends the answer early with `Link: next` (or `more`).
+ * Most bytes of webhook bodies one read of an account's log takes for a feed answer or a replay chunk
+ * (one event is always taken): it bounds what the read costs and holds in memory, whatever the payloads;
+ * a fuller log ends the read early with `Link: next` (or `more`). What the answer may weigh is
+ * {@link ANSWER_BODY_MAX_BYTES}'s, measured on the answer as rendered.
  */
 export const LOG_READ_MAX_BODY_BYTES = 5_000_000;
+
+/**
+ * Lambda's limit on the response of a synchronous invocation, which is the proxy result as JSON: the
+ * answer's body is a JSON string inside it, so its every `"` and `\` counts twice (a control character,
+ * `\u0001` in a JSON body, counts 7 bytes). A larger response fails the invocation and API Gateway
+ * answers 5xx; the local runtime does the same.
+ */
+export const LAMBDA_RESPONSE_MAX_BYTES = 6_291_456;
+
+/**
+ * Most bytes an answer's body may take inside its Lambda response (escaped as it is carried there): the
+ * rest of {@link LAMBDA_RESPONSE_MAX_BYTES} is room for the status and the headers (a `Link` is a few
+ * hundred bytes). An answer whose items would pass it ends early and says where to go on.
+ */
+export const ANSWER_BODY_MAX_BYTES = LAMBDA_RESPONSE_MAX_BYTES - 65_536;
 
 /**
  * Most puts of one event at a sequence before its publish answers 503 busy (it also gives up at the first
@@ -130,6 +146,29 @@ export const PUBLISH_BATCH_CONCURRENCY = 25;
  */
 export const CLAIM_LEASE_MS = 30_000;
 
+/**
+ * Longest PEM text of `tls_client_certificate` (a chain, leaf first) and of `tls_ca_certificate` (one or
+ * more CAs), in characters: a leaf with a few intermediates fits with room. Checked before anything
+ * parses the field, and it keeps the endpoint's item small: the consumer reads it with every batch.
+ */
+export const MAX_CERTIFICATE_PEM_LENGTH = 16_384;
+
+/** Longest `tls_client_key` (PEM), in characters: an RSA key of 8,192 bits as PKCS #8 has about 6,400. */
+export const MAX_PRIVATE_KEY_PEM_LENGTH = 8_192;
+
+/**
+ * Longest `payload_encryption_key`, in characters: its PEM text, or its JWK object written as JSON (an
+ * RSA key of 8,192 bits needs about 1,500 either way).
+ */
+export const MAX_PUBLIC_KEY_LENGTH = 4_096;
+
+/**
+ * Most characters of a certificate's subject or issuer kept in the account's summary (and shown); a
+ * longer name is cut and ends with `…`. The summary rides on the account item, which every delivery
+ * batch reads.
+ */
+export const MAX_CERTIFICATE_NAME_LENGTH = 256;
+
 /** Each organization's own share of the API: API Gateway usage-plan throttle and quota. */
 export interface OrganizationUsage {
   /** Steady-state requests per second of one organization. */
@@ -141,11 +180,65 @@ export interface OrganizationUsage {
 }
 
 /**
- * Defaults of {@link OrganizationUsage}: below the stage-wide 50 rps, so no organization can take the
- * whole API; a day's quota far above what reading one's own events needs.
+ * Defaults of {@link OrganizationUsage}: a hundredth of the stage-wide 1,000 rps, so no organization can
+ * take the whole API even with all of its keys; a day's quota far above what reading one's own events
+ * needs.
  */
 export const ORGANIZATION_USAGE_DEFAULTS: OrganizationUsage = {
   rateLimit: 10,
   burstLimit: 20,
   quotaPerDay: 100_000,
 };
+
+/**
+ * Most problems one refusal lists (`invalid_params`): a payload's violations of its type's schema, or what
+ * is wrong with an event type an operator registers. Enough to fix most inputs in one round, and the
+ * answer stays small whatever the input or the schema.
+ */
+export const MAX_VIOLATIONS_REPORTED = 10;
+
+/**
+ * Most event types operators may register beside the built-in ones. The catalog is read whole by every
+ * container that validates publishes, so its size is bounded like one answer.
+ */
+export const MAX_OPERATOR_EVENT_TYPES = 100;
+
+/** Most versions one event type may have; a new version is a changed payload schema. */
+export const MAX_EVENT_TYPE_VERSIONS = 20;
+
+/**
+ * Largest payload schema of one version, in UTF-8 bytes of its JSON: a type with dozens of documented
+ * fields fits several times over, and one version with its examples stays far below DynamoDB's item size.
+ */
+export const MAX_EVENT_TYPE_SCHEMA_BYTES = 32_768;
+
+/** Deepest nesting of objects and arrays in a payload schema's JSON. */
+export const MAX_EVENT_TYPE_SCHEMA_DEPTH = 32;
+
+/**
+ * Most schema nodes a payload schema has once every `$ref` is replaced by what it points at: `$ref`s can
+ * multiply a small document (each of two references pointing at a schema with two references…), and the
+ * work of validating one payload grows with this count times the payload's size.
+ */
+export const MAX_EVENT_TYPE_SCHEMA_EXPANDED_NODES = 5_000;
+
+/** Longest `pattern` (or `patternProperties` name) in a payload schema, in characters. */
+export const MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH = 512;
+
+/**
+ * Largest `maxItems` a schema may pair with `uniqueItems`: checking that items differ compares every pair,
+ * so it needs a bound on the array far below what a payload's size allows.
+ */
+export const MAX_EVENT_TYPE_UNIQUE_ITEMS = 1_000;
+
+/** Most examples one version may have; each must pass its version's schema. */
+export const MAX_EVENT_TYPE_EXAMPLES = 10;
+
+/** Largest example payload, in UTF-8 bytes of its JSON. */
+export const MAX_EVENT_TYPE_EXAMPLE_BYTES = 8_192;
+
+/** Longest description of an event type, in characters. */
+export const MAX_EVENT_TYPE_DESCRIPTION_LENGTH = 2_000;
+
+/** Longest one-line summary of an example, in characters. */
+export const MAX_EVENT_TYPE_EXAMPLE_SUMMARY_LENGTH = 200;

@@ -3,7 +3,7 @@
  * counts and the median latency per bucket, and the window's totals. Computed from attempt records, so
  * the server answers one summary instead of the page fetching every event's attempts.
  */
-import { isSuccessStatus } from './delivery/policy';
+import { isSuccessStatus } from '#delivery/retry-rule';
 import type { DeliveryAttempt } from './model';
 
 /** The windows a summary covers, by name: their length and how many buckets (bars) they have. */

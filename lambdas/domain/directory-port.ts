@@ -4,8 +4,14 @@
  * `ports.ts`.
  */
 
-import type { DeliveryOrder } from './delivery/order-gate';
-import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from './model';
+import type {
+  Account,
+  AccountTombstone,
+  DeliveryOrder,
+  Organization,
+  PreviousToken,
+  SignatureScheme,
+} from './model';
 import type { AccountPage, AccountPageQuery } from './queries';
 import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
 
@@ -63,7 +69,8 @@ export interface DirectoryStore {
   putAccount(account: AccountWrite): Promise<Account>;
   /**
    * Deletes the organization's account, leaving `tombstone` in its place (the organization's events stay
-   * until erased); the deleted account, or undefined when the organization had no such account.
+   * until erased) with its `sequenceFloor`, or the deleted account's own floor when that is higher; the
+   * deleted account, or undefined when the organization had no such account.
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
@@ -91,7 +98,8 @@ export interface DirectoryStore {
   startOrder(iban: string, orgId: string, through: number): Promise<void>;
   /**
    * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
-   * event of its log); nothing when the account is gone or another organization's.
+   * event of its log), on its tombstone too while the account is deleted (re-created, it continues above
+   * it); nothing when the IBAN is another organization's or holds nothing.
    */
   raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void>;
   /** The tombstone of an account deleted without erasing its events, if there is one. */

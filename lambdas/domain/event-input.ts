@@ -9,6 +9,14 @@ import { isEventId, uuidv7 } from './ids';
 /** Largest serialised payload, in UTF-8 bytes, unless the caller sets another limit. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
 
+/**
+ * The highest limit a caller may set (`maxPayloadBytes`). Every event is read back whole (`GET
+ * /events/{id}`; a feed answer holds at least one event), and an answer must fit one Lambda response
+ * (6 MB): a payload this size whose every character is escaped carries at most twice its bytes, which
+ * beside an event's largest attempts stays well within it.
+ */
+export const MAX_PAYLOAD_BYTES_CEILING = 1_048_576;
+
 /** Deepest nesting of objects and arrays in a payload; keeps validation and later parsing bounded. */
 export const MAX_PAYLOAD_DEPTH = 64;
 
@@ -17,6 +25,12 @@ export const MAX_EVENT_TYPE_LENGTH = 64;
 
 /** Event type syntax: dot-separated lower-case snake_case segments, e.g. `credit_transfer_status_change`. */
 export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+
+/** What a refused payload that is no JSON object is told. */
+export const PAYLOAD_REASON = 'expected a JSON object';
+
+/** What a refused event type is told. */
+export const EVENT_TYPE_REASON = `expected lower-case snake_case segments separated by dots, at most ${MAX_EVENT_TYPE_LENGTH} characters (e.g. credit_transfer_status_change)`;
 
 /** What a caller passes to publish an event. */
 export interface PublishInput {
@@ -65,9 +79,13 @@ export function validatePublishInput(
   options: PublishInputOptions = {},
 ): ValidPublishInput {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
-  if (!Number.isInteger(maxPayloadBytes) || maxPayloadBytes < 2) {
+  if (
+    !Number.isInteger(maxPayloadBytes) ||
+    maxPayloadBytes < 2 ||
+    maxPayloadBytes > MAX_PAYLOAD_BYTES_CEILING
+  ) {
     throw new RangeError(
-      `maxPayloadBytes must be an integer of at least 2 (the size of {}), got ${maxPayloadBytes}`,
+      `maxPayloadBytes must be an integer from 2 (the size of {}) to ${MAX_PAYLOAD_BYTES_CEILING}, got ${maxPayloadBytes}`,
     );
   }
   if (typeof input !== 'object' || input === null) throw new ValidationError('input', 'expected an object');
@@ -91,12 +109,7 @@ export function isEventType(text: string): boolean {
  * @throws ValidationError naming `name` when the syntax or length is wrong
  */
 export function parseEventType(name: string, text: string): string {
-  if (!isEventType(text)) {
-    throw new ValidationError(
-      name,
-      `expected lower-case snake_case segments separated by dots, at most ${MAX_EVENT_TYPE_LENGTH} characters (e.g. credit_transfer_status_change)`,
-    );
-  }
+  if (!isEventType(text)) throw new ValidationError(name, EVENT_TYPE_REASON);
   return text;
 }
 
@@ -131,7 +144,7 @@ function parsePayload(
   value: unknown,
   maxBytes: number,
 ): { payload: Readonly<Record<string, unknown>>; payloadJson: string } {
-  if (!isPlainObject(value)) throw new ValidationError('payload', 'expected a JSON object');
+  if (!isPlainObject(value)) throw new ValidationError('payload', PAYLOAD_REASON);
   checkJsonValue(value, 'payload', 0, new Set());
   const payloadJson = JSON.stringify(value);
   const bytes = Buffer.byteLength(payloadJson, 'utf8');

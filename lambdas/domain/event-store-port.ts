@@ -1,9 +1,12 @@
 /**
- * The port of event storage: claims of event ids, the account logs with their sequences, the delivery
- * state of each event and the organization-wide reads. Re-exported by `ports.ts`.
+ * The event store's ports, by role, along the seams of its DynamoDB adapter: one event read by its id or
+ * at its place ({@link EventReads}); the account logs, where a publish claims its id and stores the event
+ * at its sequence ({@link EventLog}); each event's delivery state, which the consumer, a redelivery and a
+ * reset write ({@link DeliveryLedger}); the organization's reads the API answers with
+ * ({@link EventQueries}); and the operator's bounded walks over the indexes ({@link EventUpkeep}). A
+ * caller depends on the roles it uses; the adapters implement them all. Re-exported by `ports.ts`.
  */
 
-import type { LogEntry } from './delivery/order-gate';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from './model';
 import type {
   EraseChunk,
@@ -73,10 +76,17 @@ export interface LogRead {
   readonly limit: number;
   /**
    * Stop once the events taken hold this many bytes of webhook body (at least one event is always
-   * taken): the caller's answer must fit a Lambda response (6 MB).
+   * taken): it bounds what the read costs and holds, whatever the payloads. (What an answer of them
+   * weighs is measured where it is rendered.)
    */
   readonly maxBodyBytes?: number;
 }
+
+/** What the order gate reads of an account's log: each event's delivery state, no body, no attempts. */
+export type LogEntry = Pick<
+  EventRecord,
+  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
+>;
 
 /** One read of an account's log, and where the next one goes on. */
 export interface LogPage {
@@ -122,12 +132,32 @@ export interface Ticket {
   readonly at: number;
 }
 
-/** Storage of events and their attempts. */
-export interface EventStore {
+/** One event, read by its id or at its place: what every role reads first. */
+export interface EventReads {
   /** The event of an id through its claim (claim + event, or the old-layout item alone). */
   getEvent(id: string, options?: EventReadOptions): Promise<EventRecord | undefined>;
   /** The event at its place (no claim read): the consumer's read. */
   readEvent(ref: EventRef, options?: EventReadOptions): Promise<EventRecord | undefined>;
+}
+
+/**
+ * Closing a missing sequence of an account's log: what every reader that passes one writes first (the
+ * feed, a replay, the order gate; `domain/log-holes.ts`), and a publish that gives a ticket's sequence
+ * back.
+ */
+export interface LogHoles {
+  /**
+   * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
+   * holds a void now (written now or before), false when an event holds it.
+   */
+  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
+}
+
+/**
+ * The account logs: an id claimed once, each event stored at the next sequence of its account's log, and
+ * the log read in order (the feed, a replay). Publishing's role.
+ */
+export interface EventLog extends EventReads, LogHoles {
   /**
    * The highest sequence held in the account's log (an event or a void), 0 when it holds none: one Query
    * of one key.
@@ -150,11 +180,11 @@ export interface EventStore {
    */
   readClaims(ids: readonly string[]): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>>;
 
-  // The log's numbering: its tail, the head's tickets while it is hot, and closing a hole.
+  // The log's numbering: its tail, and the head's tickets while it is hot.
 
   /**
    * The end of the account's log: its head if it has one, else its highest sequence (an event or a
-   * void; 0 when empty). One Query of one key, the same cost as {@link EventStore.latestSequence}.
+   * void; 0 when empty). One Query of one key, the same cost as {@link EventLog.latestSequence}.
    */
   readTail(orgId: string, account: string, options?: EventReadOptions): Promise<LogTail>;
   /**
@@ -164,7 +194,7 @@ export interface EventStore {
    */
   takeTicket(orgId: string, account: string, count: number, at: number): Promise<Ticket | undefined>;
   /**
-   * {@link EventStore.takeTicket} with sequences all above `above`: the head is created when there is
+   * {@link EventLog.takeTicket} with sequences all above `above`: the head is created when there is
    * none, and lifted first when it lags below `above`.
    */
   takeTicketAbove(orgId: string, account: string, count: number, at: number, above: number): Promise<Ticket>;
@@ -174,19 +204,20 @@ export interface EventStore {
    */
   leaveHot(orgId: string, account: string, head: LogHead): Promise<boolean>;
   /**
-   * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
-   * holds a void now (written now or before), false when an event holds it.
-   */
-  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
-  /**
    * Up to `read.limit` events of the account's log with a sequence above `read.afterSequence`, ascending,
    * with their bodies (consistent), within the read's byte budget, and whether more follow.
    */
   readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
-  /** {@link EventStore.readLog} with the delivery state only (the order gate's read): no bodies, no attempts. */
+}
+
+/**
+ * Each event's delivery state: the order gate's read of a log (closing its holes), the consumer's lease
+ * and recorded attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a
+ * replay asks for.
+ */
+export interface DeliveryLedger extends EventReads, LogHoles {
+  /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
   readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogWindow>;
-  /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
-  listEvents(request: EventListRequest): Promise<EventListPage>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
    * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns
@@ -227,11 +258,31 @@ export interface EventStore {
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
    * Starts a new delivery cycle for a `failed`, `skipped` or `success` event (a replay sends a delivered
-   * one again): status `pending`, cycle base = current attempts. False when the event is pending, or has
-   * used all its cycles (it then leaves the status indexes, so {@link EventStore.nextFailedOrSkipped} no
-   * longer returns it).
+   * one again): status `pending`, cycle base = current attempts, one more cycle counted unless the current
+   * one made no attempt (it is replaced). False when the event is pending, or has counted `MAX_CYCLES`
+   * cycles (it then leaves the status indexes, so {@link EventUpkeep.nextFailedOrSkipped} no longer returns
+   * it).
    */
   startCycle(ref: EventRef, orgId: string): Promise<boolean>;
+}
+
+/** What the API reads across an organization's events: its listing and an endpoint's recent attempts. */
+export interface EventQueries extends EventReads {
+  /** An organization's events, newest first by `triggered_at`, ties by id (descending). */
+  listEvents(request: EventListRequest): Promise<EventListPage>;
+  /**
+   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
+   * the read bound of index entries) and one batch read of those events' attempts only.
+   */
+  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
+}
+
+/**
+ * The operator's bounded walks over an organization's events: the failed and skipped for a reset or a
+ * recovery, the pending for a requeue, an erasure, and the upgrades of the status indexes and of events
+ * stored before account logs.
+ */
+export interface EventUpkeep {
   /**
    * Up to `limit` of the organization's `failed` and `skipped` events, at a cost that depends on
    * `limit` and the read bounds only, and whether more remain. Starting their cycles takes them out of
@@ -252,11 +303,6 @@ export interface EventStore {
     limit: number,
     cursor?: string,
   ): Promise<RecoveryChunk>;
-  /**
-   * The attempts of the account's latest `limit` events triggered since `since`: one index Query (at most
-   * the read bound of index entries) and one batch read of those events' attempts only.
-   */
-  recentAttempts(orgId: string, account: string, since: string, limit: number): Promise<RecentAttempts>;
   /**
    * One page of the organization's events (up to 100 examined, newest first) that are in one of
    * `statuses` (triggered at or before `until`, when given), from where `cursor` left off; the cursor of

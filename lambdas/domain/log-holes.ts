@@ -1,7 +1,7 @@
 /**
  * The hole rule: when a reader of an account's log (the catch-up feed, the order gate) may pass a sequence
  * that holds no item, shared so that every reader decides alike. Pure: the readers read, close and wait
- * (`use-cases/events/gap-free-read.ts`, `use-cases/delivery/delivery-order.ts`).
+ * (`use-cases/events/gap-free-read.ts`, `delivery/order.ts`).
  *
  * Why a log can miss a sequence below a stored event: a hot log hands out sequences by tickets
  * (`use-cases/events/sequencing.ts`), and a publish may store its event after later tickets' events were

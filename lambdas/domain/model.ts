@@ -4,8 +4,7 @@
  */
 
 import type { KeyScope } from '#config/routes';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 
@@ -23,6 +22,12 @@ export type WebhookStatus = 'pending' | 'success' | 'failed' | 'skipped';
 
 /** Every value of {@link WebhookStatus}, in documentation order. */
 export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['pending', 'success', 'failed', 'skipped'];
+
+/** How an account's events are delivered: `ordered` ones wait for every earlier one to settle. */
+export type DeliveryOrder = 'concurrent' | 'ordered';
+
+/** Every value of {@link DeliveryOrder}; the first is the default. */
+export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
 
 /** An organization: the tenant that owns accounts, events and API keys. */
 export interface Organization {
@@ -123,6 +128,12 @@ export interface AccountTombstone {
   readonly orgId: string;
   /** ISO 8601 UTC. */
   readonly deletedAt: string;
+  /**
+   * The sequence the log continues above when the account is created again (`seq_floor`): the deleted
+   * account's floor or its log's latest sequence, whichever was higher, raised by retention's deletions
+   * after it, so a log that retention empties meanwhile never starts again at 1. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
 }
 
 /** One recorded delivery attempt. */
@@ -138,8 +149,9 @@ export interface DeliveryAttempt {
   /** The URL the attempt was sent to (or refused); absent on attempts recorded before it was kept. */
   readonly url?: string | undefined;
   /**
-   * Ids (`whk_…`) of the tokens that signed the attempt, new first; empty when nothing was sent, absent on
-   * attempts recorded before they were kept.
+   * Ids of what signed the attempt, in the order of `webhook-signature`: the tokens (`whk_…`), then the
+   * Ed25519 keys (`whak_…`), each new first; empty when nothing was sent, absent on attempts recorded
+   * before they were kept.
    */
   readonly signingKeys?: readonly string[] | undefined;
   /**
@@ -182,6 +194,12 @@ export interface EventRecord extends EventRef {
   readonly webhookRetries: number;
   /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
   readonly cycleBase: number;
+  /**
+   * Delivery cycles counted, the current one (the first, from publish, at first) included: 1 to
+   * `MAX_CYCLES`. A new cycle after one that made an attempt counts, however few attempts it made, and is
+   * refused at the cap; one after a cycle that sent nothing (a skipped event) takes its place uncounted.
+   */
+  readonly cycles: number;
   /** Oldest first. */
   readonly deliveries: readonly DeliveryAttempt[];
   /** Epoch ms until which a consumer holds the right to make the next attempt. */

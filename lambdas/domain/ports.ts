@@ -15,7 +15,7 @@ export type * from './event-store-port';
 export type * from './queries';
 
 /**
- * The delivery queue. Its message body is the codec in `delivery/message.ts`: the adapter writes it, the
+ * The delivery queue. Its message body is the codec in `delivery-message.ts`: the adapter writes it, the
  * batch use-cases read it.
  */
 export interface DeliveryQueue {
@@ -35,8 +35,6 @@ export interface QueueMessage {
   /** Epoch ms when the message was first sent (`SentTimestamp`). */
   readonly sentAt: number;
 }
-
-export type { EndpointHealthStore, HealthWrite, SlotLease } from './delivery/health-store-port';
 
 /** The receiver's answer to one webhook POST. */
 export interface SendResult {
@@ -60,6 +58,10 @@ export interface WebhookRequest {
 
 /** Sends webhook POSTs. */
 export interface WebhookSender {
+  /**
+   * Sends one request. A request it cannot make (its TLS context, the DNS answer, the connection) resolves
+   * with status 0 and why, like a receiver that does not answer; the consumer records a throw the same way.
+   */
   send(request: WebhookRequest): Promise<SendResult>;
 }
 

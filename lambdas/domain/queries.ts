@@ -86,7 +86,7 @@ export interface RecoveryChunk {
   readonly cursor?: string | undefined;
 }
 
-/** One page of {@link EventStore.pageEventIdsByStatus}. */
+/** One page of {@link EventUpkeep.pageEventIdsByStatus}. */
 export interface StatusPage {
   readonly events: EventRef[];
   readonly cursor?: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * Cutting receivers' answers to a storable size. Attempts are embedded in the event item, whose 400 KB
+ * Cutting receivers' answers (and names copied from certificates) to a storable size. Attempts are embedded in the event item, whose 400 KB
  * DynamoDB limit must hold all of them (at most 60 over three cycles) beside a 64 KiB payload, so each
  * attempt keeps at most {@link RESPONSE_BODY_LIMIT_BYTES} of answer and URL together (about 4.3 KB an
  * attempt with its other fields: 60 of them and the payload stay near 330 KB).
@@ -57,4 +57,16 @@ function sequenceLength(lead: number): number {
   if (lead >= 0xe0 && lead <= 0xef) return 3;
   if (lead >= 0xf0 && lead <= 0xf4) return 4;
   return 1;
+}
+
+/**
+ * The text cut to at most `maxChars` UTF-16 code units, ending with `…` when it was cut (never in the
+ * middle of a surrogate pair): for names copied into small items and shown as they are.
+ */
+export function truncateText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }

@@ -26,10 +26,12 @@ import {
   toEndpointEnabledView,
 } from '#http/accounts/account-view';
 import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
-import { parseReplayRequest, toReplayView } from '#http/accounts/feed-request';
+import { parseReplayRequest } from '#http/accounts/feed-request';
+import { toReplayView } from '#http/accounts/feed-view';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
+  toMigrationView,
   toRedeliveryView,
   toRequeueView,
   toResetView,
@@ -87,6 +89,8 @@ const delivery = {
   directory,
   now: Date.now,
 };
+/** The operators set the accounts' URLs: they see them whole. */
+const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpointDeps = putEndpointDeps({ directory, events: delivery.events, endpointSecrets, sealer }, policy);
@@ -154,7 +158,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const path = `/admin/organizations/${encodeURIComponent(org(event))}/accounts`;
     return json(
       200,
-      page.accounts.map((account) => toAccountView(account, baseUrl)),
+      page.accounts.map((account) => toAccountView(account, baseUrl, OPERATOR)),
       { Link: accountListLink(baseUrl, path, query, page) },
     );
   },
@@ -168,14 +172,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
   migrateEvents: async (event) => {
     const { cursor } = parseCursorRequest(event);
-    const step = await migrateLegacyEvents(delivery, org(event), cursor);
-    const { migrated, pending, more } = step;
-    return json(
-      200,
-      step.cursor === undefined
-        ? { migrated, pending, more }
-        : { migrated, pending, more, cursor: step.cursor },
-    );
+    return json(200, toMigrationView(await migrateLegacyEvents(delivery, org(event), cursor)));
   },
   indexEventStatuses: async (event) => {
     const { cursor } = parseCursorRequest(event);
@@ -185,7 +182,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const input = { iban: pathParam(event, 'iban'), ...parseAccountRequest(event) };
     const security = parseEndpointSecurity(event);
     const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: true });
-    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+    return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL), OPERATOR));
   },
   deleteAccount: async (event) => {
     const request = { iban: pathParam(event, 'iban'), ...parseAccountDeletion(event) };

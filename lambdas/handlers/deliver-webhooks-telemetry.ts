@@ -8,9 +8,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DELIVERY_METRICS, ENDPOINT_DIMENSIONS } from '#config/telemetry';
+import type { BatchDeps } from '#delivery/deliver-batch';
+import type { EndpointChange } from '#delivery/endpoint-health';
 import { CERTIFICATE_WARNING_DAYS, daysLeft } from '#domain/endpoint-security/client-certificate';
-import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
-import type { EndpointChange } from '#use-cases/delivery/deliver-endpoint';
 
 const CHANGE_METRICS: Readonly<Record<EndpointChange, string | undefined>> = {
   degraded: undefined,
@@ -53,6 +53,14 @@ export function deliveryObserver(
           responseTimeMs,
           ...(endpoint ? { endpointState: endpoint.health.state, endpointChange: endpoint.change } : {}),
         });
+        if (outcome.notSentError !== undefined) {
+          // Recorded as a failed attempt saying why in short; the error itself is for the operator.
+          logger.error('Webhook attempt not made; recorded as failed', {
+            eventId: id,
+            account,
+            error: outcome.notSentError,
+          });
+        }
         if (outcome.endpointError !== undefined) {
           // Advisory: the attempt is recorded; the endpoint's state catches up with its next attempt.
           logger.warn('Endpoint health write failed', { eventId: id, account, error: outcome.endpointError });

@@ -10,12 +10,12 @@ import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
 import { loadEnv } from '#config/env';
-import { healthPolicyFrom } from '#domain/delivery/endpoint-health';
-import { pullSettings } from '#domain/delivery/held-invocation';
-import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#domain/delivery/retry-schedule';
+import { type BatchDeps, deliverBatch } from '#delivery/deliver-batch';
+import { healthPolicyFrom } from '#delivery/endpoint-health-rule';
+import { pullSettings } from '#delivery/held-invocation-rule';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/postponement-rule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#delivery/retry-rule';
 import { parseUrlPolicy } from '#domain/webhook-url';
-import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { deliveryObserver } from './deliver-webhooks-telemetry';
 import { queueHandler } from './queue-handler';
 

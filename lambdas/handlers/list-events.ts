@@ -3,11 +3,12 @@ import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseIban } from '#domain/iban';
-import { FEED_PARAMS, feedLinkHeader, parseFeedQuery } from '#http/accounts/feed-request';
-import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { parseFeedQuery } from '#http/accounts/feed-request';
+import { toFeedAnswer } from '#http/accounts/feed-view';
+import { toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
-import { baseUrlOf, orgIdOf, pathParam, queryParams } from '#http/request';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { listEvents, readFeed } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
@@ -21,13 +22,13 @@ const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 /**
  * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
  * `GET /accounts/{iban}/events`, one account's catch-up feed in sequence order after a cursor, each event
- * with its payload, and `Link: next` while more may follow.
+ * with its payload (no attempts), as many as one answer carries, and `Link: next` while more may follow.
  */
 export const handler = apiHandler(async (event) => {
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
   if (event.resource === '/accounts/{iban}/events') {
     const iban = parseIban('iban', pathParam(event, 'iban'));
-    const query = parseFeedQuery(queryParams(event, FEED_PARAMS));
+    const query = parseFeedQuery(event);
     const feed = await readFeed(
       { events: store, directory, now: Date.now },
       orgIdOf(event),
@@ -35,12 +36,8 @@ export const handler = apiHandler(async (event) => {
       query.afterSequence,
       query.limit,
     );
-    const link = feedLinkHeader(baseUrl, iban, query, feed.more ? feed.nextAfterSequence : undefined);
-    return json(
-      200,
-      feed.events.map((record) => toEventDetail(record, baseUrl)),
-      link === undefined ? {} : { Link: link },
-    );
+    const answer = toFeedAnswer(feed, baseUrl, iban, query);
+    return json(200, answer.events, answer.link === undefined ? {} : { Link: answer.link });
   }
   const query = parseListQuery(event.multiValueQueryStringParameters);
   const page = await listEvents(store, orgIdOf(event), query);

@@ -53,7 +53,7 @@ export const handler = apiHandler(async (event) => {
       const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
       const security = parseEndpointSecurity(event);
       const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
-      return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL)));
+      return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL), { fullUrl: true }));
     }
     case 'GET /webhook-token':
       return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));

@@ -7,7 +7,7 @@ import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
 import { DELIVERY_METRICS } from '#config/telemetry';
-import { type ReconcileBatchDeps, reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
+import { type ReconcileBatchDeps, reconcileBatch } from '#delivery/dead-letter';
 import { queueHandler } from './queue-handler';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);

@@ -1,18 +1,29 @@
 /**
  * Offset paging as every listing reads and writes it (`GET /events`, `GET /accounts` and the operator's
- * accounts): `page` and `per_page` read strictly, the depth bound every request's cost rests on, and the
- * value of the `Link` header (RFC 8288; the seed's list bodies are bare arrays, so paging travels there).
+ * accounts): the `page` and `per_page` parameters, the depth bound every request's cost rests on, and the
+ * value of the `Link` header (RFC 8288; the seed's list bodies are bare arrays, so paging travels there);
+ * and the `cursor` with which a chunked request goes on.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { ValidationError } from '#domain/errors';
+import { int, optional, text, withReason } from '#http/schema';
 
 /** `per_page` when the query has none (the seed's default). */
 export const DEFAULT_PER_PAGE = 10;
 /** Largest `per_page` (the seed's bound). */
 export const MAX_PER_PAGE = 100;
 
-/** Canonical decimal only: no sign, exponent, fraction, blank or leading zero. */
-const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
+/** The paging parameters of every listing's query: `page` and `per_page`, in plain decimal. */
+export const PAGING_QUERY = {
+  page: optional(int('Page, from 1, in plain decimal (`05` answers 400).', 1, { default: 1 })),
+  per_page: optional(int('Items per page.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })),
+};
+
+/** Where a chunked request goes on: the `cursor` the previous answer returned, sent back as it was. */
+export const CURSOR = withReason(
+  text('Where the previous request stopped: its `cursor`.', { minLength: 1 }),
+  'must be the cursor the previous answer returned',
+);
 
 /** Which page, and how long pages are. */
 export interface PageNumbers {
@@ -22,39 +33,21 @@ export interface PageNumbers {
 }
 
 /**
- * Reads `page` (default 1) and `per_page` (1 to {@link MAX_PER_PAGE}, default {@link DEFAULT_PER_PAGE}).
+ * `page` (default 1) and `per_page` (default {@link DEFAULT_PER_PAGE}), as {@link PAGING_QUERY} read them.
  * Offset paging reads every entry it skips, so `page × per_page` is at most `MAX_LIST_DEPTH`.
  *
  * @param deeper - how to reach results beyond the depth, for the refusal
- * @throws ValidationError naming `page` or `per_page`
+ * @throws ValidationError naming `page`
  */
-export function parsePageNumbers(
-  page: string | undefined,
-  perPage: string | undefined,
+export function pageNumbers(
+  query: { readonly page?: number; readonly per_page?: number },
   deeper: string,
 ): PageNumbers {
-  const numbers = {
-    page: page === undefined ? 1 : parseInteger('page', page, 1, Number.MAX_SAFE_INTEGER),
-    perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseInteger('per_page', perPage, 1, MAX_PER_PAGE),
-  };
+  const numbers = { page: query.page ?? 1, perPage: query.per_page ?? DEFAULT_PER_PAGE };
   if (numbers.page * numbers.perPage > MAX_LIST_DEPTH) {
     throw new ValidationError('page', `page × per_page must be at most ${MAX_LIST_DEPTH}; ${deeper}`);
   }
   return numbers;
-}
-
-/**
- * A whole-number parameter within `[min, max]`, in plain decimal (no sign, no leading zeros).
- *
- * @throws ValidationError naming the parameter and the range
- */
-export function parseInteger(name: string, text: string, min: number, max: number): number {
-  const value = WHOLE_NUMBER.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
-    throw new ValidationError(name, `must be an integer ${range}`);
-  }
-  return value;
 }
 
 /** A `Link` header value: `<first>; rel="first"`, then `prev` and `next` when given, joined by `, `. */

@@ -3,6 +3,7 @@
  * parameters (`since`, `until`) and bodies (`recover_since`), and names the parameter when it cannot.
  */
 import { ValidationError } from '#domain/errors';
+import { type Schema, text, withReason } from '#http/schema';
 
 /** The reason given when a timestamp parameter cannot be read. */
 export const TIMESTAMP_PARAM_REASON = 'expected "YYYY-MM-DD HH:MM:SS" (UTC)';
@@ -13,6 +14,10 @@ export const TIMESTAMP_PARAM_REASON = 'expected "YYYY-MM-DD HH:MM:SS" (UTC)';
  * without `Z` is refused: in ISO 8601 it means local time, which a server cannot know.
  */
 const TIMESTAMP_PARAM = /^(\d{4})-(\d{2})-(\d{2})(?:[ +](\d{2}):(\d{2}):(\d{2})|T(\d{2}):(\d{2}):(\d{2})Z)$/;
+
+/** A timestamp a request may carry, in every form {@link parseTimestampParam} reads. */
+export const timestampParam = (description: string): Schema<string> =>
+  withReason(text(description, { pattern: TIMESTAMP_PARAM.source }), TIMESTAMP_PARAM_REASON);
 
 /**
  * Reads a timestamp query parameter into an ISO string with milliseconds, e.g.

@@ -48,6 +48,12 @@ export async function renderHelp(main: HTMLElement, session: Session): Promise<v
       'Each webhook attempt is signed twice with the same token(s): Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), which the ',
       'libraries below verify with your webhook token (whsec_…), and X-Signature (t=<timestamp>,sha256=…). Verify the raw body before parsing it, refuse a timestamp more than 5 minutes off; answer 2xx within 10 s.',
     ),
+    h(
+      'p',
+      {},
+      'Then apply each event once, keyed by its id: record the id in the same transaction as your change, never before. ',
+      'If the change fails, answer 5xx and nothing is recorded, so Herald’s retry applies it; a repeat (a retry whose answer was lost, a redelivery, a replay) finds the id, changes nothing and gets 2xx.',
+    ),
     canManage(session)
       ? h(
           'p',

@@ -1,9 +1,12 @@
 /**
- * Receiver snippets that verify a Herald webhook, filled with the organization's values. Pure text, so
- * a test can run the Node ones against real Herald signatures. Every value goes in as a string literal of
- * the snippet's language (`literals.ts`), comments included: a path or a name can never become code.
+ * Receiver snippets that verify a Herald webhook and apply its event once, filled with the organization's
+ * values: verifying and remembering an event are kept apart, the event's id recorded only in the same
+ * transaction as the receiver's change (`docs/webhooks.md`). Pure text, so tests can check each one. Every
+ * value goes in as a string literal of the snippet's language (`literals.ts`), comments included: a path
+ * or a name can never become code.
  */
 import { goLiteral, javaLiteral, jsLiteral, pythonLiteral, rubyLiteral } from './literals';
+import { goSnippet, javaSnippet, rubySnippet } from './snippets-go-java-ruby';
 
 /** What fills the snippets. */
 export interface SnippetValues {
@@ -52,11 +55,32 @@ export function snippet(language: Language, v: SnippetValues): string {
   const t = v.tokenLiteral;
   switch (language) {
     case 'Node':
-      return `// npm install standardwebhooks express — verifies webhooks of ${jsLiteral(v.orgName)}
+      return `// npm install standardwebhooks express (Node 22.13+ for node:sqlite) — receives webhooks of ${jsLiteral(v.orgName)}
 import express from 'express';
+import { DatabaseSync } from 'node:sqlite';
 import { Webhook } from 'standardwebhooks';
 
 const wh = new Webhook(${t.node});
+// Your database (any with transactions): it also holds the ids of the events applied.
+const db = new DatabaseSync('receiver.db');
+db.exec('CREATE TABLE IF NOT EXISTS herald_applied_events (event_id TEXT PRIMARY KEY)');
+
+// Applies an event once. Its id is recorded in the same transaction as your change, never before: if the
+// change throws, neither is kept, the answer is 500 and Herald's retry applies it; a repeat changes nothing.
+function applyOnce(event, change) {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    if (!db.prepare('SELECT 1 FROM herald_applied_events WHERE event_id = ?').get(event.id)) {
+      change(db, event);
+      db.prepare('INSERT INTO herald_applied_events (event_id) VALUES (?)').run(event.id);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 const app = express();
 app.post(${jsLiteral(v.path)}, express.raw({ type: 'application/json' }), (req, res) => {
   let event;
@@ -66,101 +90,62 @@ app.post(${jsLiteral(v.path)}, express.raw({ type: 'application/json' }), (req, 
   } catch {
     return res.sendStatus(400);
   }
-  // Delivery is at least once: skip event.id if you have handled it already.
-  console.log(event.type, event.payload);
+  try {
+    applyOnce(event, (tx, e) => console.log(e.type, e.payload)); // your change, made with tx
+  } catch {
+    return res.sendStatus(500);
+  }
   res.sendStatus(204);
 });
 app.listen(8080);`;
     case 'Python':
-      return `# pip install standardwebhooks flask — verifies webhooks of ${pythonLiteral(v.orgName)}
-import os
+      return `# pip install standardwebhooks flask — receives webhooks of ${pythonLiteral(v.orgName)}
+import os, sqlite3
+from contextlib import closing
 from flask import Flask, request
 from standardwebhooks.webhooks import Webhook
 
 wh = Webhook(${t.python})
 app = Flask(__name__)
+DATABASE = "receiver.db"  # your database (any with transactions): it also holds the ids of the events applied
+with closing(sqlite3.connect(DATABASE, isolation_level=None)) as db:
+    db.execute("CREATE TABLE IF NOT EXISTS herald_applied_events (event_id TEXT PRIMARY KEY)")
+
+def apply_once(event, change):
+    # Applies an event once. Its id is recorded in the same transaction as your change, never before: if the
+    # change raises, neither is kept, the answer is 500 and Herald's retry applies it; a repeat changes nothing.
+    with closing(sqlite3.connect(DATABASE, isolation_level=None)) as db:  # a connection per request
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if not db.execute("SELECT 1 FROM herald_applied_events WHERE event_id = ?", (event["id"],)).fetchone():
+                change(db, event)
+                db.execute("INSERT INTO herald_applied_events (event_id) VALUES (?)", (event["id"],))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
 @app.post(${pythonLiteral(v.path)})
 def herald():
     try:
+        # Checks webhook-signature over the raw body and that webhook-timestamp is within 5 minutes.
         event = wh.verify(request.get_data(), dict(request.headers))
     except Exception:
         return "", 400
-    # Delivery is at least once: skip event["id"] if you have handled it already.
-    print(event["type"], event["payload"])
+    # Your change, made with db. Should it raise, Flask answers 500 and Herald retries.
+    apply_once(event, lambda db, e: print(e["type"], e["payload"]))
     return "", 204`;
     case 'Go':
-      return `// go get github.com/standard-webhooks/standard-webhooks/libraries — verifies webhooks of ${goLiteral(v.orgName)}
-package main
-
-import (
-	"io"
-	"net/http"
-	"os"
-
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-)
-
-func main() {
-	wh, err := standardwebhooks.NewWebhook(${t.go})
-	if err != nil {
-		panic(err)
-	}
-	http.HandleFunc(${goLiteral(v.path)}, func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil || wh.Verify(body, r.Header) != nil {
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
-	http.ListenAndServe(":8080", nil)
-}`;
+      return goSnippet(v);
     case 'Java':
-      return `// com.standardwebhooks:standardwebhooks — verifies webhooks of ${javaLiteral(v.orgName)}
-import com.standardwebhooks.Webhook;
-import com.standardwebhooks.exceptions.WebhookVerificationException;
-import java.net.http.HttpHeaders;
-
-public final class HeraldReceiver {
-    private static final Webhook WH = new Webhook(${t.java});
-    /** The route Herald posts to: map it to {@link #verify} in your framework. */
-    public static final String ROUTE = ${javaLiteral(v.path)};
-
-    /** Call with the raw request body and its headers; true when Herald sent it. */
-    public static boolean verify(String rawBody, HttpHeaders headers) {
-        try {
-            WH.verify(rawBody, headers);
-            return true;
-        } catch (WebhookVerificationException e) {
-            return false;
-        }
-    }
-}`;
+      return javaSnippet(v);
     case 'Ruby':
-      return `# gem install standardwebhooks sinatra — verifies webhooks of ${rubyLiteral(v.orgName)}
-require 'sinatra'
-require 'standardwebhooks'
-
-WH = StandardWebhooks::Webhook.new(${t.ruby})
-
-post ${rubyLiteral(v.path)} do
-  headers = {
-    'webhook-id' => request.env['HTTP_WEBHOOK_ID'],
-    'webhook-timestamp' => request.env['HTTP_WEBHOOK_TIMESTAMP'],
-    'webhook-signature' => request.env['HTTP_WEBHOOK_SIGNATURE']
-  }
-  begin
-    event = WH.verify(request.body.read, headers)
-  rescue StandardError
-    halt 400
-  end
-  status 204
-end`;
+      return rubySnippet(v);
     case 'X-Signature (Node)':
       return `// X-Signature: t=<timestamp>,sha256=<hex HMAC-SHA256(key, "<t>.<raw body>")>, key = base64 after "whsec_" (${jsLiteral(v.orgName)}).
 // Each attempt signs itself; during a token rotation's overlap a second sha256= carries the old token's.
-// Refuse a timestamp more than 5 minutes off, and answer 2xx without acting to a webhook-id already handled.
+// Refuse a timestamp more than 5 minutes off; then apply the event once, keyed by the body's "id" (which
+// X-Signature covers; webhook-id it does not), recorded in the same transaction as your change, never before.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const token = ${t.node};

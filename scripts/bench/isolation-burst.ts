@@ -7,7 +7,7 @@
  * One local runtime with the default settings; each bad endpoint is disabled when its row ends, so its
  * backlog settles `skipped` instead of loading the next row. The four rows run in `BURST_ROUNDS` rounds
  * (default 3), interleaved so the machine's drift touches every row alike, and each row's samples are
- * pooled: one round's 60 samples at one moment vary by 2× between runs on an idle machine.
+ * pooled: one round's 60 samples at one moment vary widely between runs, even on an idle machine.
  */
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
@@ -214,9 +214,10 @@ async function runBurst(
   const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  const backlogOrgs = new Map<string, string>();
   try {
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
-    for (const iban of backlogAccounts) await account(runtime, receiver.url, iban);
+    for (const iban of backlogAccounts) backlogOrgs.set(iban, await account(runtime, receiver.url, iban));
     const started = performance.now();
     // The whole backlog first, then the fast events right behind it, ten at a time.
     await publishMany(publish, backlogAccounts, 'backlog', BACKLOG);
@@ -234,7 +235,7 @@ async function runBurst(
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
     const at = new Date().toISOString();
-    for (const iban of backlogAccounts) await health.disable(iban, at, 'bench row over');
+    for (const [iban, orgId] of backlogOrgs) await health.disable(iban, orgId, at, 'bench row over');
     // Hanging connections would keep close() waiting: end them first.
     receiver.server.closeAllConnections();
     receiver.server.close();

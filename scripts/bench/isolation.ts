@@ -75,10 +75,10 @@ export function percentile(sorted: readonly number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
 }
 
-/** Seeds a tenant with one account whose webhook goes to `url`. */
-export async function account(runtime: LocalRuntime, url: string, iban: string): Promise<void> {
+/** Seeds a tenant with one account whose webhook goes to `url`; its organization's id. */
+export async function account(runtime: LocalRuntime, url: string, iban: string): Promise<string> {
   const seeder = new TenantSeeder(createDocumentClient(), runtime.tableName);
-  await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }]);
+  return (await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }])).orgId;
 }
 
 /** A bad account per scenario (valid IBANs). */
@@ -122,13 +122,14 @@ async function runScenario(
   const badAccount = scenario === 'alone' ? undefined : BAD_ACCOUNTS[scenario];
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
+  let badOrg: string | undefined;
   try {
     const publish: Publisher = createPublisher({
       tableName: runtime.tableName,
       baseUrl: runtime.baseUrl,
       client,
     });
-    if (bad && badAccount) await account(runtime, bad.url, badAccount);
+    if (bad && badAccount) badOrg = await account(runtime, bad.url, badAccount);
     const started = performance.now();
     // The fast samples start with the backlog, so the time the bad endpoint takes to be detected counts too.
     const backlog = (async () => {
@@ -165,7 +166,9 @@ async function runScenario(
     };
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
-    if (badAccount) await health.disable(badAccount, new Date().toISOString(), 'bench scenario over');
+    if (badAccount && badOrg) {
+      await health.disable(badAccount, badOrg, new Date().toISOString(), 'bench scenario over');
+    }
     // Hanging connections would keep close() waiting: end them first.
     bad?.server.closeAllConnections();
     bad?.server.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the measurements behind the README's cost and speed claims, and the CLI's start
+ * `npm run bench`: the measurements behind the cost and speed claims (`docs/measurements/`), and the CLI's start
  * (`-- cli`). Starts its own emulators (in memory) and stops them. Numbers vary by machine; the capacity
  * units do not.
  */

@@ -57,7 +57,7 @@ export async function buildCliBundle(outDir = OUT_DIR) {
     format: 'esm',
     target: 'node20',
     // ES module builds first, as for the functions (lambdas/config/bundling.ts): the SDK's CommonJS
-    // builds pull in all of @smithy/core (385 KB instead of 49 KB).
+    // builds pull in all of @smithy/core, most of which the CLI never runs.
     mainFields: ['module', 'main'],
     external: EXTERNAL,
     // Bundled CommonJS dependencies call `require` for Node built-ins; ESM has none of its own.

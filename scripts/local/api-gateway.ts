@@ -17,7 +17,7 @@ import type {
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
 import type { FunctionKey } from '#config/functions';
-import type { OrganizationUsage } from '#config/limits';
+import { LAMBDA_RESPONSE_MAX_BYTES, type OrganizationUsage } from '#config/limits';
 import {
   API_ROUTES,
   AUTHORIZATION_HEADER,
@@ -192,6 +192,11 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
       if (!handler) throw new Error(`No handler registered for function ${route.fn}`);
       result = await handler(event);
       if (!result || !Number.isInteger(result.statusCode)) throw new Error('Malformed Lambda proxy response');
+      // Lambda refuses a response over its limit, as the JSON its runtime sends, and the invocation fails.
+      const size = Buffer.byteLength(JSON.stringify(result), 'utf8');
+      if (size > LAMBDA_RESPONSE_MAX_BYTES) {
+        throw new Error(`Response payload of ${size} bytes exceeds Lambda's ${LAMBDA_RESPONSE_MAX_BYTES}`);
+      }
     } catch (error) {
       console.error(`[api-gateway] ${route.fn} failed (request ${requestId})`, error);
       return sendProblem(res, GATEWAY_PROBLEMS.DEFAULT_5XX, requestId);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { type Clock, renderTimestamp, systemClock } from '#domain/time';
 
 /** The demo receiver of `npm start`: accepts webhooks and checks both their signatures. */
 export interface DemoReceiver {
@@ -17,30 +18,35 @@ const MALFORMED_HEADERS = new Set(['Missing required headers', 'Invalid Signatur
 const TOLERANCE_SECONDS = 300;
 
 /**
- * Starts a receiver on a free loopback port and prints one line per request. It verifies as the README
+ * Starts a receiver on a free loopback port and prints one line per request. It verifies as `docs/webhooks.md`
  * tells a customer's receiver to: `webhook-signature` with the `standardwebhooks` library and
  * `X-Signature` by hand (HMAC of `"<t>.<body>"`), both compared in constant time with a timestamp
- * within 5 minutes of now, and a `webhook-id` handled in the last 5 minutes acknowledged without being
- * handled again. Answers 204 to a verified webhook (200 to a repeat), 400 when a signature header is
+ * within 5 minutes of now. Its only change is the line it prints, which cannot fail, so it remembers a
+ * `webhook-id` for 5 minutes once printed and acknowledges a repeat without printing it again (a receiver
+ * whose change can fail records the id with the change: `docs/webhooks.md`). Answers 204 to a verified webhook (200 to a repeat), 400 when a signature header is
  * missing or malformed, 401 for a wrong signature or a stale timestamp, 413 for an oversized body; no
- * request can stop it.
+ * request can stop it. Each line starts with the time it was printed, in UTC as the API shows times, so
+ * it can be matched with the attempt's `delivery_at`.
  *
  * @param tokens - reads the organization's webhook tokens: the current one and, during a rotation's
  *   overlap, the previous one (a receiver switching secrets accepts either)
+ * @param clock - the time a line starts with (the signatures' 5 minutes are measured on the real clock)
  */
 export async function startDemoReceiver(
   tokens: () => Promise<readonly string[]>,
   log: (line: string) => void,
+  clock: Clock = systemClock,
 ): Promise<DemoReceiver> {
   const handled = new Map<string, number>();
+  const print = (line: string) => log(`${renderTimestamp(clock().toISOString())} demo receiver: ${line}`);
   const server: Server = createServer((req, res) => {
     receive(req, tokens, handled)
       .then(({ status, line }) => {
-        log(`demo receiver: ${line}`);
+        print(line);
         res.writeHead(status).end();
       })
       .catch((error: unknown) => {
-        log(`demo receiver: could not check a webhook: ${(error as Error).message}`);
+        print(`could not check a webhook: ${(error as Error).message}`);
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });

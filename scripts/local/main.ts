@@ -13,7 +13,7 @@ import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { LocalSecretSealer } from '#adapters/secrets/local-secret-sealer';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
-import { parseRetrySchedule } from '#domain/delivery/retry-schedule';
+import { parseRetrySchedule } from '#delivery/retry-rule';
 import { DEFAULT_LINK_MINUTES } from '#domain/portal-access';
 import { toPortalLinkView } from '#http/portal/portal-view';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';

@@ -6,7 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import type { DeliveryOrder } from '#domain/model';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import type { UrlPolicy } from '#domain/webhook-url';
 import { putAccount } from '#use-cases/accounts/accounts';

@@ -3,6 +3,7 @@ import { ValidationError } from '#domain/errors';
 import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   isEventType,
+  MAX_PAYLOAD_BYTES_CEILING,
   MAX_PAYLOAD_DEPTH,
   type PublishInput,
   validatePublishInput,
@@ -134,8 +135,12 @@ describe('validatePublishInput', () => {
     expect(validatePublishInput({ ...base, payload: { s: '\ud800' } }).payloadJson).toBe('{"s":"\\ud800"}');
   });
 
-  it('refuses a nonsensical limit', () => {
+  it('refuses a nonsensical limit, and one above the ceiling an answer can carry', () => {
     expect(() => validatePublishInput(base, { maxPayloadBytes: 0 })).toThrow(RangeError);
+    expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING })).not.toThrow();
+    expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING + 1 })).toThrow(
+      /to 1048576/,
+    );
   });
 });
 

@@ -1,14 +1,16 @@
 /**
- * The receiver's payload encryption key: RSA public keys of 2048 to 8192 bits as PEM or JWK; anything
- * else (short, EC, a private key, garbage) is a 400 naming `payload_encryption_key`.
+ * The receiver's payload encryption key: RSA public keys of 2048 to 8192 bits with exponent 65537 as PEM
+ * or JWK; anything else (short, EC, e = 1, a private key, garbage) is a 400 naming `payload_encryption_key`.
  */
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MAX_PUBLIC_KEY_LENGTH } from '#config/limits';
 import { parsePayloadKey, thumbprint } from '#domain/endpoint-security/payload-key';
 import { ValidationError } from '#domain/errors';
-import { catchError } from './catch-error';
+import { catchError, invalidParams } from './catch-error';
 
 const rsa = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits });
+const jwkOf = (key: KeyObject) => key.export({ format: 'jwk' }) as Record<string, unknown>;
 
 describe('payload encryption keys', () => {
   const { publicKey, privateKey } = rsa(2048);
@@ -56,12 +58,44 @@ describe('payload encryption keys', () => {
     ],
     ['a malformed PEM', () => '-----BEGIN PUBLIC KEY-----\nnot base64\n-----END PUBLIC KEY-----', /as PEM/],
     ['a JWK without n', () => ({ kty: 'RSA', e: 'AQAB' }), /JWK object/],
+    // e = 1 "encrypts" nothing: the padded content key would travel in the clear.
+    ['public exponent 1', () => ({ ...jwkOf(publicKey), e: 'AQ' }), /public exponent 1$/],
+    ['public exponent 3', () => ({ ...jwkOf(publicKey), e: 'Aw' }), /public exponent 3$/],
+    [
+      'public exponent 1 as PEM',
+      () =>
+        createPublicKey({ key: { ...jwkOf(publicKey), e: 'AQ' }, format: 'jwk' })
+          .export({ format: 'pem', type: 'spki' })
+          .toString(),
+      /public exponent 1$/,
+    ],
   ])('refuse %s, naming the field and what it allows', (_name, value, reason) => {
     const error = catchError(() => parsePayloadKey(value()));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).params).toEqual([
       { name: 'payload_encryption_key', reason: expect.stringMatching(reason) },
     ]);
-    expect((error as ValidationError).params[0]?.reason).toMatch(/2048 to 8192 bits/);
+    expect((error as ValidationError).params[0]?.reason).toMatch(
+      /2048 to 8192 bits with public exponent 65537/,
+    );
+  });
+
+  it('refuse a key longer than the bound before parsing it, naming the bound (PEM, or a JWK as JSON)', () => {
+    const long = `${pem}${'\n'.repeat(MAX_PUBLIC_KEY_LENGTH)}`;
+    expect(invalidParams(() => parsePayloadKey(long))).toEqual([
+      {
+        name: 'payload_encryption_key',
+        reason: `must have at most ${MAX_PUBLIC_KEY_LENGTH} characters (PEM); this one has ${long.length}`,
+      },
+    ]);
+    const jwk = { ...jwkOf(publicKey), x5c: ['A'.repeat(MAX_PUBLIC_KEY_LENGTH)] };
+    expect(invalidParams(() => parsePayloadKey(jwk))).toEqual([
+      {
+        name: 'payload_encryption_key',
+        reason: expect.stringMatching(
+          new RegExp(`^must have at most ${MAX_PUBLIC_KEY_LENGTH} characters \\(JWK as JSON\\)`),
+        ),
+      },
+    ]);
   });
 });

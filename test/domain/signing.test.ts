@@ -8,6 +8,7 @@ import {
   timestampedSignature,
   X_SIGNATURE_PATTERN,
 } from '#domain/signing/signatures';
+import { generateSigningKeyPair, SIGNING_KEY_ID_PATTERN, signingKeyId } from '#domain/signing/signing-keys';
 import {
   generateWebhookToken,
   signingTokens,
@@ -64,6 +65,17 @@ describe('webhook token ids', () => {
     expect(webhookTokenId(token)).toBe(`whk_${hash.slice(0, 16)}`);
     expect(webhookTokenId(token)).toMatch(TOKEN_ID_PATTERN);
     expect(webhookTokenId(generateWebhookToken())).not.toBe(webhookTokenId(token));
+  });
+});
+
+describe('signing key ids', () => {
+  it('are whak_ + the first 8 bytes of the SHA-256 of the whpk_ public key, never a token id', () => {
+    const { publicKey } = generateSigningKeyPair();
+    const hash = createHash('sha256').update(publicKey).digest('hex');
+    expect(signingKeyId(publicKey)).toBe(`whak_${hash.slice(0, 16)}`);
+    expect(signingKeyId(publicKey)).toMatch(SIGNING_KEY_ID_PATTERN);
+    expect(signingKeyId(publicKey)).not.toMatch(TOKEN_ID_PATTERN);
+    expect(webhookTokenId(generateWebhookToken())).not.toMatch(SIGNING_KEY_ID_PATTERN);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
+import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES, truncateText, truncateUtf8 } from '#domain/truncate';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -83,5 +83,29 @@ describe('answerBesideUrl', () => {
     expect(byteLength(beside)).toBeGreaterThan(RESPONSE_BODY_LIMIT_BYTES - byteLength(longUrl) - 2);
     expect(answer.startsWith(beside)).toBe(true);
     expect(answerBesideUrl('ok', longUrl)).toBe('ok');
+  });
+});
+
+describe('truncateText', () => {
+  it('keeps text within the bound whole, and cuts longer text to the bound ending with …', () => {
+    expect(truncateText('abc', 3)).toBe('abc');
+    expect(truncateText('abcd', 3)).toBe('ab…');
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.integer({ min: 2, max: 20 }),
+        (text, max) => {
+          const cut = truncateText(text, max);
+          expect(cut.length).toBeLessThanOrEqual(max);
+          expect(cut).toBe(wellFormed(cut));
+          if (text.length > max) expect(text.startsWith(cut.slice(0, -1)) && cut.endsWith('…')).toBe(true);
+          else expect(cut).toBe(text);
+        },
+      ),
+    );
+  });
+
+  it('never splits a surrogate pair', () => {
+    expect(truncateText('a😀b', 3)).toBe('a…');
   });
 });

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { HEALTHY } from '#delivery/endpoint-health-port';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
 import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';
@@ -340,7 +340,7 @@ describe('account enable', () => {
       ]),
     );
     const health = new DynamoEndpointHealthStore(createDocumentClient(), runtime.tableName);
-    await health.disable(GB, new Date().toISOString(), 'receiver answered 410 Gone');
+    await health.disable(GB, org.id, new Date().toISOString(), 'receiver answered 410 Gone');
     const before = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
     expect(before.webhook_health).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
 

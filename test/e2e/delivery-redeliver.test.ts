@@ -92,6 +92,35 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     expect(untouched).toMatchObject({ webhook_status: 'skipped', webhook_retries: 0 });
   });
 
+  it('gives a delivered event three cycles in all: a fourth redelivery or replay sends nothing', async () => {
+    const tenant = await harness.createTenant();
+    const hook = await receiver(() => reply.status(200, 'ok'));
+    const iban = await harness.createAccount(tenant, hook.url);
+    const { id } = await harness.publish({ account: iban, type: 'delivered_thrice', payload: {} });
+    await harness.waitForEvent(tenant, id, 'success');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      const again = await harness.api(tenant, 'POST', `/events/${id}/redeliver`);
+      expect(again.status, JSON.stringify(again.body)).toBe(202);
+      expectCountsConsistent(await harness.waitForEvent(tenant, id, 'success', { attempts: cycle }));
+    }
+    const refused = await harness.api(tenant, 'POST', `/events/${id}/redeliver`);
+    expectProblem(refused, 409);
+    expect(JSON.stringify(refused.body)).toContain('used all 3 delivery cycles');
+    const replay = await fetch(`${harness.runtime.baseUrl}/accounts/${iban}/replay`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ after_sequence: 0 }),
+    });
+    expect(replay.status).toBe(202);
+    expect(await replay.json()).toEqual({ queued: [], used_up: [id], more: false, next_after_sequence: 1 });
+    await sleep(QUIET_PERIOD_MS);
+    expect(hook.requests).toHaveLength(3);
+    expect(await harness.getEvent(tenant, id)).toMatchObject({
+      webhook_status: 'success',
+      webhook_retries: 3,
+    });
+  });
+
   it('delivers a skipped event once its account has a webhook URL and it is redelivered', async () => {
     const tenant = await harness.createTenant();
     const iban = await harness.createAccount(tenant);

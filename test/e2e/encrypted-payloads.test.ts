@@ -1,8 +1,9 @@
 /**
  * Encrypted payloads end to end (issue 18): an organization key sets its receiver's RSA key on an account;
- * the real receiver gets `application/jose`, whose HMAC covers the bytes sent and which the README's Node
- * (`jose`) and Python (`cryptography` only) snippets decrypt to the event's JSON; the API keeps showing the
- * plain event; a bad key answers 400 naming the field and changes nothing; null turns encryption off.
+ * the real receiver gets `application/jose`, whose HMAC covers the bytes sent and which the Node
+ * (`jose`) and Python (`cryptography` only) snippets of `docs/receiver-security.md` decrypt to the
+ * event's JSON; the API keeps showing the plain event; a bad key answers 400 naming the field and
+ * changes nothing; null turns encryption off.
  */
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ async function publishAndReceive(
 }
 
 describe('encrypted payloads', () => {
-  it('reach the receiver as JWE that the README snippets decrypt; the API shows the plain event', {
+  it('reach the receiver as JWE that the documented snippets decrypt; the API shows the plain event', {
     timeout: 90_000,
   }, async () => {
     const org = (await op.admin('POST', '/admin/organizations', { name: 'JWE' })).body as {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HEALTHY } from '#domain/delivery/endpoint-health';
+import { HEALTHY } from '#delivery/endpoint-health-port';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { toEndpointHealthView } from '#http/accounts/account-view';
 import { toEndpointSecurityView } from '#http/accounts/endpoint-security-view';

@@ -2,6 +2,8 @@
  * The README works verbatim: its blocks marked `walk-through` (shell, then Python) run as written, in a
  * new shell, against `npm start`'s runtime started by this file in a directory of its own. The shell
  * blocks share one bash session (`set -euo pipefail`), as a user pasting them into one terminal would.
+ * The `own-receiver` block runs last, in a session of its own: the demo account's next webhook reaches
+ * the receiver it starts (on port 8080, which must be free).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import {
   freshShellEnv,
   type StartedHerald,
   startHerald,
+  taggedBlocks,
   walkThroughBlocks,
 } from '../support/readme-walkthrough';
 import { waitFor } from '../support/wait';
@@ -19,6 +22,7 @@ import { waitFor } from '../support/wait';
 const blocks = walkThroughBlocks();
 const shell = blocks.filter((block) => block.language === 'sh');
 const python = blocks.filter((block) => block.language === 'python');
+const [ownReceiver] = taggedBlocks('own-receiver');
 
 let dir: string;
 let herald: StartedHerald | undefined;
@@ -53,6 +57,9 @@ describe('the README walk-through', () => {
   it('runs its shell blocks verbatim: publish, a verified webhook, the event, a problem, the operator CLI', async () => {
     const run = bash(['set -euo pipefail', ...shell.map((block) => block.code)].join('\n'));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    // Every answer ends its line: none runs into the next command's output (an object, a list, the
+    // OpenAPI paths, a status line), which a JSON document's end never meets otherwise.
+    expect(run.stdout).not.toMatch(/\}(HTTP\/|\[|\{)|\](HTTP\/|\[|\{|\/)/);
     const [id] = /"id":"([0-9a-f-]{36})","signature"/.exec(run.stdout)?.slice(1) ?? [];
     expect(id).toBeDefined();
     // The single view after the webhook went out, with its one attempt.
@@ -84,6 +91,35 @@ describe('the README walk-through', () => {
     const [created, refused] = run.stdout.trim().split('\n');
     expect(created).toMatch(/^\(201, \{'id': '[0-9a-f-]{36}'/);
     expect(refused).toMatch(/^\(400, \{.*'invalid_params': \[\{'name': 'type'/);
+  });
+
+  it('runs its own-receiver block verbatim: the account’s next webhook reaches that receiver', () => {
+    // The demo receiver's URL first, to point the account back at it afterwards; then the block, a
+    // publish, a wait for its delivery, and `kill %1` as the README says.
+    const event = `'{"transfer_id":"tr_own"}'`;
+    const run = bash(
+      [
+        'set -euo pipefail',
+        // However the session ends, the receiver it started ends with it.
+        "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
+        'source .herald/env',
+        `demo=$(curl -s -H "Authorization: Bearer $HERALD_API_KEY" "$HERALD_URL/accounts/$HERALD_ACCOUNT" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).webhook_url')`,
+        ownReceiver?.code ?? 'false',
+        `id=$(herald publish --account "$HERALD_ACCOUNT" --type credit_transfer_status_change --payload ${event} | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')`,
+        'for _ in $(seq 150); do',
+        `  [[ $(curl -s -H "Authorization: Bearer $HERALD_API_KEY" "$HERALD_URL/events/$id") == *'"webhook_status":"success"'* ]] && break`,
+        '  sleep 0.2',
+        'done',
+        'kill %1',
+        'herald account put --org "$HERALD_ORG_ID" --iban "$HERALD_ACCOUNT" --webhook-url "$demo" >/dev/null',
+      ].join('\n'),
+    );
+    expect(ownReceiver?.language).toBe('sh');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('"webhook_url": "http://127.0.0.1:8080/herald"');
+    expect(run.stdout).toMatch(
+      /^\{"id":"[0-9a-f-]{36}","type":"credit_transfer_status_change",.*"payload":\{"transfer_id":"tr_own"\}/m,
+    );
   });
 
   it('needs nothing on the PATH that source .herald/env does not put there', () => {

@@ -4,7 +4,7 @@
  * after a cursor, ascending, a back-dated one included, paged by `Link: next`.
  */
 import { describe, expect, it } from 'vitest';
-import type { EventDetailView } from '#http/events/event-view';
+import type { FeedEventView } from '#http/events/event-view';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
 import { waitFor } from '../support/wait';
@@ -107,12 +107,12 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
 
     const bySequence = new Map(published.map((event) => [event.sequence, event.id]));
     const cursor = 5;
-    const seen: EventDetailView[] = [];
+    const seen: FeedEventView[] = [];
     let query = `?after_sequence=${cursor}&limit=7`;
     for (let pages = 0; pages < 10; pages++) {
       const answer = await feed(tenant.apiKey, iban, query);
       expect(answer.status).toBe(200);
-      const page = answer.body as EventDetailView[];
+      const page = answer.body as FeedEventView[];
       seen.push(...page);
       if (answer.link === null) {
         expect(page.length).toBeLessThan(7);

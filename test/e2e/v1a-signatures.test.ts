@@ -1,9 +1,9 @@
 /**
  * `v1a` (Ed25519) signatures end to end (issue 18): a new organization has a key pair; its webhooks,
  * received by a real HTTP receiver, carry `v1a` next to `v1`, verified with the listed `whpk_` public key
- * by Node's `crypto.verify` and by the README's Node and Python (`cryptography`) snippets, never by the
- * signer's code; rotation with an overlap (both keys sign), the operator's rotation, the schemes setting,
- * and a `read` key that lists but cannot rotate.
+ * by Node's `crypto.verify` and by the Node and Python (`cryptography`) snippets of
+ * `docs/receiver-security.md`, never by the signer's code; rotation with an overlap (both keys sign), the
+ * operator's rotation, the schemes setting, and a `read` key that lists but cannot rotate.
  */
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,19 @@ async function publishAndReceive(): Promise<Received> {
     timeoutMs: 30_000,
     what: `the webhook of ${id}`,
   });
+}
+
+/** The ids the event's first attempt records as its signers, once it is recorded. */
+function recordedSigners(apiKey: string, request: Received): Promise<readonly string[]> {
+  const id = String(request.headers['webhook-id']);
+  return waitFor(
+    async () => {
+      const view = await op.api.call(`/events/${id}`, { key: apiKey });
+      const { webhook_deliveries } = view.body as { webhook_deliveries: { signing_keys: string[] }[] };
+      return webhook_deliveries[0]?.signing_keys;
+    },
+    { what: `the attempt of ${id}` },
+  );
 }
 
 /** The listed public keys whose signature each `v1a` entry is, checked with node:crypto. */
@@ -65,7 +78,7 @@ const snippetCall = (keys: readonly string[], request: Received): SnippetCall =>
 });
 
 describe('v1a signatures', () => {
-  it('sign every webhook next to v1, verified with the listed public key by node:crypto and the README snippets', {
+  it('sign every webhook next to v1, verified with the listed public key by node:crypto and the documented snippets', {
     timeout: 90_000,
   }, async () => {
     const org = (await op.admin('POST', '/admin/organizations', { name: 'Ed25519' })).body as {
@@ -88,6 +101,12 @@ describe('v1a signatures', () => {
     expect(String(request.headers['webhook-signature'])).toMatch(/^v1,\S+ v1a,\S+$/);
     const publicKeys = [key?.public_key ?? ''];
     expect(v1aSigners(request, publicKeys)).toEqual(publicKeys);
+    // The attempt names the token (whk_…) and the key (whak_…, as listed) that signed it, apart.
+    expect(key?.key_id).toMatch(/^whak_[0-9a-f]{16}$/);
+    expect(await recordedSigners(org.api_key, request)).toEqual([
+      expect.stringMatching(/^whk_[0-9a-f]{16}$/),
+      key?.key_id,
+    ]);
     const tampered = { ...request, body: request.body.replace('}', ' }') };
     const calls = [snippetCall(publicKeys, request), snippetCall(publicKeys, tampered)];
     expect(await runNodeSnippet('v1a-receiver', 'verifyV1a', calls)).toEqual([true, false]);
@@ -114,6 +133,7 @@ describe('v1a signatures', () => {
     expect(byOperator.body).toHaveLength(1);
     const last = await publishAndReceive();
     expect(v1aSigners(last, [latest?.public_key ?? '', ...both])).toEqual([latest?.public_key]);
+    expect((await recordedSigners(org.api_key, last)).at(-1)).toBe(latest?.key_id);
 
     // v1a only: no HMAC at all, and the snippets still verify.
     const only = await op.api.call('/webhook-signatures', {

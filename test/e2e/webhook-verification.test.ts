@@ -1,21 +1,31 @@
 /**
  * Webhook signatures end to end (issue 16, item 4): real webhooks from the local runtime, verified
  * without Herald's signer: both headers recomputed with node:crypto, `webhook-signature` with the
- * `standardwebhooks` library, and the Node and Python snippets of `docs/webhooks.md`, before, during and after
- * a rotation's overlap and after a rotation that retires a leaked token at once. A captured webhook
- * re-sent later is refused by a receiver that follows `docs/webhooks.md`.
+ * `standardwebhooks` library, and the Node and Python receivers of `docs/webhooks.md`, before, during and
+ * after a rotation's overlap and after a rotation that retires a leaked token at once. Those receivers,
+ * run as printed against real webhooks whose first application fails (issue 28, item 6), apply each event
+ * exactly once: the 500 is retried and the retry applies it, and the same webhook sent again (as it was,
+ * under another `webhook-id`, or after 5 minutes) applies nothing.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import {
+  CREDITS_TABLE,
+  docsNodeReceiver,
+  docsPythonVerifies,
+  failingOnceChange,
+  type PythonDocsReceiver,
+  signatureHeaders,
+  startPythonDocsReceiver,
+} from '../support/docs-receivers';
 import { connectApi } from '../support/e2e-http';
 import { type RecordedRequest, reply } from '../support/receiver';
 
@@ -27,56 +37,15 @@ const receiver = setupDeliveryFile(
   },
 );
 const dir = mkdtempSync(join(tmpdir(), 'herald-docs-snippets-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-type Verdict = 'handle' | 'repeat' | 'refuse';
-type Check = (headers: object, rawBody: Buffer, secrets: string[], now?: number) => Verdict;
-
-/** The code block of `docs/webhooks.md` in `language` that contains `marker`, as printed there. */
-function docsSnippet(language: string, marker: string): string {
-  const page = readFileSync(join(import.meta.dirname, '../../docs/webhooks.md'), 'utf8');
-  const block = [...page.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find(
-    ([, lang, code]) => lang === language && code?.includes(marker),
-  );
-  if (!block?.[2]) throw new Error(`docs/webhooks.md has no ${language} block with ${marker}`);
-  return block[2];
-}
-
-let copies = 0;
-/** A fresh module of the docs' Node snippet (its memory of handled ids starts empty). */
-async function docsNode(): Promise<Check> {
-  copies += 1;
-  const file = join(dir, `check-${copies}.mjs`);
-  writeFileSync(file, docsSnippet('js', 'checkHeraldWebhook'));
-  return ((await import(pathToFileURL(file).href)) as { checkHeraldWebhook: Check }).checkHeraldWebhook;
-}
-
-/** The docs' Python snippet on each case, in order, in one interpreter (one memory of handled ids). */
-function docsPython(cases: { request: RecordedRequest; secrets: string[]; now: number }[]): Verdict[] {
-  const driver = `${docsSnippet('python', 'check_herald_webhook')}
-import base64, json, sys
-cases = json.load(sys.stdin)
-print(json.dumps([check_herald_webhook(c["headers"], base64.b64decode(c["body"]), c["secrets"], c["now"]) for c in cases]))
-`;
-  const input = cases.map(({ request, secrets, now }) => ({
-    headers: signatureHeaders(request),
-    body: request.rawBody.toString('base64'),
-    secrets,
-    now,
-  }));
-  const run = spawnSync('python3', ['-c', driver], { input: JSON.stringify(input), encoding: 'utf8' });
-  expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as Verdict[];
-}
-
-function signatureHeaders(request: RecordedRequest): Record<string, string> {
-  const names = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-signature'];
-  return Object.fromEntries(names.map((name) => [name, String(request.headers[name] ?? '')]));
-}
+const pythonReceivers: PythonDocsReceiver[] = [];
+afterAll(async () => {
+  await Promise.all(pythonReceivers.map((r) => r.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The tokens whose signatures each header holds, in order, recomputed with node:crypto. */
 function signersOf(request: RecordedRequest, tokens: readonly string[]) {
-  const h = signatureHeaders(request);
+  const h = signatureHeaders(request.headers);
   const key = (token: string) => Buffer.from(token.slice('whsec_'.length), 'base64');
   const mac = (token: string, text: Buffer, encoding: 'hex' | 'base64') =>
     createHmac('sha256', key(token)).update(text).digest(encoding);
@@ -97,7 +66,7 @@ function signersOf(request: RecordedRequest, tokens: readonly string[]) {
 
 const libraryVerifies = (token: string, request: RecordedRequest): boolean => {
   try {
-    new Webhook(token).verify(request.body, signatureHeaders(request));
+    new Webhook(token).verify(request.body, signatureHeaders(request.headers));
     return true;
   } catch {
     return false;
@@ -106,17 +75,39 @@ const libraryVerifies = (token: string, request: RecordedRequest): boolean => {
 
 const idOf = (token: string) => `whk_${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
 
-/** Publishes an event of the account and returns the webhook the receiver got for it. */
-async function delivered(tenant: SeededTenant, iban: string, requests: () => readonly RecordedRequest[]) {
+/** Publishes an event of the account and returns its id. */
+async function publish(iban: string): Promise<string> {
   const { id } = await harness.publish({
     account: iban,
     type: 'credit_transfer_status_change',
-    payload: { id: 1 },
+    payload: { transfer_id: 'tr_1', amount: '100.00' },
   });
+  return id;
+}
+
+/** Publishes an event of the account and returns the webhook the receiver got for it. */
+async function delivered(tenant: SeededTenant, iban: string, requests: () => readonly RecordedRequest[]) {
+  const id = await publish(iban);
   const view = await harness.waitForEvent(tenant, id, 'success');
   const request = requests().find((r) => r.headers['webhook-id'] === id);
   if (!request) throw new Error(`no webhook for ${id}`);
   return { request, view };
+}
+
+/** Sends a captured webhook again, as an attacker or a proxy would. */
+async function resend(url: string, headers: Record<string, string>, rawBody: Buffer): Promise<number> {
+  const answer = await fetch(url, { method: 'POST', headers, body: rawBody });
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+/** How many times each event was applied (credited) in a receiver's database, and which ids it recorded. */
+function ledger(db: DatabaseSync, id: string) {
+  const count = (sql: string) => Number((db.prepare(sql).get(id) as { n: number }).n);
+  return {
+    credits: count('SELECT count(*) AS n FROM credits WHERE event_id = ?'),
+    recorded: count('SELECT count(*) AS n FROM herald_applied_events WHERE event_id = ?'),
+  };
 }
 
 describe('webhook signatures', () => {
@@ -150,7 +141,7 @@ describe('webhook signatures', () => {
       { at: during, signers: [t1, t0] },
       { at: after, signers: [t2] },
     ];
-    const check = await docsNode();
+    const docs = await docsNodeReceiver(dir, 'rotation');
     for (const { at, signers } of cases) {
       expect(signersOf(at.request, all)).toEqual({ x: signers, standard: signers });
       expect(at.view.webhook_deliveries.at(-1)?.signing_keys).toEqual(signers.map(idOf));
@@ -158,60 +149,107 @@ describe('webhook signatures', () => {
       for (const token of all) {
         const signs = signers.includes(token);
         expect(libraryVerifies(token, at.request)).toBe(signs);
-        expect(check(at.request.headers, at.request.rawBody, [token]) !== 'refuse').toBe(signs);
+        expect(docs.verifyHeraldWebhook(at.request.headers, at.request.rawBody, [token]) !== null).toBe(
+          signs,
+        );
       }
     }
-    const python = docsPython(
+    const python = docsPythonVerifies(
       cases.flatMap(({ at }) =>
-        all.map((token) => ({ request: at.request, secrets: [token], now: Date.now() / 1000 })),
+        all.map((token) => ({
+          headers: signatureHeaders(at.request.headers),
+          rawBody: at.request.rawBody,
+          secrets: [token],
+          now: Date.now() / 1000,
+        })),
       ),
     );
-    expect(python.map((verdict) => verdict !== 'refuse')).toEqual(
-      cases.flatMap(({ signers }) => all.map((token) => signers.includes(token))),
-    );
+    expect(python).toEqual(cases.flatMap(({ signers }) => all.map((token) => signers.includes(token))));
   });
+});
 
-  it('are refused when a captured webhook is re-sent after 5 minutes, as the docs’ receiver does', {
+describe('the docs’ receivers', () => {
+  it('Node: a change that fails answers 500, the retry applies the event once, and a replay applies nothing', {
     timeout: 60_000,
   }, async () => {
     const tenant = await harness.createTenant();
-    const check = await docsNode();
+    const docs = await docsNodeReceiver(dir, 'exactly-once');
+    const db = docs.openDatabase(join(dir, 'node-receiver.db'));
+    db.exec(CREDITS_TABLE);
+    const change = failingOnceChange();
     let clockAhead = 0;
-    let handledCount = 0;
     const hook = await receiver((request) => {
-      const verdict = check(
-        request.headers,
-        request.rawBody,
-        [tenant.webhookToken],
-        Date.now() / 1000 + clockAhead,
-      );
-      if (verdict === 'handle') handledCount += 1;
-      return verdict === 'refuse'
-        ? reply.status(401, verdict)
-        : reply.status(verdict === 'handle' ? 204 : 200, verdict);
+      try {
+        const now = Date.now() / 1000 + clockAhead;
+        const secrets = [tenant.webhookToken];
+        return reply.status(
+          docs.receiveHeraldWebhook(db, request.headers, request.rawBody, secrets, change, now),
+        );
+      } catch (error) {
+        return reply.status(500, (error as Error).message);
+      }
     });
     const iban = await harness.createAccount(tenant, hook.url);
-    const { request, view } = await delivered(tenant, iban, () => hook.requests);
-    expect(view.webhook_deliveries.map((d) => d.response_status)).toEqual([204]);
+    const id = await publish(iban);
+    const view = await harness.waitForEvent(tenant, id, 'success', { attempts: 2 });
+    expect(view.webhook_deliveries.map((d) => [d.response_status, d.response_body])).toEqual([
+      [500, 'the ledger is unavailable'],
+      [204, ''],
+    ]);
+    expect(ledger(db, id)).toEqual({ credits: 1, recorded: 1 });
 
-    const resend = async (headers = signatureHeaders(request)) => {
-      const answer = await fetch(hook.url, { method: 'POST', headers, body: request.rawBody });
-      return { status: answer.status, text: await answer.text() };
-    };
-    // At once: a repeat, acknowledged and not handled again.
-    expect(await resend()).toEqual({ status: 200, text: 'repeat' });
+    // Each webhook sent again as it was, or under another webhook-id (X-Signature does not cover it):
+    // acknowledged, and nothing applied again.
+    const captured = [...hook.requests];
+    expect(captured).toHaveLength(2);
+    for (const request of captured) {
+      const headers = signatureHeaders(request.headers);
+      expect(await resend(hook.url, headers, request.rawBody)).toBe(204);
+      expect(await resend(hook.url, { ...headers, 'webhook-id': 'another' }, request.rawBody)).toBe(204);
+    }
     // Five minutes and a second later: refused, and a fresh timestamp breaks the signature.
     clockAhead = 301;
-    expect(await resend()).toEqual({ status: 401, text: 'refuse' });
+    const [first] = captured;
+    if (!first) throw new Error('no webhook arrived');
+    const headers = signatureHeaders(first.headers);
+    expect(await resend(hook.url, headers, first.rawBody)).toBe(401);
     const now = Math.floor(Date.now() / 1000) + clockAhead;
-    const signature = String(request.headers['x-signature']).replace(/^t=\d+/, `t=${now}`);
-    expect(await resend({ ...signatureHeaders(request), 'x-signature': signature })).toEqual({
-      status: 401,
-      text: 'refuse',
-    });
-    expect(handledCount).toBe(1);
-    expect(docsPython([{ request, secrets: [tenant.webhookToken], now: Date.now() / 1000 + 301 }])).toEqual([
-      'refuse',
-    ]);
+    const restamped = headers['x-signature']?.replace(/^t=\d+/, `t=${now}`) ?? '';
+    expect(await resend(hook.url, { ...headers, 'x-signature': restamped }, first.rawBody)).toBe(401);
+    expect(ledger(db, id)).toEqual({ credits: 1, recorded: 1 });
+    db.close();
+  });
+
+  it('Python: a change that fails answers 500, the retry applies the event once, and a replay applies nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const tenant = await harness.createTenant();
+    const path = join(dir, 'python-receiver.db');
+    const python = await startPythonDocsReceiver(path, tenant.webhookToken);
+    pythonReceivers.push(python);
+    const iban = await harness.createAccount(tenant, python.url);
+    const id = await publish(iban);
+    const view = await harness.waitForEvent(tenant, id, 'success', { attempts: 2 });
+    expect(view.webhook_deliveries.map((d) => d.response_status)).toEqual([500, 204]);
+    const db = new DatabaseSync(path, { readOnly: true });
+    expect(ledger(db, id)).toEqual({ credits: 1, recorded: 1 });
+
+    const captured = [...python.received];
+    expect(captured.map((r) => r.status)).toEqual([500, 204]);
+    for (const request of captured) {
+      const headers = signatureHeaders(request.headers);
+      expect(await resend(python.url, headers, request.rawBody)).toBe(204);
+      expect(await resend(python.url, { ...headers, 'webhook-id': 'another' }, request.rawBody)).toBe(204);
+    }
+    expect(ledger(db, id)).toEqual({ credits: 1, recorded: 1 });
+    db.close();
+    // Five minutes and a second later the same webhook is refused.
+    const late = captured.map((request) => ({
+      headers: signatureHeaders(request.headers),
+      rawBody: request.rawBody,
+      secrets: [tenant.webhookToken],
+      now: Date.now() / 1000 + 301,
+    }));
+    expect(docsPythonVerifies(late)).toEqual([false, false]);
   });
 });

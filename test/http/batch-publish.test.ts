@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PUBLISH_BATCH_LIMIT, PUBLISH_BATCH_MAX_BYTES } from '#config/limits';
-import { BusyError, ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { BusyError, ConflictError, type InvalidParam, NotFoundError, ValidationError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import { parsePublishBatch } from '#http/events/batch-request';
 import { toBatchView } from '#http/events/batch-view';
+import { parsePublishRequest } from '#http/events/event-request';
+import { invalidParams } from '../domain/catch-error';
 import { apiEvent } from '../support/api-event';
 
 const entry = { account: 'DE89370400440532013000', type: 'credit_transfer_status_change', payload: {} };
@@ -43,6 +45,26 @@ describe('parsePublishBatch', () => {
     expect(entries[2]).toMatchObject({ params: [{ name: 'events[2].colour' }] });
     expect(entries[3]).toMatchObject({ triggeredAt: 'x' });
   });
+
+  it('reads each entry as the body of POST /events is read: the same refusal, named within the batch', () => {
+    const malformed = [
+      { ...entry, type: 'Not A Type' },
+      { account: entry.account, type: entry.type },
+    ];
+    const entries = parsePublishBatch(apiEvent({ body: { events: [entry, ...malformed] } }));
+    expect(entries[0]).toMatchObject({ account: entry.account });
+    for (const [index, body] of malformed.entries()) {
+      const [param] = invalidParams(() => parsePublishRequest(apiEvent({ body }))) as InvalidParam[];
+      expect(entries[index + 1]).toMatchObject({
+        params: [{ name: `events[${index + 1}].${param?.name}`, reason: param?.reason }],
+      });
+    }
+    expect(entries.map((e) => (e instanceof ValidationError ? e.params[0]?.name : 'ok'))).toEqual([
+      'ok',
+      'events[1].type',
+      'events[2].payload',
+    ]);
+  });
 });
 
 describe('toBatchView', () => {
@@ -58,6 +80,7 @@ describe('toBatchView', () => {
       webhookStatus: 'pending',
       webhookRetries: 0,
       cycleBase: 0,
+      cycles: 1,
       deliveries: [],
     } satisfies EventRecord;
     const view = toBatchView(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Account, EventRecord } from '#domain/model';
 import { eventLinks, webhookBody } from '#domain/webhook-body';
 import { toAccountView } from '#http/accounts/account-view';
-import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { toDeliveryView, toEventDetail, toEventSummary } from '#http/events/event-view';
 
 const base = 'https://api.example.com/v1';
 const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';
@@ -27,6 +27,7 @@ const record: EventRecord = {
   webhookStatus: 'success',
   webhookRetries: 2,
   cycleBase: 0,
+  cycles: 1,
   deliveries: [
     {
       deliveredAt: '2026-11-21T12:34:57.100Z',
@@ -199,7 +200,7 @@ describe('toAccountView', () => {
   };
 
   it('shows the URL, the endpoint id and links to the account and its events', () => {
-    expect(toAccountView(account, base)).toEqual({
+    expect(toAccountView(account, base, { fullUrl: true })).toEqual({
       iban: 'DE89370400440532013000',
       webhook_url: 'https://hooks.example.com/herald',
       endpoint_id: 'ep_5f0c2a9be417',
@@ -213,6 +214,7 @@ describe('toAccountView', () => {
         reason: null,
         consecutive_failures: 0,
         failing_since: null,
+        recovered_at: null,
         last_success_at: null,
         last_failure_at: null,
         recent_latency_ms: null,
@@ -226,7 +228,37 @@ describe('toAccountView', () => {
   });
 
   it('shows null without a URL, and without an endpoint id (an account from before ids)', () => {
-    expect(toAccountView({ ...account, webhookUrl: undefined }, base).webhook_url).toBeNull();
-    expect(toAccountView({ ...account, endpointId: undefined }, base).endpoint_id).toBeNull();
+    expect(
+      toAccountView({ ...account, webhookUrl: undefined }, base, { fullUrl: false }).webhook_url,
+    ).toBeNull();
+    expect(
+      toAccountView({ ...account, endpointId: undefined }, base, { fullUrl: true }).endpoint_id,
+    ).toBeNull();
+  });
+
+  it("masks the URL's query values unless the audience sees it whole (manage keys, operators)", () => {
+    const withToken = { ...account, webhookUrl: 'https://hooks.example.com/herald?token=s3cret&v=2' };
+    expect(toAccountView(withToken, base, { fullUrl: true }).webhook_url).toBe(withToken.webhookUrl);
+    expect(toAccountView(withToken, base, { fullUrl: false }).webhook_url).toBe(
+      'https://hooks.example.com/herald?token=***&v=***',
+    );
+    expect(toAccountView(account, base, { fullUrl: false }).webhook_url).toBe(account.webhookUrl);
+  });
+});
+
+describe('toDeliveryView', () => {
+  it('masks the query values of an attempt stored with its URL whole (before they were masked)', () => {
+    const attempt = {
+      deliveredAt: '2026-11-01T00:00:00.000Z',
+      responseStatus: 200,
+      responseBody: 'ok',
+      responseTimeMs: 5,
+      url: 'https://hooks.example.com/herald?token=s3cret',
+    };
+    expect(toDeliveryView(attempt).url).toBe('https://hooks.example.com/herald?token=***');
+    expect(toDeliveryView({ ...attempt, url: 'https://hooks.example.com/herald?token=***' }).url).toBe(
+      'https://hooks.example.com/herald?token=***',
+    );
+    expect(toDeliveryView({ ...attempt, url: undefined }).url).toBeNull();
   });
 });

@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  MAX_CERTIFICATE_PEM_LENGTH,
+  MAX_PRIVATE_KEY_PEM_LENGTH,
+  MAX_PUBLIC_KEY_LENGTH,
+} from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
@@ -6,6 +11,7 @@ import { accountListLink, toAccountView } from '#http/accounts/account-view';
 import { toEventDetail, toEventSummary } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
+import { toMigrationView } from '#http/events/redelivery-view';
 import { buildOpenApiDocument } from '#http/openapi/document';
 import type { OpenApiDocument } from '#http/openapi/objects';
 import {
@@ -16,6 +22,7 @@ import {
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
 import { toProblem } from '#http/problem/render';
+import { type Schema, targetOf } from '#http/schema';
 import { base, body, iban, id, pendingRecord, record } from '../support/event-samples';
 import { createOpenApiValidator, type ResponseSample } from '../support/openapi-validator';
 
@@ -134,6 +141,20 @@ describe('buildOpenApiDocument', () => {
     for (const [at, ref] of refs) expect(pointer(doc, ref), `${ref} at ${at}`).toBeDefined();
   });
 
+  it('points each typed $ref at the component its TypeScript type was taken from', () => {
+    const typed: [string, unknown][] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const target = targetOf(node as Schema);
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (target !== undefined && typeof ref === 'string') typed.push([ref, target]);
+      for (const item of Object.values(node)) walk(item);
+    };
+    walk(doc);
+    expect(typed.length).toBeGreaterThan(20);
+    for (const [ref, target] of typed) expect(pointer(doc, ref), ref).toBe(target);
+  });
+
   it('describes the webhook request and its signature headers', () => {
     const post = doc.webhooks.event?.post;
     const names = (post?.parameters ?? []).map((p) => ('name' in p ? p.name : p.$ref));
@@ -148,6 +169,20 @@ describe('buildOpenApiDocument', () => {
       $ref: '#/components/schemas/WebhookPayload',
     });
     expect(post?.description).toMatch(/HMAC-SHA256/);
+  });
+
+  it('states the bounds of the endpoint-security fields as the API enforces them (maxLength)', () => {
+    for (const path of ['/accounts/{iban}', '/admin/accounts/{iban}']) {
+      const schema = doc.paths[path]?.put?.requestBody?.content['application/json']?.schema as {
+        properties: Record<string, { maxLength?: number; oneOf?: { maxLength?: number }[] }>;
+      };
+      expect(schema.properties.tls_client_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_ca_certificate?.maxLength, path).toBe(MAX_CERTIFICATE_PEM_LENGTH);
+      expect(schema.properties.tls_client_key?.maxLength, path).toBe(MAX_PRIVATE_KEY_PEM_LENGTH);
+      expect(schema.properties.payload_encryption_key?.oneOf?.[0]?.maxLength, path).toBe(
+        MAX_PUBLIC_KEY_LENGTH,
+      );
+    }
   });
 
   it('documents the webhook body the service really sends', () => {
@@ -167,7 +202,7 @@ function validatorFor(schema: string): (value: unknown) => string[] {
 
 describe('createOpenApiValidator accepts what the API sends', () => {
   const account = (webhookUrl?: string) =>
-    toAccountView({ iban, orgId: 'o', webhookUrl, createdAt: '', updatedAt: '' }, base);
+    toAccountView({ iban, orgId: 'o', webhookUrl, createdAt: '', updatedAt: '' }, base, { fullUrl: false });
   const accepted: [string, ResponseSample][] = [
     ['a page of events', list([summary])],
     ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
@@ -187,7 +222,7 @@ describe('createOpenApiValidator accepts what the API sends', () => {
         'GET',
         '/accounts?page=2&per_page=2',
         200,
-        wire([account('https://hooks.example.com/x'), account()]),
+        wire([account('https://hooks.example.com/x?token=abc&flag'), account()]),
         {
           ...JSON_TYPE,
           Link: accountListLink(base, '/accounts', { page: 2, perPage: 2 }, { accounts: [], hasMore: true }),
@@ -195,6 +230,15 @@ describe('createOpenApiValidator accepts what the API sends', () => {
       ),
     ],
     ['an account', ok('GET', `/accounts/${iban}`, 200, wire(account()))],
+    [
+      'the last step of the upgrade to account logs, without a cursor',
+      ok(
+        'POST',
+        '/admin/organizations/o/events/migrate',
+        200,
+        wire(toMigrationView({ migrated: 2, pending: 0, more: false })),
+      ),
+    ],
     ['a 400', problemSample('GET', '/events', new ValidationError('per_page', 'must be from 1 to 100'))],
     ['a 401 from a handler', problemSample('GET', '/events', new UnauthorizedError())],
     ['a 404', problemSample('GET', `/events/${id}`, new NotFoundError(`No event ${id}.`))],

@@ -6,7 +6,8 @@ import { API_ROUTES, type RouteShape } from '#config/routes';
 /**
  * Every route whose body may carry a secret (declared once, `secretBody` in `config/routes.ts`) keeps its
  * event out of the logs even with POWERTOOLS_LOGGER_LOG_EVENT set; a route without one is logged, so the
- * capture below can see an event when one is logged.
+ * capture below can see an event when one is logged. No logged event carries a credential header
+ * (`Authorization` in any case: an API key or a signature), nor the authorizer's token.
  */
 const SECRET = 'SECRET-MARKER-must-never-be-logged';
 const saved = { ...process.env };
@@ -54,10 +55,10 @@ function eventOf(route: RouteShape): APIGatewayProxyEvent {
 }
 
 /** What the route's function writes to stdout while it serves the event. */
-async function logsOf(fn: FunctionKey, route: RouteShape): Promise<string> {
+async function logsOf(fn: FunctionKey, route: RouteShape, event: unknown = eventOf(route)): Promise<string> {
   vi.resetModules();
   const { handler } = (await import(`../../lambdas/handlers/${FUNCTIONS[fn]}.ts`)) as {
-    handler: (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
+    handler: (event: unknown, context: Context) => Promise<unknown>;
   };
   const lines: string[] = [];
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -73,7 +74,7 @@ async function logsOf(fn: FunctionKey, route: RouteShape): Promise<string> {
     getRemainingTimeInMillis: () => 10_000,
   } as unknown as Context;
   try {
-    await handler(eventOf(route), context).catch(() => undefined);
+    await handler(event, context).catch(() => undefined);
   } finally {
     write.mockRestore();
   }
@@ -111,4 +112,41 @@ describe('routes whose body may carry a secret', () => {
       expect(await logsOf(route.fn, route)).toContain(SECRET);
     },
   );
+});
+
+const KEY = `herald_${'K'.repeat(43)}`;
+
+describe('credentials in a logged event', () => {
+  it.each(
+    API_ROUTES.filter((route) => !route.secretBody && route.fn !== 'portalSession').map(
+      (route) => [`${route.method} ${route.path}`, route] as const,
+    ),
+  )('%s logs its event without Authorization (any spelling) or a session token', async (_name, route) => {
+    const event = {
+      ...eventOf(route),
+      headers: {
+        Authorization: `Bearer ${KEY}`,
+        'X-Amz-Security-Token': `session-${KEY}`,
+        'content-type': 'application/json',
+      },
+      multiValueHeaders: { authorization: [`Bearer ${KEY}`], AUTHORIZATION: [`AWS4-HMAC-SHA256 ${KEY}`] },
+    };
+    const logs = await logsOf(route.fn, route, event);
+    expect(logs).toContain(route.path);
+    expect(logs).toContain('[redacted]');
+    expect(logs).not.toContain(KEY);
+  });
+
+  it('the authorizer logs its event without the key it checks', async () => {
+    const route = API_ROUTES.find((r) => r.auth === 'api-key');
+    if (!route) throw new Error('no api-key route');
+    const methodArn = 'arn:aws:execute-api:us-east-1:123456789012:api/v1/GET/accounts';
+    const logs = await logsOf('authorizer', route, {
+      type: 'TOKEN',
+      authorizationToken: `Bearer ${KEY}`,
+      methodArn,
+    });
+    expect(logs).toContain(methodArn);
+    expect(logs).not.toContain(KEY);
+  });
 });

@@ -1,10 +1,12 @@
 /**
  * The default protection of the stage throttle every organization shares: a regional web ACL with the
- * Amazon IP reputation list and a per-IP rate limit below that throttle, answering 429 problem+json;
- * tunable or off with `waf`, replaced by your own ACL with `webAclArn`.
+ * Amazon IP reputation list, a per-IP and a per-API-key rate limit below that throttle, answering 429
+ * problem+json; tunable or off with `waf`, replaced by your own ACL with `webAclArn`. The stage throttle's
+ * default is large enough that one organization, with all of its keys, fills at most half of it.
  */
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
+import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { stackPropsFromContext } from '../../lib/context-props';
 import { HeraldStack } from '../../lib/herald-stack';
@@ -20,6 +22,7 @@ const onlyAcl = (props: HeraldStackProps): Json => {
   return (acls[0] as Json).Properties;
 };
 const rateRule = (acl: Json): Json => acl.Rules.find((rule: Json) => rule.Name === 'per-ip-rate');
+const keyRule = (acl: Json): Json => acl.Rules.find((rule: Json) => rule.Name === 'per-key-rate');
 
 describe('web ACL on the API stage', () => {
   it('is created by default: IP reputation list, then at most 3,000 requests per IP in 5 minutes', () => {
@@ -28,6 +31,7 @@ describe('web ACL on the API stage', () => {
     expect(acl.Rules.map((rule: Json) => [rule.Priority, rule.Name])).toEqual([
       [0, 'amazon-ip-reputation'],
       [1, 'per-ip-rate'],
+      [2, 'per-key-rate'],
     ]);
     expect(acl.Rules[0]).toMatchObject({
       Statement: {
@@ -35,10 +39,53 @@ describe('web ACL on the API stage', () => {
       },
       OverrideAction: { None: {} },
     });
-    // A fifth of the default stage throttle (50 rps × 300 s), 10 rps: one organization's plan rate.
+    // One organization's plan rate (10 rps × 300 s): a customer behind one address is not blocked by it.
     expect(rateRule(acl).Statement).toEqual({
       RateBasedStatement: { AggregateKeyType: 'IP', Limit: 3000, EvaluationWindowSec: 300 },
     });
+  });
+
+  it('stops one API key above its organization’s plan rate, from any number of addresses', () => {
+    const acl = onlyAcl({});
+    expect(keyRule(acl).Statement).toEqual({
+      RateBasedStatement: {
+        AggregateKeyType: 'CUSTOM_KEYS',
+        CustomKeys: [
+          { Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+        ],
+        Limit: 3000,
+        EvaluationWindowSec: 300,
+        // Only organizations' keys: a SigV4 header differs on every request and would never add up.
+        ScopeDownStatement: {
+          ByteMatchStatement: {
+            FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+            PositionalConstraint: 'STARTS_WITH',
+            SearchString: 'Bearer ',
+            TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+          },
+        },
+      },
+    });
+    const { CustomResponseBodyKey, ResponseCode } = keyRule(acl).Action.Block.CustomResponse;
+    expect(ResponseCode).toBe(429);
+    expect(JSON.parse(acl.CustomResponseBodies[CustomResponseBodyKey].Content)).toMatchObject({
+      status: 429,
+      detail: 'This API key sent more than 3000 requests in 300 s; retry later.',
+    });
+    // Its limit follows the organizations' plan.
+    const slower = onlyAcl({ organizationUsage: { rateLimit: 2 } });
+    expect(keyRule(slower).Statement.RateBasedStatement.Limit).toBe(600);
+    expect(rateRule(slower).Statement.RateBasedStatement.Limit).toBe(600);
+  });
+
+  it('sits before a stage throttle one organization cannot fill, even with all of its keys', () => {
+    const stage = Object.values(byDefault.template.findResources('AWS::ApiGateway::Stage'))[0] as Json;
+    const settings = stage.Properties.MethodSettings[0];
+    expect([settings.ThrottlingRateLimit, settings.ThrottlingBurstLimit]).toEqual([1000, 2000]);
+    // 50 keys at the per-key limit are half the stage over the window; 100 addresses at the per-IP limit fill it.
+    const acl = onlyAcl({});
+    expect(MAX_API_KEYS_PER_ORG * keyRule(acl).Statement.RateBasedStatement.Limit).toBe((1000 * 300) / 2);
+    expect(100 * rateRule(acl).Statement.RateBasedStatement.Limit).toBe(1000 * 300);
   });
 
   it('answers a blocked address 429 with a problem body like the gateway throttle', () => {
@@ -79,8 +126,17 @@ describe('web ACL on the API stage', () => {
     expect(rateRule(onlyAcl({ apiThrottle: { rateLimit: 10, burstLimit: 20 } })).Statement).toEqual({
       RateBasedStatement: { AggregateKeyType: 'IP', Limit: 600, EvaluationWindowSec: 300 },
     });
-    const tuned = onlyAcl({ waf: { perIpLimit: 500, windowSeconds: 60, ipReputation: false } });
-    expect(tuned.Rules.map((rule: Json) => [rule.Priority, rule.Name])).toEqual([[0, 'per-ip-rate']]);
+    const tuned = onlyAcl({
+      waf: { perIpLimit: 500, perKeyLimit: 400, windowSeconds: 60, ipReputation: false },
+    });
+    expect(keyRule(tuned).Statement.RateBasedStatement).toMatchObject({
+      Limit: 400,
+      EvaluationWindowSec: 60,
+    });
+    expect(tuned.Rules.map((rule: Json) => [rule.Priority, rule.Name])).toEqual([
+      [0, 'per-ip-rate'],
+      [1, 'per-key-rate'],
+    ]);
     expect(rateRule(tuned).Statement.RateBasedStatement).toMatchObject({
       Limit: 500,
       EvaluationWindowSec: 60,
@@ -99,7 +155,11 @@ describe('web ACL on the API stage', () => {
 
   it('refuses settings that would not protect the stage, or contradict each other', () => {
     const build = (props: HeraldStackProps) => () => new HeraldStack(testApp(), 'Herald', props);
-    expect(build({ waf: { perIpLimit: 15_000 } })).toThrow(/below the stage's 15000 requests per 300 s/);
+    expect(build({ waf: { perIpLimit: 300_000 } })).toThrow(/below the stage's 300000 requests per 300 s/);
+    expect(build({ waf: { perKeyLimit: 300_000 } })).toThrow(
+      /perKeyLimit \(300000\) must be below .*one API key/,
+    );
+    expect(build({ waf: { perKeyLimit: 9 } })).toThrow(/perKeyLimit must be a whole number from 10/);
     expect(build({ waf: { perIpLimit: 9 } })).toThrow(/perIpLimit must be a whole number from 10/);
     expect(build({ waf: { perIpLimit: 100.5 } })).toThrow(/perIpLimit/);
     expect(build({ waf: { windowSeconds: 30 } })).toThrow(/windowSeconds must be one of 60, 120, 300, 600/);

@@ -206,9 +206,10 @@ describe('DynamoDirectoryStore tokens and accounts', () => {
     );
     expect((await directory.getAccount(iban))?.endpointId).toBeUndefined();
     const health = new DynamoEndpointHealthStore(resources.documents, resources.tableName);
-    const given = await health.endpointId(iban);
+    const given = await health.endpointId(iban, org.id);
     expect(given).toMatch(ENDPOINT_ID_PATTERN);
-    expect(await health.endpointId(iban)).toBe(given);
+    expect(await health.endpointId(iban, org.id)).toBe(given);
+    expect(await health.endpointId(iban, 'another-org')).toBeUndefined();
     expect((await directory.getAccount(iban))?.endpointId).toBe(given);
     const tombstone = { iban, orgId: org.id, deletedAt: now };
     expect(await directory.deleteAccount(tombstone)).toMatchObject({ iban, orgId: org.id });

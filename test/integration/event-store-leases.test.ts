@@ -2,9 +2,13 @@
  * `DynamoEventStore` against DynamoDB Local: leases, settling a pending event and new delivery cycles.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
 import { uuidv7 } from '#domain/ids';
+import type { EventRef } from '#domain/model';
+import { SIGNING_KEY_ID_PREFIX } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
 import { answerBesideUrl, RESPONSE_BODY_LIMIT_BYTES } from '#domain/truncate';
 import { MAX_WEBHOOK_URL_LENGTH } from '#domain/webhook-url';
@@ -20,13 +24,27 @@ import { useFixture } from '../support/use-fixture';
 let store: DynamoEventStore;
 let stored: EventStoreFixture['stored'];
 let read: EventStoreFixture['read'];
+let documents: EventStoreFixture['documents'];
+let tableName: string;
 
 useFixture(
   () => startEventStoreFixture('event-store-leases'),
   (fixture) => {
-    ({ store, stored, read } = fixture);
+    ({ store, stored, read, documents, tableName } = fixture);
   },
 );
+
+/** Makes the item look stored before cycles were counted: no `new_cycles`, the given `cycle_base`. */
+async function asOlderItem(event: EventRef, cycleBase: number): Promise<void> {
+  await documents.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.eventAt(event),
+      UpdateExpression: 'SET cycle_base = :base REMOVE new_cycles',
+      ExpressionAttributeValues: { ':base': cycleBase },
+    }),
+  );
+}
 
 describe('bringForward', () => {
   it('makes the organization’s pending event due now unless a lease lives; then one lease is granted', async () => {
@@ -151,9 +169,78 @@ describe('startCycle', () => {
     expect(await read(event.id)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
   });
 
+  it('counts cycles, not attempts: a delivered event gets two more cycles of one attempt, no fourth', async () => {
+    const event = await stored(newEvent());
+    await store.recordAttempt(event, attempt(200), 'success');
+    expect((await read(event.id)).cycles).toBe(1);
+    // The first cycle is the absent attribute: publishing and a first-try delivery store nothing for it.
+    const item = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(event) }));
+    expect(item.Item).not.toHaveProperty('new_cycles');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await store.startCycle(event, event.orgId)).toBe(true);
+      expect(await read(event.id)).toMatchObject({ webhookStatus: 'pending', cycles: cycle });
+      await store.recordAttempt(event, attempt(200), 'success');
+    }
+    expect(await store.startCycle(event, event.orgId)).toBe(false);
+    expect(await read(event.id)).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
+  });
+
+  it('replaces a cycle that sent nothing uncounted, so a skipped event keeps its cycles', async () => {
+    const event = await stored(newEvent({ webhookStatus: 'skipped' }));
+    for (let i = 0; i < 4; i++) {
+      expect(await store.startCycle(event, event.orgId)).toBe(true);
+      expect(await store.settlePending(event, 'skipped')).toBe(true);
+    }
+    expect(await read(event.id)).toMatchObject({ webhookRetries: 0, cycles: 1 });
+    // Still one index entry, not one per restart; then delivered in three counted cycles.
+    expect((await store.nextFailedOrSkipped(event.orgId, 10)).events.map((e) => e.id)).toEqual([event.id]);
+    expect(await store.startCycle(event, randomUUID())).toBe(false);
+    expect(await store.startCycle(event, event.orgId)).toBe(true);
+    await store.recordAttempt(event, attempt(200), 'success');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await store.startCycle(event, event.orgId)).toBe(true);
+      await store.recordAttempt(event, attempt(200), 'success');
+    }
+    expect(await store.startCycle(event, event.orgId)).toBe(false);
+    expect(await read(event.id)).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
+  });
+
+  it('reads an item stored before cycles were counted from its cycle base, never granting more', async () => {
+    // Base 0: no cycle after an attempt yet, so two more.
+    const fresh = await stored(newEvent());
+    await store.recordAttempt(fresh, attempt(500), 'failed');
+    await asOlderItem(fresh, 0);
+    expect(await read(fresh.id)).toMatchObject({ cycles: 1, cycleBase: 0 });
+    expect(await store.startCycle(fresh, fresh.orgId)).toBe(true);
+    expect(await read(fresh.id)).toMatchObject({ cycles: 2, cycleBase: 1 });
+
+    // Base 1: at most one cycle before the current one, so one more, then none.
+    const once = await stored(newEvent());
+    await store.recordAttempt(once, attempt(200), 'success');
+    await store.recordAttempt(once, attempt(200), 'success');
+    await asOlderItem(once, 1);
+    expect((await read(once.id)).cycles).toBe(2);
+    expect(await store.startCycle(once, once.orgId)).toBe(true);
+    expect(await read(once.id)).toMatchObject({ cycles: 3, cycleBase: 2 });
+    await store.recordAttempt(once, attempt(200), 'success');
+    expect(await store.startCycle(once, once.orgId)).toBe(false);
+
+    // Base 20 or more: it may have had up to 21 cycles; it has none left and leaves the status indexes.
+    const many = await stored(newEvent());
+    for (let i = 0; i < 20; i++) await store.recordAttempt(many, attempt(500), 'pending');
+    await store.recordAttempt(many, attempt(500), 'failed');
+    await asOlderItem(many, 20);
+    expect((await read(many.id)).cycles).toBe(3);
+    expect((await store.nextFailedOrSkipped(many.orgId, 10)).events.map((e) => e.id)).toEqual([many.id]);
+    expect(await store.startCycle(many, many.orgId)).toBe(false);
+    expect(await store.nextFailedOrSkipped(many.orgId, 10)).toEqual({ events: [], more: false });
+    expect(await read(many.id)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 21, cycleBase: 20 });
+  });
+
   it('holds 60 attempts of the largest kind beside a 64 KiB payload that does not compress', async () => {
     // The worst case the limits allow: an incompressible 64 KiB body, the longest URL, full answers
-    // beside it, two signing keys and a signature on every attempt. DynamoDB Local enforces 400 KB.
+    // beside it, two tokens and two Ed25519 keys (both overlaps at once) and a signature on every attempt.
+    // DynamoDB Local enforces 400 KB.
     const event = await stored(
       newEvent({
         body: randomBytes(48 * 1024)
@@ -165,7 +252,12 @@ describe('startCycle', () => {
     const largest = {
       ...attempt(500, answerBesideUrl('x'.repeat(RESPONSE_BODY_LIMIT_BYTES), url)),
       url,
-      signingKeys: [`${TOKEN_ID_PREFIX}0123456789ab`, `${TOKEN_ID_PREFIX}ba9876543210`],
+      signingKeys: [
+        `${TOKEN_ID_PREFIX}0123456789abcdef`,
+        `${TOKEN_ID_PREFIX}fedcba9876543210`,
+        `${SIGNING_KEY_ID_PREFIX}0123456789abcdef`,
+        `${SIGNING_KEY_ID_PREFIX}fedcba9876543210`,
+      ],
       signature: `t=1790000000,sha256=${'a'.repeat(64)},sha256=${'b'.repeat(64)}`,
     };
     for (let cycle = 1; cycle <= 3; cycle++) {

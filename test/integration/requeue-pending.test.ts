@@ -74,7 +74,10 @@ describe('requeuePending', () => {
     expect(await queuedIds()).toEqual([old, atCutOff].sort());
   });
 
-  it('examines a bounded number of events per call and goes on from the cursor it returns', async () => {
+  // 505 events stored and queued: minutes, not seconds, on two cores shared with the rest of the suite.
+  it('examines a bounded number of events per call and goes on from the cursor it returns', {
+    timeout: 180_000,
+  }, async () => {
     const orgId = randomUUID();
     const total = OPERATOR_PAGES_PER_REQUEST * 100 + 5;
     const ids: string[] = [];

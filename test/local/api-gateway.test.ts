@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
+import { LAMBDA_RESPONSE_MAX_BYTES } from '#config/limits';
 import { METHOD_NOT_ALLOWED_PROBLEM, NOT_FOUND_PROBLEM } from '#http/problem/problem-types';
 import { createApiGateway } from '../../scripts/local/api-gateway';
 import {
@@ -207,6 +208,28 @@ describe('api gateway: gateway answers', () => {
       type: 'https://herald.dev/problems/internal-error',
       status: 500,
     });
+    expect(logged).toHaveBeenCalled();
+  });
+
+  it('answers 500 as Lambda fails a response over 6 MB as carried, escapes included', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // A body under the limit whose quotes, escaped inside the response, take it over.
+    const body = (length: number) => JSON.stringify({ s: '"'.repeat(length) });
+    const envelope = (text: string) =>
+      Buffer.byteLength(JSON.stringify({ statusCode: 200, headers: {}, body: text }));
+    const fits = LAMBDA_RESPONSE_MAX_BYTES / 4 - 100;
+    expect(envelope(body(fits))).toBeLessThanOrEqual(LAMBDA_RESPONSE_MAX_BYTES);
+    const over = LAMBDA_RESPONSE_MAX_BYTES / 4 + 100;
+    expect(Buffer.byteLength(body(over))).toBeLessThan(LAMBDA_RESPONSE_MAX_BYTES);
+    let length = fits;
+    const baseUrl = await start({
+      health: async () => ({ statusCode: 200, headers: {}, body: body(length) }),
+    });
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+    length = over;
+    const refused = await fetch(`${baseUrl}/health`);
+    expect(refused.status).toBe(500);
+    expect(await problemOf(refused)).toMatchObject({ status: 500 });
     expect(logged).toHaveBeenCalled();
   });
 });

@@ -11,6 +11,7 @@ beforeAll(async () => {
   receiver = await startDemoReceiver(
     async () => [token],
     (line) => lines.push(line),
+    () => new Date('2026-11-24T10:15:02.750Z'),
   );
 });
 
@@ -47,8 +48,8 @@ describe('demo receiver', () => {
   it('accepts a correctly signed, fresh webhook, and acknowledges a repeat of it without handling it', async () => {
     const headers = signed(now());
     expect(await post(headers)).toBe(204);
-    expect(lines.at(-1)).toContain(
-      `verified webhook ${headers['webhook-id']} (credit_transfer_status_change, both signatures)`,
+    expect(lines.at(-1)).toBe(
+      `2026-11-24 10:15:02 demo receiver: verified webhook ${headers['webhook-id']} (credit_transfer_status_change, both signatures)`,
     );
     expect(await post(headers)).toBe(200);
     expect(lines.at(-1)).toContain('already handled');
@@ -86,6 +87,8 @@ describe('demo receiver', () => {
     expect(await post(signed(now() + 301))).toBe(401);
     expect(await post(signed(now() - 240))).toBe(204);
     expect(lines.some((line) => line.includes('Message timestamp too old (401)'))).toBe(true);
+    // Every line, a refusal's too, starts with its time.
+    for (const line of lines) expect(line).toMatch(/^2026-11-24 10:15:02 demo receiver: /);
   });
 
   it('refuses an oversized body and survives a body that is not JSON', async () => {

@@ -4,7 +4,7 @@
  * reachable from the network. Checked against what the kernel reports, not what the programs say.
  * (`test/e2e/local-runtime-lifetime.test.ts` checks every socket of a whole `npm start` the same way.)
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApiGateway } from '#local/api-gateway';
 import { startDemoReceiver } from '#local/demo-receiver';
 import { startDynamoDbLocal, startFauxqs } from '#local/emulators';
@@ -18,6 +18,7 @@ import {
 } from '../support/listeners';
 import { echoHandlers, gateways } from '../support/local-gateway';
 import { startReceiver } from '../support/receiver';
+import { testEndpoints } from '../support/resources';
 
 const stops: (() => Promise<void>)[] = [];
 
@@ -44,7 +45,7 @@ describe('listeners of the local runtime', () => {
   });
 
   it("this run's emulators (DynamoDB Local, fauxqs) listen on loopback only", () => {
-    const { dynamodb, sqs } = inject('heraldEndpoints');
+    const { dynamodb, sqs } = testEndpoints();
     expectLoopbackOnly(listenersOn(portOf(dynamodb)), 'DynamoDB Local');
     expectLoopbackOnly(listenersOn(portOf(sqs)), 'fauxqs');
   });

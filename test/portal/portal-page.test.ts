@@ -14,7 +14,7 @@ import { signAttempt, standardSignature } from '#domain/signing/signatures';
 import { generateWebhookToken, webhookKey } from '#domain/signing/webhook-token';
 import { PORTAL_SCRIPT, PORTAL_STYLE } from '#http/portal/portal-assets.generated';
 import { portalPage } from '#http/portal/portal-page';
-import { LANGUAGES, snippet } from '../../portal/src/snippets';
+import { LANGUAGES, type Language, snippet } from '../../portal/src/snippets';
 import { PORTAL_ASSETS_MODULE, renderPortalAssetsModule } from '../../scripts/portal/build';
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -65,6 +65,79 @@ describe('receiver snippets', () => {
       expect(text, language).toContain(token);
       expect(text, language).toContain('Acme');
       if (language !== 'X-Signature (Node)') expect(text, language).toContain('/hooks/herald');
+    }
+  });
+
+  it('verify, then apply each event once: its id recorded after the change, in the change’s transaction', () => {
+    // In each language, in this order: the transaction, the check for a recorded id, the change, the id's
+    // record (`record`, which appears once: nothing is remembered at verification), the commit; and the
+    // library's verification before the event is applied.
+    const cases: Readonly<Record<string, { steps: readonly string[]; record: string }>> = {
+      Node: {
+        steps: [
+          "'BEGIN",
+          'FROM herald_applied_events',
+          'change(db, event)',
+          'INSERT INTO',
+          "'COMMIT'",
+          'wh.verify(',
+          'applyOnce(event, (tx',
+        ],
+        record: 'INSERT INTO herald_applied_events',
+      },
+      Python: {
+        steps: [
+          '"BEGIN',
+          'FROM herald_applied_events',
+          'change(db, event)',
+          'INSERT INTO',
+          '"COMMIT"',
+          'wh.verify(',
+          'apply_once(event, lambda',
+        ],
+        record: 'INSERT INTO herald_applied_events',
+      },
+      Go: {
+        steps: [
+          'db.Begin()',
+          'FROM herald_applied_events',
+          'change(tx)',
+          'INSERT INTO',
+          'tx.Commit()',
+          'wh.Verify(',
+          'applyOnce(db, event.ID',
+        ],
+        record: 'INSERT INTO herald_applied_events',
+      },
+      Java: {
+        steps: [
+          'WH.verify(',
+          'setAutoCommit(false)',
+          'FROM herald_applied_events',
+          'change.apply(tx',
+          'INSERT INTO',
+          'tx.commit()',
+        ],
+        record: 'INSERT INTO herald_applied_events',
+      },
+      Ruby: {
+        steps: [
+          'DB.transaction',
+          'where(event_id:',
+          'yield event',
+          '.insert(',
+          'WH.verify(',
+          'apply_once(event) {',
+        ],
+        record: '[:herald_applied_events].insert(',
+      },
+    };
+    for (const [language, { steps, record }] of Object.entries(cases)) {
+      const text = snippet(language as Language, values);
+      const at = steps.map((step) => text.indexOf(step));
+      expect(Math.min(...at), `${language}: every step present`).toBeGreaterThanOrEqual(0);
+      expect(at, `${language}: ${steps.join(' < ')}`).toEqual([...at].sort((x, y) => x - y));
+      expect(text.split(record).length - 1, `${language}: ids recorded in one place`).toBe(1);
     }
   });
 

@@ -37,7 +37,7 @@ describe('the folder notes', () => {
   const folders = ['lambdas', ...lambdaFolders()];
 
   it('reads every folder under lambdas/', () => {
-    expect(folders).toContain('lambdas/domain/delivery');
+    expect(folders).toContain('lambdas/delivery');
     expect(folders).toContain('lambdas/http/openapi');
   });
 
@@ -88,6 +88,15 @@ describe('the checker', () => {
     ['lambdas/http/events/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
     ['lambdas/http/x.ts', "import type { EnableResult } from '../use-cases/accounts/enable-endpoint';"],
     ['lambdas/config/x.ts', "import { MAX_ATTEMPTS } from '#domain/model';"],
+    ['lambdas/delivery/order-rule.ts', "import { passGate } from './order';"],
+    ['lambdas/delivery/x-rule.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
+    ['lambdas/delivery/x-port.ts', 'export const queue = process.env.QUEUE_URL;'],
+    ['lambdas/delivery/x.ts', "import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';"],
+    ['lambdas/delivery/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
+    ['lambdas/domain/x.ts', "import { passGate } from '#delivery/order';"],
+    ['lambdas/use-cases/x.ts', "import { deliverEvent } from '#delivery/deliver-event';"],
+    ['lambdas/adapters/sqs/x.ts', "import { deliverBatch } from '#delivery/deliver-batch';"],
+    ['lambdas/http/x.ts', "import { admitSlot } from '#delivery/endpoint-health';"],
     ['lib/x.ts', "import { startRuntime } from '#local/runtime';"],
     ['lib/x.ts', "import { x } from '../test/support/wait';"],
     ['scripts/local/x.ts', "import { resolveTarget } from '#cli/target';"],
@@ -99,13 +108,19 @@ describe('the checker', () => {
     ['lambdas/domain/x.ts', "import { MAX_ATTEMPTS } from '#config/delivery';"],
     ['lambdas/domain/x.ts', "import { createHmac } from 'node:crypto';"],
     ['lambdas/domain/x.ts', '// process.env is read in config/env.ts\nconst s = "process.env";'],
-    ['lambdas/use-cases/x.ts', "import type { EventStore } from '#domain/ports';"],
+    ['lambdas/use-cases/x.ts', "import type { DeliveryLedger } from '#domain/ports';"],
     ['lambdas/handlers/x.ts', "import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';"],
     ['lambdas/handlers/x.ts', "import { getEvent } from '#use-cases/events/read-events';"],
     ['lambdas/http/openapi/x.ts', "import { MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';"],
     ['lib/x.ts', "import { API_ROUTES } from '#config/routes';"],
     ['scripts/cli/x.ts', "import { LOCAL_REGION } from '#local/emulators';"],
     ['lambdas/domain/x.ts', 'const text = "import { x } from \'#http/request\'";'],
+    ['lambdas/domain/x.ts', "import type { EndpointHealth } from '#delivery/endpoint-health-port';"],
+    ['lambdas/delivery/order.ts', "import { decideGate } from './order-rule';"],
+    ['lambdas/delivery/x-rule.ts', "import { MAX_ATTEMPTS } from '#config/delivery';"],
+    ['lambdas/adapters/sqs/x.ts', "import type { QueuePull } from '#delivery/held-invocation-port';"],
+    ['lambdas/http/x.ts', "import { MAX_CYCLES } from '#delivery/retry-rule';"],
+    ['lambdas/handlers/x.ts', "import { deliverBatch } from '#delivery/deliver-batch';"],
   ])('allows %s: %s', (file, source) => {
     expect(checkSource(file, source, aliases)).toEqual([]);
   });

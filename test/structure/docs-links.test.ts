@@ -3,15 +3,15 @@
  * (never above its root, as `../shared/…` once did), and every `#anchor` names a heading of its target.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGES = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+    .map((name) => `docs/${name.split(sep).join('/')}`),
 ];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
@@ -54,6 +54,11 @@ function brokenLinks(page: string): string[] {
 describe('documentation links', () => {
   it.each(PAGES)('%s links only to files and headings of the repository', (page) => {
     expect(brokenLinks(page)).toEqual([]);
+  });
+
+  it('reads the pages of docs/ and its folders', () => {
+    expect(PAGES).toContain('docs/design.md');
+    expect(PAGES).toContain('docs/measurements/README.md');
   });
 
   it('finds a link that leaves the repository, a missing file and a missing anchor', () => {

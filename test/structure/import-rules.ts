@@ -4,7 +4,7 @@
  * TypeScript scanner (so comments and strings never count), resolves `#alias/*` through `package.json`
  * `imports` and relative paths against the importing file, then applies {@link RULES}.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -24,8 +24,8 @@ export interface Violation {
 }
 
 interface Rule {
-  /** Folder (repo-relative, trailing `/`) whose files the rule applies to. */
-  readonly from: string;
+  /** Folder (repo-relative, trailing `/`) whose files the rule applies to, or a pattern of their paths. */
+  readonly from: string | RegExp;
   /** Why, as printed in a failure. */
   readonly says: string;
   /** True when the import breaks the rule. */
@@ -39,6 +39,26 @@ const under =
 
 const AWS_OR_HTTP_PACKAGE =
   /^(@aws-sdk\/|@aws-lambda-powertools\/|@middy\/|aws-lambda$|aws-cdk-lib|node:https?$|https?$)/;
+
+/** The delivery wing's pure files: each concept's rule (`<concept>-rule.ts`) and port (`*-port.ts`). */
+const DELIVERY_PURE = /^lambdas\/delivery\/[^/]+-(rule|port)\.ts$/;
+
+/**
+ * Pure code may import pure code (`domain/`, the delivery wing's rules and ports) and `config/` (not
+ * `config/env`), and no AWS or HTTP package.
+ */
+const impure = (target: ImportTarget): boolean =>
+  target.kind === 'package'
+    ? AWS_OR_HTTP_PACKAGE.test(target.name)
+    : target.path === 'lambdas/config/env.ts' ||
+      (target.path.startsWith('lambdas/') &&
+        !target.path.startsWith('lambdas/domain/') &&
+        !target.path.startsWith('lambdas/config/') &&
+        !DELIVERY_PURE.test(target.path));
+
+/** The delivery wing's orchestration: every file of it but its rules and ports. */
+const deliveryOrchestration = (target: ImportTarget): boolean =>
+  target.kind === 'file' && target.path.startsWith('lambdas/delivery/') && !DELIVERY_PURE.test(target.path);
 
 /** The rules; a file under several `from` folders obeys all of them. */
 export const RULES: readonly Rule[] = [
@@ -58,29 +78,38 @@ export const RULES: readonly Rule[] = [
   },
   {
     from: 'lambdas/domain/',
-    says: 'domain imports only domain/ and config/ (not config/env), no AWS or HTTP package',
-    forbids: (target) =>
-      target.kind === 'package'
-        ? AWS_OR_HTTP_PACKAGE.test(target.name)
-        : target.path === 'lambdas/config/env.ts' ||
-          (target.path.startsWith('lambdas/') &&
-            !target.path.startsWith('lambdas/domain/') &&
-            !target.path.startsWith('lambdas/config/')),
+    says: 'domain imports pure code (domain/, delivery rules and ports), config/ but env, no AWS or HTTP',
+    forbids: impure,
+  },
+  {
+    from: DELIVERY_PURE,
+    says: 'a delivery rule or port is pure: domain/, delivery rules and ports, config/ but env; no AWS, HTTP',
+    forbids: impure,
+  },
+  {
+    from: 'lambdas/delivery/',
+    says: 'the delivery wing sees ports, not use-cases/, http/, handlers/ or adapters/',
+    forbids: under('lambdas/use-cases/', 'lambdas/http/', 'lambdas/handlers/', 'lambdas/adapters/'),
   },
   {
     from: 'lambdas/use-cases/',
-    says: 'use-cases see ports, not http/, handlers/ or adapters/',
-    forbids: under('lambdas/http/', 'lambdas/handlers/', 'lambdas/adapters/'),
+    says: 'use-cases see ports and delivery rules, not http/, handlers/, adapters/ or delivery orchestration',
+    forbids: (target) =>
+      under('lambdas/http/', 'lambdas/handlers/', 'lambdas/adapters/')(target) ||
+      deliveryOrchestration(target),
   },
   {
     from: 'lambdas/adapters/',
-    says: 'adapters import no use-cases or handlers',
-    forbids: under('lambdas/use-cases/', 'lambdas/handlers/'),
+    says: 'adapters import no use-cases, delivery orchestration or handlers',
+    forbids: (target) =>
+      under('lambdas/use-cases/', 'lambdas/handlers/')(target) || deliveryOrchestration(target),
   },
   {
     from: 'lambdas/http/',
-    says: 'http sits beside the use-cases: it imports no use-cases, adapters or handlers',
-    forbids: under('lambdas/use-cases/', 'lambdas/adapters/', 'lambdas/handlers/'),
+    says: 'http sits beside the use-cases: no use-cases, delivery orchestration, adapters or handlers',
+    forbids: (target) =>
+      under('lambdas/use-cases/', 'lambdas/adapters/', 'lambdas/handlers/')(target) ||
+      deliveryOrchestration(target),
   },
   {
     from: 'scripts/local/',
@@ -90,7 +119,7 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** Source that may not mention `process.env`, beyond what the import rules say. */
-const NO_PROCESS_ENV = 'lambdas/domain/';
+const NO_PROCESS_ENV = ['lambdas/domain/', 'lambdas/delivery/'];
 
 /** `package.json` `imports` (`#x/*` → `./dir/*.ts`). */
 export type AliasMap = Readonly<Record<string, string>>;
@@ -125,13 +154,14 @@ export function checkSource(file: string, source: string, aliases: AliasMap): Vi
   for (const specifier of importSpecifiers(source)) {
     const target = resolveSpecifier(file, specifier, aliases);
     for (const rule of RULES) {
-      if (file.startsWith(rule.from) && rule.forbids(target)) {
+      const applies = typeof rule.from === 'string' ? file.startsWith(rule.from) : rule.from.test(file);
+      if (applies && rule.forbids(target)) {
         violations.push({ file, specifier, rule: rule.says });
       }
     }
   }
-  if (file.startsWith(NO_PROCESS_ENV) && readsProcessEnv(source)) {
-    violations.push({ file, specifier: 'process.env', rule: 'domain reads no environment' });
+  if (NO_PROCESS_ENV.some((folder) => file.startsWith(folder)) && readsProcessEnv(source)) {
+    violations.push({ file, specifier: 'process.env', rule: 'domain and delivery read no environment' });
   }
   return violations;
 }
@@ -164,6 +194,43 @@ export function checkTree(root: string, folders: readonly string[]): Violation[]
   );
 }
 
+/**
+ * Everything `file` (repo-relative) reaches through its imports, itself included: repository files as
+ * `file:<path>`, packages as `package:<name>`. A file that does not exist ends its branch. `read` caches
+ * each file's direct imports, so closures of many files share the parsing.
+ */
+export function importClosure(
+  root: string,
+  file: string,
+  aliases: AliasMap,
+  read: Map<string, readonly ImportTarget[]> = new Map(),
+): Set<string> {
+  const direct = (path: string): readonly ImportTarget[] => {
+    let targets = read.get(path);
+    if (!targets) {
+      const full = join(root, path);
+      targets = existsSync(full)
+        ? importSpecifiers(readFileSync(full, 'utf8')).map((specifier) =>
+            resolveSpecifier(path, specifier, aliases),
+          )
+        : [];
+      read.set(path, targets);
+    }
+    return targets;
+  };
+  const reached = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (reached.has(`file:${next}`)) continue;
+    reached.add(`file:${next}`);
+    for (const target of direct(next)) {
+      if (target.kind === 'file') pending.push(target.path);
+      else reached.add(`package:${target.name}`);
+    }
+  }
+  return reached;
+}
+
 /** The project root (two levels above this file). */
 export const PROJECT_ROOT = dirname(dirname(import.meta.dirname));
 
@@ -178,4 +245,58 @@ export function readsProcessEnv(source: string): boolean {
     if (tokens.slice(-3).join(' ') === 'process . env') return true;
   }
   return false;
+}
+
+/**
+ * The import graph of the source files under `folders` of `root`: each file with the files of that set
+ * it imports (type-only imports and `export … from` included; packages and files elsewhere left out).
+ */
+export function importGraph(root: string, folders: readonly string[]): Map<string, string[]> {
+  const aliases = readAliases(root);
+  const files = sourceFiles(root, folders);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importSpecifiers(readFileSync(join(root, file), 'utf8'))
+      .map((specifier) => resolveSpecifier(file, specifier, aliases))
+      .flatMap((target) => (target.kind === 'file' && known.has(target.path) ? [target.path] : []));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/**
+ * The import cycles of `graph`: its strongly connected components (Tarjan) of two files or more, and any
+ * file that imports itself; each cycle's files sorted, the cycles sorted by their first file.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
 }

@@ -33,6 +33,7 @@ export const record: EventRecord = {
   webhookStatus: 'success',
   webhookRetries: 2,
   cycleBase: 0,
+  cycles: 1,
   deliveries: [
     {
       deliveredAt: '2026-11-21T12:34:57.100Z',

@@ -1,7 +1,8 @@
 /**
- * Vitest global setup: starts DynamoDB Local (in-memory) and fauxqs once per run, or reuses emulators
- * named by `HERALD_TEST_DYNAMODB_ENDPOINT` / `HERALD_TEST_SQS_ENDPOINT`, and hands their endpoints to
- * the test files through `provide`/`inject`.
+ * Global setup of the `emulators` project (`vitest.config.ts`; the others have none): starts DynamoDB
+ * Local (in-memory) and fauxqs once per run, or reuses emulators named by
+ * `HERALD_TEST_DYNAMODB_ENDPOINT` / `HERALD_TEST_SQS_ENDPOINT`, and hands their endpoints to the
+ * project's test files through `provide`/`inject`.
  */
 import type { TestProject } from 'vitest/node';
 import {

@@ -4,9 +4,9 @@
  */
 import { expect } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
-import { pullSettings } from '#domain/delivery/held-invocation';
+import type { BatchDeps } from '#delivery/deliver-batch';
+import { pullSettings } from '#delivery/held-invocation-rule';
 import type { SendResult } from '#domain/ports';
-import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
 import { type DeliveryWorld, deliveryWorld } from './fakes/delivery-deps';
 import { answer, ok } from './fakes/webhook-sender';
 

@@ -7,7 +7,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import type { OpenApiDocument, OperationObject, ResponseObject } from '#http/openapi/objects';
 import { METHOD_NOT_ALLOWED, ROUTE_NOT_FOUND } from '#http/openapi/problems';
-import type { JsonSchema } from '#http/openapi/schemas';
+import type { JsonSchema } from '#http/schema';
 
 /** A response as a test observed it. */
 export interface ResponseSample {

@@ -13,7 +13,7 @@ import type { AwsKey } from '#cli/target';
 import { sigv4Headers } from './e2e-http';
 
 /**
- * Where screenshots go: `PORTAL_SCREENSHOTS` (the README's `docs/screenshots` when refreshing them),
+ * Where screenshots go: `PORTAL_SCREENSHOTS` (`docs/screenshots` when refreshing them),
  * otherwise a temporary folder, so a test run leaves the work tree clean.
  */
 export const SCREENSHOT_DIR = process.env.PORTAL_SCREENSHOTS ?? join(tmpdir(), 'herald-portal-screenshots');

@@ -12,7 +12,7 @@ import { waitFor } from './wait';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-/** A fenced code block of README.md. */
+/** A fenced code block of a Markdown page (README.md unless given another). */
 export interface ReadmeBlock {
   /** The info string's first word: `sh`, `python`… */
   readonly language: string;
@@ -26,7 +26,7 @@ export function walkThroughBlocks(
   return taggedBlocks('walk-through', markdown);
 }
 
-/** The blocks whose info string carries the word `tag` (e.g. a receiver snippet's), in README order. */
+/** The blocks whose info string carries the word `tag` (e.g. a receiver snippet's), in page order. */
 export function taggedBlocks(
   tag: string,
   markdown: string = readFileSync(join(ROOT, 'README.md'), 'utf8'),

@@ -1,10 +1,11 @@
 /**
- * Runs the README's receiver snippets (code blocks tagged with a snippet name) as a receiver would: the
+ * Runs the receiver snippets of `docs/receiver-security.md` (code blocks tagged with a snippet name) as a
+ * receiver would: the
  * Node one imported from a temporary module, the Python one by `python3`, each fed webhooks as a real
  * receiver got them (headers and raw body) and answering what its function returns.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, taggedBlocks } from './readme-walkthrough';
@@ -16,13 +17,18 @@ export interface SnippetCall {
   readonly bodyArg: number;
 }
 
+/** The page whose snippets these are. */
+const PAGE = 'docs/receiver-security.md';
+
 function block(tag: string, language: string): string {
-  const found = taggedBlocks(tag).find((b) => b.language === language);
-  if (!found) throw new Error(`README has no ${language} block tagged ${tag}`);
+  const found = taggedBlocks(tag, readFileSync(join(ROOT, PAGE), 'utf8')).find(
+    (b) => b.language === language,
+  );
+  if (!found) throw new Error(`${PAGE} has no ${language} block tagged ${tag}`);
   return found.code;
 }
 
-/** Calls the exported function `name` of the README's `js` block tagged `tag`, once per call. */
+/** Calls the exported function `name` of the page's `js` block tagged `tag`, once per call. */
 export async function runNodeSnippet(tag: string, name: string, calls: readonly SnippetCall[]) {
   // Inside the project, so the snippet's own imports (`jose`) resolve as in a receiver's project.
   const cache = join(ROOT, 'node_modules', '.cache');
@@ -44,7 +50,7 @@ export async function runNodeSnippet(tag: string, name: string, calls: readonly 
   }
 }
 
-/** Calls the function `name` of the README's `python` block tagged `tag` with `python3`, once per call. */
+/** Calls the function `name` of the page's `python` block tagged `tag` with `python3`, once per call. */
 export function runPythonSnippet(tag: string, name: string, calls: readonly SnippetCall[]): unknown[] {
   const driver = `${block(tag, 'python')}
 import base64 as _b64, json as _json, sys as _sys

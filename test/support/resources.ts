@@ -48,7 +48,11 @@ export interface IsolatedResourcesOptions {
  * own worker process, so this does not leak between files.
  */
 export function testEndpoints(): LocalEndpoints {
-  const endpoints = inject('heraldEndpoints');
+  // Typed as always given, but only the `emulators` project's global setup provides it.
+  const endpoints: LocalEndpoints | undefined = inject('heraldEndpoints');
+  if (!endpoints) {
+    throw new Error('This test file needs the emulators: list it in NEEDS_EMULATORS (vitest.config.ts)');
+  }
   applyLocalAwsEnv(endpoints);
   return endpoints;
 }

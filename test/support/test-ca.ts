@@ -1,7 +1,7 @@
 /**
  * A throwaway certificate authority made by the `openssl` CLI in a private temporary directory: a CA,
- * a server certificate for 127.0.0.1 and client certificates it signs (EC P-256, quick to make). For
- * mutual-TLS tests; nothing is kept.
+ * a server certificate for 127.0.0.1 and client certificates it signs (EC P-256 unless asked otherwise,
+ * quick to make). For mutual-TLS tests; nothing is kept.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,21 +14,43 @@ export interface Issued {
   readonly key: string;
 }
 
+/** How a certificate is made beyond its name. */
+export interface IssueOptions {
+  /** Adds the 127.0.0.1 address and `serverAuth`. */
+  readonly server?: boolean;
+  readonly days?: number;
+  /** The whole subject DN in openssl's `/K=V/…` form, instead of `/CN=<name>`. */
+  readonly dn?: string;
+  /**
+   * The certificate's key: `openssl genpkey` arguments (default: EC P-256), e.g. `rsa_keygen_bits:1024`,
+   * or a PEM private key made elsewhere (a DSA key, say, which genpkey makes only from parameters).
+   */
+  readonly key?: readonly string[] | string;
+}
+
 /** The CA, what it issues, and its removal. */
 export interface TestCa extends Issued {
-  /** A certificate for `subject` (a CN), signed by the CA; `server` adds the 127.0.0.1 address. */
-  issue(name: string, options?: { server?: boolean; days?: number }): Issued;
+  /** A certificate for `subject` (a CN), signed by the CA. */
+  issue(name: string, options?: IssueOptions): Issued;
   remove(): void;
 }
 
-/** Makes a CA named `name`. */
-export function createTestCa(name = 'Herald Test CA'): TestCa {
+/** The key of the CA and of its certificates unless {@link IssueOptions.key} says otherwise. */
+const EC_P256 = ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+
+/** Makes a CA named `name` (or with the whole subject `options.dn`, and the key `options.key`). */
+export function createTestCa(
+  name = 'Herald Test CA',
+  options: Pick<IssueOptions, 'dn' | 'key'> = {},
+): TestCa {
   const dir = mkdtempSync(join(tmpdir(), 'herald-ca-'));
   const path = (file: string) => join(dir, file);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const newKey = (file: string) =>
-    openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', path(file));
-  newKey('ca.key');
+  const newKey = (file: string, key: readonly string[] | string = EC_P256) =>
+    typeof key === 'string'
+      ? writeFileSync(path(file), key, { mode: 0o600 })
+      : openssl('genpkey', ...key, '-out', path(file));
+  newKey('ca.key', options.key);
   openssl(
     'req',
     '-x509',
@@ -36,7 +58,7 @@ export function createTestCa(name = 'Herald Test CA'): TestCa {
     '-key',
     'ca.key',
     '-subj',
-    `/CN=${name}`,
+    options.dn ?? `/CN=${name}`,
     '-days',
     '2',
     '-out',
@@ -53,8 +75,9 @@ export function createTestCa(name = 'Herald Test CA'): TestCa {
     issue(subject, options = {}) {
       serial += 1;
       const base = `leaf-${serial}`;
-      newKey(`${base}.key`);
-      openssl('req', '-new', '-key', `${base}.key`, '-subj', `/CN=${subject}`, '-out', `${base}.csr`);
+      newKey(`${base}.key`, options.key);
+      const dn = options.dn ?? `/CN=${subject}`;
+      openssl('req', '-new', '-key', `${base}.key`, '-subj', dn, '-out', `${base}.csr`);
       writeFileSync(
         path(`${base}.ext`),
         options.server

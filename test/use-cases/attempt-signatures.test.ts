@@ -7,8 +7,8 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { WebhookRequest } from '#domain/ports';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';

@@ -4,8 +4,8 @@
  * and `webhook_retries` always equals the number of recorded attempts.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import { ConflictError } from '#domain/errors';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';

@@ -51,10 +51,12 @@ describe('deleteAccount', () => {
     expect((await directory.listAccounts(orgId, { page: 1, perPage: 100 })).accounts).toEqual([
       expect.objectContaining({ iban: OTHER_IBAN }),
     ]);
+    // The tombstone keeps the log's latest sequence: the account, created again, continues above it.
     expect(await directory.getAccountTombstone(IBAN)).toEqual({
       iban: IBAN,
       orgId,
       deletedAt: '2026-11-21T12:00:00.000Z',
+      sequenceFloor: 2,
     });
     expect(events.events.size).toBe(2);
   });

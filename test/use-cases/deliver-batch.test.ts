@@ -3,10 +3,10 @@
  * kept, postponed, replaced by a fresh message, dropped or reconciled.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeDeliveryMessage } from '#domain/delivery/message';
+import { reconcileBatch } from '#delivery/dead-letter';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { encodeDeliveryMessage } from '#domain/delivery-message';
 import type { QueueMessage } from '#domain/ports';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
 import { answer } from '../support/fakes/webhook-sender';

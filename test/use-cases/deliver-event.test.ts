@@ -3,8 +3,8 @@
  * and the stamp of each attempt.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
 import { webhookTokenId } from '#domain/signing/webhook-token';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 
@@ -34,6 +34,27 @@ describe('deliverEvent', () => {
     expect(w.sender.requests[0]?.headers['webhook-timestamp']).toBe(
       String(Date.parse('2026-11-20T10:00:00Z') / 1000),
     );
+  });
+
+  it("sends to the URL as saved, but records it with its query's values masked", async () => {
+    const w = deliveryWorld();
+    const account = w.directory.accounts.get(w.iban);
+    if (!account) throw new Error('no account');
+    const url = 'https://hooks.example.com/herald?token=s3cret&tenant=acme';
+    w.directory.accounts.set(w.iban, { ...account, webhookUrl: url });
+    w.events.seed({ id: 'e1' });
+    w.events.seed({ id: 'e2' });
+    w.sender.answer = () => answer(500);
+    await deliverEvent(w.deps, { id: 'e1' });
+    // An attempt Herald could not make is recorded with the URL masked the same.
+    const throwing = { send: () => Promise.reject(new Error(`could not reach ${url}`)) };
+    await deliverEvent({ ...w.deps, sender: throwing }, { id: 'e2' });
+    expect(w.sender.requests.map((r) => r.url)).toEqual([url]);
+    for (const id of ['e1', 'e2']) {
+      const stored = w.events.events.get(id);
+      expect(stored?.deliveries[0]?.url).toBe('https://hooks.example.com/herald?token=***&tenant=***');
+      expect(JSON.stringify(stored)).not.toContain('s3cret');
+    }
   });
 
   it('schedules a retry after a failure and records the due time', async () => {

@@ -4,8 +4,8 @@
  * changed webhook URL or a rotated token applies to the very next attempt.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverBatch } from '#delivery/deliver-batch';
 import { webhookTokenId } from '#domain/signing/webhook-token';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';

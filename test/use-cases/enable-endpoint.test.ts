@@ -90,7 +90,7 @@ describe('enableEndpoint', () => {
         webhookStatus: 'skipped',
         triggeredAt: at(i),
         account: mine ? w.iban : other,
-        webhookRetries: full ? 60 : 0,
+        ...(full ? { webhookRetries: 60, cycleBase: 40, cycles: 3 } : {}),
       });
       if (mine) ours.push(id);
     }
@@ -118,7 +118,13 @@ describe('enableEndpoint', () => {
     const w = deliveryWorld();
     w.events.seed({ id: 'older', webhookStatus: 'skipped', triggeredAt: '2026-11-20T08:00:00.000Z' });
     for (let i = 0; i < RESET_CHUNK; i++) {
-      w.events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60 });
+      w.events.seed({
+        id: `full${i}`,
+        webhookStatus: 'failed',
+        webhookRetries: 60,
+        cycleBase: 40,
+        cycles: 3,
+      });
     }
     const deps = { health: w.health, events: w.events, queue: w.queue, now: w.clock.now };
     expect((await enableEndpoint(deps, 'org-1', w.iban, since('2026-11-20 00:00:00'))).queued).toEqual([

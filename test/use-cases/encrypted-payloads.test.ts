@@ -3,17 +3,17 @@
  * JWE (`RSA-OAEP-256`, `A256GCM`), `application/jose`, signed over the bytes sent, decrypted here with
  * `jose` to the event's JSON; the stored event stays plain; the material is read once per batch and only
  * for accounts that have some; absent keeps, null removes; an account that asked for encryption never
- * gets plain JSON.
+ * gets plain JSON (without its key the attempt fails, recorded, and nothing is sent).
  */
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { deliverEvent } from '#delivery/deliver-event';
 import { ValidationError } from '#domain/errors';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
 import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store';
@@ -87,13 +87,22 @@ describe('encrypted payloads', () => {
     ]);
   });
 
-  it('never fall back to plain JSON when the key is missing: nothing is sent', async () => {
+  it('never fall back to plain JSON when the key is missing: nothing is sent, the attempt fails saying why', async () => {
     const w = world();
     await encrypt(w);
     w.store.items.delete(w.iban);
     w.events.seed({ id: 'e1' });
-    await expect(deliverEvent(w.deps, { id: 'e1' })).rejects.toThrow(/encrypted payloads/);
+    expect(await deliverEvent(w.deps, { id: 'e1' })).toMatchObject({ kind: 'retry' });
     expect(w.sender.requests).toHaveLength(0);
+    expect(w.events.events.get('e1')).toMatchObject({
+      webhookRetries: 1,
+      deliveries: [
+        {
+          responseStatus: 0,
+          responseBody: 'not sent: the endpoint asks for encrypted payloads, but its key is not available',
+        },
+      ],
+    });
   });
 
   it('keep the key when the field is absent, remove it with null, and refuse a bad key before any write', async () => {

@@ -3,13 +3,22 @@
  * recording, lets one probe through, closes on its success; Retry-After, 410 and auto-disable.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
+import { deliverEvent } from '#delivery/deliver-event';
+import type { Account } from '#domain/model';
+import { renderTimestamp } from '#domain/time';
+import { toAccountView } from '#http/accounts/account-view';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 
 /** Seeds `n` pending events e0…e(n-1) with no attempts. */
 function seed(w: DeliveryWorld, n: number): string[] {
   return Array.from({ length: n }, (_, i) => w.events.seed({ id: `e${i}` }).id);
+}
+
+async function account(w: DeliveryWorld): Promise<Account> {
+  const read = await w.directory.getAccount(w.iban);
+  if (!read) throw new Error('no account');
+  return read;
 }
 
 function expectCountsConsistent(w: DeliveryWorld): void {
@@ -66,6 +75,36 @@ describe('circuit breaker', () => {
     w.sender.send = original;
     expect((await deliverEvent(w.deps, { id: 'e5' })).kind).toBe('delivered');
     expectCountsConsistent(w);
+  });
+
+  it('shows when the endpoint recovered: set by the success that makes it healthy, by no other success', async () => {
+    const w = deliveryWorld({ slowMs: 1000 });
+    seed(w, 4);
+    w.sender.answer = () => answer(500);
+    await deliverEvent(w.deps, { id: 'e0' });
+    expect(w.health.get(w.iban).recoveredAt).toBeUndefined();
+    // A slow success leaves it degraded: no recovery yet.
+    w.clock.advance(1000);
+    w.sender.answer = () => ok(1500);
+    await deliverEvent(w.deps, { id: 'e1' });
+    expect(w.health.get(w.iban)).toMatchObject({ state: 'degraded', consecutiveFailures: 0 });
+    expect(w.health.get(w.iban).recoveredAt).toBeUndefined();
+    w.clock.advance(1000);
+    const recovery = w.clock.iso();
+    w.sender.answer = () => ok(20);
+    await deliverEvent(w.deps, { id: 'e2' });
+    expect(w.health.get(w.iban)).toMatchObject({ state: 'healthy', recoveredAt: recovery });
+    // Healthy again: the next success writes nothing, so the recovery stays what the API shows.
+    const writes = w.health.writes.length;
+    w.clock.advance(1000);
+    await deliverEvent(w.deps, { id: 'e3' });
+    expect(w.health.writes).toHaveLength(writes);
+    expect(
+      toAccountView(await account(w), 'https://api.example.com', { fullUrl: true }).webhook_health,
+    ).toMatchObject({
+      state: 'healthy',
+      recovered_at: renderTimestamp(recovery),
+    });
   });
 
   it('reopens for twice as long after a failed probe, up to the maximum', async () => {
@@ -140,7 +179,7 @@ describe('circuit breaker', () => {
     expect(v.health.writes).not.toContain('endpoint-id');
   });
 
-  it('records the attempt when the health write fails (account deleted mid-flight), and reports it', async () => {
+  it('records the attempt when the account is deleted mid-flight: its health writes are dropped, not errors', async () => {
     const w = deliveryWorld();
     seed(w, 2);
     w.sender.answer = () => {
@@ -150,9 +189,9 @@ describe('circuit breaker', () => {
     };
     const outcome = await deliverEvent(w.deps, { id: 'e0' });
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
-    expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
+    expect(outcome).not.toHaveProperty('endpointError');
     expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
-    // 410: disabling throws too, yet the event settles failed with the attempt that showed it.
+    // 410: the disable is dropped too, and the event settles failed with the attempt that showed it.
     w.directory.addAccount({ iban: w.iban, webhookUrl: 'https://hooks.example.com/herald' });
     w.sender.answer = () => {
       void w.directory.deleteAccount({ iban: w.iban, orgId: 'org-1', deletedAt: w.clock.iso() });
@@ -162,6 +201,19 @@ describe('circuit breaker', () => {
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 1 });
     expect(w.health.writes).toEqual(['record-failure', 'disable']);
     expectCountsConsistent(w);
+  });
+
+  it('records the attempt when the health write fails (throttled), and reports it', async () => {
+    const w = deliveryWorld();
+    seed(w, 1);
+    w.sender.answer = () => answer(500);
+    w.health.recordAttempt = async () => {
+      throw new Error('ProvisionedThroughputExceeded');
+    };
+    const outcome = await deliverEvent(w.deps, { id: 'e0' });
+    expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
+    expect('endpointError' in outcome && outcome.endpointError).toBeInstanceOf(Error);
+    expect(w.events.events.get('e0')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
   });
 
   it('acts on an enable at once: the next batch reads the account fresh, with no confirming read', async () => {

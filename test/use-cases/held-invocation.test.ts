@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
+import { deliverBatch } from '#delivery/deliver-batch';
 import type { SendResult } from '#domain/ports';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { message } from '../support/fakes/delivery-queue';
 import { answer, ok } from '../support/fakes/webhook-sender';
 import {

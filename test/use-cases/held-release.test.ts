@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
-import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
-import { RELEASE_MARGIN_MS } from '#domain/delivery/held-invocation';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
+import { RELEASE_MARGIN_MS } from '#delivery/held-invocation-rule';
 import type { QueueMessage } from '#domain/ports';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { message } from '../support/fakes/delivery-queue';
 import { answer } from '../support/fakes/webhook-sender';
 import { expectInvariants, HANGING_IBAN, heldWorld, until } from '../support/held-world';

@@ -4,9 +4,10 @@
  * switch to ordered on a long history, and concurrent accounts untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { ORDER_GATE_FIRST_WINDOW, ORDER_GATE_WINDOW, ORDER_GATE_WINDOWS } from '#domain/delivery/order-gate';
+import { deliverEvent } from '#delivery/deliver-event';
+import type { DeliveryOutcome } from '#delivery/delivery-outcome';
+import { ORDER_GATE_FIRST_WINDOW, ORDER_GATE_WINDOW, ORDER_GATE_WINDOWS } from '#delivery/order-rule';
 import type { Account } from '#domain/model';
-import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOLE_WAIT_MS } from '#config/limits';
-import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
+import { deliverEvent } from '#delivery/deliver-event';
+import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 
 /** An ordered account whose log holds events (ids `e<n>`) at `sequences`, ticketed now. */

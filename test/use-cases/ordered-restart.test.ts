@@ -3,8 +3,9 @@
  * each race is interleaved with explicit promises. The watermark only moves within one order epoch.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverEvent } from '#delivery/deliver-event';
+import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import type { Account } from '#domain/model';
-import { type DeliveryOutcome, deliverEvent } from '#use-cases/delivery/deliver-event';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { replayAccount } from '#use-cases/events/replay';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';

@@ -4,10 +4,10 @@
  * that still holds an organization's events cannot be assigned to another one, and erasing releases it.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverBatch } from '#delivery/deliver-batch';
 import { ConflictError } from '#domain/errors';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';

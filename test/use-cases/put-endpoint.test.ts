@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkTlsMaterial } from '#adapters/http/client-tls';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -36,6 +37,7 @@ function world(owner = 'org-1') {
     endpointSecrets: store,
     sealer,
     policy: 'allow-http' as const,
+    checkTls: checkTlsMaterial,
     now: Date.now,
   };
   return { directory, events, store, sealer, deps };
@@ -217,5 +219,53 @@ describe('putting an endpoint', () => {
       await putEndpoint(w.deps, { ...own, webhookUrl: null, security: certificate, mayCreate: false });
       expect(w.directory.accounts.get(IBAN)?.endpointSecurity?.tlsClient).toBeDefined();
     });
+  });
+
+  it('refuses a certificate the sender could not use before sealing its key, and keeps what is stored', async () => {
+    const w = world();
+    const base = { orgId: 'org-1', iban: IBAN, webhookUrl: 'https://old.example.com/h', mayCreate: false };
+    await putEndpoint(w.deps, { ...base, security: certificate });
+    const stored = w.store.items.get(IBAN)?.secrets.tlsClient;
+    const sealed = w.sealer.calls.sealed;
+    // An RSA key of 1024 bits: refused by the rule, whatever this runtime's OpenSSL would allow.
+    const weak = ca.issue('weak-client', { key: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] });
+    const refused = putEndpoint(w.deps, {
+      ...base,
+      security: { tlsClientCertificate: weak.cert, tlsClientKey: weak.key },
+    });
+    await expect(refused).rejects.toMatchObject({
+      params: [
+        {
+          name: 'tls_client_certificate',
+          reason: expect.stringMatching(
+            /has an RSA key of 1024 bits, which TLS cannot use; allowed: RSA keys/,
+          ),
+        },
+      ],
+    });
+    // Whatever else the runtime's TLS refuses, as the sender would build it: the PKCS #8 key it opens.
+    const seen: unknown[] = [];
+    const refusing = {
+      ...w.deps,
+      checkTls: (tls: unknown) => {
+        seen.push(tls);
+        throw new ValidationError('tls_client_certificate', 'this runtime refuses it');
+      },
+    };
+    const other = ca.issue('other-client');
+    await expect(
+      putEndpoint(refusing, {
+        ...base,
+        security: { tlsClientCertificate: other.cert, tlsClientKey: other.key },
+      }),
+    ).rejects.toThrow(/this runtime refuses it/);
+    expect(seen).toEqual([{ cert: other.cert, key: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----/) }]);
+    await expect(putEndpoint(refusing, { ...base, security: { tlsCaCertificate: ca.cert } })).rejects.toThrow(
+      /this runtime refuses it/,
+    );
+    expect(seen[1]).toEqual({ ca: ca.cert });
+    expect(w.sealer.calls.sealed).toBe(sealed);
+    expect(w.store.items.get(IBAN)?.secrets.tlsClient).toEqual(stored);
+    expect(w.store.items.get(IBAN)?.secrets.tlsCa).toBeUndefined();
   });
 });

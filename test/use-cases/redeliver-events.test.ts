@@ -5,12 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { RESET_CHUNK } from '#config/limits';
 import { ConflictError, NotFoundError } from '#domain/errors';
+import type { DeliveryAttempt } from '#domain/model';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { fakeClock } from '../support/fakes/clock';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
+
+function answered(status: number): DeliveryAttempt {
+  return {
+    deliveredAt: '2026-11-20T09:00:01.000Z',
+    responseStatus: status,
+    responseBody: '',
+    responseTimeMs: 5,
+  };
+}
 
 function world() {
   const events = new InMemoryEventStore();
@@ -35,7 +45,7 @@ describe('redeliverEvent', () => {
 
   it('refuses a fourth cycle and one under way, and hides other organizations’ events', async () => {
     const { events, deps, clock } = world();
-    events.seed({ id: 'full', webhookStatus: 'failed', webhookRetries: 60 });
+    events.seed({ id: 'full', webhookStatus: 'failed', webhookRetries: 60, cycleBase: 40, cycles: 3 });
     events.seed({ id: 'done', webhookStatus: 'success' });
     events.seed({ id: 'busy', webhookRetries: 2, leaseUntil: clock.now() + 60_000 });
     events.seed({ id: 'theirs', orgId: 'org-2', webhookStatus: 'failed' });
@@ -48,6 +58,39 @@ describe('redeliverEvent', () => {
     await expect(redeliverEvent(deps, 'org-1', 'theirs')).rejects.toThrow(NotFoundError);
     await expect(redeliverEvent(deps, 'org-1', 'their-pending')).rejects.toThrow(NotFoundError);
     expect(events.events.get('their-pending')?.nextAttemptAt).toBe(clock.now() + 1e6);
+  });
+
+  it('gives a delivered event two more cycles, one attempt each, and refuses a fourth', async () => {
+    const { events, queue, deps } = world();
+    const delivered = events.seed({ id: 'e1', webhookStatus: 'success', webhookRetries: 1 });
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+      expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'pending', cycles: cycle });
+      await events.recordAttempt(delivered, answered(200), 'success');
+    }
+    await expect(redeliverEvent(deps, 'org-1', 'e1')).rejects.toThrow(/used all 3 delivery cycles/);
+    expect(queue.sent).toHaveLength(2);
+    expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 3, cycles: 3 });
+  });
+
+  it('counts no cycle that sent nothing: a skipped event keeps its three for when it can be delivered', async () => {
+    const { events, queue, deps } = world();
+    const skipped = events.seed({ id: 'e1', webhookStatus: 'skipped' });
+    for (let reset = 0; reset < 5; reset++) {
+      expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: ['e1'], more: false });
+      // The consumer finds no URL again: skipped, nothing sent.
+      await events.settlePending(skipped, 'skipped');
+    }
+    expect(events.events.get('e1')).toMatchObject({ webhookRetries: 0, cycles: 1 });
+    expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+    await events.recordAttempt(skipped, answered(200), 'success');
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+      await events.recordAttempt(skipped, answered(200), 'success');
+    }
+    await expect(redeliverEvent(deps, 'org-1', 'e1')).rejects.toThrow(ConflictError);
+    expect(events.events.get('e1')).toMatchObject({ webhookRetries: 3, cycles: 3 });
+    expect(queue.sent).toHaveLength(8);
   });
 
   it('brings a pending event’s next attempt forward to now with one write and one message', async () => {
@@ -91,13 +134,25 @@ describe('resetWebhooks and requeuePending', () => {
     events.seed({ id: 'older', webhookStatus: 'failed', webhookRetries: 20, triggeredAt: at(0) });
     // Newer than it, more than a chunk: events that used all three cycles.
     for (let i = 0; i < RESET_CHUNK; i++) {
-      events.seed({ id: `full${i}`, webhookStatus: 'failed', webhookRetries: 60, triggeredAt: at(1) });
+      events.seed({
+        id: `full${i}`,
+        webhookStatus: 'failed',
+        webhookRetries: 60,
+        cycleBase: 40,
+        cycles: 3,
+        triggeredAt: at(1),
+      });
     }
     expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: [], more: true });
     expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: ['older'], more: false });
     expect(await resetWebhooks(deps, 'org-1')).toEqual({ queued: [], more: false });
     expect(events.writes.filter((write) => write === 'LeaveStatusIndexes')).toHaveLength(RESET_CHUNK);
-    expect(events.events.get('full0')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 60 });
+    expect(events.events.get('full0')).toMatchObject({
+      webhookStatus: 'failed',
+      webhookRetries: 60,
+      cycleBase: 40,
+      cycles: 3,
+    });
   });
 
   it('requeues pending events triggered up to a time', async () => {

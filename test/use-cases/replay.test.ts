@@ -6,12 +6,19 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_READ_MAX_BODY_BYTES, REPLAY_CHUNK } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
+import type { DeliveryAttempt } from '#domain/model';
 import { replayAccount, replayAnyAccount } from '#use-cases/events/replay';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const IBAN = 'DE89370400440532013000';
+const delivered: DeliveryAttempt = {
+  deliveredAt: '2026-11-20T09:00:01.000Z',
+  responseStatus: 200,
+  responseBody: '',
+  responseTimeMs: 5,
+};
 
 function world(ordered = false) {
   const events = new InMemoryEventStore();
@@ -34,7 +41,15 @@ describe('replayAccount', () => {
     events.seed({ id: 'e3', account: IBAN, sequence: 3, webhookStatus: 'failed', webhookRetries: 20 });
     events.seed({ id: 'e4', account: IBAN, sequence: 4 });
     events.seed({ id: 'e5', account: IBAN, sequence: 5, webhookStatus: 'skipped' });
-    events.seed({ id: 'e6', account: IBAN, sequence: 6, webhookStatus: 'failed', webhookRetries: 60 });
+    events.seed({
+      id: 'e6',
+      account: IBAN,
+      sequence: 6,
+      webhookStatus: 'failed',
+      webhookRetries: 60,
+      cycleBase: 40,
+      cycles: 3,
+    });
     const result = await replayAccount(deps, 'org-1', IBAN, 1);
     expect(result).toEqual({ queued: ['e2', 'e3', 'e5'], usedUp: ['e6'], more: false, nextAfterSequence: 6 });
     expect(queue.sent.map((m) => m.id)).toEqual(['e2', 'e3', 'e5']);
@@ -47,6 +62,25 @@ describe('replayAccount', () => {
     expect(events.events.get('e4')?.webhookStatus).toBe('pending');
     // The messages say where the events are: the consumer reads them without their claims.
     expect(JSON.parse(queue.bodies[0] ?? '{}')).toEqual({ id: 'e2', log: `org-1|${IBAN}`, seq: 2 });
+  });
+
+  it('sends delivered events in two more cycles and then lists them in used_up, sending nothing', async () => {
+    const { events, queue, deps } = world();
+    const seeded = [1, 2].map((n) =>
+      events.seed({ id: `e${n}`, account: IBAN, sequence: n, webhookStatus: 'success', webhookRetries: 1 }),
+    );
+    for (let cycle = 2; cycle <= 3; cycle++) {
+      const replayed = await replayAccount(deps, 'org-1', IBAN, 0);
+      expect(replayed).toEqual({ queued: ['e1', 'e2'], usedUp: [], more: false, nextAfterSequence: 2 });
+      for (const event of seeded) {
+        expect(events.events.get(event.id)).toMatchObject({ webhookStatus: 'pending', cycles: cycle });
+        await events.recordAttempt(event, delivered, 'success');
+      }
+    }
+    const refused = await replayAccount(deps, 'org-1', IBAN, 0);
+    expect(refused).toEqual({ queued: [], usedUp: ['e1', 'e2'], more: false, nextAfterSequence: 2 });
+    expect(queue.sent).toHaveLength(4);
+    expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 3 });
   });
 
   it('answers more in bounded chunks, going on from the last sequence examined', async () => {

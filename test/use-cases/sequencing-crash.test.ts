@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, HEAD_IDLE_MS, HOLE_WAIT_MS } from '#config/limits';
-import type { EventStore } from '#domain/ports';
+import type { EventLog } from '#domain/ports';
 import { readLogGapFree } from '#use-cases/events/gap-free-read';
 import { type DraftEntry, type StoreInLogDeps, storeAllInLog } from '#use-cases/events/store-in-log';
 import { FakeClock } from '../support/fakes/clock';
@@ -83,7 +83,7 @@ function world() {
     let after = 0;
     for (;;) {
       const page = await readLogGapFree(
-        { events: store as EventStore, floor: async () => 0, now: clock.now },
+        { events: store as EventLog, floor: async () => 0, now: clock.now },
         ORG,
         IBAN,
         { afterSequence: after, limit: 100 },
@@ -114,7 +114,7 @@ const PATHS: readonly Path[] = [
       await storeAllInLog(w.deps(), [w.entry(1)]);
       const tail = w.store.readTail;
       let stale = true;
-      (w.store as { readTail: EventStore['readTail'] }).readTail = async (org, account) => {
+      (w.store as { readTail: EventLog['readTail'] }).readTail = async (org, account) => {
         if (!stale) return tail(org, account);
         stale = false;
         return { highest: 0 };

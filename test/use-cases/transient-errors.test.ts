@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE, MAX_ATTEMPTS } from '#config/delivery';
-import { errorRetrySeconds, errorReturnNotBefore } from '#domain/delivery/postponement';
+import { reconcileBatch } from '#delivery/dead-letter';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { errorRetrySeconds, errorReturnNotBefore } from '#delivery/postponement-rule';
 import type { QueueMessage } from '#domain/ports';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
 import { answer, ok } from '../support/fakes/webhook-sender';

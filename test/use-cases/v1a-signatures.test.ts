@@ -6,10 +6,10 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deliverBatch } from '#delivery/deliver-batch';
+import { deliverEvent } from '#delivery/deliver-event';
 import type { WebhookRequest } from '#domain/ports';
 import { toWebhookKeyView } from '#http/organizations/webhook-key-view';
-import { deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { deliverEvent } from '#use-cases/delivery/deliver-event';
 import {
   listSigningKeys,
   rotateSigningKey,
@@ -147,9 +147,20 @@ describe('v1a signatures', () => {
       signingKey: key,
     });
     w.events.seed({ id: 'stolen' });
-    await expect(deliverEvent(w.deps, { id: 'stolen' })).rejects.toThrow(/another context/);
+    // Nothing is sent: the attempt is recorded as failed, saying why (never the key or the sealer's error).
+    const outcome = await deliverEvent(w.deps, { id: 'stolen' });
+    expect(outcome).toMatchObject({
+      kind: 'retry',
+      notSentError: expect.objectContaining({ message: expect.stringMatching(/another context/) }),
+    });
     expect(w.sender.requests).toHaveLength(0);
-    expect(w.events.events.get('stolen')?.deliveries).toEqual([]);
+    expect(w.events.events.get('stolen')?.deliveries).toEqual([
+      expect.objectContaining({
+        responseStatus: 0,
+        responseBody: "not sent: the organization's signing key could not be opened (Error)",
+        signingKeys: [],
+      }),
+    ]);
     expect(other.signingKey).toBeUndefined();
   });
 

@@ -2,7 +2,8 @@
  * What the account logs keep on the account item: an ordered account's watermark `settled_through` (moved
  * on by the order gate, put back by a replay) and the `seq_floor` a log continues above once retention
  * emptied it. Bound into `DynamoDirectoryStore`; each a conditional UpdateItem of the organization's
- * account, never of a tombstone.
+ * account, never of a tombstone, except the floor: it stays with the IBAN's tombstone, so that an account
+ * created again continues above it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +17,11 @@ export interface AccountMarks {
   readonly count: CapacityCounter;
 }
 
+/** The organization's live account; with `orTombstone`, its tombstone too. */
+function owned(orTombstone: boolean): string {
+  return orTombstone ? 'org_id = :org' : `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
+}
+
 /** One conditional update of the account item: true when written, false when the condition refused it. */
 async function mark(
   table: AccountMarks,
@@ -24,6 +30,7 @@ async function mark(
   update: string,
   condition: string,
   values: Record<string, unknown>,
+  orTombstone = false,
 ): Promise<boolean> {
   try {
     const out = await table.client.send(
@@ -31,7 +38,7 @@ async function mark(
         TableName: table.tableName,
         Key: keys.account(iban),
         UpdateExpression: update,
-        ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT}) AND (${condition})`,
+        ConditionExpression: `${owned(orTombstone)} AND (${condition})`,
         ExpressionAttributeValues: values,
         ReturnConsumedCapacity: 'TOTAL',
       }),
@@ -101,7 +108,10 @@ export async function startOrder(
   });
 }
 
-/** See `DirectoryStore.raiseSequenceFloor`. */
+/**
+ * See `DirectoryStore.raiseSequenceFloor`: on the organization's account or its tombstone, whose floor the
+ * account takes again when re-created (retention keeps deleting a deleted account's events).
+ */
 export async function raiseSequenceFloor(
   table: AccountMarks,
   iban: string,
@@ -109,8 +119,6 @@ export async function raiseSequenceFloor(
   floor: number,
 ): Promise<void> {
   const lower = 'attribute_not_exists(seq_floor) OR seq_floor < :floor';
-  await mark(table, 'RaiseSequenceFloor', iban, 'SET seq_floor = :floor', lower, {
-    ':org': orgId,
-    ':floor': floor,
-  });
+  const values = { ':org': orgId, ':floor': floor };
+  await mark(table, 'RaiseSequenceFloor', iban, 'SET seq_floor = :floor', lower, values, true);
 }

@@ -126,9 +126,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {
+    const floor = tombstone.sequenceFloor ?? 0;
+    let deleted: Account | undefined;
     try {
       // The whole item is replaced, health and index keys included: the tombstone leaves the
-      // organization's account listing and keeps only what reserves the IBAN.
+      // organization's account listing and keeps only what reserves the IBAN and its log's floor.
       const out = await this.client.send(
         new PutCommand({
           TableName: this.tableName,
@@ -137,17 +139,22 @@ export class DynamoDirectoryStore implements DirectoryStore {
             iban: tombstone.iban,
             org_id: tombstone.orgId,
             [DELETED_AT]: tombstone.deletedAt,
+            ...(floor > 0 ? { seq_floor: floor } : {}),
           },
           ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
           ExpressionAttributeValues: { ':org': tombstone.orgId },
           ReturnValues: 'ALL_OLD',
         }),
       );
-      return out.Attributes ? toAccount(out.Attributes) : undefined;
+      deleted = out.Attributes ? toAccount(out.Attributes) : undefined;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
+    // Retention raised the account's floor after the caller read it: the replaced item says so exactly.
+    const replaced = deleted?.sequenceFloor ?? 0;
+    if (replaced > floor) await this.raiseSequenceFloor(tombstone.iban, tombstone.orgId, replaced);
+    return deleted;
   }
 
   async removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {

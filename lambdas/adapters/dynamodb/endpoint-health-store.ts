@@ -1,24 +1,40 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EndpointHealth } from '#domain/delivery/endpoint-health';
+import type {
+  EndpointHealth,
+  EndpointHealthStore,
+  HealthWrite,
+  SlotLease,
+} from '#delivery/endpoint-health-port';
 import { newEndpointId } from '#domain/ids';
-import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
-import { DELETED_AT, keys } from './items';
+import { DELETED_AT, isTombstone, keys } from './items';
 
 type UpdateInput = ConstructorParameters<typeof UpdateCommand>[0];
+type Update = Omit<UpdateInput, 'TableName' | 'Key'>;
 
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
 const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
-/** An account, not a tombstone: health is never written onto a deleted account. */
-const LIVE = `attribute_exists(pk) AND attribute_not_exists(${DELETED_AT})`;
-const NOT_DISABLED = `${LIVE} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
+/**
+ * The organization's account, not a tombstone: health is never written onto a deleted account, nor onto
+ * the account of another organization that was given the IBAN while an attempt was under way.
+ */
+const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
+const NOT_DISABLED = `${OWNED} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
+
+/** A conditional write's result: the health after it, or before it when refused; none when not ours. */
+interface Written {
+  readonly ok: boolean;
+  /** Undefined when the IBAN is not the organization's live account (nothing was written). */
+  readonly health: EndpointHealth | undefined;
+}
 
 /**
  * {@link EndpointHealthStore} on the account items of the events table. Writes happen only on failures,
- * slow answers, recoveries and state changes; each returns the item's health after it.
+ * slow answers, recoveries and state changes; each is conditioned on the organization's live account
+ * (as `account-marks.ts`) and returns the item's health after it.
  */
 export class DynamoEndpointHealthStore implements EndpointHealthStore {
   constructor(
@@ -27,19 +43,24 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     private readonly onCapacity?: CapacityListener,
   ) {}
 
-  async recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth> {
+  async recordAttempt(
+    iban: string,
+    orgId: string,
+    update: HealthWrite,
+    lease?: SlotLease,
+  ): Promise<EndpointHealth | undefined> {
     const release = lease ? ` REMOVE ${slotAttr(lease.slot)}` : '';
-    if (update.kind === 'disable') return this.disable(iban, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disable(iban, orgId, update.at, update.reason, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
-      return this.write(
+      const written = await this.tryWrite(
         {
           UpdateExpression: [
             `SET ${H.state} = if_not_exists(${H.state}, :degraded), ${H.since} = if_not_exists(${H.since}, :at)`,
             `, ${H.reason} = if_not_exists(${H.reason}, :reason), ${H.failingSince} = if_not_exists(${H.failingSince}, :at)`,
             `, ${H.lastFailure} = :at, ${H.latency} = :ms ADD ${H.failures} :one${release}`,
           ].join(''),
-          ConditionExpression: LIVE,
+          ConditionExpression: OWNED,
           ExpressionAttributeValues: {
             ':degraded': 'degraded',
             ':at': update.at,
@@ -49,31 +70,43 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
           },
         },
         iban,
+        orgId,
       );
+      return written.health;
     }
+    // A success that leaves the endpoint degraded (slow) changes no recovery; one that makes it healthy is one.
     const degraded = update.state === 'degraded';
     const set = degraded
-      ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason, `
-      : 'SET ';
+      ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason`
+      : `SET ${H.recoveredAt} = :at`;
     const remove = degraded ? [H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ') : RESET;
-    const input: Omit<UpdateInput, 'TableName' | 'Key'> = {
-      UpdateExpression: `${set}${H.lastSuccess} = :at, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
-      // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
-      ConditionExpression: NOT_DISABLED,
-      ExpressionAttributeValues: {
-        ':at': update.at,
-        ':ms': update.latencyMs,
-        ':disabled': 'disabled',
-        ...(degraded ? { ':degraded': 'degraded', ':reason': update.reason } : {}),
+    const written = await this.tryWrite(
+      {
+        UpdateExpression: `${set}, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
+        // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
+        ConditionExpression: NOT_DISABLED,
+        ExpressionAttributeValues: {
+          ':at': update.at,
+          ':ms': update.latencyMs,
+          ':disabled': 'disabled',
+          ...(degraded ? { ':degraded': 'degraded', ':reason': update.reason } : {}),
+        },
       },
-    };
-    const written = await this.tryWrite(input, iban);
-    if (written.ok) return written.health;
-    if (lease) await this.releaseSlot(iban, lease);
+      iban,
+      orgId,
+    );
+    // Refused on a disabled endpoint of ours: the slot is still ours to free.
+    if (!written.ok && written.health && lease) await this.releaseSlot(iban, orgId, lease);
     return written.health;
   }
 
-  async openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth> {
+  async openCircuit(
+    iban: string,
+    orgId: string,
+    until: number,
+    seconds: number,
+    reason: string,
+  ): Promise<EndpointHealth | undefined> {
     const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.state} = :degraded, ${H.openUntil} = :until, ${H.openSeconds} = :seconds, ${H.reason} = :reason`,
@@ -87,22 +120,31 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         },
       },
       iban,
+      orgId,
     );
     return written.health;
   }
 
-  async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
-    return this.write(
+  async disable(
+    iban: string,
+    orgId: string,
+    at: string,
+    reason: string,
+    lease?: SlotLease,
+  ): Promise<EndpointHealth | undefined> {
+    const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
-        ConditionExpression: LIVE,
+        ConditionExpression: OWNED,
         ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
       },
       iban,
+      orgId,
     );
+    return written.health;
   }
 
-  async takeSlot(iban: string, slot: number, until: number, now: number) {
+  async takeSlot(iban: string, orgId: string, slot: number, until: number, now: number) {
     const attr = slotAttr(slot);
     const written = await this.tryWrite(
       {
@@ -111,20 +153,22 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         ExpressionAttributeValues: { ':until': until, ':now': now, ':disabled': 'disabled' },
       },
       iban,
+      orgId,
     );
     return { taken: written.ok, health: written.health };
   }
 
-  async releaseSlot(iban: string, lease: SlotLease): Promise<void> {
+  async releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void> {
     const attr = slotAttr(lease.slot);
     await this.tryWrite(
       {
         UpdateExpression: `REMOVE ${attr}`,
         // Only our own lease: an expired one may belong to another consumer by now.
-        ConditionExpression: `${attr} = :until`,
+        ConditionExpression: `${OWNED} AND ${attr} = :until`,
         ExpressionAttributeValues: { ':until': lease.until },
       },
       iban,
+      orgId,
     );
   }
 
@@ -132,60 +176,64 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
-        ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
-        ExpressionAttributeValues: { ':at': at, ':org': orgId, ':reason': 'enabled by an operator' },
+        ConditionExpression: OWNED,
+        ExpressionAttributeValues: { ':at': at, ':reason': 'enabled by an operator' },
       },
       iban,
+      orgId,
     );
     return written.ok;
   }
 
-  async endpointId(iban: string): Promise<string> {
-    const out = await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.account(iban),
-        // An account from before endpoint ids gets one at this first write; any other keeps its own.
-        UpdateExpression: 'SET endpoint_id = if_not_exists(endpoint_id, :id)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':id': newEndpointId() },
-        ReturnValues: 'ALL_NEW',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    this.count(out.ConsumedCapacity?.CapacityUnits);
-    return String(out.Attributes?.endpoint_id);
-  }
-
-  private async write(input: Omit<UpdateInput, 'TableName' | 'Key'>, iban: string): Promise<EndpointHealth> {
-    const out = await this.client.send(this.command(input, iban));
-    this.count(out.ConsumedCapacity?.CapacityUnits);
-    return toEndpointHealth(out.Attributes ?? {});
-  }
-
-  /** A conditional write; on a failed condition, the item's current health comes back with the error. */
-  private async tryWrite(
-    input: Omit<UpdateInput, 'TableName' | 'Key'>,
-    iban: string,
-  ): Promise<{ ok: boolean; health: EndpointHealth }> {
+  async endpointId(iban: string, orgId: string): Promise<string | undefined> {
     try {
-      return { ok: true, health: await this.write(input, iban) };
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          // An account from before endpoint ids gets one at this first write; any other keeps its own.
+          UpdateExpression: 'SET endpoint_id = if_not_exists(endpoint_id, :id)',
+          ConditionExpression: OWNED,
+          ExpressionAttributeValues: { ':id': newEndpointId(), ':org': orgId },
+          ReturnValues: 'ALL_NEW',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count(out.ConsumedCapacity?.CapacityUnits);
+      return String(out.Attributes?.endpoint_id);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       this.count(1);
-      return { ok: false, health: toEndpointHealth(error.Item ? unmarshall(error.Item) : {}) };
+      return undefined;
     }
   }
 
-  private command(input: Omit<UpdateInput, 'TableName' | 'Key'>, iban: string): UpdateCommand {
-    return new UpdateCommand({
-      ...input,
-      TableName: this.tableName,
-      Key: keys.account(iban),
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      ReturnConsumedCapacity: 'TOTAL',
-    });
+  /**
+   * A write conditioned on the organization's live account (`:org`); on a failed condition, the item's
+   * current health comes back with the error, or none when the item is not the organization's account.
+   */
+  private async tryWrite(input: Update, iban: string, orgId: string): Promise<Written> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          ...input,
+          TableName: this.tableName,
+          Key: keys.account(iban),
+          ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':org': orgId },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count(out.ConsumedCapacity?.CapacityUnits);
+      return { ok: true, health: toEndpointHealth(out.Attributes ?? {}) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      this.count(1);
+      const item = error.Item ? unmarshall(error.Item) : undefined;
+      const ours = item !== undefined && item.org_id === orgId && !isTombstone(item);
+      return { ok: false, health: ours ? toEndpointHealth(item) : undefined };
+    }
   }
 
   private count(units: number | undefined): void {

@@ -7,7 +7,7 @@ import {
   type EndpointHealth,
   type EndpointState,
   HEALTHY,
-} from '#domain/delivery/endpoint-health';
+} from '#delivery/endpoint-health-port';
 
 /** Attribute names of the health fields on the account item. */
 export const HEALTH_ATTR = {
@@ -16,7 +16,9 @@ export const HEALTH_ATTR = {
   reason: 'wh_reason',
   failures: 'wh_failures',
   failingSince: 'wh_failing_since',
-  lastSuccess: 'wh_last_success',
+  recoveredAt: 'wh_recovered_at',
+  /** Written before `wh_recovered_at`, with the same meaning; read while items still hold it. */
+  formerRecoveredAt: 'wh_last_success',
   lastFailure: 'wh_last_failure',
   latency: 'wh_latency',
   openUntil: 'wh_open_until',
@@ -40,7 +42,7 @@ export function toEndpointHealth(item: Record<string, unknown>): EndpointHealth 
     reason: text(HEALTH_ATTR.reason),
     consecutiveFailures: number(HEALTH_ATTR.failures) ?? 0,
     failingSince: text(HEALTH_ATTR.failingSince),
-    lastSuccessAt: text(HEALTH_ATTR.lastSuccess),
+    recoveredAt: text(HEALTH_ATTR.recoveredAt) ?? text(HEALTH_ATTR.formerRecoveredAt),
     lastFailureAt: text(HEALTH_ATTR.lastFailure),
     recentLatencyMs: number(HEALTH_ATTR.latency),
     circuitOpenUntil: number(HEALTH_ATTR.openUntil),

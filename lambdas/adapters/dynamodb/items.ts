@@ -4,7 +4,7 @@
  */
 import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
 import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
-import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import { type PreviousSigningKey, type SigningKey, signingKeyId } from '#domain/signing/signing-keys';
 import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
 
@@ -84,7 +84,10 @@ export function toOrganization(item: Record<string, unknown>): Organization {
   };
 }
 
-/** The stored map of a signing key (the private key stays sealed). */
+/**
+ * The stored map of a signing key (the private key stays sealed). Its `id` is written for readers of
+ * earlier versions; this one derives the id from the public key (see {@link toSigningKey}).
+ */
 export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<string, string> {
   return {
     id: key.id,
@@ -95,11 +98,12 @@ export function signingKeyItem(key: SigningKey | PreviousSigningKey): Record<str
   };
 }
 
+/** A stored signing key; its id derived from its public key, so a key stored with a `whk_` id shows `whak_`. */
 function toSigningKey(value: unknown): SigningKey | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const map = value as Record<string, unknown>;
   return {
-    id: String(map.id),
+    id: signingKeyId(String(map.public_key)),
     publicKey: String(map.public_key),
     sealedPrivateKey: String(map.sealed_private_key),
     createdAt: String(map.created_at),
@@ -113,8 +117,8 @@ function toPreviousSigningKey(value: unknown): PreviousSigningKey | undefined {
 }
 
 /**
- * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id` and this, nothing else):
- * an account deleted without erasing its events.
+ * Attribute that makes an account item a tombstone (`pk`, `sk`, `iban`, `org_id`, `seq_floor` and this,
+ * nothing else): an account deleted without erasing its events.
  */
 export const DELETED_AT = 'deleted_at';
 
@@ -125,7 +129,12 @@ export function isTombstone(item: Record<string, unknown>): boolean {
 
 /** Record of a stored tombstone. */
 export function toAccountTombstone(item: Record<string, unknown>): AccountTombstone {
-  return { iban: String(item.iban), orgId: String(item.org_id), deletedAt: String(item[DELETED_AT]) };
+  return {
+    iban: String(item.iban),
+    orgId: String(item.org_id),
+    deletedAt: String(item[DELETED_AT]),
+    ...(typeof item.seq_floor === 'number' ? { sequenceFloor: item.seq_floor } : {}),
+  };
 }
 
 /** Record of a stored account item. */

@@ -1,10 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 import type { SendResult, WebhookRequest, WebhookSender } from '#domain/ports';
 import { RESPONSE_BODY_LIMIT_BYTES, truncateUtf8 } from '#domain/truncate';
 import { classifyAddress, isAddressAllowed, type UrlPolicy } from '#domain/webhook-url';
+import { tlsContextOptions } from './client-tls';
 
 /** Timeouts of one webhook POST. */
 export interface SenderTimeouts {
@@ -67,15 +69,27 @@ export class HttpWebhookSender implements WebhookSender {
         return;
       }
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, {
-        method: 'POST',
-        headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-        lookup: this.guardedLookup(),
-        // No agent: a connection (and a TLS session with its client certificate) is never reused,
-        // so one endpoint's certificate cannot go out on another's request.
-        agent: false,
-        ...tlsOf(request, url),
-      });
+      let req: ClientRequest;
+      try {
+        req = send(url, {
+          method: 'POST',
+          headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+          lookup: this.guardedLookup(),
+          // No agent: a connection (and a TLS session with its client certificate) is never reused,
+          // so one endpoint's certificate cannot go out on another's request.
+          agent: false,
+          ...tlsOf(request, url),
+        });
+      } catch (error) {
+        // Thrown before any connection: the TLS context refused the endpoint's material, or a header
+        // was refused. The attempt fails like an unreachable receiver, saying why.
+        resolve({
+          status: 0,
+          body: describeNetworkError(error as NodeJS.ErrnoException),
+          elapsedMs: elapsed(),
+        });
+        return;
+      }
       const total = setTimeout(
         () => finish(0, `timed out after ${this.timeouts.totalMs} ms`),
         this.timeouts.totalMs,
@@ -135,14 +149,10 @@ export class HttpWebhookSender implements WebhookSender {
  * The request's own TLS material, for an https URL only (a plain-HTTP URL has no TLS to carry it; a PUT
  * refuses a client certificate on an `http:` URL, so none is dropped here unnoticed).
  */
-function tlsOf(request: WebhookRequest, url: URL): Record<string, string> {
+function tlsOf(request: WebhookRequest, url: URL): SecureContextOptions {
   const tls = request.tls;
   if (!tls || url.protocol !== 'https:') return {};
-  const options: Record<string, string> = {};
-  if (tls.cert !== undefined) options.cert = tls.cert;
-  if (tls.key !== undefined) options.key = tls.key;
-  if (tls.ca !== undefined) options.ca = tls.ca;
-  return options;
+  return tlsContextOptions(tls);
 }
 
 /** Reads at most `limit` bytes, then stops the download. */
@@ -194,6 +204,12 @@ export function describeNetworkError(error: NodeJS.ErrnoException): string {
       return `TLS: the receiver's certificate is not trusted; for a private CA set tls_ca_certificate (${error.code})`;
     case 'CERT_HAS_EXPIRED':
       return "TLS: the receiver's certificate has expired";
+    // Herald's own TLS refused the endpoint's material before connecting (saved before this runtime's
+    // OpenSSL demanded more): a new certificate is needed, the receiver was not reached.
+    case 'ERR_SSL_EE_KEY_TOO_SMALL':
+    case 'ERR_SSL_CA_KEY_TOO_SMALL':
+    case 'ERR_SSL_CA_MD_TOO_WEAK':
+      return `TLS: this runtime refuses the endpoint's client certificate (${error.code}); save one it accepts`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return "TLS: the receiver's certificate does not name the webhook URL's host";
     default:

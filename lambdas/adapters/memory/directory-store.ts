@@ -7,7 +7,8 @@ import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
 /**
  * {@link DirectoryStore} in memory, with the DynamoDB adapter's rules: an organization is created once,
  * an IBAN stays with the organization that registered it (also as a tombstone after a deletion, until
- * the tombstone is removed; re-creating by that organization revives it), an update keeps `createdAt`,
+ * the tombstone is removed; re-creating by that organization revives it, with the sequence floor the
+ * tombstone kept and retention raised), an update keeps `createdAt`,
  * an account without a webhook URL has none stored, tombstones are invisible to account reads and
  * listings, and accounts list in IBAN order. The maps are public so tests can seed and inspect state;
  * `reads` counts every read call (`consistentReads` the strongly consistent ones), for the consumer's
@@ -113,7 +114,9 @@ export class InMemoryDirectoryStore implements DirectoryStore {
         ? { deliveryOrder: 'ordered' }
         : {}),
       ...(existing?.settledThrough === undefined ? {} : { settledThrough: existing.settledThrough }),
-      ...(existing?.sequenceFloor === undefined ? {} : { sequenceFloor: existing.sequenceFloor }),
+      ...((existing?.sequenceFloor ?? tombstone?.sequenceFloor) === undefined
+        ? {}
+        : { sequenceFloor: existing?.sequenceFloor ?? tombstone?.sequenceFloor }),
       // A put that makes it ordered starts a new order epoch.
       ...(account.deliveryOrder === 'ordered' || existing?.orderEpoch !== undefined
         ? { orderEpoch: (existing?.orderEpoch ?? 0) + (account.deliveryOrder === 'ordered' ? 1 : 0) }
@@ -134,7 +137,9 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     this.accounts.delete(tombstone.iban);
     this.health?.owners.delete(tombstone.iban);
     this.health?.health.delete(tombstone.iban);
-    this.tombstones.set(tombstone.iban, tombstone);
+    const floor = Math.max(tombstone.sequenceFloor ?? 0, existing.sequenceFloor ?? 0);
+    const { sequenceFloor: _given, ...kept } = tombstone;
+    this.tombstones.set(tombstone.iban, floor > 0 ? { ...kept, sequenceFloor: floor } : kept);
     return existing;
   }
 
@@ -174,6 +179,10 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     const account = this.accounts.get(iban);
     if (account?.orgId === orgId && (account.sequenceFloor ?? 0) < floor) {
       this.accounts.set(iban, { ...account, sequenceFloor: floor });
+    }
+    const tombstone = this.tombstones.get(iban);
+    if (tombstone?.orgId === orgId && (tombstone.sequenceFloor ?? 0) < floor) {
+      this.tombstones.set(iban, { ...tombstone, sequenceFloor: floor });
     }
   }
 

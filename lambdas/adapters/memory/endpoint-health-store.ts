@@ -1,11 +1,18 @@
 /**
  * In-memory {@link EndpointHealthStore} with the DynamoDB adapter's rules (atomic failure count, disabled
- * stays disabled, slots free themselves when their lease runs out, a deleted account's failure or disable
- * write throws), for use-case tests and the simulation.
+ * stays disabled, slots free themselves when their lease runs out, nothing is written unless the IBAN is
+ * the organization's live account: `owners`, which the in-memory directory keeps), for use-case tests and
+ * the simulation.
  */
-import { type EndpointHealth, HEALTHY } from '#domain/delivery/endpoint-health';
+
+import {
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type HealthWrite,
+  type SlotLease,
+} from '#delivery/endpoint-health-port';
 import { newEndpointId } from '#domain/ids';
-import type { EndpointHealthStore, HealthWrite, SlotLease } from '#domain/ports';
 
 /** The store; `health` and `slots` are open for arrangements and assertions. */
 export class InMemoryEndpointHealthStore implements EndpointHealthStore {
@@ -21,10 +28,15 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return this.health.get(iban) ?? HEALTHY;
   }
 
-  async recordAttempt(iban: string, update: HealthWrite, lease?: SlotLease): Promise<EndpointHealth> {
-    if (update.kind === 'disable') return this.disable(iban, update.at, update.reason, lease);
+  async recordAttempt(
+    iban: string,
+    orgId: string,
+    update: HealthWrite,
+    lease?: SlotLease,
+  ): Promise<EndpointHealth | undefined> {
+    if (update.kind === 'disable') return this.disable(iban, orgId, update.at, update.reason, lease);
     this.writes.push(`record-${update.kind}`);
-    if (update.kind === 'failure') this.mustExist(iban);
+    if (!this.owns(iban, orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
     const h = this.get(iban);
     if (update.kind === 'failure') {
@@ -40,7 +52,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       });
     }
     if (h.state === 'disabled') return h;
-    const base = { lastSuccessAt: update.at, recentLatencyMs: update.latencyMs, consecutiveFailures: 0 };
+    const base = { recentLatencyMs: update.latencyMs, consecutiveFailures: 0 };
     return this.set(
       iban,
       update.state === 'degraded'
@@ -54,12 +66,19 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
             circuitOpenUntil: undefined,
             circuitOpenSeconds: undefined,
           }
-        : { ...base, state: 'healthy', lastFailureAt: h.lastFailureAt },
+        : { ...base, state: 'healthy', recoveredAt: update.at, lastFailureAt: h.lastFailureAt },
     );
   }
 
-  async openCircuit(iban: string, until: number, seconds: number, reason: string): Promise<EndpointHealth> {
+  async openCircuit(
+    iban: string,
+    orgId: string,
+    until: number,
+    seconds: number,
+    reason: string,
+  ): Promise<EndpointHealth | undefined> {
     this.writes.push('open');
+    if (!this.owns(iban, orgId)) return undefined;
     const h = this.get(iban);
     if (h.state === 'disabled' || (h.circuitOpenUntil ?? 0) >= until) return h;
     return this.set(iban, {
@@ -71,9 +90,15 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  async disable(iban: string, at: string, reason: string, lease?: SlotLease): Promise<EndpointHealth> {
+  async disable(
+    iban: string,
+    orgId: string,
+    at: string,
+    reason: string,
+    lease?: SlotLease,
+  ): Promise<EndpointHealth | undefined> {
     this.writes.push('disable');
-    this.mustExist(iban);
+    if (!this.owns(iban, orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
     return this.set(iban, {
       ...this.get(iban),
@@ -84,8 +109,9 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  async takeSlot(iban: string, slot: number, until: number, now: number) {
+  async takeSlot(iban: string, orgId: string, slot: number, until: number, now: number) {
     this.writes.push('take-slot');
+    if (!this.owns(iban, orgId)) return { taken: false, health: undefined };
     const slots = this.slotsOf(iban);
     const held = slots.get(slot);
     const taken = this.get(iban).state !== 'disabled' && (held === undefined || held < now);
@@ -93,30 +119,30 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return { taken, health: this.get(iban) };
   }
 
-  async releaseSlot(iban: string, lease: SlotLease): Promise<void> {
+  async releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void> {
     this.writes.push('release-slot');
     const slots = this.slotsOf(iban);
-    if (slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
+    if (this.owns(iban, orgId) && slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
   }
 
   async enable(iban: string, orgId: string, at: string): Promise<boolean> {
     this.writes.push('enable');
-    if (this.owners.get(iban) !== orgId) return false;
+    if (!this.owns(iban, orgId)) return false;
     this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
     return true;
   }
 
-  async endpointId(iban: string): Promise<string> {
+  async endpointId(iban: string, orgId: string): Promise<string | undefined> {
     this.writes.push('endpoint-id');
-    this.mustExist(iban);
+    if (!this.owns(iban, orgId)) return undefined;
     const id = this.endpointIds.get(iban) ?? newEndpointId();
     this.endpointIds.set(iban, id);
     return id;
   }
 
-  /** The adapter's `attribute_exists(pk)`: a deleted account's failure or disable write throws. */
-  private mustExist(iban: string): void {
-    if (!this.owners.has(iban)) throw new Error(`ConditionalCheckFailed: no account ${iban}`);
+  /** The adapter's `org_id = :org AND attribute_not_exists(deleted_at)`. */
+  private owns(iban: string, orgId: string): boolean {
+    return this.owners.get(iban) === orgId;
   }
 
   private slotsOf(iban: string): Map<number, number> {

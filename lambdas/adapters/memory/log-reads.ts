@@ -7,7 +7,7 @@ import type { LogPage, LogRead, LogWindow } from '#domain/ports';
 import type { EventMap } from './event-map';
 import type { LogNumbering } from './log-numbering';
 
-/** See `EventStore.readLog`. */
+/** See `EventLog.readLog`. */
 export function readLog(
   events: EventMap,
   numbering: LogNumbering,
@@ -37,7 +37,7 @@ export function readLog(
 
 /**
  * The first `limit` items of a read (events and voids, as one Query's `Limit` counts them), as the order
- * gate's read returns them (`EventStore.readLogEntries`).
+ * gate's read returns them (`DeliveryLedger.readLogEntries`).
  */
 export function firstItems(page: LogPage, limit: number): LogWindow {
   const items = [

@@ -6,8 +6,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { encodeDeliveryMessage } from '#domain/delivery/message';
-import type { QueuePull } from '#domain/delivery/queue-pull-port';
+import type { QueuePull } from '#delivery/held-invocation-port';
+import { encodeDeliveryMessage } from '#domain/delivery-message';
 import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 

@@ -1,24 +1,33 @@
 /**
  * An endpoint's mutual-TLS material: the client certificate chain and its private key (the key sealed at
- * rest), and a CA to trust for the receiver. Checked when given: PEM that parses, a key that matches the
- * leaf certificate, nothing expired; each refusal names its field and what it allows.
+ * rest), and a CA to trust for the receiver. Checked when given: PEM of a bounded length that parses,
+ * keys TLS can use (`tls-keys.ts`), a key that matches the leaf certificate, nothing expired; each refusal names its
+ * field and what it allows.
  */
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
+import {
+  MAX_CERTIFICATE_NAME_LENGTH,
+  MAX_CERTIFICATE_PEM_LENGTH,
+  MAX_PRIVATE_KEY_PEM_LENGTH,
+} from '#config/limits';
 import { ValidationError } from '#domain/errors';
+import { truncateText } from '#domain/truncate';
 import type { CertificateSummary } from './endpoint-security';
+import { pemBlocks, requireAtMost } from './pem';
+import { checkTlsKeys } from './tls-keys';
 
 /** How long before a client certificate expires its metric and alarm speak up. */
 export const CERTIFICATE_WARNING_DAYS = 14;
 
-const PEM_CERTIFICATES = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
 /**
  * The certificates of a PEM text, leaf first.
  *
- * @throws ValidationError naming `field` when there is none, or one does not parse
+ * @throws ValidationError naming `field` when the text is longer than {@link MAX_CERTIFICATE_PEM_LENGTH}
+ *   (checked before it is parsed), holds no certificate, or one does not parse
  */
 export function parseCertificates(field: string, pem: string): X509Certificate[] {
-  const blocks = pem.match(PEM_CERTIFICATES) ?? [];
+  requireAtMost(field, pem, MAX_CERTIFICATE_PEM_LENGTH, 'PEM');
+  const blocks = pemBlocks(pem, 'CERTIFICATE');
   if (blocks.length === 0) {
     throw new ValidationError(
       field,
@@ -34,11 +43,15 @@ export function parseCertificates(field: string, pem: string): X509Certificate[]
   });
 }
 
-/** The non-secret description of a certificate: what the account views show. */
+/**
+ * The non-secret description of a certificate: what the account views show. Subject and issuer are cut
+ * to {@link MAX_CERTIFICATE_NAME_LENGTH} characters: they ride on the account item, read with every batch.
+ */
 export function summarize(certificate: X509Certificate): CertificateSummary {
+  const name = (dn: string) => truncateText(dn.replaceAll('\n', ', '), MAX_CERTIFICATE_NAME_LENGTH);
   return {
-    subject: certificate.subject.replaceAll('\n', ', '),
-    issuer: certificate.issuer.replaceAll('\n', ', '),
+    subject: name(certificate.subject),
+    issuer: name(certificate.issuer),
     expiresAt: new Date(certificate.validTo).toISOString(),
   };
 }
@@ -46,17 +59,21 @@ export function summarize(certificate: X509Certificate): CertificateSummary {
 /**
  * Checks a client certificate chain and key, and summarises the leaf.
  *
- * @throws ValidationError naming `tls_client_certificate` (unparsable, expired or not yet valid) or
- *   `tls_client_key` (not a PEM private key, or not the certificate's key)
+ * @throws ValidationError naming `tls_client_certificate` (too long, unparsable, expired or not yet
+ *   valid, a key TLS cannot use) or `tls_client_key` (too long, not a PEM private key, or not the
+ *   certificate's key)
  */
 export function checkClientCertificate(
   chainPem: string,
   keyPem: string,
   nowMs: number,
 ): { readonly summary: CertificateSummary; readonly key: KeyObject } {
-  const [leaf] = parseCertificates('tls_client_certificate', chainPem);
+  const chain = parseCertificates('tls_client_certificate', chainPem);
+  const [leaf] = chain;
   if (!leaf) throw new ValidationError('tls_client_certificate', 'is empty');
   checkValidity('tls_client_certificate', leaf, nowMs);
+  checkTlsKeys('tls_client_certificate', chain);
+  requireAtMost('tls_client_key', keyPem, MAX_PRIVATE_KEY_PEM_LENGTH, 'PEM');
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: keyPem, format: 'pem' });
@@ -82,6 +99,7 @@ export function checkClientCertificate(
  */
 export function checkCaCertificate(pem: string, nowMs: number): CertificateSummary {
   const certificates = parseCertificates('tls_ca_certificate', pem);
+  checkTlsKeys('tls_ca_certificate', certificates);
   for (const certificate of certificates) {
     checkValidity('tls_ca_certificate', certificate, nowMs);
     if (!certificate.ca)

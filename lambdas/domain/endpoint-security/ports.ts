@@ -1,8 +1,9 @@
 /**
- * What the endpoint-security use-cases need: the store of an endpoint's own item, and the payload
- * encryption (a JOSE library behind a port: the domain stays free of it).
+ * What the endpoint-security use-cases need: the store of an endpoint's own item, the payload encryption
+ * (a JOSE library behind a port: the domain stays free of it), and the check that the runtime's TLS can
+ * use an endpoint's material.
  */
-import type { EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk } from './endpoint-security';
+import type { ClientTls, EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk } from './endpoint-security';
 
 /** An endpoint's material as committed, with the version a save replacing it must name. */
 export interface StoredEndpointSecurity {
@@ -53,3 +54,12 @@ export interface PayloadEncrypter {
   /** A JWE compact serialization (`RSA-OAEP-256`, `A256GCM`, `kid` = the key's thumbprint). */
   encrypt(key: RsaPublicJwk, keyId: string, plaintext: string): Promise<string>;
 }
+
+/**
+ * Checks that the sender's TLS, in this runtime, can use an endpoint's material: builds what a request
+ * would build from it (client certificate chain and key, or receiver CA), so whatever the runtime's
+ * OpenSSL refuses is refused when the account is saved, not at every attempt.
+ *
+ * @throws ValidationError naming `tls_client_certificate` or `tls_ca_certificate` and what TLS refused
+ */
+export type TlsMaterialCheck = (tls: ClientTls) => void;

@@ -5,16 +5,24 @@
  * verifies. The private key leaves this module only sealed ({@link SecretSealer}).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { webhookTokenId } from './webhook-token';
+import { hashId } from './webhook-token';
 
 /** Prefix of a public key as Standard Webhooks writes it: `whpk_` + base64 of the raw 32 bytes. */
 export const PUBLIC_KEY_PREFIX = 'whpk_';
+
+/**
+ * Prefix of a signing key's id: `whak_` (a webhook's asymmetric key, `v1a`), apart from a token's `whk_`
+ * (`v1`, `X-Signature`), so an attempt's `signing_keys` says which kind of key each signature needs.
+ */
+export const SIGNING_KEY_ID_PREFIX = 'whak_';
+/** The form of a signing key's id ({@link signingKeyId}). */
+export const SIGNING_KEY_ID_PATTERN = /^whak_[0-9a-f]{16}$/;
 
 const RAW_PUBLIC_KEY_BYTES = 32;
 
 /** One of the organization's signing keys as stored: the public key in the clear, the private key sealed. */
 export interface SigningKey {
-  /** `whk_…` ({@link signingKeyId}), as attempts and views name it. */
+  /** `whak_…` ({@link signingKeyId}), as attempts and views name it. */
   readonly id: string;
   /** `whpk_` + base64 of the raw Ed25519 public key. */
   readonly publicKey: string;
@@ -54,11 +62,11 @@ export function generateSigningKeyPair(): { readonly publicKey: string; readonly
 }
 
 /**
- * The non-secret id of a signing key: `whk_` + 16 hex of the SHA-256 of its `whpk_…` form, the same shape
- * as a token's id, so an attempt's `signing_keys` lists HMAC tokens and public keys alike.
+ * The non-secret id of a signing key: `whak_` + 16 hex of the SHA-256 of its `whpk_…` form. Keys made
+ * before the prefix was their own were named `whk_` + the same 16 hex digits.
  */
 export function signingKeyId(publicKey: string): string {
-  return webhookTokenId(publicKey);
+  return hashId(SIGNING_KEY_ID_PREFIX, publicKey);
 }
 
 /** `whpk_` + base64 of the raw 32-byte public key (the JWK's `x`, which is exactly those bytes). */

@@ -59,9 +59,9 @@ export interface SigningTokens {
   readonly previousWebhookToken?: { readonly token: string; readonly expiresAt: string } | undefined;
 }
 
-/** Prefix of a signing key id, so an id is never mistaken for a token. */
+/** Prefix of a token's id, so an id is never mistaken for a token. */
 export const TOKEN_ID_PREFIX = 'whk_';
-/** The form of a signing key id ({@link webhookTokenId}). */
+/** The form of a token's id ({@link webhookTokenId}). */
 export const TOKEN_ID_PATTERN = /^whk_[0-9a-f]{16}$/;
 
 /**
@@ -71,7 +71,12 @@ export const TOKEN_ID_PATTERN = /^whk_[0-9a-f]{16}$/;
  * bits of a hash reveal nothing usable about a 256-bit key.
  */
 export function webhookTokenId(token: string): string {
-  return TOKEN_ID_PREFIX + createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 16);
+  return hashId(TOKEN_ID_PREFIX, token);
+}
+
+/** `prefix` + the first 8 bytes of the SHA-256 of `text` in hex: the short, non-secret id of a key. */
+export function hashId(prefix: string, text: string): string {
+  return prefix + createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
 /** Whether the previous token still signs at `nowMs`. */

@@ -4,46 +4,38 @@
  */
 
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { type EndpointHealth, type EndpointState, HEALTHY } from '#domain/delivery/endpoint-health';
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
+import { type EndpointHealth, HEALTHY } from '#delivery/endpoint-health-port';
 import type { Account } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
-import { joinUrl, pathSegment } from '#domain/urls';
+import { joinUrl, maskUrlSecrets, pathSegment } from '#domain/urls';
+import type { ACCOUNT, ENDPOINT_ENABLED, ENDPOINT_HEALTH } from '#http/openapi/accounts';
+import type { ACCOUNT_ERASURE } from '#http/openapi/admin-components';
 import { linkHeaderValue } from '#http/paging';
-import { type EndpointSecurityView, toEndpointSecurityView } from './endpoint-security-view';
+import type { Static } from '#http/schema';
+import { toEndpointSecurityView } from './endpoint-security-view';
 
 /** The view of an account. */
-export interface AccountView extends EndpointSecurityView {
-  readonly iban: string;
-  /** null when events of the account are recorded but not delivered. */
-  readonly webhook_url: string | null;
-  /** The endpoint's non-personal id, as metrics name it; null for an account from before ids, until written. */
-  readonly endpoint_id: string | null;
-  /** `ordered`: each event waits until every earlier one of the account is settled. */
-  readonly delivery_order: DeliveryOrder;
-  readonly webhook_health: EndpointHealthView;
-  readonly _links: { readonly self: string; readonly events: string };
-}
+export type AccountView = Static<typeof ACCOUNT>;
 
 /** The view of an endpoint's health (timestamps rendered like every other; null when unknown). */
-export interface EndpointHealthView {
-  readonly state: EndpointState;
-  readonly since: string | null;
-  readonly reason: string | null;
-  readonly consecutive_failures: number;
-  readonly failing_since: string | null;
-  readonly last_success_at: string | null;
-  readonly last_failure_at: string | null;
-  readonly recent_latency_ms: number | null;
-  readonly circuit_open_until: string | null;
+export type EndpointHealthView = Static<typeof ENDPOINT_HEALTH>;
+
+/**
+ * Who reads an account: its organization's `manage` keys and the operators see the webhook URL whole
+ * (they set it, and write it back); anyone else (a `read` key, a read-only portal session) sees the
+ * values of its query masked, since receivers put tokens there.
+ */
+export interface AccountAudience {
+  readonly fullUrl: boolean;
 }
 
 /** The view of an account, linking to its events. */
-export function toAccountView(account: Account, baseUrl: string): AccountView {
+export function toAccountView(account: Account, baseUrl: string, audience: AccountAudience): AccountView {
+  const url = account.webhookUrl;
   return {
     iban: account.iban,
-    webhook_url: account.webhookUrl ?? null,
+    webhook_url: url === undefined ? null : audience.fullUrl ? url : maskUrlSecrets(url),
     endpoint_id: account.endpointId ?? null,
     delivery_order: account.deliveryOrder ?? 'concurrent',
     webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
@@ -96,7 +88,8 @@ export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView
     reason: health.reason ?? null,
     consecutive_failures: health.consecutiveFailures,
     failing_since: time(health.failingSince),
-    last_success_at: time(health.lastSuccessAt),
+    recovered_at: time(health.recoveredAt),
+    last_success_at: time(health.recoveredAt),
     last_failure_at: time(health.lastFailureAt),
     recent_latency_ms: health.recentLatencyMs ?? null,
     circuit_open_until:
@@ -105,13 +98,7 @@ export function toEndpointHealthView(health: EndpointHealth): EndpointHealthView
 }
 
 /** The answer of an enable (the `EndpointEnabled` schema). */
-export interface EndpointEnabledView {
-  readonly iban: string;
-  readonly webhook_health: 'healthy';
-  readonly queued: readonly string[];
-  readonly more: boolean;
-  readonly cursor?: string;
-}
+export type EndpointEnabledView = Static<typeof ENDPOINT_ENABLED>;
 
 /**
  * Renders what enabling did: the endpoint is healthy, these events start a new cycle, and (while `more`)
@@ -133,14 +120,7 @@ export function toEndpointEnabledView(result: {
 }
 
 /** What one `DELETE /admin/accounts/{iban}?erase=true` did (the `AccountErasure` schema). */
-export interface AccountErasureView {
-  readonly iban: string;
-  readonly org_id: string;
-  readonly deleted: boolean;
-  readonly erased_events: number;
-  readonly more: boolean;
-  readonly cursor?: string;
-}
+export type AccountErasureView = Static<typeof ACCOUNT_ERASURE>;
 
 /** Renders one deletion step; `cursor` only while `more` is true. */
 export function toAccountErasureView(step: {

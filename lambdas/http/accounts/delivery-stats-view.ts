@@ -2,36 +2,21 @@
  * The JSON view of an endpoint's delivery summary (`GET /accounts/{iban}/delivery-stats`): per window the
  * totals and the buckets the portal's charts draw, timestamps rendered like every other.
  */
-import type { AttemptTally, StatsWindow, WindowStats } from '#domain/delivery-stats';
+import type { AttemptTally, WindowStats } from '#domain/delivery-stats';
 import { renderTimestamp } from '#domain/time';
+import type { DELIVERY_STATS, DELIVERY_WINDOW } from '#http/openapi/accounts';
+import type { Static } from '#http/schema';
 
 /** Attempts, successes and median latency (null without attempts). */
-interface TallyView {
-  readonly attempts: number;
-  readonly succeeded: number;
-  readonly median_ms: number | null;
-}
 
 /** One window of the summary (the `DeliveryWindow` schema). */
-export interface DeliveryWindowView extends TallyView {
-  readonly window: StatsWindow;
-  readonly since: string;
-  readonly until: string;
-  readonly bucket_minutes: number;
-  readonly max_ms: number | null;
-  readonly buckets: readonly (TallyView & { readonly start: string })[];
-}
+export type DeliveryWindowView = Static<typeof DELIVERY_WINDOW>;
 
 /** The summary (the `DeliveryStats` schema). */
-export interface DeliveryStatsView {
-  readonly iban: string;
-  readonly events_read: number;
-  readonly complete: boolean;
-  readonly windows: readonly DeliveryWindowView[];
-}
+export type DeliveryStatsView = Static<typeof DELIVERY_STATS>;
 
 const time = (epochMs: number): string => renderTimestamp(new Date(epochMs).toISOString());
-const tally = (t: AttemptTally): TallyView => ({
+const tally = (t: AttemptTally) => ({
   attempts: t.attempts,
   succeeded: t.succeeded,
   median_ms: t.medianMs ?? null,

@@ -7,24 +7,14 @@ import type {
   EndpointSecuritySummary,
 } from '#domain/endpoint-security/endpoint-security';
 import { renderTimestamp } from '#domain/time';
+import type { ENDPOINT_SECURITY_VIEW } from '#http/openapi/endpoint-security';
+import type { ObjectOf } from '#http/schema';
 
 /** A certificate as the views show it. */
-export interface CertificateView {
-  readonly subject: string;
-  readonly issuer: string;
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly expires_at: string;
-}
+type CertificateView = NonNullable<EndpointSecurityView['tls_client_certificate']>;
 
 /** The fields an account view adds. */
-export interface EndpointSecurityView {
-  /** Webhook bodies are JWE-encrypted to this key; null: sent as plain JSON. */
-  readonly payload_encryption: { readonly key_id: string; readonly bits: number } | null;
-  /** The client certificate every attempt presents; null: none. */
-  readonly tls_client_certificate: CertificateView | null;
-  /** The CA trusted for the receiver; null: the public roots. */
-  readonly tls_ca_certificate: CertificateView | null;
-}
+export type EndpointSecurityView = ObjectOf<typeof ENDPOINT_SECURITY_VIEW>;
 
 /** The view of an account's summary (null fields when it has none). */
 export function toEndpointSecurityView(summary: EndpointSecuritySummary | undefined): EndpointSecurityView {

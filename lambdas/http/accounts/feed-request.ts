@@ -5,13 +5,21 @@
 
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { FEED_LIMIT } from '#config/limits';
-import { ValidationError } from '#domain/errors';
 import { joinUrl, pathSegment } from '#domain/urls';
-import { parseInteger } from '#http/paging';
-import { jsonBody } from '#http/request';
+import { readBody, readQuery } from '#http/read-request';
+import { body, closed, int, optional, withReason } from '#http/schema';
 
-/** The feed's query parameters. */
-export const FEED_PARAMS = ['after_sequence', 'limit'] as const;
+/** The feed's query. */
+export const FEED_QUERY = closed({
+  after_sequence: optional(
+    int(
+      'Only events with a `sequence` above this one: the last sequence the receiver applied (0 from the start).',
+      0,
+      { default: 0 },
+    ),
+  ),
+  limit: optional(int('At most this many events.', 1, { maximum: FEED_LIMIT, default: FEED_LIMIT })),
+});
 
 /** What a feed request asks for. */
 export interface FeedQuery {
@@ -22,24 +30,20 @@ export interface FeedQuery {
 }
 
 /**
- * The feed's query from the request's parameters (each at most once, checked by the caller).
+ * The feed's query, by {@link FEED_QUERY}.
  *
- * @throws ValidationError naming `after_sequence` or `limit` and the range allowed
+ * @throws ValidationError naming `after_sequence` or `limit` and the range allowed, or an unknown or
+ *   repeated parameter
  */
-export function parseFeedQuery(params: Readonly<Record<string, string>>): FeedQuery {
-  const after = params.after_sequence;
-  const limit = params.limit;
-  return {
-    afterSequence:
-      after === undefined ? 0 : parseInteger('after_sequence', after, 0, Number.MAX_SAFE_INTEGER),
-    limit: limit === undefined ? FEED_LIMIT : parseInteger('limit', limit, 1, FEED_LIMIT),
-  };
+export function parseFeedQuery(event: APIGatewayProxyEvent): FeedQuery {
+  const query = readQuery(event.multiValueQueryStringParameters, FEED_QUERY);
+  return { afterSequence: query.after_sequence ?? 0, limit: query.limit ?? FEED_LIMIT };
 }
 
 /**
  * `<…/accounts/{iban}/events?after_sequence=<last>&limit=L>; rel="next"` when more may follow (an answer
- * can hold fewer than L events when their payloads are large: a receiver follows the link until there is
- * none, not until an answer is short); undefined otherwise.
+ * can hold fewer than L events when their payloads are large, see `toFeedAnswer`: a receiver follows the
+ * link until there is none, not until an answer is short); undefined otherwise.
  */
 export function feedLinkHeader(
   baseUrl: string,
@@ -52,42 +56,21 @@ export function feedLinkHeader(
   return `<${url}?after_sequence=${lastSequence}&limit=${query.limit}>; rel="next"`;
 }
 
+/** The body of a replay. */
+export const REPLAY_BODY = body(
+  closed({
+    after_sequence: withReason(
+      int('Events with a sequence above this one are sent again.', 0, { maximum: Number.MAX_SAFE_INTEGER }),
+      'is required: the sequence after which to send events again, 0 or more',
+    ),
+  }),
+);
+
 /**
  * The body of a replay, `{"after_sequence": N}` (N ≥ 0).
  *
  * @throws ValidationError naming `after_sequence` when it is missing or not a whole number
  */
 export function parseReplayRequest(event: APIGatewayProxyEvent): { afterSequence: number } {
-  const { after_sequence } = jsonBody(event, ['after_sequence']);
-  if (typeof after_sequence !== 'number' || !Number.isSafeInteger(after_sequence) || after_sequence < 0) {
-    throw new ValidationError(
-      'after_sequence',
-      'is required: the sequence after which to send events again, 0 or more',
-    );
-  }
-  return { afterSequence: after_sequence };
-}
-
-/** The answer of a replay. */
-export interface ReplayView {
-  readonly queued: readonly string[];
-  /** Events that have used all their delivery cycles: not sent. */
-  readonly used_up: readonly string[];
-  readonly more: boolean;
-  readonly next_after_sequence: number;
-}
-
-/** A replay's result as answered. */
-export function toReplayView(result: {
-  readonly queued: readonly string[];
-  readonly usedUp: readonly string[];
-  readonly more: boolean;
-  readonly nextAfterSequence: number;
-}): ReplayView {
-  return {
-    queued: result.queued,
-    used_up: result.usedUp,
-    more: result.more,
-    next_after_sequence: result.nextAfterSequence,
-  };
+  return { afterSequence: readBody(event, REPLAY_BODY).after_sequence };
 }

@@ -6,19 +6,17 @@
  */
 import { BusyError, ConflictError, UnprocessableError, ValidationError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import { errorProblem, type ProblemBody } from '#http/problem/render';
+import type { PUBLISH_BATCH_ANSWER, PUBLISH_BATCH_RESULT } from '#http/openapi/events-batch';
+import { errorProblem } from '#http/problem/render';
+import type { Static } from '#http/schema';
 import { publishError } from './event-request';
-import { type EventSummaryView, toEventSummary } from './event-view';
+import { toEventSummary } from './event-view';
 
 /** One entry's result. */
-export type BatchResultView =
-  | { readonly status: 200 | 201; readonly event: EventSummaryView }
-  | { readonly status: number; readonly problem: ProblemBody };
+export type BatchResultView = Static<typeof PUBLISH_BATCH_RESULT>;
 
 /** The answer's body. */
-export interface BatchView {
-  readonly results: readonly BatchResultView[];
-}
+export type BatchView = Static<typeof PUBLISH_BATCH_ANSWER>;
 
 /** What became of one entry: recorded (now or before), or refused. */
 export type BatchOutcome =

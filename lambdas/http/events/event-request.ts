@@ -1,12 +1,30 @@
 /**
- * The requests about events: an event id in the path, a published event's body (`POST /events`), and the
- * operator's chunked requeue and index upgrade; and how the publish route names what it refused.
+ * The requests about events: an event id in the path, a published event's body (`POST /events`, and each
+ * entry of `POST /events/batch`), and the operator's chunked requeue and index upgrade; and how the
+ * publish route names what it refused.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { NotFoundError, UnprocessableError, ValidationError } from '#domain/errors';
-import type { PublishInput } from '#domain/event-input';
+import { PAYLOAD_REASON, type PublishInput } from '#domain/event-input';
 import { isEventId } from '#domain/ids';
-import { jsonBody, optionalJsonBody, pathParam } from '#http/request';
+import { CURSOR } from '#http/paging';
+import { readBody, readBodyValue, refusal } from '#http/read-request';
+import { pathParam } from '#http/request';
+import {
+  anyObject,
+  body,
+  closed,
+  described,
+  EVENT_ID,
+  EVENT_TYPE,
+  int,
+  optional,
+  optionalBody,
+  ref,
+  type Static,
+  text,
+  withReason,
+} from '#http/schema';
 
 /**
  * The path parameter `id`, which must be an event id (UUID v4 or v7, lower case).
@@ -15,33 +33,46 @@ import { jsonBody, optionalJsonBody, pathParam } from '#http/request';
  */
 export function parseEventId(event: APIGatewayProxyEvent): string {
   const id = pathParam(event, 'id');
-  if (!isEventId(id))
-    throw new ValidationError('id', 'must be a UUID (version 4 or 7) in lower-case canonical form');
+  if (!isEventId(id)) throw new ValidationError('id', refusal(EVENT_ID));
   return id;
 }
 
-/** The fields of `POST /events` (and of each entry of `POST /events/batch`). */
-export const PUBLISH_FIELDS: readonly string[] = ['account', 'type', 'payload', 'id', 'triggered_at'];
+/** The body of `POST /events`, a component of the document. */
+export const PUBLISH_REQUEST = closed({
+  account: text('IBAN of a registered account; any case, blanks allowed.'),
+  type: ref('EventType', EVENT_TYPE),
+  payload: withReason(anyObject('A JSON object, at most 64 KiB serialised.'), PAYLOAD_REASON),
+  id: optional(described(EVENT_ID, 'Makes publishing idempotent; a new UUID v7 when absent.')),
+  triggered_at: optional(text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.')),
+});
+/** `POST /events` takes it, by reference. */
+export const PUBLISH_BODY = body(ref('PublishRequest', PUBLISH_REQUEST));
 
 /**
- * The body of `POST /events` as the library's input; the values are checked by `validatePublishInput`,
- * as for every publisher (it also refuses a non-string `account`, `type` or `id`).
+ * The body of `POST /events` by {@link PUBLISH_BODY}, as the library's input; the values are checked
+ * again by `validatePublishInput`, as for every publisher (the IBAN, the payload's size and depth, the
+ * time).
  *
- * @throws ValidationError for a body that is not a JSON object or has an unknown field
+ * @throws ValidationError for a body that is not a JSON object, or a field unknown, missing or malformed
  */
 export function parsePublishRequest(event: APIGatewayProxyEvent): PublishInput {
-  return publishInput(jsonBody(event, PUBLISH_FIELDS));
+  return toPublishInput(readBody(event, PUBLISH_BODY));
 }
 
-/** A published event's fields (snake_case, as the API names them) as the library's input. */
-export function publishInput(body: Readonly<Record<string, unknown>>): PublishInput {
-  return {
-    account: body.account as string,
-    type: body.type as string,
-    payload: body.payload,
-    id: body.id as string | undefined,
-    triggeredAt: body.triggered_at as string | undefined,
-  };
+/**
+ * One entry of `POST /events/batch`, read exactly as the body of `POST /events` is (by
+ * {@link PUBLISH_BODY}), so that a batch's entry and a single publish are refused alike.
+ *
+ * @throws ValidationError naming `body` for an entry that is not a JSON object, else its field unknown,
+ *   missing or malformed
+ */
+export function readPublishEntry(value: unknown): PublishInput {
+  return toPublishInput(readBodyValue(value, PUBLISH_BODY));
+}
+
+/** A publish body as the library's input (`triggered_at` is its `triggeredAt`). */
+function toPublishInput({ triggered_at, ...fields }: Static<typeof PUBLISH_REQUEST>): PublishInput {
+  return { ...fields, triggeredAt: triggered_at };
 }
 
 /**
@@ -59,9 +90,19 @@ export function publishError(error: unknown): unknown {
   return error;
 }
 
+/** The optional body of the operator's requeue. */
+export const REQUEUE_BODY = optionalBody(
+  closed({
+    older_than_minutes: optional(
+      int('Only events triggered at least this many minutes ago.', 0, { default: 15 }),
+    ),
+    cursor: optional(CURSOR),
+  }),
+);
+
 /**
- * The optional body of the operator's requeue: `{"older_than_minutes"?: 15, "cursor"?}`; only events
- * triggered before then are queued again.
+ * The body of the operator's requeue by {@link REQUEUE_BODY}: only events triggered before
+ * `older_than_minutes` (15 when absent) are queued again.
  *
  * @param nowMs - the clock `older_than_minutes` counts back from
  * @throws ValidationError naming the field
@@ -70,30 +111,18 @@ export function parseRequeueRequest(
   event: APIGatewayProxyEvent,
   nowMs: number,
 ): { until: string; cursor: string | undefined } {
-  const { older_than_minutes = 15, cursor } = optionalJsonBody(event, ['older_than_minutes', 'cursor']);
-  const checked = checkCursor(cursor);
-  if (
-    typeof older_than_minutes !== 'number' ||
-    !Number.isInteger(older_than_minutes) ||
-    older_than_minutes < 0
-  ) {
-    throw new ValidationError('older_than_minutes', 'must be whole minutes (0 or more)');
-  }
-  return { until: new Date(nowMs - older_than_minutes * 60_000).toISOString(), cursor: checked };
+  const { older_than_minutes = 15, cursor } = readBody(event, REQUEUE_BODY);
+  return { until: new Date(nowMs - older_than_minutes * 60_000).toISOString(), cursor };
 }
 
+/** The optional body of a chunked operator request that goes on from a cursor. */
+export const CURSOR_BODY = optionalBody(closed({ cursor: optional(CURSOR) }));
+
 /**
- * The optional body of a chunked operator request that goes on from a cursor: `{"cursor"?}`.
+ * The body of a chunked operator request by {@link CURSOR_BODY}: `{"cursor"?}`.
  *
  * @throws ValidationError naming the field
  */
 export function parseCursorRequest(event: APIGatewayProxyEvent): { cursor: string | undefined } {
-  return { cursor: checkCursor(optionalJsonBody(event, ['cursor']).cursor) };
-}
-
-function checkCursor(cursor: unknown): string | undefined {
-  if (cursor !== undefined && typeof cursor !== 'string') {
-    throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
-  }
-  return cursor;
+  return { cursor: readBody(event, CURSOR_BODY).cursor };
 }

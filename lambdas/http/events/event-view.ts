@@ -1,61 +1,26 @@
 /**
- * The JSON views of events (snake_case, as in the seed): the list element, and the single event with its
- * attempts.
+ * The JSON views of events (snake_case, as in the seed): the list element, the feed element, and the
+ * single event with its attempts.
  */
-import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
-import { type EventLinks, eventLinks } from '#domain/webhook-body';
+import { maskUrlSecrets } from '#domain/urls';
+import { eventLinks } from '#domain/webhook-body';
+import type { DELIVERY, EVENT_DETAIL, EVENT_SUMMARY, FEED_EVENT } from '#http/openapi/events';
+import type { Static } from '#http/schema';
 
 /** An element of `GET /events`. */
-export interface EventSummaryView {
-  readonly id: string;
-  /** The `X-Signature` of the latest attempt; null before the first. */
-  readonly signature: string | null;
-  readonly account: string;
-  /** The event's place in its account's log; null for an event stored before sequences, not migrated. */
-  readonly sequence: number | null;
-  readonly type: string;
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly triggered_at: string;
-  readonly webhook_status: WebhookStatus;
-  readonly webhook_retries: number;
-  readonly _links: EventLinks;
-}
-
+export type EventSummaryView = Static<typeof EVENT_SUMMARY>;
 /** One attempt in `webhook_deliveries`. */
-export interface DeliveryView {
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly delivery_at: string;
-  readonly response_body: string;
-  /** 0 when no HTTP response arrived. */
-  readonly response_status: number;
-  /** Milliseconds. */
-  readonly response_time: number;
-  /** Where the attempt was sent; null for attempts recorded before URLs were kept. */
-  readonly url: string | null;
-  /** Ids (`whk_…`) of the tokens that signed it, new first; empty when nothing was sent or not recorded. */
-  readonly signing_keys: readonly string[];
-}
-
-/** The answer of `GET /events/{id}`. */
-export interface EventDetailView {
-  readonly id: string;
-  readonly signature: string | null;
-  readonly account: string;
-  readonly sequence: number | null;
-  readonly type: string;
-  readonly triggered_at: string;
-  readonly payload: unknown;
-  readonly webhook_status: WebhookStatus;
-  readonly webhook_retries: number;
-  /**
-   * `YYYY-MM-DD HH:MM:SS` UTC: when a pending event's next attempt is due (after a failure, or brought
-   * forward); null otherwise, and for a pending event whose first attempt of the cycle is queued.
-   */
-  readonly next_attempt_at: string | null;
-  readonly webhook_deliveries: readonly DeliveryView[];
-  readonly _links: EventLinks;
-}
+export type DeliveryView = Static<typeof DELIVERY>;
+/**
+ * An element of the catch-up feed (`GET /accounts/{iban}/events`): the event with its payload and
+ * delivery state, without its attempts (`GET /events/{id}` has them). A receiver catching up applies
+ * payloads; attempts, up to 60 bodies of 4 KiB each, would take most of every answer.
+ */
+export type FeedEventView = Static<typeof FEED_EVENT>;
+/** The answer of `GET /events/{id}`: the feed's fields and every attempt. */
+export type EventDetailView = Static<typeof EVENT_DETAIL>;
 
 /** The list view of an event: no payload, no attempts. */
 export function toEventSummary(record: EventRecord, baseUrl: string): EventSummaryView {
@@ -73,13 +38,13 @@ export function toEventSummary(record: EventRecord, baseUrl: string): EventSumma
 }
 
 /**
- * The single-event view. The payload is read back from the stored webhook body, so the API shows
- * exactly what receivers were sent. Attempts keep the stored order, which is oldest first.
+ * The event with its payload and delivery state (a feed element). The payload is read back from the
+ * stored webhook body, so the API shows exactly what receivers were sent.
  */
-export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
-  const body: unknown = JSON.parse(record.body);
-  const payload = typeof body === 'object' && body !== null && 'payload' in body ? body.payload : null;
-  // The summary's fields, with the payload and the attempts in their documented places.
+export function toFeedEvent(record: EventRecord, baseUrl: string): FeedEventView {
+  // Herald wrote the body around the payload it validated: a JSON object.
+  const { payload } = JSON.parse(record.body) as { readonly payload: FeedEventView['payload'] };
+  // The summary's fields, with the payload in its documented place.
   const { webhook_status, webhook_retries, _links, ...head } = toEventSummary(record, baseUrl);
   return {
     ...head,
@@ -90,9 +55,14 @@ export function toEventDetail(record: EventRecord, baseUrl: string): EventDetail
       record.webhookStatus === 'pending' && record.nextAttemptAt !== undefined
         ? renderTimestamp(new Date(record.nextAttemptAt).toISOString())
         : null,
-    webhook_deliveries: record.deliveries.map(toDeliveryView),
     _links,
   };
+}
+
+/** The single-event view: {@link toFeedEvent} and the attempts, in the stored order (oldest first). */
+export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
+  const { _links, ...fields } = toFeedEvent(record, baseUrl);
+  return { ...fields, webhook_deliveries: record.deliveries.map(toDeliveryView), _links };
 }
 
 /** One attempt as the API shows it. */
@@ -102,7 +72,8 @@ export function toDeliveryView(attempt: DeliveryAttempt): DeliveryView {
     response_body: attempt.responseBody,
     response_status: attempt.responseStatus,
     response_time: attempt.responseTimeMs,
-    url: attempt.url ?? null,
+    // Masked again for attempts stored before their URLs were: a query's token is never shown.
+    url: attempt.url === undefined ? null : maskUrlSecrets(attempt.url),
     signing_keys: attempt.signingKeys ?? [],
   };
 }

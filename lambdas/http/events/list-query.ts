@@ -3,82 +3,69 @@
  * silently listing everything.
  */
 import { ValidationError } from '#domain/errors';
-import { parseEventType } from '#domain/event-input';
 import { parseIban } from '#domain/iban';
-import { WEBHOOK_STATUSES, type WebhookStatus } from '#domain/model';
 import type { EventFilters, EventPageQuery } from '#domain/ports';
 import { renderTimestamp } from '#domain/time';
-import { parsePageNumbers } from '#http/paging';
-import { parseTimestampParam } from '#http/timestamp-param';
+import { PAGING_QUERY, pageNumbers } from '#http/paging';
+import { readQuery } from '#http/read-request';
+import {
+  closed,
+  described,
+  EVENT_TYPE,
+  optional,
+  ref,
+  type Static,
+  text,
+  WEBHOOK_STATUS,
+} from '#http/schema';
+import { parseTimestampParam, timestampParam } from '#http/timestamp-param';
 
-/** Every query parameter of `GET /events`, in canonical order. */
-export const LIST_QUERY_PARAMS = [
-  'page',
-  'per_page',
-  'account',
-  'type',
-  'webhook_status',
-  'since',
-  'until',
-] as const;
+/** The query of `GET /events`, its parameters in canonical order. */
+export const LIST_QUERY = closed({
+  ...PAGING_QUERY,
+  account: optional(text('Only events of this IBAN (any case, blanks allowed).')),
+  type: optional(described(ref('EventType', EVENT_TYPE), 'Only events of this type.')),
+  webhook_status: optional(
+    described(ref('WebhookStatus', WEBHOOK_STATUS), 'Only events in this delivery state.'),
+  ),
+  since: optional(timestampParam('Only events triggered at or after this UTC time.')),
+  until: optional(timestampParam('Only events triggered at or before; not before `since`.')),
+});
 
 /** Name of a parameter of `GET /events`. */
-export type ListQueryParam = (typeof LIST_QUERY_PARAMS)[number];
+export type ListQueryParam = keyof Static<typeof LIST_QUERY>;
+
+/** Every query parameter of `GET /events`, in canonical order. */
+export const LIST_QUERY_PARAMS = Object.keys(LIST_QUERY.properties as object) as ListQueryParam[];
 
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/paging';
 
 /**
- * Parses API Gateway's `multiValueQueryStringParameters` (values already percent-decoded).
- *
- * Integers must be written in canonical decimal (`5`, not `05`, `+5`, `5.0` or `5e0`), so each page has
- * exactly one URL and caches see no aliases. Each parameter may appear once; an empty value is invalid.
+ * Reads API Gateway's `multiValueQueryStringParameters` (values already percent-decoded) by
+ * {@link LIST_QUERY}, then the IBAN, the timestamps and the listing's depth.
  *
  * @throws ValidationError naming the first offending parameter: unknown names first, then repeated
  *   ones, then values in {@link LIST_QUERY_PARAMS} order
  */
 export function parseListQuery(multi: Record<string, string[] | undefined> | null): EventPageQuery {
-  const values = new Map<string, string>();
-  const entries = Object.entries(multi ?? {}).filter(
-    (entry): entry is [string, string[]] => entry[1] !== undefined && entry[1].length > 0,
-  );
-  const known = new Set<string>(LIST_QUERY_PARAMS);
-  const unknown = entries.map(([name]) => name).filter((name) => !known.has(name));
-  const firstUnknown = unknown.sort()[0];
-  if (firstUnknown !== undefined) {
-    throw new ValidationError(firstUnknown, `unknown parameter; allowed: ${LIST_QUERY_PARAMS.join(', ')}`);
-  }
-  for (const [name, list] of entries) {
-    if (list.length > 1) throw new ValidationError(name, 'given more than once');
-    values.set(name, list[0] ?? '');
-  }
-
-  const page = values.get('page');
-  const perPage = values.get('per_page');
-  const account = values.get('account');
-  const type = values.get('type');
-  const status = values.get('webhook_status');
-  const since = values.get('since');
-  const until = values.get('until');
-
+  const { account, type, webhook_status, since, until, ...paging } = readQuery(multi, LIST_QUERY);
   const filters: { -readonly [K in keyof EventFilters]: EventFilters[K] } = {};
   // Offset paging reads every skipped entry, so the depth is bounded; a time window reaches further back.
-  const numbers = parsePageNumbers(
-    page,
-    perPage,
+  const numbers = pageNumbers(
+    paging,
     'to reach older events, set until to the triggered_at of the last event you have (or use since and ' +
       'until) and start again at page 1',
   );
-  const query = { ...numbers, filters };
   if (account !== undefined) filters.account = parseIban('account', account);
-  if (type !== undefined) filters.type = parseEventType('type', type);
-  if (status !== undefined) filters.status = parseStatus(status);
+  if (type !== undefined) filters.type = type;
+  if (webhook_status !== undefined) filters.status = webhook_status;
   if (since !== undefined) filters.since = parseTimestampParam('since', since);
   if (until !== undefined) filters.until = parseTimestampParam('until', until);
   // Both are ISO strings of the same width, so string order is time order.
   if (filters.since !== undefined && filters.until !== undefined && filters.since > filters.until) {
     throw new ValidationError('until', 'must not be earlier than since');
   }
-  return query;
+  return { ...numbers, filters };
 }
 
 /**
@@ -101,12 +88,4 @@ export function toQueryString(query: EventPageQuery): string {
     .filter((pair): pair is [ListQueryParam, string] => pair[1] !== undefined)
     .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
     .join('&');
-}
-
-function parseStatus(text: string): WebhookStatus {
-  const status = WEBHOOK_STATUSES.find((candidate) => candidate === text);
-  if (status === undefined) {
-    throw new ValidationError('webhook_status', `must be one of ${WEBHOOK_STATUSES.join(', ')}`);
-  }
-  return status;
 }

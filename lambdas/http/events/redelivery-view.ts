@@ -1,29 +1,26 @@
 /**
  * The answers of the routes that queue events for delivery again: redeliver, reset, the operator's
- * requeue and the status-index upgrade. `cursor` appears only while `more` is true.
+ * requeue, and the upgrades (status indexes, account logs). `cursor` appears only while `more` is true.
  */
+import type { INDEX_UPGRADE, REQUEUE } from '#http/openapi/admin-components';
+import type { REDELIVERY, RESET } from '#http/openapi/events';
+import type { MIGRATION_STEP } from '#http/openapi/feed';
+import type { Static } from '#http/schema';
 
 /** `POST /events/{id}/redeliver` (the `Redelivery` schema). */
-export interface RedeliveryView {
-  readonly queued: readonly string[];
-}
+export type RedeliveryView = Static<typeof REDELIVERY>;
 
 /** `POST /management/webhooks/reset` (the `Reset` schema). */
-export interface ResetView extends RedeliveryView {
-  readonly more: boolean;
-}
+export type ResetView = Static<typeof RESET>;
 
 /** The operator's requeue (the `Requeue` schema). */
-export interface RequeueView extends ResetView {
-  readonly cursor?: string;
-}
+export type RequeueView = Static<typeof REQUEUE>;
 
 /** The operator's status-index upgrade (the `IndexUpgrade` schema). */
-export interface IndexUpgradeView {
-  readonly indexed: number;
-  readonly more: boolean;
-  readonly cursor?: string;
-}
+export type IndexUpgradeView = Static<typeof INDEX_UPGRADE>;
+
+/** The operator's upgrade to account logs (`migrateEvents`). */
+export type MigrationView = Static<typeof MIGRATION_STEP>;
 
 interface Chunk {
   readonly more: boolean;
@@ -51,6 +48,13 @@ export function toRequeueView(result: { readonly queued: readonly string[] } & C
 /** What one index-upgrade request did, and where the next one goes on. */
 export function toIndexUpgradeView(result: { readonly indexed: number } & Chunk): IndexUpgradeView {
   return withCursor({ indexed: result.indexed, more: result.more }, result);
+}
+
+/** What one migration request did, and where the next one goes on. */
+export function toMigrationView(
+  result: { readonly migrated: number; readonly pending: number } & Chunk,
+): MigrationView {
+  return withCursor({ migrated: result.migrated, pending: result.pending, more: result.more }, result);
 }
 
 function withCursor<T extends object>(view: T, chunk: Chunk): T & { cursor?: string } {

@@ -9,35 +9,38 @@ import {
   MAX_LIST_DEPTH,
   RECOVERY_LIMIT,
 } from '#config/limits';
-import { ENDPOINT_STATES } from '#domain/delivery/endpoint-health';
+import { ENDPOINT_STATES } from '#delivery/endpoint-health-port';
 import { STATS_WINDOW_NAMES } from '#domain/delivery-stats';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
-import { ENDPOINT_SECURITY_REQUEST, ENDPOINT_SECURITY_VIEW } from './endpoint-security';
-import { DELIVERY_ORDER } from './feed';
-import type { OperationObject, ParameterObject, Reference } from './objects';
-import { body, json, ok, parameterRef, responseRef } from './objects';
+import {
+  ACCOUNT_LIST_QUERY,
+  ACCOUNT_WRITE_BODY,
+  DELIVERY_ORDER,
+  DELIVERY_STATS_QUERY,
+  ENABLE_BODY,
+} from '#http/accounts/account-request';
+import {
+  array,
+  closed,
+  constant,
+  deprecated,
+  EVENT_ID,
+  flag,
+  IBAN,
+  int,
+  nullable,
+  oneOfValues,
+  optional,
+  ref,
+  string,
+  text,
+  timestamp,
+  uri,
+} from '#http/schema';
+import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
+import type { OperationObject, ParameterObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, EVENT_ID, IBAN, int, nullable, schemaRef, text, timestamp, uri } from './schemas';
-
-/**
- * The fields of every account write (`PUT /accounts/{iban}` and the operator's twin), each optional:
- * absent keeps what is stored, `null` removes it.
- */
-export const ACCOUNT_WRITE_FIELDS: Readonly<Record<string, JsonSchema>> = {
-  webhook_url: {
-    type: ['string', 'null'],
-    format: 'uri',
-    description:
-      'Where webhooks go. Absent: the stored URL stays (a new account has none); null: removed, the ' +
-      "account's events are then recorded as `skipped`.",
-  },
-  delivery_order: {
-    ...DELIVERY_ORDER,
-    description: 'Absent: the stored order stays (a new account is `concurrent`); `concurrent` sets it back.',
-  },
-  ...ENDPOINT_SECURITY_REQUEST,
-};
 
 /** What the account writes' descriptions say about their fields. */
 export const ACCOUNT_WRITE_RULE =
@@ -48,131 +51,113 @@ export const ACCOUNT_WRITE_RULE =
 const TALLY = {
   attempts: int('Attempts made.', 0),
   succeeded: int('Attempts answered 2xx.', 0),
-  median_ms: {
-    type: ['integer', 'null'],
-    minimum: 0,
-    description: 'Median latency in ms; null without attempts.',
-  },
+  median_ms: nullable(int('Median latency in ms; null without attempts.', 0)),
 };
 
-/** The schemas of accounts, merged into `components.schemas`. */
-export const ACCOUNT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  Account: closed({
-    iban: IBAN,
-    webhook_url: {
-      type: ['string', 'null'],
-      format: 'uri',
-      description: 'Where webhooks go; null: events are recorded as `skipped` and not sent.',
-    },
-    endpoint_id: nullable(
-      text(
-        "The webhook endpoint's id: random, not derived from the IBAN, so metrics and alarms " +
-          '(`EndpointDisabled`, `CircuitOpened`, `EndpointRecovered`, dimension `endpoint`) name the ' +
-          'endpoint with it instead. Null for an account created before endpoint ids until its next write.',
-        { pattern: ENDPOINT_ID_PATTERN.source },
+/** The health of an account's webhook endpoint. */
+export const ENDPOINT_HEALTH = closed(
+  {
+    state: oneOfValues(
+      ENDPOINT_STATES,
+      '`healthy`: webhooks go out freely. `degraded`: recent attempts failed or were slow; at most a few ' +
+        'deliveries at a time, and while the circuit is open none but one probe. `disabled`: nothing is ' +
+        'sent and new events settle `skipped` until the endpoint is enabled again.',
+    ),
+    since: nullable(timestamp('When the endpoint entered this state')),
+    reason: nullable(string({ description: 'Why it is in this state.' })),
+    consecutive_failures: int('Failed attempts since the last success.', 0),
+    failing_since: nullable(timestamp('First failure of the current run of failures')),
+    recovered_at: nullable(
+      timestamp(
+        'When the endpoint last became healthy again: the success that ended a run of failures or slow answers ' +
+          '(null if it never had to). Not the latest delivery: a healthy endpoint’s successes write nothing; ' +
+          'see GET /accounts/{iban}/delivery-stats',
       ),
     ),
-    delivery_order: DELIVERY_ORDER,
-    webhook_health: schemaRef('EndpointHealth'),
-    ...ENDPOINT_SECURITY_VIEW,
-    _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
-  }),
-  EndpointHealth: closed(
-    {
-      state: text(
-        '`healthy`: webhooks go out freely. `degraded`: recent attempts failed or were slow; at most a few ' +
-          'deliveries at a time, and while the circuit is open none but one probe. `disabled`: nothing is ' +
-          'sent and new events settle `skipped` until the endpoint is enabled again.',
-        { enum: ENDPOINT_STATES },
-      ),
-      since: nullable(timestamp('When the endpoint entered this state')),
-      reason: { type: ['string', 'null'], description: 'Why it is in this state.' },
-      consecutive_failures: int('Failed attempts since the last success.', 0),
-      failing_since: nullable(timestamp('First failure of the current run of failures')),
-      last_success_at: nullable(
-        timestamp(
-          'Last success that was written: a recovery, or a success while degraded (a healthy endpoint’s successes write nothing)',
-        ),
-      ),
-      last_failure_at: nullable(timestamp('Last failed attempt')),
-      recent_latency_ms: {
-        type: ['integer', 'null'],
-        minimum: 0,
-        description: 'Duration of the last attempt written, in ms.',
-      },
-      circuit_open_until: nullable(timestamp('Until when no attempt but a probe goes out')),
-    },
-    "Health of the account's webhook endpoint.",
-  ),
-  DeliveryStats: closed({
-    iban: IBAN,
-    events_read: int('Events whose attempts were counted (the latest in the longest window).', 0, {
-      maximum: DELIVERY_STATS_EVENTS,
-    }),
-    complete: {
-      type: 'boolean',
-      description: 'False when the window held more of the account’s events than one summary reads.',
-    },
-    windows: { type: 'array', items: schemaRef('DeliveryWindow') },
-  }),
-  DeliveryWindow: closed({
-    window: text('The window.', { enum: STATS_WINDOW_NAMES }),
-    since: timestamp('Start of the window'),
-    until: timestamp('End of the window (now)'),
-    bucket_minutes: int('Length of each bucket.', 1),
-    ...TALLY,
-    max_ms: {
-      type: ['integer', 'null'],
-      minimum: 0,
-      description: 'Slowest attempt in ms; null without attempts.',
-    },
-    buckets: {
-      type: 'array',
-      description: 'Oldest first; each attempt counts in the bucket its start falls in.',
-      items: closed({ start: timestamp('Start of the bucket'), ...TALLY }),
-    },
-  }),
-  EndpointEnabled: {
-    ...closed({
-      iban: IBAN,
-      webhook_health: { const: 'healthy' },
-      queued: {
-        type: 'array',
-        items: EVENT_ID,
-        description: 'Events that start a new cycle (with `recover_since`).',
-      },
-      more: {
-        type: 'boolean',
-        description:
-          'The recovery has more of its window to examine: send the same request with `cursor` for the next step.',
-      },
-      cursor: text('Where the next step goes on; only while `more` is true.'),
-    }),
-    required: ['iban', 'webhook_health', 'queued', 'more'],
+    last_success_at: deprecated(
+      nullable(timestamp('Deprecated: the former name of `recovered_at`, the same value')),
+    ),
+    last_failure_at: nullable(timestamp('Last failed attempt')),
+    recent_latency_ms: nullable(int('Duration of the last attempt written, in ms.', 0)),
+    circuit_open_until: nullable(timestamp('Until when no attempt but a probe goes out')),
   },
+  "Health of the account's webhook endpoint.",
+);
+
+/** An account with its endpoint. */
+export const ACCOUNT = closed({
+  iban: IBAN,
+  webhook_url: nullable(
+    uri(
+      'Where webhooks go; null: events are recorded as `skipped` and not sent. Shown whole to the ' +
+        "organization's `manage` keys and to operators; to a `read` key (or read-only portal session) with " +
+        'the values of its query (and its fragment) replaced by `***`, since receivers put tokens there.',
+    ),
+  ),
+  endpoint_id: nullable(
+    text(
+      "The webhook endpoint's id: random, not derived from the IBAN, so metrics and alarms " +
+        '(`EndpointDisabled`, `CircuitOpened`, `EndpointRecovered`, dimension `endpoint`) name the ' +
+        'endpoint with it instead. Null for an account created before endpoint ids until its next write.',
+      { pattern: ENDPOINT_ID_PATTERN.source },
+    ),
+  ),
+  delivery_order: DELIVERY_ORDER,
+  webhook_health: ref('EndpointHealth', ENDPOINT_HEALTH),
+  ...ENDPOINT_SECURITY_VIEW,
+  _links: closed({ self: uri('This account.'), events: uri('The events of this account.') }),
+});
+
+/** One window of an endpoint's delivery summary. */
+export const DELIVERY_WINDOW = closed({
+  window: oneOfValues(STATS_WINDOW_NAMES, 'The window.'),
+  since: timestamp('Start of the window'),
+  until: timestamp('End of the window (now)'),
+  bucket_minutes: int('Length of each bucket.', 1),
+  ...TALLY,
+  max_ms: nullable(int('Slowest attempt in ms; null without attempts.', 0)),
+  buckets: array(closed({ start: timestamp('Start of the bucket'), ...TALLY }), {
+    description: 'Oldest first; each attempt counts in the bucket its start falls in.',
+  }),
+});
+
+/** An endpoint's delivery summary. */
+export const DELIVERY_STATS = closed({
+  iban: IBAN,
+  events_read: int('Events whose attempts were counted (the latest in the longest window).', 0, {
+    maximum: DELIVERY_STATS_EVENTS,
+  }),
+  complete: flag('False when the window held more of the account’s events than one summary reads.'),
+  windows: array(ref('DeliveryWindow', DELIVERY_WINDOW)),
+});
+
+/** What enabling an endpoint did. */
+export const ENDPOINT_ENABLED = closed({
+  iban: IBAN,
+  webhook_health: constant('healthy'),
+  queued: array(EVENT_ID, { description: 'Events that start a new cycle (with `recover_since`).' }),
+  more: flag(
+    'The recovery has more of its window to examine: send the same request with `cursor` for the next step.',
+  ),
+  cursor: optional(text('Where the next step goes on; only while `more` is true.')),
+});
+
+/** The schemas of accounts, merged into `components.schemas`. */
+export const ACCOUNT_SCHEMAS = {
+  Account: ACCOUNT,
+  EndpointHealth: ENDPOINT_HEALTH,
+  DeliveryStats: DELIVERY_STATS,
+  DeliveryWindow: DELIVERY_WINDOW,
+  EndpointEnabled: ENDPOINT_ENABLED,
 };
 
-/** The IBAN in the path and the listing's `after`, merged into `components.parameters`. */
+/** The IBAN in the path, merged into `components.parameters`. */
 export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   Iban: {
     name: 'iban',
     in: 'path',
     required: true,
     description: 'IBAN, any case; blanks are removed.',
-    schema: { type: 'string' },
-  },
-  Window: {
-    name: 'window',
-    in: 'query',
-    description: 'One window to summarise; both when absent.',
-    schema: { type: 'string', enum: STATS_WINDOW_NAMES },
-  },
-  After: {
-    name: 'after',
-    in: 'query',
-    description:
-      'Only accounts whose IBAN sorts after this one (any case, blanks allowed): where the `next` link ' +
-      `goes on once \`page × per_page\` would pass ${MAX_LIST_DEPTH}.`,
     schema: { type: 'string' },
   },
 };
@@ -186,7 +171,7 @@ export const ENDPOINT_BUSY =
  * (`listOrganizationAccounts`): the paging parameters and answers both share.
  */
 export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'> & {
-  readonly parameters: readonly Reference[];
+  readonly parameters: readonly ParameterObject[];
 } = {
   description:
     'By IBAN ascending, paged like `GET /events`: `page` from 1, `per_page` 1 to 100 (default 10), and ' +
@@ -194,12 +179,12 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
     'of accounts, however many the organization has. The `Link` header has `first`, `prev` after page 1 and ' +
     '`next` while more follow; past the depth bound `next` is page 1 `after` the last IBAN, so following ' +
     '`next` reaches every account.',
-  parameters: ['Page', 'PerPage', 'After'].map(parameterRef),
+  parameters: queryParameters(ACCOUNT_LIST_QUERY),
   responses: {
     '200': {
       description: 'One page of accounts; an empty array past the last page.',
       headers: { Link: { $ref: '#/components/headers/Link' } },
-      content: json({ type: 'array', maxItems: 100, items: schemaRef('Account') }),
+      content: json({ type: 'array', maxItems: 100, items: ref('Account', ACCOUNT) }),
     },
     '400': responseRef(
       'BadRequest',
@@ -219,19 +204,9 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
     '`recover_since` again with its `cursor`: each step goes on past every entry the earlier ones examined, so a ' +
     'backlog of any size completes.',
   parameters: [parameterRef('Iban')],
-  requestBody: {
-    required: false,
-    content: json({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        recover_since: { ...schemaRef('Timestamp'), description: 'Redeliver events since then, UTC.' },
-        cursor: text('The `cursor` of the previous answer, with the same `recover_since`, to go on.'),
-      },
-    }),
-  },
+  requestBody: ENABLE_BODY,
   responses: {
-    '200': ok('Enabled.', schemaRef('EndpointEnabled')),
+    '200': ok('Enabled.', ref('EndpointEnabled', ENDPOINT_ENABLED)),
     '400': responseRef(
       'BadRequest',
       'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
@@ -254,7 +229,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     tags: ['accounts'],
     parameters: [parameterRef('Iban')],
     responses: {
-      '200': ok('The account.', schemaRef('Account')),
+      '200': ok('The account.', ref('Account', ACCOUNT)),
       '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
       '404': responseRef('NotFound', 'No such account in the organization.'),
     },
@@ -269,9 +244,9 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
       'batch read of their attempts, whatever the organization holds. `complete` is false when the window ' +
       'held more of its events. Without `window`, both windows from the same read.',
     tags: ['accounts'],
-    parameters: [parameterRef('Iban'), parameterRef('Window')],
+    parameters: [parameterRef('Iban'), ...queryParameters(DELIVERY_STATS_QUERY)],
     responses: {
-      '200': ok('The summary.', schemaRef('DeliveryStats')),
+      '200': ok('The summary.', ref('DeliveryStats', DELIVERY_STATS)),
       '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
       '404': responseRef('NotFound', 'No such account in the organization.'),
     },
@@ -282,9 +257,9 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     description: ACCOUNT_WRITE_RULE,
     tags: ['accounts'],
     parameters: [parameterRef('Iban')],
-    requestBody: body({ type: 'object', additionalProperties: false, properties: ACCOUNT_WRITE_FIELDS }),
+    requestBody: ACCOUNT_WRITE_BODY,
     responses: {
-      '200': ok('The account.', schemaRef('Account')),
+      '200': ok('The account.', ref('Account', ACCOUNT)),
       '400': responseRef(
         'BadRequest',
         'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',

@@ -8,20 +8,30 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
-import { MAX_API_KEY_NAME_LENGTH } from '#http/organizations/api-key-request';
-import { MAX_ORGANIZATION_NAME_LENGTH } from '#http/organizations/organization-request';
-import { ACCOUNT_LISTING, ACCOUNT_WRITE_FIELDS, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
-import { CURSOR } from './admin-components';
-import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION } from './events';
+import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
+import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
+import { API_KEY_BODY } from '#http/organizations/api-key-request';
+import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
+import { ref } from '#http/schema';
+import { ACCOUNT, ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
+import {
+  ACCOUNT_ERASURE,
+  API_KEY,
+  CREATED_ORGANIZATION,
+  INDEX_UPGRADE,
+  ORGANIZATION,
+  REQUEUE,
+  USAGE_KEY,
+} from './admin-components';
+import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
-import { body, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { PORTAL_LINK } from './portal';
-import type { JsonSchema } from './schemas';
-import { closed, schemaRef, text } from './schemas';
+import { PORTAL_LINK_DOC } from './portal';
 import { adminKeyDocs } from './webhook-keys';
-import { OVERLAP } from './webhooks';
+import { WEBHOOK_TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
 type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
@@ -32,40 +42,28 @@ const ORG_PATH = [parameterRef('OrgId')];
 const NO_CONTENT = { description: 'Done; no body.' };
 const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
 const BAD = (why: string) => responseRef('BadRequest', why);
-const query = (name: string, description: string, schema: JsonSchema) =>
-  ({ name, in: 'query', required: false, description, schema }) as const;
-
 /** Every operator route, by its name in {@link ADMIN_ROUTES}. */
 const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   createOrganization: {
     summary: 'Create an organization with its webhook token and a first API key',
-    requestBody: body(closed({ name: text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`) })),
+    requestBody: ORGANIZATION_BODY,
     responses: {
-      '201': ok('Created.', schemaRef('CreatedOrganization')),
+      '201': ok('Created.', ref('CreatedOrganization', CREATED_ORGANIZATION)),
       '400': BAD('The name is missing or too long.'),
     },
   },
   getOrganization: {
     summary: 'One organization',
     parameters: ORG_PATH,
-    responses: { '200': ok('The organization.', schemaRef('Organization')), '404': UNKNOWN_ORG },
+    responses: { '200': ok('The organization.', ref('Organization', ORGANIZATION)), '404': UNKNOWN_ORG },
   },
   createApiKey: {
     summary: 'Issue an API key',
     description: `At most ${MAX_API_KEYS_PER_ORG} keys per organization. The secret is shown only in this answer.`,
     parameters: ORG_PATH,
-    requestBody: body({
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'scope'],
-      properties: {
-        name: text(`1 to ${MAX_API_KEY_NAME_LENGTH} characters.`),
-        scope: schemaRef('KeyScope'),
-        expires_at: { type: 'integer', description: 'Epoch seconds; the key is refused from then on.' },
-      },
-    }),
+    requestBody: API_KEY_BODY,
     responses: {
-      '201': ok('Issued.', schemaRef('ApiKey')),
+      '201': ok('Issued.', ref('ApiKey', API_KEY)),
       '400': BAD('A field is missing or invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef('Conflict', 'The organization has the most keys allowed.'),
@@ -74,7 +72,10 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   listApiKeys: {
     summary: "The organization's API keys, oldest first, without secrets",
     parameters: ORG_PATH,
-    responses: { '200': ok('The keys.', { type: 'array', items: schemaRef('ApiKey') }), '404': UNKNOWN_ORG },
+    responses: {
+      '200': ok('The keys.', { type: 'array', items: ref('ApiKey', API_KEY) }),
+      '404': UNKNOWN_ORG,
+    },
   },
   revokeApiKey: {
     summary: 'Revoke an API key',
@@ -85,9 +86,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   rotateOrganizationToken: {
     summary: 'Replace the webhook token',
     parameters: ORG_PATH,
-    requestBody: optionalBody(OVERLAP),
+    requestBody: ROTATION_BODY,
     responses: {
-      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '200': ok('The new token and the previous one.', ref('WebhookToken', WEBHOOK_TOKEN)),
       '400': BAD('`overlap_hours` is out of range.'),
       '404': UNKNOWN_ORG,
     },
@@ -99,9 +100,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       'Its own throttle and quota apply once its key is in the plan. New organizations are registered ' +
       'when created; this is for those created before. Idempotent. Takes no request body.',
     parameters: ORG_PATH,
-    responses: { '200': ok('Registered.', schemaRef('UsageKey')), '404': UNKNOWN_ORG },
+    responses: { '200': ok('Registered.', ref('UsageKey', USAGE_KEY)), '404': UNKNOWN_ORG },
   },
-  createPortalLink: PORTAL_LINK,
+  createPortalLink: PORTAL_LINK_DOC,
   listOrganizationAccounts: {
     ...ACCOUNT_LISTING,
     summary: "The organization's accounts, a page at a time",
@@ -113,16 +114,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       'For events the table-stream forwarder gave up on; a duplicate message is harmless. Each request ' +
       'examines up to 500 of the older events, newest first: repeat it with `cursor` while `more` is true.',
     parameters: ORG_PATH,
-    requestBody: optionalBody({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        older_than_minutes: { type: 'integer', minimum: 0, default: 15 },
-        cursor: { type: 'string', description: 'Where the previous request stopped: its `cursor`.' },
-      },
-    }),
+    requestBody: REQUEUE_BODY,
     responses: {
-      '202': ok('Queued.', schemaRef('Requeue')),
+      '202': ok('Queued.', ref('Requeue', REQUEUE)),
       '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
     },
   },
@@ -131,7 +125,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     description: REDELIVER_DESCRIPTION,
     parameters: [...ORG_PATH, parameterRef('EventId')],
     responses: {
-      '202': ok('Queued.', schemaRef('Redelivery')),
+      '202': ok('Queued.', ref('Redelivery', REDELIVERY)),
       '400': BAD('The id is not a lower-case UUID.'),
       '404': responseRef('NotFound', 'No such event in the organization.'),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
@@ -141,7 +135,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Redeliver the next chunk of failed or skipped events of the organization',
     description: 'As `POST /management/webhooks/reset`: send it again while `more` is true.',
     parameters: ORG_PATH,
-    responses: { '202': ok('Queued.', schemaRef('Reset')) },
+    responses: { '202': ok('Queued.', ref('Reset', RESET)) },
   },
   migrateEvents: MIGRATE,
   indexEventStatuses: {
@@ -151,13 +145,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       `and reset (${RESET_CHUNK} events a request) see those events. Each request examines up to ` +
       `${OPERATOR_PAGES_PER_REQUEST * 100} events; repeat it with \`cursor\` while \`more\` is true.`,
     parameters: ORG_PATH,
-    requestBody: optionalBody({
-      type: 'object',
-      additionalProperties: false,
-      properties: { cursor: CURSOR },
-    }),
+    requestBody: CURSOR_BODY,
     responses: {
-      '200': ok('What this request did.', schemaRef('IndexUpgrade')),
+      '200': ok('What this request did.', ref('IndexUpgrade', INDEX_UPGRADE)),
       '400': BAD('The body or `cursor` is invalid.'),
     },
   },
@@ -165,14 +155,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Create or update an account',
     description: `${ACCOUNT_WRITE_RULE} Only \`org\` is required.`,
     parameters: [parameterRef('Iban')],
-    requestBody: body({
-      type: 'object',
-      additionalProperties: false,
-      required: ['org'],
-      properties: { org: text('The organization that owns the account.'), ...ACCOUNT_WRITE_FIELDS },
-    }),
+    requestBody: ADMIN_ACCOUNT_BODY,
     responses: {
-      '200': ok('The account.', schemaRef('Account')),
+      '200': ok('The account.', ref('Account', ACCOUNT)),
       '400': BAD('The IBAN, organization or URL is invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef(
@@ -189,16 +174,9 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
       "With `erase=true` each request also erases the account's events among up to 1,000 of the organization's; " +
       'repeat it with `org` and `cursor` from the answer while `more` is true (the first deletes the account, ' +
       'the last releases the IBAN).',
-    parameters: [
-      parameterRef('Iban'),
-      query('erase', 'Also erase the events of the account.', { enum: ['true', 'false'] }),
-      query('org', 'The organization of the account; optional, the account or its reserved IBAN names it.', {
-        type: 'string',
-      }),
-      query('cursor', 'Where the previous erasure request stopped.', { type: 'string' }),
-    ],
+    parameters: [parameterRef('Iban'), ...queryParameters(ACCOUNT_DELETION_QUERY)],
     responses: {
-      '200': ok('With `erase=true`: what this request did.', schemaRef('AccountErasure')),
+      '200': ok('With `erase=true`: what this request did.', ref('AccountErasure', ACCOUNT_ERASURE)),
       '204': { description: 'Deleted; no body.' },
       '400': BAD('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
       '404': responseRef('NotFound', 'No such account (of `org`), and no erasure to go on with.'),

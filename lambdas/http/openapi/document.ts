@@ -6,18 +6,27 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
+import { MAX_CYCLES } from '#delivery/retry-rule';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
+import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import { BATCH_ROUTES, BATCH_SCHEMAS } from './events-batch';
-import { FEED_LINK_HEADER, FEED_PARAMETERS, FEED_ROUTES } from './feed';
+import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
-import { BEARER_SCHEME, json, SIGV4_SCHEME, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import {
+  BEARER_SCHEME,
+  json,
+  ok,
+  SIGV4_SCHEME,
+  WEBHOOK_SIGNATURE_SCHEME,
+  X_SIGNATURE_SCHEME,
+} from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
-import { closed, text } from './schemas';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -62,11 +71,14 @@ length of \`webhook_deliveries\` (oldest first). \`response_time\` is in millise
 
 ## Redelivery
 \`POST /events/{id}/redeliver\` and \`POST /management/webhooks/reset\` give \`failed\` and \`skipped\` events
-a new cycle of up to ${MAX_ATTEMPTS} attempts and answer 202 with the ids queued. Earlier attempts stay
-recorded. Redelivering a \`pending\` or \`success\` event answers 409.
+(the redelivery and \`POST /accounts/{iban}/replay\` \`success\` ones too) a new cycle of up to ${MAX_ATTEMPTS}
+attempts and answer 202 with the ids queued. Earlier attempts stay recorded. An event has at most
+${MAX_CYCLES} cycles, its first included, however few attempts each made (one that sent nothing, as for
+an account without a URL, does not count): a delivered event can be sent again twice; after that a
+redelivery answers 409 and a replay lists it in \`used_up\`.
 
 ## Errors
-Errors are RFC 9457 \`application/problem+json\`: \`type\` (\`https://herald.dev/problems/<slug>\`),
+Errors are RFC 9457 \`${PROBLEM_CONTENT_TYPE}\`: \`type\` (\`${PROBLEM_TYPE_BASE}<slug>\`),
 \`title\`, \`status\`, \`detail\` and \`instance\` (the request id); 400 answers add \`invalid_params: [{name,
 reason}]\`. An unknown path answers 404, a known path with another method 405 with \`Allow\`, a request over
 the rate limit 429. 5xx bodies never reveal the cause.
@@ -77,6 +89,9 @@ See the \`event\` webhook for the request Herald sends, its headers and how to v
 ## Versioning
 \`info.version\` is Herald's version (semantic versioning). Paths carry no version.`;
 
+/** The answer of `GET /health`. */
+export const HEALTH = closed({ status: constant('ok'), version: text("Herald's version.") });
+
 /** Liveness and this document: public. */
 const SERVICE_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/health', {
@@ -84,7 +99,7 @@ const SERVICE_ROUTES: readonly RouteDoc[] = [
     summary: 'Liveness',
     tags: ['service'],
     responses: {
-      '200': { description: 'The service answers.', content: json({ $ref: '#/components/schemas/Health' }) },
+      '200': ok('The service answers.', ref('Health', HEALTH)),
     },
   }),
   operation('GET', '/openapi.json', {
@@ -149,7 +164,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     webhooks: WEBHOOKS,
     components: {
       schemas: {
-        Health: closed({ status: { const: 'ok' }, version: text("Herald's version.") }),
+        Health: HEALTH,
         ...EVENT_SCHEMAS,
         ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
@@ -159,7 +174,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...ADMIN_SCHEMAS,
         ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...FEED_PARAMETERS, ...ADMIN_PARAMETERS },
+      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
       headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {

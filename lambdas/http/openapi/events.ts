@@ -4,34 +4,47 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
-import { EVENT_TYPE_PATTERN, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
-import { WEBHOOK_STATUSES } from '#domain/model';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
+import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/events/list-query';
-import type { HeaderObject, ParameterObject } from './objects';
-import { body, json, ok, parameterRef, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
+import { PUBLISH_BODY, PUBLISH_REQUEST } from '#http/events/event-request';
+import { LIST_QUERY } from '#http/events/list-query';
 import {
+  anyObject,
+  array,
   closed,
+  described,
   EVENT_ID,
+  EVENT_TYPE,
+  flag,
   IBAN,
   int,
   nullable,
-  schemaRef,
-  TIMESTAMP_PATTERN,
+  oneOf,
+  ref,
+  TIMESTAMP,
   text,
   timestamp,
   uri,
-} from './schemas';
+  WEBHOOK_STATUS,
+} from '#http/schema';
+import type { HeaderObject, ParameterObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
 
-/** A signing key id, as attempts and token views show it. */
+/** A webhook token's id, as attempts and token views show it. */
 export const TOKEN_ID = text(
   'Id of a webhook token (`token_id` in token views): `whk_` + the first 8 bytes of the SHA-256 of the token, in hex. Not secret.',
   {
     pattern: TOKEN_ID_PATTERN.source,
   },
+);
+
+/** An Ed25519 signing key's id, as attempts and `GET /webhook-keys` show it. */
+export const SIGNING_KEY_ID = text(
+  'Id of an Ed25519 signing key (`key_id` of `GET /webhook-keys`): `whak_` + the first 8 bytes of the SHA-256 of its `whpk_…` public key, in hex. Not secret.',
+  { pattern: SIGNING_KEY_ID_PATTERN.source },
 );
 
 /** An event's sequence, as the views and the webhook body show it. */
@@ -44,9 +57,15 @@ export const SEQUENCE = int(
   1,
 );
 
-/** The fields of the list view; the detail view adds `payload` and the attempts, the webhook its payload. */
+/** Links of an event. */
+export const EVENT_LINKS = closed({ self: uri('This event.'), account: uri('The account of the event.') });
+
+/**
+ * The fields of the list view; the feed element adds `payload` and `next_attempt_at`, the detail view the
+ * attempts too, the webhook its payload.
+ */
 export const EVENT_FIELDS = {
-  id: { ...EVENT_ID, description: 'Event id: a UUID (v4 or v7) in lower-case canonical form.' },
+  id: described(EVENT_ID, 'Event id: a UUID (v4 or v7) in lower-case canonical form.'),
   signature: nullable(
     text(
       'The `X-Signature` header of the latest attempt that sent a request (`t=<timestamp>,sha256=<hex>`, ' +
@@ -54,103 +73,95 @@ export const EVENT_FIELDS = {
       { pattern: X_SIGNATURE_PATTERN.source },
     ),
   ),
-  account: { ...IBAN, description: 'IBAN of the account the event belongs to.' },
+  account: described(IBAN, 'IBAN of the account the event belongs to.'),
   sequence: nullable(SEQUENCE),
-  type: schemaRef('EventType'),
+  type: ref('EventType', EVENT_TYPE),
   triggered_at: timestamp('When the event happened'),
-  webhook_status: schemaRef('WebhookStatus'),
+  webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
   webhook_retries: int('Attempts over all cycles; equals the length of `webhook_deliveries`.', 0),
-  _links: schemaRef('EventLinks'),
-} satisfies Record<string, JsonSchema>;
-
-/** The schemas of events, merged into `components.schemas`. */
-export const EVENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  Timestamp: text('UTC, `YYYY-MM-DD HH:MM:SS`; fractions of a second are cut.', {
-    pattern: TIMESTAMP_PATTERN,
-    examples: ['2026-11-21 12:34:56'],
-  }),
-  EventType: text('Dot-separated lower-case snake_case segments. Known: `credit_transfer_status_change`.', {
-    pattern: EVENT_TYPE_PATTERN.source,
-    maxLength: MAX_EVENT_TYPE_LENGTH,
-    examples: ['credit_transfer_status_change'],
-  }),
-  WebhookStatus: text(
-    '`pending`: attempts of the current cycle are under way or due. `success`: the receiver answered 2xx; final. ' +
-      `\`failed\`: all ${MAX_ATTEMPTS} attempts of the cycle failed. \`skipped\`: the account has no ` +
-      '`webhook_url`, nothing was sent. Redelivery makes `failed` and `skipped` events `pending` again.',
-    { enum: WEBHOOK_STATUSES },
-  ),
-  EventLinks: closed({ self: uri('This event.'), account: uri('The account of the event.') }),
-  EventSummary: closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.'),
-  EventDetail: closed(
-    {
-      ...EVENT_FIELDS,
-      payload: { type: 'object', description: 'The event-specific payload, as the webhook carried it.' },
-      next_attempt_at: nullable(
-        timestamp(
-          'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
-            'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
-            'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
-        ),
-      ),
-      webhook_deliveries: { type: 'array', items: schemaRef('Delivery'), description: 'Oldest first.' },
-    },
-    'One event with its payload and every delivery attempt.',
-  ),
-  Delivery: closed(
-    {
-      delivery_at: timestamp('When the attempt started'),
-      response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
-      response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
-      response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
-      url: nullable(
-        uri(
-          'The URL this attempt was sent to (or refused); null for attempts recorded before URLs were kept.',
-        ),
-      ),
-      signing_keys: {
-        type: 'array',
-        items: TOKEN_ID,
-        maxItems: 2,
-        description:
-          'Ids of the tokens that signed this attempt, new first (two during a token overlap); empty when ' +
-          'nothing was sent, or for attempts recorded before key ids were kept.',
-      },
-    },
-    'One delivery attempt.',
-  ),
-  Redelivery: closed({
-    queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
-  }),
-  Reset: closed({
-    queued: { type: 'array', items: EVENT_ID, description: 'Ids of the events that start a new cycle.' },
-    more: {
-      type: 'boolean',
-      description: 'More `failed` or `skipped` events remain: send the request again for the next chunk.',
-    },
-  }),
-  PublishRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['account', 'type', 'payload'],
-    properties: {
-      account: text('IBAN of a registered account; any case, blanks allowed.'),
-      type: schemaRef('EventType'),
-      payload: { type: 'object', description: 'A JSON object, at most 64 KiB serialised.' },
-      id: { ...EVENT_ID, description: 'Makes publishing idempotent; a new UUID v7 when absent.' },
-      triggered_at: text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.'),
-    },
-  },
+  _links: ref('EventLinks', EVENT_LINKS),
 };
 
-const query = (name: string, description: string, schema: JsonSchema): ParameterObject => ({
-  name,
-  in: 'query',
-  description,
-  schema,
+/** The fields of a feed element: the list view's, the payload and when the next attempt is due. */
+const FEED_EVENT_FIELDS = {
+  ...EVENT_FIELDS,
+  payload: anyObject('The event-specific payload, as the webhook carried it.'),
+  next_attempt_at: nullable(
+    timestamp(
+      'For a `pending` event, when its next attempt is due (after a failed attempt, or brought forward by ' +
+        'a redelivery); null otherwise, and while the first attempt of a cycle is queued. An endpoint ' +
+        'whose circuit is open (`webhook_health.circuit_open_until`) can hold it back longer',
+    ),
+  ),
+};
+
+/** An element of `GET /events`. */
+export const EVENT_SUMMARY = closed(EVENT_FIELDS, 'An event as listed: no payload, no attempts.');
+/** An element of the catch-up feed. */
+export const FEED_EVENT = closed(
+  FEED_EVENT_FIELDS,
+  'An event of the catch-up feed: its payload and delivery state, without its attempts (`GET /events/{id}` ' +
+    'has them).',
+);
+/** One attempt in `webhook_deliveries`. */
+export const DELIVERY = closed(
+  {
+    delivery_at: timestamp('When the attempt started'),
+    response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
+    response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
+    response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
+    url: nullable(
+      uri(
+        'The URL this attempt was sent to (or refused), the values of its query (and its fragment) ' +
+          'replaced by `***`; null for attempts recorded before URLs were kept.',
+      ),
+    ),
+    signing_keys: array(oneOf([TOKEN_ID, SIGNING_KEY_ID]), {
+      maxItems: 4,
+      description:
+        'Ids of what signed this attempt, in the order of `webhook-signature`: the webhook tokens (`whk_…`, ' +
+        '`v1` and `X-Signature`), new first, then the Ed25519 keys (`whak_…`, `v1a`), new first; two of a ' +
+        'kind during its overlap. Empty when nothing was sent, or for attempts recorded before ids were ' +
+        'kept. Attempts recorded before Ed25519 keys had ids of their own name one `whk_` + the same 16 hex ' +
+        'digits as its `whak_` id.',
+    }),
+  },
+  'One delivery attempt.',
+);
+/** The answer of `GET /events/{id}` (and of publishing). */
+export const EVENT_DETAIL = closed(
+  {
+    ...FEED_EVENT_FIELDS,
+    webhook_deliveries: array(ref('Delivery', DELIVERY), { description: 'Oldest first.' }),
+  },
+  'One event with its payload and every delivery attempt.',
+);
+
+const QUEUED = array(EVENT_ID, { description: 'Ids of the events that start a new cycle.' });
+/** What a redelivery queued. */
+export const REDELIVERY = closed({ queued: QUEUED });
+/** What one reset request queued. */
+export const RESET = closed({
+  queued: QUEUED,
+  more: flag('More `failed` or `skipped` events remain: send the request again for the next chunk.'),
 });
 
-/** The event id in the path and the query of `GET /events`, merged into `components.parameters`. */
+/** The schemas of events, merged into `components.schemas`. */
+export const EVENT_SCHEMAS = {
+  Timestamp: TIMESTAMP,
+  EventType: EVENT_TYPE,
+  WebhookStatus: WEBHOOK_STATUS,
+  EventLinks: EVENT_LINKS,
+  EventSummary: EVENT_SUMMARY,
+  FeedEvent: FEED_EVENT,
+  EventDetail: EVENT_DETAIL,
+  Delivery: DELIVERY,
+  Redelivery: REDELIVERY,
+  Reset: RESET,
+  PublishRequest: PUBLISH_REQUEST,
+};
+
+/** The event id in the path, merged into `components.parameters`. */
 export const EVENT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   EventId: {
     name: 'id',
@@ -159,17 +170,6 @@ export const EVENT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     description: 'Event id; another form answers 400.',
     schema: EVENT_ID,
   },
-  Page: query('page', 'Page, from 1, in plain decimal (`05` answers 400).', int('Page.', 1, { default: 1 })),
-  PerPage: query(
-    'per_page',
-    'Events per page.',
-    int('Size.', 1, { maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE }),
-  ),
-  Account: query('account', 'Only events of this IBAN (any case, blanks allowed).', { type: 'string' }),
-  Type: query('type', 'Only events of this type.', schemaRef('EventType')),
-  Status: query('webhook_status', 'Only events in this delivery state.', schemaRef('WebhookStatus')),
-  Since: query('since', 'Only events triggered at or after this UTC time.', schemaRef('Timestamp')),
-  Until: query('until', 'Only events triggered at or before; not before `since`.', schemaRef('Timestamp')),
 };
 
 /** The `Link` header of a listing, merged into `components.headers`. */
@@ -186,15 +186,15 @@ export const LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
 
 /** What redelivering one event does, for the organization's route and the operator's. */
 export const REDELIVER_DESCRIPTION =
-  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (within ` +
-  'the cap on cycles; for an account with `delivery_order: ordered`, the later events wait for it again). A `pending` ' +
-  'event has its next attempt brought forward to now, within its cycle (no extra attempt: a retry that ' +
-  'was due later is made now instead; an open circuit of the endpoint still holds it back). Takes no ' +
-  'request body.';
+  `A \`failed\`, \`skipped\` or \`success\` event starts a new cycle of up to ${MAX_ATTEMPTS} attempts (an ` +
+  `event has at most ${MAX_CYCLES} cycles, its first included, however few attempts each made, not counting ` +
+  'one that sent nothing; for an account with `delivery_order: ordered`, the later events wait for it ' +
+  'again). A `pending` event has its next attempt brought forward to now, within its cycle (no extra ' +
+  'attempt: a retry that was due later is made now instead; an open circuit of the endpoint still holds ' +
+  'it back). Takes no request body.';
 
 /** When a redelivery is refused. */
-export const REDELIVER_CONFLICT =
-  'The event has used all its cycles, or an attempt of it is under way right now.';
+export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;
 
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {
@@ -213,12 +213,12 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       '`until` back), and filters that match too few of the events one request may check answer 400 ' +
       'asking for a narrower `since`/`until` window.',
     tags: ['events'],
-    parameters: ['Page', 'PerPage', 'Account', 'Type', 'Status', 'Since', 'Until'].map(parameterRef),
+    parameters: queryParameters(LIST_QUERY),
     responses: {
       '200': {
         description: 'One page of events; an empty array past the last page.',
         headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: json({ type: 'array', maxItems: 100, items: schemaRef('EventSummary') }),
+        content: json({ type: 'array', maxItems: 100, items: ref('EventSummary', EVENT_SUMMARY) }),
       },
       '400': responseRef(
         'BadRequest',
@@ -234,13 +234,13 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       'The gateway publishes with an AWS identity allowed `execute-api:Invoke`, SigV4-signed. Publishing an id ' +
       'again with the same content answers 200 with the stored event; other content answers 409.',
     tags: ['publishing'],
-    requestBody: body(schemaRef('PublishRequest')),
+    requestBody: PUBLISH_BODY,
     responses: {
       '200': ok(
         'The id was already published with this content: the stored event.',
-        schemaRef('EventDetail'),
+        ref('EventDetail', EVENT_DETAIL),
       ),
-      '201': ok('Recorded; its webhook is on its way.', schemaRef('EventDetail')),
+      '201': ok('Recorded; its webhook is on its way.', ref('EventDetail', EVENT_DETAIL)),
       '400': responseRef('BadRequest', 'A field is missing, unknown or invalid.'),
       '409': responseRef('Conflict', 'The id was published with other content.'),
       '422': responseRef('Unprocessable', 'No account with this IBAN is registered.'),
@@ -251,7 +251,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     summary: 'One event with its payload and delivery attempts',
     tags: ['events'],
     parameters: [parameterRef('EventId')],
-    responses: { '200': ok('The event.', schemaRef('EventDetail')), ...EVENT_ID_ERRORS },
+    responses: { '200': ok('The event.', ref('EventDetail', EVENT_DETAIL)), ...EVENT_ID_ERRORS },
   }),
   operation('POST', '/events/{id}/redeliver', {
     operationId: 'redeliverEvent',
@@ -260,7 +260,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     tags: ['delivery'],
     parameters: [parameterRef('EventId')],
     responses: {
-      '202': ok('Queued: `queued` holds the event id.', schemaRef('Redelivery')),
+      '202': ok('Queued: `queued` holds the event id.', ref('Redelivery', REDELIVERY)),
       ...EVENT_ID_ERRORS,
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
@@ -273,6 +273,6 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       'request, so each request costs the same however many there are; `more` says whether to send it ' +
       'again. Takes no request body.',
     tags: ['delivery'],
-    responses: { '202': ok('Queued: `queued` holds the ids, possibly none.', schemaRef('Reset')) },
+    responses: { '202': ok('Queued: `queued` holds the ids, possibly none.', ref('Reset', RESET)) },
   }),
 ];

@@ -1,25 +1,33 @@
 /**
  * Order and completeness in the OpenAPI document: the catch-up feed `GET /accounts/{iban}/events`, its
- * parameters and its `Link: next` header, replay, and an account's delivery order.
+ * `Link: next` header, replay, and the operator's upgrade to account logs.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { FEED_LIMIT, MIGRATION_CHUNK, REPLAY_CHUNK } from '#config/limits';
-import { DELIVERY_ORDERS } from '#domain/delivery/order-gate';
-import type { HeaderObject, OperationObject, ParameterObject } from './objects';
-import { body, json, ok, optionalBody, parameterRef, responseRef } from './objects';
+import { FEED_QUERY, REPLAY_BODY } from '#http/accounts/feed-request';
+import { CURSOR_BODY } from '#http/events/event-request';
+import { CURSOR } from '#http/paging';
+import { array, closed, EVENT_ID, flag, int, optional, ref } from '#http/schema';
+import { FEED_EVENT } from './events';
+import type { HeaderObject, OperationObject } from './objects';
+import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import { closed, EVENT_ID, int, schemaRef, text } from './schemas';
 
-/** How an account's events are delivered, as shown and as set. */
-export const DELIVERY_ORDER = text(
-  '`concurrent` (the default): each event is delivered on its own, retries of an older event may arrive ' +
-    'after newer ones. `ordered`: an event is not attempted before every earlier event of the account (by ' +
-    '`sequence`) is `success`, `failed` or `skipped`; a failing event holds back only its own account, and ' +
-    'once it fails for good (its attempts used up, or `410`) the next events go on (metric ' +
-    '`OrderedEventFailed`, alarmed; `GET /events?webhook_status=failed`). Circuit breaker, slots, ' +
-    '`Retry-After`, `410` and the attempt schedule work in both.',
-  { enum: DELIVERY_ORDERS },
-);
+/** What one replay request queued. */
+export const REPLAY_RESULT = closed({
+  queued: array(EVENT_ID, { description: 'Events that start a new cycle, in sequence order.' }),
+  used_up: array(EVENT_ID, { description: 'Events with no cycle left: not sent.' }),
+  more: flag('More events may follow: send again from `next_after_sequence`.'),
+  next_after_sequence: int('The last sequence this request examined.', 0),
+});
+
+/** What one step of the upgrade to account logs did. */
+export const MIGRATION_STEP = closed({
+  migrated: int('Events moved into their account logs.', 0),
+  pending: int('Events left because their delivery was under way.', 0),
+  more: flag('Send the request again with `cursor`.'),
+  cursor: optional(CURSOR),
+});
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
 export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -32,29 +40,9 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
     '`delivery_order: ordered` they are delivered in sequence order again (the events after the first one wait ' +
     'for it). While `more` is true, send the request again with `after_sequence` = `next_after_sequence`.',
   parameters: [parameterRef('Iban')],
-  requestBody: body({
-    type: 'object',
-    additionalProperties: false,
-    required: ['after_sequence'],
-    properties: { after_sequence: int('Events with a sequence above this one are sent again.', 0) },
-  }),
+  requestBody: REPLAY_BODY,
   responses: {
-    '202': ok(
-      'What this chunk queued.',
-      closed({
-        queued: {
-          type: 'array',
-          items: EVENT_ID,
-          description: 'Events that start a new cycle, in sequence order.',
-        },
-        used_up: { type: 'array', items: EVENT_ID, description: 'Events with no cycle left: not sent.' },
-        more: {
-          type: 'boolean',
-          description: 'More events may follow: send again from `next_after_sequence`.',
-        },
-        next_after_sequence: int('The last sequence this request examined.', 0),
-      }),
-    ),
+    '202': ok('What this chunk queued.', REPLAY_RESULT),
     '400': responseRef(
       'BadRequest',
       'The IBAN or `after_sequence` is invalid, or the body has another field.',
@@ -63,29 +51,13 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   },
 };
 
-/** The feed's query parameters, merged into `components.parameters`. */
-export const FEED_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
-  AfterSequence: {
-    name: 'after_sequence',
-    in: 'query',
-    description:
-      'Only events with a `sequence` above this one: the last sequence the receiver applied (0 from the start).',
-    schema: int('A sequence.', 0, { default: 0 }),
-  },
-  FeedLimit: {
-    name: 'limit',
-    in: 'query',
-    description: 'At most this many events.',
-    schema: int('Size.', 1, { maximum: FEED_LIMIT, default: FEED_LIMIT }),
-  },
-};
-
 /** The feed's `Link` header, merged into `components.headers`. */
 export const FEED_LINK_HEADER: Readonly<Record<string, HeaderObject>> = {
   FeedLink: {
     description:
       'RFC 8288 `rel="next"`: the same feed after the last event returned, present while more may follow ' +
-      '(an answer holds fewer than `limit` events when their payloads pass 5 MB); follow it until it is absent.',
+      '(an answer holds fewer than `limit` events when their payloads would take it past what one answer ' +
+      'carries, about 6 MB); follow it until it is absent.',
     required: false,
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
   },
@@ -98,19 +70,21 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
     summary: "One account's events after a sequence, in sequence order (the catch-up feed)",
     description:
       'The events of the account with a `sequence` above `after_sequence`, ascending, each with its payload ' +
-      'and attempts: the way to be sure of having everything. Ordered by sequence, not by `triggered_at`, so ' +
-      'an event published later with an earlier `triggered_at` is not skipped, and events published ' +
-      'meanwhile only ever append. One consistent read of the account log, at most ' +
-      `${FEED_LIMIT} events, whatever the account holds. An IBAN the organization has no events of ` +
-      'answers an empty array. Pair it with webhooks: apply each webhook whose `sequence` is the next one ' +
-      'you expect, and when one skips ahead (or on start), read this feed from the last sequence applied.',
+      'and delivery state but not its attempts (`GET /events/{id}` has them): the way to be sure of having ' +
+      'everything. Ordered by sequence, not by `triggered_at`, so an event published later with an earlier ' +
+      '`triggered_at` is not skipped, and events published meanwhile only ever append. One consistent read ' +
+      `of the account log, at most ${FEED_LIMIT} events, whatever the account holds; fewer when their ` +
+      'payloads would take it past what one answer carries (about 6 MB; follow `Link`). An IBAN the ' +
+      'organization has no events of answers an empty array. Pair it with webhooks: apply each webhook ' +
+      'whose `sequence` is the next one you expect, and when one skips ahead (or on start), read this feed ' +
+      'from the last sequence applied.',
     tags: ['events'],
-    parameters: [parameterRef('Iban'), parameterRef('AfterSequence'), parameterRef('FeedLimit')],
+    parameters: [parameterRef('Iban'), ...queryParameters(FEED_QUERY)],
     responses: {
       '200': {
         description: 'Up to `limit` events, ascending by sequence; empty when none follow.',
         headers: { Link: { $ref: '#/components/headers/FeedLink' } },
-        content: json({ type: 'array', maxItems: FEED_LIMIT, items: schemaRef('EventDetail') }),
+        content: json({ type: 'array', maxItems: FEED_LIMIT, items: ref('FeedEvent', FEED_EVENT) }),
       },
       '400': responseRef(
         'BadRequest',
@@ -125,9 +99,6 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
   }),
 ];
 
-/** An operator's chunk cursor, as handed out. */
-const CURSOR_FIELD = text('Where the previous request stopped: its `cursor`.');
-
 /** The upgrade to account logs (`migrateEvents`, operators only). */
 export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   summary: 'Move events stored before account logs into them (the upgrade to sequences)',
@@ -139,21 +110,9 @@ export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'>
     '`cursor` while `more` is true, and again later while `pending` (events whose delivery was under way, ' +
     'left for now) is not 0. Until then those events stay listed, readable and deliverable, with `sequence` null.',
   parameters: [parameterRef('OrgId')],
-  requestBody: optionalBody({
-    type: 'object',
-    additionalProperties: false,
-    properties: { cursor: CURSOR_FIELD },
-  }),
+  requestBody: CURSOR_BODY,
   responses: {
-    '200': ok(
-      'What this request did.',
-      closed({
-        migrated: int('Events moved into their account logs.', 0),
-        pending: int('Events left because their delivery was under way.', 0),
-        more: { type: 'boolean', description: 'Send the request again with `cursor`.' },
-        cursor: CURSOR_FIELD,
-      }),
-    ),
+    '200': ok('What this request did.', MIGRATION_STEP),
     '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
   },
 };

@@ -1,8 +1,9 @@
 /**
  * The OpenAPI objects Herald's document is made of (operations, responses, parameters, the document
- * itself), `$ref`s to its components, and the request bodies and answers every part builds.
+ * itself), `$ref`s to its components, the query parameters of a query schema, and the answers every
+ * part builds.
  */
-import type { JsonSchema } from './schemas';
+import type { JsonSchema, Schema } from '#http/schema';
 
 /** A Reference Object; OpenAPI 3.1 lets its `description` override the target's. */
 export interface Reference {
@@ -85,11 +86,25 @@ export const responseRef = (name: string, description?: string): Reference =>
     ? { $ref: `#/components/responses/${name}` }
     : { $ref: `#/components/responses/${name}`, description };
 
+/**
+ * The query parameters of an operation, from its query's object schema: each property's description is
+ * the parameter's, the rest its schema.
+ */
+export function queryParameters(query: Schema): ParameterObject[] {
+  const required = new Set((query.required ?? []) as readonly string[]);
+  return Object.entries(query.properties as Readonly<Record<string, Schema>>).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return {
+      name,
+      in: 'query',
+      ...(required.has(name) ? { required: true } : {}),
+      description: String(description),
+      schema,
+    };
+  });
+}
+
 /** A JSON content object. */
 export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
-/** A required JSON request body. */
-export const body = (schema: JsonSchema) => ({ required: true, content: json(schema) });
-/** An optional JSON request body. */
-export const optionalBody = (schema: JsonSchema) => ({ required: false, content: json(schema) });
 /** A JSON answer. */
 export const ok = (description: string, schema: JsonSchema) => ({ description, content: json(schema) });

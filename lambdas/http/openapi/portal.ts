@@ -2,12 +2,39 @@
  * The webhook portal in the OpenAPI document: the page, its sign-in, and the operator's route that mints
  * sign-in links (listed with the other operator routes, `ADMIN_ROUTES`).
  */
-import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES, SESSION_MINUTES } from '#domain/portal-access';
+import { SESSION_MINUTES } from '#domain/portal-access';
+import { KEY_SCOPE } from '#http/organizations/api-key-request';
+import {
+  PORTAL_LINK_BODY,
+  PORTAL_LINK_REQUEST,
+  PORTAL_SESSION_BODY,
+  PORTAL_SESSION_REQUEST,
+} from '#http/portal/portal-request';
+import { closed, ref, text, timestamp, uri } from '#http/schema';
 import type { OperationObject } from './objects';
-import { body, ok, parameterRef, responseRef } from './objects';
+import { ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, int, schemaRef, text, timestamp, uri } from './schemas';
+
+/** A one-time sign-in link. */
+export const PORTAL_LINK = closed({
+  url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
+  expires_at: timestamp('When the link stops working'),
+});
+/** A portal session: its key and what it may do. */
+export const PORTAL_SESSION = closed({
+  api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
+  scope: ref('KeyScope', KEY_SCOPE),
+  expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
+  org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
+});
+
+/** The portal's component schemas, merged into `components.schemas`. */
+export const PORTAL_SCHEMAS = {
+  PortalLinkRequest: PORTAL_LINK_REQUEST,
+  PortalLink: PORTAL_LINK,
+  PortalSessionRequest: PORTAL_SESSION_REQUEST,
+  PortalSession: PORTAL_SESSION,
+};
 
 /** The portal page and its sign-in. */
 export const PORTAL_ROUTES: readonly RouteDoc[] = [
@@ -29,9 +56,9 @@ export const PORTAL_ROUTES: readonly RouteDoc[] = [
       "A link works once: the exchange deletes it. The session key has the link's organization and scope " +
       `and expires after ${SESSION_MINUTES} minutes.`,
     tags: ['portal'],
-    requestBody: body(schemaRef('PortalSessionRequest')),
+    requestBody: PORTAL_SESSION_BODY,
     responses: {
-      '201': ok('Signed in.', schemaRef('PortalSession')),
+      '201': ok('Signed in.', ref('PortalSession', PORTAL_SESSION)),
       '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
       '401': responseRef('Unauthorized', 'The link expired, was already used, or never existed.'),
     },
@@ -53,46 +80,20 @@ export const PORTAL_ROUTES: readonly RouteDoc[] = [
 ];
 
 /** The operator's `createPortalLink` route (its method and path are in `ADMIN_ROUTES`). */
-export const PORTAL_LINK: Omit<OperationObject, 'operationId' | 'security'> = {
+export const PORTAL_LINK_DOC: Omit<OperationObject, 'operationId' | 'security'> = {
   summary: 'Mint a one-time portal sign-in link (operators, IAM)',
   description:
     "Only the hash of the link's token is stored. Give the `url` to one person of the organization; " +
     'it signs in once, before `expires_at`.',
   tags: ['portal'],
   parameters: [parameterRef('OrgId')],
-  requestBody: body(schemaRef('PortalLinkRequest')),
+  requestBody: PORTAL_LINK_BODY,
   responses: {
-    '201': ok('The link.', schemaRef('PortalLink')),
+    '201': ok('The link.', ref('PortalLink', PORTAL_LINK)),
     '400': responseRef(
       'BadRequest',
       '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
     ),
     '404': responseRef('NotFound', 'No such organization.'),
   },
-};
-
-/** The portal's component schemas, merged into `components.schemas`. */
-export const PORTAL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  PortalLinkRequest: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['scope'],
-    properties: {
-      scope: schemaRef('KeyScope'),
-      ttl_minutes: int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, {
-        maximum: MAX_LINK_MINUTES,
-      }),
-    },
-  },
-  PortalLink: closed({
-    url: uri('`<base>/portal#token=<token>`: opens the portal and signs in once.'),
-    expires_at: timestamp('When the link stops working'),
-  }),
-  PortalSessionRequest: closed({ token: text('The `token` of a portal link (its URL fragment).') }),
-  PortalSession: closed({
-    api_key: text("A session API key of the link's organization and scope; send it as a Bearer key."),
-    scope: schemaRef('KeyScope'),
-    expires_at: text('When the session key stops working, ISO 8601 UTC.', { format: 'date-time' }),
-    org: closed({ id: text('Organization id.'), name: text('Organization name.') }),
-  }),
 };

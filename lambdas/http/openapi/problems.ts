@@ -5,11 +5,12 @@
 import {
   GATEWAY_PROBLEMS,
   NOT_FOUND_PROBLEM as NO_ROUTE,
+  PROBLEM_CONTENT_TYPE,
   PROBLEM_TYPE_BASE,
 } from '#http/problem/problem-types';
+import type { JsonSchema } from '#http/schema';
+import { array, closed, int, open, optional, ref, text } from '#http/schema';
 import type { HeaderObject, ResponseObject } from './objects';
-import type { JsonSchema } from './schemas';
-import { closed, int, schemaRef, text } from './schemas';
 
 /** The headers problem answers carry, merged into `components.headers`. */
 export const PROBLEM_HEADERS: Readonly<Record<string, HeaderObject>> = {
@@ -22,31 +23,39 @@ export const PROBLEM_HEADERS: Readonly<Record<string, HeaderObject>> = {
 
 const regexpEscape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** One invalid field or parameter of a 400 or 422. */
+export const INVALID_PARAM = closed({
+  name: text('The parameter.'),
+  reason: text('What is wrong and what is allowed.'),
+});
+/** The body of every problem answer. */
+export const PROBLEM = open(
+  {
+    type: text('`https://herald.dev/problems/<slug>`.', {
+      format: 'uri',
+      pattern: `^${regexpEscape(PROBLEM_TYPE_BASE)}[a-z0-9-]+$`,
+    }),
+    title: text('Summary of the problem type; the same for every occurrence.'),
+    status: int('The HTTP status.', 400, { maximum: 599 }),
+    detail: text('What went wrong in this request; 5xx answers never reveal the cause.'),
+    instance: text('The request id: quote it when asking for support.'),
+    invalid_params: optional(array(ref('InvalidParam', INVALID_PARAM), { minItems: 1 })),
+  },
+  'RFC 9457 problem details; extension members may be added.',
+);
+/** A problem that names the fields at fault. */
+export const VALIDATION_PROBLEM = {
+  type: 'object',
+  allOf: [ref('Problem', PROBLEM)],
+  required: ['invalid_params'],
+  properties: { invalid_params: { type: 'array', minItems: 1 } },
+};
+
 /** The problem schemas, merged into `components.schemas`. */
-export const PROBLEM_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  InvalidParam: closed({ name: text('The parameter.'), reason: text('What is wrong and what is allowed.') }),
-  Problem: {
-    type: 'object',
-    description: 'RFC 9457 problem details; extension members may be added.',
-    required: ['type', 'title', 'status', 'detail', 'instance'],
-    properties: {
-      type: text('`https://herald.dev/problems/<slug>`.', {
-        format: 'uri',
-        pattern: `^${regexpEscape(PROBLEM_TYPE_BASE)}[a-z0-9-]+$`,
-      }),
-      title: text('Summary of the problem type; the same for every occurrence.'),
-      status: int('The HTTP status.', 400, { maximum: 599 }),
-      detail: text('What went wrong in this request; 5xx answers never reveal the cause.'),
-      instance: text('The request id: quote it when asking for support.'),
-      invalid_params: { type: 'array', minItems: 1, items: schemaRef('InvalidParam') },
-    },
-  },
-  ValidationProblem: {
-    type: 'object',
-    allOf: [schemaRef('Problem')],
-    required: ['invalid_params'],
-    properties: { invalid_params: { type: 'array', minItems: 1 } },
-  },
+export const PROBLEM_SCHEMAS = {
+  InvalidParam: INVALID_PARAM,
+  Problem: PROBLEM,
+  ValidationProblem: VALIDATION_PROBLEM,
 };
 
 /** A problem answer whose body must carry exactly this status and problem type. */
@@ -58,7 +67,11 @@ function problem(
 ): ResponseObject {
   const schema: JsonSchema = {
     type: 'object',
-    allOf: [schemaRef(status === 400 || status === 422 ? 'ValidationProblem' : 'Problem')],
+    allOf: [
+      status === 400 || status === 422
+        ? ref('ValidationProblem', VALIDATION_PROBLEM)
+        : ref('Problem', PROBLEM),
+    ],
     properties: {
       type:
         typeof slug === 'string'
@@ -69,7 +82,7 @@ function problem(
   };
   const headers =
     header === undefined ? {} : { headers: { [header]: { $ref: `#/components/headers/${header}` } } };
-  return { description, ...headers, content: { 'application/problem+json': { schema } } };
+  return { description, ...headers, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };
 }
 
 const { UNAUTHORIZED: AUTH, THROTTLED: SLOW, QUOTA_EXCEEDED: QUOTA, DEFAULT_5XX } = GATEWAY_PROBLEMS;

@@ -2,45 +2,36 @@
  * The organization's Ed25519 keys (`v1a` signatures) and its signature setting in the OpenAPI document:
  * the schemas, an organization key's routes and the operator's twins (which `admin.ts` lists).
  */
-import { SIGNATURE_SCHEMES } from '#domain/model';
-import { TOKEN_ID } from './events';
+import { SIGNATURE_SCHEME_LIST, SIGNATURE_SCHEMES_BODY } from '#http/organizations/signature-schemes-request';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
+import { array, closed, optional, ref, text, timestamp } from '#http/schema';
+import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
-import { body, ok, optionalBody, responseRef } from './objects';
+import { ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, schemaRef, text, timestamp } from './schemas';
-import { OVERLAP } from './webhooks';
 
-const SCHEMES = {
-  type: 'array',
-  minItems: 1,
-  uniqueItems: true,
-  items: { type: 'string', enum: [...SIGNATURE_SCHEMES] },
-  description:
-    '`v1`: HMAC-SHA256 with the webhook token (also `X-Signature`). `v1a`: Ed25519 with the signing key.',
-};
+/** An Ed25519 public key of the organization. */
+export const WEBHOOK_KEY = closed({
+  key_id: SIGNING_KEY_ID,
+  public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
+    pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
+  }),
+  created_at: timestamp('When it was made'),
+  expires_at: optional(timestamp('A replaced key during its overlap: when it stops signing')),
+});
+/** The schemes the organization's webhooks carry. */
+export const SIGNATURE_SCHEMES_VIEW = closed({ signature_schemes: SIGNATURE_SCHEME_LIST });
+
+/** The keys that sign now. */
+export const WEBHOOK_KEYS = array(ref('WebhookKey', WEBHOOK_KEY), {
+  description: 'The keys that sign now, new first: one, or two during an overlap.',
+});
 
 /** The schemas of the keys and the setting, merged into `components.schemas`. */
-export const WEBHOOK_KEY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  WebhookKey: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['key_id', 'public_key', 'created_at'],
-    properties: {
-      key_id: TOKEN_ID,
-      public_key: text('`whpk_` + base64 of the raw 32-byte Ed25519 public key.', {
-        pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
-      }),
-      created_at: timestamp('When it was made'),
-      expires_at: timestamp('A replaced key during its overlap: when it stops signing'),
-    },
-  },
-  WebhookKeys: {
-    type: 'array',
-    items: schemaRef('WebhookKey'),
-    description: 'The keys that sign now, new first: one, or two during an overlap.',
-  },
-  SignatureSchemes: closed({ signature_schemes: SCHEMES }),
+export const WEBHOOK_KEY_SCHEMAS = {
+  WebhookKey: WEBHOOK_KEY,
+  WebhookKeys: WEBHOOK_KEYS,
+  SignatureSchemes: SIGNATURE_SCHEMES_VIEW,
 };
 
 const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -49,9 +40,9 @@ const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
     'Webhooks sent during the overlap carry two `v1a` signatures (new, then old). The private key is made ' +
     'and sealed inside Herald and is never shown. An organization created before signing keys existed ' +
     'gets its first one this way.',
-  requestBody: optionalBody(OVERLAP),
+  requestBody: ROTATION_BODY,
   responses: {
-    '200': ok('The keys that sign now.', schemaRef('WebhookKeys')),
+    '200': ok('The keys that sign now.', ref('WebhookKeys', WEBHOOK_KEYS)),
     '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
   },
 };
@@ -61,9 +52,9 @@ const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   description:
     'Both by default. `["v1a"]` alone needs a signing key (422 otherwise); without `v1` webhooks carry no ' +
     '`X-Signature`.',
-  requestBody: body(closed({ signature_schemes: SCHEMES })),
+  requestBody: SIGNATURE_SCHEMES_BODY,
   responses: {
-    '200': ok('The setting.', schemaRef('SignatureSchemes')),
+    '200': ok('The setting.', ref('SignatureSchemes', SIGNATURE_SCHEMES_VIEW)),
     '400': responseRef('BadRequest', '`signature_schemes` is not a list of known schemes.'),
     '422': responseRef('Unprocessable', 'Only `v1a`, but the organization has no signing key.'),
   },
@@ -92,7 +83,7 @@ export const WEBHOOK_KEY_ROUTES: readonly RouteDoc[] = [
     responses: {
       '200': ok(
         'The keys (none before the first rotation of an older organization).',
-        schemaRef('WebhookKeys'),
+        ref('WebhookKeys', WEBHOOK_KEYS),
       ),
     },
   }),

@@ -3,16 +3,15 @@
  * verify its signatures), and the organization's webhook token with the routes that show and rotate it.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
-import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '#domain/signing/webhook-token';
+import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
+import { anyObject, closed, nullable, ref, text, timestamp } from '#http/schema';
 import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
 import type { PathItemObject } from './objects';
-import { json, ok, optionalBody, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
-import type { JsonSchema } from './schemas';
-import { closed, schemaRef, text, timestamp } from './schemas';
 
 /** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
 function duration(seconds: number): string {
@@ -33,8 +32,9 @@ ${DEFAULT_RETRY_SCHEDULE_SECONDS.map(duration).join(', ')}; about ${SCHEDULE_HOU
 attempt is recorded in \`webhook_deliveries\`; the receiver's body is kept up to 4 KiB.
 
 **Same bytes every time.** The body is fixed when the event is recorded and every attempt, redeliveries
-included, sends it byte for byte. Delivery is at least once and unordered: deduplicate on \`webhook-id\` (the
-event id).
+included, sends it byte for byte. Delivery is at least once and unordered: apply each event once, keyed by its
+\`id\` (also \`webhook-id\`), the id recorded in the same transaction as the receiver's change and never before,
+so a change that failed (answered 5xx) is applied by the retry.
 
 **Signatures.** Each attempt is signed when it is sent, with the organization's tokens that sign at
 that moment: the current one and, for the overlap after a rotation (24 h by default), the previous one.
@@ -48,9 +48,10 @@ Both headers always carry the same tokens, new first. The key of a token is the 
   (\`v1,<new> v1,<old>\`).
 
 A receiver holding either token verifies either header. To stop replays, reject a timestamp more than
-5 minutes from your clock and remember the \`webhook-id\`s you handled for that long (a repeat gets a 2xx
-and is not acted on again). \`webhook_deliveries[].signing_keys\` names the tokens (\`whk_…\` ids, as
-\`GET /webhook-token\` shows them) that signed each attempt.
+5 minutes from your clock; within them, a replay finds its event's id recorded and changes nothing (a
+repeat gets a 2xx). \`webhook_deliveries[].signing_keys\` names what signed each attempt: the tokens
+(\`whk_…\` ids, as \`GET /webhook-token\` shows them) and the Ed25519 keys (\`whak_…\`, as
+\`GET /webhook-keys\` shows them).
 
 Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
 
@@ -59,6 +60,46 @@ const SIGNATURE_ENTRY = '(v1,[A-Za-z0-9+/]{43}=|v1a,[A-Za-z0-9+/]{86}==)';
 
 const header = (name: string, description: string, pattern: string) =>
   ({ name, in: 'header', required: true, description, schema: { type: 'string', pattern } }) as const;
+
+/** The webhook token as shown. */
+export const TOKEN = text(
+  '`whsec_` + base64 of 32 random bytes; works as-is with the Standard Webhooks libraries.',
+  { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
+);
+
+/** The body of every webhook. */
+export const WEBHOOK_PAYLOAD = closed(
+  {
+    id: EVENT_FIELDS.id,
+    type: EVENT_FIELDS.type,
+    account: EVENT_FIELDS.account,
+    sequence: SEQUENCE,
+    triggered_at: EVENT_FIELDS.triggered_at,
+    payload: anyObject('Event-specific; its layout depends on `type`.'),
+    _links: EVENT_FIELDS._links,
+  },
+  "The body of a webhook: the event's main information, so the receiver needs no API call.",
+);
+/** The replaced token during an overlap; null otherwise. */
+export const PREVIOUS_TOKEN = nullable(
+  closed(
+    { webhook_token: TOKEN, token_id: TOKEN_ID, expires_at: timestamp('When it stops signing') },
+    'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
+  ),
+);
+/** The organization's webhook token(s). */
+export const WEBHOOK_TOKEN = closed({
+  webhook_token: TOKEN,
+  token_id: TOKEN_ID,
+  previous: ref('PreviousToken', PREVIOUS_TOKEN),
+});
+
+/** The schemas of the webhook and the token, merged into `components.schemas`. */
+export const WEBHOOK_SCHEMAS = {
+  WebhookPayload: WEBHOOK_PAYLOAD,
+  PreviousToken: PREVIOUS_TOKEN,
+  WebhookToken: WEBHOOK_TOKEN,
+};
 
 /** `webhooks`: the request Herald sends to receivers, its headers and how to verify it. */
 export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
@@ -88,59 +129,13 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
           `^${SIGNATURE_ENTRY}( ${SIGNATURE_ENTRY}){0,3}$`,
         ),
       ],
-      requestBody: { required: true, content: json(schemaRef('WebhookPayload')) },
+      requestBody: { required: true, content: json(ref('WebhookPayload', WEBHOOK_PAYLOAD)) },
       responses: {
         '2XX': { description: 'Delivered; no further attempts.' },
         default: { description: 'A failed attempt; retried while the cycle has attempts left.' },
       },
     },
   },
-};
-
-/** The webhook token as shown. */
-export const TOKEN = text(
-  '`whsec_` + base64 of 32 random bytes; works as-is with the Standard Webhooks libraries.',
-  { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
-);
-
-/** The optional body of a rotation. */
-export const OVERLAP = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    overlap_hours: {
-      type: 'number',
-      minimum: 0,
-      maximum: MAX_OVERLAP_HOURS,
-      default: DEFAULT_OVERLAP_HOURS,
-      description: 'How long the replaced token keeps signing webhooks too; 0 ends it at once.',
-    },
-  },
-};
-
-/** The schemas of the webhook and the token, merged into `components.schemas`. */
-export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  WebhookPayload: closed(
-    {
-      id: EVENT_FIELDS.id,
-      type: EVENT_FIELDS.type,
-      account: EVENT_FIELDS.account,
-      sequence: SEQUENCE,
-      triggered_at: EVENT_FIELDS.triggered_at,
-      payload: { type: 'object', description: 'Event-specific; its layout depends on `type`.' },
-      _links: EVENT_FIELDS._links,
-    },
-    "The body of a webhook: the event's main information, so the receiver needs no API call.",
-  ),
-  PreviousToken: {
-    type: ['object', 'null'],
-    description:
-      'During an overlap after a rotation: the replaced token, which also signs until `expires_at`.',
-    additionalProperties: false,
-    required: ['webhook_token', 'token_id', 'expires_at'],
-    properties: { webhook_token: TOKEN, token_id: TOKEN_ID, expires_at: timestamp('When it stops signing') },
-  },
-  WebhookToken: closed({ webhook_token: TOKEN, token_id: TOKEN_ID, previous: schemaRef('PreviousToken') }),
 };
 
 /** An organization key's token routes (`manage` scope). */
@@ -150,7 +145,7 @@ export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
     summary: "The organization's webhook token",
     description: 'And, during an overlap after a rotation, the previous one with its expiry.',
     tags: ['webhooks'],
-    responses: { '200': ok('The token(s).', schemaRef('WebhookToken')) },
+    responses: { '200': ok('The token(s).', ref('WebhookToken', WEBHOOK_TOKEN)) },
   }),
   operation('POST', '/webhook-token/rotate', {
     operationId: 'rotateWebhookToken',
@@ -160,9 +155,9 @@ export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
       'new and old. `overlap_hours: 0` retires the old token at once (a leaked one): no attempt made after ' +
       'the rotation is signed with it.',
     tags: ['webhooks'],
-    requestBody: optionalBody(OVERLAP),
+    requestBody: ROTATION_BODY,
     responses: {
-      '200': ok('The new token and the previous one.', schemaRef('WebhookToken')),
+      '200': ok('The new token and the previous one.', ref('WebhookToken', WEBHOOK_TOKEN)),
       '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
     },
   }),

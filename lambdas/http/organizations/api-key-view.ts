@@ -2,25 +2,16 @@
  * The JSON view of an organization's API keys (snake_case): never the secret, except once in the answer
  * that creates a key.
  */
-import type { KeyScope } from '#config/routes';
 import type { ApiKey } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
+import type { API_KEY } from '#http/openapi/admin-components';
+import type { Static } from '#http/schema';
 
 /** An API key without its secret (the `ApiKey` schema without `api_key`). */
-export interface ApiKeyView {
-  readonly id: string;
-  readonly name: string;
-  readonly scope: KeyScope;
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly created_at: string;
-  /** `YYYY-MM-DD HH:MM:SS` UTC, for short-lived keys only. */
-  readonly expires_at?: string;
-}
+export type ApiKeyView = Static<typeof API_KEY>;
 
 /** A new key: the view plus the secret, shown only this once. */
-export interface CreatedApiKeyView extends ApiKeyView {
-  readonly api_key: string;
-}
+export type CreatedApiKeyView = ApiKeyView & { readonly api_key: string };
 
 /** A key as listed. */
 export function toApiKeyView(key: ApiKey): ApiKeyView {

@@ -3,10 +3,19 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ValidationError } from '#domain/errors';
-import { jsonBody } from '#http/request';
+import { readBody, refusal } from '#http/read-request';
+import { body, closed, text } from '#http/schema';
 
 /** Longest organization name. */
 export const MAX_ORGANIZATION_NAME_LENGTH = 200;
+
+const NAME = text(`1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters.`, {
+  minLength: 1,
+  maxLength: MAX_ORGANIZATION_NAME_LENGTH,
+});
+
+/** The body of a new organization. */
+export const ORGANIZATION_BODY = body(closed({ name: NAME }));
 
 /**
  * The new organization's name, trimmed: 1 to {@link MAX_ORGANIZATION_NAME_LENGTH} characters.
@@ -14,10 +23,7 @@ export const MAX_ORGANIZATION_NAME_LENGTH = 200;
  * @throws ValidationError naming the field
  */
 export function parseNewOrganization(event: APIGatewayProxyEvent): { name: string } {
-  const { name } = jsonBody(event, ['name']);
-  const trimmed = typeof name === 'string' ? name.trim() : '';
-  if (trimmed.length === 0 || trimmed.length > MAX_ORGANIZATION_NAME_LENGTH) {
-    throw new ValidationError('name', `must be a string of 1 to ${MAX_ORGANIZATION_NAME_LENGTH} characters`);
-  }
-  return { name: trimmed };
+  const name = readBody(event, ORGANIZATION_BODY).name.trim();
+  if (name.length === 0) throw new ValidationError('name', refusal(NAME));
+  return { name };
 }

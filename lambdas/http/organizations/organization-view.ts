@@ -5,32 +5,18 @@
 import type { Organization } from '#domain/model';
 import { webhookTokenId } from '#domain/signing/webhook-token';
 import { renderTimestamp } from '#domain/time';
-import { toWebhookTokenView, type WebhookTokenView } from './webhook-token-view';
+import type { CREATED_ORGANIZATION, ORGANIZATION, USAGE_KEY } from '#http/openapi/admin-components';
+import type { Static } from '#http/schema';
+import { toWebhookTokenView } from './webhook-token-view';
 
 /** The answer of `POST /admin/organizations` (the `CreatedOrganization` schema). */
-export interface CreatedOrganizationView {
-  readonly id: string;
-  readonly name: string;
-  readonly webhook_token: string;
-  /** The token's non-secret id (`whk_…`). */
-  readonly token_id: string;
-  readonly api_key: string;
-}
+export type CreatedOrganizationView = Static<typeof CREATED_ORGANIZATION>;
 
 /** An organization as the operator sees it (the `Organization` schema). */
-export interface OrganizationView extends WebhookTokenView {
-  readonly id: string;
-  readonly name: string;
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly created_at: string;
-}
+export type OrganizationView = Static<typeof ORGANIZATION>;
 
 /** What registering an organization's usage key answers (the `UsageKey` schema). */
-export interface UsageKeyView {
-  readonly org_id: string;
-  /** null where the deployment has no usage plan (the local runtime meters by itself). */
-  readonly usage_plan_id: string | null;
-}
+export type UsageKeyView = Static<typeof USAGE_KEY>;
 
 /** A new organization with the secret of its first API key. */
 export function toCreatedOrganizationView(created: {

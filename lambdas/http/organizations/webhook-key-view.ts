@@ -2,21 +2,14 @@
  * The JSON view of an organization's Ed25519 public keys (`GET /webhook-keys`, the rotations' answer):
  * public halves only; the sealed private key never leaves the service.
  */
-import { type Organization, SIGNATURE_SCHEMES, type SignatureScheme } from '#domain/model';
+import { type Organization, SIGNATURE_SCHEMES } from '#domain/model';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import { renderTimestamp } from '#domain/time';
+import type { SIGNATURE_SCHEMES_VIEW, WEBHOOK_KEY } from '#http/openapi/webhook-keys';
+import type { Static } from '#http/schema';
 
 /** One public key (the `WebhookKey` schema). */
-export interface WebhookKeyView {
-  /** `whk_…`, as attempts' `signing_keys` name it. */
-  readonly key_id: string;
-  /** `whpk_` + base64 of the raw 32-byte Ed25519 public key. */
-  readonly public_key: string;
-  /** `YYYY-MM-DD HH:MM:SS` UTC. */
-  readonly created_at: string;
-  /** Present on a replaced key during its overlap: it stops signing then. */
-  readonly expires_at?: string;
-}
+export type WebhookKeyView = Static<typeof WEBHOOK_KEY>;
 
 /** A key as listed: only the public attributes are copied. */
 export function toWebhookKeyView(key: SigningKey | PreviousSigningKey): WebhookKeyView {
@@ -29,9 +22,7 @@ export function toWebhookKeyView(key: SigningKey | PreviousSigningKey): WebhookK
 }
 
 /** The organization's signature setting (the `SignatureSchemes` schema). */
-export interface SignatureSchemesView {
-  readonly signature_schemes: readonly SignatureScheme[];
-}
+export type SignatureSchemesView = Static<typeof SIGNATURE_SCHEMES_VIEW>;
 
 /**
  * The schemes the organization's webhooks carry: its setting (every scheme unless it chose fewer), less

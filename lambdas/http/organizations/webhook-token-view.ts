@@ -4,18 +4,11 @@
  */
 import { type SigningTokens, webhookTokenId } from '#domain/signing/webhook-token';
 import { renderTimestamp } from '#domain/time';
+import type { WEBHOOK_TOKEN } from '#http/openapi/webhooks';
+import type { Static } from '#http/schema';
 
 /** An organization's webhook token and, during an overlap, the previous one (the `WebhookToken` schema). */
-export interface WebhookTokenView {
-  readonly webhook_token: string;
-  /** The token's non-secret id, as attempts name the tokens that signed them. */
-  readonly token_id: string;
-  readonly previous: {
-    readonly webhook_token: string;
-    readonly token_id: string;
-    readonly expires_at: string;
-  } | null;
-}
+export type WebhookTokenView = Static<typeof WEBHOOK_TOKEN>;
 
 /** Renders the tokens as given: the use-case has already left out a previous token that stopped signing. */
 export function toWebhookTokenView(tokens: SigningTokens): WebhookTokenView {

@@ -3,13 +3,34 @@
  * (`{"scope", "ttl_minutes"?}`) and the page's `POST /portal/session` (`{"token"}`).
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { KEY_SCOPES, type KeyScope } from '#config/routes';
-import { ValidationError } from '#domain/errors';
+import type { KeyScope } from '#config/routes';
 import { DEFAULT_LINK_MINUTES, MAX_LINK_MINUTES } from '#domain/portal-access';
-import { optionalJsonBody } from '#http/request';
+import { KEY_SCOPE } from '#http/organizations/api-key-request';
+import { readBody } from '#http/read-request';
+import { body, closed, int, optional, ref, text, withReason } from '#http/schema';
 
 /** Longest token `POST /portal/session` reads (a link's token has 43 characters). */
 const MAX_TOKEN_LENGTH = 200;
+
+/** The body of a new sign-in link, a component of the document. */
+export const PORTAL_LINK_REQUEST = closed({
+  scope: withReason(ref('KeyScope', KEY_SCOPE), 'is required: "read" or "manage"'),
+  ttl_minutes: optional(
+    int(`How long the link signs in; default ${DEFAULT_LINK_MINUTES}.`, 1, { maximum: MAX_LINK_MINUTES }),
+  ),
+});
+/** The operator's link request takes it, by reference. */
+export const PORTAL_LINK_BODY = body(ref('PortalLinkRequest', PORTAL_LINK_REQUEST));
+
+/** The body of a sign-in, a component of the document. */
+export const PORTAL_SESSION_REQUEST = closed({
+  token: withReason(
+    text('The `token` of a portal link (its URL fragment).', { minLength: 1, maxLength: MAX_TOKEN_LENGTH }),
+    'is required: the token of a portal sign-in link',
+  ),
+});
+/** `POST /portal/session` takes it, by reference. */
+export const PORTAL_SESSION_BODY = body(ref('PortalSessionRequest', PORTAL_SESSION_REQUEST));
 
 /**
  * The link's scope and lifetime (whole minutes, 1 to {@link MAX_LINK_MINUTES}, default
@@ -18,14 +39,8 @@ const MAX_TOKEN_LENGTH = 200;
  * @throws ValidationError naming the field
  */
 export function parsePortalLinkRequest(event: APIGatewayProxyEvent): { scope: KeyScope; ttlMinutes: number } {
-  const body = optionalJsonBody(event, ['scope', 'ttl_minutes']);
-  const scope = KEY_SCOPES.find((known) => known === body.scope);
-  if (scope === undefined) throw new ValidationError('scope', 'is required: "read" or "manage"');
-  const ttl = body.ttl_minutes ?? DEFAULT_LINK_MINUTES;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_LINK_MINUTES) {
-    throw new ValidationError('ttl_minutes', `must be whole minutes from 1 to ${MAX_LINK_MINUTES}`);
-  }
-  return { scope, ttlMinutes: ttl };
+  const { scope, ttl_minutes } = readBody(event, PORTAL_LINK_BODY);
+  return { scope, ttlMinutes: ttl_minutes ?? DEFAULT_LINK_MINUTES };
 }
 
 /**
@@ -34,9 +49,5 @@ export function parsePortalLinkRequest(event: APIGatewayProxyEvent): { scope: Ke
  * @throws ValidationError naming `token`
  */
 export function parsePortalSessionRequest(event: APIGatewayProxyEvent): { token: string } {
-  const { token } = optionalJsonBody(event, ['token']);
-  if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) {
-    throw new ValidationError('token', 'is required: the token of a portal sign-in link');
-  }
-  return { token };
+  return { token: readBody(event, PORTAL_SESSION_BODY).token };
 }

@@ -6,23 +6,14 @@
 import type { KeyScope } from '#config/routes';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl } from '#domain/urls';
+import type { PORTAL_LINK, PORTAL_SESSION } from '#http/openapi/portal';
+import type { Static } from '#http/schema';
 
 /** The answer of `POST /admin/organizations/{org}/portal-links` (the `PortalLink` schema). */
-export interface PortalLinkView {
-  /** `<base>/portal#token=<token>`: the token rides in the fragment, which browsers never send. */
-  readonly url: string;
-  /** `YYYY-MM-DD HH:MM:SS`, UTC, like every timestamp an operator reads. */
-  readonly expires_at: string;
-}
+export type PortalLinkView = Static<typeof PORTAL_LINK>;
 
 /** The answer of `POST /portal/session` (the `PortalSession` schema). */
-export interface PortalSessionView {
-  readonly api_key: string;
-  readonly scope: KeyScope;
-  /** ISO 8601 UTC. */
-  readonly expires_at: string;
-  readonly org: { readonly id: string; readonly name: string };
-}
+export type PortalSessionView = Static<typeof PORTAL_SESSION>;
 
 /** The link that opens the portal at `baseUrl` and signs in once. */
 export function toPortalLinkView(

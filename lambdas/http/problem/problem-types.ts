@@ -5,6 +5,9 @@
  */
 import type { ErrorKind } from '#domain/errors';
 
+/** Media type of problem answers. */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
 /** A problem type: status, slug (last segment of its `type` URI), title, default detail and headers. */
 export interface GatewayProblem {
   readonly status: number;

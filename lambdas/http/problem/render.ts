@@ -4,21 +4,18 @@
  * same whoever answers.
  */
 import { HeraldError, type InvalidParam, UnprocessableError, ValidationError } from '#domain/errors';
-import { ERROR_PROBLEMS, GATEWAY_PROBLEMS, type GatewayProblem, PROBLEM_TYPE_BASE } from './problem-types';
-
-/** Media type of problem answers. */
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+import type { PROBLEM } from '#http/openapi/problems';
+import type { Static } from '#http/schema';
+import {
+  ERROR_PROBLEMS,
+  GATEWAY_PROBLEMS,
+  type GatewayProblem,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_TYPE_BASE,
+} from './problem-types';
 
 /** The JSON body of a problem answer. */
-export interface ProblemBody {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly detail: string;
-  /** The request id, so a caller can quote it to support. */
-  readonly instance: string;
-  readonly invalid_params?: readonly InvalidParam[];
-}
+export type ProblemBody = Static<typeof PROBLEM>;
 
 /** A problem answer ready for API Gateway (or the emulator's HTTP response). */
 export interface ProblemResponse {

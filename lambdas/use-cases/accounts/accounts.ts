@@ -1,8 +1,7 @@
-import type { DeliveryOrder } from '#domain/delivery/order-gate';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
-import type { Account } from '#domain/model';
+import type { Account, DeliveryOrder } from '#domain/model';
 import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore } from '#domain/ports';
 import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';

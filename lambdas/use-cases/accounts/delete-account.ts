@@ -1,7 +1,8 @@
 import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { Account } from '#domain/model';
+import type { DirectoryStore, EventLog, EventUpkeep } from '#domain/ports';
 
 /** What deleting an account needs. */
 export interface DeleteAccountDeps {
@@ -9,7 +10,7 @@ export interface DeleteAccountDeps {
     DirectoryStore,
     'getAccount' | 'deleteAccount' | 'getAccountTombstone' | 'removeAccountTombstone'
   >;
-  readonly events: Pick<EventStore, 'eraseAccountEvents'>;
+  readonly events: EventUpkeep & Pick<EventLog, 'latestSequence'>;
   /** Epoch ms; stamps the tombstone. */
   readonly now: () => number;
   /** Removes the deleted account's endpoint material (payload key, client certificate and key). */
@@ -77,7 +78,12 @@ export async function deleteAccount(
   }
   const deletedAt = new Date(deps.now()).toISOString();
   const deleted = account
-    ? (await deps.directory.deleteAccount({ iban, orgId, deletedAt })) !== undefined
+    ? (await deps.directory.deleteAccount({
+        iban,
+        orgId,
+        deletedAt,
+        sequenceFloor: await floorAtDeletion(deps, account),
+      })) !== undefined
     : false;
   // The endpoint goes with its account: its client key must not outlive it, nor bind a later owner. Not
   // only when this request deleted the account: a retry (the removal failed after the tombstone was
@@ -90,6 +96,18 @@ export async function deleteAccount(
   // The organization's last events of the IBAN are gone: nothing of it can reach a new owner any more.
   await deps.directory.removeAccountTombstone(iban, orgId);
   return { ...done, more: false };
+}
+
+/**
+ * What the tombstone keeps of the log's sequences: the higher of the account's floor and the log's latest
+ * sequence (one consistent read of one key). Sequences never go back for an IBAN within its organization:
+ * re-created, the account continues above it, even once retention has emptied its log meanwhile (its
+ * deletions after this raise the tombstone's floor further). Erasure's last chunk removes the tombstone
+ * with it, so a log that was erased starts again at 1.
+ */
+async function floorAtDeletion(deps: DeleteAccountDeps, account: Account): Promise<number> {
+  const latest = await deps.events.latestSequence(account.orgId, account.iban, { consistent: true });
+  return Math.max(latest, account.sequenceFloor ?? 0);
 }
 
 /** Why there is nothing to delete, with the next step when the account was deleted already. */

@@ -1,6 +1,6 @@
 import { DELIVERY_STATS_EVENTS } from '#config/limits';
 import { STATS_WINDOWS, type StatsWindow, type WindowStats, windowStats } from '#domain/delivery-stats';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore, EventQueries } from '#domain/ports';
 import { getAccount } from './accounts';
 
 /** An account endpoint's delivery summary over one or more windows. */
@@ -23,7 +23,7 @@ export interface DeliveryStats {
  * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or none
  */
 export async function deliveryStats(
-  ports: { directory: Pick<DirectoryStore, 'getAccount'>; events: Pick<EventStore, 'recentAttempts'> },
+  ports: { directory: Pick<DirectoryStore, 'getAccount'>; events: EventQueries },
   orgId: string,
   ibanInput: string,
   windows: readonly StatsWindow[],

@@ -1,13 +1,14 @@
 import { RECOVERY_LIMIT } from '#config/limits';
+import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
-import type { DeliveryQueue, DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
 import { startCycles } from '#use-cases/events/reset-webhooks';
 
 /** What re-enabling an endpoint needs. */
 export interface EnableDeps {
   readonly health: Pick<EndpointHealthStore, 'enable'>;
-  readonly events: EventStore;
+  readonly events: EventUpkeep & DeliveryLedger;
   readonly queue: DeliveryQueue;
   readonly now: () => number;
 }

@@ -14,7 +14,7 @@ import type {
 } from '#domain/endpoint-security/endpoint-security';
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
 import { parsePayloadKey } from '#domain/endpoint-security/payload-key';
-import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import type { EndpointSecretStore, TlsMaterialCheck } from '#domain/endpoint-security/ports';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { Account } from '#domain/model';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
@@ -37,10 +37,14 @@ export interface PrepareContext {
   readonly nowMs: number;
   /** Seals the client key; a deployment always has one where accounts are written. */
   readonly sealer?: SecretSealer | undefined;
+  /** Whether the runtime's TLS can use a certificate (with its key) or a CA; every account writer has one. */
+  readonly checkTls?: TlsMaterialCheck | undefined;
 }
 
 /**
- * Checks a change before the account is written, and seals a new client key.
+ * Checks a change before the account is written, and seals a new client key. A certificate, key or CA
+ * the sender's TLS could not use is refused here, before the key is sealed: saved, it would fail every
+ * attempt.
  *
  * @throws ValidationError naming the field and what it allows
  */
@@ -52,8 +56,12 @@ export async function prepareEndpointSecurity(
   const key = change.payloadEncryptionKey;
   if (key !== undefined) prepared.payload = key === null ? null : parsePayloadKey(key);
   const ca = change.tlsCaCertificate;
-  if (ca !== undefined)
-    prepared.tlsCa = ca === null ? null : { pem: ca, summary: checkCaCertificate(ca, context.nowMs) };
+  if (ca === null) prepared.tlsCa = null;
+  if (typeof ca === 'string') {
+    const summary = checkCaCertificate(ca, context.nowMs);
+    context.checkTls?.({ ca });
+    prepared.tlsCa = { pem: ca, summary };
+  }
   const { tlsClientCertificate: certificate, tlsClientKey: clientKey } = change;
   if (
     (certificate === undefined) !== (clientKey === undefined) ||
@@ -69,6 +77,9 @@ export async function prepareEndpointSecurity(
   if (certificate === null) prepared.tlsClient = null;
   if (typeof certificate === 'string' && typeof clientKey === 'string') {
     const checked = checkClientCertificate(certificate, clientKey, context.nowMs);
+    // The key as the sender will get it once opened: PKCS #8 PEM.
+    const key = checked.key.export({ format: 'pem', type: 'pkcs8' }).toString();
+    context.checkTls?.({ cert: certificate, key });
     if (!context.sealer) throw new Error('no secrets key configured: client keys cannot be stored');
     const pkcs8 = new Uint8Array(checked.key.export({ format: 'der', type: 'pkcs8' }));
     const sealedKey = await context.sealer.seal(pkcs8, clientKeyContext(context.orgId, context.iban));

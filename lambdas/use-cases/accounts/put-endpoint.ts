@@ -16,11 +16,11 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { EndpointSecurityChange } from '#domain/endpoint-security/endpoint-security';
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
-import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import type { EndpointSecretStore, TlsMaterialCheck } from '#domain/endpoint-security/ports';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore, EventLog } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
@@ -31,12 +31,14 @@ import { type PreparedSecurity, prepareEndpointSecurity, saveEndpointSecurity } 
 export interface PutEndpointDeps {
   readonly directory: DirectoryStore;
   /** The account's log: a switch to ordered starts the watermark at its latest sequence. */
-  readonly events: Pick<EventStore, 'latestSequence'>;
+  readonly events: Pick<EventLog, 'latestSequence'>;
   readonly endpointSecrets: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>;
   readonly sealer?: SecretSealer | undefined;
   readonly policy: UrlPolicy;
   /** Refuses hosts that resolve to addresses the policy forbids (DNS resolution). */
   readonly checkHost?: (url: URL) => Promise<void>;
+  /** Refuses a certificate, key or CA the sender's TLS could not use, in this runtime. */
+  readonly checkTls: TlsMaterialCheck;
   readonly now: () => number;
 }
 
@@ -74,7 +76,13 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
   if (url) await deps.checkHost?.(url);
   let prepared: PreparedSecurity = {};
   if (!isEmptyChange(input.security)) {
-    const context = { orgId: input.orgId, iban, nowMs: deps.now(), sealer: deps.sealer };
+    const context = {
+      orgId: input.orgId,
+      iban,
+      nowMs: deps.now(),
+      sealer: deps.sealer,
+      checkTls: deps.checkTls,
+    };
     prepared = await prepareEndpointSecurity(input.security, context);
   }
   requireHttpsForClientCertificate(targetUrl(input.webhookUrl, url, existing), prepared, existing);

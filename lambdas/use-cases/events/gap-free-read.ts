@@ -6,11 +6,11 @@
  */
 import { FEED_LIMIT } from '#config/limits';
 import { walkLog } from '#domain/log-holes';
-import type { EventStore, LogPage, LogRead } from '#domain/ports';
+import type { EventLog, LogPage, LogRead } from '#domain/ports';
 
 /** What a gap-free read needs. */
 export interface GapFreeDeps {
-  readonly events: Pick<EventStore, 'readLog' | 'voidSequence'>;
+  readonly events: Pick<EventLog, 'readLog' | 'voidSequence'>;
   /**
    * The account's `seq_floor` (0 when none, or when the account is another organization's): read only
    * when the page misses a sequence, which a healthy log never does.

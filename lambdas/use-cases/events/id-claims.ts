@@ -8,12 +8,12 @@ import { CLAIM_LEASE_MS, PUBLISH_BUDGET_MS } from '#config/limits';
 import { cappedDoubling } from '#domain/backoff';
 import { BusyError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { ClaimResult, EventStore, IdClaim } from '#domain/ports';
+import type { ClaimResult, EventLog, IdClaim } from '#domain/ports';
 import { nextSequence } from './next-sequence';
 
 /** What resolving a claim needs. */
 export interface ClaimDeps {
-  readonly events: Pick<EventStore, 'readClaim' | 'moveClaim' | 'readEvent' | 'latestSequence'>;
+  readonly events: Pick<EventLog, 'readClaim' | 'moveClaim' | 'readEvent' | 'latestSequence'>;
   /** Epoch ms. */
   readonly now: () => number;
   /** Waits between looks at a claim under way; tests make it instant. */

@@ -5,12 +5,12 @@
  */
 import { MIGRATION_CHUNK, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
 import { BusyError } from '#domain/errors';
-import type { DirectoryStore, EventStore } from '#domain/ports';
+import type { DirectoryStore, EventLog, EventUpkeep } from '#domain/ports';
 import { nextSequence } from './next-sequence';
 
 /** What a migration needs: the events, and the accounts for their sequence floors. */
 export interface MigrationDeps {
-  readonly events: Pick<EventStore, 'legacyEvents' | 'moveToLog' | 'latestSequence'>;
+  readonly events: EventUpkeep & Pick<EventLog, 'latestSequence'>;
   readonly directory: Pick<DirectoryStore, 'getAccount'>;
 }
 

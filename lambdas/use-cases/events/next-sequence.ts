@@ -3,7 +3,7 @@
  * the upgrade that moves old-layout events into logs (`migrate-events.ts`): above the log's latest event
  * and above the account's `seq_floor`, so a sequence that retention deleted is never given again.
  */
-import type { EventStore } from '#domain/ports';
+import type { EventLog } from '#domain/ports';
 
 /** An account's log and the floor its sequences continue above. */
 export interface LogPlace {
@@ -18,7 +18,7 @@ export interface LogPlace {
  * one refused conditional put; its retries read consistently.
  */
 export async function nextSequence(
-  events: Pick<EventStore, 'latestSequence'>,
+  events: Pick<EventLog, 'latestSequence'>,
   log: LogPlace,
   consistent: boolean,
 ): Promise<number> {

@@ -1,11 +1,22 @@
 import { LOG_READ_MAX_BODY_BYTES } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { DirectoryStore, EventListPage, EventPageQuery, EventStore, LogPage } from '#domain/ports';
+import type {
+  DirectoryStore,
+  EventListPage,
+  EventPageQuery,
+  EventQueries,
+  EventReads,
+  LogPage,
+} from '#domain/ports';
 import { type GapFreeDeps, readLogGapFree } from './gap-free-read';
 
 /** An organization's events, newest first, one page of them, and whether more follow. */
-export function listEvents(store: EventStore, orgId: string, query: EventPageQuery): Promise<EventListPage> {
+export function listEvents(
+  store: EventQueries,
+  orgId: string,
+  query: EventPageQuery,
+): Promise<EventListPage> {
   const { until, ...filters } = query.filters;
   return store.listEvents({
     orgId,
@@ -58,7 +69,7 @@ export function readFeed(
  * @param id - an event id (`parseEventId` checks the path parameter)
  * @throws NotFoundError
  */
-export async function getEvent(store: EventStore, orgId: string, id: string): Promise<EventRecord> {
+export async function getEvent(store: EventReads, orgId: string, id: string): Promise<EventRecord> {
   const event = await store.getEvent(id);
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   return event;

@@ -1,21 +1,22 @@
-import { MAX_ATTEMPTS } from '#config/delivery';
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
-import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRef } from '#domain/model';
-import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
 
-/** What redelivery needs. */
+/** What a requeue or a reset needs: the operator's walks over the events, their new cycles, the queue. */
 export interface RedeliverDeps {
-  readonly events: EventStore;
+  readonly events: DeliveryLedger & EventUpkeep;
   readonly queue: DeliveryQueue;
 }
 
 /**
- * What redelivering one event needs: the clock a pending event's next attempt is brought forward to, and
- * the account's order (restarted below a redelivered event).
+ * What redelivering one event needs: its delivery state, the queue, the clock a pending event's next
+ * attempt is brought forward to, and the account's order (restarted below a redelivered event).
  */
-export interface RedeliverEventDeps extends RedeliverDeps {
+export interface RedeliverEventDeps {
+  readonly events: DeliveryLedger;
+  readonly queue: DeliveryQueue;
   /** Epoch ms. */
   readonly now: () => number;
   readonly directory: Pick<DirectoryStore, 'restartOrder'>;
@@ -65,7 +66,7 @@ export async function redeliverEvent(
     );
   }
   throw new ConflictError(
-    `Event ${id} has used all ${MAX_ATTEMPTS_PER_EVENT / MAX_ATTEMPTS} delivery cycles (${MAX_ATTEMPTS_PER_EVENT} attempts), or changed state meanwhile.`,
+    `Event ${id} has used all ${MAX_CYCLES} delivery cycles, or changed state meanwhile.`,
   );
 }
 

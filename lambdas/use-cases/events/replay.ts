@@ -5,13 +5,13 @@
 import { LOG_READ_MAX_BODY_BYTES, REPLAY_CHUNK } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
-import type { DeliveryQueue, DirectoryStore, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventLog } from '#domain/ports';
 import { orderAgain } from './redeliver-events';
 import { startCycles } from './reset-webhooks';
 
 /** What a replay needs. */
 export interface ReplayDeps {
-  readonly events: Pick<EventStore, 'readLog' | 'startCycle'>;
+  readonly events: EventLog & DeliveryLedger;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
   readonly directory: Pick<DirectoryStore, 'getAccount' | 'restartOrder'>;
 }

@@ -1,6 +1,6 @@
 import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import type { EventRef } from '#domain/model';
-import type { DeliveryQueue, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, EventUpkeep } from '#domain/ports';
 import type { RedeliverDeps } from './redeliver-events';
 
 /** The events one reset request queued, and whether failed or skipped events remain. */
@@ -26,17 +26,18 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
  * between the two (a replay puts an ordered account's watermark back below them).
  */
 export async function startCycles(
-  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: Pick<EventStore, 'startCycle'> },
+  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: DeliveryLedger },
   orgId: string,
   events: readonly EventRef[],
   beforeQueue?: (started: readonly EventRef[]) => Promise<void>,
 ): Promise<string[]> {
   const queued: string[] = [];
   for (let start = 0; start < events.length; start += 10) {
-    const chunk: EventRef[] = [];
-    for (const event of events.slice(start, start + 10)) {
-      if (await deps.events.startCycle(event, orgId)) chunk.push(event);
-    }
+    // A chunk's cycles start together (a request of 100 sequential updates ran past the function's
+    // timeout on a slow table); chunks stay in order, so an ordered account's events queue in sequence.
+    const slice = events.slice(start, start + 10);
+    const started = await Promise.all(slice.map((event) => deps.events.startCycle(event, orgId)));
+    const chunk = slice.filter((_, i) => started[i]);
     if (chunk.length > 0) await beforeQueue?.(chunk);
     await deps.queue.enqueue(chunk);
     queued.push(...chunk.map((event) => event.id));
@@ -59,7 +60,7 @@ export interface IndexUpgradeStep {
  * it returns until `more` is false.
  */
 export async function indexStatuses(
-  events: Pick<EventStore, 'pageEventIdsByStatus' | 'indexStatus'>,
+  events: EventUpkeep,
   orgId: string,
   cursor?: string,
 ): Promise<IndexUpgradeStep> {

@@ -60,17 +60,17 @@
  *   includes it), so a sequence retention deleted is never handed out again; readers pass missing
  *   sequences at or below the floor as final.
  * - **The ordered watermark** only moves over sequences the order gate read as settled: an event, a void,
- *   or a sequence the hole rule calls final (`delivery-order.ts`); never over a sequence a ticket may
+ *   or a sequence the hole rule calls final (`delivery/order.ts`); never over a sequence a ticket may
  *   still fill.
  */
 import { HEAD_IDLE_MS } from '#config/limits';
-import type { EventStore, Ticket } from '#domain/ports';
+import type { EventLog, Ticket } from '#domain/ports';
 import type { LogPlace } from './next-sequence';
 
 /** What the numbering reads and writes. */
 export interface SequencingDeps {
   readonly events: Pick<
-    EventStore,
+    EventLog,
     'readTail' | 'latestSequence' | 'takeTicket' | 'takeTicketAbove' | 'leaveHot' | 'voidSequence'
   >;
   /** Epoch ms. */

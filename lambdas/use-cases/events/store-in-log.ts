@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { PUBLISH_BATCH_CONCURRENCY, PUBLISH_BUDGET_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
 import type { EventRecord } from '#domain/model';
-import type { EventStore, IdClaim, NewEvent } from '#domain/ports';
+import type { EventLog, IdClaim, NewEvent } from '#domain/ports';
 import { type ClaimDeps, type ResolvedClaim, resolveClaim } from './id-claims';
 import { inParallel } from './in-parallel';
 import { type Claimed, putUntilStored, settle, storeFirst } from './log-puts';
@@ -19,7 +19,7 @@ import { giveBack, numberingOf, type SequencingDeps, takeSequences } from './seq
 export interface StoreInLogDeps extends SequencingDeps, ClaimDeps {
   readonly events: SequencingDeps['events'] &
     ClaimDeps['events'] &
-    Pick<EventStore, 'claimId' | 'readClaims' | 'insertEvent'>;
+    Pick<EventLog, 'claimId' | 'readClaims' | 'insertEvent'>;
   /** Epoch ms. */
   readonly now: () => number;
   /** The random token of each claim; tests fix it. */

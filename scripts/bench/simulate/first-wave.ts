@@ -25,7 +25,7 @@ const BACKLOG_PER_SECOND = 5_000;
 /** From this concurrency on, the wave also runs with the event source already scaled up. */
 const PRESCALED_FROM = 1_000;
 
-/** How the backlog is published at one concurrency (docs/simulation.md, the first wave). */
+/** How the backlog is published at one concurrency (docs/measurements/simulation.md, the first wave). */
 export interface FirstWaveShape {
   readonly backlog: number;
   /** Accounts of the backlog (indexes 0 to this − 1): account `i` is behind receiver `i % 10`. */
@@ -45,7 +45,8 @@ export interface FirstWaveShape {
  * the table's quota. From 1,000 on the wave runs twice: from a cold mapping (Lambda's 5 batches, +5 a
  * second: it would take 199 s to reach 1,000, so the wave never has more than about 100 batches in flight
  * and the fast events wait behind the backlog) and with the event source already scaled up to its maximum
- * by earlier traffic (every slot a bad message can hold is there). docs/simulation.md has the measurements.
+ * by earlier traffic (every slot a bad message can hold is there). docs/measurements/simulation.md has the
+ * runs.
  */
 export function firstWaveShapes(c: number): FirstWaveShape[] {
   const backlog = BACKLOG_PER_CONCURRENCY * c;

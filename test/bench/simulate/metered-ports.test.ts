@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EventStore, NewEvent } from '#domain/ports';
+import type { NewEvent } from '#domain/ports';
 import { DynamoClient, DynamoThrottlingError } from '../../../scripts/bench/simulate/aws/dynamodb/client';
 import { DynamoTable } from '../../../scripts/bench/simulate/aws/dynamodb/table';
 import type { Scheduler } from '../../../scripts/bench/simulate/engine/scheduler';
 import { meter } from '../../../scripts/bench/simulate/ports/metered';
+import type { EventStoreRoles } from '../../../scripts/bench/simulate/scenarios/consumer-charges';
 import { InMemoryEventStore } from '../../support/fakes/event-store';
 import { simulate } from './simulate';
 
@@ -14,7 +15,7 @@ function meteredEvents(engine: Scheduler) {
   );
   const client = new DynamoClient(engine, table, { latency: 8 });
   const store = new InMemoryEventStore();
-  const events = meter<EventStore>(store, client, 'events', {
+  const events = meter<EventStoreRoles>(store, client, 'events', {
     readEvent: (ref, options) => ({
       kind: 'read',
       key: `LOG#${ref.orgId}#${ref.account}`,

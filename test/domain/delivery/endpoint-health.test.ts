@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { HEALTHY } from '#delivery/endpoint-health-port';
 import {
   busyDeferSeconds,
+  DEFAULT_HEALTH_POLICY,
   escalate,
   gate,
+  healthPolicyFrom,
   slowEndpointDeferSeconds,
   updateAfterAttempt,
-} from '#domain/delivery/circuit-breaker';
-import { DEFAULT_HEALTH_POLICY, HEALTHY, healthPolicyFrom } from '#domain/delivery/endpoint-health';
-import { parseRetryAfter } from '#domain/delivery/postponement';
+} from '#delivery/endpoint-health-rule';
+import { parseRetryAfter } from '#delivery/retry-rule';
 
 const NOW = Date.parse('2026-11-20T10:00:00Z');
 const policy = DEFAULT_HEALTH_POLICY;

@@ -1,7 +1,7 @@
 /** When a held consumer invocation pulls more messages, when it stops, and when a pulled message waits. */
 import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
-import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
+import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
 import {
   answerReleasesHold,
   type HeldState,
@@ -10,7 +10,7 @@ import {
   nextPullStep,
   pullSettings,
   RELEASE_MARGIN_MS,
-} from '#domain/delivery/held-invocation';
+} from '#delivery/held-invocation-rule';
 
 const settings = pullSettings(PULL_WHEN_HELD, 10_000);
 /** The hold's rule with a 1 s hold, whatever `PULL_WHEN_HELD` configures. */

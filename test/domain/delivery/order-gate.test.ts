@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decideGate, type LogEntry } from '#domain/delivery/order-gate';
+import { decideGate } from '#delivery/order-rule';
 import type { WebhookStatus } from '#domain/model';
+import type { LogEntry } from '#domain/ports';
 
 const at = (sequence: number, webhookStatus: WebhookStatus = 'success'): LogEntry => ({
   id: `e${sequence}`,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { attemptsLeft, isSuccessStatus, nextStep } from '#domain/delivery/policy';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import {
+  attemptsLeft,
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  isSuccessStatus,
+  nextStep,
+} from '#delivery/retry-rule';
 
 const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
 const maxAttempts = MAX_ATTEMPTS;

@@ -5,7 +5,7 @@ import {
   parseRetrySchedule,
   RETRY_SCHEDULE_LENGTH,
   RetryScheduleError,
-} from '#domain/delivery/retry-schedule';
+} from '#delivery/retry-rule';
 import { catchError } from '../catch-error';
 
 const defaultText = DEFAULT_RETRY_SCHEDULE_SECONDS.join(',');

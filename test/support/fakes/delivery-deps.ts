@@ -3,9 +3,9 @@
  * use-case tests' one arrangement.
  */
 
-import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#domain/delivery/endpoint-health';
-import type { BatchDeps } from '#use-cases/delivery/deliver-batch';
-import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
+import type { BatchDeps } from '#delivery/deliver-batch';
+import type { DeliveryOutcome } from '#delivery/delivery-outcome';
+import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#delivery/endpoint-health-rule';
 import { type FakeClock, fakeClock } from './clock';
 import { FakeDeliveryQueue } from './delivery-queue';
 import { InMemoryDirectoryStore } from './directory-store';

@@ -1,7 +1,7 @@
 /** An in-memory {@link DeliveryQueue} that records what the use-cases asked of it. */
 
-import { encodeDeliveryMessage } from '#domain/delivery/message';
-import type { QueuePull } from '#domain/delivery/queue-pull-port';
+import type { QueuePull } from '#delivery/held-invocation-port';
+import { encodeDeliveryMessage } from '#domain/delivery-message';
 import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 

@@ -62,7 +62,7 @@ export async function latestSequence(
   return last === undefined ? 0 : Number(last.sk);
 }
 
-/** Stores the event at its sequence unless that sequence is taken; see `EventStore.insertEvent`. */
+/** Stores the event at its sequence unless that sequence is taken; see `EventLog.insertEvent`. */
 export async function insertEvent(table: EventTable, event: NewEvent): Promise<InsertEventResult> {
   const item = eventItem(event);
   try {
@@ -88,7 +88,7 @@ export async function insertEvent(table: EventTable, event: NewEvent): Promise<I
 }
 
 /**
- * Events of the log after a sequence, ascending; see `EventStore.readLog`. DynamoDB ends a Query's page
+ * Events of the log after a sequence, ascending; see `EventLog.readLog`. DynamoDB ends a Query's page
  * at 1 MB whatever its `Limit` (ten 100 KB events), so pages are followed until the limit, the byte
  * budget or the end of the partition.
  */

@@ -77,7 +77,7 @@ export async function getClaim(
 }
 
 /**
- * The items at up to 100 ids' keys, as claims or old-layout events; see `EventStore.readClaims`. One
+ * The items at up to 100 ids' keys, as claims or old-layout events; see `EventLog.readClaims`. One
  * eventually consistent BatchGetItem (0.5 read unit per claim).
  */
 export async function readClaims(
@@ -105,7 +105,7 @@ export async function readClaims(
   return found;
 }
 
-/** Claims an id unless it is claimed; see `EventStore.claimId`. */
+/** Claims an id unless it is claimed; see `EventLog.claimId`. */
 export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimResult> {
   try {
     const out = await table.client.send(
@@ -130,7 +130,7 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
 }
 
 /**
- * Moves an id's claim if `owner` still holds it; see `EventStore.moveClaim`. A conditional put of the
+ * Moves an id's claim if `owner` still holds it; see `EventLog.moveClaim`. A conditional put of the
  * whole claim rather than an update, so the publish path needs no UpdateItem right on `EVENT#` items
  * (where old-layout events live too); an old-layout event has no `owner`, so it is never replaced.
  */

@@ -5,6 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { NewEvent } from '#domain/ports';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
@@ -17,7 +18,11 @@ interface AttemptItem {
   ms: number;
   /** The URL it was sent to; absent on attempts recorded before it was kept. */
   url?: string;
-  /** Ids of the signing tokens without their `whk_` prefix; absent on attempts recorded before they were kept. */
+  /**
+   * Ids of the tokens and keys that signed it: a token's without its `whk_` prefix (the most frequent, kept
+   * short), any other whole. Before signing keys had ids of their own (`whak_`), theirs were stored as a
+   * token's and read back as `whk_` + the same 16 hex digits. Absent on attempts recorded before ids were kept.
+   */
   keys?: string[];
 }
 
@@ -26,7 +31,7 @@ interface AttemptItem {
  * before sequences, at (`EVENT#<id>`, `EVENT`). Every write of an item is billed per started KB of the
  * whole item, so a typical event is kept under 1 KB: the id, organization, sequence and trigger time
  * live only in the keys (`pk`, `sk`, `gsi1pk`, `gsi1sk`), and the webhook body is stored
- * deflate-compressed (about 45 % smaller; inflating gives back the exact bytes that were signed).
+ * deflate-compressed (inflating gives back the exact bytes that were signed).
  */
 export interface EventItem extends ItemKey {
   gsi1pk: string;
@@ -48,6 +53,12 @@ export interface EventItem extends ItemKey {
   webhook_status: WebhookStatus;
   webhook_retries: number;
   cycle_base: number;
+  /**
+   * Cycles counted after the first (by `startCycle`: a new cycle after one that made an attempt); absent
+   * until one is, so publishing writes nothing for it. See {@link cyclesOfItem} for items stored before
+   * cycles were counted.
+   */
+  new_cycles?: number;
   deliveries: AttemptItem[];
   lease_until?: number;
   next_attempt_at?: number;
@@ -122,9 +133,7 @@ export function attemptItem(attempt: DeliveryAttempt): AttemptItem {
     body: attempt.responseBody,
     ms: attempt.responseTimeMs,
     ...(attempt.url === undefined ? {} : { url: attempt.url }),
-    ...(attempt.signingKeys === undefined
-      ? {}
-      : { keys: attempt.signingKeys.map((id) => id.slice(TOKEN_ID_PREFIX.length)) }),
+    ...(attempt.signingKeys === undefined ? {} : { keys: attempt.signingKeys.map(storedKeyId) }),
   };
 }
 
@@ -185,11 +194,25 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     webhookStatus: event.webhook_status ?? 'pending',
     webhookRetries: Number(event.webhook_retries ?? 0),
     cycleBase: Number(event.cycle_base ?? 0),
+    cycles: cyclesOfItem(event),
     deliveries: toAttempts(event.deliveries),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
     ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
   };
+}
+
+/**
+ * The cycles an event item has counted (`EventRecord.cycles`), its current one included. Without
+ * `new_cycles` it has counted none after the first, or it was stored before cycles were counted: an older
+ * item counted only attempts, so its cycles after the first are read from `cycle_base`, the attempts
+ * before its current cycle (each earlier cycle that counts made at least one), up to the cap. That never
+ * reads fewer than it had. `startCycle`'s condition reads the same way
+ * (`if_not_exists(new_cycles, cycle_base)`).
+ */
+export function cyclesOfItem(item: Partial<Pick<EventItem, 'new_cycles' | 'cycle_base'>>): number {
+  const added = item.new_cycles ?? Math.min(MAX_CYCLES - 1, Number(item.cycle_base ?? 0));
+  return 1 + Number(added);
 }
 
 /** The recorded attempts of a stored `deliveries` list (absent: none yet), oldest first. */
@@ -200,6 +223,16 @@ export function toAttempts(deliveries: unknown): DeliveryAttempt[] {
     responseBody: a.body,
     responseTimeMs: Number(a.ms),
     url: a.url,
-    signingKeys: a.keys?.map((id) => TOKEN_ID_PREFIX + id),
+    signingKeys: a.keys?.map(keyIdOf),
   }));
+}
+
+/** A signing id as an attempt item stores it: a token's without its prefix, any other whole. */
+function storedKeyId(id: string): string {
+  return id.startsWith(TOKEN_ID_PREFIX) ? id.slice(TOKEN_ID_PREFIX.length) : id;
+}
+
+/** The id a stored attempt names: a bare one is a token's (and a signing key's stored before `whak_`). */
+function keyIdOf(stored: string): string {
+  return stored.includes('_') ? stored : TOKEN_ID_PREFIX + stored;
 }

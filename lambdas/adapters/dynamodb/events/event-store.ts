@@ -1,10 +1,12 @@
 /**
- * {@link EventStore} on the single events table. This file holds the event's own reads and the writes of
- * its delivery (lease, attempt, settle); the other parts are bound from their own files: the id claims
- * (`claims.ts`), the account logs (`account-log.ts`) and their numbering (`log-head.ts`), the listing
- * (`listing.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's walk
- * (`recovery.ts`), a delivery summary's attempts (`recent-attempts.ts`) and the operator's chunks
- * (`operator-chunks.ts`), reading through `index-reads.ts`.
+ * The event store's roles (`EventLog`, `DeliveryLedger`, `EventQueries`, `EventUpkeep`) on the single events
+ * table, one class. This file holds the event's own reads and the writes of its delivery (lease, attempt,
+ * settle); the other parts are bound from their own files: the log's id claims (`claims.ts`), events by
+ * sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
+ * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
+ * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
+ * walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
+ * before logs (`legacy.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,7 +14,7 @@ import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capac
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { EventReadOptions, EventStore } from '#domain/ports';
+import type { DeliveryLedger, EventLog, EventQueries, EventReadOptions, EventUpkeep } from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim, readClaims } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
@@ -26,8 +28,8 @@ import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
-/** {@link EventStore} on the single events table. */
-export class DynamoEventStore implements EventStore {
+/** Every role of the event store on the single events table. */
+export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries, EventUpkeep {
   private readonly table: EventTable;
 
   /**
@@ -43,50 +45,57 @@ export class DynamoEventStore implements EventStore {
     this.table = { client, tableName, count: capacityCounter(onCapacity), bounds };
   }
 
-  readonly listEvents: EventStore['listEvents'] = (request) => listEvents(this.table, request);
-  readonly nextFailedOrSkipped: EventStore['nextFailedOrSkipped'] = (orgId, limit) =>
-    nextFailedOrSkipped(this.table, orgId, limit);
-  readonly recoveryChunk: EventStore['recoveryChunk'] = (orgId, filter, limit, cursor) =>
-    recoveryChunk(this.table, orgId, filter, limit, cursor);
-  readonly recentAttempts: EventStore['recentAttempts'] = (orgId, account, since, limit) =>
-    recentAttempts(this.table, orgId, account, since, limit);
-  readonly startCycle: EventStore['startCycle'] = (ref, orgId) => startCycle(this.table, ref, orgId);
-  readonly indexStatus: EventStore['indexStatus'] = (ref) => indexStatus(this.table, ref);
-  readonly pageEventIdsByStatus: EventStore['pageEventIdsByStatus'] = (orgId, statuses, cursor, until) =>
-    pageEventIdsByStatus(this.table, orgId, statuses, cursor, until);
-  readonly eraseAccountEvents: EventStore['eraseAccountEvents'] = (orgId, account, cursor) =>
-    eraseAccountEvents(this.table, orgId, account, cursor);
-
-  readonly latestSequence: EventStore['latestSequence'] = (orgId, account, options) =>
+  // The account logs (`EventLog`).
+  readonly latestSequence: EventLog['latestSequence'] = (orgId, account, options) =>
     latestSequence(this.table, orgId, account, options);
-  readonly claimId: EventStore['claimId'] = (claim) => claimId(this.table, claim);
-  readonly readClaim: EventStore['readClaim'] = async (id) => {
+  readonly claimId: EventLog['claimId'] = (claim) => claimId(this.table, claim);
+  readonly readClaim: EventLog['readClaim'] = async (id) => {
     const found = await getClaim(this.table, id, { consistent: true });
     if (found === undefined) return undefined;
     return 'legacy' in found
       ? { claimed: false, legacy: found.legacy }
       : { claimed: false, existing: found.claim };
   };
-  readonly moveClaim: EventStore['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
-  readonly insertEvent: EventStore['insertEvent'] = (event) => insertEvent(this.table, event);
-  readonly readClaims: EventStore['readClaims'] = (ids) => readClaims(this.table, ids);
-  readonly readTail: EventStore['readTail'] = (orgId, account, options) =>
+  readonly moveClaim: EventLog['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
+  readonly insertEvent: EventLog['insertEvent'] = (event) => insertEvent(this.table, event);
+  readonly readLog: EventLog['readLog'] = (orgId, account, read) => readLog(this.table, orgId, account, read);
+  readonly readClaims: EventLog['readClaims'] = (ids) => readClaims(this.table, ids);
+
+  // The log's numbering (`EventLog`) and its holes closed (`LogHoles`, the delivery side's too).
+  readonly readTail: EventLog['readTail'] = (orgId, account, options) =>
     readTail(this.table, orgId, account, options);
-  readonly takeTicket: EventStore['takeTicket'] = (orgId, account, count, at) =>
+  readonly takeTicket: EventLog['takeTicket'] = (orgId, account, count, at) =>
     takeTicket(this.table, orgId, account, count, at);
-  readonly takeTicketAbove: EventStore['takeTicketAbove'] = (orgId, account, count, at, above) =>
+  readonly takeTicketAbove: EventLog['takeTicketAbove'] = (orgId, account, count, at, above) =>
     takeTicketAbove(this.table, orgId, account, count, at, above);
-  readonly leaveHot: EventStore['leaveHot'] = (orgId, account, head) =>
+  readonly leaveHot: EventLog['leaveHot'] = (orgId, account, head) =>
     leaveHot(this.table, orgId, account, head);
-  readonly voidSequence: EventStore['voidSequence'] = (orgId, account, sequence, at) =>
+  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
     voidSequence(this.table, orgId, account, sequence, at);
-  readonly legacyEvents: EventStore['legacyEvents'] = (orgId, limit, cursor) =>
-    legacyEvents(this.table, orgId, limit, cursor);
-  readonly moveToLog: EventStore['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
-  readonly readLog: EventStore['readLog'] = (orgId, account, read) =>
-    readLog(this.table, orgId, account, read);
-  readonly readLogEntries: EventStore['readLogEntries'] = (orgId, account, after, limit) =>
+
+  // The delivery state (`DeliveryLedger`), beyond this file's writes.
+  readonly readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>
     readLogEntries(this.table, orgId, account, after, limit);
+  readonly startCycle: DeliveryLedger['startCycle'] = (ref, orgId) => startCycle(this.table, ref, orgId);
+
+  // The API's reads (`EventQueries`).
+  readonly listEvents: EventQueries['listEvents'] = (request) => listEvents(this.table, request);
+  readonly recentAttempts: EventQueries['recentAttempts'] = (orgId, account, since, limit) =>
+    recentAttempts(this.table, orgId, account, since, limit);
+
+  // The operator's walks (`EventUpkeep`).
+  readonly nextFailedOrSkipped: EventUpkeep['nextFailedOrSkipped'] = (orgId, limit) =>
+    nextFailedOrSkipped(this.table, orgId, limit);
+  readonly recoveryChunk: EventUpkeep['recoveryChunk'] = (orgId, filter, limit, cursor) =>
+    recoveryChunk(this.table, orgId, filter, limit, cursor);
+  readonly indexStatus: EventUpkeep['indexStatus'] = (ref) => indexStatus(this.table, ref);
+  readonly pageEventIdsByStatus: EventUpkeep['pageEventIdsByStatus'] = (orgId, statuses, cursor, until) =>
+    pageEventIdsByStatus(this.table, orgId, statuses, cursor, until);
+  readonly eraseAccountEvents: EventUpkeep['eraseAccountEvents'] = (orgId, account, cursor) =>
+    eraseAccountEvents(this.table, orgId, account, cursor);
+  readonly legacyEvents: EventUpkeep['legacyEvents'] = (orgId, limit, cursor) =>
+    legacyEvents(this.table, orgId, limit, cursor);
+  readonly moveToLog: EventUpkeep['moveToLog'] = (ref, sequence) => moveToLog(this.table, ref, sequence);
 
   async getEvent(id: string, options: EventReadOptions = {}): Promise<EventRecord | undefined> {
     const found = await getClaim(this.table, id, options);

@@ -9,7 +9,7 @@ import { sequenceKeys } from './account-log';
 import { isVoid, refOfItem, VOIDED_AT } from './event-items';
 import type { EventTable } from './event-table';
 
-/** See `EventStore.readLogEntries`. */
+/** See `DeliveryLedger.readLogEntries`. */
 export async function readLogEntries(
   table: EventTable,
   orgId: string,

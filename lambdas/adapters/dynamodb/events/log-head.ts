@@ -47,7 +47,7 @@ export async function readTail(
 const LIFT_ROUNDS = 8;
 
 /**
- * Hands out `count` sequences from an existing head; see `EventStore.takeTicket`. One UpdateItem (1 write
+ * Hands out `count` sequences from an existing head; see `EventLog.takeTicket`. One UpdateItem (1 write
  * unit) adding to `hi`: concurrent tickets serialize on the item, none is refused.
  */
 export async function takeTicket(
@@ -69,7 +69,7 @@ export async function takeTicket(
 }
 
 /**
- * Hands out `count` sequences above `above`; see `EventStore.takeTicketAbove`. The same UpdateItem, a
+ * Hands out `count` sequences above `above`; see `EventLog.takeTicketAbove`. The same UpdateItem, a
  * missing head created at `above` (`if_not_exists`); a head below `above` refuses it and is first lifted
  * to `above` (a second UpdateItem, conditioned on the `hi` it replaces).
  */
@@ -147,7 +147,7 @@ async function liftHead(
   }
 }
 
-/** Deletes the head if no ticket changed it since it was read; see `EventStore.leaveHot`. */
+/** Deletes the head if no ticket changed it since it was read; see `EventLog.leaveHot`. */
 export async function leaveHot(
   table: EventTable,
   orgId: string,
@@ -175,7 +175,7 @@ export async function leaveHot(
 
 /**
  * Closes a missing sequence: creates its void item unless an item holds the sequence (1 write unit); see
- * `EventStore.voidSequence`. An UpdateItem that names only the keys and `voided_at`, so the right it
+ * `EventLog.voidSequence`. An UpdateItem that names only the keys and `voided_at`, so the right it
  * needs can be limited to those attributes.
  */
 export async function voidSequence(

@@ -11,7 +11,7 @@ import { toAttempts } from './event-items';
 import type { EventTable } from './event-table';
 import { listingWalk, pageSizeFor } from './index-reads';
 
-/** The attempts of the account's latest `limit` events triggered since `since`; see `EventStore`. */
+/** The attempts of the account's latest `limit` events since `since`; see `EventQueries.recentAttempts`. */
 export async function recentAttempts(
   table: EventTable,
   orgId: string,

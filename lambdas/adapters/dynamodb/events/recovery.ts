@@ -24,7 +24,7 @@ interface Position {
   readonly after?: string | undefined;
 }
 
-/** A walk's next step; see `EventStore.recoveryChunk`. */
+/** A walk's next step; see `EventUpkeep.recoveryChunk`. */
 export async function recoveryChunk(
   table: EventTable,
   orgId: string,

@@ -8,11 +8,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
-import { MAX_ATTEMPTS } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
-import { MAX_ATTEMPTS_PER_EVENT } from '#domain/delivery/policy';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { EventRef } from '#domain/model';
 import type { StatusChunk } from '#domain/ports';
+import { cyclesOfItem } from './event-items';
 import { conditionalUpdate, type EventTable } from './event-table';
 import { readIds } from './index-reads';
 
@@ -45,55 +45,89 @@ export async function nextFailedOrSkipped(
 }
 
 /**
- * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of
- * the status indexes; false when it is pending or has used all its cycles (then it leaves the indexes too,
- * or every reset would read it again first).
+ * The condition that the event item has a cycle left: fewer than `MAX_CYCLES` counted, by `new_cycles`,
+ * or for an item stored before cycles were counted, read from `cycle_base` (see `cyclesOfItem`).
+ * `:added` is `MAX_CYCLES - 1`.
+ */
+const CYCLE_LEFT = '(new_cycles < :added OR (attribute_not_exists(new_cycles) AND cycle_base < :added))';
+const SETTLED = 'webhook_status IN (:failed, :skipped, :success)';
+const SETTLED_VALUES = { ':failed': 'failed', ':skipped': 'skipped', ':success': 'success' };
+const INDEXES = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
+/** What every new cycle writes; every operand is read before the update (`cycle_base` the old one). */
+const NEW_CYCLE = 'SET webhook_status = :pending, cycle_base = webhook_retries';
+const CLEARED = `REMOVE lease_until, next_attempt_at, ${INDEXES}`;
+
+/**
+ * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of the
+ * status indexes; false when it is pending or has no cycle left (then it leaves the indexes too, or every
+ * reset would read it again first). A cycle counts once it made an attempt: the new cycle after one that
+ * did is counted (`new_cycles`); one after a cycle that sent nothing (a skipped event) takes its place
+ * uncounted, so resetting events whose account has no URL yet never uses up their cycles. That costs a
+ * second write, after the refused first, for such events only.
  */
 export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
-  const indexes = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
-  const values = {
-    ':org': keys.eventIndexKey({ ...ref, orgId }),
-    ':lastStart': MAX_ATTEMPTS_PER_EVENT - MAX_ATTEMPTS,
-  };
+  const org = keys.eventIndexKey({ ...ref, orgId });
+  const key = { TableName: table.tableName, Key: keys.eventAt(ref) };
+  const old = await updateOrRefused(table, 'StartCycle', {
+    ...key,
+    UpdateExpression: `${NEW_CYCLE}, new_cycles = if_not_exists(new_cycles, cycle_base) + :one ${CLEARED}`,
+    ConditionExpression: `gsi1pk = :org AND ${SETTLED} AND webhook_retries > cycle_base AND ${CYCLE_LEFT}`,
+    ExpressionAttributeValues: {
+      ...SETTLED_VALUES,
+      ':org': org,
+      ':pending': 'pending',
+      ':one': 1,
+      ':added': MAX_CYCLES - 1,
+    },
+  });
+  if (old === 'updated') return true;
+  if (old?.gsi1pk !== org || !Object.values(SETTLED_VALUES).includes(String(old.webhook_status))) {
+    return false;
+  }
+  if (Number(old.webhook_retries) === Number(old.cycle_base)) {
+    return conditionalUpdate(table, 'RestartEmptyCycle', {
+      ...key,
+      UpdateExpression: `${NEW_CYCLE} ${CLEARED}`,
+      ConditionExpression: `gsi1pk = :org AND ${SETTLED} AND webhook_retries = cycle_base`,
+      ExpressionAttributeValues: { ...SETTLED_VALUES, ':org': org, ':pending': 'pending' },
+    });
+  }
+  const indexed =
+    old[STATUS_INDEXES.failed.attribute] !== undefined || old[STATUS_INDEXES.skipped.attribute] !== undefined;
+  if (indexed && cyclesOfItem(old) >= MAX_CYCLES) {
+    // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
+    await conditionalUpdate(table, 'LeaveStatusIndexes', {
+      ...key,
+      UpdateExpression: `REMOVE ${INDEXES}`,
+      ConditionExpression: `gsi1pk = :org AND NOT ${CYCLE_LEFT}`,
+      ExpressionAttributeValues: { ':org': org, ':added': MAX_CYCLES - 1 },
+    });
+  }
+  return false;
+}
+
+/**
+ * A conditional update: `'updated'`, or the item it found instead (undefined when there is none). The
+ * refused item comes back with the failure, so deciding what to do next costs no read.
+ */
+async function updateOrRefused(
+  table: EventTable,
+  operation: string,
+  input: ConstructorParameters<typeof UpdateCommand>[0],
+): Promise<'updated' | Record<string, unknown> | undefined> {
   try {
     const out = await table.client.send(
       new UpdateCommand({
-        TableName: table.tableName,
-        Key: keys.eventAt(ref),
-        UpdateExpression: `SET webhook_status = :pending, cycle_base = webhook_retries REMOVE lease_until, next_attempt_at, ${indexes}`,
-        ConditionExpression:
-          'gsi1pk = :org AND webhook_status IN (:failed, :skipped, :success) AND webhook_retries <= :lastStart',
-        ExpressionAttributeValues: {
-          ...values,
-          ':pending': 'pending',
-          ':failed': 'failed',
-          ':skipped': 'skipped',
-          ':success': 'success',
-        },
-        // The refused item comes back with the failure, so only a used-up event costs a second write.
+        ...input,
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    table.count('StartCycle', out.ConsumedCapacity?.CapacityUnits);
-    return true;
+    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
+    return 'updated';
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const old = error.Item ? unmarshall(error.Item) : undefined;
-    const indexed =
-      old?.[STATUS_INDEXES.failed.attribute] !== undefined ||
-      old?.[STATUS_INDEXES.skipped.attribute] !== undefined;
-    if (indexed && old?.gsi1pk === values[':org'] && Number(old.webhook_retries) > values[':lastStart']) {
-      // No cycle is left: the event leaves the status indexes, or every reset would read it again first.
-      await conditionalUpdate(table, 'LeaveStatusIndexes', {
-        TableName: table.tableName,
-        Key: keys.eventAt(ref),
-        UpdateExpression: `REMOVE ${indexes}`,
-        ConditionExpression: 'gsi1pk = :org AND webhook_retries > :lastStart',
-        ExpressionAttributeValues: values,
-      });
-    }
-    return false;
+    return error.Item ? unmarshall(error.Item) : undefined;
   }
 }
 

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_CONSUMER_CONCURRENCY } from '#local/runtime';
 import { markdownTable } from '../report';
-import type { AgreementFigures, LocalMeasurement } from './local-run';
+import type { LocalMeasurement } from './local-run';
 import { type CpuInput, saturatedCpu, simulateLocal, windowedCpu } from './model-run';
+import type { AgreementFigures } from './scenarios';
 import { ACCOUNTS, type AgreementScenario, FAST_ACCOUNTS, PACED, SATURATED, TOLERANCE } from './scenarios';
 
 /** One repetition of one scenario: both sides and the CPU the model got. */

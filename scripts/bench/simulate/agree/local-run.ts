@@ -19,23 +19,13 @@ import { TenantSeeder } from '#local/tenant-seed';
 import { SAMPLE_PAYLOAD } from '../../capacity';
 import { quantile } from '../report';
 import { scenarioEventId, scenarioIban } from '../scenarios/consumer';
-import { ACCOUNTS, type AgreementScenario, isFast } from './scenarios';
+import { ACCOUNTS, type AgreementFigures, type AgreementScenario, isFast } from './scenarios';
 import { eventTimings, invocationWatch } from './timings';
 
 /** A measured round trip. */
 export interface Measured {
   readonly medianMs: number;
   readonly p99Ms: number;
-}
-
-/** The figures compared, from either side. */
-export interface AgreementFigures {
-  /** First publish → last fast event delivered. */
-  readonly drainMs: number;
-  readonly fastP50Ms: number;
-  readonly fastP90Ms: number;
-  readonly fastP99Ms: number;
-  readonly delivered: number;
 }
 
 /** What the local run measured about its own parts (the model's inputs). */

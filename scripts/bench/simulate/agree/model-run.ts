@@ -11,8 +11,8 @@ import { fastReceiver, hangingReceiver } from '../receivers/receivers';
 import { runConsumerScenario } from '../scenarios/consumer';
 import { figures } from '../scenarios/consumer-run';
 import type { ShareOverTime } from '../scenarios/shared-cpu';
-import { type AgreementFigures, CPU_WINDOW_MS, type LocalInputs, type LocalMeasurement } from './local-run';
-import { ACCOUNTS, type AgreementScenario, isFast } from './scenarios';
+import { CPU_WINDOW_MS, type LocalInputs, type LocalMeasurement } from './local-run';
+import { ACCOUNTS, type AgreementFigures, type AgreementScenario, isFast } from './scenarios';
 
 /** The local runtime's pause between stream polls (`stream-link.ts`): the model's forwarder polls as often. */
 const LOCAL_STREAM_POLL_MS = 200;

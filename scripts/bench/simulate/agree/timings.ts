@@ -7,7 +7,7 @@
  */
 import type { FunctionKey } from '#config/functions';
 import { quantile } from '../report';
-import type { AgreementFigures } from './local-run';
+import type { AgreementFigures } from './scenarios';
 
 /** The scenario's event ids (`scenarioEventId`), wherever they appear in an invocation's event. */
 const EVENT_ID = /00000000-0000-4000-8000-[0-9a-f]{12}/g;

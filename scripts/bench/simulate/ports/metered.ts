@@ -4,7 +4,7 @@
  * retries before the in-memory operation runs and its result comes back. Declarations are per method:
  *
  * ```ts
- * const events = meter<EventStore>(new InMemoryEventStore(), client, 'events', {
+ * const events = meter<DeliveryLedger>(new InMemoryEventStore(), client, 'events', {
  *   getEvent: (id, options) => ({ kind: 'read', key: `EVENT#${id}`, consistent: options?.consistent }),
  *   recordAttempt: (id) => ({ kind: 'write', key: `EVENT#${id}`, sizeKb: 2 }),
  * });
@@ -40,7 +40,7 @@ const list = (charges: Charges): readonly Charge[] =>
 
 /**
  * `target` with its declared methods metered through `client`. Name the port as the type argument
- * (`meter<EventStore>(…)`), so that the declarations see the port's signatures, not the fake's.
+ * (`meter<DeliveryLedger>(…)`), so that the declarations see the port's signatures, not the fake's.
  *
  * @param name - prefix of the operation names in the meter (`name.method`)
  */

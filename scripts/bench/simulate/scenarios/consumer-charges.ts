@@ -9,8 +9,9 @@
 import { attemptItem, eventItem } from '#adapters/dynamodb/events/event-items';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
+import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import type { DeliveryAttempt, EventRecord, EventRef } from '#domain/model';
-import type { DirectoryStore, EndpointHealthStore, EventStore } from '#domain/ports';
+import type { DeliveryLedger, DirectoryStore, EventLog, EventQueries, EventUpkeep } from '#domain/ports';
 import type { Charge, IndexWrite } from '../aws/dynamodb/capacity';
 import { itemBytes, itemKb, valueBytes } from '../aws/dynamodb/item-size';
 import type { MeterRules } from '../ports/metered';
@@ -46,6 +47,7 @@ export class EventItemSizes {
       webhook_status: record.webhookStatus,
       webhook_retries: record.webhookRetries,
       cycle_base: record.cycleBase,
+      new_cycles: record.cycles > 1 ? record.cycles - 1 : undefined,
       deliveries: record.deliveries.map(attemptItem),
       lease_until: record.leaseUntil,
       next_attempt_at: record.nextAttemptAt,
@@ -59,6 +61,9 @@ export class EventItemSizes {
 function attemptBytes(attempt: DeliveryAttempt): number {
   return 1 + valueBytes(attemptItem(attempt)) + 'sig'.length + SIG_BYTES;
 }
+
+/** Every role of the event store, metered as one port: the DynamoDB adapter implements them all. */
+export type EventStoreRoles = EventLog & DeliveryLedger & EventQueries & EventUpkeep;
 
 /** The partition key of an event's item: its account's log (or, before logs, its id). */
 const eventKey = (ref: EventRef): string => keys.eventAt(ref).pk;
@@ -74,7 +79,7 @@ export function eventStoreCharges(
   lookup: (id: string) => EventRecord | undefined,
   sizes: EventItemSizes,
   options: { readonly indexShards?: number | undefined } = {},
-): MeterRules<EventStore> {
+): MeterRules<EventStoreRoles> {
   // One shard is the layout before write sharding: all of an organization's entries on one partition.
   const indexKey = (ref: EventRef): string =>
     options.indexShards === 1 ? keys.orgEvents(ref.orgId) : keys.eventIndexKey(ref);

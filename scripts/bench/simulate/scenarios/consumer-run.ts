@@ -3,9 +3,9 @@
  * use-case's outcomes and errors, which events have settled) and the report it hands back.
  */
 
+import type { ReconcileOutcome } from '#delivery/dead-letter';
+import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import type { EventRecord } from '#domain/model';
-import type { DeliveryOutcome } from '#use-cases/delivery/deliver-event';
-import type { ReconcileOutcome } from '#use-cases/delivery/reconcile-dead-letter';
 import type { DynamoMeter } from '../aws/dynamodb/meter';
 import type { EventSourceStats, SqsEventSource } from '../aws/lambda/sqs-event-source';
 import type { QueueStats, SimQueue } from '../aws/sqs/queue';

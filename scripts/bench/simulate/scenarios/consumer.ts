@@ -15,14 +15,14 @@ import {
   PULL_WHEN_HELD,
   RECONCILER_EVENT_SOURCE,
 } from '#config/delivery';
-import { DEFAULT_HEALTH_POLICY } from '#domain/delivery/endpoint-health';
-import { pullSettings } from '#domain/delivery/held-invocation';
-import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#domain/delivery/postponement';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { reconcileBatch } from '#delivery/dead-letter';
+import { type BatchDeps, deliverBatch } from '#delivery/deliver-batch';
+import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
+import { pullSettings } from '#delivery/held-invocation-rule';
+import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/postponement-rule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
 import { ibanWithCheckDigits } from '#domain/iban';
 import type { QueueMessage } from '#domain/ports';
-import { type BatchDeps, deliverBatch } from '#use-cases/delivery/deliver-batch';
-import { reconcileBatch } from '#use-cases/delivery/reconcile-dead-letter';
 import { SAMPLE_PAYLOAD } from '../../capacity';
 import { SqsEventSource, type SqsHandler } from '../aws/lambda/sqs-event-source';
 import type { Latency } from '../engine/random';

@@ -11,14 +11,9 @@ import { InMemoryEventStore } from '#adapters/memory/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
+import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import type { EventRecord } from '#domain/model';
-import type {
-  DirectoryStore,
-  EndpointHealthStore,
-  EventStore,
-  InsertEventResult,
-  NewEvent,
-} from '#domain/ports';
+import type { DirectoryStore, EventLog } from '#domain/ports';
 import { DynamoClient, type DynamoClientOptions } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
 import { PUBLISH_SDK_RETRY } from '../aws/dynamodb/sdk-retry';
@@ -28,7 +23,13 @@ import type { Latency } from '../engine/random';
 import type { Scheduler } from '../engine/scheduler';
 import { meter } from '../ports/metered';
 import { SimSqsClient } from '../ports/sim-sqs-client';
-import { directoryCharges, EventItemSizes, eventStoreCharges, healthCharges } from './consumer-charges';
+import {
+  directoryCharges,
+  EventItemSizes,
+  type EventStoreRoles,
+  eventStoreCharges,
+  healthCharges,
+} from './consumer-charges';
 
 export const QUEUE_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery';
 export const DLQ_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery-dlq';
@@ -42,11 +43,11 @@ export class StreamedEventStore extends InMemoryEventStore {
     this.listeners.push(listener);
   }
 
-  override async insertEvent(event: NewEvent): Promise<InsertEventResult> {
-    const result = await super.insertEvent(event);
+  override insertEvent: EventLog['insertEvent'] = async (event) => {
+    const result = await this.log.insertEvent(event);
     if (result.created) for (const listener of this.listeners) listener(result.event);
     return result;
-  }
+  };
 }
 
 /** How the deployment is set up. */
@@ -70,7 +71,7 @@ export type Role = 'api' | 'consumer' | 'reconciler';
 /** The ports one Lambda environment uses, over its own SDK client. */
 export interface EnvironmentPorts {
   readonly client: DynamoClient;
-  readonly events: EventStore;
+  readonly events: EventStoreRoles;
   readonly directory: DirectoryStore;
   readonly health: EndpointHealthStore;
   readonly queue: SqsDeliveryQueue;
@@ -150,7 +151,7 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
       });
       return {
         client,
-        events: meter<EventStore>(events, client, `${role}.events`, eventCharges),
+        events: meter<EventStoreRoles>(events, client, `${role}.events`, eventCharges),
         directory: meter<DirectoryStore>(directory, client, `${role}.directory`, directoryCharges),
         health: meter<EndpointHealthStore>(health, client, `${role}.health`, healthCharges),
         queue: new SqsDeliveryQueue(sqs, QUEUE_URL),

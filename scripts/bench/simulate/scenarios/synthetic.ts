@@ -6,8 +6,7 @@
  * the scale of the issue-19 table, so its wall time bounds what the real wiring will cost.
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_POSTPONE_SECONDS } from '#domain/delivery/postponement';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#domain/delivery/retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, MAX_POSTPONE_SECONDS } from '#delivery/retry-rule';
 import { DynamoClient } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
 import { DynamoTable } from '../aws/dynamodb/table';

@@ -1,0 +1,143 @@
+/**
+ * The in-memory delivery state of events (`DeliveryLedger`), with the DynamoDB adapter's conditions: a
+ * lease needs a pending event with the expected attempt count, no live lease and a due next attempt; a
+ * failure only moves a pending event while a success always wins; an attempt that sent a request leaves
+ * its `signature` on the event; a next attempt is brought forward only for the organization's pending
+ * event without a live lease; and a new cycle starts only from `failed`/`skipped`/`success`, counted while
+ * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted).
+ */
+import { MAX_CYCLES } from '#delivery/retry-rule';
+import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
+import type { DeliveryLedger, EventLog, LogWindow } from '#domain/ports';
+import { InMemoryEventLog, InMemoryEventReads } from './event-log';
+import type { EventTable } from './event-table';
+import { firstItems } from './log-reads';
+
+/** Each event's delivery state in memory. */
+export class InMemoryDeliveryLedger extends InMemoryEventReads implements DeliveryLedger {
+  /** @param log - where the order gate's reads of a log go (the log role over the same table) */
+  constructor(
+    table: EventTable,
+    private readonly log: Pick<EventLog, 'readLog'> = new InMemoryEventLog(table),
+  ) {
+    super(table);
+  }
+
+  async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogWindow> {
+    this.table.logEntryReads.push(limit);
+    return firstItems(await this.log.readLog(orgId, account, { afterSequence: after, limit }), limit);
+  }
+
+  async voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean> {
+    return this.table.numbering.voidSequence(orgId, account, sequence, at);
+  }
+
+  async takeLease(
+    ref: EventRef,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ): Promise<boolean> {
+    this.table.writes.push('TakeLease');
+    const event = this.table.eventAt(ref);
+    const free =
+      event !== undefined &&
+      event.webhookStatus === 'pending' &&
+      event.webhookRetries === expectedRetries &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs) &&
+      (event.nextAttemptAt === undefined || event.nextAttemptAt <= dueByEpochMs);
+    if (free) this.table.events.set(ref.id, { ...event, leaseUntil: untilEpochMs });
+    return free;
+  }
+
+  async recordAttempt(
+    ref: EventRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
+    this.table.writes.push('RecordAttempt');
+    const event = this.table.eventAt(ref);
+    if (!event) throw new Error(`no event ${ref.id} (condition failed)`);
+    // The event keeps the latest X-Signature only, as the adapter stores it.
+    const { signature, ...recorded } = attempt;
+    const appended = {
+      ...event,
+      ...(signature === undefined ? {} : { signature }),
+      deliveries: [...event.deliveries, recorded],
+      webhookRetries: event.webhookRetries + 1,
+      leaseUntil: undefined,
+    };
+    // A concurrent consumer settled the event first: the attempt is still recorded, the status kept.
+    const moves = status === 'success' || event.webhookStatus === 'pending';
+    const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
+    this.table.events.set(ref.id, next);
+    return next;
+  }
+
+  async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
+    this.table.writes.push('BringForward');
+    const event = this.table.eventAt(ref);
+    const allowed =
+      event !== undefined &&
+      event.orgId === orgId &&
+      event.webhookStatus === 'pending' &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    if (allowed) this.table.events.set(ref.id, { ...event, nextAttemptAt: nowEpochMs });
+    return allowed;
+  }
+
+  async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
+    this.table.writes.push('MarkWaiting');
+    const event = this.table.eventAt(ref);
+    const allowed =
+      event !== undefined &&
+      event.webhookStatus === 'pending' &&
+      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    if (allowed) {
+      this.table.events.set(ref.id, { ...event, nextAttemptAt: event.nextAttemptAt ?? nowEpochMs });
+    }
+    return allowed;
+  }
+
+  async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
+    this.table.writes.push('SettlePending');
+    const event = this.table.eventAt(ref);
+    if (event?.webhookStatus !== 'pending') return false;
+    this.table.events.set(ref.id, {
+      ...event,
+      webhookStatus: status,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
+  }
+
+  async startCycle(ref: EventRef, orgId: string): Promise<boolean> {
+    this.table.writes.push('StartCycle');
+    const event = this.table.eventAt(ref);
+    const id = ref.id;
+    if (event === undefined || event.orgId !== orgId || event.webhookStatus === 'pending') return false;
+    // As the adapter: a cycle that sent nothing is replaced uncounted, by a second write.
+    const empty = event.webhookRetries === event.cycleBase;
+    if (empty) this.table.writes.push('RestartEmptyCycle');
+    if (!empty && event.cycles >= MAX_CYCLES) {
+      if (event.webhookStatus !== 'success' && !this.table.unindexed.has(id)) {
+        // As the adapter: an event with no cycle left leaves the status indexes.
+        this.table.writes.push('LeaveStatusIndexes');
+        this.table.unindexed.add(id);
+      }
+      return false;
+    }
+    this.table.events.set(id, {
+      ...event,
+      webhookStatus: 'pending',
+      cycleBase: event.webhookRetries,
+      cycles: empty ? event.cycles : event.cycles + 1,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The delivery context of one batch of messages: what the batch knows about the accounts and
+ * organizations of its events. Each is read once per batch, strongly consistently, when the first message
+ * needs it, and shared by the batch's other messages; nothing is kept from one batch to the next.
+ *
+ * So a change committed before a batch reads it (a webhook URL, a token rotation, an account deleted or
+ * re-enabled) applies to every attempt of that batch and of every later one, on every consumer, at the
+ * price of one read unit per distinct account and organization per batch and no write. An attempt
+ * already under way finishes with what its batch read. An endpoint health write an attempt makes is
+ * remembered on the batch's account, so the batch's later messages act on it.
+ */
+
+import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
+import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';
+import type { DirectoryStore } from '#domain/ports';
+import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
+import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
+import type { EndpointHealth } from './endpoint-health-port';
+
+/** Where a batch reads accounts and organizations. */
+export type DeliveryDirectory = Pick<
+  DirectoryStore,
+  'getAccount' | 'getOrganization' | 'advanceSettledThrough'
+>;
+
+/** One batch's accounts and organizations, read fresh. */
+export class DeliveryContext {
+  private readonly accounts = new Map<string, Promise<Account | undefined>>();
+  private readonly organizations = new Map<string, Promise<Organization | undefined>>();
+  private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
+  private readonly secrets = new Map<string, Promise<EndpointSecrets | undefined>>();
+
+  /**
+   * @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a`
+   * @param endpointSecrets - where an endpoint's material is, read only for accounts whose summary names some
+   */
+  constructor(
+    private readonly directory: DeliveryDirectory,
+    private readonly sealer?: SecretSealer,
+    private readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>,
+  ) {}
+
+  /** The account endpoint's material, read once per batch and only when its summary says there is some. */
+  endpointMaterial(account: Account): Promise<EndpointSecrets | undefined> {
+    const store = this.endpointSecrets;
+    if (!account.endpointSecurity || !store) return Promise.resolve(undefined);
+    return once(this.secrets, account.iban, () =>
+      store.getSecrets(account.iban, account.orgId, { consistent: true }),
+    );
+  }
+
+  /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
+  account(iban: string): Promise<Account | undefined> {
+    return once(this.accounts, iban, () => this.directory.getAccount(iban, { consistent: true }));
+  }
+
+  /** The organization (with its signing tokens) as committed when the batch first asked for it. */
+  organization(id: string): Promise<Organization | undefined> {
+    return once(this.organizations, id, () => this.directory.getOrganization(id, { consistent: true }));
+  }
+
+  /**
+   * The organization's Ed25519 keys opened once per batch (the current one and the previous one while it
+   * still signs; each attempt checks its expiry again), sealed for this organization only: a key moved
+   * onto another organization's item does not open. None is opened when the organization's setting
+   * leaves `v1a` off, nor a previous key already expired at `nowMs`: no KMS call for a key that signs
+   * nothing.
+   */
+  signingKeys(org: Organization, nowMs: number): Promise<readonly OpenedSigningKey[]> {
+    const sealer = this.sealer;
+    if (!sealer || !(org.signatureSchemes ?? SIGNATURE_SCHEMES).includes('v1a')) return Promise.resolve([]);
+    return once(this.opened, org.id, async () => {
+      const stored: (SigningKey & { expiresAt?: string })[] = [];
+      if (org.signingKey) stored.push(org.signingKey);
+      const previous = org.previousSigningKey;
+      if (previous && Date.parse(previous.expiresAt) > nowMs) stored.push(previous);
+      return Promise.all(
+        stored.map(async (key) => ({
+          id: key.id,
+          privateKey: privateKeyOf(await sealer.open(key.sealedPrivateKey, signingKeyContext(org.id))),
+          expiresAt: key.expiresAt,
+        })),
+      );
+    });
+  }
+
+  /**
+   * Puts the endpoint health a write returned into the batch's account, so the batch's later messages
+   * act on a circuit that opened or closed meanwhile.
+   */
+  remember(iban: string, health: EndpointHealth): void {
+    const known = this.accounts.get(iban);
+    if (!known) return;
+    const updated = known.then((account) => account && { ...account, webhookHealth: health });
+    updated.catch(() => undefined);
+    this.accounts.set(iban, updated);
+  }
+}
+
+/** The promise is shared, so concurrent messages make one read; a failed read is not kept. */
+function once<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const known = map.get(key);
+  if (known) return known;
+  const value = load();
+  map.set(key, value);
+  value.catch(() => map.delete(key));
+  return value;
+}

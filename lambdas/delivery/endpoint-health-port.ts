@@ -1,0 +1,122 @@
+/**
+ * What is stored about an account's webhook endpoint (its state, failures and latency, on the account
+ * item) and the port that reads and writes it. Written only when something changes: never on a healthy
+ * endpoint's successful delivery. The circuit breaker (`endpoint-health-rule.ts`) decides what to write;
+ * `endpoint-health.ts` writes it.
+ */
+
+/** `healthy`: deliveries go out freely; `degraded`: failing or slow, bounded; `disabled`: none go out. */
+export type EndpointState = 'healthy' | 'degraded' | 'disabled';
+
+/** Every {@link EndpointState}, in documentation order. */
+export const ENDPOINT_STATES: readonly EndpointState[] = ['healthy', 'degraded', 'disabled'];
+
+/**
+ * What Herald knows about an endpoint. It is written only when something changes (a failure, a slow
+ * answer, a recovery, a state change), never on a healthy endpoint's successful delivery.
+ */
+export interface EndpointHealth {
+  readonly state: EndpointState;
+  /** ISO: when the endpoint entered its current state (absent for an endpoint that never failed). */
+  readonly since?: string | undefined;
+  /** Why it is in this state. */
+  readonly reason?: string | undefined;
+  /** Failed attempts since the last success. */
+  readonly consecutiveFailures: number;
+  /** ISO: the first failure of the current run of failures. */
+  readonly failingSince?: string | undefined;
+  /**
+   * ISO: when the endpoint last became healthy again, the success that ended a run of failures or slow
+   * answers; absent while it never had to. Written only at that change of state: a healthy endpoint's
+   * successes write nothing, so this is not the time of its latest delivery.
+   */
+  readonly recoveredAt?: string | undefined;
+  /** ISO: the last failed attempt. */
+  readonly lastFailureAt?: string | undefined;
+  /** Duration of the last attempt that was written, in milliseconds. */
+  readonly recentLatencyMs?: number | undefined;
+  /** Epoch ms until which the circuit is open: no attempt goes out before, then one probe at a time. */
+  readonly circuitOpenUntil?: number | undefined;
+  /** Length of the current open period in seconds; a failed probe doubles it. */
+  readonly circuitOpenSeconds?: number | undefined;
+}
+
+/** An endpoint nothing has been written about. */
+export const HEALTHY: EndpointHealth = { state: 'healthy', consecutiveFailures: 0 };
+
+/** What to write about the endpoint after an attempt. */
+export type HealthUpdate =
+  /** Nothing: a healthy endpoint answered quickly. */
+  | { readonly kind: 'none' }
+  /** 2xx: the failure count resets; `degraded` stays only for a slow answer. */
+  | {
+      readonly kind: 'success';
+      readonly at: string;
+      readonly latencyMs: number;
+      readonly state: 'healthy' | 'degraded';
+      readonly reason?: string;
+    }
+  /** Any other answer: one more consecutive failure. */
+  | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
+  /** `410 Gone`: the receiver says the endpoint is gone for good. */
+  | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
+
+/** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
+export interface SlotLease {
+  readonly slot: number;
+  /** Epoch ms when the slot frees itself if its holder crashed. */
+  readonly until: number;
+}
+
+/** A health update that writes something. */
+export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
+
+/**
+ * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
+ * Every write names the organization the caller read the account as, and happens only while the IBAN is
+ * still that organization's live account: an attempt still under way when its account was deleted, or
+ * erased and its IBAN given to another organization, writes nothing (answered `undefined`, not an error).
+ * Every method returns the stored health after its write, so a consumer's cached view catches up.
+ */
+export interface EndpointHealthStore {
+  /** Applies what an attempt showed, releasing `lease` in the same write. */
+  recordAttempt(
+    iban: string,
+    orgId: string,
+    update: HealthWrite,
+    lease?: SlotLease,
+  ): Promise<EndpointHealth | undefined>;
+  /**
+   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
+   * open longer already.
+   */
+  openCircuit(
+    iban: string,
+    orgId: string,
+    until: number,
+    seconds: number,
+    reason: string,
+  ): Promise<EndpointHealth | undefined>;
+  /** Disables the endpoint. */
+  disable(iban: string, orgId: string, at: string, reason: string): Promise<EndpointHealth | undefined>;
+  /**
+   * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when
+   * the account is not the organization's any more.
+   */
+  takeSlot(
+    iban: string,
+    orgId: string,
+    slot: number,
+    until: number,
+    now: number,
+  ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth | undefined }>;
+  /** Frees a slot this consumer holds (when the attempt did not happen). */
+  releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void>;
+  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
+  enable(iban: string, orgId: string, at: string): Promise<boolean>;
+  /**
+   * The account's endpoint id, given to it now if it has none (an account from before endpoint ids);
+   * undefined when the account is not the organization's any more.
+   */
+  endpointId(iban: string, orgId: string): Promise<string | undefined>;
+}

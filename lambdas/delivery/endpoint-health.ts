@@ -1,0 +1,200 @@
+/**
+ * The endpoint's side of an attempt, the circuit breaker (`endpoint-health-rule.ts`) applied through the
+ * health store (`endpoint-health-port.ts`): the gate before an attempt, the concurrency slot a degraded
+ * endpoint's attempt takes, and the health write after it. A healthy endpoint's fast success passes
+ * through without any read or write of its own (its health comes with the account the batch reads).
+ */
+import type { Account, DeliveryAttempt } from '#domain/model';
+import type { DeliveryContext } from './delivery-context';
+import {
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type SlotLease,
+} from './endpoint-health-port';
+import {
+  type AttemptSignal,
+  busyDeferSeconds,
+  escalate,
+  type Gate,
+  gate,
+  type HealthPolicy,
+  updateAfterAttempt,
+} from './endpoint-health-rule';
+
+/** What the endpoint side needs. */
+export interface EndpointDeps {
+  readonly health: EndpointHealthStore;
+  readonly healthPolicy: HealthPolicy;
+  /** How long a slot protects an attempt: longer than one consumer invocation can run. */
+  readonly leaseMs: number;
+  readonly now: () => number;
+  /** [0, 1): spreads deferrals; `Math.random` unless a test fixes it. */
+  readonly random?: () => number;
+}
+
+/** A gate that lets the attempt through: at once (`send`), or with one of its endpoint's slots. */
+export type OpenGate = Extract<Gate, { kind: 'send' | 'limited' }>;
+
+/**
+ * May the attempt go out: with a slot to release afterwards, or not now (deferred or disabled), or never:
+ * the account was deleted, or its IBAN given to another organization, since the batch read it (`gone`).
+ */
+export type Admission =
+  | { readonly kind: 'go'; readonly lease?: SlotLease }
+  | { readonly kind: 'defer'; readonly seconds: number; readonly reason: string }
+  | { readonly kind: 'disabled'; readonly reason: string }
+  | { readonly kind: 'gone'; readonly reason: string };
+
+/** Why a slot was refused by an account that is not the event's organization's any more. */
+const GONE = 'the account was deleted or given to another organization meanwhile; nothing was sent';
+
+/** The circuit breaker's gate on the account's endpoint as the batch read it: no read, no write. */
+export function circuitGate(deps: EndpointDeps, account: Account): Gate {
+  return gate(
+    account.webhookHealth ?? HEALTHY,
+    deps.now(),
+    deps.healthPolicy,
+    (deps.random ?? Math.random)(),
+  );
+}
+
+/**
+ * Admits an attempt its gate let through: a healthy endpoint's at once; a degraded one's once it holds one
+ * of the endpoint's slots. When none is free, the batch's account takes on the health the slot writes
+ * returned, and the attempt waits (or, the endpoint disabled meanwhile, never goes).
+ *
+ * @param receiveCount - how often the message was received: a busy endpoint's deferral grows with it
+ */
+export async function takeSlot(
+  deps: EndpointDeps,
+  context: DeliveryContext,
+  account: Account,
+  decision: OpenGate,
+  receiveCount: number,
+): Promise<Admission> {
+  if (decision.kind === 'send') return { kind: 'go' };
+  const health = account.webhookHealth ?? HEALTHY;
+  const random = deps.random ?? Math.random;
+  // A random first slot spreads consumers; a second try only when the endpoint allows more than one.
+  const first = Math.floor(random() * decision.slots);
+  const order = decision.slots > 1 ? [first, (first + 1) % decision.slots] : [first];
+  let latest = health;
+  for (const slot of order) {
+    const now = deps.now();
+    const until = now + deps.leaseMs;
+    const result = await deps.health.takeSlot(account.iban, account.orgId, slot, until, now);
+    if (result.health === undefined) return { kind: 'gone', reason: GONE };
+    latest = result.health;
+    if (result.taken) return { kind: 'go', lease: { slot, until } };
+    // The write told us the endpoint changed (closed, opened or disabled): decide again on the fresh state.
+    if (latest.state !== 'degraded' || latest.circuitOpenUntil !== health.circuitOpenUntil) break;
+  }
+  context.remember(account.iban, latest);
+  const again = gate(latest, deps.now(), deps.healthPolicy, random());
+  if (again.kind === 'defer' || again.kind === 'disabled') return again;
+  return {
+    kind: 'defer',
+    seconds: busyDeferSeconds(latest, random(), receiveCount),
+    reason: decision.probe ? 'another probe is under way' : 'endpoint concurrency limit reached',
+  };
+}
+
+/** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
+export async function release(
+  deps: EndpointDeps,
+  account: Account,
+  lease: SlotLease | undefined,
+): Promise<void> {
+  if (lease) await deps.health.releaseSlot(account.iban, account.orgId, lease);
+}
+
+/** How an attempt changed the endpoint's state, for metrics and logs. */
+export type EndpointChange = 'degraded' | 'circuit-opened' | 'recovered' | 'disabled';
+
+/** The endpoint's health after an attempt that wrote it, and the change it made. */
+export interface EndpointReport {
+  readonly health: EndpointHealth;
+  readonly change?: EndpointChange | undefined;
+  /** The endpoint's non-personal id, which metrics of a change carry (never the IBAN). */
+  readonly endpointId?: string | undefined;
+}
+
+/** What an attempt wrote about its endpoint, or why the write failed (the attempt stays recorded). */
+export interface EndpointNote {
+  readonly endpoint?: EndpointReport;
+  readonly endpointError?: unknown;
+}
+
+/**
+ * Writes what the attempt showed about the endpoint (nothing for a healthy one's fast success, which
+ * only frees its slot), then opens the circuit or disables the endpoint when the failures call for it;
+ * the batch's account takes on the health written. Nothing is reported when the account stopped being the
+ * organization's while the attempt was under way: its health is not ours to write (the store refused the
+ * write), and the attempt's record on the event stands. A write that fails is reported, not thrown:
+ * health is advisory.
+ *
+ * @param retryAfterSeconds - what the receiver asked to wait: the circuit stays open at least that long
+ */
+export async function reportAttempt(
+  deps: EndpointDeps,
+  context: DeliveryContext,
+  account: Account,
+  attempt: DeliveryAttempt,
+  retryAfterSeconds: number | undefined,
+  lease: SlotLease | undefined,
+): Promise<EndpointNote> {
+  const signal = {
+    status: attempt.responseStatus,
+    latencyMs: attempt.responseTimeMs,
+    at: attempt.deliveredAt,
+    retryAfterSeconds,
+  };
+  try {
+    const health = await observeAttempt(deps, context, account, signal, lease);
+    return health === undefined ? {} : { endpoint: health };
+  } catch (endpointError) {
+    return { endpointError };
+  }
+}
+
+async function observeAttempt(
+  deps: EndpointDeps,
+  context: DeliveryContext,
+  account: Account,
+  signal: AttemptSignal,
+  lease: SlotLease | undefined,
+): Promise<EndpointReport | undefined> {
+  const before = account.webhookHealth ?? HEALTHY;
+  const update = updateAfterAttempt(before, signal, deps.healthPolicy);
+  if (update.kind === 'none') {
+    await release(deps, account, lease);
+    return undefined;
+  }
+  const { iban, orgId } = account;
+  let after = await deps.health.recordAttempt(iban, orgId, update, lease);
+  if (after && update.kind === 'failure') {
+    const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
+    if (step.kind === 'open') {
+      after = await deps.health.openCircuit(iban, orgId, step.until, step.seconds, step.reason);
+    }
+    if (step.kind === 'disable') after = await deps.health.disable(iban, orgId, signal.at, step.reason);
+  }
+  if (after === undefined) return undefined;
+  context.remember(iban, after);
+  const change = changeOf(before, after, deps.now());
+  // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
+  const endpointId =
+    change === undefined
+      ? account.endpointId
+      : (account.endpointId ?? (await deps.health.endpointId(iban, orgId)));
+  return { health: after, change, endpointId };
+}
+
+function changeOf(before: EndpointHealth, after: EndpointHealth, now: number): EndpointChange | undefined {
+  if (after.state === 'disabled') return before.state === 'disabled' ? undefined : 'disabled';
+  const openNow = (after.circuitOpenUntil ?? 0) > now;
+  if (openNow && after.circuitOpenUntil !== before.circuitOpenUntil) return 'circuit-opened';
+  if (after.state === 'healthy') return before.state === 'healthy' ? undefined : 'recovered';
+  return before.state === 'healthy' ? 'degraded' : undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * What an event type is: a name, what it means for a receiver, and its versions, each a JSON Schema
+ * (2020-12) of the payload with examples. Built-in types and operator-registered ones share this shape, so
+ * one declaration feeds publish validation, the API, the OpenAPI document, the portal, the CLI and the
+ * generated `docs/event-types.md`.
+ */
+
+/** A JSON Schema object (2020-12) as plain JSON data. */
+export type JsonSchemaObject = { readonly [keyword: string]: unknown };
+
+/** A JSON object payload as receivers get it. */
+export type JsonObject = { readonly [field: string]: unknown };
+
+/** One example payload of a version; it always passes the version's schema (a test checks built-ins). */
+export interface EventTypeExample {
+  /** Lower-case snake_case key, unique within the version (`settled`, `rejected_closed_account`). */
+  readonly name: string;
+  /** One line: what the example shows. */
+  readonly summary: string;
+  readonly payload: JsonObject;
+}
+
+/**
+ * One version of a type's payload contract. A version never changes once published; a changed schema is a
+ * new version, numbered one above the latest.
+ */
+export interface EventTypeVersion {
+  /** 1, 2, 3, …: the catalog lists them in this order, the last being the latest. */
+  readonly version: number;
+  /** The payload's JSON Schema 2020-12; its root is `"type": "object"`. */
+  readonly schema: JsonSchemaObject;
+  /** At least one. */
+  readonly examples: readonly EventTypeExample[];
+  /** Publishing this version still works; receivers should expect its end. */
+  readonly deprecated: boolean;
+}
+
+/** An event type of the catalog. */
+export interface EventTypeDefinition {
+  /** The event's `type`: lower-case snake_case segments, e.g. `credit_transfer_status_change`. */
+  readonly type: string;
+  /** What happened and what a receiver typically does with it. */
+  readonly description: string;
+  /** Publishing it still works; receivers should expect its end. */
+  readonly deprecated: boolean;
+  /** Ascending from 1 without a gap; at least one. */
+  readonly versions: readonly EventTypeVersion[];
+}
+
+/**
+ * How one of the receivers' uses is reported: the type to subscribe to, and the condition on its payload
+ * when the use is a case of a broader type (a closed recipient account is a rejected or returned transfer
+ * with reason code `AC04`, as banks report it).
+ */
+export interface ReceiverUse {
+  /** The use in a receiver's words, e.g. "a recipient's bank account was found closed". */
+  readonly use: string;
+  readonly type: string;
+  /** The payload condition, in prose with field names in backticks; absent when every event of the type is one. */
+  readonly when?: string;
+}
+
+/** The latest version of a type (its last). */
+export function latestVersion(definition: EventTypeDefinition): EventTypeVersion {
+  const latest = definition.versions.at(-1);
+  if (latest === undefined) throw new RangeError(`event type ${definition.type} has no version`);
+  return latest;
+}
