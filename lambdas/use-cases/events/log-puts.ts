@@ -8,8 +8,8 @@ import { BusyError } from '#domain/errors';
 import type { IdClaim, InsertEventResult } from '#domain/ports';
 import { endLease } from './id-claims';
 import { inParallel } from './in-parallel';
+import type { DraftEntry, StoreInLogDeps, StoreOutcome, StoreResult } from './log-drafts';
 import { giveBack, takeSequences } from './sequencing';
-import type { DraftEntry, StoreInLogDeps, StoreOutcome, StoreResult } from './store-in-log';
 
 /** An entry whose claim this publish holds, at the sequence to try, and the ticket time of that sequence. */
 export interface Claimed {

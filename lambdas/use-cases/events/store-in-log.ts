@@ -8,43 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PUBLISH_BATCH_CONCURRENCY, PUBLISH_BUDGET_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
-import type { EventRecord } from '#domain/model';
-import type { EventLog, IdClaim, NewEvent } from '#domain/ports';
-import { type ClaimDeps, type ResolvedClaim, resolveClaim } from './id-claims';
+import type { IdClaim } from '#domain/ports';
+import { type ResolvedClaim, resolveClaim } from './id-claims';
 import { inParallel } from './in-parallel';
+import type { DraftEntry, EventDraft, StoreInLogDeps, StoreOutcome, StoreResult } from './log-drafts';
 import { type Claimed, putUntilStored, settle, storeFirst } from './log-puts';
-import { giveBack, numberingOf, type SequencingDeps, takeSequences } from './sequencing';
+import { giveBack, numberingOf, takeSequences } from './sequencing';
 
-/** What storing in the log needs. */
-export interface StoreInLogDeps extends SequencingDeps, ClaimDeps {
-  readonly events: SequencingDeps['events'] &
-    ClaimDeps['events'] &
-    Pick<EventLog, 'claimId' | 'readClaims' | 'insertEvent'>;
-  /** Epoch ms. */
-  readonly now: () => number;
-  /** The random token of each claim; tests fix it. */
-  readonly newOwner?: () => string;
-}
-
-/** The event to store, without its sequence: the body is built for whichever sequence it gets. */
-export type EventDraft = Omit<NewEvent, 'sequence' | 'body' | 'ticketedAt'> & {
-  /** The account's sequence floor (`Account.sequenceFloor`): sequences continue above it. */
-  readonly sequenceFloor: number;
-};
-
-/** One event to store: its draft, and its body for a sequence (the body carries the sequence). */
-export interface DraftEntry {
-  readonly draft: EventDraft;
-  readonly body: (sequence: number) => string;
-}
-
-/** The stored event, or the one already stored under its id. */
-export type StoreResult =
-  | { readonly created: true; readonly event: EventRecord }
-  | { readonly created: false; readonly existing: EventRecord };
-
-/** What became of one entry of {@link storeAllInLog}: its result, or why it was not stored. */
-export type StoreOutcome = StoreResult | { readonly error: unknown };
+export type { DraftEntry, EventDraft, StoreInLogDeps, StoreOutcome, StoreResult } from './log-drafts';
 
 /**
  * Stores one event, or answers the event already stored under its id: {@link storeAllInLog} of one.
