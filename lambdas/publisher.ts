@@ -1,10 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#adapters/aws-clients';
+import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import type { PublishInput } from '#domain/event-input';
 import type { WebhookStatus } from '#domain/model';
-import { recordEvent, settingsRetention } from '#use-cases/events/record-event';
+import {
+  type RecordEventDeps,
+  type RecordedEvent,
+  recordEvent,
+  settingsRetention,
+} from '#use-cases/events/record-event';
+import { recordEvents } from '#use-cases/events/record-events';
 
 /** Where and how events are published. */
 export interface PublisherOptions {
@@ -43,14 +50,50 @@ export interface PublishedEvent {
 /** A publish function bound to one table; build it once and reuse it. */
 export type Publisher = (input: PublishInput) => Promise<PublishedEvent>;
 
+/** What a batch publish answers for one input: the event, or the error that refused only this input. */
+export type BatchPublishResult = PublishedEvent | { readonly error: Error };
+
+/**
+ * A batch publish function bound to one table: any number of inputs, stored {@link PUBLISH_BATCH_LIMIT}
+ * at a time, one result per input in order.
+ */
+export type BatchPublisher = (inputs: readonly PublishInput[]) => Promise<BatchPublishResult[]>;
+
 /**
  * Builds a publisher for the gateway's own code: `const publish = createPublisher({...})`, then
  * `await publish({ account, type, payload })`.
  */
 export function createPublisher(options: PublisherOptions): Publisher {
-  const client = options.client ?? createDocumentClient();
+  const deps = publisherDeps(options);
+  return async (input) => published(await recordEvent(deps, input));
+}
+
+/**
+ * Builds a batch publisher: `const publishMany = createBatchPublisher({...})`, then
+ * `await publishMany(inputs)`. Each input is checked and answered as {@link createPublisher}'s publish
+ * would, one refused input refusing only itself; the inputs of one account take consecutive sequences in
+ * their order (a file's lines, say), numbered through one ticket of the account's log per
+ * {@link PUBLISH_BATCH_LIMIT} inputs instead of one race per event. Give every input an `id` to resend
+ * a batch (or the part of it that failed) without storing anything twice.
+ */
+export function createBatchPublisher(options: PublisherOptions): BatchPublisher {
+  const deps = publisherDeps(options);
+  return async (inputs) => {
+    const results: BatchPublishResult[] = [];
+    for (let start = 0; start < inputs.length; start += PUBLISH_BATCH_LIMIT) {
+      const chunk = await recordEvents(deps, inputs.slice(start, start + PUBLISH_BATCH_LIMIT));
+      for (const result of chunk) {
+        results.push('error' in result ? { error: asError(result.error) } : published(result));
+      }
+    }
+    return results;
+  };
+}
+
+function publisherDeps(options: PublisherOptions): RecordEventDeps {
+  const client = options.client ?? createPublishDocumentClient();
   const directory = new DynamoDirectoryStore(client, options.tableName);
-  const deps = {
+  return {
     events: new DynamoEventStore(client, options.tableName),
     directory,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -58,17 +101,21 @@ export function createPublisher(options: PublisherOptions): Publisher {
     // The stack's `eventRetentionDays`, from the table's settings item.
     retentionDays: settingsRetention(directory),
   };
-  return async (input) => {
-    const { created, event } = await recordEvent(deps, input);
-    return {
-      id: event.id,
-      sequence: event.sequence ?? null,
-      created,
-      webhookStatus: event.webhookStatus,
-      triggeredAt: event.triggeredAt,
-      signature: event.signature ?? null,
-    };
+}
+
+function published({ created, event }: RecordedEvent): PublishedEvent {
+  return {
+    id: event.id,
+    sequence: event.sequence ?? null,
+    created,
+    webhookStatus: event.webhookStatus,
+    triggeredAt: event.triggeredAt,
+    signature: event.signature ?? null,
   };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**
@@ -78,4 +125,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
  */
 export function publishEvent(input: PublishInput, options: PublisherOptions): Promise<PublishedEvent> {
   return createPublisher(options)(input);
+}
+
+/**
+ * Records events and queues their webhooks, {@link PUBLISH_BATCH_LIMIT} at a time: one result per input,
+ * in order, each the event or the error that refused it (as {@link publishEvent} would have thrown it).
+ */
+export function publishEvents(
+  inputs: readonly PublishInput[],
+  options: PublisherOptions,
+): Promise<BatchPublishResult[]> {
+  return createBatchPublisher(options)(inputs);
 }

@@ -11,8 +11,8 @@ import { API_ROUTES, type RouteShape } from '#config/routes';
  */
 export interface ApiCallers {
   /**
-   * Who may publish (`POST /events`). @default - a `Publisher` role Herald creates (output
-   * `PublisherRoleArn`), which principals of this account may assume if their IAM policy lets them
+   * Who may publish (`POST /events`, `POST /events/batch`). @default - a `Publisher` role Herald creates
+   * (output `PublisherRoleArn`), which principals of this account may assume if their IAM policy lets them
    */
   readonly publishers?: readonly string[];
   /**

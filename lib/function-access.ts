@@ -30,6 +30,10 @@ export interface FunctionAccess {
  *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
  *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
  *   the account; the API readers cannot read them;
+ * - `LOG#` items: events created only by `publishEvent` (and moved in by `administer`'s upgrade); a log's
+ *   head item updated and deleted only by `publishEvent`; a void (a missing sequence closed) created by
+ *   the log's readers that may pass it (the feed in `listEvents`, the order gate in `consumer` and
+ *   `reconciler`), each with an UpdateItem conditioned on no item being there;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
@@ -58,7 +62,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   listEvents: {
     table: {
-      items: { BatchGetItem: ['event', 'log'], Query: ['log'] },
+      // The feed closes a sequence no publish will store any more (a void: UpdateItem creating it, only
+      // where no item is) and reads the account's `seq_floor` when its log misses a sequence.
+      items: { BatchGetItem: ['event', 'log'], Query: ['log'], GetItem: ['account'], UpdateItem: ['log'] },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
   },
@@ -104,7 +110,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     table: {
       items: {
         GetItem: ['settings', 'account', 'event', 'log'],
+        // A batch reads its ids' claims at once.
+        BatchGetItem: ['event'],
         PutItem: ['event', 'log'],
+        // The log's head: tickets (UpdateItem), and its removal when the log is quiet again (DeleteItem).
+        UpdateItem: ['log'],
+        DeleteItem: ['log'],
         Query: ['log'],
       },
     },

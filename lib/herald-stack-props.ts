@@ -94,9 +94,9 @@ export interface HeraldStackProps extends StackProps {
    */
   readonly organizationUsage?: Partial<OrganizationUsage>;
   /**
-   * Who may call the IAM (SigV4) routes: `publishers` (`POST /events`) and `operators` (`/admin/…`, the
-   * CLI), as IAM principal ARNs the API's resource policy admits; every other principal is denied there,
-   * whatever its IAM policy allows. A list left out gets a role of its own (outputs `PublisherRoleArn`,
+   * Who may call the IAM (SigV4) routes: `publishers` (`POST /events`, `/events/batch`) and `operators`
+   * (`/admin/…`, the CLI), as IAM principal ARNs the API's resource policy admits; every other principal is
+   * denied there, whatever its IAM policy allows. A list left out gets a role of its own (outputs `PublisherRoleArn`,
    * `OperatorRoleArn`) that principals of the account may assume when their IAM policy lets them.
    * @default - the two roles
    */

@@ -66,8 +66,9 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   },
   publishEvent: {
     memoryMb: 512,
-    timeoutSeconds: 10,
-    reason: "The gateway's publish path: two reads and one conditional put; 10 s bounds a stuck call.",
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason:
+      "The gateway's publish path: one event is two reads and two conditional puts; a batch of up to 100 reads their claims, takes a ticket and stores them 25 at a time, and may wait for a duplicate's publish under way: as long as API Gateway waits (29 s).",
   },
   administer: {
     memoryMb: 512,

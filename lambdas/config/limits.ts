@@ -72,39 +72,72 @@ export const LAMBDA_RESPONSE_MAX_BYTES = 6_291_456;
 export const ANSWER_BODY_MAX_BYTES = LAMBDA_RESPONSE_MAX_BYTES - 65_536;
 
 /**
- * Most sequences one publish tries (puts of its event) before it answers 503 busy; it also gives up at
- * the first refused put that ends {@link PUBLISH_BACKOFF_BUDGET_MS} or more after it began, whichever
- * comes first. Each lost try costs a wait ({@link PUBLISH_BACKOFF_BASE_MS}), one read of the log's last
- * key and the claim's move. Each refusal is another event of the account at the sequence tried (stored
- * while this publish ran, except perhaps the first, which follows an eventually consistent read). What
- * is guaranteed: a publish answers busy only after 32 refusals, or when its account's log refused it
- * for the whole budget. Not that 32 concurrent publishers of one account all get through: on a slow
- * store the time bound can come first. A busy answer stored nothing and
- * asks the client to send the same id again; the resend takes the claim over at once.
+ * Most puts of one event at a sequence before its publish answers 503 busy (it also gives up at the first
+ * refused put that ends {@link PUBLISH_BUDGET_MS} or more after it began). A put is refused only when
+ * another event took the sequence: a quiet log's first try raced another publish (the loser then takes a
+ * ticket, which never races), or a ticket met a publish that read the log before it became hot. So busy
+ * means a log refusing this publish 32 times, which the sequencing of `use-cases/events/sequencing.ts`
+ * makes practically impossible; the bound keeps every publish's cost finite whatever happens. A busy
+ * answer stored nothing and asks the client to send the same id again; the resend takes the claim over
+ * at once.
  */
 export const PUBLISH_SEQUENCE_TRIES = 32;
 
 /**
- * A publish that lost a sequence waits a random time below a window that starts here (ms) and doubles per
- * lost round up to {@link PUBLISH_BACKOFF_CAP_MS} ("full jitter"): contenders of one account that all read
- * the same latest sequence spread out instead of colliding again every round, which made n concurrent
- * publishes cost O(n²) requests. The healthy (uncontended) path never waits.
+ * Time (ms) after its start from which a publish whose put is refused answers 503 busy instead of trying
+ * again: elapsed time on the publish's clock, so slow (throttled) rounds count, and a publish ends well
+ * inside the API's 29 s integration timeout and far below {@link CLAIM_LEASE_MS}, so a publish under way
+ * never looks crashed to a duplicate of its id.
  */
-export const PUBLISH_BACKOFF_BASE_MS = 10;
-
-/** The largest window of one wait after a lost sequence (ms); see {@link PUBLISH_BACKOFF_BASE_MS}. */
-export const PUBLISH_BACKOFF_CAP_MS = 200;
+export const PUBLISH_BUDGET_MS = 8_000;
 
 /**
- * Time (ms) after its start from which a publish that loses a sequence answers 503 busy instead of trying
- * again: elapsed time on the publish's clock, so slow (throttled) rounds count as well as the waits, and
- * a publish ends at most one round (consistent read, claim move, put) and its claim's release after it,
- * well inside the API's 29 s integration timeout and far below {@link CLAIM_LEASE_MS}, so a waiting
- * publish never looks crashed to a duplicate of its id. No wait reaches past it. 8 s rather than less:
- * a busy answer costs the client a resend, and with a shorter budget a store slower than DynamoDB in AWS
- * (DynamoDB Local on a loaded machine) made a few concurrent publishers of one account answer busy.
+ * How long (ms) an account log stays hot (numbered by tickets from its head item) after the last ticket:
+ * the next publish after this quiet time removes the head and publishes on the quiet path again, which
+ * costs no ticket (one write unit less per event). Long enough that a burst's publishes, which come
+ * milliseconds apart, never leave and re-enter between two of them (each entry costs a lost race); short
+ * enough that an account that published a file is back on the quiet path seconds later.
  */
-export const PUBLISH_BACKOFF_BUDGET_MS = 8_000;
+export const HEAD_IDLE_MS = 5_000;
+
+/**
+ * How long (ms) after the ticket of the event above it a missing sequence may still be stored, for the
+ * readers of a log (catch-up feed, order gate): within it, the feed ends its answer before the missing
+ * sequence and the gate waits; after it, the reader closes the sequence with a void item (a conditional
+ * put that no event can pass any more) and goes on. Far above the life of a publish holding a ticket (its
+ * function times out after 29 s; a library publish stores within seconds), so readers close only
+ * sequences whose publisher crashed or gave up; closing a live one is still safe (its put is refused and
+ * it takes another sequence), only slower.
+ */
+export const HOLE_WAIT_MS = 60_000;
+
+/**
+ * How the publish path's DynamoDB client retries a throttled or failed request (its own retry strategy,
+ * `adapters/dynamodb/hot-log-retries.ts`, instead of the SDK's default of 4 attempts after 1 s, 2 s and 4 s
+ * of jittered wait for a throttle): a hot account's log meets its partition's limit (about 1,000 write
+ * units a second) by design, and a throttled write is free; retried after a jittered wait below `firstMs`,
+ * doubling per attempt up to `capMs`, the partition stays busy, where the default's long waits left it idle
+ * (in the simulation, one account offered more single publishes than its partition takes stored fewer a
+ * second than one offered less). `attempts` bounds a request (at most about 7 s of waits), and the retry
+ * quota of the SDK's standard strategy (500 tokens, 5 a throttle, 14 another retry) still bounds a client.
+ */
+export const PUBLISH_WRITE_RETRIES = { attempts: 10, firstMs: 25, capMs: 1_000 } as const;
+
+/** Most events one `POST /events/batch` (and one call of the library's batch publish) carries. */
+export const PUBLISH_BATCH_LIMIT = 100;
+
+/**
+ * Largest body of `POST /events/batch` (bytes of UTF-8 JSON): one request's memory and time stay bounded
+ * and far inside API Gateway's 10 MB and Lambda's 6 MB. A payload may have 64 KiB, so a batch of large
+ * payloads holds fewer events; 100 typical events (a few hundred bytes each) fit many times over.
+ */
+export const PUBLISH_BATCH_MAX_BYTES = 1_048_576;
+
+/**
+ * Writes one batch publish has in flight at once (claims, then events): enough to store 100 events in a
+ * handful of round trips, few enough that one request does not take a partition's whole second.
+ */
+export const PUBLISH_BATCH_CONCURRENCY = 25;
 
 /**
  * How long an event id's claim belongs to the publish that made it: a duplicate publish of the same id

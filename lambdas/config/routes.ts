@@ -116,6 +116,7 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
   keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
+  { method: 'POST', path: '/events/batch', fn: 'publishEvent', auth: 'iam' },
   ...Object.values(ADMIN_ROUTES).map((route): RouteShape => ({ ...route, fn: 'administer', auth: 'iam' })),
 ];
 

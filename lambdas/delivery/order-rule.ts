@@ -46,30 +46,40 @@ export type GateDecision =
   /** The window was all settled but did not reach the event: read the next window. */
   | { readonly kind: 'read-on'; readonly settledThrough: number };
 
+/** What the caller decided of a read's missing sequences (`domain/log-holes.ts`). */
+export interface GateWindow {
+  /** Every sequence up to here is an entry of the read, a void, or a missing sequence that is final. */
+  readonly readThrough: number;
+  /** The first sequence a publish may still store: nothing at or above it passes. */
+  readonly heldAt?: number | undefined;
+}
+
 /**
  * Decides for event `sequence` from the watermark and the log's events above it (ascending, as read by
  * one consistent Query `sk > settledThrough`): the watermark moves over the settled prefix; the event goes
  * when that reaches `sequence - 1`.
  *
- * A sequence missing from the read (below the first entry, or between two entries) is passed as settled:
- * it can never be filled. A publish takes the sequence after the latest stored one (or after `seq_floor`)
- * and stores it with a conditional put, so an event at `s` is only ever stored after every sequence below
- * `s` was stored (or lay under the floor): a sequence missing below a stored event was deleted (retention,
- * erasure) or is under the floor. A publish under way right now takes a sequence above the latest stored
- * event, so above this one: it cannot be overtaken.
+ * A sequence missing from the read is passed as settled: the caller decided every missing sequence of the
+ * read by the hole rule first (`window`; without it, the read's last entry ends what was decided), so
+ * each one left up to `readThrough` is final or closed by a void. At `heldAt` a publish may still store
+ * an event: the event waits for it.
  */
 export function decideGate(
   sequence: number,
   settledThrough: number,
   read: readonly LogEntry[],
   nowEpochMs: number,
+  window?: GateWindow,
 ): GateDecision {
+  const held = window?.heldAt ?? sequence;
+  // Past what the caller decided, a missing sequence is not known to be final: the next read decides.
+  const end = Math.min(sequence, held, window === undefined ? sequence : window.readThrough + 1);
   let through = settledThrough;
   let head: LogEntry | undefined;
   for (const entry of read) {
     const at = entry.sequence ?? 0;
     if (at <= through) continue;
-    if (at >= sequence) break;
+    if (at >= end) break;
     if (!isSettled(entry.webhookStatus)) {
       head = entry;
       through = at - 1;
@@ -77,10 +87,16 @@ export function decideGate(
     }
     through = at;
   }
-  // The read ended below the event with no event pending: the rest up to the event is the next window.
-  const readAll = head === undefined && (read.length === 0 || (read.at(-1)?.sequence ?? 0) >= sequence);
-  if (readAll || through >= sequence - 1) return { kind: 'go', settledThrough: sequence - 1 };
-  if (head === undefined) return { kind: 'read-on', settledThrough: through };
+  if (head === undefined) {
+    // Everything below the held sequence is settled or passed: wait for it, with nothing to send again.
+    if (held < sequence) return { kind: 'wait', settledThrough: held - 1 };
+    const readThrough = window?.readThrough ?? read.at(-1)?.sequence;
+    // The read reached the event (or nothing lies between): every earlier one is settled.
+    if (readThrough === undefined || readThrough >= sequence - 1) {
+      return { kind: 'go', settledThrough: sequence - 1 };
+    }
+    return { kind: 'read-on', settledThrough: Math.max(through, readThrough) };
+  }
   const idle = head.leaseUntil === undefined || head.leaseUntil < nowEpochMs;
   const due = head.nextAttemptAt === undefined || head.nextAttemptAt <= nowEpochMs;
   const { id, orgId, account } = head;

@@ -5,10 +5,12 @@
  * sends messages. Concurrent accounts never come here: nothing is added to their healthy path.
  */
 
+import { type LogItemView, walkLog } from '#domain/log-holes';
 import type { Account, EventRecord } from '#domain/model';
-import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry, LogWindow } from '#domain/ports';
 import {
   decideGate,
+  type GateWindow,
   isSettled,
   mustWait,
   ORDER_GATE_FIRST_WINDOW,
@@ -70,13 +72,17 @@ export async function passGate(
   let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
     const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
-    const read = await deps.events.readLogEntries(
-      event.orgId,
-      event.account,
-      through,
-      Math.min(sequence - 1 - through, size),
-    );
-    const decision = decideGate(sequence, through, read, deps.now());
+    const limit = Math.min(sequence - 1 - through, size);
+    const read = await deps.events.readLogEntries(event.orgId, event.account, through, limit);
+    const holes = await closeHoles(deps, account, through, read, event, limit);
+    if (holes === undefined) {
+      return {
+        go: false,
+        seconds: 1,
+        reason: 'ordered: an event was stored in a missing sequence; looks again',
+      };
+    }
+    const decision = decideGate(sequence, through, read.entries, deps.now(), holes);
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
     const moved = await moveWatermark(deps, account, stored, through);
@@ -91,7 +97,10 @@ export async function passGate(
     return {
       go: false,
       seconds: waitSeconds(receiveCount),
-      reason: `ordered: waits for sequence ${through + 1} to settle`,
+      reason:
+        holes.heldAt === through + 1
+          ? `ordered: waits for sequence ${through + 1} to be stored (its publish may be under way)`
+          : `ordered: waits for sequence ${through + 1} to settle`,
     };
   }
   await moveWatermark(deps, account, stored, through);
@@ -117,15 +126,55 @@ export async function afterSettled(
   for (let window = 0; window < ORDER_GATE_WINDOWS && next === undefined; window++) {
     const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
     const read = await deps.events.readLogEntries(event.orgId, event.account, through, size);
-    next = read.find((entry) => !isSettled(entry.webhookStatus));
-    const last = read.at(-1)?.sequence;
-    if (last === undefined) break;
-    through = next?.sequence === undefined ? last : next.sequence - 1;
+    // Nothing is passed past a missing sequence that is not final: the gate's next look closes or waits.
+    const walk = walkLog(through, logItems(read), account.sequenceFloor ?? 0, deps.now(), 0);
+    next = read.entries.find(
+      (entry) => (entry.sequence ?? 0) <= walk.through && !isSettled(entry.webhookStatus),
+    );
+    const last = Math.max(0, ...logItems(read).map((item) => item.sequence));
+    if (last === 0) break;
+    through = next?.sequence === undefined ? walk.through : next.sequence - 1;
+    if (walk.through < last) break;
   }
   if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1) {
     await moveWatermark(deps, account, stored, through);
   }
   if (next !== undefined && next.nextAttemptAt !== undefined) await deps.queue.enqueue([next]);
+}
+
+/** The events and voids of a read, as the hole rule sees them. */
+function logItems(read: LogWindow): LogItemView[] {
+  return [
+    ...read.entries.map((entry) => ({ sequence: entry.sequence ?? 0, ticketedAt: entry.ticketedAt })),
+    ...read.voids.map((sequence) => ({ sequence, voided: true as const })),
+  ];
+}
+
+/**
+ * The hole rule over one read below the gated event (`domain/log-holes.ts`): old missing sequences closed
+ * with voids, and how far the read is decided; undefined when an event was found stored in a sequence
+ * being closed (the read is stale: look again). A read that held fewer items than its `limit` reached the
+ * gated event, which is then the item above its last gap.
+ */
+async function closeHoles(
+  deps: OrderDeps,
+  account: Account,
+  after: number,
+  read: LogWindow,
+  event: EventRecord,
+  limit: number,
+): Promise<GateWindow | undefined> {
+  const sequence = event.sequence ?? 0;
+  const inRead = logItems(read);
+  const reached = inRead.length < limit || inRead.some((item) => item.sequence >= sequence);
+  const items = [...inRead, ...(reached ? [{ sequence, ticketedAt: event.ticketedAt }] : [])].filter(
+    (item) => item.sequence <= sequence,
+  );
+  const walk = walkLog(after, items, account.sequenceFloor ?? 0, deps.now(), ORDER_GATE_WINDOW);
+  for (const missing of walk.close) {
+    if (!(await deps.events.voidSequence(event.orgId, event.account, missing, deps.now()))) return undefined;
+  }
+  return { readThrough: walk.through, heldAt: walk.waitFor };
 }
 
 /**

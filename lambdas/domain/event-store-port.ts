@@ -25,7 +25,10 @@ import type {
  * A new event as it is stored at its sequence in its account's log: before any attempt, pending or
  * (without a webhook URL) skipped, and not signed (every attempt signs itself).
  */
-export type NewEvent = Pick<EventRecord, 'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body'> & {
+export type NewEvent = Pick<
+  EventRecord,
+  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'ticketedAt'
+> & {
   readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';
   /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
@@ -56,8 +59,8 @@ export type ClaimResult =
 /** Result of storing an event at its sequence. */
 export type InsertEventResult =
   | { readonly created: true; readonly event: EventRecord }
-  /** Another event holds the sequence (`occupant`, its id). */
-  | { readonly created: false; readonly occupant: string };
+  /** Another item holds the sequence: an event (`occupant`, its id) or a void (no `occupant`). */
+  | { readonly created: false; readonly occupant?: string | undefined };
 
 /** How an event store read is made. */
 export interface EventReadOptions {
@@ -82,13 +85,15 @@ export interface LogRead {
 /** What the order gate reads of an account's log: each event's delivery state, no body, no attempts. */
 export type LogEntry = Pick<
   EventRecord,
-  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt'
+  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
 >;
 
 /** One read of an account's log, and where the next one goes on. */
 export interface LogPage {
   /** Ascending by sequence. */
   readonly events: EventRecord[];
+  /** Sequences of the read that readers closed (void items: no event holds them, none ever will). */
+  readonly voids: readonly number[];
   /**
    * More events may follow (the read stopped at its limit, its byte budget, or mid-log): read again
    * after `nextAfterSequence`. False only when the log holds nothing after the events returned.
@@ -96,6 +101,35 @@ export interface LogPage {
   readonly more: boolean;
   /** The last sequence returned (`afterSequence` when none). */
   readonly nextAfterSequence: number;
+}
+
+/** What the order gate's read of a log found: events with their delivery state, and the voids between. */
+export interface LogWindow {
+  /** Ascending by sequence. */
+  readonly entries: LogEntry[];
+  /** Sequences of the read that readers closed (see {@link LogPage.voids}). */
+  readonly voids: readonly number[];
+}
+
+/**
+ * The head of a hot account log: the item that hands out its sequences by tickets while publishes
+ * contend (`use-cases/events/sequencing.ts`).
+ */
+export interface LogHead {
+  /** The highest sequence handed out through the head. */
+  readonly handedOut: number;
+  /** Epoch ms of its last ticket. */
+  readonly at: number;
+}
+
+/** What the end of an account's log shows: its head while hot, otherwise its highest sequence (0: none). */
+export type LogTail = { readonly head: LogHead } | { readonly highest: number };
+
+/** The sequences one ticket handed out, `first` to `last`, and its time (each event's `ticketedAt`). */
+export interface Ticket {
+  readonly first: number;
+  readonly last: number;
+  readonly at: number;
 }
 
 /** One event, read by its id or at its place: what every role reads first. */
@@ -107,11 +141,27 @@ export interface EventReads {
 }
 
 /**
+ * Closing a missing sequence of an account's log: what every reader that passes one writes first (the
+ * feed, a replay, the order gate; `domain/log-holes.ts`), and a publish that gives a ticket's sequence
+ * back.
+ */
+export interface LogHoles {
+  /**
+   * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
+   * holds a void now (written now or before), false when an event holds it.
+   */
+  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
+}
+
+/**
  * The account logs: an id claimed once, each event stored at the next sequence of its account's log, and
  * the log read in order (the feed, a replay). Publishing's role.
  */
-export interface EventLog extends EventReads {
-  /** The highest sequence stored in the account's log, 0 when it holds none: one Query of one key. */
+export interface EventLog extends EventReads, LogHoles {
+  /**
+   * The highest sequence held in the account's log (an event or a void), 0 when it holds none: one Query
+   * of one key.
+   */
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
   readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
@@ -122,8 +172,37 @@ export interface EventLog extends EventReads {
    * false when another publish took it meanwhile.
    */
   moveClaim(owner: string, claim: IdClaim): Promise<boolean>;
-  /** Stores the event at its sequence unless an event holds that sequence. */
+  /** Stores the event at its sequence unless an event (or a void) holds that sequence. */
   insertEvent(event: NewEvent): Promise<InsertEventResult>;
+  /**
+   * The claims of up to 100 ids (eventually consistent; a claim written a moment ago may be missing), by
+   * id: what publishing checks before it spends a ticket on an id that is already published.
+   */
+  readClaims(ids: readonly string[]): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>>;
+
+  // The log's numbering: its tail, and the head's tickets while it is hot.
+
+  /**
+   * The end of the account's log: its head if it has one, else its highest sequence (an event or a
+   * void; 0 when empty). One Query of one key, the same cost as {@link EventLog.latestSequence}.
+   */
+  readTail(orgId: string, account: string, options?: EventReadOptions): Promise<LogTail>;
+  /**
+   * Hands out `count` consecutive sequences from the account's log head and stamps it with `at`;
+   * undefined when the log has no head. Never refused for contention: concurrent tickets get disjoint
+   * ranges.
+   */
+  takeTicket(orgId: string, account: string, count: number, at: number): Promise<Ticket | undefined>;
+  /**
+   * {@link EventLog.takeTicket} with sequences all above `above`: the head is created when there is
+   * none, and lifted first when it lags below `above`.
+   */
+  takeTicketAbove(orgId: string, account: string, count: number, at: number, above: number): Promise<Ticket>;
+  /**
+   * Removes the account's log head if it is still `head` (no ticket since); false when a ticket changed
+   * it or it is gone.
+   */
+  leaveHot(orgId: string, account: string, head: LogHead): Promise<boolean>;
   /**
    * Up to `read.limit` events of the account's log with a sequence above `read.afterSequence`, ascending,
    * with their bodies (consistent), within the read's byte budget, and whether more follow.
@@ -132,12 +211,13 @@ export interface EventLog extends EventReads {
 }
 
 /**
- * Each event's delivery state: the order gate's read of a log, the consumer's lease and recorded
- * attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a replay asks for.
+ * Each event's delivery state: the order gate's read of a log (closing its holes), the consumer's lease
+ * and recorded attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a
+ * replay asks for.
  */
-export interface DeliveryLedger extends EventReads {
+export interface DeliveryLedger extends EventReads, LogHoles {
   /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
-  readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogEntry[]>;
+  readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogWindow>;
   /**
    * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
    * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns

@@ -206,4 +206,10 @@ export interface EventRecord extends EventRef {
   readonly leaseUntil?: number | undefined;
   /** Epoch ms before which the next attempt of a pending event is not due (set after a failure). */
   readonly nextAttemptAt?: number | undefined;
+  /**
+   * Epoch ms of the ticket that numbered the event (its account's log was hot, see
+   * `use-cases/events/sequencing.ts`); absent for an event stored at the log's next sequence without
+   * one. Readers of the log judge a missing sequence below it by this time (`domain/log-holes.ts`).
+   */
+  readonly ticketedAt?: number | undefined;
 }

@@ -1,4 +1,5 @@
 import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseIban } from '#domain/iban';
@@ -13,7 +14,10 @@ import { listEvents, readFeed } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
-const store = new DynamoEventStore(createDocumentClient(), env.TABLE_NAME);
+const client = createDocumentClient();
+const store = new DynamoEventStore(client, env.TABLE_NAME);
+// The feed reads an account's `seq_floor` when its log misses a sequence.
+const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 
 /**
  * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
@@ -25,7 +29,13 @@ export const handler = apiHandler(async (event) => {
   if (event.resource === '/accounts/{iban}/events') {
     const iban = parseIban('iban', pathParam(event, 'iban'));
     const query = parseFeedQuery(event);
-    const feed = await readFeed(store, orgIdOf(event), iban, query.afterSequence, query.limit);
+    const feed = await readFeed(
+      { events: store, directory, now: Date.now },
+      orgIdOf(event),
+      iban,
+      query.afterSequence,
+      query.limit,
+    );
     const answer = toFeedAnswer(feed, baseUrl, iban, query);
     return json(200, answer.events, answer.link === undefined ? {} : { Link: answer.link });
   }

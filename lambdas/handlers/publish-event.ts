@@ -1,16 +1,22 @@
-import { createDocumentClient } from '#adapters/aws-clients';
+import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { logger } from '#adapters/observability';
 import { loadEnv } from '#config/env';
+import { HeraldError } from '#domain/errors';
+import type { PublishInput } from '#domain/event-input';
+import { parsePublishBatch } from '#http/events/batch-request';
+import { type BatchOutcome, toBatchView } from '#http/events/batch-view';
 import { parsePublishRequest, publishError } from '#http/events/event-request';
 import { toEventDetail } from '#http/events/event-view';
 import { baseUrlOf } from '#http/request';
 import { json } from '#http/response';
 import { recordEvent, settingsRetention } from '#use-cases/events/record-event';
+import { recordEvents } from '#use-cases/events/record-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
-const client = createDocumentClient();
+const client = createPublishDocumentClient();
 const events = new DynamoEventStore(client, env.TABLE_NAME);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 // The stack's retention from the settings item, as for every publisher.
@@ -20,15 +26,33 @@ const retentionDays = settingsRetention(directory);
  * `POST /events` (AWS IAM): records an event with the same rules as `createPublisher`. 201 with the
  * event when created, 200 with the stored one when the id was published with the same content, 409 for
  * the same id with other content, 422 for an unknown account, 400 for bad fields.
+ *
+ * `POST /events/batch`: up to 100 events, each answered as `POST /events` would, in one 200 answer of
+ * results in order (`http/events/batch-view.ts`); 400 only for a body that is not a batch.
  */
 export const handler = apiHandler(async (event) => {
-  const input = parsePublishRequest(event);
   const baseUrl = baseUrlOf(event, env.PUBLIC_BASE_URL);
-  const result = await recordEvent({ events, directory, baseUrl, retentionDays }, input).catch(
-    (error: unknown) => {
-      throw publishError(error);
-    },
-  );
+  const deps = { events, directory, baseUrl, retentionDays };
+  if (event.resource === '/events/batch') {
+    const entries = parsePublishBatch(event);
+    const inputs = entries.filter((entry): entry is PublishInput => !(entry instanceof HeraldError));
+    const recorded = await recordEvents(deps, inputs);
+    let next = 0;
+    const outcomes: BatchOutcome[] = entries.map((entry) =>
+      entry instanceof HeraldError ? { error: entry } : (recorded[next++] as BatchOutcome),
+    );
+    for (const outcome of outcomes) {
+      // An entry refused by a failure of the service: its answer is a 500 problem, its cause goes here.
+      if ('error' in outcome && !(outcome.error instanceof HeraldError)) {
+        logger.error('Unhandled error in a batch entry', { error: outcome.error });
+      }
+    }
+    return json(200, toBatchView(outcomes, baseUrl, event.requestContext?.requestId ?? 'unknown'));
+  }
+  const input = parsePublishRequest(event);
+  const result = await recordEvent(deps, input).catch((error: unknown) => {
+    throw publishError(error);
+  });
   const view = toEventDetail(result.event, baseUrl);
   return json(result.created ? 201 : 200, view, { Location: view._links.self });
 });

@@ -12,7 +12,7 @@
 import { Validator } from '@cfworker/json-schema';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ValidationError } from '#domain/errors';
-import { type RequestBody, reasonOf, type Schema, targetOf } from '#http/schema';
+import { isItemsApart, type RequestBody, reasonOf, type Schema, targetOf } from '#http/schema';
 
 /** Canonical decimal only: no sign, exponent, fraction, blank or leading zero. */
 const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
@@ -25,9 +25,6 @@ const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
  *   the first field (in the schema's order) that is missing or does not conform
  */
 export function readBody<T>(event: APIGatewayProxyEvent, declared: RequestBody<T>): T {
-  const given = declared.content['application/json'].schema;
-  // A body may be a component of the document, given by reference.
-  const schema = targetOf(given) ?? given;
   const text = event.body?.trim() ? event.body : undefined;
   let value: unknown = {};
   if (text !== undefined || declared.required) {
@@ -37,6 +34,20 @@ export function readBody<T>(event: APIGatewayProxyEvent, declared: RequestBody<T
       throw new ValidationError('body', 'must be a JSON object');
     }
   }
+  return readBodyValue(value, declared);
+}
+
+/**
+ * A parsed JSON value checked as {@link readBody} checks a body: also an item of a list read apart
+ * (`itemsApart`), which its route reads by the schema of its own single request.
+ *
+ * @throws ValidationError naming `body` when it is not a JSON object, else the first unknown field, else
+ *   the first field (in the schema's order) that is missing or does not conform
+ */
+export function readBodyValue<T>(value: unknown, declared: RequestBody<T>): T {
+  const given = declared.content['application/json'].schema;
+  // A body may be a component of the document, given by reference.
+  const schema = targetOf(given) ?? given;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ValidationError('body', 'must be a JSON object');
   }
@@ -127,7 +138,10 @@ function conforms(schema: Schema, value: unknown): boolean {
   return validator.validate(value).valid;
 }
 
-/** The schema as the validator reads it: `$ref`s replaced by their targets, `format` left out (see above). */
+/**
+ * The schema as the validator reads it: `$ref`s replaced by their targets, `format` left out (see above),
+ * and the items of a list read apart left to its route.
+ */
 function forChecking(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(forChecking);
   if (typeof node !== 'object' || node === null) return node;
@@ -135,6 +149,7 @@ function forChecking(node: unknown): unknown {
   const copy: Record<string, unknown> = target === undefined ? {} : { ...(forChecking(target) as object) };
   for (const [keyword, item] of Object.entries(node)) {
     if (keyword === '$ref' && target !== undefined) continue;
+    if (keyword === 'items' && isItemsApart(node as Schema)) continue;
     if (keyword !== 'format') copy[keyword] = forChecking(item);
   }
   return copy;

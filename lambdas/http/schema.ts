@@ -20,6 +20,8 @@ const OPTIONAL: unique symbol = Symbol('optional');
 const REASON: unique symbol = Symbol('reason');
 /** The schema a `$ref` points at, so a request's check can follow it. */
 const TARGET: unique symbol = Symbol('target');
+/** Marks a list whose items a request's check leaves to the route (see {@link itemsApart}). */
+const APART: unique symbol = Symbol('apart');
 
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -31,6 +33,7 @@ export interface Schema<T = unknown> {
   readonly [OPTIONAL]?: true;
   readonly [REASON]?: string;
   readonly [TARGET]?: Schema;
+  readonly [APART]?: true;
   readonly [keyword: string]: unknown;
 }
 
@@ -55,8 +58,8 @@ export type ObjectOf<P extends Shape> = Flat<
 /** How every timestamp is rendered (see `renderTimestamp`): UTC, whole seconds, no zone suffix. */
 const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 
-type Mark = typeof OPTIONAL | typeof REASON | typeof TARGET;
-const MARKS: readonly Mark[] = [OPTIONAL, REASON, TARGET];
+type Mark = typeof OPTIONAL | typeof REASON | typeof TARGET | typeof APART;
+const MARKS: readonly Mark[] = [OPTIONAL, REASON, TARGET, APART];
 
 /** A copy of the schema with more keywords and marks, keeping the marks it had. */
 function extend<S extends Schema>(
@@ -165,6 +168,18 @@ export const array = <T>(items: Schema<T>, more: JsonSchema = {}): Schema<readon
   items,
   ...more,
 });
+/**
+ * A list of the items whose request check reads only the list itself (its type and `minItems` /
+ * `maxItems`): the route reads each item on its own by the items' schema, so that one bad item refuses
+ * itself, not the whole request (a batch's entries). The document shows the items' schema; the value
+ * read is a list of unchecked items.
+ */
+export const itemsApart = <T>(items: Schema<T>, more: JsonSchema): Schema<readonly unknown[]> =>
+  extend(array(items, more), {}, { [APART]: true });
+
+/** Whether a request's check leaves the list's items to the route ({@link itemsApart}). */
+export const isItemsApart = (schema: Schema): boolean => APART in schema;
+
 /** Any JSON object. */
 export const anyObject = (description?: string): Schema<Readonly<Record<string, unknown>>> => ({
   type: 'object',

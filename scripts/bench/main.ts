@@ -17,8 +17,8 @@ import { measureBurstIsolation } from './isolation-burst';
 import { measureLatency } from './latency';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
-import { measurePublishContention } from './publish-contention';
-import { measurePublishRate } from './simulate/scenarios/publish-ceiling';
+import { type ContentionCase, type ContentionRow, measurePublishContention } from './publish-contention';
+import { printOneAccount } from './simulate/bench';
 import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
@@ -136,31 +136,29 @@ if (
         sqsEndpoint: emulators.endpoints.sqs,
       });
       console.log(
-        '\n## Concurrent publishes to one account (DynamoDB Local, recordEvent; busy answers resent after 200 ms, doubled)\n',
+        '\n## Concurrent publishes to one account (DynamoDB Local; busy answers resent after 200 ms, doubled, five sends)\n',
       );
       console.log(
-        '| publishers | requests / event | read units / event | write units / event | busy | abandoned | ms | publishes/s | requests by operation |',
+        '| publishers | events | requests / event | read units / event | write units / event | busy | abandoned | ms | events/s | requests by operation |',
       );
-      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-      await measurePublishContention(resources.tableName, [1, 8, 32, 128], (row) =>
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+      const cases: ContentionCase[] = [
+        ...[1, 8, 32, 128].map((publishers) => ({ publishers, mode: 'single' as const })),
+        { publishers: 128, mode: 'warm' },
+        { publishers: 128, mode: 'batch', batchSize: 10 },
+      ];
+      const label = (row: ContentionRow) =>
+        row.mode === 'single'
+          ? `${row.publishers} single, quiet log`
+          : row.mode === 'warm'
+            ? `${row.publishers} single, hot log`
+            : `${row.publishers} batches of ${row.batchSize}`;
+      await measurePublishContention(resources.tableName, cases, (row) =>
         console.log(
-          `| ${row.publishers} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} |`,
+          `| ${label(row)} | ${row.stored} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} |`,
         ),
       );
-      console.log(
-        '\n## One account at a steady rate in the simulation (modelled AWS latencies and partition limits, 2 virtual s; clients resend busy after 200 ms, doubled, 3 sends)\n',
-      );
-      console.log(
-        '| offered (/s) | stored (/s) | requests / event | read units / event | write units / event | throttled requests | busy | abandoned |',
-      );
-      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-      for (const rate of [20, 50, 100, 200, 400]) {
-        const p = await measurePublishRate({ rate, accounts: 1, seconds: 2 });
-        const f = (n: number) => n.toFixed(1);
-        console.log(
-          `| ${rate} | ${f(p.storedPerSecond)} | ${f(p.requestsPerStored)} | ${f(p.readUnitsPerStored)} | ${f(p.writeUnitsPerStored)} | ${p.throttles} | ${p.busy} | ${p.abandoned} |`,
-        );
-      }
+      await printOneAccount();
     }
     if (wants('publish-api')) {
       console.log('\n## Signed POST /events through the local runtime (sequential)\n');

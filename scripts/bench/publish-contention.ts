@@ -1,8 +1,9 @@
 /**
  * Concurrent publishes to ONE account (a payroll or clearing file for one IBAN) against DynamoDB Local,
- * through the real `recordEvent`: every publisher races for the next sequence of the same log. Counts
+ * through the real `recordEvent` and `recordEvents`: single publishers on a quiet log (the first round
+ * races, by design: the quiet path is optimistic), on a hot one (tickets), and batch publishers. Counts
  * the table requests and capacity units per stored event, the busy answers, and the publishes per
- * second, for each number of concurrent publishers. A busy publish is sent again with the same id after
+ * second, for each case. A busy publish is sent again with the same id after
  * a back-off (200 ms, doubled, at most 5 sends), as Herald's client library advises; the sends are part
  * of the cost. DynamoDB Local answers in about a millisecond and has no partition limit, so the requests
  * and units are what to compare; the rates are this machine's.
@@ -12,19 +13,35 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { BusyError } from '#domain/errors';
+import type { PublishInput } from '#domain/event-input';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
 import { recordEvent } from '#use-cases/events/record-event';
+import { recordEvents } from '#use-cases/events/record-events';
 import { SAMPLE_PAYLOAD } from './capacity';
 
-/** One number of concurrent publishers to one account. */
-export interface ContentionRow {
+/** How the publishers of one row publish. */
+export interface ContentionCase {
+  /** Concurrent publishers of one account. */
   readonly publishers: number;
+  /**
+   * `single`: one event each, the account quiet before (a burst's first round is optimistic by design);
+   * `warm`: the same on an account whose log is hot (a burst under way); `batch`: a batch each.
+   */
+  readonly mode: 'single' | 'warm' | 'batch';
+  /** Events per batch (`batch` only). */
+  readonly batchSize?: number;
+}
+
+/** One row: a case and what it cost. */
+export interface ContentionRow extends ContentionCase {
+  /** Events stored. */
+  readonly stored: number;
   /** Table requests per stored event, all sends counted, by operation (`PutItem` includes refused puts). */
   readonly requestsPerEvent: Record<string, number>;
   readonly totalRequestsPerEvent: number;
-  /** Read and write units per stored event; a refused conditional put is charged as its item (1 WCU). */
+  /** Read and write units per stored event; a refused conditional write is charged as 1 WCU. */
   readonly readUnitsPerEvent: number;
   readonly writeUnitsPerEvent: number;
   /** 503 `busy` answers (each followed by a client resend). */
@@ -39,47 +56,53 @@ export interface ContentionRow {
 const SENDS = 5;
 const CLIENT_BACKOFF_MS = 200;
 
-const WRITES = new Set(['PutItem', 'MoveClaim', 'UpdateItem', 'DeleteItem']);
+const WRITES = new Set([
+  'PutItem',
+  'MoveClaim',
+  'UpdateItem',
+  'DeleteItem',
+  'TakeTicket',
+  'LiftHead',
+  'LeaveHot',
+  'VoidSequence',
+]);
 
-/** Runs `publishers` concurrent publishes to one fresh account per entry, in order. */
+/** Runs each case against one fresh account, in order. */
 export async function measurePublishContention(
   tableName: string,
-  counts: readonly number[],
+  cases: readonly ContentionCase[],
   onRow: (row: ContentionRow) => void,
 ): Promise<void> {
-  for (const [index, publishers] of counts.entries()) {
-    onRow(await measureOne(tableName, publishers, index));
-  }
+  for (const [index, one] of cases.entries()) onRow(await measureOne(tableName, one, index));
 }
 
-async function measureOne(tableName: string, publishers: number, index: number): Promise<ContentionRow> {
+async function measureOne(tableName: string, one: ContentionCase, index: number): Promise<ContentionRow> {
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
     marshallOptions: { removeUndefinedValues: true },
   });
   const iban = ibanWithCheckDigits('DE', `37040044${String(532014000 + index).padStart(10, '0')}`);
-  await new TenantSeeder(client, tableName).tenant(`contention ${publishers}`, [{ iban }]);
-
+  await new TenantSeeder(client, tableName).tenant(`contention ${index}`, [{ iban }]);
+  const counted = { requests: {} as Record<string, number>, refusedWrites: 0, read: 0, write: 0 };
+  let counting = false;
   // Every request the publishes send, refused ones included (the capacity listener sees only successes).
-  const requests: Record<string, number> = {};
-  let refusedWrites = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       try {
         return await next(args);
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) refusedWrites++;
+        if (counting && error instanceof ConditionalCheckFailedException) counted.refusedWrites++;
         throw error;
       } finally {
         const name = context.commandName ?? 'unknown';
-        requests[name] = (requests[name] ?? 0) + 1;
+        if (counting) counted.requests[name] = (counted.requests[name] ?? 0) + 1;
       }
     },
     { step: 'initialize', name: 'countRequests' },
   );
-  const units = { read: 0, write: 0 };
   const listener = (operation: string, consumed: number) => {
-    if (WRITES.has(operation)) units.write += consumed;
-    else units.read += consumed;
+    if (!counting) return;
+    if (WRITES.has(operation)) counted.write += consumed;
+    else counted.read += consumed;
   };
   const deps = {
     events: new DynamoEventStore(client, tableName, listener),
@@ -87,46 +110,65 @@ async function measureOne(tableName: string, publishers: number, index: number):
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     retentionDays: async () => undefined,
   };
+  const input = () => ({
+    id: uuidv7(Date.now()),
+    account: iban,
+    type: 'credit_transfer_status_change',
+    payload: SAMPLE_PAYLOAD,
+  });
   let busy = 0;
   let abandoned = 0;
-  const publishOne = async (id: string): Promise<number | undefined> => {
-    for (let send = 0; send < SENDS; send++) {
+  /** One client: sends its events, resending the busy ones (same ids) after a back-off. */
+  const client1 = async (inputs: PublishInput[]): Promise<number[]> => {
+    const sequences: number[] = [];
+    let pending = inputs;
+    for (let send = 0; send < SENDS && pending.length > 0; send++) {
       if (send > 0) await new Promise((resolve) => setTimeout(resolve, CLIENT_BACKOFF_MS * 2 ** (send - 1)));
-      try {
-        const { event } = await recordEvent(deps, {
-          id,
-          account: iban,
-          type: 'credit_transfer_status_change',
-          payload: SAMPLE_PAYLOAD,
-        });
-        return event.sequence ?? undefined;
-      } catch (error) {
-        if (!(error instanceof BusyError)) throw error;
-        busy++;
+      const results =
+        one.mode === 'batch'
+          ? await recordEvents(deps, pending)
+          : [await recordEvent(deps, pending[0] as PublishInput).catch((error: unknown) => ({ error }))];
+      const again: PublishInput[] = [];
+      for (const [k, result] of results.entries()) {
+        if (!('error' in result)) sequences.push(result.event.sequence ?? 0);
+        else if (result.error instanceof BusyError) {
+          busy++;
+          again.push(pending[k] as PublishInput);
+        } else throw result.error;
       }
+      pending = again;
     }
-    abandoned++;
-    return undefined;
+    abandoned += pending.length;
+    return sequences;
   };
-
-  const ids = Array.from({ length: publishers }, () => uuidv7(Date.now()));
+  // Warm: a batch makes the log hot (its head hands out tickets) before the measured publishes.
+  if (one.mode === 'warm') await recordEvents(deps, [input(), input()]);
+  const before = one.mode === 'warm' ? 2 : 0;
+  const perClient = one.mode === 'batch' ? (one.batchSize ?? 10) : 1;
+  const inputs = Array.from({ length: one.publishers }, () => Array.from({ length: perClient }, input));
+  counting = true;
   const start = performance.now();
-  const sequences = await Promise.all(ids.map(publishOne));
+  const sequences = (await Promise.all(inputs.map(client1))).flat();
   const wallMs = performance.now() - start;
+  counting = false;
 
-  // The guarantee the speed must not cost: the stored events hold exactly the sequences 1..stored.
-  const stored = sequences.filter((sequence) => sequence !== undefined).sort((a, b) => a - b);
-  if (stored.some((sequence, i) => sequence !== i + 1)) {
-    throw new Error(`contention bench: sequences not 1..${stored.length}: ${stored.join(',')}`);
+  // The guarantee the speed must not cost: the stored events hold exactly the sequences after the ones
+  // stored before, each once.
+  const stored = sequences.sort((a, b) => a - b);
+  if (stored.some((sequence, i) => sequence !== before + i + 1)) {
+    throw new Error(
+      `contention bench: sequences not ${before + 1}..${before + stored.length}: ${stored.join(',')}`,
+    );
   }
   const per = (n: number) => Number((n / Math.max(1, stored.length)).toFixed(2));
-  const total = Object.values(requests).reduce((sum, n) => sum + n, 0);
+  const total = Object.values(counted.requests).reduce((sum, n) => sum + n, 0);
   return {
-    publishers,
-    requestsPerEvent: Object.fromEntries(Object.entries(requests).map(([op, n]) => [op, per(n)])),
+    ...one,
+    stored: stored.length,
+    requestsPerEvent: Object.fromEntries(Object.entries(counted.requests).map(([op, n]) => [op, per(n)])),
     totalRequestsPerEvent: per(total),
-    readUnitsPerEvent: per(units.read),
-    writeUnitsPerEvent: per(units.write + refusedWrites),
+    readUnitsPerEvent: per(counted.read),
+    writeUnitsPerEvent: per(counted.write + counted.refusedWrites),
     busy,
     abandoned,
     wallMs: Math.round(wallMs),

@@ -7,6 +7,7 @@ import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { Command } from './command';
 import { EVENT_COMMANDS } from './event-commands';
 import { integer, required, timestamp, UsageError } from './flags';
+import { publishFile } from './publish-file';
 import { SIGNING_COMMANDS } from './signing-commands';
 
 export { adminRoute } from './admin-route';
@@ -88,8 +89,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...SIGNING_COMMANDS,
   publish: {
     usage:
-      'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]',
+      'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]\n' +
+      '  publish --file EVENTS.ndjson   (one event a line; resumes from EVENTS.ndjson.herald-progress)',
     run: async (call, flags) => {
+      if (flags.file !== undefined) {
+        const summary = await publishFile(call, required(flags, 'file'), process.stderr);
+        // Not every line is stored: the summary says which and why; a script sees it in the exit code.
+        if (summary.refused.length + summary.unsent.length > 0) process.exitCode = 1;
+        return summary;
+      }
       let payload: unknown;
       try {
         payload = JSON.parse(required(flags, 'payload'));

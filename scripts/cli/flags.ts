@@ -18,6 +18,7 @@ export const OPTIONS = {
   account: { type: 'string' },
   type: { type: 'string' },
   payload: { type: 'string' },
+  file: { type: 'string' },
   id: { type: 'string' },
   'key-id': { type: 'string' },
   scope: { type: 'string' },

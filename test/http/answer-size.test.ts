@@ -77,6 +77,7 @@ describe('toFeedAnswer', () => {
     events: Array.from({ length: FEED_LIMIT }, (_, i) =>
       eventAt(i + 1, quotesPayload(DEFAULT_MAX_PAYLOAD_BYTES)),
     ),
+    voids: [],
     more: false,
     nextAfterSequence: FEED_LIMIT,
   };
@@ -100,7 +101,12 @@ describe('toFeedAnswer', () => {
   });
 
   it('links on from the read when nothing was cut and more may follow; no link at the end of the log', () => {
-    const small = { events: [eventAt(1, '{}'), eventAt(2, '{}')], more: true, nextAfterSequence: 2 };
+    const small = {
+      events: [eventAt(1, '{}'), eventAt(2, '{}')],
+      voids: [],
+      more: true,
+      nextAfterSequence: 2,
+    };
     expect(toFeedAnswer(small, base, iban, { afterSequence: 0, limit: 2 }).link).toBe(
       `<${base}/accounts/${iban}/events?after_sequence=2&limit=2>; rel="next"`,
     );
@@ -111,7 +117,7 @@ describe('toFeedAnswer', () => {
 
   it('carries payloads and delivery state, not the attempts', () => {
     const [event] = toFeedAnswer(
-      { events: [record], more: false, nextAfterSequence: 7 },
+      { events: [record], voids: [], more: false, nextAfterSequence: 7 },
       base,
       iban,
       query,

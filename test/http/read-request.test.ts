@@ -6,7 +6,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildOpenApiDocument } from '#http/openapi/document';
-import { readBody, readQuery, refusal } from '#http/read-request';
+import { readBody, readBodyValue, readQuery, refusal } from '#http/read-request';
 import {
   array,
   body,
@@ -15,6 +15,7 @@ import {
   EVENT_TYPE,
   flag,
   int,
+  itemsApart,
   nullable,
   oneOfValues,
   optional,
@@ -111,6 +112,39 @@ describe('readBody', () => {
       { name: 'count', reason: 'must be an integer of 0 or more' },
     ]);
     expect(invalidParams(() => read(undefined))).toEqual([{ name: 'body', reason: 'must be a JSON object' }]);
+  });
+});
+
+describe('a list read apart', () => {
+  const ITEM = closed({ n: int('A number.', 1) });
+  const LIST = body(closed({ items: itemsApart(ITEM, { minItems: 1, maxItems: 3 }) }));
+
+  it("checks only the list's own bounds, leaving each item to be read on its own", () => {
+    expect(read({ items: [{ n: 0 }, 'x', { n: 1, extra: 2 }] }, LIST)).toEqual({
+      items: [{ n: 0 }, 'x', { n: 1, extra: 2 }],
+    });
+    expect(invalidParams(() => read({ items: [] }, LIST))).toEqual([
+      { name: 'items', reason: 'must be a list' },
+    ]);
+    expect(invalidParams(() => read({ items: [1, 2, 3, 4] }, LIST))).toEqual([
+      { name: 'items', reason: 'must be a list' },
+    ]);
+  });
+
+  it('reads an item as a body of its own schema, and the document shows that schema', () => {
+    expect(readBodyValue({ n: 2 }, body(ITEM))).toEqual({ n: 2 });
+    expect(invalidParams(() => readBodyValue({ n: 0 }, body(ITEM)))).toEqual([
+      { name: 'n', reason: 'must be an integer of 1 or more' },
+    ]);
+    expect(invalidParams(() => readBodyValue('x', body(ITEM)))).toEqual([
+      { name: 'body', reason: 'must be a JSON object' },
+    ]);
+    expect(JSON.parse(JSON.stringify(LIST.content['application/json'].schema)).properties.items).toEqual({
+      type: 'array',
+      items: JSON.parse(JSON.stringify(ITEM)),
+      minItems: 1,
+      maxItems: 3,
+    });
   });
 });
 

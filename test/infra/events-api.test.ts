@@ -57,7 +57,7 @@ describe('routes', () => {
     expect(method?.RequestValidatorId).toBeDefined();
   });
 
-  it('authorizes POST /events and every /admin route with AWS_IAM, and nothing else', () => {
+  it('authorizes the publish routes and every /admin route with AWS_IAM, and nothing else', () => {
     const iam = methods
       .filter((m) => m.AuthorizationType === 'AWS_IAM')
       .map((m) => `${m.HttpMethod} ${m.path}`);
@@ -67,10 +67,12 @@ describe('routes', () => {
         .sort(),
     );
     expect(iam).toContain('POST /events');
+    expect(iam).toContain('POST /events/batch');
     expect(iam).toContain('PUT /admin/accounts/{iban}');
-    expect(iam.every((route) => route === 'POST /events' || route.split(' ')[1]?.startsWith('/admin/'))).toBe(
-      true,
-    );
+    const publishing = ['POST /events', 'POST /events/batch'];
+    expect(
+      iam.every((route) => publishing.includes(route) || route.split(' ')[1]?.startsWith('/admin/')),
+    ).toBe(true);
   });
 
   it('answers 405 with Allow for the other methods of every route resource', () => {

@@ -60,6 +60,7 @@ describe('claims and the account log', () => {
     expect(await read(event.id)).toEqual(record);
     expect(await store.readLog(event.orgId, event.account, { afterSequence: 0, limit: 10 })).toEqual({
       events: [record],
+      voids: [],
       more: false,
       nextAfterSequence: 1,
     });
@@ -89,13 +90,13 @@ describe('claims and the account log', () => {
     expect(after).toMatchObject({ more: true, nextAfterSequence: 4 });
     const rest = await store.readLog(first.orgId, first.account, { afterSequence: 4, limit: 3 });
     expect(rest).toMatchObject({ more: false, nextAfterSequence: 5 });
-    const none = { events: [], more: false, nextAfterSequence: 5 };
+    const none = { events: [], voids: [], more: false, nextAfterSequence: 5 };
     expect(await store.readLog(first.orgId, first.account, { afterSequence: 5, limit: 3 })).toEqual(none);
     const foreign = await store.readLog(randomUUID(), first.account, { afterSequence: 0, limit: 3 });
-    expect(foreign).toEqual({ events: [], more: false, nextAfterSequence: 0 });
+    expect(foreign).toEqual({ events: [], voids: [], more: false, nextAfterSequence: 0 });
     // The order gate's read: the same events, their delivery state only.
     await store.markWaiting({ ...first, sequence: 1 }, 1_000);
-    expect(await store.readLogEntries(first.orgId, first.account, 0, 2)).toEqual([
+    expect((await store.readLogEntries(first.orgId, first.account, 0, 2)).entries).toEqual([
       {
         id: first.id,
         orgId: first.orgId,

@@ -10,7 +10,7 @@ import { BusyError, ConflictError, NotFoundError, ValidationError } from '#domai
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
 import { recordEvent } from '#use-cases/events/record-event';
-import { createPublisher, type Publisher } from '../../lambdas/publisher';
+import { createBatchPublisher, createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
@@ -190,10 +190,10 @@ describe('concurrent publishes to one account', () => {
     await seeder.tenant('Busy org', [{ iban: account }]);
     await publish({ account, type: 'first', payload: {} });
     const input = { id: uuidv7(), account, type: 'payroll.line', payload: {} };
-    // Every read of the log's last key answers stale: every sequence this publish tries is taken.
-    const stale = new DynamoEventStore(documents, resources.tableName);
+    // Every sequence this publish tries is taken (another event's put lands first each time).
+    const refused = new DynamoEventStore(documents, resources.tableName);
     const deps = {
-      events: Object.assign(stale, { latestSequence: async () => 0 }),
+      events: Object.assign(refused, { insertEvent: async () => ({ created: false, occupant: uuidv7() }) }),
       directory: new DynamoDirectoryStore(documents, resources.tableName),
       baseUrl: BASE_URL,
       retentionDays: async () => undefined,
@@ -202,6 +202,37 @@ describe('concurrent publishes to one account', () => {
     await expect(recordEvent(deps, input)).rejects.toBeInstanceOf(BusyError);
     expect(await events.getEvent(input.id, { consistent: true })).toBeUndefined();
     const resent = await publish(input);
-    expect(resent).toMatchObject({ id: input.id, created: true, sequence: 2 });
+    // At the sequence its claim names: the last one the given-up publish was handed.
+    const claim = await events.readClaim(input.id);
+    expect(resent).toMatchObject({ id: input.id, created: true });
+    expect(claim).toMatchObject({ existing: { sequence: resent.sequence } });
+  });
+
+  it("publishes a file's lines in batches of 100: in order at consecutive sequences, a bad line refusing only itself, none twice", async () => {
+    const account = testIban();
+    await seeder.tenant('Batch org', [{ iban: account, webhookUrl: 'https://hooks.example.test/in' }]);
+    const many = createBatchPublisher({
+      tableName: resources.tableName,
+      baseUrl: BASE_URL,
+      client: documents,
+    });
+    const inputs = Array.from({ length: 150 }, (_, n) => ({
+      id: uuidv7(),
+      account,
+      type: n === 7 ? 'Not A Type' : 'direct_debit.status',
+      payload: { line: n },
+    }));
+    const results = await many(inputs);
+    expect(results[7]).toMatchObject({ error: expect.any(ValidationError) });
+    const stored = results.filter((result) => !('error' in result));
+    expect(stored.map((result) => ('sequence' in result ? result.sequence : 0))).toEqual(
+      Array.from({ length: 149 }, (_, i) => i + 1),
+    );
+    // Sent again: every line answers its stored event, nothing is stored twice.
+    const again = await many(inputs);
+    expect(again.filter((result) => 'created' in result && result.created)).toEqual([]);
+    expect(again.map((result) => ('sequence' in result ? result.sequence : 'refused'))).toEqual(
+      results.map((result) => ('sequence' in result ? result.sequence : 'refused')),
+    );
   });
 });

@@ -3,7 +3,7 @@
  * `npx herald` runs it, in a directory whose `.herald/local.json` points at the test file's own local
  * runtime, plus the checks of a successful and a failed run.
  */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -82,7 +82,11 @@ export interface CliFixture {
   readonly createdRaw: CliResult;
   readonly org: CreatedOrg;
   /** Runs the CLI (in the directory pointed at the runtime unless told otherwise); never rejects. */
-  herald(args: readonly string[], cwd?: string): Promise<CliResult>;
+  herald(args: readonly string[], cwd?: string, timeoutMs?: number): Promise<CliResult>;
+  /** The CLI started in the working directory, to watch or interrupt it. */
+  spawnHerald(args: readonly string[]): ChildProcess;
+  /** The working directory (with `.herald/local.json`) the CLI runs in. */
+  readonly workDir: string;
   stop(): Promise<void>;
 }
 
@@ -111,9 +115,9 @@ export async function startCliFixture(options: CliFixtureOptions = {}): Promise<
     const cliEnv = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && name !== 'NODE_OPTIONS'),
     );
-    const herald = (args: readonly string[], cwd: string = workDir): Promise<CliResult> =>
+    const herald = (args: readonly string[], cwd: string = workDir, timeout = 30_000): Promise<CliResult> =>
       new Promise((done) => {
-        execFile(NODE, [HERALD, ...args], { cwd, env: cliEnv, timeout: 30_000 }, (error, stdout, stderr) => {
+        execFile(NODE, [HERALD, ...args], { cwd, env: cliEnv, timeout }, (error, stdout, stderr) => {
           const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
           done({ code, stdout, stderr });
         });
@@ -124,7 +128,9 @@ export async function startCliFixture(options: CliFixtureOptions = {}): Promise<
     for (const iban of options.accounts ?? []) {
       ok(await herald(['account', 'put', '--org', org.id, '--iban', iban]));
     }
-    return { runtime, api, base, emptyDir, createdRaw, org, herald, stop };
+    const spawnHerald = (args: readonly string[]): ChildProcess =>
+      spawn(NODE, [HERALD, ...args], { cwd: workDir, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    return { runtime, api, base, workDir, emptyDir, createdRaw, org, herald, spawnHerald, stop };
   } catch (error) {
     await stop();
     throw error;

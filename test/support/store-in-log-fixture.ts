@@ -58,8 +58,15 @@ export function storeInLogFixture(): StoreInLogFixture {
     },
     bind: () => ({
       latestSequence: (org, account) => events.latestSequence(org, account),
+      readTail: (org, account, options) => events.readTail(org, account, options),
+      takeTicket: (org, account, count, at) => events.takeTicket(org, account, count, at),
+      takeTicketAbove: (org, account, count, at, above) =>
+        events.takeTicketAbove(org, account, count, at, above),
+      leaveHot: (org, account, head) => events.leaveHot(org, account, head),
+      voidSequence: (org, account, sequence, at) => events.voidSequence(org, account, sequence, at),
       claimId: (claim) => events.claimId(claim),
       readClaim: (id) => events.readClaim(id),
+      readClaims: (ids) => events.readClaims(ids),
       moveClaim: (owner, claim) => events.moveClaim(owner, claim),
       insertEvent: (event) => events.insertEvent(event),
       readEvent: (ref) => events.readEvent(ref),

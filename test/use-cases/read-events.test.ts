@@ -5,6 +5,7 @@ import type { EventListRequest, NewEvent } from '#domain/ports';
 import { parseEventId } from '#http/events/event-request';
 import { getEvent, listEvents, readFeed } from '#use-cases/events/read-events';
 import { apiEvent } from '../support/api-event';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const ORG = 'org-a';
@@ -116,23 +117,31 @@ describe('getEvent', () => {
 });
 
 describe('readFeed', () => {
+  const feed = (after: number, limit: number) =>
+    readFeed(
+      { events: store, directory: new InMemoryDirectoryStore(), now: Date.now },
+      ORG,
+      IBAN,
+      after,
+      limit,
+    );
   const large = (n: number) => `{"payload":{"n":${n},"blob":"${'x'.repeat(LOG_READ_MAX_BODY_BYTES / 4)}"}}`;
 
   it('ends an answer early when its payloads would pass the byte budget, and says more follow', async () => {
     for (let n = 1; n <= 6; n++) store.seed({ id: `e${n}`, orgId: ORG, sequence: n, body: large(n) });
-    const first = await readFeed(store, ORG, IBAN, 0, 100);
+    const first = await feed(0, 100);
     // Four bodies of a quarter of the budget each, plus their JSON, pass it: three fit.
     expect(first.events.map((event) => event.sequence)).toEqual([1, 2, 3]);
     expect(first).toMatchObject({ more: true, nextAfterSequence: 3 });
-    const second = await readFeed(store, ORG, IBAN, first.nextAfterSequence, 100);
+    const second = await feed(first.nextAfterSequence, 100);
     expect(second.events.map((event) => event.sequence)).toEqual([4, 5, 6]);
     expect(second).toMatchObject({ more: false, nextAfterSequence: 6 });
   });
 
   it('says more follow when it stops at the limit, and none after the last event', async () => {
     for (let n = 1; n <= 3; n++) store.seed({ id: `e${n}`, orgId: ORG, sequence: n });
-    expect(await readFeed(store, ORG, IBAN, 0, 2)).toMatchObject({ more: true, nextAfterSequence: 2 });
-    expect(await readFeed(store, ORG, IBAN, 2, 2)).toMatchObject({ more: false, nextAfterSequence: 3 });
-    expect(await readFeed(store, ORG, IBAN, 3, 2)).toEqual({ events: [], more: false, nextAfterSequence: 3 });
+    expect(await feed(0, 2)).toMatchObject({ more: true, nextAfterSequence: 2 });
+    expect(await feed(2, 2)).toMatchObject({ more: false, nextAfterSequence: 3 });
+    expect(await feed(3, 2)).toEqual({ events: [], voids: [], more: false, nextAfterSequence: 3 });
   });
 });

@@ -17,6 +17,9 @@ export interface ItemKey {
 /** Sort-key value of every event item. */
 export const EVENT_SK = 'EVENT';
 
+/** Sort-key value of an account log's head item (see `events/log-head.ts`). */
+export const LOG_HEAD_SK = 'HEAD';
+
 /** Key builders, one per item kind. */
 export const keys = {
   organization: (orgId: string): ItemKey => ({ pk: `${ITEM_PREFIXES.organization}${orgId}`, sk: 'ORG' }),
@@ -33,6 +36,8 @@ export const keys = {
   log: (orgId: string, iban: string): string => `${ITEM_PREFIXES.log}${orgId}#${iban}`,
   /** A log item's sort key: the sequence zero-padded, so keys sort as numbers do. */
   sequence: (sequence: number): string => String(sequence).padStart(SEQUENCE_DIGITS, '0'),
+  /** The head of a hot account log: its sort key sorts after every sequence's (a letter after digits). */
+  logHead: (orgId: string, iban: string): ItemKey => ({ pk: keys.log(orgId, iban), sk: LOG_HEAD_SK }),
   /** Where an event is: its log item, or (stored before sequences) its id's item. */
   eventAt: (ref: EventRef): ItemKey =>
     ref.sequence === undefined

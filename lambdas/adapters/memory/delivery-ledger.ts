@@ -8,9 +8,10 @@
  */
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { DeliveryLedger, EventLog, LogEntry } from '#domain/ports';
+import type { DeliveryLedger, EventLog, LogWindow } from '#domain/ports';
 import { InMemoryEventLog, InMemoryEventReads } from './event-log';
 import type { EventTable } from './event-table';
+import { firstItems } from './log-reads';
 
 /** Each event's delivery state in memory. */
 export class InMemoryDeliveryLedger extends InMemoryEventReads implements DeliveryLedger {
@@ -22,9 +23,13 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     super(table);
   }
 
-  async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogEntry[]> {
+  async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogWindow> {
     this.table.logEntryReads.push(limit);
-    return (await this.log.readLog(orgId, account, { afterSequence: after, limit })).events;
+    return firstItems(await this.log.readLog(orgId, account, { afterSequence: after, limit }), limit);
+  }
+
+  async voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean> {
+    return this.table.numbering.voidSequence(orgId, account, sequence, at);
   }
 
   async takeLease(

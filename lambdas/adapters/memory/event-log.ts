@@ -1,8 +1,9 @@
 /**
  * The in-memory account logs (`EventLog`) and the reads of one event every role shares (`EventReads`),
  * with the DynamoDB adapter's conditions: an id is claimed once (a seeded event without a sequence is an
- * old-layout event, its own claim), a sequence of a log holds one event, a claim moves only for its owner,
- * and a read by ref finds the event only at its place.
+ * old-layout event, its own claim), a sequence of a log holds one event or void (the heads and voids:
+ * `log-numbering.ts`), a claim moves only for its owner, and a read by ref finds the event only at its
+ * place.
  */
 import type { EventRecord, EventRef } from '#domain/model';
 import type {
@@ -16,6 +17,7 @@ import type {
   NewEvent,
 } from '#domain/ports';
 import type { EventTable } from './event-table';
+import { readLog } from './log-reads';
 
 /** One event by its id or at its place. */
 export class InMemoryEventReads implements EventReads {
@@ -34,7 +36,24 @@ export class InMemoryEventReads implements EventReads {
 /** The account logs in memory. */
 export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
   async latestSequence(orgId: string, account: string): Promise<number> {
-    return this.table.events.latest(orgId, account);
+    return this.table.numbering.latest(orgId, account);
+  }
+
+  readonly readTail: EventLog['readTail'] = async (orgId, account) =>
+    this.table.numbering.tail(orgId, account);
+  readonly takeTicket: EventLog['takeTicket'] = async (orgId, account, count, at) =>
+    this.table.numbering.takeTicket(orgId, account, count, at);
+  readonly takeTicketAbove: EventLog['takeTicketAbove'] = async (orgId, account, count, at, above) =>
+    this.table.numbering.takeTicketAbove(orgId, account, count, at, above);
+  readonly leaveHot: EventLog['leaveHot'] = async (orgId, account, head) =>
+    this.table.numbering.leaveHot(orgId, account, head);
+  readonly voidSequence: EventLog['voidSequence'] = async (orgId, account, sequence, at) =>
+    this.table.numbering.voidSequence(orgId, account, sequence, at);
+
+  async readClaims(ids: readonly string[]): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>> {
+    return new Map(
+      ids.flatMap((id) => [this.table.claimAt(id)].flatMap((found) => (found ? [[id, found]] : []))),
+    );
   }
 
   async readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined> {
@@ -61,6 +80,7 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
     this.table.writes.push('PutItem');
     const occupant = this.table.events.at(event.orgId, event.account, event.sequence);
     if (occupant) return { created: false, occupant: occupant.id };
+    if (this.table.numbering.isVoid(event.orgId, event.account, event.sequence)) return { created: false };
     const { expiresAt, ...fields } = event;
     const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, cycles: 1, deliveries: [] };
     // Keyed by id, as the tests inspect them; a second event with an id is a bug the tests must see.
@@ -71,18 +91,6 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
   }
 
   async readLog(orgId: string, account: string, read: LogRead): Promise<LogPage> {
-    const after = this.table.events
-      .log(orgId, account)
-      .filter((event) => (event.sequence ?? 0) > read.afterSequence)
-      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
-    const events: EventRecord[] = [];
-    let bytes = 0;
-    for (const event of after.slice(0, read.limit)) {
-      bytes += Buffer.byteLength(event.body);
-      if (events.length > 0 && read.maxBodyBytes !== undefined && bytes > read.maxBodyBytes) break;
-      events.push(event);
-    }
-    const more = events.length < after.length;
-    return { events, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
+    return readLog(this.table.events, this.table.numbering, orgId, account, read);
   }
 }

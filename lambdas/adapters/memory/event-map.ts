@@ -6,7 +6,7 @@
 import type { EventRecord } from '#domain/model';
 
 /** An account log's key (organization and IBAN). */
-const logKey = (orgId: string, account: string): string => `${orgId}#${account}`;
+export const logKey = (orgId: string, account: string): string => `${orgId}#${account}`;
 
 /**
  * A `Map` of events by id that keeps the log index in step with every `set`, `delete` and `clear`, so

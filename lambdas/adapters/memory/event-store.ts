@@ -34,6 +34,17 @@ export class InMemoryEventStore
   moveClaim: EventLog['moveClaim'] = (owner, claim) => this.log.moveClaim(owner, claim);
   insertEvent: EventLog['insertEvent'] = (event) => this.log.insertEvent(event);
   readLog: EventLog['readLog'] = (orgId, account, read) => this.log.readLog(orgId, account, read);
+  readClaims: EventLog['readClaims'] = (ids) => this.log.readClaims(ids);
+
+  // The log's numbering (heads and voids: `log-numbering.ts`).
+  readTail: EventLog['readTail'] = (orgId, account) => this.log.readTail(orgId, account);
+  takeTicket: EventLog['takeTicket'] = (orgId, account, count, at) =>
+    this.log.takeTicket(orgId, account, count, at);
+  takeTicketAbove: EventLog['takeTicketAbove'] = (orgId, account, count, at, above) =>
+    this.log.takeTicketAbove(orgId, account, count, at, above);
+  leaveHot: EventLog['leaveHot'] = (orgId, account, head) => this.log.leaveHot(orgId, account, head);
+  voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
+    this.log.voidSequence(orgId, account, sequence, at);
 
   // The delivery state.
   readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>

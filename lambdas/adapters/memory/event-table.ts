@@ -1,6 +1,7 @@
 /**
  * The in-memory events table every role of the event store works on (as `dynamodb/events/event-table.ts`
- * is the DynamoDB one's): the events by id with each log's sequences, the id claims, and what the tests
+ * is the DynamoDB one's): the events by id with each log's sequences, the logs' heads and voids, the id
+ * claims, and what the tests
  * and the simulation arrange and inspect. `writes` names every write call in order (one DynamoDB write
  * each, as billed); every `failed`/`skipped` event is in its sparse status index except the ids in
  * `unindexed` (events recorded before the indexes existed, or whose cycles are used up).
@@ -9,6 +10,7 @@ import { MAX_INDEX_ENTRIES_READ } from '#config/limits';
 import type { EventRecord, EventRef } from '#domain/model';
 import type { ClaimResult, IdClaim } from '#domain/ports';
 import { EventMap } from './event-map';
+import { LogNumbering } from './log-numbering';
 
 /** The table's items and the counters the tests read. */
 export class EventTable {
@@ -27,6 +29,8 @@ export class EventTable {
   readonly logEntryReads: number[] = [];
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
+  /** The logs' heads and voids (`log-numbering.ts`). */
+  readonly numbering = new LogNumbering(this.events, this.writes);
 
   /** What is at an id's key: its claim, or an old-layout event. */
   claimAt(id: string): Exclude<ClaimResult, { claimed: true }> | undefined {

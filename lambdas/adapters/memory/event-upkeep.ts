@@ -95,7 +95,9 @@ export class InMemoryEventUpkeep implements EventUpkeep {
       this.table.claims.delete(event.id);
     }
     const next = start + ERASE_CHUNK - doomed.length;
-    return { erased: doomed.length, cursor: all.length > start + ERASE_CHUNK ? String(next) : undefined };
+    const done = all.length <= start + ERASE_CHUNK;
+    if (done) this.table.numbering.forget(orgId, account);
+    return { erased: doomed.length, cursor: done ? undefined : String(next) };
   }
 
   async indexStatus(ref: EventRef): Promise<boolean> {

@@ -1,13 +1,14 @@
 /**
- * The requests about events: an event id in the path, a published event's body (`POST /events`), and the
- * operator's chunked requeue and index upgrade; and how the publish route names what it refused.
+ * The requests about events: an event id in the path, a published event's body (`POST /events`, and each
+ * entry of `POST /events/batch`), and the operator's chunked requeue and index upgrade; and how the
+ * publish route names what it refused.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { NotFoundError, UnprocessableError, ValidationError } from '#domain/errors';
 import { PAYLOAD_REASON, type PublishInput } from '#domain/event-input';
 import { isEventId } from '#domain/ids';
 import { CURSOR } from '#http/paging';
-import { readBody, refusal } from '#http/read-request';
+import { readBody, readBodyValue, refusal } from '#http/read-request';
 import { pathParam } from '#http/request';
 import {
   anyObject,
@@ -20,6 +21,7 @@ import {
   optional,
   optionalBody,
   ref,
+  type Static,
   text,
   withReason,
 } from '#http/schema';
@@ -54,7 +56,22 @@ export const PUBLISH_BODY = body(ref('PublishRequest', PUBLISH_REQUEST));
  * @throws ValidationError for a body that is not a JSON object, or a field unknown, missing or malformed
  */
 export function parsePublishRequest(event: APIGatewayProxyEvent): PublishInput {
-  const { triggered_at, ...fields } = readBody(event, PUBLISH_BODY);
+  return toPublishInput(readBody(event, PUBLISH_BODY));
+}
+
+/**
+ * One entry of `POST /events/batch`, read exactly as the body of `POST /events` is (by
+ * {@link PUBLISH_BODY}), so that a batch's entry and a single publish are refused alike.
+ *
+ * @throws ValidationError naming `body` for an entry that is not a JSON object, else its field unknown,
+ *   missing or malformed
+ */
+export function readPublishEntry(value: unknown): PublishInput {
+  return toPublishInput(readBodyValue(value, PUBLISH_BODY));
+}
+
+/** A publish body as the library's input (`triggered_at` is its `triggeredAt`). */
+function toPublishInput({ triggered_at, ...fields }: Static<typeof PUBLISH_REQUEST>): PublishInput {
   return { ...fields, triggeredAt: triggered_at };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Herald's OpenAPI 3.1 document, served at `/openapi.json`. It is the written contract for everything
  * the seed left open (ordering, paging, statuses, errors, webhook headers and signatures), so the prose
- * here and in each part (`events.ts`, `accounts.ts`, `feed.ts`, `webhooks.ts`, `portal.ts`, `admin.ts`,
+ * here and in each part (`events.ts`, `events-batch.ts`, `accounts.ts`, `feed.ts`, `webhooks.ts`, `portal.ts`, `admin.ts`,
  * `problems.ts`) is as much a part of the interface as the schemas.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
@@ -13,6 +13,7 @@ import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts'
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
+import { BATCH_ROUTES, BATCH_SCHEMAS } from './events-batch';
 import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
 import type { OpenApiDocument } from './objects';
 import {
@@ -32,7 +33,7 @@ import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 const API_DESCRIPTION = `Herald records the events of a banking gateway and delivers each one as a signed
 webhook to the \`webhook_url\` of the account it belongs to. With an organization's API key this API reads
 its events and accounts, starts redeliveries, sets webhook URLs and rotates the webhook token; with AWS IAM
-the gateway publishes events (\`POST /events\`) and operators manage organizations, keys and accounts
+the gateway publishes events (\`POST /events\`, up to 100 at once with \`POST /events/batch\`) and operators manage organizations, keys and accounts
 (\`/admin/…\`).
 
 ## Authentication
@@ -152,6 +153,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     paths: pathsOf([
       ...SERVICE_ROUTES,
       ...EVENT_ROUTES,
+      ...BATCH_ROUTES,
       ...ACCOUNT_ROUTES,
       ...FEED_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
@@ -164,6 +166,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       schemas: {
         Health: HEALTH,
         ...EVENT_SCHEMAS,
+        ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,

@@ -64,13 +64,23 @@ export function renderProblem(
  * about the cause: internal messages and stacks belong in the logs, not in answers.
  */
 export function toProblem(error: unknown, requestId: string): ProblemResponse {
-  if (error instanceof HeraldError) {
-    return renderProblem(ERROR_PROBLEMS[error.kind], requestId, {
-      detail: error.message,
-      ...(error instanceof ValidationError || error instanceof UnprocessableError
-        ? { invalidParams: error.params }
-        : {}),
-    });
-  }
-  return renderProblem(GATEWAY_PROBLEMS.DEFAULT_5XX, requestId);
+  const body = errorProblem(error, requestId);
+  const problem: GatewayProblem =
+    error instanceof HeraldError ? ERROR_PROBLEMS[error.kind] : GATEWAY_PROBLEMS.DEFAULT_5XX;
+  return {
+    statusCode: body.status,
+    headers: { ...problem.headers, 'Content-Type': PROBLEM_CONTENT_TYPE },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * The problem body of an error, as {@link toProblem} answers it: also for one entry of an answer that
+ * holds several outcomes (a batch publish's refused entry).
+ */
+export function errorProblem(error: unknown, instance: string): ProblemBody {
+  if (!(error instanceof HeraldError)) return problemBody(GATEWAY_PROBLEMS.DEFAULT_5XX, instance);
+  const params =
+    error instanceof ValidationError || error instanceof UnprocessableError ? error.params : undefined;
+  return problemBody(ERROR_PROBLEMS[error.kind], instance, error.message, params);
 }

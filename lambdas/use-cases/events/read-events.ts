@@ -2,13 +2,14 @@ import { LOG_READ_MAX_BODY_BYTES } from '#config/limits';
 import { NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import type {
+  DirectoryStore,
   EventListPage,
-  EventLog,
   EventPageQuery,
   EventQueries,
   EventReads,
   LogPage,
 } from '#domain/ports';
+import { type GapFreeDeps, readLogGapFree } from './gap-free-read';
 
 /** An organization's events, newest first, one page of them, and whether more follow. */
 export function listEvents(
@@ -27,22 +28,39 @@ export function listEvents(
   });
 }
 
+/** What the catch-up feed reads: the log, and the account for its `seq_floor` (only when a sequence is missing). */
+export interface FeedDeps {
+  readonly events: GapFreeDeps['events'];
+  readonly directory: Pick<DirectoryStore, 'getAccount'>;
+  /** Epoch ms. */
+  readonly now: () => number;
+}
+
 /**
  * The catch-up feed of an account: up to `limit` of its events with a sequence above `afterSequence`,
  * ascending, with their bodies, fewer when their bodies would pass {@link LOG_READ_MAX_BODY_BYTES}, and
- * whether more follow. The log is the organization's own (keyed by organization and account), so another
- * organization's IBAN, like an unknown one, has an empty feed.
+ * whether more follow. It never passes a sequence an event may still take (`gap-free-read.ts`): at one a
+ * publish may still store, the answer ends with `more: false`. The log is the organization's own (keyed
+ * by organization and account), so another organization's IBAN, like an unknown one, has an empty feed.
  *
  * @param iban - a normalised IBAN (`parseIban` checks the path parameter)
  */
 export function readFeed(
-  store: EventLog,
+  deps: FeedDeps,
   orgId: string,
   iban: string,
   afterSequence: number,
   limit: number,
 ): Promise<LogPage> {
-  return store.readLog(orgId, iban, { afterSequence, limit, maxBodyBytes: LOG_READ_MAX_BODY_BYTES });
+  const floor = async () => {
+    const account = await deps.directory.getAccount(iban);
+    return account?.orgId === orgId ? (account.sequenceFloor ?? 0) : 0;
+  };
+  return readLogGapFree({ events: deps.events, floor, now: deps.now }, orgId, iban, {
+    afterSequence,
+    limit,
+    maxBodyBytes: LOG_READ_MAX_BODY_BYTES,
+  });
 }
 
 /**

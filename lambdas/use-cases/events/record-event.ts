@@ -1,12 +1,17 @@
 import { ConflictError, NotFoundError } from '#domain/errors';
-import { type PublishInput, validatePublishInput } from '#domain/event-input';
-import type { EventRecord } from '#domain/model';
+import {
+  type PublishInput,
+  type PublishInputOptions,
+  type ValidPublishInput,
+  validatePublishInput,
+} from '#domain/event-input';
+import type { Account, EventRecord } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { webhookBody } from '#domain/webhook-body';
-import { type StoreInLogDeps, storeInLog } from './store-in-log';
+import { type DraftEntry, type StoreInLogDeps, type StoreResult, storeInLog } from './store-in-log';
 
 /** What recording an event needs. */
-export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'random' | 'newOwner'> {
+export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'> {
   readonly events: StoreInLogDeps['events'];
   /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
   readonly directory: Pick<DirectoryStore, 'getAccount'>;
@@ -57,15 +62,40 @@ export interface RecordedEvent {
  *   sequence could be taken now.
  */
 export async function recordEvent(deps: RecordEventDeps, input: PublishInput): Promise<RecordedEvent> {
-  const valid = validatePublishInput(input, {
+  const valid = validatePublishInput(input, validationOptions(deps));
+  const account = await deps.directory.getAccount(valid.account);
+  if (!account) throw unknownAccount(valid.account);
+  const entry = draftEntry(deps, account, valid, await deps.retentionDays());
+  return answer(await storeInLog(storeDeps(deps), entry.draft, entry.body), valid, input);
+}
+
+/** The options of {@link validatePublishInput} a publisher's deps set. */
+export function validationOptions(deps: RecordEventDeps): PublishInputOptions {
+  return {
     ...(deps.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: deps.maxPayloadBytes }),
     ...(deps.now ? { now: deps.now } : {}),
-  });
-  const account = await deps.directory.getAccount(valid.account);
-  if (!account) throw new NotFoundError(`account: no account ${valid.account} is registered.`);
+  };
+}
 
+/** The refusal of an event for an account that is not registered (or deleted). */
+export function unknownAccount(iban: string): NotFoundError {
+  return new NotFoundError(`account: no account ${iban} is registered.`);
+}
+
+/** The store's deps from a publisher's: its clock in epoch ms. */
+export function storeDeps(deps: RecordEventDeps): StoreInLogDeps {
+  const clock = deps.now ?? (() => new Date());
+  return { ...deps, now: () => clock().getTime() };
+}
+
+/** A validated event as its account's log stores it: the draft, and its body for any sequence. */
+export function draftEntry(
+  deps: Pick<RecordEventDeps, 'baseUrl' | 'now'>,
+  account: Account,
+  valid: ValidPublishInput,
+  retentionDays: number | undefined,
+): DraftEntry {
   const now = (deps.now ?? (() => new Date()))();
-  const retentionDays = await deps.retentionDays();
   const draft = {
     id: valid.id,
     orgId: account.orgId,
@@ -80,10 +110,18 @@ export async function recordEvent(deps: RecordEventDeps, input: PublishInput): P
   // The body carries the sequence, so it is built for whichever sequence the event gets.
   const body = (sequence: number) =>
     webhookBody({ ...draft, sequence, payloadJson: valid.payloadJson, baseUrl: deps.baseUrl });
-  const clock = deps.now ?? (() => new Date());
-  const result = await storeInLog({ ...deps, now: () => clock().getTime() }, draft, body);
-  if (result.created) return { created: true, event: result.event };
+  return { draft, body };
+}
 
+/**
+ * What a publish answers for its stored result: the created event, or the event already stored under
+ * the id when its content is the same (account, type, payload, and `triggered_at` when the publish gave
+ * one).
+ *
+ * @throws ConflictError for an id stored with other content
+ */
+export function answer(result: StoreResult, valid: ValidPublishInput, input: PublishInput): RecordedEvent {
+  if (result.created) return { created: true, event: result.event };
   const existing = result.existing;
   const samePayload = JSON.stringify(JSON.parse(existing.body).payload) === valid.payloadJson;
   const sameTime = input.triggeredAt === undefined || existing.triggeredAt === valid.triggeredAt;

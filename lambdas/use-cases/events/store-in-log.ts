@@ -1,189 +1,183 @@
 /**
- * Storing a new event at the next sequence of its account's log, with its id claimed first: the protocol
- * of docs/design.md ("Publishing"). The claim makes the id unique whatever sequence the event ends at; the
- * event's conditional put at a sequence makes the sequence unique; a publish that loses a sequence moves
- * its claim to the next one and tries again. A duplicate publish of the same id finds the claim and
- * answers the event stored under it; a claim whose event never came (its publisher crashed between the
- * two writes) is taken over once its lease ran out.
+ * Storing new events of one account at sequences of its log, each with its id claimed first (docs/design.md,
+ * "Publishing"). Which sequences to try is `sequencing.ts`: a single publish to a quiet log tries the next
+ * sequence (claim, then event: the cost it always had); several events, or a hot log, take one ticket for
+ * all of them. The claim makes the id unique whatever sequence the event ends at; the event's conditional
+ * put makes the sequence unique; an event whose sequence another one took moves its claim to a new ticket.
+ * A duplicate publish of an id finds the claim and answers the event stored under it (`id-claims.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  CLAIM_LEASE_MS,
-  PUBLISH_BACKOFF_BASE_MS,
-  PUBLISH_BACKOFF_BUDGET_MS,
-  PUBLISH_BACKOFF_CAP_MS,
-  PUBLISH_SEQUENCE_TRIES,
-} from '#config/limits';
-import { cappedDoubling } from '#domain/backoff';
-import { BusyError } from '#domain/errors';
-import type { EventRecord } from '#domain/model';
-import type { ClaimResult, EventLog, IdClaim, NewEvent } from '#domain/ports';
-import { nextSequence } from './next-sequence';
+import { PUBLISH_BATCH_CONCURRENCY, PUBLISH_BUDGET_MS, PUBLISH_SEQUENCE_TRIES } from '#config/limits';
+import type { IdClaim } from '#domain/ports';
+import { type ResolvedClaim, resolveClaim } from './id-claims';
+import { inParallel } from './in-parallel';
+import type { DraftEntry, EventDraft, StoreInLogDeps, StoreOutcome, StoreResult } from './log-drafts';
+import { type Claimed, putUntilStored, settle, storeFirst } from './log-puts';
+import { giveBack, numberingOf, takeSequences } from './sequencing';
 
-/** What storing in the log needs. */
-export interface StoreInLogDeps {
-  readonly events: Pick<
-    EventLog,
-    'latestSequence' | 'claimId' | 'readClaim' | 'moveClaim' | 'insertEvent' | 'readEvent'
-  >;
-  /** Epoch ms. */
-  readonly now: () => number;
-  /** Waits between looks at a duplicate's claim and after a lost sequence; tests make it instant. */
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** Uniform in [0, 1): the jitter of the wait after a lost sequence; tests fix it. */
-  readonly random?: () => number;
-  /** The random token of this publish's claim; tests fix it. */
-  readonly newOwner?: () => string;
-}
-
-/** The event to store, without its sequence: the body is built for whichever sequence it gets. */
-export type EventDraft = Omit<NewEvent, 'sequence' | 'body'> & {
-  /** The account's sequence floor (`Account.sequenceFloor`): sequences continue above it. */
-  readonly sequenceFloor: number;
-};
-
-/** The stored event, or the one already stored under its id. */
-export type StoreResult =
-  | { readonly created: true; readonly event: EventRecord }
-  | { readonly created: false; readonly existing: EventRecord };
+export type { DraftEntry, EventDraft, StoreInLogDeps, StoreOutcome, StoreResult } from './log-drafts';
 
 /**
- * How long a duplicate waits for the publish that holds its id's claim (ms, summed waits between looks):
- * that publish may be waiting out contention for its sequence up to {@link PUBLISH_BACKOFF_BUDGET_MS},
- * and a duplicate that gave up sooner would answer busy for an event about to be stored.
- */
-const DUPLICATE_WAIT_MS = PUBLISH_BACKOFF_BUDGET_MS + 1_000;
-
-/** The wait before a duplicate's next look at the claim: 50 ms, doubling, at most 1 s. */
-const lookWait = (look: number) => cappedDoubling(50, look, 1_000);
-
-/**
- * Stores the event at the next sequence of its log, or answers the event already stored under its id.
- * On the healthy path: one eventually consistent read of the log's last key, the claim, the event.
+ * Stores one event, or answers the event already stored under its id: {@link storeAllInLog} of one.
+ * Quiet log, nobody contending: one eventually consistent read of the log's tail, the claim, the event.
  *
- * A lost sequence (another event took it first) costs a jittered wait ({@link lostRoundWait}), one
- * consistent read of the last key and the claim's move to the new sequence.
- *
- * @throws BusyError when no sequence could be taken in {@link PUBLISH_SEQUENCE_TRIES} tries, or by the
- *   first refused try that ends {@link PUBLISH_BACKOFF_BUDGET_MS} or more after this publish began, or a
- *   concurrent publish of the same id has not stored its event yet; nothing of this publish is left but a
- *   claim whose lease it ended, which the resend takes over (if ending the lease failed, the error is the
- *   BusyError's `cause` and the resend waits out the lease)
+ * @throws BusyError when the event's sequence was taken {@link PUBLISH_SEQUENCE_TRIES} times, or still
+ *   after {@link PUBLISH_BUDGET_MS}, or a concurrent publish of the same id has not stored its event yet;
+ *   nothing of this publish is left but a claim whose lease it ended, which the resend takes over
  */
 export async function storeInLog(
   deps: StoreInLogDeps,
   draft: EventDraft,
   body: (sequence: number) => string,
 ): Promise<StoreResult> {
+  const [outcome] = await storeAllInLog(deps, [{ draft, body }]);
+  if (outcome === undefined || 'error' in outcome) throw outcome?.error;
+  return outcome;
+}
+
+/**
+ * Stores events of ONE account (same organization and IBAN), each once under its id, and answers one
+ * outcome per entry in order. The new ones take consecutive sequences in their order from one ticket
+ * (except an entry whose claim a concurrent duplicate took meanwhile, or whose sequence a publish that
+ * read the log before it turned hot took: it takes the next free one); an id already published answers
+ * its stored event, never a new sequence. An entry that fails refuses itself, not the others.
+ */
+export async function storeAllInLog(
+  deps: StoreInLogDeps,
+  entries: readonly DraftEntry[],
+): Promise<StoreOutcome[]> {
+  const [first] = entries;
+  if (first === undefined) return [];
   const started = deps.now();
-  const { sequenceFloor: _floor, ...fields } = draft;
-  const next = (consistent: boolean) => nextSequence(deps.events, draft, consistent);
-  // Eventually consistent first: a stale answer is only too low, which costs one refused put.
-  let claim: IdClaim = {
+  // A batch may name one id twice: the first occurrence is stored, the others answer its event.
+  const firstOf = new Map<string, number>();
+  const unique = entries.filter((entry, index) => {
+    if (firstOf.has(entry.draft.id)) return false;
+    firstOf.set(entry.draft.id, index);
+    return true;
+  });
+  const numbering = await numberingOf(deps, first.draft, unique.length === 1);
+  const outcomes =
+    numbering.quiet && unique.length === 1
+      ? [await settle(() => quietTry(deps, first, numbering.next, started))]
+      : await storeWithTicket(
+          deps,
+          unique,
+          numbering.quiet ? { above: numbering.next - 1 } : 'head',
+          started,
+        );
+  const byId = new Map(unique.map((entry, k) => [entry.draft.id, outcomes[k] as StoreOutcome]));
+  return entries.map((entry, index) => {
+    const outcome = byId.get(entry.draft.id) as StoreOutcome;
+    if (firstOf.get(entry.draft.id) === index || 'error' in outcome) return outcome;
+    return { created: false, existing: outcome.created ? outcome.event : outcome.existing };
+  });
+}
+
+/** A quiet log's single publish: the claim and the event at the next sequence; a ticket only if it loses. */
+async function quietTry(
+  deps: StoreInLogDeps,
+  entry: DraftEntry,
+  next: number,
+  started: number,
+): Promise<StoreResult> {
+  const claim = newClaim(deps, entry.draft, next);
+  const result = await deps.events.claimId(claim);
+  const resolved: ResolvedClaim = result.claimed
+    ? { claim }
+    : await resolveClaim(deps, result, mine(claim, entry));
+  if ('existing' in resolved) return { created: false, existing: resolved.existing };
+  return putUntilStored(
+    deps,
+    { entry, index: 0, claim: resolved.claim, ticketedAt: resolved.ticketedAt },
+    started,
+  );
+}
+
+/**
+ * Several events, or one on a hot log: their ids' claims read first (a published id costs no sequence,
+ * a crashed publish's orphan is taken over at its own sequence), one ticket for the new ones, their
+ * claims, then the events: the ticket's first alone, then all the others together.
+ */
+async function storeWithTicket(
+  deps: StoreInLogDeps,
+  entries: readonly DraftEntry[],
+  from: 'head' | { readonly above: number },
+  started: number,
+): Promise<StoreOutcome[]> {
+  const outcomes = new Array<StoreOutcome>(entries.length);
+  const hold = (held: Claimed[], index: number, resolved: ResolvedClaim | { readonly error: unknown }) => {
+    if ('claim' in resolved) {
+      const entry = entries[index] as DraftEntry;
+      held.push({ entry, index, claim: resolved.claim, ticketedAt: resolved.ticketedAt });
+    } else
+      outcomes[index] = 'existing' in resolved ? { created: false, existing: resolved.existing } : resolved;
+  };
+  const found = await deps.events.readClaims(entries.map((entry) => entry.draft.id));
+  const takenOver: Claimed[] = [];
+  await inParallel(entries, PUBLISH_BATCH_CONCURRENCY, async (entry, index) => {
+    const claim = found.get(entry.draft.id);
+    if (claim === undefined) return;
+    const resolved = await settle(() =>
+      resolveClaim(deps, claim, mine(newClaim(deps, entry.draft, 0), entry)),
+    );
+    hold(takenOver, index, resolved);
+  });
+  const fresh = entries.flatMap((entry, index) => (found.has(entry.draft.id) ? [] : [{ entry, index }]));
+  const ranged: Claimed[] = [];
+  const ticket =
+    fresh.length === 0
+      ? undefined
+      : await settle(() => takeSequences(deps, logOf(entries), fresh.length, from));
+  await inParallel(fresh, PUBLISH_BATCH_CONCURRENCY, async ({ entry, index }, k) => {
+    if (ticket === undefined || 'error' in ticket) {
+      outcomes[index] = { error: ticket?.error };
+      return;
+    }
+    const claim = newClaim(deps, entry.draft, ticket.first + k);
+    const resolved = await settle(async (): Promise<ResolvedClaim> => {
+      const result = await deps.events.claimId(claim);
+      if (result.claimed) return { claim, ticketedAt: ticket.at };
+      // Claimed since the read (a concurrent duplicate): this sequence of the ticket is given back.
+      await giveBack(deps, entry.draft, claim.sequence);
+      return resolveClaim(deps, result, mine(claim, entry));
+    });
+    // Its own sequence of the ticket, or (a duplicate's orphan taken over) the one that claim named.
+    const inRange = 'claim' in resolved && resolved.claim === claim;
+    hold(inRange ? ranged : takenOver, index, resolved);
+  });
+  const rest = await storeFirst(
+    deps,
+    ranged.sort((a, b) => a.index - b.index),
+    started,
+    outcomes,
+  );
+  await inParallel([...rest, ...takenOver], PUBLISH_BATCH_CONCURRENCY, async (item) => {
+    outcomes[item.index] = await settle(() => putUntilStored(deps, item, started));
+  });
+  return outcomes;
+}
+
+/** The log of entries of one account, with its floor. */
+function logOf(entries: readonly DraftEntry[]): EventDraft {
+  return (entries[0] as DraftEntry).draft;
+}
+
+/** A new claim of the draft's id at `sequence`, owned by this publish. */
+function newClaim(deps: StoreInLogDeps, draft: EventDraft, sequence: number): IdClaim {
+  return {
     id: draft.id,
     orgId: draft.orgId,
     account: draft.account,
-    sequence: await next(false),
+    sequence,
     owner: (deps.newOwner ?? randomUUID)(),
     claimedAt: deps.now(),
     expiresAt: draft.expiresAt,
   };
-  const first = await deps.events.claimId(claim);
-  if (!first.claimed) {
-    const resolved = await resolveClaim(deps, first, claim);
-    if ('existing' in resolved) return { created: false, existing: resolved.existing };
-    claim = resolved.claim;
-  }
-  let ownIdSeen = false;
-  let leaseNotEnded: unknown;
-  for (let tries = 1; ; tries++) {
-    const put = await deps.events.insertEvent({
-      ...fields,
-      sequence: claim.sequence,
-      body: body(claim.sequence),
-    });
-    if (put.created) return put;
-    // Only a publish that took this claim over can have stored this id: its event is the answer.
-    if (put.occupant === draft.id) {
-      ownIdSeen = true;
-      const existing = await deps.events.readEvent(claim, { consistent: true });
-      if (existing) return { created: false, existing };
-    }
-    const wait = lostRoundWait(tries, deps.now() - started, deps.random ?? Math.random);
-    if (wait === undefined) {
-      // No refused put found this id, so no event has it (no other publish owned the claim): the claim's
-      // lease ends now and the resend takes it over at once instead of waiting 30 s for it. A failure
-      // here (throttled) must not turn the busy answer into a 500: the resend then waits out the lease.
-      if (!ownIdSeen) {
-        await deps.events
-          .moveClaim(claim.owner, { ...claim, claimedAt: deps.now() - CLAIM_LEASE_MS })
-          .catch((error: unknown) => {
-            leaseNotEnded = error;
-          });
-      }
-      break;
-    }
-    await (deps.sleep ?? defaultSleep)(wait);
-    const moved = { ...claim, sequence: await next(true), claimedAt: deps.now() };
-    // Taken over (this publish stalled past its lease): the owner now is another publish of this id.
-    if (!(await deps.events.moveClaim(claim.owner, moved))) break;
-    claim = moved;
-  }
-  throw new BusyError(
-    `account: events of ${draft.account} are being published too fast to take a sequence; send the event again (same id).`,
-    leaseNotEnded === undefined ? undefined : { cause: leaseNotEnded },
-  );
 }
 
-/**
- * The wait (ms) after the `lost`-th refused sequence put, `elapsed` ms after the publish began, or
- * undefined when the publish must give up: {@link PUBLISH_SEQUENCE_TRIES} puts made, or
- * {@link PUBLISH_BACKOFF_BUDGET_MS} passed. Elapsed time, not the sum of the waits: slow (throttled)
- * rounds count too, so a publish ends within the budget and one round, whatever each round takes.
- * Full jitter: uniform below a window that doubles per loss, so the contenders of one log spread out;
- * no wait reaches past the budget.
- */
-export function lostRoundWait(lost: number, elapsed: number, random: () => number): number | undefined {
-  const left = PUBLISH_BACKOFF_BUDGET_MS - elapsed;
-  if (lost >= PUBLISH_SEQUENCE_TRIES || left <= 0) return undefined;
-  const window = cappedDoubling(PUBLISH_BACKOFF_BASE_MS, lost - 1, PUBLISH_BACKOFF_CAP_MS);
-  return Math.min(left, Math.floor(random() * window));
-}
-
-/**
- * What an existing claim means for this publish: the event stored under the id, or the claim taken over
- * (an orphan whose lease ran out), moved to this publish's sequence.
- */
-async function resolveClaim(
-  deps: StoreInLogDeps,
-  found: Exclude<ClaimResult, { claimed: true }>,
-  mine: IdClaim,
-): Promise<{ existing: EventRecord } | { claim: IdClaim }> {
-  let current: Exclude<ClaimResult, { claimed: true }> | undefined = found;
-  let waited = 0;
-  for (let look = 0; waited < DUPLICATE_WAIT_MS; look++) {
-    if (current === undefined) break;
-    if ('legacy' in current) return { existing: current.legacy };
-    const { existing } = current;
-    const event = await deps.events.readEvent(existing, { consistent: true });
-    if (event?.id === mine.id) return { existing: event };
-    if (deps.now() - existing.claimedAt >= CLAIM_LEASE_MS) {
-      const taken = { ...mine, claimedAt: deps.now() };
-      if (await deps.events.moveClaim(existing.owner, taken)) return { claim: taken };
-    } else {
-      // A concurrent publish of this id holds the claim: its event comes within milliseconds, or within
-      // its contention budget when its account is published to faster than its log can number.
-      const wait = lookWait(look);
-      await (deps.sleep ?? defaultSleep)(wait);
-      waited += wait;
-    }
-    current = await deps.events.readClaim(mine.id);
-  }
-  throw new BusyError(
-    `id: event ${mine.id} is being published by another request right now; send it again to get the stored event.`,
-  );
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** What resolving a found claim needs to know of this publish: its claim's fields and its log's floor. */
+function mine(claim: IdClaim, entry: DraftEntry) {
+  const { sequence: _sequence, claimedAt: _at, ...fields } = claim;
+  return { ...fields, sequenceFloor: entry.draft.sequenceFloor };
 }

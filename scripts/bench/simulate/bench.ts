@@ -1,13 +1,15 @@
 /**
  * `npm run bench -- simulate`: Herald's real code on the modelled AWS services (docs/simulation.md): one
- * organization's publish ceiling with the sharded index and without, capacity units per event delivered at
- * the first try against the design's floor, and the month-end burst (`burst.ts`).
+ * organization's publish ceiling with the sharded index and without, one account at its log's limits,
+ * capacity units per event delivered at the first try against the design's floor, and the month-end burst
+ * (`burst.ts`).
  */
 import { dollarsPerMillion, FLOOR, unitsPerEvent } from './cost';
 import { markdownTable } from './report';
 import { runConsumerScenario } from './scenarios/consumer';
 import { figures } from './scenarios/consumer-run';
-import { publishCeiling } from './scenarios/publish-ceiling';
+import { measureFileRate } from './scenarios/one-account';
+import { measurePublishRate, publishCeiling } from './scenarios/publish-ceiling';
 
 /** Prints one organization's highest sustained publish rate, 1 shard (before) and Herald's shards. */
 export async function printPublishCeiling(): Promise<void> {
@@ -47,6 +49,63 @@ export async function printPublishCeiling(): Promise<void> {
   }
   console.log(
     `\n${markdownTable(['index layout', 'offered (publishes/s)', 'stored (/s)', 'throttled requests', 'publishes sent again', 'sustained', 'wall (s)'], rows)}`,
+  );
+}
+
+/** Offered single publishes per second of one account, from a trickle to its partition's limit. */
+const ONE_ACCOUNT_RATES = [20, 50, 100, 200, 400, 600, 800, 1_000];
+
+/**
+ * Prints one account's publishing on the modelled partition limits: single publishes offered at steady
+ * rates for 2 virtual s (clients resend a busy or failed publish after 200 ms, doubled, three sends), and
+ * a 20,000-event file through batches of 100 (one sender, as the CLI sends a file; and four).
+ */
+export async function printOneAccount(): Promise<void> {
+  console.log(
+    '\n## One account on the modelled AWS limits: single publishes at a steady rate for 2 virtual s (three sends), and a 20,000-event file in batches of 100\n',
+  );
+  const rows: (string | number)[][] = [];
+  for (const rate of ONE_ACCOUNT_RATES) {
+    const p = await measurePublishRate({ rate, accounts: 1, seconds: 2 });
+    rows.push([
+      `single, offered ${rate}/s`,
+      p.storedPerSecond,
+      p.requestsPerStored,
+      p.readUnitsPerStored,
+      p.writeUnitsPerStored,
+      p.throttles,
+      p.busy,
+      p.abandoned,
+    ]);
+  }
+  for (const senders of [1, 4]) {
+    const f = await measureFileRate({ events: 20_000, senders });
+    rows.push([
+      `file, ${senders} sender${senders === 1 ? '' : 's'}: ${f.seconds.toFixed(1)} s`,
+      f.storedPerSecond,
+      f.requestsPerStored,
+      f.readUnitsPerStored,
+      f.writeUnitsPerStored,
+      f.throttles,
+      0,
+      f.abandoned,
+    ]);
+  }
+  console.log(
+    markdownTable(
+      [
+        'publishing',
+        'stored (/s)',
+        'requests / event',
+        'read units / event',
+        'write units / event',
+        'throttled requests',
+        'busy',
+        'abandoned',
+      ],
+      rows,
+      1,
+    ),
   );
 }
 

@@ -1,11 +1,11 @@
 /**
  * The simulation's bench sections, run in a process of their own with the heap they need (see
- * {@link runSimulationBench}): `simulate` prints the publish ceiling, the first-try cost, the first wave
+ * {@link runSimulationBench}): `simulate` prints the publish ceiling, one account at its log's limits, the first-try cost, the first wave
  * behind a receiver that starts hanging or slowing, the read storm (how late a publish storm that throttles
  * the consumer's reads makes fast events), and the month-end burst; `simulate-agree` the agreement check against the local runtime.
  */
 import { printAgreement } from './agree/agree';
-import { printFirstTryCost, printPublishCeiling } from './bench';
+import { printFirstTryCost, printOneAccount, printPublishCeiling } from './bench';
 import { printBurst } from './burst';
 import { printFirstWave } from './first-wave';
 import { printReadStorm } from './read-storm';
@@ -13,6 +13,7 @@ import { printReadStorm } from './read-storm';
 const sections = process.argv.slice(2);
 if (sections.includes('simulate')) {
   await printPublishCeiling();
+  await printOneAccount();
   await printFirstTryCost();
   await printFirstWave([20, 100, 1_000]);
   await printReadStorm();

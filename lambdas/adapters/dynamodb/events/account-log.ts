@@ -4,15 +4,42 @@
  * feed). Every read is bounded by its limit and byte budget, whatever the log holds.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
+import { SEQUENCE_DIGITS } from '#config/storage';
 import type { EventRecord } from '#domain/model';
 import type { EventReadOptions, InsertEventResult, LogPage, LogRead, NewEvent } from '#domain/ports';
-import { eventItem, refOfItem, toEventRecord } from './event-items';
+import { eventItem, isVoid, refOfItem, toEventRecord } from './event-items';
 import type { EventTable } from './event-table';
 
-/** The highest sequence in the account's log, 0 for an empty one: one key read (0.5 read unit). */
+/** The largest sequence a log item's sort key holds. */
+const LAST_SEQUENCE = 10 ** SEQUENCE_DIGITS - 1;
+
+/**
+ * The key condition of a log's items after a sequence: its sequence keys only, so the log's head (whose
+ * sort key sorts after every sequence's) is never read as an event. Every read of a log's events and
+ * voids uses it; only the tail read (`log-head.ts`) and erasure read the whole partition.
+ */
+export function sequenceKeys(
+  orgId: string,
+  account: string,
+  afterSequence: number,
+): Required<Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeValues'>> {
+  return {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': keys.log(orgId, account),
+      ':from': keys.sequence(afterSequence + 1),
+      ':to': keys.sequence(LAST_SEQUENCE),
+    },
+  };
+}
+
+/**
+ * The highest sequence in the account's log (an event or a void), 0 for an empty one: one key read (0.5
+ * read unit).
+ */
 export async function latestSequence(
   table: EventTable,
   orgId: string,
@@ -22,8 +49,7 @@ export async function latestSequence(
   const out = await table.client.send(
     new QueryCommand({
       TableName: table.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.log(orgId, account) },
+      ...sequenceKeys(orgId, account, 0),
       ProjectionExpression: 'sk',
       ScanIndexForward: false,
       Limit: 1,
@@ -54,7 +80,10 @@ export async function insertEvent(table: EventTable, event: NewEvent): Promise<I
     return { created: true, event: toEventRecord(item as unknown as Record<string, unknown>) };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException && error.Item)) throw error;
-    return { created: false, occupant: refOfItem(unmarshall(error.Item), event.orgId).id };
+    const occupant = unmarshall(error.Item);
+    return isVoid(occupant)
+      ? { created: false }
+      : { created: false, occupant: refOfItem(occupant, event.orgId).id };
   }
 }
 
@@ -70,17 +99,14 @@ export async function readLog(
   read: LogRead,
 ): Promise<LogPage> {
   const events: EventRecord[] = [];
+  const voids: number[] = [];
   let bytes = 0;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {
     const out = await table.client.send(
       new QueryCommand({
         TableName: table.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk > :after',
-        ExpressionAttributeValues: {
-          ':pk': keys.log(orgId, account),
-          ':after': keys.sequence(read.afterSequence),
-        },
+        ...sequenceKeys(orgId, account, read.afterSequence),
         // Consistent: a receiver catching up after a webhook must find the event that webhook announced.
         ConsistentRead: true,
         Limit: read.limit - events.length,
@@ -91,22 +117,27 @@ export async function readLog(
     table.count('Query', out.ConsumedCapacity?.CapacityUnits);
     const items = out.Items ?? [];
     for (const [index, item] of items.entries()) {
+      // A void is a closed sequence, no event: the reader learns it is closed and reads on.
+      if (isVoid(item)) {
+        voids.push(Number(item.sk));
+        continue;
+      }
       const event = toEventRecord(item);
       bytes += Buffer.byteLength(event.body);
       if (events.length > 0 && read.maxBodyBytes !== undefined && bytes > read.maxBodyBytes) {
         // Read but not returned: the next read starts at it.
-        return page(read, events, true);
+        return page(read, events, voids, true);
       }
       events.push(event);
       if (events.length === read.limit) {
-        return page(read, events, index < items.length - 1 || out.LastEvaluatedKey !== undefined);
+        return page(read, events, voids, index < items.length - 1 || out.LastEvaluatedKey !== undefined);
       }
     }
     startKey = out.LastEvaluatedKey;
-    if (startKey === undefined) return page(read, events, false);
+    if (startKey === undefined) return page(read, events, voids, false);
   }
 }
 
-function page(read: LogRead, events: EventRecord[], more: boolean): LogPage {
-  return { events, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
+function page(read: LogRead, events: EventRecord[], voids: number[], more: boolean): LogPage {
+  return { events, voids, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
 }

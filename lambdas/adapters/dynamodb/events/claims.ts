@@ -7,7 +7,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { keys } from '#adapters/dynamodb/items';
+import { ITEM_PREFIXES } from '#config/storage';
 import type { EventRecord } from '#domain/model';
 import type { ClaimResult, EventReadOptions, IdClaim } from '#domain/ports';
 import { toEventRecord } from './event-items';
@@ -72,6 +74,35 @@ export async function getClaim(
   );
   table.count('GetItem', out.ConsumedCapacity?.CapacityUnits);
   return out.Item ? readClaimItem(id, out.Item) : undefined;
+}
+
+/**
+ * The items at up to 100 ids' keys, as claims or old-layout events; see `EventLog.readClaims`. One
+ * eventually consistent BatchGetItem (0.5 read unit per claim).
+ */
+export async function readClaims(
+  table: EventTable,
+  ids: readonly string[],
+): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>> {
+  const found = new Map<string, Exclude<ClaimResult, { claimed: true }>>();
+  if (ids.length === 0) return found;
+  const read = await batchGetItems(
+    table.client,
+    table.tableName,
+    [...new Set(ids)].map((id) => keys.event(id)),
+  );
+  table.count('BatchGetItem', read.capacityUnits);
+  for (const item of read.items) {
+    const id = String(item.pk).slice(ITEM_PREFIXES.event.length);
+    const claim = readClaimItem(id, item);
+    found.set(
+      id,
+      'legacy' in claim
+        ? { claimed: false, legacy: claim.legacy }
+        : { claimed: false, existing: claim.claim },
+    );
+  }
+  return found;
 }
 
 /** Claims an id unless it is claimed; see `EventLog.claimId`. */

@@ -67,6 +67,20 @@ export interface EventItem extends ItemKey {
   failed_org?: string;
   /** Copy of `gsi1pk` while the event is skipped: the key of the sparse `skipped-by-org` index. */
   skipped_org?: string;
+  /** Epoch ms of the ticket that numbered the event (`EventRecord.ticketedAt`); absent without one. */
+  rt?: number;
+}
+
+/**
+ * The attribute of a void item (`LOG#<org>#<IBAN>`, a sequence's key, this and nothing else): a missing
+ * sequence a reader closed (`domain/log-holes.ts`), epoch ms of the closing. Not pending and without index
+ * keys, so the stream filter and the indexes never see it.
+ */
+export const VOIDED_AT = 'voided_at';
+
+/** Whether a log item is a void rather than an event. */
+export function isVoid(item: Record<string, unknown>): boolean {
+  return item[VOIDED_AT] !== undefined;
 }
 
 /** The item written for a new event, in its account's log. */
@@ -84,6 +98,7 @@ export function eventItem(event: NewEvent): EventItem {
     deliveries: [],
     ...(event.expiresAt === undefined ? {} : { expires_at: event.expiresAt }),
     ...(event.webhookStatus === 'skipped' ? { skipped_org: keys.eventIndexKey(event) } : {}),
+    ...(event.ticketedAt === undefined ? {} : { rt: event.ticketedAt }),
   };
 }
 
@@ -183,6 +198,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     deliveries: toAttempts(event.deliveries),
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
+    ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
   };
 }
 

@@ -1,11 +1,12 @@
 /**
  * The event store's roles (`EventLog`, `DeliveryLedger`, `EventQueries`, `EventUpkeep`) on the single events
  * table, one class. This file holds the event's own reads and the writes of its delivery (lease, attempt,
- * settle); the other parts are bound from their own files: the log's id claims (`claims.ts`) and events
- * by sequence (`account-log.ts`), the order gate's read (`log-entries.ts`), the listing (`listing.ts`) and a
- * delivery summary's attempts (`recent-attempts.ts`), the sparse status indexes and new cycles
- * (`status-indexes.ts`), a recovery's walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`)
- * and the upgrade of events stored before logs (`legacy.ts`), reading through `index-reads.ts`.
+ * settle); the other parts are bound from their own files: the log's id claims (`claims.ts`), events by
+ * sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
+ * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
+ * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
+ * walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
+ * before logs (`legacy.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,12 +16,13 @@ import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
 import type { DeliveryLedger, EventLog, EventQueries, EventReadOptions, EventUpkeep } from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
-import { claimId, getClaim, moveClaim } from './claims';
+import { claimId, getClaim, moveClaim, readClaims } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
 import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { legacyEvents, moveToLog } from './legacy';
 import { listEvents } from './listing';
 import { readLogEntries } from './log-entries';
+import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from './log-head';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
@@ -57,6 +59,19 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
   readonly moveClaim: EventLog['moveClaim'] = (owner, claim) => moveClaim(this.table, owner, claim);
   readonly insertEvent: EventLog['insertEvent'] = (event) => insertEvent(this.table, event);
   readonly readLog: EventLog['readLog'] = (orgId, account, read) => readLog(this.table, orgId, account, read);
+  readonly readClaims: EventLog['readClaims'] = (ids) => readClaims(this.table, ids);
+
+  // The log's numbering (`EventLog`) and its holes closed (`LogHoles`, the delivery side's too).
+  readonly readTail: EventLog['readTail'] = (orgId, account, options) =>
+    readTail(this.table, orgId, account, options);
+  readonly takeTicket: EventLog['takeTicket'] = (orgId, account, count, at) =>
+    takeTicket(this.table, orgId, account, count, at);
+  readonly takeTicketAbove: EventLog['takeTicketAbove'] = (orgId, account, count, at, above) =>
+    takeTicketAbove(this.table, orgId, account, count, at, above);
+  readonly leaveHot: EventLog['leaveHot'] = (orgId, account, head) =>
+    leaveHot(this.table, orgId, account, head);
+  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
+    voidSequence(this.table, orgId, account, sequence, at);
 
   // The delivery state (`DeliveryLedger`), beyond this file's writes.
   readonly readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>

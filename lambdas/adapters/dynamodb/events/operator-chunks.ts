@@ -50,7 +50,8 @@ export async function pageEventIdsByStatus(
 
 /**
  * Deletes the next chunk of `account`'s events of the organization with their id claims: first its log
- * (one Query of its partition, at most {@link ERASE_CHUNK} items; what is deleted is gone, so each call
+ * (one Query of its partition, at most {@link ERASE_CHUNK} items, its head and voids included; what is
+ * deleted is gone, so each call
  * starts again at its front), then, once the log is empty, its events stored before account logs (the
  * unsharded `by-org` partition, at most {@link ERASE_CHUNK} entries examined from `cursor`); at most two
  * bounded reads per call, deleted in batches of 25.
@@ -98,8 +99,10 @@ async function eraseFound(
       Limit: ERASE_CHUNK,
     }),
   );
-  // A log item goes with its id's claim (which names the account); an old-layout item is its own claim.
+  // A log item goes with its id's claim (which names the account); an old-layout item is its own claim;
+  // the log's head and its voids have no id (no index key) and go alone.
   const doomed = (out.Items ?? []).flatMap((item) => {
+    if (item.gsi1sk === undefined) return [{ pk: String(item.pk), sk: String(item.sk) }];
     const ref = refOfItem({ ...item, account }, orgId);
     const at = keys.eventAt(ref);
     return ref.sequence === undefined ? [at] : [at, keys.event(ref.id)];

@@ -26,6 +26,9 @@ const CLAIM_ITEM_KB = 0.15;
 const SIG_BYTES = 4 + 32;
 /** What `latestSequence` reads: the last log item's keys only (projection `sk`), billed on the item read. */
 const KEY_READ_KB = 1;
+/** A log's head (`hi`, `at`) or a void (`voided_at`): keys and a number, a few dozen bytes. */
+const HEAD_ITEM_KB = 0.1;
+const VOID_ITEM_KB = 0.1;
 
 /** Sizes of event items as the adapter stores them; the compressed body is computed once per event. */
 export class EventItemSizes {
@@ -97,6 +100,29 @@ export function eventStoreCharges(
       sizeKb: KEY_READ_KB,
       consistent: options?.consistent ?? false,
     }),
+    // The tail read returns one item: the head (while hot) or the last event, billed like `latestSequence`.
+    readTail: (orgId, account, options) => ({
+      kind: 'query',
+      key: keys.log(orgId, account),
+      sizeKb: KEY_READ_KB,
+      consistent: options?.consistent ?? false,
+    }),
+    // A ticket is one UpdateItem of the head, in the log's partition (a lagging head's lift, rare, is not
+    // charged); leaving deletes it; a void is a small conditional write in the log's partition.
+    takeTicket: (orgId, account) => ({ kind: 'write', key: keys.log(orgId, account), sizeKb: HEAD_ITEM_KB }),
+    takeTicketAbove: (orgId, account) => ({
+      kind: 'write',
+      key: keys.log(orgId, account),
+      sizeKb: HEAD_ITEM_KB,
+    }),
+    leaveHot: (orgId, account) => ({ kind: 'write', key: keys.log(orgId, account), sizeKb: HEAD_ITEM_KB }),
+    voidSequence: (orgId, account) => ({
+      kind: 'write',
+      key: keys.log(orgId, account),
+      sizeKb: VOID_ITEM_KB,
+    }),
+    // One BatchGetItem, eventually consistent: each claim read at its own key.
+    readClaims: (ids) => ids.map((id) => ({ kind: 'read', key: keys.event(id).pk, sizeKb: CLAIM_ITEM_KB })),
     claimId: (claim) => ({ kind: 'write', key: keys.event(claim.id).pk, sizeKb: CLAIM_ITEM_KB }),
     moveClaim: (_owner, claim) => ({ kind: 'write', key: keys.event(claim.id).pk, sizeKb: CLAIM_ITEM_KB }),
     readClaim: (id) => ({ kind: 'read', key: keys.event(id).pk, sizeKb: CLAIM_ITEM_KB }),
@@ -133,7 +159,7 @@ export function eventStoreCharges(
       after: (page, orgId, account) => ({
         kind: 'query',
         key: keys.log(orgId, account),
-        sizeKb: page.events.reduce((kb, event) => kb + sizes.kb(event), 0),
+        sizeKb: page.events.reduce((kb, event) => kb + sizes.kb(event), 0) + page.voids.length * VOID_ITEM_KB,
         consistent: true,
       }),
     },
@@ -148,7 +174,9 @@ export function eventStoreCharges(
       after: (entries, orgId, account) => ({
         kind: 'query',
         key: keys.log(orgId, account),
-        sizeKb: entries.reduce((kb, entry) => kb + sizes.kb(lookup(entry.id)), 0),
+        sizeKb:
+          entries.entries.reduce((kb, entry) => kb + sizes.kb(lookup(entry.id)), 0) +
+          entries.voids.length * VOID_ITEM_KB,
         consistent: true,
       }),
     },

@@ -16,6 +16,7 @@ import type { EventRecord } from '#domain/model';
 import type { DirectoryStore, EventLog } from '#domain/ports';
 import { DynamoClient, type DynamoClientOptions } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
+import { PUBLISH_SDK_RETRY } from '../aws/dynamodb/sdk-retry';
 import { DynamoTable, type TableConfig } from '../aws/dynamodb/table';
 import { StandardQueue } from '../aws/sqs/standard-queue';
 import type { Latency } from '../engine/random';
@@ -144,6 +145,8 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
     ports(role) {
       const client = new DynamoClient(engine, table, {
         meter: dynamo,
+        // The publish path's client retries as `createPublishDocumentClient` configures it.
+        ...(role === 'api' ? { retry: PUBLISH_SDK_RETRY } : {}),
         ...(options.dynamoLatency === undefined ? {} : { latency: options.dynamoLatency }),
       });
       return {

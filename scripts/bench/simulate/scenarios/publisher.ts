@@ -1,12 +1,14 @@
 /**
  * Publishing as deployed, in virtual time: `POST /events` runs Herald's real `recordEvent` (validation, the
- * account read, the sequence read, the id's claim, the event's conditional put at its sequence) in a pool
+ * account read, the log's tail read, the id's claim, the event's conditional put at its sequence, a ticket
+ * when the log is hot), and `POST /events/batch` its `recordEvents`, in a pool
  * of Lambda environments, each with its own SDK client (its own retry quota), over the metered ports. A
  * client whose publish fails (throttled after the SDK's retries, or busy) sends the same id again after a
  * back-off, as Herald's client library advises. The table's stream feeds the forwarder (`forwarder.ts`).
  */
 import type { PublishInput } from '#domain/event-input';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
+import { recordEvents } from '#use-cases/events/record-events';
 import type { Scheduler } from '../engine/scheduler';
 import type { Deployment } from './deployment';
 
@@ -85,6 +87,41 @@ export class Publisher {
     return false;
   }
 
+  /**
+   * Publishes `inputs` (at most a batch's 100, each with its `id`) in one `POST /events/batch` through the
+   * real `recordEvents`, sending the entries refused for now (busy, throttled) again with the same ids
+   * after a back-off; resolves how many were stored (a resend's duplicate answer counts as stored).
+   */
+  async publishBatch(inputs: readonly (PublishInput & { readonly id: string })[]): Promise<number> {
+    this.stats.requested += inputs.length;
+    const attempts = this.options.attempts ?? 5;
+    let pending = inputs;
+    let stored = 0;
+    for (let attempt = 0; attempt < attempts && pending.length > 0; attempt++) {
+      if (attempt === 1) this.stats.resent += pending.length;
+      if (attempt > 0) await this.engine.sleep((this.options.backoffMs ?? 200) * 2 ** (attempt - 1));
+      const deps = this.idle.pop() ?? this.newEnvironment();
+      try {
+        if (this.options.apiOverheadMs) await this.engine.sleep(this.options.apiOverheadMs);
+        const results = await recordEvents(deps, pending);
+        const again = pending.filter((_, k) => {
+          const result = results[k];
+          if (result === undefined || !('error' in result)) return false;
+          const name = result.error instanceof Error ? result.error.name : 'unknown';
+          this.stats.failedSends.set(name, (this.stats.failedSends.get(name) ?? 0) + 1);
+          return true;
+        });
+        stored += pending.length - again.length;
+        pending = again;
+      } finally {
+        this.idle.push(deps);
+      }
+    }
+    this.stats.stored += stored;
+    this.stats.abandoned += pending.length;
+    return stored;
+  }
+
   /** Module init of the publish function: its clients, and its cached retention setting. */
   private newEnvironment(): RecordEventDeps {
     this.stats.environments++;
@@ -96,7 +133,6 @@ export class Publisher {
       retentionDays: settingsRetention(ports.directory),
       now: () => new Date(this.engine.now()),
       sleep: (ms) => this.engine.sleep(ms),
-      random: () => this.engine.random.float(),
       newOwner: () => `owner-${++this.owners}`,
     };
   }

@@ -6,6 +6,7 @@
  * client, a retry costing 5 (throttling) or 14 (other) tokens, a success refunding the cost of its last
  * retry (or 1 token when it needed none). Without tokens the error is thrown at once.
  */
+import { PUBLISH_WRITE_RETRIES } from '#config/limits';
 import type { Random } from '../../engine/random';
 
 /** The strategy's constants. */
@@ -30,6 +31,18 @@ export const DYNAMODB_SDK_RETRY: RetryPolicy = {
   throttlingCost: 5,
   transientCost: 14,
   noRetryIncrement: 1,
+};
+
+/**
+ * The publish path's client (`lambdas/adapters/dynamodb/hot-log-retries.ts`): the same quota and costs,
+ * {@link PUBLISH_WRITE_RETRIES}' attempts and short jittered waits, for throttles and other errors alike.
+ */
+export const PUBLISH_SDK_RETRY: RetryPolicy = {
+  ...DYNAMODB_SDK_RETRY,
+  maxAttempts: PUBLISH_WRITE_RETRIES.attempts,
+  baseDelayMs: PUBLISH_WRITE_RETRIES.firstMs,
+  throttlingBaseDelayMs: PUBLISH_WRITE_RETRIES.firstMs,
+  maxBackoffMs: PUBLISH_WRITE_RETRIES.capMs,
 };
 
 /** Kinds of retryable error. */

@@ -1,0 +1,188 @@
+/**
+ * `herald publish --file events.ndjson`: a file of events (one JSON object a line, as the body of
+ * `POST /events`) published through `POST /events/batch`, 100 lines a request, in the file's order, so the
+ * lines of one account take their sequences in that order. Resumable: before anything is sent, the id of
+ * every line (its own, or a new UUID v7) is written to `<file>.herald-progress`, and each batch's results
+ * are appended to it as they come back; a run on the same file goes on from there, sending the lines
+ * without a final result again with the same ids, so nothing is stored twice.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { PUBLISH_BATCH_LIMIT } from '#config/limits';
+import { uuidv7 } from '#domain/ids';
+import type { ApiCall } from './api-client';
+import { UsageError } from './flags';
+import { type Progress, progressReporter } from './publish-progress';
+
+/** What became of one line, as the progress file keeps it. */
+interface LineResult {
+  readonly line: number;
+  readonly status: number;
+  readonly sequence?: number;
+  /** Why a refused line was refused (the problem's detail and fields). */
+  readonly problem?: string;
+}
+
+/** One entry of a batch answer (`PublishBatchResult` in the OpenAPI document). */
+type BatchResult =
+  | { status: 200 | 201; event: { sequence: number | null } }
+  | { status: number; problem: { detail: string; invalid_params?: { name: string; reason: string }[] } };
+
+/** What the command prints. */
+export interface PublishFileSummary {
+  readonly file: string;
+  readonly lines: number;
+  /** Lines stored (by this run or an earlier one on the file). */
+  readonly stored: number;
+  /** Lines whose id was published before with the same content. */
+  readonly duplicate: number;
+  /** Lines refused for their content (4xx): fix them in a new file. */
+  readonly refused: readonly LineResult[];
+  /** Lines not stored this time (5xx: busy, or a failure): run the same command again. */
+  readonly unsent: readonly LineResult[];
+}
+
+/** A line's result that another send cannot change: stored, a duplicate, or refused for its content. */
+const isFinal = (status: number) => status < 500;
+
+/**
+ * Publishes the file's lines (blank lines are skipped, and counted by their line numbers), resuming from
+ * its progress file, and answers the summary: lines stored now or by an earlier run, duplicates (the id
+ * was published before), and refused lines with their line number and problem.
+ */
+export async function publishFile(
+  call: ApiCall,
+  file: string,
+  stderr: Progress,
+): Promise<PublishFileSummary> {
+  const text = readText(file);
+  const lines = text.split('\n');
+  const progressFile = `${file}.herald-progress`;
+  const hash = createHash('sha256').update(text).digest('hex');
+  const state = loadProgress(progressFile, hash) ?? startProgress(progressFile, hash, lines);
+  const entries: { line: number; body: unknown; refused?: string }[] = [];
+  for (const [index, raw] of lines.entries()) {
+    if (raw.trim() === '' || state.results.has(index + 1)) continue;
+    const line = index + 1;
+    try {
+      const body: unknown = JSON.parse(raw);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not an object');
+      entries.push({ line, body: { ...body, id: state.ids.get(line) } });
+    } catch {
+      entries.push({ line, body: undefined, refused: 'not a JSON object' });
+    }
+  }
+  const report = progressReporter(stderr, state.total, state.results);
+  const unsent: LineResult[] = [];
+  const log = openSync(progressFile, 'a');
+  try {
+    const record = (results: readonly LineResult[]) => {
+      writeSync(log, `${JSON.stringify({ results })}\n`);
+      fsyncSync(log);
+      for (const result of results) state.results.set(result.line, result);
+      report.update();
+    };
+    record(
+      entries
+        .filter((entry) => entry.refused)
+        .map((entry) => ({ line: entry.line, status: 400, problem: `line ${entry.line}: ${entry.refused}` })),
+    );
+    const sendable = entries.filter((entry) => !entry.refused);
+    for (let start = 0; start < sendable.length; start += PUBLISH_BATCH_LIMIT) {
+      const batch = sendable.slice(start, start + PUBLISH_BATCH_LIMIT);
+      const answer = await call('POST', '/events/batch', { events: batch.map((entry) => entry.body) });
+      const results = (answer.body as { results: BatchResult[] }).results;
+      const answered = batch.map((entry, k) => lineResult(entry.line, results[k]));
+      // Lines answered 5xx (a publish of the same id under way, a failure): sent again by the next run.
+      unsent.push(...answered.filter((result) => !isFinal(result.status)));
+      record(answered.filter((result) => isFinal(result.status)));
+    }
+  } finally {
+    closeSync(log);
+    report.done();
+  }
+  const all = [...state.results.values()];
+  return {
+    file,
+    lines: state.total,
+    stored: all.filter((result) => result.status === 201).length,
+    duplicate: all.filter((result) => result.status === 200).length,
+    refused: all.filter((result) => result.status >= 300).sort((a, b) => a.line - b.line),
+    unsent,
+  };
+}
+
+function lineResult(line: number, result: BatchResult | undefined): LineResult {
+  if (result === undefined) return { line, status: 500, problem: 'no result for this line' };
+  if ('event' in result) return { line, status: result.status, sequence: result.event.sequence ?? 0 };
+  const fields = (result.problem.invalid_params ?? []).map((param) => `${param.name}: ${param.reason}`);
+  return {
+    line,
+    status: result.status,
+    problem: fields.length > 0 ? fields.join('; ') : result.problem.detail,
+  };
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--file ${file} cannot be read (${(error as NodeJS.ErrnoException).code}).`);
+  }
+}
+
+/** The ids of the file's lines and the results known so far. */
+interface ProgressState {
+  readonly total: number;
+  readonly ids: Map<number, string>;
+  readonly results: Map<number, LineResult>;
+}
+
+/** Writes every line's id before anything is sent (synced to disk), so a resumed run sends the same ids. */
+function startProgress(progressFile: string, hash: string, lines: readonly string[]): ProgressState {
+  const ids = new Map<number, string>();
+  for (const [index, raw] of lines.entries()) {
+    if (raw.trim() === '') continue;
+    let given: unknown;
+    try {
+      given = (JSON.parse(raw) as { id?: unknown }).id;
+    } catch {
+      // An unreadable line is refused without an id.
+    }
+    ids.set(index + 1, typeof given === 'string' ? given : uuidv7(Date.now()));
+  }
+  const total = ids.size;
+  const out = openSync(progressFile, 'w');
+  writeSync(out, `${JSON.stringify({ sha256: hash, lines: total, ids: Object.fromEntries(ids) })}\n`);
+  fsyncSync(out);
+  closeSync(out);
+  return { total, ids, results: new Map() };
+}
+
+/** The progress of an earlier run on the same file; undefined when there is none. */
+function loadProgress(progressFile: string, hash: string): ProgressState | undefined {
+  if (!existsSync(progressFile)) return undefined;
+  const [header, ...rest] = readFileSync(progressFile, 'utf8').split('\n');
+  const start = JSON.parse(header ?? '{}') as {
+    sha256?: string;
+    lines?: number;
+    ids?: Record<string, string>;
+  };
+  if (start.sha256 !== hash) {
+    throw new UsageError(
+      `${progressFile} belongs to another version of the file: remove it to publish this one from the start.`,
+    );
+  }
+  const results = new Map<number, LineResult>();
+  for (const raw of rest) {
+    // A line cut short by an interruption holds nothing that was not also sent again.
+    try {
+      for (const result of (JSON.parse(raw) as { results: LineResult[] }).results)
+        results.set(result.line, result);
+    } catch {
+      // Its lines are sent again.
+    }
+  }
+  const ids = new Map(Object.entries(start.ids ?? {}).map(([line, id]) => [Number(line), id]));
+  return { total: start.lines ?? ids.size, ids, results };
+}

@@ -1,0 +1,138 @@
+/**
+ * `POST /events/batch` end to end, SigV4-signed through the local API Gateway: one invalid entry refuses
+ * only itself, a batch sent twice stores each event once, and batch and single publishers racing on one
+ * account leave its sequences 1..N with no gap and no duplicate, which the feed returns in order.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { testIban } from '../support/delivery-queue-helpers';
+import { expectProblem } from '../support/e2e-http';
+import { DE, TRANSFER, UNREGISTERED } from '../support/events-api-fixture';
+import { useOperatorFixture } from '../support/operator-fixture';
+
+const op = useOperatorFixture();
+
+interface Result {
+  status: number;
+  event?: { id: string; sequence: number; account: string };
+  problem?: { status: number; detail: string; invalid_params?: { name: string; reason: string }[] };
+}
+
+const batch = async (events: unknown[]) => {
+  const response = await op.api.call('/events/batch', {
+    method: 'POST',
+    body: { events },
+    sign: op.operator,
+  });
+  expect(response.status, response.text).toBe(200);
+  return (response.body as { results: Result[] }).results;
+};
+
+/** A new account of organization A, without a webhook URL (its events are recorded, not delivered). */
+async function newAccount(): Promise<string> {
+  const iban = testIban();
+  const put = await op.admin('PUT', `/admin/accounts/${iban}`, { org: op.fixture.orgA.orgId });
+  expect(put.status, put.text).toBeLessThan(300);
+  return iban;
+}
+
+/** Every event of the account's feed, following `Link: next`. */
+async function feedOf(iban: string): Promise<{ id: string; sequence: number; payload: unknown }[]> {
+  const events: { id: string; sequence: number; payload: unknown }[] = [];
+  let after = 0;
+  for (;;) {
+    const answer = await op.api.call(`/accounts/${iban}/events?after_sequence=${after}`, {
+      key: op.fixture.orgA.apiKey,
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const page = answer.body as { id: string; sequence: number; payload: unknown }[];
+    events.push(...page);
+    const next = /after_sequence=(\d+)[^>]*>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
+    if (next === undefined) return events;
+    after = Number(next);
+  }
+}
+
+describe('POST /events/batch', () => {
+  it('stores the valid entries of a batch with one invalid entry, and names the bad one by index and field', async () => {
+    const iban = await newAccount();
+    const entry = (n: number) => ({ id: randomUUID(), account: iban, type: TRANSFER, payload: { n } });
+    const results = await batch([
+      entry(0),
+      { ...entry(1), payload: 'not an object' },
+      entry(2),
+      { ...entry(3), account: UNREGISTERED },
+      { ...entry(4), colour: 'red' },
+      entry(5),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([201, 400, 201, 422, 400, 201]);
+    expect(results.filter((result) => result.event).map((result) => result.event?.sequence)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(results[1]?.problem?.invalid_params?.[0]?.name).toBe('events[1].payload');
+    expect(results[3]?.problem?.invalid_params?.[0]?.name).toBe('events[3].account');
+    expect(results[4]?.problem?.invalid_params?.[0]?.name).toBe('events[4].colour');
+    expect((await feedOf(iban)).map((event) => event.payload)).toEqual([{ n: 0 }, { n: 2 }, { n: 5 }]);
+    // A body that is no batch is refused whole.
+    const whole = await op.api.call('/events/batch', {
+      method: 'POST',
+      body: { events: [] },
+      sign: op.operator,
+    });
+    expect(expectProblem(whole, 400).invalid_params?.[0]?.name).toBe('events');
+  });
+
+  it('stores each event once when the same batch is sent twice', async () => {
+    const iban = await newAccount();
+    const events = Array.from({ length: 20 }, (_, n) => ({
+      id: randomUUID(),
+      account: iban,
+      type: TRANSFER,
+      payload: { n },
+    }));
+    const first = await batch(events);
+    const again = await batch(events);
+    expect(first.every((result) => result.status === 201)).toBe(true);
+    expect(again.every((result) => result.status === 200)).toBe(true);
+    expect(again.map((result) => result.event)).toEqual(first.map((result) => result.event));
+    const feed = await feedOf(iban);
+    expect(feed.map((event) => event.id)).toEqual(events.map((event) => event.id));
+  });
+
+  it('leaves sequences 1..N with no gap and no duplicate under 8 batch and 8 single publishers of one account, the feed in order', async () => {
+    const iban = await newAccount();
+    const batches = Array.from({ length: 8 }, (_, b) =>
+      Array.from({ length: 25 }, (_, n) => ({
+        id: randomUUID(),
+        account: iban,
+        type: TRANSFER,
+        payload: { b, n },
+      })),
+    );
+    const singles = Array.from({ length: 8 }, (_, s) => ({
+      id: randomUUID(),
+      account: iban,
+      type: TRANSFER,
+      payload: { s },
+    }));
+    const [batched, single] = await Promise.all([
+      Promise.all(batches.map((events) => batch(events))),
+      Promise.all(
+        singles.map((event) => op.api.call('/events', { method: 'POST', body: event, sign: op.operator })),
+      ),
+    ]);
+    for (const response of single) expect(response.status, response.text).toBe(201);
+    const total = 8 * 25 + 8;
+    const feed = await feedOf(iban);
+    expect(feed.map((event) => event.sequence)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(new Set(feed.map((event) => event.id)).size).toBe(total);
+    // Each batch's events in its order (consecutive but where a racing publish took its first sequence).
+    for (const results of batched) {
+      const sequences = results.map((result) => result.event?.sequence ?? 0);
+      expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+      expect(results.every((result) => result.status === 201)).toBe(true);
+    }
+    // A DE event published singly meanwhile is not in this account's log.
+    expect(feed.some((event) => (event as { account?: string }).account === DE)).toBe(false);
+  });
+});
