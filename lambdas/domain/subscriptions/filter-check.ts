@@ -13,8 +13,8 @@ import {
 } from '#config/limits';
 import type { InvalidParam } from '#domain/errors';
 import { childPointer } from '#domain/event-types/schema-walk';
-import { compareDecimals, type Decimal, decimalOfNumber, parseDecimal, significantDigits } from './decimal';
-import { type Filter, MATCHER_KEYWORDS, NUMERIC_OPERATORS, type NumericOperator, OR } from './filter-model';
+import { type Filter, MATCHER_KEYWORDS, OR } from './filter-model';
+import { numericConditionProblems } from './numeric-check';
 
 /** What a check found: the filter, typed, or its problems. */
 export type FilterCheck =
@@ -27,12 +27,7 @@ export type FilterCheck =
       readonly omitted: number;
     };
 
-/** Significant digits a JSON number keeps exactly whatever its magnitude (a double holds 15 to 17). */
-const EXACT_NUMBER_DIGITS = 15;
-
 const MATCHERS = MATCHER_KEYWORDS.join(', ');
-const LOWER: ReadonlySet<NumericOperator> = new Set(['>', '>=']);
-const UPPER: ReadonlySet<NumericOperator> = new Set(['<', '<=']);
 
 /** What one walk of a filter collects. */
 interface Walk {
@@ -178,7 +173,7 @@ function checkMatcher(matcher: Readonly<Record<string, unknown>>, path: string, 
       if (typeof operand !== 'boolean') walk.problems.push({ name: at, reason: 'must be true or false' });
       return;
     case 'numeric':
-      checkNumeric(operand, at, walk);
+      walk.problems.push(...numericConditionProblems(operand, at));
       return;
     case 'anything-but':
       checkAnythingBut(operand, at, walk);
@@ -226,63 +221,6 @@ function checkAnythingBut(operand: unknown, path: string, walk: Walk): void {
       'must be a string, a number, a non-empty list of strings and numbers, {"prefix": "…"} or {"suffix": "…"}',
     );
   }
-}
-
-function checkNumeric(condition: unknown, path: string, walk: Walk): void {
-  const problem = (at: string, reason: string) => walk.problems.push({ name: at, reason });
-  if (!Array.isArray(condition) || (condition.length !== 2 && condition.length !== 4)) {
-    problem(path, 'must be one comparison such as [">", 0] or a range such as [">", 0, "<=", "100.00"]');
-    return;
-  }
-  const before = walk.problems.length;
-  const comparisons: { operator: NumericOperator; bound: Decimal }[] = [];
-  for (let index = 0; index < condition.length; index += 2) {
-    const operator = operatorOf(condition[index]);
-    if (operator === undefined) {
-      problem(childPointer(path, String(index)), `must be one of ${NUMERIC_OPERATORS.join(', ')}`);
-    }
-    const bound = operandOf(condition[index + 1], childPointer(path, String(index + 1)), walk);
-    if (operator !== undefined && bound !== undefined) comparisons.push({ operator, bound });
-  }
-  const [first, second] = comparisons;
-  if (walk.problems.length > before || first === undefined || second === undefined) return;
-  const lower = LOWER.has(first.operator) ? first : second;
-  const upper = lower === first ? second : first;
-  if (!LOWER.has(lower.operator) || !UPPER.has(upper.operator)) {
-    problem(path, 'must be a lower bound (> or >=) and an upper bound (< or <=): = stands alone');
-    return;
-  }
-  const order = compareDecimals(lower.bound, upper.bound);
-  if (order > 0 || (order === 0 && (lower.operator === '>' || upper.operator === '<'))) {
-    problem(path, 'can never match: no number lies between its lower and upper bounds');
-  }
-}
-
-function operatorOf(value: unknown): NumericOperator | undefined {
-  return NUMERIC_OPERATORS.find((operator) => operator === value);
-}
-
-function operandOf(value: unknown, path: string, walk: Walk): Decimal | undefined {
-  const reason = (text: string) => {
-    walk.problems.push({ name: path, reason: text });
-    return undefined;
-  };
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    if (significantDigits(value) > EXACT_NUMBER_DIGITS) {
-      return reason(
-        `has more than ${EXACT_NUMBER_DIGITS} significant digits, which a JSON number may not carry exactly: write it as a decimal string`,
-      );
-    }
-    return decimalOfNumber(value);
-  }
-  const decimal =
-    typeof value === 'string' && value.length <= MAX_FILTER_STRING_LENGTH ? parseDecimal(value) : undefined;
-  return (
-    decimal ??
-    reason(
-      `must be a number or a decimal string such as "1000.00" (digits, optionally a point and decimals, optionally a leading minus; at most ${MAX_FILTER_STRING_LENGTH} characters)`,
-    )
-  );
 }
 
 function checkLength(text: string, path: string, walk: Walk): void {

@@ -1,8 +1,10 @@
 /**
  * Evaluating a filter on a payload: a walk of the filter's data beside the payload's, with no code made
- * from either (no `eval`, no regular expression built from a filter). Each comparison pairs one node of the
- * filter with one node of the payload, and each pair is met at most once, so the work is bounded by the
- * filter's size times the payload's. The meaning of each construct is `docs/subscriptions.md`'s.
+ * from either (no `eval`, no regular expression built from a filter). Each step pairs a node of the filter
+ * with a node of the payload (or with a field the payload lacks), and a walk meets each such pair at most
+ * once, so it takes at most two steps per pair of a filter node and a payload node: the work is bounded by
+ * the filter's size times the payload's, whatever their shapes. The meaning of each construct is
+ * `docs/subscriptions.md`'s.
  */
 import { compareDecimals, type Decimal, decimalOfNumber, parseDecimal } from './decimal';
 import type {
@@ -22,7 +24,7 @@ const uncounted: StepCounter = () => {};
 
 /**
  * Whether `payload` (JSON data: objects, arrays, strings, finite numbers, booleans, null) matches a filter
- * that {@link checkFilter} accepted. `onStep` is told of each step of the evaluation.
+ * that `checkFilter` accepted. `onStep` is told of each step of the evaluation.
  */
 export function matches(filter: Filter, payload: unknown, onStep: StepCounter = uncounted): boolean {
   return matchPattern(filter, payload, onStep);

@@ -52,8 +52,8 @@ describe('parseDecimal', () => {
   });
 
   it('reads a run of zeros then a digit in one pass (no backtracking pattern)', () => {
-    const text = `1.${'0'.repeat(200_000)}1`;
-    expect(parseDecimal(text)?.fraction).toHaveLength(200_001);
+    const text = `1.${'0'.repeat(100_000)}1`;
+    expect(parseDecimal(text)?.fraction).toHaveLength(100_001);
   });
 });
 

@@ -10,7 +10,7 @@ import { checkFilter } from '#domain/subscriptions/filter-check';
 import { matches } from '#domain/subscriptions/filter-match';
 import type { Filter, NumericOperator } from '#domain/subscriptions/filter-model';
 import { accepted } from './accepted-filter';
-import { oracleCompare, shortDecimal } from './decimal-oracle';
+import { decimalText, oracleCompare, shortDecimal } from './decimal-oracle';
 
 /** Steps one evaluation takes, and its answer. */
 function stepsOf(filter: Filter, payload: unknown): { matched: boolean; steps: number } {
@@ -64,11 +64,17 @@ function exactSpecOf(value: unknown): unknown {
 const operator = fc.constantFrom<NumericOperator>('=', '<', '<=', '>', '>=');
 const lower = fc.constantFrom<NumericOperator>('>', '>=');
 const upper = fc.constantFrom<NumericOperator>('<', '<=');
-/** A bound as the oracle reads it, and as the filter writes it: the text, or the number it denotes. */
-const bound = fc.tuple(shortDecimal, fc.boolean()).map(([written, asNumber]) => ({
-  written,
-  operand: asNumber ? Number(written) : written,
-}));
+/**
+ * A bound as the oracle reads it, and as the filter writes it: a text, or the number it denotes when it has
+ * at most 15 significant digits.
+ */
+const bound = fc.oneof(
+  fc.tuple(shortDecimal, fc.boolean()).map(([written, asNumber]) => ({
+    written,
+    operand: asNumber ? Number(written) : written,
+  })),
+  decimalText.map((written) => ({ written, operand: written })),
+);
 
 const alternative = fc.oneof(
   scalar.filter((value) => typeof value !== 'number' || Number.isFinite(value)),
@@ -148,12 +154,18 @@ describe('matches, on generated filters and payloads', () => {
             ],
       ),
     );
-    const amount = fc.tuple(shortDecimal, fc.boolean()).map(([written, asNumber]) => ({
-      written,
-      value: asNumber ? Number(written) : written,
-    }));
+    const free = bound.map(({ written, operand }) => ({ written, value: operand }));
+    /** An amount at a bound, or a digit beyond its precision away from it: where a float would round. */
+    const near = (bounds: readonly { b: { written: string } }[]) =>
+      fc
+        .tuple(fc.constantFrom(...bounds), fc.constantFrom('0', '000000000000000001', '999999999999999999'))
+        .map(([{ b }, digits]) => {
+          const written = `${b.written}${b.written.includes('.') ? '' : '.'}${digits}`;
+          return { written, value: written };
+        });
+    const cases = comparisons.chain((range) => fc.tuple(fc.constant(range), fc.oneof(free, near(range))));
     fc.assert(
-      fc.property(comparisons, amount, (range, { written, value }) => {
+      fc.property(cases, ([range, { written, value }]) => {
         const numeric = range.flatMap(({ op, b }) => [op, b.operand]);
         const check = checkFilter({ amount: [{ numeric }] });
         const holds = (op: NumericOperator, order: number) =>
