@@ -3,6 +3,7 @@
  * wing asks {@link matchesEvent} of each stored event and each enabled endpoint; the API checks a
  * subscription's parts when it is saved ({@link eventTypesProblems}, `checkFilter`).
  */
+import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
 import type { InvalidParam } from '#domain/errors';
 import { isEventType, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { childPointer } from '#domain/event-types/schema-walk';
@@ -38,8 +39,8 @@ export function matchesEvent(
  * What is wrong with a subscription's list of event types, each problem at its index
  * (`event_types/1`): an empty list (it would subscribe to nothing), a name that is no type name, one the
  * catalog does not have (`isCatalogType` says; an unknown name is quoted, a type name being no personal
- * data), or one listed twice. None when it may be saved. The list's length is bounded by the last two
- * rules, and the request's size.
+ * data), or one listed twice: at most {@link MAX_VIOLATIONS_REPORTED}, none when it may be saved. A
+ * list that passes is no longer than the catalog.
  */
 export function eventTypesProblems(
   names: readonly string[],
@@ -69,5 +70,5 @@ export function eventTypesProblems(
     } else if (seen.has(type)) problems.push({ name: at, reason: `${type} is listed twice` });
     seen.add(type);
   });
-  return problems;
+  return problems.slice(0, MAX_VIOLATIONS_REPORTED);
 }

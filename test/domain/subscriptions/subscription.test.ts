@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { checkFilter } from '#domain/subscriptions/filter-check';
 import { eventTypesProblems, matchesEvent, type Subscription } from '#domain/subscriptions/subscription';
@@ -139,6 +140,11 @@ describe('eventTypesProblems', () => {
       },
       { name: 'event_types/3', reason: 'credit_received is listed twice' },
     ]);
+  });
+
+  it(`lists at most ${MAX_VIOLATIONS_REPORTED} problems`, () => {
+    const unknown = Array.from({ length: 30 }, (_, i) => `unknown_${i}`);
+    expect(eventTypesProblems(unknown, isCatalogType)).toHaveLength(MAX_VIOLATIONS_REPORTED);
   });
 
   it('refuses an empty list, which would subscribe to nothing', () => {
