@@ -242,3 +242,26 @@ export const MAX_EVENT_TYPE_DESCRIPTION_LENGTH = 2_000;
 
 /** Longest one-line summary of an example, in characters. */
 export const MAX_EVENT_TYPE_EXAMPLE_SUMMARY_LENGTH = 200;
+
+/**
+ * Largest payload filter of a subscription, in UTF-8 bytes of its JSON. Every delivery evaluates the
+ * filters of the account's endpoints, and the account's items carry them, so they stay small: the
+ * receivers' uses need a few hundred bytes.
+ */
+export const MAX_FILTER_BYTES = 4_096;
+
+/**
+ * Deepest nesting of a filter's patterns, the filter itself being the first: `{"creditor": {"iban": […]}}`
+ * has two, and each `$or` branch adds one. The built-in payloads nest objects two deep.
+ */
+export const MAX_FILTER_DEPTH = 5;
+
+/**
+ * Most alternatives in all of a filter's lists (each value or matcher of a field's list counts one; an
+ * `anything-but` list counts one per value): evaluating a filter costs at most this many comparisons per
+ * value of the payload.
+ */
+export const MAX_FILTER_ALTERNATIVES = 100;
+
+/** Longest string in a filter, in characters: a field name, a value, a prefix, a decimal operand. */
+export const MAX_FILTER_STRING_LENGTH = 256;
