@@ -26,6 +26,7 @@ import {
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
+import { TEST_EVENT_ROUTES, TEST_EVENT_SCHEMAS } from './test-events';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -153,6 +154,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...SERVICE_ROUTES,
       ...EVENT_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...TEST_EVENT_ROUTES,
       ...FEED_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
       ...WEBHOOK_KEY_ROUTES,
@@ -165,6 +167,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         Health: HEALTH,
         ...EVENT_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
+        ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
         ...PORTAL_SCHEMAS,
