@@ -18,18 +18,21 @@ export interface FunctionAccess {
  *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
  *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
  *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
- *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
- *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
- *   the API readers cannot read them;
+ * - `ORG#` items (webhook tokens): read only by the consumer and `sendTestEvent` (each attempt and test
+ *   event signs with the token), `manageSettings` (an organization's own token view and rotation), portal
+ *   sign-in and `administer`; created only by `administer`, updated only by those two (token rotation) and
+ *   by the key writers (the key count); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
  * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
- *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
- *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
- *   the account; the API readers cannot read them;
+ *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
+ *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
+ *   `administer` with the account; the API readers cannot read them;
+ * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
+ *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
+ *   deleted by `administer` with the account;
  * - `LOG#` items: events created only by `publishEvent` (and moved in by `administer`'s upgrade); a log's
  *   head item updated and deleted only by `publishEvent`; a void (a missing sequence closed) created by
  *   the log's readers that may pass it (the feed in `listEvents`, the order gate in `consumer` and
@@ -128,7 +131,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
-        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log.
         Query: ['log'],
@@ -136,6 +139,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
+  },
+  sendTestEvent: {
+    // Reads what an attempt reads; writes only the account's counter of test events.
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets'],
+        UpdateItem: ['testEvents'],
+      },
+    },
   },
   forwarder: {
     // Retention's deletions of log items raise the account's `seq_floor` (a conditional maximum, no read).

@@ -82,6 +82,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     reason:
       "One UpdateItem; with recover_since it redelivers the account's events, as long as API Gateway waits.",
   },
+  sendTestEvent: {
+    memoryMb: 512,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason:
+      'A caller waits on it: two reads, the keys opened, one POST to a receiver (10 s at most) and one write; as long as API Gateway waits.',
+  },
   forwarder: {
     memoryMb: 256,
     timeoutSeconds: 30,

@@ -10,6 +10,7 @@ export const FUNCTIONS = {
   getAccount: 'get-account',
   getDeliveryStats: 'get-delivery-stats',
   enableEndpoint: 'enable-endpoint',
+  sendTestEvent: 'send-test-event',
   manageSettings: 'manage-settings',
   publishEvent: 'publish-event',
   administer: 'administer-herald',

@@ -30,6 +30,8 @@ export const ITEM_PREFIXES = {
   log: 'LOG#',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */
   settings: 'SETTINGS',
+  /** An account's test events of the current minute (`TESTS#<orgId>#<IBAN>`): the rate limit's counter. */
+  testEvents: 'TESTS#',
 } as const;
 
 /**

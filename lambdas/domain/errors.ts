@@ -18,6 +18,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'rate-limited'
   | 'busy';
 
 /** Base class of every error whose message is written for the caller. */
@@ -89,6 +90,23 @@ export class UnprocessableError extends HeraldError {
     super(`${name}: ${reason}`);
     this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
+  }
+}
+
+/**
+ * A request over a limit of its own kind (e.g. an account's test events a minute): refused before doing
+ * anything, answered 429 with `Retry-After`, when the limit lets it through again.
+ */
+export class RateLimitedError extends HeraldError {
+  readonly kind = 'rate-limited';
+
+  /** @param retryAfterSeconds - whole seconds until the limit lets the request through, at least 1 */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'RateLimitedError';
   }
 }
 

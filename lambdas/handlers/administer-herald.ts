@@ -8,10 +8,11 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
+import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import { ADMIN_ROUTES, type AdministeredOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
@@ -83,6 +84,7 @@ const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
 const endpointSecrets = new DynamoEndpointSecretStore(client, env.TABLE_NAME);
+const testEvents = new DynamoTestEventAllowance(client, env.TABLE_NAME);
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
@@ -105,11 +107,12 @@ type Route = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 
 /**
- * How each operator route of `ADMIN_ROUTES` is served: typed to cover exactly its operations, so a route
- * added to the table without a handler here (or one left here after it left the table) does not compile.
- * API Gateway lets only SigV4-signed callers in.
+ * How each operator route of `ADMIN_ROUTES` that `administer` serves (every one naming no other function)
+ * is served: typed to cover exactly those operations, so a route added to the table without a handler
+ * here (or one left here after it left the table) does not compile. API Gateway lets only SigV4-signed
+ * callers in.
  */
-const ROUTES: { readonly [K in AdminOperation]: Route } = {
+const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
   createOrganization: async (event) => {
     const { name } = parseNewOrganization(event);
     const created = await createOrganization(directory, apiKeys, name, undefined, sealer);
@@ -191,6 +194,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
       events: delivery.events,
       now: Date.now,
       removeEndpointSecrets: endpointSecrets.removeSecrets,
+      testEvents,
     };
     const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
@@ -209,7 +213,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
 
 /** The routes by `<METHOD> <resource>`, as API Gateway names the one it invoked. */
 const BY_RESOURCE = new Map<string, Route>(
-  (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map((name) => {
+  (Object.keys(ROUTES) as AdministeredOperation[]).map((name) => {
     const { method, path } = ADMIN_ROUTES[name];
     return [`${method} ${path}`, ROUTES[name]];
   }),

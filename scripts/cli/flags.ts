@@ -17,6 +17,8 @@ export const OPTIONS = {
   'after-sequence': { type: 'string' },
   account: { type: 'string' },
   type: { type: 'string' },
+  version: { type: 'string' },
+  example: { type: 'string' },
   payload: { type: 'string' },
   file: { type: 'string' },
   id: { type: 'string' },

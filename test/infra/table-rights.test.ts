@@ -98,12 +98,21 @@ describe('table rights', () => {
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
-    // Endpoint material (payload keys): only the consumer and the two account writers; no API reader.
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
-    expect(endpoints).toEqual(['manageSettings', 'administer', 'consumer']);
+    expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
+    expect(readsOrgs).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'portalSession', 'consumer']);
+    // The test event sender reads what an attempt reads, and writes its counter only: no account, event,
+    // organization or endpoint write, no delete, no put.
+    expect(prefixes('sendTestEvent', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    expect(prefixes('sendTestEvent', 'dynamodb:UpdateItem')).toEqual(['TESTS#*']);
+    expect(tableStatements('sendTestEvent').flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    const counters = KEYS.filter((key) => prefixes(key).includes('TESTS#*'));
+    expect(counters).toEqual(['sendTestEvent', 'administer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
@@ -158,7 +167,13 @@ describe('table rights', () => {
     expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    // An account's deletion removes its endpoint's material and its counter of test events.
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual([
+      'APIKEY#*',
+      'ACCOUNT#*',
+      'ENDPOINT#*',
+      'TESTS#*',
+    ]);
     // Erasing an account's events: batch deletes of its log items and their id claims only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });

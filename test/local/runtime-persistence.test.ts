@@ -32,6 +32,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     getAccount: unused,
     getDeliveryStats: unused,
     enableEndpoint: unused,
+    sendTestEvent: unused,
     portal: unused,
     portalSession: unused,
     manageSettings: unused,

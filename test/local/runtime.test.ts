@@ -29,6 +29,7 @@ beforeAll(async () => {
     getAccount: notCalled,
     getDeliveryStats: notCalled,
     enableEndpoint: notCalled,
+    sendTestEvent: notCalled,
     portal: notCalled,
     portalSession: notCalled,
     manageSettings: notCalled,

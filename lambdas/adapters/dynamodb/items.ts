@@ -52,6 +52,11 @@ export const keys = {
     ref.sequence === undefined
       ? keys.orgEvents(ref.orgId)
       : keys.orgEventShard(ref.orgId, eventShard(ref.id)),
+  /** An account's counter of test events, one item per organization's account. */
+  testEvents: (orgId: string, iban: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.testEvents}${orgId}#${iban}`,
+    sk: 'TESTS',
+  }),
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */

@@ -30,6 +30,7 @@ import type { OperationObject } from './objects';
 import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK_DOC } from './portal';
+import { SEND_TEST_EVENT } from './test-events';
 import { adminKeyDocs } from './webhook-keys';
 import { WEBHOOK_TOKEN } from './webhooks';
 
@@ -184,6 +185,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   },
   adminEnableEndpoint: ENABLE,
   adminReplayAccount: REPLAY,
+  adminSendTestEvent: SEND_TEST_EVENT,
 };
 
 /** The operator's routes, in the order of {@link ADMIN_ROUTES}. */

@@ -27,6 +27,7 @@ import {
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
+import { TEST_EVENT_ROUTES, TEST_EVENT_SCHEMAS } from './test-events';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -155,6 +156,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_ROUTES,
       ...BATCH_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...TEST_EVENT_ROUTES,
       ...FEED_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
       ...WEBHOOK_KEY_ROUTES,
@@ -168,6 +170,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...EVENT_SCHEMAS,
         ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
+        ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
         ...PORTAL_SCHEMAS,
