@@ -34,6 +34,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     enableEndpoint: unused,
     portal: unused,
     portalSession: unused,
+    eventTypes: unused,
     manageSettings: unused,
     publishEvent: unused,
     administer: unused,

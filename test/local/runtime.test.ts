@@ -31,6 +31,7 @@ beforeAll(async () => {
     enableEndpoint: notCalled,
     portal: notCalled,
     portalSession: notCalled,
+    eventTypes: notCalled,
     manageSettings: notCalled,
     publishEvent: notCalled,
     administer: notCalled,

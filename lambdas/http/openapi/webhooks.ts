@@ -67,17 +67,20 @@ export const TOKEN = text(
   { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
 );
 
+/** The fields of every webhook's body; each type's webhook narrows `type` and `payload`. */
+export const WEBHOOK_FIELDS = {
+  id: EVENT_FIELDS.id,
+  type: EVENT_FIELDS.type,
+  account: EVENT_FIELDS.account,
+  sequence: SEQUENCE,
+  triggered_at: EVENT_FIELDS.triggered_at,
+  payload: anyObject('Event-specific; its layout depends on `type`.'),
+  _links: EVENT_FIELDS._links,
+};
+
 /** The body of every webhook. */
 export const WEBHOOK_PAYLOAD = closed(
-  {
-    id: EVENT_FIELDS.id,
-    type: EVENT_FIELDS.type,
-    account: EVENT_FIELDS.account,
-    sequence: SEQUENCE,
-    triggered_at: EVENT_FIELDS.triggered_at,
-    payload: anyObject('Event-specific; its layout depends on `type`.'),
-    _links: EVENT_FIELDS._links,
-  },
+  WEBHOOK_FIELDS,
   "The body of a webhook: the event's main information, so the receiver needs no API call.",
 );
 /** The replaced token during an overlap; null otherwise. */

@@ -6,9 +6,10 @@
  * a type's head (latest version, deprecation) is trusted for `headTtlMs`, and a type that does not
  * exist is never remembered, so a type registered a moment ago is accepted at once everywhere.
  */
+import { NotFoundError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { type CompiledSchema, compileSchema } from '#domain/event-types/compiled-schema';
-import type { EventTypeDefinition, EventTypeVersion } from '#domain/event-types/model';
+import type { CatalogEntry, EventTypeVersion } from '#domain/event-types/model';
 import {
   type CompiledEventType,
   checkPayload,
@@ -29,12 +30,6 @@ export const CATALOG_HEAD_TTL_MS = 60_000;
  * so the cache holds at most about 12 MB of them however large the catalog.
  */
 export const CATALOG_CACHED_VERSIONS = 100;
-
-/** A type of the catalog, and whether Herald ships it (built-in) or an operator registered it. */
-export interface CatalogEntry {
-  readonly definition: EventTypeDefinition;
-  readonly builtIn: boolean;
-}
 
 /** What {@link EventTypeCatalog.resolve} found. */
 export type Resolution =
@@ -74,6 +69,17 @@ export interface EventTypeCatalog {
   get(type: string): Promise<CatalogEntry | undefined>;
   /** Every type named after `after` (all when absent), by name, each read when the caller takes it. */
   list(after?: string): AsyncIterable<CatalogEntry>;
+}
+
+/**
+ * The type of the catalog named so.
+ *
+ * @throws NotFoundError when the catalog has no such type
+ */
+export async function requireEventType(catalog: EventTypeCatalog, type: string): Promise<CatalogEntry> {
+  const entry = await catalog.get(type);
+  if (entry === undefined) throw new NotFoundError(`The catalog has no event type ${type}.`);
+  return entry;
 }
 
 /** What the catalog reads with. */
