@@ -32,6 +32,7 @@ const READERS: FunctionKey[] = [
   'listAccounts',
   'getAccount',
   'getDeliveryStats',
+  'eventTypes',
 ];
 const API_FUNCTIONS: FunctionKey[] = [
   'health',
@@ -46,6 +47,7 @@ const API_FUNCTIONS: FunctionKey[] = [
   'enableEndpoint',
   'portal',
   'portalSession',
+  'eventTypes',
   'manageSettings',
   'publishEvent',
   'administer',
