@@ -73,6 +73,23 @@ describe('the webhooks of the built-in types', () => {
   );
 });
 
+describe('the built-in payload schemas in the document', () => {
+  it('name each field a condition requires in that condition’s properties, as linters read `required`', () => {
+    const conditions = BUILT_IN_EVENT_TYPES.flatMap((definition) =>
+      definition.versions.flatMap(
+        (version) => (version.schema.allOf ?? []) as { then?: Record<string, unknown> }[],
+      ),
+    );
+    const thens = conditions.flatMap((condition) => (condition.then === undefined ? [] : [condition.then]));
+    expect(thens.some((then) => Array.isArray(then.required))).toBe(true);
+    for (const then of thens) {
+      const declared = Object.keys((then.properties ?? {}) as object);
+      for (const name of (then.required ?? []) as string[])
+        expect(declared, String(then.description)).toContain(name);
+    }
+  });
+});
+
 describe('the webhook of a type with several versions', () => {
   const definition: EventTypeDefinition = {
     type: 'acme.card_settled',
