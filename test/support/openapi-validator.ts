@@ -46,9 +46,7 @@ const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
  * @throws Error when a schema of the document does not compile in Ajv's strict mode (a broken document)
  */
 export function createOpenApiValidator(document: OpenApiDocument): OpenApiValidator {
-  // `required` may name a field its parent declares: the event types' conditions do (`if` a status,
-  // `then` a reason is required), as JSON Schema allows; every other strict check stays on.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addVocabulary(OPENAPI_KEYWORDS);
   for (const [name, schema] of Object.entries(document.components.schemas)) {
