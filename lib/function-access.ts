@@ -39,6 +39,8 @@ export interface FunctionAccess {
  *   `reconciler`), each with an UpdateItem conditioned on no item being there;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
+ * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read by it and by the
+ *   catalog's readers (`eventTypes`);
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
@@ -51,6 +53,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   health: {},
   openapi: {},
   portal: {},
+  // The catalog of event types: the names, heads and versions of the operators' types, nothing else.
+  eventTypes: { table: { items: { GetItem: ['eventTypes'] } } },
   portalSession: {
     table: {
       items: {
@@ -126,11 +130,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets'],
+        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets', 'eventTypes'],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
-        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
-        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
+        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items); an
+        // operator's event type is a head and versions, its name added to the catalog item.
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
         DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log.

@@ -34,6 +34,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     reason:
       'Sign-in and sign-out wait on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
   },
+  eventTypes: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      "Reads the catalog's names and each type's head (GetItem), and the versions it has not kept yet; answers up to about 6 MB; 10 s bounds a stuck call.",
+  },
   listEvents: {
     memoryMb: 512,
     timeoutSeconds: 10,

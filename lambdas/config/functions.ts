@@ -17,6 +17,7 @@ export const FUNCTIONS = {
   openapi: 'get-openapi',
   portal: 'get-portal',
   portalSession: 'portal-session',
+  eventTypes: 'get-event-types',
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',
   reconciler: 'reconcile-dead-letters',

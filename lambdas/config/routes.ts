@@ -82,6 +82,9 @@ export const ADMIN_ROUTES = {
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
   adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
   adminSendTestEvent: { method: 'POST', path: '/admin/accounts/{iban}/test-events', fn: 'sendTestEvent' },
+  adminListEventTypes: { method: 'GET', path: '/admin/event-types' },
+  adminGetEventType: { method: 'GET', path: '/admin/event-types/{type}' },
+  putEventType: { method: 'PUT', path: '/admin/event-types/{type}' },
 } as const satisfies Readonly<Record<string, AdminRoute>>;
 
 /** The name of an operator route in {@link ADMIN_ROUTES}. */
@@ -133,6 +136,9 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/webhook-keys', 'manageSettings'),
   keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
   keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
+  // The catalog of event types: the same for every organization, any scope reads it.
+  keyRoute('GET', '/event-types', 'eventTypes'),
+  keyRoute('GET', '/event-types/{type}', 'eventTypes'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
   { method: 'POST', path: '/events/batch', fn: 'publishEvent', auth: 'iam' },
   ...Object.values(ADMIN_ROUTES).map(

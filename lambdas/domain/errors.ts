@@ -26,15 +26,21 @@ export abstract class HeraldError extends Error {
   abstract readonly kind: ErrorKind;
 }
 
-/** Bad input: names the parameter and what is allowed. */
+/**
+ * Bad input: names the parameter and what is allowed; or several, each with its reason, when one check
+ * finds them all at once (what is wrong with an event type an operator registers).
+ */
 export class ValidationError extends HeraldError {
   readonly kind = 'invalid';
   readonly params: readonly InvalidParam[];
 
-  constructor(name: string, reason: string) {
-    super(`${name}: ${reason}`);
+  constructor(name: string, reason: string);
+  constructor(params: readonly [InvalidParam, ...InvalidParam[]]);
+  constructor(nameOrParams: string | readonly [InvalidParam, ...InvalidParam[]], reason = '') {
+    const params = typeof nameOrParams === 'string' ? [{ name: nameOrParams, reason }] : nameOrParams;
+    super(params.map((param) => `${param.name}: ${param.reason}`).join('; '));
     this.name = 'ValidationError';
-    this.params = [{ name, reason }];
+    this.params = params;
   }
 }
 

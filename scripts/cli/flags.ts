@@ -34,6 +34,7 @@ export const OPTIONS = {
   'recover-since': { type: 'string' },
   'ttl-minutes': { type: 'string' },
   schemes: { type: 'string' },
+  deprecated: { type: 'string' },
   'payload-encryption-key': { type: 'string' },
   'tls-client-certificate': { type: 'string' },
   'tls-client-key': { type: 'string' },

@@ -26,7 +26,14 @@ const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
 const dlqId = byDefault.logicalId(stack.queues.deadLetterQueue);
 /** Functions that only read (`listEvents` also closes missing sequences of logs: asserted on its own). */
-const READERS: FunctionKey[] = ['authorizer', 'getEvent', 'listAccounts', 'getAccount', 'getDeliveryStats'];
+const READERS: FunctionKey[] = [
+  'authorizer',
+  'getEvent',
+  'listAccounts',
+  'getAccount',
+  'getDeliveryStats',
+  'eventTypes',
+];
 const API_FUNCTIONS: FunctionKey[] = [
   'health',
   'openapi',
@@ -41,6 +48,7 @@ const API_FUNCTIONS: FunctionKey[] = [
   'sendTestEvent',
   'portal',
   'portalSession',
+  'eventTypes',
   'manageSettings',
   'publishEvent',
   'administer',

@@ -43,6 +43,8 @@ describe('table rights', () => {
       ['authorizer', ['APIKEY#*']],
       ['getEvent', ['EVENT#*', 'LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
+      // The catalog: the operators' event types (names, heads, versions) and nothing else.
+      ['eventTypes', ['EVENT_TYPES*']],
     ];
     for (const [key, prefixes] of expected) {
       const table = tableStatements(key);
@@ -115,6 +117,10 @@ describe('table rights', () => {
     expect(counters).toEqual(['sendTestEvent', 'administer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
+    // The operators' event types: written by the admin function only, read by it and the catalog's readers.
+    const eventTypes = KEYS.filter((key) => prefixes(key).includes('EVENT_TYPES*'));
+    expect(eventTypes).toEqual(['administer', 'eventTypes']);
+    expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
     expect(portalLinks).toEqual(['administer', 'portalSession']);
     for (const key of KEYS) {
@@ -154,6 +160,7 @@ describe('table rights', () => {
     }
     // A deleted account's tombstone replaces the account item whole.
     // The upgrade to account logs writes `LOG#` items and turns old `EVENT#` items into claims.
+    // An operator's event type: its head and versions.
     expect(prefixes('administer', 'dynamodb:PutItem')).toEqual([
       'ORG#*',
       'APIKEY#*',
@@ -161,6 +168,7 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'EVENT#*',
       'LOG#*',
+      'EVENT_TYPES*',
     ]);
     // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys;
     // sign-out deletes its own key; each with the organization's key count.

@@ -35,6 +35,7 @@ function recordingHandlers(forwarded: string[]): FunctionHandlers {
     sendTestEvent: unused,
     portal: unused,
     portalSession: unused,
+    eventTypes: unused,
     manageSettings: unused,
     publishEvent: unused,
     administer: unused,

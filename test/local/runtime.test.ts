@@ -32,6 +32,7 @@ beforeAll(async () => {
     sendTestEvent: notCalled,
     portal: notCalled,
     portalSession: notCalled,
+    eventTypes: notCalled,
     manageSettings: notCalled,
     publishEvent: notCalled,
     administer: notCalled,

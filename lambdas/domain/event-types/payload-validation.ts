@@ -66,11 +66,16 @@ export function validatePayload(
       `${entry.definition.type} has ${known}; without a version the latest is used`,
     );
   }
-  const violations = schemaViolations(compiled.schema, payload);
-  if (violations.length === 0) return { ok: true, version: number };
+  return checkPayload(compiled.schema, number, payload);
+}
+
+/** Checks a payload against the compiled schema of `version` (a version the caller found). */
+export function checkPayload(schema: CompiledSchema, version: number, payload: unknown): PayloadCheck {
+  const violations = schemaViolations(schema, payload);
+  if (violations.length === 0) return { ok: true, version };
   return {
     ok: false,
-    version: number,
+    version,
     violations: violations.slice(0, MAX_VIOLATIONS_REPORTED),
     omitted: Math.max(0, violations.length - MAX_VIOLATIONS_REPORTED),
   };

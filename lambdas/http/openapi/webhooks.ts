@@ -82,27 +82,30 @@ export const TOKEN = text(
   { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
 );
 
+/** The fields of every webhook's body; each type's webhook narrows `type` and `payload`. */
+export const WEBHOOK_FIELDS = {
+  id: EVENT_FIELDS.id,
+  type: EVENT_FIELDS.type,
+  account: EVENT_FIELDS.account,
+  sequence: described(
+    nullable(SEQUENCE),
+    "The event's place in its account's log (see the event's `sequence`); null only in a test event.",
+  ),
+  triggered_at: EVENT_FIELDS.triggered_at,
+  payload: anyObject('Event-specific; its layout depends on `type`.'),
+  _links: EVENT_FIELDS._links,
+  test: optional(
+    described(
+      constant(true),
+      'Only in a test event (`POST /accounts/{iban}/test-events`), and signed: its payload is an example, ' +
+        'no money moved; acknowledge it without applying it. Absent in every real webhook.',
+    ),
+  ),
+};
+
 /** The body of every webhook. */
 export const WEBHOOK_PAYLOAD = closed(
-  {
-    id: EVENT_FIELDS.id,
-    type: EVENT_FIELDS.type,
-    account: EVENT_FIELDS.account,
-    sequence: described(
-      nullable(SEQUENCE),
-      "The event's place in its account's log (see the event's `sequence`); null only in a test event.",
-    ),
-    triggered_at: EVENT_FIELDS.triggered_at,
-    payload: anyObject('Event-specific; its layout depends on `type`.'),
-    _links: EVENT_FIELDS._links,
-    test: optional(
-      described(
-        constant(true),
-        'Only in a test event (`POST /accounts/{iban}/test-events`), and signed: its payload is an example, ' +
-          'no money moved; acknowledge it without applying it. Absent in every real webhook.',
-      ),
-    ),
-  },
+  WEBHOOK_FIELDS,
   "The body of a webhook: the event's main information, so the receiver needs no API call.",
 );
 /** The replaced token during an overlap; null otherwise. */
