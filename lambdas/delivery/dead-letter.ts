@@ -3,6 +3,7 @@
  * queue while its event has attempts left in its cycle, or its event settles `failed`.
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './deliver-batch';
 import { readTarget } from './deliver-event';
@@ -42,8 +43,9 @@ export async function reconcileDeadLetter(
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
     const failed = await deps.events.settlePending(event, 'failed');
     const account = await deps.directory.getAccount(event.account, { consistent: true });
-    if (account?.orgId !== event.orgId || !isOrdered(account, event)) return 'exhausted';
-    await afterSettled(deps, account, { ...event, webhookStatus: 'failed' });
+    const endpoint = account && defaultEndpoint(account);
+    if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
+    await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
     return failed ? 'exhausted-ordered' : 'exhausted';
   }
   await deps.queue.enqueue([event]);

@@ -15,7 +15,8 @@
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import type { Account, EventRecord, Organization } from '#domain/model';
+import { defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
+import type { EventRecord, Organization } from '#domain/model';
 import type { DeliveryLedger, EventReads } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
@@ -91,17 +92,17 @@ export async function deliverMessage(
     if (!event) return { kind: 'dropped', reason: 'event not found' };
     const admitted = await admit(deps, event, context);
     if ('outcome' in admitted) return await settleInOrder(deps, context, event, admitted.outcome);
-    const { account, url, org } = admitted;
+    const { endpoint, url, org } = admitted;
     // Gates.
-    const gates = await passGates(deps, event, account, url, receiveCount, held);
+    const gates = await passGates(deps, event, endpoint, url, receiveCount, held);
     const { settledThrough } = gates;
     if ('outcome' in gates) return await settleInOrder(deps, context, event, gates.outcome, settledThrough);
     // Prepare, once the circuit lets the attempt through and before any slot or lease is taken: a
     // deferred message does no KMS or crypto work. A step that fails is the attempt's failure, recorded.
-    const prepared = await prepareRequest(context, deps, event, account, org, deps.now());
+    const prepared = await prepareRequest(context, deps, event, endpoint, org, deps.now());
     // Lease: the endpoint's slot before the event's lease (a deferred message must find the event
     // unleased later); the event's for every attempt but an unscheduled first one.
-    const admission = await takeSlot(deps, context, account, gates.circuit, receiveCount);
+    const admission = await takeSlot(deps, context, endpoint, gates.circuit, receiveCount);
     if (admission.kind !== 'go') {
       return await settleInOrder(deps, context, event, await closed(deps, event, admission), settledThrough);
     }
@@ -110,7 +111,7 @@ export async function deliverMessage(
       // Noted before the request: one that throws may have taken the lease all the same.
       left = { leaseUntil: at + deps.leaseMs };
       if (!(await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at)))) {
-        await release(deps, account, admission.lease);
+        await release(deps, endpoint, admission.lease);
         return await settleInOrder(deps, context, event, DUPLICATE, settledThrough);
       }
     }
@@ -120,12 +121,12 @@ export async function deliverMessage(
     // Record: the attempt first (the attempt count must never miss a real send), then the endpoint's
     // health, even when recording throws (it releases the slot).
     const next = afterAttempt(event, answerOf(sent), deps, deps.now());
-    const { recorded, note } = await record(deps, context, event, account, sent, next, admission.lease);
+    const { recorded, note } = await record(deps, context, event, endpoint, sent, next, admission.lease);
     // Recorded: the event's own state (settled, or its next attempt due later) now keeps a quick return
     // from sending again.
     left = { leaseUntil: left.leaseUntil };
     // Settle in order.
-    const outcome = attemptOutcome(next, recorded, sent, note, account);
+    const outcome = attemptOutcome(next, recorded, sent, note, endpoint);
     return await settleInOrder(deps, context, event, outcome, settledThrough);
   } catch (error) {
     return { kind: 'thrown', error, left };
@@ -161,7 +162,7 @@ async function admit(
   deps: DeliveryDeps,
   event: EventRecord,
   context: DeliveryContext,
-): Promise<Ended | { readonly account: Account; readonly url: string; readonly org: Organization }> {
+): Promise<Ended | { readonly endpoint: Endpoint; readonly url: string; readonly org: Organization }> {
   if (event.webhookStatus !== 'pending')
     return { outcome: { kind: 'dropped', reason: `event is ${event.webhookStatus}` } };
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
@@ -187,7 +188,7 @@ async function admit(
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'dropped', reason: 'organization not found; event marked failed' } };
   }
-  return { account, url: account.webhookUrl, org };
+  return { endpoint: defaultEndpoint(account), url: account.webhookUrl, org };
 }
 
 /**
@@ -198,7 +199,7 @@ async function admit(
 async function passGates(
   deps: DeliveryDeps,
   event: EventRecord,
-  account: Account,
+  endpoint: Endpoint,
   url: string,
   receiveCount: number,
   held: HeldUrls | undefined,
@@ -209,8 +210,8 @@ async function passGates(
   if (notDueFor !== undefined) return { outcome: { kind: 'not-due', retryAfterSeconds: notDueFor } };
   // Ordered: not before every earlier event of the account is settled (before the slot: a waiting event
   // holds none).
-  const turn = isOrdered(account, event)
-    ? await passGate(deps, account, event, receiveCount)
+  const turn = isOrdered(endpoint, event)
+    ? await passGate(deps, endpoint, event, receiveCount)
     : { go: true as const, leased: false, settledThrough: undefined };
   if (!turn.go) return { outcome: { kind: 'waiting', retryAfterSeconds: turn.seconds, reason: turn.reason } };
   const { settledThrough } = turn;
@@ -220,8 +221,8 @@ async function passGates(
     const reason = 'endpoint has a slow attempt in flight here';
     return { settledThrough, outcome: { kind: 'deferred', retryAfterSeconds: hold.seconds, reason, hold } };
   }
-  // The account is this batch's fresh read, so a `disabled` verdict needs no confirming read.
-  const circuit = circuitGate(deps, account);
+  // The endpoint is this batch's fresh read, so a `disabled` verdict needs no confirming read.
+  const circuit = circuitGate(deps, endpoint);
   if (circuit.kind === 'defer' || circuit.kind === 'disabled') {
     return { settledThrough, outcome: await closed(deps, event, circuit) };
   }
@@ -255,7 +256,7 @@ async function record(
   deps: DeliveryDeps,
   context: DeliveryContext,
   event: EventRecord,
-  account: Account,
+  endpoint: Endpoint,
   sent: SentAttempt,
   next: AfterAttempt,
   lease: SlotLease | undefined,
@@ -265,7 +266,7 @@ async function record(
   try {
     recorded = await deps.events.recordAttempt(event, sent.attempt, next.status, next.nextAttemptAt);
   } finally {
-    note = await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
+    note = await reportAttempt(deps, context, endpoint, sent.attempt, next.receiverWaitSeconds, lease);
   }
   return { recorded, note };
 }
@@ -282,8 +283,9 @@ async function settleInOrder(
   settledThrough?: number,
 ): Promise<DeliveryOutcome> {
   const account = await context.account(event.account);
-  if (account?.orgId === event.orgId && isOrdered(account, event) && settles(outcome)) {
-    await afterSettled(deps, account, { ...event, webhookStatus: 'success' }, settledThrough);
+  const endpoint = account && defaultEndpoint(account);
+  if (account?.orgId === event.orgId && endpoint && isOrdered(endpoint, event) && settles(outcome)) {
+    await afterSettled(deps, endpoint, { ...event, webhookStatus: 'success' }, settledThrough);
     if (outcome.kind === 'exhausted') return { ...outcome, ordered: true };
   }
   return outcome;

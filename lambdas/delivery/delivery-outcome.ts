@@ -2,7 +2,8 @@
  * What happened to one delivery message: the outcomes the consumer logs, counts and settles the message
  * by, and how a recorded attempt becomes one.
  */
-import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EndpointNote } from './endpoint-health';
 import type { UrlHold } from './held-invocation';
 import type { ErroredHandling } from './postponement-rule';
@@ -66,10 +67,10 @@ export function attemptOutcome(
   recorded: EventRecord,
   sent: SentAttempt,
   note: EndpointNote,
-  account: Account,
+  endpoint: Endpoint,
 ): DeliveryOutcome {
   let report: Omit<Attempted, 'event' | 'attempt'> = note;
-  const certificate = account.endpointSecurity?.tlsClient;
+  const certificate = endpoint.security?.tlsClient;
   if (certificate) report = { ...report, clientCertificateExpiresAt: certificate.expiresAt };
   if (sent.error !== undefined) report = { ...report, notSentError: sent.error };
   const { attempt } = sent;

@@ -14,7 +14,9 @@
  * one close a circuit that real failures opened (enabling is its own, explicit request). The rate limit
  * bounds what a test can send where a circuit would have stopped it.
  */
+
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeDefinition } from '#domain/event-types/model';
 import { parseIban } from '#domain/iban';
@@ -100,7 +102,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, account, org, nowMs);
+  const prepared = await prepareRequest(context, deps, message, defaultEndpoint(account), org, nowMs);
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,

@@ -7,6 +7,7 @@ import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
+import type { Filter } from '#domain/subscriptions/filter-model';
 
 /**
  * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
@@ -113,6 +114,16 @@ export interface Account {
    * absent: nothing.
    */
   readonly endpointSecurity?: EndpointSecuritySummary | undefined;
+  /**
+   * The default endpoint's subscription: catalog type names (absent: every type) and a payload filter
+   * (absent: every payload).
+   */
+  readonly eventTypes?: readonly string[] | undefined;
+  readonly filter?: Filter | undefined;
+  /** The default endpoint's description. */
+  readonly description?: string | undefined;
+  /** How many extra endpoints the account has beside its default one (absent: none). */
+  readonly endpointCount?: number | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

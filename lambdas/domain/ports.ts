@@ -11,6 +11,7 @@ import type { EventRef } from './model';
 export * from './access-ports';
 export type * from './directory-port';
 export type { ClientTls } from './endpoint-security/endpoint-security';
+export type * from './endpoints/ports';
 export type * from './event-store-port';
 export type * from './event-types/store-port';
 export type * from './queries';

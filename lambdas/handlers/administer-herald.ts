@@ -6,6 +6,7 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
@@ -73,7 +74,8 @@ import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
 import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
-import { putEndpointDeps } from './endpoint-deps';
+import { endpointsDeps } from './endpoint-deps';
+import { addEndpoint, getEndpoint, listEndpoints, removeEndpoint, updateEndpoint } from './endpoint-routes';
 import { getEventType, listEventTypes } from './event-type-routes';
 
 const env = loadEnv([
@@ -104,7 +106,20 @@ const delivery = {
 const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
-const endpointDeps = putEndpointDeps({ directory, events: delivery.events, endpointSecrets, sealer }, policy);
+const endpointDeps = endpointsDeps(
+  {
+    directory,
+    events: delivery.events,
+    endpointSecrets,
+    sealer,
+    endpoints: new DynamoEndpointStore(client, env.TABLE_NAME),
+    health: enabling.health,
+    eventTypes,
+  },
+  policy,
+);
+/** An operator reaches every account's endpoints and sees their URLs whole. */
+const ENDPOINT_OPERATOR = { fullUrl: true, publicBaseUrl: env.PUBLIC_BASE_URL } as const;
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
 let usagePlanId: Promise<string | undefined> | undefined;
 const usageKeys = new ApiGatewayUsageKeys(new APIGatewayClient({}), () => {
@@ -218,6 +233,11 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     const { afterSequence } = parseReplayRequest(event);
     return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
   },
+  adminListEndpoints: (event) => listEndpoints(endpointDeps, ENDPOINT_OPERATOR, event),
+  adminAddEndpoint: (event) => addEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),
+  adminGetEndpoint: (event) => getEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),
+  adminUpdateEndpoint: (event) => updateEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),
+  adminRemoveEndpoint: (event) => removeEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),
   adminListEventTypes: (event) => listEventTypes(catalog, event, env.PUBLIC_BASE_URL),
   adminGetEventType: (event) => getEventType(catalog, event),
   putEventType: async (event) => {

@@ -235,7 +235,7 @@ async function runBurst(
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
     const at = new Date().toISOString();
-    for (const [iban, orgId] of backlogOrgs) await health.disable(iban, orgId, at, 'bench row over');
+    for (const [iban, orgId] of backlogOrgs) await health.disable({ iban, orgId }, at, 'bench row over');
     // Hanging connections would keep close() waiting: end them first.
     receiver.server.closeAllConnections();
     receiver.server.close();

@@ -167,7 +167,11 @@ async function runScenario(
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
     if (badAccount && badOrg) {
-      await health.disable(badAccount, badOrg, new Date().toISOString(), 'bench scenario over');
+      await health.disable(
+        { iban: badAccount, orgId: badOrg },
+        new Date().toISOString(),
+        'bench scenario over',
+      );
     }
     // Hanging connections would keep close() waiting: end them first.
     bad?.server.closeAllConnections();

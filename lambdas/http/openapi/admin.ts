@@ -24,6 +24,7 @@ import {
   REQUEUE,
   USAGE_KEY,
 } from './admin-components';
+import { ENDPOINT_ADMIN_DOCS } from './endpoints';
 import { EVENT_TYPE_ADMIN_DOCS } from './event-types';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
@@ -188,6 +189,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   adminReplayAccount: REPLAY,
   adminSendTestEvent: SEND_TEST_EVENT,
   ...EVENT_TYPE_ADMIN_DOCS,
+  ...ENDPOINT_ADMIN_DOCS,
 };
 
 /** The operator's routes, in the order of {@link ADMIN_ROUTES}. */

@@ -11,6 +11,7 @@ import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
+import { ENDPOINT_PARAMETERS, ENDPOINT_ROUTES, ENDPOINT_SCHEMAS } from './endpoints';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
 import { catalogWebhooks } from './event-type-webhooks';
@@ -173,6 +174,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_ROUTES,
       ...BATCH_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...ENDPOINT_ROUTES,
       ...TEST_EVENT_ROUTES,
       ...FEED_ROUTES,
       ...EVENT_TYPE_ROUTES,
@@ -188,6 +190,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...EVENT_SCHEMAS,
         ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
+        ...ENDPOINT_SCHEMAS,
         ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
@@ -200,6 +203,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       parameters: {
         ...EVENT_PARAMETERS,
         ...ACCOUNT_PARAMETERS,
+        ...ENDPOINT_PARAMETERS,
         ...ADMIN_PARAMETERS,
         ...EVENT_TYPE_PARAMETERS,
       },

@@ -10,6 +10,7 @@ import { attemptItem, eventItem } from '#adapters/dynamodb/events/event-items';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import type { DeliveryAttempt, EventRecord, EventRef } from '#domain/model';
 import type { DeliveryLedger, DirectoryStore, EventLog, EventQueries, EventUpkeep } from '#domain/ports';
 import type { Charge, IndexWrite } from '../aws/dynamodb/capacity';
@@ -216,20 +217,20 @@ export const directoryCharges: MeterRules<DirectoryStore> = {
   getEventRetentionDays: () => ({ kind: 'read', key: 'SETTINGS', sizeKb: 0.1 }),
 };
 
-/** Every health write is one UpdateItem of the account item. */
-const accountWrite = (iban: string): Charge => ({
+/** Every health write is one UpdateItem of the endpoint's item, in its account's partition. */
+const endpointWrite = (endpoint: EndpointAddress): Charge => ({
   kind: 'write',
-  key: keys.account(iban).pk,
+  key: keys.account(endpoint.iban).pk,
   sizeKb: DIRECTORY_ITEM_KB,
 });
 
 /** Charges of the endpoint health writes. */
 export const healthCharges: MeterRules<EndpointHealthStore> = {
-  recordAttempt: accountWrite,
-  openCircuit: accountWrite,
-  disable: accountWrite,
-  takeSlot: accountWrite,
-  releaseSlot: accountWrite,
-  enable: accountWrite,
-  endpointId: accountWrite,
+  recordAttempt: endpointWrite,
+  openCircuit: endpointWrite,
+  disable: endpointWrite,
+  takeSlot: endpointWrite,
+  releaseSlot: endpointWrite,
+  enable: endpointWrite,
+  endpointId: (iban) => endpointWrite({ iban, orgId: '' }),
 };
