@@ -25,7 +25,9 @@ export interface FunctionAccess {
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
- *   (BatchWriteItem), only by `administer`;
+ *   (BatchWriteItem), only by `administer`. An account's partition also holds its extra endpoints
+ *   (`ENDPOINT#<id>` sort keys), added (UpdateItem) and removed (DeleteItem, with their material) by the
+ *   two account writers and read with one Query of the partition by them and `getAccount`;
  * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
@@ -39,8 +41,8 @@ export interface FunctionAccess {
  *   `reconciler`), each with an UpdateItem conditioned on no item being there;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
- * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read by it and by the
- *   catalog's readers (`eventTypes`);
+ * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read by it, by the
+ *   catalog's readers (`eventTypes`) and by `manageSettings` (the type names an endpoint may subscribe to);
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
@@ -92,7 +94,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
-  getAccount: { table: { items: { GetItem: ['account'] } } },
+  // An account's endpoints: one Query of its partition (the account item and its extra endpoints).
+  getAccount: { table: { items: { GetItem: ['account'], Query: ['account'] } } },
   getDeliveryStats: {
     table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
   },
@@ -106,10 +109,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   manageSettings: {
     table: {
       items: {
-        GetItem: ['account', 'organization', 'endpointSecrets'],
+        // The catalog's type names: what an endpoint's `event_types` may list.
+        GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
         UpdateItem: ['account', 'organization', 'endpointSecrets'],
-        // A switch to ordered starts the watermark at the log's latest sequence.
-        Query: ['log'],
+        // An extra endpoint: its item in the account's partition is removed whole, its material with it.
+        DeleteItem: ['account', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence; an account's endpoints
+        // are one Query of its partition.
+        Query: ['log', 'account'],
       },
     },
   },
@@ -138,8 +145,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
         DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
-        // Replay reads an account's log.
-        Query: ['log'],
+        // Replay reads an account's log; an account's endpoints are one Query of its partition.
+        Query: ['log', 'account'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },

@@ -106,13 +106,14 @@ const delivery = {
 const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+const endpoints = new DynamoEndpointStore(client, env.TABLE_NAME);
 const endpointDeps = endpointsDeps(
   {
     directory,
     events: delivery.events,
     endpointSecrets,
     sealer,
-    endpoints: new DynamoEndpointStore(client, env.TABLE_NAME),
+    endpoints,
     health: enabling.health,
     eventTypes,
   },
@@ -219,6 +220,7 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
       now: Date.now,
       removeEndpointSecrets: endpointSecrets.removeSecrets,
       testEvents,
+      endpoints,
     };
     const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.

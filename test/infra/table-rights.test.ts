@@ -42,7 +42,6 @@ describe('table rights', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
       ['getEvent', ['EVENT#*', 'LOG#*']],
-      ['getAccount', ['ACCOUNT#*']],
       // The catalog: the operators' event types (names, heads, versions) and nothing else.
       ['eventTypes', ['EVENT_TYPES*']],
     ];
@@ -51,6 +50,10 @@ describe('table rights', () => {
       expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
       expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
     }
+    // An account, and its endpoints: one Query of its partition (the same condition, one statement).
+    const account = tableStatements('getAccount');
+    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
+    expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
   });
 
   it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
@@ -118,8 +121,13 @@ describe('table rights', () => {
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
     // The operators' event types: written by the admin function only, read by it and the catalog's readers.
+    // The organization's settings read the catalog's names (what an endpoint may subscribe to).
     const eventTypes = KEYS.filter((key) => prefixes(key).includes('EVENT_TYPES*'));
-    expect(eventTypes).toEqual(['administer', 'eventTypes']);
+    expect(eventTypes).toEqual(['manageSettings', 'administer', 'eventTypes']);
+    expect(prefixes('manageSettings', 'dynamodb:GetItem')).toContain('EVENT_TYPES*');
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
+    // An organization removes its accounts' extra endpoints (account partition) with their material.
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
     expect(portalLinks).toEqual(['administer', 'portalSession']);
@@ -143,18 +151,16 @@ describe('table rights', () => {
       if (!['administer', 'manageSettings', 'portalSession'].includes(key)) {
         expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
       }
-      // Queries on named indexes, or on the table only within account logs (one account's events).
+      // Queries on named indexes, or on the table only within one account's partitions (next test).
       for (const statement of byDefault
         .statements(key)
         .filter((s) => actionsOf(s).includes('dynamodb:Query'))) {
-        // CDK merges item actions of the very same condition into the Query's statement: only `LOG#`.
+        // CDK merges item actions of the very same condition into the Query's statement: only the
+        // Query's own kinds.
+        const items = FUNCTION_ACCESS[key].table?.items as Record<string, readonly string[]> | undefined;
         const merged = actionsOf(statement).filter((action) => action !== 'dynamodb:Query');
         for (const action of merged) {
-          const items = FUNCTION_ACCESS[key].table?.items as Record<string, readonly string[]> | undefined;
-          expect(items?.[action.slice('dynamodb:'.length)], `${key} ${action}`).toEqual(['log']);
-        }
-        if (!JSON.stringify(statement.Resource).includes('/index/')) {
-          expect(statement.Condition, key).toEqual(leadingKeys(['LOG#*']));
+          expect(items?.[action.slice('dynamodb:'.length)], `${key} ${action}`).toEqual(items?.Query);
         }
       }
     }
@@ -186,36 +192,34 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
 
-  it('query the table itself only within account logs, and only the functions that read logs', () => {
-    const logReaders = KEYS.filter((key) =>
+  it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
+    const tableQueries = (key: FunctionKey) =>
       byDefault
-        .statements(key)
-        .some(
-          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
-        ),
-    );
-    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
-    // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
-    // ordered (the latest sequence).
-    expect(logReaders).toEqual([
-      'listEvents',
-      'redeliverEvent',
-      'manageSettings',
-      'publishEvent',
-      'administer',
-      'consumer',
-      'reconciler',
-    ]);
-    for (const key of logReaders) {
-      const table = byDefault
         .statements(key)
         .filter(
           (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
         );
+    const queriers = KEYS.filter((key) => tableQueries(key).length > 0);
+    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
+    // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
+    // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
+    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's).
+    const expected: [FunctionKey, string[]][] = [
+      ['listEvents', ['LOG#*']],
+      ['redeliverEvent', ['LOG#*']],
+      ['getAccount', ['ACCOUNT#*']],
+      ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
+      ['publishEvent', ['LOG#*']],
+      ['administer', ['LOG#*', 'ACCOUNT#*']],
+      ['consumer', ['LOG#*']],
+      ['reconciler', ['LOG#*']],
+    ];
+    expect(queriers).toEqual(expected.map(([key]) => key));
+    for (const [key, prefixes] of expected) {
       expect(
-        table.map((s) => s.Condition),
+        tableQueries(key).map((s) => s.Condition),
         key,
-      ).toEqual([leadingKeys(['LOG#*'])]);
+      ).toEqual([leadingKeys(prefixes)]);
     }
   });
 
@@ -262,11 +266,12 @@ describe('table rights', () => {
     }
   });
 
-  it('only publish, administer and portal sign-in create items with PutItem and delete; none scans', () => {
+  it('only publish, administer and portal sign-in create items with PutItem; few delete; none scans', () => {
     const creators: Record<string, FunctionKey[]> = {
       'dynamodb:PutItem': ['publishEvent', 'administer', 'portalSession'],
-      // The publish route deletes only its log heads (asserted above).
-      'dynamodb:DeleteItem': ['publishEvent', 'administer', 'portalSession'],
+      // The publish route deletes only its log heads, the organization's settings only its accounts' extra
+      // endpoints with their material (asserted above).
+      'dynamodb:DeleteItem': ['manageSettings', 'publishEvent', 'administer', 'portalSession'],
       'dynamodb:BatchWriteItem': ['administer'],
       'dynamodb:Scan': [],
       'dynamodb:*': [],

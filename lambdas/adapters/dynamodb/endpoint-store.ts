@@ -3,7 +3,7 @@
  * (`ACCOUNT#<IBAN>` / `ENDPOINT#<id>`), read with one Query; their material is `ENDPOINT#<IBAN>` /
  * `ENDPOINT#<id>`. The account item counts them (`endpoint_count`): an addition is one transaction of the
  * endpoint item, the count's increment conditioned on the limit, and the material, so the limit holds
- * under concurrent additions and the count never drifts from the items.
+ * under concurrent additions and the count never drifts from the items; a removal likewise.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
@@ -25,6 +25,22 @@ import { storedSubscription } from './subscription-items';
 
 /** Attribute of the account item: how many extra endpoints it has. */
 export const ENDPOINT_COUNT = 'endpoint_count';
+
+/** The creation of an item where none is, as an UpdateItem of every attribute but its key. */
+function creation(tableName: string, item: Record<string, unknown>) {
+  const { pk, sk, ...attributes } = item;
+  const names = Object.keys(attributes);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk, sk },
+      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
+    },
+  };
+}
 
 /** The organization's live account. */
 const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
@@ -63,9 +79,9 @@ export class DynamoEndpointStore implements EndpointStore {
     const { iban, orgId } = endpoint;
     const item = endpointItem(endpoint);
     const outcome = await transact(this.client, [
-      {
-        Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-      },
+      // An update that creates the item (only where none is): the account writers update account items
+      // and need no right to put whole ones.
+      creation(this.tableName, item),
       {
         Update: {
           TableName: this.tableName,
