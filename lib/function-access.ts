@@ -171,8 +171,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets'],
         UpdateItem: ['event', 'log', 'account'],
-        // The order gate and its chain read an ordered account's log.
-        Query: ['log'],
+        // The order gate and its chain read an ordered account's log; an event's routing reads its
+        // account's endpoints (one Query of the account's partition).
+        Query: ['log', 'account'],
       },
     },
     queue: 'consume-send',

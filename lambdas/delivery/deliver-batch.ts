@@ -41,7 +41,12 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
   const sending: BatchDeps = held ? { ...deps, sender: held.track(deps.sender) } : deps;
   const seen = new Set<string>();
   const handleAll = (batch: readonly QueueMessage[], pulled: boolean) => {
-    const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
+    const context = new DeliveryContext(
+      deps.directory,
+      deps.sealer,
+      deps.endpointSecrets,
+      deps.endpointStore,
+    );
     const handle = (message: QueueMessage) =>
       handleMessage(sending, context, seen, message, pulled ? held : undefined);
     return Promise.all(batch.map((message) => (held ? held.run(() => handle(message)) : handle(message))));

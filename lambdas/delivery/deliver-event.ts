@@ -17,7 +17,7 @@ import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import { defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
 import type { EventRecord, Organization } from '#domain/model';
-import type { DeliveryLedger, EventReads } from '#domain/ports';
+import type { DeliveryLedger, EndpointStore, EventReads } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { DeliveryContext, type DeliveryDirectory } from './delivery-context';
 import { attemptOutcome, type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
@@ -36,6 +36,7 @@ import type { HeldUrls } from './held-invocation';
 import { afterSettled, isOrdered, type OrderDeps, passGate } from './order';
 import type { ErroredHandling } from './postponement-rule';
 import { type AfterAttempt, afterAttempt, attemptsLeft, dueBy, secondsUntilDue } from './retry-rule';
+import { routingOf } from './routing';
 import { prepareRequest, type SendDeps, type SentAttempt, sendPrepared } from './webhook-request';
 
 /** What delivering one event needs. */
@@ -52,6 +53,8 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter;
+  /** The accounts' extra endpoints, read per batch for an account that counts some (its routing). */
+  readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'>;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
 }
@@ -66,7 +69,7 @@ export async function deliverEvent(
   deps: DeliveryDeps,
   target: DeliveryTarget,
   receiveCount = 1,
-  context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets),
+  context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets, deps.endpointStore),
 ): Promise<DeliveryOutcome> {
   const delivery = await deliverMessage(deps, target, receiveCount, context);
   if (delivery.kind === 'thrown') throw delivery.error;
@@ -156,7 +159,8 @@ type Ended = { readonly outcome: DeliveryOutcome };
 
 /**
  * Admit: the event must be pending with attempts left, its account still its organization's with a URL,
- * and its organization there to sign. An event nothing can ever be sent for settles here.
+ * its organization there to sign, and (for an account whose events are routed) routed to the account's
+ * endpoint. An event nothing can ever be sent for settles here.
  */
 async function admit(
   deps: DeliveryDeps,
@@ -187,6 +191,14 @@ async function admit(
     // Nothing can sign the webhook any more: settle rather than leave the event pending forever.
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'dropped', reason: 'organization not found; event marked failed' } };
+  }
+  // Decided once: an event the default endpoint's subscription does not want is skipped for it.
+  const routing = await routingOf(deps, context, event, account);
+  if (routing && !routing.toDefault) {
+    await deps.events.settlePending(event, 'skipped');
+    return {
+      outcome: { kind: 'skipped', reason: "the event matches no subscription of the account's endpoint" },
+    };
   }
   return { endpoint: defaultEndpoint(account), url: account.webhookUrl, org };
 }

@@ -254,6 +254,12 @@ export interface DeliveryLedger extends EventReads, LogHoles {
    * the earlier one settles makes no second attempt); false when it is not pending or a lease is live.
    */
   markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean>;
+  /**
+   * Records the endpoints the event is routed to unless a routing is recorded already (the first decision
+   * wins, whatever concurrent consumers decided); answers the routing the event holds now, undefined
+   * when the event is gone.
+   */
+  recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**

@@ -223,4 +223,12 @@ export interface EventRecord extends EventRef {
    * one. Readers of the log judge a missing sequence below it by this time (`domain/log-holes.ts`).
    */
   readonly ticketedAt?: number | undefined;
+  /**
+   * The ids of the endpoints the event was routed to (its account's default one first), decided once,
+   * when a consumer first handled it for an account whose events need a routing decision (see
+   * `needsRouting`), and never changed after: retries, redeliveries and later changes of the endpoints or
+   * their subscriptions go by it. Absent: not routed (an account with one endpoint subscribed to every
+   * event, whose events all go to it).
+   */
+  readonly routes?: readonly string[] | undefined;
 }

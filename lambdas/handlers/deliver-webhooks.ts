@@ -3,6 +3,7 @@ import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createMetrics, logger } from '#adapters/observability';
@@ -42,6 +43,8 @@ const deps: BatchDeps = {
   // Opens the organizations' Ed25519 keys once per batch; KMS data keys stay cached across batches.
   sealer: createSecretSealer(env),
   endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  // An account's extra endpoints, read once per batch for an account that counts some (its routing).
+  endpointStore: new DynamoEndpointStore(documents, env.TABLE_NAME),
   encrypter: new JosePayloadEncrypter(),
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
   sender: new HttpWebhookSender(urlPolicy, timeouts),

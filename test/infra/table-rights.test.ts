@@ -203,7 +203,8 @@ describe('table rights', () => {
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
     // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
-    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's).
+    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's) and
+    // the consumer's routing.
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*']],
       ['redeliverEvent', ['LOG#*']],
@@ -211,7 +212,7 @@ describe('table rights', () => {
       ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
       ['publishEvent', ['LOG#*']],
       ['administer', ['LOG#*', 'ACCOUNT#*']],
-      ['consumer', ['LOG#*']],
+      ['consumer', ['LOG#*', 'ACCOUNT#*']],
       ['reconciler', ['LOG#*']],
     ];
     expect(queriers).toEqual(expected.map(([key]) => key));

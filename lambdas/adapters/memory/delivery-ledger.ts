@@ -101,6 +101,15 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     return allowed;
   }
 
+  async recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined> {
+    this.table.writes.push('RecordRoutes');
+    const event = this.table.eventAt(ref);
+    if (event === undefined) return undefined;
+    if (event.routes !== undefined) return event.routes;
+    this.table.events.set(ref.id, { ...event, routes: [...routes] });
+    return routes;
+  }
+
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     this.table.writes.push('SettlePending');
     const event = this.table.eventAt(ref);

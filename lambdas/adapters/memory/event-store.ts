@@ -56,6 +56,7 @@ export class InMemoryEventStore
   bringForward: DeliveryLedger['bringForward'] = (ref, orgId, now) =>
     this.ledger.bringForward(ref, orgId, now);
   markWaiting: DeliveryLedger['markWaiting'] = (ref, now) => this.ledger.markWaiting(ref, now);
+  recordRoutes: DeliveryLedger['recordRoutes'] = (ref, routes) => this.ledger.recordRoutes(ref, routes);
   settlePending: DeliveryLedger['settlePending'] = (ref, status) => this.ledger.settlePending(ref, status);
   startCycle: DeliveryLedger['startCycle'] = (ref, orgId) => this.ledger.startCycle(ref, orgId);
 

@@ -97,15 +97,16 @@ export interface RoutedEvent {
 }
 
 /**
- * The endpoints an event goes to: every endpoint with a URL and an id that is not disabled and whose
- * subscription matches, the default one first, then the extra ones as given. The ids are what the
- * routing records; an endpoint disabled, deleted or changed later does not change them.
+ * The endpoints an event goes to: every endpoint with a URL and an id whose subscription matches, the
+ * default one first, then the extra ones as given. A disabled endpoint is routed like any other: its
+ * delivery settles `skipped` without an attempt (as a disabled endpoint's always did), so enabling it
+ * again with a recovery sends what it missed. The ids are what the routing records; an endpoint
+ * disabled, deleted or changed later does not change them.
  */
 export function routeEvent(endpoints: readonly Endpoint[], event: RoutedEvent): string[] {
   const routed: string[] = [];
   for (const endpoint of endpoints) {
     if (endpoint.id === undefined || endpoint.url === undefined) continue;
-    if (endpoint.health?.state === 'disabled') continue;
     if (!matchesEvent(endpoint, event)) continue;
     if (!routed.includes(endpoint.id)) routed.push(endpoint.id);
   }
@@ -133,7 +134,7 @@ export interface EndpointRequest {
   readonly filter?: unknown;
   readonly description?: string | null | undefined;
   readonly deliveryOrder?: DeliveryOrder | undefined;
-  /** False disables the endpoint (nothing is routed or sent to it); true enables it again. */
+  /** False disables the endpoint (nothing is sent to it); true enables it again. */
   readonly enabled?: boolean | undefined;
   readonly security: EndpointSecurityChange;
 }

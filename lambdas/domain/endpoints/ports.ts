@@ -23,7 +23,7 @@ export interface NewEndpoint {
   readonly deliveryOrder?: DeliveryOrder | undefined;
   /** The summary of its material, and the material itself (a sealed client key, never in the clear). */
   readonly security?: { readonly summary: EndpointSecuritySummary; readonly material: EndpointSecrets };
-  /** Created disabled (by its organization): nothing is routed to it until it is enabled. */
+  /** Created disabled (by its organization): nothing is sent to it until it is enabled. */
   readonly disabled?: { readonly at: string; readonly reason: string } | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;

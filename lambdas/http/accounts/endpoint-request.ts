@@ -79,7 +79,7 @@ const SETTINGS_FIELDS = {
   ),
   enabled: optional(
     flag(
-      'False: disabled, nothing is routed or sent to it and its pending deliveries settle `skipped`; true: ' +
+      'False: disabled, nothing is sent to it and its deliveries settle `skipped`; true: ' +
         'enabled again (healthy, as `POST /accounts/{iban}/enable`). A new endpoint is enabled unless false.',
     ),
   ),

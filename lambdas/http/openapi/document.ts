@@ -11,9 +11,9 @@ import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
-import { ENDPOINT_PARAMETERS, ENDPOINT_ROUTES, ENDPOINT_SCHEMAS } from './endpoints';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
+import { ENDPOINT_PARAMETERS, ENDPOINT_ROUTES, ENDPOINT_SCHEMAS } from './endpoints';
 import { catalogWebhooks } from './event-type-webhooks';
 import {
   EVENT_TYPE_LINK_HEADER,

@@ -33,9 +33,7 @@ export const ENDPOINT = closed({
         'its query replaced by `***`.',
     ),
   ),
-  event_types: nullable(
-    array(string(), { description: 'The catalog types it hears of; null: every type.' }),
-  ),
+  event_types: nullable(array(string(), { description: 'The catalog types it hears of; null: every type.' })),
   filter: nullable(anyObject('Its payload filter (docs/subscriptions.md); null: every payload.')),
   description: nullable(string({ description: 'What it is for.' })),
   delivery_order: DELIVERY_ORDER,
@@ -144,7 +142,7 @@ const REMOVE: EndpointDoc = {
   summary: 'Remove a webhook endpoint of an account',
   description:
     'An extra endpoint and its security material. Its deliveries still pending settle `skipped` without an ' +
-    "attempt. The default endpoint stays with its account (409): remove its URL with `webhook_url: null`, or " +
+    'attempt. The default endpoint stays with its account (409): remove its URL with `webhook_url: null`, or ' +
     'disable it.',
   parameters: ENDPOINT_PATH,
   responses: {
@@ -157,7 +155,11 @@ const REMOVE: EndpointDoc = {
 
 /** The endpoint routes of an organization key. */
 export const ENDPOINT_ROUTES: readonly RouteDoc[] = [
-  operation('GET', '/accounts/{iban}/endpoints', { ...LIST, operationId: 'listEndpoints', tags: ['accounts'] }),
+  operation('GET', '/accounts/{iban}/endpoints', {
+    ...LIST,
+    operationId: 'listEndpoints',
+    tags: ['accounts'],
+  }),
   operation('POST', '/accounts/{iban}/endpoints', { ...ADD, operationId: 'addEndpoint', tags: ['accounts'] }),
   operation('GET', '/accounts/{iban}/endpoints/{endpoint_id}', {
     ...ONE,

@@ -243,7 +243,7 @@ function subscriptionWrite(subscription: CheckedSubscription) {
 }
 
 /**
- * Disables the endpoint (`enabled: false`: nothing is routed or sent to it, its pending deliveries settle
+ * Disables the endpoint (`enabled: false`: nothing is sent to it, its deliveries settle
  * `skipped`) or enables it again (healthy, as `POST /accounts/{iban}/enable` does); nothing when it
  * already is so, or the request does not say.
  */

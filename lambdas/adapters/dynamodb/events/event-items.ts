@@ -69,6 +69,8 @@ export interface EventItem extends ItemKey {
   skipped_org?: string;
   /** Epoch ms of the ticket that numbered the event (`EventRecord.ticketedAt`); absent without one. */
   rt?: number;
+  /** The endpoints the event was routed to (`EventRecord.routes`); absent until routed, if ever. */
+  routes?: string[];
 }
 
 /**
@@ -199,6 +201,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
     ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
+    ...(Array.isArray(event.routes) ? { routes: event.routes.map(String) } : {}),
   };
 }
 

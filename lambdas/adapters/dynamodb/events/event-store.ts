@@ -1,8 +1,8 @@
 /**
  * The event store's roles (`EventLog`, `DeliveryLedger`, `EventQueries`, `EventUpkeep`) on the single events
  * table, one class. This file holds the event's own reads and the writes of its delivery (lease, attempt,
- * settle); the other parts are bound from their own files: the log's id claims (`claims.ts`), events by
- * sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
+ * routing, settle); the other parts are bound from their own files: the log's id claims (`claims.ts`),
+ * events by sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
  * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
  * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
  * walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
@@ -10,6 +10,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
@@ -236,6 +237,30 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
         'webhook_status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
       ExpressionAttributeValues: { ':pending': 'pending', ':now': nowEpochMs },
     });
+  }
+
+  async recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined> {
+    try {
+      const out = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.eventAt(ref),
+          UpdateExpression: 'SET routes = :r',
+          // The first decision wins: a concurrent one (another consumer, another subscription) reads it.
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(routes)',
+          ExpressionAttributeValues: { ':r': [...routes] },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.table.count('RecordRoutes', out.ConsumedCapacity?.CapacityUnits);
+      return routes;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Gone (no item), or routed before: the routing it holds.
+      const routed = error.Item ? unmarshall(error.Item).routes : undefined;
+      return Array.isArray(routed) ? routed.map(String) : undefined;
+    }
   }
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {

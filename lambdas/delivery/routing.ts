@@ -1,0 +1,67 @@
+/**
+ * Routing: which of its account's endpoints an event goes to, decided once and recorded on the event, so
+ * retries, redeliveries and concurrent changes of the endpoints or their subscriptions never make it
+ * inconsistent. An account whose events need no decision (one endpoint, subscribed to everything: every
+ * account before endpoints) records nothing and costs nothing more.
+ *
+ * The decision is made when a consumer first handles the event before any attempt: every endpoint of the
+ * account (as the batch read it) whose subscription matches the event's type and payload, disabled ones
+ * included (their deliveries settle `skipped`, as a disabled endpoint's always did, and are recovered when
+ * it is enabled again). It is written only where none is: of two consumers deciding at once (a duplicate
+ * message, a subscription changed in between), the first write wins and the other goes by it. An event
+ * that had an attempt before its account needed a decision was sent to the default endpoint, and keeps
+ * going there alone.
+ */
+import { needsRouting, routeEvent } from '#domain/endpoints/endpoint';
+import type { Account, EventRecord } from '#domain/model';
+import type { DeliveryLedger } from '#domain/ports';
+import type { DeliveryContext } from './delivery-context';
+import type { EndpointHealthStore } from './endpoint-health-port';
+
+/** What routing needs. */
+export interface RoutingDeps {
+  readonly events: Pick<DeliveryLedger, 'recordRoutes'>;
+  /** An account from before endpoint ids gets one for its default endpoint when first routed. */
+  readonly health: Pick<EndpointHealthStore, 'endpointId'>;
+}
+
+/** An event's routing: the endpoint ids it goes to, and whether its account's default endpoint is one. */
+export interface Routing {
+  readonly routes: readonly string[];
+  readonly toDefault: boolean;
+}
+
+/**
+ * The event's routing: the one it holds, or the one decided and recorded now; undefined when the event
+ * is not routed (it goes to the account's default endpoint, as before endpoints).
+ */
+export async function routingOf(
+  deps: RoutingDeps,
+  context: DeliveryContext,
+  event: EventRecord,
+  account: Account,
+): Promise<Routing | undefined> {
+  const defaultId = account.endpointId;
+  if (event.routes !== undefined) return routing(event.routes, defaultId);
+  if (!needsRouting(account) || event.webhookRetries > 0) return undefined;
+  const [first, ...extras] = await context.endpoints(account);
+  if (!first) return undefined;
+  const id = first.id ?? (await deps.health.endpointId(account.iban, account.orgId));
+  const decided = routeEvent([{ ...first, id }, ...extras], { type: event.type, payload: payloadOf(event) });
+  const recorded = (await deps.events.recordRoutes(event, decided)) ?? decided;
+  return routing(recorded, id);
+}
+
+function routing(routes: readonly string[], defaultId: string | undefined): Routing {
+  return { routes, toDefault: defaultId !== undefined && routes.includes(defaultId) };
+}
+
+/** The event's payload as JSON data: what a subscription's filter is matched against. */
+function payloadOf(event: EventRecord): unknown {
+  try {
+    return (JSON.parse(event.body) as { payload?: unknown }).payload;
+  } catch {
+    // A body is JSON by construction; one that is not matches no filter (and every type list with its type).
+    return undefined;
+  }
+}
