@@ -4,6 +4,7 @@
  */
 import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
 import type { EndpointAddress } from '#domain/endpoints/address';
+import type { DeliveryRef } from '#domain/endpoints/deliveries-port';
 import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
 import { type PreviousSigningKey, type SigningKey, signingKeyId } from '#domain/signing/signing-keys';
 import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
@@ -46,6 +47,11 @@ export const keys = {
   endpointSecrets: (endpoint: EndpointAddress): ItemKey => ({
     pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
     sk: endpoint.extra === undefined ? 'ENDPOINT' : `${ENDPOINT_SK_PREFIX}${endpoint.extra}`,
+  }),
+  /** An event's delivery at an extra endpoint: the endpoint's partition, the event's sequence. */
+  delivery: (ref: DeliveryRef): ItemKey => ({
+    pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
+    sk: keys.sequence(ref.sequence),
   }),
   /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),

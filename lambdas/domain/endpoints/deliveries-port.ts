@@ -1,0 +1,64 @@
+/**
+ * The delivery state of an event at one of its account's extra endpoints: its own status, attempts,
+ * cycles, lease and next attempt, apart from the event's item (which keeps the default endpoint's, as
+ * before endpoints), so that any number of endpoints and attempts stays within an item's size, and each
+ * endpoint's deliveries form an ordered partition of their own (by the event's sequence). Until its first
+ * write a delivery is pending with no attempt: the fan-out creates nothing, the first lease, attempt or
+ * settlement does.
+ */
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
+
+/** Where a delivery is: the event in its account's log, and the extra endpoint's id. */
+export interface DeliveryRef extends EventRef {
+  /** The event's place in its account's log (deliveries exist only for events stored in logs). */
+  readonly sequence: number;
+  /** The extra endpoint's id (`ep_…`). */
+  readonly endpointId: string;
+}
+
+/** The state of one delivery; before its first write, pending with no attempt. */
+export interface EndpointDelivery {
+  readonly status: WebhookStatus;
+  /** Attempts recorded over all cycles; always `deliveries.length`. */
+  readonly retries: number;
+  /** Attempts recorded before the current cycle. */
+  readonly cycleBase: number;
+  /** Oldest first. */
+  readonly deliveries: readonly DeliveryAttempt[];
+  /** Epoch ms until which a consumer holds the right to make the next attempt. */
+  readonly leaseUntil?: number | undefined;
+  /** Epoch ms before which the next attempt is not due. */
+  readonly nextAttemptAt?: number | undefined;
+}
+
+/** A delivery before its first write. */
+export const UNTOUCHED: EndpointDelivery = { status: 'pending', retries: 0, cycleBase: 0, deliveries: [] };
+
+/** The deliveries of events at extra endpoints, with the conditions of the event's own ledger. */
+export interface EndpointDeliveries {
+  /** The delivery's state, read consistently ({@link UNTOUCHED} before its first write). */
+  readDelivery(ref: DeliveryRef): Promise<EndpointDelivery>;
+  /**
+   * Claims the next attempt: only if the delivery is pending, has exactly `expectedRetries` attempts, no
+   * lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`; false otherwise.
+   */
+  takeLease(
+    ref: DeliveryRef,
+    expectedRetries: number,
+    untilEpochMs: number,
+    nowEpochMs: number,
+    dueByEpochMs: number,
+  ): Promise<boolean>;
+  /**
+   * Appends one attempt, counts it and sets the status, in one atomic write; a non-success status only
+   * while the delivery is pending (a concurrent success wins), the attempt always recorded.
+   */
+  recordAttempt(
+    ref: DeliveryRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EndpointDelivery>;
+  /** Settles a pending delivery (`skipped`, `failed`); false when it was not pending. */
+  settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean>;
+}

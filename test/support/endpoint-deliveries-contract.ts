@@ -1,0 +1,89 @@
+/**
+ * What every {@link EndpointDeliveries} does, run against the in-memory store (unit) and DynamoDB Local
+ * (integration), so the fake the use-case tests use cannot drift from the adapter: an untouched delivery
+ * reads pending; the first lease or attempt creates it; a lease is exclusive and conditioned on the
+ * attempt count and the due time; a failure never overrides a success, every attempt is counted; a
+ * settlement only moves a pending delivery; deliveries of one event at two endpoints, or of two events
+ * at one, are apart; a stale ref (another event at the same sequence) writes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { DeliveryRef, EndpointDeliveries } from '#domain/endpoints/deliveries-port';
+import type { DeliveryAttempt } from '#domain/model';
+
+const attempt = (status: number): DeliveryAttempt => ({
+  deliveredAt: '2026-11-27T10:00:00.000Z',
+  responseStatus: status,
+  responseBody: `answer ${status}`,
+  responseTimeMs: 12,
+  url: 'https://books.example.com/h',
+  signingKeys: ['whk_0123456789abcdef'],
+});
+
+let sequence = 0;
+/** A delivery of a fresh event (its own sequence) at an endpoint. */
+const fresh = (endpointId = 'ep_0000000000a1'): DeliveryRef => {
+  sequence += 1;
+  return { id: randomUUID(), orgId: 'org-1', account: 'DE89370400440532013000', sequence, endpointId };
+};
+
+/** Declares the contract's tests for the store `store()` gives (after the file's setup). */
+export function endpointDeliveriesContract(store: () => EndpointDeliveries): void {
+  const NOW = 1_800_000_000_000;
+
+  it('reads an untouched delivery as pending with no attempt, and creates it with the first attempt', async () => {
+    const ref = fresh();
+    expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 0, deliveries: [] });
+    const recorded = await store().recordAttempt(ref, attempt(500), 'pending', NOW + 10_000);
+    expect(recorded).toMatchObject({ status: 'pending', retries: 1, nextAttemptAt: NOW + 10_000 });
+    expect(await store().readDelivery(ref)).toEqual(recorded);
+    expect(recorded.deliveries).toEqual([attempt(500)]);
+  });
+
+  it('gives the lease to one holder, conditioned on the attempt count and the due time', async () => {
+    const ref = fresh();
+    expect(await store().takeLease(ref, 1, NOW + 60_000, NOW, NOW)).toBe(false);
+    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(true);
+    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+    await store().recordAttempt(ref, attempt(503), 'pending', NOW + 30_000);
+    // Released by the attempt, but not due before its time.
+    expect(await store().takeLease(ref, 1, NOW + 90_000, NOW + 1_000, NOW + 1_000)).toBe(false);
+    expect(await store().takeLease(ref, 1, NOW + 90_000, NOW + 30_000, NOW + 30_000)).toBe(true);
+  });
+
+  it('never lets a failure override a success, and counts every attempt', async () => {
+    const ref = fresh();
+    await store().recordAttempt(ref, attempt(200), 'success');
+    const late = await store().recordAttempt(ref, attempt(500), 'failed');
+    expect(late).toMatchObject({ status: 'success', retries: 2 });
+    expect(late.deliveries.map((a) => a.responseStatus)).toEqual([200, 500]);
+    expect(await store().settlePending(ref, 'skipped')).toBe(false);
+  });
+
+  it('settles a pending delivery once, an untouched one too', async () => {
+    const ref = fresh();
+    expect(await store().settlePending(ref, 'skipped')).toBe(true);
+    expect(await store().settlePending(ref, 'failed')).toBe(false);
+    expect(await store().readDelivery(ref)).toMatchObject({ status: 'skipped', retries: 0 });
+    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+  });
+
+  it("keeps one event's deliveries at two endpoints apart", async () => {
+    const books = fresh('ep_0000000000b1');
+    const store2 = { ...books, endpointId: 'ep_0000000000b2' };
+    await store().recordAttempt(books, attempt(200), 'success');
+    expect(await store().readDelivery(store2)).toMatchObject({ status: 'pending', retries: 0 });
+    expect(await store().takeLease(store2, 0, NOW + 60_000, NOW, NOW)).toBe(true);
+  });
+
+  it('writes nothing for a stale ref: another event at the same sequence', async () => {
+    const ref = fresh();
+    await store().recordAttempt(ref, attempt(500), 'pending', NOW);
+    const stale = { ...ref, id: randomUUID() };
+    expect(await store().readDelivery(stale)).toMatchObject({ status: 'pending', retries: 0 });
+    expect(await store().takeLease(stale, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+    expect(await store().settlePending(stale, 'skipped')).toBe(false);
+    await expect(store().recordAttempt(stale, attempt(200), 'success')).rejects.toThrow();
+    expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 1 });
+  });
+}
