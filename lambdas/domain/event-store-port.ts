@@ -260,6 +260,19 @@ export interface DeliveryLedger extends EventReads, LogHoles {
    * when the event is gone.
    */
   recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined>;
+  /**
+   * Counts one routed endpoint's settled delivery on the event's aggregate, once per endpoint (counting
+   * the same endpoint again changes nothing): its attempts are added to `webhook_retries`; a `failed` one
+   * makes the event `failed` at once; the last one to settle makes a still pending event `success` when
+   * every delivery succeeded, else `skipped`. Answers the event's status after it; undefined when the
+   * event is gone or was never routed.
+   */
+  settleRoute(
+    ref: EventRef,
+    endpointId: string,
+    status: 'success' | 'failed' | 'skipped',
+    attempts: number,
+  ): Promise<WebhookStatus | undefined>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**

@@ -110,6 +110,42 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     return routes;
   }
 
+  async settleRoute(
+    ref: EventRef,
+    endpointId: string,
+    status: 'success' | 'failed' | 'skipped',
+    attempts: number,
+  ): Promise<WebhookStatus | undefined> {
+    this.table.writes.push('SettleRoute');
+    const event = this.table.eventAt(ref);
+    if (event?.routes === undefined) return undefined;
+    const counts = this.table.routeCounts.get(event.id) ?? { settled: new Set(), failed: 0, skipped: 0 };
+    if (counts.settled.has(endpointId)) return event.webhookStatus;
+    counts.settled.add(endpointId);
+    if (status === 'failed') counts.failed += 1;
+    if (status === 'skipped') counts.skipped += 1;
+    this.table.routeCounts.set(event.id, counts);
+    const failedNow = status === 'failed';
+    const last =
+      counts.settled.size >= event.routes.length && event.webhookStatus === 'pending' && !failedNow;
+    if (last) this.table.writes.push('SettleRouteLast');
+    const webhookStatus: WebhookStatus = failedNow
+      ? 'failed'
+      : last
+        ? counts.skipped > 0
+          ? 'skipped'
+          : 'success'
+        : event.webhookStatus;
+    const settles = failedNow || last;
+    this.table.events.set(event.id, {
+      ...event,
+      webhookRetries: event.webhookRetries + attempts,
+      webhookStatus,
+      ...(settles ? { leaseUntil: undefined, nextAttemptAt: undefined } : {}),
+    });
+    return webhookStatus;
+  }
+
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     this.table.writes.push('SettlePending');
     const event = this.table.eventAt(ref);

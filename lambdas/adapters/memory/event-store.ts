@@ -57,6 +57,8 @@ export class InMemoryEventStore
     this.ledger.bringForward(ref, orgId, now);
   markWaiting: DeliveryLedger['markWaiting'] = (ref, now) => this.ledger.markWaiting(ref, now);
   recordRoutes: DeliveryLedger['recordRoutes'] = (ref, routes) => this.ledger.recordRoutes(ref, routes);
+  settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
+    this.ledger.settleRoute(ref, endpointId, status, attempts);
   settlePending: DeliveryLedger['settlePending'] = (ref, status) => this.ledger.settlePending(ref, status);
   startCycle: DeliveryLedger['startCycle'] = (ref, orgId) => this.ledger.startCycle(ref, orgId);
 

@@ -29,6 +29,14 @@ export class EventTable {
   readonly logEntryReads: number[] = [];
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
+  /**
+   * Each routed event's count of settled endpoints (the adapter's `routes_settled` set) and how many of
+   * them failed or were skipped (`routes_failed`, `routes_skipped`).
+   */
+  readonly routeCounts = new Map<
+    string,
+    { readonly settled: Set<string>; failed: number; skipped: number }
+  >();
   /** The logs' heads and voids (`log-numbering.ts`). */
   readonly numbering = new LogNumbering(this.events, this.writes);
 

@@ -5,7 +5,7 @@
  * events by sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
  * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
  * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
- * walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
+ * walk (`recovery.ts`), the aggregate over routed endpoints (`route-settlements.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
  * before logs (`legacy.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -27,6 +27,7 @@ import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from '.
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
+import { settleRoute } from './route-settlements';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
 /** Every role of the event store on the single events table. */
@@ -262,6 +263,9 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
       return Array.isArray(routed) ? routed.map(String) : undefined;
     }
   }
+
+  readonly settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
+    settleRoute(this.table, ref, endpointId, status, attempts);
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {

@@ -193,8 +193,15 @@ export function eventStoreCharges(
     },
     settlePending: (ref, status) =>
       update(ref, 0, lookup(ref.id)?.webhookStatus === 'pending' ? statusIndex(status, ref) : []),
+    // Routing: the endpoint ids (`ep_` and 12 hex) on the log item; the aggregate's count of one endpoint.
+    recordRoutes: (ref, routes) => update(ref, routes.length * ENDPOINT_ID_BYTES),
+    settleRoute: (ref, _endpointId, status) =>
+      update(ref, ENDPOINT_ID_BYTES, status === 'failed' ? statusIndex('failed', ref) : []),
   };
 }
+
+/** Bytes of an endpoint id as a routing stores it (`ep_` and 12 hex digits, with its list overhead). */
+const ENDPOINT_ID_BYTES = 16;
 
 /** Charges of the directory calls: GetItems of the account and organization items, the watermark's update. */
 export const directoryCharges: MeterRules<DirectoryStore> = {

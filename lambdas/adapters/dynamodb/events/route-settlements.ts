@@ -1,0 +1,86 @@
+/**
+ * An event's aggregate over its routed endpoints (`DeliveryLedger.settleRoute`): the event item counts
+ * each endpoint's settled delivery in the string set `routes_settled` (`failed` and `skipped` ones also
+ * in `routes_failed`, `routes_skipped`), conditioned on the endpoint not being in it yet, so a delivery
+ * counted twice (a retried write, a duplicate message) changes nothing. A failure makes the event
+ * `failed` in that same write; the write that counts the last endpoint is answered with every count and
+ * a second write, conditioned on the event still pending, settles it. The sparse status indexes follow.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { keys } from '#adapters/dynamodb/items';
+import { STATUS_INDEXES } from '#config/storage';
+import type { EventRef, WebhookStatus } from '#domain/model';
+import type { EventTable } from './event-table';
+
+/** See {@link DeliveryLedger.settleRoute}. */
+export async function settleRoute(
+  table: EventTable,
+  ref: EventRef,
+  endpointId: string,
+  status: 'success' | 'failed' | 'skipped',
+  attempts: number,
+): Promise<WebhookStatus | undefined> {
+  const mark = status === 'success' ? '' : `, routes_${status} :ep`;
+  const fails =
+    status === 'failed'
+      ? ` SET webhook_status = :failed, ${STATUS_INDEXES.failed.attribute} = gsi1pk REMOVE lease_until, next_attempt_at`
+      : '';
+  let counted: Record<string, unknown>;
+  try {
+    const out = await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.eventAt(ref),
+        UpdateExpression: `ADD routes_settled :ep, webhook_retries :n${mark}${fails}`,
+        ConditionExpression: 'attribute_exists(routes) AND NOT contains(routes_settled, :id)',
+        ExpressionAttributeValues: {
+          ':ep': new Set([endpointId]),
+          ':id': endpointId,
+          ':n': attempts,
+          ...(status === 'failed' ? { ':failed': 'failed' } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('SettleRoute', out.ConsumedCapacity?.CapacityUnits);
+    counted = out.Attributes ?? {};
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // Counted before (or gone, or never routed): the status it holds.
+    const old = error.Item ? unmarshall(error.Item) : undefined;
+    return old?.routes === undefined ? undefined : (old.webhook_status as WebhookStatus);
+  }
+  const routes = Array.isArray(counted.routes) ? counted.routes.length : 0;
+  const settled = sizeOf(counted.routes_settled);
+  const current = counted.webhook_status as WebhookStatus;
+  if (current !== 'pending' || settled < routes) return current;
+  const final = sizeOf(counted.routes_skipped) > 0 ? 'skipped' : 'success';
+  try {
+    const out = await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.eventAt(ref),
+        UpdateExpression: `SET webhook_status = :final${final === 'skipped' ? `, ${STATUS_INDEXES.skipped.attribute} = gsi1pk` : ''} REMOVE lease_until, next_attempt_at`,
+        ConditionExpression: 'webhook_status = :pending',
+        ExpressionAttributeValues: { ':final': final, ':pending': 'pending' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count('SettleRouteLast', out.ConsumedCapacity?.CapacityUnits);
+    return final;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const old = error.Item ? unmarshall(error.Item) : undefined;
+    return old?.webhook_status as WebhookStatus | undefined;
+  }
+}
+
+/** The size of a stored string set (absent: empty). */
+function sizeOf(set: unknown): number {
+  return set instanceof Set ? set.size : 0;
+}

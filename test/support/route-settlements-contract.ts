@@ -1,0 +1,60 @@
+/**
+ * What `DeliveryLedger.settleRoute` does, run against the in-memory store (unit) and DynamoDB Local
+ * (integration): each routed endpoint is counted once (a second count changes nothing, the attempts are
+ * not added twice); a failure makes the event `failed` at once; the last endpoint to settle makes it
+ * `success` when every delivery succeeded, else `skipped`; an event never routed is not counted.
+ */
+import { expect, it } from 'vitest';
+import type { EventRecord, EventRef } from '#domain/model';
+import type { DeliveryLedger } from '#domain/ports';
+
+/** What the contract needs of a store. */
+export interface RouteSettlementWorld {
+  readonly ledger: Pick<DeliveryLedger, 'settleRoute' | 'recordRoutes'>;
+  /** A new pending event, not routed. */
+  event(): Promise<EventRef>;
+  read(ref: EventRef): Promise<EventRecord>;
+}
+
+const A = 'ep_0000000000a1';
+const B = 'ep_0000000000b2';
+const C = 'ep_0000000000c3';
+
+/** Declares the contract's tests for the world `world()` gives (after the file's setup). */
+export function routeSettlementsContract(world: () => RouteSettlementWorld): void {
+  const routed = async (routes: string[]) => {
+    const ref = await world().event();
+    await world().ledger.recordRoutes(ref, routes);
+    return ref;
+  };
+
+  it('settles success once every routed endpoint succeeded, counting each once', async () => {
+    const ref = await routed([A, B, C]);
+    expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBe('pending');
+    expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBe('pending');
+    expect(await world().ledger.settleRoute(ref, B, 'success', 3)).toBe('pending');
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 4 });
+    expect(await world().ledger.settleRoute(ref, C, 'success', 2)).toBe('success');
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'success', webhookRetries: 6 });
+  });
+
+  it('fails the event at the first failure, and keeps it failed', async () => {
+    const ref = await routed([A, B]);
+    expect(await world().ledger.settleRoute(ref, A, 'failed', 20)).toBe('failed');
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 20 });
+    expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('failed');
+    expect((await world().read(ref)).webhookRetries).toBe(21);
+  });
+
+  it('settles skipped when every endpoint settled and one was skipped', async () => {
+    const ref = await routed([A, B]);
+    expect(await world().ledger.settleRoute(ref, A, 'skipped', 0)).toBe('pending');
+    expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('skipped');
+  });
+
+  it('counts nothing on an event that was never routed', async () => {
+    const ref = await world().event();
+    expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBeUndefined();
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0 });
+  });
+}
