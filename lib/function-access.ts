@@ -153,11 +153,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   sendTestEvent: {
-    // Reads what an attempt reads; writes only the account's counter of test events.
+    // Reads what an attempt reads (an account's extra endpoints: one Query of its partition); writes only
+    // the account's counter of test events.
     table: {
       items: {
         GetItem: ['account', 'organization', 'endpointSecrets'],
         UpdateItem: ['testEvents'],
+        Query: ['account'],
       },
     },
   },

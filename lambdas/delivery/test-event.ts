@@ -1,6 +1,6 @@
 /**
  * A test event on demand (`POST /accounts/{iban}/test-events`): an example of the catalog sent to the
- * account's webhook URL now, by the same steps as a delivery attempt (`webhook-request.ts`: the
+ * account's webhook URL (or to the one of its endpoints the request names) now, by the same steps as a delivery attempt (`webhook-request.ts`: the
  * organization's tokens and keys sign it, the endpoint's payload key encrypts it, its client certificate
  * and CA make the connection, the URL policy is checked before and the address while connecting), marked
  * as a test in its body (`"test": true`, `"sequence": null`) and in the `Herald-Test` header, and answered
@@ -16,12 +16,13 @@
  */
 
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import { defaultEndpoint } from '#domain/endpoints/endpoint';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeDefinition } from '#domain/event-types/model';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
-import type { DirectoryStore } from '#domain/ports';
+import type { Account } from '#domain/model';
+import type { DirectoryStore, EndpointStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { testWebhookBody } from '#domain/webhook-body';
 import { DeliveryContext } from './delivery-context';
@@ -44,6 +45,8 @@ export interface TestEventDeps extends SendDeps {
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'> | undefined;
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter | undefined;
+  /** The accounts' extra endpoints, read when a test names one. */
+  readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'> | undefined;
   readonly allowance: TestEventAllowance;
   /** The event types a test may send: the catalog as it stands. */
   readonly eventTypes: () => Promise<readonly EventTypeDefinition[]>;
@@ -54,6 +57,8 @@ export interface TestEventRequest extends TestExampleChoice {
   /** The caller's organization; absent for an operator, who may test any account. */
   readonly orgId?: string | undefined;
   readonly iban: string;
+  /** The account's endpoint the test goes to; absent: its default one. */
+  readonly endpointId?: string | undefined;
   /** The API's base URL, for the body's `_links` (as a real event's). */
   readonly baseUrl: string;
 }
@@ -67,13 +72,14 @@ export interface TestEventRequest extends TestExampleChoice {
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
-  const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
+  const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets, deps.endpointStore);
   const account = await context.account(iban);
   if (!account || (request.orgId !== undefined && account.orgId !== request.orgId)) {
     throw new NotFoundError(`No account ${iban}.`);
   }
   const chosen = chooseTestExample(await deps.eventTypes(), request);
-  const url = account.webhookUrl;
+  const endpoint = await endpointOf(context, account, request.endpointId);
+  const url = endpoint.url;
   if (!url) {
     throw new ConflictError(`Account ${iban} has no webhook_url: set one, then send a test event to it.`);
   }
@@ -102,7 +108,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, defaultEndpoint(account), org, nowMs);
+  const prepared = await prepareRequest(context, deps, message, endpoint, org, nowMs);
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,
@@ -112,4 +118,21 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     attempt: sent.attempt,
     ...(sent.error === undefined ? {} : { error: sent.error }),
   };
+}
+
+/**
+ * The endpoint a test goes to: the account's default one, or the one of its endpoints the request names.
+ *
+ * @throws NotFoundError when the account has no endpoint of that id
+ */
+async function endpointOf(
+  context: DeliveryContext,
+  account: Account,
+  endpointId: string | undefined,
+): Promise<Endpoint> {
+  const [first, ...extras] = await context.endpoints(account);
+  if (endpointId === undefined && first) return first;
+  const named = [first, ...extras].find((endpoint) => endpoint !== undefined && endpoint.id === endpointId);
+  if (!named) throw new NotFoundError(`No endpoint ${endpointId} of account ${account.iban}.`);
+  return named;
 }

@@ -2,6 +2,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { logger } from '#adapters/observability';
@@ -32,6 +33,7 @@ const deps: TestEventDeps = {
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   sealer: createSecretSealer(env),
   endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  endpointStore: new DynamoEndpointStore(documents, env.TABLE_NAME),
   encrypter: new JosePayloadEncrypter(),
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   urlPolicy,
@@ -43,7 +45,8 @@ const deps: TestEventDeps = {
 /**
  * `POST /accounts/{iban}/test-events` (a `manage` key, its organization's accounts) and the operator's
  * `POST /admin/accounts/{iban}/test-events` (SigV4, any account, signed as its organization): a type's
- * example sent to the account's webhook URL now, answered with what the receiver answered.
+ * example sent to the account's webhook URL (or the endpoint `endpoint_id` names) now, answered with what
+ * the receiver answered.
  */
 export const handler = apiHandler(async (event) => {
   const operator = event.resource === ADMIN_ROUTES.adminSendTestEvent.path;

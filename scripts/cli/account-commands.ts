@@ -90,9 +90,10 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account test-event': {
-    usage: `account test-event --iban IBAN --type TYPE [--version N] [--example NAME]   (send the type's example
-      to the account's webhook URL now, marked as a test, signed as its organization's webhooks; prints what
-      the receiver answered; nothing is stored; at most ${TEST_EVENTS_PER_WINDOW} a minute per account)`,
+    usage: `account test-event --iban IBAN --type TYPE [--version N] [--example NAME] [--endpoint-id EP_ID]
+      (send the type's example to the account's webhook URL, or the endpoint named, now, marked as a test,
+      signed as its organization's webhooks; prints what the receiver answered; nothing is stored; at most
+      ${TEST_EVENTS_PER_WINDOW} a minute per account)`,
     route: 'adminSendTestEvent',
     run: (call, flags) => {
       const version = integer(flags, 'version', 'a version number, 1 or more');
@@ -105,6 +106,7 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
           type: required(flags, 'type'),
           ...(version === undefined ? {} : { version }),
           ...(example === undefined ? {} : { example }),
+          ...(flags['endpoint-id'] === undefined ? {} : { endpoint_id: required(flags, 'endpoint-id') }),
         }),
       );
     },

@@ -5,12 +5,15 @@
  * event type and a bad filter are refused naming the limit, the type's place and the filter's path; the
  * operator's twins reach the same endpoints. Every answer is checked against the served OpenAPI document.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import { testIban } from '../support/delivery-queue-helpers';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { type Receiver, startReceiver } from '../support/receiver';
 
 const op = useOperatorFixture();
+let receiver: Receiver | undefined;
+afterAll(() => receiver?.close());
 
 interface EndpointBody {
   endpoint_id: string;
@@ -134,5 +137,40 @@ describe("an account's endpoints", () => {
     const keepDefault = await call(`/${defaultId}`, 'DELETE');
     expect(keepDefault.status, keepDefault.text).toBe(409);
     expect((await call('')).body as EndpointBody[]).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT - 1);
+  });
+
+  it('take a test event: endpoint_id names the endpoint it goes to', { timeout: 60_000 }, async () => {
+    receiver = await startReceiver();
+    const org = (await op.admin('POST', '/admin/organizations', { name: 'Endpoint tests' })).body as {
+      id: string;
+      api_key: string;
+    };
+    const iban = testIban();
+    await op.admin('PUT', `/admin/accounts/${iban}`, {
+      org: org.id,
+      webhook_url: 'http://127.0.0.1:9/orders',
+    });
+    const added = await op.api.call(`/accounts/${iban}/endpoints`, {
+      key: org.api_key,
+      method: 'POST',
+      body: { url: receiver.url },
+    });
+    expect(added.status, added.text).toBe(201);
+    const id = (added.body as EndpointBody).endpoint_id;
+    const sent = await op.api.call(`/accounts/${iban}/test-events`, {
+      key: org.api_key,
+      method: 'POST',
+      body: { type: 'credit_received', endpoint_id: id },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body).toMatchObject({ delivery: { response_status: 200 } });
+    const [request] = await receiver.waitForRequests(1);
+    expect(request?.headers['herald-test']).toBe('true');
+    const unknown = await op.api.call(`/accounts/${iban}/test-events`, {
+      key: org.api_key,
+      method: 'POST',
+      body: { type: 'credit_received', endpoint_id: 'ep_0000000000ff' },
+    });
+    expect(unknown.status, unknown.text).toBe(404);
   });
 });

@@ -203,12 +203,13 @@ describe('table rights', () => {
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
     // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
-    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's) and
-    // the consumer's routing.
+    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
+    // test event to an extra endpoint and the consumer's routing.
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*']],
       ['redeliverEvent', ['LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
+      ['sendTestEvent', ['ACCOUNT#*']],
       ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
       ['publishEvent', ['LOG#*']],
       ['administer', ['LOG#*', 'ACCOUNT#*']],
