@@ -38,6 +38,8 @@ export async function reconcileDeadLetter(
   deps: ReconcileDeps,
   target: DeliveryTarget,
 ): Promise<ReconcileOutcome> {
+  // A routed endpoint's dead letter is not the event's own: this path never requeues it as the event's.
+  if (target.endpointId !== undefined) return 'settled';
   const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
   if (attemptsLeft(event, deps.maxAttempts) === 0) {

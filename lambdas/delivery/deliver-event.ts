@@ -89,6 +89,8 @@ export async function deliverMessage(
   held?: HeldUrls,
 ): Promise<DeliveryOutcome | Thrown> {
   let left: ErroredHandling = {};
+  // This path delivers to an account's default endpoint: a message for a routed endpoint is not for it.
+  if (target.endpointId !== undefined) return { kind: 'dropped', reason: 'message for a routed endpoint' };
   try {
     // Admit.
     const event = await readTarget(deps.events, target);

@@ -4,8 +4,8 @@
  * gathers them and holds the delivery queue's and the webhook sender's.
  */
 
+import type { QueuedDelivery } from './delivery-message';
 import type { ClientTls } from './endpoint-security/endpoint-security';
-import type { EventRef } from './model';
 
 // Who may call: API keys and portal sign-in links.
 export * from './access-ports';
@@ -21,8 +21,11 @@ export type * from './queries';
  * batch use-cases read it.
  */
 export interface DeliveryQueue {
-  /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
-  enqueue(events: readonly EventRef[], delaySeconds?: number): Promise<void>;
+  /**
+   * Enqueues delivery of these events (each for its routed endpoint when it names one; batched by the
+   * adapter); optional delay up to 900 s.
+   */
+  enqueue(events: readonly QueuedDelivery[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
 }
