@@ -40,7 +40,9 @@ export type NewEvent = Pick<
  * `owner` is the publish that holds it; another publish may take it over only after `claimedAt` +
  * `CLAIM_LEASE_MS` (a publisher that crashed between the claim and the event leaves an orphan).
  */
-export interface IdClaim extends Required<EventRef> {
+export interface IdClaim extends EventRef {
+  /** The sequence the claim holds: a claim always names one, unlike an event stored before sequences. */
+  readonly sequence: number;
   /** A random token of the publish holding the claim. */
   readonly owner: string;
   /** Epoch ms of the claim or its last move. */

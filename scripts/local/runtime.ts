@@ -65,11 +65,11 @@ export interface LocalRuntimeOptions {
    * Persist emulator data (`<dataDir>/dynamodb`, `<dataDir>/sqs`) and the stream checkpoint here;
    * in-memory when absent. Only applies to emulators the runtime starts itself.
    */
-  readonly dataDir?: string;
+  readonly dataDir?: string | undefined;
   /** The stack's `eventRetentionDays` (the settings item every publisher reads); events kept otherwise. */
-  readonly eventRetentionDays?: number;
+  readonly eventRetentionDays?: number | undefined;
   /** `RETRY_SCHEDULE` of the functions (19 comma-separated seconds); the default schedule otherwise. */
-  readonly retrySchedule?: string;
+  readonly retrySchedule?: string | undefined;
   /** Extra function environment variables, applied last. */
   readonly env?: Readonly<Record<string, string>>;
   /** Replacements for the real handlers; those given are not imported. */
@@ -82,7 +82,7 @@ export interface LocalRuntimeOptions {
   /** Each organization's throttle and quota (the stack's usage plan); unmetered when absent. */
   readonly organizationUsage?: OrganizationUsage;
   /** Authorizer cache TTL; default `AUTHORIZER_CACHE_TTL_SECONDS`. */
-  readonly authorizerCacheTtlSeconds?: number;
+  readonly authorizerCacheTtlSeconds?: number | undefined;
   /** Redrive limit of the delivery queue; default `DELIVERY_QUEUE.maxReceiveCount`. */
   readonly maxReceiveCount?: number;
   /** Concurrent pollers of the delivery queue; default {@link LOCAL_CONSUMER_CONCURRENCY}. */

@@ -236,7 +236,7 @@ export abstract class QueueBase implements SimQueue {
   }
 
   /** The message a receipt handle names, or the error SQS gives for it. */
-  private lookup(receiptHandle: string): { message?: StoredMessage; current: boolean } {
+  private lookup(receiptHandle: string): { message: StoredMessage | undefined; current: boolean } {
     const [queue, seq, count] = receiptHandle.split('/');
     if (queue !== this.name || seq === undefined || count === undefined) {
       throw new SqsError('ReceiptHandleIsInvalid', `not a receipt handle of ${this.name}`);
