@@ -1,11 +1,13 @@
 /**
  * `herald publish --file` end to end: a 5,000-line file published through the local runtime's
  * `POST /events/batch`, its progress shown, the run killed midway and resumed from its progress file:
- * every line stored once, in the file's order, and the refused lines of another file named by number.
+ * every line stored once, in the file's order, and the refused lines of another file named by number (one
+ * too large for any request, one whose own `id` is no string), its large lines sent within the byte limit.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PUBLISH_BATCH_MAX_BYTES } from '#config/limits';
 import { type CliFixture, type CreatedOrg, ok, startCliFixture, TRANSFER } from '../support/cli-fixture';
 import { testIban } from '../support/delivery-queue-helpers';
 import type { ApiClient } from '../support/e2e-http';
@@ -45,7 +47,9 @@ async function feedOf(iban: string): Promise<{ id: string; sequence: number; pay
 
 describe('publish --file', () => {
   it('publishes a 5,000-line file with progress, and resumes after being killed, storing every line once in order', {
-    timeout: 600_000,
+    // Alone it takes about half a minute; beside the rest of the suite on two cores, DynamoDB Local serves
+    // every file at once and a 100-event batch may take seconds.
+    timeout: 1_200_000,
   }, async () => {
     const iban = testIban();
     ok(await herald(['account', 'put', '--org', org.id, '--iban', iban]));
@@ -75,7 +79,7 @@ describe('publish --file', () => {
     expect(Object.keys(header.ids)).toHaveLength(LINES);
     expect(firstErr).toMatch(/herald publish: \d+\/5000 lines: \d+ stored, 0 duplicate, 0 refused/);
 
-    const resumed = await herald(['publish', '--file', file], workDir, 300_000);
+    const resumed = await herald(['publish', '--file', file], workDir, 900_000);
     expect(resumed.code, resumed.stderr).toBe(0);
     const summary = JSON.parse(resumed.stdout) as {
       lines: number;
@@ -115,7 +119,10 @@ describe('publish --file', () => {
     const iban = testIban();
     ok(await herald(['account', 'put', '--org', org.id, '--iban', iban]));
     const file = join(workDir, 'mixed.ndjson');
-    const good = (n: number) => JSON.stringify({ account: iban, type: TRANSFER, payload: { n } });
+    const good = (n: number, text = '') =>
+      JSON.stringify({ account: iban, type: TRANSFER, payload: { n, text } });
+    // Together over the batch's 1 MiB: sent in more than one request.
+    const large = Array.from({ length: 25 }, (_, i) => good(3 + i, 'x'.repeat(50_000)));
     writeFileSync(
       file,
       [
@@ -124,20 +131,30 @@ describe('publish --file', () => {
         '',
         JSON.stringify({ account: iban, type: 'Bad Type', payload: {} }),
         good(2),
+        JSON.stringify({ id: 123, account: iban, type: TRANSFER, payload: {} }),
+        good(0, 'x'.repeat(PUBLISH_BATCH_MAX_BYTES)),
+        ...large,
       ].join('\n'),
     );
     const run = await herald(['publish', '--file', file]);
-    expect(run.code).toBe(1);
+    expect(run.code, run.stderr).toBe(1);
     const summary = JSON.parse(run.stdout) as {
       lines: number;
       stored: number;
       refused: { line: number; status: number; problem: string }[];
     };
-    expect(summary).toMatchObject({ lines: 4, stored: 2 });
+    expect(summary).toMatchObject({ lines: 31, stored: 27 });
     expect(summary.refused.map((line) => [line.line, line.status])).toEqual([
       [2, 400],
       [4, 400],
+      [6, 400],
+      [7, 400],
     ]);
-    expect(summary.refused[1]?.problem).toMatch(/^events\[\d+\]\.type: /);
+    expect(summary.refused.map((line) => line.problem)).toEqual([
+      'line 2: not a JSON object',
+      expect.stringMatching(/^events\[\d+\]\.type: /),
+      expect.stringMatching(/^events\[\d+\]\.id: /),
+      expect.stringMatching(/^line 7: has \d+ bytes as JSON, over /),
+    ]);
   });
 });
