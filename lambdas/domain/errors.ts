@@ -25,15 +25,37 @@ export abstract class HeraldError extends Error {
   abstract readonly kind: ErrorKind;
 }
 
-/** Bad input: names the parameter and what is allowed. */
+/**
+ * Bad input: names the parameter and what is allowed, or several parameters at once (a payload's
+ * violations of its type's schema, each named by where it is), summed up by the message.
+ */
 export class ValidationError extends HeraldError {
   readonly kind = 'invalid';
   readonly params: readonly InvalidParam[];
+  /** Whether the message is the caller's summary of several params rather than `<name>: <reason>`. */
+  private readonly summarized: boolean;
 
-  constructor(name: string, reason: string) {
-    super(`${name}: ${reason}`);
+  /** One parameter `name` and why it is refused; the message is `<name>: <reason>`. */
+  constructor(name: string, reason: string);
+  /** Several refused parameters (at least one), and the message that sums them up. */
+  constructor(params: readonly InvalidParam[], summary: string);
+  constructor(first: string | readonly InvalidParam[], text: string) {
+    super(typeof first === 'string' ? `${first}: ${text}` : text);
     this.name = 'ValidationError';
-    this.params = [{ name, reason }];
+    this.params = typeof first === 'string' ? [{ name: first, reason: text }] : first;
+    this.summarized = typeof first !== 'string';
+  }
+
+  /**
+   * The same refusal with its parameters renamed: a field read inside a larger body (`payload` of a batch's
+   * fourth entry is `events[3].payload`), or the library's name of a field as the API spells it.
+   */
+  renamed(rename: (name: string) => string): ValidationError {
+    const params = this.params.map(({ name, reason }) => ({ name: rename(name), reason }));
+    const [only] = params;
+    return this.summarized || only === undefined || params.length > 1
+      ? new ValidationError(params, this.message)
+      : new ValidationError(only.name, only.reason);
   }
 }
 

@@ -8,12 +8,14 @@
  * of the cost. DynamoDB Local answers in about a millisecond and has no partition limit, so the requests
  * and units are what to compare; the rates are this machine's.
  */
+
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { BusyError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
+import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
@@ -109,6 +111,7 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
     directory: new DynamoDirectoryStore(client, tableName, listener),
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     retentionDays: async () => undefined,
+    catalog: builtInCatalog(),
   };
   const input = () => ({
     id: uuidv7(Date.now()),

@@ -5,6 +5,7 @@
  * ends the log, so an account created after it starts at 1.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
@@ -12,6 +13,7 @@ import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
+import { TRANSFER, transferPayload } from '../support/payloads';
 
 const IBAN = 'DE89370400440532013000';
 const ORG = 'org-1';
@@ -36,12 +38,18 @@ beforeEach(async () => {
 async function publish(): Promise<number | undefined> {
   published += 1;
   const recorded = await recordEvent(
-    { events, directory, baseUrl: 'https://api.example.com', retentionDays: async () => undefined },
+    {
+      events,
+      directory,
+      baseUrl: 'https://api.example.com',
+      retentionDays: async () => undefined,
+      catalog: builtInCatalog(),
+    },
     {
       id: `00000000-0000-4000-8000-${String(published).padStart(12, '0')}`,
       account: IBAN,
-      type: 'credit_transfer_status_change',
-      payload: { n: published },
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: `tr_${published}` }),
     },
   );
   return recorded.event.sequence;

@@ -7,8 +7,8 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
-import { anyObject, closed, nullable, ref, text, timestamp } from '#http/schema';
-import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
+import { anyObject, closed, described, nullable, optional, ref, text, timestamp } from '#http/schema';
+import { EVENT_FIELDS, SEQUENCE, TOKEN_ID, TYPE_VERSION } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -72,6 +72,13 @@ export const WEBHOOK_PAYLOAD = closed(
   {
     id: EVENT_FIELDS.id,
     type: EVENT_FIELDS.type,
+    type_version: optional(
+      described(
+        TYPE_VERSION,
+        "The version of the type's payload schema the payload passed; absent on events published before " +
+          'the catalog, and on those of a type outside it that the deployment accepted during a transition.',
+      ),
+    ),
     account: EVENT_FIELDS.account,
     sequence: SEQUENCE,
     triggered_at: EVENT_FIELDS.triggered_at,

@@ -6,7 +6,9 @@
  * client whose publish fails (throttled after the SDK's retries, or busy) sends the same id again after a
  * back-off, as Herald's client library advises. The table's stream feeds the forwarder (`forwarder.ts`).
  */
+
 import type { PublishInput } from '#domain/event-input';
+import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import type { Scheduler } from '../engine/scheduler';
@@ -131,6 +133,7 @@ export class Publisher {
       directory: ports.directory,
       baseUrl: 'https://api.herald.example',
       retentionDays: settingsRetention(ports.directory),
+      catalog: builtInCatalog(),
       now: () => new Date(this.engine.now()),
       sleep: (ms) => this.engine.sleep(ms),
       newOwner: () => `owner-${++this.owners}`,
