@@ -93,7 +93,7 @@ function conventions(): string[] {
     "- **Identifiers** are checked by shape only: an IBAN's or creditor reference's check digits and a currency's existence are the bank's to know.",
     '- **Statuses** are closed lists; **reason codes** are any four capitals or digits, because ISO 20022 publishes new codes several times a year. The codes SEPA uses are listed under [ISO 20022 codes](#iso-20022-codes).',
     '- **Exactly the declared fields**: every object of a built-in payload has `additionalProperties: false`, so a misspelt optional field (`remitance_information`) is refused rather than silently lost, and no webhook carries an undocumented field. Receivers should still ignore fields they do not know: a later [version](#versions) may add some.',
-    `- **Refusals** name each violation by the JSON pointer of the field (\`/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values.`,
+    `- **Refusals**: a publish whose payload its type's schema refuses answers \`400\` (the library throws \`ValidationError\`) naming each violation \`payload\` + the JSON pointer of the field (\`payload/creditor/iban\`; in a batch \`events[<index>].payload/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values. A type outside the catalog answers \`422\` naming the known types. Nothing is checked again when an event is read or delivered.`,
     '',
   ];
 }
@@ -241,7 +241,9 @@ function versions(): string[] {
     '## Versions',
     '',
     '- A version is an integer from 1. Once published it never changes: a changed payload schema is a new',
-    '  version, one above the latest. A publish may name the version; without one it is checked against the latest.',
+    '  version, one above the latest. A publish may name the version (`version`); without one it is checked against the',
+    "  latest. The event records the version its payload passed: `type_version` in the API's views and in the",
+    '  webhook body (absent from the bodies of events published before the catalog).',
     '- A `deprecated` type or version can still be published; receivers should expect its end and move to what',
     '  replaces it. Built-in types are never removed.',
     '- Events stay as they were published: a new version does not touch stored events.',

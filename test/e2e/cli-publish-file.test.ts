@@ -6,9 +6,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliFixture, type CreatedOrg, ok, startCliFixture, TRANSFER } from '../support/cli-fixture';
+import { type CliFixture, type CreatedOrg, ok, startCliFixture } from '../support/cli-fixture';
 import { testIban } from '../support/delivery-queue-helpers';
 import type { ApiClient } from '../support/e2e-http';
+import { DEBIT, debitPayload } from '../support/payloads';
 import { useFixture } from '../support/use-fixture';
 import { waitFor } from '../support/wait';
 
@@ -28,8 +29,10 @@ useFixture(
 const LINES = 5_000;
 
 /** Every event of the account's feed, following `Link: next`. */
-async function feedOf(iban: string): Promise<{ id: string; sequence: number; payload: { line: number } }[]> {
-  const events: { id: string; sequence: number; payload: { line: number } }[] = [];
+async function feedOf(
+  iban: string,
+): Promise<{ id: string; sequence: number; payload: { collection_id: string } }[]> {
+  const events: { id: string; sequence: number; payload: { collection_id: string } }[] = [];
   let after = 0;
   for (;;) {
     const answer = await api.call(`/accounts/${iban}/events?after_sequence=${after}&limit=100`, {
@@ -50,8 +53,13 @@ describe('publish --file', () => {
     const iban = testIban();
     ok(await herald(['account', 'put', '--org', org.id, '--iban', iban]));
     const file = join(workDir, 'collection.ndjson');
+    // A direct-debit status report: one collected debit a line.
     const lines = Array.from({ length: LINES }, (_, line) =>
-      JSON.stringify({ account: iban, type: TRANSFER, payload: { line: line + 1 } }),
+      JSON.stringify({
+        account: iban,
+        type: DEBIT,
+        payload: debitPayload({ collection_id: `dd_${line + 1}` }),
+      }),
     );
     writeFileSync(file, `${lines.join('\n')}\n`);
     const progress = `${file}.herald-progress`;
@@ -97,7 +105,9 @@ describe('publish --file', () => {
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect((sequences.at(-1) ?? 0) - LINES).toBeLessThanOrEqual(100);
     // In the file's order, each line once, under the id written for it before it was sent.
-    expect(feed.map((event) => event.payload.line)).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
+    expect(feed.map((event) => event.payload.collection_id)).toEqual(
+      Array.from({ length: LINES }, (_, i) => `dd_${i + 1}`),
+    );
     expect(feed.map((event) => event.id)).toEqual(
       Array.from({ length: LINES }, (_, i) => header.ids[String(i + 1)]),
     );
@@ -115,15 +125,19 @@ describe('publish --file', () => {
     const iban = testIban();
     ok(await herald(['account', 'put', '--org', org.id, '--iban', iban]));
     const file = join(workDir, 'mixed.ndjson');
-    const good = (n: number) => JSON.stringify({ account: iban, type: TRANSFER, payload: { n } });
+    const good = (n: number) =>
+      JSON.stringify({ account: iban, type: DEBIT, payload: debitPayload({ collection_id: `dd_${n}` }) });
+    const { amount: _, ...withoutAmount } = debitPayload();
     writeFileSync(
       file,
       [
         good(1),
         '{not json',
         '',
-        JSON.stringify({ account: iban, type: 'Bad Type', payload: {} }),
+        JSON.stringify({ account: iban, type: 'Bad Type', payload: debitPayload() }),
         good(2),
+        JSON.stringify({ account: iban, type: DEBIT, payload: { ...withoutAmount, currency: 'euro' } }),
+        JSON.stringify({ account: iban, type: 'order.paid', payload: debitPayload() }),
       ].join('\n'),
     );
     const run = await herald(['publish', '--file', file]);
@@ -133,11 +147,23 @@ describe('publish --file', () => {
       stored: number;
       refused: { line: number; status: number; problem: string }[];
     };
-    expect(summary).toMatchObject({ lines: 4, stored: 2 });
+    expect(summary).toMatchObject({ lines: 6, stored: 2 });
     expect(summary.refused.map((line) => [line.line, line.status])).toEqual([
       [2, 400],
       [4, 400],
+      [6, 400],
+      [7, 422],
     ]);
     expect(summary.refused[1]?.problem).toMatch(/^events\[\d+\]\.type: /);
+    // Each violation of the payload's schema, by its pointer; a type outside the catalog, with the known ones.
+    expect(
+      summary.refused[2]?.problem
+        .split('; ')
+        .map((field) => field.replace(/: .*/, '').replace(/^events\[\d+\]\./, ''))
+        .sort(),
+    ).toEqual(['payload/amount', 'payload/currency']);
+    expect(summary.refused[3]?.problem).toMatch(
+      /^events\[\d+\]\.type: order\.paid is not an event type of the catalog; the known types are credit_received, /,
+    );
   });
 });

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transferPayload } from '../support/payloads';
 import {
   freshShellEnv,
   type StartedHerald,
@@ -73,6 +74,11 @@ describe('the README walk-through', () => {
     expect(run.stdout).toMatch(
       /HTTP\/1\.1 400[\s\S]*content-type: application\/problem\+json[\s\S]*"name":"per_page"/i,
     );
+    // The events published carry the version of their type; the refused one names each violation by its pointer.
+    expect(run.stdout).toMatch(/"type":"credit_transfer_status_change","type_version":1,/);
+    expect(run.stdout).toMatch(
+      /HTTP\/1\.1 400[\s\S]*"detail":"payload does not pass credit_transfer_status_change version 1: \d+ problems at [^"]*"[\s\S]*"name":"payload\/amount"/i,
+    );
     // The operator commands: an organization, and a portal link whose expiry is in the API's format.
     expect(run.stdout).toMatch(/"webhook_token": "whsec_/);
     expect(run.stdout).toMatch(/"expires_at": "\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"/);
@@ -96,7 +102,7 @@ describe('the README walk-through', () => {
   it('runs its own-receiver block verbatim: the account’s next webhook reaches that receiver', () => {
     // The demo receiver's URL first, to point the account back at it afterwards; then the block, a
     // publish, a wait for its delivery, and `kill %1` as the README says.
-    const event = `'{"transfer_id":"tr_own"}'`;
+    const event = `'${JSON.stringify(transferPayload({ transfer_id: 'tr_own' }))}'`;
     const run = bash(
       [
         'set -euo pipefail',
@@ -118,7 +124,7 @@ describe('the README walk-through', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('"webhook_url": "http://127.0.0.1:8080/herald"');
     expect(run.stdout).toMatch(
-      /^\{"id":"[0-9a-f-]{36}","type":"credit_transfer_status_change",.*"payload":\{"transfer_id":"tr_own"\}/m,
+      /^\{"id":"[0-9a-f-]{36}","type":"credit_transfer_status_change","type_version":1,.*"payload":\{"transfer_id":"tr_own",/m,
     );
   });
 

@@ -12,11 +12,13 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
 import { ConflictError } from '#domain/errors';
+import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import type { Account } from '#domain/model';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 import { testIban } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -132,8 +134,19 @@ describe('account tombstones', () => {
     const publish = async (n: number) =>
       (
         await recordEvent(
-          { events, directory, baseUrl: 'https://api.example.test', retentionDays: async () => undefined },
-          { id: `00000000-0000-4000-8000-0000000000${n}0`, account: iban, type: 't', payload: { n } },
+          {
+            events,
+            directory,
+            baseUrl: 'https://api.example.test',
+            retentionDays: async () => undefined,
+            catalog: builtInCatalog(),
+          },
+          {
+            id: `00000000-0000-4000-8000-0000000000${n}0`,
+            account: iban,
+            type: TRANSFER,
+            payload: transferPayload({ transfer_id: `tr_${n}` }),
+          },
         )
       ).event.sequence;
     expect([await publish(1), await publish(2)]).toEqual([1, 2]);
