@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import type { PublishInput } from '#domain/event-input';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
-import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import type { WebhookStatus } from '#domain/model';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import {
   type RecordEventDeps,
   type RecordedEvent,
@@ -104,12 +104,8 @@ export function createBatchPublisher(options: PublisherOptions): BatchPublisher 
   };
 }
 
-/** The built-in types, compiled at the first publisher and shared by every publisher after it. */
-let builtIns: EventTypeCatalog | undefined;
-
 function publisherDeps(options: PublisherOptions): RecordEventDeps {
   const client = options.client ?? createPublishDocumentClient();
-  builtIns ??= builtInCatalog();
   const directory = new DynamoDirectoryStore(client, options.tableName);
   return {
     events: new DynamoEventStore(client, options.tableName),
@@ -118,7 +114,13 @@ function publisherDeps(options: PublisherOptions): RecordEventDeps {
     maxPayloadBytes: options.maxPayloadBytes,
     // The stack's `eventRetentionDays`, from the table's settings item.
     retentionDays: settingsRetention(directory),
-    catalog: builtIns,
+    // The built-in types (compiled once per process) and the operators' types of this table, kept as
+    // the publish function keeps them.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, options.tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
     acceptUnknownTypes: options.acceptUnknownEventTypes === true,
   };
 }

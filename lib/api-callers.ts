@@ -1,7 +1,7 @@
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { API_ROUTES, type RouteShape } from '#config/routes';
+import { ADMIN_ROUTES, API_ROUTES, type RouteShape } from '#config/routes';
 
 /**
  * Who may call the API's IAM (SigV4) routes: IAM principal ARNs, `*` and `?` allowed in the name
@@ -25,10 +25,13 @@ export interface ApiCallers {
 /** A principal ARN `aws:PrincipalArn` can be: the account's root, a user or a role. */
 const PRINCIPAL_ARN = /^arn:aws[a-z-]*:iam::(\d{12}|\*):(root|(user|role)\/[\w+=,.@/*?-]+)$/;
 
+/** The operator's routes, whichever function serves them. */
+const OPERATOR_ROUTES = new Set(Object.values(ADMIN_ROUTES).map((route) => `${route.method} ${route.path}`));
+
 /** Which caller list admits each IAM route: publishing and the operator's routes, nothing else. */
 function callerKind(route: RouteShape): keyof ApiCallers {
   if (route.fn === 'publishEvent') return 'publishers';
-  if (route.fn === 'administer') return 'operators';
+  if (OPERATOR_ROUTES.has(`${route.method} ${route.path}`)) return 'operators';
   throw new Error(
     `${route.method} ${route.path} is an IAM route that no caller list (publishers, operators) covers`,
   );

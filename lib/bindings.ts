@@ -29,7 +29,8 @@ export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
  *   reveal an organization's webhook token or an API key's organization. `Query` on the table only as an
  *   item action of the kind `log` (its `LeadingKeys` condition: an account log's partition, events only).
  * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
- * route creates `EVENT#` claims and `LOG#` events; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items, deletes API
+ * route creates `EVENT#` claims and `LOG#` events; the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items
+ * and the operators' event types (`EVENT_TYPES`), deletes API
  * keys and accounts, and erases events; portal sign-in creates `APIKEY#` items and deletes `PORTAL#` and
  * `APIKEY#` items (its own expired session keys). The one other writer is the deploy-time custom resource of
  * `table-settings.ts`: PutItem on the `SETTINGS` item only.

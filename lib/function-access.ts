@@ -18,24 +18,30 @@ export interface FunctionAccess {
  *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
  *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
  *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer (each attempt signs with the token),
- *   `manageSettings` (an organization's own token view and rotation), portal sign-in and `administer`; created only by
- *   `administer`, updated only by those two (token rotation) and by the key writers (the key count);
- *   the API readers cannot read them;
+ * - `ORG#` items (webhook tokens): read only by the consumer and `sendTestEvent` (each attempt and test
+ *   event signs with the token), `manageSettings` (an organization's own token view and rotation), portal
+ *   sign-in and `administer`; created only by `administer`, updated only by those two (token rotation) and
+ *   by the key writers (the key count); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
  *   (BatchWriteItem), only by `administer`;
  * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
- *   CA certificate): read by the consumer, written (UpdateItem, in one transaction with the account's
- *   summary) by the two account writers `manageSettings` and `administer`, deleted by `administer` with
- *   the account; the API readers cannot read them;
+ *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
+ *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
+ *   `administer` with the account; the API readers cannot read them;
+ * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
+ *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
+ *   deleted by `administer` with the account;
  * - `LOG#` items: events created only by `publishEvent` (and moved in by `administer`'s upgrade); a log's
  *   head item updated and deleted only by `publishEvent`; a void (a missing sequence closed) created by
  *   the log's readers that may pass it (the feed in `listEvents`, the order gate in `consumer` and
  *   `reconciler`), each with an UpdateItem conditioned on no item being there;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
+ * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read (GetItem only) by it,
+ *   by the catalog's readers (`eventTypes`), by `publishEvent` (an operator's type is validated like a
+ *   built-in one) and by `sendTestEvent` (an operator's type's example can be sent);
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
@@ -48,6 +54,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   health: {},
   openapi: {},
   portal: {},
+  // The catalog of event types: the names, heads and versions of the operators' types, nothing else.
+  eventTypes: { table: { items: { GetItem: ['eventTypes'] } } },
   portalSession: {
     table: {
       items: {
@@ -109,7 +117,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   publishEvent: {
     table: {
       items: {
-        GetItem: ['settings', 'account', 'event', 'log'],
+        // The catalog's operator types (`eventTypes`), read once per container and kept, to validate with.
+        GetItem: ['settings', 'account', 'event', 'log', 'eventTypes'],
         // A batch reads its ids' claims at once.
         BatchGetItem: ['event'],
         PutItem: ['event', 'log'],
@@ -123,12 +132,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets'],
+        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets', 'eventTypes'],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
-        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items).
-        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets'],
-        DeleteItem: ['apiKey', 'account', 'endpointSecrets'],
+        // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items); an
+        // operator's event type is a head and versions, its name added to the catalog item.
+        PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
+        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
+        DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log.
         Query: ['log'],
@@ -136,6 +146,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
+  },
+  sendTestEvent: {
+    // Reads what an attempt reads and the catalog's operator types; writes only the account's counter.
+    table: {
+      items: {
+        GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
+        UpdateItem: ['testEvents'],
+      },
+    },
   },
   forwarder: {
     // Retention's deletions of log items raise the account's `seq_floor` (a conditional maximum, no read).

@@ -77,7 +77,7 @@ export class HeraldStack extends Stack {
       tracing: props.tracing ?? false,
       logKey: key,
     };
-    // Fixed source addresses: only the function that sends webhooks runs behind them.
+    // Fixed source addresses: only the functions that send webhooks (deliveries, test events) run behind them.
     const egress = props.egress?.staticIps
       ? new StaticEgress(this, 'Egress', {
           settings: props.egress,
@@ -91,7 +91,7 @@ export class HeraldStack extends Stack {
         ...defaults,
         entry: `${HANDLERS_DIR}/${FUNCTIONS[fnKey]}.ts`,
         sizing: FUNCTION_SIZING[fnKey],
-        network: fnKey === 'consumer' ? egress?.network : undefined,
+        network: fnKey === 'consumer' || fnKey === 'sendTestEvent' ? egress?.networkOf(fnKey) : undefined,
       });
       const access = FUNCTION_ACCESS[fnKey];
       if (access.table) bindTable(fn, table, access.table);
@@ -101,8 +101,8 @@ export class HeraldStack extends Stack {
     this.functions = functions;
     new SecretsKey(this, 'Secrets').bind(functions);
     const { consumer, reconciler, forwarder } = functions;
-    // The consumer checks URLs at delivery; the functions that save them check them when saved.
-    for (const fn of [consumer, functions.administer, functions.manageSettings]) {
+    // The webhook senders check URLs when they send; the functions that save them check them when saved.
+    for (const fn of [consumer, functions.sendTestEvent, functions.administer, functions.manageSettings]) {
       fn.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
     }
     // A transition to the event type catalog (off by default): only the publish function checks types.

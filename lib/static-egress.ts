@@ -6,8 +6,9 @@ import { Construct } from 'constructs';
 
 /**
  * Fixed source addresses for webhooks (stack prop `egress`, context key `herald:egress` as JSON): the
- * consumer runs in private subnets whose traffic leaves through one NAT gateway per AZ, each with its
- * own Elastic IP, so receivers can allow-list those addresses. Off by default.
+ * functions that send webhooks (the consumer, and the test event sender) run in private subnets whose
+ * traffic leaves through one NAT gateway per AZ, each with its own Elastic IP, so receivers can allow-list
+ * those addresses. Off by default.
  */
 export interface EgressSettings {
   /** Send webhooks from Elastic IPs. */
@@ -33,9 +34,9 @@ export function egressAzs(settings: EgressSettings): number {
 }
 
 /**
- * The VPC of the consumer: public subnets with a NAT gateway and an Elastic IP per AZ, private subnets for
- * the function, a gateway endpoint for DynamoDB (free) and interface endpoints for SQS and KMS, so the
- * consumer's AWS calls do not go through (and pay for) the NAT gateways; only webhooks do. Flow logs of
+ * The VPC of the webhook senders: public subnets with a NAT gateway and an Elastic IP per AZ, private
+ * subnets for the functions, a gateway endpoint for DynamoDB (free) and interface endpoints for SQS and
+ * KMS, so their AWS calls do not go through (and pay for) the NAT gateways; only webhooks do. Flow logs of
  * rejected traffic (small, and what an investigation needs) go to an encrypted, retained log group.
  */
 export class StaticEgress extends Construct {
@@ -44,6 +45,8 @@ export class StaticEgress extends Construct {
   readonly addresses: readonly ec2.CfnEIP[];
   /** The consumer's: any destination out (receivers anywhere), nothing in. */
   readonly consumerGroup: ec2.SecurityGroup;
+  /** The test event sender's: the consumer's rules in a group of its own, so flow logs tell them apart. */
+  readonly testEventGroup: ec2.SecurityGroup;
 
   constructor(
     scope: Construct,
@@ -94,13 +97,19 @@ export class StaticEgress extends Construct {
       description: 'Herald consumer: webhooks out to any receiver, nothing in',
       allowAllOutbound: true,
     });
-    // The endpoints take HTTPS from the consumer only (not from the whole VPC range).
+    this.testEventGroup = new ec2.SecurityGroup(this, 'TestEvents', {
+      vpc: this.vpc,
+      description: 'Herald test events: webhooks out to any receiver, nothing in',
+      allowAllOutbound: true,
+    });
+    // The endpoints take HTTPS from the webhook senders only (not from the whole VPC range).
     const endpoints = new ec2.SecurityGroup(this, 'Endpoints', {
       vpc: this.vpc,
-      description: 'Herald interface endpoints: HTTPS from the consumer only',
+      description: 'Herald interface endpoints: HTTPS from the webhook senders only',
       allowAllOutbound: false,
     });
     endpoints.addIngressRule(this.consumerGroup, ec2.Port.tcp(443), 'HTTPS from the consumer');
+    endpoints.addIngressRule(this.testEventGroup, ec2.Port.tcp(443), 'HTTPS from the test event sender');
     for (const [name, service] of [
       ['Sqs', ec2.InterfaceVpcEndpointAwsService.SQS],
       ['Kms', ec2.InterfaceVpcEndpointAwsService.KMS],
@@ -121,12 +130,15 @@ export class StaticEgress extends Construct {
     });
   }
 
-  /** Where the consumer runs: the private subnets. */
-  get network(): FunctionNetwork {
+  /**
+   * Where a webhook sender runs: the private subnets (named `consumer` after the first function there;
+   * renaming them would replace them), in its own security group.
+   */
+  networkOf(sender: 'consumer' | 'sendTestEvent'): FunctionNetwork {
     return {
       vpc: this.vpc,
       subnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },
-      securityGroups: [this.consumerGroup],
+      securityGroups: [sender === 'consumer' ? this.consumerGroup : this.testEventGroup],
     };
   }
 }

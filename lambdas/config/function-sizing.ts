@@ -34,6 +34,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     reason:
       'Sign-in and sign-out wait on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
   },
+  eventTypes: {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    reason:
+      "Reads the catalog's names and each type's head (GetItem), and the versions it has not kept yet; answers up to about 6 MB; 10 s bounds a stuck call.",
+  },
   listEvents: {
     memoryMb: 512,
     timeoutSeconds: 10,
@@ -81,6 +87,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     timeoutSeconds: API_TIMEOUT_SECONDS,
     reason:
       "One UpdateItem; with recover_since it redelivers the account's events, as long as API Gateway waits.",
+  },
+  sendTestEvent: {
+    memoryMb: 512,
+    timeoutSeconds: API_TIMEOUT_SECONDS,
+    reason:
+      'A caller waits on it: two reads, the keys opened, one POST to a receiver (10 s at most) and one write; as long as API Gateway waits.',
   },
   forwarder: {
     memoryMb: 256,

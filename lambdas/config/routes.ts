@@ -38,18 +38,26 @@ export interface RouteShape {
   readonly secretBody?: true;
 }
 
-/** An operator route: its method and resource path (all served by `administer`, SigV4-signed). */
+/**
+ * An operator route: its method and resource path (SigV4-signed), served by `administer` unless it names
+ * another function.
+ */
 export interface AdminRoute {
   readonly method: RouteMethod;
   /** Resource path in API Gateway syntax, e.g. `/admin/organizations/{org}`. */
   readonly path: string;
+  /**
+   * The function that serves it when not `administer`: one with rights `administer` must not have (the
+   * test event's sender opens signing and client keys and reaches receivers).
+   */
+  readonly fn?: FunctionKey;
   /** The body may carry a secret (see {@link RouteShape.secretBody}). */
   readonly secretBody?: true;
 }
 
 /**
  * The operator's routes by operation name (their OpenAPI `operationId`): the one list the `administer`
- * handler dispatches from (its handlers are typed to cover exactly these keys), the OpenAPI document
+ * handler dispatches from (its handlers are typed to cover exactly those it serves), the OpenAPI document
  * describes and the CLI resolves its commands' paths from.
  */
 export const ADMIN_ROUTES = {
@@ -73,10 +81,22 @@ export const ADMIN_ROUTES = {
   deleteAccount: { method: 'DELETE', path: '/admin/accounts/{iban}' },
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
   adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
+  adminSendTestEvent: { method: 'POST', path: '/admin/accounts/{iban}/test-events', fn: 'sendTestEvent' },
+  adminListEventTypes: { method: 'GET', path: '/admin/event-types' },
+  adminGetEventType: { method: 'GET', path: '/admin/event-types/{type}' },
+  putEventType: { method: 'PUT', path: '/admin/event-types/{type}' },
 } as const satisfies Readonly<Record<string, AdminRoute>>;
 
 /** The name of an operator route in {@link ADMIN_ROUTES}. */
 export type AdminOperation = keyof typeof ADMIN_ROUTES;
+
+/** The operator routes `administer` serves: those that name no other function. */
+export type AdministeredOperation = {
+  [K in AdminOperation]: (typeof ADMIN_ROUTES)[K] extends { readonly fn: FunctionKey } ? never : K;
+}[AdminOperation];
+
+/** The function serving an operator route. */
+export const adminRouteFunction = (route: AdminRoute): FunctionKey => route.fn ?? 'administer';
 
 /** An organization key's route, reading (`read`, the default) or changing (`manage`) its data. */
 const keyRoute = (method: RouteMethod, path: string, fn: FunctionKey, scope?: KeyScope): RouteShape => ({
@@ -103,6 +123,7 @@ export const API_ROUTES: readonly RouteShape[] = [
   // The catch-up feed reads events, as the listing does: served by its function.
   keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
+  keyRoute('POST', '/accounts/{iban}/test-events', 'sendTestEvent', 'manage'),
   { method: 'GET', path: '/portal', fn: 'portal', auth: 'none' },
   { method: 'POST', path: '/portal/session', fn: 'portalSession', auth: 'none', secretBody: true },
   // Sign-out: any scope may end its own session (the handler refuses keys that are not sessions).
@@ -115,9 +136,14 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/webhook-keys', 'manageSettings'),
   keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
   keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
+  // The catalog of event types: the same for every organization, any scope reads it.
+  keyRoute('GET', '/event-types', 'eventTypes'),
+  keyRoute('GET', '/event-types/{type}', 'eventTypes'),
   { method: 'POST', path: '/events', fn: 'publishEvent', auth: 'iam' },
   { method: 'POST', path: '/events/batch', fn: 'publishEvent', auth: 'iam' },
-  ...Object.values(ADMIN_ROUTES).map((route): RouteShape => ({ ...route, fn: 'administer', auth: 'iam' })),
+  ...Object.values(ADMIN_ROUTES).map(
+    (route: AdminRoute): RouteShape => ({ ...route, fn: adminRouteFunction(route), auth: 'iam' }),
+  ),
 ];
 
 /**

@@ -23,13 +23,15 @@ export interface SecretAccess {
 }
 
 /**
- * Only the consumer opens signing keys and client keys (it signs and presents them); only the functions
- * that create or replace them seal: `administer` (a new organization, the operator's rotation and account
- * writes) and `manageSettings` (an organization's own rotation and account writes). Nobody else touches
- * the secrets key.
+ * Only the two functions that send webhooks open signing keys and client keys (they sign and present
+ * them): the consumer, and `sendTestEvent`, which sends a test event as an attempt goes; only the
+ * functions that create or replace them seal: `administer` (a new organization, the operator's rotation
+ * and account writes) and `manageSettings` (an organization's own rotation and account writes). Nobody
+ * else touches the secrets key.
  */
 export const SECRET_ACCESS: Readonly<Partial<Record<FunctionKey, SecretAccess>>> = {
   consumer: { open: ['signing-key', 'tls-client-key'] },
+  sendTestEvent: { open: ['signing-key', 'tls-client-key'] },
   administer: { seal: ['signing-key', 'tls-client-key'] },
   manageSettings: { seal: ['signing-key', 'tls-client-key'] },
 };

@@ -28,8 +28,15 @@ export const ITEM_PREFIXES = {
   event: 'EVENT#',
   /** An account's event log (`LOG#<orgId>#<IBAN>`), one item per event, the sequence as sort key. */
   log: 'LOG#',
+  /**
+   * The event types operators registered (its whole partition key): the catalog item (their names, which
+   * bound their number), each type's head and each of its versions, all in one partition.
+   */
+  eventTypes: 'EVENT_TYPES',
   /** The one settings item (its whole partition key), see {@link SETTINGS_ITEM}. */
   settings: 'SETTINGS',
+  /** An account's test events of the current minute (`TESTS#<orgId>#<IBAN>`): the rate limit's counter. */
+  testEvents: 'TESTS#',
 } as const;
 
 /**

@@ -7,7 +7,8 @@
  * re-enabled) applies to every attempt of that batch and of every later one, on every consumer, at the
  * price of one read unit per distinct account and organization per batch and no write. An attempt
  * already under way finishes with what its batch read. An endpoint health write an attempt makes is
- * remembered on the batch's account, so the batch's later messages act on it.
+ * remembered on the batch's account, so the batch's later messages act on it. A test event reads
+ * through a context of its own, as one delivery does.
  */
 
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
@@ -36,7 +37,7 @@ export class DeliveryContext {
    * @param endpointSecrets - where an endpoint's material is, read only for accounts whose summary names some
    */
   constructor(
-    private readonly directory: DeliveryDirectory,
+    private readonly directory: Pick<DirectoryStore, 'getAccount' | 'getOrganization'>,
     private readonly sealer?: SecretSealer,
     private readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>,
   ) {}

@@ -6,12 +6,13 @@
  * moment, and what was sent where (URL with its query's values masked, signing key ids, `X-Signature`)
  * kept with the receiver's answer for the attempt's record. An attempt Herald could not make (its request
  * could not be prepared, signed or sent) is a failed attempt like any other: status 0 and why, never a
- * throw, so it counts in its cycle and the event settles like one whose receiver never answers.
+ * throw, so it counts in its cycle and the event settles like one whose receiver never answers. A test
+ * event (`test-event.ts`) is prepared and sent by the same steps, and its answer is not recorded.
  */
 import { HERALD_VERSION } from '#config/version';
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { PayloadEncrypter } from '#domain/endpoint-security/ports';
-import type { Account, DeliveryAttempt, EventRecord, Organization } from '#domain/model';
+import type { Account, DeliveryAttempt, Organization } from '#domain/model';
 import type { ClientTls, SendResult, WebhookSender } from '#domain/ports';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
 import { signWebhook } from '#domain/signing/signatures';
@@ -20,6 +21,19 @@ import { answerBesideUrl } from '#domain/truncate';
 import { maskUrlSecrets } from '#domain/urls';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import type { DeliveryContext } from './delivery-context';
+import { TEST_EVENT_HEADER } from './test-event-rule';
+
+/**
+ * What a request carries of its event: its id (`webhook-id`) and its body, a stored event's or a test
+ * event's (which says so in a header too).
+ */
+export interface OutgoingWebhook {
+  readonly id: string;
+  /** The webhook body's JSON text, as signed (or, to an endpoint with a payload key, encrypted). */
+  readonly body: string;
+  /** A test event (`POST /accounts/{iban}/test-events`): the request carries `Herald-Test: true`. */
+  readonly test?: true;
+}
 
 /** The bytes an attempt sends and their media type. */
 export interface OutgoingBody {
@@ -52,7 +66,7 @@ interface ReadyRequest {
 export async function prepareRequest(
   context: DeliveryContext,
   crypto: { readonly encrypter?: PayloadEncrypter | undefined; readonly sealer?: SecretSealer | undefined },
-  event: EventRecord,
+  event: OutgoingWebhook,
   account: Account,
   org: Organization,
   nowMs: number,
@@ -80,7 +94,7 @@ export async function prepareRequest(
  */
 async function encryptBody(
   encrypter: PayloadEncrypter | undefined,
-  event: EventRecord,
+  event: OutgoingWebhook,
   account: Account,
   secrets: EndpointSecrets | undefined,
 ): Promise<OutgoingBody> {
@@ -138,7 +152,7 @@ export interface SentAttempt {
  */
 export async function sendPrepared(
   deps: SendDeps,
-  event: EventRecord,
+  event: OutgoingWebhook,
   url: string,
   org: Organization,
   prepared: PreparedRequest,
@@ -202,7 +216,7 @@ function describeFailure(error: unknown): string {
  */
 async function sendAttempt(
   deps: SendDeps,
-  event: EventRecord,
+  event: OutgoingWebhook,
   url: string,
   org: Organization,
   request: ReadyRequest,
@@ -246,6 +260,7 @@ async function sendAttempt(
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signed.webhookSignature,
+        ...(event.test ? { [TEST_EVENT_HEADER]: 'true' } : {}),
       },
     });
   } catch (error) {

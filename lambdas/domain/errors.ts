@@ -18,6 +18,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'rate-limited'
   | 'busy';
 
 /** Base class of every error whose message is written for the caller. */
@@ -26,24 +27,28 @@ export abstract class HeraldError extends Error {
 }
 
 /**
- * Bad input: names the parameter and what is allowed, or several parameters at once (a payload's
- * violations of its type's schema, each named by where it is), summed up by the message.
+ * Bad input: names the parameter and what is allowed; or several, each with its reason, when one check
+ * finds them all at once (a payload's violations of its type's schema, each named by where it is; what
+ * is wrong with an event type an operator registers).
  */
 export class ValidationError extends HeraldError {
   readonly kind = 'invalid';
-  readonly params: readonly InvalidParam[];
-  /** Whether the message is the caller's summary of several params rather than `<name>: <reason>`. */
-  private readonly summarized: boolean;
+  readonly params: readonly [InvalidParam, ...InvalidParam[]];
+  /** The caller's summary of the params, when it gave one instead of the joined `<name>: <reason>`. */
+  private readonly summary: string | undefined;
 
   /** One parameter `name` and why it is refused; the message is `<name>: <reason>`. */
   constructor(name: string, reason: string);
-  /** Several refused parameters (at least one), and the message that sums them up. */
-  constructor(params: readonly InvalidParam[], summary: string);
-  constructor(first: string | readonly InvalidParam[], text: string) {
-    super(typeof first === 'string' ? `${first}: ${text}` : text);
+  /** Several refused parameters; the message is `summary`, else each `<name>: <reason>` joined by `; `. */
+  constructor(params: readonly [InvalidParam, ...InvalidParam[]], summary?: string);
+  constructor(first: string | readonly [InvalidParam, ...InvalidParam[]], text?: string) {
+    const params: readonly [InvalidParam, ...InvalidParam[]] =
+      typeof first === 'string' ? [{ name: first, reason: text ?? '' }] : first;
+    const summary = typeof first === 'string' ? undefined : text;
+    super(summary ?? params.map((param) => `${param.name}: ${param.reason}`).join('; '));
     this.name = 'ValidationError';
-    this.params = typeof first === 'string' ? [{ name: first, reason: text }] : first;
-    this.summarized = typeof first !== 'string';
+    this.params = params;
+    this.summary = summary;
   }
 
   /**
@@ -51,11 +56,9 @@ export class ValidationError extends HeraldError {
    * fourth entry is `events[3].payload`), or the library's name of a field as the API spells it.
    */
   renamed(rename: (name: string) => string): ValidationError {
-    const params = this.params.map(({ name, reason }) => ({ name: rename(name), reason }));
-    const [only] = params;
-    return this.summarized || only === undefined || params.length > 1
-      ? new ValidationError(params, this.message)
-      : new ValidationError(only.name, only.reason);
+    const [first, ...rest] = this.params;
+    const renamed = (param: InvalidParam) => ({ name: rename(param.name), reason: param.reason });
+    return new ValidationError([renamed(first), ...rest.map(renamed)], this.summary);
   }
 }
 
@@ -111,6 +114,23 @@ export class UnprocessableError extends HeraldError {
     super(`${name}: ${reason}`);
     this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
+  }
+}
+
+/**
+ * A request over a limit of its own kind (e.g. an account's test events a minute): refused before doing
+ * anything, answered 429 with `Retry-After`, when the limit lets it through again.
+ */
+export class RateLimitedError extends HeraldError {
+  readonly kind = 'rate-limited';
+
+  /** @param retryAfterSeconds - whole seconds until the limit lets the request through, at least 1 */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'RateLimitedError';
   }
 }
 

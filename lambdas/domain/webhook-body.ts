@@ -60,6 +60,21 @@ export function webhookBody(input: WebhookBodyInput): string {
 }
 
 /**
+ * The body of a test event (`POST /accounts/{iban}/test-events`): exactly a real webhook's body, built by
+ * {@link webhookBody}, with `"sequence":null` (a test takes no place in the account's log; the key stays,
+ * so a receiver's parser finds every field it expects) and `"test":true` last. Real bodies carry no
+ * `test` field: absent means a real event, and stored events stay as small as they were.
+ *
+ * @throws TypeError or SyntaxError when `payloadJson` is not the JSON text of an object
+ */
+export function testWebhookBody(input: Omit<WebhookBodyInput, 'sequence'>): string {
+  const body = webhookBody({ ...input, sequence: 0 });
+  // The fields before it are JSON strings, in which `"` is escaped: the first match is the sequence.
+  const withNull = body.replace(',"sequence":0,"triggered_at":', ',"sequence":null,"triggered_at":');
+  return `${withNull.slice(0, -1)},"test":true}`;
+}
+
+/**
  * The body of an event stored before sequences, with its new sequence (a migration into its account's
  * log): `"sequence":N` goes before `"triggered_at"`, where {@link webhookBody} puts it; the other bytes,
  * the payload's included, stay as they were. A body that already has one is returned as it is.

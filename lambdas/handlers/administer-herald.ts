@@ -6,12 +6,14 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
+import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
-import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
+import { ADMIN_ROUTES, type AdministeredOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import {
   parseAccountDeletion,
@@ -28,6 +30,8 @@ import {
 import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
+import { parseEventTypeDeclaration } from '#http/event-types/event-type-request';
+import { toEventTypeView } from '#http/event-types/event-type-view';
 import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
 import {
   toIndexUpgradeView,
@@ -56,6 +60,8 @@ import { listAccounts } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { enableAnyEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
+import { createEventTypeCatalog, requireEventType } from '#use-cases/event-types/catalog';
+import { putEventType } from '#use-cases/event-types/put-event-type';
 import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
 import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
@@ -68,6 +74,7 @@ import { rotateSigningKey, setSignatureSchemes } from '#use-cases/organizations/
 import { rotateWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
 import { putEndpointDeps } from './endpoint-deps';
+import { getEventType, listEventTypes } from './event-type-routes';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -83,6 +90,10 @@ const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 const apiKeys = new DynamoApiKeyStore(client, env.TABLE_NAME);
 const portalLinks = new DynamoPortalLinkStore(client, env.TABLE_NAME);
 const endpointSecrets = new DynamoEndpointSecretStore(client, env.TABLE_NAME);
+const testEvents = new DynamoTestEventAllowance(client, env.TABLE_NAME);
+const eventTypes = new DynamoEventTypeStore(client, env.TABLE_NAME);
+/** Heads read at every request: an operator sees a change at once. */
+const catalog = createEventTypeCatalog({ store: eventTypes, now: Date.now });
 const delivery = {
   events: new DynamoEventStore(client, env.TABLE_NAME),
   queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
@@ -105,11 +116,12 @@ type Route = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 const org = (event: APIGatewayProxyEvent): string => pathParam(event, 'org');
 
 /**
- * How each operator route of `ADMIN_ROUTES` is served: typed to cover exactly its operations, so a route
- * added to the table without a handler here (or one left here after it left the table) does not compile.
- * API Gateway lets only SigV4-signed callers in.
+ * How each operator route of `ADMIN_ROUTES` that `administer` serves (every one naming no other function)
+ * is served: typed to cover exactly those operations, so a route added to the table without a handler
+ * here (or one left here after it left the table) does not compile. API Gateway lets only SigV4-signed
+ * callers in.
  */
-const ROUTES: { readonly [K in AdminOperation]: Route } = {
+const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
   createOrganization: async (event) => {
     const { name } = parseNewOrganization(event);
     const created = await createOrganization(directory, apiKeys, name, undefined, sealer);
@@ -191,6 +203,7 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
       events: delivery.events,
       now: Date.now,
       removeEndpointSecrets: endpointSecrets.removeSecrets,
+      testEvents,
     };
     const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.
@@ -205,11 +218,18 @@ const ROUTES: { readonly [K in AdminOperation]: Route } = {
     const { afterSequence } = parseReplayRequest(event);
     return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
   },
+  adminListEventTypes: (event) => listEventTypes(catalog, event, env.PUBLIC_BASE_URL),
+  adminGetEventType: (event) => getEventType(catalog, event),
+  putEventType: async (event) => {
+    const declaration = parseEventTypeDeclaration(event);
+    const { created } = await putEventType(eventTypes, declaration);
+    return json(created ? 201 : 200, toEventTypeView(await requireEventType(catalog, declaration.type)));
+  },
 };
 
 /** The routes by `<METHOD> <resource>`, as API Gateway names the one it invoked. */
 const BY_RESOURCE = new Map<string, Route>(
-  (Object.keys(ADMIN_ROUTES) as AdminOperation[]).map((name) => {
+  (Object.keys(ROUTES) as AdministeredOperation[]).map((name) => {
     const { method, path } = ADMIN_ROUTES[name];
     return [`${method} ${path}`, ROUTES[name]];
   }),
@@ -217,7 +237,7 @@ const BY_RESOURCE = new Map<string, Route>(
 
 /**
  * `/admin/…`: organizations, API keys, portal sign-in links, token rotation, accounts and delivery repairs,
- * for operators.
+ * the event type catalog, for operators.
  */
 export const handler = apiHandler(async (event) => {
   const route = BY_RESOURCE.get(`${event.httpMethod} ${event.resource}`);

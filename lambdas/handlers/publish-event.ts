@@ -1,17 +1,18 @@
 import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { logger } from '#adapters/observability';
 import { isOn, loadEnv } from '#config/env';
 import { HeraldError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { parsePublishBatch } from '#http/events/batch-request';
 import { type BatchOutcome, toBatchView } from '#http/events/batch-view';
 import { parsePublishRequest, publishError } from '#http/events/event-request';
 import { toEventDetail } from '#http/events/event-view';
 import { baseUrlOf } from '#http/request';
 import { json } from '#http/response';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import { apiHandler } from './api-handler';
@@ -22,8 +23,13 @@ const events = new DynamoEventStore(client, env.TABLE_NAME);
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
 // The stack's retention from the settings item, as for every publisher.
 const retentionDays = settingsRetention(directory);
-// Every type's validators compiled once, at the container's start.
-const catalog = builtInCatalog();
+// The built-in types and the operators', each version compiled at its first use and kept; an operator's
+// type's head trusted for its time to live, so a healthy publish reads nothing of the catalog.
+const catalog = createEventTypeCatalog({
+  store: new DynamoEventTypeStore(client, env.TABLE_NAME),
+  now: Date.now,
+  headTtlMs: CATALOG_HEAD_TTL_MS,
+});
 const acceptUnknownTypes = isOn('ACCEPT_UNKNOWN_EVENT_TYPES', env.ACCEPT_UNKNOWN_EVENT_TYPES);
 
 /**

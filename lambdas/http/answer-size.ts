@@ -1,7 +1,7 @@
 /**
  * What an answer weighs where it is limited: a function's response is the JSON of its proxy result, so
  * the body travels as a JSON string inside it and is escaped once more there. Answers whose items the
- * stored data sizes (the catch-up feed) are rendered item by item until the next would take the body
+ * stored data sizes (the catch-up feed, the event type catalog) are rendered item by item until the next would take the body
  * past {@link ANSWER_BODY_MAX_BYTES} as carried, whatever the items hold.
  */
 import { ANSWER_BODY_MAX_BYTES } from '#config/limits';
@@ -16,23 +16,39 @@ export function carriedBytes(text: string): number {
 }
 
 /**
+ * A JSON array of views as an answer fills it: each call says whether one more view still fits within
+ * `budget` bytes carried ({@link carriedBytes} of the array's text) and, if so, counts it. The first view
+ * always fits: the limits on what an item holds keep it far below the budget
+ * (`test/http/answer-size.test.ts` renders the largest).
+ */
+export function arrayBudget(budget: number = ANSWER_BODY_MAX_BYTES): (view: unknown) => boolean {
+  // The array's brackets; a comma before every element but the first.
+  let bytes = 2;
+  let count = 0;
+  return (view) => {
+    const more = carriedBytes(JSON.stringify(view)) + (count > 0 ? 1 : 0);
+    if (count > 0 && bytes + more > budget) return false;
+    bytes += more;
+    count += 1;
+    return true;
+  };
+}
+
+/**
  * The views of `items`, in order, as many as a JSON array of them holds within `budget` bytes carried
- * ({@link carriedBytes} of the array's text); at least the first, which the limits on what an event
- * holds keep far below the budget (`test/http/answer-size.test.ts` renders the largest). Fewer views
- * than items means the answer ended early: the caller says where to go on after the last view.
+ * (see {@link arrayBudget}). Fewer views than items means the answer ended early: the caller says where
+ * to go on after the last view.
  */
 export function takeWithinBudget<T, V>(
   items: readonly T[],
   render: (item: T) => V,
   budget: number = ANSWER_BODY_MAX_BYTES,
 ): V[] {
+  const fits = arrayBudget(budget);
   const views: V[] = [];
-  // The array's brackets; a comma before every element but the first.
-  let bytes = 2;
   for (const item of items) {
     const view = render(item);
-    bytes += carriedBytes(JSON.stringify(view)) + (views.length > 0 ? 1 : 0);
-    if (views.length > 0 && bytes > budget) break;
+    if (!fits(view)) break;
     views.push(view);
   }
   return views;

@@ -1,8 +1,12 @@
-/** Endpoints: each account's webhook URL, health and chart, and (manage) URL, re-enable and token actions. */
+/**
+ * Endpoints: each account's webhook URL, health and chart, and (manage) URL, re-enable, test event and
+ * token actions.
+ */
 import { call, describe } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
 import { type EndpointSecurityFields, securityLines } from './endpoint-security';
+import { testEventForm } from './test-event';
 import { toApiTime, utcTimeInput } from './utc-time';
 
 /** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
@@ -136,6 +140,7 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
     ...securityLines(account),
     manage ? editUrlForm(account, status, refresh) : null,
     manage && account.webhook_health.state === 'disabled' ? enableForm(account, status, refresh) : null,
+    manage && account.webhook_url ? testEventForm(account, status) : null,
     status,
     charts,
   );

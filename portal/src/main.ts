@@ -1,9 +1,11 @@
 /**
- * The webhook portal: sign-in (portal link or API key), then events, endpoints and receiver help.
- * Routing is by URL fragment (`#/events?…`, `#/events/<id>`, `#/endpoints`, `#/help`), so the page is
- * one static document and nothing in the URL ever reaches a server log.
+ * The webhook portal: sign-in (portal link or API key), then events, endpoints, the event type catalog
+ * and receiver help. Routing is by URL fragment (`#/events?…`, `#/events/<id>`, `#/endpoints`,
+ * `#/event-types`, `#/event-types/<type>`, `#/help`), so the page is one static document and nothing in
+ * the URL ever reaches a server log.
  */
 import { call, canManage, describe, loadSession, type Session, saveSession, whenSignedOut } from './api';
+import { renderCatalog, renderEventType } from './catalog';
 import { h, mount, notice } from './dom';
 import { renderEndpoints } from './endpoints';
 import { renderEvent, renderEvents } from './events';
@@ -118,6 +120,7 @@ function shell(session: Session, current: string): HTMLElement {
         { 'aria-label': 'Portal' },
         link('#/events', 'Events'),
         link('#/endpoints', 'Endpoints'),
+        link('#/event-types', 'Event types'),
         link('#/help', 'Receiver help'),
       ),
       h(
@@ -149,10 +152,14 @@ function route(): void {
   }
   const [path = '/events', query = ''] = (hash || '/events').split('?');
   const event = /^\/events\/([^/]+)$/.exec(path);
-  const main = shell(session, event ? '#/events' : `#${path}`);
+  const eventType = /^\/event-types\/([^/]+)$/.exec(path);
+  const main = shell(session, event ? '#/events' : eventType ? '#/event-types' : `#${path}`);
   const manage = canManage(session);
   if (event?.[1]) void renderEvent(main, decodeURIComponent(event[1]), manage);
   else if (path === '/endpoints') void renderEndpoints(main, manage, new URLSearchParams(query));
+  else if (eventType?.[1])
+    void renderEventType(main, decodeURIComponent(eventType[1]), new URLSearchParams(query));
+  else if (path === '/event-types') void renderCatalog(main);
   else if (path === '/help') void renderHelp(main, session);
   else void renderEvents(main, new URLSearchParams(query));
 }

@@ -7,6 +7,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { eventItem } from '#adapters/dynamodb/events/event-items';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
@@ -19,13 +20,13 @@ import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/p
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
 import { encodeDeliveryMessage } from '#domain/delivery-message';
 import { ValidationError } from '#domain/errors';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import type { EventRef } from '#domain/model';
 import type { QueueMessage } from '#domain/ports';
 import { parseListQuery } from '#http/events/list-query';
 import { TenantSeeder } from '#local/tenant-seed';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent } from '#use-cases/events/record-event';
 import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 
@@ -96,7 +97,12 @@ export async function measureDeliveryCapacity(
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     // Retention is read once per publisher, not per event: it adds nothing per event.
     retentionDays: async () => undefined,
-    catalog: builtInCatalog(),
+    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
   };
   const publish = async (account: string) =>
     (

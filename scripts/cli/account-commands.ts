@@ -1,7 +1,8 @@
 /**
  * The CLI's account commands: an account's endpoint, its deletion (and erasure), the organization's list,
- * re-enabling an endpoint (with recovery) and replaying its log.
+ * re-enabling an endpoint (with recovery), replaying its log and sending it a test event.
  */
+import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
 import { adminRoute, bodyOf, org } from './admin-route';
 import { allPages, type Command, cursorOf, type Step, untilDone } from './command';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
@@ -86,6 +87,26 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
         'queued',
       );
       return { queued: done.queued, next_after_sequence: done.next_after_sequence };
+    },
+  },
+  'account test-event': {
+    usage: `account test-event --iban IBAN --type TYPE [--version N] [--example NAME]   (send the type's example
+      to the account's webhook URL now, marked as a test, signed as its organization's webhooks; prints what
+      the receiver answered; nothing is stored; at most ${TEST_EVENTS_PER_WINDOW} a minute per account)`,
+    route: 'adminSendTestEvent',
+    run: (call, flags) => {
+      const version = integer(flags, 'version', 'a version number, 1 or more');
+      const example = flags.example;
+      if (example !== undefined && (typeof example !== 'string' || example === '')) {
+        throw new UsageError("--example takes the name of one of the version's examples.");
+      }
+      return bodyOf(
+        call(...adminRoute('adminSendTestEvent', { iban: required(flags, 'iban') }), {
+          type: required(flags, 'type'),
+          ...(version === undefined ? {} : { version }),
+          ...(example === undefined ? {} : { example }),
+        }),
+      );
     },
   },
 };

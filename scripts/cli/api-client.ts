@@ -64,5 +64,8 @@ function problemText(body: unknown, status: number): string {
   const problem = (body ?? {}) as { detail?: string; invalid_params?: InvalidParam[] };
   const params = (problem.invalid_params ?? []).map((param) => `${param.name}: ${param.reason}`);
   const detail = problem.detail ?? `HTTP ${status}`;
-  return params.length === 0 || params.includes(detail) ? detail : `${detail} (${params.join('; ')})`;
+  // A refusal of several fields says them all in its detail already.
+  return params.length === 0 || params.every((param) => detail.includes(param))
+    ? detail
+    : `${detail} (${params.join('; ')})`;
 }

@@ -53,10 +53,17 @@ export async function untilDone<T extends Step>(
  * Calls a paged listing and follows its `Link: rel="next"` to the end (each page's cost is bounded on the
  * server), joining the pages. The next link's query is applied to `path`, so the CLI keeps calling the API
  * it was pointed at, whatever base URL the API writes into its links.
+ *
+ * @param first - the first page's query: the largest pages by default; `''` for a listing that sizes its
+ *   pages itself (the event type catalog)
  */
-export async function allPages(call: ApiCall, path: string): Promise<unknown[]> {
+export async function allPages(
+  call: ApiCall,
+  path: string,
+  first = `?per_page=${MAX_PER_PAGE}`,
+): Promise<unknown[]> {
   const items: unknown[] = [];
-  let query: string | undefined = `?per_page=${MAX_PER_PAGE}`;
+  let query: string | undefined = first;
   while (query !== undefined) {
     const answer = await call('GET', `${path}${query}`);
     items.push(...(answer.body as unknown[]));

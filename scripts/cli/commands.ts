@@ -6,6 +6,7 @@ import { ACCOUNT_COMMANDS } from './account-commands';
 import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { Command } from './command';
 import { EVENT_COMMANDS } from './event-commands';
+import { EVENT_TYPE_COMMANDS } from './event-type-commands';
 import { integer, required, timestamp, UsageError } from './flags';
 import { publishFile } from './publish-file';
 import { SIGNING_COMMANDS } from './signing-commands';
@@ -126,4 +127,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   ...EVENT_COMMANDS,
+  ...EVENT_TYPE_COMMANDS,
 };

@@ -18,7 +18,7 @@ describe('ValidationError', () => {
     const params = [
       { name: 'payload/amount', reason: 'is required' },
       { name: 'payload/currency', reason: 'must be 3 capitals' },
-    ];
+    ] as const;
     const error = new ValidationError(params, 'payload does not pass x version 1: 2 problems');
     expect(error.params).toEqual(params);
     expect(error.message).toBe('payload does not pass x version 1: 2 problems');
@@ -29,7 +29,18 @@ describe('ValidationError', () => {
     ]);
     expect(renamed.message).toBe(error.message);
     // A summary of one violation stays a summary.
-    const one = new ValidationError(params.slice(0, 1), 'payload does not pass x version 1: 1 problem');
+    const one = new ValidationError([params[0]], 'payload does not pass x version 1: 1 problem');
     expect(one.renamed((name) => `events[0].${name}`).message).toBe(one.message);
+  });
+
+  it('joins several parameters without a summary into its message, renamed with them', () => {
+    const error = new ValidationError([
+      { name: 'schema/type', reason: 'must be object' },
+      { name: 'examples/0/payload', reason: 'does not pass the schema' },
+    ]);
+    expect(error.message).toBe('schema/type: must be object; examples/0/payload: does not pass the schema');
+    expect(error.renamed((name) => `body.${name}`).message).toBe(
+      'body.schema/type: must be object; body.examples/0/payload: does not pass the schema',
+    );
   });
 });

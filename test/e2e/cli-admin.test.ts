@@ -33,7 +33,7 @@ import {
 } from '../support/cli-fixture';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
-import { startReceiver } from '../support/receiver';
+import { reply, startReceiver } from '../support/receiver';
 import { useFixture } from '../support/use-fixture';
 import { waitFor } from '../support/wait';
 
@@ -358,6 +358,74 @@ describe('account enable', () => {
     expect(
       failed(await herald(['account', 'enable', '--iban', GB, '--recover-since', 'yesterday']), 1),
     ).toContain('recover_since');
+  });
+});
+
+describe('account test-event', () => {
+  it("sends the type's example to the account's URL now, marked as a test, and prints what the receiver answered", async () => {
+    const receiver = await startReceiver(() => reply.status(202, 'seen it'));
+    try {
+      const own = ok(await herald(['org', 'create', '--name', 'Test event'])) as CreatedOrg;
+      const iban = testIban();
+      ok(await herald(['account', 'put', '--org', own.id, '--iban', iban, '--webhook-url', receiver.url]));
+      const sent = ok(
+        await herald([
+          'account',
+          'test-event',
+          '--iban',
+          iban,
+          '--type',
+          'credit_received',
+          '--version',
+          '1',
+        ]),
+      ) as { id: string; type: string; version: number; delivery: Record<string, unknown> };
+      expect(sent).toMatchObject({
+        id: expect.stringMatching(UUID),
+        type: 'credit_received',
+        version: 1,
+        delivery: { response_status: 202, response_body: 'seen it', url: receiver.url },
+      });
+      const [request] = receiver.requests;
+      expect(receiver.requests).toHaveLength(1);
+      expect(request?.headers['herald-test']).toBe('true');
+      expect(request?.headers['webhook-id']).toBe(sent.id);
+      expect(JSON.parse(request?.body ?? '')).toMatchObject({ account: iban, sequence: null, test: true });
+      // Nothing stored: no event of the account.
+      const events = await api.call(`/accounts/${iban}/events?after_sequence=0`, { key: own.api_key });
+      expect(events.body).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses an unknown type, an account without a URL and a missing --type with a message', async () => {
+    const hooked = testIban();
+    const bare = testIban();
+    ok(
+      await herald([
+        'account',
+        'put',
+        '--org',
+        org.id,
+        '--iban',
+        hooked,
+        '--webhook-url',
+        'http://127.0.0.1:9/',
+      ]),
+    );
+    ok(await herald(['account', 'put', '--org', org.id, '--iban', bare]));
+    const unknown = failed(
+      await herald(['account', 'test-event', '--iban', hooked, '--type', 'no_such_type']),
+      1,
+    );
+    expect(unknown).toContain('credit_transfer_status_change');
+    expect(failed(await herald(['account', 'test-event', '--iban', bare, '--type', TRANSFER]), 1)).toContain(
+      'no webhook_url',
+    );
+    expect(failed(await herald(['account', 'test-event', '--iban', hooked]), 2)).toContain(
+      '--type is required',
+    );
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * Deploy fidelity: the handler bundles `cdk synth` writes into the cloud assembly (what `cdk deploy`
  * uploads), not the TypeScript sources, run through the local runtime: publish → webhook received and
- * verified → `GET /events/{id}`, and the OpenAPI document the bundle serves. The assembly is the one
- * named by `HERALD_TEST_ASSEMBLY` (`.ci/run` passes the `cdk.out` it has just synthesized), else one
- * this file synthesizes into a temporary directory.
+ * verified → `GET /events/{id}`, a test event received and verified, and the OpenAPI document the bundle
+ * serves. The assembly is the one named by `HERALD_TEST_ASSEMBLY` (`.ci/run` passes the `cdk.out` it has
+ * just synthesized), else one this file synthesizes into a temporary directory.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -124,6 +124,27 @@ describe('the synthesized bundles, run locally', () => {
     }
     expect(event.webhook_status).toBe('success');
     expect(event.webhook_deliveries?.map((attempt) => attempt.response_status)).toEqual([204]);
+  });
+
+  it('send a test event, signed and marked, through the bundled test event sender', async () => {
+    const { receiver, tenant, api } = fixture;
+    const before = receiver.requests.length;
+    const answered = await api.call(`/accounts/${IBAN}/test-events`, {
+      method: 'POST',
+      key: tenant.apiKey,
+      body: { type: 'credit_received' },
+    });
+    expect(answered.status, answered.text).toBe(200);
+    const sent = answered.body as { id: string; delivery: { response_status: number } };
+    expect(sent.delivery.response_status).toBe(204);
+    const [webhook] = (await receiver.waitForRequests(before + 1)).slice(before);
+    expect(webhook?.headers['herald-test']).toBe('true');
+    const verified = new Webhook(tenant.webhookToken).verify(webhook?.body ?? '', {
+      'webhook-id': String(webhook?.headers['webhook-id']),
+      'webhook-timestamp': String(webhook?.headers['webhook-timestamp']),
+      'webhook-signature': String(webhook?.headers['webhook-signature']),
+    });
+    expect(verified).toMatchObject({ id: sent.id, account: IBAN, sequence: null, test: true });
   });
 
   it('serve the OpenAPI document the sources build', () => {

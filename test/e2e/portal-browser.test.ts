@@ -3,7 +3,7 @@
  * handlers: sign-in by link and by API key, filters and paging, an event's attempts and request,
  * redelivery with a manage link, no redelivery with a read link (and the API's refusal of a read key), an
  * expired link, endpoints: one summary call per account card, URL edit, health, re-enable with recovery,
- * token show and rotation with an overlap; sign-out revokes the session key.
+ * a test event from a card, token show and rotation with an overlap; sign-out revokes the session key.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -337,6 +337,48 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(hours).toBeGreaterThan(1.9);
     expect(hours).toBeLessThanOrEqual(2);
     expect(unexpected(errors)).toEqual([]);
+  });
+
+  it("sends a test event from an account's card with a manage session, and offers none to a read session", async () => {
+    const { page, errors } = await signIn('manage');
+    await page.getByRole('link', { name: 'Endpoints' }).click();
+    const card = page.locator(`article[data-iban="${hooked}"]`);
+    const before = receiver.requests.length;
+    await card.getByLabel(`Event type of a test event to ${hooked}`).fill('credit_transfer_status_change');
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await card
+      .getByText(
+        /^Test event credit_transfer_status_change v1 \(\w+\): the receiver answered 200 in \d+ ms\.$/,
+      )
+      .waitFor();
+    await card.getByLabel('Receiver answer').getByText('thanks').waitFor();
+    await screenshot(page, 'endpoints-test-event');
+    const arrived = receiver.requests.slice(before);
+    expect(arrived).toHaveLength(1);
+    expect(arrived[0]?.headers['herald-test']).toBe('true');
+    const body = JSON.parse(arrived[0]?.body ?? '');
+    expect(body).toMatchObject({ account: hooked, sequence: null, test: true });
+    // Not an event: the organization's events are those published, the test's id none of them.
+    const events = await harness.api<{ id: string }[]>(tenant, 'GET', '/events?per_page=100');
+    expect(events.body.map((event) => event.id)).not.toContain(body.id);
+    expect(unexpected(errors)).toEqual([]);
+    // A type the catalog lacks: the message names those it has (the browser logs the 422 it provoked).
+    await card.getByLabel(`Event type of a test event to ${hooked}`).fill('no_such_type');
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await card
+      .getByRole('alert')
+      .getByText(
+        /type: no_such_type is not an event type of the catalog; the known types are credit_received, credit_transfer_status_change/,
+      )
+      .waitFor();
+    // No form on a card without a URL, none for a read session.
+    const bare = page.locator(`article[data-iban="${unhooked}"]`);
+    expect(await bare.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
+    expect(unexpected(errors)).toEqual([expect.stringMatching(/status of 422/)]);
+    const reader = await signIn('read');
+    await reader.page.getByRole('link', { name: 'Endpoints' }).click();
+    await reader.page.locator(`article[data-iban="${hooked}"] svg[aria-label^="24 h:"]`).first().waitFor();
+    expect(await reader.page.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
   });
 
   it('pages the endpoints of an organization with more accounts than one page', async () => {

@@ -98,7 +98,7 @@ describe('POST /events', () => {
       ],
       [{ ...valid, payload: withoutAmount }, 400, 'payload/amount'],
       [{ ...valid, type: 'order.paid' }, 422, 'type'],
-      [{ ...valid, version: 2 }, 400, 'version'],
+      [{ ...valid, version: 2 }, 422, 'version'],
       [{ ...valid, version: 0 }, 400, 'version'],
       [{ ...valid, id: 'not-a-uuid' }, 400, 'id'],
       [{ ...valid, id: randomUUID().toUpperCase() }, 400, 'id'],

@@ -164,11 +164,20 @@ describe('buildOpenApiDocument', () => {
       'webhook-id',
       'webhook-timestamp',
       'webhook-signature',
+      'Herald-Test',
     ]);
     expect(post?.requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/WebhookPayload',
     });
     expect(post?.description).toMatch(/HMAC-SHA256/);
+    // A test event's body is a webhook's: `sequence` may be null, `test` is optional and only ever true.
+    const payload = doc.components.schemas.WebhookPayload as {
+      required: string[];
+      properties: Record<string, { type?: unknown; const?: unknown }>;
+    };
+    expect(payload.properties.sequence?.type).toEqual(['integer', 'null']);
+    expect(payload.properties.test?.const).toBe(true);
+    expect(payload.required).not.toContain('test');
   });
 
   it('states the bounds of the endpoint-security fields as the API enforces them (maxLength)', () => {

@@ -27,7 +27,14 @@ const tableId = byDefault.logicalId(stack.table);
 const queueId = byDefault.logicalId(stack.queues.queue);
 const dlqId = byDefault.logicalId(stack.queues.deadLetterQueue);
 /** Functions that only read (`listEvents` also closes missing sequences of logs: asserted on its own). */
-const READERS: FunctionKey[] = ['authorizer', 'getEvent', 'listAccounts', 'getAccount', 'getDeliveryStats'];
+const READERS: FunctionKey[] = [
+  'authorizer',
+  'getEvent',
+  'listAccounts',
+  'getAccount',
+  'getDeliveryStats',
+  'eventTypes',
+];
 const API_FUNCTIONS: FunctionKey[] = [
   'health',
   'openapi',
@@ -39,8 +46,10 @@ const API_FUNCTIONS: FunctionKey[] = [
   'getAccount',
   'getDeliveryStats',
   'enableEndpoint',
+  'sendTestEvent',
   'portal',
   'portalSession',
+  'eventTypes',
   'manageSettings',
   'publishEvent',
   'administer',
@@ -170,6 +179,23 @@ describe('data rights', () => {
     });
   });
 
+  it('the test event sender reads and writes its counter, opens keys, and reaches no queue', () => {
+    const statements = byDefault.statements('sendTestEvent');
+    const actions = statements.flatMap(actionsOf).sort();
+    // Its table rights (the item kinds: table-rights.test.ts), its log group, the secrets key's Decrypt.
+    expect(actions.filter((action) => !action.startsWith('logs:'))).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+      'kms:Decrypt',
+    ]);
+    expect(JSON.stringify(statements)).not.toContain(`"${queueId}"`);
+    expect(JSON.stringify(statements)).not.toContain(`"${dlqId}"`);
+    expect(Object.keys(byDefault.env('sendTestEvent')).sort()).toEqual(
+      expect.arrayContaining(['SECRETS_KEY_ARN', 'TABLE_NAME', 'WEBHOOK_URL_POLICY']),
+    );
+    expect(byDefault.env('sendTestEvent').QUEUE_URL).toBeUndefined();
+  });
+
   it('only the consumer may change message visibility on the delivery queue', () => {
     const allowed = KEYS.filter((key) =>
       allows(byDefault.statements(key), 'sqs:ChangeMessageVisibility', queueId),
@@ -215,11 +241,13 @@ describe('environment from props', () => {
     expect(() => synth({ endpointHealth: { concurrency: 0 } })).toThrow(/concurrency must be an integer/);
   });
 
-  it('WEBHOOK_URL_POLICY is public-https by default and reaches the consumer and the functions saving URLs', () => {
+  it('WEBHOOK_URL_POLICY is public-https by default and reaches the webhook senders and the functions saving URLs', () => {
     expect(byDefault.env('consumer').WEBHOOK_URL_POLICY).toBe('public-https');
     expect(configured.env('consumer').WEBHOOK_URL_POLICY).toBe('allow-private');
+    expect(configured.env('sendTestEvent').WEBHOOK_URL_POLICY).toBe('allow-private');
     expect(configured.env('administer').WEBHOOK_URL_POLICY).toBe('allow-private');
     expect(KEYS.filter((key) => byDefault.env(key).WEBHOOK_URL_POLICY)).toEqual([
+      'sendTestEvent',
       'manageSettings',
       'administer',
       'consumer',

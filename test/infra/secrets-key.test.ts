@@ -1,6 +1,7 @@
 /**
  * The secrets key (issue 18): a customer-managed KMS key of its own, rotated and retained; only the
- * consumer may decrypt (open) signing keys, only the functions that create or rotate them may generate
+ * functions that send webhooks (the consumer, and the test event sender of issue 31) may decrypt (open)
+ * signing keys and client keys, only the functions that create or rotate them may generate
  * data keys (seal), each on its kinds of secret only (`kms:EncryptionContext:herald:kind`); no other
  * function holds any right on it or learns its ARN. Its key policy (issue 28) lets the account administer
  * it but gives no one else a way to use it: no `kms:*` for the account, which any principal with
@@ -27,7 +28,7 @@ describe('the secrets key', () => {
     expect(key.DeletionPolicy).toBe('Retain');
   });
 
-  it('is opened by the consumer only and sealed with by the functions that make keys, per kind', () => {
+  it('is opened by the webhook senders only and sealed with by the functions that make keys, per kind', () => {
     const rights: Record<string, string[]> = {};
     for (const key of KEYS) {
       const actions = onSecretsKey(key).flatMap(actionsOf).sort();
@@ -35,6 +36,7 @@ describe('the secrets key', () => {
     }
     expect(rights).toEqual({
       consumer: ['kms:Decrypt'],
+      sendTestEvent: ['kms:Decrypt'],
       administer: ['kms:GenerateDataKey'],
       manageSettings: ['kms:GenerateDataKey'],
     });
@@ -49,7 +51,7 @@ describe('the secrets key', () => {
 
   it('is named (SECRETS_KEY_ARN) to exactly the functions with rights on it', () => {
     expect(KEYS.filter((key) => stack.env(key).SECRETS_KEY_ARN).sort()).toEqual(
-      ['administer', 'consumer', 'manageSettings'].sort(),
+      ['administer', 'consumer', 'manageSettings', 'sendTestEvent'].sort(),
     );
   });
 });
@@ -86,6 +88,7 @@ describe('the secrets key’s policy', () => {
     }
     expect(rights).toEqual({
       consumer: ['kms:Decrypt'],
+      sendTestEvent: ['kms:Decrypt'],
       administer: ['kms:GenerateDataKey'],
       manageSettings: ['kms:GenerateDataKey'],
     });

@@ -1,7 +1,8 @@
 /**
  * Fixed source addresses (issue 18, stack prop `egress`): off by default (no VPC, no addresses, the
- * consumer in Lambda's own network); on, the consumer alone runs in private subnets behind one NAT
- * gateway and Elastic IP per AZ, with endpoints for DynamoDB (gateway), SQS and KMS (interface), and the
+ * consumer in Lambda's own network); on, the webhook senders alone (the consumer, and the test event
+ * sender of issue 31) run in private subnets behind one NAT gateway and Elastic IP per AZ, each in a
+ * security group of its own, with endpoints for DynamoDB (gateway), SQS and KMS (interface), and the
  * stack outputs the addresses. cdk-nag with it: `test/infra/compliance.test.ts` (every option on).
  */
 import { App } from 'aws-cdk-lib';
@@ -29,7 +30,7 @@ describe('static egress', () => {
     expect(KEYS.filter((key) => byDefault.fn(key).Properties.VpcConfig)).toEqual([]);
   });
 
-  it('puts the consumer alone behind one NAT gateway and Elastic IP per AZ, and outputs the addresses', () => {
+  it('puts the webhook senders alone behind one NAT gateway and Elastic IP per AZ, and outputs the addresses', () => {
     const eips = twoAzs.template.findResources('AWS::EC2::EIP');
     expect(Object.keys(eips)).toHaveLength(2);
     for (const eip of Object.values(eips)) expect(eip.DeletionPolicy).toBe('Retain');
@@ -37,10 +38,23 @@ describe('static egress', () => {
     expect(nats.map((nat) => nat.Properties.AllocationId['Fn::GetAtt'][0]).sort()).toEqual(
       Object.keys(eips).sort(),
     );
-    expect(KEYS.filter((key) => twoAzs.fn(key).Properties.VpcConfig)).toEqual(['consumer']);
-    const subnets = twoAzs.fn('consumer').Properties.VpcConfig.SubnetIds.map((s: { Ref: string }) => s.Ref);
+    const senders = ['consumer', 'sendTestEvent'];
+    expect(KEYS.filter((key) => twoAzs.fn(key).Properties.VpcConfig).sort()).toEqual(senders.sort());
+    const vpcOf = (key: FunctionKey) => twoAzs.fn(key).Properties.VpcConfig;
+    const subnets = vpcOf('consumer').SubnetIds.map((s: { Ref: string }) => s.Ref);
     expect(subnets).toHaveLength(2);
     expect(subnets.every((id: string) => /consumerSubnet/i.test(id))).toBe(true);
+    // The same subnets (so the same addresses); a security group each, both reaching any receiver.
+    expect(vpcOf('sendTestEvent').SubnetIds).toEqual(vpcOf('consumer').SubnetIds);
+    const groups = senders.map((key) => vpcOf(key as FunctionKey).SecurityGroupIds[0]['Fn::GetAtt'][0]);
+    expect(new Set(groups).size).toBe(2);
+    const resources = twoAzs.template.toJSON().Resources;
+    for (const group of groups) {
+      expect(resources[group].Properties.SecurityGroupEgress).toEqual([
+        expect.objectContaining({ CidrIp: '0.0.0.0/0', IpProtocol: '-1' }),
+      ]);
+      expect(resources[group].Properties.SecurityGroupIngress).toBeUndefined();
+    }
     expect(twoAzs.template.toJSON().Outputs.EgressIps.Value).toEqual({
       'Fn::Join': [',', Object.keys(eips).map((id) => ({ Ref: id }))],
     });
@@ -54,10 +68,20 @@ describe('static egress', () => {
     );
     expect(services.sort()).toEqual(['Gateway:dynamodb', 'Interface:kms', 'Interface:sqs']);
     twoAzs.template.hasResourceProperties('AWS::EC2::FlowLog', { TrafficType: 'REJECT' });
-    // The consumer may manage its network interfaces (Lambda in a VPC), on no other function.
+    // The webhook senders may manage their network interfaces (Lambda in a VPC), no other function.
     const eni = (key: FunctionKey) =>
       twoAzs.statements(key).some((s) => JSON.stringify(s.Action).includes('ec2:CreateNetworkInterface'));
-    expect(KEYS.filter(eni)).toEqual(['consumer']);
+    expect(KEYS.filter(eni).sort()).toEqual(['consumer', 'sendTestEvent']);
+    // The interface endpoints take HTTPS from those two groups, nothing else.
+    const ingress = Object.values(twoAzs.template.findResources('AWS::EC2::SecurityGroupIngress'));
+    const sources = ingress.map((rule) => rule.Properties.SourceSecurityGroupId['Fn::GetAtt'][0]).sort();
+    const groups = ['consumer', 'sendTestEvent'].map(
+      (key) => twoAzs.fn(key as FunctionKey).Properties.VpcConfig.SecurityGroupIds[0]['Fn::GetAtt'][0],
+    );
+    expect(sources).toEqual(groups.sort());
+    expect(ingress.every((rule) => rule.Properties.FromPort === 443 && rule.Properties.ToPort === 443)).toBe(
+      true,
+    );
   });
 
   it('makes no address that no NAT gateway uses when the environment offers fewer AZs than asked', () => {

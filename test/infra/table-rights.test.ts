@@ -43,6 +43,8 @@ describe('table rights', () => {
       ['authorizer', ['APIKEY#*']],
       ['getEvent', ['EVENT#*', 'LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
+      // The catalog: the operators' event types (names, heads, versions) and nothing else.
+      ['eventTypes', ['EVENT_TYPES*']],
     ];
     for (const [key, prefixes] of expected) {
       const table = tableStatements(key);
@@ -84,8 +86,8 @@ describe('table rights', () => {
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
-    // The publish route reads the settings and the account, claims ids and appends events to account
-    // logs; it signs nothing, so it cannot read an organization's webhook token.
+    // The publish route reads the settings, the account and the catalog's operator types, claims ids and
+    // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
     // Its log heads' tickets and removal: log items only, never an id's claim or an old-layout event.
     expect(prefixes('publishEvent', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
@@ -95,17 +97,43 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'EVENT#*',
       'LOG#*',
+      'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
-    // Endpoint material (payload keys): only the consumer and the two account writers; no API reader.
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
-    expect(endpoints).toEqual(['manageSettings', 'administer', 'consumer']);
+    expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
-    expect(readsOrgs).toEqual(['manageSettings', 'administer', 'portalSession', 'consumer']);
+    expect(readsOrgs).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'portalSession', 'consumer']);
+    // The test event sender reads what an attempt reads and the operators' types, and writes its counter
+    // only: no account, event, organization or endpoint write, no delete, no put.
+    expect(prefixes('sendTestEvent', 'dynamodb:GetItem')).toEqual([
+      'ACCOUNT#*',
+      'ORG#*',
+      'ENDPOINT#*',
+      'EVENT_TYPES*',
+    ]);
+    expect(prefixes('sendTestEvent', 'dynamodb:UpdateItem')).toEqual(['TESTS#*']);
+    expect(tableStatements('sendTestEvent').flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    const counters = KEYS.filter((key) => prefixes(key).includes('TESTS#*'));
+    expect(counters).toEqual(['sendTestEvent', 'administer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
+    // The operators' event types: written by the admin function only; read (GetItem only) by it, the
+    // catalog's readers, the publish route (validation) and the test event sender (examples).
+    const eventTypes = KEYS.filter((key) => prefixes(key).includes('EVENT_TYPES*'));
+    expect(eventTypes).toEqual(['sendTestEvent', 'publishEvent', 'administer', 'eventTypes']);
+    expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
+    for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent'] as const) {
+      const actions = tableStatements(reader)
+        .filter((statement) => JSON.stringify(statement).includes('EVENT_TYPES'))
+        .flatMap(actionsOf);
+      expect(actions, reader).toEqual(['dynamodb:GetItem']);
+    }
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
     expect(portalLinks).toEqual(['administer', 'portalSession']);
     for (const key of KEYS) {
@@ -145,6 +173,7 @@ describe('table rights', () => {
     }
     // A deleted account's tombstone replaces the account item whole.
     // The upgrade to account logs writes `LOG#` items and turns old `EVENT#` items into claims.
+    // An operator's event type: its head and versions.
     expect(prefixes('administer', 'dynamodb:PutItem')).toEqual([
       'ORG#*',
       'APIKEY#*',
@@ -152,13 +181,20 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'EVENT#*',
       'LOG#*',
+      'EVENT_TYPES*',
     ]);
     // Portal sign-in: takes (deletes) its link, creates a session key, deletes expired session keys;
     // sign-out deletes its own key; each with the organization's key count.
     expect(prefixes('portalSession', 'dynamodb:PutItem')).toEqual(['APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:DeleteItem')).toEqual(['PORTAL#*', 'APIKEY#*']);
     expect(prefixes('portalSession', 'dynamodb:UpdateItem')).toEqual(['ORG#*', 'APIKEY#*']);
-    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual(['APIKEY#*', 'ACCOUNT#*', 'ENDPOINT#*']);
+    // An account's deletion removes its endpoint's material and its counter of test events.
+    expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual([
+      'APIKEY#*',
+      'ACCOUNT#*',
+      'ENDPOINT#*',
+      'TESTS#*',
+    ]);
     // Erasing an account's events: batch deletes of its log items and their id claims only.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });

@@ -12,12 +12,12 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
 import { ConflictError } from '#domain/errors';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import type { Account } from '#domain/model';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 import { testIban } from '../support/delivery-queue-helpers';
+import { publishCatalog } from '../support/event-type-catalog';
 import { TRANSFER, transferPayload } from '../support/payloads';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
@@ -139,7 +139,7 @@ describe('account tombstones', () => {
             directory,
             baseUrl: 'https://api.example.test',
             retentionDays: async () => undefined,
-            catalog: builtInCatalog(),
+            catalog: publishCatalog().catalog,
           },
           {
             id: `00000000-0000-4000-8000-0000000000${n}0`,

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { BusyError, ConflictError, NotFoundError, UnprocessableError, ValidationError } from '#domain/errors';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
 import { recordEvent } from '#use-cases/events/record-event';
 import { createBatchPublisher, createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
+import { publishCatalog } from '../support/event-type-catalog';
 import { DEBIT, debitPayload, TRANSFER, transferPayload } from '../support/payloads';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
@@ -149,10 +149,10 @@ describe('the catalog checks every publish', () => {
     );
   });
 
-  it('a version the type does not have → ValidationError naming version; version 1 is recorded', async () => {
+  it('a version the type does not have → UnprocessableError naming version; version 1 is recorded', async () => {
     await expectRefused(
       { id: uuidv7(), account: iban, type: TRANSFER, payload: transferPayload(), version: 2 },
-      ValidationError,
+      UnprocessableError,
     );
     const published = await publish({
       account: iban,
@@ -266,7 +266,7 @@ describe('concurrent publishes to one account', () => {
       directory: new DynamoDirectoryStore(documents, resources.tableName),
       baseUrl: BASE_URL,
       retentionDays: async () => undefined,
-      catalog: builtInCatalog(),
+      catalog: publishCatalog().catalog,
       sleep: async () => undefined,
     };
     await expect(recordEvent(deps, input)).rejects.toBeInstanceOf(BusyError);

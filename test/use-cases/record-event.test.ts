@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
-import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { createOrganization } from '#use-cases/organizations/organizations';
+import { publishCatalog } from '../support/event-type-catalog';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -19,7 +18,7 @@ const BASE_URL = 'https://api.example.test/prod';
 const PAYLOAD = transferPayload();
 /** A type of its own name with the transfer's schema: an event that differs from another by its type only. */
 const TWIN = 'credit_transfer_status_change_twin';
-const catalog = builtInCatalog([...BUILT_IN_EVENT_TYPES, { ...CREDIT_TRANSFER_STATUS_CHANGE, type: TWIN }]);
+const { catalog } = publishCatalog([{ ...CREDIT_TRANSFER_STATUS_CHANGE, type: TWIN }]);
 
 let clock: FakeClock;
 let directory: InMemoryDirectoryStore;

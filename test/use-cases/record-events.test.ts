@@ -7,11 +7,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { type RecordEventDeps, settingsRetention } from '#use-cases/events/record-event';
 import { type BatchEntryResult, recordEvents } from '#use-cases/events/record-events';
 import { createOrganization } from '#use-cases/organizations/organizations';
+import { publishCatalog } from '../support/event-type-catalog';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
@@ -37,7 +37,7 @@ beforeEach(async () => {
     baseUrl: 'https://api.example.test/prod',
     now: clock.date,
     retentionDays: settingsRetention(directory),
-    catalog: builtInCatalog(),
+    catalog: publishCatalog().catalog,
   };
   const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
   for (const iban of [IBAN, OTHER_IBAN]) {

@@ -5,11 +5,11 @@
  * ends the log, so an account created after it starts at 1.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
+import { publishCatalog } from '../support/event-type-catalog';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
@@ -43,7 +43,7 @@ async function publish(): Promise<number | undefined> {
       directory,
       baseUrl: 'https://api.example.com',
       retentionDays: async () => undefined,
-      catalog: builtInCatalog(),
+      catalog: publishCatalog().catalog,
     },
     {
       id: `00000000-0000-4000-8000-${String(published).padStart(12, '0')}`,

@@ -52,6 +52,20 @@ export const keys = {
     ref.sequence === undefined
       ? keys.orgEvents(ref.orgId)
       : keys.orgEventShard(ref.orgId, eventShard(ref.id)),
+  /** An account's counter of test events, one item per organization's account. */
+  testEvents: (orgId: string, iban: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.testEvents}${orgId}#${iban}`,
+    sk: 'TESTS',
+  }),
+  /** The catalog item of the operators' event types: their names. */
+  eventTypeCatalog: { pk: ITEM_PREFIXES.eventTypes, sk: 'CATALOG' } as ItemKey,
+  /** An operator's event type: its description, deprecation and latest version. */
+  eventTypeHead: (type: string): ItemKey => ({ pk: ITEM_PREFIXES.eventTypes, sk: `TYPE#${type}` }),
+  /** One version of an operator's event type; the number zero-padded, so a type's versions sort. */
+  eventTypeVersion: (type: string, version: number): ItemKey => ({
+    pk: ITEM_PREFIXES.eventTypes,
+    sk: `VERSION#${type}#${String(version).padStart(4, '0')}`,
+  }),
   orgAccounts: (orgId: string): string => `ORG#${orgId}#ACCOUNTS`,
   orgApiKeys: (orgId: string): string => `ORG#${orgId}#APIKEYS`,
   /** Index sort key: ISO timestamps sort lexically, and the id breaks ties. */

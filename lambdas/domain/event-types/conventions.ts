@@ -181,17 +181,22 @@ export function payloadSchema(
 
 /**
  * A condition on a payload with a `status` field: when `status` is one of `statuses`, `then` applies;
- * `description` says why, in a sentence a refusal can quote.
+ * `description` says why, in a sentence a refusal can quote. A field `then` requires is named in its
+ * `properties` too (as `true`: the root declares its shape), so tools that read a `required` against the
+ * `properties` beside it (the OpenAPI linter, on the served document) find it declared.
  */
 export function whenStatus(
   statuses: readonly string[],
   description: string,
   then: JsonSchemaObject,
 ): JsonSchemaObject {
+  const required = Array.isArray(then.required) ? then.required.map(String) : [];
+  const named = Object.fromEntries(required.map((name) => [name, true]));
+  const properties = { ...named, ...(then.properties as JsonSchemaObject | undefined) };
   return {
     if: { properties: { status: { enum: [...statuses] } }, required: ['status'] },
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, in plain data that is never awaited
-    then: { description, ...then },
+    then: { description, ...then, ...(Object.keys(properties).length > 0 ? { properties } : {}) },
   };
 }
 

@@ -47,6 +47,12 @@ export interface EventTypeDefinition {
   readonly versions: readonly EventTypeVersion[];
 }
 
+/** A type of the catalog, and whether Herald ships it (built-in) or an operator registered it. */
+export interface CatalogEntry {
+  readonly definition: EventTypeDefinition;
+  readonly builtIn: boolean;
+}
+
 /**
  * How one of the receivers' uses is reported: the type to subscribe to, and the condition on its payload
  * when the use is a case of a broader type (a closed recipient account is a rejected or returned transfer

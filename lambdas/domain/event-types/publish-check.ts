@@ -4,10 +4,10 @@
  * the catalog does not hold (`acceptUnknownTypes`): their payloads are only checked to be JSON objects,
  * and their events carry no version.
  */
-import { MAX_KNOWN_TYPES_NAMED } from '#config/limits';
-import { UnprocessableError, ValidationError } from '#domain/errors';
-import type { CatalogLookup } from './catalog-port';
-import { validatePayload } from './payload-validation';
+import { ValidationError } from '#domain/errors';
+import type { Resolution } from './catalog-port';
+import { unknownEventType, unknownTypeVersion } from './unknown-names';
+import type { PayloadViolation } from './violations';
 
 /** What is checked of a publish: its type, the version it names, and its payload as parsed JSON. */
 export interface TypedPayload {
@@ -21,20 +21,23 @@ export interface TypedPayload {
  * The version of its type a publish's payload passed: what the event records (`type_version`); undefined
  * for a type outside the catalog accepted by `acceptUnknownTypes`.
  *
- * @param lookup - what the catalog knows of `publish.type`
+ * @param resolution - what the catalog found for `publish.type` and `publish.version`
  * @throws UnprocessableError naming `type` when the catalog has no such type (unless accepted), with the
- *   names of the known ones (at most {@link MAX_KNOWN_TYPES_NAMED})
- * @throws ValidationError naming `version` when the type has no such version (or is accepted without being
- *   in the catalog); else one param per violation of the schema, named `payload` + its JSON pointer
- *   (`payload/creditor/iban`; `payload` for the whole), at most `MAX_VIOLATIONS_REPORTED`
+ *   names of the known ones; naming `version` when the type has no such version
+ * @throws ValidationError naming `version` for a type accepted without being in the catalog; else one
+ *   param per violation of the schema, named `payload` + its JSON pointer (`payload/creditor/iban`;
+ *   `payload` for the whole), at most `MAX_VIOLATIONS_REPORTED`
  */
 export function checkPayloadType(
-  lookup: CatalogLookup,
+  resolution: Resolution,
   publish: TypedPayload,
   acceptUnknownTypes: boolean,
 ): number | undefined {
-  if (!lookup.known) {
-    if (!acceptUnknownTypes) throw unknownType(publish.type, lookup.types);
+  if (resolution.kind === 'unknown-version') {
+    throw unknownTypeVersion(publish.type, resolution.version, resolution.latest);
+  }
+  if (resolution.kind === 'unknown-type') {
+    if (!acceptUnknownTypes) throw unknownEventType(publish.type, resolution.known);
     if (publish.version !== undefined) {
       throw new ValidationError(
         'version',
@@ -43,25 +46,16 @@ export function checkPayloadType(
     }
     return undefined;
   }
-  const check = validatePayload(lookup.type, publish.version, publish.payload);
+  const check = resolution.check(publish.payload);
   if (check.ok) return check.version;
-  const params = check.violations.map(({ pointer, reason }) => ({ name: `payload${pointer}`, reason }));
+  const named = ({ pointer, reason }: PayloadViolation) => ({ name: `payload${pointer}`, reason });
+  const [first, ...rest] = check.violations;
+  const params = [named(first), ...rest.map(named)] as const;
   const count = params.length + check.omitted;
   const listed = check.omitted === 0 ? '' : `, the first ${params.length}`;
   const problems = `${count} ${count === 1 ? 'problem' : 'problems'}${listed}`;
   throw new ValidationError(
     params,
     `payload does not pass ${publish.type} version ${check.version}: ${problems} at ${params.map((param) => param.name).join(', ')}`,
-  );
-}
-
-/** The refusal of a type the catalog does not hold, naming the ones it does. */
-function unknownType(type: string, known: readonly string[]): UnprocessableError {
-  const named = known.slice(0, MAX_KNOWN_TYPES_NAMED).join(', ');
-  const more =
-    known.length > MAX_KNOWN_TYPES_NAMED ? `, and ${known.length - MAX_KNOWN_TYPES_NAMED} more` : '';
-  return new UnprocessableError(
-    'type',
-    `${type} is not an event type of the catalog; the known types are ${named}${more}`,
   );
 }

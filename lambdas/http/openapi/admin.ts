@@ -24,12 +24,14 @@ import {
   REQUEUE,
   USAGE_KEY,
 } from './admin-components';
+import { EVENT_TYPE_ADMIN_DOCS } from './event-types';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
 import { ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK_DOC } from './portal';
+import { SEND_TEST_EVENT } from './test-events';
 import { adminKeyDocs } from './webhook-keys';
 import { WEBHOOK_TOKEN } from './webhooks';
 
@@ -184,6 +186,8 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   },
   adminEnableEndpoint: ENABLE,
   adminReplayAccount: REPLAY,
+  adminSendTestEvent: SEND_TEST_EVENT,
+  ...EVENT_TYPE_ADMIN_DOCS,
 };
 
 /** The operator's routes, in the order of {@link ADMIN_ROUTES}. */

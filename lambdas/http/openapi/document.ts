@@ -7,11 +7,19 @@
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { HERALD_VERSION } from '#config/version';
 import { MAX_CYCLES } from '#delivery/retry-rule';
+import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '#http/problem/problem-types';
 import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
+import { catalogWebhooks } from './event-type-webhooks';
+import {
+  EVENT_TYPE_LINK_HEADER,
+  EVENT_TYPE_PARAMETERS,
+  EVENT_TYPE_ROUTES,
+  EVENT_TYPE_SCHEMAS,
+} from './event-types';
 import { EVENT_PARAMETERS, EVENT_ROUTES, EVENT_SCHEMAS, LINK_HEADER } from './events';
 import { BATCH_ROUTES, BATCH_SCHEMAS } from './events-batch';
 import { FEED_LINK_HEADER, FEED_ROUTES } from './feed';
@@ -27,6 +35,7 @@ import {
 import { operation, pathsOf, type RouteDoc } from './operation';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
+import { TEST_EVENT_ROUTES, TEST_EVENT_SCHEMAS } from './test-events';
 import { WEBHOOK_KEY_ROUTES, WEBHOOK_KEY_SCHEMAS } from './webhook-keys';
 import { WEBHOOK_SCHEMAS, WEBHOOK_TOKEN_ROUTES, WEBHOOKS } from './webhooks';
 
@@ -84,10 +93,15 @@ reason}]\`. An unknown path answers 404, a known path with another method 405 wi
 the rate limit 429. 5xx bodies never reveal the cause.
 
 ## Webhooks
-See the \`event\` webhook for the request Herald sends, its headers and how to verify its signatures.
+See the \`event\` webhook for the request Herald sends, its headers and how to verify its signatures. Each
+built-in event type has a webhook of its own (named as the type) whose body has that type's payload schema;
+\`GET /event-types\` lists every type with its versions, those the operators registered included.
 
 ## Versioning
 \`info.version\` is Herald's version (semantic versioning). Paths carry no version.`;
+
+/** The webhooks of the built-in event types: the document is the same for every caller. */
+const CATALOG = catalogWebhooks(BUILT_IN_EVENT_TYPES);
 
 /** The answer of `GET /health`. */
 export const HEALTH = closed({ status: constant('ok'), version: text("Herald's version.") });
@@ -148,6 +162,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         description: 'Organizations, API keys, accounts and repairs, for operators (AWS IAM).',
       },
       { name: 'webhooks', description: 'What Herald sends to receivers.' },
+      {
+        name: 'event-types',
+        description: 'The event types, each with its versioned payload schema and examples.',
+      },
       { name: 'portal', description: 'The webhook portal page and its sign-in.' },
     ],
     paths: pathsOf([
@@ -155,27 +173,37 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_ROUTES,
       ...BATCH_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...TEST_EVENT_ROUTES,
       ...FEED_ROUTES,
+      ...EVENT_TYPE_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
       ...WEBHOOK_KEY_ROUTES,
       ...PORTAL_ROUTES,
       ...ADMIN_ROUTE_DOCS,
     ]),
-    webhooks: WEBHOOKS,
+    webhooks: { ...WEBHOOKS, ...CATALOG.webhooks },
     components: {
       schemas: {
         Health: HEALTH,
         ...EVENT_SCHEMAS,
         ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
+        ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
         ...PORTAL_SCHEMAS,
         ...ADMIN_SCHEMAS,
+        ...EVENT_TYPE_SCHEMAS,
+        ...CATALOG.schemas,
         ...PROBLEM_SCHEMAS,
       },
-      parameters: { ...EVENT_PARAMETERS, ...ACCOUNT_PARAMETERS, ...ADMIN_PARAMETERS },
-      headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...PROBLEM_HEADERS },
+      parameters: {
+        ...EVENT_PARAMETERS,
+        ...ACCOUNT_PARAMETERS,
+        ...ADMIN_PARAMETERS,
+        ...EVENT_TYPE_PARAMETERS,
+      },
+      headers: { ...LINK_HEADER, ...FEED_LINK_HEADER, ...EVENT_TYPE_LINK_HEADER, ...PROBLEM_HEADERS },
       responses: RESPONSES,
       securitySchemes: {
         [BEARER_SCHEME]: {

@@ -44,6 +44,8 @@ export interface OperationObject {
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
   readonly parameters?: readonly (ParameterObject | Reference)[];
   readonly requestBody?: { readonly required: boolean; readonly content: ContentObject };
+  /** The operation (a webhook: the event type) is on its way out; it still works. */
+  readonly deprecated?: boolean;
   /** Keys are status codes (`"200"`), ranges (`"2XX"`) or `default`. */
   readonly responses: Readonly<Record<string, ResponseObject | Reference>>;
 }

@@ -20,7 +20,8 @@ function routeOf(method: RouteMethod, path: string): Pick<RouteShape, 'auth' | '
 /**
  * An operation with what every route shares: its security from {@link API_ROUTES}; 401 on API-key
  * routes; 403 on IAM routes (no or a wrong signature, an API key, a denying IAM policy) and on routes
- * that need the `manage` scope; and the gateway's 429 and 500, which any request can meet.
+ * that need the `manage` scope; and the gateway's 429 (unless the route has its own) and 500, which any
+ * request can meet.
  */
 export function operation(
   method: RouteMethod,
@@ -44,7 +45,8 @@ export function operation(
       ...op.responses,
       ...(route.auth === 'api-key' ? { '401': responseRef('Unauthorized') } : {}),
       ...forbidden,
-      '429': responseRef('TooManyRequests'),
+      // A route with a limit of its own documents its 429 (which includes the gateway's).
+      '429': op.responses['429'] ?? responseRef('TooManyRequests'),
       '500': responseRef('InternalError'),
     },
   };

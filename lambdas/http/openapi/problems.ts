@@ -3,6 +3,7 @@
  * routes refer to, each pinned to its status and problem type (rendered by `lambdas/http/problem/`).
  */
 import {
+  ERROR_PROBLEMS,
   GATEWAY_PROBLEMS,
   NOT_FOUND_PROBLEM as NO_ROUTE,
   PROBLEM_CONTENT_TYPE,
@@ -18,6 +19,11 @@ export const PROBLEM_HEADERS: Readonly<Record<string, HeaderObject>> = {
     description: 'The scheme.',
     required: true,
     schema: { type: 'string', pattern: '^Bearer' },
+  },
+  'Retry-After': {
+    description: 'On `rate-limited`: whole seconds until the limit lets the request through.',
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
   },
 };
 
@@ -86,6 +92,7 @@ function problem(
 }
 
 const { UNAUTHORIZED: AUTH, THROTTLED: SLOW, QUOTA_EXCEEDED: QUOTA, DEFAULT_5XX } = GATEWAY_PROBLEMS;
+const LIMITED = ERROR_PROBLEMS['rate-limited'];
 
 /** `components.responses`: every problem the API answers with. */
 export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
@@ -106,6 +113,13 @@ export const RESPONSES: Readonly<Record<string, ResponseObject>> = {
     [SLOW.slug, QUOTA.slug],
     "The API's or the organization's request rate (`too-many-requests`, retry later) or the " +
       "organization's daily quota (`quota-exceeded`, renews at 00:00 UTC) was exceeded.",
+  ),
+  RateLimited: problem(
+    LIMITED.status,
+    [LIMITED.slug, SLOW.slug, QUOTA.slug],
+    'A limit of the route itself was reached (`rate-limited`: send it again after `Retry-After` seconds), ' +
+      "or the API's or the organization's request rate or daily quota (see `TooManyRequests`).",
+    'Retry-After',
   ),
   InternalError: problem(DEFAULT_5XX.status, DEFAULT_5XX.slug, 'Internal error; the cause is not revealed.'),
 };

@@ -4,10 +4,21 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
+import { TEST_EVENT_HEADER } from '#delivery/test-event-rule';
 import { EVENT_ID_PATTERN } from '#domain/ids';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
-import { anyObject, closed, described, nullable, optional, ref, text, timestamp } from '#http/schema';
+import {
+  anyObject,
+  closed,
+  constant,
+  described,
+  nullable,
+  optional,
+  ref,
+  text,
+  timestamp,
+} from '#http/schema';
 import { EVENT_FIELDS, SEQUENCE, TOKEN_ID, TYPE_VERSION } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
@@ -53,7 +64,11 @@ repeat gets a 2xx). \`webhook_deliveries[].signing_keys\` names what signed each
 (\`whk_…\` ids, as \`GET /webhook-token\` shows them) and the Ed25519 keys (\`whak_…\`, as
 \`GET /webhook-keys\` shows them).
 
-Verify over the raw body bytes, before parsing, and compare signatures in constant time.`;
+Verify over the raw body bytes, before parsing, and compare signatures in constant time.
+
+**Test events.** \`POST /accounts/{iban}/test-events\` sends a type's example the same way, signed alike,
+with \`${TEST_EVENT_HEADER}: true\`, \`"test": true\` and \`"sequence": null\` in the body; it is not stored and
+never retried.`;
 
 /** One entry of `webhook-signature`: a `v1` HMAC (32 bytes) or a `v1a` Ed25519 signature (64 bytes). */
 const SIGNATURE_ENTRY = '(v1,[A-Za-z0-9+/]{43}=|v1a,[A-Za-z0-9+/]{86}==)';
@@ -67,24 +82,37 @@ export const TOKEN = text(
   { pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' },
 );
 
+/** The fields of every webhook's body; each type's webhook narrows `type` and `payload`. */
+export const WEBHOOK_FIELDS = {
+  id: EVENT_FIELDS.id,
+  type: EVENT_FIELDS.type,
+  type_version: optional(
+    described(
+      TYPE_VERSION,
+      "The version of the type's payload schema the payload passed; absent on events published before " +
+        'the catalog, and on those of a type outside it that the deployment accepted during a transition.',
+    ),
+  ),
+  account: EVENT_FIELDS.account,
+  sequence: described(
+    nullable(SEQUENCE),
+    "The event's place in its account's log (see the event's `sequence`); null only in a test event.",
+  ),
+  triggered_at: EVENT_FIELDS.triggered_at,
+  payload: anyObject('Event-specific; its layout depends on `type`.'),
+  _links: EVENT_FIELDS._links,
+  test: optional(
+    described(
+      constant(true),
+      'Only in a test event (`POST /accounts/{iban}/test-events`), and signed: its payload is an example, ' +
+        'no money moved; acknowledge it without applying it. Absent in every real webhook.',
+    ),
+  ),
+};
+
 /** The body of every webhook. */
 export const WEBHOOK_PAYLOAD = closed(
-  {
-    id: EVENT_FIELDS.id,
-    type: EVENT_FIELDS.type,
-    type_version: optional(
-      described(
-        TYPE_VERSION,
-        "The version of the type's payload schema the payload passed; absent on events published before " +
-          'the catalog, and on those of a type outside it that the deployment accepted during a transition.',
-      ),
-    ),
-    account: EVENT_FIELDS.account,
-    sequence: SEQUENCE,
-    triggered_at: EVENT_FIELDS.triggered_at,
-    payload: anyObject('Event-specific; its layout depends on `type`.'),
-    _links: EVENT_FIELDS._links,
-  },
+  WEBHOOK_FIELDS,
   "The body of a webhook: the event's main information, so the receiver needs no API call.",
 );
 /** The replaced token during an overlap; null otherwise. */
@@ -135,6 +163,14 @@ export const WEBHOOKS: Readonly<Record<string, PathItemObject>> = {
           '`v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` then `v1a,<base64 Ed25519 signature of "<id>.<timestamp>.<body>">` (verify with `GET /webhook-keys`), space-separated; during a rotation overlap a second one of the rotated scheme. An organization may turn either scheme off.',
           `^${SIGNATURE_ENTRY}( ${SIGNATURE_ENTRY}){0,3}$`,
         ),
+        {
+          ...header(
+            TEST_EVENT_HEADER,
+            "`true` on a test event only. Not signed: decide on the body's `test`, which is.",
+            '^true$',
+          ),
+          required: false,
+        },
       ],
       requestBody: { required: true, content: json(ref('WebhookPayload', WEBHOOK_PAYLOAD)) },
       responses: {

@@ -145,6 +145,12 @@ export const ERROR_PROBLEMS: Readonly<Record<ErrorKind, GatewayProblem>> = {
     title: 'Conflict',
     detail: 'The request conflicts with the stored state.',
   },
+  'rate-limited': {
+    status: 429,
+    slug: 'rate-limited',
+    title: 'Rate limited',
+    detail: 'Too many requests of this kind; send it again after Retry-After seconds.',
+  },
   busy: {
     status: 503,
     slug: 'busy',

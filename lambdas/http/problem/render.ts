@@ -3,7 +3,13 @@
  * stack's gateway responses and the local API Gateway emulator use `problemBody`, so a problem looks the
  * same whoever answers.
  */
-import { HeraldError, type InvalidParam, UnprocessableError, ValidationError } from '#domain/errors';
+import {
+  HeraldError,
+  type InvalidParam,
+  RateLimitedError,
+  UnprocessableError,
+  ValidationError,
+} from '#domain/errors';
 import type { PROBLEM } from '#http/openapi/problems';
 import type { Static } from '#http/schema';
 import {
@@ -60,16 +66,19 @@ export function renderProblem(
 
 /**
  * Renders an error. A {@link HeraldError} is answered with its kind's problem type and its message (written
- * for callers); a `ValidationError` adds `invalid_params`. Anything else is a 500 whose body says nothing
- * about the cause: internal messages and stacks belong in the logs, not in answers.
+ * for callers); a `ValidationError` adds `invalid_params`, a `RateLimitedError` its `Retry-After`.
+ * Anything else is a 500 whose body says nothing about the cause: internal messages and stacks belong in
+ * the logs, not in answers.
  */
 export function toProblem(error: unknown, requestId: string): ProblemResponse {
   const body = errorProblem(error, requestId);
   const problem: GatewayProblem =
     error instanceof HeraldError ? ERROR_PROBLEMS[error.kind] : GATEWAY_PROBLEMS.DEFAULT_5XX;
+  const retryAfter: Record<string, string> =
+    error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
   return {
     statusCode: body.status,
-    headers: { ...problem.headers, 'Content-Type': PROBLEM_CONTENT_TYPE },
+    headers: { ...problem.headers, ...retryAfter, 'Content-Type': PROBLEM_CONTENT_TYPE },
     body: JSON.stringify(body),
   };
 }

@@ -1,3 +1,4 @@
+import type { TestEventAllowance } from '#delivery/test-event-port';
 import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
@@ -15,6 +16,8 @@ export interface DeleteAccountDeps {
   readonly now: () => number;
   /** Removes the deleted account's endpoint material (payload key, client certificate and key). */
   readonly removeEndpointSecrets?: RemoveEndpointSecrets;
+  /** Removes the deleted account's counter of test events (its key names the IBAN). */
+  readonly testEvents?: Pick<TestEventAllowance, 'forget'>;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -66,7 +69,7 @@ export async function deleteAccount(
   if (mismatch || orgId === undefined || (!account && !request.erase)) {
     // A retry after the account went (its material's removal may have failed): the tombstone's owner
     // removes it again, every time, before hearing that the account is gone.
-    if (tombstone && !mismatch) await deps.removeEndpointSecrets?.(iban, tombstone.orgId);
+    if (tombstone && !mismatch) await removeEndpoint(deps, iban, tombstone.orgId);
     throw new NotFoundError(notFound(iban, request, tombstone !== undefined && !mismatch));
   }
   // A cursor comes from an earlier request, which deleted the account: checked before anything is deleted.
@@ -88,7 +91,7 @@ export async function deleteAccount(
   // The endpoint goes with its account: its client key must not outlive it, nor bind a later owner. Not
   // only when this request deleted the account: a retry (the removal failed after the tombstone was
   // written) removes it too; the removal is conditioned on the organization, so it is idempotent.
-  if (deleted || tombstone) await deps.removeEndpointSecrets?.(iban, orgId);
+  if (deleted || tombstone) await removeEndpoint(deps, iban, orgId);
   if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
   const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
   const done = { iban, orgId, deleted, erasedEvents: chunk.erased };
@@ -96,6 +99,15 @@ export async function deleteAccount(
   // The organization's last events of the IBAN are gone: nothing of it can reach a new owner any more.
   await deps.directory.removeAccountTombstone(iban, orgId);
   return { ...done, more: false };
+}
+
+/**
+ * Removes what the organization's deleted account kept of its endpoint: its material, and its counter of
+ * test events, whose key names the IBAN (an erasure must leave none behind). Both are idempotent.
+ */
+async function removeEndpoint(deps: DeleteAccountDeps, iban: string, orgId: string): Promise<void> {
+  await deps.removeEndpointSecrets?.(iban, orgId);
+  await deps.testEvents?.forget(orgId, iban);
 }
 
 /**

@@ -14,7 +14,8 @@ import type { EventReads } from '#domain/ports';
 
 /** What checking a publish against the catalog needs. */
 export interface TypeCheckDeps {
-  readonly catalog: EventTypeCatalog;
+  /** Resolves from what the container keeps: a healthy publish reads nothing of it. */
+  readonly catalog: Pick<EventTypeCatalog, 'resolve'>;
   /**
    * Accept types the catalog does not hold, their payloads only checked to be JSON objects: a deployment's
    * transition (`herald:acceptUnknownEventTypes`), off unless set.
@@ -36,8 +37,8 @@ export type TypeCheck = { readonly checked: CheckedPublishInput } | { readonly s
 /**
  * Checks a publish's type and payload against the catalog.
  *
- * @throws the catalog's refusal (`UnprocessableError` naming `type`, `ValidationError` naming `version` or
- *   the payload's fields), unless the publish names an id stored with the same content
+ * @throws the catalog's refusal (`UnprocessableError` naming `type` or `version`, `ValidationError`
+ *   naming the payload's fields), unless the publish names an id stored with the same content
  */
 export async function checkEventType(
   deps: TypeCheckDeps,
@@ -45,10 +46,9 @@ export async function checkEventType(
   input: PublishInput,
 ): Promise<TypeCheck> {
   try {
-    const lookup = await deps.catalog.resolve(valid.type);
-    return {
-      checked: { ...valid, typeVersion: checkPayloadType(lookup, valid, deps.acceptUnknownTypes ?? false) },
-    };
+    const resolution = await deps.catalog.resolve(valid.type, valid.version);
+    const accept = deps.acceptUnknownTypes ?? false;
+    return { checked: { ...valid, typeVersion: checkPayloadType(resolution, valid, accept) } };
   } catch (error) {
     if (!(error instanceof HeraldError) || input.id === undefined) throw error;
     const existing = await deps.events.getEvent(valid.id);

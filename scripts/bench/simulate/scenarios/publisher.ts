@@ -7,8 +7,9 @@
  * back-off, as Herald's client library advises. The table's stream feeds the forwarder (`forwarder.ts`).
  */
 
+import { InMemoryEventTypeStore } from '#adapters/memory/event-type-store';
 import type { PublishInput } from '#domain/event-input';
-import { builtInCatalog } from '#domain/event-types/built-in-catalog';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import type { Scheduler } from '../engine/scheduler';
@@ -133,7 +134,12 @@ export class Publisher {
       directory: ports.directory,
       baseUrl: 'https://api.herald.example',
       retentionDays: settingsRetention(ports.directory),
-      catalog: builtInCatalog(),
+      // The publish function's catalog; the scenario publishes built-in types, which read nothing of it.
+      catalog: createEventTypeCatalog({
+        store: new InMemoryEventTypeStore(),
+        now: this.engine.now,
+        headTtlMs: CATALOG_HEAD_TTL_MS,
+      }),
       now: () => new Date(this.engine.now()),
       sleep: (ms) => this.engine.sleep(ms),
       newOwner: () => `owner-${++this.owners}`,

@@ -1,0 +1,76 @@
+import { createDocumentClient } from '#adapters/aws-clients';
+import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
+import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
+import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
+import { logger } from '#adapters/observability';
+import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
+import { loadEnv } from '#config/env';
+import { ADMIN_ROUTES } from '#config/routes';
+import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
+import { parseUrlPolicy } from '#domain/webhook-url';
+import { parseTestEventRequest } from '#http/accounts/test-event-request';
+import { toTestEventView } from '#http/accounts/test-event-view';
+import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { json } from '#http/response';
+import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
+import { apiHandler } from './api-handler';
+
+const env = loadEnv([
+  'TABLE_NAME',
+  'PUBLIC_BASE_URL',
+  'WEBHOOK_URL_POLICY',
+  'DELIVERY_TIMEOUT_MS',
+  'SECRETS_KEY_ARN',
+  'LOCAL_SECRETS_KEY_FILE',
+]);
+const documents = createDocumentClient();
+const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
+// The consumer's own parts: a test goes out exactly as an attempt does, with the same timeouts.
+const deps: TestEventDeps = {
+  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
+  sealer: createSecretSealer(env),
+  endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+  encrypter: new JosePayloadEncrypter(),
+  sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
+  urlPolicy,
+  allowance: new DynamoTestEventAllowance(documents, env.TABLE_NAME),
+  // The built-in types and the operators'; a type's head read at every test (rare, rate-limited), so a
+  // version registered a moment ago can be tested at once.
+  catalog: createEventTypeCatalog({
+    store: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+    now: Date.now,
+  }),
+  now: Date.now,
+};
+
+/**
+ * `POST /accounts/{iban}/test-events` (a `manage` key, its organization's accounts) and the operator's
+ * `POST /admin/accounts/{iban}/test-events` (SigV4, any account, signed as its organization): a type's
+ * example sent to the account's webhook URL now, answered with what the receiver answered.
+ */
+export const handler = apiHandler(async (event) => {
+  const operator = event.resource === ADMIN_ROUTES.adminSendTestEvent.path;
+  const sent = await sendTestEvent(deps, {
+    ...parseTestEventRequest(event),
+    orgId: operator ? undefined : orgIdOf(event),
+    iban: pathParam(event, 'iban'),
+    baseUrl: baseUrlOf(event, env.PUBLIC_BASE_URL),
+  });
+  const { responseStatus, responseTimeMs } = sent.attempt;
+  const account = event.pathParameters?.iban;
+  logger.info('Test event', {
+    testEventId: sent.id,
+    account,
+    type: sent.type,
+    responseStatus,
+    responseTimeMs,
+  });
+  if (sent.error !== undefined) {
+    // Answered as status 0 saying why in short; the error itself is for the operator.
+    logger.error('Test event not sent', { testEventId: sent.id, account, error: sent.error });
+  }
+  return json(200, toTestEventView(sent));
+});
