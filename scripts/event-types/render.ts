@@ -93,7 +93,7 @@ function conventions(): string[] {
     "- **Identifiers** are checked by shape only: an IBAN's or creditor reference's check digits and a currency's existence are the bank's to know.",
     '- **Statuses** are closed lists; **reason codes** are any four capitals or digits, because ISO 20022 publishes new codes several times a year. The codes SEPA uses are listed under [ISO 20022 codes](#iso-20022-codes).',
     '- **Exactly the declared fields**: every object of a built-in payload has `additionalProperties: false`, so a misspelt optional field (`remitance_information`) is refused rather than silently lost, and no webhook carries an undocumented field. Receivers should still ignore fields they do not know: a later [version](#versions) may add some.',
-    `- **Refusals**: a publish whose payload its type's schema refuses answers \`400\` (the library throws \`ValidationError\`) naming each violation \`payload\` + the JSON pointer of the field (\`payload/creditor/iban\`; in a batch \`events[<index>].payload/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values. A type outside the catalog answers \`422\` naming the known types. Nothing is checked again when an event is read or delivered.`,
+    `- **Refusals**: a publish whose payload its type's schema refuses answers \`400\` (the library throws \`ValidationError\`) naming each violation \`payload\` + the JSON pointer of the field (\`payload/creditor/iban\`; in a batch \`events[<index>].payload/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values. A type outside the catalog answers \`422\` naming the known types, and a version its type lacks \`422\` naming the versions it has. Nothing is checked again when an event is read or delivered.`,
     '',
   ];
 }
@@ -260,7 +260,9 @@ function operatorTypes(): string[] {
     '--file DECLARATION.json` (or `PUT /admin/event-types/{type}`, SigV4) with a `description`, a payload',
     '`schema` and `examples`, and optionally `deprecated` ([`operating.md`](operating.md#event-types) has an',
     'example). Every organization then reads it with the built-in types: `GET /event-types` (any API key),',
-    'the portal, `herald event-type list|show`.',
+    'the portal, `herald event-type list|show`; it is published and validated as a built-in type is (the',
+    'version named, or the latest: a new latest version is the default of every publish within a minute),',
+    'and a test event sends its example.',
     '',
     "- A new type is version 1. A declaration whose schema or examples differ from the latest version's adds",
     "  a version, one above it (without examples, the latest version's are checked against the new schema);",

@@ -18,7 +18,7 @@ import {
   CARD_V2,
   CARD_V2_EXAMPLES,
 } from '../support/event-type-samples';
-import { DE } from '../support/events-api-fixture';
+import { FR } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
 import { waitFor } from '../support/wait';
 
@@ -148,7 +148,7 @@ describe("publishing an operator's type", () => {
   const publish = (body: Record<string, unknown>) =>
     op.api.call('/events', {
       method: 'POST',
-      body: { account: DE, type: TYPE, ...body },
+      body: { account: FR, type: TYPE, ...body },
       sign: op.operator,
     });
 

@@ -55,12 +55,16 @@ describe('the README walk-through', () => {
     expect(shell[0]?.code.trim()).toBe('source .herald/env');
   });
 
-  it('runs its shell blocks verbatim: publish, a verified webhook, the event, a problem, the operator CLI', async () => {
+  it('runs its shell blocks verbatim: the catalog, publish, a verified webhook, the event, problems, the operator CLI', async () => {
     const run = bash(['set -euo pipefail', ...shell.map((block) => block.code)].join('\n'));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     // Every answer ends its line: none runs into the next command's output (an object, a list, the
     // OpenAPI paths, a status line), which a JSON document's end never meets otherwise.
     expect(run.stdout).not.toMatch(/\}(HTTP\/|\[|\{)|\](HTTP\/|\[|\{|\/)/);
+    // The catalog, listed for the demo organization's key: every built-in type with its latest version.
+    for (const type of ['credit_received', 'credit_transfer_status_change', 'direct_debit_status_change']) {
+      expect(run.stdout).toMatch(new RegExp(`^${type} v1$`, 'm'));
+    }
     const [id] = /"id":"([0-9a-f-]{36})","signature"/.exec(run.stdout)?.slice(1) ?? [];
     expect(id).toBeDefined();
     // The single view after the webhook went out, with its one attempt.
