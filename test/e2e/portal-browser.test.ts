@@ -423,12 +423,12 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
         "(document.activeElement?.getAttribute('name') ?? '') + '|' + (document.activeElement?.textContent ?? '')",
       );
       reached.push(focused);
-      if (focused.startsWith('|sepa_instant_received')) break;
+      if (focused.startsWith(`|${CREDIT}`)) break;
     }
     expect(reached.map((r) => r.split('|')[0]).filter(Boolean)).toEqual(
       expect.arrayContaining(['webhook_status', 'type', 'account', 'since', 'until', 'per_page']),
     );
-    expect(reached.at(-1)).toBe('|sepa_instant_received');
+    expect(reached.at(-1)).toBe(`|${CREDIT}`);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /^Attempts/ }).waitFor();
   });
