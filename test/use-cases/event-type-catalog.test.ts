@@ -99,7 +99,8 @@ describe("resolving an operator's type", () => {
     const { store, clock, catalog } = setup();
     await withCard(store);
     expect(found(await catalog.resolve(CARD)).version).toBe(1);
-    const change = { type: CARD, expectedLatest: 1, description: 'Card payments.', deprecated: true };
+    const expected = { type: CARD, description: 'Card payments.', deprecated: false, latest: 1 };
+    const change = { expected, description: 'Card payments.', deprecated: true };
     expect(await store.updateType({ ...change, added: version(2, CARD_V2, CARD_V2_EXAMPLES) })).toBe(true);
 
     clock.advance(CATALOG_HEAD_TTL_MS - 1);
@@ -179,8 +180,7 @@ describe('reading the catalog', () => {
     const { store, catalog } = setup();
     await withCard(store);
     await store.updateType({
-      type: CARD,
-      expectedLatest: 1,
+      expected: { type: CARD, description: 'Card payments.', deprecated: false, latest: 1 },
       description: 'Card payments, with currency.',
       deprecated: false,
       added: version(2, CARD_V2, CARD_V2_EXAMPLES),

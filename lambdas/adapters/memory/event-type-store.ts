@@ -5,9 +5,9 @@ import type { EventTypeHead, EventTypeStore, TypeChange, TypeCreation } from '#d
 /**
  * {@link EventTypeStore} in memory, with the DynamoDB adapter's conditions: a type is created with its
  * name in the catalog only while the catalog holds fewer than `MAX_OPERATOR_EVENT_TYPES`, and a change
- * applies only while the latest version is the one the writer read (each checked and applied with no
- * `await` in between, as the adapter's transaction does). Versions are copied in and out, as stored
- * items are. `reads` counts the reads of each kind, for the catalog cache's tests.
+ * applies only while the head is the one the writer read, its description and deprecation included
+ * (each checked and applied with no `await` in between, as the adapter's transaction does). Versions are
+ * copied in and out, as stored items are. `reads` counts the reads of each kind, for the catalog cache's tests.
  */
 export class InMemoryEventTypeStore implements EventTypeStore {
   readonly heads = new Map<string, EventTypeHead>();
@@ -43,13 +43,19 @@ export class InMemoryEventTypeStore implements EventTypeStore {
 
   async updateType(change: TypeChange): Promise<boolean> {
     await Promise.resolve();
-    const head = this.heads.get(change.type);
-    if (head?.latest !== change.expectedLatest) return false;
+    const { expected } = change;
+    const { type } = expected;
+    const head = this.heads.get(type);
+    const same =
+      head?.latest === expected.latest &&
+      head.description === expected.description &&
+      head.deprecated === expected.deprecated;
+    if (!same) return false;
     const latest = change.added === undefined ? head.latest : head.latest + 1;
     if (change.added !== undefined) {
-      this.versions.set(`${change.type}#${latest}`, structuredClone({ ...change.added, version: latest }));
+      this.versions.set(`${type}#${latest}`, structuredClone({ ...change.added, version: latest }));
     }
-    this.heads.set(change.type, {
+    this.heads.set(type, {
       ...head,
       description: change.description,
       deprecated: change.deprecated,
