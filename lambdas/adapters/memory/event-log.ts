@@ -47,8 +47,8 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
     this.table.numbering.takeTicketAbove(orgId, account, count, at, above);
   readonly leaveHot: EventLog['leaveHot'] = async (orgId, account, head) =>
     this.table.numbering.leaveHot(orgId, account, head);
-  readonly voidSequence: EventLog['voidSequence'] = async (orgId, account, sequence, at) =>
-    this.table.numbering.voidSequence(orgId, account, sequence, at);
+  readonly voidSequence: EventLog['voidSequence'] = async (orgId, account, sequence, at, ticketedAt) =>
+    this.table.numbering.voidSequence(orgId, account, sequence, at, ticketedAt);
 
   async readClaims(ids: readonly string[]): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>> {
     return new Map(
