@@ -183,7 +183,11 @@ export interface EventLog extends EventReads, LogHoles {
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
   readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
-  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  /**
+   * Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event).
+   * A claim found with this claim's `owner` is this one, written by an earlier try of this very write
+   * whose answer was lost: claimed.
+   */
   claimId(claim: IdClaim): Promise<ClaimResult>;
   /**
    * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;
