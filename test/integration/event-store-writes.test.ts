@@ -95,6 +95,36 @@ describe('claims and the account log', () => {
     expect((await read(event.id)).sequence).toBe(2);
   });
 
+  it('answers a claim put the client retried after its answer was lost as claimed: the claim found is its own', async () => {
+    const event = newEvent();
+    const claim = { ...event, owner: randomUUID(), claimedAt: Date.now() };
+    let lost = 0;
+    // Below the client's retries: the put lands, then its answer is lost once (a timed-out connection).
+    documents.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        const body = String((args.request as { body?: unknown }).body ?? '');
+        if (lost === 0 && body.includes(`EVENT#${event.id}`)) {
+          lost++;
+          throw Object.assign(new Error('the answer was lost'), { name: 'TimeoutError' });
+        }
+        return out;
+      },
+      { step: 'finalizeRequest', name: 'loseClaimAnswer' },
+    );
+    try {
+      expect(await store.claimId(claim)).toEqual({ claimed: true });
+    } finally {
+      documents.middlewareStack.remove('loseClaimAnswer');
+    }
+    expect(lost).toBe(1);
+    // Another publish of the id (another owner) still finds the claim taken.
+    expect(await store.claimId({ ...claim, owner: randomUUID() })).toMatchObject({
+      claimed: false,
+      existing: { owner: claim.owner, sequence: claim.sequence },
+    });
+  });
+
   it('reads the log after a sequence, ascending, at most the limit', async () => {
     const first = await stored(newEvent());
     const more = [];
