@@ -27,7 +27,7 @@ import type {
  */
 export type NewEvent = Pick<
   EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'ticketedAt'
+  'id' | 'orgId' | 'account' | 'type' | 'typeVersion' | 'triggeredAt' | 'body' | 'ticketedAt'
 > & {
   readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';

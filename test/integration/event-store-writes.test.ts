@@ -66,6 +66,22 @@ describe('claims and the account log', () => {
     });
   });
 
+  it("keeps the version of the event's type as `tv`, read back by the event and by the listing", async () => {
+    const versioned = await stored(newEvent({ typeVersion: 3 }));
+    const unversioned = await stored(newEvent({ orgId: versioned.orgId, typeVersion: undefined }));
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(versioned) }));
+    expect(raw.Item?.tv).toBe(3);
+    expect((await read(versioned.id)).typeVersion).toBe(3);
+    expect((await read(unversioned.id)).typeVersion).toBeUndefined();
+    const page = await store.listEvents({ orgId: versioned.orgId, offset: 0, limit: 10 });
+    expect(new Map(page.events.map((event) => [event.id, event.typeVersion]))).toEqual(
+      new Map([
+        [versioned.id, 3],
+        [unversioned.id, undefined],
+      ]),
+    );
+  });
+
   it('moves a claim only for its owner, and reads an event only where its claim points', async () => {
     const event = newEvent();
     const claim = { ...event, owner: 'first', claimedAt: 1 };

@@ -38,6 +38,8 @@ export interface EventItem extends ItemKey {
   gsi1sk: string;
   account: string;
   type: string;
+  /** The version of its type the payload passed (`EventRecord.typeVersion`); absent without one. */
+  tv?: number;
   body: Uint8Array;
   /**
    * The `X-Signature` of the latest attempt that sent a request, overwritten by each (absent before the
@@ -96,6 +98,7 @@ export function eventItem(event: NewEvent): EventItem {
     gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
     account: event.account,
     type: event.type,
+    ...(event.typeVersion === undefined ? {} : { tv: event.typeVersion }),
     body: deflateRawSync(event.body, { level: 9 }),
     webhook_status: event.webhookStatus,
     webhook_retries: 0,
@@ -193,6 +196,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
   return {
     ...refOfItem(item, orgOfItem(item)),
     type: String(event.type),
+    typeVersion: event.tv === undefined ? undefined : Number(event.tv),
     triggeredAt,
     body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),
     signature: signatureOf(event),
