@@ -1,7 +1,7 @@
 /**
  * What an account's log holds and answers, the records its port (`EventLog`) and the delivery's
  * (`DeliveryLedger`, both in `event-store-port.ts`) speak in: an event as it is stored at its sequence, an
- * id's claim, a read of the log and its pages, the hot log's head and its tail, and the ticket a head
+ * id's claim, a read of the log, its pages and its voids, the hot log's head and its tail, and the ticket a head
  * hands out. Re-exported by `ports.ts`.
  */
 import type { EventRecord, EventRef } from './model';
@@ -12,7 +12,7 @@ import type { EventRecord, EventRef } from './model';
  */
 export type NewEvent = Pick<
   EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'ticketedAt'
+  'id' | 'orgId' | 'account' | 'type' | 'typeVersion' | 'triggeredAt' | 'body' | 'ticketedAt'
 > & {
   readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';
@@ -69,12 +69,22 @@ export type LogEntry = Pick<
   'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
 >;
 
+/** A closed sequence of an account's log: a void item, which no event holds and none ever will. */
+export interface LogVoid {
+  readonly sequence: number;
+  /**
+   * Epoch ms of the ticket that handed the sequence out, when its publish gave it back
+   * (`LogHoles.voidSequence`); absent for a reader's void.
+   */
+  readonly ticketedAt?: number | undefined;
+}
+
 /** One read of an account's log, and where the next one goes on. */
 export interface LogPage {
   /** Ascending by sequence. */
   readonly events: EventRecord[];
-  /** Sequences of the read that readers closed (void items: no event holds them, none ever will). */
-  readonly voids: readonly number[];
+  /** The closed sequences of the read. */
+  readonly voids: readonly LogVoid[];
   /**
    * More events may follow (the read stopped at its limit, its byte budget, or mid-log): read again
    * after `nextAfterSequence`. False only when the log holds nothing after the events returned.
@@ -88,8 +98,8 @@ export interface LogPage {
 export interface LogWindow {
   /** Ascending by sequence. */
   readonly entries: LogEntry[];
-  /** Sequences of the read that readers closed (see {@link LogPage.voids}). */
-  readonly voids: readonly number[];
+  /** The closed sequences of the read. */
+  readonly voids: readonly LogVoid[];
 }
 
 /**

@@ -55,9 +55,17 @@ export interface EventReads {
 export interface LogHoles {
   /**
    * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
-   * holds a void now (written now or before), false when an event holds it.
+   * holds a void now (written now or before), false when an event holds it. `ticketedAt`: the time of the
+   * ticket that handed the sequence out, given by a publish giving it back, so readers wait below the
+   * void as below that ticket's event ({@link LogVoid.ticketedAt}).
    */
-  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
+  voidSequence(
+    orgId: string,
+    account: string,
+    sequence: number,
+    at: number,
+    ticketedAt?: number,
+  ): Promise<boolean>;
 }
 
 /**
@@ -72,7 +80,11 @@ export interface EventLog extends EventReads, LogHoles {
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
   readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
-  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  /**
+   * Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event).
+   * A claim found with this claim's `owner` is this one, written by an earlier try of this very write
+   * whose answer was lost: claimed.
+   */
   claimId(claim: IdClaim): Promise<ClaimResult>;
   /**
    * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;

@@ -1,15 +1,16 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { logger } from '#adapters/observability';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES } from '#config/routes';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
-import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { parseTestEventRequest } from '#http/accounts/test-event-request';
 import { toTestEventView } from '#http/accounts/test-event-view';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
+import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { apiHandler } from './api-handler';
 import { WEBHOOK_SENDING_ENV, webhookSendingDeps } from './webhook-sending-deps';
 
@@ -21,7 +22,12 @@ const deps: TestEventDeps = {
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   ...sending,
   allowance: new DynamoTestEventAllowance(documents, env.TABLE_NAME),
-  eventTypes: () => Promise.resolve(BUILT_IN_EVENT_TYPES),
+  // The built-in types and the operators'; a type's head read at every test (rare, rate-limited), so a
+  // version registered a moment ago can be tested at once.
+  catalog: createEventTypeCatalog({
+    store: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+    now: Date.now,
+  }),
   now: Date.now,
 };
 

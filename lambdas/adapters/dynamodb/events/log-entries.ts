@@ -6,7 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LogWindow } from '#domain/ports';
 import { sequenceKeys } from './account-log';
-import { isVoid, refOfItem, VOIDED_AT } from './event-items';
+import { isVoid, refOfItem, VOIDED_AT, voidOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
 /** See `DeliveryLedger.readLogEntries`. */
@@ -42,6 +42,6 @@ export async function readLogEntries(
         nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
         ticketedAt: item.rt === undefined ? undefined : Number(item.rt),
       })),
-    voids: items.filter(isVoid).map((item) => Number(item.sk)),
+    voids: items.filter(isVoid).map(voidOfItem),
   };
 }
