@@ -25,7 +25,8 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
 
   async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogWindow> {
     this.table.logEntryReads.push(limit);
-    return firstItems(await this.log.readLog(orgId, account, { afterSequence: after, limit }), limit);
+    const page = await this.log.readLog(orgId, account, { afterSequence: after, limit });
+    return firstItems(page, limit, this.table.logEntryPageItems);
   }
 
   async voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean> {
