@@ -1,0 +1,71 @@
+/**
+ * The record phase of a delivery: the attempt on the event, then the endpoint's health. An attempt that
+ * was sent is always recorded, also when the event's stored item is full (an event stored before payloads
+ * were bounded by what the item holds): it is then recorded short, as the event's last, so that the event
+ * settles rather than be sent again with each attempt unrecorded.
+ */
+import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import { EventItemFullError } from '#domain/ports';
+import type { DeliveryDeps } from './deliver-event';
+import type { DeliveryContext } from './delivery-context';
+import { type EndpointNote, reportAttempt } from './endpoint-health';
+import type { SlotLease } from './endpoint-health-port';
+import type { AfterAttempt } from './retry-rule';
+import type { SentAttempt } from './webhook-request';
+
+/** What an attempt recorded in a full item keeps of the answer. */
+export const ITEM_FULL_ANSWER = "not kept: the event's stored item is full, this attempt is its last";
+
+/**
+ * Records the attempt on the event, then reports it to the endpoint's health, whatever the record did.
+ * `next` is what follows the attempt as recorded: the event's last when its item was full.
+ */
+export async function record(
+  deps: DeliveryDeps,
+  context: DeliveryContext,
+  event: EventRecord,
+  account: Account,
+  sent: SentAttempt,
+  next: AfterAttempt,
+  lease: SlotLease | undefined,
+): Promise<{ readonly recorded: EventRecord; readonly note: EndpointNote; readonly next: AfterAttempt }> {
+  let recorded: { readonly event: EventRecord; readonly next: AfterAttempt };
+  let note: EndpointNote;
+  try {
+    recorded = await recordWithin(deps, event, sent.attempt, next);
+  } finally {
+    note = await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
+  }
+  return { recorded: recorded.event, note, next: recorded.next };
+}
+
+/**
+ * The attempt recorded as it is; in a full item, recorded short and settling the event (`failed` unless
+ * it succeeded: no later attempt could be recorded either); when not even that fits, the event settles
+ * `failed` without it.
+ */
+async function recordWithin(
+  deps: Pick<DeliveryDeps, 'events'>,
+  event: EventRecord,
+  attempt: DeliveryAttempt,
+  next: AfterAttempt,
+): Promise<{ readonly event: EventRecord; readonly next: AfterAttempt }> {
+  try {
+    return { event: await deps.events.recordAttempt(event, attempt, next.status, next.nextAttemptAt), next };
+  } catch (error) {
+    if (!(error instanceof EventItemFullError)) throw error;
+  }
+  const last: AfterAttempt =
+    next.status === 'success'
+      ? next
+      : { status: 'failed', retryAfterSeconds: 0, receiverWaitSeconds: next.receiverWaitSeconds };
+  const { url: _url, ...kept } = attempt;
+  const short = { ...kept, responseBody: ITEM_FULL_ANSWER };
+  try {
+    return { event: await deps.events.recordAttempt(event, short, last.status), next: last };
+  } catch (error) {
+    if (!(error instanceof EventItemFullError)) throw error;
+  }
+  await deps.events.settlePending(event, 'failed');
+  return { event: { ...event, webhookStatus: 'failed' }, next: { ...last, status: 'failed' } };
+}
