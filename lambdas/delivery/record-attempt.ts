@@ -8,7 +8,7 @@ import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
 import { EventItemFullError } from '#domain/ports';
 import type { DeliveryDeps } from './deliver-event';
 import type { DeliveryContext } from './delivery-context';
-import { type EndpointNote, reportAttempt } from './endpoint-health';
+import { type EndpointNote, release, reportAttempt } from './endpoint-health';
 import type { SlotLease } from './endpoint-health-port';
 import type { AfterAttempt } from './retry-rule';
 import type { SentAttempt } from './webhook-request';
@@ -17,7 +17,8 @@ import type { SentAttempt } from './webhook-request';
 export const ITEM_FULL_ANSWER = "not kept: the event's stored item is full, this attempt is its last";
 
 /**
- * Records the attempt on the event, then reports it to the endpoint's health, whatever the record did.
+ * Records the attempt on the event, then reports it to the endpoint's health, whatever the record did;
+ * an attempt that sent no request only frees the endpoint's slot (it says nothing about the receiver).
  * `next` is what follows the attempt as recorded: the event's last when its item was full.
  */
 export async function record(
@@ -34,7 +35,9 @@ export async function record(
   try {
     recorded = await recordWithin(deps, event, sent.attempt, next);
   } finally {
-    note = await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
+    note = sent.notSent
+      ? await freeSlot(deps, account, lease)
+      : await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
   }
   return { recorded: recorded.event, note, next: recorded.next };
 }
@@ -68,4 +71,18 @@ async function recordWithin(
   }
   await deps.events.settlePending(event, 'failed');
   return { event: { ...event, webhookStatus: 'failed' }, next: { ...last, status: 'failed' } };
+}
+
+/** Frees the endpoint's slot the attempt held, reporting (not throwing) a failure: health is advisory. */
+async function freeSlot(
+  deps: DeliveryDeps,
+  account: Account,
+  lease: SlotLease | undefined,
+): Promise<EndpointNote> {
+  try {
+    await release(deps, account, lease);
+    return {};
+  } catch (endpointError) {
+    return { endpointError };
+  }
 }
