@@ -104,6 +104,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,
+    account: iban,
     type: chosen.type,
     version: chosen.version.version,
     example: chosen.example.name,

@@ -104,6 +104,9 @@ describe('a test event', () => {
     const definition = builtInEventType(TYPE);
     const latest = definition?.versions.at(-1);
     expect(sent).toMatchObject({ type: TYPE, version: latest?.version, example: latest?.examples[0]?.name });
+    // The account as parsed: what the handler logs (masked), not the caller's spelling.
+    const spelled = await sendTestEvent(w.deps, request({ iban: 'de89 3704 0044 0532 0130 00' }));
+    expect(spelled.account).toBe('DE89370400440532013000');
     expect(sent.attempt).toMatchObject({
       responseStatus: 202,
       responseBody: 'accepted',
