@@ -15,12 +15,13 @@
  * bounds what a test can send where a circuit would have stopped it.
  */
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import { ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
+import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeDefinition } from '#domain/event-types/model';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import type { DirectoryStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { testWebhookBody } from '#domain/webhook-body';
 import { DeliveryContext } from './delivery-context';
 import type { TestEventAllowance } from './test-event-port';
@@ -61,7 +62,8 @@ export interface TestEventRequest extends TestExampleChoice {
  *
  * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or
  *   none; UnprocessableError naming `type`, `version` or `example` the catalog lacks; ConflictError for an
- *   account without a webhook URL; RateLimitedError past the account's test events of the minute
+ *   account without a webhook URL; RateLimitedError past the account's test events of the minute;
+ *   BusyError when the key service did not answer now (nothing sent)
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
@@ -100,7 +102,13 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, account, org, nowMs);
+  const prepared = await prepareRequest(context, deps, message, account, org, nowMs).catch((error) => {
+    // The key service did not answer now: nothing was sent, and asking again shortly may succeed.
+    if (!(error instanceof SealerUnavailableError)) throw error;
+    throw new BusyError('The key service did not answer: send the test event again in a moment.', {
+      cause: error,
+    });
+  });
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,

@@ -13,9 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
 import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
-import { NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
+import { BusyError, NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES, builtInEventType } from '#domain/event-types/catalog';
 import type { WebhookRequest } from '#domain/ports';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { webhookBody } from '#domain/webhook-body';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
@@ -220,6 +221,14 @@ describe('a test event', () => {
     w.clock.advance(30_000);
     await sendTestEvent(w.deps, request());
     expect(w.sender.requests).toHaveLength(TEST_EVENTS_PER_WINDOW + 2);
+  });
+
+  it('is busy (503, nothing sent) when the key service does not answer now', async () => {
+    const w = world();
+    await rotateSigningKey({ directory: w.directory, sealer: w.sealer }, 'org-1', 0, w.clock.now());
+    w.sealer.open = () => Promise.reject(new SealerUnavailableError());
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(BusyError);
+    expect(w.sender.requests).toHaveLength(0);
   });
 
   it("is not found for another organization's account (nothing sent, nothing counted); an operator tests any account as its organization", async () => {
