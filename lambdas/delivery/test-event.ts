@@ -88,6 +88,13 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
       window.retryAfterSeconds,
     );
   }
+  // The counter's key names the IBAN, and an erasure must leave none: an account deleted since it was
+  // read (its deletion removed the counter before this wrote it) loses the counter again, nothing sent.
+  const still = await deps.directory.getAccount(iban, { consistent: true });
+  if (still?.orgId !== account.orgId) {
+    await deps.allowance.forget(account.orgId, iban);
+    throw new NotFoundError(`No account ${iban}.`);
+  }
   const nowMs = deps.now();
   const id = uuidv7(nowMs);
   const message: OutgoingWebhook = {

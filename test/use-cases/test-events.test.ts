@@ -223,6 +223,20 @@ describe('a test event', () => {
     expect(w.sender.requests).toHaveLength(TEST_EVENTS_PER_WINDOW + 2);
   });
 
+  it('leaves no counter behind for an account deleted while the test was under way (nothing sent)', async () => {
+    const w = world();
+    const take = w.allowance.take.bind(w.allowance);
+    w.allowance.take = async (orgId, iban, window) => {
+      // The deletion runs between the account's read and the counter's write, and removes the counter first.
+      w.directory.accounts.delete(IBAN);
+      await w.allowance.forget(orgId, iban);
+      return take(orgId, iban, window);
+    };
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(NotFoundError);
+    expect(w.allowance.counters.size).toBe(0);
+    expect(w.sender.requests).toHaveLength(0);
+  });
+
   it('is busy (503, nothing sent) when the key service does not answer now', async () => {
     const w = world();
     await rotateSigningKey({ directory: w.directory, sealer: w.sealer }, 'org-1', 0, w.clock.now());
