@@ -5,13 +5,17 @@
  * settles rather than be sent again with each attempt unrecorded.
  */
 import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
-import { EventItemFullError } from '#domain/ports';
-import type { DeliveryDeps } from './deliver-event';
+import { type DeliveryLedger, EventItemFullError } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
-import { type EndpointNote, release, reportAttempt } from './endpoint-health';
+import { type EndpointDeps, type EndpointNote, release, reportAttempt } from './endpoint-health';
 import type { SlotLease } from './endpoint-health-port';
 import type { AfterAttempt } from './retry-rule';
 import type { SentAttempt } from './webhook-request';
+
+/** What recording an attempt needs: the event's delivery state and the endpoint's health. */
+export interface RecordDeps extends EndpointDeps {
+  readonly events: Pick<DeliveryLedger, 'recordAttempt' | 'settlePending'>;
+}
 
 /** What an attempt recorded in a full item keeps of the answer. */
 export const ITEM_FULL_ANSWER = "not kept: the event's stored item is full, this attempt is its last";
@@ -22,7 +26,7 @@ export const ITEM_FULL_ANSWER = "not kept: the event's stored item is full, this
  * `next` is what follows the attempt as recorded: the event's last when its item was full.
  */
 export async function record(
-  deps: DeliveryDeps,
+  deps: RecordDeps,
   context: DeliveryContext,
   event: EventRecord,
   account: Account,
@@ -48,7 +52,7 @@ export async function record(
  * `failed` without it.
  */
 async function recordWithin(
-  deps: Pick<DeliveryDeps, 'events'>,
+  deps: Pick<RecordDeps, 'events'>,
   event: EventRecord,
   attempt: DeliveryAttempt,
   next: AfterAttempt,
@@ -75,7 +79,7 @@ async function recordWithin(
 
 /** Frees the endpoint's slot the attempt held, reporting (not throwing) a failure: health is advisory. */
 async function freeSlot(
-  deps: DeliveryDeps,
+  deps: RecordDeps,
   account: Account,
   lease: SlotLease | undefined,
 ): Promise<EndpointNote> {
