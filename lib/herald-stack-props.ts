@@ -44,6 +44,15 @@ export interface HeraldStackProps extends StackProps {
   /** @default 'public-https' */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
   /**
+   * A transition to the event type catalog: `POST /events` (and each batch entry) also accepts types the
+   * catalog does not hold, their payloads only checked to be JSON objects and their events recorded without
+   * a `type_version`, so a running gateway that publishes its own type names keeps working while it moves
+   * to the catalog's (env `ACCEPT_UNKNOWN_EVENT_TYPES` of the publish function; the library's
+   * `acceptUnknownEventTypes`). Types of the catalog are validated either way.
+   * @default false: a type outside the catalog answers 422
+   */
+  readonly acceptUnknownEventTypes?: boolean;
+  /**
    * Days after which DynamoDB deletes an event with its attempts (they live in the event item): the
    * table's TTL on `expires_at` is switched on, the stack writes the value into the table's settings
    * item at every deployment, and every publisher (`createPublisher`, `herald publish`) reads it once and

@@ -6,6 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { EnvName } from '#config/env';
 import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey, functionConstructId } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
@@ -103,6 +104,10 @@ export class HeraldStack extends Stack {
     // The webhook senders check URLs when they send; the functions that save them check them when saved.
     for (const fn of [consumer, functions.sendTestEvent, functions.administer, functions.manageSettings]) {
       fn.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
+    }
+    // A transition to the event type catalog (off by default): only the publish function checks types.
+    if (props.acceptUnknownEventTypes) {
+      functions.publishEvent.addEnvironment('ACCEPT_UNKNOWN_EVENT_TYPES' satisfies EnvName, 'true');
     }
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));

@@ -146,7 +146,7 @@ export async function afterSettled(
 function logItems(read: LogWindow): LogItemView[] {
   return [
     ...read.entries.map((entry) => ({ sequence: entry.sequence ?? 0, ticketedAt: entry.ticketedAt })),
-    ...read.voids.map((sequence) => ({ sequence, voided: true as const })),
+    ...read.voids.map((closed) => ({ ...closed, voided: true as const })),
   ];
 }
 

@@ -16,7 +16,8 @@
  */
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
-import type { EventTypeDefinition } from '#domain/event-types/model';
+import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
+import { unknownEventType } from '#domain/event-types/unknown-names';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import type { DirectoryStore } from '#domain/ports';
@@ -44,8 +45,8 @@ export interface TestEventDeps extends SendDeps {
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter | undefined;
   readonly allowance: TestEventAllowance;
-  /** The event types a test may send: the catalog as it stands. */
-  readonly eventTypes: () => Promise<readonly EventTypeDefinition[]>;
+  /** The event types a test may send: the catalog as it stands, operators' types included. */
+  readonly catalog: Pick<EventTypeCatalog, 'get' | 'names'>;
 }
 
 /** A test event asked for. */
@@ -72,7 +73,9 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
   if (!account || (request.orgId !== undefined && account.orgId !== request.orgId)) {
     throw new NotFoundError(`No account ${iban}.`);
   }
-  const chosen = chooseTestExample(await deps.eventTypes(), request);
+  const entry = await deps.catalog.get(request.type);
+  if (!entry) throw unknownEventType(request.type, await deps.catalog.names());
+  const chosen = chooseTestExample(entry.definition, request);
   const url = account.webhookUrl;
   if (!url) {
     throw new ConflictError(`Account ${iban} has no webhook_url: set one, then send a test event to it.`);
@@ -102,6 +105,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     body: testWebhookBody({
       id,
       type: chosen.type,
+      typeVersion: chosen.version.version,
       account: iban,
       triggeredAt: new Date(nowMs).toISOString(),
       payloadJson: JSON.stringify(chosen.example.payload),

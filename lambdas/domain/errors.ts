@@ -28,19 +28,37 @@ export abstract class HeraldError extends Error {
 
 /**
  * Bad input: names the parameter and what is allowed; or several, each with its reason, when one check
- * finds them all at once (what is wrong with an event type an operator registers).
+ * finds them all at once (a payload's violations of its type's schema, each named by where it is; what
+ * is wrong with an event type an operator registers).
  */
 export class ValidationError extends HeraldError {
   readonly kind = 'invalid';
-  readonly params: readonly InvalidParam[];
+  readonly params: readonly [InvalidParam, ...InvalidParam[]];
+  /** The caller's summary of the params, when it gave one instead of the joined `<name>: <reason>`. */
+  private readonly summary: string | undefined;
 
+  /** One parameter `name` and why it is refused; the message is `<name>: <reason>`. */
   constructor(name: string, reason: string);
-  constructor(params: readonly [InvalidParam, ...InvalidParam[]]);
-  constructor(nameOrParams: string | readonly [InvalidParam, ...InvalidParam[]], reason = '') {
-    const params = typeof nameOrParams === 'string' ? [{ name: nameOrParams, reason }] : nameOrParams;
-    super(params.map((param) => `${param.name}: ${param.reason}`).join('; '));
+  /** Several refused parameters; the message is `summary`, else each `<name>: <reason>` joined by `; `. */
+  constructor(params: readonly [InvalidParam, ...InvalidParam[]], summary?: string);
+  constructor(first: string | readonly [InvalidParam, ...InvalidParam[]], text?: string) {
+    const params: readonly [InvalidParam, ...InvalidParam[]] =
+      typeof first === 'string' ? [{ name: first, reason: text ?? '' }] : first;
+    const summary = typeof first === 'string' ? undefined : text;
+    super(summary ?? params.map((param) => `${param.name}: ${param.reason}`).join('; '));
     this.name = 'ValidationError';
     this.params = params;
+    this.summary = summary;
+  }
+
+  /**
+   * The same refusal with its parameters renamed: a field read inside a larger body (`payload` of a batch's
+   * fourth entry is `events[3].payload`), or the library's name of a field as the API spells it.
+   */
+  renamed(rename: (name: string) => string): ValidationError {
+    const [first, ...rest] = this.params;
+    const renamed = (param: InvalidParam) => ({ name: rename(param.name), reason: param.reason });
+    return new ValidationError([renamed(first), ...rest.map(renamed)], this.summary);
   }
 }
 

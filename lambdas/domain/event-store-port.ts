@@ -27,7 +27,7 @@ import type {
  */
 export type NewEvent = Pick<
   EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'ticketedAt'
+  'id' | 'orgId' | 'account' | 'type' | 'typeVersion' | 'triggeredAt' | 'body' | 'ticketedAt'
 > & {
   readonly sequence: number;
   readonly webhookStatus: 'pending' | 'skipped';
@@ -88,12 +88,22 @@ export type LogEntry = Pick<
   'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
 >;
 
+/** A closed sequence of an account's log: a void item, which no event holds and none ever will. */
+export interface LogVoid {
+  readonly sequence: number;
+  /**
+   * Epoch ms of the ticket that handed the sequence out, when its publish gave it back
+   * ({@link LogHoles.voidSequence}); absent for a reader's void.
+   */
+  readonly ticketedAt?: number | undefined;
+}
+
 /** One read of an account's log, and where the next one goes on. */
 export interface LogPage {
   /** Ascending by sequence. */
   readonly events: EventRecord[];
-  /** Sequences of the read that readers closed (void items: no event holds them, none ever will). */
-  readonly voids: readonly number[];
+  /** The closed sequences of the read. */
+  readonly voids: readonly LogVoid[];
   /**
    * More events may follow (the read stopped at its limit, its byte budget, or mid-log): read again
    * after `nextAfterSequence`. False only when the log holds nothing after the events returned.
@@ -107,8 +117,8 @@ export interface LogPage {
 export interface LogWindow {
   /** Ascending by sequence. */
   readonly entries: LogEntry[];
-  /** Sequences of the read that readers closed (see {@link LogPage.voids}). */
-  readonly voids: readonly number[];
+  /** The closed sequences of the read. */
+  readonly voids: readonly LogVoid[];
   /**
    * The read stopped before its limit (DynamoDB ends a Query's page at 1 MB processed, whatever the
    * projection): more items may follow its last one, and fewer items than the limit say nothing about
@@ -154,9 +164,17 @@ export interface EventReads {
 export interface LogHoles {
   /**
    * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
-   * holds a void now (written now or before), false when an event holds it.
+   * holds a void now (written now or before), false when an event holds it. `ticketedAt`: the time of the
+   * ticket that handed the sequence out, given by a publish giving it back, so readers wait below the
+   * void as below that ticket's event ({@link LogVoid.ticketedAt}).
    */
-  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
+  voidSequence(
+    orgId: string,
+    account: string,
+    sequence: number,
+    at: number,
+    ticketedAt?: number,
+  ): Promise<boolean>;
 }
 
 /**
@@ -171,7 +189,11 @@ export interface EventLog extends EventReads, LogHoles {
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
   readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
-  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  /**
+   * Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event).
+   * A claim found with this claim's `owner` is this one, written by an earlier try of this very write
+   * whose answer was lost: claimed.
+   */
   claimId(claim: IdClaim): Promise<ClaimResult>;
   /**
    * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;

@@ -2,6 +2,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { logger } from '#adapters/observability';
@@ -9,12 +10,12 @@ import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES } from '#config/routes';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
-import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseTestEventRequest } from '#http/accounts/test-event-request';
 import { toTestEventView } from '#http/accounts/test-event-view';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
+import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv([
@@ -36,7 +37,12 @@ const deps: TestEventDeps = {
   sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
   urlPolicy,
   allowance: new DynamoTestEventAllowance(documents, env.TABLE_NAME),
-  eventTypes: () => Promise.resolve(BUILT_IN_EVENT_TYPES),
+  // The built-in types and the operators'; a type's head read at every test (rare, rate-limited), so a
+  // version registered a moment ago can be tested at once.
+  catalog: createEventTypeCatalog({
+    store: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+    now: Date.now,
+  }),
   now: Date.now,
 };
 

@@ -139,23 +139,24 @@ if (
         '\n## Concurrent publishes to one account (DynamoDB Local; busy answers resent after 200 ms, doubled, five sends)\n',
       );
       console.log(
-        '| publishers | events | requests / event | read units / event | write units / event | busy | abandoned | ms | events/s | requests by operation |',
+        '| publishers | events | requests / event | read units / event | write units / event | busy | abandoned | ms | events/s | requests by operation | write units by item written |',
       );
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
       const cases: ContentionCase[] = [
         ...[1, 8, 32, 128].map((publishers) => ({ publishers, mode: 'single' as const })),
+        { publishers: 128, mode: 'single', eventsEach: 10 },
         { publishers: 128, mode: 'warm' },
         { publishers: 128, mode: 'batch', batchSize: 10 },
       ];
       const label = (row: ContentionRow) =>
         row.mode === 'single'
-          ? `${row.publishers} single, quiet log`
+          ? `${row.publishers} single${(row.eventsEach ?? 1) > 1 ? ` × ${row.eventsEach} each` : ''}, quiet log`
           : row.mode === 'warm'
             ? `${row.publishers} single, hot log`
             : `${row.publishers} batches of ${row.batchSize}`;
       await measurePublishContention(resources.tableName, cases, (row) =>
         console.log(
-          `| ${label(row)} | ${row.stored} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} |`,
+          `| ${label(row)} | ${row.stored} | ${row.totalRequestsPerEvent} | ${row.readUnitsPerEvent} | ${row.writeUnitsPerEvent} | ${row.busy} | ${row.abandoned} | ${row.wallMs} | ${row.publishesPerSecond} | ${JSON.stringify(row.requestsPerEvent)} | ${JSON.stringify(row.writeUnitsByKind)} |`,
         ),
       );
       await printOneAccount();

@@ -8,15 +8,18 @@
  * of the cost. DynamoDB Local answers in about a millisecond and has no partition limit, so the requests
  * and units are what to compare; the rates are this machine's.
  */
+
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { BusyError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import { SAMPLE_PAYLOAD } from './capacity';
@@ -32,6 +35,11 @@ export interface ContentionCase {
   readonly mode: 'single' | 'warm' | 'batch';
   /** Events per batch (`batch` only). */
   readonly batchSize?: number;
+  /**
+   * Single events each publisher sends one after the other (`single` only, 1 by default): a burst longer
+   * than its first round, which shows what the optimistic first round costs spread over a burst.
+   */
+  readonly eventsEach?: number;
 }
 
 /** One row: a case and what it cost. */
@@ -44,6 +52,8 @@ export interface ContentionRow extends ContentionCase {
   /** Read and write units per stored event; a refused conditional write is charged as 1 WCU. */
   readonly readUnitsPerEvent: number;
   readonly writeUnitsPerEvent: number;
+  /** The write units per stored event by what was written ({@link writeKind}), refused writes apart. */
+  readonly writeUnitsByKind: Record<string, number>;
   /** 503 `busy` answers (each followed by a client resend). */
   readonly busy: number;
   /** Publishes the client gave up after five sends. */
@@ -67,6 +77,33 @@ const WRITES = new Set([
   'VoidSequence',
 ]);
 
+/** A request's parameters as the document client's middleware sees them (native or marshalled values). */
+interface WriteInput {
+  readonly Item?: { readonly sk?: unknown };
+  readonly Key?: { readonly sk?: unknown };
+  readonly ConditionExpression?: string;
+}
+
+/**
+ * What a write request wrote, by the item's sort key: an id's claim (`EVENT`) or its move (conditioned on
+ * its `owner`), an event at its sequence, the log's head (`HEAD`: tickets, lifts, leaving), a void; any
+ * other write by its command. Undefined for a read.
+ */
+function writeKind(command: string, input: WriteInput): string | undefined {
+  const sk = (value: unknown) =>
+    typeof value === 'object' && value !== null && 'S' in value ? String(value.S) : String(value);
+  if (command === 'PutItemCommand') {
+    if (sk(input.Item?.sk) !== 'EVENT') return 'event put';
+    return input.ConditionExpression?.includes('#owner') ? 'claim move' : 'claim put';
+  }
+  if (command === 'UpdateItemCommand' || command === 'DeleteItemCommand') {
+    const key = sk(input.Key?.sk);
+    if (key === 'HEAD') return command === 'UpdateItemCommand' ? 'head update' : 'head delete';
+    return /^\d+$/.test(key) ? 'void' : command;
+  }
+  return command === 'TransactWriteItemsCommand' || command === 'BatchWriteItemCommand' ? command : undefined;
+}
+
 /** Runs each case against one fresh account, in order. */
 export async function measurePublishContention(
   tableName: string,
@@ -82,15 +119,31 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
   });
   const iban = ibanWithCheckDigits('DE', `37040044${String(532014000 + index).padStart(10, '0')}`);
   await new TenantSeeder(client, tableName).tenant(`contention ${index}`, [{ iban }]);
-  const counted = { requests: {} as Record<string, number>, refusedWrites: 0, read: 0, write: 0 };
+  const counted = {
+    requests: {} as Record<string, number>,
+    refusedWrites: 0,
+    read: 0,
+    write: 0,
+    byKind: {} as Record<string, number>,
+  };
+  const addKind = (kind: string | undefined, units: number) => {
+    if (counting && kind !== undefined) counted.byKind[kind] = (counted.byKind[kind] ?? 0) + units;
+  };
   let counting = false;
   // Every request the publishes send, refused ones included (the capacity listener sees only successes).
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      const kind = writeKind(context.commandName ?? '', args.input as WriteInput);
       try {
-        return await next(args);
+        const out = await next(args);
+        const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
+        addKind(kind, consumed?.CapacityUnits ?? 0);
+        return out;
       } catch (error) {
-        if (counting && error instanceof ConditionalCheckFailedException) counted.refusedWrites++;
+        if (counting && error instanceof ConditionalCheckFailedException) {
+          counted.refusedWrites++;
+          addKind(kind === undefined ? undefined : `${kind}, refused`, 1);
+        }
         throw error;
       } finally {
         const name = context.commandName ?? 'unknown';
@@ -109,6 +162,12 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
     directory: new DynamoDirectoryStore(client, tableName, listener),
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     retentionDays: async () => undefined,
+    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
   };
   const input = () => ({
     id: uuidv7(Date.now()),
@@ -146,9 +205,17 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
   const before = one.mode === 'warm' ? 2 : 0;
   const perClient = one.mode === 'batch' ? (one.batchSize ?? 10) : 1;
   const inputs = Array.from({ length: one.publishers }, () => Array.from({ length: perClient }, input));
+  /** One publisher: its sends, one after the other (`eventsEach` single events, or one batch). */
+  const publisher = async (first: PublishInput[]): Promise<number[]> => {
+    const sequences = await client1(first);
+    for (let k = 1; k < (one.mode === 'batch' ? 1 : (one.eventsEach ?? 1)); k++) {
+      sequences.push(...(await client1([input()])));
+    }
+    return sequences;
+  };
   counting = true;
   const start = performance.now();
-  const sequences = (await Promise.all(inputs.map(client1))).flat();
+  const sequences = (await Promise.all(inputs.map(publisher))).flat();
   const wallMs = performance.now() - start;
   counting = false;
 
@@ -169,6 +236,11 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
     totalRequestsPerEvent: per(total),
     readUnitsPerEvent: per(counted.read),
     writeUnitsPerEvent: per(counted.write + counted.refusedWrites),
+    writeUnitsByKind: Object.fromEntries(
+      Object.entries(counted.byKind)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([kind, units]) => [kind, per(units)]),
+    ),
     busy,
     abandoned,
     wallMs: Math.round(wallMs),

@@ -1,17 +1,18 @@
 /**
  * `herald publish --file events.ndjson`: a file of events (one JSON object a line, as the body of
- * `POST /events`) published through `POST /events/batch`, 100 lines a request, in the file's order, so the
- * lines of one account take their sequences in that order. Resumable: before anything is sent, the id of
- * every line (its own, or a new UUID v7) is written to `<file>.herald-progress`, and each batch's results
- * are appended to it as they come back; a run on the same file goes on from there, sending the lines
- * without a final result again with the same ids, so nothing is stored twice.
+ * `POST /events`) published through `POST /events/batch`, in requests of as many lines as the batch's
+ * bounds allow (`publish-batches.ts`), in the file's order, so the lines of one account take their
+ * sequences in that order. Resumable: before anything is sent, the id of every line (its own, or a new
+ * UUID v7) is written to `<file>.herald-progress`, and each batch's results are appended to it as they
+ * come back; a run on the same file goes on from there, sending the lines without a final result again
+ * with the same ids, so nothing is stored twice.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import { uuidv7 } from '#domain/ids';
 import type { ApiCall } from './api-client';
 import { UsageError } from './flags';
+import { publishBatches, type SendableLine } from './publish-batches';
 import { type Progress, progressReporter } from './publish-progress';
 
 /** What became of one line, as the progress file keeps it. */
@@ -32,9 +33,12 @@ type BatchResult =
 export interface PublishFileSummary {
   readonly file: string;
   readonly lines: number;
-  /** Lines stored (by this run or an earlier one on the file). */
+  /** Lines stored (by this run or an earlier one on the file), as their answers said. */
   readonly stored: number;
-  /** Lines whose id was published before with the same content. */
+  /**
+   * Lines whose id was published before with the same content. After a run was killed, this counts the
+   * lines it stored but had not recorded yet: sent again, they answer as duplicates.
+   */
   readonly duplicate: number;
   /** Lines refused for their content (4xx): fix them in a new file. */
   readonly refused: readonly LineResult[];
@@ -60,18 +64,22 @@ export async function publishFile(
   const progressFile = `${file}.herald-progress`;
   const hash = createHash('sha256').update(text).digest('hex');
   const state = loadProgress(progressFile, hash) ?? startProgress(progressFile, hash, lines);
-  const entries: { line: number; body: unknown; refused?: string }[] = [];
+  const refused: LineResult[] = [];
+  const sendable: SendableLine[] = [];
   for (const [index, raw] of lines.entries()) {
-    if (raw.trim() === '' || state.results.has(index + 1)) continue;
     const line = index + 1;
-    try {
-      const body: unknown = JSON.parse(raw);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not an object');
-      entries.push({ line, body: { ...body, id: state.ids.get(line) } });
-    } catch {
-      entries.push({ line, body: undefined, refused: 'not a JSON object' });
+    if (raw.trim() === '' || state.results.has(line)) continue;
+    const body = jsonObject(raw);
+    if (body === undefined) {
+      refused.push({ line, status: 400, problem: `line ${line}: not a JSON object` });
+      continue;
     }
+    // A line's own `id` is sent as it is, whatever its type, so the API refuses one that is no id by name
+    // rather than the line being stored under another.
+    sendable.push({ line, body: Object.hasOwn(body, 'id') ? body : { ...body, id: state.ids.get(line) } });
   }
+  const { batches, tooLarge } = publishBatches(sendable);
+  for (const { line, problem } of tooLarge) refused.push({ line, status: 400, problem });
   const report = progressReporter(stderr, state.total, state.results);
   const unsent: LineResult[] = [];
   const log = openSync(progressFile, 'a');
@@ -82,14 +90,8 @@ export async function publishFile(
       for (const result of results) state.results.set(result.line, result);
       report.update();
     };
-    record(
-      entries
-        .filter((entry) => entry.refused)
-        .map((entry) => ({ line: entry.line, status: 400, problem: `line ${entry.line}: ${entry.refused}` })),
-    );
-    const sendable = entries.filter((entry) => !entry.refused);
-    for (let start = 0; start < sendable.length; start += PUBLISH_BATCH_LIMIT) {
-      const batch = sendable.slice(start, start + PUBLISH_BATCH_LIMIT);
+    record(refused);
+    for (const batch of batches) {
       const answer = await call('POST', '/events/batch', { events: batch.map((entry) => entry.body) });
       const results = (answer.body as { results: BatchResult[] }).results;
       const answered = batch.map((entry, k) => lineResult(entry.line, results[k]));
@@ -138,20 +140,39 @@ interface ProgressState {
   readonly results: Map<number, LineResult>;
 }
 
+/** The line's JSON object; undefined when it is not one. */
+function jsonObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A progress file's first line: the file's hash, its number of lines and their ids. */
+interface ProgressHeader {
+  readonly sha256: string;
+  readonly lines?: number;
+  readonly ids: Record<string, string>;
+}
+
 /** Writes every line's id before anything is sent (synced to disk), so a resumed run sends the same ids. */
 function startProgress(progressFile: string, hash: string, lines: readonly string[]): ProgressState {
   const ids = new Map<number, string>();
+  let total = 0;
   for (const [index, raw] of lines.entries()) {
     if (raw.trim() === '') continue;
-    let given: unknown;
-    try {
-      given = (JSON.parse(raw) as { id?: unknown }).id;
-    } catch {
-      // An unreadable line is refused without an id.
-    }
-    ids.set(index + 1, typeof given === 'string' ? given : uuidv7(Date.now()));
+    total += 1;
+    // An unreadable line is refused without an id; a line's own id that is not a string is kept out of
+    // the ids, as the line is sent as it is, to be refused.
+    const body = jsonObject(raw);
+    if (body === undefined) continue;
+    if (!Object.hasOwn(body, 'id')) ids.set(index + 1, uuidv7(Date.now()));
+    else if (typeof body.id === 'string') ids.set(index + 1, body.id);
   }
-  const total = ids.size;
   const out = openSync(progressFile, 'w');
   writeSync(out, `${JSON.stringify({ sha256: hash, lines: total, ids: Object.fromEntries(ids) })}\n`);
   fsyncSync(out);
@@ -162,15 +183,21 @@ function startProgress(progressFile: string, hash: string, lines: readonly strin
 /** The progress of an earlier run on the same file; undefined when there is none. */
 function loadProgress(progressFile: string, hash: string): ProgressState | undefined {
   if (!existsSync(progressFile)) return undefined;
-  const [header, ...rest] = readFileSync(progressFile, 'utf8').split('\n');
-  const start = JSON.parse(header ?? '{}') as {
-    sha256?: string;
-    lines?: number;
-    ids?: Record<string, string>;
-  };
+  const [header = '', ...rest] = readFileSync(progressFile, 'utf8').split('\n');
+  const start = progressHeader(header);
+  if (start === undefined) {
+    // The header is synced to disk before the first request, so a run stopped while writing it sent nothing.
+    throw new UsageError(
+      `${progressFile} cannot be read: its first line, written before anything is sent, is incomplete ` +
+        '(a run was stopped while writing it), so nothing was sent after it. Remove it and run the same ' +
+        'command again.',
+    );
+  }
   if (start.sha256 !== hash) {
     throw new UsageError(
-      `${progressFile} belongs to another version of the file: remove it to publish this one from the start.`,
+      `${progressFile} was made for another version of the file. Lines without an \`id\` got ids there ` +
+        'that this run would not reuse: removing it would publish them again as new events. Put changed ' +
+        'or new lines in a new file (or give every line an `id`).',
     );
   }
   const results = new Map<number, LineResult>();
@@ -183,6 +210,15 @@ function loadProgress(progressFile: string, hash: string): ProgressState | undef
       // Its lines are sent again.
     }
   }
-  const ids = new Map(Object.entries(start.ids ?? {}).map(([line, id]) => [Number(line), id]));
+  const ids = new Map(Object.entries(start.ids).map(([line, id]) => [Number(line), id]));
   return { total: start.lines ?? ids.size, ids, results };
+}
+
+/** A progress file's first line; undefined when it is cut short or is not one. */
+function progressHeader(header: string): ProgressHeader | undefined {
+  const start = jsonObject(header);
+  const ids = start?.ids;
+  const valid =
+    typeof start?.sha256 === 'string' && typeof ids === 'object' && ids !== null && !Array.isArray(ids);
+  return valid ? (start as unknown as ProgressHeader) : undefined;
 }

@@ -10,6 +10,7 @@ const configured = synth({
     5, 10, 20, 40, 60, 120, 300, 600, 900, 1800, 3600, 3600, 7200, 7200, 14400, 14400, 28800, 28800, 43200,
   ],
   webhookUrlPolicy: 'allow-private',
+  acceptUnknownEventTypes: true,
   endpointHealth: { concurrency: 4, autoDisableAfterSeconds: 86_400 },
   eventRetentionDays: 90,
   logLevel: 'DEBUG',
@@ -251,6 +252,14 @@ describe('environment from props', () => {
       'administer',
       'consumer',
     ]);
+  });
+
+  it('ACCEPT_UNKNOWN_EVENT_TYPES is off by default, and the transition turns it on for the publish function only', () => {
+    expect(KEYS.filter((key) => byDefault.env(key).ACCEPT_UNKNOWN_EVENT_TYPES !== undefined)).toEqual([]);
+    expect(KEYS.filter((key) => configured.env(key).ACCEPT_UNKNOWN_EVENT_TYPES !== undefined)).toEqual([
+      'publishEvent',
+    ]);
+    expect(configured.env('publishEvent').ACCEPT_UNKNOWN_EVENT_TYPES).toBe('true');
   });
 
   it('retention is written into the table for every publisher, not a function variable', () => {

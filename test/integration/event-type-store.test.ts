@@ -1,7 +1,7 @@
 /**
  * The operators' event types in DynamoDB Local: a type's head, versions and name written together, read
- * back whole (the largest version the limits allow included), changes applied only on the latest
- * version the writer read, and the number of types held to `MAX_OPERATOR_EVENT_TYPES` under concurrent
+ * back whole (the largest version the limits allow included), changes applied only on the head the
+ * writer read (latest version, description and deprecation), and the number of types held to `MAX_OPERATOR_EVENT_TYPES` under concurrent
  * registrations.
  */
 import { randomBytes } from 'node:crypto';
@@ -92,26 +92,50 @@ describe('DynamoEventTypeStore', () => {
 
   it('changes the head, or adds a version, only on the latest version the writer read', async () => {
     await store.createType(head('acme.debit'), version(1));
-    const change = { type: 'acme.debit', expectedLatest: 1, description: 'Debits.', deprecated: true };
+    const change = { expected: head('acme.debit'), description: 'Debits.', deprecated: true };
     expect(await store.updateType(change)).toBe(true);
-    expect(await store.head('acme.debit')).toEqual({
-      type: 'acme.debit',
-      description: 'Debits.',
-      deprecated: true,
-      latest: 1,
-    });
-    expect(await store.updateType({ ...change, expectedLatest: 2 })).toBe(false);
-    expect(await store.updateType({ ...change, type: 'acme.unknown' })).toBe(false);
+    const changed = { type: 'acme.debit', description: 'Debits.', deprecated: true, latest: 1 };
+    expect(await store.head('acme.debit')).toEqual(changed);
+    expect(await store.updateType({ ...change, expected: { ...changed, latest: 2 } })).toBe(false);
+    expect(await store.updateType({ ...change, expected: head('acme.unknown') })).toBe(false);
     expect(await store.head('acme.unknown')).toBeUndefined();
 
     const added = version(2, CARD_V2, CARD_V2_EXAMPLES);
     const racing = await Promise.all(
-      Array.from({ length: 5 }, () => store.updateType({ ...change, deprecated: false, added })),
+      Array.from({ length: 5 }, () =>
+        store.updateType({ ...change, expected: changed, deprecated: false, added }),
+      ),
     );
     expect(racing.filter(Boolean)).toHaveLength(1);
     expect(await store.head('acme.debit')).toMatchObject({ latest: 2, deprecated: false });
     expect(await store.version('acme.debit', 2)).toEqual(added);
     expect(await store.version('acme.debit', 3)).toBeUndefined();
+  });
+
+  it('changes the head only while its description and deprecation are still the ones the writer read', async () => {
+    const read = head('acme.refund');
+    await store.createType(read, version(1));
+    // Another writer deprecated the type since `read`: a description-only change built on `read` would
+    // write its stale `deprecated: false` back, with or without a new version.
+    const deprecated = { ...read, deprecated: true };
+    expect(await store.updateType({ expected: read, description: read.description, deprecated: true })).toBe(
+      true,
+    );
+    const stale = { expected: read, description: 'Refunds.', deprecated: false };
+    expect(await store.updateType(stale)).toBe(false);
+    expect(await store.updateType({ ...stale, added: version(2, CARD_V2, CARD_V2_EXAMPLES) })).toBe(false);
+    expect(await store.head('acme.refund')).toEqual(deprecated);
+    expect(await store.version('acme.refund', 2)).toBeUndefined();
+
+    // Likewise a deprecation built on a description changed since.
+    const described = { ...deprecated, description: 'Refunds, in full or part.' };
+    expect(
+      await store.updateType({ expected: deprecated, description: described.description, deprecated: true }),
+    ).toBe(true);
+    expect(
+      await store.updateType({ expected: deprecated, description: read.description, deprecated: false }),
+    ).toBe(false);
+    expect(await store.head('acme.refund')).toEqual(described);
   });
 
   it(`never holds more than ${MAX_OPERATOR_EVENT_TYPES} types under concurrent registrations`, async () => {

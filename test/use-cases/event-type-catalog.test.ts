@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import type { Resolution } from '#domain/event-types/catalog-port';
 import type { EventTypeVersion } from '#domain/event-types/model';
 import {
   CATALOG_CACHED_VERSIONS,
   CATALOG_HEAD_TTL_MS,
   createEventTypeCatalog,
-  type Resolution,
 } from '#use-cases/event-types/catalog';
 import { CARD_V1, CARD_V1_EXAMPLES, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
 import { FakeClock } from '../support/fakes/clock';
@@ -99,7 +99,8 @@ describe("resolving an operator's type", () => {
     const { store, clock, catalog } = setup();
     await withCard(store);
     expect(found(await catalog.resolve(CARD)).version).toBe(1);
-    const change = { type: CARD, expectedLatest: 1, description: 'Card payments.', deprecated: true };
+    const expected = { type: CARD, description: 'Card payments.', deprecated: false, latest: 1 };
+    const change = { expected, description: 'Card payments.', deprecated: true };
     expect(await store.updateType({ ...change, added: version(2, CARD_V2, CARD_V2_EXAMPLES) })).toBe(true);
 
     clock.advance(CATALOG_HEAD_TTL_MS - 1);
@@ -179,8 +180,7 @@ describe('reading the catalog', () => {
     const { store, catalog } = setup();
     await withCard(store);
     await store.updateType({
-      type: CARD,
-      expectedLatest: 1,
+      expected: { type: CARD, description: 'Card payments.', deprecated: false, latest: 1 },
       description: 'Card payments, with currency.',
       deprecated: false,
       added: version(2, CARD_V2, CARD_V2_EXAMPLES),

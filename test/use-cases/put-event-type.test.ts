@@ -2,7 +2,8 @@
  * An operator's registration of event types over an in-memory store: a new type with its first version,
  * every problem named at once, a changed schema or examples as a new version (each version checking its
  * own payloads), the head changed in place, built-in types refused, the bounds on types and versions
- * held under concurrent writes, and a write that lost a race applied on top of the winner.
+ * held under concurrent writes, and a write that lost a race applied on top of the winner (a version, or
+ * a description or deprecation it left out).
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
@@ -167,6 +168,24 @@ describe('changing a type', () => {
     expect(store.versions.size).toBe(1);
     expect(await catalog.resolve(CARD)).toMatchObject({ kind: 'found', deprecated: true });
     expect((await put({ deprecated: false })).head.deprecated).toBe(false);
+  });
+
+  it('keeps both of two concurrent writes that leave out different fields', async () => {
+    const { store, put } = setup();
+    await put(CARD_DECLARATION);
+    // Both read the same head; each keeps the field it leaves out as it read it.
+    const [deprecating, describing] = await Promise.all([
+      put({ deprecated: true }),
+      put({ description: 'Settled card payments.' }),
+    ]);
+    const both = { type: CARD, description: 'Settled card payments.', deprecated: true, latest: 1 };
+    expect(store.heads.get(CARD)).toEqual(both);
+    // The write that lost the race answers the head it stored, with the winner's change in it.
+    expect([deprecating.head, describing.head]).toContainEqual(both);
+
+    // A description change beside a new version (whose write carries the description it read).
+    await Promise.all([put({ description: 'Card.' }), put({ schema: CARD_V2, examples: CARD_V2_EXAMPLES })]);
+    expect(store.heads.get(CARD)).toEqual({ ...both, description: 'Card.', latest: 2 });
   });
 
   it(`stops at ${MAX_EVENT_TYPE_VERSIONS} versions, while the head can still change`, async () => {

@@ -11,10 +11,12 @@ import { putAccount } from '#use-cases/accounts/accounts';
 import { type RecordEventDeps, settingsRetention } from '#use-cases/events/record-event';
 import { type BatchEntryResult, recordEvents } from '#use-cases/events/record-events';
 import { createOrganization } from '#use-cases/organizations/organizations';
+import { publishCatalog } from '../support/event-type-catalog';
 import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
+import { TRANSFER, transferPayload } from '../support/payloads';
 
 const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'GB82WEST12345698765432';
@@ -35,6 +37,7 @@ beforeEach(async () => {
     baseUrl: 'https://api.example.test/prod',
     now: clock.date,
     retentionDays: settingsRetention(directory),
+    catalog: publishCatalog().catalog,
   };
   const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
   for (const iban of [IBAN, OTHER_IBAN]) {
@@ -49,8 +52,8 @@ beforeEach(async () => {
 const entry = (n: number, fields: Partial<PublishInput> = {}): PublishInput => ({
   id: id(n),
   account: IBAN,
-  type: 'credit_transfer_status_change',
-  payload: { n },
+  type: TRANSFER,
+  payload: transferPayload({ transfer_id: `tr_${n}` }),
   ...fields,
 });
 
@@ -112,7 +115,7 @@ describe('recordEvents', () => {
       entry(2),
       entry(4),
       entry(1),
-      entry(3, { payload: { n: 'changed' } }),
+      entry(3, { payload: transferPayload({ transfer_id: 'tr_changed' }) }),
     ]);
     expect(again[0]).toMatchObject({ created: false, event: { id: id(2), sequence: 2 } });
     expect(again[1]).toMatchObject({ created: true, event: { id: id(4), sequence: 4 } });

@@ -5,7 +5,8 @@
  * as deflated JSON, so a version of up to about 120 KB reads in a fraction of its size and stays far
  * below DynamoDB's item limit). A new type is one transaction of its head, its first version and its
  * name (conditioned on the catalog's size, which makes `MAX_OPERATOR_EVENT_TYPES` exact); a new version
- * one transaction of the version and the head (conditioned on the latest version the writer read).
+ * one transaction of the version and the head; a head's change is conditioned on the head the writer read
+ * (description, deprecation and latest version), so a concurrent change is never undone.
  * Reads are strongly consistent: a version the head names is always found, and they are rare (each
  * container keeps what it read).
  */
@@ -87,12 +88,16 @@ export class DynamoEventTypeStore implements EventTypeStore {
   }
 
   async updateType(change: TypeChange): Promise<boolean> {
-    const latest = change.added === undefined ? change.expectedLatest : change.expectedLatest + 1;
+    const { expected } = change;
+    const latest = change.added === undefined ? expected.latest : expected.latest + 1;
     const update = {
       TableName: this.tableName,
-      Key: keys.eventTypeHead(change.type),
+      Key: keys.eventTypeHead(expected.type),
       UpdateExpression: 'SET #description = :description, #deprecated = :deprecated, #latest = :latest',
-      ConditionExpression: '#latest = :expected',
+      // The whole head as read: the fields this write keeps are the ones it read, so it must not land on
+      // another writer's change of them (an absent head fails it too).
+      ConditionExpression:
+        '#latest = :expectedLatest AND #description = :expectedDescription AND #deprecated = :expectedDeprecated',
       ExpressionAttributeNames: {
         '#description': 'description',
         '#deprecated': 'deprecated',
@@ -102,7 +107,9 @@ export class DynamoEventTypeStore implements EventTypeStore {
         ':description': change.description,
         ':deprecated': change.deprecated,
         ':latest': latest,
-        ':expected': change.expectedLatest,
+        ':expectedLatest': expected.latest,
+        ':expectedDescription': expected.description,
+        ':expectedDeprecated': expected.deprecated,
       },
     };
     if (change.added === undefined) {
@@ -116,11 +123,11 @@ export class DynamoEventTypeStore implements EventTypeStore {
     }
     const outcome = await transact(this.client, [
       { Update: update },
-      this.putVersion(change.type, latest, change.added),
+      this.putVersion(expected.type, latest, change.added),
     ]);
     if (outcome.written) return true;
     if (outcome.reasons[0]?.code === 'ConditionalCheckFailed') return false;
-    throw new Error(`event type ${change.type}: version ${latest} is stored beyond its head`);
+    throw new Error(`event type ${expected.type}: version ${latest} is stored beyond its head`);
   }
 
   private putVersion(type: string, version: number, stored: EventTypeVersion): TransactItems[number] {

@@ -43,8 +43,8 @@ export class InMemoryEventStore
   takeTicketAbove: EventLog['takeTicketAbove'] = (orgId, account, count, at, above) =>
     this.log.takeTicketAbove(orgId, account, count, at, above);
   leaveHot: EventLog['leaveHot'] = (orgId, account, head) => this.log.leaveHot(orgId, account, head);
-  voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
-    this.log.voidSequence(orgId, account, sequence, at);
+  voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at, ticketedAt) =>
+    this.log.voidSequence(orgId, account, sequence, at, ticketedAt);
 
   // The delivery state.
   readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>

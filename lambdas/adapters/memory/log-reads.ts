@@ -30,8 +30,8 @@ export function readLog(
   // As the adapter's read: the voids among what it read, up to where it stopped.
   const end = more ? (after[page.length]?.sequence ?? 0) : Number.POSITIVE_INFINITY;
   const voids = numbering
-    .voidsOf(orgId, account)
-    .filter((sequence) => sequence > read.afterSequence && sequence < end);
+    .voidItems(orgId, account)
+    .filter(({ sequence }) => sequence > read.afterSequence && sequence < end);
   return { events: page, voids, more, nextAfterSequence: page.at(-1)?.sequence ?? read.afterSequence };
 }
 
@@ -43,12 +43,12 @@ export function readLog(
 export function firstItems(page: LogPage, limit: number, pageItems = limit): LogWindow {
   const all = [
     ...page.events.map((event) => ({ sequence: event.sequence ?? 0, event })),
-    ...page.voids.map((sequence) => ({ sequence, event: undefined })),
+    ...page.voids.map((closed) => ({ sequence: closed.sequence, event: undefined, closed })),
   ].sort((a, b) => a.sequence - b.sequence);
   const items = all.slice(0, Math.min(limit, pageItems));
   return {
     entries: items.flatMap((item) => (item.event ? [item.event] : [])),
-    voids: items.flatMap((item) => (item.event ? [] : [item.sequence])),
+    voids: items.flatMap((item) => (item.event ? [] : [item.closed])),
     cut: items.length < limit && (items.length < all.length || page.more),
   };
 }

@@ -18,13 +18,16 @@ export interface EventTypeHead {
 /** How a new type's creation ended: stored, refused because the type exists, or because the catalog is full. */
 export type TypeCreation = 'created' | 'exists' | 'full';
 
-/** A change of a type, applied only while its latest version is still `expectedLatest`. */
+/**
+ * A change of a type, applied only while its head is still `expected`, the head the writer read and built
+ * the change on: its description, deprecation and latest version. A condition on the latest version alone
+ * would let two writers that each keep a field they left out undo each other's change of it.
+ */
 export interface TypeChange {
-  readonly type: string;
-  readonly expectedLatest: number;
+  readonly expected: EventTypeHead;
   readonly description: string;
   readonly deprecated: boolean;
-  /** A new latest version, numbered `expectedLatest + 1`; absent when the versions stay as they are. */
+  /** A new latest version, numbered `expected.latest + 1`; absent when the versions stay as they are. */
   readonly added?: EventTypeVersion | undefined;
 }
 
@@ -47,8 +50,8 @@ export interface EventTypeStore {
   createType(head: EventTypeHead, first: EventTypeVersion): Promise<TypeCreation>;
   /**
    * Applies `change` (the head's description and deprecation, and the version it adds), all or nothing;
-   * false, with nothing written, when the type's latest version is no longer `expectedLatest` (another
-   * write came first) or the type does not exist.
+   * false, with nothing written, when the type's head is no longer `change.expected` (another write came
+   * first) or the type does not exist.
    */
   updateType(change: TypeChange): Promise<boolean>;
 }

@@ -115,9 +115,10 @@ async function change(
   if (same && next.description === head.description && next.deprecated === head.deprecated) {
     return { created: false, head };
   }
+  // Conditioned on the whole head read above: a concurrent change of a field this write keeps fails it,
+  // and the next try reads that change and keeps it.
   const applied = await store.updateType({
-    type: head.type,
-    expectedLatest: head.latest,
+    expected: head,
     description: next.description,
     deprecated: next.deprecated,
     added: same ? undefined : versionOf(draft, next.latest),

@@ -105,7 +105,11 @@ export async function readClaims(
   return found;
 }
 
-/** Claims an id unless it is claimed; see `EventLog.claimId`. */
+/**
+ * Claims an id unless it is claimed; see `EventLog.claimId`. The client retries a put whose answer was
+ * lost (a timeout, a reset connection) although the put succeeded: the retry is refused by the claim it
+ * wrote, which it knows by its `owner` (a token of this one publish) and answers as claimed.
+ */
 export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimResult> {
   try {
     const out = await table.client.send(
@@ -123,9 +127,8 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException && error.Item)) throw error;
     const found = readClaimItem(claim.id, unmarshall(error.Item));
-    return 'legacy' in found
-      ? { claimed: false, legacy: found.legacy }
-      : { claimed: false, existing: found.claim };
+    if ('legacy' in found) return { claimed: false, legacy: found.legacy };
+    return found.claim.owner === claim.owner ? { claimed: true } : { claimed: false, existing: found.claim };
   }
 }
 

@@ -77,8 +77,8 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
     takeTicketAbove(this.table, orgId, account, count, at, above);
   readonly leaveHot: EventLog['leaveHot'] = (orgId, account, head) =>
     leaveHot(this.table, orgId, account, head);
-  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
-    voidSequence(this.table, orgId, account, sequence, at);
+  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at, ticketedAt) =>
+    voidSequence(this.table, orgId, account, sequence, at, ticketedAt);
 
   // The delivery state (`DeliveryLedger`), beyond this file's writes.
   readonly readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>

@@ -7,7 +7,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LogWindow } from '#domain/ports';
 import { sequenceKeys } from './account-log';
-import { isVoid, refOfItem, VOIDED_AT } from './event-items';
+import { isVoid, refOfItem, VOIDED_AT, voidOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
 /** See `DeliveryLedger.readLogEntries`. */
@@ -43,7 +43,7 @@ export async function readLogEntries(
         nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
         ticketedAt: item.rt === undefined ? undefined : Number(item.rt),
       })),
-    voids: items.filter(isVoid).map((item) => Number(item.sk)),
+    voids: items.filter(isVoid).map(voidOfItem),
     // A key to go on from with fewer items than asked for: the page ended before the limit did.
     cut: out.LastEvaluatedKey !== undefined && items.length < limit,
   };

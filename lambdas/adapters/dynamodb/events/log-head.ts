@@ -175,8 +175,8 @@ export async function leaveHot(
 
 /**
  * Closes a missing sequence: creates its void item unless an item holds the sequence (1 write unit); see
- * `EventLog.voidSequence`. An UpdateItem that names only the keys and `voided_at`, so the right it
- * needs can be limited to those attributes.
+ * `EventLog.voidSequence`. An UpdateItem that names only the keys, `voided_at` and (a sequence given
+ * back) `rt`, so the right it needs can be limited to those attributes.
  */
 export async function voidSequence(
   table: EventTable,
@@ -184,16 +184,18 @@ export async function voidSequence(
   account: string,
   sequence: number,
   at: number,
+  ticketedAt?: number,
 ): Promise<boolean> {
+  const given = ticketedAt !== undefined;
   try {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
         Key: { pk: keys.log(orgId, account), sk: keys.sequence(sequence) },
-        UpdateExpression: 'SET #voided = :at',
+        UpdateExpression: given ? 'SET #voided = :at, rt = :rt' : 'SET #voided = :at',
         ConditionExpression: 'attribute_not_exists(pk)',
         ExpressionAttributeNames: { '#voided': VOIDED_AT },
-        ExpressionAttributeValues: { ':at': at },
+        ExpressionAttributeValues: given ? { ':at': at, ':rt': ticketedAt } : { ':at': at },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         ReturnConsumedCapacity: 'TOTAL',
       }),
