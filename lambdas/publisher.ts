@@ -21,7 +21,7 @@ export interface PublisherOptions {
   readonly tableName: string;
   /** The stack's `ApiUrl` output (or custom domain): `_links` in webhook bodies point there. */
   readonly baseUrl: string;
-  /** Largest accepted serialized payload; 64 KiB by default, at most 1 MiB (`MAX_PAYLOAD_BYTES_CEILING`). */
+  /** Largest accepted serialized payload; 64 KiB by default, at most 128 KiB (`MAX_PAYLOAD_BYTES_CEILING`: what an event's item holds beside all its attempts). */
   readonly maxPayloadBytes?: number;
   /** A document client of your own (region, credentials); one from the default chain otherwise. */
   readonly client?: DynamoDBDocumentClient;

@@ -24,17 +24,15 @@ import {
   type Admission,
   circuitGate,
   type EndpointDeps,
-  type EndpointNote,
   type OpenGate,
   release,
-  reportAttempt,
   takeSlot,
 } from './endpoint-health';
-import type { SlotLease } from './endpoint-health-port';
 import type { HeldUrls } from './held-invocation';
 import { afterSettled, isOrdered, type OrderDeps, passGate } from './order';
 import type { ErroredHandling } from './postponement-rule';
-import { type AfterAttempt, afterAttempt, attemptsLeft, dueBy, secondsUntilDue } from './retry-rule';
+import { record } from './record-attempt';
+import { afterAttempt, attemptsLeft, dueBy, secondsUntilDue } from './retry-rule';
 import { prepareRequest, type SendDeps, type SentAttempt, sendPrepared } from './webhook-request';
 
 /** What delivering one event needs. */
@@ -119,8 +117,16 @@ export async function deliverMessage(
     const sent = await sendPrepared(deps, event, url, org, prepared);
     // Record: the attempt first (the attempt count must never miss a real send), then the endpoint's
     // health, even when recording throws (it releases the slot).
-    const next = afterAttempt(event, answerOf(sent), deps, deps.now());
-    const { recorded, note } = await record(deps, context, event, account, sent, next, admission.lease);
+    const after = afterAttempt(event, answerOf(sent), deps, deps.now());
+    const { recorded, note, next } = await record(
+      deps,
+      context,
+      event,
+      account,
+      sent,
+      after,
+      admission.lease,
+    );
     // Recorded: the event's own state (settled, or its next attempt due later) now keeps a quick return
     // from sending again.
     left = { leaseUntil: left.leaseUntil };
@@ -248,26 +254,6 @@ const DUPLICATE = { kind: 'duplicate', reason: 'another consumer holds or made t
 /** What the receiver answered, as the retry schedule reads it. */
 function answerOf(sent: SentAttempt) {
   return { status: sent.attempt.responseStatus, retryAfter: sent.retryAfter };
-}
-
-/** Records the attempt on the event, then reports it to the endpoint's health, whatever the record did. */
-async function record(
-  deps: DeliveryDeps,
-  context: DeliveryContext,
-  event: EventRecord,
-  account: Account,
-  sent: SentAttempt,
-  next: AfterAttempt,
-  lease: SlotLease | undefined,
-): Promise<{ readonly recorded: EventRecord; readonly note: EndpointNote }> {
-  let recorded: EventRecord;
-  let note: EndpointNote;
-  try {
-    recorded = await deps.events.recordAttempt(event, sent.attempt, next.status, next.nextAttemptAt);
-  } finally {
-    note = await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
-  }
-  return { recorded, note };
 }
 
 /**

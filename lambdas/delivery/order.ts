@@ -153,8 +153,9 @@ function logItems(read: LogWindow): LogItemView[] {
 /**
  * The hole rule over one read below the gated event (`domain/log-holes.ts`): old missing sequences closed
  * with voids, and how far the read is decided; undefined when an event was found stored in a sequence
- * being closed (the read is stale: look again). A read that held fewer items than its `limit` reached the
- * gated event, which is then the item above its last gap.
+ * being closed (the read is stale: look again). A whole read that held fewer items than its `limit`
+ * reached the gated event, which is then the item above its last gap; a cut read (its page ended first)
+ * says nothing past its last item, so the gate reads on from there.
  */
 async function closeHoles(
   deps: OrderDeps,
@@ -166,7 +167,7 @@ async function closeHoles(
 ): Promise<GateWindow | undefined> {
   const sequence = event.sequence ?? 0;
   const inRead = logItems(read);
-  const reached = inRead.length < limit || inRead.some((item) => item.sequence >= sequence);
+  const reached = inRead.some((item) => item.sequence >= sequence) || (!read.cut && inRead.length < limit);
   const items = [...inRead, ...(reached ? [{ sequence, ticketedAt: event.ticketedAt }] : [])].filter(
     (item) => item.sequence <= sequence,
   );

@@ -101,6 +101,8 @@ export function chooseTestExample(definition: EventTypeDefinition, choice: TestE
 export interface SentTestEvent {
   /** Its `webhook-id` and body `id`: new for every test, never stored. */
   readonly id: string;
+  /** The account's IBAN, normalised (what the logs may show, masked, never the caller's spelling). */
+  readonly account: string;
   readonly type: string;
   readonly version: number;
   /** The name of the example sent. */

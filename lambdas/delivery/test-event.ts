@@ -15,13 +15,14 @@
  * bounds what a test can send where a circuit would have stopped it.
  */
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
-import { ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
+import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import { unknownEventType } from '#domain/event-types/unknown-names';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import type { DirectoryStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { testWebhookBody } from '#domain/webhook-body';
 import { DeliveryContext } from './delivery-context';
 import type { TestEventAllowance } from './test-event-port';
@@ -62,7 +63,8 @@ export interface TestEventRequest extends TestExampleChoice {
  *
  * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or
  *   none; UnprocessableError naming `type`, `version` or `example` the catalog lacks; ConflictError for an
- *   account without a webhook URL; RateLimitedError past the account's test events of the minute
+ *   account without a webhook URL; RateLimitedError past the account's test events of the minute;
+ *   BusyError when the key service did not answer now (nothing sent)
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
@@ -89,6 +91,13 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
       window.retryAfterSeconds,
     );
   }
+  // The counter's key names the IBAN, and an erasure must leave none: an account deleted since it was
+  // read (its deletion removed the counter before this wrote it) loses the counter again, nothing sent.
+  const still = await deps.directory.getAccount(iban, { consistent: true });
+  if (still?.orgId !== account.orgId) {
+    await deps.allowance.forget(account.orgId, iban);
+    throw new NotFoundError(`No account ${iban}.`);
+  }
   const nowMs = deps.now();
   const id = uuidv7(nowMs);
   const message: OutgoingWebhook = {
@@ -104,10 +113,17 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, account, org, nowMs);
+  const prepared = await prepareRequest(context, deps, message, account, org, nowMs).catch((error) => {
+    // The key service did not answer now: nothing was sent, and asking again shortly may succeed.
+    if (!(error instanceof SealerUnavailableError)) throw error;
+    throw new BusyError('The key service did not answer: send the test event again in a moment.', {
+      cause: error,
+    });
+  });
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,
+    account: iban,
     type: chosen.type,
     version: chosen.version.version,
     example: chosen.example.name,

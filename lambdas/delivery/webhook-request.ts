@@ -14,7 +14,7 @@ import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-securit
 import type { PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Account, DeliveryAttempt, Organization } from '#domain/model';
 import type { ClientTls, SendResult, WebhookSender } from '#domain/ports';
-import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
+import { clientKeyContext, SealerUnavailableError, type SecretSealer } from '#domain/signing/secret-sealer';
 import { signWebhook } from '#domain/signing/signatures';
 import { type OpenedSigningKey, privateKeyPemOf } from '#domain/signing/signing-keys';
 import { answerBesideUrl } from '#domain/truncate';
@@ -61,7 +61,9 @@ interface ReadyRequest {
  * Prepares an admitted attempt's request. A step that fails (a key that does not open, a body that does
  * not encrypt, material the endpoint's summary names but its item lacks) is this attempt's failure: the
  * answer says why, in words fit for the event's readers. Reading the material is not such a step: a
- * store that does not answer is the consumer's trouble, and throws (the message comes back).
+ * store that does not answer is the consumer's trouble, and throws (the message comes back). Nor is a key
+ * service that does not answer now (`SealerUnavailableError`: throttled, failing, out of reach): it says
+ * nothing about this attempt, so it throws too, nothing recorded.
  */
 export async function prepareRequest(
   context: DeliveryContext,
@@ -81,6 +83,7 @@ export async function prepareRequest(
     const tls = await tlsOptions(crypto.sealer, account, material);
     return { ready: true, keys, outgoing, tls };
   } catch (error) {
+    if (error instanceof SealerUnavailableError) throw error;
     const reason =
       error instanceof MaterialMissingError ? error.message : `${step} (${describeFailure(error)})`;
     return { ready: false, reason, error };
@@ -144,6 +147,11 @@ export interface SentAttempt {
   readonly retryAfter?: string | undefined;
   /** What kept Herald from making the request (the attempt says why, in short), for the logs. */
   readonly error?: unknown;
+  /**
+   * No request left Herald (it could not be prepared, the URL was refused, the sender could not make
+   * it): the attempt says nothing about the receiver, so the endpoint's health does not hear of it.
+   */
+  readonly notSent?: true;
 }
 
 /**
@@ -187,6 +195,7 @@ function notSent(
       signingKeys: [],
     },
     error,
+    notSent: true,
   };
 }
 
@@ -239,6 +248,7 @@ async function sendAttempt(
         url: shown,
         signingKeys: [],
       },
+      notSent: true,
     };
   }
   const timestamp = Math.floor(started / 1000);

@@ -100,6 +100,12 @@ export interface LogWindow {
   readonly entries: LogEntry[];
   /** The closed sequences of the read. */
   readonly voids: readonly LogVoid[];
+  /**
+   * The read stopped before its limit (DynamoDB ends a Query's page at 1 MB processed, whatever the
+   * projection): more items may follow its last one, and fewer items than the limit say nothing about
+   * where the log ends.
+   */
+  readonly cut: boolean;
 }
 
 /**

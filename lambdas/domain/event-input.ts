@@ -11,12 +11,14 @@ import { isEventId, uuidv7 } from './ids';
 export const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
 
 /**
- * The highest limit a caller may set (`maxPayloadBytes`). Every event is read back whole (`GET
- * /events/{id}`; a feed answer holds at least one event), and an answer must fit one Lambda response
- * (6 MB): a payload this size whose every character is escaped carries at most twice its bytes, which
- * beside an event's largest attempts stays well within it.
+ * The highest limit a caller may set (`maxPayloadBytes`), 128 KiB: what one stored event item holds beside
+ * every attempt it may ever make. The item (DynamoDB caps it at 400 KB) keeps the body deflated, which
+ * saves nothing on an encrypted or random payload, and up to `MAX_CYCLES × MAX_ATTEMPTS` attempts of about
+ * 4.3 KB each (`domain/truncate.ts`). A payload allowed past this would let an event be sent whose
+ * attempts can no longer be recorded. It also keeps every answer, which reads an event back whole, far
+ * within Lambda's 6 MB response.
  */
-export const MAX_PAYLOAD_BYTES_CEILING = 1_048_576;
+export const MAX_PAYLOAD_BYTES_CEILING = 131_072;
 
 /** Deepest nesting of objects and arrays in a payload; keeps validation and later parsing bounded. */
 export const MAX_PAYLOAD_DEPTH = 64;

@@ -154,6 +154,8 @@ export interface DeliveryLedger extends EventReads, LogHoles {
    * non-success status is only written while the event is still pending (a concurrent success wins);
    * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event; the
    * attempt's `signature`, when it sent one, becomes the event's `signature`.
+   *
+   * @throws EventItemFullError when the event's stored item cannot hold the attempt (nothing written)
    */
   recordAttempt(
     ref: EventRef,
@@ -254,4 +256,16 @@ export interface EventUpkeep {
    * old item becoming the id's claim; see {@link MoveResult}.
    */
   moveToLog(ref: EventRef, sequence: number): Promise<MoveResult>;
+}
+
+/**
+ * The event's stored item cannot grow by what a write adds (DynamoDB refuses an item over 400 KB): the
+ * write changed nothing. Payloads are bounded so that this never happens to an event's attempts
+ * (`MAX_PAYLOAD_BYTES_CEILING`); an event stored under a higher bound may still meet it.
+ */
+export class EventItemFullError extends Error {
+  constructor(id: string) {
+    super(`the stored item of event ${id} is full: the write would take it past its size limit`);
+    this.name = 'EventItemFullError';
+  }
 }

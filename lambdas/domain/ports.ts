@@ -13,6 +13,7 @@ export type * from './account-log';
 export type * from './directory-port';
 export type { ClientTls } from './endpoint-security/endpoint-security';
 export type * from './event-store-port';
+export { EventItemFullError } from './event-store-port';
 export type * from './event-types/store-port';
 export type * from './queries';
 

@@ -45,7 +45,8 @@ export const handler = apiHandler(async (event) => {
     baseUrl: baseUrlOf(event, env.PUBLIC_BASE_URL),
   });
   const { responseStatus, responseTimeMs } = sent.attempt;
-  const account = event.pathParameters?.iban;
+  // The IBAN as parsed, which the logger masks whatever the caller's spelling of the path.
+  const { account } = sent;
   logger.info('Test event', {
     testEventId: sent.id,
     account,

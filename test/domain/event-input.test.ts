@@ -146,11 +146,12 @@ describe('validatePublishInput', () => {
     expect(validatePublishInput({ ...base, payload: { s: '\ud800' } }).payloadJson).toBe('{"s":"\\ud800"}');
   });
 
-  it('refuses a nonsensical limit, and one above the ceiling an answer can carry', () => {
+  it('refuses a nonsensical limit, and one above what an event item holds beside its attempts (128 KiB)', () => {
+    expect(MAX_PAYLOAD_BYTES_CEILING).toBe(131_072);
     expect(() => validatePublishInput(base, { maxPayloadBytes: 0 })).toThrow(RangeError);
     expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING })).not.toThrow();
     expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING + 1 })).toThrow(
-      /to 1048576/,
+      /to 131072/,
     );
   });
 });

@@ -13,10 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
 import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
-import { NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
+import { BusyError, NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES, builtInEventType } from '#domain/event-types/catalog';
 import { unknownEventType } from '#domain/event-types/unknown-names';
 import type { WebhookRequest } from '#domain/ports';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { webhookBody } from '#domain/webhook-body';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
@@ -112,6 +113,9 @@ describe('a test event', () => {
     const definition = builtInEventType(TYPE);
     const latest = definition?.versions.at(-1);
     expect(sent).toMatchObject({ type: TYPE, version: latest?.version, example: latest?.examples[0]?.name });
+    // The account as parsed: what the handler logs (masked), not the caller's spelling.
+    const spelled = await sendTestEvent(w.deps, request({ iban: 'de89 3704 0044 0532 0130 00' }));
+    expect(spelled.account).toBe('DE89370400440532013000');
     expect(sent.attempt).toMatchObject({
       responseStatus: 202,
       responseBody: 'accepted',
@@ -272,6 +276,28 @@ describe('a test event', () => {
     w.clock.advance(30_000);
     await sendTestEvent(w.deps, request());
     expect(w.sender.requests).toHaveLength(TEST_EVENTS_PER_WINDOW + 2);
+  });
+
+  it('leaves no counter behind for an account deleted while the test was under way (nothing sent)', async () => {
+    const w = world();
+    const take = w.allowance.take.bind(w.allowance);
+    w.allowance.take = async (orgId, iban, window) => {
+      // The deletion runs between the account's read and the counter's write, and removes the counter first.
+      w.directory.accounts.delete(IBAN);
+      await w.allowance.forget(orgId, iban);
+      return take(orgId, iban, window);
+    };
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(NotFoundError);
+    expect(w.allowance.counters.size).toBe(0);
+    expect(w.sender.requests).toHaveLength(0);
+  });
+
+  it('is busy (503, nothing sent) when the key service does not answer now', async () => {
+    const w = world();
+    await rotateSigningKey({ directory: w.directory, sealer: w.sealer }, 'org-1', 0, w.clock.now());
+    w.sealer.open = () => Promise.reject(new SealerUnavailableError());
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(BusyError);
+    expect(w.sender.requests).toHaveLength(0);
   });
 
   it("is not found for another organization's account (nothing sent, nothing counted); an operator tests any account as its organization", async () => {

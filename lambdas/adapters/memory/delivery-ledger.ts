@@ -4,11 +4,12 @@
  * failure only moves a pending event while a success always wins; an attempt that sent a request leaves
  * its `signature` on the event; a next attempt is brought forward only for the organization's pending
  * event without a live lease; and a new cycle starts only from `failed`/`skipped`/`success`, counted while
- * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted).
+ * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted). An attempt that
+ * takes the event past `itemBytesLimit` (as JSON) is refused as DynamoDB refuses an item over 400 KB.
  */
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { DeliveryLedger, EventLog, LogWindow } from '#domain/ports';
+import { type DeliveryLedger, EventItemFullError, type EventLog, type LogWindow } from '#domain/ports';
 import { InMemoryEventLog, InMemoryEventReads } from './event-log';
 import type { EventTable } from './event-table';
 import { firstItems } from './log-reads';
@@ -25,7 +26,8 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
 
   async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogWindow> {
     this.table.logEntryReads.push(limit);
-    return firstItems(await this.log.readLog(orgId, account, { afterSequence: after, limit }), limit);
+    const page = await this.log.readLog(orgId, account, { afterSequence: after, limit });
+    return firstItems(page, limit, this.table.logEntryPageItems);
   }
 
   async voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean> {
@@ -72,6 +74,10 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     // A concurrent consumer settled the event first: the attempt is still recorded, the status kept.
     const moves = status === 'success' || event.webhookStatus === 'pending';
     const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
+    const limit = this.table.itemBytesLimit;
+    if (limit !== undefined && Buffer.byteLength(JSON.stringify(next)) > limit) {
+      throw new EventItemFullError(ref.id);
+    }
     this.table.events.set(ref.id, next);
     return next;
   }

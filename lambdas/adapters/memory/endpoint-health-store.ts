@@ -106,6 +106,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       since: at,
       reason,
       circuitOpenUntil: undefined,
+      circuitOpenSeconds: undefined,
     });
   }
 
@@ -128,7 +129,16 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
   async enable(iban: string, orgId: string, at: string): Promise<boolean> {
     this.writes.push('enable');
     if (!this.owns(iban, orgId)) return false;
-    this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
+    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
+    const { recoveredAt, lastFailureAt, recentLatencyMs } = this.get(iban);
+    this.set(iban, {
+      ...HEALTHY,
+      since: at,
+      reason: 'enabled by an operator',
+      ...(recoveredAt === undefined ? {} : { recoveredAt }),
+      ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
+      ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
+    });
     return true;
   }
 

@@ -37,17 +37,18 @@ export function readLog(
 
 /**
  * The first `limit` items of a read (events and voids, as one Query's `Limit` counts them), as the order
- * gate's read returns them (`DeliveryLedger.readLogEntries`).
+ * gate's read returns them (`DeliveryLedger.readLogEntries`); at most `pageItems`, as DynamoDB's 1 MB page
+ * of large items ends a Query first, and then the read is cut when more items follow.
  */
-export function firstItems(page: LogPage, limit: number): LogWindow {
-  const items = [
+export function firstItems(page: LogPage, limit: number, pageItems = limit): LogWindow {
+  const all = [
     ...page.events.map((event) => ({ sequence: event.sequence ?? 0, event })),
     ...page.voids.map((closed) => ({ sequence: closed.sequence, event: undefined, closed })),
-  ]
-    .sort((a, b) => a.sequence - b.sequence)
-    .slice(0, limit);
+  ].sort((a, b) => a.sequence - b.sequence);
+  const items = all.slice(0, Math.min(limit, pageItems));
   return {
     entries: items.flatMap((item) => (item.event ? [item.event] : [])),
     voids: items.flatMap((item) => (item.event ? [] : [item.closed])),
+    cut: items.length < limit && (items.length < all.length || page.more),
   };
 }

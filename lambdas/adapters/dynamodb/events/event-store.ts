@@ -14,7 +14,14 @@ import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capac
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { DeliveryLedger, EventLog, EventQueries, EventReadOptions, EventUpkeep } from '#domain/ports';
+import {
+  type DeliveryLedger,
+  EventItemFullError,
+  type EventLog,
+  type EventQueries,
+  type EventReadOptions,
+  type EventUpkeep,
+} from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim, readClaims } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
@@ -147,6 +154,22 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
   }
 
   async recordAttempt(
+    ref: EventRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
+    try {
+      return await this.appendAttempt(ref, attempt, status, nextAttemptAt);
+    } catch (error) {
+      // DynamoDB refuses an update that takes the item past 400 KB, and writes nothing.
+      const full =
+        error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message);
+      throw full ? new EventItemFullError(ref.id) : error;
+    }
+  }
+
+  private async appendAttempt(
     ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
