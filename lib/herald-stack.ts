@@ -15,6 +15,7 @@ import { healthPolicyFrom } from '#delivery/endpoint-health-rule';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#delivery/retry-rule';
 import { IamCallers } from './api-callers';
 import { bindQueue, bindTable } from './bindings';
+import { tableInterface } from './cdk-interfaces';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
 import { DeliveryQueues } from './delivery-queues';
@@ -49,7 +50,7 @@ export class HeraldStack extends Stack {
   readonly queues: DeliveryQueues;
   readonly api: EventsApi;
   /** The customer-managed key, when `encryption` asks for one. */
-  readonly encryptionKey?: kms.IKey;
+  readonly encryptionKey: kms.IKey | undefined;
 
   constructor(scope: Construct, id: string, props: HeraldStackProps = {}) {
     super(scope, id, props);
@@ -69,7 +70,8 @@ export class HeraldStack extends Stack {
       expireItems: retentionDays !== undefined,
     }).table;
     this.queues = new DeliveryQueues(this, 'Delivery', { encryptionKey: key });
-    const { table, queues } = this;
+    const { queues } = this;
+    const table = tableInterface(this.table);
 
     const defaults: HeraldFunctionDefaults = {
       logLevel: props.logLevel ?? 'INFO',
@@ -143,7 +145,7 @@ export class HeraldStack extends Stack {
     const callers = new IamCallers(this, 'Callers', { api: api.api, callers: props.callers ?? {} });
     // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
     new TableSettings(this, 'Settings', {
-      table: this.table,
+      table,
       eventRetentionDays: retentionDays,
       usagePlanId: api.usagePlan.usagePlanId,
       logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,

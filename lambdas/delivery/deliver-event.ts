@@ -44,7 +44,7 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
    * Opens the organizations' Ed25519 keys (`v1a`; without a sealer, webhooks carry the HMAC signatures
    * only) and the endpoints' TLS client keys.
    */
-  readonly sealer?: SecretSealer;
+  readonly sealer?: SecretSealer | undefined;
   /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch when named. */
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
   /** Encrypts bodies for endpoints with a payload key. */

@@ -9,6 +9,7 @@ import type { EventRef } from './model';
 
 // Who may call: API keys and portal sign-in links.
 export * from './access-ports';
+export type * from './account-log';
 export type * from './directory-port';
 export type { ClientTls } from './endpoint-security/endpoint-security';
 export type * from './event-store-port';

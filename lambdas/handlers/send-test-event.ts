@@ -1,41 +1,26 @@
 import { createDocumentClient } from '#adapters/aws-clients';
-import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
-import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { logger } from '#adapters/observability';
-import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES } from '#config/routes';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
-import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseTestEventRequest } from '#http/accounts/test-event-request';
 import { toTestEventView } from '#http/accounts/test-event-view';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { apiHandler } from './api-handler';
+import { WEBHOOK_SENDING_ENV, webhookSendingDeps } from './webhook-sending-deps';
 
-const env = loadEnv([
-  'TABLE_NAME',
-  'PUBLIC_BASE_URL',
-  'WEBHOOK_URL_POLICY',
-  'DELIVERY_TIMEOUT_MS',
-  'SECRETS_KEY_ARN',
-  'LOCAL_SECRETS_KEY_FILE',
-]);
+const env = loadEnv([...WEBHOOK_SENDING_ENV, 'PUBLIC_BASE_URL']);
 const documents = createDocumentClient();
-const urlPolicy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 // The consumer's own parts: a test goes out exactly as an attempt does, with the same timeouts.
+const { timeouts: _timeouts, ...sending } = webhookSendingDeps(env, documents);
 const deps: TestEventDeps = {
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-  sealer: createSecretSealer(env),
-  endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
-  encrypter: new JosePayloadEncrypter(),
-  sender: new HttpWebhookSender(urlPolicy, timeoutsFrom(env.DELIVERY_TIMEOUT_MS)),
-  urlPolicy,
+  ...sending,
   allowance: new DynamoTestEventAllowance(documents, env.TABLE_NAME),
   // The built-in types and the operators'; a type's head read at every test (rare, rate-limited), so a
   // version registered a moment ago can be tested at once.

@@ -17,13 +17,9 @@ import {
   SEQUENCE_TYPES,
   TRANSACTION_STATUS_CODES,
 } from '#domain/event-types/iso20022';
-import {
-  type EventTypeDefinition,
-  type EventTypeVersion,
-  type JsonSchemaObject,
-  latestVersion,
-} from '#domain/event-types/model';
-import { schemaConditions, schemaFields } from '#domain/event-types/schema-fields';
+import type { JsonSchemaObject } from '#domain/event-types/model';
+import { code, number, row } from './markdown';
+import { typeSection } from './type-section';
 
 /** The generated page. */
 export function renderEventTypesDoc(): string {
@@ -111,68 +107,6 @@ function uses(): string[] {
     ...RECEIVER_USES.map((use) =>
       row([use.use, `[\`${use.type}\`](#${use.type})`, use.when ?? 'every event']),
     ),
-    '',
-  ];
-}
-
-function typeSection(definition: EventTypeDefinition): string[] {
-  const latest = latestVersion(definition).version;
-  return [
-    `## \`${definition.type}\``,
-    '',
-    definition.description,
-    '',
-    ...(definition.deprecated ? ['**Deprecated**: publishing it still works; expect its end.', ''] : []),
-    '| version | state |',
-    '|---|---|',
-    ...definition.versions.map((version) =>
-      row([
-        `${version.version}${version.version === latest ? ' (latest)' : ''}`,
-        version.deprecated ? 'deprecated' : 'current',
-      ]),
-    ),
-    '',
-    ...definition.versions.flatMap((version) => versionSection(definition, version)),
-  ];
-}
-
-function versionSection(definition: EventTypeDefinition, version: EventTypeVersion): string[] {
-  const conditions = schemaConditions(version.schema);
-  return [
-    `### \`${definition.type}\` version ${version.version}`,
-    '',
-    '| field | type | required | values | description |',
-    '|---|---|---|---|---|',
-    ...schemaFields(version.schema).map((field) =>
-      row([
-        code(field.path),
-        field.type,
-        field.required ? 'yes' : 'no',
-        field.values === undefined ? field.shape : field.values.map(code).join(', '),
-        field.description,
-      ]),
-    ),
-    '',
-    ...(conditions.length > 0 ? ['Conditions:', '', ...conditions.map((text) => `- ${text}`), ''] : []),
-    'Examples:',
-    '',
-    ...version.examples.flatMap((example) => [
-      `- \`${example.name}\`: ${example.summary}`,
-      '',
-      '  ```json',
-      ...JSON.stringify(example.payload, null, 2)
-        .split('\n')
-        .map((line) => `  ${line}`),
-      '  ```',
-      '',
-    ]),
-    '<details><summary>The JSON Schema</summary>',
-    '',
-    '```json',
-    JSON.stringify(version.schema, null, 2),
-    '```',
-    '',
-    '</details>',
     '',
   ];
 }
@@ -297,18 +231,4 @@ function operatorTypes(): string[] {
     "Schemas are interpreted, never compiled to code, so an operator's schema runs no code in Herald.",
     '',
   ];
-}
-
-/** A table row; `|` inside a cell is escaped, as GitHub needs even within code spans. */
-function row(cells: readonly string[]): string {
-  return `| ${cells.map((cell) => cell.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
-}
-
-/** A count as prose writes it: 32,768. */
-function number(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-function code(text: string): string {
-  return `\`${text}\``;
 }

@@ -5,8 +5,8 @@
  * account, never of a tombstone, except the floor: it stays with the IBAN's tombstone, so that an account
  * created again continues above it.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import type { CapacityCounter } from './capacity';
 import { DELETED_AT, keys } from './items';
 
@@ -32,7 +32,7 @@ async function mark(
   values: Record<string, unknown>,
   orTombstone = false,
 ): Promise<boolean> {
-  try {
+  return conditionally(async () => {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
@@ -44,11 +44,7 @@ async function mark(
       }),
     );
     table.count(operation, out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  });
 }
 
 /** See `DirectoryStore.advanceSettledThrough`; an absent watermark is 0. */

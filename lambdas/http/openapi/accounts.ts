@@ -39,7 +39,7 @@ import {
 } from '#http/schema';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
-import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What the account writes' descriptions say about their fields. */
@@ -181,11 +181,7 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
     '`next` reaches every account.',
   parameters: queryParameters(ACCOUNT_LIST_QUERY),
   responses: {
-    '200': {
-      description: 'One page of accounts; an empty array past the last page.',
-      headers: { Link: { $ref: '#/components/headers/Link' } },
-      content: json({ type: 'array', maxItems: 100, items: ref('Account', ACCOUNT) }),
-    },
+    '200': pageOf('accounts', ref('Account', ACCOUNT)),
     '400': responseRef(
       'BadRequest',
       'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',

@@ -30,7 +30,7 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import type { HeaderObject, ParameterObject } from './objects';
-import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** A webhook token's id, as attempts and token views show it. */
@@ -224,11 +224,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     tags: ['events'],
     parameters: queryParameters(LIST_QUERY),
     responses: {
-      '200': {
-        description: 'One page of events; an empty array past the last page.',
-        headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: json({ type: 'array', maxItems: 100, items: ref('EventSummary', EVENT_SUMMARY) }),
-      },
+      '200': pageOf('events', ref('EventSummary', EVENT_SUMMARY)),
       '400': responseRef(
         'BadRequest',
         'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +

@@ -15,7 +15,7 @@ export interface RecordEventDeps
   readonly directory: Pick<DirectoryStore, 'getAccount'>;
   /** The API's public base URL, for the `_links` inside the webhook body. */
   readonly baseUrl: string;
-  readonly maxPayloadBytes?: number;
+  readonly maxPayloadBytes?: number | undefined;
   /**
    * The deployment's event retention in days (undefined keeps events), read from the table's settings so
    * that every event gets it however it is published; callers cache it (see `createPublisher`).

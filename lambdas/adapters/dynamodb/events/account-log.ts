@@ -11,7 +11,7 @@ import { SEQUENCE_DIGITS } from '#config/storage';
 import type { EventRecord } from '#domain/model';
 import type { EventReadOptions, InsertEventResult, LogPage, LogRead, LogVoid, NewEvent } from '#domain/ports';
 import { eventItem, isVoid, refOfItem, toEventRecord, voidOfItem } from './event-items';
-import type { EventTable } from './event-table';
+import { type EventTable, lastItem } from './event-table';
 
 /** The largest sequence a log item's sort key holds. */
 const LAST_SEQUENCE = 10 ** SEQUENCE_DIGITS - 1;
@@ -46,19 +46,11 @@ export async function latestSequence(
   account: string,
   options: EventReadOptions = {},
 ): Promise<number> {
-  const out = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      ...sequenceKeys(orgId, account, 0),
-      ProjectionExpression: 'sk',
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: options.consistent ?? false,
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
+  const last = await lastItem(
+    table,
+    { ...sequenceKeys(orgId, account, 0), ProjectionExpression: 'sk' },
+    options,
   );
-  table.count('Query', out.ConsumedCapacity?.CapacityUnits);
-  const [last] = out.Items ?? [];
   return last === undefined ? 0 : Number(last.sk);
 }
 

@@ -8,6 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
 import type { EventRecord } from '#domain/model';
@@ -137,8 +138,8 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
  * whole claim rather than an update, so the publish path needs no UpdateItem right on `EVENT#` items
  * (where old-layout events live too); an old-layout event has no `owner`, so it is never replaced.
  */
-export async function moveClaim(table: EventTable, owner: string, claim: IdClaim): Promise<boolean> {
-  try {
+export function moveClaim(table: EventTable, owner: string, claim: IdClaim): Promise<boolean> {
+  return conditionally(async () => {
     const out = await table.client.send(
       new PutCommand({
         TableName: table.tableName,
@@ -150,9 +151,5 @@ export async function moveClaim(table: EventTable, owner: string, claim: IdClaim
       }),
     );
     table.count('MoveClaim', out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  });
 }
