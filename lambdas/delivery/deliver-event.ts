@@ -107,7 +107,13 @@ export async function deliverMessage(
       const at = deps.now();
       // Noted before the request: one that throws may have taken the lease all the same.
       left = { leaseUntil: at + deps.leaseMs };
-      if (!(await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at)))) {
+      const claim = {
+        expectedRetries: event.webhookRetries,
+        untilEpochMs: at + deps.leaseMs,
+        nowEpochMs: at,
+        dueByEpochMs: dueBy(at),
+      };
+      if (!(await deps.events.takeLease(event, claim))) {
         await release(deps, account, admission.lease);
         return await settleInOrder(deps, context, event, DUPLICATE, settledThrough);
       }

@@ -71,6 +71,16 @@ export interface SlotLease {
 /** A health update that writes something. */
 export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
 
+/** An open circuit: no attempt goes out before `until`, then one probe at a time. */
+export interface CircuitOpening {
+  /** Epoch ms. */
+  readonly until: number;
+  /** The open period's length; a failed probe doubles it. */
+  readonly seconds: number;
+  /** Why it opened, shown as the endpoint's reason. */
+  readonly reason: string;
+}
+
 /**
  * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
  * Every write names the organization the caller read the account as, and happens only while the IBAN is
@@ -86,17 +96,8 @@ export interface EndpointHealthStore {
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined>;
-  /**
-   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
-   * open longer already.
-   */
-  openCircuit(
-    iban: string,
-    orgId: string,
-    until: number,
-    seconds: number,
-    reason: string,
-  ): Promise<EndpointHealth | undefined>;
+  /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
+  openCircuit(iban: string, orgId: string, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
   /** Disables the endpoint. */
   disable(iban: string, orgId: string, at: string, reason: string): Promise<EndpointHealth | undefined>;
   /**

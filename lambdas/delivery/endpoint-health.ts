@@ -176,7 +176,7 @@ async function observeAttempt(
   if (after && update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
     if (step.kind === 'open') {
-      after = await deps.health.openCircuit(iban, orgId, step.until, step.seconds, step.reason);
+      after = await deps.health.openCircuit(iban, orgId, step);
     }
     if (step.kind === 'disable') after = await deps.health.disable(iban, orgId, signal.at, step.reason);
   }

@@ -193,6 +193,7 @@ function orderStart(account: Account): number {
 async function moveWatermark(deps: OrderDeps, account: Account, from: number, to: number): Promise<boolean> {
   const epoch = account.orderEpoch ?? 0;
   return (
-    to > from && (await deps.directory.advanceSettledThrough(account.iban, account.orgId, from, to, epoch))
+    to > from &&
+    (await deps.directory.advanceSettledThrough(account.iban, account.orgId, { from, to, epoch }))
   );
 }

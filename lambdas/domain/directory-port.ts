@@ -42,6 +42,16 @@ export interface AccountWrite {
   readonly updatedAt: string;
 }
 
+/** A move of an ordered account's watermark (`settled_through`), as one consumer saw the account. */
+export interface WatermarkMove {
+  /** The watermark the consumer read (absent: 0). */
+  readonly from: number;
+  /** The new watermark: every event up to it is settled. */
+  readonly to: number;
+  /** The order epoch the consumer read (absent: 0); a restart since then refuses the move. */
+  readonly epoch: number;
+}
+
 /** Organizations, API keys and accounts. */
 export interface DirectoryStore {
   getOrganization(id: string, options?: ReadOptions): Promise<Organization | undefined>;
@@ -74,17 +84,11 @@ export interface DirectoryStore {
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
-   * Moves an ordered account's watermark from `from` to `to` if it still is `from` and its order epoch
-   * still is `epoch`; false when another consumer moved it or a replay restarted the order meanwhile (or
-   * the account is gone or another organization's).
+   * Moves an ordered account's watermark as `move` says if it still is `move.from` and its order epoch
+   * still is `move.epoch`; false when another consumer moved it or a replay restarted the order meanwhile
+   * (or the account is gone or another organization's).
    */
-  advanceSettledThrough(
-    iban: string,
-    orgId: string,
-    from: number,
-    to: number,
-    epoch: number,
-  ): Promise<boolean>;
+  advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove): Promise<boolean>;
   /**
    * Starts the account's order again after new cycles of its events from `to + 1` on (a replay or a
    * redelivery, whatever the account's order): lowers the watermark to `to` if it is above, and

@@ -129,6 +129,18 @@ export interface EventLog extends EventReads, LogHoles {
   readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
 }
 
+/** A consumer's claim on an event's next attempt (times in epoch ms): see {@link DeliveryLedger.takeLease}. */
+export interface LeaseClaim {
+  /** The attempts the event has as the consumer read it; another count means another consumer used it. */
+  readonly expectedRetries: number;
+  /** When the lease ends. */
+  readonly untilEpochMs: number;
+  /** Now: a lease still live then is another consumer's. */
+  readonly nowEpochMs: number;
+  /** The latest the next attempt may be due: a duplicate message must not bring a scheduled retry forward. */
+  readonly dueByEpochMs: number;
+}
+
 /**
  * Each event's delivery state: the order gate's read of a log (closing its holes), the consumer's lease
  * and recorded attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a
@@ -138,17 +150,11 @@ export interface DeliveryLedger extends EventReads, LogHoles {
   /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
   readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogWindow>;
   /**
-   * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
-   * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns
-   * false when another consumer holds or used the claim.
+   * Claims the next attempt until `claim.untilEpochMs`: succeeds only if the event is pending, has
+   * exactly `claim.expectedRetries` attempts, no lease live at `claim.nowEpochMs`, and its next attempt is
+   * due by `claim.dueByEpochMs`. Returns false when another consumer holds or used the claim.
    */
-  takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean>;
+  takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean>;
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);

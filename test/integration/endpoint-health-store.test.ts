@@ -71,13 +71,11 @@ describe('DynamoEndpointHealthStore', () => {
       latencyMs: 5,
       reason: 'failing: answered 500',
     });
-    const open = await health.openCircuit(
-      iban,
-      ORG,
-      Date.parse(at) + 30_000,
-      30,
-      'circuit open: 5 consecutive failures',
-    );
+    const open = await health.openCircuit(iban, ORG, {
+      until: Date.parse(at) + 30_000,
+      seconds: 30,
+      reason: 'circuit open: 5 consecutive failures',
+    });
     expect(open).toMatchObject({ circuitOpenUntil: Date.parse(at) + 30_000, circuitOpenSeconds: 30 });
     const closed = await health.recordAttempt(iban, ORG, {
       kind: 'success',
@@ -167,7 +165,9 @@ describe('DynamoEndpointHealthStore', () => {
 
     // The attempt's writes are dropped, not errors: the attempt's record does not depend on them.
     expect(await health.recordAttempt(iban, ORG, failure, lease)).toBeUndefined();
-    expect(await health.openCircuit(iban, ORG, now + 30_000, 30, 'circuit open')).toBeUndefined();
+    expect(
+      await health.openCircuit(iban, ORG, { until: now + 30_000, seconds: 30, reason: 'circuit open' }),
+    ).toBeUndefined();
     expect(await health.disable(iban, ORG, at, 'receiver answered 410 Gone')).toBeUndefined();
     expect(await health.recordAttempt(iban, ORG, { kind: 'disable', at, reason: '410' })).toBeUndefined();
     expect(

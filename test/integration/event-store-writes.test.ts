@@ -300,7 +300,14 @@ describe('recordAttempt', () => {
   it('removes the lease with the recorded attempt', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(now + 60_000);
     await store.recordAttempt(event, attempt(500), 'pending');
     expect((await read(event.id)).leaseUntil).toBeUndefined();

@@ -67,7 +67,7 @@ describe('the order gate over a log of large items', () => {
     const deps = {
       events: store,
       directory: {
-        advanceSettledThrough: async (_iban: string, _org: string, _from: number, to: number) => {
+        advanceSettledThrough: async (_iban: string, _org: string, { to }: { to: number }) => {
           moves.push(to);
           return true;
         },

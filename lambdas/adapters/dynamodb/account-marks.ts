@@ -7,6 +7,7 @@
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#adapters/dynamodb/conditional-write';
+import type { WatermarkMove } from '#domain/ports';
 import type { CapacityCounter } from './capacity';
 import { DELETED_AT, keys } from './items';
 
@@ -52,9 +53,7 @@ export function advanceSettledThrough(
   table: AccountMarks,
   iban: string,
   orgId: string,
-  from: number,
-  to: number,
-  epoch: number,
+  { from, to, epoch }: WatermarkMove,
 ): Promise<boolean> {
   const current = `(${orAbsent('settled_through', ':from', from)}) AND (${orAbsent('order_epoch', ':epoch', epoch)})`;
   return mark(table, 'AdvanceSettledThrough', iban, 'SET settled_through = :to', current, {

@@ -57,8 +57,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
-  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, from, to, epoch) =>
-    advanceSettledThrough(this.marks, iban, orgId, from, to, epoch);
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, move) =>
+    advanceSettledThrough(this.marks, iban, orgId, move);
   readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to) =>
     restartOrder(this.marks, iban, orgId, to);
   readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through) =>

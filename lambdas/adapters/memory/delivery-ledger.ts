@@ -9,10 +9,25 @@
  */
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import { type DeliveryLedger, EventItemFullError, type EventLog, type LogWindow } from '#domain/ports';
+import {
+  type DeliveryLedger,
+  EventItemFullError,
+  type EventLog,
+  type LeaseClaim,
+  type LogWindow,
+} from '#domain/ports';
 import { InMemoryEventLog, InMemoryEventReads } from './event-log';
 import type { EventTable } from './event-table';
 import { firstItems } from './log-reads';
+
+/** Whether `event` is pending with no lease live at `nowEpochMs`: what a claim or a change of its due time needs. */
+function unleasedPending(event: EventRecord | undefined, nowEpochMs: number): event is EventRecord {
+  return (
+    event !== undefined &&
+    event.webhookStatus === 'pending' &&
+    (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs)
+  );
+}
 
 /** Each event's delivery state in memory. */
 export class InMemoryDeliveryLedger extends InMemoryEventReads implements DeliveryLedger {
@@ -34,22 +49,14 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     return this.table.numbering.voidSequence(orgId, account, sequence, at);
   }
 
-  async takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean> {
+  async takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean> {
     this.table.writes.push('TakeLease');
     const event = this.table.eventAt(ref);
     const free =
-      event !== undefined &&
-      event.webhookStatus === 'pending' &&
-      event.webhookRetries === expectedRetries &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs) &&
-      (event.nextAttemptAt === undefined || event.nextAttemptAt <= dueByEpochMs);
-    if (free) this.table.events.set(ref.id, { ...event, leaseUntil: untilEpochMs });
+      unleasedPending(event, claim.nowEpochMs) &&
+      event.webhookRetries === claim.expectedRetries &&
+      (event.nextAttemptAt === undefined || event.nextAttemptAt <= claim.dueByEpochMs);
+    if (free) this.table.events.set(ref.id, { ...event, leaseUntil: claim.untilEpochMs });
     return free;
   }
 
@@ -85,11 +92,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
   async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
     this.table.writes.push('BringForward');
     const event = this.table.eventAt(ref);
-    const allowed =
-      event !== undefined &&
-      event.orgId === orgId &&
-      event.webhookStatus === 'pending' &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    const allowed = unleasedPending(event, nowEpochMs) && event.orgId === orgId;
     if (allowed) this.table.events.set(ref.id, { ...event, nextAttemptAt: nowEpochMs });
     return allowed;
   }
@@ -97,10 +100,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
   async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
     this.table.writes.push('MarkWaiting');
     const event = this.table.eventAt(ref);
-    const allowed =
-      event !== undefined &&
-      event.webhookStatus === 'pending' &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    const allowed = unleasedPending(event, nowEpochMs);
     if (allowed) {
       this.table.events.set(ref.id, { ...event, nextAttemptAt: event.nextAttemptAt ?? nowEpochMs });
     }

@@ -1,6 +1,13 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
-import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore, ReadOptions } from '#domain/ports';
+import type {
+  AccountPage,
+  AccountPageQuery,
+  AccountWrite,
+  DirectoryStore,
+  ReadOptions,
+  WatermarkMove,
+} from '#domain/ports';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
 
@@ -143,13 +150,8 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return existing;
   }
 
-  async advanceSettledThrough(
-    iban: string,
-    orgId: string,
-    from: number,
-    to: number,
-    epoch: number,
-  ): Promise<boolean> {
+  async advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove): Promise<boolean> {
+    const { from, to, epoch } = move;
     const account = this.accounts.get(iban);
     if (account?.orgId !== orgId || (account.settledThrough ?? 0) !== from) return false;
     if ((account.orderEpoch ?? 0) !== epoch) return false;

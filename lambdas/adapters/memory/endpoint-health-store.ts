@@ -6,6 +6,7 @@
  */
 
 import {
+  type CircuitOpening,
   type EndpointHealth,
   type EndpointHealthStore,
   HEALTHY,
@@ -73,9 +74,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
   async openCircuit(
     iban: string,
     orgId: string,
-    until: number,
-    seconds: number,
-    reason: string,
+    { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('open');
     if (!this.owns(iban, orgId)) return undefined;

@@ -49,8 +49,7 @@ export class InMemoryEventStore
   // The delivery state.
   readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>
     this.ledger.readLogEntries(orgId, account, after, limit);
-  takeLease: DeliveryLedger['takeLease'] = (ref, retries, until, now, dueBy) =>
-    this.ledger.takeLease(ref, retries, until, now, dueBy);
+  takeLease: DeliveryLedger['takeLease'] = (ref, claim) => this.ledger.takeLease(ref, claim);
   recordAttempt: DeliveryLedger['recordAttempt'] = (ref, attempt, status, nextAttemptAt) =>
     this.ledger.recordAttempt(ref, attempt, status, nextAttemptAt);
   bringForward: DeliveryLedger['bringForward'] = (ref, orgId, now) =>

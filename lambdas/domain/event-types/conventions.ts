@@ -214,11 +214,14 @@ export interface StatusChangeWording {
   readonly status: string;
   readonly statusCode: string;
   readonly reasonCode: string;
+  /** The statuses that must say why in `reason_code`, and the sentence a refusal quotes. */
+  readonly reasonRequired: { readonly statuses: readonly string[]; readonly description: string };
 }
 
 /**
  * The fields every payment status change reports (`status`, the ISO 20022 `status_code` it came with,
- * `reason_code`) and one condition per status tying it to its status codes.
+ * `reason_code`, `reason_text`), one condition per status tying it to its status codes, and the one
+ * requiring a reason where the status is a failure.
  */
 export function statusChange(
   codesByStatus: StatusCodes,
@@ -229,8 +232,14 @@ export function statusChange(
       status: oneOf(Object.keys(codesByStatus), wording.status),
       status_code: statusCodeField(codesByStatus, wording.statusCode),
       reason_code: field(FIELDS.reasonCode, wording.reasonCode),
+      reason_text: FIELDS.reasonText,
     },
-    conditions: statusCodeConditions(codesByStatus, wording.noun),
+    conditions: [
+      ...statusCodeConditions(codesByStatus, wording.noun),
+      whenStatus(wording.reasonRequired.statuses, wording.reasonRequired.description, {
+        required: ['reason_code'],
+      }),
+    ],
   };
 }
 

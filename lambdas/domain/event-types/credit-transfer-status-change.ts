@@ -3,15 +3,7 @@
  * bank reports it in status reports (pain.002/pacs.002) and returns (pacs.004). A recipient account
  * found closed is this type with status `rejected` or `returned` and reason code `AC04`.
  */
-import {
-  FIELDS,
-  field,
-  party,
-  payloadSchema,
-  type StatusCodes,
-  statusChange,
-  whenStatus,
-} from './conventions';
+import { FIELDS, field, party, payloadSchema, type StatusCodes, statusChange } from './conventions';
 import { builtInType } from './model';
 
 /**
@@ -35,6 +27,10 @@ const changed = statusChange(CREDIT_TRANSFER_STATUS_CODES, {
     'ISO 20022 transaction status the bank reported (ExternalPaymentTransactionStatus1Code); absent when returned.',
   reasonCode:
     'ISO 20022 reason the bank gave (ExternalStatusReason1Code when rejected, ExternalReturnReason1Code when returned), e.g. `AC04` closed account, `AC01` incorrect account number, `AM04` insufficient funds, `MS03` no reason given.',
+  reasonRequired: {
+    statuses: ['rejected', 'returned'],
+    description: 'A rejected or returned transfer says why in reason_code.',
+  },
 });
 
 const schema = payloadSchema(
@@ -46,7 +42,6 @@ const schema = payloadSchema(
       'The end-to-end id of the transfer, carried unchanged to the recipient (`NOTPROVIDED` when none was given).',
     ),
     ...changed.fields,
-    reason_text: FIELDS.reasonText,
     amount: field(FIELDS.amount, 'Amount of the transfer (when returned: the amount returned).'),
     currency: FIELDS.currency,
     creditor: party('The recipient.', ['name', 'iban']),
@@ -58,12 +53,7 @@ const schema = payloadSchema(
     settlement_date: field(FIELDS.date, 'The date it settled, when settled or returned.'),
   },
   ['transfer_id', 'end_to_end_id', 'status', 'amount', 'currency', 'creditor'],
-  [
-    ...changed.conditions,
-    whenStatus(['rejected', 'returned'], 'A rejected or returned transfer says why in reason_code.', {
-      required: ['reason_code'],
-    }),
-  ],
+  changed.conditions,
 );
 
 const ids = { transfer_id: 'tr_01J9ZK3Q', end_to_end_id: 'INV-2026-0042' };

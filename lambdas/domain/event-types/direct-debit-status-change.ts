@@ -38,6 +38,10 @@ const changed = statusChange(DIRECT_DEBIT_STATUS_CODES, {
     'ISO 20022 transaction status the bank reported: `ACSC` or `ACCC` when collected, `RJCT` when rejected; absent when returned or refunded.',
   reasonCode:
     'ISO 20022 reason the bank gave, e.g. `AM04` insufficient funds, `AC04` closed account, `MS02` refused by the debtor, `MD01` no valid mandate, `MD06` refund request.',
+  reasonRequired: {
+    statuses: ['rejected', 'returned', 'refunded'],
+    description: 'A debit that failed or was taken back says why in reason_code.',
+  },
 });
 
 const schema = payloadSchema(
@@ -57,7 +61,6 @@ const schema = payloadSchema(
       'Where the debit sits in its mandate (SequenceType3Code): `FRST` first, `RCUR` recurring, `FNAL` final, `OOFF` one-off.',
     ),
     ...changed.fields,
-    reason_text: FIELDS.reasonText,
     amount: field(
       FIELDS.amount,
       'Amount of the collection (when returned or refunded: the amount taken back).',
@@ -83,13 +86,6 @@ const schema = payloadSchema(
   ],
   [
     ...changed.conditions,
-    whenStatus(
-      ['rejected', 'returned', 'refunded'],
-      'A debit that failed or was taken back says why in reason_code.',
-      {
-        required: ['reason_code'],
-      },
-    ),
     whenStatus(
       ['refunded'],
       'A refund is MD06, an authorised collection claimed back within eight weeks, or MD01, a collection without a valid mandate claimed back within 13 months.',

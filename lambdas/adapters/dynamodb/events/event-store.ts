@@ -21,6 +21,7 @@ import {
   type EventQueries,
   type EventReadOptions,
   type EventUpkeep,
+  type LeaseClaim,
 } from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim, readClaims } from './claims';
@@ -126,13 +127,7 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
     return out.Item && out.Item.body !== undefined ? toEventRecord(out.Item) : undefined;
   }
 
-  async takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ) {
+  async takeLease(ref: EventRef, claim: LeaseClaim) {
     return conditionalUpdate(this.table, 'TakeLease', {
       TableName: this.table.tableName,
       Key: keys.eventAt(ref),
@@ -144,11 +139,11 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
         '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)',
       ].join(' AND '),
       ExpressionAttributeValues: {
-        ':until': untilEpochMs,
+        ':until': claim.untilEpochMs,
         ':pending': 'pending',
-        ':n': expectedRetries,
-        ':now': nowEpochMs,
-        ':due': dueByEpochMs,
+        ':n': claim.expectedRetries,
+        ':now': claim.nowEpochMs,
+        ':due': claim.dueByEpochMs,
       },
     });
   }
