@@ -11,18 +11,16 @@ import { ConflictError, UnprocessableError, ValidationError } from '#domain/erro
 import type { PublishInput } from '#domain/event-input';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
 import type { EventTypeDefinition, JsonSchemaObject } from '#domain/event-types/model';
-import { putAccount } from '#use-cases/accounts/accounts';
 import { CATALOG_HEAD_TTL_MS } from '#use-cases/event-types/catalog';
-import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
+import { type RecordEventDeps, recordEvent } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
-import { createOrganization } from '#use-cases/organizations/organizations';
 import { publishCatalog, storeType } from '../support/event-type-catalog';
-import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
 import { FakeClock } from '../support/fakes/clock';
-import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
-import { InMemoryEventStore } from '../support/fakes/event-store';
+import type { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+import type { InMemoryEventStore } from '../support/fakes/event-store';
 import type { InMemoryEventTypeStore } from '../support/fakes/event-type-store';
 import { CREDIT, DEBIT, TRANSFER, transferPayload } from '../support/payloads';
+import { publishWorld } from '../support/publish-world';
 
 const IBAN = 'DE89370400440532013000';
 const ID = '0193a7c4-1d2e-7f00-8a00-0000000000aa';
@@ -58,22 +56,11 @@ beforeEach(async () => {
   clock = new FakeClock('2026-11-21T12:00:00.000Z');
   const published = publishCatalog([], clock.now);
   store = published.store;
-  directory = new InMemoryDirectoryStore();
-  events = new InMemoryEventStore();
-  deps = {
-    events,
-    directory,
-    baseUrl: 'https://api.example.test/prod',
-    now: clock.date,
-    retentionDays: settingsRetention(directory),
+  ({ directory, events, deps } = await publishWorld({
     catalog: published.catalog,
-  };
-  const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
-  await putAccount(
-    directory,
-    { orgId: organization.id, iban: IBAN, webhookUrl: 'https://hooks.example.test/in' },
-    'public-https',
-  );
+    accounts: [{ iban: IBAN, hooked: true }],
+    clock,
+  }));
 });
 
 const publish = (fields: Partial<PublishInput> = {}): PublishInput => ({

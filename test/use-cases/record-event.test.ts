@@ -1,20 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
-import { putAccount } from '#use-cases/accounts/accounts';
-import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
-import { createOrganization } from '#use-cases/organizations/organizations';
+import { type RecordEventDeps, recordEvent } from '#use-cases/events/record-event';
 import { publishCatalog } from '../support/event-type-catalog';
-import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
-import { FakeClock } from '../support/fakes/clock';
-import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
-import { InMemoryEventStore } from '../support/fakes/event-store';
+import type { FakeClock } from '../support/fakes/clock';
+import type { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+import type { InMemoryEventStore } from '../support/fakes/event-store';
 import { TRANSFER, transferPayload } from '../support/payloads';
+import { PUBLISH_BASE_URL, publishWorld } from '../support/publish-world';
 
 const IBAN = 'DE89370400440532013000';
 const SILENT_IBAN = 'GB82WEST12345698765432';
 const ID = '0193a7c4-1d2e-7f00-8a00-0000000000aa';
-const BASE_URL = 'https://api.example.test/prod';
 const PAYLOAD = transferPayload();
 /** A type of its own name with the transfer's schema: an event that differs from another by its type only. */
 const TWIN = 'credit_transfer_status_change_twin';
@@ -27,25 +24,13 @@ let deps: RecordEventDeps;
 let orgId: string;
 
 beforeEach(async () => {
-  clock = new FakeClock('2026-11-21T12:00:00.000Z');
-  directory = new InMemoryDirectoryStore();
-  events = new InMemoryEventStore();
-  deps = {
-    events,
-    directory,
-    baseUrl: BASE_URL,
-    now: clock.date,
-    retentionDays: settingsRetention(directory),
+  ({ clock, directory, events, deps, orgId } = await publishWorld({
     catalog,
-  };
-  const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
-  orgId = organization.id;
-  await putAccount(
-    directory,
-    { orgId, iban: IBAN, webhookUrl: 'https://hooks.example.test/in' },
-    'public-https',
-  );
-  await putAccount(directory, { orgId, iban: SILENT_IBAN }, 'public-https');
+    accounts: [
+      { iban: IBAN, hooked: true },
+      { iban: SILENT_IBAN, hooked: false },
+    ],
+  }));
 });
 
 describe('recordEvent', () => {
@@ -76,7 +61,7 @@ describe('recordEvent', () => {
       sequence: 1,
       triggered_at: '2026-11-21 12:00:00',
       payload: PAYLOAD,
-      _links: { self: `${BASE_URL}/events/${ID}`, account: `${BASE_URL}/accounts/${IBAN}` },
+      _links: { self: `${PUBLISH_BASE_URL}/events/${ID}`, account: `${PUBLISH_BASE_URL}/accounts/${IBAN}` },
     });
     // Every attempt signs itself: nothing is signed, and no token is read, at publish.
     expect(result.event.signature).toBeUndefined();
