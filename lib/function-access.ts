@@ -174,8 +174,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   consumer: {
     table: {
       items: {
-        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets'],
-        UpdateItem: ['event', 'log', 'account'],
+        // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
+        // by the delivery at that endpoint.
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
+        UpdateItem: ['event', 'log', 'account', 'delivery'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
         // account's endpoints (one Query of the account's partition).
         Query: ['log', 'account'],
@@ -184,11 +186,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'consume-send',
   },
   reconciler: {
-    // A final failure of an ordered account's event moves its watermark and chains (reads its log).
+    // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
+    // routed endpoint's dead letter reads and settles its delivery.
     table: {
       items: {
-        GetItem: ['event', 'log', 'account'],
-        UpdateItem: ['event', 'log', 'account'],
+        GetItem: ['event', 'log', 'account', 'delivery'],
+        UpdateItem: ['event', 'log', 'account', 'delivery'],
         Query: ['log'],
       },
     },

@@ -6,8 +6,9 @@
  */
 import { type DeliveryTarget, decodeDeliveryMessage, deliveryKey } from '#domain/delivery-message';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
-import { type DeliveryDeps, deliverMessage } from './deliver-event';
+import { deliverMessage } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
+import type { DeliveryDeps } from './delivery-deps';
 import type { DeliveryOutcome } from './delivery-outcome';
 import { HeldInvocation, type HeldPullDeps, type UrlHold } from './held-invocation';
 import { comeBackSoon, type MessageFate, type PostponeDeps, postpone } from './postponement';

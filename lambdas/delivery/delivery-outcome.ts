@@ -44,6 +44,8 @@ export type DeliveryOutcome =
   /** An ordered account's event waits for an earlier one to settle: no attempt made, none recorded. */
   | { readonly kind: 'waiting'; readonly retryAfterSeconds: number; readonly reason: string }
   | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string }
+  /** A fanned-out event's own message: one message sent per routed endpoint, each delivering it there. */
+  | { readonly kind: 'routed'; readonly endpoints: number }
   /**
    * The event's account belongs to another organization now: nothing is sent, signed or recorded, and the
    * event settles `skipped`. Kept apart from `skipped` because it means data was about to cross organizations.

@@ -14,7 +14,7 @@
  */
 import { needsRouting, routeEvent } from '#domain/endpoints/endpoint';
 import type { Account, EventRecord } from '#domain/model';
-import type { DeliveryLedger } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import type { EndpointHealthStore } from './endpoint-health-port';
 
@@ -25,10 +25,15 @@ export interface RoutingDeps {
   readonly health: Pick<EndpointHealthStore, 'endpointId'>;
 }
 
-/** An event's routing: the endpoint ids it goes to, and whether its account's default endpoint is one. */
+/**
+ * An event's routing: the endpoint ids it goes to, whether its account's default endpoint is one, and
+ * whether it fans out (it goes to an extra endpoint: then every routed endpoint, the default one
+ * included, delivers it through a delivery of its own, see {@link fanOut}).
+ */
 export interface Routing {
   readonly routes: readonly string[];
   readonly toDefault: boolean;
+  readonly fansOut: boolean;
 }
 
 /**
@@ -42,18 +47,43 @@ export async function routingOf(
   account: Account,
 ): Promise<Routing | undefined> {
   const defaultId = account.endpointId;
-  if (event.routes !== undefined) return routing(event.routes, defaultId);
+  if (event.routes !== undefined) return routing(event, event.routes, defaultId);
   if (!needsRouting(account) || event.webhookRetries > 0) return undefined;
   const [first, ...extras] = await context.endpoints(account);
   if (!first) return undefined;
   const id = first.id ?? (await deps.health.endpointId(account.iban, account.orgId));
   const decided = routeEvent([{ ...first, id }, ...extras], { type: event.type, payload: payloadOf(event) });
   const recorded = (await deps.events.recordRoutes(event, decided)) ?? decided;
-  return routing(recorded, id);
+  return routing(event, recorded, id);
 }
 
-function routing(routes: readonly string[], defaultId: string | undefined): Routing {
-  return { routes, toDefault: defaultId !== undefined && routes.includes(defaultId) };
+/**
+ * Whether the event was fanned out: routed to an endpoint other than its account's default one. Its own
+ * item then holds the aggregate of its deliveries, not a delivery's state.
+ */
+export function isFannedOut(event: EventRecord, account: Account): boolean {
+  return routing(event, event.routes ?? [], account.endpointId).fansOut;
+}
+
+/**
+ * Sends one message per routed endpoint (one batch: at most the account's endpoints). Sent on every
+ * handling of the event's own message that finds it pending, so a crash between the routing's record and
+ * this send loses nothing; the deliveries' leases stop the duplicates.
+ */
+export async function fanOut(
+  deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'> },
+  event: EventRecord,
+  { routes }: Routing,
+): Promise<void> {
+  const { id, orgId, account, sequence } = event;
+  await deps.queue.enqueue(routes.map((endpointId) => ({ id, orgId, account, sequence, endpointId })));
+}
+
+function routing(event: EventRecord, routes: readonly string[], defaultId: string | undefined): Routing {
+  const toDefault = defaultId !== undefined && routes.includes(defaultId);
+  // An event outside a log (stored before logs) has no place for deliveries: its default endpoint alone.
+  const fansOut = event.sequence !== undefined && routes.some((route) => route !== defaultId);
+  return { routes, toDefault, fansOut };
 }
 
 /** The event's payload as JSON data: what a subscription's filter is matched against. */

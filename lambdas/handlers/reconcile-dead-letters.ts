@@ -1,6 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { createMetrics, logger } from '#adapters/observability';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
@@ -15,6 +16,7 @@ const documents = createDocumentClient();
 const deps: ReconcileBatchDeps = {
   ...redeliveryDeps(documents, env),
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
+  deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
   maxAttempts: MAX_ATTEMPTS,
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });

@@ -8,6 +8,7 @@ import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { eventItem } from '#adapters/dynamodb/events/event-items';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
@@ -137,6 +138,7 @@ function deliveryDeps(
 ): BatchDeps {
   return {
     events: new DynamoEventStore(client, tableName, listener),
+    deliveries: new DynamoEndpointDeliveries(client, tableName, listener),
     directory: new DynamoDirectoryStore(client, tableName, (op, units) =>
       listener(`${op} (directory)`, units),
     ),

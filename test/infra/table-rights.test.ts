@@ -78,15 +78,20 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'ORG#*',
       'ENDPOINT#*',
+      'DLV#*',
     ]);
-    // The consumer records attempts and its endpoints' health and slots (on the account item).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // The consumer records attempts and its endpoints' health and slots (on the account item), and a
+    // fanned-out event's deliveries (one item per routed endpoint).
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
-    // The reconciler settles an ordered account's final failure in order: its watermark, its log.
-    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
+    // routed endpoint's delivery.
+    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and

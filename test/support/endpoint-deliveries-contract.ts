@@ -11,6 +11,14 @@ import { expect, it } from 'vitest';
 import type { DeliveryRef, EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt } from '#domain/model';
 
+/** A claim of the attempt after `expectedRetries`, until `until`, made at `now`, due by `due`. */
+const claim = (expectedRetries: number, until: number, now: number, due: number) => ({
+  expectedRetries,
+  untilEpochMs: until,
+  nowEpochMs: now,
+  dueByEpochMs: due,
+});
+
 const attempt = (status: number): DeliveryAttempt => ({
   deliveredAt: '2026-11-27T10:00:00.000Z',
   responseStatus: status,
@@ -42,13 +50,13 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
 
   it('gives the lease to one holder, conditioned on the attempt count and the due time', async () => {
     const ref = fresh();
-    expect(await store().takeLease(ref, 1, NOW + 60_000, NOW, NOW)).toBe(false);
-    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(true);
-    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+    expect(await store().takeLease(ref, claim(1, NOW + 60_000, NOW, NOW))).toBe(false);
+    expect(await store().takeLease(ref, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
+    expect(await store().takeLease(ref, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
     await store().recordAttempt(ref, attempt(503), 'pending', NOW + 30_000);
     // Released by the attempt, but not due before its time.
-    expect(await store().takeLease(ref, 1, NOW + 90_000, NOW + 1_000, NOW + 1_000)).toBe(false);
-    expect(await store().takeLease(ref, 1, NOW + 90_000, NOW + 30_000, NOW + 30_000)).toBe(true);
+    expect(await store().takeLease(ref, claim(1, NOW + 90_000, NOW + 1_000, NOW + 1_000))).toBe(false);
+    expect(await store().takeLease(ref, claim(1, NOW + 90_000, NOW + 30_000, NOW + 30_000))).toBe(true);
   });
 
   it('never lets a failure override a success, and counts every attempt', async () => {
@@ -65,7 +73,7 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().settlePending(ref, 'skipped')).toBe(true);
     expect(await store().settlePending(ref, 'failed')).toBe(false);
     expect(await store().readDelivery(ref)).toMatchObject({ status: 'skipped', retries: 0 });
-    expect(await store().takeLease(ref, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+    expect(await store().takeLease(ref, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
   });
 
   it("keeps one event's deliveries at two endpoints apart", async () => {
@@ -73,7 +81,7 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     const store2 = { ...books, endpointId: 'ep_0000000000b2' };
     await store().recordAttempt(books, attempt(200), 'success');
     expect(await store().readDelivery(store2)).toMatchObject({ status: 'pending', retries: 0 });
-    expect(await store().takeLease(store2, 0, NOW + 60_000, NOW, NOW)).toBe(true);
+    expect(await store().takeLease(store2, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
   });
 
   it('writes nothing for a stale ref: another event at the same sequence', async () => {
@@ -81,7 +89,7 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     await store().recordAttempt(ref, attempt(500), 'pending', NOW);
     const stale = { ...ref, id: randomUUID() };
     expect(await store().readDelivery(stale)).toMatchObject({ status: 'pending', retries: 0 });
-    expect(await store().takeLease(stale, 0, NOW + 60_000, NOW, NOW)).toBe(false);
+    expect(await store().takeLease(stale, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
     expect(await store().settlePending(stale, 'skipped')).toBe(false);
     await expect(store().recordAttempt(stale, attempt(200), 'success')).rejects.toThrow();
     expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 1 });

@@ -84,8 +84,8 @@ describe('routing an event', () => {
     const context = w.context();
     const rejected = await routingOf(w.deps, context, rejectedEvent, w.account());
     const settled = await routingOf(w.deps, context, settledEvent, w.account());
-    expect(rejected).toEqual({ routes: [DEFAULT_ID, seen.id], toDefault: true });
-    expect(settled).toEqual({ routes: [seen.id], toDefault: false });
+    expect(rejected).toEqual({ routes: [DEFAULT_ID, seen.id], toDefault: true, fansOut: false });
+    expect(settled).toEqual({ routes: [seen.id], toDefault: false, fansOut: false });
     // One read of the extra endpoints for the batch.
     expect(w.endpoints.reads).toBe(1);
   });
@@ -112,7 +112,7 @@ describe('routing an event', () => {
     // Two consumers read the event unrouted; each its own account read (before and after the change).
     const first = await routingOf(w.deps, w.context(), event, before);
     const second = await routingOf(w.deps, w.context(), event, w.account());
-    expect(first).toEqual({ routes: [DEFAULT_ID], toDefault: true });
+    expect(first).toEqual({ routes: [DEFAULT_ID], toDefault: true, fansOut: false });
     expect(second).toEqual(first);
     expect(w.events.events.get('e1')?.routes).toEqual([DEFAULT_ID]);
   });

@@ -11,6 +11,7 @@ import {
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
+import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 
 /** The deliveries in memory; `items` and `writes` are open for arrangements and assertions. */
@@ -24,13 +25,8 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     return this.own(ref) ?? UNTOUCHED;
   }
 
-  async takeLease(
-    ref: DeliveryRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean> {
+  async takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean> {
+    const { expectedRetries, untilEpochMs, nowEpochMs, dueByEpochMs } = claim;
     this.writes.push('TakeLease');
     const held = this.held(ref);
     if (held === 'other') return false;

@@ -6,6 +6,7 @@
  * write a delivery is pending with no attempt: the fan-out creates nothing, the first lease, attempt or
  * settlement does.
  */
+import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 
 /** Where a delivery is: the event in its account's log, and the extra endpoint's id. */
@@ -39,16 +40,11 @@ export interface EndpointDeliveries {
   /** The delivery's state, read consistently ({@link UNTOUCHED} before its first write). */
   readDelivery(ref: DeliveryRef): Promise<EndpointDelivery>;
   /**
-   * Claims the next attempt: only if the delivery is pending, has exactly `expectedRetries` attempts, no
-   * lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`; false otherwise.
+   * Claims the next attempt until `claim.untilEpochMs`: only if the delivery is pending, has exactly
+   * `claim.expectedRetries` attempts, no lease live at `claim.nowEpochMs`, and its next attempt is due by
+   * `claim.dueByEpochMs`; false otherwise.
    */
-  takeLease(
-    ref: DeliveryRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean>;
+  takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean>;
   /**
    * Appends one attempt, counts it and sets the status, in one atomic write; a non-success status only
    * while the delivery is pending (a concurrent success wins), the attempt always recorded.

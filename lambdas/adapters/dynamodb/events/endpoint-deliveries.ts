@@ -16,6 +16,7 @@ import {
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
+import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
@@ -54,13 +55,8 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     return item && item.id === ref.id ? toDelivery(item) : UNTOUCHED;
   }
 
-  async takeLease(
-    ref: DeliveryRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean> {
+  async takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean> {
+    const { expectedRetries, untilEpochMs, nowEpochMs, dueByEpochMs } = claim;
     const free =
       'webhook_status = :pending AND webhook_retries = :expected' +
       ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +

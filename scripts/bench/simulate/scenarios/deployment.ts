@@ -4,14 +4,17 @@
  * in-memory stores (`lambdas/adapters/memory/`) behind metered ports. Each Lambda environment gets its own
  * SDK clients from {@link Deployment.ports}, as the handler modules build theirs at module scope.
  */
+
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { InMemoryDirectoryStore } from '#adapters/memory/directory-store';
+import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
 import { InMemoryEndpointHealthStore } from '#adapters/memory/endpoint-health-store';
 import { InMemoryEventStore } from '#adapters/memory/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from '#config/delivery';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
+import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import type { EventRecord } from '#domain/model';
 import type { DirectoryStore, EventLog } from '#domain/ports';
 import { DynamoClient, type DynamoClientOptions } from '../aws/dynamodb/client';
@@ -74,6 +77,8 @@ export interface EnvironmentPorts {
   readonly events: EventStoreRoles;
   readonly directory: DirectoryStore;
   readonly health: EndpointHealthStore;
+  /** Not metered: no scenario fans events out yet (each account has its default endpoint only). */
+  readonly deliveries: EndpointDeliveries;
   readonly queue: SqsDeliveryQueue;
 }
 
@@ -100,6 +105,7 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
   const events = new StreamedEventStore();
   const health = new InMemoryEndpointHealthStore();
   const directory = new InMemoryDirectoryStore(health);
+  const deliveries = new InMemoryEndpointDeliveries();
   const table = new DynamoTable(
     {
       name: 'herald-events',
@@ -154,6 +160,7 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
         events: meter<EventStoreRoles>(events, client, `${role}.events`, eventCharges),
         directory: meter<DirectoryStore>(directory, client, `${role}.directory`, directoryCharges),
         health: meter<EndpointHealthStore>(health, client, `${role}.health`, healthCharges),
+        deliveries,
         queue: new SqsDeliveryQueue(sqs, QUEUE_URL),
       };
     },
