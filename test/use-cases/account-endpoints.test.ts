@@ -98,7 +98,31 @@ describe("an account's endpoints", () => {
     expect(await listAccountEndpoints(w.deps, {}, IBAN)).toHaveLength(3);
   });
 
-  it('stores the subscription, description, order and security a new endpoint names', async () => {
+  it("refuses 'ordered' for an extra endpoint, naming delivery_order, and stores nothing", async () => {
+    const w = world();
+    const ordered = request({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' });
+    expect(await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, ordered))).toMatchObject([
+      { name: 'delivery_order', reason: expect.stringContaining('default endpoint') },
+    ]);
+    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(1);
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://ledger.example.com/h' }),
+    );
+    const update = updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      added.id ?? '',
+      request({ deliveryOrder: 'ordered' }),
+    );
+    expect(await invalidParams(update)).toMatchObject([{ name: 'delivery_order' }]);
+    expect((await getAccountEndpoint(w.deps, ORG, IBAN, added.id ?? '')).deliveryOrder).not.toBe('ordered');
+  });
+
+  it('stores the subscription, description and security a new endpoint names', async () => {
     const w = world();
     const added = await addAccountEndpoint(
       w.deps,
@@ -109,7 +133,7 @@ describe("an account's endpoints", () => {
         eventTypes: ['direct_debit_status_change'],
         filter: { status: ['failed'] },
         description: 'Accounting',
-        deliveryOrder: 'ordered',
+        deliveryOrder: 'concurrent',
         security: { payloadEncryptionKey: PEM },
       }),
     );
@@ -118,7 +142,6 @@ describe("an account's endpoints", () => {
       eventTypes: ['direct_debit_status_change'],
       filter: { status: ['failed'] },
       description: 'Accounting',
-      deliveryOrder: 'ordered',
     });
     expect(got.security?.payloadEncryption).toBeDefined();
     expect(w.secrets.items.get(`${IBAN}#${added.id}`)?.secrets.payloadEncryptionKey).toBeDefined();

@@ -73,7 +73,8 @@ export async function getAccountEndpoint(
 /**
  * Adds an extra endpoint to the account: its URL (required), subscription, order, security and whether
  * it starts enabled. Everything is checked and the client key sealed first; the endpoint, its count and
- * its material are then stored in one step. An ordered one starts its order at the log's latest event.
+ * its material are then stored in one step. It delivers `concurrent`: `ordered` applies to the default
+ * endpoint only, for now.
  *
  * @throws ValidationError naming the field; NotFoundError for another organization's account or none;
  *   ConflictError past `MAX_ENDPOINTS_PER_ACCOUNT`
@@ -89,14 +90,12 @@ export async function addAccountEndpoint(
   if (typeof request.url !== 'string') {
     throw new ValidationError('url', "is required: the URL the endpoint's webhooks go to");
   }
+  refuseOrdered(request);
   const url = await checkEndpointUrl(request.url, deps);
   const subscription = await checkSubscription(request, deps.eventTypes);
   const id = newEndpointId();
   const prepared = await prepare(deps, { iban, orgId, extra: id }, request);
   requireHttpsForClientCertificate(url, prepared, undefined);
-  const ordered = request.deliveryOrder === 'ordered';
-  // Read before the endpoint exists: the events after it are the ones gated.
-  const latest = ordered ? await deps.events.latestSequence(orgId, iban, { consistent: true }) : 0;
   const now = nowIso(new Date(deps.now()));
   const security = isEmptyChange(prepared) ? undefined : applyChange(prepared, undefined, undefined);
   const added = await deps.endpoints.addEndpoint({
@@ -112,9 +111,21 @@ export async function addAccountEndpoint(
     disabled: request.enabled === false ? { at: now, reason: disabledReason(caller) } : undefined,
     createdAt: now,
   });
-  if (!ordered) return added;
-  await deps.directory.startOrder(iban, orgId, latest, id);
-  return { ...added, settledThrough: Math.max(added.settledThrough ?? 0, latest) };
+  return added;
+}
+
+/**
+ * Refuses `ordered` for an extra endpoint: the order gate reads the account's log, whose statuses are
+ * the events' aggregates, not one endpoint's deliveries.
+ *
+ * @throws ValidationError naming `delivery_order`
+ */
+function refuseOrdered(request: EndpointRequest): void {
+  if (request.deliveryOrder !== 'ordered') return;
+  throw new ValidationError(
+    'delivery_order',
+    "must be 'concurrent' for an extra endpoint: 'ordered' applies to the account's default endpoint for now",
+  );
 }
 
 /**
@@ -156,11 +167,10 @@ export async function updateAccountEndpoint(
   const extras = await deps.endpoints.listEndpoints(iban, orgId, { consistent: true });
   const endpoint = extras.find((extra) => extra.id === id);
   if (!endpoint) throw noEndpoint(iban, id);
+  refuseOrdered(request);
   const prepared = await prepare(deps, addressOf(endpoint), request);
   requireHttpsForClientCertificate(targetUrl(request.url, url, endpoint.url), prepared, endpoint.security);
   const security = await saveEndpointSecurity(deps.endpointSecrets, endpoint, prepared);
-  const switching = request.deliveryOrder === 'ordered' && endpoint.deliveryOrder !== 'ordered';
-  const latest = switching ? await deps.events.latestSequence(orgId, iban, { consistent: true }) : 0;
   const updated = await deps.endpoints.updateEndpoint({
     iban,
     orgId,
@@ -171,13 +181,7 @@ export async function updateAccountEndpoint(
     updatedAt: nowIso(new Date(deps.now())),
   });
   if (!updated) throw noEndpoint(iban, id);
-  if (switching) await deps.directory.startOrder(iban, orgId, latest, id);
-  const result = {
-    ...updated,
-    security,
-    ...(switching ? { settledThrough: Math.max(updated.settledThrough ?? 0, latest) } : {}),
-  };
-  return enabled(deps, caller, result, request.enabled);
+  return enabled(deps, caller, { ...updated, security }, request.enabled);
 }
 
 /**
