@@ -42,6 +42,11 @@ export const ITEM_PREFIXES = {
    * event's sequence as sort key: its own status, attempts, lease and cycles.
    */
   delivery: 'DLV#',
+  /**
+   * An organization's operational log (`OPS#<orgId>`): one item per notice, the transition's epoch and
+   * the notice's deterministic id as sort key, written once (see `domain/notices/`).
+   */
+  operational: 'OPS#',
 } as const;
 
 /**

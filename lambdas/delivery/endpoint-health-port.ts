@@ -40,6 +40,11 @@ export interface EndpointHealth {
   readonly circuitOpenUntil?: number | undefined;
   /** Length of the current open period in seconds; a failed probe doubles it. */
   readonly circuitOpenSeconds?: number | undefined;
+  /**
+   * The last operational notice announced about it (`<level>@<epoch>`, see `operational-notice-rule.ts`);
+   * absent when none is outstanding.
+   */
+  readonly noticed?: string | undefined;
 }
 
 /** An endpoint nothing has been written about. */
@@ -100,7 +105,7 @@ export interface EndpointHealthStore {
   ): Promise<EndpointHealth | undefined>;
   /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
   openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
-  /** Disables the endpoint. */
+  /** Disables the endpoint, unless it is disabled already (the first disabling's time and reason stay). */
   disable(endpoint: EndpointAddress, at: string, reason: string): Promise<EndpointHealth | undefined>;
   /**
    * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when
@@ -114,7 +119,16 @@ export interface EndpointHealthStore {
   ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth | undefined }>;
   /** Frees a slot this consumer holds (when the attempt did not happen). */
   releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void>;
-  /** Makes the organization's endpoint healthy again; false when it is not the organization's. */
+  /**
+   * Moves the endpoint's notice mark from `from` (absent: none) to `to` (undefined: removed); nothing
+   * when the mark is not `from` any more (another consumer moved it) or the endpoint is not the
+   * organization's.
+   */
+  markNoticed(endpoint: EndpointAddress, from: string | undefined, to: string | undefined): Promise<void>;
+  /**
+   * Makes the organization's endpoint healthy again, its notice mark removed (an enabling is announced by
+   * its own path, not as a recovery); false when it is not the organization's.
+   */
   enable(endpoint: EndpointAddress, at: string): Promise<boolean>;
   /**
    * The account's endpoint id, given to it now if it has none (an account from before endpoint ids);

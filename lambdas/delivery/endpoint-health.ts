@@ -6,6 +6,7 @@
  */
 import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryAttempt } from '#domain/model';
+import type { OperationalLog } from '#domain/notices/ports';
 import type { DeliveryContext } from './delivery-context';
 import {
   type EndpointHealth,
@@ -22,6 +23,7 @@ import {
   type HealthPolicy,
   updateAfterAttempt,
 } from './endpoint-health-rule';
+import { announce } from './operational-notices';
 
 /** What the endpoint side needs. */
 export interface EndpointDeps {
@@ -32,6 +34,8 @@ export interface EndpointDeps {
   readonly now: () => number;
   /** [0, 1): spreads deferrals; `Math.random` unless a test fixes it. */
   readonly random?: () => number;
+  /** Where the endpoints' operational notices go (`operational-notices.ts`); none: not announced. */
+  readonly notices?: OperationalLog | undefined;
 }
 
 /** A gate that lets the attempt through: at once (`send`), or with one of its endpoint's slots. */
@@ -124,6 +128,8 @@ export interface EndpointReport {
 export interface EndpointNote {
   readonly endpoint?: EndpointReport;
   readonly endpointError?: unknown;
+  /** Why the endpoint's notices could not be stored now (the next consumer to see it stores them). */
+  readonly noticeError?: unknown;
 }
 
 /**
@@ -150,11 +156,21 @@ export async function reportAttempt(
     at: attempt.deliveredAt,
     retryAfterSeconds,
   };
+  let report: EndpointReport | undefined;
   try {
-    const health = await observeAttempt(deps, context, endpoint, signal, lease);
-    return health === undefined ? {} : { endpoint: health };
+    report = await observeAttempt(deps, context, endpoint, signal, lease);
   } catch (endpointError) {
     return { endpointError };
+  }
+  const note = report === undefined ? {} : { endpoint: report };
+  // Decided from the health just written, or (nothing written) the one the batch read with the account.
+  const health = report?.health ?? endpoint.health;
+  if (health === undefined) return note;
+  try {
+    await announce(deps, endpoint, health, attempt);
+    return note;
+  } catch (noticeError) {
+    return { ...note, noticeError };
   }
 }
 

@@ -131,11 +131,14 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
-        ConditionExpression: OWNED,
+        // Disabled once: a second disabling (two 410s at once) keeps the first's time and reason, which
+        // every observer then reads alike (the disabled notice's id is made of it).
+        ConditionExpression: NOT_DISABLED,
         ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
       },
       endpoint,
     );
+    if (!written.ok && written.health && lease) await this.releaseSlot(endpoint, lease);
     return written.health;
   }
 
@@ -165,10 +168,30 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     );
   }
 
+  async markNoticed(
+    endpoint: EndpointAddress,
+    from: string | undefined,
+    to: string | undefined,
+  ): Promise<void> {
+    // Moved only from what the caller read: a mark never goes back to a level another consumer passed.
+    const expected = from === undefined ? `attribute_not_exists(${H.noticed})` : `${H.noticed} = :from`;
+    await this.tryWrite(
+      {
+        UpdateExpression: to === undefined ? `REMOVE ${H.noticed}` : `SET ${H.noticed} = :to`,
+        ConditionExpression: `${OWNED} AND ${expected}`,
+        ExpressionAttributeValues: {
+          ...(from === undefined ? {} : { ':from': from }),
+          ...(to === undefined ? {} : { ':to': to }),
+        },
+      },
+      endpoint,
+    );
+  }
+
   async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
     const written = await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
+        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds, H.noticed].join(', ')}`,
         ConditionExpression: OWNED,
         ExpressionAttributeValues: { ':at': at, ':reason': 'enabled by an operator' },
       },

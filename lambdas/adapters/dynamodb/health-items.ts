@@ -23,6 +23,8 @@ export const HEALTH_ATTR = {
   latency: 'wh_latency',
   openUntil: 'wh_open_until',
   openSeconds: 'wh_open_seconds',
+  /** The last operational notice announced (see `operational-notice-rule.ts`). */
+  noticed: 'wh_noticed',
 } as const;
 
 /** Attribute of concurrency slot `slot` (its value: epoch ms when the lease runs out). */
@@ -47,5 +49,6 @@ export function toEndpointHealth(item: Record<string, unknown>): EndpointHealth 
     recentLatencyMs: number(HEALTH_ATTR.latency),
     circuitOpenUntil: number(HEALTH_ATTR.openUntil),
     circuitOpenSeconds: number(HEALTH_ATTR.openSeconds),
+    noticed: text(HEALTH_ATTR.noticed),
   };
 }

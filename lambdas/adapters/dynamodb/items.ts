@@ -53,6 +53,8 @@ export const keys = {
     pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
     sk: keys.sequence(ref.sequence),
   }),
+  /** The partition of an organization's operational log. */
+  operationalLog: (orgId: string): string => `${ITEM_PREFIXES.operational}${orgId}`,
   /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   /** The partition of an account's event log. */

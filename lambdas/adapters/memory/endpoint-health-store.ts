@@ -70,7 +70,13 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
             circuitOpenUntil: undefined,
             circuitOpenSeconds: undefined,
           }
-        : { ...base, state: 'healthy', recoveredAt: update.at, lastFailureAt: h.lastFailureAt },
+        : {
+            ...base,
+            state: 'healthy',
+            recoveredAt: update.at,
+            lastFailureAt: h.lastFailureAt,
+            noticed: h.noticed,
+          },
     );
   }
 
@@ -102,6 +108,8 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
+    // As the adapter: disabled once, the first disabling's time and reason kept.
+    if (this.get(iban).state === 'disabled') return this.get(iban);
     return this.set(iban, {
       ...this.get(iban),
       state: 'disabled',
@@ -128,6 +136,18 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     const iban = addressKey(endpoint);
     const slots = this.slotsOf(iban);
     if (this.owns(iban, endpoint.orgId) && slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
+  }
+
+  async markNoticed(
+    endpoint: EndpointAddress,
+    from: string | undefined,
+    to: string | undefined,
+  ): Promise<void> {
+    this.writes.push('mark-noticed');
+    const key = addressKey(endpoint);
+    const h = this.get(key);
+    if (!this.owns(key, endpoint.orgId) || h.noticed !== from) return;
+    this.set(key, { ...h, noticed: to });
   }
 
   async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {

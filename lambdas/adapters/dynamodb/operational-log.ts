@@ -1,0 +1,78 @@
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Notice } from '#domain/notices/notice';
+import type { OperationalLog } from '#domain/notices/ports';
+import type { CapacityListener } from './capacity';
+import { conditionally } from './conditional-write';
+import { keys } from './items';
+
+/** The attributes of a notice's item beside its keys. */
+const FIELDS = [
+  'id',
+  'kind',
+  'orgId',
+  'account',
+  'endpointId',
+  'epoch',
+  'percent',
+  'at',
+  'consecutiveFailures',
+  'disableAt',
+  'reason',
+  'lastAnswer',
+] as const;
+
+/**
+ * {@link OperationalLog} on the events table: `OPS#<orgId>` / `<epoch>#<id>`, one item per notice, put
+ * with `attribute_not_exists(pk)`: the key is the notice's deterministic id, so whoever observes a
+ * transition first stores it and every other observer's put is refused. Notices sort by their
+ * transition's epoch (a run's notices together, its recovery with them).
+ */
+export class DynamoOperationalLog implements OperationalLog {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly onCapacity?: CapacityListener,
+  ) {}
+
+  async record(notice: Notice): Promise<boolean> {
+    const item: Record<string, unknown> = {
+      pk: keys.operationalLog(notice.orgId),
+      sk: `${notice.epoch}#${notice.id}`,
+    };
+    for (const field of FIELDS) if (notice[field] !== undefined) item[field] = notice[field];
+    const stored = await conditionally(async () => {
+      const out = await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count(out.ConsumedCapacity?.CapacityUnits);
+    });
+    if (!stored) this.count(1);
+    return stored;
+  }
+
+  async latest(orgId: string, limit: number): Promise<readonly Notice[]> {
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId) },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map((item) => {
+      const notice: Record<string, unknown> = {};
+      for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
+      return notice as unknown as Notice;
+    });
+  }
+
+  private count(units: number | undefined): void {
+    if (this.onCapacity && units !== undefined) this.onCapacity('PutItem', units);
+  }
+}

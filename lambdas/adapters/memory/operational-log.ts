@@ -1,0 +1,28 @@
+import type { Notice } from '#domain/notices/notice';
+import type { OperationalLog } from '#domain/notices/ports';
+
+/**
+ * In-memory {@link OperationalLog} with the DynamoDB adapter's rule (a notice whose id is stored is
+ * refused) and order (by the transition's epoch, then id), for use-case tests and the simulation.
+ */
+export class InMemoryOperationalLog implements OperationalLog {
+  /** Every notice stored, in the order stored: open for assertions. */
+  readonly notices: Notice[] = [];
+  /** The id of every call to {@link record}, stored or refused, in order. */
+  readonly attempts: string[] = [];
+
+  async record(notice: Notice): Promise<boolean> {
+    this.attempts.push(notice.id);
+    if (this.notices.some((stored) => stored.id === notice.id)) return false;
+    this.notices.push(notice);
+    return true;
+  }
+
+  async latest(orgId: string, limit: number): Promise<readonly Notice[]> {
+    const sortKey = (n: Notice) => `${n.epoch}#${n.id}`;
+    return this.notices
+      .filter((n) => n.orgId === orgId)
+      .sort((a, b) => sortKey(b).localeCompare(sortKey(a)))
+      .slice(0, limit);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Operational notices applied (`operational-notice-rule.ts` decides them): after an attempt's health
+ * write, the notices the endpoint's health calls for are stored in its organization's operational log,
+ * each once (its id deterministic, its write conditional), then the endpoint's mark moves past them. A
+ * crash between the health write and the notices leaves the mark behind, so the next consumer that sees
+ * the endpoint stores them. An endpoint whose health calls for nothing costs nothing: the decision is made
+ * from the health the batch already holds.
+ */
+import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt } from '#domain/model';
+import { lastAnswerOf, type Notice, noticeId } from '#domain/notices/notice';
+import type { OperationalLog } from '#domain/notices/ports';
+import type { EndpointHealth, EndpointHealthStore } from './endpoint-health-port';
+import type { HealthPolicy } from './endpoint-health-rule';
+import { type DueNotice, dueNotices } from './operational-notice-rule';
+
+/** What announcing needs. */
+export interface NoticeDeps {
+  readonly health: EndpointHealthStore;
+  readonly healthPolicy: HealthPolicy;
+  /** The operational log; without one (a deployment or test that keeps none) nothing is announced. */
+  readonly notices?: OperationalLog | undefined;
+  readonly now: () => number;
+}
+
+/**
+ * Stores the notices `health` (the endpoint's, after `attempt`) calls for and moves the endpoint's mark
+ * past them; the notices this call stored (none when another observer had).
+ */
+export async function announce(
+  deps: NoticeDeps,
+  endpoint: Endpoint,
+  health: EndpointHealth,
+  attempt: DeliveryAttempt,
+): Promise<readonly Notice[]> {
+  if (deps.notices === undefined) return [];
+  const now = deps.now();
+  const decision = dueNotices(health, now, deps.healthPolicy);
+  if (decision === undefined) return [];
+  const address = addressOf(endpoint);
+  // An account from before endpoint ids gets one now (once, on this rare path).
+  const endpointId = endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId));
+  if (endpointId === undefined) return [];
+  const stored: Notice[] = [];
+  for (const due of decision.due) {
+    const notice = noticeOf(due, endpoint, endpointId, health, attempt, now, deps.healthPolicy);
+    if (await deps.notices.record(notice)) stored.push(notice);
+  }
+  await deps.health.markNoticed(address, health.noticed, decision.mark);
+  return stored;
+}
+
+function noticeOf(
+  due: DueNotice,
+  endpoint: Endpoint,
+  endpointId: string,
+  health: EndpointHealth,
+  attempt: DeliveryAttempt,
+  now: number,
+  policy: HealthPolicy,
+): Notice {
+  const failing = due.kind === 'endpoint_failing' || due.kind === 'endpoint_disabling_soon';
+  const key = { kind: due.kind, orgId: endpoint.orgId, endpointId, epoch: due.epoch, percent: due.percent };
+  return {
+    ...key,
+    id: noticeId(key),
+    account: endpoint.iban,
+    at: new Date(now).toISOString(),
+    consecutiveFailures: health.consecutiveFailures,
+    disableAt: failing
+      ? new Date(Date.parse(due.epoch) + policy.autoDisableAfterMs).toISOString()
+      : undefined,
+    reason: health.reason,
+    lastAnswer: lastAnswerOf(attempt.responseStatus, attempt.responseBody),
+  };
+}

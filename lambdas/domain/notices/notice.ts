@@ -1,0 +1,81 @@
+/**
+ * Operational notices: what Herald tells an organization (and the platform team) about its endpoints'
+ * health before a silent stop: an endpoint started failing, is approaching its disable point, was
+ * disabled, recovered. Each notice has a deterministic id, derived from what every observer of the same
+ * transition agrees on (organization, endpoint, kind, and the epoch of the failing run or of the
+ * disabling), so concurrent consumers, retries and restarts store one notice: the log writes a notice
+ * only if its id is new.
+ */
+import { createHash } from 'node:crypto';
+import { truncateUtf8 } from '#domain/truncate';
+
+/**
+ * The kinds of notice, named as the catalog names its types. `endpoint_disabling_soon` comes at 50 % and
+ * at 90 % of the failing window (`percent`).
+ */
+export type NoticeKind =
+  | 'endpoint_failing'
+  | 'endpoint_disabling_soon'
+  | 'endpoint_disabled'
+  | 'endpoint_recovered';
+
+/** Consecutive failures after which an endpoint is announced failing (as Svix, on the 4th). */
+export const FAILING_NOTICE_AFTER = 4;
+
+/** The shares of the failing window at which an endpoint is announced as approaching its disable point. */
+export const DISABLING_SOON_PERCENTS: readonly number[] = [50, 90];
+
+/** Largest excerpt of the last answer a notice carries, in UTF-8 bytes. */
+export const NOTICE_ANSWER_BYTES = 512;
+
+/** The receiver's last answer as a notice shows it: status (0: no answer) and a bounded excerpt. */
+export interface LastAnswer {
+  readonly status: number;
+  readonly bodyExcerpt: string;
+}
+
+/** One notice. Names the endpoint by account and id, never by URL (a URL may carry a secret). */
+export interface Notice {
+  /** `ntc_…`, deterministic (see {@link noticeId}). */
+  readonly id: string;
+  readonly kind: NoticeKind;
+  readonly orgId: string;
+  /** Normalised IBAN; masked wherever a notice leaves the API as the API masks IBANs. */
+  readonly account: string;
+  readonly endpointId: string;
+  /**
+   * ISO: what makes the transition one: the failing run's first failure, or (disabled) when it was
+   * disabled. Part of the id.
+   */
+  readonly epoch: string;
+  /** For `endpoint_disabling_soon`: the share of the failing window reached. */
+  readonly percent?: number | undefined;
+  /** ISO: when the notice was decided. */
+  readonly at: string;
+  readonly consecutiveFailures: number;
+  /** ISO: when the endpoint will be disabled if it keeps failing (failing and disabling-soon notices). */
+  readonly disableAt?: string | undefined;
+  /** Why (the health's reason: e.g. the 410 or the failing window for a disabling). */
+  readonly reason?: string | undefined;
+  readonly lastAnswer?: LastAnswer | undefined;
+}
+
+/** What identifies a transition: the same for every consumer that observes it. */
+export interface NoticeKey {
+  readonly kind: NoticeKind;
+  readonly orgId: string;
+  readonly endpointId: string;
+  readonly epoch: string;
+  readonly percent?: number | undefined;
+}
+
+/** The deterministic id of a transition's notice: `ntc_` and 24 hex digits of a SHA-256 of its key. */
+export function noticeId(key: NoticeKey): string {
+  const parts = [key.orgId, key.endpointId, key.kind, key.epoch, String(key.percent ?? '')];
+  return `ntc_${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}`;
+}
+
+/** The last answer of an attempt, its body cut to {@link NOTICE_ANSWER_BYTES}. */
+export function lastAnswerOf(status: number, body: string): LastAnswer {
+  return { status, bodyExcerpt: truncateUtf8(new TextEncoder().encode(body), NOTICE_ANSWER_BYTES) };
+}

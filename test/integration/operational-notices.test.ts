@@ -1,0 +1,117 @@
+/**
+ * Operational notices against DynamoDB Local: a notice is stored once whoever puts it, however many at
+ * once; the endpoint's notice mark moves only from what its writer read, survives a recovery's write and
+ * goes with an enabling; a second disabling keeps the first's time and reason, so every observer names
+ * the same disabled notice.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
+import { type Notice, noticeId } from '#domain/notices/notice';
+import { testIban } from '../support/delivery-queue-helpers';
+import { type IsolatedResources, isolatedResources } from '../support/resources';
+import { useFixture } from '../support/use-fixture';
+
+let log: DynamoOperationalLog;
+let health: DynamoEndpointHealthStore;
+let directory: DynamoDirectoryStore;
+
+useFixture(
+  async () => {
+    const resources: IsolatedResources = await isolatedResources({ label: 'operational-notices' });
+    const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    return {
+      log: new DynamoOperationalLog(documents, resources.tableName),
+      health: new DynamoEndpointHealthStore(documents, resources.tableName),
+      directory: new DynamoDirectoryStore(documents, resources.tableName),
+      stop: async () => {
+        documents.destroy();
+        await resources.destroy();
+      },
+    };
+  },
+  (fixture) => {
+    ({ log, health, directory } = fixture);
+  },
+);
+
+const ORG = 'org-1';
+const RUN = '2026-11-20T10:00:00.000Z';
+
+function notice(kind: Notice['kind'], orgId = ORG, endpointId = 'ep_0123456789abcdef'): Notice {
+  const key = { kind, orgId, endpointId, epoch: RUN };
+  return {
+    ...key,
+    id: noticeId(key),
+    account: 'DE89370400440532013000',
+    at: new Date().toISOString(),
+    consecutiveFailures: 4,
+    lastAnswer: { status: 503, bodyExcerpt: 'busy' },
+  };
+}
+
+async function account(): Promise<string> {
+  const iban = testIban();
+  await directory.putAccount({
+    iban,
+    orgId: ORG,
+    webhookUrl: 'https://h.example.com/',
+    updatedAt: new Date().toISOString(),
+  });
+  return iban;
+}
+
+describe('the operational log on DynamoDB', () => {
+  it('stores a notice once when many consumers put it at once', async () => {
+    const orgId = `org-${testIban()}`;
+    const puts = await Promise.all(
+      Array.from({ length: 8 }, () => log.record(notice('endpoint_failing', orgId))),
+    );
+    expect(puts.filter(Boolean)).toHaveLength(1);
+    expect(await log.record(notice('endpoint_recovered', orgId))).toBe(true);
+    const latest = await log.latest(orgId, 10);
+    expect(latest.map((n) => n.kind).sort()).toEqual(['endpoint_failing', 'endpoint_recovered']);
+    expect(latest[0]).toMatchObject({ orgId, lastAnswer: { status: 503, bodyExcerpt: 'busy' } });
+    expect(await log.latest(`${orgId}-other`, 10)).toEqual([]);
+  });
+});
+
+describe('the notice mark and the disabling on the endpoint’s item', () => {
+  it('moves the mark only from what the writer read, keeps it through a recovery, removes it on enabling', async () => {
+    const iban = await account();
+    const at = { iban, orgId: ORG };
+    await health.markNoticed(at, undefined, `failing@${RUN}`);
+    // A consumer that read no mark comes late: the mark stays where the first one put it.
+    await health.markNoticed(at, undefined, `failing@${RUN}x`);
+    await health.recordAttempt(at, { kind: 'success', at: RUN, latencyMs: 10, state: 'healthy' });
+    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`failing@${RUN}`);
+    await health.markNoticed(at, `failing@${RUN}`, `soon50@${RUN}`);
+    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`soon50@${RUN}`);
+    await health.enable(at, RUN);
+    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+    await health.markNoticed({ iban, orgId: 'org-2' }, undefined, `failing@${RUN}`);
+    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+  });
+
+  it('keeps the first disabling’s time and reason when two consumers disable at once, and frees the loser’s slot', async () => {
+    const iban = await account();
+    const at = { iban, orgId: ORG };
+    await health.recordAttempt(at, { kind: 'failure', at: RUN, latencyMs: 10, reason: 'failing' });
+    const now = Date.now();
+    expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
+    const first = await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    const second = await health.recordAttempt(
+      at,
+      { kind: 'disable', at: '2026-11-20T10:00:02.000Z', reason: 'another 410' },
+      { slot: 1, until: now + 60_000 },
+    );
+    expect(first).toMatchObject({ state: 'disabled', since: '2026-11-20T10:00:01.000Z' });
+    expect(second).toMatchObject({ since: '2026-11-20T10:00:01.000Z', reason: 'receiver answered 410 Gone' });
+    await health.enable(at, RUN);
+    expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
+  });
+});
