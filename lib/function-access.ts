@@ -32,6 +32,8 @@ export interface FunctionAccess {
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
+ * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
+ *   conditioned on no item there), which decides them from the endpoints' health it writes;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -177,7 +179,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
         GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        // An endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned
+        // on no item there.
+        UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
         // account's endpoints (one Query of the account's partition).
         Query: ['log', 'account'],

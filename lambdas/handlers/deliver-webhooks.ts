@@ -3,6 +3,7 @@ import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { CONSUMER_TIMEOUT_SECONDS, MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
@@ -28,6 +29,8 @@ const deps: BatchDeps = {
   // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+  // Written only when an endpoint's health calls for a notice (never on a healthy delivery).
+  notices: new DynamoOperationalLog(documents, env.TABLE_NAME),
   // The sealer opens the organizations' Ed25519 keys once per batch; an account's extra endpoints are read
   // once per batch for an account that counts some (its routing).
   ...sending,

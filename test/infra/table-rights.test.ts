@@ -81,8 +81,17 @@ describe('table rights', () => {
       'DLV#*',
     ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item), and a
-    // fanned-out event's deliveries (one item per routed endpoint).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // fanned-out event's deliveries (one item per routed endpoint), and creates operational notices.
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'DLV#*',
+      'OPS#*',
+    ]);
+    // Only the consumer writes operational notices, and never with PutItem or DeleteItem.
+    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer']);
+    expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
     // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.

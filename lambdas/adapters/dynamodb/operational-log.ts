@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Notice } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
@@ -22,7 +22,7 @@ const FIELDS = [
 ] as const;
 
 /**
- * {@link OperationalLog} on the events table: `OPS#<orgId>` / `<epoch>#<id>`, one item per notice, put
+ * {@link OperationalLog} on the events table: `OPS#<orgId>` / `<epoch>#<id>`, one item per notice, created
  * with `attribute_not_exists(pk)`: the key is the notice's deterministic id, so whoever observes a
  * transition first stores it and every other observer's put is refused. Notices sort by their
  * transition's epoch (a run's notices together, its recovery with them).
@@ -35,17 +35,17 @@ export class DynamoOperationalLog implements OperationalLog {
   ) {}
 
   async record(notice: Notice): Promise<boolean> {
-    const item: Record<string, unknown> = {
-      pk: keys.operationalLog(notice.orgId),
-      sk: `${notice.epoch}#${notice.id}`,
-    };
-    for (const field of FIELDS) if (notice[field] !== undefined) item[field] = notice[field];
+    const fields = FIELDS.filter((field) => notice[field] !== undefined);
     const stored = await conditionally(async () => {
+      // An UpdateItem that creates the item only where none is: the consumer needs no PutItem right.
       const out = await this.client.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.tableName,
-          Item: item,
+          Key: { pk: keys.operationalLog(notice.orgId), sk: `${notice.epoch}#${notice.id}` },
+          UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
           ConditionExpression: 'attribute_not_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, notice[field]])),
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -73,6 +73,6 @@ export class DynamoOperationalLog implements OperationalLog {
   }
 
   private count(units: number | undefined): void {
-    if (this.onCapacity && units !== undefined) this.onCapacity('PutItem', units);
+    if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
   }
 }
