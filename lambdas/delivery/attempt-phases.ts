@@ -14,6 +14,7 @@ import type { DeliveryDeps } from './delivery-deps';
 import { attemptOutcome, type DeliveryOutcome, type Thrown } from './delivery-outcome';
 import { type Admission, circuitGate, type OpenGate, release, takeSlot } from './endpoint-health';
 import type { HeldUrls } from './held-invocation';
+import { announce } from './operational-notices';
 import { isOrdered, type OrderDeps, passGate } from './order';
 import type { ErroredHandling } from './postponement-rule';
 import { record } from './record-attempt';
@@ -163,6 +164,9 @@ async function passGates(
   }
   // The endpoint is this batch's fresh read, so a `disabled` verdict needs no confirming read.
   const circuit = circuitGate(deps, endpoint);
+  // A disabling whose notice a crash left unstored is announced by the next message that finds it (a
+  // thrown write brings the message back, before anything is settled).
+  if (circuit.kind === 'disabled' && endpoint.health) await announce(deps, endpoint, endpoint.health);
   if (circuit.kind === 'defer' || circuit.kind === 'disabled') {
     return { settledThrough, outcome: await closed(deps, event, circuit) };
   }

@@ -24,14 +24,15 @@ export interface NoticeDeps {
 }
 
 /**
- * Stores the notices `health` (the endpoint's, after `attempt`) calls for and moves the endpoint's mark
- * past them; the notices this call stored (none when another observer had).
+ * Stores the notices `health` (the endpoint's, after `attempt`; none: seen at the gate, no attempt made)
+ * calls for and moves the endpoint's mark past them; the notices this call stored (none when another
+ * observer had).
  */
 export async function announce(
   deps: NoticeDeps,
   endpoint: Endpoint,
   health: EndpointHealth,
-  attempt: DeliveryAttempt,
+  attempt?: DeliveryAttempt,
 ): Promise<readonly Notice[]> {
   if (deps.notices === undefined) return [];
   const now = deps.now();
@@ -55,7 +56,7 @@ function noticeOf(
   endpoint: Endpoint,
   endpointId: string,
   health: EndpointHealth,
-  attempt: DeliveryAttempt,
+  attempt: DeliveryAttempt | undefined,
   now: number,
   policy: HealthPolicy,
 ): Notice {
@@ -71,6 +72,6 @@ function noticeOf(
       ? new Date(Date.parse(due.epoch) + policy.autoDisableAfterMs).toISOString()
       : undefined,
     reason: health.reason,
-    lastAnswer: lastAnswerOf(attempt.responseStatus, attempt.responseBody),
+    lastAnswer: attempt && lastAnswerOf(attempt.responseStatus, attempt.responseBody),
   };
 }

@@ -121,4 +121,23 @@ describe('operational notices', () => {
     // One store each, nothing more once both are announced.
     expect(w.notices.attempts).toHaveLength(2);
   });
+
+  it('stores a disabling’s notice a crash left unstored when the next message finds the endpoint disabled', async () => {
+    const w = deliveryWorld();
+    const ids = seed(w, 3);
+    const record = w.notices.record.bind(w.notices);
+    let crash = true;
+    w.notices.record = async (notice) => {
+      if (crash) throw new Error('the consumer died here');
+      return record(notice);
+    };
+    w.sender.answer = () => answer(410);
+    expect(await deliverEvent(w.deps, { id: ids[0] as string })).toHaveProperty('noticeError');
+    crash = false;
+    expect((await deliverEvent(w.deps, { id: ids[1] as string })).kind).toBe('skipped');
+    expect(kinds(w)).toEqual(['endpoint_disabled']);
+    expect(w.notices.notices[0]?.lastAnswer).toBeUndefined();
+    await deliverEvent(w.deps, { id: ids[2] as string });
+    expect(w.notices.attempts).toHaveLength(1);
+  });
 });
