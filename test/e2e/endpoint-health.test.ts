@@ -5,6 +5,7 @@
  * holds at most its concurrency.
  */
 import { describe, expect, it } from 'vitest';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import type { AccountView } from '#http/accounts/account-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
@@ -39,6 +40,12 @@ async function accountHealth(tenant: SeededTenant, iban: string): Promise<Accoun
   const answer = await harness.api<AccountView>(tenant, 'GET', `/accounts/${iban}`);
   expect(answer.status).toBe(200);
   return answer.body.webhook_health;
+}
+
+/** The kinds of the organization's operational notices, in the order of their transitions. */
+async function noticeKinds(tenant: SeededTenant): Promise<string[]> {
+  const log = new DynamoOperationalLog(harness.documents, harness.runtime.tableName);
+  return (await log.latest(tenant.orgId, 20)).map((notice) => notice.kind).reverse();
 }
 
 async function publishMany(iban: string, count: number): Promise<string[]> {
@@ -108,6 +115,30 @@ describe('endpoint health', () => {
     expect(target.requests.slice(failures).length).toBe(ids.length);
   }, 90_000);
 
+  it('announces a run of failures once it is failing, then its recovery, once each', async () => {
+    // Four failures (the 4th announces the run failing), then the endpoint answers again.
+    const target = await receiver(failTimes(4, reply.status(503, 'maintenance')));
+    const tenant = await harness.createTenant();
+    const iban = await harness.createAccount(tenant, target.url);
+    const [id = ''] = await publishMany(iban, 1);
+    await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 60_000 });
+    await waitFor(async () => (await noticeKinds(tenant)).length === 2, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the recovery to be announced',
+    });
+    const later = await publishMany(iban, 2);
+    for (const other of later) await harness.waitForEvent(tenant, other, 'success', { timeoutMs: 20_000 });
+    expect(await noticeKinds(tenant)).toEqual(['endpoint_failing', 'endpoint_recovered']);
+    const log = new DynamoOperationalLog(harness.documents, harness.runtime.tableName);
+    const failing = (await log.latest(tenant.orgId, 20)).find((n) => n.kind === 'endpoint_failing');
+    expect(failing).toMatchObject({
+      account: iban,
+      consecutiveFailures: 4,
+      lastAnswer: { status: 503, bodyExcerpt: 'maintenance' },
+    });
+  }, 90_000);
+
   it('waits at least the Retry-After of a 429 before the next attempt', async () => {
     const target = await receiver(failTimes(1, reply.status(429, 'slow down', { 'Retry-After': '4' })));
     const tenant = await harness.createTenant();
@@ -142,6 +173,7 @@ describe('endpoint health', () => {
       expect(skipped.webhook_deliveries).toEqual([]);
     }
     expect(target.requests).toHaveLength(1);
+    expect(await noticeKinds(tenant)).toEqual(['endpoint_disabled']);
 
     const response = await fetch(`${harness.runtime.baseUrl}/accounts/${iban}/enable`, {
       method: 'POST',
