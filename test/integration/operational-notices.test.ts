@@ -74,7 +74,8 @@ describe('the operational log on DynamoDB', () => {
     expect(puts.filter(Boolean)).toHaveLength(1);
     expect(await log.record(notice('endpoint_recovered', orgId))).toBe(true);
     const latest = await log.latest(orgId, 10);
-    expect(latest.map((n) => n.kind).sort()).toEqual(['endpoint_failing', 'endpoint_recovered']);
+    // Newest first: a run's recovery after its failing.
+    expect(latest.map((n) => n.kind)).toEqual(['endpoint_recovered', 'endpoint_failing']);
     expect(latest[0]).toMatchObject({ orgId, lastAnswer: { status: 503, bodyExcerpt: 'busy' } });
     expect(await log.latest(`${orgId}-other`, 10)).toEqual([]);
   });

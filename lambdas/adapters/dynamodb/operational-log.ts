@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Notice } from '#domain/notices/notice';
+import { type Notice, noticeSortKey } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
@@ -22,10 +22,10 @@ const FIELDS = [
 ] as const;
 
 /**
- * {@link OperationalLog} on the events table: `OPS#<orgId>` / `<epoch>#<id>`, one item per notice, created
+ * {@link OperationalLog} on the events table: `OPS#<orgId>` / `noticeSortKey`, one item per notice, created
  * with `attribute_not_exists(pk)`: the key is the notice's deterministic id, so whoever observes a
  * transition first stores it and every other observer's put is refused. Notices sort by their
- * transition's epoch (a run's notices together, its recovery with them).
+ * transition's epoch, a run's in the order they happen (its recovery last).
  */
 export class DynamoOperationalLog implements OperationalLog {
   constructor(
@@ -41,7 +41,7 @@ export class DynamoOperationalLog implements OperationalLog {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: keys.operationalLog(notice.orgId), sk: `${notice.epoch}#${notice.id}` },
+          Key: { pk: keys.operationalLog(notice.orgId), sk: noticeSortKey(notice) },
           UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
           ConditionExpression: 'attribute_not_exists(pk)',
           ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),

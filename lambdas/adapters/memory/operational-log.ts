@@ -1,9 +1,9 @@
-import type { Notice } from '#domain/notices/notice';
+import { type Notice, noticeSortKey } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 
 /**
  * In-memory {@link OperationalLog} with the DynamoDB adapter's rule (a notice whose id is stored is
- * refused) and order (by the transition's epoch, then id), for use-case tests and the simulation.
+ * refused) and order (`noticeSortKey`), for use-case tests and the simulation.
  */
 export class InMemoryOperationalLog implements OperationalLog {
   /** Every notice stored, in the order stored: open for assertions. */
@@ -19,10 +19,9 @@ export class InMemoryOperationalLog implements OperationalLog {
   }
 
   async latest(orgId: string, limit: number): Promise<readonly Notice[]> {
-    const sortKey = (n: Notice) => `${n.epoch}#${n.id}`;
     return this.notices
       .filter((n) => n.orgId === orgId)
-      .sort((a, b) => sortKey(b).localeCompare(sortKey(a)))
+      .sort((a, b) => noticeSortKey(b).localeCompare(noticeSortKey(a)))
       .slice(0, limit);
   }
 }

@@ -79,3 +79,21 @@ export function noticeId(key: NoticeKey): string {
 export function lastAnswerOf(status: number, body: string): LastAnswer {
   return { status, bodyExcerpt: truncateUtf8(new TextEncoder().encode(body), NOTICE_ANSWER_BYTES) };
 }
+
+/** Where a notice sorts among its run's: failing, then the disabling point's shares, then its end. */
+const RANK: Readonly<Record<NoticeKind, number>> = {
+  endpoint_failing: 1,
+  endpoint_disabling_soon: 2,
+  endpoint_disabled: 3,
+  endpoint_recovered: 4,
+};
+
+/**
+ * A notice's place in its organization's log, deterministic like its id: its transition's epoch, then
+ * its rank within the run (a share as three digits), then its id. A run's notices sort in the order they
+ * happen, and the runs by when they began.
+ */
+export function noticeSortKey(notice: Pick<Notice, 'epoch' | 'kind' | 'percent' | 'id'>): string {
+  const share = String(notice.percent ?? 0).padStart(3, '0');
+  return `${notice.epoch}#${RANK[notice.kind]}${share}#${notice.id}`;
+}
