@@ -156,15 +156,14 @@ export async function reportAttempt(
     at: attempt.deliveredAt,
     retryAfterSeconds,
   };
-  let report: EndpointReport | undefined;
+  let observed: Observed;
   try {
-    report = await observeAttempt(deps, context, endpoint, signal, lease);
+    observed = await observeAttempt(deps, context, endpoint, signal, lease);
   } catch (endpointError) {
     return { endpointError };
   }
+  const { report, health } = observed;
   const note = report === undefined ? {} : { endpoint: report };
-  // Decided from the health just written, or (nothing written) the one the batch read with the account.
-  const health = report?.health ?? endpoint.health;
   if (health === undefined) return note;
   try {
     await announce(deps, endpoint, health, attempt);
@@ -174,18 +173,28 @@ export async function reportAttempt(
   }
 }
 
+/**
+ * What an attempt left of its endpoint: the report of what it wrote, and the health its notices are
+ * decided from (the one written, or, nothing written, the one the batch read with the account); neither
+ * when the endpoint stopped being the organization's meanwhile (nothing of it is ours to announce).
+ */
+interface Observed {
+  readonly report?: EndpointReport;
+  readonly health?: EndpointHealth | undefined;
+}
+
 async function observeAttempt(
   deps: EndpointDeps,
   context: DeliveryContext,
   endpoint: Endpoint,
   signal: AttemptSignal,
   lease: SlotLease | undefined,
-): Promise<EndpointReport | undefined> {
+): Promise<Observed> {
   const before = endpoint.health ?? HEALTHY;
   const update = updateAfterAttempt(before, signal, deps.healthPolicy);
   if (update.kind === 'none') {
     await release(deps, endpoint, lease);
-    return undefined;
+    return { health: endpoint.health };
   }
   const at = addressOf(endpoint);
   let after = await deps.health.recordAttempt(at, update, lease);
@@ -194,7 +203,7 @@ async function observeAttempt(
     if (step.kind === 'open') after = await deps.health.openCircuit(at, step);
     if (step.kind === 'disable') after = await deps.health.disable(at, signal.at, step.reason);
   }
-  if (after === undefined) return undefined;
+  if (after === undefined) return {};
   context.remember(endpoint, after);
   const change = changeOf(before, after, deps.now());
   // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
@@ -202,7 +211,7 @@ async function observeAttempt(
     change === undefined
       ? endpoint.id
       : (endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId)));
-  return { health: after, change, endpointId };
+  return { report: { health: after, change, endpointId }, health: after };
 }
 
 function changeOf(before: EndpointHealth, after: EndpointHealth, now: number): EndpointChange | undefined {

@@ -140,4 +140,26 @@ describe('operational notices', () => {
     await deliverEvent(w.deps, { id: ids[2] as string });
     expect(w.notices.attempts).toHaveLength(1);
   });
+
+  it('announces nothing about an endpoint that stopped being the organization’s during the attempt', async () => {
+    const w = deliveryWorld({ failureThreshold: 10 });
+    const [id = ''] = seed(w, 1);
+    w.directory.addAccount({
+      iban: w.iban,
+      webhookUrl: 'https://hooks.example.com/herald',
+      endpointId: 'ep_0123456789abcdef',
+    });
+    // A run past the threshold whose notice a crash left unstored, as the batch reads it.
+    w.health.health.set(w.iban, {
+      state: 'degraded',
+      consecutiveFailures: FAILING_NOTICE_AFTER,
+      failingSince: '2026-11-20T10:00:00.000Z',
+    });
+    w.sender.answer = () => {
+      w.health.owners.delete(w.iban);
+      return answer(500);
+    };
+    await deliverEvent(w.deps, { id });
+    expect(w.notices.attempts).toEqual([]);
+  });
 });
