@@ -33,7 +33,8 @@ export interface FunctionAccess {
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
  * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
- *   conditioned on no item there), which decides them from the endpoints' health it writes;
+ *   conditioned on no item there), which decides them from the endpoints' health it writes; read (Query of
+ *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`);
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -101,7 +102,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   // An account's endpoints: one Query of its partition (the account item and its extra endpoints).
   getAccount: { table: { items: { GetItem: ['account'], Query: ['account'] } } },
   getDeliveryStats: {
-    table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
+    // Also the organization's operational notices (`GET /operational-events`: one Query of its OPS# partition).
+    table: {
+      items: { GetItem: ['account'], BatchGetItem: ['event', 'log'], Query: ['operational'] },
+      indexes: ['by-org'],
+    },
   },
   enableEndpoint: {
     table: {

@@ -5,8 +5,8 @@
  * holds at most its concurrency.
  */
 import { describe, expect, it } from 'vitest';
-import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import type { AccountView } from '#http/accounts/account-view';
+import type { OperationalEventView } from '#http/organizations/operational-event-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
@@ -42,10 +42,16 @@ async function accountHealth(tenant: SeededTenant, iban: string): Promise<Accoun
   return answer.body.webhook_health;
 }
 
+/** The organization's operational notices, as `GET /operational-events` lists them (newest first). */
+async function notices(tenant: SeededTenant): Promise<OperationalEventView[]> {
+  const answer = await harness.api<OperationalEventView[]>(tenant, 'GET', '/operational-events?per_page=20');
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
 /** The kinds of the organization's operational notices, in the order of their transitions. */
 async function noticeKinds(tenant: SeededTenant): Promise<string[]> {
-  const log = new DynamoOperationalLog(harness.documents, harness.runtime.tableName);
-  return (await log.latest(tenant.orgId, 20)).map((notice) => notice.kind).reverse();
+  return (await notices(tenant)).map((notice) => notice.type).reverse();
 }
 
 async function publishMany(iban: string, count: number): Promise<string[]> {
@@ -116,12 +122,14 @@ describe('endpoint health', () => {
   }, 90_000);
 
   it('announces a run of failures once it is failing, then its recovery, once each', async () => {
-    // Four failures (the 4th announces the run failing), then the endpoint answers again.
+    // Four failures (the 4th announces the run failing), then the endpoint answers again. Four events at
+    // once fail within a few seconds, well inside this file's short auto-disable period.
     const target = await receiver(failTimes(4, reply.status(503, 'maintenance')));
     const tenant = await harness.createTenant();
     const iban = await harness.createAccount(tenant, target.url);
-    const [id = ''] = await publishMany(iban, 1);
-    await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 60_000 });
+    for (const id of await publishMany(iban, 4)) {
+      await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 60_000 });
+    }
     await waitFor(async () => (await noticeKinds(tenant)).includes('endpoint_recovered'), {
       timeoutMs: 10_000,
       intervalMs: 100,
@@ -138,13 +146,13 @@ describe('endpoint health', () => {
     ]);
     expect(kinds.slice(1, -1).every((kind) => kind === 'endpoint_disabling_soon')).toBe(true);
     expect(new Set(kinds).size).toBe(kinds.length);
-    const log = new DynamoOperationalLog(harness.documents, harness.runtime.tableName);
-    const failing = (await log.latest(tenant.orgId, 20)).find((n) => n.kind === 'endpoint_failing');
+    const failing = (await notices(tenant)).find((n) => n.type === 'endpoint_failing');
     expect(failing).toMatchObject({
       account: iban,
-      consecutiveFailures: 4,
-      lastAnswer: { status: 503, bodyExcerpt: 'maintenance' },
+      consecutive_failures: 4,
+      last_answer: { status: 503, body_excerpt: 'maintenance' },
     });
+    expect(failing?.endpoint_id).toMatch(/^ep_/);
   }, 90_000);
 
   it('waits at least the Retry-After of a 429 before the next attempt', async () => {

@@ -224,7 +224,7 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
 
-  it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
+  it('query the table itself only within account logs, account partitions and operational logs, and only the functions that read them', () => {
     const tableQueries = (key: FunctionKey) =>
       byDefault
         .statements(key)
@@ -236,11 +236,13 @@ describe('table rights', () => {
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
     // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
     // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing.
+    // test event to an extra endpoint and the consumer's routing; an organization's operational notices
+    // (`GET /operational-events`, served beside the delivery summary).
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*']],
       ['redeliverEvent', ['LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
+      ['getDeliveryStats', ['OPS#*']],
       ['sendTestEvent', ['ACCOUNT#*']],
       ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
       ['publishEvent', ['LOG#*']],

@@ -73,11 +73,18 @@ describe('the operational log on DynamoDB', () => {
     );
     expect(puts.filter(Boolean)).toHaveLength(1);
     expect(await log.record(notice('endpoint_recovered', orgId))).toBe(true);
-    const latest = await log.latest(orgId, 10);
-    // Newest first: a run's recovery after its failing.
-    expect(latest.map((n) => n.kind)).toEqual(['endpoint_recovered', 'endpoint_failing']);
-    expect(latest[0]).toMatchObject({ orgId, lastAnswer: { status: 503, bodyExcerpt: 'busy' } });
-    expect(await log.latest(`${orgId}-other`, 10)).toEqual([]);
+    expect(await log.record(notice('endpoint_disabling_soon', orgId))).toBe(true);
+    // Newest first, a run's notices in the order they happen: paged by offset.
+    const first = await log.page(orgId, 0, 2);
+    expect(first.notices.map((n) => n.kind)).toEqual(['endpoint_recovered', 'endpoint_disabling_soon']);
+    expect(first.hasMore).toBe(true);
+    expect(first.notices[0]).toMatchObject({ orgId, lastAnswer: { status: 503, bodyExcerpt: 'busy' } });
+    const second = await log.page(orgId, 2, 2);
+    expect(second).toEqual({
+      notices: [expect.objectContaining({ kind: 'endpoint_failing' })],
+      hasMore: false,
+    });
+    expect(await log.page(`${orgId}-other`, 0, 10)).toEqual({ notices: [], hasMore: false });
   });
 });
 

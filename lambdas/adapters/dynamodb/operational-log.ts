@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Notice, noticeSortKey } from '#domain/notices/notice';
-import type { OperationalLog } from '#domain/notices/ports';
+import type { NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
 import { keys } from './items';
@@ -55,21 +55,31 @@ export class DynamoOperationalLog implements OperationalLog {
     return stored;
   }
 
-  async latest(orgId: string, limit: number): Promise<readonly Notice[]> {
-    const out = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId) },
-        ScanIndexForward: false,
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map((item) => {
+  async page(orgId: string, offset: number, limit: number): Promise<NoticePage> {
+    // Notices are small (well under 1 KB), so a bounded offset's items come in one or a few pages.
+    const wanted = offset + limit + 1;
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId) },
+          ScanIndexForward: false,
+          Limit: wanted - items.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && items.length < wanted);
+    const notices = items.slice(offset, offset + limit).map((item) => {
       const notice: Record<string, unknown> = {};
       for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
       return notice as unknown as Notice;
     });
+    return { notices, hasMore: items.length > offset + limit };
   }
 
   private count(units: number | undefined): void {

@@ -1,5 +1,5 @@
 import { type Notice, noticeSortKey } from '#domain/notices/notice';
-import type { OperationalLog } from '#domain/notices/ports';
+import type { NoticePage, OperationalLog } from '#domain/notices/ports';
 
 /**
  * In-memory {@link OperationalLog} with the DynamoDB adapter's rule (a notice whose id is stored is
@@ -18,10 +18,10 @@ export class InMemoryOperationalLog implements OperationalLog {
     return true;
   }
 
-  async latest(orgId: string, limit: number): Promise<readonly Notice[]> {
-    return this.notices
+  async page(orgId: string, offset: number, limit: number): Promise<NoticePage> {
+    const all = this.notices
       .filter((n) => n.orgId === orgId)
-      .sort((a, b) => noticeSortKey(b).localeCompare(noticeSortKey(a)))
-      .slice(0, limit);
+      .sort((a, b) => noticeSortKey(b).localeCompare(noticeSortKey(a)));
+    return { notices: all.slice(offset, offset + limit), hasMore: all.length > offset + limit };
   }
 }

@@ -10,6 +10,15 @@ export interface OperationalLog {
    * stored it, false when another consumer, a retry or an earlier run had.
    */
   record(notice: Notice): Promise<boolean>;
-  /** The organization's newest notices, newest first, at most `limit`. */
-  latest(orgId: string, limit: number): Promise<readonly Notice[]>;
+  /**
+   * The organization's notices, newest transition first, from the `offset`-th on, at most `limit`; `hasMore`
+   * when more follow. Reads `offset + limit + 1` notices at most.
+   */
+  page(orgId: string, offset: number, limit: number): Promise<NoticePage>;
+}
+
+/** One page of an organization's notices. */
+export interface NoticePage {
+  readonly notices: readonly Notice[];
+  readonly hasMore: boolean;
 }

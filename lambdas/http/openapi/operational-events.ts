@@ -1,0 +1,69 @@
+/**
+ * The organization's operational notices in the OpenAPI document: the notice's schema and
+ * `GET /operational-events`.
+ */
+import { MAX_LIST_DEPTH } from '#config/limits';
+import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
+import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
+import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
+import { pageOf, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc } from './operation';
+
+/** What a notice says: its kind. */
+export const NOTICE_TYPES = [
+  'endpoint_failing',
+  'endpoint_disabling_soon',
+  'endpoint_disabled',
+  'endpoint_recovered',
+] as const;
+
+/** One operational notice. */
+export const OPERATIONAL_EVENT = closed({
+  id: text('`ntc_…`: the same for every observer of the transition, so a notice is never told twice.', {
+    pattern: '^ntc_[0-9a-f]{24}$',
+  }),
+  type: oneOfValues(
+    NOTICE_TYPES,
+    `\`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
+      `\`endpoint_disabling_soon\`: past ${DISABLING_SOON_PERCENTS.join(' % and ')} % of the auto-disable ` +
+      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing.',
+  ),
+  account: IBAN,
+  endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: '^ep_[0-9a-f]{16}$' }),
+  since: timestamp("The transition's start: the run's first failure, or the disabling"),
+  at: timestamp('When Herald decided the notice'),
+  percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
+  consecutive_failures: int('Failed attempts in a row when it was decided.', 0),
+  disable_at: nullable(timestamp('When the endpoint is disabled if it keeps failing')),
+  reason: nullable(text("The endpoint's health reason (why it was disabled: a 410 or the period).")),
+  last_answer: nullable(
+    closed({
+      status: int('HTTP status; 0: no answer.', 0),
+      body_excerpt: text(`At most ${NOTICE_ANSWER_BYTES} bytes of the answer's body.`),
+    }),
+  ),
+});
+
+/** The notice's schema, merged into `components.schemas`. */
+export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT };
+
+/** `GET /operational-events`. */
+export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
+  operation('GET', '/operational-events', {
+    operationId: 'listOperationalEvents',
+    summary: "The organization's operational notices about its endpoints, newest first",
+    description:
+      'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
+      'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
+      `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
+    tags: ['accounts'],
+    parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
+    responses: {
+      '200': pageOf('notices', ref('OperationalEvent', OPERATIONAL_EVENT)),
+      '400': responseRef(
+        'BadRequest',
+        'A query parameter is unknown, repeated or invalid, or the page is too deep.',
+      ),
+    },
+  }),
+];

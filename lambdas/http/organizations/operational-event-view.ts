@@ -1,0 +1,49 @@
+/**
+ * The JSON view of an operational notice (`GET /operational-events`) and the listing's `Link` header.
+ */
+import { MAX_LIST_DEPTH } from '#config/limits';
+import type { Notice } from '#domain/notices/notice';
+import type { NoticePage } from '#domain/notices/ports';
+import { renderTimestamp } from '#domain/time';
+import { joinUrl } from '#domain/urls';
+import type { OPERATIONAL_EVENT } from '#http/openapi/operational-events';
+import { linkHeaderValue, type PageNumbers } from '#http/paging';
+import type { Static } from '#http/schema';
+
+/** One notice (the `OperationalEvent` schema). */
+export type OperationalEventView = Static<typeof OPERATIONAL_EVENT>;
+
+/** A notice as the API shows it: the organization's own account in full, as `GET /accounts` does. */
+export function toOperationalEventView(notice: Notice): OperationalEventView {
+  return {
+    id: notice.id,
+    type: notice.kind,
+    account: notice.account,
+    endpoint_id: notice.endpointId,
+    since: renderTimestamp(notice.epoch),
+    at: renderTimestamp(notice.at),
+    percent: notice.percent ?? null,
+    consecutive_failures: notice.consecutiveFailures,
+    disable_at: notice.disableAt === undefined ? null : renderTimestamp(notice.disableAt),
+    reason: notice.reason ?? null,
+    last_answer:
+      notice.lastAnswer === undefined
+        ? null
+        : { status: notice.lastAnswer.status, body_excerpt: notice.lastAnswer.bodyExcerpt },
+  };
+}
+
+/**
+ * The listing's `Link` header: `first`, `prev` after page 1, `next` while more follow within the depth
+ * bound (older notices stay in the log, beyond the listing).
+ */
+export function operationalEventsLink(baseUrl: string, query: PageNumbers, page: NoticePage): string {
+  const url = (at: number) =>
+    `${joinUrl(baseUrl, '/operational-events')}?${new URLSearchParams({ page: String(at), per_page: String(query.perPage) })}`;
+  return linkHeaderValue({
+    first: url(1),
+    prev: query.page > 1 ? url(query.page - 1) : undefined,
+    next:
+      page.hasMore && (query.page + 1) * query.perPage <= MAX_LIST_DEPTH ? url(query.page + 1) : undefined,
+  });
+}
