@@ -30,6 +30,8 @@ export interface EndpointDelivery {
   readonly leaseUntil?: number | undefined;
   /** Epoch ms before which the next attempt is not due. */
   readonly nextAttemptAt?: number | undefined;
+  /** The event's route cycle (`EventRecord.routeCycle`) the delivery is in. Absent: 0. */
+  readonly routeCycle?: number | undefined;
 }
 
 /** A delivery before its first write. */
@@ -57,4 +59,13 @@ export interface EndpointDeliveries {
   ): Promise<EndpointDelivery>;
   /** Settles a pending delivery (`skipped`, `failed`); false when it was not pending. */
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean>;
+  /**
+   * Moves a delivery in an earlier route cycle into `routeCycle` (its event's, after a redelivery or
+   * replay of the event): a settled one starts a new cycle (pending, its cycle base its attempts, no
+   * lease, due now), a pending one only takes the number (its cycle and lease go on). False when it is in
+   * that cycle or a later one already, or (`settled`) its status changed since it was read.
+   *
+   * @param settled - whether the delivery was settled when read
+   */
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean>;
 }
