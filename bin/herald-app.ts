@@ -10,9 +10,11 @@ import { SERVICE_NAME } from '#lib/telemetry';
 
 const app = new App();
 const { stackName, ...props } = stackPropsFromContext(app.node);
+// The CLI sets these from the current credentials; where it cannot, the stack stays environment-agnostic.
+const { CDK_DEFAULT_ACCOUNT: account, CDK_DEFAULT_REGION: region } = process.env;
 const stack = new HeraldStack(app, stackName, {
   ...props,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  env: { ...(account === undefined ? {} : { account }), ...(region === undefined ? {} : { region }) },
   description: 'Herald: event records and signed, retried webhooks',
 });
 // Not on the dashboard: AWS::CloudWatch::Dashboard takes no Tags in CloudFormation's schema (cfn-lint E3002).

@@ -1,10 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createPublishDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import type { PublishInput } from '#domain/event-input';
 import type { WebhookStatus } from '#domain/model';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import {
   type RecordEventDeps,
   type RecordedEvent,
@@ -19,10 +21,17 @@ export interface PublisherOptions {
   readonly tableName: string;
   /** The stack's `ApiUrl` output (or custom domain): `_links` in webhook bodies point there. */
   readonly baseUrl: string;
-  /** Largest accepted serialized payload; 64 KiB by default, at most 1 MiB (`MAX_PAYLOAD_BYTES_CEILING`). */
+  /** Largest accepted serialized payload; 64 KiB by default, at most 128 KiB (`MAX_PAYLOAD_BYTES_CEILING`: what an event's item holds beside all its attempts). */
   readonly maxPayloadBytes?: number;
   /** A document client of your own (region, credentials); one from the default chain otherwise. */
   readonly client?: DynamoDBDocumentClient;
+  /**
+   * Accept event types outside the catalog, their payloads only checked to be JSON objects and their events
+   * recorded without a `type_version`: for a transition while the gateway moves to the catalog's types (as
+   * the stack's `herald:acceptUnknownEventTypes` does for `POST /events`). Off by default: a type outside
+   * the catalog throws `UnprocessableError`.
+   */
+  readonly acceptUnknownEventTypes?: boolean;
 }
 
 /** What publishing returns. */
@@ -38,6 +47,11 @@ export interface PublishedEvent {
   readonly webhookStatus: WebhookStatus;
   /** ISO 8601 UTC. */
   readonly triggeredAt: string;
+  /**
+   * The version of its type the payload passed; null for a type outside the catalog accepted with
+   * `acceptUnknownEventTypes` (or an event stored before the catalog, re-published by its id).
+   */
+  readonly typeVersion: number | null;
   /**
    * The `X-Signature` of the event's most recent delivery attempt, `t=<timestamp>,sha256=<hex>…`; null
    * before the first, so always null for a newly created event. Its meaning changed when attempts
@@ -100,6 +114,14 @@ function publisherDeps(options: PublisherOptions): RecordEventDeps {
     maxPayloadBytes: options.maxPayloadBytes,
     // The stack's `eventRetentionDays`, from the table's settings item.
     retentionDays: settingsRetention(directory),
+    // The built-in types (compiled once per process) and the operators' types of this table, kept as
+    // the publish function keeps them.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, options.tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
+    acceptUnknownTypes: options.acceptUnknownEventTypes === true,
   };
 }
 
@@ -110,6 +132,7 @@ function published({ created, event }: RecordedEvent): PublishedEvent {
     created,
     webhookStatus: event.webhookStatus,
     triggeredAt: event.triggeredAt,
+    typeVersion: event.typeVersion ?? null,
     signature: event.signature ?? null,
   };
 }
@@ -120,8 +143,10 @@ function asError(error: unknown): Error {
 
 /**
  * Records an event and queues its webhook (through the table stream). Same id and content again →
- * the stored event; same id, other content → ConflictError; unknown account → NotFoundError; bad input
- * → ValidationError. Nothing is stored when it throws.
+ * the stored event; same id, other content → ConflictError; unknown account → NotFoundError; a type
+ * outside the catalog → UnprocessableError naming the known ones; bad input, or a payload its type's
+ * schema refuses → ValidationError (`params`: one per violation, `payload/<JSON pointer>`). Nothing is
+ * stored when it throws.
  */
 export function publishEvent(input: PublishInput, options: PublisherOptions): Promise<PublishedEvent> {
   return createPublisher(options)(input);

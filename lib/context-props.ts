@@ -14,7 +14,7 @@ export const CONTEXT_PREFIX = 'herald:';
 /**
  * Reads the stack props from CDK context. Values from `-c` arrive as strings, values from `cdk.json`
  * keep their JSON type; both are accepted. Keys (after `herald:`): `stackName`, `retrySchedule`
- * (comma-separated seconds), `webhookUrlPolicy`, `eventRetentionDays`, `encryption` (`aws-managed`,
+ * (comma-separated seconds), `webhookUrlPolicy`, `acceptUnknownEventTypes` (`true`/`false`), `eventRetentionDays`, `encryption` (`aws-managed`,
  * `customer-managed` or a KMS key ARN), `consumerMaxConcurrency`, `alarmEmail`, `logLevel`,
  * `logRetentionDays`, `apiRateLimit` + `apiBurstLimit`, `orgRateLimit`, `orgBurstLimit`, `orgQuotaPerDay`, `domainName` + `certificateArn` (+
  * `hostedZoneId` + `hostedZoneName`, `disableDefaultEndpoint` `true`/`false`), `tableCapacity` (JSON of `TableCapacity`), `tracing`,
@@ -50,6 +50,10 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
     if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
     throw new Error(`${CONTEXT_PREFIX}${name} must be one of ${allowed.join(', ')} (got ${value})`);
   };
+  const bool = (name: string): boolean | undefined => {
+    const value = oneOf(name, ['true', 'false'] as const);
+    return value === undefined ? undefined : value === 'true';
+  };
 
   const rateLimit = num('apiRateLimit');
   const burstLimit = num('apiBurstLimit');
@@ -80,6 +84,7 @@ export function stackPropsFromContext(node: Node): HeraldStackProps & { stackNam
       'allow-http',
       'allow-private-http',
     ]),
+    acceptUnknownEventTypes: bool('acceptUnknownEventTypes'),
     eventRetentionDays: num('eventRetentionDays'),
     encryption: encryption(str('encryption')),
     consumerMaxConcurrency: num('consumerMaxConcurrency'),

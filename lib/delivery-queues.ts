@@ -7,7 +7,7 @@ import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE, QUEUE_RETENTION_SECONDS } from '#con
 /** Properties of {@link DeliveryQueues}. */
 export interface DeliveryQueuesProps {
   /** Customer-managed key; without it SQS-managed SSE encrypts the queues. */
-  readonly encryptionKey?: kms.IKey;
+  readonly encryptionKey?: kms.IKey | undefined;
 }
 
 /**
@@ -29,9 +29,11 @@ export class DeliveryQueues extends Construct {
 
   constructor(scope: Construct, id: string, props: DeliveryQueuesProps) {
     super(scope, id);
+    const { encryptionKey } = props;
     const secured = {
-      encryption: props.encryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
-      encryptionMasterKey: props.encryptionKey,
+      ...(encryptionKey === undefined
+        ? { encryption: sqs.QueueEncryption.SQS_MANAGED }
+        : { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey }),
       enforceSSL: true,
     } satisfies sqs.QueueProps;
 

@@ -1,9 +1,8 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
@@ -19,6 +18,7 @@ import {
 } from '#config/routes';
 import { accessLogFormat, authorizerFailureFilter } from './access-log';
 import { addGatewayProblems, methodNotAllowed, type ProblemMock, routeNotFound } from './gateway-problems';
+import { heraldLogGroup, type LogSettings } from './log-group';
 import { StageFirewall, type WafSettings } from './stage-firewall';
 
 /** Stage-wide request rate limits (token bucket), applied to every method. */
@@ -36,7 +36,7 @@ export interface CustomDomain {
   /** ACM certificate covering `domainName`. */
   readonly certificateArn: string;
   /** Zone in which to create the alias A record. @default - no record; create it yourself */
-  readonly hostedZone?: { readonly hostedZoneId: string; readonly zoneName: string };
+  readonly hostedZone?: { readonly hostedZoneId: string; readonly zoneName: string } | undefined;
   /**
    * Refuse calls to the default `execute-api` host, so every caller goes through the domain and its
    * TLS policy. @default true
@@ -45,26 +45,23 @@ export interface CustomDomain {
 }
 
 /** Properties of {@link EventsApi}. */
-export interface EventsApiProps {
+export interface EventsApiProps extends LogSettings {
   /** Functions by key; the API uses the ones `API_ROUTES` names. */
   readonly functions: Readonly<Record<FunctionKey, lambda.IFunction>>;
   readonly stageName: string;
   readonly throttle: ApiThrottle;
   /** Each organization's own throttle and quota (usage plan keyed by the organization id). */
   readonly organizationUsage: OrganizationUsage;
-  readonly logRetention: logs.RetentionDays;
-  /** Encrypts the access logs (the customer-managed key, when there is one). */
-  readonly logKey?: kms.IKey;
   readonly tracing: boolean;
   /** API Gateway execution logs; needs the account's API Gateway CloudWatch role. */
-  readonly executionLogLevel?: 'ERROR' | 'INFO';
+  readonly executionLogLevel?: 'ERROR' | 'INFO' | undefined;
   /** Origins allowed by CORS preflights. */
-  readonly corsAllowOrigins?: readonly string[];
-  readonly customDomain?: CustomDomain;
+  readonly corsAllowOrigins?: readonly string[] | undefined;
+  readonly customDomain?: CustomDomain | undefined;
   /** An AWS WAF web ACL of your own to associate with the stage, instead of the one Herald creates. */
-  readonly webAclArn?: string;
+  readonly webAclArn?: string | undefined;
   /** The web ACL Herald creates when no `webAclArn` is given (see {@link WafSettings}). */
-  readonly waf?: WafSettings;
+  readonly waf?: WafSettings | undefined;
 }
 
 /** TLS 1.3 and 1.2 with forward secrecy only, on the API and on a custom domain alike. */
@@ -101,14 +98,11 @@ export class EventsApi extends Construct {
   /** `https://<custom domain>` when one is configured, else the stage URL. */
   readonly publicBaseUrl: string;
   /** The web ACL Herald created on the stage; undefined with `webAclArn` or `waf.enabled: false`. */
-  readonly webAcl?: wafv2.CfnWebACL;
+  readonly webAcl: wafv2.CfnWebACL | undefined;
 
   constructor(scope: Construct, id: string, props: EventsApiProps) {
     super(scope, id);
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
-      retention: props.logRetention,
-      encryptionKey: props.logKey,
-    });
+    this.accessLogs = heraldLogGroup(this, 'AccessLogs', props);
     this.api = new apigw.RestApi(this, 'Api', {
       // The ApiName dimension of API Gateway's metrics: unique per stack, so deployments stay apart.
       restApiName: Stack.of(this).stackName,
@@ -151,7 +145,8 @@ export class EventsApi extends Construct {
       description: 'Per-organization throttle and quota; key value = organization id',
       throttle: { rateLimit: usage.rateLimit, burstLimit: usage.burstLimit },
       quota: { limit: usage.quotaPerDay, period: apigw.Period.DAY },
-      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+      // The stage names its API: CDK takes the API's id from it.
+      apiStages: [{ stage: this.api.deploymentStage }],
     });
     this.addRoutes(props);
     this.publicBaseUrl = props.customDomain ? `https://${props.customDomain.domainName}` : this.api.url;

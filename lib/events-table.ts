@@ -43,9 +43,9 @@ export type TableCapacity =
 /** Properties of {@link EventsTable}. */
 export interface EventsTableProps {
   /** Customer-managed key; without it the AWS-managed key `aws/dynamodb` encrypts the table. */
-  readonly encryptionKey?: kms.IKey;
+  readonly encryptionKey?: kms.IKey | undefined;
   /** @default { mode: 'on-demand' } */
-  readonly capacity?: TableCapacity;
+  readonly capacity?: TableCapacity | undefined;
   /**
    * Whether DynamoDB deletes items whose `expires_at` has passed. Only the stack's event retention
    * turns it on, so switching retention off also stops deletions of items stamped before.
@@ -71,25 +71,17 @@ export class EventsTable extends Construct {
     super(scope, id);
     const capacity = props.capacity ?? { mode: 'on-demand' };
     const provisioned = capacity.mode === 'provisioned' ? capacity : undefined;
-    const onDemand = capacity.mode === 'on-demand' ? capacity : undefined;
-    // Provisioned tables start at the minimum; autoscaling takes over from there.
-    const throughput = {
-      readCapacity: provisioned?.read.min,
-      writeCapacity: provisioned?.write.min,
-      maxReadRequestUnits: onDemand?.maxReadRequestUnits,
-      maxWriteRequestUnits: onDemand?.maxWriteRequestUnits,
-    };
+    const throughput = throughputOf(capacity);
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: attribute(EVENTS_TABLE.partitionKey),
       sortKey: attribute(EVENTS_TABLE.sortKey),
       stream: dynamodb.StreamViewType[EVENTS_TABLE.streamViewType],
-      timeToLiveAttribute: props.expireItems ? EVENTS_TABLE.timeToLiveAttribute : undefined,
+      ...(props.expireItems ? { timeToLiveAttribute: EVENTS_TABLE.timeToLiveAttribute } : {}),
       billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
       ...throughput,
-      encryption: props.encryptionKey
-        ? dynamodb.TableEncryption.CUSTOMER_MANAGED
-        : dynamodb.TableEncryption.AWS_MANAGED,
-      encryptionKey: props.encryptionKey,
+      ...(props.encryptionKey === undefined
+        ? { encryption: dynamodb.TableEncryption.AWS_MANAGED }
+        : { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
@@ -118,4 +110,24 @@ export class EventsTable extends Construct {
       this.table.autoScaleGlobalSecondaryIndexWriteCapacity(index.name, write).scaleOnUtilization(target);
     }
   }
+}
+
+/**
+ * The throughput settings of the table and of each index: a provisioned table starts at the minimum (autoscaling
+ * takes over from there); an on-demand one gets only the caps it was given.
+ */
+function throughputOf(
+  capacity: TableCapacity,
+): Pick<
+  dynamodb.TableProps,
+  'readCapacity' | 'writeCapacity' | 'maxReadRequestUnits' | 'maxWriteRequestUnits'
+> {
+  if (capacity.mode === 'provisioned') {
+    return { readCapacity: capacity.read.min, writeCapacity: capacity.write.min };
+  }
+  const { maxReadRequestUnits, maxWriteRequestUnits } = capacity;
+  return {
+    ...(maxReadRequestUnits === undefined ? {} : { maxReadRequestUnits }),
+    ...(maxWriteRequestUnits === undefined ? {} : { maxWriteRequestUnits }),
+  };
 }

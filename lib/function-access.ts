@@ -41,8 +41,10 @@ export interface FunctionAccess {
  *   `reconciler`), each with an UpdateItem conditioned on no item being there;
  * - `EVENT#` items: created only by `publishEvent` (PutItem), updated by the delivery paths (redeliver,
  *   reset, enable with `recover_since`, consumer, reconciler, administer); `SETTINGS` is read by the publisher and `administer`;
- * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read by it, by the
- *   catalog's readers (`eventTypes`) and by `manageSettings` (the type names an endpoint may subscribe to);
+ * - `EVENT_TYPES` (the operators' event types): written only by `administer`, read (GetItem only) by it,
+ *   by the catalog's readers (`eventTypes`), by `publishEvent` (an operator's type is validated like a
+ *   built-in one), by `sendTestEvent` (an operator's type's example can be sent) and by `manageSettings`
+ *   (the type names an endpoint may subscribe to);
  * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
@@ -123,7 +125,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   publishEvent: {
     table: {
       items: {
-        GetItem: ['settings', 'account', 'event', 'log'],
+        // The catalog's operator types (`eventTypes`), read once per container and kept, to validate with.
+        GetItem: ['settings', 'account', 'event', 'log', 'eventTypes'],
         // A batch reads its ids' claims at once.
         BatchGetItem: ['event'],
         PutItem: ['event', 'log'],
@@ -153,11 +156,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   sendTestEvent: {
-    // Reads what an attempt reads (an account's extra endpoints: one Query of its partition); writes only
-    // the account's counter of test events.
+    // Reads what an attempt reads (an account's extra endpoints: one Query of its partition) and the
+    // catalog's operator types; writes only the account's counter.
     table: {
       items: {
-        GetItem: ['account', 'organization', 'endpointSecrets'],
+        GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
         UpdateItem: ['testEvents'],
         Query: ['account'],
       },

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   type LogLevel as EsbuildLogLevel,
@@ -9,10 +8,11 @@ import {
   OutputFormat,
   SourceMapMode,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ESBUILD_OPTIONS, ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET } from '#config/bundling';
 import type { FunctionSizing } from '#config/function-sizing';
+import { heraldLogGroup, type LogSettings } from './log-group';
 import type { FunctionNetwork } from './static-egress';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './telemetry';
 
@@ -23,13 +23,10 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Settings every Herald function shares. */
-export interface HeraldFunctionDefaults {
+export interface HeraldFunctionDefaults extends LogSettings {
   readonly logLevel: LogLevel;
-  readonly logRetention: logs.RetentionDays;
   /** Active X-Ray tracing. */
   readonly tracing: boolean;
-  /** Encrypts the log group; its policy must let CloudWatch Logs use it (see `HeraldStack`). */
-  readonly logKey?: kms.IKey;
 }
 
 /** Properties of a {@link HeraldFunction}. */
@@ -38,7 +35,7 @@ export interface HeraldFunctionProps extends HeraldFunctionDefaults {
   readonly entry: string;
   readonly sizing: FunctionSizing;
   /** A VPC to run in (the consumer behind static egress addresses). @default - none: Lambda's own network */
-  readonly network?: FunctionNetwork;
+  readonly network?: FunctionNetwork | undefined;
 }
 
 /**
@@ -53,11 +50,7 @@ export class HeraldFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: HeraldFunctionProps) {
     super(scope, id);
-    // An explicit group: a retention, and no logs:CreateLogGroup right for the function.
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      encryptionKey: props.logKey,
-    });
+    this.logGroup = heraldLogGroup(this, 'Logs', props);
     // An own role instead of AWSLambdaBasicExecutionRole, whose logs rights cover every log group.
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(role);

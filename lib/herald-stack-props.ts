@@ -40,9 +40,18 @@ export interface HeraldStackProps extends StackProps {
    * the consumer itself uses, and passed as env `RETRY_SCHEDULE`.
    * @default - unset: the handlers' `DEFAULT_RETRY_SCHEDULE_SECONDS` (10 s rising to 12 h, about 54 h)
    */
-  readonly retrySchedule?: readonly number[];
+  readonly retrySchedule?: readonly number[] | undefined;
   /** @default 'public-https' */
-  readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  readonly webhookUrlPolicy?: WebhookUrlPolicy | undefined;
+  /**
+   * A transition to the event type catalog: `POST /events` (and each batch entry) also accepts types the
+   * catalog does not hold, their payloads only checked to be JSON objects and their events recorded without
+   * a `type_version`, so a running gateway that publishes its own type names keeps working while it moves
+   * to the catalog's (env `ACCEPT_UNKNOWN_EVENT_TYPES` of the publish function; the library's
+   * `acceptUnknownEventTypes`). Types of the catalog are validated either way.
+   * @default false: a type outside the catalog answers 422
+   */
+  readonly acceptUnknownEventTypes?: boolean | undefined;
   /**
    * Days after which DynamoDB deletes an event with its attempts (they live in the event item): the
    * table's TTL on `expires_at` is switched on, the stack writes the value into the table's settings
@@ -51,15 +60,15 @@ export interface HeraldStackProps extends StackProps {
    * (the queue retention), so no event expires while a delivery for it may still be queued.
    * @default - unset: events are kept until deleted otherwise, and TTL is off
    */
-  readonly eventRetentionDays?: number;
+  readonly eventRetentionDays?: number | undefined;
   /** @default { kind: 'aws-managed' } */
-  readonly encryption?: HeraldEncryption;
+  readonly encryption?: HeraldEncryption | undefined;
   /**
    * Most concurrent consumer invocations (2–1000), each delivering up to 10 webhooks at once. Bounds
    * the load on receivers and keeps the consumer from taking the account's concurrency from the API.
    * @default 20
    */
-  readonly consumerMaxConcurrency?: number;
+  readonly consumerMaxConcurrency?: number | undefined;
   /**
    * Endpoint health and circuit breaking, passed to the consumer as env `ENDPOINT_HEALTH` and checked at
    * synth by the parser the consumer uses: `failureThreshold` (consecutive failures that open the
@@ -69,13 +78,13 @@ export interface HeraldStackProps extends StackProps {
    * failing continuously this long is disabled, 432000 = 5 days).
    * @default - unset: those defaults
    */
-  readonly endpointHealth?: HealthSettings;
+  readonly endpointHealth?: HealthSettings | undefined;
   /** Address subscribed to the alarm topic (confirmation needed). @default - no subscription */
-  readonly alarmEmail?: string;
+  readonly alarmEmail?: string | undefined;
   /** Application log level of every function. @default 'INFO' */
-  readonly logLevel?: LogLevel;
+  readonly logLevel?: LogLevel | undefined;
   /** Retention of function logs and API access logs. @default RetentionDays.THREE_MONTHS */
-  readonly logRetention?: logs.RetentionDays;
+  readonly logRetention?: logs.RetentionDays | undefined;
   /**
    * Stage-wide throttling: one bucket every caller shares, a tenth of the account's regional 10,000
    * requests per second. It bounds what the API may cost in all; fairness between organizations comes
@@ -84,7 +93,7 @@ export interface HeraldStackProps extends StackProps {
    * keys at once could fill it.
    * @default DEFAULT_API_THROTTLE: { rateLimit: 1000, burstLimit: 2000 }
    */
-  readonly apiThrottle?: ApiThrottle;
+  readonly apiThrottle?: ApiThrottle | undefined;
   /**
    * Each organization's own throttle and daily quota (an API Gateway usage plan keyed by the authorizer's
    * usage identifier, the organization id), inside the stage-wide `apiThrottle`. Answers 429
@@ -92,7 +101,9 @@ export interface HeraldStackProps extends StackProps {
    * (`herald org usage-key` registers one; see `docs/operating.md`).
    * @default ORGANIZATION_USAGE_DEFAULTS: 10 rps, burst 20, 100,000 requests a day
    */
-  readonly organizationUsage?: Partial<OrganizationUsage>;
+  readonly organizationUsage?:
+    | { readonly [K in keyof OrganizationUsage]?: OrganizationUsage[K] | undefined }
+    | undefined;
   /**
    * Who may call the IAM (SigV4) routes: `publishers` (`POST /events`, `/events/batch`) and `operators`
    * (`/admin/…`, the CLI), as IAM principal ARNs the API's resource policy admits; every other principal is
@@ -100,24 +111,24 @@ export interface HeraldStackProps extends StackProps {
    * `OperatorRoleArn`) that principals of the account may assume when their IAM policy lets them.
    * @default - the two roles
    */
-  readonly callers?: ApiCallers;
+  readonly callers?: ApiCallers | undefined;
   /** Custom domain; also sets env `PUBLIC_BASE_URL` of the API functions. @default - none */
-  readonly customDomain?: CustomDomain;
+  readonly customDomain?: CustomDomain | undefined;
   /** Throughput mode of the events table (see `TableCapacity` for the costs). @default { mode: 'on-demand' } */
-  readonly tableCapacity?: TableCapacity;
+  readonly tableCapacity?: TableCapacity | undefined;
   /** Active X-Ray tracing of the API stage and the functions. @default false */
-  readonly tracing?: boolean;
+  readonly tracing?: boolean | undefined;
   /** Name of the API stage, the first path segment of the default endpoint. @default 'v1' */
-  readonly stageName?: string;
+  readonly stageName?: string | undefined;
   /** Origins allowed by CORS. @default - no CORS */
-  readonly corsAllowOrigins?: readonly string[];
+  readonly corsAllowOrigins?: readonly string[] | undefined;
   /** API Gateway execution logs (needs the account's API Gateway CloudWatch role). @default - off */
-  readonly executionLogLevel?: 'ERROR' | 'INFO';
+  readonly executionLogLevel?: 'ERROR' | 'INFO' | undefined;
   /**
    * An AWS WAF web ACL (regional) of your own to associate with the API stage; Herald then creates none
    * (and `waf` must be unset). @default - Herald's own web ACL (see `waf`)
    */
-  readonly webAclArn?: string;
+  readonly webAclArn?: string | undefined;
   /**
    * The web ACL Herald creates on the API stage unless `webAclArn` is given: per-API-key and per-IP rate
    * limits in front of the stage throttle that every organization shares, and the Amazon IP reputation
@@ -125,7 +136,7 @@ export interface HeraldStackProps extends StackProps {
    * `WafSettings`).
    * @default { enabled: true, perIpLimit and perKeyLimit: one organization's plan rate over the window (3,000), windowSeconds: 300, ipReputation: true }
    */
-  readonly waf?: WafSettings;
+  readonly waf?: WafSettings | undefined;
   /**
    * Fixed source addresses for webhooks: `{ staticIps: true, azs: 2 }` runs the consumer in private
    * subnets behind one NAT gateway and Elastic IP per AZ (output `EgressIps`), with endpoints for
@@ -133,7 +144,7 @@ export interface HeraldStackProps extends StackProps {
    * data (see `docs/deploying.md`, Configuration). Changing the AZs replaces addresses receivers allow-list.
    * @default - off: webhooks come from Lambda's shared addresses
    */
-  readonly egress?: EgressSettings;
+  readonly egress?: EgressSettings | undefined;
 }
 
 /**

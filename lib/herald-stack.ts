@@ -6,6 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { EnvName } from '#config/env';
 import { FUNCTION_SIZING } from '#config/function-sizing';
 import { FUNCTIONS, type FunctionKey, functionConstructId } from '#config/functions';
 import { ORGANIZATION_USAGE_DEFAULTS, type OrganizationUsage } from '#config/limits';
@@ -14,6 +15,7 @@ import { healthPolicyFrom } from '#delivery/endpoint-health-rule';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '#delivery/retry-rule';
 import { IamCallers } from './api-callers';
 import { bindQueue, bindTable } from './bindings';
+import { tableInterface } from './cdk-interfaces';
 import { HeraldDashboard } from './dashboard';
 import { DeliveryPipeline } from './delivery-pipeline';
 import { DeliveryQueues } from './delivery-queues';
@@ -48,7 +50,7 @@ export class HeraldStack extends Stack {
   readonly queues: DeliveryQueues;
   readonly api: EventsApi;
   /** The customer-managed key, when `encryption` asks for one. */
-  readonly encryptionKey?: kms.IKey;
+  readonly encryptionKey: kms.IKey | undefined;
 
   constructor(scope: Construct, id: string, props: HeraldStackProps = {}) {
     super(scope, id, props);
@@ -68,7 +70,8 @@ export class HeraldStack extends Stack {
       expireItems: retentionDays !== undefined,
     }).table;
     this.queues = new DeliveryQueues(this, 'Delivery', { encryptionKey: key });
-    const { table, queues } = this;
+    const { queues } = this;
+    const table = tableInterface(this.table);
 
     const defaults: HeraldFunctionDefaults = {
       logLevel: props.logLevel ?? 'INFO',
@@ -104,6 +107,10 @@ export class HeraldStack extends Stack {
     for (const fn of [consumer, functions.sendTestEvent, functions.administer, functions.manageSettings]) {
       fn.addEnvironment('WEBHOOK_URL_POLICY', props.webhookUrlPolicy ?? 'public-https');
     }
+    // A transition to the event type catalog (off by default): only the publish function checks types.
+    if (props.acceptUnknownEventTypes) {
+      functions.publishEvent.addEnvironment('ACCEPT_UNKNOWN_EVENT_TYPES' satisfies EnvName, 'true');
+    }
     // Only the consumer schedules retries; the reconciler re-queues without delay.
     if (retrySchedule) consumer.addEnvironment('RETRY_SCHEDULE', retrySchedule.join(','));
     if (props.endpointHealth) {
@@ -138,7 +145,7 @@ export class HeraldStack extends Stack {
     const callers = new IamCallers(this, 'Callers', { api: api.api, callers: props.callers ?? {} });
     // Written after the API exists: the settings item also names the usage plan (see usage-keys.ts).
     new TableSettings(this, 'Settings', {
-      table: this.table,
+      table,
       eventRetentionDays: retentionDays,
       usagePlanId: api.usagePlan.usagePlanId,
       logRetention: props.logRetention ?? logs.RetentionDays.THREE_MONTHS,

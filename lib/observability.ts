@@ -21,8 +21,8 @@ export interface ObservabilityProps {
    * kms:GenerateDataKey* itself. Without one the topic gets a key of its own: SNS's AWS-managed key
    * cannot be used by CloudWatch alarms.
    */
-  readonly encryptionKey?: kms.IKey;
-  readonly alarmEmail?: string;
+  readonly encryptionKey?: kms.IKey | undefined;
+  readonly alarmEmail?: string | undefined;
   readonly queues: DeliveryQueues;
   readonly api: apigw.RestApi;
   readonly forwarder: lambda.IFunction;

@@ -1,8 +1,8 @@
 import { CfnOutput, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { vpcInterface } from './cdk-interfaces';
+import { heraldLogGroup, type LogSettings } from './log-group';
 
 /**
  * Fixed source addresses for webhooks (stack prop `egress`, context key `herald:egress` as JSON): the
@@ -40,7 +40,7 @@ export function egressAzs(settings: EgressSettings): number {
  * rejected traffic (small, and what an investigation needs) go to an encrypted, retained log group.
  */
 export class StaticEgress extends Construct {
-  readonly vpc: ec2.Vpc;
+  readonly vpc: ec2.IVpc;
   /** The Elastic IPs webhooks come from. */
   readonly addresses: readonly ec2.CfnEIP[];
   /** The consumer's: any destination out (receivers anywhere), nothing in. */
@@ -48,15 +48,7 @@ export class StaticEgress extends Construct {
   /** The test event sender's: the consumer's rules in a group of its own, so flow logs tell them apart. */
   readonly testEventGroup: ec2.SecurityGroup;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: {
-      readonly settings: EgressSettings;
-      readonly logRetention: logs.RetentionDays;
-      readonly logKey?: kms.IKey;
-    },
-  ) {
+  constructor(scope: Construct, id: string, props: LogSettings & { readonly settings: EgressSettings }) {
     super(scope, id);
     // As many addresses as the VPC will have AZs: the region (or, for an environment-agnostic stack,
     // CDK's two placeholders) may offer fewer than asked, and an address no NAT gateway uses must never
@@ -68,29 +60,26 @@ export class StaticEgress extends Construct {
       eip.applyRemovalPolicy(RemovalPolicy.RETAIN);
       return eip;
     });
-    this.vpc = new ec2.Vpc(this, 'Vpc', {
-      maxAzs: azs,
-      natGateways: azs,
-      natGatewayProvider: ec2.NatProvider.gateway({
-        eipAllocationIds: this.addresses.map((eip) => eip.attrAllocationId),
-      }),
-      subnetConfiguration: [
-        { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
-        { name: 'consumer', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 },
-      ],
-      restrictDefaultSecurityGroup: false,
-      flowLogs: {
-        rejected: {
-          trafficType: ec2.FlowLogTrafficType.REJECT,
-          destination: ec2.FlowLogDestination.toCloudWatchLogs(
-            new logs.LogGroup(this, 'FlowLogs', {
-              retention: props.logRetention,
-              encryptionKey: props.logKey,
-            }),
-          ),
+    this.vpc = vpcInterface(
+      new ec2.Vpc(this, 'Vpc', {
+        maxAzs: azs,
+        natGateways: azs,
+        natGatewayProvider: ec2.NatProvider.gateway({
+          eipAllocationIds: this.addresses.map((eip) => eip.attrAllocationId),
+        }),
+        subnetConfiguration: [
+          { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
+          { name: 'consumer', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 },
+        ],
+        restrictDefaultSecurityGroup: false,
+        flowLogs: {
+          rejected: {
+            trafficType: ec2.FlowLogTrafficType.REJECT,
+            destination: ec2.FlowLogDestination.toCloudWatchLogs(heraldLogGroup(this, 'FlowLogs', props)),
+          },
         },
-      },
-    });
+      }),
+    );
     this.vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB });
     this.consumerGroup = new ec2.SecurityGroup(this, 'Consumer', {
       vpc: this.vpc,

@@ -1,22 +1,18 @@
 import { Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { SETTINGS_ITEM } from '#config/storage';
+import { heraldLogGroup, type LogSettings } from './log-group';
 
 /** Properties of {@link TableSettings}. */
-export interface TableSettingsProps {
+export interface TableSettingsProps extends LogSettings {
   readonly table: dynamodb.ITable;
   /** Days until an event expires; undefined keeps events. */
-  readonly eventRetentionDays?: number;
+  readonly eventRetentionDays?: number | undefined;
   /** The API's usage plan, in which the admin function registers each organization's key. */
   readonly usagePlanId?: string;
-  readonly logRetention: logs.RetentionDays;
-  /** Encrypts the writer's log group (the customer-managed key, when there is one). */
-  readonly logKey?: kms.IKey;
 }
 
 /**
@@ -42,10 +38,7 @@ export class TableSettings extends Construct {
       physicalResourceId: cr.PhysicalResourceId.of(`${Stack.of(this).stackName}-settings`),
     };
     // Like every Herald function: its own log group and a role that writes only there (no managed policy).
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      encryptionKey: props.logKey,
-    });
+    const logGroup = heraldLogGroup(this, 'Logs', props);
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
     const writer = new cr.AwsCustomResource(this, 'Writer', {

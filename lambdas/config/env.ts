@@ -16,6 +16,11 @@ const VARIABLES = {
   SECRETS_KEY_ARN: 'optional',
   /** The local runtime's secrets key file (never deployed). */
   LOCAL_SECRETS_KEY_FILE: 'optional',
+  /**
+   * `true`: the publish function accepts event types outside the catalog, their payloads only checked to
+   * be JSON objects (a transition, context `herald:acceptUnknownEventTypes`); absent or `false`: refused.
+   */
+  ACCEPT_UNKNOWN_EVENT_TYPES: 'optional',
 } as const;
 
 type Variables = typeof VARIABLES;
@@ -54,4 +59,15 @@ export function loadEnv<const K extends EnvName>(
   }
   if (missing.length > 0) throw new MissingEnvError(missing);
   return values as Env<K>;
+}
+
+/**
+ * An on/off variable: `true` or `false`, absent meaning off.
+ *
+ * @throws Error naming the variable for any other value (at cold start, as a missing one does)
+ */
+export function isOn(name: EnvName, value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`Environment variable ${name} must be true or false (got ${value})`);
 }

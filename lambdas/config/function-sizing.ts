@@ -13,6 +13,21 @@ export interface FunctionSizing {
 /** API Gateway's REST integration timeout: a handler that runs longer can no longer answer anyone. */
 const API_TIMEOUT_SECONDS = 29;
 
+/** The timeout of a caller's handler that does a few bounded reads and writes. */
+const BOUNDED_CALL_TIMEOUT_SECONDS = 10;
+
+/**
+ * A handler on a caller's path whose `work` is a few bounded reads and writes: 512 MB (see
+ * {@link FUNCTION_SIZING}) and a timeout that only a stuck call reaches, said in its reason.
+ */
+function boundedCall(work: string): FunctionSizing {
+  return {
+    memoryMb: 512,
+    timeoutSeconds: BOUNDED_CALL_TIMEOUT_SECONDS,
+    reason: `${work}; ${BOUNDED_CALL_TIMEOUT_SECONDS} s bounds a stuck call.`,
+  };
+}
+
 /**
  * Sizing of every function. Handlers on a caller's path get 512 MB: their cold start (parsing a
  * ~400 KB bundle with the SDK inside) is CPU-bound, and Lambda's CPU share doubles from 256 to 512 MB
@@ -28,24 +43,14 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
   health: { memoryMb: 128, timeoutSeconds: 3, reason: 'No I/O: the minimum suffices.' },
   openapi: { memoryMb: 256, timeoutSeconds: 3, reason: 'Serves a static document; no data access.' },
   portal: { memoryMb: 128, timeoutSeconds: 3, reason: 'Serves one page built at cold start; no I/O.' },
-  portalSession: {
-    memoryMb: 512,
-    timeoutSeconds: 10,
-    reason:
-      'Sign-in and sign-out wait on it: a few bounded reads and writes of one link and one key; 10 s bounds a stuck call.',
-  },
-  eventTypes: {
-    memoryMb: 512,
-    timeoutSeconds: 10,
-    reason:
-      "Reads the catalog's names and each type's head (GetItem), and the versions it has not kept yet; answers up to about 6 MB; 10 s bounds a stuck call.",
-  },
-  listEvents: {
-    memoryMb: 512,
-    timeoutSeconds: 10,
-    reason: 'One index Query plus one BatchGetItem of up to 100 items; 10 s bounds a stuck call.',
-  },
-  getEvent: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
+  portalSession: boundedCall(
+    'Sign-in and sign-out wait on it: a few bounded reads and writes of one link and one key',
+  ),
+  eventTypes: boundedCall(
+    "Reads the catalog's names and each type's head (GetItem), and the versions it has not kept yet; answers up to about 6 MB",
+  ),
+  listEvents: boundedCall('One index Query plus one BatchGetItem of up to 100 items'),
+  getEvent: boundedCall('One GetItem'),
   redeliverEvent: {
     memoryMb: 512,
     timeoutSeconds: API_TIMEOUT_SECONDS,
@@ -57,17 +62,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     timeoutSeconds: API_TIMEOUT_SECONDS,
     reason: 'May reset many events of an organization; runs as long as API Gateway waits (29 s).',
   },
-  listAccounts: { memoryMb: 512, timeoutSeconds: 10, reason: 'One index Query; 10 s bounds a stuck call.' },
-  getAccount: { memoryMb: 512, timeoutSeconds: 10, reason: 'One GetItem; 10 s bounds a stuck call.' },
-  getDeliveryStats: {
-    memoryMb: 512,
-    timeoutSeconds: 10,
-    reason:
-      'One GetItem, one index Query and one BatchGetItem of up to 100 events; 10 s bounds a stuck call.',
-  },
+  listAccounts: boundedCall('One index Query'),
+  getAccount: boundedCall('One GetItem'),
+  getDeliveryStats: boundedCall('One GetItem, one index Query and one BatchGetItem of up to 100 events'),
   manageSettings: {
     memoryMb: 512,
-    timeoutSeconds: 10,
+    timeoutSeconds: BOUNDED_CALL_TIMEOUT_SECONDS,
     reason: 'An organization key changes a webhook URL or rotates its token: one read and one update.',
   },
   publishEvent: {

@@ -198,6 +198,12 @@ export const ORGANIZATION_USAGE_DEFAULTS: OrganizationUsage = {
 export const MAX_VIOLATIONS_REPORTED = 10;
 
 /**
+ * Most type names the refusal of an unknown event type lists (sorted; it says how many more there are):
+ * the answer stays small however many types operators register.
+ */
+export const MAX_KNOWN_TYPES_NAMED = 20;
+
+/**
  * Most event types operators may register beside the built-in ones. The catalog is read whole by every
  * container that validates publishes, so its size is bounded like one answer.
  */

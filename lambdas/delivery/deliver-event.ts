@@ -25,17 +25,15 @@ import {
   type Admission,
   circuitGate,
   type EndpointDeps,
-  type EndpointNote,
   type OpenGate,
   release,
-  reportAttempt,
   takeSlot,
 } from './endpoint-health';
-import type { SlotLease } from './endpoint-health-port';
 import type { HeldUrls } from './held-invocation';
 import { afterSettled, isOrdered, type OrderDeps, passGate } from './order';
 import type { ErroredHandling } from './postponement-rule';
-import { type AfterAttempt, afterAttempt, attemptsLeft, dueBy, secondsUntilDue } from './retry-rule';
+import { record } from './record-attempt';
+import { afterAttempt, attemptsLeft, dueBy, secondsUntilDue } from './retry-rule';
 import { routingOf } from './routing';
 import { prepareRequest, type SendDeps, type SentAttempt, sendPrepared } from './webhook-request';
 
@@ -48,7 +46,7 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
    * Opens the organizations' Ed25519 keys (`v1a`; without a sealer, webhooks carry the HMAC signatures
    * only) and the endpoints' TLS client keys.
    */
-  readonly sealer?: SecretSealer;
+  readonly sealer?: SecretSealer | undefined;
   /** The endpoints' material (payload key, TLS client certificate and key, CA), read per batch when named. */
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>;
   /** Encrypts bodies for endpoints with a payload key. */
@@ -115,7 +113,13 @@ export async function deliverMessage(
       const at = deps.now();
       // Noted before the request: one that throws may have taken the lease all the same.
       left = { leaseUntil: at + deps.leaseMs };
-      if (!(await deps.events.takeLease(event, event.webhookRetries, at + deps.leaseMs, at, dueBy(at)))) {
+      const claim = {
+        expectedRetries: event.webhookRetries,
+        untilEpochMs: at + deps.leaseMs,
+        nowEpochMs: at,
+        dueByEpochMs: dueBy(at),
+      };
+      if (!(await deps.events.takeLease(event, claim))) {
         await release(deps, endpoint, admission.lease);
         return await settleInOrder(deps, context, event, DUPLICATE, settledThrough);
       }
@@ -125,8 +129,16 @@ export async function deliverMessage(
     const sent = await sendPrepared(deps, event, url, org, prepared);
     // Record: the attempt first (the attempt count must never miss a real send), then the endpoint's
     // health, even when recording throws (it releases the slot).
-    const next = afterAttempt(event, answerOf(sent), deps, deps.now());
-    const { recorded, note } = await record(deps, context, event, endpoint, sent, next, admission.lease);
+    const after = afterAttempt(event, answerOf(sent), deps, deps.now());
+    const { recorded, note, next } = await record(
+      deps,
+      context,
+      event,
+      endpoint,
+      sent,
+      after,
+      admission.lease,
+    );
     // Recorded: the event's own state (settled, or its next attempt due later) now keeps a quick return
     // from sending again.
     left = { leaseUntil: left.leaseUntil };
@@ -263,26 +275,6 @@ const DUPLICATE = { kind: 'duplicate', reason: 'another consumer holds or made t
 /** What the receiver answered, as the retry schedule reads it. */
 function answerOf(sent: SentAttempt) {
   return { status: sent.attempt.responseStatus, retryAfter: sent.retryAfter };
-}
-
-/** Records the attempt on the event, then reports it to the endpoint's health, whatever the record did. */
-async function record(
-  deps: DeliveryDeps,
-  context: DeliveryContext,
-  event: EventRecord,
-  endpoint: Endpoint,
-  sent: SentAttempt,
-  next: AfterAttempt,
-  lease: SlotLease | undefined,
-): Promise<{ readonly recorded: EventRecord; readonly note: EndpointNote }> {
-  let recorded: EventRecord;
-  let note: EndpointNote;
-  try {
-    recorded = await deps.events.recordAttempt(event, sent.attempt, next.status, next.nextAttemptAt);
-  } finally {
-    note = await reportAttempt(deps, context, endpoint, sent.attempt, next.receiverWaitSeconds, lease);
-  }
-  return { recorded, note };
 }
 
 /**

@@ -72,6 +72,16 @@ export interface SlotLease {
 /** A health update that writes something. */
 export type HealthWrite = Exclude<HealthUpdate, { kind: 'none' }>;
 
+/** An open circuit: no attempt goes out before `until`, then one probe at a time. */
+export interface CircuitOpening {
+  /** Epoch ms. */
+  readonly until: number;
+  /** The open period's length; a failed probe doubles it. */
+  readonly seconds: number;
+  /** Why it opened, shown as the endpoint's reason. */
+  readonly reason: string;
+}
+
 /**
  * Health of webhook endpoints, stored on their items (the account item for an account's default
  * endpoint, an extra endpoint's own item) and read with them (no extra read). Every write names the
@@ -88,16 +98,8 @@ export interface EndpointHealthStore {
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined>;
-  /**
-   * Opens the circuit until `until` (epoch ms), a period of `seconds`, unless the endpoint is disabled or
-   * open longer already.
-   */
-  openCircuit(
-    endpoint: EndpointAddress,
-    until: number,
-    seconds: number,
-    reason: string,
-  ): Promise<EndpointHealth | undefined>;
+  /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
+  openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
   /** Disables the endpoint. */
   disable(endpoint: EndpointAddress, at: string, reason: string): Promise<EndpointHealth | undefined>;
   /**

@@ -5,7 +5,7 @@
  * the endpoint. Pure: `endpoint-health.ts` applies what these functions decide through the store of
  * `endpoint-health-port.ts`.
  */
-import type { EndpointHealth, HealthUpdate } from './endpoint-health-port';
+import type { CircuitOpening, EndpointHealth, HealthUpdate } from './endpoint-health-port';
 
 /** The circuit breaker's knobs. */
 export interface HealthPolicy {
@@ -174,7 +174,7 @@ function failureReason(status: number): string {
 /** A state change that follows from a failure just counted. */
 export type Escalation =
   | { readonly kind: 'none' }
-  | { readonly kind: 'open'; readonly until: number; readonly seconds: number; readonly reason: string }
+  | ({ readonly kind: 'open' } & CircuitOpening)
   | { readonly kind: 'disable'; readonly reason: string };
 
 /**

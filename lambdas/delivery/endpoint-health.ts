@@ -175,8 +175,7 @@ async function observeAttempt(
   let after = await deps.health.recordAttempt(at, update, lease);
   if (after && update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
-    if (step.kind === 'open')
-      after = await deps.health.openCircuit(at, step.until, step.seconds, step.reason);
+    if (step.kind === 'open') after = await deps.health.openCircuit(at, step);
     if (step.kind === 'disable') after = await deps.health.disable(at, signal.at, step.reason);
   }
   if (after === undefined) return undefined;

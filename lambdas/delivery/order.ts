@@ -147,15 +147,16 @@ export async function afterSettled(
 function logItems(read: LogWindow): LogItemView[] {
   return [
     ...read.entries.map((entry) => ({ sequence: entry.sequence ?? 0, ticketedAt: entry.ticketedAt })),
-    ...read.voids.map((sequence) => ({ sequence, voided: true as const })),
+    ...read.voids.map((closed) => ({ ...closed, voided: true as const })),
   ];
 }
 
 /**
  * The hole rule over one read below the gated event (`domain/log-holes.ts`): old missing sequences closed
  * with voids, and how far the read is decided; undefined when an event was found stored in a sequence
- * being closed (the read is stale: look again). A read that held fewer items than its `limit` reached the
- * gated event, which is then the item above its last gap.
+ * being closed (the read is stale: look again). A whole read that held fewer items than its `limit`
+ * reached the gated event, which is then the item above its last gap; a cut read (its page ended first)
+ * says nothing past its last item, so the gate reads on from there.
  */
 async function closeHoles(
   deps: OrderDeps,
@@ -167,7 +168,7 @@ async function closeHoles(
 ): Promise<GateWindow | undefined> {
   const sequence = event.sequence ?? 0;
   const inRead = logItems(read);
-  const reached = inRead.length < limit || inRead.some((item) => item.sequence >= sequence);
+  const reached = inRead.some((item) => item.sequence >= sequence) || (!read.cut && inRead.length < limit);
   const items = [...inRead, ...(reached ? [{ sequence, ticketedAt: event.ticketedAt }] : [])].filter(
     (item) => item.sequence <= sequence,
   );
@@ -198,5 +199,5 @@ async function moveWatermark(
 ): Promise<boolean> {
   const { iban, orgId, extra } = endpoint;
   const epoch = endpoint.orderEpoch ?? 0;
-  return to > from && (await deps.directory.advanceSettledThrough(iban, orgId, from, to, epoch, extra));
+  return to > from && (await deps.directory.advanceSettledThrough(iban, orgId, { from, to, epoch }, extra));
 }

@@ -113,7 +113,8 @@ export function delayAfterAttempt(schedule: readonly number[], attemptInCycle: n
  * disabled) is not counted: the next one takes its place, so such events keep their cycles for when they
  * can be delivered. The cap also bounds the attempts, which live in the event item (DynamoDB caps it at
  * 400 KB): at most {@link MAX_ATTEMPTS} a cycle, each keeping at most 4 KiB of answer and URL together
- * (`answerBesideUrl`), so 60 attempts and a 64 KiB payload stay near 330 KB.
+ * (`answerBesideUrl`), so 60 attempts and a payload of at most 128 KiB (`MAX_PAYLOAD_BYTES_CEILING`) stay
+ * under it.
  */
 export const MAX_CYCLES = 3;
 

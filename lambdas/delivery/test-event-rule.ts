@@ -3,7 +3,13 @@
  * receiver recognises it, and how many an account may have a minute. Pure; `test-event.ts` applies it.
  */
 import { UnprocessableError } from '#domain/errors';
-import type { EventTypeDefinition, EventTypeExample, EventTypeVersion } from '#domain/event-types/model';
+import {
+  type EventTypeDefinition,
+  type EventTypeExample,
+  type EventTypeVersion,
+  latestVersion,
+} from '#domain/event-types/model';
+import { unknownTypeVersion } from '#domain/event-types/unknown-names';
 import type { DeliveryAttempt } from '#domain/model';
 
 /**
@@ -21,9 +27,6 @@ export const TEST_EVENTS_PER_WINDOW = 10;
 
 /** The rate limit's window: a UTC minute. */
 export const TEST_EVENT_WINDOW_SECONDS = 60;
-
-/** How many known types a refusal names before it refers to the catalog. */
-const NAMED_TYPES = 20;
 
 /** The rate limit's window around a moment: its start, when its counter may go, its limit. */
 export interface TestEventWindow {
@@ -67,31 +70,19 @@ export interface TestExampleChoice {
 }
 
 /**
- * The example a test event sends: of `choice.type` in `catalog`, the version asked for (else the latest)
- * and the example named (else its first). Deprecated types and versions may be tested: a receiver may
- * still get them.
+ * The example a test event sends: of `definition` (the type the choice names, found in the catalog), the
+ * version asked for (else the latest) and the example named (else its first). Deprecated types and
+ * versions may be tested: a receiver may still get them.
  *
- * @throws UnprocessableError naming `type`, `version` or `example` when the catalog has no such one, with
- *   what it has
+ * @throws UnprocessableError naming `version` or `example` when the type has no such one, with what it has
  */
-export function chooseTestExample(
-  catalog: readonly EventTypeDefinition[],
-  choice: TestExampleChoice,
-): TestExample {
-  const definition = catalog.find((known) => known.type === choice.type);
-  if (!definition) throw new UnprocessableError('type', `no such event type; ${knownTypes(catalog)}`);
-  const versions = definition.versions;
+export function chooseTestExample(definition: EventTypeDefinition, choice: TestExampleChoice): TestExample {
+  const latest = latestVersion(definition);
   const version =
     choice.version === undefined
-      ? versions.at(-1)
-      : versions.find((known) => known.version === choice.version);
-  if (!version) {
-    const known = versions.map((known) => known.version).join(', ');
-    throw new UnprocessableError(
-      'version',
-      `${choice.type} has no version ${choice.version}; it has ${known}`,
-    );
-  }
+      ? latest
+      : definition.versions.find((known) => known.version === choice.version);
+  if (!version) throw unknownTypeVersion(definition.type, choice.version ?? latest.version, latest.version);
   const example =
     choice.example === undefined
       ? version.examples[0]
@@ -110,6 +101,8 @@ export function chooseTestExample(
 export interface SentTestEvent {
   /** Its `webhook-id` and body `id`: new for every test, never stored. */
   readonly id: string;
+  /** The account's IBAN, normalised (what the logs may show, masked, never the caller's spelling). */
+  readonly account: string;
   readonly type: string;
   readonly version: number;
   /** The name of the example sent. */
@@ -118,12 +111,4 @@ export interface SentTestEvent {
   readonly attempt: DeliveryAttempt;
   /** What kept Herald from making the request, for the logs (the attempt says why, in short). */
   readonly error?: unknown;
-}
-
-/** The catalog's types in a refusal: at most {@link NAMED_TYPES} of them named, the rest counted. */
-function knownTypes(catalog: readonly EventTypeDefinition[]): string {
-  const names = catalog.map((definition) => definition.type);
-  const more = names.length - NAMED_TYPES;
-  const listed = names.slice(0, NAMED_TYPES).join(', ');
-  return more > 0 ? `known: ${listed} and ${more} more (GET /event-types)` : `known: ${listed}`;
 }

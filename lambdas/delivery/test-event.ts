@@ -17,13 +17,15 @@
 
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Endpoint } from '#domain/endpoints/endpoint';
-import { ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
-import type { EventTypeDefinition } from '#domain/event-types/model';
+import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
+import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
+import { unknownEventType } from '#domain/event-types/unknown-names';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import type { Account } from '#domain/model';
 import type { DirectoryStore, EndpointStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { testWebhookBody } from '#domain/webhook-body';
 import { DeliveryContext } from './delivery-context';
 import type { TestEventAllowance } from './test-event-port';
@@ -48,8 +50,8 @@ export interface TestEventDeps extends SendDeps {
   /** The accounts' extra endpoints, read when a test names one. */
   readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'> | undefined;
   readonly allowance: TestEventAllowance;
-  /** The event types a test may send: the catalog as it stands. */
-  readonly eventTypes: () => Promise<readonly EventTypeDefinition[]>;
+  /** The event types a test may send: the catalog as it stands, operators' types included. */
+  readonly catalog: Pick<EventTypeCatalog, 'get' | 'names'>;
 }
 
 /** A test event asked for. */
@@ -68,7 +70,8 @@ export interface TestEventRequest extends TestExampleChoice {
  *
  * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or
  *   none; UnprocessableError naming `type`, `version` or `example` the catalog lacks; ConflictError for an
- *   account without a webhook URL; RateLimitedError past the account's test events of the minute
+ *   account without a webhook URL; RateLimitedError past the account's test events of the minute;
+ *   BusyError when the key service did not answer now (nothing sent)
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
@@ -77,7 +80,9 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
   if (!account || (request.orgId !== undefined && account.orgId !== request.orgId)) {
     throw new NotFoundError(`No account ${iban}.`);
   }
-  const chosen = chooseTestExample(await deps.eventTypes(), request);
+  const entry = await deps.catalog.get(request.type);
+  if (!entry) throw unknownEventType(request.type, await deps.catalog.names());
+  const chosen = chooseTestExample(entry.definition, request);
   const endpoint = await endpointOf(context, account, request.endpointId);
   const url = endpoint.url;
   if (!url) {
@@ -94,6 +99,13 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
       window.retryAfterSeconds,
     );
   }
+  // The counter's key names the IBAN, and an erasure must leave none: an account deleted since it was
+  // read (its deletion removed the counter before this wrote it) loses the counter again, nothing sent.
+  const still = await deps.directory.getAccount(iban, { consistent: true });
+  if (still?.orgId !== account.orgId) {
+    await deps.allowance.forget(account.orgId, iban);
+    throw new NotFoundError(`No account ${iban}.`);
+  }
   const nowMs = deps.now();
   const id = uuidv7(nowMs);
   const message: OutgoingWebhook = {
@@ -101,6 +113,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     body: testWebhookBody({
       id,
       type: chosen.type,
+      typeVersion: chosen.version.version,
       account: iban,
       triggeredAt: new Date(nowMs).toISOString(),
       payloadJson: JSON.stringify(chosen.example.payload),
@@ -108,10 +121,17 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, endpoint, org, nowMs);
+  const prepared = await prepareRequest(context, deps, message, endpoint, org, nowMs).catch((error) => {
+    // The key service did not answer now: nothing was sent, and asking again shortly may succeed.
+    if (!(error instanceof SealerUnavailableError)) throw error;
+    throw new BusyError('The key service did not answer: send the test event again in a moment.', {
+      cause: error,
+    });
+  });
   const sent = await sendPrepared(deps, message, url, org, prepared);
   return {
     id,
+    account: iban,
     type: chosen.type,
     version: chosen.version.version,
     example: chosen.example.name,

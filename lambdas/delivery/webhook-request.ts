@@ -15,7 +15,7 @@ import type { PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { Endpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryAttempt, Organization } from '#domain/model';
 import type { ClientTls, SendResult, WebhookSender } from '#domain/ports';
-import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
+import { clientKeyContext, SealerUnavailableError, type SecretSealer } from '#domain/signing/secret-sealer';
 import { signWebhook } from '#domain/signing/signatures';
 import { type OpenedSigningKey, privateKeyPemOf } from '#domain/signing/signing-keys';
 import { answerBesideUrl } from '#domain/truncate';
@@ -62,7 +62,9 @@ interface ReadyRequest {
  * Prepares an admitted attempt's request. A step that fails (a key that does not open, a body that does
  * not encrypt, material the endpoint's summary names but its item lacks) is this attempt's failure: the
  * answer says why, in words fit for the event's readers. Reading the material is not such a step: a
- * store that does not answer is the consumer's trouble, and throws (the message comes back).
+ * store that does not answer is the consumer's trouble, and throws (the message comes back). Nor is a key
+ * service that does not answer now (`SealerUnavailableError`: throttled, failing, out of reach): it says
+ * nothing about this attempt, so it throws too, nothing recorded.
  */
 export async function prepareRequest(
   context: DeliveryContext,
@@ -82,6 +84,7 @@ export async function prepareRequest(
     const tls = await tlsOptions(crypto.sealer, endpoint, material);
     return { ready: true, keys, outgoing, tls };
   } catch (error) {
+    if (error instanceof SealerUnavailableError) throw error;
     const reason =
       error instanceof MaterialMissingError ? error.message : `${step} (${describeFailure(error)})`;
     return { ready: false, reason, error };
@@ -150,6 +153,11 @@ export interface SentAttempt {
   readonly retryAfter?: string | undefined;
   /** What kept Herald from making the request (the attempt says why, in short), for the logs. */
   readonly error?: unknown;
+  /**
+   * No request left Herald (it could not be prepared, the URL was refused, the sender could not make
+   * it): the attempt says nothing about the receiver, so the endpoint's health does not hear of it.
+   */
+  readonly notSent?: true;
 }
 
 /**
@@ -193,6 +201,7 @@ function notSent(
       signingKeys: [],
     },
     error,
+    notSent: true,
   };
 }
 
@@ -245,6 +254,7 @@ async function sendAttempt(
         url: shown,
         signingKeys: [],
       },
+      notSent: true,
     };
   }
   const timestamp = Math.floor(started / 1000);

@@ -49,6 +49,16 @@ export interface AccountWrite {
   readonly updatedAt: string;
 }
 
+/** A move of an ordered account's watermark (`settled_through`), as one consumer saw the account. */
+export interface WatermarkMove {
+  /** The watermark the consumer read (absent: 0). */
+  readonly from: number;
+  /** The new watermark: every event up to it is settled. */
+  readonly to: number;
+  /** The order epoch the consumer read (absent: 0); a restart since then refuses the move. */
+  readonly epoch: number;
+}
+
 /** Organizations, API keys and accounts. */
 export interface DirectoryStore {
   getOrganization(id: string, options?: ReadOptions): Promise<Organization | undefined>;
@@ -81,19 +91,12 @@ export interface DirectoryStore {
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
-   * Moves an ordered endpoint's watermark from `from` to `to` if it still is `from` and its order epoch
-   * still is `epoch`; false when another consumer moved it or a replay restarted the order meanwhile (or
-   * the account or endpoint is gone or another organization's). `extra`: an extra endpoint's id; absent:
-   * the account's default endpoint (the account item).
+   * Moves an ordered endpoint's watermark as `move` says if it still is `move.from` and its order epoch
+   * still is `move.epoch`; false when another consumer moved it or a replay restarted the order meanwhile
+   * (or the account or endpoint is gone or another organization's). `extra`: an extra endpoint's id;
+   * absent: the account's default endpoint (the account item).
    */
-  advanceSettledThrough(
-    iban: string,
-    orgId: string,
-    from: number,
-    to: number,
-    epoch: number,
-    extra?: string,
-  ): Promise<boolean>;
+  advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove, extra?: string): Promise<boolean>;
   /**
    * Starts an endpoint's order again after new cycles of its deliveries from `to + 1` on (a replay or a
    * redelivery, whatever its order): lowers the watermark to `to` if it is above, and increments the

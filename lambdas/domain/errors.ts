@@ -24,64 +24,75 @@ export type ErrorKind =
 /** Base class of every error whose message is written for the caller. */
 export abstract class HeraldError extends Error {
   abstract readonly kind: ErrorKind;
+
+  /** `message` is for the caller (always given); `options.cause`, where given, only for the logs. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
 }
 
 /**
  * Bad input: names the parameter and what is allowed; or several, each with its reason, when one check
- * finds them all at once (what is wrong with an event type an operator registers).
+ * finds them all at once (a payload's violations of its type's schema, each named by where it is; what
+ * is wrong with an event type an operator registers).
  */
 export class ValidationError extends HeraldError {
   readonly kind = 'invalid';
-  readonly params: readonly InvalidParam[];
+  override readonly name = 'ValidationError';
+  readonly params: readonly [InvalidParam, ...InvalidParam[]];
+  /** The caller's summary of the params, when it gave one instead of the joined `<name>: <reason>`. */
+  private readonly summary: string | undefined;
 
+  /** One parameter `name` and why it is refused; the message is `<name>: <reason>`. */
   constructor(name: string, reason: string);
-  constructor(params: readonly [InvalidParam, ...InvalidParam[]]);
-  constructor(nameOrParams: string | readonly [InvalidParam, ...InvalidParam[]], reason = '') {
-    const params = typeof nameOrParams === 'string' ? [{ name: nameOrParams, reason }] : nameOrParams;
-    super(params.map((param) => `${param.name}: ${param.reason}`).join('; '));
-    this.name = 'ValidationError';
+  /** Several refused parameters; the message is `summary`, else each `<name>: <reason>` joined by `; `. */
+  constructor(params: readonly [InvalidParam, ...InvalidParam[]], summary?: string);
+  constructor(first: string | readonly [InvalidParam, ...InvalidParam[]], text?: string) {
+    const params: readonly [InvalidParam, ...InvalidParam[]] =
+      typeof first === 'string' ? [{ name: first, reason: text ?? '' }] : first;
+    const summary = typeof first === 'string' ? undefined : text;
+    super(summary ?? params.map((param) => `${param.name}: ${param.reason}`).join('; '));
     this.params = params;
+    this.summary = summary;
+  }
+
+  /**
+   * The same refusal with its parameters renamed: a field read inside a larger body (`payload` of a batch's
+   * fourth entry is `events[3].payload`), or the library's name of a field as the API spells it.
+   */
+  renamed(rename: (name: string) => string): ValidationError {
+    const [first, ...rest] = this.params;
+    const renamed = (param: InvalidParam) => ({ name: rename(param.name), reason: param.reason });
+    return new ValidationError([renamed(first), ...rest.map(renamed)], this.summary);
   }
 }
 
 /** Missing or unknown credentials. */
 export class UnauthorizedError extends HeraldError {
   readonly kind = 'unauthorized';
+  override readonly name = 'UnauthorizedError';
 
   constructor(message = 'A valid API key is required: send "Authorization: Bearer <api key>".') {
     super(message);
-    this.name = 'UnauthorizedError';
   }
 }
 
 /** Valid credentials that may not do this (e.g. a key that is not a portal session signing itself out). */
 export class ForbiddenError extends HeraldError {
   readonly kind = 'forbidden';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'ForbiddenError';
-  }
+  override readonly name = 'ForbiddenError';
 }
 
 /** Unknown resource, or one that belongs to another organization (indistinguishable on purpose). */
 export class NotFoundError extends HeraldError {
   readonly kind = 'not-found';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotFoundError';
-  }
+  override readonly name = 'NotFoundError';
 }
 
 /** The request conflicts with what is stored (same event id with other content, wrong state). */
 export class ConflictError extends HeraldError {
   readonly kind = 'conflict';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConflictError';
-  }
+  override readonly name = 'ConflictError';
 }
 
 /**
@@ -90,11 +101,11 @@ export class ConflictError extends HeraldError {
  */
 export class UnprocessableError extends HeraldError {
   readonly kind = 'unprocessable';
+  override readonly name = 'UnprocessableError';
   readonly params: readonly InvalidParam[];
 
   constructor(name: string, reason: string) {
     super(`${name}: ${reason}`);
-    this.name = 'UnprocessableError';
     this.params = [{ name, reason }];
   }
 }
@@ -105,6 +116,7 @@ export class UnprocessableError extends HeraldError {
  */
 export class RateLimitedError extends HeraldError {
   readonly kind = 'rate-limited';
+  override readonly name = 'RateLimitedError';
 
   /** @param retryAfterSeconds - whole seconds until the limit lets the request through, at least 1 */
   constructor(
@@ -112,21 +124,15 @@ export class RateLimitedError extends HeraldError {
     readonly retryAfterSeconds: number,
   ) {
     super(message);
-    this.name = 'RateLimitedError';
   }
 }
 
 /**
  * A request that could not complete now but will if repeated (an account published to so fast that no
  * sequence could be taken, or an id whose concurrent publish is still under way): nothing was stored
- * by it. Answered 503 with `Retry-After`.
+ * by it. Answered 503 with `Retry-After`. Its `options.cause`: a failure that did not stop the busy answer.
  */
 export class BusyError extends HeraldError {
   readonly kind = 'busy';
-
-  /** `options.cause`: a failure that did not stop the busy answer (for the logs, never for the caller). */
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'BusyError';
-  }
+  override readonly name = 'BusyError';
 }

@@ -3,6 +3,7 @@
  * time, because the library is also called from plain JavaScript.
  */
 import { ValidationError } from './errors';
+import { childPointer } from './event-types/schema-walk';
 import { parseIban } from './iban';
 import { isEventId, uuidv7 } from './ids';
 
@@ -10,12 +11,14 @@ import { isEventId, uuidv7 } from './ids';
 export const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
 
 /**
- * The highest limit a caller may set (`maxPayloadBytes`). Every event is read back whole (`GET
- * /events/{id}`; a feed answer holds at least one event), and an answer must fit one Lambda response
- * (6 MB): a payload this size whose every character is escaped carries at most twice its bytes, which
- * beside an event's largest attempts stays well within it.
+ * The highest limit a caller may set (`maxPayloadBytes`), 128 KiB: what one stored event item holds beside
+ * every attempt it may ever make. The item (DynamoDB caps it at 400 KB) keeps the body deflated, which
+ * saves nothing on an encrypted or random payload, and up to `MAX_CYCLES × MAX_ATTEMPTS` attempts of about
+ * 4.3 KB each (`domain/truncate.ts`). A payload allowed past this would let an event be sent whose
+ * attempts can no longer be recorded. It also keeps every answer, which reads an event back whole, far
+ * within Lambda's 6 MB response.
  */
-export const MAX_PAYLOAD_BYTES_CEILING = 1_048_576;
+export const MAX_PAYLOAD_BYTES_CEILING = 131_072;
 
 /** Deepest nesting of objects and arrays in a payload; keeps validation and later parsing bounded. */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -43,6 +46,8 @@ export interface PublishInput {
   readonly id?: string | undefined;
   /** When the event happened: a Date or an ISO 8601 string with a zone; now otherwise. */
   readonly triggeredAt?: Date | string | undefined;
+  /** The version of the type's payload schema the payload follows (1, 2, …); the latest when absent. */
+  readonly version?: number | undefined;
 }
 
 /** A validated, normalised event input. */
@@ -56,6 +61,8 @@ export interface ValidPublishInput {
   readonly payloadJson: string;
   /** ISO 8601 UTC with milliseconds. */
   readonly triggeredAt: string;
+  /** The version the publish named; undefined: the type's latest. */
+  readonly version: number | undefined;
 }
 
 /** Options of {@link validatePublishInput}. */
@@ -71,8 +78,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d
 /**
  * Checks and normalises a new event.
  *
- * @throws ValidationError naming the field (`account`, `type`, `payload` or a path inside it, `id`,
- *   `triggeredAt`)
+ * @throws ValidationError naming the field (`account`, `type`, `payload` or a field inside it by its
+ *   JSON pointer, `payload/amount`, `id`, `triggeredAt`, `version`)
  */
 export function validatePublishInput(
   input: PublishInput,
@@ -95,7 +102,8 @@ export function validatePublishInput(
   const now = options.now ?? (() => new Date());
   const id = input.id === undefined ? uuidv7(now().getTime()) : parseId(input.id);
   const triggeredAt = parseTriggeredAt(input.triggeredAt ?? now());
-  return { id, account, type, payload, payloadJson, triggeredAt };
+  const version = input.version === undefined ? undefined : parseVersion(input.version);
+  return { id, account, type, payload, payloadJson, triggeredAt, version };
 }
 
 /** Whether the text is a valid event type (syntax and length). */
@@ -121,6 +129,16 @@ function requireString(name: string, value: unknown): string {
 function parseId(value: unknown): string {
   if (typeof value !== 'string' || !isEventId(value)) {
     throw new ValidationError('id', 'expected a UUID v4 or v7 in lower-case canonical form');
+  }
+  return value;
+}
+
+function parseVersion(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ValidationError(
+      'version',
+      "expected a positive integer, the type's version (absent: the latest)",
+    );
   }
   return value;
 }
@@ -189,12 +207,13 @@ function checkJsonValue(value: unknown, path: string, depth: number, ancestors: 
     // An index loop, not forEach: holes of a sparse array are `undefined` here and refused.
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
-      if (item === undefined) throw new ValidationError(`${path}[${index}]`, 'undefined is not JSON');
-      checkJsonValue(item, `${path}[${index}]`, depth + 1, ancestors);
+      const at = childPointer(path, String(index));
+      if (item === undefined) throw new ValidationError(at, 'undefined is not JSON');
+      checkJsonValue(item, at, depth + 1, ancestors);
     }
   } else if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      if (item !== undefined) checkJsonValue(item, `${path}.${key}`, depth + 1, ancestors);
+      if (item !== undefined) checkJsonValue(item, childPointer(path, key), depth + 1, ancestors);
     }
   } else {
     throw new ValidationError(

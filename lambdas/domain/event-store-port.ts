@@ -7,6 +7,18 @@
  * caller depends on the roles it uses; the adapters implement them all. Re-exported by `ports.ts`.
  */
 
+import type {
+  ClaimResult,
+  IdClaim,
+  InsertEventResult,
+  LogHead,
+  LogPage,
+  LogRead,
+  LogTail,
+  LogWindow,
+  NewEvent,
+  Ticket,
+} from './account-log';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from './model';
 import type {
   EraseChunk,
@@ -21,115 +33,10 @@ import type {
   StatusPage,
 } from './queries';
 
-/**
- * A new event as it is stored at its sequence in its account's log: before any attempt, pending or
- * (without a webhook URL) skipped, and not signed (every attempt signs itself).
- */
-export type NewEvent = Pick<
-  EventRecord,
-  'id' | 'orgId' | 'account' | 'type' | 'triggeredAt' | 'body' | 'ticketedAt'
-> & {
-  readonly sequence: number;
-  readonly webhookStatus: 'pending' | 'skipped';
-  /** Epoch seconds after which DynamoDB may delete the event; undefined keeps it forever. */
-  readonly expiresAt?: number | undefined;
-};
-
-/**
- * The claim of an event id: the id's uniqueness, and where its event is (or is about to be) stored. Its
- * `owner` is the publish that holds it; another publish may take it over only after `claimedAt` +
- * `CLAIM_LEASE_MS` (a publisher that crashed between the claim and the event leaves an orphan).
- */
-export interface IdClaim extends Required<EventRef> {
-  /** A random token of the publish holding the claim. */
-  readonly owner: string;
-  /** Epoch ms of the claim or its last move. */
-  readonly claimedAt: number;
-  /** Epoch seconds after which DynamoDB may delete the claim with its event; undefined keeps it. */
-  readonly expiresAt?: number | undefined;
-}
-
-/** What claiming an id found. */
-export type ClaimResult =
-  | { readonly claimed: true }
-  | { readonly claimed: false; readonly existing: IdClaim }
-  /** The id is an event stored before sequences (the old layout, which is its own claim). */
-  | { readonly claimed: false; readonly legacy: EventRecord };
-
-/** Result of storing an event at its sequence. */
-export type InsertEventResult =
-  | { readonly created: true; readonly event: EventRecord }
-  /** Another item holds the sequence: an event (`occupant`, its id) or a void (no `occupant`). */
-  | { readonly created: false; readonly occupant?: string | undefined };
-
 /** How an event store read is made. */
 export interface EventReadOptions {
   /** Strongly consistent (twice the read units); for the delivery path and the publish's retries. */
   readonly consistent?: boolean;
-}
-
-/** What one read of an account's log may take. */
-export interface LogRead {
-  /** Events with a sequence above this one. */
-  readonly afterSequence: number;
-  /** At most this many events. */
-  readonly limit: number;
-  /**
-   * Stop once the events taken hold this many bytes of webhook body (at least one event is always
-   * taken): it bounds what the read costs and holds, whatever the payloads. (What an answer of them
-   * weighs is measured where it is rendered.)
-   */
-  readonly maxBodyBytes?: number;
-}
-
-/** What the order gate reads of an account's log: each event's delivery state, no body, no attempts. */
-export type LogEntry = Pick<
-  EventRecord,
-  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
->;
-
-/** One read of an account's log, and where the next one goes on. */
-export interface LogPage {
-  /** Ascending by sequence. */
-  readonly events: EventRecord[];
-  /** Sequences of the read that readers closed (void items: no event holds them, none ever will). */
-  readonly voids: readonly number[];
-  /**
-   * More events may follow (the read stopped at its limit, its byte budget, or mid-log): read again
-   * after `nextAfterSequence`. False only when the log holds nothing after the events returned.
-   */
-  readonly more: boolean;
-  /** The last sequence returned (`afterSequence` when none). */
-  readonly nextAfterSequence: number;
-}
-
-/** What the order gate's read of a log found: events with their delivery state, and the voids between. */
-export interface LogWindow {
-  /** Ascending by sequence. */
-  readonly entries: LogEntry[];
-  /** Sequences of the read that readers closed (see {@link LogPage.voids}). */
-  readonly voids: readonly number[];
-}
-
-/**
- * The head of a hot account log: the item that hands out its sequences by tickets while publishes
- * contend (`use-cases/events/sequencing.ts`).
- */
-export interface LogHead {
-  /** The highest sequence handed out through the head. */
-  readonly handedOut: number;
-  /** Epoch ms of its last ticket. */
-  readonly at: number;
-}
-
-/** What the end of an account's log shows: its head while hot, otherwise its highest sequence (0: none). */
-export type LogTail = { readonly head: LogHead } | { readonly highest: number };
-
-/** The sequences one ticket handed out, `first` to `last`, and its time (each event's `ticketedAt`). */
-export interface Ticket {
-  readonly first: number;
-  readonly last: number;
-  readonly at: number;
 }
 
 /** One event, read by its id or at its place: what every role reads first. */
@@ -148,9 +55,17 @@ export interface EventReads {
 export interface LogHoles {
   /**
    * Closes a missing sequence with a void item (no event can be stored at it afterwards); true when it
-   * holds a void now (written now or before), false when an event holds it.
+   * holds a void now (written now or before), false when an event holds it. `ticketedAt`: the time of the
+   * ticket that handed the sequence out, given by a publish giving it back, so readers wait below the
+   * void as below that ticket's event ({@link LogVoid.ticketedAt}).
    */
-  voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean>;
+  voidSequence(
+    orgId: string,
+    account: string,
+    sequence: number,
+    at: number,
+    ticketedAt?: number,
+  ): Promise<boolean>;
 }
 
 /**
@@ -165,7 +80,11 @@ export interface EventLog extends EventReads, LogHoles {
   latestSequence(orgId: string, account: string, options?: EventReadOptions): Promise<number>;
   /** The id's claim (or its old-layout event); undefined when the id was never claimed. */
   readClaim(id: string): Promise<Exclude<ClaimResult, { claimed: true }> | undefined>;
-  /** Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event). */
+  /**
+   * Claims an id for a new event unless it is claimed: then answers the claim (or the old-layout event).
+   * A claim found with this claim's `owner` is this one, written by an earlier try of this very write
+   * whose answer was lost: claimed.
+   */
   claimId(claim: IdClaim): Promise<ClaimResult>;
   /**
    * Moves the id's claim to `claim` (another sequence, owner or account) if `owner` still holds it;
@@ -210,6 +129,18 @@ export interface EventLog extends EventReads, LogHoles {
   readLog(orgId: string, account: string, read: LogRead): Promise<LogPage>;
 }
 
+/** A consumer's claim on an event's next attempt (times in epoch ms): see {@link DeliveryLedger.takeLease}. */
+export interface LeaseClaim {
+  /** The attempts the event has as the consumer read it; another count means another consumer used it. */
+  readonly expectedRetries: number;
+  /** When the lease ends. */
+  readonly untilEpochMs: number;
+  /** Now: a lease still live then is another consumer's. */
+  readonly nowEpochMs: number;
+  /** The latest the next attempt may be due: a duplicate message must not bring a scheduled retry forward. */
+  readonly dueByEpochMs: number;
+}
+
 /**
  * Each event's delivery state: the order gate's read of a log (closing its holes), the consumer's lease
  * and recorded attempts, settling, and the new cycle or earlier attempt a redelivery, a reset or a
@@ -219,22 +150,18 @@ export interface DeliveryLedger extends EventReads, LogHoles {
   /** {@link EventLog.readLog} with the delivery state only (the order gate's read): no body, no attempts. */
   readLogEntries(orgId: string, account: string, afterSequence: number, limit: number): Promise<LogWindow>;
   /**
-   * Claims the next attempt: succeeds only if the event is pending, has exactly `expectedRetries`
-   * attempts, no lease live at `nowEpochMs`, and its next attempt is due by `dueByEpochMs`. Returns
-   * false when another consumer holds or used the claim.
+   * Claims the next attempt until `claim.untilEpochMs`: succeeds only if the event is pending, has
+   * exactly `claim.expectedRetries` attempts, no lease live at `claim.nowEpochMs`, and its next attempt is
+   * due by `claim.dueByEpochMs`. Returns false when another consumer holds or used the claim.
    */
-  takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean>;
+  takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean>;
   /**
    * Appends one attempt, increments `webhook_retries` and sets the status, in one atomic write. A
    * non-success status is only written while the event is still pending (a concurrent success wins);
    * the attempt itself is always recorded. `nextAttemptAt` (epoch ms) is stored for a pending event; the
    * attempt's `signature`, when it sent one, becomes the event's `signature`.
+   *
+   * @throws EventItemFullError when the event's stored item cannot hold the attempt (nothing written)
    */
   recordAttempt(
     ref: EventRef,
@@ -354,4 +281,16 @@ export interface EventUpkeep {
    * old item becoming the id's claim; see {@link MoveResult}.
    */
   moveToLog(ref: EventRef, sequence: number): Promise<MoveResult>;
+}
+
+/**
+ * The event's stored item cannot grow by what a write adds (DynamoDB refuses an item over 400 KB): the
+ * write changed nothing. Payloads are bounded so that this never happens to an event's attempts
+ * (`MAX_PAYLOAD_BYTES_CEILING`); an event stored under a higher bound may still meet it.
+ */
+export class EventItemFullError extends Error {
+  constructor(id: string) {
+    super(`the stored item of event ${id} is full: the write would take it past its size limit`);
+    this.name = 'EventItemFullError';
+  }
 }

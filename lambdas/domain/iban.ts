@@ -80,14 +80,41 @@ export function maskIban(iban: string): string {
   return `${iban.slice(0, 4)}…${iban.slice(-4)}`;
 }
 
-/** Candidates for {@link maskIbans}: an IBAN-shaped run of upper-case letters and digits. */
-const IBAN_IN_TEXT = /(?<![A-Z0-9])[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}(?![A-Z0-9])/g;
+/**
+ * Candidates for {@link maskIbans}: an IBAN-shaped run of letters and digits in any case, single blanks
+ * allowed between them, as {@link parseIban} accepts it (`de89 3704 …` as well as `DE8937…`).
+ */
+const IBAN_IN_TEXT = /(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}(?:\s?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])/g;
 
-/** The text with every valid IBAN in it masked by {@link maskIban} (other runs are left alone). */
+/**
+ * The text with every valid IBAN in it masked by {@link maskIban} (other runs are left alone), however
+ * the IBAN is written: any case, with or without blanks.
+ */
 export function maskIbans(text: string): string {
-  return text.replace(IBAN_IN_TEXT, (candidate) =>
-    isValidIban(candidate) ? maskIban(candidate) : candidate,
-  );
+  const pattern = new RegExp(IBAN_IN_TEXT);
+  let masked = '';
+  let from = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const iban = leadingIban(match[0]);
+    // The scan goes on right after the IBAN (or the candidate's first word): blanks may have joined the
+    // words after it, another IBAN among them, to the candidate.
+    const end = match.index + (iban ?? match[0].split(/\s/)[0] ?? match[0]).length;
+    if (iban !== undefined) {
+      masked += text.slice(from, match.index) + maskIban(normalizeIban(iban));
+      from = end;
+    }
+    pattern.lastIndex = end;
+  }
+  return masked + text.slice(from);
+}
+
+/** The longest valid IBAN a candidate starts with, ending before a blank or at its end. */
+function leadingIban(candidate: string): string | undefined {
+  for (let end = candidate.length; end > 0; end--) {
+    const whole = end === candidate.length || /\s/.test(candidate[end] ?? '');
+    if (whole && isValidIban(candidate.slice(0, end))) return candidate.slice(0, end);
+  }
+  return undefined;
 }
 
 /** The IBAN of a country code and a BBAN, with its check digits computed (seeded and test accounts). */

@@ -17,9 +17,16 @@
  *   Such an event was put at (the log's highest item + 1), so `above − 1` held an item when it was
  *   stored; a missing sequence below it was deleted since (retention or erasure, days later), and every
  *   sequence below a deleted one is as old: no put can still be under way for it.
- * - `above` is an event stored through a ticket less than {@link HOLE_WAIT_MS} ago: wait. Tickets are
- *   handed out in order, so `n`'s ticket is no younger than `above`'s, and its publish may still store it.
- * - otherwise (an older ticket, or a void above): close. The reader writes a void item at `n` with a
+ * - `above` carries a ticket's time less than {@link HOLE_WAIT_MS} ago: wait. Tickets are handed out in
+ *   order, so `n`'s ticket is no younger than `above`'s, and its publish may still store it. `above` is
+ *   an event stored through a ticket, or a void its publish wrote at once when it gave the ticket's
+ *   sequence back (a concurrent duplicate of its id, a publish giving up): such a void says nothing
+ *   about the sequences below it, which other publishes may have been handed a moment before.
+ * - a ticket's time more than {@link HOLE_WAIT_MS} ahead of the reader's clock (the publisher's clock runs
+ *   ahead): close. Waiting for it would stall the feed and ordered delivery for as long as the clocks
+ *   differ, and closing is safe (below).
+ * - otherwise (an older ticket, or a reader's void above: a reader closes only a gap it found old, and
+ *   every sequence below it in that gap is as old): close. The reader writes a void item at `n` with a
  *   conditional put; when that succeeds, no event can take `n` any more (every event put is conditional
  *   on the sequence being free), so passing it is exact whatever the clocks say. When the put finds an
  *   event, the reader reads it. Time only decides when a reader tries to close, never whether passing is
@@ -27,12 +34,16 @@
  */
 import { HOLE_WAIT_MS } from '#config/limits';
 
-/** An item of a log read as the rule sees it: an event (with its ticket's time, if any) or a void. */
+/** An item of a log read as the rule sees it: an event or a void, with its ticket's time, if any. */
 export interface LogItemView {
   readonly sequence: number;
-  /** Epoch ms of the ticket that numbered the event; absent for an event stored without one. */
+  /**
+   * Epoch ms of the ticket that handed the sequence out: of an event stored through one, or of a void a
+   * publish wrote giving its ticket's sequence back. Absent for an event stored without a ticket and for
+   * a reader's void.
+   */
   readonly ticketedAt?: number | undefined;
-  /** The item is a void: a sequence a reader closed, which no event holds. */
+  /** The item is a void: a closed sequence, which no event holds. */
   readonly voided?: true | undefined;
 }
 
@@ -45,8 +56,8 @@ export type HoleVerdict = 'final' | 'wait' | 'close';
  */
 export function holeVerdict(missing: number, above: LogItemView, floor: number, nowMs: number): HoleVerdict {
   if (missing <= floor) return 'final';
-  if (above.voided) return 'close';
-  if (above.ticketedAt === undefined) return 'final';
+  if (above.ticketedAt === undefined) return above.voided ? 'close' : 'final';
+  if (above.ticketedAt > nowMs + HOLE_WAIT_MS) return 'close';
   return nowMs - above.ticketedAt < HOLE_WAIT_MS ? 'wait' : 'close';
 }
 

@@ -191,6 +191,11 @@ export interface EventRef {
 /** A stored event with its delivery state and attempts. */
 export interface EventRecord extends EventRef {
   readonly type: string;
+  /**
+   * The version of its type's payload schema the payload passed at publish; absent on events stored before
+   * the catalog, and on those of a type outside it that a deployment accepted during a transition.
+   */
+  readonly typeVersion?: number | undefined;
   /** ISO 8601 UTC, millisecond precision. */
   readonly triggeredAt: string;
   /** The exact webhook body, fixed at publish time so every attempt sends identical bytes. */

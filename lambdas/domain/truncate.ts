@@ -1,8 +1,8 @@
 /**
  * Cutting receivers' answers (and names copied from certificates) to a storable size. Attempts are embedded in the event item, whose 400 KB
- * DynamoDB limit must hold all of them (at most 60 over three cycles) beside a 64 KiB payload, so each
- * attempt keeps at most {@link RESPONSE_BODY_LIMIT_BYTES} of answer and URL together (about 4.3 KB an
- * attempt with its other fields: 60 of them and the payload stay near 330 KB).
+ * DynamoDB limit must hold all of them (at most 60 over three cycles) beside a payload of at most 128 KiB
+ * (`MAX_PAYLOAD_BYTES_CEILING`), so each attempt keeps at most {@link RESPONSE_BODY_LIMIT_BYTES} of answer
+ * and URL together (about 4.3 KB an attempt with its other fields).
  */
 
 /** Largest stored response body, in UTF-8 bytes; less beside a long URL (see {@link answerBesideUrl}). */

@@ -15,6 +15,8 @@ export interface EventLinks {
 export interface WebhookBodyInput {
   readonly id: string;
   readonly type: string;
+  /** The version of the type's schema the payload passed; undefined: none (a type outside the catalog). */
+  readonly typeVersion?: number | undefined;
   readonly account: string;
   /** The event's place in its account's log: a receiver sees a gap or a stale update from it. */
   readonly sequence: number;
@@ -34,9 +36,10 @@ export function eventLinks(baseUrl: string, record: Pick<EventRecord, 'id' | 'ac
 }
 
 /**
- * The webhook body, `{"id","type","account","sequence","triggered_at","payload","_links"}`, assembled as text so
- * the payload JSON appears byte for byte as given: the body is built once at publish time and
- * stored, and every attempt signs and sends those same bytes.
+ * The webhook body, `{"id","type","type_version","account","sequence","triggered_at","payload","_links"}`,
+ * assembled as text so the payload JSON appears byte for byte as given: the body is built once at publish
+ * time and stored, and every attempt signs and sends those same bytes. `type_version` is left out when the
+ * event has none, as bodies stored before the catalog have none.
  *
  * @throws TypeError or SyntaxError when `payloadJson` is not the JSON text of an object
  */
@@ -49,6 +52,7 @@ export function webhookBody(input: WebhookBodyInput): string {
   const links = eventLinks(input.baseUrl, input);
   return (
     `{"id":${JSON.stringify(input.id)},"type":${JSON.stringify(input.type)},` +
+    (input.typeVersion === undefined ? '' : `"type_version":${input.typeVersion},`) +
     `"account":${JSON.stringify(input.account)},"sequence":${input.sequence},` +
     `"triggered_at":${JSON.stringify(renderTimestamp(input.triggeredAt))},` +
     `"payload":${input.payloadJson},"_links":${JSON.stringify(links)}}`

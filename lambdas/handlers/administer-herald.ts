@@ -1,18 +1,16 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiGatewayUsageKeys } from '#adapters/apigateway/usage-keys';
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
-import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ADMIN_ROUTES, type AdministeredOperation } from '#config/routes';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -77,6 +75,7 @@ import { apiHandler } from './api-handler';
 import { endpointsDeps } from './endpoint-deps';
 import { addEndpoint, getEndpoint, listEndpoints, removeEndpoint, updateEndpoint } from './endpoint-routes';
 import { getEventType, listEventTypes } from './event-type-routes';
+import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -96,12 +95,7 @@ const testEvents = new DynamoTestEventAllowance(client, env.TABLE_NAME);
 const eventTypes = new DynamoEventTypeStore(client, env.TABLE_NAME);
 /** Heads read at every request: an operator sees a change at once. */
 const catalog = createEventTypeCatalog({ store: eventTypes, now: Date.now });
-const delivery = {
-  events: new DynamoEventStore(client, env.TABLE_NAME),
-  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
-  directory,
-  now: Date.now,
-};
+const delivery = { ...redeliveryDeps(client, env), directory };
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };

@@ -1,7 +1,5 @@
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { parseEnableRequest } from '#http/accounts/account-request';
 import { toEndpointEnabledView } from '#http/accounts/account-view';
@@ -9,14 +7,13 @@ import { orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { enableEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { apiHandler } from './api-handler';
+import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const documents = createDocumentClient();
 const deps = {
+  ...redeliveryDeps(documents, env),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
-  events: new DynamoEventStore(documents, env.TABLE_NAME),
-  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
-  now: Date.now,
 };
 
 /**

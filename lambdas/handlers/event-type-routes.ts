@@ -3,11 +3,12 @@
  * (`administer-herald`) call alike: a listing within one answer's size, and one type.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import { parseEventTypeListQuery, parseEventTypeName } from '#http/event-types/event-type-request';
 import { toEventTypeListAnswer, toEventTypeView } from '#http/event-types/event-type-view';
 import { baseUrlOf } from '#http/request';
 import { json } from '#http/response';
-import { type EventTypeCatalog, requireEventType } from '#use-cases/event-types/catalog';
+import { requireEventType } from '#use-cases/event-types/catalog';
 
 /** `GET <path>`: the types after `after`, as many as one answer carries, and `Link: next` when more follow. */
 export async function listEventTypes(

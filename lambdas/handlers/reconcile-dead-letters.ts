@@ -1,24 +1,21 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createMetrics, logger } from '#adapters/observability';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { loadEnv } from '#config/env';
 import { DELIVERY_METRICS } from '#config/telemetry';
 import { type ReconcileBatchDeps, reconcileBatch } from '#delivery/dead-letter';
 import { queueHandler } from './queue-handler';
+import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const metrics = createMetrics();
 const documents = createDocumentClient();
 const deps: ReconcileBatchDeps = {
-  events: new DynamoEventStore(documents, env.TABLE_NAME),
-  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
+  ...redeliveryDeps(documents, env),
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   maxAttempts: MAX_ATTEMPTS,
-  now: Date.now,
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });
     if (outcome === 'requeued') metrics.addMetric(DELIVERY_METRICS.reconciled, MetricUnit.Count, 1);

@@ -1,7 +1,5 @@
-import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
+import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
@@ -12,14 +10,13 @@ import { json } from '#http/response';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
+import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
 const documents = createDocumentClient();
 const deps = {
-  events: new DynamoEventStore(documents, env.TABLE_NAME),
+  ...redeliveryDeps(documents, env),
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-  queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
-  now: Date.now,
 };
 
 /**

@@ -217,11 +217,16 @@ export const EVENT_ID: Schema<string> = withReason(
 );
 /** An event type (a component of the document). */
 export const EVENT_TYPE = withReason(
-  text('Dot-separated lower-case snake_case segments. Known: `credit_transfer_status_change`.', {
-    pattern: EVENT_TYPE_PATTERN.source,
-    maxLength: MAX_EVENT_TYPE_LENGTH,
-    examples: ['credit_transfer_status_change'],
-  }),
+  text(
+    'Dot-separated lower-case snake_case segments: a type of the event type catalog (`docs/event-types.md`), ' +
+      'e.g. `credit_transfer_status_change`. Publishing another answers 422, unless the deployment is in its ' +
+      'transition to the catalog.',
+    {
+      pattern: EVENT_TYPE_PATTERN.source,
+      maxLength: MAX_EVENT_TYPE_LENGTH,
+      examples: ['credit_transfer_status_change'],
+    },
+  ),
   EVENT_TYPE_REASON,
 );
 /** An event's delivery state (a component of the document). */

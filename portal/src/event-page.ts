@@ -19,6 +19,8 @@ interface EventDetail {
   /** The event's place in its account; null for an event stored before sequences. */
   sequence: number | null;
   type: string;
+  /** The version of its type the payload passed; null for an event published before the catalog. */
+  type_version: number | null;
   triggered_at: string;
   payload: unknown;
   webhook_status: string;
@@ -38,11 +40,19 @@ const WAIT_MS = 90_000;
  * `JSON.stringify(payload)`, so parsing and serialising again yields the same bytes.
  */
 function webhookBody(e: EventDetail): string {
-  const { id, type, account, sequence, triggered_at, payload, _links } = e;
-  // An event stored before sequences was sent without one.
-  return sequence === null
-    ? JSON.stringify({ id, type, account, triggered_at, payload, _links })
-    : JSON.stringify({ id, type, account, sequence, triggered_at, payload, _links });
+  const { id, type, type_version, account, sequence, triggered_at, payload, _links } = e;
+  // An event stored before the catalog was sent without a version, one stored before sequences without
+  // a sequence: JSON.stringify leaves out an undefined field.
+  return JSON.stringify({
+    id,
+    type,
+    type_version: type_version ?? undefined,
+    account,
+    sequence: sequence ?? undefined,
+    triggered_at,
+    payload,
+    _links,
+  });
 }
 
 /** The request as the latest attempt sent it: its own URL, not the account's current one. */

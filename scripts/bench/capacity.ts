@@ -2,10 +2,12 @@
  * Capacity units per operation, as DynamoDB Local reports them with `ReturnConsumedCapacity: TOTAL`:
  * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
  */
+
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { eventItem } from '#adapters/dynamodb/events/event-items';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
@@ -24,6 +26,7 @@ import type { EventRef } from '#domain/model';
 import type { QueueMessage } from '#domain/ports';
 import { parseListQuery } from '#http/events/list-query';
 import { TenantSeeder } from '#local/tenant-seed';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent } from '#use-cases/events/record-event';
 import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 
@@ -35,17 +38,16 @@ function tally(): { sum: CapacityTally; listener: CapacityListener } {
   return { sum, listener: (op, units) => (sum[op] = (sum[op] ?? 0) + units) };
 }
 
-/** A typical `credit_transfer_status_change` payload (≈ 300 bytes). */
+/** A typical `credit_transfer_status_change` payload (≈ 300 bytes), valid for the catalog's version 1. */
 export const SAMPLE_PAYLOAD = {
   transfer_id: 'tr_01JD6Z0Q7W3K9V2M8N4P5R6S7T',
+  end_to_end_id: 'E2E-2026-11-21-000123',
   status: 'settled',
-  previous_status: 'pending',
+  status_code: 'ACSC',
   amount: '1250.00',
   currency: 'EUR',
-  counterparty_iban: 'GB82WEST12345698765432',
-  counterparty_name: 'Example Supplier Ltd',
-  end_to_end_id: 'E2E-2026-11-21-000123',
-  settled_at: '2026-11-21T10:15:00Z',
+  creditor: { name: 'Example Supplier Ltd', iban: 'GB82WEST12345698765432', bic: 'NWBKGB2LXXX' },
+  remittance_information: 'Invoice 2026-0042',
 };
 
 /** Messages per consumer batch, as the event source mapping hands them over. */
@@ -95,6 +97,12 @@ export async function measureDeliveryCapacity(
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     // Retention is read once per publisher, not per event: it adds nothing per event.
     retentionDays: async () => undefined,
+    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
   };
   const publish = async (account: string) =>
     (

@@ -137,7 +137,7 @@ async function runScenario(
       for (let i = 0; i < BACKLOG; i += 50) {
         await Promise.all(
           Array.from({ length: 50 }, () =>
-            publish({ account: badAccount, type: 'backlog', payload: SAMPLE_PAYLOAD }),
+            publish({ account: badAccount, type: 'credit_transfer_status_change', payload: SAMPLE_PAYLOAD }),
           ),
         );
       }
@@ -145,7 +145,11 @@ async function runScenario(
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const sent = performance.now();
-      const { id } = await publish({ account: FAST_ACCOUNT, type: 'probe', payload: SAMPLE_PAYLOAD });
+      const { id } = await publish({
+        account: FAST_ACCOUNT,
+        type: 'credit_transfer_status_change',
+        payload: SAMPLE_PAYLOAD,
+      });
       // A sample that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
       while (!arrivals.has(id) && performance.now() - sent < SAMPLE_CAP_MS) {
         await new Promise((resolve) => setTimeout(resolve, 2));

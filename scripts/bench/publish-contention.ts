@@ -8,15 +8,18 @@
  * of the cost. DynamoDB Local answers in about a millisecond and has no partition limit, so the requests
  * and units are what to compare; the rates are this machine's.
  */
+
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { BusyError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import { SAMPLE_PAYLOAD } from './capacity';
@@ -159,6 +162,12 @@ async function measureOne(tableName: string, one: ContentionCase, index: number)
     directory: new DynamoDirectoryStore(client, tableName, listener),
     baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
     retentionDays: async () => undefined,
+    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
   };
   const input = () => ({
     id: uuidv7(Date.now()),

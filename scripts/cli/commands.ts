@@ -92,7 +92,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...SIGNING_COMMANDS,
   publish: {
     usage:
-      'publish --account IBAN --type TYPE --payload JSON [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]\n' +
+      'publish --account IBAN --type TYPE --payload JSON [--type-version N] [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]\n' +
       '  publish --file EVENTS.ndjson   (one event a line; resumes from EVENTS.ndjson.herald-progress)',
     run: async (call, flags) => {
       if (flags.file !== undefined) {
@@ -112,12 +112,20 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         account: required(flags, 'account'),
         type: required(flags, 'type'),
         payload,
+        ...(flags['type-version'] === undefined
+          ? {}
+          : { version: integer(flags, 'type-version', 'a version of the type (1, 2, …)') }),
         ...(flags.id === undefined ? {} : { id: flags.id }),
         ...(flags['triggered-at'] === undefined ? {} : { triggered_at: timestamp(flags, 'triggered-at') }),
       });
-      const event = answer.body as { id: string; webhook_status: string };
+      const event = answer.body as { id: string; webhook_status: string; type_version: number | null };
       // 201: recorded now; 200: the same id and content were recorded before.
-      return { id: event.id, created: answer.status === 201, webhook_status: event.webhook_status };
+      return {
+        id: event.id,
+        created: answer.status === 201,
+        webhook_status: event.webhook_status,
+        type_version: event.type_version,
+      };
     },
   },
   ...EVENT_COMMANDS,

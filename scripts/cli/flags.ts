@@ -33,6 +33,7 @@ export const OPTIONS = {
   'expires-at': { type: 'string' },
   'overlap-hours': { type: 'string' },
   'triggered-at': { type: 'string' },
+  'type-version': { type: 'string' },
   erase: { type: 'boolean' },
   'api-url': { type: 'string' },
   region: { type: 'string' },

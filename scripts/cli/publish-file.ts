@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { uuidv7 } from '#domain/ids';
-import type { ApiCall } from './api-client';
+import { type ApiCall, ApiError } from './api-client';
 import { UsageError } from './flags';
 import { publishBatches, type SendableLine } from './publish-batches';
 import { type Progress, progressReporter } from './publish-progress';
@@ -46,6 +46,32 @@ export interface PublishFileSummary {
   readonly unsent: readonly LineResult[];
 }
 
+/** Sends of one request before the run stops (the progress file keeps what was answered). */
+const BATCH_SENDS = 4;
+
+/**
+ * Sends one request, again (after 1, 2, then 4 s) when it failed as a whole in a way another send may not
+ * repeat: a 5xx or 429 answer (a function that ran out of time, a throttle) or no answer at all. Its
+ * lines carry their ids, so a request that was stored before its answer was lost stores nothing twice
+ * (they answer as duplicates); and the next request waits for it, keeping one account's lines in order.
+ */
+async function sendBatch(
+  call: ApiCall,
+  batch: readonly SendableLine[],
+  pause: (ms: number) => Promise<void>,
+): Promise<BatchResult[]> {
+  for (let send = 1; ; send++) {
+    try {
+      const answer = await call('POST', '/events/batch', { events: batch.map((entry) => entry.body) });
+      return (answer.body as { results: BatchResult[] }).results;
+    } catch (error) {
+      const transient = !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+      if (!transient || send === BATCH_SENDS) throw error;
+      await pause(1_000 * 2 ** (send - 1));
+    }
+  }
+}
+
 /** A line's result that another send cannot change: stored, a duplicate, or refused for its content. */
 const isFinal = (status: number) => status < 500;
 
@@ -58,6 +84,7 @@ export async function publishFile(
   call: ApiCall,
   file: string,
   stderr: Progress,
+  pause: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms)),
 ): Promise<PublishFileSummary> {
   const text = readText(file);
   const lines = text.split('\n');
@@ -92,8 +119,7 @@ export async function publishFile(
     };
     record(refused);
     for (const batch of batches) {
-      const answer = await call('POST', '/events/batch', { events: batch.map((entry) => entry.body) });
-      const results = (answer.body as { results: BatchResult[] }).results;
+      const results = await sendBatch(call, batch, pause);
       const answered = batch.map((entry, k) => lineResult(entry.line, results[k]));
       // Lines answered 5xx (a publish of the same id under way, a failure): sent again by the next run.
       unsent.push(...answered.filter((result) => !isFinal(result.status)));

@@ -17,13 +17,9 @@ import {
   SEQUENCE_TYPES,
   TRANSACTION_STATUS_CODES,
 } from '#domain/event-types/iso20022';
-import {
-  type EventTypeDefinition,
-  type EventTypeVersion,
-  type JsonSchemaObject,
-  latestVersion,
-} from '#domain/event-types/model';
-import { schemaConditions, schemaFields } from '#domain/event-types/schema-fields';
+import type { JsonSchemaObject } from '#domain/event-types/model';
+import { code, number, row } from './markdown';
+import { typeSection } from './type-section';
 
 /** The generated page. */
 export function renderEventTypesDoc(): string {
@@ -93,7 +89,7 @@ function conventions(): string[] {
     "- **Identifiers** are checked by shape only: an IBAN's or creditor reference's check digits and a currency's existence are the bank's to know.",
     '- **Statuses** are closed lists; **reason codes** are any four capitals or digits, because ISO 20022 publishes new codes several times a year. The codes SEPA uses are listed under [ISO 20022 codes](#iso-20022-codes).',
     '- **Exactly the declared fields**: every object of a built-in payload has `additionalProperties: false`, so a misspelt optional field (`remitance_information`) is refused rather than silently lost, and no webhook carries an undocumented field. Receivers should still ignore fields they do not know: a later [version](#versions) may add some.',
-    `- **Refusals** name each violation by the JSON pointer of the field (\`/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values.`,
+    `- **Refusals**: a publish whose payload its type's schema refuses answers \`400\` (the library throws \`ValidationError\`) naming each violation \`payload\` + the JSON pointer of the field (\`payload/creditor/iban\`; in a batch \`events[<index>].payload/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values. A type outside the catalog answers \`422\` naming the known types, and a version its type lacks \`422\` naming the versions it has. Nothing is checked again when an event is read or delivered.`,
     '',
   ];
 }
@@ -111,68 +107,6 @@ function uses(): string[] {
     ...RECEIVER_USES.map((use) =>
       row([use.use, `[\`${use.type}\`](#${use.type})`, use.when ?? 'every event']),
     ),
-    '',
-  ];
-}
-
-function typeSection(definition: EventTypeDefinition): string[] {
-  const latest = latestVersion(definition).version;
-  return [
-    `## \`${definition.type}\``,
-    '',
-    definition.description,
-    '',
-    ...(definition.deprecated ? ['**Deprecated**: publishing it still works; expect its end.', ''] : []),
-    '| version | state |',
-    '|---|---|',
-    ...definition.versions.map((version) =>
-      row([
-        `${version.version}${version.version === latest ? ' (latest)' : ''}`,
-        version.deprecated ? 'deprecated' : 'current',
-      ]),
-    ),
-    '',
-    ...definition.versions.flatMap((version) => versionSection(definition, version)),
-  ];
-}
-
-function versionSection(definition: EventTypeDefinition, version: EventTypeVersion): string[] {
-  const conditions = schemaConditions(version.schema);
-  return [
-    `### \`${definition.type}\` version ${version.version}`,
-    '',
-    '| field | type | required | values | description |',
-    '|---|---|---|---|---|',
-    ...schemaFields(version.schema).map((field) =>
-      row([
-        code(field.path),
-        field.type,
-        field.required ? 'yes' : 'no',
-        field.values === undefined ? field.shape : field.values.map(code).join(', '),
-        field.description,
-      ]),
-    ),
-    '',
-    ...(conditions.length > 0 ? ['Conditions:', '', ...conditions.map((text) => `- ${text}`), ''] : []),
-    'Examples:',
-    '',
-    ...version.examples.flatMap((example) => [
-      `- \`${example.name}\`: ${example.summary}`,
-      '',
-      '  ```json',
-      ...JSON.stringify(example.payload, null, 2)
-        .split('\n')
-        .map((line) => `  ${line}`),
-      '  ```',
-      '',
-    ]),
-    '<details><summary>The JSON Schema</summary>',
-    '',
-    '```json',
-    JSON.stringify(version.schema, null, 2),
-    '```',
-    '',
-    '</details>',
     '',
   ];
 }
@@ -241,8 +175,10 @@ function versions(): string[] {
     '## Versions',
     '',
     '- A version is an integer from 1. Once published it never changes, its examples included: a changed',
-    '  payload schema (or examples) is a new version, one above the latest. A publish may name the version;',
-    '  without one it is checked against the latest.',
+    '  payload schema (or examples) is a new version, one above the latest. A publish may name the version',
+    '  (`version`); without one it is checked against the latest. The event records the version its payload',
+    "  passed: `type_version` in the API's views and in the webhook body (absent from the bodies of events",
+    '  published before the catalog).',
     '- A `deprecated` type or version can still be published, and is validated as before; receivers should',
     '  expect its end and move to what replaces it. No type is ever removed.',
     '- Events stay as they were published: a new version does not touch stored events.',
@@ -258,7 +194,9 @@ function operatorTypes(): string[] {
     '--file DECLARATION.json` (or `PUT /admin/event-types/{type}`, SigV4) with a `description`, a payload',
     '`schema` and `examples`, and optionally `deprecated` ([`operating.md`](operating.md#event-types) has an',
     'example). Every organization then reads it with the built-in types: `GET /event-types` (any API key),',
-    'the portal, `herald event-type list|show`.',
+    'the portal, `herald event-type list|show`; it is published and validated as a built-in type is (the',
+    'version named, or the latest: a new latest version is the default of every publish within a minute),',
+    'and a test event sends its example.',
     '',
     "- A new type is version 1. A declaration whose schema or examples differ from the latest version's adds",
     "  a version, one above it (without examples, the latest version's are checked against the new schema);",
@@ -293,18 +231,4 @@ function operatorTypes(): string[] {
     "Schemas are interpreted, never compiled to code, so an operator's schema runs no code in Herald.",
     '',
   ];
-}
-
-/** A table row; `|` inside a cell is escaped, as GitHub needs even within code spans. */
-function row(cells: readonly string[]): string {
-  return `| ${cells.map((cell) => cell.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
-}
-
-/** A count as prose writes it: 32,768. */
-function number(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-function code(text: string): string {
-  return `\`${text}\``;
 }

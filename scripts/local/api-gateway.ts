@@ -62,14 +62,14 @@ export interface ApiGatewayOptions {
    * How long an authorizer decision is reused for the same token; default `AUTHORIZER_CACHE_TTL_SECONDS`
    * (60 s), 0 disables the cache.
    */
-  readonly authorizerCacheTtlSeconds?: number;
+  readonly authorizerCacheTtlSeconds?: number | undefined;
   /** Stage name in request contexts and method ARNs; default `local`. */
   readonly stage?: string;
   /**
    * Each organization's throttle and quota, as the stack's usage plan (`npm start` passes the stack's
    * defaults, `ORGANIZATION_USAGE_DEFAULTS`); unmetered when absent, so tests can page quickly.
    */
-  readonly organizationUsage?: OrganizationUsage;
+  readonly organizationUsage?: OrganizationUsage | undefined;
   /**
    * The only AWS identity allowed on `iam` routes (the local operator); without it every `iam` route
    * answers 403. Signatures must be for service `execute-api` in `LOCAL_REGION`.

@@ -14,6 +14,8 @@ import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { LocalSecretSealer } from '#adapters/secrets/local-secret-sealer';
 import { ORGANIZATION_USAGE_DEFAULTS } from '#config/limits';
 import { parseRetrySchedule } from '#delivery/retry-rule';
+import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
+import { latestVersion } from '#domain/event-types/model';
 import { DEFAULT_LINK_MINUTES } from '#domain/portal-access';
 import { toPortalLinkView } from '#http/portal/portal-view';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
@@ -29,6 +31,10 @@ import { SHELL_ENV_PATH, shellExports, writeShellEnv } from './shell-env';
 const STATE_DIR = '.herald';
 /** The port when `PORT` is not set and it is free; the banner and `.herald/env` name the one in use. */
 const DEFAULT_PORT = 3000;
+/** The payload the "Try" line publishes: the catalog's example of a settled transfer. */
+const TRY_PAYLOAD = latestVersion(CREDIT_TRANSFER_STATUS_CHANGE).examples.find(
+  (example) => example.name === 'settled',
+)?.payload;
 /** The project's `node_modules/.bin`: `herald` (linked by `npm install`) and the project's Node. */
 const BIN_DIR = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
 const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
@@ -130,7 +136,7 @@ ${exports.map((line) => `    ${line}`).join('\n')}
     ${portal.url} )
 
   Try:
-    herald publish --account "$HERALD_ACCOUNT" --type credit_transfer_status_change --payload '{"transfer_id":"tr_1"}'
+    herald publish --account "$HERALD_ACCOUNT" --type credit_transfer_status_change --payload '${JSON.stringify(TRY_PAYLOAD)}'
     curl -s -H "Authorization: Bearer $HERALD_API_KEY" "$HERALD_URL/events"
 
 Ctrl-C stops everything.`);

@@ -45,11 +45,11 @@ export interface ProvisionOptions {
    */
   readonly sqsEndpoint?: string;
   /** Override of `DELIVERY_QUEUE.maxReceiveCount`, so tests can reach the DLQ in a few receives. */
-  readonly maxReceiveCount?: number;
+  readonly maxReceiveCount?: number | undefined;
   /** Override of `DELIVERY_QUEUE.visibilityTimeoutSeconds`. */
-  readonly visibilityTimeoutSeconds?: number;
+  readonly visibilityTimeoutSeconds?: number | undefined;
   /** The stack's `eventRetentionDays`: written to the settings item, as the stack does at deploy time. */
-  readonly eventRetentionDays?: number;
+  readonly eventRetentionDays?: number | undefined;
 }
 
 /** Names, URLs and ARNs of the provisioned resources. */

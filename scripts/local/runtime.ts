@@ -7,44 +7,20 @@
  * therefore host one runtime with real handlers at a time (tests use `handlers` overrides, or one runtime
  * per test file).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Context } from 'aws-lambda';
 import { RECONCILER_EVENT_SOURCE } from '#config/delivery';
-import { FUNCTION_SIZING } from '#config/function-sizing';
-import { FUNCTIONS, type FunctionKey } from '#config/functions';
+import type { FunctionKey } from '#config/functions';
 import type { OrganizationUsage } from '#config/limits';
-import {
-  type ApiHandler,
-  type ApiHandlers,
-  createApiGateway,
-  type RouteFunctionKey,
-  type TokenAuthorizerHandler,
-} from './api-gateway';
-import { bundledHandlerFiles, type CloudAssemblySource } from './cloud-assembly';
-import {
-  applyEnv,
-  applyLocalAwsEnv,
-  findFreePort,
-  LOCAL_REGION,
-  type LocalEndpoints,
-  startEmulators,
-} from './emulators';
+import { type ApiHandlers, createApiGateway } from './api-gateway';
+import { applyEnv, applyLocalAwsEnv, findFreePort, type LocalEndpoints, startEmulators } from './emulators';
+import { functionEnv, type HandlerOptions, loadHandlers } from './functions';
 import { ensurePrivateTree } from './private-files';
 import { type ProvisionedResources, provisionResources } from './provision';
-import { type QueueHandler, startQueueLink } from './queue-link';
+import { startQueueLink } from './queue-link';
 import { localSecretsKey } from './secrets-key';
 import type { LocalCredentials } from './sigv4';
-import { type StreamHandler, startStreamLink } from './stream-link';
-
-/** Every function of the stack, as the runtime invokes it (context already bound). */
-export type FunctionHandlers = {
-  readonly authorizer: TokenAuthorizerHandler;
-  readonly forwarder: StreamHandler;
-  readonly consumer: QueueHandler;
-  readonly reconciler: QueueHandler;
-} & { readonly [K in RouteFunctionKey]: ApiHandler };
+import { startStreamLink } from './stream-link';
 
 /**
  * Concurrent consumer invocations of the local queue link (Lambda's `maximumConcurrency`, scaled down):
@@ -54,7 +30,7 @@ export type FunctionHandlers = {
 export const LOCAL_CONSUMER_CONCURRENCY = 4;
 
 /** Options of {@link startLocalRuntime}. */
-export interface LocalRuntimeOptions {
+export interface LocalRuntimeOptions extends HandlerOptions {
   /** API port; default a free one. */
   readonly port?: number;
   /** Prefix of the table and queue names; default `herald-local`. */
@@ -65,24 +41,17 @@ export interface LocalRuntimeOptions {
    * Persist emulator data (`<dataDir>/dynamodb`, `<dataDir>/sqs`) and the stream checkpoint here;
    * in-memory when absent. Only applies to emulators the runtime starts itself.
    */
-  readonly dataDir?: string;
+  readonly dataDir?: string | undefined;
   /** The stack's `eventRetentionDays` (the settings item every publisher reads); events kept otherwise. */
-  readonly eventRetentionDays?: number;
+  readonly eventRetentionDays?: number | undefined;
   /** `RETRY_SCHEDULE` of the functions (19 comma-separated seconds); the default schedule otherwise. */
-  readonly retrySchedule?: string;
+  readonly retrySchedule?: string | undefined;
   /** Extra function environment variables, applied last. */
   readonly env?: Readonly<Record<string, string>>;
-  /** Replacements for the real handlers; those given are not imported. */
-  readonly handlers?: Partial<FunctionHandlers>;
-  /**
-   * Run the bundles of this synthesized cloud assembly (what `cdk deploy` uploads) instead of the
-   * TypeScript sources.
-   */
-  readonly bundles?: CloudAssemblySource;
   /** Each organization's throttle and quota (the stack's usage plan); unmetered when absent. */
   readonly organizationUsage?: OrganizationUsage;
   /** Authorizer cache TTL; default `AUTHORIZER_CACHE_TTL_SECONDS`. */
-  readonly authorizerCacheTtlSeconds?: number;
+  readonly authorizerCacheTtlSeconds?: number | undefined;
   /** Redrive limit of the delivery queue; default `DELIVERY_QUEUE.maxReceiveCount`. */
   readonly maxReceiveCount?: number;
   /** Concurrent pollers of the delivery queue; default {@link LOCAL_CONSUMER_CONCURRENCY}. */
@@ -91,8 +60,6 @@ export interface LocalRuntimeOptions {
   readonly operatorCredentials?: LocalCredentials;
   /** Receives errors of the event source emulations; default: logged to stderr. */
   readonly onError?: (source: 'forwarder' | 'consumer' | 'reconciler', error: unknown) => void;
-  /** Called with each real handler's event just before it runs (the agreement check's phase timings). */
-  readonly onInvoke?: (key: FunctionKey, event: unknown) => void;
 }
 
 /** A running local Herald. */
@@ -218,87 +185,4 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 function newOperatorCredentials(): LocalCredentials {
   const id = randomBytes(16).toString('hex').toUpperCase().slice(0, 16);
   return { accessKeyId: `AKIA${id}`, secretAccessKey: randomBytes(30).toString('base64') };
-}
-
-/** The variables the CDK stack gives the functions, pointed at the local resources. */
-function functionEnv(
-  options: LocalRuntimeOptions,
-  resources: ProvisionedResources,
-  baseUrl: string,
-): Record<string, string> {
-  // Quiet Powertools unless the developer asked for more: metrics would print EMF to stdout otherwise.
-  const quietDefaults: Record<string, string> = {
-    POWERTOOLS_SERVICE_NAME: 'herald',
-    POWERTOOLS_LOG_LEVEL: 'WARN',
-    POWERTOOLS_METRICS_NAMESPACE: 'Herald',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-  };
-  for (const key of Object.keys(quietDefaults)) {
-    if (process.env[key] !== undefined) delete quietDefaults[key];
-  }
-  return {
-    ...quietDefaults,
-    TABLE_NAME: resources.tableName,
-    QUEUE_URL: resources.queueUrl,
-    DLQ_URL: resources.dlqUrl,
-    PUBLIC_BASE_URL: baseUrl,
-    WEBHOOK_URL_POLICY: 'local',
-    ...(options.retrySchedule ? { RETRY_SCHEDULE: options.retrySchedule } : {}),
-    ...options.env,
-  };
-}
-
-/**
- * Imports every function without an override: `lambdas/handlers/<entry>.ts`, or its bundle in `bundles`.
- */
-async function loadHandlers({ handlers: overrides = {}, bundles, onInvoke }: LocalRuntimeOptions): Promise<{
-  handlers: FunctionHandlers;
-  sources: Partial<Record<FunctionKey, string>>;
-}> {
-  const keys = Object.keys(FUNCTIONS) as FunctionKey[];
-  const bundled = bundles === undefined ? undefined : bundledHandlerFiles(bundles);
-  const sources: Partial<Record<FunctionKey, string>> = {};
-  const loaded = await Promise.all(
-    keys.map(async (key) => {
-      const override = overrides[key];
-      if (override) return [key, override] as const;
-      const url = bundled
-        ? pathToFileURL(bundled[key]).href
-        : new URL(`../../lambdas/handlers/${FUNCTIONS[key]}.ts`, import.meta.url).href;
-      const module = (await import(url)) as { handler?: unknown };
-      if (typeof module.handler !== 'function') throw new Error(`${url} does not export a handler function`);
-      sources[key] = url;
-      const handler = module.handler as (event: unknown, context: Context) => Promise<unknown>;
-      return [
-        key,
-        (event: unknown) => {
-          onInvoke?.(key, event);
-          return handler(event, lambdaContext(key));
-        },
-      ] as const;
-    }),
-  );
-  return { handlers: Object.fromEntries(loaded) as unknown as FunctionHandlers, sources };
-}
-
-/** A fresh Lambda context per invocation, as Powertools and middy expect one. */
-function lambdaContext(key: FunctionKey): Context {
-  const functionName = `herald-local-${FUNCTIONS[key]}`;
-  // The deployed timeout, so code that budgets its remaining time behaves as in AWS (not enforced here).
-  const { timeoutSeconds, memoryMb } = FUNCTION_SIZING[key];
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(memoryMb),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }

@@ -54,7 +54,7 @@ export interface StreamLinkOptions {
    * JSON file holding the last processed sequence number per shard. With it, a restart over persisted
    * data resumes after those records instead of replaying the stream from TRIM_HORIZON.
    */
-  readonly checkpointFile?: string;
+  readonly checkpointFile?: string | undefined;
   /** `awsRegion` of the records; default us-east-1 (DynamoDB Local says `ddblocal`). */
   readonly region?: string;
   /** Receives handler and polling errors; default: logged to stderr. */

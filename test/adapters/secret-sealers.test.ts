@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type KmsCalls, KmsSecretSealer } from '#adapters/secrets/kms-secret-sealer';
 import { LocalSecretSealer } from '#adapters/secrets/local-secret-sealer';
-import type { SecretSealer } from '#domain/signing/secret-sealer';
+import { SealerUnavailableError, type SecretSealer } from '#domain/signing/secret-sealer';
 
 const dir = mkdtempSync(join(tmpdir(), 'herald-sealer-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -102,5 +102,38 @@ describe('the KMS envelope', () => {
     expect(kms.decrypts).toBe(3);
     await open(b, 'b');
     expect(kms.decrypts).toBe(4);
+  });
+
+  it.each([
+    ['throttled', { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }],
+    ['failing inside', { name: 'KMSInternalException', $metadata: { httpStatusCode: 500 } }],
+    ['marked retryable by the SDK', { name: 'SomethingNew', $retryable: {} }],
+    ['out of reach', { name: 'Error', code: 'ETIMEDOUT' }],
+  ])('says KMS %s is unavailable for now, not that the value does not open', async (_what, fault) => {
+    const kms = fakeKms();
+    const sealer = new KmsSecretSealer('arn:aws:kms:eu-central-1:111122223333:key/x', kms);
+    const sealed = await sealer.seal(SECRET, ORG_A);
+    const failing = new KmsSecretSealer('arn:aws:kms:eu-central-1:111122223333:key/x', {
+      ...kms,
+      decrypt: () => Promise.reject(Object.assign(new Error('KMS said no'), fault)),
+    });
+    await expect(failing.open(sealed, ORG_A)).rejects.toBeInstanceOf(SealerUnavailableError);
+  });
+
+  it('passes a refusal on as it is: the value does not open', async () => {
+    const kms = fakeKms();
+    const sealed = await new KmsSecretSealer('arn:aws:kms:eu-central-1:111122223333:key/x', kms).seal(
+      SECRET,
+      ORG_A,
+    );
+    const denied = Object.assign(new Error('no'), {
+      name: 'AccessDeniedException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    const failing = new KmsSecretSealer('arn:aws:kms:eu-central-1:111122223333:key/x', {
+      ...kms,
+      decrypt: () => Promise.reject(denied),
+    });
+    await expect(failing.open(sealed, ORG_A)).rejects.toBe(denied);
   });
 });

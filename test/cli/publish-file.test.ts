@@ -140,4 +140,47 @@ describe('publish --file', () => {
     expect(message).not.toMatch(/remove it to/i);
     expect(api.stored).toHaveLength(1);
   });
+
+  it('sends a request that failed as a whole (5xx, 429, no answer) again with the same ids, in order', async () => {
+    const api = batchApi();
+    const failures = [
+      new ApiError(500, 'The request could not be completed.'),
+      new TypeError('fetch failed'),
+    ];
+    const sent: unknown[] = [];
+    const flaky: ApiCall = async (method, path, body) => {
+      sent.push(body);
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return api.call(method, path, body);
+    };
+    const pauses: number[] = [];
+    const file = fileOf([event(1), event(2)]);
+    const summary = await publishFile(flaky, file, quiet, async (ms) => {
+      pauses.push(ms);
+    });
+    expect(summary).toMatchObject({ lines: 2, stored: 2, refused: [], unsent: [] });
+    expect(pauses).toEqual([1_000, 2_000]);
+    // The same request each time: the ids written before the first send.
+    expect(new Set(sent.map((body) => JSON.stringify(body))).size).toBe(1);
+  });
+
+  it('stops after four failed sends of one request, and sends no later request before it', async () => {
+    let sends = 0;
+    const down: ApiCall = async () => {
+      sends += 1;
+      throw new ApiError(503, 'busy');
+    };
+    const file = fileOf([event(1)]);
+    await expect(publishFile(down, file, quiet, async () => {})).rejects.toThrow('busy');
+    expect(sends).toBe(4);
+    // A refusal of the request itself is not sent again.
+    let refusals = 0;
+    const refusing: ApiCall = async () => {
+      refusals += 1;
+      throw new ApiError(400, 'body: not JSON');
+    };
+    await expect(publishFile(refusing, file, quiet, async () => {})).rejects.toThrow('body: not JSON');
+    expect(refusals).toBe(1);
+  });
 });

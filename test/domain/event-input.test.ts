@@ -74,21 +74,32 @@ describe('validatePublishInput', () => {
     expect(rejectedNames({ ...base, ...patch })).toEqual([name]);
   });
 
+  it.each([[0], [-1], [1.5], ['1'], [Number.NaN], [2 ** 53]])('rejects a version of %s', (version) => {
+    expect(rejectedNames({ ...base, version })).toEqual(['version']);
+  });
+
+  it("keeps a version the publish names, undefined for the type's latest", () => {
+    expect(validatePublishInput({ ...base, version: 3 }).version).toBe(3);
+    expect(validatePublishInput(base).version).toBeUndefined();
+  });
+
   it('rejects a non-object input', () => {
     expect(rejectedNames(null)).toEqual(['input']);
   });
 
   it.each([
-    ['payload.a', { a: Number.NaN }],
-    ['payload.a', { a: Number.POSITIVE_INFINITY }],
-    ['payload.a', { a: () => 1 }],
-    ['payload.a', { a: 10n }],
-    ['payload.a', { a: Symbol('s') }],
-    ['payload.a', { a: new Date(0) }],
-    ['payload.a[1]', { a: [1, undefined] }],
+    ['payload/a', { a: Number.NaN }],
+    ['payload/a', { a: Number.POSITIVE_INFINITY }],
+    ['payload/a', { a: () => 1 }],
+    ['payload/a', { a: 10n }],
+    ['payload/a', { a: Symbol('s') }],
+    ['payload/a', { a: new Date(0) }],
+    ['payload/a/1', { a: [1, undefined] }],
     // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
-    ['payload.a[0]', { a: [, 1] }],
-    ['payload.a.b', { a: { b: new (class Point {})() } }],
+    ['payload/a/0', { a: [, 1] }],
+    ['payload/a/b', { a: { b: new (class Point {})() } }],
+    // Named by its JSON pointer (RFC 6901): `/` and `~` in a field's name are escaped.
+    ['payload/x~1y~0z', { 'x/y~z': Number.NaN }],
   ])('rejects %s that JSON cannot carry faithfully', (name, payload) => {
     expect(rejectedNames({ ...base, payload })).toEqual([name]);
   });
@@ -106,10 +117,10 @@ describe('validatePublishInput', () => {
   it('rejects circular references and excessive depth', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(rejectedNames({ ...base, payload: cyclic })).toEqual(['payload.self']);
+    expect(rejectedNames({ ...base, payload: cyclic })).toEqual(['payload/self']);
     let deep: unknown = {};
     for (let level = 0; level < MAX_PAYLOAD_DEPTH; level++) deep = { d: deep };
-    expect(rejectedNames({ ...base, payload: deep })[0]).toMatch(/^payload(\.d)+$/);
+    expect(rejectedNames({ ...base, payload: deep })[0]).toMatch(/^payload(\/d)+$/);
     let allowed: unknown = {};
     for (let level = 0; level < MAX_PAYLOAD_DEPTH - 1; level++) allowed = { d: allowed };
     expect(() => validatePublishInput({ ...base, payload: allowed })).not.toThrow();
@@ -135,11 +146,12 @@ describe('validatePublishInput', () => {
     expect(validatePublishInput({ ...base, payload: { s: '\ud800' } }).payloadJson).toBe('{"s":"\\ud800"}');
   });
 
-  it('refuses a nonsensical limit, and one above the ceiling an answer can carry', () => {
+  it('refuses a nonsensical limit, and one above what an event item holds beside its attempts (128 KiB)', () => {
+    expect(MAX_PAYLOAD_BYTES_CEILING).toBe(131_072);
     expect(() => validatePublishInput(base, { maxPayloadBytes: 0 })).toThrow(RangeError);
     expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING })).not.toThrow();
     expect(() => validatePublishInput(base, { maxPayloadBytes: MAX_PAYLOAD_BYTES_CEILING + 1 })).toThrow(
-      /to 1048576/,
+      /to 131072/,
     );
   });
 });

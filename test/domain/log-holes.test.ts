@@ -21,6 +21,23 @@ describe('holeVerdict', () => {
   it('closes a missing sequence below a void: only a void write makes passing it exact', () => {
     expect(holeVerdict(4, voided(5), 0, NOW)).toBe('close');
   });
+
+  it('waits below a sequence given back (a void with its ticket time) as below a ticketed event', () => {
+    const givenBack = (sequence: number, age: number) => ({
+      ...ticketed(sequence, age),
+      voided: true as const,
+    });
+    expect(holeVerdict(4, givenBack(5, 0), 0, NOW)).toBe('wait');
+    expect(holeVerdict(4, givenBack(5, HOLE_WAIT_MS - 1), 0, NOW)).toBe('wait');
+    expect(holeVerdict(4, givenBack(5, HOLE_WAIT_MS), 0, NOW)).toBe('close');
+    expect(holeVerdict(4, givenBack(5, 0), 4, NOW)).toBe('final');
+  });
+
+  it('closes below a ticket time further ahead of the reader than HOLE_WAIT_MS (a publisher clock ahead)', () => {
+    expect(holeVerdict(4, ticketed(5, -HOLE_WAIT_MS), 0, NOW)).toBe('wait');
+    expect(holeVerdict(4, ticketed(5, -HOLE_WAIT_MS - 1), 0, NOW)).toBe('close');
+    expect(holeVerdict(4, ticketed(5, -30 * 60_000), 0, NOW)).toBe('close');
+  });
 });
 
 describe('walkLog', () => {
@@ -48,6 +65,20 @@ describe('walkLog', () => {
   it('closes at most maxClose sequences per walk, and stops below the next', () => {
     expect(walkLog(0, [ticketed(10, HOLE_WAIT_MS)], 0, NOW, 3)).toEqual({ through: 3, close: [1, 2, 3] });
     expect(walkLog(0, [ticketed(10, HOLE_WAIT_MS)], 0, NOW, 0)).toEqual({ through: 0, close: [] });
+  });
+
+  it('passes a given-back void but waits below it for the sequences live tickets hold', () => {
+    expect(walkLog(0, [{ sequence: 4, voided: true, ticketedAt: NOW }], 0, NOW, 100)).toEqual({
+      through: 0,
+      close: [],
+      waitFor: 1,
+    });
+    expect(walkLog(3, [{ sequence: 4, voided: true, ticketedAt: NOW }, ticketed(5, 0)], 0, NOW, 100)).toEqual(
+      {
+        through: 5,
+        close: [],
+      },
+    );
   });
 
   it('ignores items at or below the read start, in any order', () => {

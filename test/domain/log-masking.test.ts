@@ -39,6 +39,16 @@ describe('IBANs in logs', () => {
     expect(maskIbanStrings('n', 42)).toBe(42);
   });
 
+  it('masks an IBAN however it is written: any case, with blanks, beside words and other IBANs', () => {
+    expect(maskIbans('/accounts/de89370400440532013000/test-events')).toBe('/accounts/DE89…3000/test-events');
+    expect(maskIbans('account DE89 3704 0044 0532 0130 00 to x')).toBe('account DE89…3000 to x');
+    expect(maskIbans('de89 3704 0044 0532 0130 00')).toBe('DE89…3000');
+    expect(maskIbans('DE89370400440532013000 GB82 WEST 1234 5698 7654 32 ok')).toBe('DE89…3000 GB82…5432 ok');
+    // A blank-joined run that is no IBAN, and one with wrong check digits, are left alone.
+    const untouched = 'de00 3704 0044 0532 0130 00 and ab12 cdef ghij klmn';
+    expect(maskIbans(untouched)).toBe(untouched);
+  });
+
   it('the functions’ logger masks IBANs in messages, attributes and errors', () => {
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

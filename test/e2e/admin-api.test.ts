@@ -13,6 +13,7 @@ import { testIban } from '../support/delivery-queue-helpers';
 import { expectProblem } from '../support/e2e-http';
 import { DE, NL, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { waitFor } from '../support/wait';
 
 const op = useOperatorFixture();
@@ -278,7 +279,7 @@ async function expectDelivered(tenant: SeededTenant, iban: string): Promise<void
   const published = await op.admin('POST', '/events', {
     account: iban,
     type: TRANSFER,
-    payload: { kept: true },
+    payload: transferPayload({ transfer_id: 'tr_kept' }),
     id,
   });
   expect(published.status, published.text).toBe(201);

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/e2e-http';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { TRANSFER, transferPayload } from '../support/payloads';
 
 const op = useOperatorFixture();
 
@@ -19,7 +20,11 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
     expect((await op.admin('PUT', `/admin/accounts/${ES}`, { org: org.orgId })).status).toBe(200);
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const published = await op.admin('POST', '/events', { account: ES, type: 'erase_me', payload: { i } });
+      const published = await op.admin('POST', '/events', {
+        account: ES,
+        type: TRANSFER,
+        payload: transferPayload({ transfer_id: `tr_erase_${i}` }),
+      });
       expect(published.status, published.text).toBe(201);
       ids.push((published.body as { id: string }).id);
     }

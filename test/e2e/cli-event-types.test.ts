@@ -88,7 +88,7 @@ describe('event-type', () => {
       failed(await herald(['event-type', 'put', '--type', 'credit_received', '--deprecated', 'true']), 1),
     ).toMatch(/built-in type/);
     expect(failed(await herald(['event-type', 'show', '--type', 'acme.nothing']), 1)).toMatch(
-      /no event type/,
+      /acme\.nothing is not an event type of the catalog; the known types are /,
     );
     const notJson = file('not.json', '{ "description": ');
     expect(failed(await herald(['event-type', 'put', '--type', CARD, '--file', notJson]), 2)).toMatch(

@@ -54,7 +54,12 @@ describe('publish', () => {
         JSON.stringify(PAYLOAD),
       ]),
     ) as { id: string; created: boolean; webhook_status: string };
-    expect(published).toEqual({ id: expect.stringMatching(UUID), created: true, webhook_status: 'skipped' });
+    expect(published).toEqual({
+      id: expect.stringMatching(UUID),
+      created: true,
+      webhook_status: 'skipped',
+      type_version: 1,
+    });
 
     const response = await api.call(`/events/${published.id}`, { key: org.api_key });
     expect(response.status).toBe(200);
@@ -62,6 +67,7 @@ describe('publish', () => {
       id: published.id,
       account: GB,
       type: TRANSFER,
+      type_version: 1,
       payload: PAYLOAD,
       webhook_status: 'skipped',
       webhook_retries: 0,
@@ -77,9 +83,9 @@ describe('publish', () => {
     const args = ['publish', '--account', DE, '--type', TRANSFER, '--id', id, '--payload'];
     const first = ok(await herald([...args, JSON.stringify(PAYLOAD)]));
     const again = ok(await herald([...args, JSON.stringify(PAYLOAD)]));
-    expect(first).toEqual({ id, created: true, webhook_status: 'skipped' });
-    expect(again).toEqual({ id, created: false, webhook_status: 'skipped' });
-    const other = failed(await herald([...args, JSON.stringify({ ...PAYLOAD, status: 'rejected' })]), 1);
+    expect(first).toEqual({ id, created: true, webhook_status: 'skipped', type_version: 1 });
+    expect(again).toEqual({ id, created: false, webhook_status: 'skipped', type_version: 1 });
+    const other = failed(await herald([...args, JSON.stringify({ ...PAYLOAD, amount: '99.00' })]), 1);
     expect(other).toMatch(/already exists with different content/);
     const stored = (await api.call(`/events/${id}`, { key: org.api_key })).body as EventDetail;
     expect(stored.payload).toEqual(PAYLOAD);
@@ -87,15 +93,32 @@ describe('publish', () => {
 
   it('refuses bad input with a clear message', async () => {
     const args = ['publish', '--account', DE, '--type', TRANSFER];
-    const [notJson, array, text, badType, badTime, badId, unknownAccount, missing] = await Promise.all([
+    const valid = JSON.stringify(PAYLOAD);
+    const { amount: _, ...withoutAmount } = PAYLOAD;
+    const [
+      notJson,
+      array,
+      text,
+      badType,
+      badTime,
+      badId,
+      unknownAccount,
+      missing,
+      invalid,
+      unknownType,
+      version,
+    ] = await Promise.all([
       herald([...args, '--payload', '{not json']),
       herald([...args, '--payload', '[1,2]']),
       herald([...args, '--payload', '"text"']),
-      herald(['publish', '--account', DE, '--type', 'Bad Type', '--payload', '{}']),
-      herald([...args, '--payload', '{}', '--triggered-at', 'yesterday']),
-      herald([...args, '--payload', '{}', '--id', 'not-a-uuid']),
-      herald(['publish', '--account', UNREGISTERED, '--type', TRANSFER, '--payload', '{}']),
+      herald(['publish', '--account', DE, '--type', 'Bad Type', '--payload', valid]),
+      herald([...args, '--payload', valid, '--triggered-at', 'yesterday']),
+      herald([...args, '--payload', valid, '--id', 'not-a-uuid']),
+      herald(['publish', '--account', UNREGISTERED, '--type', TRANSFER, '--payload', valid]),
       herald(args),
+      herald([...args, '--payload', JSON.stringify(withoutAmount)]),
+      herald(['publish', '--account', DE, '--type', 'order.paid', '--payload', valid]),
+      herald([...args, '--payload', valid, '--type-version', '2']),
     ]);
     expect(failed(notJson, 2)).toContain('--payload must be JSON');
     expect(failed(array, 1)).toMatch(/^herald: payload: expected a JSON object/);
@@ -105,6 +128,16 @@ describe('publish', () => {
     expect(failed(badId, 1)).toMatch(/^herald: id: /);
     expect(failed(unknownAccount, 1)).toMatch(/^herald: account: no account CH9300762011623852957/);
     expect(failed(missing, 2)).toContain('--payload is required');
+    // The catalog's refusals: each violation by its pointer, the known types, the versions there are.
+    expect(failed(invalid, 1)).toMatch(
+      /^herald: payload does not pass credit_transfer_status_change version 1: 1 problem at payload\/amount \(payload\/amount: /,
+    );
+    expect(failed(unknownType, 1)).toMatch(
+      /^herald: type: order\.paid is not an event type of the catalog; the known types are credit_received, /,
+    );
+    expect(failed(version, 1)).toMatch(
+      /^herald: version: credit_transfer_status_change has no version 2; it has version 1/,
+    );
   });
 });
 
@@ -123,7 +156,7 @@ describe('events requeue', () => {
 describe('events redeliver and reset, account delete', () => {
   it('starts new cycles of skipped events, and deletes an account', async () => {
     const published = ok(
-      await herald(['publish', '--account', GB, '--type', TRANSFER, '--payload', '{"n":"redeliver"}']),
+      await herald(['publish', '--account', GB, '--type', TRANSFER, '--payload', JSON.stringify(PAYLOAD)]),
     ) as { id: string };
     const skipped = async () =>
       ((await api.call(`/events/${published.id}`, { key: org.api_key })).body as EventDetail).webhook_status;

@@ -92,7 +92,15 @@ describe('herald account delete --erase', () => {
     expect((await api.call(`/events/${kept}`, { key: org.api_key })).status).toBe(200);
     const accounts = ok(await herald(['account', 'list', '--org', org.id])) as { iban: string }[];
     expect(accounts.map((account) => account.iban)).toEqual([GB]);
-    const refused = await herald(['publish', '--account', DE, '--type', TRANSFER, '--payload', '{}']);
+    const refused = await herald([
+      'publish',
+      '--account',
+      DE,
+      '--type',
+      TRANSFER,
+      '--payload',
+      JSON.stringify(PAYLOAD),
+    ]);
     expect(failed(refused, 1)).toMatch(/no account/);
   });
 

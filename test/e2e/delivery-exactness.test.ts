@@ -10,6 +10,7 @@ import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
 import { type ApiClient, connectApi, expectProblem } from '../support/e2e-http';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -56,8 +57,8 @@ async function aEventPendingWithB(nameA: string) {
 async function failingEvent(tenant: SeededTenant, iban: string) {
   const { id } = await harness.publish({
     account: iban,
-    type: 'credit_transfer_status_change',
-    payload: { n: 1 },
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: 'tr_n1' }),
   });
   await harness.waitForEvent(tenant, id, 'pending', { attempts: 1 });
   return id;
@@ -90,8 +91,8 @@ describe.concurrent('an event stays with its organization', { timeout: TEST_TIME
     expect(assigned.status, assigned.text).toBe(200);
     const ofB = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
-      payload: { b: 1 },
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_b1' }),
     });
     await harness.waitForEvent(orgB, ofB.id, 'success');
     expect(hookB.requests.map((r) => r.headers['webhook-id'])).toEqual([ofB.id]);
@@ -146,8 +147,8 @@ describe.concurrent('changes apply to the very next attempt', { timeout: TEST_TI
     expect(changed.status, changed.text).toBe(200);
     const fresh = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
-      payload: { n: 2 },
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_n2' }),
     });
 
     const delivered = await harness.waitForEvent(tenant, fresh.id, 'success');
@@ -168,8 +169,8 @@ describe.concurrent('a pending event', { timeout: TEST_TIMEOUT_MS }, () => {
     const iban = await harness.createAccount(tenant, hook.url);
     const { id } = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
-      payload: {},
+      type: TRANSFER,
+      payload: transferPayload(),
     });
     const waiting = await harness.waitForEvent(tenant, id, 'pending', { attempts: 2 });
     // The second failure scheduled the third attempt 60 s later; the API says when.

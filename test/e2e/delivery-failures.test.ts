@@ -8,6 +8,7 @@ import type { EventDetailView } from '#http/events/event-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { closedPort, reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -31,11 +32,15 @@ const receiver = setupDeliveryFile(
   },
 );
 
-/** Publishes one event to a new account of a new tenant whose webhook URL is `url`. */
-async function publishTo(url: string, type: string): Promise<{ tenant: SeededTenant; id: string }> {
+/** Publishes one event (a transfer named after the case) to a new account of a new tenant whose webhook URL is `url`. */
+async function publishTo(url: string, testCase: string): Promise<{ tenant: SeededTenant; id: string }> {
   const tenant = await harness.createTenant();
   const iban = await harness.createAccount(tenant, url);
-  const published = await harness.publish({ account: iban, type, payload: { case: type } });
+  const published = await harness.publish({
+    account: iban,
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: testCase }),
+  });
   expect(published.webhookStatus).toBe('pending');
   return { tenant, id: published.id };
 }

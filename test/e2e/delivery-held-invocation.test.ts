@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PULL_WHEN_HELD } from '#config/delivery';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -36,16 +37,28 @@ describe('an invocation held by a hanging receiver', () => {
     const hangingIban = await harness.createAccount(tenant, hanging.url);
     const fastIban = await harness.createAccount(tenant, fast.url);
 
-    const first = await harness.publish({ account: hangingIban, type: 'held', payload: { n: 1 } });
+    const first = await harness.publish({
+      account: hangingIban,
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_n1' }),
+    });
     await hanging.waitForRequests(1);
     // The only poller is now held by that request, and once it is open this long its URL is held there.
     await sleep(PULL_WHEN_HELD.heldAfterMs);
     // Two more for the hanging receiver, one for the fast one.
     const later = [
-      await harness.publish({ account: hangingIban, type: 'held', payload: { n: 2 } }),
-      await harness.publish({ account: hangingIban, type: 'held', payload: { n: 3 } }),
+      await harness.publish({
+        account: hangingIban,
+        type: TRANSFER,
+        payload: transferPayload({ transfer_id: 'tr_n2' }),
+      }),
+      await harness.publish({
+        account: hangingIban,
+        type: TRANSFER,
+        payload: transferPayload({ transfer_id: 'tr_n3' }),
+      }),
     ];
-    const probe = await harness.publish({ account: fastIban, type: 'probe', payload: {} });
+    const probe = await harness.publish({ account: fastIban, type: TRANSFER, payload: transferPayload() });
     const [arrived] = await fast.waitForRequests(1, { timeoutMs: TIMEOUT_MS });
     expect(arrived?.headers['webhook-id']).toBe(probe.id);
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { reply } from '../support/receiver';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -48,10 +49,14 @@ describe('ordered delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const [burst, side] = await Promise.all([
       Promise.all(
         Array.from({ length: BURST }, (_, i) =>
-          harness.publish({ account: iban, type: 'credit_transfer_status_change', payload: { i } }),
+          harness.publish({
+            account: iban,
+            type: TRANSFER,
+            payload: transferPayload({ transfer_id: `tr_${i}` }),
+          }),
         ),
       ),
-      harness.publish({ account: other, type: 'credit_transfer_status_change', payload: {} }),
+      harness.publish({ account: other, type: TRANSFER, payload: transferPayload() }),
     ]);
     await harness.waitForEvent(tenant, side.id, 'success', { timeoutMs: 20_000 });
     for (const event of burst) {

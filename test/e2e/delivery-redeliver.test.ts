@@ -8,6 +8,7 @@ import { keys } from '#adapters/dynamodb/items';
 import type { DeliveryAttempt } from '#domain/model';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { reply } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -39,8 +40,13 @@ function failedAttempt(status = 500): DeliveryAttempt {
   };
 }
 
-async function publishSkipped(iban: string, type: string): Promise<string> {
-  const published = await harness.publish({ account: iban, type, payload: { type } });
+/** Publishes a transfer (its id `transferId`) to an account without a webhook URL: skipped. */
+async function publishSkipped(iban: string, transferId: string): Promise<string> {
+  const published = await harness.publish({
+    account: iban,
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: transferId }),
+  });
   expect(published.webhookStatus).toBe('skipped');
   return published.id;
 }
@@ -57,7 +63,7 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     const stranger = await harness.createTenant('Stranger');
     const hook = await receiver();
     const iban = await harness.createAccount(owner, hook.url);
-    const { id } = await harness.publish({ account: iban, type: 'delivered_once', payload: {} });
+    const { id } = await harness.publish({ account: iban, type: TRANSFER, payload: transferPayload() });
     expectCountsConsistent(await harness.waitForEvent(owner, id, 'success'));
 
     expectProblem(await harness.api(stranger, 'POST', `/events/${id}/redeliver`), 404);
@@ -96,7 +102,7 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'ok'));
     const iban = await harness.createAccount(tenant, hook.url);
-    const { id } = await harness.publish({ account: iban, type: 'delivered_thrice', payload: {} });
+    const { id } = await harness.publish({ account: iban, type: TRANSFER, payload: transferPayload() });
     await harness.waitForEvent(tenant, id, 'success');
     for (let cycle = 2; cycle <= 3; cycle++) {
       const again = await harness.api(tenant, 'POST', `/events/${id}/redeliver`);
@@ -137,7 +143,11 @@ describe.concurrent('POST /events/{id}/redeliver', { timeout: TEST_TIMEOUT_MS },
     expect(view.webhook_retries).toBe(1);
     expect(view.webhook_deliveries[0]).toMatchObject({ response_status: 202, response_body: 'accepted' });
     expect(hook.requests).toHaveLength(1);
-    expect(JSON.parse(hook.requests[0]?.body ?? '{}')).toMatchObject({ id, type: 'late_subscriber' });
+    expect(JSON.parse(hook.requests[0]?.body ?? '{}')).toMatchObject({
+      id,
+      type: TRANSFER,
+      payload: { transfer_id: 'late_subscriber' },
+    });
   });
 });
 
@@ -154,7 +164,11 @@ describe('POST /management/webhooks/reset', { timeout: TEST_TIMEOUT_MS }, () => 
     const failing = await harness.quietPendingEvent(tenant, hook.url);
     await harness.events.recordAttempt(failing, failedAttempt(), 'failed');
     // Delivered: must stay as it is.
-    const delivered = await harness.publish({ account: failing.iban, type: 'fine', payload: {} });
+    const delivered = await harness.publish({
+      account: failing.iban,
+      type: TRANSFER,
+      payload: transferPayload(),
+    });
     expectCountsConsistent(await harness.waitForEvent(tenant, delivered.id, 'success'));
     // Another organization's skipped event.
     const bystanderAccount = await harness.createAccount(other);

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testIban } from '../support/delivery-queue-helpers';
-import { TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { CREDIT, creditPayload, examplePayload, TRANSFER, transferPayload } from '../support/payloads';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { waitFor } from '../support/wait';
 
@@ -45,9 +45,12 @@ describe("the default endpoint's subscription", () => {
       expect(published.status, published.text).toBe(201);
       return id;
     };
-    const wanted = await publish(TRANSFER, { transfer_id: 't1', status: 'rejected' });
-    const otherStatus = await publish(TRANSFER, { transfer_id: 't2', status: 'settled' });
-    const otherType = await publish('credit_received', { transfer_id: 't3', status: 'rejected' });
+    const wanted = await publish(TRANSFER, {
+      ...examplePayload(TRANSFER, 'rejected_closed_account'),
+      transfer_id: 't1',
+    });
+    const otherStatus = await publish(TRANSFER, transferPayload({ transfer_id: 't2' }));
+    const otherType = await publish(CREDIT, creditPayload());
 
     const statusOf = async (id: string) =>
       ((await op.api.call(`/events/${id}`, { key: org.api_key })).body as { webhook_status: string })

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HERALD_VERSION } from '#config/version';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule, scheduleMs } from '../support/delivery-queue-helpers';
+import { DEBIT, examplePayload, TRANSFER, transferPayload } from '../support/payloads';
 import { failTimes, type RecordedRequest, reply } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
 
@@ -58,16 +59,10 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const tenant = await harness.createTenant();
     const hook = await receiver(() => reply.status(200, 'received ✓ — danke'));
     const iban = await harness.createAccount(tenant, hook.url);
-    const payload = {
-      transfer_id: 'tr_1',
-      status: 'settled',
-      amount: '100.00',
-      currency: 'EUR',
-      note: 'Grüße, 10 €',
-    };
+    const payload = transferPayload({ transfer_id: 'tr_1', remittance_information: 'Grüße, 10 €' });
     const published = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
+      type: TRANSFER,
       payload,
     });
     expect(published).toMatchObject({ created: true, webhookStatus: 'pending' });
@@ -98,6 +93,7 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     expect(Object.keys(body)).toEqual([
       'id',
       'type',
+      'type_version',
       'account',
       'sequence',
       'triggered_at',
@@ -106,7 +102,8 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     ]);
     expect(body).toEqual({
       id: published.id,
-      type: 'credit_transfer_status_change',
+      type: TRANSFER,
+      type_version: 1,
       account: iban,
       sequence: 1,
       triggered_at: `${published.triggeredAt.slice(0, 10)} ${published.triggeredAt.slice(11, 19)}`,
@@ -138,8 +135,8 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     // trimmed shard, and the local stream link then replays the stream, which would add a duplicate
     // message (see the duplicate tests below for what a duplicate does to the gaps).
     const published = await harness.quietPendingEvent(tenant, hook.url, {
-      type: 'direct_debit.returned',
-      payload: { debit_id: 'dd_9', reason: 'AC04' },
+      type: DEBIT,
+      payload: examplePayload(DEBIT, 'returned_insufficient_funds'),
     });
     await harness.sendMessage(published.id);
 
@@ -190,7 +187,11 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const long = `xx${'€'.repeat(2000)}`;
     const hook = await receiver(() => reply.status(200, long));
     const iban = await harness.createAccount(tenant, hook.url);
-    const published = await harness.publish({ account: iban, type: 'big_answer', payload: { n: 1 } });
+    const published = await harness.publish({
+      account: iban,
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_n1' }),
+    });
 
     const view = await harness.waitForEvent(tenant, published.id, 'success');
     expectCountsConsistent(view);
@@ -207,14 +208,18 @@ describe.concurrent('webhook delivery', { timeout: TEST_TIMEOUT_MS }, () => {
     const hook = await receiver();
     const iban = await harness.createAccount(tenant, hook.url);
     // One delivery first, while the account has its URL.
-    const first = await harness.publish({ account: iban, type: 'first', payload: {} });
+    const first = await harness.publish({ account: iban, type: TRANSFER, payload: transferPayload() });
     expectCountsConsistent(await harness.waitForEvent(tenant, first.id, 'success'));
 
     await harness.setWebhookUrl(tenant, iban, undefined);
-    const skipped = await harness.publish({ account: iban, type: 'second', payload: { a: 1 } });
+    const skipped = await harness.publish({
+      account: iban,
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_a1' }),
+    });
     expect(skipped.webhookStatus).toBe('skipped');
     const noUrl = await harness.createAccount(tenant);
-    const never = await harness.publish({ account: noUrl, type: 'third', payload: {} });
+    const never = await harness.publish({ account: noUrl, type: TRANSFER, payload: transferPayload() });
     expect(never.webhookStatus).toBe('skipped');
 
     // Absence cannot be awaited: give the stream and the queue time to (wrongly) deliver.
@@ -233,7 +238,7 @@ describe('duplicate messages', { timeout: TEST_TIMEOUT_MS }, () => {
     const tenant = await harness.createTenant();
     const hook = await receiver();
     const iban = await harness.createAccount(tenant, hook.url);
-    const published = await harness.publish({ account: iban, type: 'dup_after_success', payload: {} });
+    const published = await harness.publish({ account: iban, type: TRANSFER, payload: transferPayload() });
     const delivered = await harness.waitForEvent(tenant, published.id, 'success');
     expectCountsConsistent(delivered);
     await waitFor(() => harness.queueIsEmpty(), { what: 'the first message to be deleted' });

@@ -15,6 +15,7 @@ import {
   startDeliveryHarness,
 } from '../support/delivery-harness';
 import { CIRCUIT_NEVER_OPENS, fastSchedule, testIban } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { sleep } from '../support/wait';
 
@@ -125,7 +126,7 @@ describe('the consumer under public-https', () => {
     const before = hook.requests.length;
     // Saved under the local policy (as a misconfigured or older account might be), delivered under AWS's.
     const iban = await harness.createAccount(tenant, url(hook.port));
-    const { id } = await harness.publish({ account: iban, type: 'policy_check', payload: {} });
+    const { id } = await harness.publish({ account: iban, type: TRANSFER, payload: transferPayload() });
 
     const view = await harness.waitForEvent(tenant, id, 'failed', { attempts: 20, timeoutMs: 60_000 });
     expectCountsConsistent(view);

@@ -20,6 +20,7 @@ import { apiClient } from '../../scripts/cli/api-client';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type SeededTenant, TenantSeeder } from '../../scripts/local/tenant-seed';
 import { type ApiClient, connectApi } from '../support/e2e-http';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { type Receiver, reply, startReceiver } from '../support/receiver';
 import { testEndpoints, uniquePrefix } from '../support/resources';
 
@@ -102,12 +103,8 @@ describe('the synthesized bundles, run locally', () => {
       region: 'us-east-1',
       credentials: async () => runtime.credentials,
     });
-    const payload = { transfer_id: 'tr_bundle', status: 'settled' };
-    const published = await call('POST', '/events', {
-      account: IBAN,
-      type: 'credit_transfer_status_change',
-      payload,
-    });
+    const payload = transferPayload({ transfer_id: 'tr_bundle' });
+    const published = await call('POST', '/events', { account: IBAN, type: TRANSFER, payload });
     expect(published.status).toBe(201);
     const { id } = published.body as { id: string };
 

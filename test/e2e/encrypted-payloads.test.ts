@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/e2e-http';
 import { type Received, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { runNodeSnippet, runPythonSnippet, type SnippetCall } from '../support/receiver-snippets';
 import { waitFor } from '../support/wait';
 
@@ -58,7 +59,10 @@ describe('encrypted payloads', () => {
     });
     expect(put.text).not.toContain(PUBLIC_PEM.split('\n')[1]);
 
-    const payload = { transfer_id: 'tr_ü', amount: '12.00', nested: { list: [1, null] } };
+    const payload = transferPayload({
+      remittance_information: 'Rechnung für Müller, 12 €',
+      creditor: { name: 'Jürgen Groß', iban: 'DE89370400440532013000' },
+    });
     const { id, request } = await publishAndReceive(payload);
     expect(request.headers['content-type']).toBe('application/jose');
     const key = Buffer.from(org.webhook_token.slice('whsec_'.length), 'base64');
@@ -100,8 +104,11 @@ describe('encrypted payloads', () => {
       payload_encryption_key: null,
     });
     expect((off.body as typeof view).payload_encryption).toBeNull();
-    const plain = await publishAndReceive({ n: 1 });
+    const plain = await publishAndReceive(transferPayload({ transfer_id: 'tr_plain' }));
     expect(plain.request.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(plain.request.body)).toMatchObject({ id: plain.id, payload: { n: 1 } });
+    expect(JSON.parse(plain.request.body)).toMatchObject({
+      id: plain.id,
+      payload: { transfer_id: 'tr_plain' },
+    });
   });
 });

@@ -9,6 +9,7 @@ import type { AccountView } from '#http/accounts/account-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { failTimes, type Receiver, reply } from '../support/receiver';
 import { waitFor } from '../support/wait';
 
@@ -43,7 +44,15 @@ async function accountHealth(tenant: SeededTenant, iban: string): Promise<Accoun
 async function publishMany(iban: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    ids.push((await harness.publish({ account: iban, type: 'health_probe', payload: { i } })).id);
+    ids.push(
+      (
+        await harness.publish({
+          account: iban,
+          type: TRANSFER,
+          payload: transferPayload({ transfer_id: `tr_${i}` }),
+        })
+      ).id,
+    );
   }
   return ids;
 }

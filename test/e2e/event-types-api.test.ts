@@ -3,8 +3,10 @@
  * `GET /event-types/{type}` with any organization key (the built-in types with their versions, schemas
  * and examples), an operator's type registered and given a second version with SigV4 (both versions
  * listed, for every organization), every problem of a bad declaration named, built-in types refused,
- * and the operator's own listing. Every answer is checked against the served OpenAPI document.
+ * and the operator's own listing; an operator's type published through `POST /events`, each version
+ * validated. Every answer is checked against the served OpenAPI document.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { type EventTypeView, toEventTypeView } from '#http/event-types/event-type-view';
@@ -16,7 +18,9 @@ import {
   CARD_V2,
   CARD_V2_EXAMPLES,
 } from '../support/event-type-samples';
+import { FR } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { waitFor } from '../support/wait';
 
 const op = useOperatorFixture();
 const CARD = 'acme.card_settled';
@@ -51,7 +55,10 @@ describe('the catalog for an organization key', () => {
     const key = op.fixture.orgA.apiKey;
     const shown = await op.api.call('/event-types/credit_received', { key });
     expect(shown.body).toEqual(BUILT_IN_VIEWS.find((view) => view.type === 'credit_received'));
-    expectProblem(await op.api.call('/event-types/acme.nothing', { key }), 404);
+    // Named in the words a publish of an unknown type is refused with.
+    expect(expectProblem(await op.api.call('/event-types/acme.nothing', { key }), 404).detail).toMatch(
+      /^acme\.nothing is not an event type of the catalog; the known types are .*credit_received, credit_transfer_status_change, direct_debit_status_change/,
+    );
     expect(
       expectProblem(await op.api.call('/event-types/Not%20A%20Type', { key }), 400).invalid_params,
     ).toEqual([{ name: 'type', reason: expect.stringContaining('snake_case') }]);
@@ -133,5 +140,63 @@ describe("an operator's types", () => {
     );
     expectProblem(await op.api.call(path, { method: 'PUT', body: CARD_DECLARATION }), 403);
     expectProblem(await op.admin('GET', '/admin/event-types/acme.broken'), 404);
+  });
+});
+
+describe("publishing an operator's type", () => {
+  const TYPE = 'acme.card_published';
+  const publish = (body: Record<string, unknown>) =>
+    op.api.call('/events', {
+      method: 'POST',
+      body: { account: FR, type: TYPE, ...body },
+      sign: op.operator,
+    });
+
+  it('validates each version, the latest by default, and records the version in the event and its webhook', async () => {
+    expect((await op.admin('PUT', `/admin/event-types/${TYPE}`, CARD_DECLARATION)).status).toBe(201);
+    const second = await op.admin('PUT', `/admin/event-types/${TYPE}`, {
+      schema: CARD_V2,
+      examples: CARD_V2_EXAMPLES,
+    });
+    expect(second.status, second.text).toBe(200);
+
+    // Without a version: the latest (2), which requires the currency.
+    const latest = expectProblem(await publish({ payload: { amount: '12.50' } }), 400);
+    expect(latest.invalid_params).toEqual([{ name: 'payload/currency', reason: expect.any(String) }]);
+    expect(latest.detail).toMatch(/^payload does not pass acme\.card_published version 2: 1 problem at/);
+    // Version 1 takes the amount alone, and refuses what its schema refuses.
+    const v1 = await publish({ payload: { amount: '12.50' }, version: 1 });
+    expect(v1.status, v1.text).toBe(201);
+    expect(v1.body).toMatchObject({ type: TYPE, type_version: 1 });
+    const badV1 = expectProblem(await publish({ payload: { amount: 12.5 }, version: 1 }), 400);
+    expect(badV1.invalid_params?.map((param) => param.name)).toEqual(['payload/amount']);
+    // Version 2 with its currency; its webhook carries the version.
+    const id = randomUUID();
+    const v2 = await publish({ id, payload: { amount: '12.50', currency: 'EUR' } });
+    expect(v2.status, v2.text).toBe(201);
+    expect(v2.body).toMatchObject({ id, type_version: 2 });
+    const delivered = await waitFor(
+      () => op.fixture.received.find((request) => request.headers['webhook-id'] === id),
+      { timeoutMs: 30_000, what: `the webhook of ${id}` },
+    );
+    expect(JSON.parse(delivered.body)).toMatchObject({ type: TYPE, type_version: 2 });
+    const badV2 = expectProblem(await publish({ payload: { amount: '1', currency: 'euro' } }), 400);
+    expect(badV2.invalid_params?.map((param) => param.name)).toEqual(['payload/currency']);
+    // A version it does not have: 422, naming the versions it has.
+    expect(expectProblem(await publish({ payload: {}, version: 3 }), 422).invalid_params).toEqual([
+      { name: 'version', reason: `${TYPE} has no version 3; it has versions 1 to 2` },
+    ]);
+  });
+
+  it("refuses a type outside the catalog 422, naming the known types, operators' ones among them", async () => {
+    const problem = expectProblem(await publish({ type: 'acme.never_registered', payload: {} }), 422);
+    expect(problem.invalid_params).toEqual([
+      {
+        name: 'type',
+        reason: expect.stringMatching(
+          /^acme\.never_registered is not an event type of the catalog; the known types are .*acme\.card_published, .*credit_transfer_status_change/,
+        ),
+      },
+    ]);
   });
 });

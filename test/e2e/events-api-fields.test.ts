@@ -17,10 +17,10 @@ import {
   GB,
   MS_EVENTS,
   type Published,
+  RAW,
   type Received,
   RICH_PAYLOAD,
   startEventsApiFixture,
-  TRANSFER,
 } from '../support/events-api-fixture';
 import {
   DETAIL_KEYS,
@@ -65,6 +65,8 @@ describe('event fields', () => {
       expect(event).toMatchObject({
         account: published.account,
         type: published.type,
+        // The version its payload passed; none for the type outside the catalog a transition accepted.
+        type_version: published.type === RAW ? null : 1,
         triggered_at: rendered(published.triggeredAt),
         webhook_status: statusOf(published),
         _links: { self: `${base}/events/${event.id}`, account: `${base}/accounts/${published.account}` },
@@ -92,7 +94,8 @@ describe('event fields', () => {
       signature: null,
       account: GB,
       sequence: expect.any(Number),
-      type: TRANSFER,
+      type: RAW,
+      type_version: null,
       triggered_at: '2026-02-01 00:00:00',
       payload: RICH_PAYLOAD,
       webhook_status: 'skipped',
@@ -111,6 +114,7 @@ describe('event fields', () => {
       const body = webhookBody({
         id: published.id,
         type: published.type,
+        typeVersion: 1,
         account: published.account,
         sequence: event.sequence ?? 0,
         triggeredAt: published.triggeredAt,
@@ -134,7 +138,7 @@ describe('event fields', () => {
       [MS_EVENTS.before, '2026-03-02 10:00:04'],
     ];
     for (const [iso, shown] of cases) {
-      const published = eventsA.find((event) => event.payload.at === iso);
+      const published = eventsA.find((event) => event.payload.remittance_information === `at ${iso}`);
       if (published === undefined) throw new Error(`no event at ${iso}`);
       const event = (await api.call(`/events/${published.id}`, { key: orgA.apiKey })).body as EventDetail;
       expect(event.triggered_at).toBe(shown);
@@ -165,6 +169,7 @@ describe('event fields', () => {
     expect(JSON.parse(webhook.body)).toEqual({
       id: event.id,
       type: event.type,
+      type_version: event.type_version,
       account: event.account,
       sequence: event.sequence,
       triggered_at: event.triggered_at,

@@ -115,7 +115,9 @@ describe('filters', () => {
   });
 
   it('count milliseconds inside the until second as part of it', async () => {
-    const idAt = (iso: string) => eventsA.find((event) => event.payload.at === iso)?.id;
+    // The fixture names each of these events by its time in its remittance information.
+    const idAt = (iso: string) =>
+      eventsA.find((event) => event.payload.remittance_information === `at ${iso}`)?.id;
     const oneSecond = await api.call(`/events?${query({ since: MS_SECOND, until: MS_SECOND })}`, {
       key: orgA.apiKey,
     });

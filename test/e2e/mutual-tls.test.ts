@@ -24,6 +24,7 @@ import { testIban } from '../support/delivery-queue-helpers';
 import { expectProblem } from '../support/e2e-http';
 import { TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { createTestCa } from '../support/test-ca';
 import { waitFor } from '../support/wait';
 
@@ -65,7 +66,12 @@ afterAll(async () => {
 
 async function publish(account = IBAN): Promise<string> {
   const id = randomUUID();
-  const published = await op.admin('POST', '/events', { account, type: TRANSFER, payload: { id }, id });
+  const published = await op.admin('POST', '/events', {
+    account,
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: id }),
+    id,
+  });
   expect(published.status, published.text).toBe(201);
   return id;
 }

@@ -19,6 +19,7 @@ import { createApiKey } from '#use-cases/organizations/api-keys';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
 import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { CREDIT, creditPayload, DEBIT, debitPayload, TRANSFER, transferPayload } from '../support/payloads';
 import {
   launchBrowser,
   mintLink,
@@ -61,6 +62,16 @@ async function signIn(
   return watched;
 }
 
+/** The payload of the event `name`, a valid one of its type that names it. */
+function payloadOf(
+  name: string,
+  type: typeof TRANSFER | typeof DEBIT | typeof CREDIT,
+): Record<string, unknown> {
+  if (type === TRANSFER) return transferPayload({ transfer_id: `tr_${name}` });
+  if (type === DEBIT) return debitPayload({ collection_id: `dd_${name}` });
+  return creditPayload({ entry_reference: name });
+}
+
 beforeAll(async () => {
   browser = await launchBrowser();
   tenant = await harness.createTenant('Portal Test Org');
@@ -68,13 +79,13 @@ beforeAll(async () => {
   hooked = await harness.createAccount(tenant, receiver.url);
   unhooked = await harness.createAccount(tenant);
   for (const [name, account, type] of [
-    ['first', hooked, 'credit_transfer_status_change'],
-    ['second', hooked, 'credit_transfer_status_change'],
-    ['debit', hooked, 'direct_debit_returned'],
-    ['skipped', unhooked, 'sepa_instant_received'],
-    ['skippedToo', unhooked, 'sepa_instant_received'],
+    ['first', hooked, TRANSFER],
+    ['second', hooked, TRANSFER],
+    ['debit', hooked, DEBIT],
+    ['skipped', unhooked, CREDIT],
+    ['skippedToo', unhooked, CREDIT],
   ] as const) {
-    ids[name] = (await harness.publish({ account, type, payload: { name, amount: '12.50' } })).id;
+    ids[name] = (await harness.publish({ account, type, payload: payloadOf(name, type) })).id;
   }
   for (const name of ['first', 'second', 'debit'])
     await harness.waitForEvent(tenant, ids[name] ?? '', 'success');
@@ -96,7 +107,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => rows(page).count()).toBe(2);
     expect(await rows(page).first().locator('.badge').textContent()).toBe('skipped');
-    await page.getByLabel('Type').fill('direct_debit_returned');
+    await page.getByLabel('Type').fill(DEBIT);
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => rows(page).count()).toBe(1);
@@ -124,7 +135,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     expect(await page.getByLabel('body', { exact: true }).textContent()).toBe(sent?.body);
     expect(await page.locator('table.headers').textContent()).toContain(sent?.headers['x-signature']);
     expect(await page.getByLabel('payload', { exact: true }).textContent()).toBe(
-      JSON.stringify({ name: 'debit', amount: '12.50' }, null, 2),
+      JSON.stringify(payloadOf('debit', DEBIT), null, 2),
     );
     await screenshot(page, 'event');
     expect(unexpected(errors)).toEqual([]);
@@ -360,7 +371,9 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     await card.getByRole('button', { name: 'Send test event' }).click();
     await card
       .getByRole('alert')
-      .getByText(/type: no such event type; known: credit_transfer_status_change/)
+      .getByText(
+        /type: no_such_type is not an event type of the catalog; the known types are credit_received, credit_transfer_status_change/,
+      )
       .waitFor();
     // No form on a card without a URL, none for a read session.
     const bare = page.locator(`article[data-iban="${unhooked}"]`);
@@ -414,12 +427,12 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
         "(document.activeElement?.getAttribute('name') ?? '') + '|' + (document.activeElement?.textContent ?? '')",
       );
       reached.push(focused);
-      if (focused.startsWith('|sepa_instant_received')) break;
+      if (focused.startsWith(`|${CREDIT}`)) break;
     }
     expect(reached.map((r) => r.split('|')[0]).filter(Boolean)).toEqual(
       expect.arrayContaining(['webhook_status', 'type', 'account', 'since', 'until', 'per_page']),
     );
-    expect(reached.at(-1)).toBe('|sepa_instant_received');
+    expect(reached.at(-1)).toBe(`|${CREDIT}`);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /^Attempts/ }).waitFor();
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { CREDIT, creditPayload, DEBIT, examplePayload, TRANSFER, transferPayload } from '../support/payloads';
 import { launchBrowser, mintLink, openPage, rows, type WatchedPage } from '../support/portal-browser';
 import { reply } from '../support/receiver';
 
@@ -65,18 +66,21 @@ beforeAll(async () => {
       Array.from({ length: Math.min(30, OLDER_EVENTS - start) }, (_, i) =>
         harness.publish({
           account: String(unhooked[(start + i) % unhooked.length]),
-          type: 'sepa_instant_received',
-          payload: { n: start + i },
+          type: CREDIT,
+          payload: creditPayload({ entry_reference: `ref${start + i}` }),
           triggeredAt: new Date(dayAgo + start + i),
         }),
       ),
     );
   }
-  delivered = (await harness.publish({ account: hooked, type: 'credit_transfer_status_change', payload: {} }))
-    .id;
+  delivered = (await harness.publish({ account: hooked, type: TRANSFER, payload: transferPayload() })).id;
   await harness.waitForEvent(tenant, delivered, 'success');
   newest = (
-    await harness.publish({ account: String(unhooked[0]), type: 'direct_debit_returned', payload: {} })
+    await harness.publish({
+      account: String(unhooked[0]),
+      type: DEBIT,
+      payload: examplePayload(DEBIT, 'returned_insufficient_funds'),
+    })
   ).id;
 }, TIMEOUT_MS);
 

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transferPayload } from '../support/payloads';
 import {
   freshShellEnv,
   type StartedHerald,
@@ -54,12 +55,16 @@ describe('the README walk-through', () => {
     expect(shell[0]?.code.trim()).toBe('source .herald/env');
   });
 
-  it('runs its shell blocks verbatim: publish, a verified webhook, the event, a problem, the operator CLI', async () => {
+  it('runs its shell blocks verbatim: the catalog, publish, a verified webhook, the event, problems, the operator CLI', async () => {
     const run = bash(['set -euo pipefail', ...shell.map((block) => block.code)].join('\n'));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     // Every answer ends its line: none runs into the next command's output (an object, a list, the
     // OpenAPI paths, a status line), which a JSON document's end never meets otherwise.
     expect(run.stdout).not.toMatch(/\}(HTTP\/|\[|\{)|\](HTTP\/|\[|\{|\/)/);
+    // The catalog, listed for the demo organization's key: every built-in type with its latest version.
+    for (const type of ['credit_received', 'credit_transfer_status_change', 'direct_debit_status_change']) {
+      expect(run.stdout).toMatch(new RegExp(`^${type} v1$`, 'm'));
+    }
     const [id] = /"id":"([0-9a-f-]{36})","signature"/.exec(run.stdout)?.slice(1) ?? [];
     expect(id).toBeDefined();
     // The single view after the webhook went out, with its one attempt.
@@ -72,6 +77,11 @@ describe('the README walk-through', () => {
     // The 4xx answer, with its problem+json body naming the parameter.
     expect(run.stdout).toMatch(
       /HTTP\/1\.1 400[\s\S]*content-type: application\/problem\+json[\s\S]*"name":"per_page"/i,
+    );
+    // The events published carry the version of their type; the refused one names each violation by its pointer.
+    expect(run.stdout).toMatch(/"type":"credit_transfer_status_change","type_version":1,/);
+    expect(run.stdout).toMatch(
+      /HTTP\/1\.1 400[\s\S]*"detail":"payload does not pass credit_transfer_status_change version 1: \d+ problems at [^"]*"[\s\S]*"name":"payload\/amount"/i,
     );
     // The operator commands: an organization, and a portal link whose expiry is in the API's format.
     expect(run.stdout).toMatch(/"webhook_token": "whsec_/);
@@ -96,7 +106,7 @@ describe('the README walk-through', () => {
   it('runs its own-receiver block verbatim: the account’s next webhook reaches that receiver', () => {
     // The demo receiver's URL first, to point the account back at it afterwards; then the block, a
     // publish, a wait for its delivery, and `kill %1` as the README says.
-    const event = `'{"transfer_id":"tr_own"}'`;
+    const event = `'${JSON.stringify(transferPayload({ transfer_id: 'tr_own' }))}'`;
     const run = bash(
       [
         'set -euo pipefail',
@@ -118,7 +128,7 @@ describe('the README walk-through', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('"webhook_url": "http://127.0.0.1:8080/herald"');
     expect(run.stdout).toMatch(
-      /^\{"id":"[0-9a-f-]{36}","type":"credit_transfer_status_change",.*"payload":\{"transfer_id":"tr_own"\}/m,
+      /^\{"id":"[0-9a-f-]{36}","type":"credit_transfer_status_change","type_version":1,.*"payload":\{"transfer_id":"tr_own",/m,
     );
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedEventView } from '#http/events/event-view';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { waitFor } from '../support/wait';
 
 const TEST_TIMEOUT_MS = 90_000;
@@ -42,7 +43,11 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
     const published = [];
     for (let i = 0; i < 3; i++) {
       published.push(
-        await harness.publish({ account: iban, type: 'credit_transfer_status_change', payload: { i } }),
+        await harness.publish({
+          account: iban,
+          type: TRANSFER,
+          payload: transferPayload({ transfer_id: `tr_${i}` }),
+        }),
       );
     }
     for (const event of published) await harness.waitForEvent(tenant, event.id, 'success');
@@ -83,8 +88,8 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
             mine.push(
               await harness.publish({
                 account: iban,
-                type: 'credit_transfer_status_change',
-                payload: { publisher: p, i },
+                type: TRANSFER,
+                payload: transferPayload({ transfer_id: `tr_${p}_${i}` }),
               }),
             );
           }
@@ -96,8 +101,8 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
     published.push(
       await harness.publish({
         account: iban,
-        type: 'credit_transfer_status_change',
-        payload: { late: true },
+        type: TRANSFER,
+        payload: transferPayload({ transfer_id: 'tr_late' }),
         triggeredAt: backDated,
       }),
     );
@@ -136,13 +141,13 @@ describe.concurrent('sequences and the catch-up feed', { timeout: TEST_TIMEOUT_M
     const iban = await harness.createAccount(tenant, hook.url);
     const first = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
-      payload: {},
+      type: TRANSFER,
+      payload: transferPayload(),
     });
     const second = await harness.publish({
       account: iban,
-      type: 'credit_transfer_status_change',
-      payload: {},
+      type: TRANSFER,
+      payload: transferPayload(),
     });
     expect([first.sequence, second.sequence]).toEqual([1, 2]);
     await waitFor(() => hook.requests.length >= 2, { what: 'both webhooks' });

@@ -19,8 +19,10 @@ import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
 import type { TestEventView } from '#http/accounts/test-event-view';
 import { testIban } from '../support/delivery-queue-helpers';
 import { expectProblem } from '../support/e2e-http';
+import { CARD_DECLARATION, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
 import { type Received, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { createTestCa } from '../support/test-ca';
 import { waitFor } from '../support/wait';
 
@@ -60,7 +62,8 @@ function arrival(id: string): Promise<Received> {
 
 async function publish(iban: string): Promise<Received> {
   const id = randomUUID();
-  const published = await op.admin('POST', '/events', { account: iban, type: TRANSFER, payload: { id }, id });
+  const payload = transferPayload({ transfer_id: `tr_${id}` });
+  const published = await op.admin('POST', '/events', { account: iban, type: TRANSFER, payload, id });
   expect(published.status, published.text).toBe(201);
   return arrival(id);
 }
@@ -95,10 +98,18 @@ describe('a test event', () => {
       const request = await arrival(sent.id);
       expect(request.headers['herald-test']).toBe('true');
       const body = JSON.parse(request.body);
-      expect(body).toMatchObject({ id: sent.id, type: TRANSFER, account: iban, sequence: null, test: true });
+      expect(body).toMatchObject({
+        id: sent.id,
+        type: TRANSFER,
+        type_version: 1,
+        account: iban,
+        sequence: null,
+        test: true,
+      });
       expect(Object.keys(body)).toEqual([
         'id',
         'type',
+        'type_version',
         'account',
         'sequence',
         'triggered_at',
@@ -160,11 +171,45 @@ describe('a test event', () => {
       const reader = { ...org, api_key: (readKey.body as { api_key: string }).api_key };
       expectProblem(await sendTest(reader, iban), 403);
       const unknown = expectProblem(await sendTest(org, iban, { type: 'no_such_type' }), 422);
+      // The publish's words: one refusal of a type outside the catalog.
       expect(unknown.invalid_params?.[0]).toMatchObject({
         name: 'type',
-        reason: expect.stringContaining('credit_transfer_status_change'),
+        reason: expect.stringMatching(
+          /^no_such_type is not an event type of the catalog; the known types are .*credit_transfer_status_change/,
+        ),
       });
       expectProblem(await sendTest(org, iban, { type: TRANSFER, sequence: 3 }), 400);
+    },
+  );
+
+  it(
+    "sends an operator's type: the latest version's example, or the version asked for",
+    TIMEOUT,
+    async () => {
+      const { org, iban } = await organization('Operator types tested');
+      const type = `acme.card_settled_${randomUUID().slice(0, 8)}`;
+      const registered = await op.admin('PUT', `/admin/event-types/${type}`, CARD_DECLARATION);
+      expect(registered.status, registered.text).toBe(201);
+      const first = await sendTest(org, iban, { type });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body).toMatchObject({ type, version: 1, example: 'settled' });
+      const v1 = JSON.parse((await arrival((first.body as TestEventView).id)).body);
+      expect(v1).toMatchObject({ type, type_version: 1, payload: { amount: '12.50' }, test: true });
+
+      const changed = await op.admin('PUT', `/admin/event-types/${type}`, {
+        schema: CARD_V2,
+        examples: CARD_V2_EXAMPLES,
+      });
+      expect(changed.status, changed.text).toBe(200);
+      const latest = await sendTest(org, iban, { type });
+      expect(latest.body).toMatchObject({ type, version: 2 });
+      const v2 = JSON.parse((await arrival((latest.body as TestEventView).id)).body);
+      expect(v2).toMatchObject({ type_version: 2, payload: { amount: '12.50', currency: 'EUR' } });
+      expect((await sendTest(org, iban, { type, version: 1 })).body).toMatchObject({ version: 1 });
+      const missing = expectProblem(await sendTest(org, iban, { type, version: 3 }), 422);
+      expect(missing.invalid_params).toEqual([
+        { name: 'version', reason: `${type} has no version 3; it has versions 1 to 2` },
+      ]);
     },
   );
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/e2e-http';
 import { type Received, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { sleep, waitFor } from '../support/wait';
 
 const op = useOperatorFixture();
@@ -26,7 +27,12 @@ interface TokenView {
 
 async function publishAndReceive(): Promise<{ request: Received }> {
   const id = randomUUID();
-  const published = await op.admin('POST', '/events', { account: AT, type: TRANSFER, payload: { id }, id });
+  const published = await op.admin('POST', '/events', {
+    account: AT,
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: id }),
+    id,
+  });
   expect(published.status, published.text).toBe(201);
   // Nothing is signed at publish.
   expect((published.body as { signature: string | null }).signature).toBeNull();

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/e2e-http';
 import { type Received, TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { runNodeSnippet, runPythonSnippet, type SnippetCall } from '../support/receiver-snippets';
 import { waitFor } from '../support/wait';
 
@@ -25,7 +26,12 @@ interface KeyView {
 
 async function publishAndReceive(): Promise<Received> {
   const id = randomUUID();
-  const published = await op.admin('POST', '/events', { account: IBAN, type: TRANSFER, payload: { id }, id });
+  const published = await op.admin('POST', '/events', {
+    account: IBAN,
+    type: TRANSFER,
+    payload: transferPayload({ transfer_id: id }),
+    id,
+  });
   expect(published.status, published.text).toBe(201);
   return waitFor(() => op.fixture.received.find((r) => r.headers['webhook-id'] === id), {
     timeoutMs: 30_000,

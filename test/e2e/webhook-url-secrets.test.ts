@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testIban } from '../support/delivery-queue-helpers';
 import { TRANSFER } from '../support/events-api-fixture';
 import { useOperatorFixture } from '../support/operator-fixture';
+import { transferPayload } from '../support/payloads';
 import { waitFor } from '../support/wait';
 
 const op = useOperatorFixture();
@@ -68,7 +69,7 @@ describe("a webhook URL's query", () => {
     const published = await op.admin('POST', '/events', {
       account: iban,
       type: TRANSFER,
-      payload: { id },
+      payload: transferPayload({ transfer_id: id }),
       id,
     });
     expect(published.status, published.text).toBe(201);

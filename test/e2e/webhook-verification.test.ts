@@ -27,6 +27,7 @@ import {
   startPythonDocsReceiver,
 } from '../support/docs-receivers';
 import { connectApi } from '../support/e2e-http';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { type RecordedRequest, reply } from '../support/receiver';
 
 let harness: DeliveryHarness;
@@ -79,8 +80,8 @@ const idOf = (token: string) => `whk_${createHash('sha256').update(token).digest
 async function publish(iban: string): Promise<string> {
   const { id } = await harness.publish({
     account: iban,
-    type: 'credit_transfer_status_change',
-    payload: { transfer_id: 'tr_1', amount: '100.00' },
+    type: TRANSFER,
+    payload: transferPayload(),
   });
   return id;
 }

@@ -122,7 +122,11 @@ describe('toFeedAnswer', () => {
       iban,
       query,
     ).events;
-    expect(event).toMatchObject({ id: record.id, payload: { transfer_id: 't-1' }, webhook_retries: 2 });
+    expect(event).toMatchObject({
+      id: record.id,
+      payload: { transfer_id: 'tr_01J9ZK3Q' },
+      webhook_retries: 2,
+    });
     expect(event).not.toHaveProperty('webhook_deliveries');
   });
 });

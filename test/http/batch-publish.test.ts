@@ -4,15 +4,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PUBLISH_BATCH_LIMIT, PUBLISH_BATCH_MAX_BYTES } from '#config/limits';
-import { BusyError, ConflictError, type InvalidParam, NotFoundError, ValidationError } from '#domain/errors';
+import {
+  BusyError,
+  ConflictError,
+  type InvalidParam,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+} from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import { parsePublishBatch } from '#http/events/batch-request';
 import { toBatchView } from '#http/events/batch-view';
 import { parsePublishRequest } from '#http/events/event-request';
 import { invalidParams } from '../domain/catch-error';
 import { apiEvent } from '../support/api-event';
+import { TRANSFER, transferPayload } from '../support/payloads';
 
-const entry = { account: 'DE89370400440532013000', type: 'credit_transfer_status_change', payload: {} };
+const entry = { account: 'DE89370400440532013000', type: TRANSFER, payload: transferPayload() };
 
 describe('parsePublishBatch', () => {
   it('refuses a body that is not a batch of 1 to 100 events, naming the field', () => {
@@ -40,7 +48,7 @@ describe('parsePublishBatch', () => {
         body: { events: [entry, 'no', { ...entry, colour: 'red' }, { ...entry, triggered_at: 'x' }] },
       }),
     );
-    expect(entries[0]).toEqual({ ...entry, id: undefined, triggeredAt: undefined });
+    expect(entries[0]).toEqual({ ...entry, id: undefined, triggeredAt: undefined, version: undefined });
     expect(entries[1]).toMatchObject({ params: [{ name: 'events[1]' }] });
     expect(entries[2]).toMatchObject({ params: [{ name: 'events[2].colour' }] });
     expect(entries[3]).toMatchObject({ triggeredAt: 'x' });
@@ -87,7 +95,7 @@ describe('toBatchView', () => {
       [
         { created: true, event },
         { created: false, event },
-        { error: new ValidationError('payload.amount', 'NaN and Infinity are not JSON') },
+        { error: new ValidationError('payload/amount', 'NaN and Infinity are not JSON') },
         { error: new ValidationError('triggeredAt', 'expected a Date or an ISO 8601 timestamp') },
         { error: new NotFoundError('account: no account DE00 is registered.') },
         { error: new ConflictError('id: event x already exists with different content.') },
@@ -102,7 +110,7 @@ describe('toBatchView', () => {
     expect(JSON.stringify(view.results[0])).not.toContain('payload');
     const problems = view.results.map((result) => ('problem' in result ? result.problem : undefined));
     expect(problems[2]?.invalid_params).toEqual([
-      { name: 'events[2].payload.amount', reason: 'NaN and Infinity are not JSON' },
+      { name: 'events[2].payload/amount', reason: 'NaN and Infinity are not JSON' },
     ]);
     expect(problems[3]?.invalid_params?.[0]?.name).toBe('events[3].triggered_at');
     expect(problems[4]?.invalid_params?.[0]?.name).toBe('events[4].account');
@@ -111,5 +119,33 @@ describe('toBatchView', () => {
     // A failure of the service: a generic 500, its cause not revealed.
     expect(problems[7]).toMatchObject({ status: 500, instance: 'req-1' });
     expect(JSON.stringify(problems[7])).not.toContain('socket');
+  });
+
+  it("names each violation of an entry's payload, and an unknown type, within the batch", () => {
+    const violations = new ValidationError(
+      [
+        { name: 'payload/amount', reason: 'is required' },
+        { name: 'payload/creditor/iban', reason: 'must be an IBAN' },
+      ],
+      'payload does not pass credit_transfer_status_change version 1: 2 problems at payload/amount, payload/creditor/iban',
+    );
+    const view = toBatchView(
+      [{ error: violations }, { error: new UnprocessableError('type', 'order.paid is not an event type') }],
+      'https://api.example.test/prod',
+      'req-1',
+    );
+    const problems = view.results.map((result) => ('problem' in result ? result.problem : undefined));
+    expect(problems[0]).toMatchObject({
+      status: 400,
+      detail: violations.message,
+      invalid_params: [
+        { name: 'events[0].payload/amount', reason: 'is required' },
+        { name: 'events[0].payload/creditor/iban', reason: 'must be an IBAN' },
+      ],
+    });
+    expect(problems[1]).toMatchObject({
+      status: 422,
+      invalid_params: [{ name: 'events[1].type', reason: 'order.paid is not an event type' }],
+    });
   });
 });

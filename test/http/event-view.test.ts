@@ -9,6 +9,7 @@ const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"GrÃ
 const body = webhookBody({
   id: '0190f4e8-3c1a-7b2e-9f00-123456789abc',
   type: 'credit_transfer_status_change',
+  typeVersion: 1,
   account: 'DE89370400440532013000',
   sequence: 7,
   triggeredAt: '2026-11-21T12:34:56.789Z',
@@ -21,6 +22,7 @@ const record: EventRecord = {
   account: 'DE89370400440532013000',
   sequence: 7,
   type: 'credit_transfer_status_change',
+  typeVersion: 1,
   triggeredAt: '2026-11-21T12:34:56.789Z',
   body,
   signature: 'sha256=abc',
@@ -66,6 +68,7 @@ describe('toEventSummary', () => {
       'account',
       'sequence',
       'type',
+      'type_version',
       'triggered_at',
       'webhook_status',
       'webhook_retries',
@@ -77,6 +80,7 @@ describe('toEventSummary', () => {
       sequence: 7,
       account: 'DE89370400440532013000',
       type: 'credit_transfer_status_change',
+      type_version: 1,
       triggered_at: '2026-11-21 12:34:56',
       webhook_status: 'success',
       webhook_retries: 2,
@@ -94,6 +98,7 @@ describe('toEventDetail', () => {
       'account',
       'sequence',
       'type',
+      'type_version',
       'triggered_at',
       'payload',
       'webhook_status',
@@ -144,6 +149,12 @@ describe('toEventDetail', () => {
     expect(toEventSummary(unsent, base).signature).toBeNull();
   });
 
+  it('shows type_version null for an event without one (stored before the catalog, or accepted outside it)', () => {
+    const unversioned = { ...record, typeVersion: undefined };
+    expect(toEventDetail(unversioned, base).type_version).toBeNull();
+    expect(toEventSummary(unversioned, base).type_version).toBeNull();
+  });
+
   it('shows an empty attempt list for an undelivered event', () => {
     const view = toEventDetail(
       { ...record, webhookStatus: 'skipped', webhookRetries: 0, deliveries: [] },
@@ -157,19 +168,25 @@ describe('toEventDetail', () => {
 describe('webhookBody', () => {
   it('embeds the payload text verbatim in the documented field order', () => {
     expect(body).toBe(
-      '{"id":"0190f4e8-3c1a-7b2e-9f00-123456789abc","type":"credit_transfer_status_change",' +
+      '{"id":"0190f4e8-3c1a-7b2e-9f00-123456789abc","type":"credit_transfer_status_change","type_version":1,' +
         '"account":"DE89370400440532013000","sequence":7,"triggered_at":"2026-11-21 12:34:56",' +
         `"payload":${payloadJson},"_links":${JSON.stringify(links)}}`,
     );
     expect(Object.keys(JSON.parse(body) as object)).toEqual([
       'id',
       'type',
+      'type_version',
       'account',
       'sequence',
       'triggered_at',
       'payload',
       '_links',
     ]);
+  });
+
+  it('leaves type_version out of an event without one, as bodies stored before the catalog have none', () => {
+    const text = webhookBody({ ...record, typeVersion: undefined, sequence: 7, payloadJson, baseUrl: base });
+    expect(text).toBe(body.replace('"type_version":1,', ''));
   });
 
   it('keeps payload bytes that a re-serialisation would change', () => {

@@ -10,6 +10,7 @@ const configured = synth({
     5, 10, 20, 40, 60, 120, 300, 600, 900, 1800, 3600, 3600, 7200, 7200, 14400, 14400, 28800, 28800, 43200,
   ],
   webhookUrlPolicy: 'allow-private',
+  acceptUnknownEventTypes: true,
   endpointHealth: { concurrency: 4, autoDisableAfterSeconds: 86_400 },
   eventRetentionDays: 90,
   logLevel: 'DEBUG',
@@ -181,9 +182,11 @@ describe('data rights', () => {
   it('the test event sender reads and writes its counter, opens keys, and reaches no queue', () => {
     const statements = byDefault.statements('sendTestEvent');
     const actions = statements.flatMap(actionsOf).sort();
-    // Its table rights (the item kinds: table-rights.test.ts), its log group, the secrets key's Decrypt.
+    // Its table rights (the item kinds: table-rights.test.ts; Query: an account's extra endpoints), its
+    // log group, the secrets key's Decrypt.
     expect(actions.filter((action) => !action.startsWith('logs:'))).toEqual([
       'dynamodb:GetItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
       'kms:Decrypt',
     ]);
@@ -251,6 +254,14 @@ describe('environment from props', () => {
       'administer',
       'consumer',
     ]);
+  });
+
+  it('ACCEPT_UNKNOWN_EVENT_TYPES is off by default, and the transition turns it on for the publish function only', () => {
+    expect(KEYS.filter((key) => byDefault.env(key).ACCEPT_UNKNOWN_EVENT_TYPES !== undefined)).toEqual([]);
+    expect(KEYS.filter((key) => configured.env(key).ACCEPT_UNKNOWN_EVENT_TYPES !== undefined)).toEqual([
+      'publishEvent',
+    ]);
+    expect(configured.env('publishEvent').ACCEPT_UNKNOWN_EVENT_TYPES).toBe('true');
   });
 
   it('retention is written into the table for every publisher, not a function variable', () => {

@@ -59,6 +59,7 @@ describe('props from CDK context', () => {
       'herald:tracing': 'true',
       'herald:corsAllowOrigins': ['https://a.example.com', 'https://b.example.com'],
       'herald:webhookUrlPolicy': 'allow-http',
+      'herald:acceptUnknownEventTypes': 'true',
     });
     expect(props).toMatchObject({
       stackName: 'HeraldStaging',
@@ -77,7 +78,9 @@ describe('props from CDK context', () => {
       tracing: true,
       corsAllowOrigins: ['https://a.example.com', 'https://b.example.com'],
       webhookUrlPolicy: 'allow-http',
+      acceptUnknownEventTypes: true,
     });
+    expect(fromContext({ 'herald:acceptUnknownEventTypes': false }).acceptUnknownEventTypes).toBe(false);
   });
 
   it('refuses values it cannot use', () => {
@@ -89,5 +92,8 @@ describe('props from CDK context', () => {
     expect(() => fromContext({ 'herald:apiRateLimit': '10' })).toThrow(/go together/);
     expect(() => fromContext({ 'herald:domainName': 'events.example.com' })).toThrow(/go together/);
     expect(() => fromContext({ 'herald:eventRetentionDays': 'forever' })).toThrow(/must be a number/);
+    expect(() => fromContext({ 'herald:acceptUnknownEventTypes': 'yes' })).toThrow(
+      /acceptUnknownEventTypes must be one of true, false/,
+    );
   });
 });

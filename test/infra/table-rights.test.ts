@@ -89,8 +89,8 @@ describe('table rights', () => {
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
-    // The publish route reads the settings and the account, claims ids and appends events to account
-    // logs; it signs nothing, so it cannot read an organization's webhook token.
+    // The publish route reads the settings, the account and the catalog's operator types, claims ids and
+    // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
     // Its log heads' tickets and removal: log items only, never an id's claim or an old-layout event.
     expect(prefixes('publishEvent', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
@@ -100,6 +100,7 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'EVENT#*',
       'LOG#*',
+      'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
@@ -108,9 +109,14 @@ describe('table rights', () => {
     expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
     const readsOrgs = KEYS.filter((key) => prefixes(key).includes('ORG#*'));
     expect(readsOrgs).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'portalSession', 'consumer']);
-    // The test event sender reads what an attempt reads, and writes its counter only: no account, event,
-    // organization or endpoint write, no delete, no put.
-    expect(prefixes('sendTestEvent', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    // The test event sender reads what an attempt reads and the operators' types, and writes its counter
+    // only: no account, event, organization or endpoint write, no delete, no put.
+    expect(prefixes('sendTestEvent', 'dynamodb:GetItem')).toEqual([
+      'ACCOUNT#*',
+      'ORG#*',
+      'ENDPOINT#*',
+      'EVENT_TYPES*',
+    ]);
     expect(prefixes('sendTestEvent', 'dynamodb:UpdateItem')).toEqual(['TESTS#*']);
     expect(tableStatements('sendTestEvent').flatMap(actionsOf).sort()).toEqual([
       'dynamodb:GetItem',
@@ -120,15 +126,27 @@ describe('table rights', () => {
     expect(counters).toEqual(['sendTestEvent', 'administer']);
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
-    // The operators' event types: written by the admin function only, read by it and the catalog's readers.
-    // The organization's settings read the catalog's names (what an endpoint may subscribe to).
+    // The operators' event types: written by the admin function only; read (GetItem only) by it, the
+    // catalog's readers, the publish route (validation), the test event sender (examples) and the
+    // organization's settings (the type names an endpoint may subscribe to).
     const eventTypes = KEYS.filter((key) => prefixes(key).includes('EVENT_TYPES*'));
-    expect(eventTypes).toEqual(['manageSettings', 'administer', 'eventTypes']);
-    expect(prefixes('manageSettings', 'dynamodb:GetItem')).toContain('EVENT_TYPES*');
+    expect(eventTypes).toEqual([
+      'sendTestEvent',
+      'manageSettings',
+      'publishEvent',
+      'administer',
+      'eventTypes',
+    ]);
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
     // An organization removes its accounts' extra endpoints (account partition) with their material.
     expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
+    for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent', 'manageSettings'] as const) {
+      const actions = tableStatements(reader)
+        .filter((statement) => JSON.stringify(statement).includes('EVENT_TYPES'))
+        .flatMap(actionsOf);
+      expect(actions, reader).toEqual(['dynamodb:GetItem']);
+    }
     const portalLinks = KEYS.filter((key) => prefixes(key).includes('PORTAL#*'));
     expect(portalLinks).toEqual(['administer', 'portalSession']);
     for (const key of KEYS) {

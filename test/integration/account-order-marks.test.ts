@@ -35,21 +35,21 @@ describe('account order marks', () => {
   it('move the watermark only within the epoch read, and restart it in a new one', async () => {
     const iban = testIban();
     await directory.putAccount(account(iban));
-    expect(await directory.advanceSettledThrough(iban, 'org-a', 0, 3, 0)).toBe(true);
+    expect(await directory.advanceSettledThrough(iban, 'org-a', { from: 0, to: 3, epoch: 0 })).toBe(true);
     // A restart whose watermark is not above: only the epoch moves; a gate of epoch 0 is refused.
     await directory.restartOrder(iban, 'org-a', 5);
     expect(await directory.getAccount(iban, { consistent: true })).toMatchObject({
       settledThrough: 3,
       orderEpoch: 1,
     });
-    expect(await directory.advanceSettledThrough(iban, 'org-a', 3, 6, 0)).toBe(false);
-    expect(await directory.advanceSettledThrough(iban, 'org-a', 3, 6, 1)).toBe(true);
+    expect(await directory.advanceSettledThrough(iban, 'org-a', { from: 3, to: 6, epoch: 0 })).toBe(false);
+    expect(await directory.advanceSettledThrough(iban, 'org-a', { from: 3, to: 6, epoch: 1 })).toBe(true);
     await directory.restartOrder(iban, 'org-a', 2);
     expect(await directory.getAccount(iban, { consistent: true })).toMatchObject({
       settledThrough: 2,
       orderEpoch: 2,
     });
-    expect(await directory.advanceSettledThrough(iban, 'org-b', 2, 4, 2)).toBe(false);
+    expect(await directory.advanceSettledThrough(iban, 'org-b', { from: 2, to: 4, epoch: 2 })).toBe(false);
   });
 
   it('start a new epoch when a put makes the account ordered, keeping the watermark', async () => {
@@ -60,7 +60,7 @@ describe('account order marks', () => {
       deliveryOrder: 'ordered',
       orderEpoch: 1,
     });
-    expect(await directory.advanceSettledThrough(iban, 'org-a', 0, 4, 1)).toBe(true);
+    expect(await directory.advanceSettledThrough(iban, 'org-a', { from: 0, to: 4, epoch: 1 })).toBe(true);
     expect(await directory.putAccount(account(iban))).toMatchObject({ orderEpoch: 1, settledThrough: 4 });
     // A switch's start only raises the watermark of an ordered account.
     await directory.startOrder(iban, 'org-a', 9);

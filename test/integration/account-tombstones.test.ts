@@ -17,6 +17,8 @@ import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 import { testIban } from '../support/delivery-queue-helpers';
+import { publishCatalog } from '../support/event-type-catalog';
+import { TRANSFER, transferPayload } from '../support/payloads';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -138,8 +140,19 @@ describe('account tombstones', () => {
     const publish = async (n: number) =>
       (
         await recordEvent(
-          { events, directory, baseUrl: 'https://api.example.test', retentionDays: async () => undefined },
-          { id: `00000000-0000-4000-8000-0000000000${n}0`, account: iban, type: 't', payload: { n } },
+          {
+            events,
+            directory,
+            baseUrl: 'https://api.example.test',
+            retentionDays: async () => undefined,
+            catalog: publishCatalog().catalog,
+          },
+          {
+            id: `00000000-0000-4000-8000-0000000000${n}0`,
+            account: iban,
+            type: TRANSFER,
+            payload: transferPayload({ transfer_id: `tr_${n}` }),
+          },
         )
       ).event.sequence;
     expect([await publish(1), await publish(2)]).toEqual([1, 2]);

@@ -34,7 +34,7 @@ describe('an account write', () => {
   it('keeps the URL it leaves out, removes it for null, and keeps the marks it does not name', async () => {
     const iban = testIban();
     await directory.putAccount(write(iban, { webhookUrl: URL_TEXT, deliveryOrder: 'ordered' }));
-    expect(await directory.advanceSettledThrough(iban, 'org-a', 0, 4, 1)).toBe(true);
+    expect(await directory.advanceSettledThrough(iban, 'org-a', { from: 0, to: 4, epoch: 1 })).toBe(true);
 
     expect(await directory.putAccount(write(iban))).toMatchObject({
       webhookUrl: URL_TEXT,

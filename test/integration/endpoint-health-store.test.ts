@@ -76,9 +76,7 @@ describe('DynamoEndpointHealthStore', () => {
     );
     const open = await health.openCircuit(
       { iban, orgId: ORG },
-      Date.parse(at) + 30_000,
-      30,
-      'circuit open: 5 consecutive failures',
+      { until: Date.parse(at) + 30_000, seconds: 30, reason: 'circuit open: 5 consecutive failures' },
     );
     expect(open).toMatchObject({ circuitOpenUntil: Date.parse(at) + 30_000, circuitOpenSeconds: 30 });
     const closed = await health.recordAttempt(
@@ -180,7 +178,12 @@ describe('DynamoEndpointHealthStore', () => {
 
     // The attempt's writes are dropped, not errors: the attempt's record does not depend on them.
     expect(await health.recordAttempt({ iban, orgId: ORG }, failure, lease)).toBeUndefined();
-    expect(await health.openCircuit({ iban, orgId: ORG }, now + 30_000, 30, 'circuit open')).toBeUndefined();
+    expect(
+      await health.openCircuit(
+        { iban, orgId: ORG },
+        { until: now + 30_000, seconds: 30, reason: 'circuit open' },
+      ),
+    ).toBeUndefined();
     expect(await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone')).toBeUndefined();
     expect(
       await health.recordAttempt({ iban, orgId: ORG }, { kind: 'disable', at, reason: '410' }),

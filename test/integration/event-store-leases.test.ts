@@ -54,7 +54,14 @@ describe('bringForward', () => {
     expect(await store.bringForward(event, randomUUID(), now)).toBe(false);
     expect(await store.bringForward(event, event.orgId, now)).toBe(true);
     expect((await read(event.id)).nextAttemptAt).toBe(now);
-    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(true);
     // A consumer holds the lease: an attempt is under way and cannot be brought forward.
     expect(await store.bringForward(event, event.orgId, now + 1)).toBe(false);
     await store.recordAttempt(event, attempt(200), 'success');
@@ -67,11 +74,39 @@ describe('takeLease', () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const until = now + 60_000;
-    expect(await store.takeLease(event, 0, until, now, now)).toBe(true);
-    expect(await store.takeLease(event, 0, until + 1, now + 1, now + 1)).toBe(false);
-    expect(await store.takeLease(event, 0, until, until - 1, until - 1)).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: until,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: until + 1,
+        nowEpochMs: now + 1,
+        dueByEpochMs: now + 1,
+      }),
+    ).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: until,
+        nowEpochMs: until - 1,
+        dueByEpochMs: until - 1,
+      }),
+    ).toBe(false);
     // Past the lease's end another consumer may take it.
-    expect(await store.takeLease(event, 0, until + 60_000, until + 1, until + 1)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: until + 60_000,
+        nowEpochMs: until + 1,
+        dueByEpochMs: until + 1,
+      }),
+    ).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(until + 60_000);
   });
 
@@ -80,16 +115,44 @@ describe('takeLease', () => {
     const now = Date.now();
     await store.recordAttempt(event, attempt(500), 'pending', now + 10_000);
     expect((await read(event.id)).nextAttemptAt).toBe(now + 10_000);
-    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event, 1, now + 60_000, now, now + 9_999)).toBe(false);
-    expect(await store.takeLease(event, 1, now + 60_000, now, now + 10_000)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now + 9_999,
+      }),
+    ).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now + 10_000,
+      }),
+    ).toBe(true);
   });
 
   it('is granted to exactly one of 10 concurrent claims', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
     const claims = await Promise.all(
-      Array.from({ length: 10 }, () => store.takeLease(event, 0, now + 60_000, now, now)),
+      Array.from({ length: 10 }, () =>
+        store.takeLease(event, {
+          expectedRetries: 0,
+          untilEpochMs: now + 60_000,
+          nowEpochMs: now,
+          dueByEpochMs: now,
+        }),
+      ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
@@ -98,26 +161,64 @@ describe('takeLease', () => {
     const event = await stored(newEvent());
     await store.recordAttempt(event, attempt(500), 'pending');
     const now = Date.now();
-    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event, 2, now + 60_000, now, now)).toBe(false);
-    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 2,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(true);
   });
 
   it.each(['success', 'failed'] as const)('is refused for a %s event', async (status) => {
     const event = await stored(newEvent());
     await store.recordAttempt(event, attempt(status === 'success' ? 200 : 500), status);
     const now = Date.now();
-    expect(await store.takeLease(event, 1, now + 60_000, now, now)).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 1,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(false);
   });
 
   it('is refused for a skipped or unknown event', async () => {
     const event = await stored(newEvent({ webhookStatus: 'skipped' }));
     const now = Date.now();
-    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(false);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(false);
     const unknown = uuidv7();
-    expect(await store.takeLease({ ...event, id: unknown, sequence: 2 }, 0, now + 60_000, now, now)).toBe(
-      false,
-    );
+    expect(
+      await store.takeLease(
+        { ...event, id: unknown, sequence: 2 },
+        { expectedRetries: 0, untilEpochMs: now + 60_000, nowEpochMs: now, dueByEpochMs: now },
+      ),
+    ).toBe(false);
     expect(await store.getEvent(unknown, { consistent: true })).toBeUndefined();
   });
 });

@@ -192,11 +192,11 @@ describe('listEvents', () => {
     const ids: { id: string; at: string; status: WebhookStatus }[] = [];
     for (let start = 0; start < 230; start += 10) {
       const chunk = await Promise.all(
-        Array.from({ length: 10 }, async (_, j) => {
+        accounts.map(async (account, j) => {
           const i = start + j;
           const status: WebhookStatus = i % 5 === 0 ? 'skipped' : 'pending';
           const event = await stored(
-            newEvent({ orgId: big, account: accounts[j], triggeredAt: at(i), webhookStatus: status }),
+            newEvent({ orgId: big, account, triggeredAt: at(i), webhookStatus: status }),
           );
           return { id: event.id, at: event.triggeredAt, status };
         }),

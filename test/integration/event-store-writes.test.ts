@@ -66,6 +66,22 @@ describe('claims and the account log', () => {
     });
   });
 
+  it("keeps the version of the event's type as `tv`, read back by the event and by the listing", async () => {
+    const versioned = await stored(newEvent({ typeVersion: 3 }));
+    const unversioned = await stored(newEvent({ orgId: versioned.orgId, typeVersion: undefined }));
+    const raw = await documents.send(new GetCommand({ TableName: tableName, Key: keys.eventAt(versioned) }));
+    expect(raw.Item?.tv).toBe(3);
+    expect((await read(versioned.id)).typeVersion).toBe(3);
+    expect((await read(unversioned.id)).typeVersion).toBeUndefined();
+    const page = await store.listEvents({ orgId: versioned.orgId, offset: 0, limit: 10 });
+    expect(new Map(page.events.map((event) => [event.id, event.typeVersion]))).toEqual(
+      new Map([
+        [versioned.id, 3],
+        [unversioned.id, undefined],
+      ]),
+    );
+  });
+
   it('moves a claim only for its owner, and reads an event only where its claim points', async () => {
     const event = newEvent();
     const claim = { ...event, owner: 'first', claimedAt: 1 };
@@ -77,6 +93,36 @@ describe('claims and the account log', () => {
     expect(await store.readClaim(event.id)).toMatchObject({ existing: { owner: 'second', sequence: 2 } });
     expect(await store.insertEvent({ ...event, sequence: 2 })).toMatchObject({ created: true });
     expect((await read(event.id)).sequence).toBe(2);
+  });
+
+  it('answers a claim put the client retried after its answer was lost as claimed: the claim found is its own', async () => {
+    const event = newEvent();
+    const claim = { ...event, owner: randomUUID(), claimedAt: Date.now() };
+    let lost = 0;
+    // Below the client's retries: the put lands, then its answer is lost once (a timed-out connection).
+    documents.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        const body = String((args.request as { body?: unknown }).body ?? '');
+        if (lost === 0 && body.includes(`EVENT#${event.id}`)) {
+          lost++;
+          throw Object.assign(new Error('the answer was lost'), { name: 'TimeoutError' });
+        }
+        return out;
+      },
+      { step: 'finalizeRequest', name: 'loseClaimAnswer' },
+    );
+    try {
+      expect(await store.claimId(claim)).toEqual({ claimed: true });
+    } finally {
+      documents.middlewareStack.remove('loseClaimAnswer');
+    }
+    expect(lost).toBe(1);
+    // Another publish of the id (another owner) still finds the claim taken.
+    expect(await store.claimId({ ...claim, owner: randomUUID() })).toMatchObject({
+      claimed: false,
+      existing: { owner: claim.owner, sequence: claim.sequence },
+    });
   });
 
   it('reads the log after a sequence, ascending, at most the limit', async () => {
@@ -254,7 +300,14 @@ describe('recordAttempt', () => {
   it('removes the lease with the recorded attempt', async () => {
     const event = await stored(newEvent());
     const now = Date.now();
-    expect(await store.takeLease(event, 0, now + 60_000, now, now)).toBe(true);
+    expect(
+      await store.takeLease(event, {
+        expectedRetries: 0,
+        untilEpochMs: now + 60_000,
+        nowEpochMs: now,
+        dueByEpochMs: now,
+      }),
+    ).toBe(true);
     expect((await read(event.id)).leaseUntil).toBe(now + 60_000);
     await store.recordAttempt(event, attempt(500), 'pending');
     expect((await read(event.id)).leaseUntil).toBeUndefined();

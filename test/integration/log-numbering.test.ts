@@ -107,24 +107,34 @@ describe('voids', () => {
     // No event can be stored at a void; the refusal names no occupant.
     expect(await store.insertEvent(newEvent({ ...log, sequence: 3 }))).toEqual({ created: false });
     await store.insertEvent(newEvent({ ...log, sequence: 4, ticketedAt: 1_234 }));
+    // A sequence its publish gave back keeps its ticket's time, for the readers below it.
+    expect(await store.voidSequence(log.orgId, log.account, 5, 9, 1_200)).toBe(true);
     const page = await store.readLog(log.orgId, log.account, { afterSequence: 0, limit: 10 });
     expect(page.events.map((event) => [event.sequence, event.ticketedAt])).toEqual([
       [1, undefined],
       [4, 1_234],
     ]);
-    expect(page.voids).toEqual([3]);
+    const closed = [
+      { sequence: 3, ticketedAt: undefined },
+      { sequence: 5, ticketedAt: 1_200 },
+    ];
+    expect(page.voids).toStrictEqual(closed);
     const window = await store.readLogEntries(log.orgId, log.account, 0, 10);
-    expect(window.voids).toEqual([3]);
+    expect(window.voids).toStrictEqual(closed);
     expect(window.entries.map((entry) => entry.ticketedAt)).toEqual([undefined, 1_234]);
-    expect(await store.latestSequence(log.orgId, log.account, { consistent: true })).toBe(4);
-    const item = await documents.send(
-      new GetCommand({
-        TableName: tableName,
-        Key: { pk: keys.log(log.orgId, log.account), sk: keys.sequence(3) },
-      }),
-    );
+    expect(await store.latestSequence(log.orgId, log.account, { consistent: true })).toBe(5);
+    const itemAt = async (sequence: number) => {
+      const out = await documents.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: { pk: keys.log(log.orgId, log.account), sk: keys.sequence(sequence) },
+        }),
+      );
+      return Object.keys(out.Item ?? {}).sort();
+    };
     // Nothing a stream filter or an index could take for an event.
-    expect(Object.keys(item.Item ?? {}).sort()).toEqual(['pk', 'sk', 'voided_at']);
+    expect(await itemAt(3)).toEqual(['pk', 'sk', 'voided_at']);
+    expect(await itemAt(5)).toEqual(['pk', 'rt', 'sk', 'voided_at']);
   });
 
   it('go with the head when the account is erased', async () => {

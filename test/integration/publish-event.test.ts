@@ -1,17 +1,19 @@
 /**
  * Publishing through the library (`createPublisher`) against DynamoDB Local: what is stored, idempotent
- * re-publishing, and that every refused publish stores nothing.
+ * re-publishing, the catalog's checks of type and payload, and that every refused publish stores nothing.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
-import { BusyError, ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { BusyError, ConflictError, NotFoundError, UnprocessableError, ValidationError } from '#domain/errors';
 import { uuidv7 } from '#domain/ids';
 import { TenantSeeder } from '#local/tenant-seed';
 import { recordEvent } from '#use-cases/events/record-event';
 import { createBatchPublisher, createPublisher, type Publisher } from '../../lambdas/publisher';
 import { testIban } from '../support/delivery-queue-helpers';
+import { publishCatalog } from '../support/event-type-catalog';
+import { DEBIT, debitPayload, TRANSFER, transferPayload } from '../support/payloads';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 const BASE_URL = 'https://api.example.test/prod';
@@ -67,8 +69,8 @@ describe('createPublisher', () => {
     const published = await publish({
       id,
       account: iban.replace(/(.{4})/g, '$1 ').toLowerCase(),
-      type: 'credit_transfer_status_change',
-      payload: { transfer_id: 'tr_1', amount: '1.00' },
+      type: TRANSFER,
+      payload: transferPayload(),
       triggeredAt: '2026-11-21T12:00:00+01:00',
     });
     expect(published).toMatchObject({
@@ -76,24 +78,32 @@ describe('createPublisher', () => {
       created: true,
       webhookStatus: 'pending',
       triggeredAt: '2026-11-21T11:00:00.000Z',
+      typeVersion: 1,
     });
     const record = await events.getEvent(id, { consistent: true });
     // Each attempt signs itself: nothing is signed before the first.
     expect(published.signature).toBeNull();
-    expect(record).toMatchObject({ orgId, account: iban, signature: undefined, webhookRetries: 0 });
+    expect(record).toMatchObject({
+      orgId,
+      account: iban,
+      signature: undefined,
+      webhookRetries: 0,
+      typeVersion: 1,
+    });
     expect(JSON.parse(record?.body ?? '{}')).toEqual({
       id,
-      type: 'credit_transfer_status_change',
+      type: TRANSFER,
+      type_version: 1,
       account: iban,
       sequence: 1,
       triggered_at: '2026-11-21 11:00:00',
-      payload: { transfer_id: 'tr_1', amount: '1.00' },
+      payload: transferPayload(),
       _links: { self: `${BASE_URL}/events/${id}`, account: `${BASE_URL}/accounts/${iban}` },
     });
   });
 
   it('returns the stored event for the same id and content, without storing it twice', async () => {
-    const input = { id: uuidv7(), account: iban, type: 'same.again', payload: { a: 1 } };
+    const input = { id: uuidv7(), account: iban, type: DEBIT, payload: debitPayload() };
     const first = await publish(input);
     const count = (await storedIds()).length;
     const second = await publish(input);
@@ -102,23 +112,72 @@ describe('createPublisher', () => {
   });
 
   it('accepts a payload of exactly 64 KiB serialized', async () => {
+    // No catalog type's payload reaches 64 KiB (its fields are bounded): the size limit is the point, so a
+    // publisher of the transition, which accepts a type outside the catalog with any object, publishes it.
+    const transition = createPublisher({
+      tableName: resources.tableName,
+      baseUrl: BASE_URL,
+      client: documents,
+      acceptUnknownEventTypes: true,
+    });
     const payload = { p: 'x'.repeat(65_536 - '{"p":""}'.length) };
     expect(Buffer.byteLength(JSON.stringify(payload))).toBe(65_536);
-    const published = await publish({ account: iban, type: 'big', payload });
-    expect(published.created).toBe(true);
+    const published = await transition({ account: iban, type: 'large_payload', payload });
+    expect(published).toMatchObject({ created: true, typeVersion: null });
+    expect(await events.getEvent(published.id, { consistent: true })).toMatchObject({
+      typeVersion: undefined,
+    });
+  });
+});
+
+describe('the catalog checks every publish', () => {
+  it('a payload without a required field → ValidationError naming it by its pointer, nothing stored', async () => {
+    const { amount: _, ...payload } = transferPayload();
+    const before = await storedIds();
+    const refused = await publish({ id: uuidv7(), account: iban, type: TRANSFER, payload }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused).toMatchObject({ params: [{ name: 'payload/amount', reason: expect.any(String) }] });
+    expect(await storedIds()).toEqual(before);
+  });
+
+  it('a type outside the catalog → UnprocessableError naming the known types, nothing stored', async () => {
+    await expectRefused({ id: uuidv7(), account: iban, type: 'order.paid', payload: {} }, UnprocessableError);
+    await expect(publish({ account: iban, type: 'order.paid', payload: {} })).rejects.toThrow(
+      /type: order\.paid is not an event type of the catalog; the known types are credit_received, credit_transfer_status_change, direct_debit_status_change$/,
+    );
+  });
+
+  it('a version the type does not have → UnprocessableError naming version; version 1 is recorded', async () => {
+    await expectRefused(
+      { id: uuidv7(), account: iban, type: TRANSFER, payload: transferPayload(), version: 2 },
+      UnprocessableError,
+    );
+    const published = await publish({
+      account: iban,
+      type: TRANSFER,
+      payload: transferPayload(),
+      version: 1,
+    });
+    expect(published.typeVersion).toBe(1);
   });
 });
 
 describe('a refused publish stores nothing', () => {
   it('unknown account → NotFoundError', async () => {
-    await expectRefused({ id: uuidv7(), account: testIban(), type: 'x', payload: {} }, NotFoundError);
+    await expectRefused(
+      { id: uuidv7(), account: testIban(), type: TRANSFER, payload: transferPayload() },
+      NotFoundError,
+    );
   });
 
-  it('payload over 64 KiB serialized → ValidationError', async () => {
-    const payload = { p: 'x'.repeat(65_536 - '{"p":""}'.length + 1) };
-    await expectRefused({ id: uuidv7(), account: iban, type: 'big', payload }, ValidationError);
-    const multibyte = { p: '€'.repeat(21_846) };
-    await expectRefused({ id: uuidv7(), account: iban, type: 'big', payload: multibyte }, ValidationError);
+  it('payload over 64 KiB serialized → ValidationError, before its type is looked at', async () => {
+    const payload = transferPayload({ remittance_information: 'x'.repeat(65_536) });
+    await expectRefused({ id: uuidv7(), account: iban, type: TRANSFER, payload }, ValidationError);
+    await expect(publish({ account: iban, type: TRANSFER, payload })).rejects.toMatchObject({
+      params: [{ name: 'payload', reason: expect.stringMatching(/the limit is 65536/) }],
+    });
   });
 
   it.each([
@@ -127,29 +186,34 @@ describe('a refused publish stores nothing', () => {
     ['null', null],
     ['a Date', new Date()],
   ])('payload that is %s → ValidationError', async (_, payload) => {
-    await expectRefused({ id: uuidv7(), account: iban, type: 'x', payload }, ValidationError);
+    await expectRefused({ id: uuidv7(), account: iban, type: TRANSFER, payload }, ValidationError);
   });
 
   it.each(['Credit_Transfer', 'credit-transfer', '', 'a..b', `x${'y'.repeat(64)}`, '1st_event'])(
     'type %j → ValidationError',
     async (type) => {
-      await expectRefused({ id: uuidv7(), account: iban, type, payload: {} }, ValidationError);
+      await expectRefused({ id: uuidv7(), account: iban, type, payload: transferPayload() }, ValidationError);
     },
   );
 
   it('malformed id or account → ValidationError', async () => {
-    await expectRefused({ id: 'not-a-uuid', account: iban, type: 'x', payload: {} }, ValidationError);
-    await expectRefused({ account: 'DE00 0000 0000 0000 0000 00', type: 'x', payload: {} }, ValidationError);
+    const payload = transferPayload();
+    await expectRefused({ id: 'not-a-uuid', account: iban, type: TRANSFER, payload }, ValidationError);
+    await expectRefused({ account: 'DE00 0000 0000 0000 0000 00', type: TRANSFER, payload }, ValidationError);
   });
 
   it('a reused id with other content → ConflictError, the stored event unchanged', async () => {
     const id = uuidv7();
-    const first = await publish({ id, account: iban, type: 'original', payload: { v: 1 } });
+    const payload = transferPayload({ transfer_id: 'tr_v1' });
+    const first = await publish({ id, account: iban, type: TRANSFER, payload });
     const stored = await events.getEvent(id, { consistent: true });
-    await expectRefused({ id, account: iban, type: 'original', payload: { v: 2 } }, ConflictError);
-    await expectRefused({ id, account: iban, type: 'changed', payload: { v: 1 } }, ConflictError);
     await expectRefused(
-      { id, account: iban, type: 'original', payload: { v: 1 }, triggeredAt: '2020-01-01T00:00:00Z' },
+      { id, account: iban, type: TRANSFER, payload: transferPayload({ transfer_id: 'tr_v2' }) },
+      ConflictError,
+    );
+    await expectRefused({ id, account: iban, type: DEBIT, payload: debitPayload() }, ConflictError);
+    await expectRefused(
+      { id, account: iban, type: TRANSFER, payload, triggeredAt: '2020-01-01T00:00:00Z' },
       ConflictError,
     );
     expect(await events.getEvent(id, { consistent: true })).toEqual(stored);
@@ -166,7 +230,7 @@ describe('concurrent publishes to one account', () => {
     // after 200 ms, doubled, as Herald's client library advises.
     const send = async (id: string, sends = 5): Promise<Awaited<ReturnType<Publisher>>> => {
       try {
-        return await publish({ id, account, type: 'payroll.line', payload: { id } });
+        return await publish({ id, account, type: TRANSFER, payload: transferPayload({ transfer_id: id }) });
       } catch (error) {
         if (!(error instanceof BusyError) || sends === 1) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** (5 - sends)));
@@ -188,8 +252,13 @@ describe('concurrent publishes to one account', () => {
   it('a publish that gives up ends its claim, so the resend of its id is stored at once', async () => {
     const account = testIban();
     await seeder.tenant('Busy org', [{ iban: account }]);
-    await publish({ account, type: 'first', payload: {} });
-    const input = { id: uuidv7(), account, type: 'payroll.line', payload: {} };
+    await publish({ account, type: TRANSFER, payload: transferPayload() });
+    const input = {
+      id: uuidv7(),
+      account,
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_2' }),
+    };
     // Every sequence this publish tries is taken (another event's put lands first each time).
     const refused = new DynamoEventStore(documents, resources.tableName);
     const deps = {
@@ -197,6 +266,7 @@ describe('concurrent publishes to one account', () => {
       directory: new DynamoDirectoryStore(documents, resources.tableName),
       baseUrl: BASE_URL,
       retentionDays: async () => undefined,
+      catalog: publishCatalog().catalog,
       sleep: async () => undefined,
     };
     await expect(recordEvent(deps, input)).rejects.toBeInstanceOf(BusyError);
@@ -209,6 +279,7 @@ describe('concurrent publishes to one account', () => {
   });
 
   it("publishes a file's lines in batches of 100: in order at consecutive sequences, a bad line refusing only itself, none twice", async () => {
+    // Line 7 has a malformed type, line 9 a payload its type refuses: each refuses only itself.
     const account = testIban();
     await seeder.tenant('Batch org', [{ iban: account, webhookUrl: 'https://hooks.example.test/in' }]);
     const many = createBatchPublisher({
@@ -219,14 +290,15 @@ describe('concurrent publishes to one account', () => {
     const inputs = Array.from({ length: 150 }, (_, n) => ({
       id: uuidv7(),
       account,
-      type: n === 7 ? 'Not A Type' : 'direct_debit.status',
-      payload: { line: n },
+      type: n === 7 ? 'Not A Type' : DEBIT,
+      payload: debitPayload({ collection_id: `dd_${n}`, ...(n === 9 ? { amount: '1,00' } : {}) }),
     }));
     const results = await many(inputs);
     expect(results[7]).toMatchObject({ error: expect.any(ValidationError) });
+    expect(results[9]).toMatchObject({ error: { params: [{ name: 'payload/amount' }] } });
     const stored = results.filter((result) => !('error' in result));
     expect(stored.map((result) => ('sequence' in result ? result.sequence : 0))).toEqual(
-      Array.from({ length: 149 }, (_, i) => i + 1),
+      Array.from({ length: 148 }, (_, i) => i + 1),
     );
     // Sent again: every line answers its stored event, nothing is stored twice.
     const again = await many(inputs);

@@ -88,9 +88,9 @@ describe('IAM routes (SigV4)', () => {
   };
 
   async function startIam(): Promise<{ baseUrl: string; events: APIGatewayProxyEvent[] }> {
-    const { handlers, events } = echoHandlers();
+    const { handlers, echo, events } = echoHandlers();
     const gateway = createApiGateway({
-      handlers: { ...handlers, administer: handlers.health, publishEvent: handlers.health },
+      handlers: { ...handlers, administer: echo, publishEvent: echo },
       operatorCredentials: operator,
     });
     gateways.push(gateway);

@@ -5,7 +5,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type FunctionHandlers, startLocalRuntime } from '../../scripts/local/runtime';
+import type { FunctionHandlers } from '../../scripts/local/functions';
+import { startLocalRuntime } from '../../scripts/local/runtime';
 import { waitFor } from '../support/wait';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'herald-runtime-data-'));

@@ -3,7 +3,8 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FunctionHandlers, type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
+import type { FunctionHandlers } from '../../scripts/local/functions';
+import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { testEndpoints, uniquePrefix } from '../support/resources';
 import { waitFor } from '../support/wait';
 

@@ -12,6 +12,7 @@ import type { EndpointHealthView } from '#http/accounts/account-view';
 import { writeLocalInfo } from '../../scripts/local/local-info';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from './e2e-http';
+import { transferPayload } from './payloads';
 import { testEndpoints, uniquePrefix } from './resources';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -22,8 +23,9 @@ const HERALD = join(ROOT, 'bin', 'herald.mjs');
 export const GB = 'GB82WEST12345698765432';
 export const DE = 'DE89370400440532013000';
 export const UNREGISTERED = 'CH9300762011623852957';
-export const TRANSFER = 'credit_transfer_status_change';
-export const PAYLOAD = { transfer_id: 'tr_1', status: 'settled', amount: '100.00', currency: 'EUR' };
+export { TRANSFER } from './payloads';
+/** A valid payload of {@link TRANSFER}. */
+export const PAYLOAD = transferPayload();
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const API_KEY = /^herald_[A-Za-z0-9_-]{43}$/;

@@ -6,6 +6,7 @@ import type { EventRecord } from '#domain/model';
 import { signAttempt } from '#domain/signing/signatures';
 import { generateWebhookToken } from '#domain/signing/webhook-token';
 import { webhookBody } from '#domain/webhook-body';
+import { TRANSFER, transferPayload } from './payloads';
 
 /** The API's base URL the samples link to. */
 export const base = 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod';
@@ -14,11 +15,12 @@ export const id = '0190f4e8-3c1a-7b2e-9f00-123456789abc';
 export const iban = 'DE89370400440532013000';
 export const body = webhookBody({
   id,
-  type: 'credit_transfer_status_change',
+  type: TRANSFER,
+  typeVersion: 1,
   account: iban,
   sequence: 7,
   triggeredAt: '2026-11-21T12:34:56.789Z',
-  payloadJson: '{"transfer_id":"t-1","status":"settled"}',
+  payloadJson: JSON.stringify(transferPayload()),
   baseUrl: base,
 });
 export const record: EventRecord = {
@@ -26,7 +28,8 @@ export const record: EventRecord = {
   orgId: 'org-1',
   account: iban,
   sequence: 7,
-  type: 'credit_transfer_status_change',
+  type: TRANSFER,
+  typeVersion: 1,
   triggeredAt: '2026-11-21T12:34:56.789Z',
   body,
   signature: signAttempt({ webhookToken: generateWebhookToken() }, id, 1_763_728_507, body, 0).xSignature,

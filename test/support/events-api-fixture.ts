@@ -17,6 +17,7 @@ import { createPublisher } from '../../lambdas/publisher';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from './e2e-http';
 import { createListing, type Listing } from './events-api-listing';
+import { DEBIT, debitPayload, TRANSFER, transferPayload } from './payloads';
 import { testEndpoints, uniquePrefix } from './resources';
 import { waitFor } from './wait';
 
@@ -32,8 +33,13 @@ export const NL = 'NL91ABNA0417164300';
 /** A valid IBAN nobody registered. */
 export const UNREGISTERED = 'CH9300762011623852957';
 
-export const TRANSFER = 'credit_transfer_status_change';
-export const DEBIT = 'direct_debit.returned';
+export { DEBIT, TRANSFER };
+/**
+ * The type of {@link RICH_PAYLOAD}'s event: outside the catalog, published by a publisher of the transition
+ * (`acceptUnknownEventTypes`), because no catalog type's payload holds numbers, nesting and free key order,
+ * whose exact bytes are what its tests check.
+ */
+export const RAW = 'gateway_raw_record';
 
 /** 260 events; `floor(2i/3)` repeats every other value, so many pairs share a triggeredAt. */
 const BULK = 260;
@@ -52,7 +58,10 @@ export const MS_EVENTS = {
   after: '2026-03-02T10:00:06.000Z',
 } as const;
 
-/** A payload that is easy to damage on the way: unicode, escapes, numbers, nesting, key order. */
+/**
+ * A payload that is easy to damage on the way: unicode, escapes, numbers, nesting, key order (of the
+ * {@link RAW} type).
+ */
 export const RICH_PAYLOAD = {
   transfer_id: 'tr_ü€😀',
   status: 'settled',
@@ -157,8 +166,14 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     const eventsA: Published[] = [];
     const eventsB: Published[] = [];
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: base, client: documents });
+    const transition = createPublisher({
+      tableName: runtime.tableName,
+      baseUrl: base,
+      client: documents,
+      acceptUnknownEventTypes: true,
+    });
     const publishSeed = async (seed: Seed): Promise<Published> => {
-      const { id, triggeredAt, signature } = await publish(seed);
+      const { id, triggeredAt, signature } = await (seed.type === RAW ? transition : publish)(seed);
       const event: Published = { ...seed, id, triggeredAt, signature };
       (seed.org === 'A' ? eventsA : eventsB).push(event);
       return event;
@@ -169,10 +184,20 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
       org: 'A',
       account: FR,
       type: TRANSFER,
-      payload: { transfer_id: 'tr_ok' },
+      payload: transferPayload({ transfer_id: 'tr_ok' }),
     });
-    const pendingEvent = await publishSeed({ org: 'A', account: BE, type: TRANSFER, payload: { n: 1 } });
-    const failedEvent = await publishSeed({ org: 'A', account: BE, type: DEBIT, payload: { n: 2 } });
+    const pendingEvent = await publishSeed({
+      org: 'A',
+      account: BE,
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: 'tr_pending' }),
+    });
+    const failedEvent = await publishSeed({
+      org: 'A',
+      account: BE,
+      type: DEBIT,
+      payload: debitPayload({ collection_id: 'dd_failed' }),
+    });
 
     // A few at a time: most of the bulk is one account's, and concurrent publishes of one log contend for
     // its sequences (each round stores one), which made 25 at once slower than these small chunks.
@@ -180,7 +205,7 @@ export async function startEventsApiFixture(options: EventsApiFixtureOptions): P
     const richEvent = await publishSeed({
       org: 'A',
       account: GB,
-      type: TRANSFER,
+      type: RAW,
       payload: RICH_PAYLOAD,
       triggeredAt: '2026-02-01T00:00:00Z',
     });
@@ -242,19 +267,22 @@ function bulkSeeds(): Seed[] {
     seeds.push({
       org: 'A',
       account: i % 4 === 0 ? GB : DE,
-      type: i % 3 === 0 ? DEBIT : TRANSFER,
-      payload: { seq: i, amount: `${i}.00`, currency: 'EUR' },
+      ...(i % 3 === 0
+        ? { type: DEBIT, payload: debitPayload({ collection_id: `dd_${i}`, amount: `${i + 1}.00` }) }
+        : { type: TRANSFER, payload: transferPayload({ transfer_id: `tr_${i}`, amount: `${i + 1}.00` }) }),
       // Random v4 ids: the tie-break order cannot follow the publishing order by accident.
       id: randomUUID(),
       triggeredAt: bulkTime(i),
     });
   }
   for (const triggeredAt of Object.values(MS_EVENTS)) {
-    seeds.push({ org: 'A', account: DE, type: TRANSFER, payload: { at: triggeredAt }, triggeredAt });
+    const payload = transferPayload({ remittance_information: `at ${triggeredAt}` });
+    seeds.push({ org: 'A', account: DE, type: TRANSFER, payload, triggeredAt });
   }
   for (const i of [5, 100, 200]) {
     // Interleaved in time with A's bulk: a leak across organizations would show up inside A's pages.
-    seeds.push({ org: 'B', account: NL, type: TRANSFER, payload: { b: i }, triggeredAt: bulkTime(i) });
+    const payload = transferPayload({ transfer_id: `tr_b${i}` });
+    seeds.push({ org: 'B', account: NL, type: TRANSFER, payload, triggeredAt: bulkTime(i) });
   }
   return seeds;
 }

@@ -17,6 +17,7 @@ export const SUMMARY_KEYS = [
   'signature',
   'triggered_at',
   'type',
+  'type_version',
   'webhook_retries',
   'webhook_status',
 ];
@@ -34,6 +35,7 @@ export interface EventSummary {
   readonly account: string;
   readonly sequence: number | null;
   readonly type: string;
+  readonly type_version: number | null;
   readonly triggered_at: string;
   readonly webhook_status: WebhookStatus;
   readonly webhook_retries: number;

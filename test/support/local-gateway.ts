@@ -9,7 +9,12 @@ import type {
 } from 'aws-lambda';
 import { afterEach, expect, vi } from 'vitest';
 import type { OrganizationUsage } from '#config/limits';
-import { type ApiGateway, type ApiHandlers, createApiGateway } from '../../scripts/local/api-gateway';
+import {
+  type ApiGateway,
+  type ApiHandler,
+  type ApiHandlers,
+  createApiGateway,
+} from '../../scripts/local/api-gateway';
 
 /** Gateways started by a test; closed after it. */
 export const gateways: ApiGateway[] = [];
@@ -41,8 +46,8 @@ export function allowingAuthorizer(): ReturnType<
   });
 }
 
-/** Route handlers that answer with the event they received. */
-export function echoHandlers(): { handlers: ApiHandlers; events: APIGatewayProxyEvent[] } {
+/** Route handlers that answer with the event they received (`echo`, which any other route may take too). */
+export function echoHandlers(): { handlers: ApiHandlers; echo: ApiHandler; events: APIGatewayProxyEvent[] } {
   const events: APIGatewayProxyEvent[] = [];
   const echo = async (event: APIGatewayProxyEvent) => {
     events.push(event);
@@ -54,6 +59,7 @@ export function echoHandlers(): { handlers: ApiHandlers; events: APIGatewayProxy
   };
   return {
     events,
+    echo,
     handlers: { health: echo, listEvents: echo, getEvent: echo, redeliverEvent: echo, getAccount: echo },
   };
 }

@@ -63,7 +63,8 @@ export function storeInLogFixture(): StoreInLogFixture {
       takeTicketAbove: (org, account, count, at, above) =>
         events.takeTicketAbove(org, account, count, at, above),
       leaveHot: (org, account, head) => events.leaveHot(org, account, head),
-      voidSequence: (org, account, sequence, at) => events.voidSequence(org, account, sequence, at),
+      voidSequence: (org, account, sequence, at, ticketedAt) =>
+        events.voidSequence(org, account, sequence, at, ticketedAt),
       claimId: (claim) => events.claimId(claim),
       readClaim: (id) => events.readClaim(id),
       readClaims: (ids) => events.readClaims(ids),

@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import type { Resolution } from '#domain/event-types/catalog-port';
 import type { EventTypeVersion } from '#domain/event-types/model';
 import {
   CATALOG_CACHED_VERSIONS,
   CATALOG_HEAD_TTL_MS,
   createEventTypeCatalog,
-  type Resolution,
 } from '#use-cases/event-types/catalog';
 import { CARD_V1, CARD_V1_EXAMPLES, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
 import { FakeClock } from '../support/fakes/clock';

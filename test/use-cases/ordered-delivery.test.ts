@@ -29,6 +29,8 @@ function deliver(w: DeliveryWorld, id: string, receiveCount = 1): Promise<Delive
   return deliverEvent(w.deps, { id, at }, receiveCount);
 }
 
+const watermark = (w: DeliveryWorld) => w.directory.accounts.get(w.iban)?.settledThrough ?? 0;
+
 /** Sets fields of the world's account. */
 function setAccount(w: DeliveryWorld, fields: Partial<Account>): void {
   const account = w.directory.accounts.get(w.iban);
@@ -113,6 +115,26 @@ describe('ordered delivery', () => {
     expect(w.events.logEntryReads).toEqual([1, 100, 100]);
     expect((await deliver(w, `e${history + 1}`)).kind).toBe('delivered');
     expect(w.directory.accounts.get(w.iban)?.settledThrough).toBe(history + 1);
+  });
+
+  it('reads on past a read its page cut (large items): never takes the cut for the end of the log', async () => {
+    const w = orderedWorld(40);
+    setAccount(w, { settledThrough: 18 });
+    for (let n = 19; n <= 30; n++) {
+      const event = w.events.events.get(`e${n}`);
+      if (event) w.events.events.set(`e${n}`, { ...event, webhookStatus: 'success' });
+    }
+    // 31–39 pending; a page of the log holds four items, as 1 MB of items with long attempt histories.
+    w.events.logEntryPageItems = 4;
+    // A look reads three windows: 19, then two pages of four.
+    expect(await deliver(w, 'e40', 2)).toMatchObject({
+      kind: 'waiting',
+      reason: expect.stringContaining('27'),
+    });
+    expect(watermark(w)).toBe(27);
+    expect(await deliver(w, 'e40', 2)).toMatchObject({ reason: 'ordered: waits for sequence 31 to settle' });
+    expect(watermark(w)).toBe(30);
+    expect(w.sender.requests).toEqual([]);
   });
 
   it('marks a waiting event once: a later look writes nothing but what the watermark needs', async () => {

@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
 import { ConflictError, ValidationError } from '#domain/errors';
+import type { EventTypeWrite } from '#domain/event-types/event-type-checks';
 import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
-import { type EventTypeWrite, putEventType } from '#use-cases/event-types/put-event-type';
+import { putEventType } from '#use-cases/event-types/put-event-type';
 import {
   CARD_DECLARATION,
   CARD_V1,

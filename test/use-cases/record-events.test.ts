@@ -7,50 +7,37 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { PUBLISH_BATCH_LIMIT } from '#config/limits';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
-import { putAccount } from '#use-cases/accounts/accounts';
-import { type RecordEventDeps, settingsRetention } from '#use-cases/events/record-event';
+import type { RecordEventDeps } from '#use-cases/events/record-event';
 import { type BatchEntryResult, recordEvents } from '#use-cases/events/record-events';
-import { createOrganization } from '#use-cases/organizations/organizations';
-import { InMemoryApiKeyStore } from '../support/fakes/api-key-store';
-import { FakeClock } from '../support/fakes/clock';
-import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
-import { InMemoryEventStore } from '../support/fakes/event-store';
+import { publishCatalog } from '../support/event-type-catalog';
+import type { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+import type { InMemoryEventStore } from '../support/fakes/event-store';
+import { TRANSFER, transferPayload } from '../support/payloads';
+import { publishWorld } from '../support/publish-world';
 
 const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'GB82WEST12345698765432';
 const id = (n: number) => `0193a7c4-1d2e-7f00-8a00-${String(n).padStart(12, '0')}`;
 
-let clock: FakeClock;
 let directory: InMemoryDirectoryStore;
 let events: InMemoryEventStore;
 let deps: RecordEventDeps;
 
 beforeEach(async () => {
-  clock = new FakeClock('2026-11-21T12:00:00.000Z');
-  directory = new InMemoryDirectoryStore();
-  events = new InMemoryEventStore();
-  deps = {
-    events,
-    directory,
-    baseUrl: 'https://api.example.test/prod',
-    now: clock.date,
-    retentionDays: settingsRetention(directory),
-  };
-  const { organization } = await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme', clock.date);
-  for (const iban of [IBAN, OTHER_IBAN]) {
-    await putAccount(
-      directory,
-      { orgId: organization.id, iban, webhookUrl: 'https://hooks.example.test/in' },
-      'public-https',
-    );
-  }
+  ({ directory, events, deps } = await publishWorld({
+    catalog: publishCatalog().catalog,
+    accounts: [
+      { iban: IBAN, hooked: true },
+      { iban: OTHER_IBAN, hooked: true },
+    ],
+  }));
 });
 
 const entry = (n: number, fields: Partial<PublishInput> = {}): PublishInput => ({
   id: id(n),
   account: IBAN,
-  type: 'credit_transfer_status_change',
-  payload: { n },
+  type: TRANSFER,
+  payload: transferPayload({ transfer_id: `tr_${n}` }),
   ...fields,
 });
 
@@ -112,7 +99,7 @@ describe('recordEvents', () => {
       entry(2),
       entry(4),
       entry(1),
-      entry(3, { payload: { n: 'changed' } }),
+      entry(3, { payload: transferPayload({ transfer_id: 'tr_changed' }) }),
     ]);
     expect(again[0]).toMatchObject({ created: false, event: { id: id(2), sequence: 2 } });
     expect(again[1]).toMatchObject({ created: true, event: { id: id(4), sequence: 4 } });

@@ -115,6 +115,42 @@ describe('redeliverEvent', () => {
   });
 });
 
+describe('an interrupted redelivery', () => {
+  it('queues the event whose cycle started even when restarting the order throws, then says so', async () => {
+    const { events, queue, directory, deps } = world();
+    // Skipped at publish (no URL yet): its new cycle replaces the empty one and makes no attempt.
+    events.seed({ id: 'e1', webhookStatus: 'skipped', sequence: 1 });
+    directory.restartOrder = () => Promise.reject(new Error('throttled'));
+    await expect(redeliverEvent(deps, 'org-1', 'e1')).rejects.toThrow(/throttled/);
+    expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0 });
+    expect(queue.sent.map((m) => m.id)).toEqual(['e1']);
+  });
+
+  it('queues a pending event with no attempt yet when asked again: never answers 202 without a message', async () => {
+    const { events, queue, deps } = world();
+    events.seed({ id: 'e1', webhookStatus: 'skipped' });
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = () => Promise.reject(new Error('SQS unavailable'));
+    await expect(redeliverEvent(deps, 'org-1', 'e1')).rejects.toThrow(/SQS/);
+    expect(events.events.get('e1')).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0 });
+    queue.enqueue = enqueue;
+    expect(await redeliverEvent(deps, 'org-1', 'e1')).toEqual({ queued: ['e1'] });
+    expect(queue.sent.map((m) => m.id)).toEqual(['e1']);
+  });
+
+  it('queues the cycles of a chunk that started when another start throws, then throws', async () => {
+    const { events, queue, deps } = world();
+    for (const id of ['a', 'b', 'c']) events.seed({ id, webhookStatus: 'failed', webhookRetries: 20 });
+    const startCycle = events.startCycle;
+    events.startCycle = (ref, orgId) =>
+      ref.id === 'b' ? Promise.reject(new Error('throttled')) : startCycle(ref, orgId);
+    await expect(resetWebhooks(deps, 'org-1')).rejects.toThrow(/throttled/);
+    const started = ['a', 'b', 'c'].filter((id) => events.events.get(id)?.webhookStatus === 'pending');
+    expect(started.sort()).toEqual(['a', 'c']);
+    expect(queue.sent.map((m) => m.id).sort()).toEqual(['a', 'c']);
+  });
+});
+
 describe('resetWebhooks and requeuePending', () => {
   it('restarts every failed and skipped event of the organization and nothing else', async () => {
     const { events, queue, deps } = world();

@@ -9,9 +9,11 @@ import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
+import { publishCatalog } from '../support/event-type-catalog';
 import { FakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
+import { TRANSFER, transferPayload } from '../support/payloads';
 
 const IBAN = 'DE89370400440532013000';
 const ORG = 'org-1';
@@ -36,12 +38,18 @@ beforeEach(async () => {
 async function publish(): Promise<number | undefined> {
   published += 1;
   const recorded = await recordEvent(
-    { events, directory, baseUrl: 'https://api.example.com', retentionDays: async () => undefined },
+    {
+      events,
+      directory,
+      baseUrl: 'https://api.example.com',
+      retentionDays: async () => undefined,
+      catalog: publishCatalog().catalog,
+    },
     {
       id: `00000000-0000-4000-8000-${String(published).padStart(12, '0')}`,
       account: IBAN,
-      type: 'credit_transfer_status_change',
-      payload: { n: published },
+      type: TRANSFER,
+      payload: transferPayload({ transfer_id: `tr_${published}` }),
     },
   );
   return recorded.event.sequence;

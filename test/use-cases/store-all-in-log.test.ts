@@ -6,6 +6,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS } from '#config/limits';
+import { BusyError } from '#domain/errors';
+import type { LogPage } from '#domain/ports';
+import { readLogGapFree } from '#use-cases/events/gap-free-read';
 import {
   type DraftEntry,
   type StoreInLogDeps,
@@ -106,6 +109,53 @@ describe('storeAllInLog', () => {
     expect(events.events.size).toBe(3);
     // Readers need not wait for 2: it is closed already.
     expect(events.numbering.voidsOf(ORG, IBAN)).toEqual([2]);
+  });
+
+  it('keeps the range of a batch free when a later ticket gives its sequence back and a feed reads in between', async () => {
+    const feed = () =>
+      readLogGapFree({ events, floor: async () => 0, now: clock.now }, ORG, IBAN, {
+        afterSequence: 0,
+        limit: 100,
+      });
+    // Y: a publish of a new id whose claim a concurrent duplicate (a resend, say) takes first: it gives its
+    // ticket's sequence back.
+    const duplicated: StoreInLogDeps = {
+      ...deps,
+      events: {
+        ...bind(),
+        claimId: async (claim) => {
+          await events.claimId({ ...claim, sequence: 99, owner: 'resend' });
+          return events.claimId(claim);
+        },
+      },
+    };
+    const meanwhile = async () => {
+      await expect(storeInLog(duplicated, draft(9), body)).rejects.toThrow(BusyError);
+      expect(events.numbering.voidsOf(ORG, IBAN)).toEqual([4]);
+      return feed();
+    };
+    let feedMeanwhile: Promise<LogPage> | undefined;
+    const batch: StoreInLogDeps = {
+      ...deps,
+      events: {
+        ...bind(),
+        // X holds its ticket (1..3) and has put nothing yet when Y gives 4 back and a reader comes.
+        claimId: async (claim) => {
+          feedMeanwhile ??= meanwhile();
+          await feedMeanwhile;
+          return events.claimId(claim);
+        },
+      },
+    };
+    const outcomes = await storeAllInLog(batch, entries(1, 2, 3));
+    // The reader waited below the given-back 4 instead of closing X's live sequences.
+    expect(await feedMeanwhile).toEqual({ events: [], voids: [], more: false, nextAfterSequence: 0 });
+    expect(outcomes.map(sequenceOf)).toEqual([1, 2, 3]);
+    expect(events.writes.filter((write) => write === 'MoveClaim')).toEqual([]);
+    expect(events.numbering.voidsOf(ORG, IBAN)).toEqual([4]);
+    const after = await feed();
+    expect(after.events.map((event) => event.sequence)).toEqual([1, 2, 3]);
+    expect(after.voids.map((closed) => closed.sequence)).toEqual([4]);
   });
 
   it('when its first sequence was taken, moves each entry to the next one and the last to a new ticket: in order, nothing lost', async () => {

@@ -6,7 +6,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, PUBLISH_BUDGET_MS } from '#config/limits';
 import { BusyError } from '#domain/errors';
-import { type StoreInLogDeps, storeInLog } from '#use-cases/events/store-in-log';
+import type { IdClaim } from '#domain/ports';
+import { type StoreInLogDeps, storeAllInLog, storeInLog } from '#use-cases/events/store-in-log';
 import type { FakeClock } from '../support/fakes/clock';
 import type { InMemoryEventStore } from '../support/fakes/event-store';
 import { body, IBAN, ORG, type StoreInLogFixture, storeInLogFixture } from '../support/store-in-log-fixture';
@@ -88,6 +89,39 @@ describe('storeInLog', () => {
     await expect(storeInLog({ ...deps, events: bound }, draft(1), body)).rejects.toThrow(BusyError);
     expect(events.events.size).toBe(0);
     expect(events.claims.has(draft(1).id)).toBe(true);
+  });
+
+  it('finds its own claim when the claim write is retried after its answer was lost, and stores at once', async () => {
+    let lost = false;
+    // The write lands, then its answer is lost (a reset connection) once; the client sends it again.
+    const flaky = async (claim: IdClaim) => {
+      const result = await events.claimId(claim);
+      if (lost) return result;
+      lost = true;
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    };
+    const retrying: StoreInLogDeps = {
+      ...deps,
+      events: { ...bind(), claimId: (claim) => flaky(claim).catch(() => flaky(claim)) },
+    };
+    expect(await storeInLog(retrying, draft(1), body)).toMatchObject({
+      created: true,
+      event: { sequence: 1 },
+    });
+    // A batch on the log (tickets): its entry keeps its sequence, none is given back.
+    lost = false;
+    const outcomes = await storeAllInLog(retrying, [
+      { draft: draft(2), body },
+      { draft: draft(3), body },
+    ]);
+    expect(outcomes).toMatchObject([
+      { created: true, event: { sequence: 2 } },
+      { created: true, event: { sequence: 3 } },
+    ]);
+    expect(sleeps).toEqual([]);
+    expect(events.numbering.voidsOf(ORG, IBAN)).toEqual([]);
+    // Another publish's claim of the id is still refused.
+    await expect(storeInLog(deps, draft(1), body)).resolves.toMatchObject({ created: false });
   });
 
   it('publishes without waiting and with one claim and one event write when nobody contends', async () => {

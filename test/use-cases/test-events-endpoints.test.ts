@@ -7,15 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
 import { NotFoundError } from '#domain/errors';
-import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { fakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+import { InMemoryEventTypeStore } from '../support/fakes/event-type-store';
 import { FakeTestEventAllowance } from '../support/fakes/test-event-allowance';
 import { FakeWebhookSender } from '../support/fakes/webhook-sender';
 
 const IBAN = 'DE89370400440532013000';
 
 async function world() {
+  const clock = fakeClock();
   const directory = new InMemoryDirectoryStore();
   directory.addOrganization('org-1');
   directory.addAccount({
@@ -39,8 +41,8 @@ async function world() {
     sender,
     urlPolicy: 'public-https',
     allowance,
-    eventTypes: async () => BUILT_IN_EVENT_TYPES,
-    now: fakeClock().now,
+    catalog: createEventTypeCatalog({ store: new InMemoryEventTypeStore(), now: clock.now }),
+    now: clock.now,
   };
   return { deps, sender, allowance };
 }

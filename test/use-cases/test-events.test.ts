@@ -13,16 +13,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
 import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
-import { NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
+import { BusyError, NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES, builtInEventType } from '#domain/event-types/catalog';
+import { unknownEventType } from '#domain/event-types/unknown-names';
 import type { WebhookRequest } from '#domain/ports';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { webhookBody } from '#domain/webhook-body';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
+import { createEventTypeCatalog } from '#use-cases/event-types/catalog';
+import { putEventType } from '#use-cases/event-types/put-event-type';
 import { rotateSigningKey } from '#use-cases/organizations/signing-keys';
+import { CARD_DECLARATION, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
 import { type FakeClock, fakeClock } from '../support/fakes/clock';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store';
+import { InMemoryEventTypeStore } from '../support/fakes/event-type-store';
 import { FakeSecretSealer } from '../support/fakes/secret-sealer';
 import { FakeTestEventAllowance } from '../support/fakes/test-event-allowance';
 import { answer, FakeWebhookSender } from '../support/fakes/webhook-sender';
@@ -32,6 +38,7 @@ const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'GB82WEST12345698765432';
 const BASE = 'https://api.example.test/v1';
 const TYPE = 'credit_transfer_status_change';
+const CARD = 'acme.card_settled';
 
 interface World {
   readonly deps: TestEventDeps;
@@ -41,6 +48,7 @@ interface World {
   readonly allowance: FakeTestEventAllowance;
   readonly sealer: FakeSecretSealer;
   readonly secrets: FakeEndpointSecretStore;
+  readonly eventTypes: InMemoryEventTypeStore;
 }
 
 /**
@@ -61,6 +69,7 @@ function world(): World {
   const allowance = new FakeTestEventAllowance();
   const sealer = new FakeSecretSealer();
   const secrets = new FakeEndpointSecretStore(directory);
+  const eventTypes = new InMemoryEventTypeStore();
   const deps: TestEventDeps = {
     directory,
     sealer,
@@ -69,10 +78,10 @@ function world(): World {
     sender,
     urlPolicy: 'public-https',
     allowance,
-    eventTypes: async () => BUILT_IN_EVENT_TYPES,
+    catalog: createEventTypeCatalog({ store: eventTypes, now: clock.now }),
     now: clock.now,
   };
-  return { deps, clock, directory, sender, allowance, sealer, secrets };
+  return { deps, clock, directory, sender, allowance, sealer, secrets, eventTypes };
 }
 
 const request = (overrides: Partial<Parameters<typeof sendTestEvent>[1]> = {}) => ({
@@ -104,6 +113,9 @@ describe('a test event', () => {
     const definition = builtInEventType(TYPE);
     const latest = definition?.versions.at(-1);
     expect(sent).toMatchObject({ type: TYPE, version: latest?.version, example: latest?.examples[0]?.name });
+    // The account as parsed: what the handler logs (masked), not the caller's spelling.
+    const spelled = await sendTestEvent(w.deps, request({ iban: 'de89 3704 0044 0532 0130 00' }));
+    expect(spelled.account).toBe('DE89370400440532013000');
     expect(sent.attempt).toMatchObject({
       responseStatus: 202,
       responseBody: 'accepted',
@@ -115,11 +127,25 @@ describe('a test event', () => {
     // Marked: the header, and the signed body.
     expect(http.headers['Herald-Test']).toBe('true');
     const body = JSON.parse(http.body);
-    expect(body).toMatchObject({ id: sent.id, type: TYPE, account: IBAN, sequence: null, test: true });
+    expect(body).toMatchObject({
+      id: sent.id,
+      type: TYPE,
+      type_version: latest?.version,
+      account: IBAN,
+      sequence: null,
+      test: true,
+    });
     expect(body.payload).toEqual(latest?.examples[0]?.payload);
     // Otherwise exactly a real webhook's body: the same fields in the same order, then `test`.
     const real = JSON.parse(
-      webhookBody({ ...body, sequence: 1, triggeredAt: w.clock.iso(), payloadJson: '{}', baseUrl: BASE }),
+      webhookBody({
+        ...body,
+        typeVersion: body.type_version,
+        sequence: 1,
+        triggeredAt: w.clock.iso(),
+        payloadJson: '{}',
+        baseUrl: BASE,
+      }),
     );
     expect(Object.keys(body)).toEqual([...Object.keys(real), 'test']);
     expect(body._links).toEqual(real._links);
@@ -154,18 +180,51 @@ describe('a test event', () => {
     );
     expect(sent).toMatchObject({ version: version?.version, example: example?.name });
     expect(JSON.parse(only(w.sender).body).payload).toEqual(example?.payload);
-    const names = BUILT_IN_EVENT_TYPES.map((known) => known.type);
+    const names = BUILT_IN_EVENT_TYPES.map((known) => known.type).sort();
+    // The publish's wording: one refusal of an unknown type and of an unknown version.
+    await expect(sendTestEvent(w.deps, request({ type: 'no_such_type' }))).rejects.toEqual(
+      unknownEventType('no_such_type', names),
+    );
     await expect(sendTestEvent(w.deps, request({ type: 'no_such_type' }))).rejects.toMatchObject({
       kind: 'unprocessable',
-      params: [{ name: 'type', reason: `no such event type; known: ${names.join(', ')}` }],
+      params: [
+        {
+          name: 'type',
+          reason: `no_such_type is not an event type of the catalog; the known types are ${names.join(', ')}`,
+        },
+      ],
     });
     await expect(sendTestEvent(w.deps, request({ version: 9 }))).rejects.toMatchObject({
-      params: [{ name: 'version', reason: `${TYPE} has no version 9; it has 1` }],
+      params: [{ name: 'version', reason: `${TYPE} has no version 9; it has version 1` }],
     });
     await expect(sendTestEvent(w.deps, request({ example: 'nope' }))).rejects.toThrow(UnprocessableError);
     // Refused before the counter: a typo uses none of the account's test events.
     expect(w.allowance.counters.get(`org-1#${IBAN}`)?.sent).toBe(1);
     expect(w.sender.requests).toHaveLength(1);
+  });
+
+  it("sends an operator's type: its latest version's example, or the version asked for, registered a moment ago", async () => {
+    const w = world();
+    await putEventType(w.eventTypes, { type: CARD, ...CARD_DECLARATION });
+    const first = await sendTestEvent(w.deps, request({ type: CARD }));
+    expect(first).toMatchObject({ type: CARD, version: 1, example: 'settled' });
+    expect(JSON.parse(w.sender.requests[0]?.body ?? '')).toMatchObject({
+      type: CARD,
+      type_version: 1,
+      payload: { amount: '12.50' },
+      test: true,
+    });
+    // A second version: the latest at once (test events trust no cached head), version 1 on request.
+    await putEventType(w.eventTypes, { type: CARD, schema: CARD_V2, examples: CARD_V2_EXAMPLES });
+    expect(await sendTestEvent(w.deps, request({ type: CARD }))).toMatchObject({ version: 2 });
+    expect(JSON.parse(w.sender.requests[1]?.body ?? '').payload).toEqual({
+      amount: '12.50',
+      currency: 'EUR',
+    });
+    expect(await sendTestEvent(w.deps, request({ type: CARD, version: 1 }))).toMatchObject({ version: 1 });
+    await expect(sendTestEvent(w.deps, request({ type: CARD, version: 3 }))).rejects.toMatchObject({
+      params: [{ name: 'version', reason: `${CARD} has no version 3; it has versions 1 to 2` }],
+    });
   });
 
   it('stores nothing but the counter: the account and its endpoint health stay as they were, whatever the receiver answers', async () => {
@@ -179,10 +238,10 @@ describe('a test event', () => {
     expect(Object.keys(w.deps).sort()).toEqual(
       [
         'allowance',
+        'catalog',
         'directory',
         'encrypter',
         'endpointSecrets',
-        'eventTypes',
         'now',
         'sealer',
         'sender',
@@ -217,6 +276,28 @@ describe('a test event', () => {
     w.clock.advance(30_000);
     await sendTestEvent(w.deps, request());
     expect(w.sender.requests).toHaveLength(TEST_EVENTS_PER_WINDOW + 2);
+  });
+
+  it('leaves no counter behind for an account deleted while the test was under way (nothing sent)', async () => {
+    const w = world();
+    const take = w.allowance.take.bind(w.allowance);
+    w.allowance.take = async (orgId, iban, window) => {
+      // The deletion runs between the account's read and the counter's write, and removes the counter first.
+      w.directory.accounts.delete(IBAN);
+      await w.allowance.forget(orgId, iban);
+      return take(orgId, iban, window);
+    };
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(NotFoundError);
+    expect(w.allowance.counters.size).toBe(0);
+    expect(w.sender.requests).toHaveLength(0);
+  });
+
+  it('is busy (503, nothing sent) when the key service does not answer now', async () => {
+    const w = world();
+    await rotateSigningKey({ directory: w.directory, sealer: w.sealer }, 'org-1', 0, w.clock.now());
+    w.sealer.open = () => Promise.reject(new SealerUnavailableError());
+    await expect(sendTestEvent(w.deps, request())).rejects.toThrow(BusyError);
+    expect(w.sender.requests).toHaveLength(0);
   });
 
   it("is not found for another organization's account (nothing sent, nothing counted); an operator tests any account as its organization", async () => {

@@ -11,6 +11,7 @@ import { MAX_ATTEMPTS } from '#config/delivery';
 import { deliverBatch } from '#delivery/deliver-batch';
 import { deliverEvent } from '#delivery/deliver-event';
 import type { SendResult, WebhookRequest } from '#domain/ports';
+import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { message } from '../support/fakes/delivery-queue';
@@ -111,6 +112,18 @@ describe('an attempt Herald cannot make', () => {
     }
   });
 
+  it("leaves the endpoint's health alone: no request, nothing learnt about the receiver", async () => {
+    const w = deliveryWorld();
+    const deps = { ...w.deps, sender: throwingSender('sync') };
+    for (let n = 1; n <= 8; n++) {
+      w.events.seed({ id: `e${n}` });
+      expect(await deliverEvent(deps, { id: `e${n}` })).toMatchObject({ kind: 'retry' });
+    }
+    // Eight recorded attempts, and the circuit (five failures) never opened.
+    expect(w.events.events.get('e8')).toMatchObject({ webhookRetries: 1 });
+    expect(w.directory.accounts.get(w.iban)?.webhookHealth).toBeUndefined();
+  });
+
   it("lets an ordered account's next event go once the cycle is used up", async () => {
     const w = deliveryWorld({ failureThreshold: 100 });
     const account = w.directory.accounts.get(w.iban);
@@ -164,6 +177,17 @@ describe('a request that cannot be prepared', () => {
         },
       ],
     });
+  });
+
+  it('throws when the key service does not answer now: nothing sent, nothing recorded', async () => {
+    const w = await mutualTls();
+    const busy = new SealerUnavailableError({ cause: new Error('ThrottlingException') });
+    const sealer = { seal: w.deps.sealer.seal.bind(w.deps.sealer), open: () => Promise.reject(busy) };
+    w.events.seed({ id: 'e1' });
+    await expect(deliverEvent({ ...w.deps, sealer }, { id: 'e1' })).rejects.toBe(busy);
+    expect(w.sender.requests).toHaveLength(0);
+    expect(w.events.events.get('e1')).toMatchObject({ webhookRetries: 0, deliveries: [] });
+    expect(w.directory.accounts.get(w.iban)?.webhookHealth).toBeUndefined();
   });
 
   it('is recorded as failed when the body does not encrypt: nothing is sent, plain JSON least of all', async () => {

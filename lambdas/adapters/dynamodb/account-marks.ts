@@ -6,9 +6,10 @@
  * organization's account or endpoint, never of a tombstone, except the floor: it stays with the IBAN's
  * tombstone, so that an account created again continues above it.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import type { EndpointAddress } from '#domain/endpoints/address';
+import type { WatermarkMove } from '#domain/ports';
 import type { CapacityCounter } from './capacity';
 import { DELETED_AT, keys } from './items';
 
@@ -37,7 +38,7 @@ async function mark(
   values: Record<string, unknown>,
   orTombstone = false,
 ): Promise<boolean> {
-  try {
+  return conditionally(async () => {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
@@ -49,20 +50,14 @@ async function mark(
       }),
     );
     table.count(operation, out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  });
 }
 
 /** See `DirectoryStore.advanceSettledThrough`; an absent watermark is 0. */
 export function advanceSettledThrough(
   table: AccountMarks,
   endpoint: EndpointAddress,
-  from: number,
-  to: number,
-  epoch: number,
+  { from, to, epoch }: WatermarkMove,
 ): Promise<boolean> {
   const current = `(${orAbsent('settled_through', ':from', from)}) AND (${orAbsent('order_epoch', ':epoch', epoch)})`;
   return mark(table, 'AdvanceSettledThrough', endpoint, 'SET settled_through = :to', current, {

@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization } from '#domain/model';
@@ -57,14 +58,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
-  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (
-    iban,
-    orgId,
-    from,
-    to,
-    epoch,
-    extra,
-  ) => advanceSettledThrough(this.marks, { iban, orgId, extra }, from, to, epoch);
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, move, extra) =>
+    advanceSettledThrough(this.marks, { iban, orgId, extra }, move);
   readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to, extra) =>
     restartOrder(this.marks, { iban, orgId, extra }, to);
   readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through, extra) =>
@@ -170,21 +165,17 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return deleted;
   }
 
-  async removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {
-    try {
-      await this.client.send(
+  removeAccountTombstone(iban: string, orgId: string): Promise<boolean> {
+    return conditionally(() =>
+      this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: keys.account(iban),
           ConditionExpression: `attribute_exists(${DELETED_AT}) AND org_id = :org`,
           ExpressionAttributeValues: { ':org': orgId },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async listAccounts(orgId: string, query: AccountPageQuery): Promise<AccountPage> {

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type {
+  CircuitOpening,
   EndpointHealth,
   EndpointHealthStore,
   HealthWrite,
@@ -102,9 +103,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
 
   async openCircuit(
     endpoint: EndpointAddress,
-    until: number,
-    seconds: number,
-    reason: string,
+    { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
     const written = await this.tryWrite(
       {

@@ -11,8 +11,8 @@
  * container keeps what it read).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
 import type { EventTypeExample, EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
 import type { EventTypeHead, EventTypeStore, TypeChange, TypeCreation } from '#domain/ports';
@@ -112,15 +112,7 @@ export class DynamoEventTypeStore implements EventTypeStore {
         ':expectedDeprecated': expected.deprecated,
       },
     };
-    if (change.added === undefined) {
-      try {
-        await this.client.send(new UpdateCommand(update));
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    }
+    if (change.added === undefined) return conditionally(() => this.client.send(new UpdateCommand(update)));
     const outcome = await transact(this.client, [
       { Update: update },
       this.putVersion(expected.type, latest, change.added),

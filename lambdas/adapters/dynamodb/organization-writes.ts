@@ -2,8 +2,8 @@
  * The organization item's writes: its creation and the secrets and schemes its webhooks are signed with.
  * Bound into `DynamoDirectoryStore`; every update is conditional on the organization existing.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import type { Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import { KEY_COUNT } from './api-key-count';
@@ -91,18 +91,14 @@ async function updateOrganization(
   orgId: string,
   update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
 ): Promise<boolean> {
-  try {
-    await client.send(
+  return conditionally(() =>
+    client.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.organization(orgId),
         ConditionExpression: 'attribute_exists(pk)',
         ...update,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }

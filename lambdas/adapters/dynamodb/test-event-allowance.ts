@@ -1,7 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TestEventAllowance } from '#delivery/test-event-port';
 import type { TestEventWindow } from '#delivery/test-event-rule';
+import { conditionally } from './conditional-write';
 import { keys } from './items';
 
 /**
@@ -24,28 +24,32 @@ export class DynamoTestEventAllowance implements TestEventAllowance {
     const key = keys.testEvents(orgId, iban);
     const names = { '#start': 'window_start', '#sent': 'sent' };
     // A window that starts: the counter is absent, or of an earlier window.
-    const started = await this.conditionally(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: key,
-        UpdateExpression: 'SET #start = :start, #sent = :one, expires_at = :expires',
-        ConditionExpression: 'attribute_not_exists(#start) OR #start < :start',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':start': window.start, ':one': 1, ':expires': window.expiresAt },
-      }),
+    const started = await conditionally(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET #start = :start, #sent = :one, expires_at = :expires',
+          ConditionExpression: 'attribute_not_exists(#start) OR #start < :start',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':start': window.start, ':one': 1, ':expires': window.expiresAt },
+        }),
+      ),
     );
     if (started) return true;
     // The window has begun: one more, while it has room. A counter of a later window (another
     // container's clock ahead of this one's) refuses too, until this clock reaches it.
-    return this.conditionally(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: key,
-        UpdateExpression: 'SET #sent = #sent + :one',
-        ConditionExpression: '#start = :start AND #sent < :limit',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':start': window.start, ':one': 1, ':limit': window.limit },
-      }),
+    return conditionally(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET #sent = #sent + :one',
+          ConditionExpression: '#start = :start AND #sent < :limit',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':start': window.start, ':one': 1, ':limit': window.limit },
+        }),
+      ),
     );
   }
 
@@ -53,16 +57,5 @@ export class DynamoTestEventAllowance implements TestEventAllowance {
     await this.client.send(
       new DeleteCommand({ TableName: this.tableName, Key: keys.testEvents(orgId, iban) }),
     );
-  }
-
-  /** Whether the conditional write was made (false: its condition refused it). */
-  private async conditionally(command: UpdateCommand): Promise<boolean> {
-    try {
-      await this.client.send(command);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
   }
 }

@@ -4,14 +4,30 @@
  * failure only moves a pending event while a success always wins; an attempt that sent a request leaves
  * its `signature` on the event; a next attempt is brought forward only for the organization's pending
  * event without a live lease; and a new cycle starts only from `failed`/`skipped`/`success`, counted while
- * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted).
+ * fewer than `MAX_CYCLES` are (one after a cycle that sent nothing replaces it uncounted). An attempt that
+ * takes the event past `itemBytesLimit` (as JSON) is refused as DynamoDB refuses an item over 400 KB.
  */
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { DeliveryLedger, EventLog, LogWindow } from '#domain/ports';
+import {
+  type DeliveryLedger,
+  EventItemFullError,
+  type EventLog,
+  type LeaseClaim,
+  type LogWindow,
+} from '#domain/ports';
 import { InMemoryEventLog, InMemoryEventReads } from './event-log';
 import type { EventTable } from './event-table';
 import { firstItems } from './log-reads';
+
+/** Whether `event` is pending with no lease live at `nowEpochMs`: what a claim or a change of its due time needs. */
+function unleasedPending(event: EventRecord | undefined, nowEpochMs: number): event is EventRecord {
+  return (
+    event !== undefined &&
+    event.webhookStatus === 'pending' &&
+    (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs)
+  );
+}
 
 /** Each event's delivery state in memory. */
 export class InMemoryDeliveryLedger extends InMemoryEventReads implements DeliveryLedger {
@@ -25,29 +41,22 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
 
   async readLogEntries(orgId: string, account: string, after: number, limit: number): Promise<LogWindow> {
     this.table.logEntryReads.push(limit);
-    return firstItems(await this.log.readLog(orgId, account, { afterSequence: after, limit }), limit);
+    const page = await this.log.readLog(orgId, account, { afterSequence: after, limit });
+    return firstItems(page, limit, this.table.logEntryPageItems);
   }
 
   async voidSequence(orgId: string, account: string, sequence: number, at: number): Promise<boolean> {
     return this.table.numbering.voidSequence(orgId, account, sequence, at);
   }
 
-  async takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ): Promise<boolean> {
+  async takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean> {
     this.table.writes.push('TakeLease');
     const event = this.table.eventAt(ref);
     const free =
-      event !== undefined &&
-      event.webhookStatus === 'pending' &&
-      event.webhookRetries === expectedRetries &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs) &&
-      (event.nextAttemptAt === undefined || event.nextAttemptAt <= dueByEpochMs);
-    if (free) this.table.events.set(ref.id, { ...event, leaseUntil: untilEpochMs });
+      unleasedPending(event, claim.nowEpochMs) &&
+      event.webhookRetries === claim.expectedRetries &&
+      (event.nextAttemptAt === undefined || event.nextAttemptAt <= claim.dueByEpochMs);
+    if (free) this.table.events.set(ref.id, { ...event, leaseUntil: claim.untilEpochMs });
     return free;
   }
 
@@ -72,6 +81,10 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     // A concurrent consumer settled the event first: the attempt is still recorded, the status kept.
     const moves = status === 'success' || event.webhookStatus === 'pending';
     const next: EventRecord = moves ? { ...appended, webhookStatus: status, nextAttemptAt } : appended;
+    const limit = this.table.itemBytesLimit;
+    if (limit !== undefined && Buffer.byteLength(JSON.stringify(next)) > limit) {
+      throw new EventItemFullError(ref.id);
+    }
     this.table.events.set(ref.id, next);
     return next;
   }
@@ -79,11 +92,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
   async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
     this.table.writes.push('BringForward');
     const event = this.table.eventAt(ref);
-    const allowed =
-      event !== undefined &&
-      event.orgId === orgId &&
-      event.webhookStatus === 'pending' &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    const allowed = unleasedPending(event, nowEpochMs) && event.orgId === orgId;
     if (allowed) this.table.events.set(ref.id, { ...event, nextAttemptAt: nowEpochMs });
     return allowed;
   }
@@ -91,10 +100,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
   async markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean> {
     this.table.writes.push('MarkWaiting');
     const event = this.table.eventAt(ref);
-    const allowed =
-      event !== undefined &&
-      event.webhookStatus === 'pending' &&
-      (event.leaseUntil === undefined || event.leaseUntil < nowEpochMs);
+    const allowed = unleasedPending(event, nowEpochMs);
     if (allowed) {
       this.table.events.set(ref.id, { ...event, nextAttemptAt: event.nextAttemptAt ?? nowEpochMs });
     }

@@ -2,7 +2,14 @@ import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership'
 import { addressKey } from '#domain/endpoints/address';
 import type { Endpoint } from '#domain/endpoints/endpoint';
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
-import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore, ReadOptions } from '#domain/ports';
+import type {
+  AccountPage,
+  AccountPageQuery,
+  AccountWrite,
+  DirectoryStore,
+  ReadOptions,
+  WatermarkMove,
+} from '#domain/ports';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
 
@@ -157,11 +164,10 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   async advanceSettledThrough(
     iban: string,
     orgId: string,
-    from: number,
-    to: number,
-    epoch: number,
+    move: WatermarkMove,
     extra?: string,
   ): Promise<boolean> {
+    const { from, to, epoch } = move;
     const order = this.orderOf(iban, orgId, extra);
     if (!order || (order.settledThrough ?? 0) !== from || (order.orderEpoch ?? 0) !== epoch) return false;
     this.setOrder(iban, extra, { settledThrough: to });

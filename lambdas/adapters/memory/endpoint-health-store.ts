@@ -7,6 +7,7 @@
  */
 
 import {
+  type CircuitOpening,
   type EndpointHealth,
   type EndpointHealthStore,
   HEALTHY,
@@ -75,9 +76,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
 
   async openCircuit(
     endpoint: EndpointAddress,
-    until: number,
-    seconds: number,
-    reason: string,
+    { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('open');
     const iban = addressKey(endpoint);
@@ -109,6 +108,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       since: at,
       reason,
       circuitOpenUntil: undefined,
+      circuitOpenSeconds: undefined,
     });
   }
 
@@ -134,7 +134,16 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     this.writes.push('enable');
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return false;
-    this.set(iban, { ...HEALTHY, since: at, reason: 'enabled by an operator' });
+    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
+    const { recoveredAt, lastFailureAt, recentLatencyMs } = this.get(iban);
+    this.set(iban, {
+      ...HEALTHY,
+      since: at,
+      reason: 'enabled by an operator',
+      ...(recoveredAt === undefined ? {} : { recoveredAt }),
+      ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
+      ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
+    });
     return true;
   }
 

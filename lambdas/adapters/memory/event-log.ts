@@ -47,8 +47,8 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
     this.table.numbering.takeTicketAbove(orgId, account, count, at, above);
   readonly leaveHot: EventLog['leaveHot'] = async (orgId, account, head) =>
     this.table.numbering.leaveHot(orgId, account, head);
-  readonly voidSequence: EventLog['voidSequence'] = async (orgId, account, sequence, at) =>
-    this.table.numbering.voidSequence(orgId, account, sequence, at);
+  readonly voidSequence: EventLog['voidSequence'] = async (orgId, account, sequence, at, ticketedAt) =>
+    this.table.numbering.voidSequence(orgId, account, sequence, at, ticketedAt);
 
   async readClaims(ids: readonly string[]): Promise<Map<string, Exclude<ClaimResult, { claimed: true }>>> {
     return new Map(
@@ -63,6 +63,9 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
   async claimId(claim: IdClaim): Promise<ClaimResult> {
     // Checked and written with no await between, as DynamoDB's conditional put is atomic.
     const existing = this.table.claimAt(claim.id);
+    // The claim this one wrote (a write retried after its answer was lost) is its own, as in DynamoDB.
+    if (existing && 'existing' in existing && existing.existing.owner === claim.owner)
+      return { claimed: true };
     if (existing) return existing;
     this.table.writes.push('PutClaim');
     this.table.claims.set(claim.id, claim);

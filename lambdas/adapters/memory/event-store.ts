@@ -43,14 +43,13 @@ export class InMemoryEventStore
   takeTicketAbove: EventLog['takeTicketAbove'] = (orgId, account, count, at, above) =>
     this.log.takeTicketAbove(orgId, account, count, at, above);
   leaveHot: EventLog['leaveHot'] = (orgId, account, head) => this.log.leaveHot(orgId, account, head);
-  voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
-    this.log.voidSequence(orgId, account, sequence, at);
+  voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at, ticketedAt) =>
+    this.log.voidSequence(orgId, account, sequence, at, ticketedAt);
 
   // The delivery state.
   readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>
     this.ledger.readLogEntries(orgId, account, after, limit);
-  takeLease: DeliveryLedger['takeLease'] = (ref, retries, until, now, dueBy) =>
-    this.ledger.takeLease(ref, retries, until, now, dueBy);
+  takeLease: DeliveryLedger['takeLease'] = (ref, claim) => this.ledger.takeLease(ref, claim);
   recordAttempt: DeliveryLedger['recordAttempt'] = (ref, attempt, status, nextAttemptAt) =>
     this.ledger.recordAttempt(ref, attempt, status, nextAttemptAt);
   bringForward: DeliveryLedger['bringForward'] = (ref, orgId, now) =>

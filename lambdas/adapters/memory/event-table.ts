@@ -27,6 +27,16 @@ export class EventTable {
   readonly attemptReads: number[] = [];
   /** The `Limit` of each order-gate read of a log. */
   readonly logEntryReads: number[] = [];
+  /**
+   * The items one order-gate read of a log holds at most before its page ends, as DynamoDB ends a page at
+   * 1 MB processed when items are large (undefined: only the read's limit ends it).
+   */
+  logEntryPageItems: number | undefined;
+  /**
+   * The most bytes an event may take as JSON before an attempt appended to it is refused, as DynamoDB
+   * refuses an item over 400 KB (undefined: no limit).
+   */
+  itemBytesLimit: number | undefined;
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
   /**

@@ -3,15 +3,15 @@
  * each log's head (tickets handed out in order, never refused; created or lifted only with `above`;
  * removed only while unchanged) and its voids (a missing sequence closed once, never over an event).
  */
-import type { LogHead, LogTail, Ticket } from '#domain/ports';
+import type { LogHead, LogTail, LogVoid, Ticket } from '#domain/ports';
 import { type EventMap, logKey } from './event-map';
 
 /** Heads and voids of the in-memory logs; `heads` and `voids` are public for tests to arrange and inspect. */
 export class LogNumbering {
   /** Each hot log's head, by log key (`<org>#<IBAN>`). */
   readonly heads = new Map<string, LogHead>();
-  /** Each log's voids: closed sequence → epoch ms of the closing. */
-  readonly voids = new Map<string, Map<number, number>>();
+  /** Each log's voids: closed sequence → epoch ms of the closing, and its ticket's time if given back. */
+  readonly voids = new Map<string, Map<number, { readonly at: number; readonly ticketedAt?: number }>>();
 
   constructor(
     private readonly events: EventMap,
@@ -57,13 +57,13 @@ export class LogNumbering {
     return true;
   }
 
-  voidSequence(orgId: string, account: string, sequence: number, at: number): boolean {
+  voidSequence(orgId: string, account: string, sequence: number, at: number, ticketedAt?: number): boolean {
     this.writes.push('VoidSequence');
     if (this.isVoid(orgId, account, sequence)) return true;
     if (this.events.at(orgId, account, sequence)) return false;
     const key = logKey(orgId, account);
-    const voids = this.voids.get(key) ?? new Map<number, number>();
-    voids.set(sequence, at);
+    const voids = this.voids.get(key) ?? new Map();
+    voids.set(sequence, ticketedAt === undefined ? { at } : { at, ticketedAt });
     this.voids.set(key, voids);
     return true;
   }
@@ -72,9 +72,16 @@ export class LogNumbering {
     return this.voids.get(logKey(orgId, account))?.has(sequence) ?? false;
   }
 
-  /** The log's voids, ascending. */
+  /** The log's closed sequences, ascending. */
   voidsOf(orgId: string, account: string): number[] {
-    return [...(this.voids.get(logKey(orgId, account))?.keys() ?? [])].sort((a, b) => a - b);
+    return this.voidItems(orgId, account).map((closed) => closed.sequence);
+  }
+
+  /** The log's voids as a read answers them, ascending. */
+  voidItems(orgId: string, account: string): LogVoid[] {
+    return [...(this.voids.get(logKey(orgId, account)) ?? [])]
+      .map(([sequence, { ticketedAt }]) => ({ sequence, ticketedAt }))
+      .sort((a, b) => a.sequence - b.sequence);
   }
 
   /** Erasure: the log's head and voids go with its events. */

@@ -30,24 +30,25 @@ export function readLog(
   // As the adapter's read: the voids among what it read, up to where it stopped.
   const end = more ? (after[page.length]?.sequence ?? 0) : Number.POSITIVE_INFINITY;
   const voids = numbering
-    .voidsOf(orgId, account)
-    .filter((sequence) => sequence > read.afterSequence && sequence < end);
+    .voidItems(orgId, account)
+    .filter(({ sequence }) => sequence > read.afterSequence && sequence < end);
   return { events: page, voids, more, nextAfterSequence: page.at(-1)?.sequence ?? read.afterSequence };
 }
 
 /**
  * The first `limit` items of a read (events and voids, as one Query's `Limit` counts them), as the order
- * gate's read returns them (`DeliveryLedger.readLogEntries`).
+ * gate's read returns them (`DeliveryLedger.readLogEntries`); at most `pageItems`, as DynamoDB's 1 MB page
+ * of large items ends a Query first, and then the read is cut when more items follow.
  */
-export function firstItems(page: LogPage, limit: number): LogWindow {
-  const items = [
+export function firstItems(page: LogPage, limit: number, pageItems = limit): LogWindow {
+  const all = [
     ...page.events.map((event) => ({ sequence: event.sequence ?? 0, event })),
-    ...page.voids.map((sequence) => ({ sequence, event: undefined })),
-  ]
-    .sort((a, b) => a.sequence - b.sequence)
-    .slice(0, limit);
+    ...page.voids.map((closed) => ({ sequence: closed.sequence, event: undefined, closed })),
+  ].sort((a, b) => a.sequence - b.sequence);
+  const items = all.slice(0, Math.min(limit, pageItems));
   return {
     entries: items.flatMap((item) => (item.event ? [item.event] : [])),
-    voids: items.flatMap((item) => (item.event ? [] : [item.sequence])),
+    voids: items.flatMap((item) => (item.event ? [] : [item.closed])),
+    cut: items.length < limit && (items.length < all.length || page.more),
   };
 }

@@ -8,7 +8,7 @@
  */
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { SECRET_KIND_CONTEXT_KEY, SECRET_OWNER_CONTEXT_KEY } from '#config/secrets';
-import type { SecretContext, SecretSealer } from '#domain/signing/secret-sealer';
+import { SealerUnavailableError, type SecretContext, type SecretSealer } from '#domain/signing/secret-sealer';
 import { decrypt, encrypt, withoutPrefix } from './aes-gcm';
 
 const PREFIX = 'hk1';
@@ -57,7 +57,9 @@ export class KmsSecretSealer implements SecretSealer {
       this.dataKeys.delete(cacheKey);
     } else {
       const ciphertext = Buffer.from(wrapped, 'base64url');
-      dataKey = await this.kms.decrypt(this.keyId, ciphertext, encryptionContext(context));
+      dataKey = await this.kms.decrypt(this.keyId, ciphertext, encryptionContext(context)).catch((error) => {
+        throw isUnavailable(error) ? new SealerUnavailableError({ cause: error }) : error;
+      });
       const oldest = this.dataKeys.keys().next();
       if (this.dataKeys.size >= this.cacheLimit && !oldest.done) {
         this.dataKeys.get(oldest.value)?.fill(0);
@@ -67,6 +69,42 @@ export class KmsSecretSealer implements SecretSealer {
     this.dataKeys.set(cacheKey, dataKey);
     return decrypt(dataKey, rest.slice(dot + 1), context);
   }
+}
+
+/** KMS errors of the moment: the service throttled, failed inside, or the key's store timed out. */
+const UNAVAILABLE_NAMES = new Set([
+  'ThrottlingException',
+  'KMSInternalException',
+  'DependencyTimeoutException',
+  'KMSInvalidStateException',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+
+/** Network failures on the way to KMS (or its VPC endpoint). */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Whether a failed KMS call failed for the moment (retrying later may succeed), not for the value or the
+ * permissions: what the SDK marks retryable, a 5xx or 429 answer, the names above, a network error. A
+ * refusal (`AccessDeniedException`, `InvalidCiphertextException`, `IncorrectKeyException`, a missing
+ * key) is none of these.
+ */
+function isUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, code, $retryable, $metadata } = error as {
+    name?: unknown;
+    code?: unknown;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
+  const status = $metadata?.httpStatusCode;
+  return (
+    $retryable !== undefined ||
+    (typeof status === 'number' && (status >= 500 || status === 429)) ||
+    (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) ||
+    (typeof code === 'string' && NETWORK_CODES.has(code))
+  );
 }
 
 /** The encryption context KMS binds a data key to, and the IAM conditions read. */

@@ -10,7 +10,7 @@ import type { ClientTls, EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk 
 export interface StoredEndpointSecurity {
   readonly secrets?: EndpointSecrets;
   /** The summary written with the material (undefined for material stored before summaries were). */
-  readonly summary?: EndpointSecuritySummary;
+  readonly summary?: EndpointSecuritySummary | undefined;
   /** 0 when the organization has no material for the IBAN. */
   readonly version: number;
 }

@@ -22,7 +22,9 @@ export interface NewEndpoint {
   readonly description?: string | undefined;
   readonly deliveryOrder?: DeliveryOrder | undefined;
   /** The summary of its material, and the material itself (a sealed client key, never in the clear). */
-  readonly security?: { readonly summary: EndpointSecuritySummary; readonly material: EndpointSecrets };
+  readonly security?:
+    | { readonly summary: EndpointSecuritySummary; readonly material: EndpointSecrets }
+    | undefined;
   /** Created disabled (by its organization): nothing is sent to it until it is enabled. */
   readonly disabled?: { readonly at: string; readonly reason: string } | undefined;
   /** ISO 8601 UTC. */

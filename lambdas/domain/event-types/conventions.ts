@@ -207,8 +207,44 @@ export function whenStatus(
  */
 export type StatusCodes = Readonly<Record<string, readonly string[]>>;
 
+/** What a status change's own fields say, in its type's words. */
+export interface StatusChangeWording {
+  /** What the change is of, for the conditions ("transfer", "debit"). */
+  readonly noun: string;
+  readonly status: string;
+  readonly statusCode: string;
+  readonly reasonCode: string;
+  /** The statuses that must say why in `reason_code`, and the sentence a refusal quotes. */
+  readonly reasonRequired: { readonly statuses: readonly string[]; readonly description: string };
+}
+
+/**
+ * The fields every payment status change reports (`status`, the ISO 20022 `status_code` it came with,
+ * `reason_code`, `reason_text`), one condition per status tying it to its status codes, and the one
+ * requiring a reason where the status is a failure.
+ */
+export function statusChange(
+  codesByStatus: StatusCodes,
+  wording: StatusChangeWording,
+): { readonly fields: Readonly<Record<string, JsonSchemaObject>>; readonly conditions: JsonSchemaObject[] } {
+  return {
+    fields: {
+      status: oneOf(Object.keys(codesByStatus), wording.status),
+      status_code: statusCodeField(codesByStatus, wording.statusCode),
+      reason_code: field(FIELDS.reasonCode, wording.reasonCode),
+      reason_text: FIELDS.reasonText,
+    },
+    conditions: [
+      ...statusCodeConditions(codesByStatus, wording.noun),
+      whenStatus(wording.reasonRequired.statuses, wording.reasonRequired.description, {
+        required: ['reason_code'],
+      }),
+    ],
+  };
+}
+
 /** The `status_code` field: the codes `codesByStatus` uses, each checked to be an ISO status code. */
-export function statusCodeField(codesByStatus: StatusCodes, description: string): JsonSchemaObject {
+function statusCodeField(codesByStatus: StatusCodes, description: string): JsonSchemaObject {
   return oneOf(
     codesOf(TRANSACTION_STATUS_CODES, [...new Set(Object.values(codesByStatus).flat())]),
     description,
@@ -216,7 +252,7 @@ export function statusCodeField(codesByStatus: StatusCodes, description: string)
 }
 
 /** One condition per status tying it to its status codes, worded for `noun` ("transfer", "debit"). */
-export function statusCodeConditions(codesByStatus: StatusCodes, noun: string): JsonSchemaObject[] {
+function statusCodeConditions(codesByStatus: StatusCodes, noun: string): JsonSchemaObject[] {
   return Object.entries(codesByStatus).map(([status, codes]) => {
     const subject = `${/^[aeiou]/.test(status) ? 'An' : 'A'} ${status} ${noun}`;
     if (codes.length === 0) {

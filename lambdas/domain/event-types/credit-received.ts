@@ -3,7 +3,7 @@
  * The type a receiver marks an order paid with.
  */
 import { FIELDS, field, party, payloadSchema, text } from './conventions';
-import type { EventTypeDefinition } from './model';
+import { builtInType } from './model';
 
 const schema = payloadSchema(
   'Credit received on the account',
@@ -32,46 +32,39 @@ const schema = payloadSchema(
 );
 
 /** The built-in declaration. */
-export const CREDIT_RECEIVED: EventTypeDefinition = {
+export const CREDIT_RECEIVED = builtInType({
   type: 'credit_received',
   description:
     'Money arrived on the account: the bank booked a credit entry (an incoming transfer). Receivers mark what it pays as paid, matching `creditor_reference` or `remittance_information` to their invoices and `amount` with `currency` to what was due, and apply each `entry_reference` once. A credit is final once booked; money sent back later is a new outgoing transfer.',
-  deprecated: false,
-  versions: [
+  schema,
+  examples: [
     {
-      version: 1,
-      schema,
-      deprecated: false,
-      examples: [
-        {
-          name: 'invoice_paid',
-          summary: 'A customer paid an invoice, quoting it in the remittance information.',
-          payload: {
-            entry_reference: '2026112100042',
-            end_to_end_id: 'ORDER-77812',
-            amount: '249.90',
-            currency: 'EUR',
-            debtor: { name: 'Jean Dupont', iban: 'FR1420041010050500013M02606', bic: 'PSSTFRPPXXX' },
-            remittance_information: 'Invoice 2026-0042, order 77812',
-            booking_date: '2026-11-21',
-            value_date: '2026-11-21',
-          },
-        },
-        {
-          name: 'structured_reference',
-          summary: "A payment quoting a structured creditor reference, without the payer's IBAN.",
-          payload: {
-            entry_reference: '2026112100043',
-            end_to_end_id: 'NOTPROVIDED',
-            amount: '1200',
-            currency: 'EUR',
-            debtor: { name: 'Muster GmbH' },
-            creditor_reference: 'RF18539007547034',
-            booking_date: '2026-11-21',
-            value_date: '2026-11-23',
-          },
-        },
-      ],
+      name: 'invoice_paid',
+      summary: 'A customer paid an invoice, quoting it in the remittance information.',
+      payload: {
+        entry_reference: '2026112100042',
+        end_to_end_id: 'ORDER-77812',
+        amount: '249.90',
+        currency: 'EUR',
+        debtor: { name: 'Jean Dupont', iban: 'FR1420041010050500013M02606', bic: 'PSSTFRPPXXX' },
+        remittance_information: 'Invoice 2026-0042, order 77812',
+        booking_date: '2026-11-21',
+        value_date: '2026-11-21',
+      },
+    },
+    {
+      name: 'structured_reference',
+      summary: "A payment quoting a structured creditor reference, without the payer's IBAN.",
+      payload: {
+        entry_reference: '2026112100043',
+        end_to_end_id: 'NOTPROVIDED',
+        amount: '1200',
+        currency: 'EUR',
+        debtor: { name: 'Muster GmbH' },
+        creditor_reference: 'RF18539007547034',
+        booking_date: '2026-11-21',
+        value_date: '2026-11-23',
+      },
     },
   ],
-};
+});

@@ -10,12 +10,11 @@ import {
   party,
   payloadSchema,
   type StatusCodes,
-  statusCodeConditions,
-  statusCodeField,
+  statusChange,
   whenStatus,
 } from './conventions';
 import { codesOf, SEQUENCE_TYPES } from './iso20022';
-import type { EventTypeDefinition } from './model';
+import { builtInType } from './model';
 
 /**
  * The outcomes and the ISO 20022 status codes each is reported with; a return or refund comes after
@@ -30,6 +29,20 @@ export const DIRECT_DEBIT_STATUS_CODES = {
 
 /** The reasons a refund is reported with: an authorised collection, or one without a valid mandate. */
 export const REFUND_REASON_CODES = ['MD06', 'MD01'] as const;
+
+const changed = statusChange(DIRECT_DEBIT_STATUS_CODES, {
+  noun: 'debit',
+  status:
+    "The outcome: `collected` (the money is on the account), `rejected` before settlement, `returned` by the debtor's bank after settlement (the money is taken back), or `refunded` to the debtor on their claim after settlement.",
+  statusCode:
+    'ISO 20022 transaction status the bank reported: `ACSC` or `ACCC` when collected, `RJCT` when rejected; absent when returned or refunded.',
+  reasonCode:
+    'ISO 20022 reason the bank gave, e.g. `AM04` insufficient funds, `AC04` closed account, `MS02` refused by the debtor, `MD01` no valid mandate, `MD06` refund request.',
+  reasonRequired: {
+    statuses: ['rejected', 'returned', 'refunded'],
+    description: 'A debit that failed or was taken back says why in reason_code.',
+  },
+});
 
 const schema = payloadSchema(
   'Direct debit outcome',
@@ -47,19 +60,7 @@ const schema = payloadSchema(
       codesOf(SEQUENCE_TYPES),
       'Where the debit sits in its mandate (SequenceType3Code): `FRST` first, `RCUR` recurring, `FNAL` final, `OOFF` one-off.',
     ),
-    status: oneOf(
-      Object.keys(DIRECT_DEBIT_STATUS_CODES),
-      "The outcome: `collected` (the money is on the account), `rejected` before settlement, `returned` by the debtor's bank after settlement (the money is taken back), or `refunded` to the debtor on their claim after settlement.",
-    ),
-    status_code: statusCodeField(
-      DIRECT_DEBIT_STATUS_CODES,
-      'ISO 20022 transaction status the bank reported: `ACSC` or `ACCC` when collected, `RJCT` when rejected; absent when returned or refunded.',
-    ),
-    reason_code: field(
-      FIELDS.reasonCode,
-      'ISO 20022 reason the bank gave, e.g. `AM04` insufficient funds, `AC04` closed account, `MS02` refused by the debtor, `MD01` no valid mandate, `MD06` refund request.',
-    ),
-    reason_text: FIELDS.reasonText,
+    ...changed.fields,
     amount: field(
       FIELDS.amount,
       'Amount of the collection (when returned or refunded: the amount taken back).',
@@ -84,14 +85,7 @@ const schema = payloadSchema(
     'collection_date',
   ],
   [
-    ...statusCodeConditions(DIRECT_DEBIT_STATUS_CODES, 'debit'),
-    whenStatus(
-      ['rejected', 'returned', 'refunded'],
-      'A debit that failed or was taken back says why in reason_code.',
-      {
-        required: ['reason_code'],
-      },
-    ),
+    ...changed.conditions,
     whenStatus(
       ['refunded'],
       'A refund is MD06, an authorised collection claimed back within eight weeks, or MD01, a collection without a valid mandate claimed back within 13 months.',
@@ -115,56 +109,49 @@ const details = {
 };
 
 /** The built-in declaration. */
-export const DIRECT_DEBIT_STATUS_CHANGE: EventTypeDefinition = {
+export const DIRECT_DEBIT_STATUS_CHANGE = builtInType({
   type: 'direct_debit_status_change',
   description:
     "The outcome of a direct debit the account collects. `collected` means the money is on the account; `rejected` (before settlement) and `returned` (after it, the money is taken back) mean the debtor did not pay, with `reason_code` saying why (`AM04` insufficient funds, `AC04` closed account, `MS02` refused by the debtor); `refunded` means the debtor claimed the money back (`MD06`, or `MD01` when the mandate is disputed). A failed recurring debit (`sequence_type` `RCUR`, or `FRST`/`FNAL`) is what accounting should hear about: the subscription is unpaid. A debit collected earlier may later be returned or refunded; apply events in the account's `sequence` order.",
-  deprecated: false,
-  versions: [
+  schema,
+  examples: [
     {
-      version: 1,
-      schema,
-      deprecated: false,
-      examples: [
-        {
-          name: 'collected',
-          summary: 'A recurring debit was collected.',
-          payload: { ...ids, status: 'collected', status_code: 'ACSC', ...details },
-        },
-        {
-          name: 'returned_insufficient_funds',
-          summary: "A recurring debit was returned by the debtor's bank: insufficient funds (AM04).",
-          payload: { ...ids, status: 'returned', reason_code: 'AM04', ...details },
-        },
-        {
-          name: 'refunded',
-          summary: 'The debtor claimed a refund of an authorised debit (MD06).',
-          payload: {
-            ...ids,
-            status: 'refunded',
-            reason_code: 'MD06',
-            reason_text: 'Refund request by end customer',
-            ...details,
-          },
-        },
-        {
-          name: 'rejected_closed_account',
-          summary: "A first debit was rejected: the debtor's account is closed (AC04).",
-          payload: {
-            collection_id: 'dd_01J9ZR8K',
-            end_to_end_id: 'SUB-2026-11-0977',
-            mandate_id: 'MANDATE-0977',
-            sequence_type: 'FRST',
-            status: 'rejected',
-            status_code: 'RJCT',
-            reason_code: 'AC04',
-            amount: '39.90',
-            currency: 'EUR',
-            debtor: { name: 'Peter Janssens', iban: 'BE68539007547034', bic: 'GKCCBEBB' },
-            collection_date: '2026-11-02',
-          },
-        },
-      ],
+      name: 'collected',
+      summary: 'A recurring debit was collected.',
+      payload: { ...ids, status: 'collected', status_code: 'ACSC', ...details },
+    },
+    {
+      name: 'returned_insufficient_funds',
+      summary: "A recurring debit was returned by the debtor's bank: insufficient funds (AM04).",
+      payload: { ...ids, status: 'returned', reason_code: 'AM04', ...details },
+    },
+    {
+      name: 'refunded',
+      summary: 'The debtor claimed a refund of an authorised debit (MD06).',
+      payload: {
+        ...ids,
+        status: 'refunded',
+        reason_code: 'MD06',
+        reason_text: 'Refund request by end customer',
+        ...details,
+      },
+    },
+    {
+      name: 'rejected_closed_account',
+      summary: "A first debit was rejected: the debtor's account is closed (AC04).",
+      payload: {
+        collection_id: 'dd_01J9ZR8K',
+        end_to_end_id: 'SUB-2026-11-0977',
+        mandate_id: 'MANDATE-0977',
+        sequence_type: 'FRST',
+        status: 'rejected',
+        status_code: 'RJCT',
+        reason_code: 'AC04',
+        amount: '39.90',
+        currency: 'EUR',
+        debtor: { name: 'Peter Janssens', iban: 'BE68539007547034', bic: 'GKCCBEBB' },
+        collection_date: '2026-11-02',
+      },
     },
   ],
-};
+});

@@ -34,6 +34,19 @@ export interface EventTypeDraft {
   readonly examples: readonly EventTypeExample[];
 }
 
+/**
+ * What an operator's `PUT` of a type asks for: a field left undefined keeps what is stored (a new type needs
+ * `description`, `schema` and `examples`).
+ */
+export interface EventTypeWrite {
+  readonly type: string;
+  readonly description?: string | undefined;
+  /** The payload's JSON Schema, as received (checked by {@link eventTypeDraftProblems}). */
+  readonly schema?: unknown;
+  readonly examples?: readonly EventTypeExample[] | undefined;
+  readonly deprecated?: boolean | undefined;
+}
+
 /** Example names: keys of the OpenAPI document's examples too. */
 const EXAMPLE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 

@@ -66,6 +66,23 @@ export interface ReceiverUse {
   readonly when?: string;
 }
 
+/**
+ * A type as Herald ships it: at its first version, neither deprecated. A later change of a built-in
+ * payload is a new version written out here, never an edit of this one.
+ */
+export function builtInType(
+  declaration: Pick<EventTypeDefinition, 'type' | 'description'> &
+    Pick<EventTypeVersion, 'schema' | 'examples'>,
+): EventTypeDefinition {
+  const { type, description, schema, examples } = declaration;
+  return {
+    type,
+    description,
+    deprecated: false,
+    versions: [{ version: 1, schema, deprecated: false, examples }],
+  };
+}
+
 /** The latest version of a type (its last). */
 export function latestVersion(definition: EventTypeDefinition): EventTypeVersion {
   const latest = definition.versions.at(-1);

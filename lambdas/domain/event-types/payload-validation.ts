@@ -6,7 +6,6 @@
  */
 import { type Schema, validate } from '@cfworker/json-schema';
 import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
-import { ValidationError } from '#domain/errors';
 import { type CompiledSchema, compileSchema } from './compiled-schema';
 import { type EventTypeDefinition, type EventTypeVersion, latestVersion } from './model';
 import { type PayloadViolation, violationsOf } from './violations';
@@ -28,8 +27,8 @@ export type PayloadCheck =
   | {
       readonly ok: false;
       readonly version: number;
-      /** At most {@link MAX_VIOLATIONS_REPORTED}, in the schema's order. */
-      readonly violations: readonly PayloadViolation[];
+      /** At least one, at most {@link MAX_VIOLATIONS_REPORTED}, in the schema's order. */
+      readonly violations: readonly [PayloadViolation, ...PayloadViolation[]];
       /** How many more there were. */
       readonly omitted: number;
     };
@@ -45,39 +44,15 @@ export function compileEventType(definition: EventTypeDefinition): CompiledEvent
   return { definition, versions, latest: latestVersion(definition).version };
 }
 
-/**
- * Checks a payload against a version of its type: `version`, or the latest when absent. The payload is
- * JSON data (as parsed from the text receivers get): plain objects, arrays, strings, finite numbers,
- * booleans and null.
- *
- * @throws ValidationError naming `version` when the type has no such version
- */
-export function validatePayload(
-  entry: CompiledEventType,
-  version: number | undefined,
-  payload: unknown,
-): PayloadCheck {
-  const number = version ?? entry.latest;
-  const compiled = entry.versions.get(number);
-  if (compiled === undefined) {
-    const known = entry.latest === 1 ? 'version 1' : `versions 1 to ${entry.latest}`;
-    throw new ValidationError(
-      'version',
-      `${entry.definition.type} has ${known}; without a version the latest is used`,
-    );
-  }
-  return checkPayload(compiled.schema, number, payload);
-}
-
 /** Checks a payload against the compiled schema of `version` (a version the caller found). */
 export function checkPayload(schema: CompiledSchema, version: number, payload: unknown): PayloadCheck {
-  const violations = schemaViolations(schema, payload);
-  if (violations.length === 0) return { ok: true, version };
+  const [first, ...rest] = schemaViolations(schema, payload);
+  if (first === undefined) return { ok: true, version };
   return {
     ok: false,
     version,
-    violations: violations.slice(0, MAX_VIOLATIONS_REPORTED),
-    omitted: Math.max(0, violations.length - MAX_VIOLATIONS_REPORTED),
+    violations: [first, ...rest.slice(0, MAX_VIOLATIONS_REPORTED - 1)],
+    omitted: Math.max(0, rest.length + 1 - MAX_VIOLATIONS_REPORTED),
   };
 }
 

@@ -109,6 +109,30 @@ function describe(
   }
 }
 
+/** The keywords that bound a number, and how a refusal says the bound: "must be at least 1". */
+const NUMBER_BOUNDS: Readonly<Record<string, string>> = {
+  minimum: 'at least',
+  maximum: 'at most',
+  exclusiveMinimum: 'greater than',
+  exclusiveMaximum: 'less than',
+  multipleOf: 'a multiple of',
+};
+
+/**
+ * The keywords that bound a count, and how a refusal says it: the bound, what is counted, and what
+ * follows ("must have at most 35 characters", "must contain at least 1 item its schema describes").
+ */
+const COUNT_BOUNDS: Readonly<Record<string, readonly [bound: string, noun: string, after?: string]>> = {
+  minLength: ['have at least', 'character'],
+  maxLength: ['have at most', 'character'],
+  minItems: ['have at least', 'item'],
+  maxItems: ['have at most', 'item'],
+  minContains: ['contain at least', 'item', ' its schema describes'],
+  maxContains: ['contain at most', 'item', ' its schema describes'],
+  minProperties: ['have at least', 'field'],
+  maxProperties: ['have at most', 'field'],
+};
+
 /** The reason of a keyword that failed on the value at `pointer`, from its schema. */
 function reasonFor(
   keyword: string,
@@ -117,6 +141,10 @@ function reasonFor(
   pointer: string,
 ): string {
   const value = schema[keyword];
+  const bound = NUMBER_BOUNDS[keyword];
+  if (bound !== undefined) return `must be ${bound} ${shown(value)}`;
+  const counted = COUNT_BOUNDS[keyword];
+  if (counted !== undefined) return `must ${counted[0]} ${count(value, counted[1])}${counted[2] ?? ''}`;
   const hinted = hint(schema);
   switch (keyword) {
     case 'type': {
@@ -139,36 +167,10 @@ function reasonFor(
         : `must be one of the ${value.length} values its schema lists`;
     case 'const':
       return `must be ${shown(value)}`;
-    case 'minLength':
-      return `must have at least ${count(value, 'character')}`;
-    case 'maxLength':
-      return `must have at most ${count(value, 'character')}`;
-    case 'minimum':
-      return `must be at least ${shown(value)}`;
-    case 'maximum':
-      return `must be at most ${shown(value)}`;
-    case 'exclusiveMinimum':
-      return `must be greater than ${shown(value)}`;
-    case 'exclusiveMaximum':
-      return `must be less than ${shown(value)}`;
-    case 'multipleOf':
-      return `must be a multiple of ${shown(value)}`;
-    case 'minItems':
-      return `must have at least ${count(value, 'item')}`;
-    case 'maxItems':
-      return `must have at most ${count(value, 'item')}`;
     case 'uniqueItems':
       return 'must not repeat an item';
     case 'contains':
       return 'must contain an item its schema describes';
-    case 'minContains':
-      return `must contain at least ${count(value, 'item')} its schema describes`;
-    case 'maxContains':
-      return `must contain at most ${count(value, 'item')} its schema describes`;
-    case 'minProperties':
-      return `must have at least ${count(value, 'field')}`;
-    case 'maxProperties':
-      return `must have at most ${count(value, 'field')}`;
     case 'not':
       return 'must not have the shape its schema excludes';
     case 'anyOf':

@@ -19,8 +19,23 @@ export interface SecretContext {
 /** Seals and opens secrets; a sealed value is a printable string, safe to store next to other attributes. */
 export interface SecretSealer {
   seal(plaintext: Uint8Array, context: SecretContext): Promise<string>;
-  /** @throws when the value was not sealed for `context`, or was altered */
+  /**
+   * @throws SealerUnavailableError when the key service did not answer now (throttled, failing, out of
+   * reach): it says nothing about the value, and opening it again later may succeed
+   * @throws otherwise when the value was not sealed for `context`, was altered, or may not be opened
+   */
   open(sealed: string, context: SecretContext): Promise<Uint8Array>;
+}
+
+/**
+ * The key service behind a {@link SecretSealer} did not answer now (throttled, an internal error, a
+ * timeout, the network): a failure of the moment, not of the sealed value.
+ */
+export class SealerUnavailableError extends Error {
+  constructor(options?: ErrorOptions) {
+    super('the key service did not answer; try again later', options);
+    this.name = 'SealerUnavailableError';
+  }
 }
 
 /**

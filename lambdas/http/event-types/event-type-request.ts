@@ -13,7 +13,7 @@ import {
   MAX_EVENT_TYPE_SCHEMA_BYTES,
 } from '#config/limits';
 import { parseEventType } from '#domain/event-input';
-import type { EventTypeExample } from '#domain/event-types/model';
+import type { EventTypeWrite } from '#domain/event-types/event-type-checks';
 import { readBody, readQuery } from '#http/read-request';
 import { pathParam } from '#http/request';
 import {
@@ -83,15 +83,6 @@ export const EVENT_TYPE_LIST_QUERY = closed({
   ),
 });
 
-/** An operator's declaration, read: a field left out keeps what is stored. */
-export interface EventTypeDeclaration {
-  readonly type: string;
-  readonly description?: string | undefined;
-  readonly schema?: unknown;
-  readonly examples?: readonly EventTypeExample[] | undefined;
-  readonly deprecated?: boolean | undefined;
-}
-
 /**
  * The type named in the path.
  *
@@ -115,7 +106,7 @@ export function parseEventTypeListQuery(event: APIGatewayProxyEvent): { readonly
  *
  * @throws ValidationError naming the type in the path, or the body's first field of the wrong shape
  */
-export function parseEventTypeDeclaration(event: APIGatewayProxyEvent): EventTypeDeclaration {
+export function parseEventTypeDeclaration(event: APIGatewayProxyEvent): EventTypeWrite {
   const type = parseEventTypeName(event);
   const declared: Static<typeof EVENT_TYPE_DECLARATION> = readBody(event, EVENT_TYPE_BODY);
   return { type, ...declared };

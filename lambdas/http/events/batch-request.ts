@@ -47,10 +47,9 @@ export function parsePublishBatch(event: APIGatewayProxyEvent): BatchEntry[] {
     try {
       return readPublishEntry(entry);
     } catch (error) {
-      const param = error instanceof ValidationError ? error.params[0] : undefined;
-      if (param === undefined) throw error;
+      if (!(error instanceof ValidationError)) throw error;
       const at = `events[${index}]`;
-      return new ValidationError(param.name === 'body' ? at : `${at}.${param.name}`, param.reason);
+      return error.renamed((name) => (name === 'body' ? at : `${at}.${name}`));
     }
   });
 }

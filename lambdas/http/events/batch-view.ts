@@ -37,18 +37,18 @@ export function toBatchView(outcomes: readonly BatchOutcome[], baseUrl: string, 
 }
 
 /**
- * An entry's refusal as the publish route answers it (`publishError`), its field named within the
- * batch: `payload` of the fourth entry is `events[3].payload`.
+ * An entry's refusal as the publish route answers it (`publishError`), its fields named within the
+ * batch: `payload` of the fourth entry is `events[3].payload`, a violation of its type's schema
+ * `events[3].payload/amount`.
  */
 function entryError(error: unknown, index: number): unknown {
   const named = publishError(error);
   const at = `events[${index}]`;
   const within = (name: string) => (name.startsWith(at) ? name : `${at}.${name}`);
-  if (named instanceof ValidationError || named instanceof UnprocessableError) {
+  if (named instanceof ValidationError) return named.renamed(within);
+  if (named instanceof UnprocessableError) {
     const [param] = named.params;
-    if (param === undefined) return named;
-    const Kind = named instanceof ValidationError ? ValidationError : UnprocessableError;
-    return new Kind(within(param.name), param.reason);
+    return param === undefined ? named : new UnprocessableError(within(param.name), param.reason);
   }
   if (named instanceof ConflictError) return new ConflictError(within(named.message));
   if (named instanceof BusyError) return new BusyError(within(named.message));

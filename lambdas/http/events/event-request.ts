@@ -44,6 +44,13 @@ export const PUBLISH_REQUEST = closed({
   payload: withReason(anyObject('A JSON object, at most 64 KiB serialised.'), PAYLOAD_REASON),
   id: optional(described(EVENT_ID, 'Makes publishing idempotent; a new UUID v7 when absent.')),
   triggered_at: optional(text('ISO 8601 with a zone, e.g. `2026-11-21T12:00:00Z`; now when absent.')),
+  version: optional(
+    int(
+      "The version of the type's payload schema the payload follows; the type's latest when absent. " +
+        'The event records the version its payload passed (`type_version`).',
+      1,
+    ),
+  ),
 });
 /** `POST /events` takes it, by reference. */
 export const PUBLISH_BODY = body(ref('PublishRequest', PUBLISH_REQUEST));
@@ -81,8 +88,8 @@ function toPublishInput({ triggered_at, ...fields }: Static<typeof PUBLISH_REQUE
  * resource of the URL (422, not 404).
  */
 export function publishError(error: unknown): unknown {
-  if (error instanceof ValidationError && error.params[0]?.name === 'triggeredAt') {
-    return new ValidationError('triggered_at', error.params[0].reason);
+  if (error instanceof ValidationError) {
+    return error.renamed((name) => (name === 'triggeredAt' ? 'triggered_at' : name));
   }
   if (error instanceof NotFoundError) {
     return new UnprocessableError('account', error.message.replace(/^account: /, ''));

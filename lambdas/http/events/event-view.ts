@@ -30,6 +30,7 @@ export function toEventSummary(record: EventRecord, baseUrl: string): EventSumma
     account: record.account,
     sequence: record.sequence ?? null,
     type: record.type,
+    type_version: record.typeVersion ?? null,
     triggered_at: renderTimestamp(record.triggeredAt),
     webhook_status: record.webhookStatus,
     webhook_retries: record.webhookRetries,

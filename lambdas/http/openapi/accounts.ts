@@ -39,7 +39,7 @@ import {
 } from '#http/schema';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
-import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What the account writes' descriptions say about their fields. */
@@ -162,6 +162,12 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
   },
 };
 
+/** The answer of a read or write of one account (an organization's or the operator's): the account now. */
+export const ACCOUNT_ANSWER = ok('The account.', ref('Account', ACCOUNT));
+
+/** An IBAN the organization has no account of (another organization's account is answered alike). */
+const NO_SUCH_ACCOUNT = responseRef('NotFound', 'No such account in the organization.');
+
 /** A save of the endpoint's security material that kept losing to concurrent ones. */
 export const ENDPOINT_BUSY =
   'Other requests kept changing the endpoint at the same time; nothing of this one was stored: send it again.';
@@ -181,11 +187,7 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
     '`next` reaches every account.',
   parameters: queryParameters(ACCOUNT_LIST_QUERY),
   responses: {
-    '200': {
-      description: 'One page of accounts; an empty array past the last page.',
-      headers: { Link: { $ref: '#/components/headers/Link' } },
-      content: json({ type: 'array', maxItems: 100, items: ref('Account', ACCOUNT) }),
-    },
+    '200': pageOf('accounts', ref('Account', ACCOUNT)),
     '400': responseRef(
       'BadRequest',
       'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',
@@ -229,9 +231,9 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     tags: ['accounts'],
     parameters: [parameterRef('Iban')],
     responses: {
-      '200': ok('The account.', ref('Account', ACCOUNT)),
+      '200': ACCOUNT_ANSWER,
       '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
-      '404': responseRef('NotFound', 'No such account in the organization.'),
+      '404': NO_SUCH_ACCOUNT,
     },
   }),
   operation('GET', '/accounts/{iban}/delivery-stats', {
@@ -248,7 +250,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     responses: {
       '200': ok('The summary.', ref('DeliveryStats', DELIVERY_STATS)),
       '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
-      '404': responseRef('NotFound', 'No such account in the organization.'),
+      '404': NO_SUCH_ACCOUNT,
     },
   }),
   operation('PUT', '/accounts/{iban}', {
@@ -259,12 +261,12 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     parameters: [parameterRef('Iban')],
     requestBody: ACCOUNT_WRITE_BODY,
     responses: {
-      '200': ok('The account.', ref('Account', ACCOUNT)),
+      '200': ACCOUNT_ANSWER,
       '400': responseRef(
         'BadRequest',
         'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',
       ),
-      '404': responseRef('NotFound', 'No such account in the organization.'),
+      '404': NO_SUCH_ACCOUNT,
       '409': responseRef('Conflict', ENDPOINT_BUSY),
     },
   }),

@@ -14,7 +14,7 @@ import { API_KEY_BODY } from '#http/organizations/api-key-request';
 import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import { ref } from '#http/schema';
-import { ACCOUNT, ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
+import { ACCOUNT_ANSWER, ACCOUNT_LISTING, ACCOUNT_WRITE_RULE, ENABLE, ENDPOINT_BUSY } from './accounts';
 import {
   ACCOUNT_ERASURE,
   API_KEY,
@@ -160,7 +160,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     parameters: [parameterRef('Iban')],
     requestBody: ADMIN_ACCOUNT_BODY,
     responses: {
-      '200': ok('The account.', ref('Account', ACCOUNT)),
+      '200': ACCOUNT_ANSWER,
       '400': BAD('The IBAN, organization or URL is invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef(

@@ -30,7 +30,7 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import type { HeaderObject, ParameterObject } from './objects';
-import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** A webhook token's id, as attempts and token views show it. */
@@ -60,6 +60,14 @@ export const SEQUENCE = int(
 /** Links of an event. */
 export const EVENT_LINKS = closed({ self: uri('This event.'), account: uri('The account of the event.') });
 
+/** The version of its type an event's payload passed at publish. */
+export const TYPE_VERSION = int(
+  "The version of the type's payload schema the payload passed when it was published (`docs/event-types.md`); " +
+    'null for an event published before the catalog, or of a type outside it that the deployment accepted ' +
+    'during a transition.',
+  1,
+);
+
 /**
  * The fields of the list view; the feed element adds `payload` and `next_attempt_at`, the detail view the
  * attempts too, the webhook its payload.
@@ -76,6 +84,7 @@ export const EVENT_FIELDS = {
   account: described(IBAN, 'IBAN of the account the event belongs to.'),
   sequence: nullable(SEQUENCE),
   type: ref('EventType', EVENT_TYPE),
+  type_version: nullable(TYPE_VERSION),
   triggered_at: timestamp('When the event happened'),
   webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
   webhook_retries: int('Attempts over all cycles; equals the length of `webhook_deliveries`.', 0),
@@ -215,11 +224,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     tags: ['events'],
     parameters: queryParameters(LIST_QUERY),
     responses: {
-      '200': {
-        description: 'One page of events; an empty array past the last page.',
-        headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: json({ type: 'array', maxItems: 100, items: ref('EventSummary', EVENT_SUMMARY) }),
-      },
+      '200': pageOf('events', ref('EventSummary', EVENT_SUMMARY)),
       '400': responseRef(
         'BadRequest',
         'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +

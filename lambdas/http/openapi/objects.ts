@@ -3,6 +3,7 @@
  * itself), `$ref`s to its components, the query parameters of a query schema, and the answers every
  * part builds.
  */
+import { MAX_PER_PAGE } from '#http/paging';
 import type { JsonSchema, Schema } from '#http/schema';
 
 /** A Reference Object; OpenAPI 3.1 lets its `description` override the target's. */
@@ -110,3 +111,10 @@ export function queryParameters(query: Schema): ParameterObject[] {
 export const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 /** A JSON answer. */
 export const ok = (description: string, schema: JsonSchema) => ({ description, content: json(schema) });
+
+/** The answer of a paged listing: one page of `items` (at most `MAX_PER_PAGE`), the `Link` header to the others. */
+export const pageOf = (noun: string, items: JsonSchema) => ({
+  description: `One page of ${noun}; an empty array past the last page.`,
+  headers: { Link: { $ref: '#/components/headers/Link' } },
+  content: json({ type: 'array', maxItems: MAX_PER_PAGE, items }),
+});

@@ -19,7 +19,7 @@ import {
   text,
   timestamp,
 } from '#http/schema';
-import { EVENT_FIELDS, SEQUENCE, TOKEN_ID } from './events';
+import { EVENT_FIELDS, SEQUENCE, TOKEN_ID, TYPE_VERSION } from './events';
 import type { PathItemObject } from './objects';
 import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
@@ -86,6 +86,13 @@ export const TOKEN = text(
 export const WEBHOOK_FIELDS = {
   id: EVENT_FIELDS.id,
   type: EVENT_FIELDS.type,
+  type_version: optional(
+    described(
+      TYPE_VERSION,
+      "The version of the type's payload schema the payload passed; absent on events published before " +
+        'the catalog, and on those of a type outside it that the deployment accepted during a transition.',
+    ),
+  ),
   account: EVENT_FIELDS.account,
   sequence: described(
     nullable(SEQUENCE),

@@ -138,18 +138,16 @@ export async function updateAccountEndpoint(
   const subscription = await checkSubscription(request, deps.eventTypes);
   if (id === account.endpointId) {
     // The host was checked above: the account write checks the URL's form only.
-    const changed = await putEndpoint(
-      { ...deps, checkHost: undefined },
-      {
-        orgId,
-        iban,
-        webhookUrl: url === undefined ? (request.url as null | undefined) : url.toString(),
-        ...(request.deliveryOrder === undefined ? {} : { deliveryOrder: request.deliveryOrder }),
-        ...subscription,
-        security: request.security,
-        mayCreate: false,
-      },
-    );
+    const { checkHost: _checked, ...unchecked } = deps;
+    const changed = await putEndpoint(unchecked, {
+      orgId,
+      iban,
+      webhookUrl: url === undefined ? (request.url as null | undefined) : url.toString(),
+      ...(request.deliveryOrder === undefined ? {} : { deliveryOrder: request.deliveryOrder }),
+      ...subscription,
+      security: request.security,
+      mayCreate: false,
+    });
     return enabled(deps, caller, defaultEndpoint(changed), request.enabled);
   }
   if (request.url === null) {

@@ -1,6 +1,6 @@
 /**
- * The catalog as publishers and receivers see it: the built-in event types and the ones operators
- * registered, as one. `resolve` is what a publish calls: a type's version ready to check a payload
+ * The catalog (`domain/event-types/catalog-port.ts`) over the operators' store: the built-in event types
+ * and the ones operators registered, as one. `resolve` is what a publish calls: a type's version ready to check a payload
  * against, or why there is none. Each container keeps what it read: versions never change once stored,
  * so a compiled version is kept (the least recently used of {@link CATALOG_CACHED_VERSIONS} go first);
  * a type's head (latest version, deprecation) is trusted for `headTtlMs`, and a type that does not
@@ -8,15 +8,16 @@
  */
 import { NotFoundError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import { type CompiledSchema, compileSchema } from '#domain/event-types/compiled-schema';
 import type { CatalogEntry, EventTypeVersion } from '#domain/event-types/model';
 import {
   type CompiledEventType,
   checkPayload,
   compileEventType,
-  type PayloadCheck,
 } from '#domain/event-types/payload-validation';
 import type { EventTypeHead, EventTypeStore } from '#domain/event-types/store-port';
+import { unknownTypeReason } from '#domain/event-types/unknown-names';
 
 /**
  * How long the publish path trusts a type's head it read: a new latest version becomes the default, and a
@@ -31,54 +32,14 @@ export const CATALOG_HEAD_TTL_MS = 60_000;
  */
 export const CATALOG_CACHED_VERSIONS = 100;
 
-/** What {@link EventTypeCatalog.resolve} found. */
-export type Resolution =
-  | {
-      readonly kind: 'found';
-      readonly type: string;
-      /** The version a payload is checked against: the one named, or the latest. */
-      readonly version: number;
-      readonly latest: number;
-      /** The type or this version is deprecated: publishing it still works. */
-      readonly deprecated: boolean;
-      /** Checks a payload (parsed JSON) against this version's schema. */
-      check(payload: unknown): PayloadCheck;
-    }
-  | {
-      readonly kind: 'unknown-type';
-      readonly type: string;
-      /** Every type of the catalog, sorted: the built-in ones and at most `MAX_OPERATOR_EVENT_TYPES` more. */
-      readonly known: readonly string[];
-    }
-  | {
-      readonly kind: 'unknown-version';
-      readonly type: string;
-      readonly version: number;
-      readonly latest: number;
-    };
-
-/** The catalog of one container. */
-export interface EventTypeCatalog {
-  /**
-   * The type's version `version` (the latest when absent) ready to check payloads, or why there is
-   * none. Reads the store only for an operator's type whose head or version this container does not
-   * hold: nothing for a built-in type, nothing within the head's time to live.
-   */
-  resolve(type: string, version?: number): Promise<Resolution>;
-  /** One type with all its versions; undefined when the catalog has no such type. */
-  get(type: string): Promise<CatalogEntry | undefined>;
-  /** Every type named after `after` (all when absent), by name, each read when the caller takes it. */
-  list(after?: string): AsyncIterable<CatalogEntry>;
-}
-
 /**
  * The type of the catalog named so.
  *
- * @throws NotFoundError when the catalog has no such type
+ * @throws NotFoundError when the catalog has no such type, naming the known ones
  */
 export async function requireEventType(catalog: EventTypeCatalog, type: string): Promise<CatalogEntry> {
   const entry = await catalog.get(type);
-  if (entry === undefined) throw new NotFoundError(`The catalog has no event type ${type}.`);
+  if (entry === undefined) throw new NotFoundError(unknownTypeReason(type, await catalog.names()));
   return entry;
 }
 
@@ -212,6 +173,7 @@ export function createEventTypeCatalog(options: CatalogOptions): EventTypeCatalo
       };
     },
     get,
+    names: known,
     async *list(after) {
       for (const name of await known()) {
         if (after !== undefined && name <= after) continue;

@@ -9,19 +9,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
 import { ConflictError, type InvalidParam, ValidationError } from '#domain/errors';
 import { builtInEventType } from '#domain/event-types/catalog';
-import { type EventTypeDraft, eventTypeDraftProblems } from '#domain/event-types/event-type-checks';
-import type { EventTypeExample, EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
+import {
+  type EventTypeDraft,
+  type EventTypeWrite,
+  eventTypeDraftProblems,
+} from '#domain/event-types/event-type-checks';
+import type { EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
 import type { EventTypeHead, EventTypeStore } from '#domain/event-types/store-port';
-
-/** What a PUT asks for: a field left undefined keeps what is stored (a new type needs the first three). */
-export interface EventTypeWrite {
-  readonly type: string;
-  readonly description?: string | undefined;
-  /** The payload's JSON Schema, as received (checked here). */
-  readonly schema?: unknown;
-  readonly examples?: readonly EventTypeExample[] | undefined;
-  readonly deprecated?: boolean | undefined;
-}
 
 /** What the write did. */
 export interface EventTypePut {

@@ -41,7 +41,7 @@ export async function readLogGapFree(
     const page = await deps.events.readLog(orgId, account, read);
     const items = [
       ...page.events.map((event) => ({ sequence: event.sequence ?? 0, ticketedAt: event.ticketedAt })),
-      ...page.voids.map((sequence) => ({ sequence, voided: true as const })),
+      ...page.voids.map((closed) => ({ ...closed, voided: true as const })),
     ];
     let walk = walkLog(read.afterSequence, items, floor ?? 0, deps.now(), FEED_LIMIT);
     if (walk.close.length === 0 && walk.waitFor === undefined) return page;
@@ -58,7 +58,7 @@ export async function readLogGapFree(
     const cutShort = through < Math.max(read.afterSequence, ...items.map((item) => item.sequence));
     return {
       events: page.events.filter((event) => (event.sequence ?? 0) <= through),
-      voids: page.voids.filter((sequence) => sequence <= through),
+      voids: page.voids.filter((closed) => closed.sequence <= through),
       // At a sequence still being stored the answer ends for now (no next read at once); an answer cut
       // short for another reason (the voids' bound, an event that landed) goes on.
       more: walk.waitFor === undefined && (page.more || cutShort),

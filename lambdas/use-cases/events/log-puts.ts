@@ -147,7 +147,8 @@ export async function putUntilStored(
  */
 async function letGo(deps: StoreInLogDeps, item: Claimed): Promise<unknown> {
   const cause = await endLease(deps, item.claim);
-  if (item.ticketedAt !== undefined) await giveBack(deps, item.entry.draft, item.claim.sequence);
+  if (item.ticketedAt !== undefined)
+    await giveBack(deps, item.entry.draft, item.claim.sequence, item.ticketedAt);
   return cause;
 }
 

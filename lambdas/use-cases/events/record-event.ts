@@ -1,23 +1,21 @@
 import { ConflictError, NotFoundError } from '#domain/errors';
-import {
-  type PublishInput,
-  type PublishInputOptions,
-  type ValidPublishInput,
-  validatePublishInput,
-} from '#domain/event-input';
+import { type PublishInput, type PublishInputOptions, validatePublishInput } from '#domain/event-input';
 import type { Account, EventRecord } from '#domain/model';
 import type { DirectoryStore } from '#domain/ports';
 import { webhookBody } from '#domain/webhook-body';
 import { type DraftEntry, type StoreInLogDeps, type StoreResult, storeInLog } from './store-in-log';
+import { type CheckedPublishInput, checkEventType, sameContent, type TypeCheckDeps } from './type-check';
 
 /** What recording an event needs. */
-export interface RecordEventDeps extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'> {
-  readonly events: StoreInLogDeps['events'];
+export interface RecordEventDeps
+  extends Pick<StoreInLogDeps, 'sleep' | 'newOwner'>,
+    Omit<TypeCheckDeps, 'events'> {
+  readonly events: StoreInLogDeps['events'] & TypeCheckDeps['events'];
   /** Accounts only: nothing is signed at publish, so no organization (and no token) is read. */
   readonly directory: Pick<DirectoryStore, 'getAccount'>;
   /** The API's public base URL, for the `_links` inside the webhook body. */
   readonly baseUrl: string;
-  readonly maxPayloadBytes?: number;
+  readonly maxPayloadBytes?: number | undefined;
   /**
    * The deployment's event retention in days (undefined keeps events), read from the table's settings so
    * that every event gets it however it is published; callers cache it (see `createPublisher`).
@@ -52,17 +50,21 @@ export interface RecordedEvent {
 
 /**
  * Records a published event, whoever publishes it (the library's `publishEvent`, `POST /events`), for
- * the organization of its account, at the next sequence of the account's log (`store-in-log.ts`). The
- * body is fixed now, so every attempt sends identical bytes; it is signed by each attempt, with the
- * tokens that sign then. Publishing an id again with the same content
- * returns the stored event; other content is a conflict.
+ * the organization of its account, at the next sequence of the account's log (`store-in-log.ts`), once
+ * its type and payload passed the catalog (`type-check.ts`). The body is fixed now, so every attempt
+ * sends identical bytes; it is signed by each attempt, with the tokens that sign then. Publishing an id
+ * again with the same content returns the stored event (even when the catalog would refuse it now);
+ * other content is a conflict.
  *
- * @throws ValidationError for bad input, NotFoundError for an unknown account, ConflictError for a
- *   reused id with other content; nothing is stored in any of these cases. BusyError (retry) when no
- *   sequence could be taken now.
+ * @throws ValidationError for bad input (a payload its type's schema refuses: one param per violation),
+ *   UnprocessableError for a type outside the catalog, NotFoundError for an unknown account,
+ *   ConflictError for a reused id with other content; nothing is stored in any of these cases.
+ *   BusyError (retry) when no sequence could be taken now.
  */
 export async function recordEvent(deps: RecordEventDeps, input: PublishInput): Promise<RecordedEvent> {
-  const valid = validatePublishInput(input, validationOptions(deps));
+  const check = await checkEventType(deps, validatePublishInput(input, validationOptions(deps)), input);
+  if ('stored' in check) return { created: false, event: check.stored };
+  const valid = check.checked;
   const account = await deps.directory.getAccount(valid.account);
   if (!account) throw unknownAccount(valid.account);
   const entry = draftEntry(deps, account, valid, await deps.retentionDays());
@@ -92,7 +94,7 @@ export function storeDeps(deps: RecordEventDeps): StoreInLogDeps {
 export function draftEntry(
   deps: Pick<RecordEventDeps, 'baseUrl' | 'now'>,
   account: Account,
-  valid: ValidPublishInput,
+  valid: CheckedPublishInput,
   retentionDays: number | undefined,
 ): DraftEntry {
   const now = (deps.now ?? (() => new Date()))();
@@ -101,6 +103,7 @@ export function draftEntry(
     orgId: account.orgId,
     account: valid.account,
     type: valid.type,
+    typeVersion: valid.typeVersion,
     triggeredAt: valid.triggeredAt,
     webhookStatus: account.webhookUrl ? ('pending' as const) : ('skipped' as const),
     expiresAt:
@@ -115,18 +118,12 @@ export function draftEntry(
 
 /**
  * What a publish answers for its stored result: the created event, or the event already stored under
- * the id when its content is the same (account, type, payload, and `triggered_at` when the publish gave
- * one).
+ * the id when its content is the same (`sameContent`).
  *
  * @throws ConflictError for an id stored with other content
  */
-export function answer(result: StoreResult, valid: ValidPublishInput, input: PublishInput): RecordedEvent {
+export function answer(result: StoreResult, valid: CheckedPublishInput, input: PublishInput): RecordedEvent {
   if (result.created) return { created: true, event: result.event };
-  const existing = result.existing;
-  const samePayload = JSON.stringify(JSON.parse(existing.body).payload) === valid.payloadJson;
-  const sameTime = input.triggeredAt === undefined || existing.triggeredAt === valid.triggeredAt;
-  if (existing.account === valid.account && existing.type === valid.type && samePayload && sameTime) {
-    return { created: false, event: existing };
-  }
+  if (sameContent(result.existing, valid, input)) return { created: false, event: result.existing };
   throw new ConflictError(`id: event ${valid.id} already exists with different content.`);
 }

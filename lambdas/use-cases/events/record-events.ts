@@ -1,12 +1,13 @@
 /**
  * Recording a batch of published events (`POST /events/batch`, the library's `publishEvents`): each entry
- * is checked and answered exactly as a single publish (`record-event.ts`), one bad entry refusing itself
- * only; the entries of one account are stored together, taking consecutive sequences in the batch's order
- * from one ticket of the account's log (`store-in-log.ts`).
+ * is checked and answered exactly as a single publish (`record-event.ts`, the catalog's check of
+ * `type-check.ts` included), one bad entry refusing itself only; the entries of one account are stored
+ * together, taking consecutive sequences in the batch's order from one ticket of the account's log
+ * (`store-in-log.ts`).
  */
 import { PUBLISH_BATCH_CONCURRENCY, PUBLISH_BATCH_LIMIT } from '#config/limits';
 import { ValidationError } from '#domain/errors';
-import { type PublishInput, type ValidPublishInput, validatePublishInput } from '#domain/event-input';
+import { type PublishInput, validatePublishInput } from '#domain/event-input';
 import { inParallel } from './in-parallel';
 import {
   answer,
@@ -18,6 +19,7 @@ import {
   validationOptions,
 } from './record-event';
 import { type StoreOutcome, storeAllInLog } from './store-in-log';
+import { type CheckedPublishInput, checkEventType } from './type-check';
 
 /**
  * One entry's answer: the event recorded now or stored before under its id (as {@link RecordedEvent}), or
@@ -28,8 +30,8 @@ export type BatchEntryResult = RecordedEvent | { readonly error: unknown };
 
 /**
  * Records up to {@link PUBLISH_BATCH_LIMIT} events and answers one result per entry, in order. Entries
- * are validated one by one (a refused one names its field as a single publish does: the caller adds its
- * index), grouped by account (each account read once; an unknown one refuses its entries), and each
+ * are validated and checked against the catalog one by one (a refused one names its field as a single
+ * publish does: the caller adds its index), grouped by account (each account read once; an unknown one refuses its entries), and each
  * account's new entries stored together; accounts in parallel. Idempotent by id like a single publish:
  * sending a batch again, or part of it, stores nothing twice and answers the stored events.
  *
@@ -46,14 +48,20 @@ export async function recordEvents(
     );
   }
   const results = new Array<BatchEntryResult>(inputs.length);
-  const byAccount = new Map<string, { index: number; valid: ValidPublishInput }[]>();
-  for (const [index, input] of inputs.entries()) {
+  // In parallel: an entry the catalog refuses reads its id's event (`type-check.ts`).
+  const checked = await inParallel(inputs, PUBLISH_BATCH_CONCURRENCY, async (input, index) => {
     try {
-      const valid = validatePublishInput(input, validationOptions(deps));
-      byAccount.set(valid.account, [...(byAccount.get(valid.account) ?? []), { index, valid }]);
+      const check = await checkEventType(deps, validatePublishInput(input, validationOptions(deps)), input);
+      if ('checked' in check) return check.checked;
+      results[index] = { created: false, event: check.stored };
     } catch (error) {
       results[index] = { error };
     }
+    return undefined;
+  });
+  const byAccount = new Map<string, { index: number; valid: CheckedPublishInput }[]>();
+  for (const [index, valid] of checked.entries()) {
+    if (valid) byAccount.set(valid.account, [...(byAccount.get(valid.account) ?? []), { index, valid }]);
   }
   const retentionDays = byAccount.size === 0 ? undefined : await deps.retentionDays();
   const store = storeDeps(deps);

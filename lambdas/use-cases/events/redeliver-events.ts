@@ -34,9 +34,12 @@ export interface RedeliveryResult {
  * forward to now, within its cycle: one conditional write (only while pending and no consumer holds its
  * lease) and a queue message. The consumer then takes the event's lease as for any scheduled attempt, so
  * this message and the one already queued make one attempt between them, and the cycle never gets a
- * 21st. An event with no attempt yet is left to the message its publishing queued: its first attempt
- * is due already and takes no lease (the healthy path writes only the attempt), so a second message
- * could send it twice while the first is under way. An endpoint whose circuit is open still waits.
+ * 21st. So does an event with no attempt yet: it may have no message at all (a redelivery or a replay
+ * interrupted after its cycle started), and brought forward its first attempt takes the lease too; only
+ * a first attempt already under way unleased may then be sent twice (both recorded), as two messages
+ * racing for a first attempt may. A new cycle's event is queued even when restarting the order throws
+ * (the error is answered all the same): no event is left pending without a message. An endpoint whose
+ * circuit is open still waits.
  *
  * @throws NotFoundError for an unknown event or one of another organization; ConflictError when the
  *   event is delivered, has used all its cycles, or an attempt of it is under way right now
@@ -48,16 +51,16 @@ export async function redeliverEvent(
 ): Promise<RedeliveryResult> {
   const event = await deps.events.getEvent(id, { consistent: true });
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
-  const firstAttemptDue =
-    event.webhookStatus === 'pending' && event.webhookRetries === 0 && event.nextAttemptAt === undefined;
-  if (firstAttemptDue) return { queued: [id] };
-  const queued =
-    event.webhookStatus === 'pending'
-      ? await deps.events.bringForward(event, orgId, deps.now())
-      : await deps.events.startCycle(event, orgId);
+  const pending = event.webhookStatus === 'pending';
+  const queued = pending
+    ? await deps.events.bringForward(event, orgId, deps.now())
+    : await deps.events.startCycle(event, orgId);
   if (queued) {
-    if (event.webhookStatus !== 'pending') await orderAgain(deps, orgId, [event]);
-    await deps.queue.enqueue([event]);
+    try {
+      if (!pending) await orderAgain(deps, orgId, [event]);
+    } finally {
+      await deps.queue.enqueue([event]);
+    }
     return { queued: [id] };
   }
   if (event.webhookStatus === 'pending') {

@@ -23,7 +23,9 @@ export async function resetWebhooks(deps: RedeliverDeps, orgId: string): Promise
 /**
  * Starts a new cycle for each of `events` that may have one and queues them; the ids queued. Queued ten
  * at a time, right after their cycles start, so a timeout strands at most one chunk; `beforeQueue` runs
- * between the two (a replay puts an ordered account's watermark back below them).
+ * between the two (a replay puts an ordered account's watermark back below them). When a start or
+ * `beforeQueue` throws, the chunk's events whose cycle started are queued all the same, then it throws:
+ * a repeat leaves pending events alone, so none may be left pending without a message.
  */
 export async function startCycles(
   deps: { readonly queue: Pick<DeliveryQueue, 'enqueue'>; readonly events: DeliveryLedger },
@@ -36,10 +38,18 @@ export async function startCycles(
     // A chunk's cycles start together (a request of 100 sequential updates ran past the function's
     // timeout on a slow table); chunks stay in order, so an ordered account's events queue in sequence.
     const slice = events.slice(start, start + 10);
-    const started = await Promise.all(slice.map((event) => deps.events.startCycle(event, orgId)));
-    const chunk = slice.filter((_, i) => started[i]);
-    if (chunk.length > 0) await beforeQueue?.(chunk);
-    await deps.queue.enqueue(chunk);
+    const started = await Promise.allSettled(slice.map((event) => deps.events.startCycle(event, orgId)));
+    const chunk = slice.filter((_, i) => {
+      const result = started[i];
+      return result?.status === 'fulfilled' && result.value;
+    });
+    try {
+      if (chunk.length > 0) await beforeQueue?.(chunk);
+    } finally {
+      await deps.queue.enqueue(chunk);
+    }
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     queued.push(...chunk.map((event) => event.id));
   }
   return queued;

@@ -128,8 +128,16 @@ export async function takeSequences(
  * a concurrent publish, or it gives up): closed at once with a void, so readers do not wait
  * `HOLE_WAIT_MS` for it. Only a ticket's sequence: no other publish can have been handed it (a publish
  * that read the log before it turned hot may still have put there, and then the void is refused, which
- * is as good). Best effort: a failure leaves the hole for the readers to close.
+ * is as good). The void carries the ticket's time (`ticketedAt`): sequences below it may have been handed
+ * to publishes a moment earlier that are still storing them, and readers wait for them as below that
+ * ticket's event instead of closing them (`domain/log-holes.ts`). Best effort: a failure leaves the hole
+ * for the readers to close.
  */
-export async function giveBack(deps: SequencingDeps, log: LogPlace, sequence: number): Promise<void> {
-  await deps.events.voidSequence(log.orgId, log.account, sequence, deps.now()).catch(() => false);
+export async function giveBack(
+  deps: SequencingDeps,
+  log: LogPlace,
+  sequence: number,
+  ticketedAt: number,
+): Promise<void> {
+  await deps.events.voidSequence(log.orgId, log.account, sequence, deps.now(), ticketedAt).catch(() => false);
 }

@@ -139,7 +139,7 @@ async function storeWithTicket(
       const result = await deps.events.claimId(claim);
       if (result.claimed) return { claim, ticketedAt: ticket.at };
       // Claimed since the read (a concurrent duplicate): this sequence of the ticket is given back.
-      await giveBack(deps, entry.draft, claim.sequence);
+      await giveBack(deps, entry.draft, claim.sequence, ticket.at);
       return resolveClaim(deps, result, mine(claim, entry));
     });
     // Its own sequence of the ticket, or (a duplicate's orphan taken over) the one that claim named.

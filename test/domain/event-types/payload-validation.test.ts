@@ -1,21 +1,16 @@
 /**
- * `validatePayload` on the built-in types: every mutation of a valid example that breaks the contract is
+ * Payloads checked against the built-in types: every mutation of a valid example that breaks the contract is
  * refused, at the JSON pointer of the field, with a reason a publisher can act on and never the value.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { AMOUNT_PATTERN, CURRENCY_PATTERN } from '#domain/event-types/conventions';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
 import { DIRECT_DEBIT_STATUS_CHANGE } from '#domain/event-types/direct-debit-status-change';
 import type { EventTypeDefinition, JsonObject } from '#domain/event-types/model';
-import {
-  type CompiledEventType,
-  compileEventType,
-  validatePayload,
-} from '#domain/event-types/payload-validation';
-import { catchError } from '../catch-error';
+import { type CompiledEventType, compileEventType } from '#domain/event-types/payload-validation';
+import { checkVersion } from '../../support/payload-check';
 
 const transfers = compileEventType(CREDIT_TRANSFER_STATUS_CHANGE);
 const debits = compileEventType(DIRECT_DEBIT_STATUS_CHANGE);
@@ -48,7 +43,7 @@ function example(
 
 /** The violations of a payload that must be refused. */
 function violations(entry: CompiledEventType, payload: unknown) {
-  const check = validatePayload(entry, undefined, payload);
+  const check = checkVersion(entry, undefined, payload);
   if (check.ok) throw new Error(`expected a refusal of ${JSON.stringify(payload)}`);
   return check.violations;
 }
@@ -72,7 +67,7 @@ const CURRENCY = new RegExp(CURRENCY_PATTERN, 'u');
 /** A character no reason contains, to show that reasons never quote the payload. */
 const MARK = 'Ω';
 
-describe('validatePayload on the built-in types', () => {
+describe('checking payloads against the built-in types', () => {
   it('refuses a payload missing any required field, naming its pointer', () => {
     const missing = sample.chain((s) =>
       fc.tuple(fc.constant(s), fc.constantFrom(...(s.schema.required as string[]))),
@@ -151,7 +146,7 @@ describe('validatePayload on the built-in types', () => {
     );
     fc.assert(
       fc.property(sample, amount, (s, value) => {
-        expect(validatePayload(s.compiled, 1, { ...s.payload, amount: value }).ok).toBe(true);
+        expect(checkVersion(s.compiled, 1, { ...s.payload, amount: value }).ok).toBe(true);
       }),
     );
   });
@@ -312,7 +307,7 @@ describe('validatePayload on the built-in types', () => {
       { pointer: '/settlement_date', reason: 'must be a date that exists in the calendar (YYYY-MM-DD)' },
     ]);
     expect(
-      validatePayload(
+      checkVersion(
         transfers,
         1,
         example(CREDIT_TRANSFER_STATUS_CHANGE, 'settled', { settlement_date: '2028-02-29' }),
@@ -330,7 +325,7 @@ describe('validatePayload on the built-in types', () => {
 
   it('answers at most ten violations and counts the rest', () => {
     const unknown = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`extra_${index}`, index]));
-    const check = validatePayload(transfers, undefined, unknown);
+    const check = checkVersion(transfers, undefined, unknown);
     expect(check).toMatchObject({ ok: false, version: 1, omitted: 8 });
     expect(check.ok === false && check.violations).toHaveLength(10);
   });
@@ -341,49 +336,5 @@ describe('validatePayload on the built-in types', () => {
     ).toEqual([
       { pointer: '', reason: 'has a field name that is not valid Unicode text (a lone surrogate)' },
     ]);
-  });
-
-  it('checks the version named, the latest without one, and refuses a version the type lacks', () => {
-    const v1 = { type: 'object', properties: { total: { type: 'string' } }, required: ['total'] };
-    const v2 = {
-      ...v1,
-      properties: { total: { type: 'string' }, tax: { type: 'string' } },
-      required: ['total', 'tax'],
-    };
-    const definition: EventTypeDefinition = {
-      type: 'order.paid',
-      description: 'An order was paid.',
-      deprecated: false,
-      versions: [
-        {
-          version: 1,
-          schema: v1,
-          examples: [{ name: 'paid', summary: 'Paid.', payload: { total: '1' } }],
-          deprecated: true,
-        },
-        {
-          version: 2,
-          schema: v2,
-          examples: [{ name: 'paid', summary: 'Paid.', payload: { total: '1', tax: '0' } }],
-          deprecated: false,
-        },
-      ],
-    };
-    const compiled = compileEventType(definition);
-    expect(validatePayload(compiled, 1, { total: '1' })).toEqual({ ok: true, version: 1 });
-    expect(validatePayload(compiled, undefined, { total: '1' })).toEqual({
-      ok: false,
-      version: 2,
-      violations: [{ pointer: '/tax', reason: 'is required' }],
-      omitted: 0,
-    });
-    const error = catchError(() => validatePayload(compiled, 3, { total: '1' }));
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).params).toEqual([
-      { name: 'version', reason: 'order.paid has versions 1 to 2; without a version the latest is used' },
-    ]);
-    expect((catchError(() => validatePayload(transfers, 2, {})) as ValidationError).params[0]?.reason).toBe(
-      'credit_transfer_status_change has version 1; without a version the latest is used',
-    );
   });
 });

@@ -9,9 +9,9 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
 import { SEQUENCE_DIGITS } from '#config/storage';
 import type { EventRecord } from '#domain/model';
-import type { EventReadOptions, InsertEventResult, LogPage, LogRead, NewEvent } from '#domain/ports';
-import { eventItem, isVoid, refOfItem, toEventRecord } from './event-items';
-import type { EventTable } from './event-table';
+import type { EventReadOptions, InsertEventResult, LogPage, LogRead, LogVoid, NewEvent } from '#domain/ports';
+import { eventItem, isVoid, refOfItem, toEventRecord, voidOfItem } from './event-items';
+import { type EventTable, lastItem } from './event-table';
 
 /** The largest sequence a log item's sort key holds. */
 const LAST_SEQUENCE = 10 ** SEQUENCE_DIGITS - 1;
@@ -46,19 +46,11 @@ export async function latestSequence(
   account: string,
   options: EventReadOptions = {},
 ): Promise<number> {
-  const out = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      ...sequenceKeys(orgId, account, 0),
-      ProjectionExpression: 'sk',
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: options.consistent ?? false,
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
+  const last = await lastItem(
+    table,
+    { ...sequenceKeys(orgId, account, 0), ProjectionExpression: 'sk' },
+    options,
   );
-  table.count('Query', out.ConsumedCapacity?.CapacityUnits);
-  const [last] = out.Items ?? [];
   return last === undefined ? 0 : Number(last.sk);
 }
 
@@ -99,7 +91,7 @@ export async function readLog(
   read: LogRead,
 ): Promise<LogPage> {
   const events: EventRecord[] = [];
-  const voids: number[] = [];
+  const voids: LogVoid[] = [];
   let bytes = 0;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {
@@ -119,7 +111,7 @@ export async function readLog(
     for (const [index, item] of items.entries()) {
       // A void is a closed sequence, no event: the reader learns it is closed and reads on.
       if (isVoid(item)) {
-        voids.push(Number(item.sk));
+        voids.push(voidOfItem(item));
         continue;
       }
       const event = toEventRecord(item);
@@ -138,6 +130,6 @@ export async function readLog(
   }
 }
 
-function page(read: LogRead, events: EventRecord[], voids: number[], more: boolean): LogPage {
+function page(read: LogRead, events: EventRecord[], voids: LogVoid[], more: boolean): LogPage {
   return { events, voids, more, nextAfterSequence: events.at(-1)?.sequence ?? read.afterSequence };
 }

@@ -8,6 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
 import type { EventRecord } from '#domain/model';
@@ -105,7 +106,11 @@ export async function readClaims(
   return found;
 }
 
-/** Claims an id unless it is claimed; see `EventLog.claimId`. */
+/**
+ * Claims an id unless it is claimed; see `EventLog.claimId`. The client retries a put whose answer was
+ * lost (a timeout, a reset connection) although the put succeeded: the retry is refused by the claim it
+ * wrote, which it knows by its `owner` (a token of this one publish) and answers as claimed.
+ */
 export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimResult> {
   try {
     const out = await table.client.send(
@@ -123,9 +128,8 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException && error.Item)) throw error;
     const found = readClaimItem(claim.id, unmarshall(error.Item));
-    return 'legacy' in found
-      ? { claimed: false, legacy: found.legacy }
-      : { claimed: false, existing: found.claim };
+    if ('legacy' in found) return { claimed: false, legacy: found.legacy };
+    return found.claim.owner === claim.owner ? { claimed: true } : { claimed: false, existing: found.claim };
   }
 }
 
@@ -134,8 +138,8 @@ export async function claimId(table: EventTable, claim: IdClaim): Promise<ClaimR
  * whole claim rather than an update, so the publish path needs no UpdateItem right on `EVENT#` items
  * (where old-layout events live too); an old-layout event has no `owner`, so it is never replaced.
  */
-export async function moveClaim(table: EventTable, owner: string, claim: IdClaim): Promise<boolean> {
-  try {
+export function moveClaim(table: EventTable, owner: string, claim: IdClaim): Promise<boolean> {
+  return conditionally(async () => {
     const out = await table.client.send(
       new PutCommand({
         TableName: table.tableName,
@@ -147,9 +151,5 @@ export async function moveClaim(table: EventTable, owner: string, claim: IdClaim
       }),
     );
     table.count('MoveClaim', out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  });
 }

@@ -7,7 +7,7 @@ import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import { ITEM_PREFIXES } from '#config/storage';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { NewEvent } from '#domain/ports';
+import type { LogVoid, NewEvent } from '#domain/ports';
 import { TOKEN_ID_PREFIX } from '#domain/signing/webhook-token';
 
 /** Stored shape of one attempt (short names: the list is rewritten on every attempt). */
@@ -38,6 +38,8 @@ export interface EventItem extends ItemKey {
   gsi1sk: string;
   account: string;
   type: string;
+  /** The version of its type the payload passed (`EventRecord.typeVersion`); absent without one. */
+  tv?: number;
   body: Uint8Array;
   /**
    * The `X-Signature` of the latest attempt that sent a request, overwritten by each (absent before the
@@ -74,15 +76,20 @@ export interface EventItem extends ItemKey {
 }
 
 /**
- * The attribute of a void item (`LOG#<org>#<IBAN>`, a sequence's key, this and nothing else): a missing
- * sequence a reader closed (`domain/log-holes.ts`), epoch ms of the closing. Not pending and without index
- * keys, so the stream filter and the indexes never see it.
+ * The attribute of a void item (`LOG#<org>#<IBAN>`, a sequence's key, this and, for a sequence a publish
+ * gave back, its ticket's `rt`): a closed missing sequence (`domain/log-holes.ts`), epoch ms of the
+ * closing. Not pending and without index keys, so the stream filter and the indexes never see it.
  */
 export const VOIDED_AT = 'voided_at';
 
 /** Whether a log item is a void rather than an event. */
 export function isVoid(item: Record<string, unknown>): boolean {
   return item[VOIDED_AT] !== undefined;
+}
+
+/** A void item as a read answers it: its sequence, and its ticket's time when a publish gave it back. */
+export function voidOfItem(item: Record<string, unknown>): LogVoid {
+  return { sequence: Number(item.sk), ticketedAt: item.rt === undefined ? undefined : Number(item.rt) };
 }
 
 /** The item written for a new event, in its account's log. */
@@ -93,6 +100,7 @@ export function eventItem(event: NewEvent): EventItem {
     gsi1sk: keys.eventOrder(event.triggeredAt, event.id),
     account: event.account,
     type: event.type,
+    ...(event.typeVersion === undefined ? {} : { tv: event.typeVersion }),
     body: deflateRawSync(event.body, { level: 9 }),
     webhook_status: event.webhookStatus,
     webhook_retries: 0,
@@ -190,6 +198,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
   return {
     ...refOfItem(item, orgOfItem(item)),
     type: String(event.type),
+    typeVersion: event.tv === undefined ? undefined : Number(event.tv),
     triggeredAt,
     body: event.body === undefined ? '' : inflateRawSync(event.body).toString('utf8'),
     signature: signatureOf(event),

@@ -15,7 +15,15 @@ import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capac
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import type { DeliveryLedger, EventLog, EventQueries, EventReadOptions, EventUpkeep } from '#domain/ports';
+import {
+  type DeliveryLedger,
+  EventItemFullError,
+  type EventLog,
+  type EventQueries,
+  type EventReadOptions,
+  type EventUpkeep,
+  type LeaseClaim,
+} from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim, readClaims } from './claims';
 import { attemptItem, packSignature, toEventRecord } from './event-items';
@@ -72,8 +80,8 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
     takeTicketAbove(this.table, orgId, account, count, at, above);
   readonly leaveHot: EventLog['leaveHot'] = (orgId, account, head) =>
     leaveHot(this.table, orgId, account, head);
-  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at) =>
-    voidSequence(this.table, orgId, account, sequence, at);
+  readonly voidSequence: EventLog['voidSequence'] = (orgId, account, sequence, at, ticketedAt) =>
+    voidSequence(this.table, orgId, account, sequence, at, ticketedAt);
 
   // The delivery state (`DeliveryLedger`), beyond this file's writes.
   readonly readLogEntries: DeliveryLedger['readLogEntries'] = (orgId, account, after, limit) =>
@@ -121,13 +129,7 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
     return out.Item && out.Item.body !== undefined ? toEventRecord(out.Item) : undefined;
   }
 
-  async takeLease(
-    ref: EventRef,
-    expectedRetries: number,
-    untilEpochMs: number,
-    nowEpochMs: number,
-    dueByEpochMs: number,
-  ) {
+  async takeLease(ref: EventRef, claim: LeaseClaim) {
     return conditionalUpdate(this.table, 'TakeLease', {
       TableName: this.table.tableName,
       Key: keys.eventAt(ref),
@@ -139,16 +141,32 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
         '(attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)',
       ].join(' AND '),
       ExpressionAttributeValues: {
-        ':until': untilEpochMs,
+        ':until': claim.untilEpochMs,
         ':pending': 'pending',
-        ':n': expectedRetries,
-        ':now': nowEpochMs,
-        ':due': dueByEpochMs,
+        ':n': claim.expectedRetries,
+        ':now': claim.nowEpochMs,
+        ':due': claim.dueByEpochMs,
       },
     });
   }
 
   async recordAttempt(
+    ref: EventRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EventRecord> {
+    try {
+      return await this.appendAttempt(ref, attempt, status, nextAttemptAt);
+    } catch (error) {
+      // DynamoDB refuses an update that takes the item past 400 KB, and writes nothing.
+      const full =
+        error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message);
+      throw full ? new EventItemFullError(ref.id) : error;
+    }
+  }
+
+  private async appendAttempt(
     ref: EventRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,

@@ -16,7 +16,7 @@ export type { StatusIndex } from './merged-index';
 
 /** Attributes of the list view: everything but the body and the attempts. */
 const SUMMARY_PROJECTION =
-  'pk, sk, gsi1pk, gsi1sk, account, #type, sig, signature, webhook_status, webhook_retries';
+  'pk, sk, gsi1pk, gsi1sk, account, #type, tv, sig, signature, webhook_status, webhook_retries';
 /** What an index entry must carry to name its event: the table's keys, its order and its account. */
 export const ENTRY_PROJECTION = 'pk, sk, gsi1sk, account';
 

@@ -1,12 +1,13 @@
 /**
  * What the order gate reads of an account's log: its events above a sequence with their delivery state
  * only (no body, no attempts), and the voids between them. One consistent Query of the log's sequence keys,
- * bounded by its `Limit`.
+ * bounded by its `Limit`; a page DynamoDB ended first (1 MB processed) is said to be cut, and the gate
+ * reads on from its last item.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LogWindow } from '#domain/ports';
 import { sequenceKeys } from './account-log';
-import { isVoid, refOfItem, VOIDED_AT } from './event-items';
+import { isVoid, refOfItem, VOIDED_AT, voidOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
 /** See `DeliveryLedger.readLogEntries`. */
@@ -42,6 +43,8 @@ export async function readLogEntries(
         nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
         ticketedAt: item.rt === undefined ? undefined : Number(item.rt),
       })),
-    voids: items.filter(isVoid).map((item) => Number(item.sk)),
+    voids: items.filter(isVoid).map(voidOfItem),
+    // A key to go on from with fewer items than asked for: the page ended before the limit did.
+    cut: out.LastEvaluatedKey !== undefined && items.length < limit,
   };
 }

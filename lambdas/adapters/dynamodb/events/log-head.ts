@@ -6,12 +6,13 @@
  * of the log's end sees it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys, LOG_HEAD_SK } from '#adapters/dynamodb/items';
 import type { EventReadOptions, LogHead, LogTail, Ticket } from '#domain/ports';
 import { isVoid, VOIDED_AT } from './event-items';
-import type { EventTable } from './event-table';
+import { conditionalUpdate, type EventTable, lastItem } from './event-table';
 
 /**
  * The log's last item, descending, `Limit 1`: the head (its sort key sorts after every sequence), or the
@@ -23,21 +24,16 @@ export async function readTail(
   account: string,
   options: EventReadOptions = {},
 ): Promise<LogTail> {
-  const out = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
+  const last = await lastItem(
+    table,
+    {
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.log(orgId, account) },
       ProjectionExpression: 'sk, hi, #at',
       ExpressionAttributeNames: { '#at': 'at' },
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: options.consistent ?? false,
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
+    },
+    options,
   );
-  table.count('Query', out.ConsumedCapacity?.CapacityUnits);
-  const [last] = out.Items ?? [];
   if (last === undefined) return { highest: 0 };
   if (last.sk === LOG_HEAD_SK) return { head: { handedOut: Number(last.hi), at: Number(last.at) } };
   return { highest: Number(last.sk) };
@@ -130,21 +126,13 @@ async function liftHead(
   lagging: number,
   above: number,
 ): Promise<void> {
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key,
-        UpdateExpression: 'SET hi = :above',
-        ConditionExpression: 'hi = :lagging',
-        ExpressionAttributeValues: { ':above': above, ':lagging': lagging },
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count('LiftHead', out.ConsumedCapacity?.CapacityUnits);
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await conditionalUpdate(table, 'LiftHead', {
+    TableName: table.tableName,
+    Key,
+    UpdateExpression: 'SET hi = :above',
+    ConditionExpression: 'hi = :lagging',
+    ExpressionAttributeValues: { ':above': above, ':lagging': lagging },
+  });
 }
 
 /** Deletes the head if no ticket changed it since it was read; see `EventLog.leaveHot`. */
@@ -154,7 +142,7 @@ export async function leaveHot(
   account: string,
   head: LogHead,
 ): Promise<boolean> {
-  try {
+  return conditionally(async () => {
     const out = await table.client.send(
       new DeleteCommand({
         TableName: table.tableName,
@@ -166,17 +154,13 @@ export async function leaveHot(
       }),
     );
     table.count('LeaveHot', out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  });
 }
 
 /**
  * Closes a missing sequence: creates its void item unless an item holds the sequence (1 write unit); see
- * `EventLog.voidSequence`. An UpdateItem that names only the keys and `voided_at`, so the right it
- * needs can be limited to those attributes.
+ * `EventLog.voidSequence`. An UpdateItem that names only the keys, `voided_at` and (a sequence given
+ * back) `rt`, so the right it needs can be limited to those attributes.
  */
 export async function voidSequence(
   table: EventTable,
@@ -184,16 +168,18 @@ export async function voidSequence(
   account: string,
   sequence: number,
   at: number,
+  ticketedAt?: number,
 ): Promise<boolean> {
+  const given = ticketedAt !== undefined;
   try {
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
         Key: { pk: keys.log(orgId, account), sk: keys.sequence(sequence) },
-        UpdateExpression: 'SET #voided = :at',
+        UpdateExpression: given ? 'SET #voided = :at, rt = :rt' : 'SET #voided = :at',
         ConditionExpression: 'attribute_not_exists(pk)',
         ExpressionAttributeNames: { '#voided': VOIDED_AT },
-        ExpressionAttributeValues: { ':at': at },
+        ExpressionAttributeValues: given ? { ':at': at, ':rt': ticketedAt } : { ':at': at },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         ReturnConsumedCapacity: 'TOTAL',
       }),

@@ -11,6 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
 import { EVENT_INDEX_SHARDS } from '#config/storage';
 import type { EventRef } from '#domain/model';
+import type { EventFilters } from '#domain/ports';
 import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
 
@@ -20,8 +21,8 @@ export interface StatusIndex {
   readonly attribute: string;
 }
 
-/** What a walk reads. */
-export interface IndexWalk {
+/** What a walk reads: the entries of one organization, of an account and a type where the filters say. */
+export interface IndexWalk extends Pick<EventFilters, 'account' | 'type'> {
   readonly orgId: string;
   /** Absent: `by-org`. */
   readonly index?: StatusIndex | undefined;
@@ -32,8 +33,6 @@ export interface IndexWalk {
   readonly hi?: string | undefined;
   /** Only entries after this `gsi1sk` in walk order (where an earlier walk stopped). */
   readonly after?: string | undefined;
-  readonly account?: string | undefined;
-  readonly type?: string | undefined;
   /** Entries one Query of a partition evaluates. */
   readonly pageSize: number;
 }

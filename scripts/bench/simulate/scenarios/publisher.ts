@@ -6,7 +6,10 @@
  * client whose publish fails (throttled after the SDK's retries, or busy) sends the same id again after a
  * back-off, as Herald's client library advises. The table's stream feeds the forwarder (`forwarder.ts`).
  */
+
+import { InMemoryEventTypeStore } from '#adapters/memory/event-type-store';
 import type { PublishInput } from '#domain/event-input';
+import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { type RecordEventDeps, recordEvent, settingsRetention } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
 import type { Scheduler } from '../engine/scheduler';
@@ -131,6 +134,12 @@ export class Publisher {
       directory: ports.directory,
       baseUrl: 'https://api.herald.example',
       retentionDays: settingsRetention(ports.directory),
+      // The publish function's catalog; the scenario publishes built-in types, which read nothing of it.
+      catalog: createEventTypeCatalog({
+        store: new InMemoryEventTypeStore(),
+        now: this.engine.now,
+        headTtlMs: CATALOG_HEAD_TTL_MS,
+      }),
       now: () => new Date(this.engine.now()),
       sleep: (ms) => this.engine.sleep(ms),
       newOwner: () => `owner-${++this.owners}`,

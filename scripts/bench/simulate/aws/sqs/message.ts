@@ -110,3 +110,20 @@ export function checkRange(name: string, value: number, min: number, max: number
     );
   }
 }
+
+/**
+ * The receipt handle of a message's latest receive: its queue, the message and which receive it was (a
+ * later receive makes it stale, as SQS's do).
+ */
+export function receiptHandleOf(queue: string, message: Pick<StoredMessage, 'seq' | 'receiveCount'>): string {
+  return `${queue}/${message.seq}/${message.receiveCount}`;
+}
+
+/** What a receipt handle of `queue` names; any other is the error SQS gives for it. */
+export function readReceiptHandle(queue: string, handle: string): { seq: number; receiveCount: number } {
+  const [named, seq, count] = handle.split('/');
+  if (named !== queue || seq === undefined || count === undefined) {
+    throw new SqsError('ReceiptHandleIsInvalid', `not a receipt handle of ${queue}`);
+  }
+  return { seq: Number(seq), receiveCount: Number(count) };
+}

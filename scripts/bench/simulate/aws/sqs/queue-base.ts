@@ -11,11 +11,13 @@ import {
   type OutgoingMessage,
   type ReceivedMessage,
   type ReceiveOptions,
+  readReceiptHandle,
+  receiptHandleOf,
   SQS_LIMITS,
   SqsError,
   type StoredMessage,
 } from './message';
-import type { BatchFailure, QueueConfig, QueueStats, SimQueue } from './queue';
+import { type BatchFailure, collectErrors, type QueueConfig, type QueueStats, type SimQueue } from './queue';
 import { payloadBytes, SqsRequestMeter } from './requests';
 
 /** The shared mechanics; see the file comment. */
@@ -217,7 +219,7 @@ export abstract class QueueBase implements SimQueue {
       this.stats.received++;
       return {
         messageId: message.messageId,
-        receiptHandle: `${this.name}/${message.seq}/${message.receiveCount}`,
+        receiptHandle: receiptHandleOf(this.name, message),
         body: message.body,
         receiveCount: message.receiveCount,
         sentAt: message.sentAt,
@@ -236,13 +238,10 @@ export abstract class QueueBase implements SimQueue {
   }
 
   /** The message a receipt handle names, or the error SQS gives for it. */
-  private lookup(receiptHandle: string): { message?: StoredMessage; current: boolean } {
-    const [queue, seq, count] = receiptHandle.split('/');
-    if (queue !== this.name || seq === undefined || count === undefined) {
-      throw new SqsError('ReceiptHandleIsInvalid', `not a receipt handle of ${this.name}`);
-    }
-    const message = this.messages.get(Number(seq));
-    return { message, current: message?.receiveCount === Number(count) };
+  private lookup(receiptHandle: string): { message: StoredMessage | undefined; current: boolean } {
+    const { seq, receiveCount } = readReceiptHandle(this.name, receiptHandle);
+    const message = this.messages.get(seq);
+    return { message, current: message?.receiveCount === receiveCount };
   }
 
   private remove(receiptHandle: string): void {
@@ -287,17 +286,4 @@ export abstract class QueueBase implements SimQueue {
     message.deleted = true;
     this.messages.delete(message.seq);
   }
-}
-
-function collectErrors<T>(entries: readonly T[], apply: (entry: T) => void): BatchFailure[] {
-  const failed: BatchFailure[] = [];
-  entries.forEach((entry, index) => {
-    try {
-      apply(entry);
-    } catch (error) {
-      if (!(error instanceof SqsError)) throw error;
-      failed.push({ index, error });
-    }
-  });
-  return failed;
 }

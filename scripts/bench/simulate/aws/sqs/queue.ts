@@ -1,11 +1,31 @@
-/** The interface and settings of the SQS queue models (standard and FIFO). */
-import type { OutgoingMessage, ReceivedMessage, ReceiveOptions, SqsError, StoredMessage } from './message';
+/** The interface and settings of the SQS queue models (standard and FIFO), and how a batch call fails. */
+import {
+  type OutgoingMessage,
+  type ReceivedMessage,
+  type ReceiveOptions,
+  SqsError,
+  type StoredMessage,
+} from './message';
 import type { SqsRequestMeter } from './requests';
 
 /** An entry of a batch call that failed. */
 export interface BatchFailure {
   readonly index: number;
   readonly error: SqsError;
+}
+
+/** A batch call's failures: `apply` runs on every entry, and an entry SQS refuses is listed, not thrown. */
+export function collectErrors<T>(entries: readonly T[], apply: (entry: T) => void): BatchFailure[] {
+  const failed: BatchFailure[] = [];
+  entries.forEach((entry, index) => {
+    try {
+      apply(entry);
+    } catch (error) {
+      if (!(error instanceof SqsError)) throw error;
+      failed.push({ index, error });
+    }
+  });
+  return failed;
 }
 
 /** Settings of a queue (SQS queue attributes). */
