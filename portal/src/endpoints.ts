@@ -16,6 +16,7 @@ export interface Health {
   reason: string | null;
   consecutive_failures: number;
   failing_since: string | null;
+  last_failure_at: string | null;
 }
 
 interface AccountView extends EndpointSecurityFields {
@@ -33,13 +34,14 @@ const DELIVERY_ORDERS = ['concurrent', 'ordered'] as const;
 /** Accounts per page of the endpoints view: each card makes one call for its charts. */
 const PER_PAGE = 10;
 
-/** An endpoint's health: its state and since when, why (the last answer that changed it), its failures. */
+/** An endpoint's health: its state and since when, why (the answer that put it there), its failures. */
 export function healthLine(health: Health): HTMLElement {
   const parts = [
     health.since ? `since ${health.since}` : '',
     health.reason ?? '',
     health.consecutive_failures ? `${health.consecutive_failures} failures in a row` : '',
     health.failing_since ? `failing since ${health.failing_since}` : '',
+    health.last_failure_at ? `last failed ${health.last_failure_at}` : '',
   ].filter(Boolean);
   return h('p', {}, 'Health: ', badge(health.state), ' ', parts.join(' · '));
 }

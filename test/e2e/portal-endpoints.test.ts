@@ -4,10 +4,13 @@
  * (a bad filter's 400 shown beside the field), sees it listed with its health, edits it (only the
  * changed fields sent, a cleared one as null), disables, enables and removes it (confirmed); the default
  * endpoint cannot be removed and says why; the 11th endpoint's 409 is shown. A read session sees the
- * list (URLs masked as the API masks them, a long filter cut) and no control. Text is shown as text.
+ * list (URLs masked as the API masks them, a failing endpoint's health, a long filter cut) and no
+ * control. Text is shown as text.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/aws-clients';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import { testIban } from '../support/delivery-queue-helpers';
 import { useOperatorFixture } from '../support/operator-fixture';
@@ -189,7 +192,7 @@ describe("an account's endpoints in the portal", { timeout: TIMEOUT_MS }, () => 
     expect(unexpected(errors)).toEqual([expect.stringMatching(/status of 409/)]);
   });
 
-  it('a read session sees the endpoints, URLs masked and a long filter cut, and no control', async () => {
+  it('a read session sees the endpoints, URLs masked, health and a long filter cut, and no control', async () => {
     const [, first] = await endpoints();
     const long = {
       reference: Array.from({ length: 100 }, (_, i) => `invoice-${String(i).padStart(20, '0')}`),
@@ -200,10 +203,27 @@ describe("an account's endpoints in the portal", { timeout: TIMEOUT_MS }, () => 
       body: { url: 'http://127.0.0.1:9/hooks?token=s3cret', filter: long },
     });
     expect(changed.status, changed.text).toBe(200);
+    // Two failed attempts at it, as the consumer writes them.
+    const documents = createDocumentClient();
+    const health = new DynamoEndpointHealthStore(documents, op.fixture.runtime.tableName);
+    const address = { iban, orgId: org.id, extra: first?.endpoint_id };
+    for (const at of ['2026-01-02T03:04:05.000Z', '2026-01-02T03:05:05.000Z']) {
+      await health.recordAttempt(address, {
+        kind: 'failure',
+        at,
+        latencyMs: 12,
+        reason: 'receiver answered 503',
+      });
+    }
+    documents.destroy();
     const { page, errors } = await signIn('read');
     await expect.poll(() => page.locator('article.endpoint').count()).toBe(MAX_ENDPOINTS_PER_ACCOUNT);
     const card = page.locator(`article[data-endpoint="${first?.endpoint_id}"]`);
     await card.getByText('http://127.0.0.1:9/hooks?token=***', { exact: true }).waitFor();
+    expect(await card.locator('p', { hasText: 'Health:' }).textContent()).toBe(
+      'Health: degraded since 2026-01-02 03:04:05 · receiver answered 503 · 2 failures in a row · ' +
+        'failing since 2026-01-02 03:04:05 · last failed 2026-01-02 03:05:05',
+    );
     expect(await page.getByText(/s3cret/).count()).toBe(0);
     const shown = (await card.locator('pre.filter').textContent()) ?? '';
     expect(shown.length).toBeLessThanOrEqual(600);
