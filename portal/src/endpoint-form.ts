@@ -179,9 +179,9 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
     } catch (error) {
       const params = error instanceof ApiError ? error.params : [];
       const shown = params.filter((param) => {
-        const target = errors[param.name.split('/')[0] as Field] as HTMLElement | undefined;
-        target?.append(`${param.name}: ${param.reason} `);
-        return target !== undefined;
+        const name = FIELDS.find((field) => field === param.name.split('/')[0]);
+        if (name !== undefined) errors[name].append(`${param.name}: ${param.reason} `);
+        return name !== undefined;
       });
       if (shown.length < params.length || params.length === 0) {
         mount(
