@@ -5,6 +5,8 @@
  * always wins and every attempt is recorded; a delivery belongs to one event id (a stale ref of an erased
  * and re-created log writes nothing).
  */
+
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
   type DeliveryRef,
   type EndpointDeliveries,
@@ -12,7 +14,7 @@ import {
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
 import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 
 /** The deliveries in memory; `items` and `writes` are open for arrangements and assertions. */
 export class InMemoryEndpointDeliveries implements EndpointDeliveries {
@@ -20,6 +22,8 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   readonly items = new Map<string, EndpointDelivery & { readonly id: string }>();
   /** Write operations made, in order. */
   readonly writes: string[] = [];
+  /** The keys of each batch read, in order. */
+  readonly batchReads: number[] = [];
 
   async readDelivery(ref: DeliveryRef): Promise<EndpointDelivery> {
     return this.own(ref) ?? UNTOUCHED;
@@ -71,6 +75,37 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     if (delivery.status !== 'pending') return false;
     this.put(ref, { ...delivery, status, leaseUntil: undefined, nextAttemptAt: undefined });
     return true;
+  }
+
+  async startCycle(ref: DeliveryRef): Promise<boolean> {
+    this.writes.push('StartCycle');
+    const delivery = this.own(ref);
+    if (delivery === undefined || delivery.status === 'pending') return false;
+    // As the adapter: a cycle that sent nothing is replaced uncounted.
+    const empty = delivery.retries === delivery.cycleBase;
+    if (!empty && delivery.cycles >= MAX_CYCLES) return false;
+    this.put(ref, {
+      ...delivery,
+      status: 'pending',
+      cycleBase: delivery.retries,
+      cycles: empty ? delivery.cycles : delivery.cycles + 1,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
+  }
+
+  async readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>> {
+    this.batchReads.push(endpointIds.length);
+    const found = new Map<string, EndpointDelivery>();
+    for (const endpointId of endpointIds) {
+      const delivery = this.own({ ...ref, endpointId });
+      if (delivery !== undefined) found.set(endpointId, delivery);
+    }
+    return found;
   }
 
   /** The ref's event's delivery, or undefined when untouched. */

@@ -30,10 +30,21 @@ export interface EndpointDelivery {
   readonly leaseUntil?: number | undefined;
   /** Epoch ms before which the next attempt is not due. */
   readonly nextAttemptAt?: number | undefined;
+  /**
+   * Cycles counted, the first included (1 to `MAX_CYCLES`): as an event's own, a new cycle after one that
+   * made an attempt counts, one after a cycle that sent nothing takes its place uncounted.
+   */
+  readonly cycles: number;
 }
 
 /** A delivery before its first write. */
-export const UNTOUCHED: EndpointDelivery = { status: 'pending', retries: 0, cycleBase: 0, deliveries: [] };
+export const UNTOUCHED: EndpointDelivery = {
+  status: 'pending',
+  retries: 0,
+  cycleBase: 0,
+  deliveries: [],
+  cycles: 1,
+};
 
 /** The deliveries of events at extra endpoints, with the conditions of the event's own ledger. */
 export interface EndpointDeliveries {
@@ -57,4 +68,20 @@ export interface EndpointDeliveries {
   ): Promise<EndpointDelivery>;
   /** Settles a pending delivery (`skipped`, `failed`); false when it was not pending. */
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean>;
+  /**
+   * Starts a new cycle of a settled delivery (`success`, `failed`, `skipped`), as
+   * `DeliveryLedger.startCycle` does for an event's own: status `pending`, cycle base = its attempts, one
+   * more cycle counted unless the current one made no attempt (it is replaced). False when the delivery is
+   * pending (an untouched one is) or has counted `MAX_CYCLES` cycles.
+   */
+  startCycle(ref: DeliveryRef): Promise<boolean>;
+  /**
+   * The deliveries of one event at `endpointIds` (at most an account's endpoints), in one batch read,
+   * eventually consistent (what a view shows): by endpoint id, only those written; an untouched delivery
+   * (pending, no attempt) is absent.
+   */
+  readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>>;
 }
