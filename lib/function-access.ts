@@ -45,7 +45,8 @@ export interface FunctionAccess {
  *   by the catalog's readers (`eventTypes`), by `publishEvent` (an operator's type is validated like a
  *   built-in one), by `sendTestEvent` (an operator's type's example can be sent) and by `manageSettings`
  *   (the type names an endpoint may subscribe to);
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ * - API readers of one item (`getAccount`, the authorizer) have GetItem only (`getEvent` also its
+ *   account and one batch of its deliveries at its endpoints); the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
@@ -79,7 +80,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
   },
-  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  // A routed event's deliveries at its endpoints, one batch; an event not routed, its account (the default
+  // endpoint's id).
+  getEvent: { table: { items: { GetItem: ['event', 'log', 'account'], BatchGetItem: ['delivery'] } } },
   redeliverEvent: {
     table: {
       // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.

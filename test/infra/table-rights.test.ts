@@ -41,7 +41,6 @@ describe('table rights', () => {
   it('functions that read one item get GetItem only, on their item kinds', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*', 'LOG#*']],
       // The catalog: the operators' event types (names, heads, versions) and nothing else.
       ['eventTypes', ['EVENT_TYPES*']],
     ];
@@ -54,6 +53,13 @@ describe('table rights', () => {
     const account = tableStatements('getAccount');
     expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
     expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
+  });
+
+  it('the single event view reads its event, its account and, in one batch, its deliveries only', () => {
+    const statements = tableStatements('getEvent');
+    expect(statements.map(actionsOf)).toEqual([['dynamodb:GetItem'], ['dynamodb:BatchGetItem']]);
+    expect(statements[0]?.Condition).toEqual(leadingKeys(['EVENT#*', 'LOG#*', 'ACCOUNT#*']));
+    expect(statements[1]?.Condition).toEqual(leadingKeys(['DLV#*']));
   });
 
   it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
@@ -83,8 +89,9 @@ describe('table rights', () => {
     // The consumer records attempts and its endpoints' health and slots (on the account item), and a
     // fanned-out event's deliveries (one item per routed endpoint).
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
-    // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
+    // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
+    // read them); none deletes or creates one with PutItem.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['getEvent', 'consumer', 'reconciler']);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
