@@ -8,12 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { reconcileDeadLetter } from '#delivery/dead-letter';
+import type { BatchDeps } from '#delivery/deliver-batch';
 import { deliverMessage } from '#delivery/deliver-event';
 import { DeliveryContext } from '#delivery/delivery-context';
 import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery-message';
 import type { EventRecord } from '#domain/model';
 import type { WebhookRequest } from '#domain/ports';
+import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 
@@ -30,7 +32,7 @@ const REJECTS_URL = 'https://rejects.example.com/h';
  * An account with three endpoints: its default one (every event), one subscribed to `credit_received`,
  * one to rejected transfers (a payload filter).
  */
-async function threeEndpoints() {
+async function threeEndpoints(overrides: Partial<BatchDeps> = {}) {
   const w = deliveryWorld();
   const account = w.directory.accounts.get(w.iban);
   if (!account) throw new Error('no account');
@@ -47,7 +49,7 @@ async function threeEndpoints() {
     });
   await add(CREDITS_ID, CREDITS_URL, { eventTypes: [CREDIT] });
   await add(REJECTS_ID, REJECTS_URL, { filter: { status: ['rejected'] } });
-  const deps = { ...w.deps, endpointStore: endpoints };
+  const deps = { ...w.deps, endpointStore: endpoints, ...overrides };
   let sequence = 0;
   const publish = (id: string, type: string, payload: object): EventRecord =>
     w.events.seed({ id, type, sequence: ++sequence, body: JSON.stringify({ id, payload }) });
@@ -225,6 +227,34 @@ describe('the fan-out to several endpoints', () => {
     await w.run(next, 2);
     expect(await w.delivery(next, CREDITS_ID)).toMatchObject({ status: 'skipped', retries: 0 });
     expect(w.stored('next')).toMatchObject({ webhookStatus: 'skipped', webhookRetries: 1 });
+  });
+
+  it('redelivers the whole event: every routed endpoint gets a new cycle, the aggregate counted again', async () => {
+    // Three attempts a cycle: the failing endpoint fails for good before its circuit opens.
+    const w = await threeEndpoints({ maxAttempts: 3 });
+    w.sender.answer = (request) => (request.url === CREDITS_URL ? answer(500) : ok());
+    const credit = w.publish('credit', CREDIT, {});
+    await w.run(credit, 10);
+    expect(w.stored('credit')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 4 });
+    // The receiver is fixed; the organization redelivers the event.
+    w.sender.answer = () => ok();
+    const redelivered = await redeliverEvent({ ...w.deps, directory: w.directory }, 'org-1', 'credit');
+    expect(redelivered).toEqual({ queued: ['credit'] });
+    await w.run(credit, 3);
+    expect(w.byUrl(CREDITS_URL)).toHaveLength(4);
+    expect(w.byUrl(DEFAULT_URL)).toHaveLength(2);
+    expect(await w.delivery(credit, CREDITS_ID)).toMatchObject({
+      status: 'success',
+      retries: 4,
+      cycleBase: 3,
+      routeCycle: 1,
+    });
+    expect(await w.delivery(credit, DEFAULT_ID)).toMatchObject({
+      status: 'success',
+      retries: 2,
+      cycleBase: 1,
+    });
+    expect(w.stored('credit')).toMatchObject({ webhookStatus: 'success', webhookRetries: 6, cycles: 2 });
   });
 
   it("settles a routed endpoint's dead letter with no attempt left, and requeues one with attempts", async () => {

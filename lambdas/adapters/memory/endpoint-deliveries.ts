@@ -77,8 +77,30 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     return true;
   }
 
-  async startCycle(ref: DeliveryRef): Promise<boolean> {
+  async startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
     this.writes.push('StartCycle');
+    const held = this.held(ref);
+    if (held === 'other') return false;
+    const delivery = held ?? UNTOUCHED;
+    if ((delivery.routeCycle ?? 0) >= routeCycle || (delivery.status !== 'pending') !== settled) return false;
+    this.put(
+      ref,
+      settled
+        ? {
+            ...delivery,
+            status: 'pending',
+            cycleBase: delivery.retries,
+            leaseUntil: undefined,
+            nextAttemptAt: undefined,
+            routeCycle,
+          }
+        : { ...delivery, routeCycle },
+    );
+    return true;
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
+    this.writes.push('StartOwnCycle');
     const delivery = this.own(ref);
     if (delivery === undefined || delivery.status === 'pending') return false;
     // As the adapter: a cycle that sent nothing is replaced uncounted.

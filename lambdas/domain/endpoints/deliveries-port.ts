@@ -30,9 +30,13 @@ export interface EndpointDelivery {
   readonly leaseUntil?: number | undefined;
   /** Epoch ms before which the next attempt is not due. */
   readonly nextAttemptAt?: number | undefined;
+  /** The event's route cycle (`EventRecord.routeCycle`) the delivery is in. Absent: 0. */
+  readonly routeCycle?: number | undefined;
   /**
-   * Cycles counted, the first included (1 to `MAX_CYCLES`): as an event's own, a new cycle after one that
-   * made an attempt counts, one after a cycle that sent nothing takes its place uncounted.
+   * Cycles this delivery started on its own (a redelivery or replay naming its endpoint,
+   * {@link EndpointDeliveries.startOwnCycle}), its first included: 1 to `MAX_CYCLES`. As an event's own, a
+   * new cycle after one that made an attempt counts, one after a cycle that sent nothing takes its place
+   * uncounted. The event's new cycles (route cycles) are counted on the event.
    */
   readonly cycles: number;
 }
@@ -69,12 +73,22 @@ export interface EndpointDeliveries {
   /** Settles a pending delivery (`skipped`, `failed`); false when it was not pending. */
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**
-   * Starts a new cycle of a settled delivery (`success`, `failed`, `skipped`), as
-   * `DeliveryLedger.startCycle` does for an event's own: status `pending`, cycle base = its attempts, one
-   * more cycle counted unless the current one made no attempt (it is replaced). False when the delivery is
-   * pending (an untouched one is) or has counted `MAX_CYCLES` cycles.
+   * Moves a delivery in an earlier route cycle into `routeCycle` (its event's, after a redelivery or
+   * replay of the event): a settled one starts a new cycle (pending, its cycle base its attempts, no
+   * lease, due now), a pending one only takes the number (its cycle and lease go on). False when it is in
+   * that cycle or a later one already, or (`settled`) its status changed since it was read.
+   *
+   * @param settled - whether the delivery was settled when read
    */
-  startCycle(ref: DeliveryRef): Promise<boolean>;
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean>;
+  /**
+   * Starts a new cycle of a settled delivery (`success`, `failed`, `skipped`) alone, within its event's
+   * route cycle (a redelivery or replay naming its endpoint), as `DeliveryLedger.startCycle` does for an
+   * event's own: status `pending`, cycle base = its attempts, no lease, one more cycle counted unless the
+   * current one made no attempt (it is replaced). False when the delivery is pending (an untouched one
+   * is), another event's, or has counted `MAX_CYCLES` cycles.
+   */
+  startOwnCycle(ref: DeliveryRef): Promise<boolean>;
   /**
    * The deliveries of one event at `endpointIds` (at most an account's endpoints), in one batch read,
    * eventually consistent (what a view shows): by endpoint id, only those written; an untouched delivery

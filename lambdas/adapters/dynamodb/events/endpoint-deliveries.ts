@@ -138,9 +138,22 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     });
   }
 
-  async startCycle(ref: DeliveryRef): Promise<boolean> {
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    const earlier = '(attribute_not_exists(route_cycle) OR route_cycle < :rc)';
+    return this.update('StartCycle (delivery)', ref, {
+      UpdateExpression: settled
+        ? 'SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc REMOVE lease_until, next_attempt_at'
+        : `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
+      ConditionExpression: settled
+        ? `id = :id AND webhook_status <> :pending AND ${earlier}`
+        : `${PENDING} AND ${earlier}`,
+      ExpressionAttributeValues: { ':zero': 0, ':pending': 'pending', ':rc': routeCycle },
+    });
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
     // A cycle that made an attempt is counted (`new_cycles`, the cycles after the first), within the cap.
-    const counted = await this.update('StartCycle (delivery)', ref, {
+    const counted = await this.update('StartOwnCycle (delivery)', ref, {
       UpdateExpression:
         'SET webhook_status = :pending, cycle_base = webhook_retries ADD new_cycles :one REMOVE lease_until, next_attempt_at',
       ConditionExpression:
@@ -216,5 +229,6 @@ function toDelivery(item: Record<string, unknown>): EndpointDelivery {
     leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
     nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
     cycles: 1 + Number(item.new_cycles ?? 0),
+    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
   };
 }
