@@ -152,6 +152,28 @@ describe('the single event view, per endpoint', () => {
     expect((await getEventWithEndpoints(w.deps, 'org-1', nowhere.id)).endpoints).toEqual([]);
   });
 
+  it('shows a delivery settled before its event was redelivered whole as pending', async () => {
+    const w = world();
+    const event = w.events.seed({
+      id: '0199a3c4-0000-7000-8000-000000000007',
+      account: IBAN,
+      sequence: 7,
+      routes: [DEFAULT_ID, BOOKS_ID],
+      webhookStatus: 'pending',
+      routeCycle: 1,
+    });
+    const at = (endpointId: string) => ({ ...event, sequence: 7, endpointId });
+    await w.deliveries.recordAttempt(at(DEFAULT_ID), attempt('01', 200), 'success');
+    await w.deliveries.recordAttempt(at(BOOKS_ID), attempt('02', 200), 'success');
+    // The default endpoint's message came already: its delivery is in the event's route cycle.
+    await w.deliveries.startCycle(at(DEFAULT_ID), 1, true);
+    const view = await getEventWithEndpoints(w.deps, 'org-1', event.id);
+    expect(view.endpoints.map((part) => [part.endpointId, part.status, part.retries])).toEqual([
+      [DEFAULT_ID, 'pending', 1],
+      [BOOKS_ID, 'pending', 1],
+    ]);
+  });
+
   it("answers another organization's event as unknown", async () => {
     const w = world();
     const event = w.events.seed({ id: '0199a3c4-0000-7000-8000-000000000006', account: IBAN, sequence: 6 });

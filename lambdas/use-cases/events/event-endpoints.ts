@@ -82,12 +82,18 @@ function fannedOut(
   const attempts = deliveries
     .flatMap(({ endpointId, delivery }) => attributed(delivery.deliveries, endpointId))
     .sort((a, b) => (a.deliveredAt < b.deliveredAt ? -1 : a.deliveredAt > b.deliveredAt ? 1 : 0));
-  const endpoints = deliveries.map(({ endpointId, delivery }) => ({
-    endpointId,
-    status: delivery.status,
-    retries: delivery.retries,
-    nextAttemptAt: pendingNext(delivery.status, delivery.nextAttemptAt),
-  }));
+  const endpoints = deliveries.map(({ endpointId, delivery }) => {
+    // A delivery settled in an earlier route cycle than its event's (the event was redelivered whole)
+    // starts its new cycle when its message comes: it is pending already.
+    const restarting = (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0);
+    const status = restarting ? 'pending' : delivery.status;
+    return {
+      endpointId,
+      status,
+      retries: delivery.retries,
+      nextAttemptAt: restarting ? undefined : pendingNext(status, delivery.nextAttemptAt),
+    };
+  });
   const due = endpoints.flatMap((part) => (part.nextAttemptAt === undefined ? [] : [part.nextAttemptAt]));
   const whole: EventRecord = {
     ...event,
