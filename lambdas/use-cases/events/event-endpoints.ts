@@ -5,7 +5,7 @@
  * keeping the routing and the aggregate status (`DeliveryLedger.settleRoute`).
  */
 import { type EndpointDeliveries, type EndpointDelivery, UNTOUCHED } from '#domain/endpoints/deliveries-port';
-import type { EndpointAttempt, EndpointPart, EventWithEndpoints } from '#domain/endpoints/event-parts';
+import type { EndpointAttempt, EventWithEndpoints } from '#domain/endpoints/event-parts';
 import type { DeliveryAttempt, EventRecord, WebhookStatus } from '#domain/model';
 import type { DirectoryStore, EventReads } from '#domain/ports';
 import { getEvent } from './read-events';
