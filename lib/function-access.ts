@@ -85,10 +85,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   getEvent: { table: { items: { GetItem: ['event', 'log', 'account'], BatchGetItem: ['delivery'] } } },
   redeliverEvent: {
     table: {
-      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle;
+      // a redelivery at one endpoint starts that delivery's new cycle alone.
       items: {
-        GetItem: ['event', 'log', 'account'],
-        UpdateItem: ['event', 'log', 'account'],
+        GetItem: ['event', 'log', 'account', 'delivery'],
+        UpdateItem: ['event', 'log', 'account', 'delivery'],
         Query: ['log'],
       },
     },
@@ -143,12 +144,31 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets', 'eventTypes'],
+        // A redelivery at one endpoint reads and restarts that delivery (`delivery`).
+        GetItem: [
+          'organization',
+          'account',
+          'event',
+          'log',
+          'settings',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
         // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items); an
         // operator's event type is a head and versions, its name added to the catalog item.
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
+        UpdateItem: [
+          'organization',
+          'apiKey',
+          'account',
+          'event',
+          'log',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
         DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log; an account's endpoints are one Query of its partition.

@@ -91,7 +91,18 @@ describe('table rights', () => {
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none deletes or creates one with PutItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['getEvent', 'consumer', 'reconciler']);
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
+      'getEvent',
+      'redeliverEvent',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    // A redelivery at one endpoint (the organization's route and the operator's) restarts its delivery.
+    for (const key of ['redeliverEvent', 'administer'] as const) {
+      expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('DLV#*');
+      expect(prefixes(key, 'dynamodb:GetItem'), key).toContain('DLV#*');
+    }
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
@@ -100,7 +111,7 @@ describe('table rights', () => {
     // routed endpoint's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
-    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and
     // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);

@@ -8,7 +8,7 @@ import { MAX_CYCLES } from '#delivery/retry-rule';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
-import { PUBLISH_BODY, PUBLISH_REQUEST } from '#http/events/event-request';
+import { PUBLISH_BODY, PUBLISH_REQUEST, REDELIVER_BODY } from '#http/events/event-request';
 import { LIST_QUERY } from '#http/events/list-query';
 import {
   anyObject,
@@ -261,7 +261,10 @@ export const REDELIVER_DESCRIPTION =
   'one that sent nothing; for an account with `delivery_order: ordered`, the later events wait for it ' +
   'again). A `pending` event has its next attempt brought forward to now, within its cycle (no extra ' +
   'attempt: a retry that was due later is made now instead; an open circuit of the endpoint still holds ' +
-  'it back). Takes no request body.';
+  'it back). A fanned-out event (routed to an extra endpoint) starts a new cycle at every endpoint it was ' +
+  'routed to. With `endpoint_id`, only the delivery at that endpoint starts a new cycle (counted on that ' +
+  `delivery: at most ${MAX_CYCLES}, its first included; 409 while it is pending), the others are not sent ` +
+  'again; 404 when the event was not routed there. The body is optional.';
 
 /** When a redelivery is refused. */
 export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;
@@ -325,9 +328,17 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     description: REDELIVER_DESCRIPTION,
     tags: ['delivery'],
     parameters: [parameterRef('EventId')],
+    requestBody: REDELIVER_BODY,
     responses: {
       '202': ok('Queued: `queued` holds the event id.', ref('Redelivery', REDELIVERY)),
-      ...EVENT_ID_ERRORS,
+      '400': responseRef(
+        'BadRequest',
+        'The id is not a lower-case UUID (version 4 or 7), or `endpoint_id` is no endpoint id.',
+      ),
+      '404': responseRef(
+        'NotFound',
+        'No such event in the organization, or it was not routed to `endpoint_id`.',
+      ),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   }),
