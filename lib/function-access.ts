@@ -75,8 +75,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   listEvents: {
     table: {
       // The feed closes a sequence no publish will store any more (a void: UpdateItem creating it, only
-      // where no item is) and reads the account's `seq_floor` when its log misses a sequence.
-      items: { BatchGetItem: ['event', 'log'], Query: ['log'], GetItem: ['account'], UpdateItem: ['log'] },
+      // where no item is) and reads the account's `seq_floor` when its log misses a sequence. An
+      // endpoint's events (`endpoint_id`): the account's endpoints (a Query of its partition) and an extra
+      // endpoint's deliveries (a Query of its partition), each event read at its place.
+      items: {
+        BatchGetItem: ['event', 'log'],
+        Query: ['log', 'account', 'delivery'],
+        GetItem: ['account', 'log'],
+        UpdateItem: ['log'],
+      },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
   },

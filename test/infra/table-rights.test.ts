@@ -75,7 +75,7 @@ describe('table rights', () => {
     expect([...new Set(prefixes('listEvents'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The feed writes nothing but voids in account logs; its account reads are for `seq_floor`.
     expect(prefixes('listEvents', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
-    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*']);
+    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
     // …and an endpoint's payload key, when its account says it has one.
     expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
@@ -245,9 +245,10 @@ describe('table rights', () => {
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
     // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
     // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing.
+    // test event to an extra endpoint and the consumer's routing; an endpoint's events (list-events: the
+    // account's endpoints, an extra endpoint's partition of deliveries).
     const expected: [FunctionKey, string[]][] = [
-      ['listEvents', ['LOG#*']],
+      ['listEvents', ['LOG#*', 'ACCOUNT#*', 'DLV#*']],
       ['redeliverEvent', ['LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
       ['sendTestEvent', ['ACCOUNT#*']],

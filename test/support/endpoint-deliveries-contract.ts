@@ -172,4 +172,31 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect((await store().readDeliveries({ ...ref, id: randomUUID() }, ['ep_0000000000c1'])).size).toBe(0);
     expect((await store().readDeliveries(ref, [])).size).toBe(0);
   });
+
+  it("pages an endpoint's deliveries newest first, the written ones only", async () => {
+    const refs = [fresh('ep_0000000000d1'), fresh('ep_0000000000d1'), fresh('ep_0000000000d1')];
+    for (const ref of refs) await store().recordAttempt(ref, attempt(200), 'success');
+    // Another endpoint's delivery of the same event is not this endpoint's.
+    await store().recordAttempt(
+      { ...(refs[0] as DeliveryRef), endpointId: 'ep_0000000000d2' },
+      attempt(200),
+      'success',
+    );
+    const where = (ref: DeliveryRef | undefined) => ({ id: ref?.id, sequence: ref?.sequence });
+    const first = await store().listDeliveries('org-1', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 0,
+      limit: 2,
+    });
+    expect(first).toEqual({ deliveries: [where(refs[2]), where(refs[1])], hasMore: true });
+    const second = await store().listDeliveries('org-1', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 2,
+      limit: 2,
+    });
+    expect(second).toEqual({ deliveries: [where(refs[0])], hasMore: false });
+    const none = await store().listDeliveries('org-2', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 0,
+      limit: 2,
+    });
+    expect(none).toEqual({ deliveries: [], hasMore: false });
+  });
 }

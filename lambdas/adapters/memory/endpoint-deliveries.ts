@@ -8,6 +8,7 @@
 
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
+  type DeliveryPage,
   type DeliveryRef,
   type EndpointDeliveries,
   type EndpointDelivery,
@@ -128,6 +129,23 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
       if (delivery !== undefined) found.set(endpointId, delivery);
     }
     return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const partition = `${orgId}#${account}#${endpointId}#`;
+    const all = [...this.items.entries()]
+      .filter(([key]) => key.startsWith(partition))
+      .map(([key, item]) => ({ id: item.id, sequence: Number(key.slice(partition.length)) }))
+      .sort((a, b) => b.sequence - a.sequence);
+    return {
+      deliveries: all.slice(window.offset, window.offset + window.limit),
+      hasMore: all.length > window.offset + window.limit,
+    };
   }
 
   /** The ref's event's delivery, or undefined when untouched. */

@@ -50,6 +50,12 @@ export const UNTOUCHED: EndpointDelivery = {
   cycles: 1,
 };
 
+/** A page of an endpoint's deliveries, newest event first: where each event is, and whether more follow. */
+export interface DeliveryPage {
+  readonly deliveries: readonly { readonly id: string; readonly sequence: number }[];
+  readonly hasMore: boolean;
+}
+
 /** The deliveries of events at extra endpoints, with the conditions of the event's own ledger. */
 export interface EndpointDeliveries {
   /** The delivery's state, read consistently ({@link UNTOUCHED} before its first write). */
@@ -98,4 +104,16 @@ export interface EndpointDeliveries {
     ref: EventRef & { readonly sequence: number },
     endpointIds: readonly string[],
   ): Promise<ReadonlyMap<string, EndpointDelivery>>;
+  /**
+   * One page of an endpoint's deliveries, newest event (highest sequence) first: `window.limit` of them
+   * after skipping `window.offset`, from the endpoint's partition (eventually consistent; only deliveries
+   * written, so an event appears once its first lease, attempt or settlement there), and whether more
+   * follow. Reads every skipped entry: callers bound `offset + limit`.
+   */
+  listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage>;
 }

@@ -7,12 +7,13 @@
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
+  type DeliveryPage,
   type DeliveryRef,
   type EndpointDeliveries,
   type EndpointDelivery,
@@ -188,6 +189,41 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       if (item.id === ref.id && endpointIds.includes(endpointId)) found.set(endpointId, toDelivery(item));
     }
     return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const wanted = window.offset + window.limit + 1;
+    const found: { id: string; sequence: number }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+          },
+          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+          ProjectionExpression: 'id, sk',
+          ScanIndexForward: false,
+          Limit: wanted - found.length,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
+      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && found.length < wanted);
+    return {
+      deliveries: found.slice(window.offset, window.offset + window.limit),
+      hasMore: found.length > window.offset + window.limit,
+    };
   }
 
   /** A conditional update of the delivery's item; false when its condition fails. */
