@@ -292,7 +292,12 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
       '400': responseRef(
         'BadRequest',
         'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +
-          'deeper than the listing bound, or the filters need a narrower time window.',
+          'deeper than the listing bound, the filters need a narrower time window, `endpoint_id` comes ' +
+          "without `account`, or another filter beside an extra endpoint's `endpoint_id`.",
+      ),
+      '404': responseRef(
+        'NotFound',
+        'With `endpoint_id`: no such account in the organization, or the account has no such endpoint.',
       ),
     },
   }),
