@@ -45,7 +45,8 @@ export interface FunctionAccess {
  *   by the catalog's readers (`eventTypes`), by `publishEvent` (an operator's type is validated like a
  *   built-in one), by `sendTestEvent` (an operator's type's example can be sent) and by `manageSettings`
  *   (the type names an endpoint may subscribe to);
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ * - API readers of one item (`getAccount`, the authorizer) have GetItem only (`getEvent` also its
+ *   account and one batch of its deliveries at its endpoints); the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
@@ -74,18 +75,28 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   listEvents: {
     table: {
       // The feed closes a sequence no publish will store any more (a void: UpdateItem creating it, only
-      // where no item is) and reads the account's `seq_floor` when its log misses a sequence.
-      items: { BatchGetItem: ['event', 'log'], Query: ['log'], GetItem: ['account'], UpdateItem: ['log'] },
+      // where no item is) and reads the account's `seq_floor` when its log misses a sequence. An
+      // endpoint's events (`endpoint_id`): the account's endpoints (a Query of its partition) and an extra
+      // endpoint's deliveries (a Query of its partition), each event read at its place.
+      items: {
+        BatchGetItem: ['event', 'log'],
+        Query: ['log', 'account', 'delivery'],
+        GetItem: ['account', 'log'],
+        UpdateItem: ['log'],
+      },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
   },
-  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  // A routed event's deliveries at its endpoints, one batch; an event not routed, its account (the default
+  // endpoint's id).
+  getEvent: { table: { items: { GetItem: ['event', 'log', 'account'], BatchGetItem: ['delivery'] } } },
   redeliverEvent: {
     table: {
-      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle;
+      // a redelivery at one endpoint starts that delivery's new cycle alone.
       items: {
-        GetItem: ['event', 'log', 'account'],
-        UpdateItem: ['event', 'log', 'account'],
+        GetItem: ['event', 'log', 'account', 'delivery'],
+        UpdateItem: ['event', 'log', 'account', 'delivery'],
         Query: ['log'],
       },
     },
@@ -140,12 +151,31 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets', 'eventTypes'],
+        // A redelivery at one endpoint reads and restarts that delivery (`delivery`).
+        GetItem: [
+          'organization',
+          'account',
+          'event',
+          'log',
+          'settings',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
         // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items); an
         // operator's event type is a head and versions, its name added to the catalog item.
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
+        UpdateItem: [
+          'organization',
+          'apiKey',
+          'account',
+          'event',
+          'log',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
         DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
         BatchWriteItem: ['event', 'log'],
         // Replay reads an account's log; an account's endpoints are one Query of its partition.

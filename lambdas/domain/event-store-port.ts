@@ -200,6 +200,14 @@ export interface DeliveryLedger extends EventReads, LogHoles {
     status: 'success' | 'failed' | 'skipped',
     attempts: number,
   ): Promise<WebhookStatus | undefined>;
+  /**
+   * Takes one routed endpoint's settled delivery out of the event's aggregate, before a new cycle of that
+   * delivery alone: the endpoint is no longer counted settled (nor failed, nor skipped), and the event is
+   * `pending` again, unless another endpoint's delivery failed for good (it stays `failed`: the aggregate
+   * fails as soon as one fails). Its attempts stay counted in `webhook_retries`. False when the event is
+   * gone or was never routed.
+   */
+  reopenRoute(ref: EventRef, endpointId: string): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**

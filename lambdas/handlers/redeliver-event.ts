@@ -1,13 +1,14 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { loadEnv } from '#config/env';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
-import { parseEventId } from '#http/events/event-request';
+import { parseEventId, parseRedeliverRequest } from '#http/events/event-request';
 import { toRedeliveryView } from '#http/events/redelivery-view';
 import { orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
-import { redeliverEvent } from '#use-cases/events/redeliver-events';
+import { redeliver } from '#use-cases/events/redeliver-endpoint';
 import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
 import { redeliveryDeps } from './redelivery-deps';
@@ -17,11 +18,12 @@ const documents = createDocumentClient();
 const deps = {
   ...redeliveryDeps(documents, env),
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
+  deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
 };
 
 /**
  * `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed, skipped or delivered
- * event, the next attempt now for a pending one; and `POST /accounts/{iban}/replay`: the account's events
+ * event (or at one of its endpoints alone), the next attempt now for a pending one; and `POST /accounts/{iban}/replay`: the account's events
  * after a sequence sent again, a chunk at a time.
  */
 export const handler = apiHandler(async (event) => {
@@ -31,5 +33,6 @@ export const handler = apiHandler(async (event) => {
     return json(202, toReplayView(result));
   }
   const id = parseEventId(event);
-  return json(202, toRedeliveryView(await redeliverEvent(deps, orgIdOf(event), id)));
+  const { endpointId } = parseRedeliverRequest(event);
+  return json(202, toRedeliveryView(await redeliver(deps, orgIdOf(event), id, endpointId)));
 });

@@ -41,7 +41,6 @@ describe('table rights', () => {
   it('functions that read one item get GetItem only, on their item kinds', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*', 'LOG#*']],
       // The catalog: the operators' event types (names, heads, versions) and nothing else.
       ['eventTypes', ['EVENT_TYPES*']],
     ];
@@ -54,6 +53,13 @@ describe('table rights', () => {
     const account = tableStatements('getAccount');
     expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
     expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
+  });
+
+  it('the single event view reads its event, its account and, in one batch, its deliveries only', () => {
+    const statements = tableStatements('getEvent');
+    expect(statements.map(actionsOf)).toEqual([['dynamodb:GetItem'], ['dynamodb:BatchGetItem']]);
+    expect(statements[0]?.Condition).toEqual(leadingKeys(['EVENT#*', 'LOG#*', 'ACCOUNT#*']));
+    expect(statements[1]?.Condition).toEqual(leadingKeys(['DLV#*']));
   });
 
   it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
@@ -69,7 +75,7 @@ describe('table rights', () => {
     expect([...new Set(prefixes('listEvents'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The feed writes nothing but voids in account logs; its account reads are for `seq_floor`.
     expect(prefixes('listEvents', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
-    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*']);
+    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
     // …and an endpoint's payload key, when its account says it has one.
     expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
@@ -83,8 +89,20 @@ describe('table rights', () => {
     // The consumer records attempts and its endpoints' health and slots (on the account item), and a
     // fanned-out event's deliveries (one item per routed endpoint).
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
-    // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
+    // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
+    // read them); none deletes or creates one with PutItem.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
+      'getEvent',
+      'redeliverEvent',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    // A redelivery at one endpoint (the organization's route and the operator's) restarts its delivery.
+    for (const key of ['redeliverEvent', 'administer'] as const) {
+      expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('DLV#*');
+      expect(prefixes(key, 'dynamodb:GetItem'), key).toContain('DLV#*');
+    }
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
@@ -93,7 +111,7 @@ describe('table rights', () => {
     // routed endpoint's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
-    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and
     // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
@@ -227,9 +245,10 @@ describe('table rights', () => {
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
     // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
     // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing.
+    // test event to an extra endpoint and the consumer's routing; an endpoint's events (list-events: the
+    // account's endpoints, an extra endpoint's partition of deliveries).
     const expected: [FunctionKey, string[]][] = [
-      ['listEvents', ['LOG#*']],
+      ['listEvents', ['LOG#*', 'ACCOUNT#*', 'DLV#*']],
       ['redeliverEvent', ['LOG#*']],
       ['getAccount', ['ACCOUNT#*']],
       ['sendTestEvent', ['ACCOUNT#*']],

@@ -3,7 +3,8 @@
  * (integration): each routed endpoint is counted once (a second count changes nothing, the attempts are
  * not added twice); a failure makes the event `failed` at once; the last endpoint to settle makes it
  * `success` when every delivery succeeded, else `skipped`; an event never routed is not counted; a new
- * cycle of the event counts its endpoints again, in the next route cycle.
+ * cycle of the event counts its endpoints again, in the next route cycle; one endpoint reopened (a new
+ * cycle of its delivery alone) is counted again, the others kept.
  */
 import { expect, it } from 'vitest';
 import type { EventRecord, EventRef } from '#domain/model';
@@ -11,7 +12,7 @@ import type { DeliveryLedger } from '#domain/ports';
 
 /** What the contract needs of a store. */
 export interface RouteSettlementWorld {
-  readonly ledger: Pick<DeliveryLedger, 'settleRoute' | 'recordRoutes' | 'startCycle'>;
+  readonly ledger: Pick<DeliveryLedger, 'settleRoute' | 'recordRoutes' | 'startCycle' | 'reopenRoute'>;
   /** A new pending event, not routed. */
   event(): Promise<EventRef>;
   read(ref: EventRef): Promise<EventRecord>;
@@ -70,5 +71,35 @@ export function routeSettlementsContract(world: () => RouteSettlementWorld): voi
     const ref = await world().event();
     expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBeUndefined();
     expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 0 });
+  });
+
+  it('reopens one endpoint alone: pending again, counted again when it settles, its attempts kept', async () => {
+    const ref = await routed([A, B]);
+    await world().ledger.settleRoute(ref, A, 'success', 1);
+    expect(await world().ledger.settleRoute(ref, B, 'skipped', 0)).toBe('skipped');
+    expect(await world().ledger.reopenRoute(ref, B)).toBe(true);
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
+    // A is still counted: a second count of it changes nothing.
+    expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBe('pending');
+    expect(await world().ledger.settleRoute(ref, B, 'success', 2)).toBe('success');
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'success', webhookRetries: 3 });
+  });
+
+  it('keeps the event failed when another endpoint failed for good', async () => {
+    const ref = await routed([A, B]);
+    await world().ledger.settleRoute(ref, A, 'failed', 20);
+    await world().ledger.settleRoute(ref, B, 'failed', 20);
+    expect(await world().ledger.reopenRoute(ref, B)).toBe(true);
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'failed', webhookRetries: 40 });
+    expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('failed');
+    // Reopening the failed one too leaves nothing failed: pending, then success when both succeed.
+    expect(await world().ledger.reopenRoute(ref, A)).toBe(true);
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', webhookRetries: 41 });
+    expect(await world().ledger.settleRoute(ref, A, 'success', 1)).toBe('success');
+  });
+
+  it('reopens nothing on an event that was never routed', async () => {
+    const ref = await world().event();
+    expect(await world().ledger.reopenRoute(ref, A)).toBe(false);
   });
 }

@@ -34,10 +34,29 @@ export interface EndpointDelivery {
   readonly nextAttemptAt?: number | undefined;
   /** The event's route cycle (`EventRecord.routeCycle`) the delivery is in. Absent: 0. */
   readonly routeCycle?: number | undefined;
+  /**
+   * Cycles this delivery started on its own (a redelivery or replay naming its endpoint,
+   * {@link EndpointDeliveries.startOwnCycle}), its first included: 1 to `MAX_CYCLES`. As an event's own, a
+   * new cycle after one that made an attempt counts, one after a cycle that sent nothing takes its place
+   * uncounted. The event's new cycles (route cycles) are counted on the event.
+   */
+  readonly cycles: number;
 }
 
 /** A delivery before its first write. */
-export const UNTOUCHED: EndpointDelivery = { status: 'pending', retries: 0, cycleBase: 0, deliveries: [] };
+export const UNTOUCHED: EndpointDelivery = {
+  status: 'pending',
+  retries: 0,
+  cycleBase: 0,
+  deliveries: [],
+  cycles: 1,
+};
+
+/** A page of an endpoint's deliveries, newest event first: where each event is, and whether more follow. */
+export interface DeliveryPage {
+  readonly deliveries: readonly { readonly id: string; readonly sequence: number }[];
+  readonly hasMore: boolean;
+}
 
 /** The deliveries of fanned-out events, with the conditions of the event's own ledger. */
 export interface EndpointDeliveries {
@@ -70,4 +89,33 @@ export interface EndpointDeliveries {
    * @param settled - whether the delivery was settled when read
    */
   startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean>;
+  /**
+   * Starts a new cycle of a settled delivery (`success`, `failed`, `skipped`) alone, within its event's
+   * route cycle (a redelivery or replay naming its endpoint), as `DeliveryLedger.startCycle` does for an
+   * event's own: status `pending`, cycle base = its attempts, no lease, one more cycle counted unless the
+   * current one made no attempt (it is replaced). False when the delivery is pending (an untouched one
+   * is), another event's, or has counted `MAX_CYCLES` cycles.
+   */
+  startOwnCycle(ref: DeliveryRef): Promise<boolean>;
+  /**
+   * The deliveries of one event at `endpointIds` (at most an account's endpoints), in one batch read,
+   * eventually consistent (what a view shows): by endpoint id, only those written; an untouched delivery
+   * (pending, no attempt) is absent.
+   */
+  readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>>;
+  /**
+   * One page of an endpoint's deliveries, newest event (highest sequence) first: `window.limit` of them
+   * after skipping `window.offset`, from the endpoint's partition (eventually consistent; only deliveries
+   * written, so an event appears once its first lease, attempt or settlement there), and whether more
+   * follow. Reads every skipped entry: callers bound `offset + limit`.
+   */
+  listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage>;
 }

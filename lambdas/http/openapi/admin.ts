@@ -9,7 +9,7 @@ import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
-import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
+import { CURSOR_BODY, REDELIVER_BODY, REQUEUE_BODY } from '#http/events/event-request';
 import { API_KEY_BODY } from '#http/organizations/api-key-request';
 import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
@@ -127,10 +127,14 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Redeliver an event of the organization, or attempt a pending one now',
     description: REDELIVER_DESCRIPTION,
     parameters: [...ORG_PATH, parameterRef('EventId')],
+    requestBody: REDELIVER_BODY,
     responses: {
       '202': ok('Queued.', ref('Redelivery', REDELIVERY)),
-      '400': BAD('The id is not a lower-case UUID.'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      '400': BAD('The id is not a lower-case UUID, or `endpoint_id` is no endpoint id.'),
+      '404': responseRef(
+        'NotFound',
+        'No such event in the organization, or it was not routed to `endpoint_id`.',
+      ),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   },

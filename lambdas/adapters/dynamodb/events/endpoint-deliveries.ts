@@ -7,17 +7,20 @@
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
+  type DeliveryPage,
   type DeliveryRef,
   type EndpointDeliveries,
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
 import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
 /** What every write sets on an untouched delivery, and the event it belongs to. */
@@ -67,6 +70,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ConditionExpression:
         expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
       ExpressionAttributeValues: {
+        ':zero': 0,
         ':pending': 'pending',
         ':expected': expectedRetries,
         ':until': untilEpochMs,
@@ -131,7 +135,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     return this.update('SettlePending (delivery)', ref, {
       UpdateExpression: `SET ${CREATE}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
       ConditionExpression: PENDING,
-      ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
+      ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
     });
   }
 
@@ -144,8 +148,82 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ConditionExpression: settled
         ? `id = :id AND webhook_status <> :pending AND ${earlier}`
         : `${PENDING} AND ${earlier}`,
-      ExpressionAttributeValues: { ':pending': 'pending', ':rc': routeCycle },
+      ExpressionAttributeValues: { ':zero': 0, ':pending': 'pending', ':rc': routeCycle },
     });
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
+    // A cycle that made an attempt is counted (`new_cycles`, the cycles after the first), within the cap.
+    const counted = await this.update('StartOwnCycle (delivery)', ref, {
+      UpdateExpression:
+        'SET webhook_status = :pending, cycle_base = webhook_retries ADD new_cycles :one REMOVE lease_until, next_attempt_at',
+      ConditionExpression:
+        'id = :id AND webhook_status <> :pending AND webhook_retries > cycle_base' +
+        ' AND (attribute_not_exists(new_cycles) OR new_cycles < :more)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':more': MAX_CYCLES - 1 },
+    });
+    if (counted) return true;
+    // One that sent nothing (a skipped delivery) is replaced, uncounted: a second write, rarely made.
+    return this.update('RestartEmptyCycle (delivery)', ref, {
+      UpdateExpression: 'SET webhook_status = :pending REMOVE lease_until, next_attempt_at',
+      ConditionExpression: 'id = :id AND webhook_status <> :pending AND webhook_retries = cycle_base',
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+  }
+
+  async readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>> {
+    const found = new Map<string, EndpointDelivery>();
+    if (endpointIds.length === 0) return found;
+    const read = await batchGetItems(
+      this.client,
+      this.tableName,
+      endpointIds.map((endpointId) => keys.delivery({ ...ref, endpointId })),
+    );
+    this.count('BatchGetItem (deliveries)', read.capacityUnits);
+    for (const item of read.items) {
+      // The key's last part is the endpoint; another event's item at that place (a re-created log) is not this one's.
+      const endpointId = String(item.pk).split('#').at(-1) ?? '';
+      if (item.id === ref.id && endpointIds.includes(endpointId)) found.set(endpointId, toDelivery(item));
+    }
+    return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const wanted = window.offset + window.limit + 1;
+    const found: { id: string; sequence: number }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+          },
+          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+          ProjectionExpression: 'id, sk',
+          ScanIndexForward: false,
+          Limit: wanted - found.length,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
+      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && found.length < wanted);
+    return {
+      deliveries: found.slice(window.offset, window.offset + window.limit),
+      hasMore: found.length > window.offset + window.limit,
+    };
   }
 
   /** A conditional update of the delivery's item; false when its condition fails. */
@@ -164,7 +242,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
           TableName: this.tableName,
           Key: keys.delivery(ref),
           ...input,
-          ExpressionAttributeValues: { ':id': ref.id, ':zero': 0, ...input.ExpressionAttributeValues },
+          ExpressionAttributeValues: { ':id': ref.id, ...input.ExpressionAttributeValues },
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -186,6 +264,7 @@ function toDelivery(item: Record<string, unknown>): EndpointDelivery {
     deliveries: toAttempts(item.deliveries),
     leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
     nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
+    cycles: 1 + Number(item.new_cycles ?? 0),
     ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
   };
 }

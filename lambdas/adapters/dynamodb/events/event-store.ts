@@ -35,7 +35,7 @@ import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from '.
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
-import { settleRoute } from './route-settlements';
+import { reopenRoute, settleRoute } from './route-settlements';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
 /** Every role of the event store on the single events table. */
@@ -284,6 +284,8 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
 
   readonly settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
     settleRoute(this.table, ref, endpointId, status, attempts);
+  readonly reopenRoute: DeliveryLedger['reopenRoute'] = (ref, endpointId) =>
+    reopenRoute(this.table, ref, endpointId);
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {

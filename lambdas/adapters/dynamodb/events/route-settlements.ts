@@ -84,3 +84,55 @@ export async function settleRoute(
 function sizeOf(set: unknown): number {
   return set instanceof Set ? set.size : 0;
 }
+
+/** See {@link DeliveryLedger.reopenRoute}. */
+export async function reopenRoute(table: EventTable, ref: EventRef, endpointId: string): Promise<boolean> {
+  const uncount = 'DELETE routes_settled :ep, routes_failed :ep, routes_skipped :ep';
+  const values = { ':ep': new Set([endpointId]) };
+  // No other endpoint failed for good (a set left empty is removed): the event is pending again.
+  const noOtherFailure =
+    'attribute_not_exists(routes_failed) OR (size(routes_failed) = :one AND contains(routes_failed, :id))';
+  if (
+    await reopen(table, 'ReopenRoute', ref, {
+      UpdateExpression: `${uncount} SET webhook_status = :pending REMOVE ${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`,
+      ConditionExpression: `attribute_exists(routes) AND (${noOtherFailure})`,
+      ExpressionAttributeValues: { ...values, ':id': endpointId, ':one': 1, ':pending': 'pending' },
+    })
+  ) {
+    return true;
+  }
+  // Another endpoint failed for good: the event stays failed, this endpoint alone uncounted.
+  return reopen(table, 'ReopenRouteFailed', ref, {
+    UpdateExpression: uncount,
+    ConditionExpression: 'attribute_exists(routes)',
+    ExpressionAttributeValues: values,
+  });
+}
+
+/** One conditional update of the event's item; false when its condition fails. */
+async function reopen(
+  table: EventTable,
+  operation: string,
+  ref: EventRef,
+  input: {
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeValues: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  try {
+    const out = await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.eventAt(ref),
+        ...input,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
