@@ -97,7 +97,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['event', 'log', 'account', 'delivery'],
         UpdateItem: ['event', 'log', 'account', 'delivery'],
-        Query: ['log'],
+        // A replay at one endpoint reads the account's endpoints (one Query of its partition).
+        Query: ['log', 'account'],
       },
     },
     queue: 'send',

@@ -242,8 +242,10 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     return json(200, toEndpointEnabledView(result));
   },
   adminReplayAccount: async (event) => {
-    const { afterSequence } = parseReplayRequest(event);
-    return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
+    const { afterSequence, endpointId } = parseReplayRequest(event);
+    const at = endpointId === undefined ? undefined : { id: endpointId, deps: { ...delivery, endpoints } };
+    const result = await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence, at);
+    return json(202, toReplayView(result));
   },
   adminListEndpoints: (event) => listEndpoints(endpointDeps, ENDPOINT_OPERATOR, event),
   adminAddEndpoint: (event) => addEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),

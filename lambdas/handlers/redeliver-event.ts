@@ -1,5 +1,6 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { loadEnv } from '#config/env';
 import { parseReplayRequest } from '#http/accounts/feed-request';
@@ -19,6 +20,8 @@ const deps = {
   ...redeliveryDeps(documents, env),
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
+  // A replay at one endpoint checks the account has it.
+  endpoints: new DynamoEndpointStore(documents, env.TABLE_NAME),
 };
 
 /**
@@ -28,8 +31,9 @@ const deps = {
  */
 export const handler = apiHandler(async (event) => {
   if (event.resource === '/accounts/{iban}/replay') {
-    const { afterSequence } = parseReplayRequest(event);
-    const result = await replayAccount(deps, orgIdOf(event), pathParam(event, 'iban'), afterSequence);
+    const { afterSequence, endpointId } = parseReplayRequest(event);
+    const at = endpointId === undefined ? undefined : { id: endpointId, deps };
+    const result = await replayAccount(deps, orgIdOf(event), pathParam(event, 'iban'), afterSequence, at);
     return json(202, toReplayView(result));
   }
   const id = parseEventId(event);

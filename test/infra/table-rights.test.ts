@@ -249,7 +249,7 @@ describe('table rights', () => {
     // account's endpoints, an extra endpoint's partition of deliveries).
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*', 'ACCOUNT#*', 'DLV#*']],
-      ['redeliverEvent', ['LOG#*']],
+      ['redeliverEvent', ['LOG#*', 'ACCOUNT#*']],
       ['getAccount', ['ACCOUNT#*']],
       ['sendTestEvent', ['ACCOUNT#*']],
       ['manageSettings', ['LOG#*', 'ACCOUNT#*']],

@@ -91,11 +91,12 @@ export function toEventDetail(record: EventRecord, baseUrl: string): EventDetail
  */
 export function toEventView(record: EventWithEndpoints, baseUrl: string): EventView {
   const { _links, ...fields } = toFeedEvent(record.event, baseUrl);
-  const head = { ...fields, endpoints: record.endpoints.map(toEndpointPartView) };
-  const budget =
-    ANSWER_BODY_MAX_BYTES - carriedBytes(JSON.stringify({ ...head, webhook_deliveries: [], _links }));
+  const endpoints = record.endpoints.map(toEndpointPartView);
+  const rest = carriedBytes(JSON.stringify({ ...fields, webhook_deliveries: [], endpoints, _links }));
+  const budget = ANSWER_BODY_MAX_BYTES - rest;
   const newestFirst = takeWithinBudget([...record.attempts].reverse(), toAttemptView, budget);
-  return { ...head, webhook_deliveries: newestFirst.reverse(), _links };
+  // The seed's fields in their order, then each endpoint's part.
+  return { ...fields, webhook_deliveries: newestFirst.reverse(), endpoints, _links };
 }
 
 function toEndpointPartView(part: EndpointPart): EventEndpointView {

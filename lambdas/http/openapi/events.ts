@@ -189,6 +189,9 @@ export const EVENT_VIEW = closed(
           '(`webhook_health.circuit_open_until`) can hold it back longer',
       ),
     ),
+    webhook_deliveries: array(ref('EventAttempt', EVENT_ATTEMPT), {
+      description: 'Every attempt at every endpoint, oldest first.',
+    }),
     endpoints: array(ref('EventEndpoint', EVENT_ENDPOINT), {
       maxItems: MAX_ENDPOINTS_PER_ACCOUNT,
       description:
@@ -196,9 +199,6 @@ export const EVENT_VIEW = closed(
         'account with one endpoint subscribed to every event has one; an event no endpoint subscribed to, ' +
         'none. `webhook_status` is their aggregate: `success` once every one succeeded, `failed` as soon ' +
         'as one failed for good, `skipped` once all settled with one skipped, else `pending`.',
-    }),
-    webhook_deliveries: array(ref('EventAttempt', EVENT_ATTEMPT), {
-      description: 'Every attempt at every endpoint, oldest first.',
     }),
   },
   'One event with its payload, its delivery at each endpoint it was routed to and every attempt.',

@@ -6,7 +6,7 @@ import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { DeliveryLedger, DeliveryQueue, DirectoryStore } from '#domain/ports';
 import {
   orderAgain,
   type RedeliverEventDeps,
@@ -44,36 +44,74 @@ export async function redeliverAtEndpoint(
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   const account = await deps.directory.getAccount(event.account);
   const defaultId = account?.orgId === orgId ? account.endpointId : undefined;
-  const { routes, sequence } = event;
   const notRouted = new NotFoundError(
     `endpoint_id: event ${id} was not routed to endpoint ${endpointId} (GET /events/${id} lists its endpoints).`,
   );
-  if (routes === undefined || sequence === undefined || routes.every((route) => route === defaultId)) {
-    // Not fanned out: its own item is its default endpoint's delivery.
-    const routedThere = routes === undefined || sequence === undefined || routes.includes(endpointId);
-    if (endpointId !== defaultId || !routedThere) throw notRouted;
+  if (!fannedOut(event, defaultId)) {
+    // Its own item is its default endpoint's delivery.
+    if (endpointId !== defaultId || !toDefault(event, defaultId)) throw notRouted;
     return redeliverEvent(deps, orgId, id);
   }
-  if (!routes.includes(endpointId)) throw notRouted;
-  const ref = { ...event, sequence, endpointId };
-  const delivery = await deps.deliveries.readDelivery(ref);
-  // A delivery in an earlier route cycle than its event's restarts when its message comes: under way.
-  if (delivery.status === 'pending' || (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0)) {
+  if (!event.routes.includes(endpointId)) throw notRouted;
+  const restarted = await restartAtEndpoint(deps, event, endpointId);
+  if (restarted === 'pending') {
     throw new ConflictError(
       `The delivery of event ${id} to endpoint ${endpointId} is under way (pending): its retries go on; see GET /events/${id}.`,
     );
   }
-  if (delivery.retries > delivery.cycleBase && delivery.cycles >= MAX_CYCLES) throw usedUp(event, endpointId);
+  if (restarted === 'used-up') throw usedUp(event, endpointId);
+  await orderAgain(deps, orgId, [event]);
+  return { queued: [id] };
+}
+
+/**
+ * A new cycle of a fanned-out event's delivery at one routed endpoint alone: nothing when the delivery is
+ * pending (or restarts with its event's route cycle) or has used its cycles; else the endpoint leaves the
+ * event's aggregate first, then the delivery restarts, and one message for it is queued whatever happened
+ * between (a delivery found settled tells the aggregate again). The caller restarts the account's order.
+ */
+export async function restartAtEndpoint(
+  deps: {
+    readonly events: Pick<DeliveryLedger, 'reopenRoute'>;
+    readonly deliveries: RedeliverEndpointDeps['deliveries'];
+    readonly queue: Pick<DeliveryQueue, 'enqueue'>;
+  },
+  event: EventRecord & { readonly sequence: number },
+  endpointId: string,
+): Promise<'started' | 'pending' | 'used-up'> {
+  const ref = { ...event, endpointId };
+  const delivery = await deps.deliveries.readDelivery(ref);
+  // A delivery in an earlier route cycle than its event's restarts when its message comes: under way.
+  if (delivery.status === 'pending' || (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0)) return 'pending';
+  if (delivery.retries > delivery.cycleBase && delivery.cycles >= MAX_CYCLES) return 'used-up';
   await deps.events.reopenRoute(event, endpointId);
   let started = false;
   try {
     started = await deps.deliveries.startOwnCycle(ref);
-    if (started) await orderAgain(deps, orgId, [event]);
   } finally {
     await deps.queue.enqueue([ref]);
   }
-  if (!started) throw usedUp(event, endpointId);
-  return { queued: [id] };
+  return started ? 'started' : 'used-up';
+}
+
+/** Whether an event not fanned out went to its account's default endpoint (not routed, or routed there). */
+export function toDefault(event: EventRecord, defaultId: string | undefined): boolean {
+  return (
+    event.routes === undefined ||
+    event.sequence === undefined ||
+    (defaultId !== undefined && event.routes.includes(defaultId))
+  );
+}
+
+/**
+ * Whether the event was fanned out (routed to an endpoint other than its account's default `defaultId`):
+ * then each routed endpoint delivers it through a delivery of its own.
+ */
+export function fannedOut(
+  event: EventRecord,
+  defaultId: string | undefined,
+): event is EventRecord & { readonly sequence: number; readonly routes: readonly string[] } {
+  return event.sequence !== undefined && (event.routes?.some((route) => route !== defaultId) ?? false);
 }
 
 /**
