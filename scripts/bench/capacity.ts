@@ -7,6 +7,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { eventItem } from '#adapters/dynamodb/events/event-items';
@@ -19,7 +20,7 @@ import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
 import { pullSettings } from '#delivery/held-invocation-rule';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/postponement-rule';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage, type QueuedDelivery } from '#domain/delivery-message';
 import { ValidationError } from '#domain/errors';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
@@ -34,7 +35,7 @@ import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;
 
-function tally(): { sum: CapacityTally; listener: CapacityListener } {
+export function tally(): { sum: CapacityTally; listener: CapacityListener } {
   const sum: CapacityTally = {};
   return { sum, listener: (op, units) => (sum[op] = (sum[op] ?? 0) + units) };
 }
@@ -52,7 +53,7 @@ export const SAMPLE_PAYLOAD = {
 };
 
 /** Messages per consumer batch, as the event source mapping hands them over. */
-const BATCH = 10;
+export const BATCH = 10;
 
 /** Units per event of publish and of first-try deliveries, in batches of ten. */
 export interface DeliveryCapacity {
@@ -91,28 +92,7 @@ export async function measureDeliveryCapacity(
   }
 
   const pub = tally();
-  const publishDeps = {
-    events: new DynamoEventStore(client, tableName, pub.listener),
-    directory: new DynamoDirectoryStore(client, tableName, pub.listener),
-    // A real execute-api base URL: the two links in every body are part of the item size.
-    baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
-    // Retention is read once per publisher, not per event: it adds nothing per event.
-    retentionDays: async () => undefined,
-    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
-    catalog: createEventTypeCatalog({
-      store: new DynamoEventTypeStore(client, tableName),
-      now: Date.now,
-      headTtlMs: CATALOG_HEAD_TTL_MS,
-    }),
-  };
-  const publish = async (account: string) =>
-    (
-      await recordEvent(publishDeps, {
-        account,
-        type: 'credit_transfer_status_change',
-        payload: SAMPLE_PAYLOAD,
-      })
-    ).event;
+  const publish = publisherOf(client, tableName, pub.listener);
   const measure = async (accountOf: (i: number) => string): Promise<CapacityTally> => {
     const del = tally();
     const deps = deliveryDeps(client, tableName, del.listener);
@@ -130,11 +110,46 @@ export async function measureDeliveryCapacity(
   return { publish: perEvent(pub.sum, 3 * batches * BATCH), deliver, deliverSpread, deliverOrdered };
 }
 
-/** The consumer's batch dependencies, counting every table request (health writes included). */
-function deliveryDeps(
+/** Publishes a sample event to an account through the real use-case, counting the table's units. */
+export function publisherOf(
   client: DynamoDBDocumentClient,
   tableName: string,
   listener: CapacityListener,
+): (account: string) => Promise<EventRef> {
+  const publishDeps = {
+    events: new DynamoEventStore(client, tableName, listener),
+    directory: new DynamoDirectoryStore(client, tableName, listener),
+    // A real execute-api base URL: the two links in every body are part of the item size.
+    baseUrl: 'https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com/prod',
+    // Retention is read once per publisher, not per event: it adds nothing per event.
+    retentionDays: async () => undefined,
+    // As the publish function builds it: a built-in type's publish reads nothing of the catalog.
+    catalog: createEventTypeCatalog({
+      store: new DynamoEventTypeStore(client, tableName),
+      now: Date.now,
+      headTtlMs: CATALOG_HEAD_TTL_MS,
+    }),
+  };
+  return async (account) =>
+    (
+      await recordEvent(publishDeps, {
+        account,
+        type: 'credit_transfer_status_change',
+        payload: SAMPLE_PAYLOAD,
+      })
+    ).event;
+}
+
+/**
+ * The consumer's batch dependencies, counting every table request (health writes included). With
+ * `routed`, a fanned-out event's own message may answer `routed`, and the messages it sends to its
+ * endpoints are kept there; without, every message must be delivered.
+ */
+export function deliveryDeps(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  listener: CapacityListener,
+  routed?: QueuedDelivery[],
 ): BatchDeps {
   return {
     events: new DynamoEventStore(client, tableName, listener),
@@ -142,6 +157,8 @@ function deliveryDeps(
     directory: new DynamoDirectoryStore(client, tableName, (op, units) =>
       listener(`${op} (directory)`, units),
     ),
+    // Read once per batch, and only for an account that counts extra endpoints.
+    endpointStore: new DynamoEndpointStore(client, tableName, listener),
     sender: new HttpWebhookSender('local'),
     schedule: DEFAULT_RETRY_SCHEDULE_SECONDS,
     maxAttempts: MAX_ATTEMPTS,
@@ -151,7 +168,10 @@ function deliveryDeps(
     health: new DynamoEndpointHealthStore(client, tableName, listener),
     healthPolicy: DEFAULT_HEALTH_POLICY,
     now: Date.now,
-    queue: { enqueue: async () => undefined, postpone: async () => undefined },
+    queue: {
+      enqueue: async (events) => void routed?.push(...events),
+      postpone: async () => undefined,
+    },
     // As deployed, a held invocation would pull; a healthy batch must never be held, so a pull fails the bench.
     pull: {
       queue: {
@@ -166,6 +186,7 @@ function deliveryDeps(
     replaceAtReceiveCount: REPLACE_AT_RECEIVE_COUNT,
     replaceAfterAgeSeconds: REPLACE_AFTER_AGE_SECONDS,
     observe: (id, outcome) => {
+      if (outcome.kind === 'routed' && routed) return;
       if (outcome.kind !== 'delivered') throw new Error(`bench delivery of ${id}: ${outcome.kind}`);
     },
     observeError: (_messageId, error) => {
@@ -174,11 +195,12 @@ function deliveryDeps(
   };
 }
 
-/** A received message for an event, as the queue would hand it over. */
-function benchMessage(event: EventRef): QueueMessage {
+/** A received message for an event (or one of its routed endpoints), as the queue would hand it over. */
+export function benchMessage(event: QueuedDelivery): QueueMessage {
+  const messageId = event.endpointId === undefined ? event.id : `${event.id}#${event.endpointId}`;
   return {
-    messageId: event.id,
-    receiptHandle: event.id,
+    messageId,
+    receiptHandle: messageId,
     body: encodeDeliveryMessage(event),
     receiveCount: 1,
     sentAt: Date.now(),
@@ -186,11 +208,11 @@ function benchMessage(event: EventRef): QueueMessage {
 }
 
 /** A valid German test IBAN per index (bank code 37040044, account number from the index). */
-function benchIban(index: number): string {
+export function benchIban(index: number): string {
   return ibanWithCheckDigits('DE', `37040044${String(532013000 + index).padStart(10, '0')}`);
 }
 
-function perEvent(sum: CapacityTally, events: number): CapacityTally {
+export function perEvent(sum: CapacityTally, events: number): CapacityTally {
   return Object.fromEntries(Object.entries(sum).map(([op, units]) => [op, units / events]));
 }
 

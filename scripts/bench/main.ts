@@ -9,6 +9,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
 import { measureDeliveryCapacity, measureListCapacity } from './capacity';
+import { measureFanOutCapacity } from './capacity-fan-out';
 import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
 import { measureCrypto } from './crypto';
@@ -72,11 +73,16 @@ if (
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const perEvent = await measureDeliveryCapacity(client, resources.tableName, url, 5);
+      const fanOut = await measureFanOutCapacity(client, resources.tableName, url, 5);
       receiver.close();
       console.log(
         '\n## Capacity units per event (publish; first-try delivery in batches of 10: one account, ten organizations), table only\n',
       );
       console.log(JSON.stringify(perEvent, null, 2));
+      console.log(
+        `\n## Capacity units per event, one account with ${fanOut.endpoints} endpoints (publish; the event's own message routed; every endpoint's first-try delivery; batches of 10), table only\n`,
+      );
+      console.log(JSON.stringify(fanOut, null, 2));
       console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
       console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
     }
