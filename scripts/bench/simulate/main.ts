@@ -13,8 +13,15 @@ import { printFirstWave } from './first-wave';
 import { printReadStorm } from './read-storm';
 
 const sections = process.argv.slice(2);
-/** The consumer's maximum concurrency the fan-out runs at: the stack's default, and five times it. */
-const FAN_OUT_CONCURRENCIES = [20, 100];
+/**
+ * The fan-out's loads: a burst at the stack's default concurrency and at five times it, and the same
+ * events paced over 100 s at the default.
+ */
+const FAN_OUT_LOADS = [
+  { maximumConcurrency: 20, publishOverMs: 10_000 },
+  { maximumConcurrency: 100, publishOverMs: 10_000 },
+  { maximumConcurrency: 20, publishOverMs: 100_000 },
+];
 if (sections.includes('simulate')) {
   await printPublishCeiling();
   await printOneAccount();
@@ -23,6 +30,5 @@ if (sections.includes('simulate')) {
   await printReadStorm();
   await printBurst({ events: 100_000, accounts: 1_000, concurrencies: [20, 100, 1_000] });
 }
-if (sections.includes('simulate') || sections.includes('simulate-fan-out'))
-  await printFanOut(FAN_OUT_CONCURRENCIES);
+if (sections.includes('simulate') || sections.includes('simulate-fan-out')) await printFanOut(FAN_OUT_LOADS);
 if (sections.includes('simulate-agree')) await printAgreement();

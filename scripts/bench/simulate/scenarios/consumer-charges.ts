@@ -11,16 +11,8 @@ import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import type { EndpointAddress } from '#domain/endpoints/address';
-import type { DeliveryRef, EndpointDeliveries, EndpointDelivery } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt, EventRecord, EventRef } from '#domain/model';
-import type {
-  DeliveryLedger,
-  DirectoryStore,
-  EndpointStore,
-  EventLog,
-  EventQueries,
-  EventUpkeep,
-} from '#domain/ports';
+import type { DeliveryLedger, DirectoryStore, EventLog, EventQueries, EventUpkeep } from '#domain/ports';
 import type { Charge, IndexWrite } from '../aws/dynamodb/capacity';
 import { itemBytes, itemKb, valueBytes } from '../aws/dynamodb/item-size';
 import type { MeterRules } from '../ports/metered';
@@ -28,7 +20,7 @@ import type { MeterRules } from '../ports/metered';
 /** An index entry: keys plus the projected `account` and `type`, well under 1 KB. */
 const INDEX_ENTRY_KB = 0.2;
 /** Account and organization items (health included), under 1 KB. */
-const DIRECTORY_ITEM_KB = 0.6;
+export const DIRECTORY_ITEM_KB = 0.6;
 /** A claim item (`EVENT#<id>`: organization, account, sequence, owner, times): a few dozen bytes. */
 const CLAIM_ITEM_KB = 0.15;
 /** The packed `X-Signature` an attempt leaves on the item (`sig`, one MAC). */
@@ -67,7 +59,7 @@ export class EventItemSizes {
 }
 
 /** Bytes one more attempt adds to an item: a list element (one byte) and its map, and the new `sig`. */
-function attemptBytes(attempt: DeliveryAttempt): number {
+export function attemptBytes(attempt: DeliveryAttempt): number {
   return 1 + valueBytes(attemptItem(attempt)) + 'sig'.length + SIG_BYTES;
 }
 
@@ -95,6 +87,8 @@ export function eventStoreCharges(
   const statusIndex = (status: 'failed' | 'skipped', ref: EventRef): IndexWrite[] => [
     { index: STATUS_INDEXES[status].name, key: indexKey(ref), sizeKb: INDEX_ENTRY_KB },
   ];
+  /** Aggregate counts begun on a pending event, by event id and endpoint. */
+  const settlingPending = new Set<string>();
   const update = (ref: EventRef, extraBytes = 0, indexes: IndexWrite[] = []): Charge => ({
     kind: 'write',
     key: eventKey(ref),
@@ -203,8 +197,18 @@ export function eventStoreCharges(
       update(ref, 0, lookup(ref.id)?.webhookStatus === 'pending' ? statusIndex(status, ref) : []),
     // Routing: the endpoint ids (`ep_` and 12 hex) on the log item; the aggregate's count of one endpoint.
     recordRoutes: (ref, routes) => update(ref, routes.length * ENDPOINT_ID_BYTES),
-    settleRoute: (ref, _endpointId, status) =>
-      update(ref, ENDPOINT_ID_BYTES, status === 'failed' ? statusIndex('failed', ref) : []),
+    // The write that counts the last endpoint is followed by a second, which settles the event.
+    settleRoute: {
+      before: (ref, endpointId, status) => {
+        if (lookup(ref.id)?.webhookStatus === 'pending') settlingPending.add(`${ref.id} ${endpointId}`);
+        return update(ref, ENDPOINT_ID_BYTES, status === 'failed' ? statusIndex('failed', ref) : []);
+      },
+      after: (result, ref, endpointId) => {
+        const key = `${ref.id} ${endpointId}`;
+        const settled = settlingPending.delete(key) && (result === 'success' || result === 'skipped');
+        return settled ? [update(ref, 0, result === 'skipped' ? statusIndex('skipped', ref) : [])] : [];
+      },
+    },
   };
 }
 
@@ -249,57 +253,3 @@ export const healthCharges: MeterRules<EndpointHealthStore> = {
   enable: endpointWrite,
   endpointId: (iban) => endpointWrite({ iban, orgId: '' }),
 };
-
-/** An extra endpoint's item (URL, subscription, health), under 1 KB like the account item. */
-const ENDPOINT_ITEM_KB = DIRECTORY_ITEM_KB;
-
-/**
- * Charges of the consumer's read of an account's extra endpoints: one consistent Query of the account's
- * partition, billed on the account item and every endpoint item it returns.
- */
-export const endpointStoreCharges: MeterRules<Pick<EndpointStore, 'listEndpoints'>> = {
-  listEndpoints: {
-    before: (iban) => ({ kind: 'query', key: keys.account(iban).pk, sizeKb: 0, consistent: true }),
-    after: (endpoints, iban) => ({
-      kind: 'query',
-      key: keys.account(iban).pk,
-      sizeKb: DIRECTORY_ITEM_KB + endpoints.length * ENDPOINT_ITEM_KB,
-      consistent: true,
-    }),
-  },
-};
-
-/**
- * Charges of a routed endpoint's delivery item (`DLV#<org>#<IBAN>#<ep_id>`, sort key the sequence): a
- * consistent GetItem, and UpdateItems billed on the item with what the write adds.
- *
- * @param lookup - the stored delivery of a ref (undefined before its first write)
- */
-export function deliveryCharges(
-  lookup: (ref: DeliveryRef) => EndpointDelivery | undefined,
-): MeterRules<EndpointDeliveries> {
-  const kb = (ref: DeliveryRef, extraBytes = 0) => {
-    const delivery = lookup(ref);
-    const item = {
-      ...keys.delivery(ref),
-      id: ref.id,
-      webhook_status: delivery?.status ?? 'pending',
-      webhook_retries: delivery?.retries ?? 0,
-      deliveries: (delivery?.deliveries ?? []).map(attemptItem),
-      lease_until: delivery?.leaseUntil,
-      next_attempt_at: delivery?.nextAttemptAt,
-    };
-    return (itemBytes(item) + extraBytes) / 1024;
-  };
-  const write = (ref: DeliveryRef, extraBytes = 0): Charge => ({
-    kind: 'write',
-    key: keys.delivery(ref).pk,
-    sizeKb: kb(ref, extraBytes),
-  });
-  return {
-    readDelivery: (ref) => ({ kind: 'read', key: keys.delivery(ref).pk, sizeKb: kb(ref), consistent: true }),
-    takeLease: (ref) => write(ref, 12),
-    recordAttempt: (ref, attempt) => write(ref, attemptBytes(attempt)),
-    settlePending: (ref) => write(ref),
-  };
-}

@@ -28,14 +28,13 @@ import type { Scheduler } from '../engine/scheduler';
 import { meter } from '../ports/metered';
 import { SimSqsClient } from '../ports/sim-sqs-client';
 import {
-  deliveryCharges,
   directoryCharges,
   EventItemSizes,
   type EventStoreRoles,
-  endpointStoreCharges,
   eventStoreCharges,
   healthCharges,
 } from './consumer-charges';
+import { deliveryCharges, endpointStoreCharges } from './delivery-charges';
 
 export const QUEUE_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery';
 export const DLQ_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery-dlq';
