@@ -43,7 +43,10 @@ describe('fan-out scenario (20 accounts × 3 endpoints, 100 events, every receiv
     expect(writes('deliveries.recordAttempt')).toBe(3);
     // Three counts, and the second write of the one that counted the last endpoint.
     expect(writes('events.settleRoute')).toBe(4);
-    expect(run.dynamo.of('consumer.endpoints.listEndpoints').calls).toBeGreaterThan(0);
+    // One consistent Query of the account's partition: its item and two endpoints, under 4 KB.
+    const list = run.dynamo.of('consumer.endpoints.listEndpoints');
+    expect(list.calls).toBeGreaterThan(0);
+    expect(list.readUnits).toBe(list.calls);
   });
 });
 

@@ -13,22 +13,30 @@ import { itemBytes } from '../aws/dynamodb/item-size';
 import type { MeterRules } from '../ports/metered';
 import { attemptBytes, DIRECTORY_ITEM_KB } from './consumer-charges';
 
+/** What one read unit of a consistent read covers. */
+const QUERY_BLOCK_KB = 4;
 /** An extra endpoint's item (URL, subscription, health), under 1 KB like the account item. */
 const ENDPOINT_ITEM_KB = DIRECTORY_ITEM_KB;
 
 /**
  * Charges of the consumer's read of an account's extra endpoints: one consistent Query of the account's
- * partition, billed on the account item and every endpoint item it returns.
+ * partition, billed on the account item and every endpoint item it returns. Its first 4 KB (the least a
+ * query is billed) are charged before it runs; what the items add beyond them, after.
  */
 export const endpointStoreCharges: MeterRules<Pick<EndpointStore, 'listEndpoints'>> = {
   listEndpoints: {
-    before: (iban) => ({ kind: 'query', key: keys.account(iban).pk, sizeKb: 0, consistent: true }),
-    after: (endpoints, iban) => ({
+    before: (iban) => ({
       kind: 'query',
       key: keys.account(iban).pk,
-      sizeKb: DIRECTORY_ITEM_KB + endpoints.length * ENDPOINT_ITEM_KB,
+      sizeKb: QUERY_BLOCK_KB,
       consistent: true,
     }),
+    after: (endpoints, iban) => {
+      const beyond = DIRECTORY_ITEM_KB + endpoints.length * ENDPOINT_ITEM_KB - QUERY_BLOCK_KB;
+      return beyond <= 0
+        ? []
+        : [{ kind: 'query', key: keys.account(iban).pk, sizeKb: beyond, consistent: true }];
+    },
   },
 };
 
