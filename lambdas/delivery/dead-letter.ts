@@ -79,13 +79,18 @@ async function reconcileRouted(
   if (!event?.routes?.includes(endpointId) || sequence === undefined) return 'settled';
   const ref = { id: event.id, orgId: event.orgId, account: event.account, sequence, endpointId };
   const delivery = await deps.deliveries.readDelivery(ref);
+  // In an earlier route cycle (the event was redelivered since): its message starts the current one.
+  const earlier = (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0);
+  if (
+    earlier ||
+    (delivery.status === 'pending' && attemptsLeft(deliveryView(event, delivery), deps.maxAttempts) > 0)
+  ) {
+    await deps.queue.enqueue([ref]);
+    return 'requeued';
+  }
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);
     return 'settled';
-  }
-  if (attemptsLeft(deliveryView(event, delivery), deps.maxAttempts) > 0) {
-    await deps.queue.enqueue([ref]);
-    return 'requeued';
   }
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');

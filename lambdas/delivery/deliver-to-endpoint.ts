@@ -7,7 +7,7 @@
  * (`settleRoute`); the endpoint that settles it last lets an ordered account's next event go on.
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
-import type { DeliveryRef } from '#domain/endpoints/deliveries-port';
+import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
 import { defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
 import type { Account, EventRecord } from '#domain/model';
 import { type Admitted, attemptDelivery, type Ended } from './attempt-phases';
@@ -70,7 +70,7 @@ async function admitAtEndpoint(
     return { outcome: { kind: 'dropped', reason: `event not routed to ${endpointId}` } };
   }
   const ref: DeliveryRef = { ...target.at, sequence: event.sequence, endpointId };
-  const delivery = await deps.deliveries.readDelivery(ref);
+  const delivery = await currentCycle(deps, event, ref);
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);
     return { outcome: { kind: 'dropped', reason: `delivery is ${delivery.status}` } };
@@ -99,6 +99,23 @@ async function admitAtEndpoint(
     return settle('failed', { kind: 'dropped', reason: 'organization not found; delivery marked failed' });
   }
   return { event: view, endpoint, url: endpoint.url, org, ledger };
+}
+
+/**
+ * The delivery in the event's current route cycle: one left in an earlier cycle (the event was
+ * redelivered or replayed since) starts it first, so a settled one goes pending again.
+ */
+async function currentCycle(
+  deps: DeliveryDeps,
+  event: EventRecord,
+  ref: DeliveryRef,
+): Promise<EndpointDelivery> {
+  const delivery = await deps.deliveries.readDelivery(ref);
+  const cycle = event.routeCycle ?? 0;
+  if ((delivery.routeCycle ?? 0) >= cycle) return delivery;
+  // Refused: another consumer started it meanwhile; the read after tells its state either way.
+  await deps.deliveries.startCycle(ref, cycle, delivery.status !== 'pending');
+  return deps.deliveries.readDelivery(ref);
 }
 
 /**

@@ -236,4 +236,10 @@ export interface EventRecord extends EventRef {
    * event, whose events all go to it).
    */
   readonly routes?: readonly string[] | undefined;
+  /**
+   * A fanned-out event's delivery cycles started after its first (each new cycle of the event counts
+   * one): a routed endpoint's delivery in an earlier one starts the event's current cycle when its
+   * message comes (see `EndpointDeliveries.startCycle`). Absent: 0.
+   */
+  readonly routeCycle?: number | undefined;
 }

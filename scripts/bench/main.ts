@@ -8,14 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
-import { measureDeliveryCapacity, measureListCapacity } from './capacity';
-import { measureFanOutCapacity } from './capacity-fan-out';
+import { measureDeliveryCapacity } from './capacity';
 import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
 import { measureCrypto } from './crypto';
 import { measureIsolation } from './isolation';
 import { type BurstRow, measureBurstIsolation } from './isolation-burst';
 import { measureLatency } from './latency';
+import { measureListCapacity } from './list-capacity';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
 import { type ContentionCase, type ContentionRow, measurePublishContention } from './publish-contention';
@@ -81,16 +81,11 @@ if (
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const perEvent = await measureDeliveryCapacity(client, resources.tableName, url, 5);
-      const fanOut = await measureFanOutCapacity(client, resources.tableName, url, 5);
       receiver.close();
       console.log(
         '\n## Capacity units per event (publish; first-try delivery in batches of 10: one account, ten organizations), table only\n',
       );
       console.log(JSON.stringify(perEvent, null, 2));
-      console.log(
-        `\n## Capacity units per event, one account with ${fanOut.endpoints} endpoints (publish; the event's own message routed; every endpoint's first-try delivery; batches of 10), table only\n`,
-      );
-      console.log(JSON.stringify(fanOut, null, 2));
       console.log('\n## GET /events read units with 10,000 events, per_page 100\n');
       console.log(JSON.stringify(await measureListCapacity(client, resources.tableName), null, 2));
     }

@@ -84,6 +84,35 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().takeLease(store2, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
   });
 
+  it("starts a settled delivery's new route cycle once, and only numbers a pending one's", async () => {
+    const ref = fresh();
+    await store().recordAttempt(ref, attempt(500), 'failed');
+    expect(await store().startCycle(ref, 1, false)).toBe(false);
+    expect(await store().startCycle(ref, 1, true)).toBe(true);
+    expect(await store().startCycle(ref, 1, true)).toBe(false);
+    const restarted = await store().readDelivery(ref);
+    expect(restarted).toMatchObject({ status: 'pending', retries: 1, cycleBase: 1, routeCycle: 1 });
+    expect(restarted.nextAttemptAt).toBeUndefined();
+    // A pending one (leased, scheduled) keeps its cycle and lease; an untouched one is created in it.
+    expect(await store().takeLease(ref, claim(1, NOW + 60_000, NOW, NOW))).toBe(true);
+    expect(await store().startCycle(ref, 2, true)).toBe(false);
+    expect(await store().startCycle(ref, 2, false)).toBe(true);
+    expect(await store().readDelivery(ref)).toMatchObject({
+      status: 'pending',
+      cycleBase: 1,
+      leaseUntil: NOW + 60_000,
+      routeCycle: 2,
+    });
+    const untouched = fresh();
+    expect(await store().startCycle(untouched, 1, false)).toBe(true);
+    expect(await store().readDelivery(untouched)).toMatchObject({
+      status: 'pending',
+      retries: 0,
+      routeCycle: 1,
+    });
+    expect(await store().takeLease(untouched, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
+  });
+
   it('writes nothing for a stale ref: another event at the same sequence', async () => {
     const ref = fresh();
     await store().recordAttempt(ref, attempt(500), 'pending', NOW);
@@ -92,6 +121,7 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().takeLease(stale, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
     expect(await store().settlePending(stale, 'skipped')).toBe(false);
     await expect(store().recordAttempt(stale, attempt(200), 'success')).rejects.toThrow();
+    expect(await store().startCycle(stale, 1, false)).toBe(false);
     expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 1 });
   });
 }

@@ -2,7 +2,8 @@
  * What `DeliveryLedger.settleRoute` does, run against the in-memory store (unit) and DynamoDB Local
  * (integration): each routed endpoint is counted once (a second count changes nothing, the attempts are
  * not added twice); a failure makes the event `failed` at once; the last endpoint to settle makes it
- * `success` when every delivery succeeded, else `skipped`; an event never routed is not counted.
+ * `success` when every delivery succeeded, else `skipped`; an event never routed is not counted; a new
+ * cycle of the event counts its endpoints again, in the next route cycle.
  */
 import { expect, it } from 'vitest';
 import type { EventRecord, EventRef } from '#domain/model';
@@ -10,7 +11,7 @@ import type { DeliveryLedger } from '#domain/ports';
 
 /** What the contract needs of a store. */
 export interface RouteSettlementWorld {
-  readonly ledger: Pick<DeliveryLedger, 'settleRoute' | 'recordRoutes'>;
+  readonly ledger: Pick<DeliveryLedger, 'settleRoute' | 'recordRoutes' | 'startCycle'>;
   /** A new pending event, not routed. */
   event(): Promise<EventRef>;
   read(ref: EventRef): Promise<EventRecord>;
@@ -50,6 +51,19 @@ export function routeSettlementsContract(world: () => RouteSettlementWorld): voi
     const ref = await routed([A, B]);
     expect(await world().ledger.settleRoute(ref, A, 'skipped', 0)).toBe('pending');
     expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('skipped');
+  });
+
+  it('counts every endpoint again in a new cycle of the event, numbered the next route cycle', async () => {
+    const ref = await routed([A, B]);
+    await world().ledger.settleRoute(ref, A, 'success', 1);
+    expect(await world().ledger.settleRoute(ref, B, 'failed', 20)).toBe('failed');
+    const { orgId, routeCycle } = await world().read(ref);
+    expect(routeCycle ?? 0).toBe(0);
+    expect(await world().ledger.startCycle(ref, orgId)).toBe(true);
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'pending', routeCycle: 1, cycleBase: 21 });
+    expect(await world().ledger.settleRoute(ref, A, 'success', 0)).toBe('pending');
+    expect(await world().ledger.settleRoute(ref, B, 'success', 2)).toBe('success');
+    expect(await world().read(ref)).toMatchObject({ webhookStatus: 'success', webhookRetries: 23 });
   });
 
   it('counts nothing on an event that was never routed', async () => {

@@ -48,7 +48,7 @@ export const keys = {
     pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
     sk: endpoint.extra === undefined ? 'ENDPOINT' : `${ENDPOINT_SK_PREFIX}${endpoint.extra}`,
   }),
-  /** An event's delivery at an extra endpoint: the endpoint's partition, the event's sequence. */
+  /** A fanned-out event's delivery at one routed endpoint: the endpoint's partition, the event's sequence. */
   delivery: (ref: DeliveryRef): ItemKey => ({
     pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
     sk: keys.sequence(ref.sequence),

@@ -188,7 +188,10 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
       cycles: empty ? event.cycles : event.cycles + 1,
       leaseUntil: undefined,
       nextAttemptAt: undefined,
+      routeCycle: (event.routeCycle ?? 0) + 1,
     });
+    // As the adapter: a fanned-out event's aggregate starts again.
+    this.table.routeCounts.delete(id);
     return true;
   }
 }

@@ -73,6 +73,28 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     return true;
   }
 
+  async startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    this.writes.push('StartCycle');
+    const held = this.held(ref);
+    if (held === 'other') return false;
+    const delivery = held ?? UNTOUCHED;
+    if ((delivery.routeCycle ?? 0) >= routeCycle || (delivery.status !== 'pending') !== settled) return false;
+    this.put(
+      ref,
+      settled
+        ? {
+            ...delivery,
+            status: 'pending',
+            cycleBase: delivery.retries,
+            leaseUntil: undefined,
+            nextAttemptAt: undefined,
+            routeCycle,
+          }
+        : { ...delivery, routeCycle },
+    );
+    return true;
+  }
+
   /** The ref's event's delivery, or undefined when untouched. */
   private own(ref: DeliveryRef): EndpointDelivery | undefined {
     const held = this.held(ref);

@@ -1,7 +1,9 @@
 /**
- * The delivery state of an event at one of its account's extra endpoints: its own status, attempts,
- * cycles, lease and next attempt, apart from the event's item (which keeps the default endpoint's, as
- * before endpoints), so that any number of endpoints and attempts stays within an item's size, and each
+ * The delivery state of a fanned-out event (one routed to an extra endpoint) at each endpoint it was
+ * routed to, its account's default one included: its own status, attempts, cycles, lease and next
+ * attempt, apart from the event's item (which then keeps the aggregate; an event not fanned out keeps
+ * its default endpoint's state there, as before endpoints), so that any number of endpoints and attempts
+ * stays within an item's size, and each
  * endpoint's deliveries form an ordered partition of their own (by the event's sequence). Until its first
  * write a delivery is pending with no attempt: the fan-out creates nothing, the first lease, attempt or
  * settlement does.
@@ -9,11 +11,11 @@
 import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 
-/** Where a delivery is: the event in its account's log, and the extra endpoint's id. */
+/** Where a delivery is: the event in its account's log, and the routed endpoint's id. */
 export interface DeliveryRef extends EventRef {
   /** The event's place in its account's log (deliveries exist only for events stored in logs). */
   readonly sequence: number;
-  /** The extra endpoint's id (`ep_…`). */
+  /** The routed endpoint's id (`ep_…`). */
   readonly endpointId: string;
 }
 
@@ -30,12 +32,14 @@ export interface EndpointDelivery {
   readonly leaseUntil?: number | undefined;
   /** Epoch ms before which the next attempt is not due. */
   readonly nextAttemptAt?: number | undefined;
+  /** The event's route cycle (`EventRecord.routeCycle`) the delivery is in. Absent: 0. */
+  readonly routeCycle?: number | undefined;
 }
 
 /** A delivery before its first write. */
 export const UNTOUCHED: EndpointDelivery = { status: 'pending', retries: 0, cycleBase: 0, deliveries: [] };
 
-/** The deliveries of events at extra endpoints, with the conditions of the event's own ledger. */
+/** The deliveries of fanned-out events, with the conditions of the event's own ledger. */
 export interface EndpointDeliveries {
   /** The delivery's state, read consistently ({@link UNTOUCHED} before its first write). */
   readDelivery(ref: DeliveryRef): Promise<EndpointDelivery>;
@@ -57,4 +61,13 @@ export interface EndpointDeliveries {
   ): Promise<EndpointDelivery>;
   /** Settles a pending delivery (`skipped`, `failed`); false when it was not pending. */
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean>;
+  /**
+   * Moves a delivery in an earlier route cycle into `routeCycle` (its event's, after a redelivery or
+   * replay of the event): a settled one starts a new cycle (pending, its cycle base its attempts, no
+   * lease, due now), a pending one only takes the number (its cycle and lease go on). False when it is in
+   * that cycle or a later one already, or (`settled`) its status changed since it was read.
+   *
+   * @param settled - whether the delivery was settled when read
+   */
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean>;
 }

@@ -135,6 +135,19 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     });
   }
 
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    const earlier = '(attribute_not_exists(route_cycle) OR route_cycle < :rc)';
+    return this.update('StartCycle (delivery)', ref, {
+      UpdateExpression: settled
+        ? 'SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc REMOVE lease_until, next_attempt_at'
+        : `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
+      ConditionExpression: settled
+        ? `id = :id AND webhook_status <> :pending AND ${earlier}`
+        : `${PENDING} AND ${earlier}`,
+      ExpressionAttributeValues: { ':pending': 'pending', ':rc': routeCycle },
+    });
+  }
+
   /** A conditional update of the delivery's item; false when its condition fails. */
   private async update(
     operation: string,
@@ -173,5 +186,6 @@ function toDelivery(item: Record<string, unknown>): EndpointDelivery {
     deliveries: toAttempts(item.deliveries),
     leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
     nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
+    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
   };
 }
