@@ -169,6 +169,7 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   }
 }
 
-function keyOf(ref: DeliveryRef): string {
+/** Where a delivery is kept in memory: its event's organization, account, endpoint and sequence. */
+export function keyOf(ref: DeliveryRef): string {
   return `${ref.orgId}#${ref.account}#${ref.endpointId}#${ref.sequence}`;
 }
