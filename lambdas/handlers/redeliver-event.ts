@@ -1,6 +1,4 @@
-import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { loadEnv } from '#config/env';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
 import { parseEventId } from '#http/events/event-request';
@@ -10,14 +8,10 @@ import { json } from '#http/response';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
-import { redeliveryDeps } from './redelivery-deps';
+import { redeliveryWiring } from './redelivery-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
-const documents = createDocumentClient();
-const deps = {
-  ...redeliveryDeps(documents, env),
-  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-};
+const { deps: redelivery, documents, tableName } = redeliveryWiring();
+const deps = { ...redelivery, directory: new DynamoDirectoryStore(documents, tableName) };
 
 /**
  * `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed, skipped or delivered
