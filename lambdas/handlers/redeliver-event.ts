@@ -1,8 +1,6 @@
-import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
-import { loadEnv } from '#config/env';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
 import { parseEventId, parseRedeliverRequest } from '#http/events/event-request';
@@ -12,16 +10,15 @@ import { json } from '#http/response';
 import { redeliver } from '#use-cases/events/redeliver-endpoint';
 import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
-import { redeliveryDeps } from './redelivery-deps';
+import { redeliveryWiring } from './redelivery-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
-const documents = createDocumentClient();
+const { deps: redelivery, documents, tableName } = redeliveryWiring();
 const deps = {
-  ...redeliveryDeps(documents, env),
-  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-  deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
+  ...redelivery,
+  directory: new DynamoDirectoryStore(documents, tableName),
+  deliveries: new DynamoEndpointDeliveries(documents, tableName),
   // A replay at one endpoint checks the account has it.
-  endpoints: new DynamoEndpointStore(documents, env.TABLE_NAME),
+  endpoints: new DynamoEndpointStore(documents, tableName),
 };
 
 /**

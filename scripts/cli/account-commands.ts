@@ -2,7 +2,7 @@
  * The CLI's account commands: an account's endpoint, its deletion (and erasure), the organization's list,
  * re-enabling an endpoint (with recovery), replaying its log and sending it a test event.
  */
-import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
+import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { adminRoute, bodyOf, org } from './admin-route';
 import { allPages, type Command, cursorOf, type Step, untilDone } from './command';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
