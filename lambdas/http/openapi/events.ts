@@ -31,7 +31,7 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import type { HeaderObject, ParameterObject } from './objects';
-import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, notFound, ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** A webhook token's id, as attempts and token views show it. */
@@ -271,8 +271,8 @@ export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycl
 
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {
-  '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-  '404': responseRef('NotFound', 'No such event in the organization.'),
+  '400': badRequest('The id is not a lower-case UUID (version 4 or 7).'),
+  '404': notFound('No such event in the organization.'),
 };
 
 /** The event routes. */
@@ -289,14 +289,12 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     parameters: queryParameters(LIST_QUERY),
     responses: {
       '200': pageOf('events', ref('EventSummary', EVENT_SUMMARY)),
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +
           'deeper than the listing bound, the filters need a narrower time window, `endpoint_id` comes ' +
           "without `account`, or another filter beside an extra endpoint's `endpoint_id`.",
       ),
-      '404': responseRef(
-        'NotFound',
+      '404': notFound(
         'With `endpoint_id`: no such account in the organization, or the account has no such endpoint.',
       ),
     },
@@ -315,7 +313,7 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
         ref('EventDetail', EVENT_DETAIL),
       ),
       '201': ok('Recorded; its webhook is on its way.', ref('EventDetail', EVENT_DETAIL)),
-      '400': responseRef('BadRequest', 'A field is missing, unknown or invalid.'),
+      '400': badRequest('A field is missing, unknown or invalid.'),
       '409': responseRef('Conflict', 'The id was published with other content.'),
       '422': responseRef('Unprocessable', 'No account with this IBAN is registered.'),
     },
@@ -336,14 +334,10 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     requestBody: REDELIVER_BODY,
     responses: {
       '202': ok('Queued: `queued` holds the event id.', ref('Redelivery', REDELIVERY)),
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'The id is not a lower-case UUID (version 4 or 7), or `endpoint_id` is no endpoint id.',
       ),
-      '404': responseRef(
-        'NotFound',
-        'No such event in the organization, or it was not routed to `endpoint_id`.',
-      ),
+      '404': notFound('No such event in the organization, or it was not routed to `endpoint_id`.'),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   }),

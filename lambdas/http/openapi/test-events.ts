@@ -8,7 +8,7 @@ import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';
 import { DELIVERY } from './events';
 import type { OperationObject } from './objects';
-import { ok, parameterRef, responseRef } from './objects';
+import { badRequest, notFound, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** The answer of a test event. */
@@ -50,8 +50,8 @@ export const SEND_TEST_EVENT: Omit<OperationObject, 'operationId' | 'security' |
   requestBody: TEST_EVENT_BODY,
   responses: {
     '200': ok('Sent (or refused before sending); the receiver answered this.', ref('TestEvent', TEST_EVENT)),
-    '400': responseRef('BadRequest', 'The IBAN or the body is malformed.'),
-    '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
+    '400': badRequest('The IBAN or the body is malformed.'),
+    '404': notFound('No such account (in the organization, for an organization key).'),
     '409': responseRef('Conflict', 'The account has no `webhook_url`.'),
     '422': responseRef(
       'Unprocessable',
