@@ -7,7 +7,7 @@ import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
-import type { Filter } from '#domain/subscriptions/filter-model';
+import type { Subscription } from '#domain/subscriptions/subscription';
 
 /**
  * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
@@ -29,6 +29,32 @@ export type DeliveryOrder = 'concurrent' | 'ordered';
 
 /** Every value of {@link DeliveryOrder}; the first is the default. */
 export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
+
+/**
+ * An endpoint's delivery order and where its order gate stands: the same fields on an account (for its
+ * default endpoint) and on an extra endpoint.
+ */
+export interface EndpointOrder {
+  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * An ordered endpoint's watermark: every event up to this sequence is settled for it (`success`,
+   * `failed`, `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
+   */
+  readonly settledThrough?: number | undefined;
+  /**
+   * The endpoint's order generation (`order_epoch`), absent: 0. A replay or redelivery (whatever the
+   * order) and a put that makes it ordered increment it; the watermark only moves within one epoch, so a
+   * gate that read the log before a cycle restarted cannot move it past the restarted event.
+   */
+  readonly orderEpoch?: number | undefined;
+  /**
+   * The highest sequence the account's log ever held when retention may have emptied it (the account's
+   * `seq_floor`, see docs/design.md): new events continue after it, so a sequence is never reused, and an
+   * ordered endpoint's gate starts above it. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
+}
 
 /** An organization: the tenant that owns accounts, events and API keys. */
 export interface Organization {
@@ -77,8 +103,11 @@ export interface PortalLink {
   readonly expiresAt: number;
 }
 
-/** A tracked bank account. */
-export interface Account {
+/**
+ * A tracked bank account. Its default endpoint's subscription and order are the account's own fields
+ * (the {@link Subscription} and {@link EndpointOrder} an extra endpoint has too).
+ */
+export interface Account extends Subscription, EndpointOrder {
   /** Normalised IBAN (upper case, no spaces). */
   readonly iban: string;
   readonly orgId: string;
@@ -92,34 +121,10 @@ export interface Account {
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
   /**
-   * The highest sequence the account's log ever held when retention may have emptied it (see
-   * docs/design.md): new events continue after it, so a sequence is never reused. Absent: 0.
-   */
-  readonly sequenceFloor?: number | undefined;
-  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
-  readonly deliveryOrder?: DeliveryOrder | undefined;
-  /**
-   * An ordered account's watermark: every event up to this sequence is settled (`success`, `failed`,
-   * `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
-   */
-  readonly settledThrough?: number | undefined;
-  /**
-   * The account's order generation (`order_epoch`), absent: 0. A replay or redelivery (whatever the
-   * account's order) and a put that makes it ordered increment it; the watermark only moves within one
-   * epoch, so a gate that read the log before a cycle restarted cannot move it past the restarted event.
-   */
-  readonly orderEpoch?: number | undefined;
-  /**
    * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
    * absent: nothing.
    */
   readonly endpointSecurity?: EndpointSecuritySummary | undefined;
-  /**
-   * The default endpoint's subscription: catalog type names (absent: every type) and a payload filter
-   * (absent: every payload).
-   */
-  readonly eventTypes?: readonly string[] | undefined;
-  readonly filter?: Filter | undefined;
   /** The default endpoint's description. */
   readonly description?: string | undefined;
   /** How many extra endpoints the account has beside its default one (absent: none). */
