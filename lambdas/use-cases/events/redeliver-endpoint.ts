@@ -7,6 +7,7 @@ import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore } from '#domain/ports';
+import { getEvent } from './read-events';
 import {
   orderAgain,
   type RedeliverEventDeps,
@@ -40,8 +41,7 @@ export async function redeliverAtEndpoint(
   id: string,
   endpointId: string,
 ): Promise<RedeliveryResult> {
-  const event = await deps.events.getEvent(id, { consistent: true });
-  if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  const event = await getEvent(deps.events, orgId, id, { consistent: true });
   const account = await deps.directory.getAccount(event.account);
   const defaultId = account?.orgId === orgId ? account.endpointId : undefined;
   const notRouted = new NotFoundError(
