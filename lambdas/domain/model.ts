@@ -193,8 +193,23 @@ export interface EventRef {
   readonly sequence?: number | undefined;
 }
 
+/**
+ * Where one delivery stands in its attempts: the same fields on an event (its own delivery) and on its
+ * delivery to an extra endpoint (`EndpointDelivery`).
+ */
+export interface DeliveryProgress {
+  /** Attempts recorded before the current cycle started (a redelivery starts a new cycle of 20). */
+  readonly cycleBase: number;
+  /** Oldest first. */
+  readonly deliveries: readonly DeliveryAttempt[];
+  /** Epoch ms until which a consumer holds the right to make the next attempt. */
+  readonly leaseUntil?: number | undefined;
+  /** Epoch ms before which the next attempt of a pending delivery is not due (set after a failure). */
+  readonly nextAttemptAt?: number | undefined;
+}
+
 /** A stored event with its delivery state and attempts. */
-export interface EventRecord extends EventRef {
+export interface EventRecord extends EventRef, DeliveryProgress {
   readonly type: string;
   /**
    * The version of its type's payload schema the payload passed at publish; absent on events stored before
@@ -213,20 +228,12 @@ export interface EventRecord extends EventRef {
   readonly webhookStatus: WebhookStatus;
   /** Number of recorded attempts over all cycles; always equals `deliveries.length`. */
   readonly webhookRetries: number;
-  /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
-  readonly cycleBase: number;
   /**
    * Delivery cycles counted, the current one (the first, from publish, at first) included: 1 to
    * `MAX_CYCLES`. A new cycle after one that made an attempt counts, however few attempts it made, and is
    * refused at the cap; one after a cycle that sent nothing (a skipped event) takes its place uncounted.
    */
   readonly cycles: number;
-  /** Oldest first. */
-  readonly deliveries: readonly DeliveryAttempt[];
-  /** Epoch ms until which a consumer holds the right to make the next attempt. */
-  readonly leaseUntil?: number | undefined;
-  /** Epoch ms before which the next attempt of a pending event is not due (set after a failure). */
-  readonly nextAttemptAt?: number | undefined;
   /**
    * Epoch ms of the ticket that numbered the event (its account's log was hot, see
    * `use-cases/events/sequencing.ts`); absent for an event stored at the log's next sequence without

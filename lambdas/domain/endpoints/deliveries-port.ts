@@ -9,7 +9,7 @@
  * settlement does.
  */
 import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, DeliveryProgress, EventRef, WebhookStatus } from '#domain/model';
 
 /** Where a delivery is: the event in its account's log, and the routed endpoint's id. */
 export interface DeliveryRef extends EventRef {
@@ -20,18 +20,10 @@ export interface DeliveryRef extends EventRef {
 }
 
 /** The state of one delivery; before its first write, pending with no attempt. */
-export interface EndpointDelivery {
+export interface EndpointDelivery extends DeliveryProgress {
   readonly status: WebhookStatus;
   /** Attempts recorded over all cycles; always `deliveries.length`. */
   readonly retries: number;
-  /** Attempts recorded before the current cycle. */
-  readonly cycleBase: number;
-  /** Oldest first. */
-  readonly deliveries: readonly DeliveryAttempt[];
-  /** Epoch ms until which a consumer holds the right to make the next attempt. */
-  readonly leaseUntil?: number | undefined;
-  /** Epoch ms before which the next attempt is not due. */
-  readonly nextAttemptAt?: number | undefined;
   /** The event's route cycle (`EventRecord.routeCycle`) the delivery is in. Absent: 0. */
   readonly routeCycle?: number | undefined;
   /**
