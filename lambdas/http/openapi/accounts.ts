@@ -168,6 +168,12 @@ export const ACCOUNT_ANSWER = ok('The account.', ref('Account', ACCOUNT));
 /** An IBAN the organization has no account of (another organization's account is answered alike). */
 const NO_SUCH_ACCOUNT = notFound('No such account in the organization.');
 
+/**
+ * The 404 of a route both an organization key and an operator (naming `org`) call: the account is not
+ * the caller's organization's, or does not exist.
+ */
+export const NO_ACCOUNT = notFound('No such account (in the organization, for an organization key).');
+
 /** A save of the endpoint's security material that kept losing to concurrent ones. */
 export const ENDPOINT_BUSY =
   'Other requests kept changing the endpoint at the same time; nothing of this one was stored: send it again.';
@@ -211,7 +217,7 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
     '400': badRequest(
       'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
     ),
-    '404': notFound('No such account (in the organization, for an organization key).'),
+    '404': NO_ACCOUNT,
   },
 };
 

@@ -7,7 +7,7 @@ import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { DELIVERY_ORDER } from '#http/accounts/account-request';
 import { ENDPOINT_CREATE_BODY, ENDPOINT_UPDATE_BODY } from '#http/accounts/endpoint-request';
 import { anyObject, array, closed, flag, nullable, ref, string, text, timestamp, uri } from '#http/schema';
-import { ENDPOINT_BUSY, ENDPOINT_HEALTH } from './accounts';
+import { ENDPOINT_BUSY, ENDPOINT_HEALTH, NO_ACCOUNT } from './accounts';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, responseRef } from './objects';
@@ -63,7 +63,6 @@ export const ENDPOINT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
 };
 
 const ENDPOINT_PATH = [parameterRef('Iban'), parameterRef('EndpointId')];
-const NO_ACCOUNT = notFound('No such account (in the organization, for an organization key).');
 const NO_ENDPOINT = notFound(
   'No such account (in the organization, for an organization key), or no such endpoint of it.',
 );
