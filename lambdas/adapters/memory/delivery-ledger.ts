@@ -126,7 +126,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const event = this.table.eventAt(ref);
     if (event?.routes === undefined) return undefined;
     const counts = this.table.routeCounts.get(event.id) ?? { settled: new Set(), failed: 0, skipped: 0 };
-    if (counts.settled.has(endpointId)) return event.webhookStatus;
+    if (counts.settled.has(endpointId) || !event.routes.includes(endpointId)) return event.webhookStatus;
     counts.settled.add(endpointId);
     if (status === 'failed') counts.failed += 1;
     if (status === 'skipped') counts.skipped += 1;
