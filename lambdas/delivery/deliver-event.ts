@@ -107,11 +107,9 @@ async function admit(
     const reason = 'the account belongs to another organization now; nothing was sent';
     return { outcome: { kind: 'refused', reason } };
   }
-  if (!account?.webhookUrl) {
+  if (!account) {
     await deps.events.settlePending(event, 'skipped');
-    return {
-      outcome: { kind: 'skipped', reason: account ? 'account has no webhook_url' : 'account deleted' },
-    };
+    return { outcome: { kind: 'skipped', reason: 'account deleted' } };
   }
   const org = await context.organization(event.orgId);
   if (!org) {
@@ -119,13 +117,19 @@ async function admit(
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'dropped', reason: 'organization not found; event marked failed' } };
   }
-  // Decided once: an event the default endpoint's subscription does not want is skipped for it.
+  // Decided once, before the default endpoint's URL is looked at: a default endpoint without one is routed
+  // nothing, and the account's extra endpoints still get their events. An event the default endpoint's
+  // subscription does not want is skipped for it.
   const routing = await routingOf(deps, context, event, account);
   const endpoint = defaultEndpoint(account);
   if (routing?.fansOut) {
     // Fanned out at once: an ordered endpoint gates its own delivery, so no endpoint waits for another.
     await fanOut(deps, event, routing);
     return { outcome: { kind: 'routed', endpoints: routing.routes.length } };
+  }
+  if (!account.webhookUrl) {
+    await deps.events.settlePending(event, 'skipped');
+    return { outcome: { kind: 'skipped', reason: 'account has no webhook_url' } };
   }
   if (routing && !routing.toDefault) {
     await deps.events.settlePending(event, 'skipped');

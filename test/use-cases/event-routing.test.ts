@@ -41,6 +41,24 @@ function routedWorld(subscription: Partial<Account> = {}) {
 const body = (payload: unknown) => JSON.stringify({ id: 'x', payload });
 
 describe('routing an event', () => {
+  it('routes an event to the extra endpoints of an account whose default endpoint has no URL', async () => {
+    const w = routedWorld({ webhookUrl: undefined });
+    await w.endpoints.addEndpoint({
+      iban: w.iban,
+      orgId: 'org-1',
+      id: 'ep_0000000000a1',
+      url: 'https://ledger.example.com/h',
+      createdAt: '2026-11-20T08:00:00.000Z',
+    });
+    w.events.seed({ id: 'e1', sequence: 1 });
+    const outcome = await deliverEvent(w.deps, { id: 'e1', at: w.events.events.get('e1') }, 1, w.context());
+    expect(outcome).toMatchObject({ kind: 'routed', endpoints: 1 });
+    expect(w.events.events.get('e1')).toMatchObject({
+      webhookStatus: 'pending',
+      routes: ['ep_0000000000a1'],
+    });
+  });
+
   it('costs nothing for an account with one endpoint subscribed to everything', async () => {
     const w = routedWorld();
     w.events.seed({ id: 'e1' });
