@@ -183,8 +183,9 @@ export interface DeliveryLedger extends EventReads, LogHoles {
   markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean>;
   /**
    * Records the endpoints the event is routed to unless a routing is recorded already (the first decision
-   * wins, whatever concurrent consumers decided); answers the routing the event holds now, undefined
-   * when the event is gone.
+   * wins, whatever concurrent consumers decided) or the event had an attempt (it went to the default
+   * endpoint before a routing was decided, and keeps going there alone); answers the routing the event
+   * holds now, undefined when the event is gone or was attempted unrouted.
    */
   recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined>;
   /**

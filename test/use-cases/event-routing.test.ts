@@ -135,6 +135,22 @@ describe('routing an event', () => {
     expect(w.events.events.get('e1')?.routes).toEqual([DEFAULT_ID]);
   });
 
+  it('records no routing when another consumer attempted the event unrouted meanwhile', async () => {
+    const w = routedWorld();
+    // Read unrouted with no attempt; meanwhile a consumer that saw one endpoint made the first attempt.
+    const stale = w.events.seed({ id: 'e1', sequence: 1 });
+    expect((await deliverEvent(w.deps, { id: 'e1' }, 1, w.context())).kind).toBe('delivered');
+    await w.endpoints.addEndpoint({
+      iban: w.iban,
+      orgId: 'org-1',
+      id: 'ep_0000000000a1',
+      url: 'https://ledger.example.com/h',
+      createdAt: '2026-11-20T08:00:00.000Z',
+    });
+    expect(await routingOf(w.deps, w.context(), stale, w.account())).toBeUndefined();
+    expect(w.events.events.get('e1')?.routes).toBeUndefined();
+  });
+
   it('keeps the routing through a redelivery (a new cycle)', async () => {
     const w = routedWorld({ eventTypes: [CREDIT] });
     const event = w.events.seed({ id: 'e1', type: TRANSFER });

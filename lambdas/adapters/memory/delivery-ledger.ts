@@ -112,6 +112,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const event = this.table.eventAt(ref);
     if (event === undefined) return undefined;
     if (event.routes !== undefined) return event.routes;
+    if (event.webhookRetries > 0) return undefined;
     this.table.events.set(ref.id, { ...event, routes: [...routes] });
     return routes;
   }
