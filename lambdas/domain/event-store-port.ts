@@ -192,7 +192,8 @@ export interface DeliveryLedger extends EventReads, LogHoles {
    * Counts one routed endpoint's settled delivery on the event's aggregate, once per endpoint (counting
    * the same endpoint again changes nothing): its attempts are added to `webhook_retries`; a `failed` one
    * makes the event `failed` at once; the last one to settle makes a still pending event `success` when
-   * every delivery succeeded, else `skipped`. Answers the event's status after it; undefined when the
+   * one delivery succeeded (the others succeeded or were skipped), `skipped` when every one was skipped;
+   * an endpoint the event was not routed to is not counted. Answers the event's status after it; undefined when the
    * event is gone or was never routed.
    */
   settleRoute(

@@ -2,7 +2,7 @@
  * What `DeliveryLedger.settleRoute` does, run against the in-memory store (unit) and DynamoDB Local
  * (integration): each routed endpoint is counted once (a second count changes nothing, the attempts are
  * not added twice); a failure makes the event `failed` at once; the last endpoint to settle makes it
- * `success` when every delivery succeeded, else `skipped`; an event never routed, or an endpoint it was
+ * `success` when one delivery succeeded and none failed, `skipped` when every one was skipped; an event never routed, or an endpoint it was
  * not routed to, is not counted; a new cycle of the event counts its endpoints again, in the next route
  * cycle; a settlement repeated after a crash between an adapter's writes finishes the event.
  */
@@ -56,10 +56,13 @@ export function routeSettlementsContract(
     expect((await world().read(ref)).webhookRetries).toBe(21);
   });
 
-  it('settles skipped when every endpoint settled and one was skipped', async () => {
+  it('settles success when every endpoint settled, none failed and one succeeded; skipped when all skipped', async () => {
     const ref = await routed([A, B]);
     expect(await world().ledger.settleRoute(ref, A, 'skipped', 0)).toBe('pending');
-    expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('skipped');
+    expect(await world().ledger.settleRoute(ref, B, 'success', 1)).toBe('success');
+    const nowhere = await routed([A, B]);
+    expect(await world().ledger.settleRoute(nowhere, A, 'skipped', 0)).toBe('pending');
+    expect(await world().ledger.settleRoute(nowhere, B, 'skipped', 0)).toBe('skipped');
   });
 
   it('counts every endpoint again in a new cycle of the event, numbered the next route cycle', async () => {

@@ -139,7 +139,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const webhookStatus: WebhookStatus = failedNow
       ? 'failed'
       : last
-        ? counts.skipped > 0
+        ? counts.skipped >= event.routes.length
           ? 'skipped'
           : 'success'
         : event.webhookStatus;

@@ -76,7 +76,8 @@ async function settleLast(
   const settled = routes.filter((route) => settledSet.has(route)).length;
   const current = counted.webhook_status as WebhookStatus;
   if (current !== 'pending' || settled < routes.length) return current;
-  const final = sizeOf(counted.routes_skipped) > 0 ? 'skipped' : 'success';
+  // A skipped delivery (a disabled or removed endpoint) does not make the others' success `skipped`.
+  const final = sizeOf(counted.routes_skipped) >= routes.length ? 'skipped' : 'success';
   try {
     const out = await table.client.send(
       new UpdateCommand({
