@@ -67,7 +67,7 @@ export async function reconcileDeadLetter(
 /**
  * A routed endpoint's dead letter: its delivery goes back to the delivery queue while it has attempts
  * left, or settles `failed`; either way a settled delivery tells the event's aggregate, and an ordered
- * account's next event goes on once the aggregate settled.
+ * endpoint's next delivery goes on.
  */
 async function reconcileRouted(
   deps: ReconcileDeps,
@@ -95,11 +95,11 @@ async function reconcileRouted(
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');
   const account = await deps.directory.getAccount(event.account, { consistent: true });
+  // Only the default endpoint is ordered: its order goes on once its own delivery settled.
   const endpoint = account && defaultEndpoint(account);
-  const aggregate = ledger.aggregate;
-  if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
-  if (aggregate === undefined || aggregate === 'pending') return 'exhausted';
-  await afterSettled(deps, endpoint, { ...event, webhookStatus: aggregate });
+  if (account?.orgId !== event.orgId || !endpoint || endpoint.id !== endpointId) return 'exhausted';
+  if (!isOrdered(endpoint, event)) return 'exhausted';
+  await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
   return 'exhausted-ordered';
 }
 

@@ -3,17 +3,18 @@
  * `routing.ts`): admitted at that endpoint (the event routed to it, its delivery pending with attempts
  * left, the account still the organization's, the endpoint still there with a URL), then the same
  * phases as an event's own message (`attempt-phases.ts`) with that endpoint's security, health and
- * `Retry-After`, over the delivery's own item. When the delivery settles, the event's aggregate is told
- * (`settleRoute`); the endpoint that settles it last lets an ordered account's next event go on.
+ * `Retry-After`, over the delivery's own item, gated by that endpoint's order when it is ordered. When
+ * the delivery settles, the event's aggregate is told (`settleRoute`), and an ordered endpoint's next
+ * delivery goes on: each endpoint's order waits for its own deliveries only.
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
-import { defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import type { Account, EventRecord } from '#domain/model';
 import { type Admitted, attemptDelivery, type Ended } from './attempt-phases';
 import type { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
-import type { DeliveryOutcome, Thrown } from './delivery-outcome';
+import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
@@ -46,8 +47,9 @@ export async function deliverToEndpoint(
     context,
     held,
     routed: true,
-    settle: async (outcome) => {
-      await afterAggregate(deps, context, admitted.event, ledger);
+    order: deps,
+    settle: async (outcome, settledThrough) => {
+      if (settles(outcome)) await inOrder(deps, context, admitted.event, target.endpointId, settledThrough);
       return outcome;
     },
   });
@@ -73,13 +75,14 @@ async function admitAtEndpoint(
   const delivery = await currentCycle(deps, event, ref);
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);
+    await inOrder(deps, context, event, endpointId);
     return { outcome: { kind: 'dropped', reason: `delivery is ${delivery.status}` } };
   }
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   const view = deliveryView(event, delivery);
   const settle = async (status: 'skipped' | 'failed', outcome: DeliveryOutcome): Promise<Ended> => {
     await ledger.settlePending(view, status);
-    await afterAggregate(deps, context, event, ledger);
+    await inOrder(deps, context, event, endpointId);
     return { outcome };
   };
   if (attemptsLeft(view, deps.maxAttempts) === 0) return settle('failed', { kind: 'exhausted', event: view });
@@ -136,19 +139,20 @@ async function routedEndpoint(
 }
 
 /**
- * Once the event's aggregate settled with this delivery (its last endpoint, or a failure), an ordered
- * account's next event goes on, as after an event's own settlement.
+ * Once the delivery settled (or a message found it so), an ordered endpoint's next delivery goes on, as
+ * after an event's own settlement (`settledThrough`: the watermark its gate left).
  */
-async function afterAggregate(
+async function inOrder(
   deps: DeliveryDeps,
   context: DeliveryContext,
   event: EventRecord,
-  ledger: RoutedLedger,
+  endpointId: string,
+  settledThrough?: number,
 ): Promise<void> {
-  const status = ledger.aggregate;
-  if (status === undefined || status === 'pending') return;
   const account = await context.account(event.account);
   if (account?.orgId !== event.orgId) return;
-  const endpoint = defaultEndpoint(account);
-  if (isOrdered(endpoint, event)) await afterSettled(deps, endpoint, { ...event, webhookStatus: status });
+  const endpoint = await routedEndpoint(context, account, endpointId, event);
+  if (endpoint && isOrdered(endpoint, event)) {
+    await afterSettled(deps, endpoint, { ...event, webhookStatus: 'success' }, settledThrough);
+  }
 }

@@ -41,6 +41,24 @@ function routedWorld(subscription: Partial<Account> = {}) {
 const body = (payload: unknown) => JSON.stringify({ id: 'x', payload });
 
 describe('routing an event', () => {
+  it('routes an event to the extra endpoints of an account whose default endpoint has no URL', async () => {
+    const w = routedWorld({ webhookUrl: undefined });
+    await w.endpoints.addEndpoint({
+      iban: w.iban,
+      orgId: 'org-1',
+      id: 'ep_0000000000a1',
+      url: 'https://ledger.example.com/h',
+      createdAt: '2026-11-20T08:00:00.000Z',
+    });
+    w.events.seed({ id: 'e1', sequence: 1 });
+    const outcome = await deliverEvent(w.deps, { id: 'e1', at: w.events.events.get('e1') }, 1, w.context());
+    expect(outcome).toMatchObject({ kind: 'routed', endpoints: 1 });
+    expect(w.events.events.get('e1')).toMatchObject({
+      webhookStatus: 'pending',
+      routes: ['ep_0000000000a1'],
+    });
+  });
+
   it('costs nothing for an account with one endpoint subscribed to everything', async () => {
     const w = routedWorld();
     w.events.seed({ id: 'e1' });
@@ -115,6 +133,22 @@ describe('routing an event', () => {
     expect(first).toEqual({ routes: [DEFAULT_ID], toDefault: true, fansOut: false });
     expect(second).toEqual(first);
     expect(w.events.events.get('e1')?.routes).toEqual([DEFAULT_ID]);
+  });
+
+  it('records no routing when another consumer attempted the event unrouted meanwhile', async () => {
+    const w = routedWorld();
+    // Read unrouted with no attempt; meanwhile a consumer that saw one endpoint made the first attempt.
+    const stale = w.events.seed({ id: 'e1', sequence: 1 });
+    expect((await deliverEvent(w.deps, { id: 'e1' }, 1, w.context())).kind).toBe('delivered');
+    await w.endpoints.addEndpoint({
+      iban: w.iban,
+      orgId: 'org-1',
+      id: 'ep_0000000000a1',
+      url: 'https://ledger.example.com/h',
+      createdAt: '2026-11-20T08:00:00.000Z',
+    });
+    expect(await routingOf(w.deps, w.context(), stale, w.account())).toBeUndefined();
+    expect(w.events.events.get('e1')?.routes).toBeUndefined();
   });
 
   it('keeps the routing through a redelivery (a new cycle)', async () => {

@@ -112,6 +112,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const event = this.table.eventAt(ref);
     if (event === undefined) return undefined;
     if (event.routes !== undefined) return event.routes;
+    if (event.webhookRetries > 0) return undefined;
     this.table.events.set(ref.id, { ...event, routes: [...routes] });
     return routes;
   }
@@ -130,7 +131,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
       failed: new Set<string>(),
       skipped: new Set<string>(),
     };
-    if (counts.settled.has(endpointId)) return event.webhookStatus;
+    if (counts.settled.has(endpointId) || !event.routes.includes(endpointId)) return event.webhookStatus;
     counts.settled.add(endpointId);
     if (status === 'failed') counts.failed.add(endpointId);
     if (status === 'skipped') counts.skipped.add(endpointId);
@@ -142,7 +143,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const webhookStatus: WebhookStatus = failedNow
       ? 'failed'
       : last
-        ? counts.skipped.size > 0
+        ? counts.skipped.size >= event.routes.length
           ? 'skipped'
           : 'success'
         : event.webhookStatus;
