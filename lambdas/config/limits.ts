@@ -282,3 +282,13 @@ export const MAX_FILTER_ALTERNATIVES = 100;
 
 /** Longest string in a filter, in characters: a field name, a value, a prefix, a decimal operand. */
 export const MAX_FILTER_STRING_LENGTH = 256;
+
+/**
+ * Most webhook endpoints of one account, its default one (`webhook_url`) included: each is read with the
+ * account by every delivery batch, and each event is routed to at most this many, each with its own
+ * delivery item, so an event's records stay bounded whatever it was routed to.
+ */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
+
+/** Longest description of an endpoint, in characters. */
+export const MAX_ENDPOINT_DESCRIPTION_LENGTH = 200;

@@ -82,6 +82,15 @@ export const ADMIN_ROUTES = {
   adminEnableEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/enable' },
   adminReplayAccount: { method: 'POST', path: '/admin/accounts/{iban}/replay' },
   adminSendTestEvent: { method: 'POST', path: '/admin/accounts/{iban}/test-events', fn: 'sendTestEvent' },
+  adminListEndpoints: { method: 'GET', path: '/admin/accounts/{iban}/endpoints' },
+  adminAddEndpoint: { method: 'POST', path: '/admin/accounts/{iban}/endpoints', secretBody: true },
+  adminGetEndpoint: { method: 'GET', path: '/admin/accounts/{iban}/endpoints/{endpoint_id}' },
+  adminUpdateEndpoint: {
+    method: 'PUT',
+    path: '/admin/accounts/{iban}/endpoints/{endpoint_id}',
+    secretBody: true,
+  },
+  adminRemoveEndpoint: { method: 'DELETE', path: '/admin/accounts/{iban}/endpoints/{endpoint_id}' },
   adminListEventTypes: { method: 'GET', path: '/admin/event-types' },
   adminGetEventType: { method: 'GET', path: '/admin/event-types/{type}' },
   putEventType: { method: 'PUT', path: '/admin/event-types/{type}' },
@@ -130,6 +139,15 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('DELETE', '/portal/session', 'portalSession'),
   // tls_client_key: a secret in the body.
   { ...keyRoute('PUT', '/accounts/{iban}', 'manageSettings', 'manage'), secretBody: true },
+  // An account's endpoints: read with the account, changed with its settings.
+  keyRoute('GET', '/accounts/{iban}/endpoints', 'getAccount'),
+  keyRoute('GET', '/accounts/{iban}/endpoints/{endpoint_id}', 'getAccount'),
+  { ...keyRoute('POST', '/accounts/{iban}/endpoints', 'manageSettings', 'manage'), secretBody: true },
+  {
+    ...keyRoute('PUT', '/accounts/{iban}/endpoints/{endpoint_id}', 'manageSettings', 'manage'),
+    secretBody: true,
+  },
+  keyRoute('DELETE', '/accounts/{iban}/endpoints/{endpoint_id}', 'manageSettings', 'manage'),
   keyRoute('GET', '/webhook-token', 'manageSettings', 'manage'),
   keyRoute('POST', '/webhook-token/rotate', 'manageSettings', 'manage'),
   // Public keys are no secret: a `read` key lists them (receivers' deployments often hold only one).

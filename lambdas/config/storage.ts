@@ -37,6 +37,11 @@ export const ITEM_PREFIXES = {
   settings: 'SETTINGS',
   /** An account's test events of the current minute (`TESTS#<orgId>#<IBAN>`): the rate limit's counter. */
   testEvents: 'TESTS#',
+  /**
+   * An extra endpoint's deliveries (`DLV#<orgId>#<IBAN>#<ep_id>`), one item per event routed to it, the
+   * event's sequence as sort key: its own status, attempts, lease and cycles.
+   */
+  delivery: 'DLV#',
 } as const;
 
 /**

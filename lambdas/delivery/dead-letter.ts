@@ -1,17 +1,24 @@
 /**
  * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
- * queue while its event has attempts left in its cycle, or its event settles `failed`.
+ * queue while its delivery (the event's own, or a fanned-out event's at one endpoint) has attempts left
+ * in its cycle, or the delivery settles `failed`.
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
+import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './deliver-batch';
-import { readTarget } from './deliver-event';
+import { readTarget } from './delivery-deps';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
+import { deliveryView, RoutedLedger, settleRoute } from './routed-ledger';
+import { isFannedOut } from './routing';
 
 /** What the dead-letter reconciler needs. */
 export interface ReconcileDeps {
   readonly events: DeliveryLedger;
+  /** A fanned-out event's deliveries, one per routed endpoint. */
+  readonly deliveries: EndpointDeliveries;
   readonly queue: DeliveryQueue;
   /** The event's account: an ordered account's next events go on after a final failure. */
   readonly directory: Pick<DirectoryStore, 'getAccount' | 'advanceSettledThrough'>;
@@ -37,17 +44,63 @@ export async function reconcileDeadLetter(
   deps: ReconcileDeps,
   target: DeliveryTarget,
 ): Promise<ReconcileOutcome> {
+  if (target.endpointId !== undefined) return reconcileRouted(deps, target, target.endpointId);
   const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
   if (attemptsLeft(event, deps.maxAttempts) === 0) {
-    const failed = await deps.events.settlePending(event, 'failed');
     const account = await deps.directory.getAccount(event.account, { consistent: true });
-    if (account?.orgId !== event.orgId || !isOrdered(account, event)) return 'exhausted';
-    await afterSettled(deps, account, { ...event, webhookStatus: 'failed' });
+    // A fanned-out event's item counts its deliveries' attempts: its own message only fans out again.
+    if (account?.orgId === event.orgId && isFannedOut(event, account)) {
+      await deps.queue.enqueue([event]);
+      return 'requeued';
+    }
+    const failed = await deps.events.settlePending(event, 'failed');
+    const endpoint = account && defaultEndpoint(account);
+    if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
+    await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
     return failed ? 'exhausted-ordered' : 'exhausted';
   }
   await deps.queue.enqueue([event]);
   return 'requeued';
+}
+
+/**
+ * A routed endpoint's dead letter: its delivery goes back to the delivery queue while it has attempts
+ * left, or settles `failed`; either way a settled delivery tells the event's aggregate, and an ordered
+ * endpoint's next delivery goes on.
+ */
+async function reconcileRouted(
+  deps: ReconcileDeps,
+  target: DeliveryTarget,
+  endpointId: string,
+): Promise<ReconcileOutcome> {
+  const event = await readTarget(deps.events, target);
+  const sequence = event?.sequence;
+  if (!event?.routes?.includes(endpointId) || sequence === undefined) return 'settled';
+  const ref = { id: event.id, orgId: event.orgId, account: event.account, sequence, endpointId };
+  const delivery = await deps.deliveries.readDelivery(ref);
+  // In an earlier route cycle (the event was redelivered since): its message starts the current one.
+  const earlier = (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0);
+  if (
+    earlier ||
+    (delivery.status === 'pending' && attemptsLeft(deliveryView(event, delivery), deps.maxAttempts) > 0)
+  ) {
+    await deps.queue.enqueue([ref]);
+    return 'requeued';
+  }
+  if (delivery.status !== 'pending') {
+    await settleRoute(deps.events, ref, delivery);
+    return 'settled';
+  }
+  const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
+  await ledger.settlePending(event, 'failed');
+  const account = await deps.directory.getAccount(event.account, { consistent: true });
+  // Only the default endpoint is ordered: its order goes on once its own delivery settled.
+  const endpoint = account && defaultEndpoint(account);
+  if (account?.orgId !== event.orgId || !endpoint || endpoint.id !== endpointId) return 'exhausted';
+  if (!isOrdered(endpoint, event)) return 'exhausted';
+  await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
+  return 'exhausted-ordered';
 }
 
 /** What a batch of dead letters needs beyond single reconciliations. */

@@ -4,10 +4,11 @@
  * replaced (`postponement.ts`), or, when its delivery threw, back within seconds. An invocation held by
  * slow attempts pulls more messages and handles them on the same path (`held-invocation.ts`).
  */
-import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery-message';
+import { type DeliveryTarget, decodeDeliveryMessage, deliveryKey } from '#domain/delivery-message';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
-import { type DeliveryDeps, deliverMessage } from './deliver-event';
+import { deliverMessage } from './deliver-event';
 import { DeliveryContext } from './delivery-context';
+import type { DeliveryDeps } from './delivery-deps';
 import type { DeliveryOutcome } from './delivery-outcome';
 import { HeldInvocation, type HeldPullDeps, type UrlHold } from './held-invocation';
 import { comeBackSoon, type MessageFate, type PostponeDeps, postpone } from './postponement';
@@ -41,7 +42,12 @@ export async function deliverBatch(deps: BatchDeps, messages: readonly QueueMess
   const sending: BatchDeps = held ? { ...deps, sender: held.track(deps.sender) } : deps;
   const seen = new Set<string>();
   const handleAll = (batch: readonly QueueMessage[], pulled: boolean) => {
-    const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
+    const context = new DeliveryContext(
+      deps.directory,
+      deps.sealer,
+      deps.endpointSecrets,
+      deps.endpointStore,
+    );
     const handle = (message: QueueMessage) =>
       handleMessage(sending, context, seen, message, pulled ? held : undefined);
     return Promise.all(batch.map((message) => (held ? held.run(() => handle(message)) : handle(message))));
@@ -108,9 +114,9 @@ export async function runBatch(
 }
 
 /**
- * Handles one message of a batch whose events are `seen` while in flight here. A malformed body is
- * reported and done (it can never succeed); a second message for an event in flight is done (the first
- * one carries on); a message whose handling throws is reported and kept, so it comes back after the
+ * Handles one message of a batch whose deliveries (an event, or an event at one endpoint) are `seen`
+ * while in flight here. A malformed body is reported and done (it can never succeed); a second message
+ * for a delivery in flight is done (the first one carries on); a message whose handling throws is reported and kept, so it comes back after the
  * queue's visibility timeout. Once a handling ends its event leaves `seen`: a message that comes back
  * into the same invocation (a held one keeps pulling) may be the event's only one, the same message
  * postponed or its replacement, and is handled again rather than deleted as a copy.
@@ -126,14 +132,16 @@ async function runMessage(
     onError(message.messageId, new Error('message body is not {"id": "<event id>", "log", "seq"}'));
     return 'done';
   }
-  if (seen.has(target.id)) return 'done';
-  seen.add(target.id);
+  // One delivery in flight per event and endpoint: an event's messages for two endpoints both go on.
+  const key = deliveryKey(target);
+  if (seen.has(key)) return 'done';
+  seen.add(key);
   try {
     return await handle(target, message);
   } catch (error) {
     onError(message.messageId, error);
     return 'keep';
   } finally {
-    seen.delete(target.id);
+    seen.delete(key);
   }
 }

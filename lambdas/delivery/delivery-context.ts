@@ -1,20 +1,24 @@
 /**
- * The delivery context of one batch of messages: what the batch knows about the accounts and
- * organizations of its events. Each is read once per batch, strongly consistently, when the first message
- * needs it, and shared by the batch's other messages; nothing is kept from one batch to the next.
+ * The delivery context of one batch of messages: what the batch knows about the accounts (with their
+ * endpoints) and organizations of its events. Each is read once per batch, strongly consistently, when
+ * the first message needs it, and shared by the batch's other messages; nothing is kept from one batch to
+ * the next.
  *
- * So a change committed before a batch reads it (a webhook URL, a token rotation, an account deleted or
- * re-enabled) applies to every attempt of that batch and of every later one, on every consumer, at the
- * price of one read unit per distinct account and organization per batch and no write. An attempt
- * already under way finishes with what its batch read. An endpoint health write an attempt makes is
- * remembered on the batch's account, so the batch's later messages act on it. A test event reads
+ * So a change committed before a batch reads it (a webhook URL, an endpoint or its subscription, a token
+ * rotation, an account deleted or re-enabled) applies to every attempt of that batch and of every later
+ * one, on every consumer, at the price of one read unit per distinct account and organization per batch
+ * (and one Query of the account's extra endpoints, for an account that has some) and no write. An
+ * attempt already under way finishes with what its batch read. An endpoint health write an attempt makes
+ * is remembered on the batch's endpoint, so the batch's later messages act on it. A test event reads
  * through a context of its own, as one delivery does.
  */
 
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore } from '#domain/endpoint-security/ports';
+import { addressKey } from '#domain/endpoints/address';
+import { addressOf, defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
 import { type Account, type Organization, SIGNATURE_SCHEMES } from '#domain/model';
-import type { DirectoryStore } from '#domain/ports';
+import type { DirectoryStore, EndpointStore } from '#domain/ports';
 import { type SecretSealer, signingKeyContext } from '#domain/signing/secret-sealer';
 import { type OpenedSigningKey, privateKeyOf, type SigningKey } from '#domain/signing/signing-keys';
 import type { EndpointHealth } from './endpoint-health-port';
@@ -31,24 +35,43 @@ export class DeliveryContext {
   private readonly organizations = new Map<string, Promise<Organization | undefined>>();
   private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
   private readonly secrets = new Map<string, Promise<EndpointSecrets | undefined>>();
+  private readonly extras = new Map<string, Promise<Endpoint[]>>();
 
   /**
    * @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a`
-   * @param endpointSecrets - where an endpoint's material is, read only for accounts whose summary names some
+   * @param endpointSecrets - where an endpoint's material is, read only for endpoints whose summary names some
+   * @param endpointStore - where an account's extra endpoints are, read only for accounts that count some
    */
   constructor(
     private readonly directory: Pick<DirectoryStore, 'getAccount' | 'getOrganization'>,
     private readonly sealer?: SecretSealer,
     private readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'>,
+    private readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'>,
   ) {}
 
-  /** The account endpoint's material, read once per batch and only when its summary says there is some. */
-  endpointMaterial(account: Account): Promise<EndpointSecrets | undefined> {
+  /** The endpoint's material, read once per batch and only when its summary says there is some. */
+  endpointMaterial(endpoint: Endpoint): Promise<EndpointSecrets | undefined> {
     const store = this.endpointSecrets;
-    if (!account.endpointSecurity || !store) return Promise.resolve(undefined);
-    return once(this.secrets, account.iban, () =>
-      store.getSecrets(account.iban, account.orgId, { consistent: true }),
+    if (!endpoint.security || !store) return Promise.resolve(undefined);
+    return once(this.secrets, addressKey(endpoint), () =>
+      store.getSecrets(addressOf(endpoint), { consistent: true }),
     );
+  }
+
+  /**
+   * The account's endpoints as committed when the batch first asked: its default one first, then its
+   * extra ones (read once per batch, and only when the account counts some), oldest first.
+   */
+  async endpoints(account: Account): Promise<Endpoint[]> {
+    const store = this.endpointStore;
+    const extras =
+      (account.endpointCount ?? 0) === 0 || !store
+        ? Promise.resolve([])
+        : once(this.extras, account.iban, () =>
+            store.listEndpoints(account.iban, account.orgId, { consistent: true }),
+          );
+    const floor = account.sequenceFloor;
+    return [defaultEndpoint(account), ...(await extras).map((extra) => ({ ...extra, sequenceFloor: floor }))];
   }
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
@@ -87,10 +110,19 @@ export class DeliveryContext {
   }
 
   /**
-   * Puts the endpoint health a write returned into the batch's account, so the batch's later messages
-   * act on a circuit that opened or closed meanwhile.
+   * Puts the endpoint health a write returned into the batch's endpoint (on its account for the default
+   * one), so the batch's later messages act on a circuit that opened or closed meanwhile.
    */
-  remember(iban: string, health: EndpointHealth): void {
+  remember(endpoint: Endpoint, health: EndpointHealth): void {
+    const { iban, extra } = endpoint;
+    if (extra !== undefined) {
+      const known = this.extras.get(iban);
+      if (!known) return;
+      const updated = known.then((all) => all.map((e) => (e.extra === extra ? { ...e, health } : e)));
+      updated.catch(() => undefined);
+      this.extras.set(iban, updated);
+      return;
+    }
     const known = this.accounts.get(iban);
     if (!known) return;
     const updated = known.then((account) => account && { ...account, webhookHealth: health });

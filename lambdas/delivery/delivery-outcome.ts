@@ -2,7 +2,8 @@
  * What happened to one delivery message: the outcomes the consumer logs, counts and settles the message
  * by, and how a recorded attempt becomes one.
  */
-import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import type { EndpointNote } from './endpoint-health';
 import type { UrlHold } from './held-invocation';
 import type { ErroredHandling } from './postponement-rule';
@@ -43,6 +44,8 @@ export type DeliveryOutcome =
   /** An ordered account's event waits for an earlier one to settle: no attempt made, none recorded. */
   | { readonly kind: 'waiting'; readonly retryAfterSeconds: number; readonly reason: string }
   | { readonly kind: 'skipped' | 'dropped' | 'duplicate'; readonly reason: string }
+  /** A fanned-out event's own message: one message sent per routed endpoint, each delivering it there. */
+  | { readonly kind: 'routed'; readonly endpoints: number }
   /**
    * The event's account belongs to another organization now: nothing is sent, signed or recorded, and the
    * event settles `skipped`. Kept apart from `skipped` because it means data was about to cross organizations.
@@ -66,10 +69,10 @@ export function attemptOutcome(
   recorded: EventRecord,
   sent: SentAttempt,
   note: EndpointNote,
-  account: Account,
+  endpoint: Endpoint,
 ): DeliveryOutcome {
   let report: Omit<Attempted, 'event' | 'attempt'> = note;
-  const certificate = account.endpointSecurity?.tlsClient;
+  const certificate = endpoint.security?.tlsClient;
   if (certificate) report = { ...report, clientCertificateExpiresAt: certificate.expiresAt };
   if (sent.error !== undefined) report = { ...report, notSentError: sent.error };
   const { attempt } = sent;

@@ -1,9 +1,10 @@
 /**
- * What is stored about an account's webhook endpoint (its state, failures and latency, on the account
- * item) and the port that reads and writes it. Written only when something changes: never on a healthy
+ * What is stored about a webhook endpoint (its state, failures and latency, on the endpoint's item) and
+ * the port that reads and writes it. Written only when something changes: never on a healthy
  * endpoint's successful delivery. The circuit breaker (`endpoint-health-rule.ts`) decides what to write;
  * `endpoint-health.ts` writes it.
  */
+import type { EndpointAddress } from '#domain/endpoints/address';
 
 /** `healthy`: deliveries go out freely; `degraded`: failing or slow, bounded; `disabled`: none go out. */
 export type EndpointState = 'healthy' | 'degraded' | 'disabled';
@@ -82,39 +83,39 @@ export interface CircuitOpening {
 }
 
 /**
- * Health of webhook endpoints, stored on their account items and read with the account (no extra read).
- * Every write names the organization the caller read the account as, and happens only while the IBAN is
- * still that organization's live account: an attempt still under way when its account was deleted, or
- * erased and its IBAN given to another organization, writes nothing (answered `undefined`, not an error).
- * Every method returns the stored health after its write, so a consumer's cached view catches up.
+ * Health of webhook endpoints, stored on their items (the account item for an account's default
+ * endpoint, an extra endpoint's own item) and read with them (no extra read). Every write names the
+ * organization the caller read the endpoint as, and happens only while the endpoint is still that
+ * organization's (its account live, an extra endpoint not removed): an attempt still under way when its
+ * account was deleted, or erased and its IBAN given to another organization, writes nothing (answered
+ * `undefined`, not an error). Every method returns the stored health after its write, so a consumer's
+ * cached view catches up.
  */
 export interface EndpointHealthStore {
   /** Applies what an attempt showed, releasing `lease` in the same write. */
   recordAttempt(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined>;
   /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
-  openCircuit(iban: string, orgId: string, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
+  openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
   /** Disables the endpoint. */
-  disable(iban: string, orgId: string, at: string, reason: string): Promise<EndpointHealth | undefined>;
+  disable(endpoint: EndpointAddress, at: string, reason: string): Promise<EndpointHealth | undefined>;
   /**
    * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when
-   * the account is not the organization's any more.
+   * the endpoint is not the organization's any more.
    */
   takeSlot(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     slot: number,
     until: number,
     now: number,
   ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth | undefined }>;
   /** Frees a slot this consumer holds (when the attempt did not happen). */
-  releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void>;
-  /** Makes the organization's endpoint healthy again; false when the account is not the organization's. */
-  enable(iban: string, orgId: string, at: string): Promise<boolean>;
+  releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void>;
+  /** Makes the organization's endpoint healthy again; false when it is not the organization's. */
+  enable(endpoint: EndpointAddress, at: string): Promise<boolean>;
   /**
    * The account's endpoint id, given to it now if it has none (an account from before endpoint ids);
    * undefined when the account is not the organization's any more.

@@ -4,7 +4,8 @@
  * endpoint's attempt takes, and the health write after it. A healthy endpoint's fast success passes
  * through without any read or write of its own (its health comes with the account the batch reads).
  */
-import type { Account, DeliveryAttempt } from '#domain/model';
+import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt } from '#domain/model';
 import type { DeliveryContext } from './delivery-context';
 import {
   type EndpointHealth,
@@ -46,22 +47,21 @@ export type Admission =
   | { readonly kind: 'disabled'; readonly reason: string }
   | { readonly kind: 'gone'; readonly reason: string };
 
-/** Why a slot was refused by an account that is not the event's organization's any more. */
-const GONE = 'the account was deleted or given to another organization meanwhile; nothing was sent';
+/** Why a slot was refused by an endpoint that is not the event's organization's any more. */
+function gone(endpoint: Endpoint): string {
+  return endpoint.extra === undefined
+    ? 'the account was deleted or given to another organization meanwhile; nothing was sent'
+    : 'the endpoint was removed, or its account deleted, meanwhile; nothing was sent';
+}
 
-/** The circuit breaker's gate on the account's endpoint as the batch read it: no read, no write. */
-export function circuitGate(deps: EndpointDeps, account: Account): Gate {
-  return gate(
-    account.webhookHealth ?? HEALTHY,
-    deps.now(),
-    deps.healthPolicy,
-    (deps.random ?? Math.random)(),
-  );
+/** The circuit breaker's gate on the endpoint as the batch read it: no read, no write. */
+export function circuitGate(deps: EndpointDeps, endpoint: Endpoint): Gate {
+  return gate(endpoint.health ?? HEALTHY, deps.now(), deps.healthPolicy, (deps.random ?? Math.random)());
 }
 
 /**
  * Admits an attempt its gate let through: a healthy endpoint's at once; a degraded one's once it holds one
- * of the endpoint's slots. When none is free, the batch's account takes on the health the slot writes
+ * of the endpoint's slots. When none is free, the batch's endpoint takes on the health the slot writes
  * returned, and the attempt waits (or, the endpoint disabled meanwhile, never goes).
  *
  * @param receiveCount - how often the message was received: a busy endpoint's deferral grows with it
@@ -69,12 +69,12 @@ export function circuitGate(deps: EndpointDeps, account: Account): Gate {
 export async function takeSlot(
   deps: EndpointDeps,
   context: DeliveryContext,
-  account: Account,
+  endpoint: Endpoint,
   decision: OpenGate,
   receiveCount: number,
 ): Promise<Admission> {
   if (decision.kind === 'send') return { kind: 'go' };
-  const health = account.webhookHealth ?? HEALTHY;
+  const health = endpoint.health ?? HEALTHY;
   const random = deps.random ?? Math.random;
   // A random first slot spreads consumers; a second try only when the endpoint allows more than one.
   const first = Math.floor(random() * decision.slots);
@@ -83,14 +83,14 @@ export async function takeSlot(
   for (const slot of order) {
     const now = deps.now();
     const until = now + deps.leaseMs;
-    const result = await deps.health.takeSlot(account.iban, account.orgId, slot, until, now);
-    if (result.health === undefined) return { kind: 'gone', reason: GONE };
+    const result = await deps.health.takeSlot(addressOf(endpoint), slot, until, now);
+    if (result.health === undefined) return { kind: 'gone', reason: gone(endpoint) };
     latest = result.health;
     if (result.taken) return { kind: 'go', lease: { slot, until } };
     // The write told us the endpoint changed (closed, opened or disabled): decide again on the fresh state.
     if (latest.state !== 'degraded' || latest.circuitOpenUntil !== health.circuitOpenUntil) break;
   }
-  context.remember(account.iban, latest);
+  context.remember(endpoint, latest);
   const again = gate(latest, deps.now(), deps.healthPolicy, random());
   if (again.kind === 'defer' || again.kind === 'disabled') return again;
   return {
@@ -103,10 +103,10 @@ export async function takeSlot(
 /** Frees a slot whose attempt did not happen (e.g. another consumer made it). */
 export async function release(
   deps: EndpointDeps,
-  account: Account,
+  endpoint: Endpoint,
   lease: SlotLease | undefined,
 ): Promise<void> {
-  if (lease) await deps.health.releaseSlot(account.iban, account.orgId, lease);
+  if (lease) await deps.health.releaseSlot(addressOf(endpoint), lease);
 }
 
 /** How an attempt changed the endpoint's state, for metrics and logs. */
@@ -129,9 +129,9 @@ export interface EndpointNote {
 /**
  * Writes what the attempt showed about the endpoint (nothing for a healthy one's fast success, which
  * only frees its slot), then opens the circuit or disables the endpoint when the failures call for it;
- * the batch's account takes on the health written. Nothing is reported when the account stopped being the
- * organization's while the attempt was under way: its health is not ours to write (the store refused the
- * write), and the attempt's record on the event stands. A write that fails is reported, not thrown:
+ * the batch's endpoint takes on the health written. Nothing is reported when the endpoint stopped being
+ * the organization's while the attempt was under way: its health is not ours to write (the store refused
+ * the write), and the attempt's record on the event stands. A write that fails is reported, not thrown:
  * health is advisory.
  *
  * @param retryAfterSeconds - what the receiver asked to wait: the circuit stays open at least that long
@@ -139,7 +139,7 @@ export interface EndpointNote {
 export async function reportAttempt(
   deps: EndpointDeps,
   context: DeliveryContext,
-  account: Account,
+  endpoint: Endpoint,
   attempt: DeliveryAttempt,
   retryAfterSeconds: number | undefined,
   lease: SlotLease | undefined,
@@ -151,7 +151,7 @@ export async function reportAttempt(
     retryAfterSeconds,
   };
   try {
-    const health = await observeAttempt(deps, context, account, signal, lease);
+    const health = await observeAttempt(deps, context, endpoint, signal, lease);
     return health === undefined ? {} : { endpoint: health };
   } catch (endpointError) {
     return { endpointError };
@@ -161,33 +161,31 @@ export async function reportAttempt(
 async function observeAttempt(
   deps: EndpointDeps,
   context: DeliveryContext,
-  account: Account,
+  endpoint: Endpoint,
   signal: AttemptSignal,
   lease: SlotLease | undefined,
 ): Promise<EndpointReport | undefined> {
-  const before = account.webhookHealth ?? HEALTHY;
+  const before = endpoint.health ?? HEALTHY;
   const update = updateAfterAttempt(before, signal, deps.healthPolicy);
   if (update.kind === 'none') {
-    await release(deps, account, lease);
+    await release(deps, endpoint, lease);
     return undefined;
   }
-  const { iban, orgId } = account;
-  let after = await deps.health.recordAttempt(iban, orgId, update, lease);
+  const at = addressOf(endpoint);
+  let after = await deps.health.recordAttempt(at, update, lease);
   if (after && update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
-    if (step.kind === 'open') {
-      after = await deps.health.openCircuit(iban, orgId, step);
-    }
-    if (step.kind === 'disable') after = await deps.health.disable(iban, orgId, signal.at, step.reason);
+    if (step.kind === 'open') after = await deps.health.openCircuit(at, step);
+    if (step.kind === 'disable') after = await deps.health.disable(at, signal.at, step.reason);
   }
   if (after === undefined) return undefined;
-  context.remember(iban, after);
+  context.remember(endpoint, after);
   const change = changeOf(before, after, deps.now());
   // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
   const endpointId =
     change === undefined
-      ? account.endpointId
-      : (account.endpointId ?? (await deps.health.endpointId(iban, orgId)));
+      ? endpoint.id
+      : (endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId)));
   return { health: after, change, endpointId };
 }
 

@@ -5,8 +5,10 @@
  * sends messages. Concurrent accounts never come here: nothing is added to their healthy path.
  */
 
+import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import { type LogItemView, walkLog } from '#domain/log-holes';
-import type { Account, EventRecord } from '#domain/model';
+import type { EventRecord } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, LogEntry, LogWindow } from '#domain/ports';
 import {
   decideGate,
@@ -18,12 +20,15 @@ import {
   ORDER_GATE_WINDOWS,
   waitSeconds,
 } from './order-rule';
+import { entriesAt } from './order-view';
 
 /** What the order needs. */
 export interface OrderDeps {
   readonly events: DeliveryLedger;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
+  /** A fanned-out event's delivery at the ordered endpoint: what its order reads for that event. */
+  readonly deliveries: Pick<EndpointDeliveries, 'readDelivery'>;
   /** Epoch ms. */
   readonly now: () => number;
 }
@@ -36,45 +41,49 @@ export type GateOutcome =
   | { readonly go: true; readonly leased: boolean; readonly settledThrough: number }
   | { readonly go: false; readonly seconds: number; readonly reason: string };
 
-/** Whether the account's events go through the gate. */
-export function isOrdered(account: Account, event: EventRecord): boolean {
-  return account.deliveryOrder === 'ordered' && event.sequence !== undefined;
+/** Whether the endpoint's deliveries of the event go through the gate. */
+export function isOrdered(endpoint: Endpoint, event: EventRecord): boolean {
+  return endpoint.deliveryOrder === 'ordered' && event.sequence !== undefined;
 }
 
 /**
- * Lets event `event` of an ordered account through when every earlier event is settled; otherwise it
+ * Lets event `event` of an ordered endpoint through when every earlier event is settled for that endpoint
+ * (`order-view.ts`); otherwise it
  * waits (its message hides, nothing is attempted or recorded), and an earlier event that looks stalled is
  * sent again. An event right after the watermark goes without any read. Each evaluation moves the watermark
  * over what it found settled, at most {@link ORDER_GATE_WINDOWS} windows of the log.
  */
 export async function passGate(
   deps: OrderDeps,
-  account: Account,
+  endpoint: Endpoint,
   event: EventRecord,
   receiveCount: number,
+  routed = false,
 ): Promise<GateOutcome> {
   const sequence = event.sequence ?? 0;
-  const stored = account.settledThrough ?? 0;
-  const start = orderStart(account);
+  const stored = endpoint.settledThrough ?? 0;
+  const start = orderStart(endpoint);
   if (!mustWait(event.sequence, start)) return { go: true, leased: false, settledThrough: stored };
   // Marked first, read second; the earlier event settles first and reads second (`afterSettled`): one
   // of the two sees the other, so a waiting event is never left to its safety-net wait alone. Marked, it
   // is leased for its first attempt, so the message sent again and its own make one attempt. Marked
-  // already (a look before, or a scheduled retry): no write, only the lease is checked as read.
+  // already (a look before, or a scheduled retry): no write, only the lease is checked as read. A routed
+  // delivery has no mark: its every attempt takes its lease, and the earlier one sends it again unmarked.
   const underWay = {
     go: false,
     seconds: waitSeconds(receiveCount),
     reason: 'an attempt of it is under way',
   } as const;
   if (event.leaseUntil !== undefined && event.leaseUntil >= deps.now()) return underWay;
-  if (event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
+  if (!routed && event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
     return underWay;
   let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
     const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
     const limit = Math.min(sequence - 1 - through, size);
     const read = await deps.events.readLogEntries(event.orgId, event.account, through, limit);
-    const holes = await closeHoles(deps, account, through, read, event, limit);
+    const holes = await closeHoles(deps, endpoint, through, read, event, limit);
+    const entries = await entriesAt(deps.deliveries, endpoint, read.entries);
     if (holes === undefined) {
       return {
         go: false,
@@ -82,10 +91,10 @@ export async function passGate(
         reason: 'ordered: an event was stored in a missing sequence; looks again',
       };
     }
-    const decision = decideGate(sequence, through, read.entries, deps.now(), holes);
+    const decision = decideGate(sequence, through, entries, deps.now(), holes);
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
-    const moved = await moveWatermark(deps, account, stored, through);
+    const moved = await moveWatermark(deps, endpoint, stored, through);
     // Not moved: another consumer moved it, or a replay restarted the order since this batch read the
     // account (its restarted events may be among those this read found settled): look again.
     if (decision.kind === 'go' && through > stored && !moved) {
@@ -103,7 +112,7 @@ export async function passGate(
           : `ordered: waits for sequence ${through + 1} to settle`,
     };
   }
-  await moveWatermark(deps, account, stored, through);
+  await moveWatermark(deps, endpoint, stored, through);
   return { go: false, seconds: 1, reason: `ordered: the watermark is catching up (at ${through})` };
 }
 
@@ -115,11 +124,11 @@ export async function passGate(
  */
 export async function afterSettled(
   deps: OrderDeps,
-  account: Account,
+  endpoint: Endpoint,
   event: EventRecord,
-  stored = account.settledThrough ?? 0,
+  stored = endpoint.settledThrough ?? 0,
 ): Promise<void> {
-  if (!isOrdered(account, event) || !isSettled(event.webhookStatus)) return;
+  if (!isOrdered(endpoint, event) || !isSettled(event.webhookStatus)) return;
   const sequence = event.sequence ?? 0;
   let through = sequence;
   let next: LogEntry | undefined;
@@ -127,19 +136,21 @@ export async function afterSettled(
     const size = window === 0 ? ORDER_GATE_FIRST_WINDOW : ORDER_GATE_WINDOW;
     const read = await deps.events.readLogEntries(event.orgId, event.account, through, size);
     // Nothing is passed past a missing sequence that is not final: the gate's next look closes or waits.
-    const walk = walkLog(through, logItems(read), account.sequenceFloor ?? 0, deps.now(), 0);
-    next = read.entries.find(
-      (entry) => (entry.sequence ?? 0) <= walk.through && !isSettled(entry.webhookStatus),
-    );
+    const walk = walkLog(through, logItems(read), endpoint.sequenceFloor ?? 0, deps.now(), 0);
+    const entries = await entriesAt(deps.deliveries, endpoint, read.entries);
+    next = entries.find((entry) => (entry.sequence ?? 0) <= walk.through && !isSettled(entry.webhookStatus));
     const last = Math.max(0, ...logItems(read).map((item) => item.sequence));
     if (last === 0) break;
     through = next?.sequence === undefined ? walk.through : next.sequence - 1;
     if (walk.through < last) break;
   }
-  if (sequence === Math.max(stored, account.sequenceFloor ?? 0) + 1) {
-    await moveWatermark(deps, account, stored, through);
+  if (sequence === Math.max(stored, endpoint.sequenceFloor ?? 0) + 1) {
+    await moveWatermark(deps, endpoint, stored, through);
   }
-  if (next !== undefined && next.nextAttemptAt !== undefined) await deps.queue.enqueue([next]);
+  // A delivery waiting for its turn is not marked (see `passGate`): it is sent again all the same.
+  if (next !== undefined && (next.nextAttemptAt !== undefined || next.endpointId !== undefined)) {
+    await deps.queue.enqueue([next]);
+  }
 }
 
 /** The events and voids of a read, as the hole rule sees them. */
@@ -159,7 +170,7 @@ function logItems(read: LogWindow): LogItemView[] {
  */
 async function closeHoles(
   deps: OrderDeps,
-  account: Account,
+  endpoint: Endpoint,
   after: number,
   read: LogWindow,
   event: EventRecord,
@@ -171,7 +182,7 @@ async function closeHoles(
   const items = [...inRead, ...(reached ? [{ sequence, ticketedAt: event.ticketedAt }] : [])].filter(
     (item) => item.sequence <= sequence,
   );
-  const walk = walkLog(after, items, account.sequenceFloor ?? 0, deps.now(), ORDER_GATE_WINDOW);
+  const walk = walkLog(after, items, endpoint.sequenceFloor ?? 0, deps.now(), ORDER_GATE_WINDOW);
   for (const missing of walk.close) {
     if (!(await deps.events.voidSequence(event.orgId, event.account, missing, deps.now()))) return undefined;
   }
@@ -179,21 +190,24 @@ async function closeHoles(
 }
 
 /**
- * Where the account's order starts: its watermark, or its `seq_floor` when above (no event of the log was
- * ever stored at or below the floor since retention emptied it).
+ * Where the endpoint's order starts: its watermark, or the log's `seq_floor` when above (no event of the
+ * log was ever stored at or below the floor since retention emptied it).
  */
-function orderStart(account: Account): number {
-  return Math.max(account.settledThrough ?? 0, account.sequenceFloor ?? 0);
+function orderStart(endpoint: Endpoint): number {
+  return Math.max(endpoint.settledThrough ?? 0, endpoint.sequenceFloor ?? 0);
 }
 
 /**
  * Moves the stored watermark on from what this consumer last saw; true when it did. Another consumer
  * moving it first is fine: the next look reads the log again.
  */
-async function moveWatermark(deps: OrderDeps, account: Account, from: number, to: number): Promise<boolean> {
-  const epoch = account.orderEpoch ?? 0;
-  return (
-    to > from &&
-    (await deps.directory.advanceSettledThrough(account.iban, account.orgId, { from, to, epoch }))
-  );
+async function moveWatermark(
+  deps: OrderDeps,
+  endpoint: Endpoint,
+  from: number,
+  to: number,
+): Promise<boolean> {
+  const { iban, orgId, extra } = endpoint;
+  const epoch = endpoint.orderEpoch ?? 0;
+  return to > from && (await deps.directory.advanceSettledThrough(iban, orgId, { from, to, epoch }, extra));
 }

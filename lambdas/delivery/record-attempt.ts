@@ -4,7 +4,8 @@
  * were bounded by what the item holds): it is then recorded short, as the event's last, so that the event
  * settles rather than be sent again with each attempt unrecorded.
  */
-import type { Account, DeliveryAttempt, EventRecord } from '#domain/model';
+import type { Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { type DeliveryLedger, EventItemFullError } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import { type EndpointDeps, type EndpointNote, release, reportAttempt } from './endpoint-health';
@@ -29,7 +30,7 @@ export async function record(
   deps: RecordDeps,
   context: DeliveryContext,
   event: EventRecord,
-  account: Account,
+  endpoint: Endpoint,
   sent: SentAttempt,
   next: AfterAttempt,
   lease: SlotLease | undefined,
@@ -40,8 +41,8 @@ export async function record(
     recorded = await recordWithin(deps, event, sent.attempt, next);
   } finally {
     note = sent.notSent
-      ? await freeSlot(deps, account, lease)
-      : await reportAttempt(deps, context, account, sent.attempt, next.receiverWaitSeconds, lease);
+      ? await freeSlot(deps, endpoint, lease)
+      : await reportAttempt(deps, context, endpoint, sent.attempt, next.receiverWaitSeconds, lease);
   }
   return { recorded: recorded.event, note, next: recorded.next };
 }
@@ -80,11 +81,11 @@ async function recordWithin(
 /** Frees the endpoint's slot the attempt held, reporting (not throwing) a failure: health is advisory. */
 async function freeSlot(
   deps: RecordDeps,
-  account: Account,
+  endpoint: Endpoint,
   lease: SlotLease | undefined,
 ): Promise<EndpointNote> {
   try {
-    await release(deps, account, lease);
+    await release(deps, endpoint, lease);
     return {};
   } catch (endpointError) {
     return { endpointError };

@@ -1,6 +1,6 @@
 /**
  * A test event on demand (`POST /accounts/{iban}/test-events`): an example of the catalog sent to the
- * account's webhook URL now, by the same steps as a delivery attempt (`webhook-request.ts`: the
+ * account's webhook URL (or to the one of its endpoints the request names) now, by the same steps as a delivery attempt (`webhook-request.ts`: the
  * organization's tokens and keys sign it, the endpoint's payload key encrypts it, its client certificate
  * and CA make the connection, the URL policy is checked before and the address while connecting), marked
  * as a test in its body (`"test": true`, `"sequence": null`) and in the `Herald-Test` header, and answered
@@ -14,13 +14,16 @@
  * one close a circuit that real failures opened (enabling is its own, explicit request). The rate limit
  * bounds what a test can send where a circuit would have stopped it.
  */
+
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import { unknownEventType } from '#domain/event-types/unknown-names';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
-import type { DirectoryStore } from '#domain/ports';
+import type { Account } from '#domain/model';
+import type { DirectoryStore, EndpointStore } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import { SealerUnavailableError } from '#domain/signing/secret-sealer';
 import { testWebhookBody } from '#domain/webhook-body';
@@ -44,6 +47,8 @@ export interface TestEventDeps extends SendDeps {
   readonly endpointSecrets?: Pick<EndpointSecretStore, 'getSecrets'> | undefined;
   /** Encrypts bodies for endpoints with a payload key. */
   readonly encrypter?: PayloadEncrypter | undefined;
+  /** The accounts' extra endpoints, read when a test names one. */
+  readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'> | undefined;
   readonly allowance: TestEventAllowance;
   /** The event types a test may send: the catalog as it stands, operators' types included. */
   readonly catalog: Pick<EventTypeCatalog, 'get' | 'names'>;
@@ -54,6 +59,8 @@ export interface TestEventRequest extends TestExampleChoice {
   /** The caller's organization; absent for an operator, who may test any account. */
   readonly orgId?: string | undefined;
   readonly iban: string;
+  /** The account's endpoint the test goes to; absent: its default one. */
+  readonly endpointId?: string | undefined;
   /** The API's base URL, for the body's `_links` (as a real event's). */
   readonly baseUrl: string;
 }
@@ -68,7 +75,7 @@ export interface TestEventRequest extends TestExampleChoice {
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
-  const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets);
+  const context = new DeliveryContext(deps.directory, deps.sealer, deps.endpointSecrets, deps.endpointStore);
   const account = await context.account(iban);
   if (!account || (request.orgId !== undefined && account.orgId !== request.orgId)) {
     throw new NotFoundError(`No account ${iban}.`);
@@ -76,7 +83,8 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
   const entry = await deps.catalog.get(request.type);
   if (!entry) throw unknownEventType(request.type, await deps.catalog.names());
   const chosen = chooseTestExample(entry.definition, request);
-  const url = account.webhookUrl;
+  const endpoint = await endpointOf(context, account, request.endpointId);
+  const url = endpoint.url;
   if (!url) {
     throw new ConflictError(`Account ${iban} has no webhook_url: set one, then send a test event to it.`);
   }
@@ -113,7 +121,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     }),
     test: true,
   };
-  const prepared = await prepareRequest(context, deps, message, account, org, nowMs).catch((error) => {
+  const prepared = await prepareRequest(context, deps, message, endpoint, org, nowMs).catch((error) => {
     // The key service did not answer now: nothing was sent, and asking again shortly may succeed.
     if (!(error instanceof SealerUnavailableError)) throw error;
     throw new BusyError('The key service did not answer: send the test event again in a moment.', {
@@ -130,4 +138,21 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
     attempt: sent.attempt,
     ...(sent.error === undefined ? {} : { error: sent.error }),
   };
+}
+
+/**
+ * The endpoint a test goes to: the account's default one, or the one of its endpoints the request names.
+ *
+ * @throws NotFoundError when the account has no endpoint of that id
+ */
+async function endpointOf(
+  context: DeliveryContext,
+  account: Account,
+  endpointId: string | undefined,
+): Promise<Endpoint> {
+  const [first, ...extras] = await context.endpoints(account);
+  if (endpointId === undefined && first) return first;
+  const named = [first, ...extras].find((endpoint) => endpoint !== undefined && endpoint.id === endpointId);
+  if (!named) throw new NotFoundError(`No endpoint ${endpointId} of account ${account.iban}.`);
+  return named;
 }

@@ -12,7 +12,8 @@
 import { HERALD_VERSION } from '#config/version';
 import type { EndpointSecrets } from '#domain/endpoint-security/endpoint-security';
 import type { PayloadEncrypter } from '#domain/endpoint-security/ports';
-import type { Account, DeliveryAttempt, Organization } from '#domain/model';
+import type { Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryAttempt, Organization } from '#domain/model';
 import type { ClientTls, SendResult, WebhookSender } from '#domain/ports';
 import { clientKeyContext, SealerUnavailableError, type SecretSealer } from '#domain/signing/secret-sealer';
 import { signWebhook } from '#domain/signing/signatures';
@@ -69,18 +70,18 @@ export async function prepareRequest(
   context: DeliveryContext,
   crypto: { readonly encrypter?: PayloadEncrypter | undefined; readonly sealer?: SecretSealer | undefined },
   event: OutgoingWebhook,
-  account: Account,
+  endpoint: Endpoint,
   org: Organization,
   nowMs: number,
 ): Promise<PreparedRequest> {
-  const material = await context.endpointMaterial(account);
+  const material = await context.endpointMaterial(endpoint);
   let step = "the organization's signing key could not be opened";
   try {
     const keys = await context.signingKeys(org, nowMs);
     step = "the body could not be encrypted to the endpoint's payload key";
-    const outgoing = await encryptBody(crypto.encrypter, event, account, material);
+    const outgoing = await encryptBody(crypto.encrypter, event, endpoint, material);
     step = "the endpoint's TLS client key could not be opened";
-    const tls = await tlsOptions(crypto.sealer, account, material);
+    const tls = await tlsOptions(crypto.sealer, endpoint, material);
     return { ready: true, keys, outgoing, tls };
   } catch (error) {
     if (error instanceof SealerUnavailableError) throw error;
@@ -91,17 +92,17 @@ export async function prepareRequest(
 }
 
 /**
- * The event's body as the endpoint takes it: JSON, or `application/jose` when the account carries a
- * payload key. An account that asks for encryption never gets plain JSON: without its key (or an
+ * The event's body as the endpoint takes it: JSON, or `application/jose` when the endpoint carries a
+ * payload key. An endpoint that asks for encryption never gets plain JSON: without its key (or an
  * encrypter) this throws, and the attempt fails without sending anything.
  */
 async function encryptBody(
   encrypter: PayloadEncrypter | undefined,
   event: OutgoingWebhook,
-  account: Account,
+  endpoint: Endpoint,
   secrets: EndpointSecrets | undefined,
 ): Promise<OutgoingBody> {
-  const wanted = account.endpointSecurity?.payloadEncryption;
+  const wanted = endpoint.security?.payloadEncryption;
   if (!wanted) return { body: event.body, contentType: 'application/json' };
   const key = secrets?.payloadEncryptionKey;
   if (!key || !encrypter)
@@ -112,14 +113,14 @@ async function encryptBody(
 /**
  * The connection's TLS material for the endpoint: its client certificate with the key opened for this
  * attempt only, and its receiver's CA. None for an endpoint without either. A key sealed for another
- * account or organization does not open (nothing is sent).
+ * endpoint, account or organization does not open (nothing is sent).
  */
 async function tlsOptions(
   sealer: SecretSealer | undefined,
-  account: Account,
+  endpoint: Endpoint,
   secrets: EndpointSecrets | undefined,
 ): Promise<ClientTls | undefined> {
-  const wanted = account.endpointSecurity;
+  const wanted = endpoint.security;
   if (!wanted?.tlsClient && !wanted?.tlsCa) return undefined;
   const client = secrets?.tlsClient;
   if (wanted.tlsClient && (!client || !sealer)) {
@@ -129,7 +130,12 @@ async function tlsOptions(
   }
   const key =
     client && sealer
-      ? privateKeyPemOf(await sealer.open(client.sealedKey, clientKeyContext(account.orgId, account.iban)))
+      ? privateKeyPemOf(
+          await sealer.open(
+            client.sealedKey,
+            clientKeyContext(endpoint.orgId, endpoint.iban, endpoint.extra),
+          ),
+        )
       : undefined;
   return { cert: client?.certificate, key, ca: secrets?.tlsCa };
 }

@@ -1,44 +1,73 @@
 /**
- * The delivery queue's message body, `{"id":"<event id>","log":"<orgId>|<IBAN>","seq":N}`: the one codec
- * that the queue adapter writes with and the batch use-cases read with. The log and sequence let the
- * consumer read the event where it is, without its id's claim; `{"id"}` alone names an event stored
- * before sequences (or a message sent before they existed), found through its id. The consumer always
- * re-reads the event itself.
+ * The delivery queue's message body, `{"id":"<event id>","log":"<orgId>|<IBAN>","seq":N}`, with
+ * `"ep":"<endpoint id>"` for an event's delivery to one of its routed endpoints: the one codec that the
+ * queue adapter writes with and the batch use-cases read with. The log and sequence let the consumer read
+ * the event where it is, without its id's claim; `{"id"}` alone names an event stored before sequences
+ * (or a message sent before they existed), found through its id (and never routed: `ep` needs the log).
+ * The consumer always re-reads the event itself.
  */
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import type { EventRef } from '#domain/model';
+
+/** An event's delivery as the queue carries it: the event, and the endpoint when it is for one. */
+export interface QueuedDelivery extends EventRef {
+  /** The routed endpoint the message is for; absent: the event's own message. */
+  readonly endpointId?: string | undefined;
+}
 
 /** What a delivery message names: an event id, and where the event is when the message says so. */
 export interface DeliveryTarget {
   readonly id: string;
   /** Absent on `{"id"}` messages: the event is found through its id. */
   readonly at?: EventRef | undefined;
+  /** The routed endpoint the message is for (only with `at`); absent: the event's own message. */
+  readonly endpointId?: string | undefined;
 }
 
 /**
- * The event a target names, to send it again (a replaced message): where it is, or, for an `{"id"}`
- * target, a ref without a sequence, whose message is `{"id"}` again (its organization and account are
- * unknown here and not needed: the consumer finds the event through its id).
+ * The delivery a target names, to send it again (a replaced message): where it is (and for which
+ * endpoint), or, for an `{"id"}` target, a ref without a sequence, whose message is `{"id"}` again (its
+ * organization and account are unknown here and not needed: the consumer finds the event through its id).
  */
-export function targetRef(target: DeliveryTarget): EventRef {
-  return target.at ?? { id: target.id, orgId: '', account: '' };
+export function targetRef(target: DeliveryTarget): QueuedDelivery {
+  const ref = target.at ?? { id: target.id, orgId: '', account: '' };
+  return target.endpointId === undefined ? ref : { ...ref, endpointId: target.endpointId };
+}
+
+/**
+ * What tells a batch's messages apart: two messages of one event for one endpoint (or both for the event
+ * itself) are one delivery, two for different endpoints are not.
+ */
+export function deliveryKey(target: DeliveryTarget): string {
+  return target.endpointId === undefined ? target.id : `${target.id}#${target.endpointId}`;
 }
 
 /** Separates organization and IBAN in `log` (neither contains it). */
 const LOG_SEPARATOR = '|';
 
-/** The message body for an event. */
-export function encodeDeliveryMessage(event: EventRef): string {
-  if (event.sequence === undefined) return JSON.stringify({ id: event.id });
+/**
+ * The message body for an event's delivery. One for an endpoint needs the event's sequence (`ep` is
+ * read only with the log): without it, it throws rather than become the event's own message, which
+ * would fan out again.
+ */
+export function encodeDeliveryMessage(event: QueuedDelivery): string {
+  if (event.sequence === undefined) {
+    if (event.endpointId !== undefined) {
+      throw new Error(`a delivery to ${event.endpointId} needs the event's sequence (event ${event.id})`);
+    }
+    return JSON.stringify({ id: event.id });
+  }
   return JSON.stringify({
     id: event.id,
     log: `${event.orgId}${LOG_SEPARATOR}${event.account}`,
     seq: event.sequence,
+    ...(event.endpointId === undefined ? {} : { ep: event.endpointId }),
   });
 }
 
 /** What a body names, or undefined for a malformed one (dropped, never retried). */
 export function decodeDeliveryMessage(body: string): DeliveryTarget | undefined {
-  let parsed: { id?: unknown; log?: unknown; seq?: unknown } | null;
+  let parsed: { id?: unknown; log?: unknown; seq?: unknown; ep?: unknown } | null;
   try {
     parsed = JSON.parse(body) as typeof parsed;
   } catch {
@@ -46,11 +75,15 @@ export function decodeDeliveryMessage(body: string): DeliveryTarget | undefined 
   }
   const id = parsed?.id;
   if (typeof id !== 'string' || id === '') return undefined;
-  if (parsed?.log === undefined && parsed?.seq === undefined) return { id };
+  const ep = parsed?.ep;
+  if (parsed?.log === undefined && parsed?.seq === undefined && ep === undefined) return { id };
   const [orgId = '', account = '', extra] =
     typeof parsed?.log === 'string' ? parsed.log.split(LOG_SEPARATOR) : [];
   const seq = parsed?.seq;
   const wellFormed =
     orgId !== '' && account !== '' && extra === undefined && Number.isSafeInteger(seq) && Number(seq) > 0;
-  return wellFormed ? { id, at: { id, orgId, account, sequence: Number(seq) } } : undefined;
+  const endpoint = ep === undefined || (typeof ep === 'string' && ENDPOINT_ID_PATTERN.test(ep));
+  if (!wellFormed || !endpoint) return undefined;
+  const at = { id, orgId, account, sequence: Number(seq) };
+  return ep === undefined ? { id, at } : { id, at, endpointId: ep };
 }

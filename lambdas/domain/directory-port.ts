@@ -14,6 +14,7 @@ import type {
 } from './model';
 import type { AccountPage, AccountPageQuery } from './queries';
 import type { PreviousSigningKey, SigningKey } from './signing/signing-keys';
+import type { Filter } from './subscriptions/filter-model';
 
 /** How a directory read is made. */
 export interface ReadOptions {
@@ -38,6 +39,12 @@ export interface AccountWrite {
   readonly endpointId?: string | undefined;
   /** Undefined keeps the stored order (a new account's is `concurrent`); `ordered` starts a new epoch. */
   readonly deliveryOrder?: DeliveryOrder | undefined;
+  /** The default endpoint's event types: a list replaces them, null removes them (every type). */
+  readonly eventTypes?: readonly string[] | null | undefined;
+  /** The default endpoint's payload filter: a filter replaces it, null removes it (every payload). */
+  readonly filter?: Filter | null | undefined;
+  /** The default endpoint's description: a text replaces it, null removes it. */
+  readonly description?: string | null | undefined;
   /** ISO 8601 UTC: when it is written, and a new account's creation time. */
   readonly updatedAt: string;
 }
@@ -84,22 +91,23 @@ export interface DirectoryStore {
    */
   deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined>;
   /**
-   * Moves an ordered account's watermark as `move` says if it still is `move.from` and its order epoch
+   * Moves an ordered endpoint's watermark as `move` says if it still is `move.from` and its order epoch
    * still is `move.epoch`; false when another consumer moved it or a replay restarted the order meanwhile
-   * (or the account is gone or another organization's).
+   * (or the account or endpoint is gone or another organization's). `extra`: an extra endpoint's id;
+   * absent: the account's default endpoint (the account item).
    */
-  advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove): Promise<boolean>;
+  advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove, extra?: string): Promise<boolean>;
   /**
-   * Starts the account's order again after new cycles of its events from `to + 1` on (a replay or a
-   * redelivery, whatever the account's order): lowers the watermark to `to` if it is above, and
-   * increments the order epoch in any case, so no gate that read the log before can move the watermark.
+   * Starts an endpoint's order again after new cycles of its deliveries from `to + 1` on (a replay or a
+   * redelivery, whatever its order): lowers the watermark to `to` if it is above, and increments the
+   * order epoch in any case, so no gate that read the log before can move the watermark.
    */
-  restartOrder(iban: string, orgId: string, to: number): Promise<void>;
+  restartOrder(iban: string, orgId: string, to: number, extra?: string): Promise<void>;
   /**
-   * Raises an ordered account's watermark to `through` if it is lower (a switch to ordered: the history
-   * up to the log's latest sequence then is not gated again); nothing when the account is not ordered.
+   * Raises an ordered endpoint's watermark to `through` if it is lower (a switch to ordered: the history
+   * up to the log's latest sequence then is not gated again); nothing when the endpoint is not ordered.
    */
-  startOrder(iban: string, orgId: string, through: number): Promise<void>;
+  startOrder(iban: string, orgId: string, through: number, extra?: string): Promise<void>;
   /**
    * Raises the organization's account's `seq_floor` to `floor` if it is lower (retention deleted the last
    * event of its log), on its tombstone too while the account is deleted (re-created, it continues above

@@ -4,14 +4,15 @@
  * gathers them and holds the delivery queue's and the webhook sender's.
  */
 
+import type { QueuedDelivery } from './delivery-message';
 import type { ClientTls } from './endpoint-security/endpoint-security';
-import type { EventRef } from './model';
 
 // Who may call: API keys and portal sign-in links.
 export * from './access-ports';
 export type * from './account-log';
 export type * from './directory-port';
 export type { ClientTls } from './endpoint-security/endpoint-security';
+export type * from './endpoints/ports';
 export type * from './event-store-port';
 export { EventItemFullError } from './event-store-port';
 export type * from './event-types/store-port';
@@ -22,8 +23,11 @@ export type * from './queries';
  * batch use-cases read it.
  */
 export interface DeliveryQueue {
-  /** Enqueues delivery of these events (batched by the adapter); optional delay up to 900 s. */
-  enqueue(events: readonly EventRef[], delaySeconds?: number): Promise<void>;
+  /**
+   * Enqueues delivery of these events (each for its routed endpoint when it names one; batched by the
+   * adapter); optional delay up to 900 s.
+   */
+  enqueue(events: readonly QueuedDelivery[], delaySeconds?: number): Promise<void>;
   /** Hides a received message for `seconds` (the visibility-timeout backoff). */
   postpone(receiptHandle: string, seconds: number): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createMetrics, logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
@@ -22,10 +23,13 @@ const { timeouts, ...sending } = webhookSendingDeps(env, documents);
 const queue = new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL);
 const deps: BatchDeps = {
   events: new DynamoEventStore(documents, env.TABLE_NAME),
+  // A fanned-out event's deliveries, one item per routed endpoint.
+  deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
   // Read fresh once per batch (no cache across batches): a changed URL or token applies to the next attempt.
   directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
   health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
-  // The sealer opens the organizations' Ed25519 keys once per batch.
+  // The sealer opens the organizations' Ed25519 keys once per batch; an account's extra endpoints are read
+  // once per batch for an account that counts some (its routing).
   ...sending,
   healthPolicy: healthPolicyFrom(env.ENDPOINT_HEALTH),
   queue,

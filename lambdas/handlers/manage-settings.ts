@@ -1,6 +1,9 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
+import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
@@ -22,7 +25,8 @@ import {
 } from '#use-cases/organizations/signing-keys';
 import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/webhook-tokens';
 import { apiHandler } from './api-handler';
-import { putEndpointDeps } from './endpoint-deps';
+import { endpointsDeps } from './endpoint-deps';
+import { addEndpoint, type EndpointRouteCaller, removeEndpoint, updateEndpoint } from './endpoint-routes';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -37,17 +41,29 @@ const endpointSecrets = new DynamoEndpointSecretStore(documents, env.TABLE_NAME)
 const sealer = createSecretSealer(env);
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const events = new DynamoEventStore(documents, env.TABLE_NAME);
-const endpointDeps = putEndpointDeps({ directory, events, endpointSecrets, sealer }, policy);
+const endpointDeps = endpointsDeps(
+  {
+    directory,
+    events,
+    endpointSecrets,
+    sealer,
+    endpoints: new DynamoEndpointStore(documents, env.TABLE_NAME),
+    health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
+    eventTypes: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+  },
+  policy,
+);
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
  * but for the public keys): `PUT /accounts/{iban}` changes one of its accounts (URL, order, endpoint
- * security), `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
+ * security) and `POST|PUT|DELETE /accounts/{iban}/endpoints…` its webhook endpoints, `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
  * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
  * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
  */
 export const handler = apiHandler(async (event) => {
   const orgId = orgIdOf(event);
+  const caller: EndpointRouteCaller = { orgId, fullUrl: true, publicBaseUrl: env.PUBLIC_BASE_URL };
   switch (`${event.httpMethod} ${event.resource}`) {
     case 'PUT /accounts/{iban}': {
       const input = { orgId, iban: pathParam(event, 'iban'), ...parseWebhookUrlRequest(event) };
@@ -55,6 +71,12 @@ export const handler = apiHandler(async (event) => {
       const account = await putEndpoint(endpointDeps, { ...input, security, mayCreate: false });
       return json(200, toAccountView(account, baseUrlOf(event, env.PUBLIC_BASE_URL), { fullUrl: true }));
     }
+    case 'POST /accounts/{iban}/endpoints':
+      return addEndpoint(endpointDeps, caller, event);
+    case 'PUT /accounts/{iban}/endpoints/{endpoint_id}':
+      return updateEndpoint(endpointDeps, caller, event);
+    case 'DELETE /accounts/{iban}/endpoints/{endpoint_id}':
+      return removeEndpoint(endpointDeps, caller, event);
     case 'GET /webhook-token':
       return json(200, toWebhookTokenView(await showWebhookToken(directory, orgId)));
     case 'POST /webhook-token/rotate': {

@@ -1,5 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { createMetrics, logger } from '#adapters/observability';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { DELIVERY_METRICS } from '#config/telemetry';
@@ -12,6 +13,7 @@ const metrics = createMetrics();
 const deps: ReconcileBatchDeps = {
   ...redelivery,
   directory: new DynamoDirectoryStore(documents, tableName),
+  deliveries: new DynamoEndpointDeliveries(documents, tableName),
   maxAttempts: MAX_ATTEMPTS,
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });

@@ -34,7 +34,8 @@ const deps: TestEventDeps = {
 /**
  * `POST /accounts/{iban}/test-events` (a `manage` key, its organization's accounts) and the operator's
  * `POST /admin/accounts/{iban}/test-events` (SigV4, any account, signed as its organization): a type's
- * example sent to the account's webhook URL now, answered with what the receiver answered.
+ * example sent to the account's webhook URL (or the endpoint `endpoint_id` names) now, answered with what
+ * the receiver answered.
  */
 export const handler = apiHandler(async (event) => {
   const operator = event.resource === ADMIN_ROUTES.adminSendTestEvent.path;

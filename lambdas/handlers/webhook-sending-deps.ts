@@ -5,6 +5,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { HttpWebhookSender, timeoutsFrom } from '#adapters/http/http-webhook-sender';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import type { Env } from '#config/env';
@@ -22,7 +23,7 @@ export const WEBHOOK_SENDING_ENV = [
 /**
  * The URL policy and the delivery timeouts, the sender that keeps to both, the sealer that opens the
  * organizations' Ed25519 keys and the endpoints' TLS client keys (its KMS data keys stay cached across
- * invocations), the endpoints' material and the payload encrypter.
+ * invocations), the endpoints' material, an account's extra endpoints and the payload encrypter.
  */
 export function webhookSendingDeps(
   env: Env<(typeof WEBHOOK_SENDING_ENV)[number]>,
@@ -36,6 +37,7 @@ export function webhookSendingDeps(
     sender: new HttpWebhookSender(urlPolicy, timeouts),
     sealer: createSecretSealer(env),
     endpointSecrets: new DynamoEndpointSecretStore(documents, env.TABLE_NAME),
+    endpointStore: new DynamoEndpointStore(documents, env.TABLE_NAME),
     encrypter: new JosePayloadEncrypter(),
   };
 }

@@ -74,25 +74,28 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account replay': {
-    usage: `account replay --iban IBAN --after-sequence N   (send the account's events after sequence N again,
-      whatever their status, in sequence order for an ordered account; chunk by chunk until done)`,
+    usage: `account replay --iban IBAN --after-sequence N [--endpoint-id EP_ID]   (send the account's events
+      after sequence N again, whatever their status, in sequence order for an ordered account; chunk by chunk
+      until done; with --endpoint-id, those routed to that endpoint, there alone)`,
     route: 'adminReplayAccount',
     run: async (call, flags) => {
       const after = integer(flags, 'after-sequence', 'a whole number, 0 or more');
       if (after === undefined) throw new UsageError('--after-sequence is required.');
       const route = adminRoute('adminReplayAccount', { iban: required(flags, 'iban') });
+      const at = flags['endpoint-id'] === undefined ? {} : { endpoint_id: required(flags, 'endpoint-id') };
       type ReplayStep = Step & { queued: string[]; used_up: string[]; next_after_sequence: number };
       const done = await untilDone<ReplayStep>(
-        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after }),
+        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after, ...at }),
         'queued',
       );
       return { queued: done.queued, next_after_sequence: done.next_after_sequence };
     },
   },
   'account test-event': {
-    usage: `account test-event --iban IBAN --type TYPE [--version N] [--example NAME]   (send the type's example
-      to the account's webhook URL now, marked as a test, signed as its organization's webhooks; prints what
-      the receiver answered; nothing is stored; at most ${TEST_EVENTS_PER_WINDOW} a minute per account)`,
+    usage: `account test-event --iban IBAN --type TYPE [--version N] [--example NAME] [--endpoint-id EP_ID]
+      (send the type's example to the account's webhook URL, or the endpoint named, now, marked as a test,
+      signed as its organization's webhooks; prints what the receiver answered; nothing is stored; at most
+      ${TEST_EVENTS_PER_WINDOW} a minute per account)`,
     route: 'adminSendTestEvent',
     run: (call, flags) => {
       const version = integer(flags, 'version', 'a version number, 1 or more');
@@ -105,6 +108,7 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
           type: required(flags, 'type'),
           ...(version === undefined ? {} : { version }),
           ...(example === undefined ? {} : { example }),
+          ...(flags['endpoint-id'] === undefined ? {} : { endpoint_id: required(flags, 'endpoint-id') }),
         }),
       );
     },

@@ -5,6 +5,7 @@
 import { ACCOUNT_COMMANDS } from './account-commands';
 import { adminRoute, bodyOf, org, overlapBody } from './admin-route';
 import type { Command } from './command';
+import { ENDPOINT_COMMANDS } from './endpoint-commands';
 import { EVENT_COMMANDS } from './event-commands';
 import { EVENT_TYPE_COMMANDS } from './event-type-commands';
 import { integer, required, timestamp, UsageError } from './flags';
@@ -63,6 +64,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   ...ACCOUNT_COMMANDS,
+  ...ENDPOINT_COMMANDS,
   'portal-link': {
     usage: 'portal-link --org ORG_ID [--scope read|manage] [--ttl-minutes N]   (default read, 60 min)',
     route: 'createPortalLink',

@@ -1,6 +1,6 @@
 /**
- * The endpoint-security flags of `account put`: each takes a file (PEM, or a JWK as JSON), or `none` to
- * remove what is stored; absent keeps it.
+ * The endpoint-security flags of `account put` and `endpoint add|update`: each takes a file (PEM, or a
+ * JWK as JSON), or `none` to remove what is stored; absent keeps it.
  */
 import { readFileSync } from 'node:fs';
 import { type Flags, UsageError } from './flags';

@@ -30,7 +30,7 @@ function storeWithOpenCircuit(): InMemoryEndpointHealthStore {
 describe('the in-memory endpoint health store', () => {
   it('drops the circuit and its length when it disables the endpoint', async () => {
     const store = storeWithOpenCircuit();
-    const health = await store.disable(IBAN, 'org-1', AT, 'receiver answered 410 Gone');
+    const health = await store.disable({ iban: IBAN, orgId: 'org-1' }, AT, 'receiver answered 410 Gone');
     expect(health).toMatchObject({
       state: 'disabled',
       circuitOpenUntil: undefined,
@@ -40,7 +40,7 @@ describe('the in-memory endpoint health store', () => {
 
   it('keeps the recovery, last failure and latency when it enables the endpoint', async () => {
     const store = storeWithOpenCircuit();
-    expect(await store.enable(IBAN, 'org-1', AT)).toBe(true);
+    expect(await store.enable({ iban: IBAN, orgId: 'org-1' }, AT)).toBe(true);
     expect(store.get(IBAN)).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,

@@ -299,7 +299,11 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
 
     // A disabled endpoint (as a 410 leaves it) shows why, and a manage session re-enables it.
     const health = new DynamoEndpointHealthStore(createDocumentClient(), harness.runtime.tableName);
-    await health.disable(hooked, tenant.orgId, new Date().toISOString(), 'receiver answered 410 Gone');
+    await health.disable(
+      { iban: hooked, orgId: tenant.orgId },
+      new Date().toISOString(),
+      'receiver answered 410 Gone',
+    );
     await page.reload();
     const disabled = page.locator(`article[data-iban="${hooked}"]`);
     await disabled.getByText(/receiver answered 410 Gone/).waitFor();

@@ -84,11 +84,15 @@ async function logsOf(fn: FunctionKey, route: RouteShape, event: unknown = event
 const secretRoutes = API_ROUTES.filter((route) => route.secretBody);
 
 describe('routes whose body may carry a secret', () => {
-  it('are declared: the portal sign-in, and both account PUTs (TLS client key)', () => {
+  it("are declared: the portal sign-in, both account PUTs and the endpoints' writes (TLS client key)", () => {
     expect(secretRoutes.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'POST /accounts/{iban}/endpoints',
+      'POST /admin/accounts/{iban}/endpoints',
       'POST /portal/session',
       'PUT /accounts/{iban}',
+      'PUT /accounts/{iban}/endpoints/{endpoint_id}',
       'PUT /admin/accounts/{iban}',
+      'PUT /admin/accounts/{iban}/endpoints/{endpoint_id}',
     ]);
   });
 

@@ -182,9 +182,11 @@ describe('data rights', () => {
   it('the test event sender reads and writes its counter, opens keys, and reaches no queue', () => {
     const statements = byDefault.statements('sendTestEvent');
     const actions = statements.flatMap(actionsOf).sort();
-    // Its table rights (the item kinds: table-rights.test.ts), its log group, the secrets key's Decrypt.
+    // Its table rights (the item kinds: table-rights.test.ts; Query: an account's extra endpoints), its
+    // log group, the secrets key's Decrypt.
     expect(actions.filter((action) => !action.startsWith('logs:'))).toEqual([
       'dynamodb:GetItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
       'kms:Decrypt',
     ]);

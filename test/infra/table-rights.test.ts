@@ -41,8 +41,6 @@ describe('table rights', () => {
   it('functions that read one item get GetItem only, on their item kinds', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*', 'LOG#*']],
-      ['getAccount', ['ACCOUNT#*']],
       // The catalog: the operators' event types (names, heads, versions) and nothing else.
       ['eventTypes', ['EVENT_TYPES*']],
     ];
@@ -51,6 +49,17 @@ describe('table rights', () => {
       expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
       expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
     }
+    // An account, and its endpoints: one Query of its partition (the same condition, one statement).
+    const account = tableStatements('getAccount');
+    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
+    expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
+  });
+
+  it('the single event view reads its event, its account and, in one batch, its deliveries only', () => {
+    const statements = tableStatements('getEvent');
+    expect(statements.map(actionsOf)).toEqual([['dynamodb:GetItem'], ['dynamodb:BatchGetItem']]);
+    expect(statements[0]?.Condition).toEqual(leadingKeys(['EVENT#*', 'LOG#*', 'ACCOUNT#*']));
+    expect(statements[1]?.Condition).toEqual(leadingKeys(['DLV#*']));
   });
 
   it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
@@ -66,7 +75,7 @@ describe('table rights', () => {
     expect([...new Set(prefixes('listEvents'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The feed writes nothing but voids in account logs; its account reads are for `seq_floor`.
     expect(prefixes('listEvents', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
-    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*']);
+    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
     // …and an endpoint's payload key, when its account says it has one.
     expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
@@ -75,17 +84,34 @@ describe('table rights', () => {
       'ACCOUNT#*',
       'ORG#*',
       'ENDPOINT#*',
+      'DLV#*',
     ]);
-    // The consumer records attempts and its endpoints' health and slots (on the account item).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // The consumer records attempts and its endpoints' health and slots (on the account item), and a
+    // fanned-out event's deliveries (one item per routed endpoint).
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
+    // read them); none deletes or creates one with PutItem.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
+      'getEvent',
+      'redeliverEvent',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    // A redelivery at one endpoint (the organization's route and the operator's) restarts its delivery.
+    for (const key of ['redeliverEvent', 'administer'] as const) {
+      expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('DLV#*');
+      expect(prefixes(key, 'dynamodb:GetItem'), key).toContain('DLV#*');
+    }
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
-    // The reconciler settles an ordered account's final failure in order: its watermark, its log.
-    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
+    // routed endpoint's delivery.
+    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back.
-    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and
     // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
@@ -124,11 +150,21 @@ describe('table rights', () => {
     const apiKeys = KEYS.filter((key) => prefixes(key).includes('APIKEY#*'));
     expect(apiKeys).toEqual(['authorizer', 'administer', 'portalSession']);
     // The operators' event types: written by the admin function only; read (GetItem only) by it, the
-    // catalog's readers, the publish route (validation) and the test event sender (examples).
+    // catalog's readers, the publish route (validation), the test event sender (examples) and the
+    // organization's settings (the type names an endpoint may subscribe to).
     const eventTypes = KEYS.filter((key) => prefixes(key).includes('EVENT_TYPES*'));
-    expect(eventTypes).toEqual(['sendTestEvent', 'publishEvent', 'administer', 'eventTypes']);
+    expect(eventTypes).toEqual([
+      'sendTestEvent',
+      'manageSettings',
+      'publishEvent',
+      'administer',
+      'eventTypes',
+    ]);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
+    // An organization removes its accounts' extra endpoints (account partition) with their material.
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
-    for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent'] as const) {
+    for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent', 'manageSettings'] as const) {
       const actions = tableStatements(reader)
         .filter((statement) => JSON.stringify(statement).includes('EVENT_TYPES'))
         .flatMap(actionsOf);
@@ -156,18 +192,16 @@ describe('table rights', () => {
       if (!['administer', 'manageSettings', 'portalSession'].includes(key)) {
         expect(prefixes(key, 'dynamodb:UpdateItem'), key).not.toContain('ORG#*');
       }
-      // Queries on named indexes, or on the table only within account logs (one account's events).
+      // Queries on named indexes, or on the table only within one account's partitions (next test).
       for (const statement of byDefault
         .statements(key)
         .filter((s) => actionsOf(s).includes('dynamodb:Query'))) {
-        // CDK merges item actions of the very same condition into the Query's statement: only `LOG#`.
+        // CDK merges item actions of the very same condition into the Query's statement: only the
+        // Query's own kinds.
+        const items = FUNCTION_ACCESS[key].table?.items as Record<string, readonly string[]> | undefined;
         const merged = actionsOf(statement).filter((action) => action !== 'dynamodb:Query');
         for (const action of merged) {
-          const items = FUNCTION_ACCESS[key].table?.items as Record<string, readonly string[]> | undefined;
-          expect(items?.[action.slice('dynamodb:'.length)], `${key} ${action}`).toEqual(['log']);
-        }
-        if (!JSON.stringify(statement.Resource).includes('/index/')) {
-          expect(statement.Condition, key).toEqual(leadingKeys(['LOG#*']));
+          expect(items?.[action.slice('dynamodb:'.length)], `${key} ${action}`).toEqual(items?.Query);
         }
       }
     }
@@ -199,36 +233,37 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
   });
 
-  it('query the table itself only within account logs, and only the functions that read logs', () => {
-    const logReaders = KEYS.filter((key) =>
+  it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
+    const tableQueries = (key: FunctionKey) =>
       byDefault
-        .statements(key)
-        .some(
-          (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
-        ),
-    );
-    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
-    // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
-    // ordered (the latest sequence).
-    expect(logReaders).toEqual([
-      'listEvents',
-      'redeliverEvent',
-      'manageSettings',
-      'publishEvent',
-      'administer',
-      'consumer',
-      'reconciler',
-    ]);
-    for (const key of logReaders) {
-      const table = byDefault
         .statements(key)
         .filter(
           (s) => actionsOf(s).includes('dynamodb:Query') && !JSON.stringify(s.Resource).includes('/index/'),
         );
+    const queriers = KEYS.filter((key) => tableQueries(key).length > 0);
+    // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
+    // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
+    // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
+    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
+    // test event to an extra endpoint and the consumer's routing; an endpoint's events (list-events: the
+    // account's endpoints, an extra endpoint's partition of deliveries).
+    const expected: [FunctionKey, string[]][] = [
+      ['listEvents', ['LOG#*', 'ACCOUNT#*', 'DLV#*']],
+      ['redeliverEvent', ['LOG#*', 'ACCOUNT#*']],
+      ['getAccount', ['ACCOUNT#*']],
+      ['sendTestEvent', ['ACCOUNT#*']],
+      ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
+      ['publishEvent', ['LOG#*']],
+      ['administer', ['LOG#*', 'ACCOUNT#*']],
+      ['consumer', ['LOG#*', 'ACCOUNT#*']],
+      ['reconciler', ['LOG#*']],
+    ];
+    expect(queriers).toEqual(expected.map(([key]) => key));
+    for (const [key, prefixes] of expected) {
       expect(
-        table.map((s) => s.Condition),
+        tableQueries(key).map((s) => s.Condition),
         key,
-      ).toEqual([leadingKeys(['LOG#*'])]);
+      ).toEqual([leadingKeys(prefixes)]);
     }
   });
 
@@ -275,11 +310,12 @@ describe('table rights', () => {
     }
   });
 
-  it('only publish, administer and portal sign-in create items with PutItem and delete; none scans', () => {
+  it('only publish, administer and portal sign-in create items with PutItem; few delete; none scans', () => {
     const creators: Record<string, FunctionKey[]> = {
       'dynamodb:PutItem': ['publishEvent', 'administer', 'portalSession'],
-      // The publish route deletes only its log heads (asserted above).
-      'dynamodb:DeleteItem': ['publishEvent', 'administer', 'portalSession'],
+      // The publish route deletes only its log heads, the organization's settings only its accounts' extra
+      // endpoints with their material (asserted above).
+      'dynamodb:DeleteItem': ['manageSettings', 'publishEvent', 'administer', 'portalSession'],
       'dynamodb:BatchWriteItem': ['administer'],
       'dynamodb:Scan': [],
       'dynamodb:*': [],

@@ -51,7 +51,10 @@ describe('account tombstones', () => {
   it('keep the IBAN with its organization until removed, invisible to reads', async () => {
     const iban = testIban();
     await directory.putAccount(account(iban, 'org-a', 'https://a.example.com/'));
-    await health.recordAttempt(iban, 'org-a', { kind: 'failure', at: NOW, reason: 'HTTP 500', latencyMs: 5 });
+    await health.recordAttempt(
+      { iban, orgId: 'org-a' },
+      { kind: 'failure', at: NOW, reason: 'HTTP 500', latencyMs: 5 },
+    );
     expect(await directory.deleteAccount({ iban, orgId: 'org-b', deletedAt: NOW })).toBeUndefined();
     expect(await directory.deleteAccount({ iban, orgId: 'org-a', deletedAt: NOW })).toMatchObject({ iban });
 
@@ -61,14 +64,17 @@ describe('account tombstones', () => {
     expect(await directory.getAccountTombstone(iban)).toEqual({ iban, orgId: 'org-a', deletedAt: NOW });
     // Nothing about the endpoint can be written onto it, not even by its own organization.
     expect(
-      await health.recordAttempt(iban, 'org-a', {
-        kind: 'failure',
-        at: NOW,
-        reason: 'HTTP 500',
-        latencyMs: 5,
-      }),
+      await health.recordAttempt(
+        { iban, orgId: 'org-a' },
+        {
+          kind: 'failure',
+          at: NOW,
+          reason: 'HTTP 500',
+          latencyMs: 5,
+        },
+      ),
     ).toBeUndefined();
-    expect(await health.enable(iban, 'org-a', NOW)).toBe(false);
+    expect(await health.enable({ iban, orgId: 'org-a' }, NOW)).toBe(false);
 
     const taken = directory.putAccount(account(iban, 'org-b', 'https://b.example.com/'));
     await expect(taken).rejects.toBeInstanceOf(ConflictError);
@@ -84,7 +90,7 @@ describe('account tombstones', () => {
   it('let the same organization re-create the account, fresh: listed again, healthy, new created_at', async () => {
     const iban = testIban();
     await directory.putAccount(account(iban, 'org-c', 'https://c.example.com/'));
-    await health.disable(iban, 'org-c', NOW, 'receiver answered 410 Gone');
+    await health.disable({ iban, orgId: 'org-c' }, NOW, 'receiver answered 410 Gone');
     await directory.deleteAccount({ iban, orgId: 'org-c', deletedAt: NOW });
     const later = '2026-11-23T08:00:00.000Z';
     const again = await directory.putAccount({

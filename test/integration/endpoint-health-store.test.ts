@@ -53,7 +53,7 @@ describe('DynamoEndpointHealthStore', () => {
   it('counts concurrent failures atomically and shows them on the account', async () => {
     const iban = await account();
     const fail = { kind: 'failure', at, latencyMs: 12, reason: 'failing: answered 500' } as const;
-    await Promise.all(Array.from({ length: 5 }, () => health.recordAttempt(iban, ORG, fail)));
+    await Promise.all(Array.from({ length: 5 }, () => health.recordAttempt({ iban, orgId: ORG }, fail)));
     expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
       state: 'degraded',
       consecutiveFailures: 5,
@@ -65,24 +65,29 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('opens the circuit, and a success closes it and clears the failures', async () => {
     const iban = await account();
-    await health.recordAttempt(iban, ORG, {
-      kind: 'failure',
-      at,
-      latencyMs: 5,
-      reason: 'failing: answered 500',
-    });
-    const open = await health.openCircuit(iban, ORG, {
-      until: Date.parse(at) + 30_000,
-      seconds: 30,
-      reason: 'circuit open: 5 consecutive failures',
-    });
+    await health.recordAttempt(
+      { iban, orgId: ORG },
+      {
+        kind: 'failure',
+        at,
+        latencyMs: 5,
+        reason: 'failing: answered 500',
+      },
+    );
+    const open = await health.openCircuit(
+      { iban, orgId: ORG },
+      { until: Date.parse(at) + 30_000, seconds: 30, reason: 'circuit open: 5 consecutive failures' },
+    );
     expect(open).toMatchObject({ circuitOpenUntil: Date.parse(at) + 30_000, circuitOpenSeconds: 30 });
-    const closed = await health.recordAttempt(iban, ORG, {
-      kind: 'success',
-      at,
-      latencyMs: 20,
-      state: 'healthy',
-    });
+    const closed = await health.recordAttempt(
+      { iban, orgId: ORG },
+      {
+        kind: 'success',
+        at,
+        latencyMs: 20,
+        state: 'healthy',
+      },
+    );
     expect(closed).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,
@@ -99,17 +104,20 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('keeps a disabled endpoint disabled whatever answers, until enabled by its organization', async () => {
     const iban = await account();
-    await health.disable(iban, ORG, at, 'receiver answered 410 Gone');
-    const after = await health.recordAttempt(iban, ORG, {
-      kind: 'success',
-      at,
-      latencyMs: 20,
-      state: 'healthy',
-    });
+    await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone');
+    const after = await health.recordAttempt(
+      { iban, orgId: ORG },
+      {
+        kind: 'success',
+        at,
+        latencyMs: 20,
+        state: 'healthy',
+      },
+    );
     expect(after).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
-    expect((await health.takeSlot(iban, ORG, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
-    expect(await health.enable(iban, 'org-2', at)).toBe(false);
-    expect(await health.enable(iban, 'org-1', at)).toBe(true);
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
+    expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBe(false);
+    expect(await health.enable({ iban, orgId: 'org-1' }, at)).toBe(true);
     expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
       state: 'healthy',
       consecutiveFailures: 0,
@@ -118,45 +126,50 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('gives a slot to one holder until released or expired, and releases it with the attempt’s write', async () => {
     const iban = await account();
-    await health.recordAttempt(iban, ORG, {
-      kind: 'success',
-      at,
-      latencyMs: 3000,
-      state: 'degraded',
-      reason: 'slow',
-    });
+    await health.recordAttempt(
+      { iban, orgId: ORG },
+      {
+        kind: 'success',
+        at,
+        latencyMs: 3000,
+        state: 'degraded',
+        reason: 'slow',
+      },
+    );
     const now = Date.now();
-    const first = await health.takeSlot(iban, ORG, 0, now + 60_000, now);
+    const first = await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now);
     expect(first.taken).toBe(true);
     expect(first.health).toMatchObject({ state: 'degraded', reason: 'slow' });
     // A slow success is no recovery.
     expect(first.health?.recoveredAt).toBeUndefined();
-    expect((await health.takeSlot(iban, ORG, 0, now + 60_000, now)).taken).toBe(false);
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(false);
     // An expired lease is free again (a crashed holder).
-    expect((await health.takeSlot(iban, ORG, 0, now + 120_000, now + 61_000)).taken).toBe(true);
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 120_000, now + 61_000)).taken).toBe(true);
     await health.recordAttempt(
-      iban,
-      ORG,
+      { iban, orgId: ORG },
       { kind: 'success', at, latencyMs: 2500, state: 'degraded', reason: 'slow' },
       { slot: 0, until: now + 120_000 },
     );
-    expect((await health.takeSlot(iban, ORG, 0, now + 60_000, now)).taken).toBe(true);
-    await health.releaseSlot(iban, ORG, { slot: 0, until: now + 60_000 });
-    expect((await health.takeSlot(iban, ORG, 0, now + 60_000, now)).taken).toBe(true);
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(true);
+    await health.releaseSlot({ iban, orgId: ORG }, { slot: 0, until: now + 60_000 });
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(true);
   });
 
   it('writes nothing onto the account of another organization given the IBAN while an attempt was under way', async () => {
     const iban = await account();
     const now = Date.now();
     const lease = { slot: 0, until: now + 60_000 };
-    await health.recordAttempt(iban, ORG, {
-      kind: 'success',
-      at,
-      latencyMs: 3000,
-      state: 'degraded',
-      reason: 'slow',
-    });
-    expect((await health.takeSlot(iban, ORG, 0, lease.until, now)).taken).toBe(true);
+    await health.recordAttempt(
+      { iban, orgId: ORG },
+      {
+        kind: 'success',
+        at,
+        latencyMs: 3000,
+        state: 'degraded',
+        reason: 'slow',
+      },
+    );
+    expect((await health.takeSlot({ iban, orgId: ORG }, 0, lease.until, now)).taken).toBe(true);
     // The account is deleted and erased (its tombstone gone), and another organization takes the IBAN.
     await directory.deleteAccount({ iban, orgId: ORG, deletedAt: at });
     expect(await directory.removeAccountTombstone(iban, ORG)).toBe(true);
@@ -164,22 +177,30 @@ describe('DynamoEndpointHealthStore', () => {
     const failure = { kind: 'failure', at, latencyMs: 9, reason: 'failing: answered 500' } as const;
 
     // The attempt's writes are dropped, not errors: the attempt's record does not depend on them.
-    expect(await health.recordAttempt(iban, ORG, failure, lease)).toBeUndefined();
+    expect(await health.recordAttempt({ iban, orgId: ORG }, failure, lease)).toBeUndefined();
     expect(
-      await health.openCircuit(iban, ORG, { until: now + 30_000, seconds: 30, reason: 'circuit open' }),
+      await health.openCircuit(
+        { iban, orgId: ORG },
+        { until: now + 30_000, seconds: 30, reason: 'circuit open' },
+      ),
     ).toBeUndefined();
-    expect(await health.disable(iban, ORG, at, 'receiver answered 410 Gone')).toBeUndefined();
-    expect(await health.recordAttempt(iban, ORG, { kind: 'disable', at, reason: '410' })).toBeUndefined();
+    expect(await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone')).toBeUndefined();
     expect(
-      await health.recordAttempt(iban, ORG, { kind: 'success', at, latencyMs: 5, state: 'healthy' }),
+      await health.recordAttempt({ iban, orgId: ORG }, { kind: 'disable', at, reason: '410' }),
     ).toBeUndefined();
-    expect(await health.takeSlot(iban, ORG, 1, now + 60_000, now)).toEqual({
+    expect(
+      await health.recordAttempt(
+        { iban, orgId: ORG },
+        { kind: 'success', at, latencyMs: 5, state: 'healthy' },
+      ),
+    ).toBeUndefined();
+    expect(await health.takeSlot({ iban, orgId: ORG }, 1, now + 60_000, now)).toEqual({
       taken: false,
       health: undefined,
     });
     expect(await health.endpointId(iban, ORG)).toBeUndefined();
-    await health.releaseSlot(iban, ORG, lease);
-    expect(await health.enable(iban, ORG, at)).toBe(false);
+    await health.releaseSlot({ iban, orgId: ORG }, lease);
+    expect(await health.enable({ iban, orgId: ORG }, at)).toBe(false);
 
     const taken = await directory.getAccount(iban, { consistent: true });
     expect(taken).toMatchObject({
@@ -188,7 +209,9 @@ describe('DynamoEndpointHealthStore', () => {
     });
     expect(taken?.webhookHealth?.lastFailureAt).toBeUndefined();
     // Its own organization writes as before.
-    expect(await health.recordAttempt(iban, 'org-2', failure)).toMatchObject({ consecutiveFailures: 1 });
-    expect((await health.takeSlot(iban, 'org-2', 1, now + 60_000, now)).taken).toBe(true);
+    expect(await health.recordAttempt({ iban, orgId: 'org-2' }, failure)).toMatchObject({
+      consecutiveFailures: 1,
+    });
+    expect((await health.takeSlot({ iban, orgId: 'org-2' }, 1, now + 60_000, now)).taken).toBe(true);
   });
 });

@@ -68,20 +68,22 @@ describe('endpoint material in DynamoDB', () => {
     expect(JSON.stringify(item.Item)).not.toContain('BEGIN');
     const caOnly = await prepareEndpointSecurity({ tlsCaCertificate: ca.cert }, context(orgA));
     await saveEndpointSecurity(store, await account(), caOnly);
-    const secrets = await store.getSecrets(IBAN, orgA, { consistent: true });
+    const secrets = await store.getSecrets({ iban: IBAN, orgId: orgA }, { consistent: true });
     expect(secrets?.tlsClient?.sealedKey).toMatch(new RegExp(`^fake\\.tls-client-key\\.${orgA}/${IBAN}\\.`));
     expect(secrets).toMatchObject({ tlsCa: ca.cert, payloadEncryptionKey: { kty: 'RSA' } });
     const removed = await prepareEndpointSecurity({ payloadEncryptionKey: null }, context(orgA));
     await saveEndpointSecurity(store, await account(), removed);
-    expect((await store.getSecrets(IBAN, orgA, { consistent: true }))?.payloadEncryptionKey).toBeUndefined();
+    expect(
+      (await store.getSecrets({ iban: IBAN, orgId: orgA }, { consistent: true }))?.payloadEncryptionKey,
+    ).toBeUndefined();
     expect((await account()).endpointSecurity?.payloadEncryption).toBeUndefined();
   });
 
   it('refuses a save based on a version another save replaced, so no change is lost', async () => {
-    const before = await store.readForUpdate(IBAN, orgA);
+    const before = await store.readForUpdate({ iban: IBAN, orgId: orgA });
     const save = { summary: before.summary ?? {}, secrets: before.secrets ?? {}, version: before.version };
-    expect(await store.saveSecurity(IBAN, orgA, save)).toBe('saved');
-    expect(await store.saveSecurity(IBAN, orgA, save)).toBe('conflict');
+    expect(await store.saveSecurity({ iban: IBAN, orgId: orgA }, save)).toBe('saved');
+    expect(await store.saveSecurity({ iban: IBAN, orgId: orgA }, save)).toBe('conflict');
     // Two requests changing different fields at once: both changes stay, and the summary names both.
     const ca2 = createTestCa();
     const [one, two] = await Promise.all([
@@ -90,7 +92,7 @@ describe('endpoint material in DynamoDB', () => {
     ]);
     const start = await account();
     await Promise.all([saveEndpointSecurity(store, start, one), saveEndpointSecurity(store, start, two)]);
-    const secrets = await store.getSecrets(IBAN, orgA, { consistent: true });
+    const secrets = await store.getSecrets({ iban: IBAN, orgId: orgA }, { consistent: true });
     expect(secrets?.tlsCa).toBe(ca2.cert);
     expect(secrets?.payloadEncryptionKey).toEqual(two.payload?.jwk);
     expect(secrets?.tlsClient).toBeDefined();
@@ -102,14 +104,16 @@ describe('endpoint material in DynamoDB', () => {
   });
 
   it("binds the material to the IBAN's organization, and deletes it with the account", async () => {
-    expect(await store.saveSecurity(IBAN, orgB, { summary: {}, secrets: {}, version: 0 })).toBe('not-found');
+    expect(
+      await store.saveSecurity({ iban: IBAN, orgId: orgB }, { summary: {}, secrets: {}, version: 0 }),
+    ).toBe('not-found');
     await store.removeSecrets(IBAN, orgB);
-    expect((await store.getSecrets(IBAN, orgA))?.tlsClient).toBeDefined();
+    expect((await store.getSecrets({ iban: IBAN, orgId: orgA }))?.tlsClient).toBeDefined();
     // Another organization never reads it as its own.
-    expect(await store.getSecrets(IBAN, orgB, { consistent: true })).toBeUndefined();
-    expect(await store.readForUpdate(IBAN, orgB)).toEqual({ version: 0 });
+    expect(await store.getSecrets({ iban: IBAN, orgId: orgB }, { consistent: true })).toBeUndefined();
+    expect(await store.readForUpdate({ iban: IBAN, orgId: orgB })).toEqual({ version: 0 });
     await store.removeSecrets(IBAN, orgA);
-    expect(await store.getSecrets(IBAN, orgA, { consistent: true })).toBeUndefined();
+    expect(await store.getSecrets({ iban: IBAN, orgId: orgA }, { consistent: true })).toBeUndefined();
   });
 
   it('keeps the signing keys on the organization item, the private key only sealed', async () => {

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { passGate } from '#delivery/order';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { Account } from '#domain/model';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type EventStoreFixture, newEvent, startEventStoreFixture } from '../support/event-store-fixture';
@@ -73,10 +74,12 @@ describe('the order gate over a log of large items', () => {
         },
       },
       queue: { enqueue: async () => undefined },
+      // Nothing here is routed: the gate reads no delivery.
+      deliveries: { readDelivery: () => Promise.reject(new Error('no delivery read expected')) },
       now: Date.now,
     };
     // 7–9 are pending past the first page: event 10 waits for 7, and the watermark stops at 6.
-    expect(await passGate(deps, account, event, 2)).toMatchObject({
+    expect(await passGate(deps, defaultEndpoint(account), event, 2)).toMatchObject({
       go: false,
       reason: 'ordered: waits for sequence 7 to settle',
     });

@@ -82,6 +82,7 @@ async function reconcile(w: ReturnType<typeof deliveryWorld>, messages: QueueMes
   const keep = await reconcileBatch(
     {
       events: w.events,
+      deliveries: w.deliveries,
       queue: w.queue,
       directory: w.directory,
       maxAttempts: 20,

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { deliverBatch } from '#delivery/deliver-batch';
 import { deliverEvent } from '#delivery/deliver-event';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import { ValidationError } from '#domain/errors';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { prepareEndpointSecurity, saveEndpointSecurity } from '#use-cases/accounts/endpoint-security';
@@ -34,7 +35,7 @@ async function encrypt(w: ReturnType<typeof world>) {
   if (!account) throw new Error('no account');
   return saveEndpointSecurity(
     w.store,
-    account,
+    defaultEndpoint(account),
     await prepareEndpointSecurity({ payloadEncryptionKey: PEM }, CONTEXT),
   );
 }
@@ -43,7 +44,7 @@ describe('encrypted payloads', () => {
   it('send a JWE of the JSON body as application/jose, signed over those bytes; the event stays plain', async () => {
     const w = world();
     const saved = await encrypt(w);
-    expect(saved.endpointSecurity?.payloadEncryption).toMatchObject({ bits: 2048 });
+    expect(saved?.payloadEncryption).toMatchObject({ bits: 2048 });
     w.events.seed({ id: 'e1' });
     await deliverEvent(w.deps, { id: 'e1' });
     const request = w.sender.requests[0];
@@ -54,7 +55,7 @@ describe('encrypted payloads', () => {
     expect(decodeProtectedHeader(request.body)).toMatchObject({
       alg: 'RSA-OAEP-256',
       enc: 'A256GCM',
-      kid: saved.endpointSecurity?.payloadEncryption?.keyId,
+      kid: saved?.payloadEncryption?.keyId,
     });
     const { plaintext } = await compactDecrypt(request.body, receiver.privateKey);
     expect(new TextDecoder().decode(plaintext)).toBe(stored?.body);
@@ -108,18 +109,19 @@ describe('encrypted payloads', () => {
   it('keep the key when the field is absent, remove it with null, and refuse a bad key before any write', async () => {
     const w = world();
     const saved = await encrypt(w);
-    const kept = await saveEndpointSecurity(w.store, saved, await prepareEndpointSecurity({}, CONTEXT));
-    expect(kept.endpointSecurity).toEqual(saved.endpointSecurity);
+    const endpoint = { iban: w.iban, orgId: 'org-1', security: saved };
+    const kept = await saveEndpointSecurity(w.store, endpoint, await prepareEndpointSecurity({}, CONTEXT));
+    expect(kept).toEqual(saved);
     await expect(prepareEndpointSecurity({ payloadEncryptionKey: 'nonsense' }, CONTEXT)).rejects.toThrow(
       ValidationError,
     );
     expect(w.store.items.get(w.iban)?.secrets.payloadEncryptionKey).toBeDefined();
     const removed = await saveEndpointSecurity(
       w.store,
-      saved,
+      endpoint,
       await prepareEndpointSecurity({ payloadEncryptionKey: null }, CONTEXT),
     );
-    expect(removed.endpointSecurity?.payloadEncryption).toBeUndefined();
+    expect(removed?.payloadEncryption).toBeUndefined();
     expect(w.directory.accounts.get(w.iban)?.endpointSecurity).toBeUndefined();
   });
 });

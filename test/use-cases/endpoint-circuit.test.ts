@@ -221,7 +221,7 @@ describe('circuit breaker', () => {
     seed(w, 2);
     w.health.health.set(w.iban, { ...w.health.get(w.iban), state: 'disabled', reason: 'gone' });
     expect(await deliverEvent(w.deps, { id: 'e0' })).toMatchObject({ kind: 'skipped' });
-    await w.health.enable(w.iban, 'org-1', w.clock.iso());
+    await w.health.enable({ iban: w.iban, orgId: 'org-1' }, w.clock.iso());
     expect((await deliverEvent(w.deps, { id: 'e1' })).kind).toBe('delivered');
     // One account read per delivery (each its own batch here): a disabled verdict was not read twice.
     expect(w.directory.consistentReads.getAccount).toBe(2);

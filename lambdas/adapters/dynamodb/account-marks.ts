@@ -1,12 +1,14 @@
 /**
- * What the account logs keep on the account item: an ordered account's watermark `settled_through` (moved
- * on by the order gate, put back by a replay) and the `seq_floor` a log continues above once retention
- * emptied it. Bound into `DynamoDirectoryStore`; each a conditional UpdateItem of the organization's
- * account, never of a tombstone, except the floor: it stays with the IBAN's tombstone, so that an account
- * created again continues above it.
+ * What the account logs keep on the endpoints' items: an ordered endpoint's watermark `settled_through`
+ * (moved on by the order gate, put back by a replay; on the account item for its default endpoint, on an
+ * extra endpoint's own item) and, on the account item, the `seq_floor` a log continues above once
+ * retention emptied it. Bound into `DynamoDirectoryStore`; each a conditional UpdateItem of the
+ * organization's account or endpoint, never of a tombstone, except the floor: it stays with the IBAN's
+ * tombstone, so that an account created again continues above it.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#adapters/dynamodb/conditional-write';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import type { WatermarkMove } from '#domain/ports';
 import type { CapacityCounter } from './capacity';
 import { DELETED_AT, keys } from './items';
@@ -23,11 +25,14 @@ function owned(orTombstone: boolean): string {
   return orTombstone ? 'org_id = :org' : `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
 }
 
-/** One conditional update of the account item: true when written, false when the condition refused it. */
+/**
+ * One conditional update of the endpoint's item (the account item for the default endpoint): true when
+ * written, false when the condition refused it.
+ */
 async function mark(
   table: AccountMarks,
   operation: string,
-  iban: string,
+  endpoint: EndpointAddress,
   update: string,
   condition: string,
   values: Record<string, unknown>,
@@ -37,7 +42,7 @@ async function mark(
     const out = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
-        Key: keys.account(iban),
+        Key: keys.endpointAt(endpoint),
         UpdateExpression: update,
         ConditionExpression: `${owned(orTombstone)} AND (${condition})`,
         ExpressionAttributeValues: values,
@@ -51,13 +56,12 @@ async function mark(
 /** See `DirectoryStore.advanceSettledThrough`; an absent watermark is 0. */
 export function advanceSettledThrough(
   table: AccountMarks,
-  iban: string,
-  orgId: string,
+  endpoint: EndpointAddress,
   { from, to, epoch }: WatermarkMove,
 ): Promise<boolean> {
   const current = `(${orAbsent('settled_through', ':from', from)}) AND (${orAbsent('order_epoch', ':epoch', epoch)})`;
-  return mark(table, 'AdvanceSettledThrough', iban, 'SET settled_through = :to', current, {
-    ':org': orgId,
+  return mark(table, 'AdvanceSettledThrough', endpoint, 'SET settled_through = :to', current, {
+    ':org': endpoint.orgId,
     ':from': from,
     ':to': to,
     ':epoch': epoch,
@@ -74,15 +78,14 @@ function orAbsent(attribute: string, name: string, value: number): string {
 /** See `DirectoryStore.restartOrder`: one write, a second only when the watermark was not above `to`. */
 export async function restartOrder(
   table: AccountMarks,
-  iban: string,
-  orgId: string,
+  endpoint: EndpointAddress,
   to: number,
 ): Promise<void> {
   const restart = 'SET settled_through = :to ADD order_epoch :one';
-  const values = { ':org': orgId, ':to': to, ':one': 1 };
-  if (await mark(table, 'RestartOrder', iban, restart, 'settled_through > :to', values)) return;
-  await mark(table, 'RestartOrder', iban, 'ADD order_epoch :one', 'attribute_exists(pk)', {
-    ':org': orgId,
+  const values = { ':org': endpoint.orgId, ':to': to, ':one': 1 };
+  if (await mark(table, 'RestartOrder', endpoint, restart, 'settled_through > :to', values)) return;
+  await mark(table, 'RestartOrder', endpoint, 'ADD order_epoch :one', 'attribute_exists(pk)', {
+    ':org': endpoint.orgId,
     ':one': 1,
   });
 }
@@ -90,14 +93,13 @@ export async function restartOrder(
 /** See `DirectoryStore.startOrder`. */
 export async function startOrder(
   table: AccountMarks,
-  iban: string,
-  orgId: string,
+  endpoint: EndpointAddress,
   through: number,
 ): Promise<void> {
   const lower =
     'delivery_order = :ordered AND (attribute_not_exists(settled_through) OR settled_through < :through)';
-  await mark(table, 'StartOrder', iban, 'SET settled_through = :through', lower, {
-    ':org': orgId,
+  await mark(table, 'StartOrder', endpoint, 'SET settled_through = :through', lower, {
+    ':org': endpoint.orgId,
     ':ordered': 'ordered',
     ':through': through,
   });
@@ -115,5 +117,5 @@ export async function raiseSequenceFloor(
 ): Promise<void> {
   const lower = 'attribute_not_exists(seq_floor) OR seq_floor < :floor';
   const values = { ':org': orgId, ':floor': floor };
-  await mark(table, 'RaiseSequenceFloor', iban, 'SET seq_floor = :floor', lower, values, true);
+  await mark(table, 'RaiseSequenceFloor', { iban, orgId }, 'SET seq_floor = :floor', lower, values, true);
 }

@@ -29,6 +29,7 @@ import {
   setSigningKey,
   setWebhookToken,
 } from './organization-writes';
+import { storedSubscription } from './subscription-items';
 
 /** {@link DirectoryStore} on the single events table. */
 export class DynamoDirectoryStore implements DirectoryStore {
@@ -57,12 +58,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return item && !isTombstone(item) ? toAccount(item) : undefined;
   }
 
-  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, move) =>
-    advanceSettledThrough(this.marks, iban, orgId, move);
-  readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to) =>
-    restartOrder(this.marks, iban, orgId, to);
-  readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through) =>
-    startOrder(this.marks, iban, orgId, through);
+  readonly advanceSettledThrough: DirectoryStore['advanceSettledThrough'] = (iban, orgId, move, extra) =>
+    advanceSettledThrough(this.marks, { iban, orgId, extra }, move);
+  readonly restartOrder: DirectoryStore['restartOrder'] = (iban, orgId, to, extra) =>
+    restartOrder(this.marks, { iban, orgId, extra }, to);
+  readonly startOrder: DirectoryStore['startOrder'] = (iban, orgId, through, extra) =>
+    startOrder(this.marks, { iban, orgId, extra }, through);
   readonly raiseSequenceFloor: DirectoryStore['raiseSequenceFloor'] = (iban, orgId, floor) =>
     raiseSequenceFloor(this.marks, iban, orgId, floor);
 
@@ -84,6 +85,9 @@ export class DynamoDirectoryStore implements DirectoryStore {
     // A put that makes the account ordered starts a new order epoch (see `Account.orderEpoch`).
     const epoch = order === '' ? '' : ' ADD order_epoch :one';
     const orderRemoval = account.deliveryOrder === 'concurrent' ? ', delivery_order' : '';
+    // The default endpoint's subscription: as the URL, each field set, removed (null) or left.
+    const subscription = storedSubscription(account);
+    const named = Object.keys(subscription.set);
     try {
       const out = await this.client.send(
         new UpdateCommand({
@@ -95,9 +99,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
             typeof url === 'string' ? ', webhook_url = :url' : '',
             account.endpointId === undefined ? '' : ', endpoint_id = if_not_exists(endpoint_id, :ep)',
             order,
+            named.map((name) => `, ${name} = :${name}`).join(''),
             // Re-creating the organization's own deleted account revives its tombstone (which holds no URL).
             url === null ? ` REMOVE webhook_url, ${DELETED_AT}` : ` REMOVE ${DELETED_AT}`,
             orderRemoval,
+            subscription.remove.map((name) => `, ${name}`).join(''),
             epoch,
           ].join(''),
           // An IBAN belongs to one organization, also while its deleted account's events remain: another
@@ -111,6 +117,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
             ...(typeof url === 'string' ? { ':url': url } : {}),
             ...(account.endpointId === undefined ? {} : { ':ep': account.endpointId }),
             ...(order === '' ? {} : { ':order': 'ordered', ':one': 1 }),
+            ...Object.fromEntries(named.map((name) => [`:${name}`, subscription.set[name]])),
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -8,6 +8,7 @@ import type {
   HealthWrite,
   SlotLease,
 } from '#delivery/endpoint-health-port';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import { newEndpointId } from '#domain/ids';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
@@ -19,8 +20,9 @@ type Update = Omit<UpdateInput, 'TableName' | 'Key'>;
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
 const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
 /**
- * The organization's account, not a tombstone: health is never written onto a deleted account, nor onto
- * the account of another organization that was given the IBAN while an attempt was under way.
+ * The organization's endpoint, not a tombstone: health is never written onto a deleted account, nor onto
+ * the account of another organization that was given the IBAN while an attempt was under way, nor (an
+ * extra endpoint's item being deleted with it) onto a removed endpoint.
  */
 const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
 const NOT_DISABLED = `${OWNED} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
@@ -33,9 +35,10 @@ interface Written {
 }
 
 /**
- * {@link EndpointHealthStore} on the account items of the events table. Writes happen only on failures,
- * slow answers, recoveries and state changes; each is conditioned on the organization's live account
- * (as `account-marks.ts`) and returns the item's health after it.
+ * {@link EndpointHealthStore} on the endpoints' items of the events table (the account item for an
+ * account's default endpoint). Writes happen only on failures, slow answers, recoveries and state
+ * changes; each is conditioned on the organization's live endpoint (as `account-marks.ts`) and returns
+ * the item's health after it.
  */
 export class DynamoEndpointHealthStore implements EndpointHealthStore {
   constructor(
@@ -45,13 +48,12 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   ) {}
 
   async recordAttempt(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     const release = lease ? ` REMOVE ${slotAttr(lease.slot)}` : '';
-    if (update.kind === 'disable') return this.disable(iban, orgId, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
       const written = await this.tryWrite(
@@ -70,8 +72,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
             ':one': 1,
           },
         },
-        iban,
-        orgId,
+        endpoint,
       );
       return written.health;
     }
@@ -93,17 +94,15 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
           ...(degraded ? { ':degraded': 'degraded', ':reason': update.reason } : {}),
         },
       },
-      iban,
-      orgId,
+      endpoint,
     );
     // Refused on a disabled endpoint of ours: the slot is still ours to free.
-    if (!written.ok && written.health && lease) await this.releaseSlot(iban, orgId, lease);
+    if (!written.ok && written.health && lease) await this.releaseSlot(endpoint, lease);
     return written.health;
   }
 
   async openCircuit(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
     const written = await this.tryWrite(
@@ -118,15 +117,13 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
           ':disabled': 'disabled',
         },
       },
-      iban,
-      orgId,
+      endpoint,
     );
     return written.health;
   }
 
   async disable(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     at: string,
     reason: string,
     lease?: SlotLease,
@@ -137,13 +134,12 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         ConditionExpression: OWNED,
         ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
       },
-      iban,
-      orgId,
+      endpoint,
     );
     return written.health;
   }
 
-  async takeSlot(iban: string, orgId: string, slot: number, until: number, now: number) {
+  async takeSlot(endpoint: EndpointAddress, slot: number, until: number, now: number) {
     const attr = slotAttr(slot);
     const written = await this.tryWrite(
       {
@@ -151,13 +147,12 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${attr}) OR ${attr} < :now)`,
         ExpressionAttributeValues: { ':until': until, ':now': now, ':disabled': 'disabled' },
       },
-      iban,
-      orgId,
+      endpoint,
     );
     return { taken: written.ok, health: written.health };
   }
 
-  async releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void> {
+  async releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void> {
     const attr = slotAttr(lease.slot);
     await this.tryWrite(
       {
@@ -166,20 +161,18 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
         ConditionExpression: `${OWNED} AND ${attr} = :until`,
         ExpressionAttributeValues: { ':until': lease.until },
       },
-      iban,
-      orgId,
+      endpoint,
     );
   }
 
-  async enable(iban: string, orgId: string, at: string): Promise<boolean> {
+  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
     const written = await this.tryWrite(
       {
         UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
         ConditionExpression: OWNED,
         ExpressionAttributeValues: { ':at': at, ':reason': 'enabled by an operator' },
       },
-      iban,
-      orgId,
+      endpoint,
     );
     return written.ok;
   }
@@ -208,16 +201,18 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   }
 
   /**
-   * A write conditioned on the organization's live account (`:org`); on a failed condition, the item's
-   * current health comes back with the error, or none when the item is not the organization's account.
+   * A write conditioned on the organization's live endpoint (`:org`; an extra endpoint's item carries its
+   * organization too, and is gone once removed); on a failed condition, the item's current health comes
+   * back with the error, or none when the item is not the organization's endpoint.
    */
-  private async tryWrite(input: Update, iban: string, orgId: string): Promise<Written> {
+  private async tryWrite(input: Update, endpoint: EndpointAddress): Promise<Written> {
+    const { orgId } = endpoint;
     try {
       const out = await this.client.send(
         new UpdateCommand({
           ...input,
           TableName: this.tableName,
-          Key: keys.account(iban),
+          Key: keys.endpointAt(endpoint),
           ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':org': orgId },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -7,7 +7,8 @@ import type {
   SaveOutcome,
   StoredEndpointSecurity,
 } from '#domain/endpoint-security/ports';
-import { transact } from './api-key-count';
+import type { EndpointAddress } from '#domain/endpoints/address';
+import { type TransactItems, transact } from './api-key-count';
 import {
   ENDPOINT_SECURITY,
   endpointSecurityItem,
@@ -24,8 +25,8 @@ const VERSION = 'material_version';
 
 /**
  * {@link EndpointSecretStore} on the events table: the material in `ENDPOINT#<iban>` (its own kind, so
- * the API readers, which may read accounts, cannot read it), the summary on the account item, both
- * written in one transaction.
+ * the API readers, which may read accounts, cannot read it; sort key `ENDPOINT` for the default endpoint,
+ * `ENDPOINT#<id>` for an extra one), the summary on the endpoint's item, both written in one transaction.
  */
 export class DynamoEndpointSecretStore implements EndpointSecretStore {
   constructor(
@@ -34,18 +35,17 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
   ) {}
 
   async getSecrets(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     options: { consistent?: boolean } = {},
   ): Promise<EndpointSecrets | undefined> {
-    const item = await this.item(iban, options.consistent ?? false);
+    const item = await this.item(endpoint, options.consistent ?? false);
     // An item another organization left behind (its account deleted, the IBAN taken over) is not this one's.
-    return item && item.org_id === orgId ? toEndpointSecrets(item) : undefined;
+    return item && item.org_id === endpoint.orgId ? toEndpointSecrets(item) : undefined;
   }
 
-  async readForUpdate(iban: string, orgId: string): Promise<StoredEndpointSecurity> {
-    const item = await this.item(iban, true);
-    if (!item || item.org_id !== orgId) return { version: 0 };
+  async readForUpdate(endpoint: EndpointAddress): Promise<StoredEndpointSecurity> {
+    const item = await this.item(endpoint, true);
+    if (!item || item.org_id !== endpoint.orgId) return { version: 0 };
     return {
       secrets: toEndpointSecrets(item),
       summary: item[SUMMARY] === undefined ? undefined : toEndpointSecurity(item[SUMMARY]),
@@ -58,7 +58,7 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
       await this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: keys.endpointSecrets(iban),
+          Key: keys.endpointSecrets({ iban, orgId }),
           ConditionExpression: 'org_id = :org',
           ExpressionAttributeValues: { ':org': orgId },
         }),
@@ -69,38 +69,15 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
     }
   };
 
-  async saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome> {
+  async saveSecurity(endpoint: EndpointAddress, save: EndpointSecuritySave): Promise<SaveOutcome> {
+    const { orgId } = endpoint;
     const stored = endpointSecurityItem(save.summary);
-    // Every attribute is set or removed, so nothing of an earlier version stays. It may take over an item
-    // another organization left behind (never read as this one's): the account's condition is what binds
-    // the IBAN to the organization.
-    const versionHolds = save.version === 0 ? `attribute_not_exists(${VERSION})` : `${VERSION} = :expected`;
-    const material = { ...secretsItem(save.secrets), ...(stored ? { [SUMMARY]: stored } : {}) };
-    const removed = [...MATERIAL_ATTRIBUTES, SUMMARY].filter((name) => !(name in material));
-    const names = Object.keys(material);
     const outcome = await transact(this.client, [
-      {
-        // UpdateItem, as the account writers' grants on `ENDPOINT#` items allow (it creates a missing one).
-        Update: {
-          TableName: this.tableName,
-          Key: keys.endpointSecrets(iban),
-          UpdateExpression: [
-            `SET ${['org_id = :org', `${VERSION} = :next`, ...names.map((n) => `${n} = :${n}`)].join(', ')}`,
-            removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : '',
-          ].join(''),
-          ConditionExpression: `attribute_not_exists(pk) OR org_id <> :org OR ${versionHolds}`,
-          ExpressionAttributeValues: {
-            ':org': orgId,
-            ':next': save.version + 1,
-            ...(save.version === 0 ? {} : { ':expected': save.version }),
-            ...Object.fromEntries(names.map((n) => [`:${n}`, material[n as keyof typeof material]])),
-          },
-        },
-      },
+      materialWrite(this.tableName, endpoint, save),
       {
         Update: {
           TableName: this.tableName,
-          Key: keys.account(iban),
+          Key: keys.endpointAt(endpoint),
           UpdateExpression: stored ? `SET ${ENDPOINT_SECURITY} = :s` : `REMOVE ${ENDPOINT_SECURITY}`,
           ConditionExpression: `org_id = :org AND attribute_not_exists(${DELETED_AT})`,
           ExpressionAttributeValues: { ':org': orgId, ...(stored ? { ':s': stored } : {}) },
@@ -111,14 +88,54 @@ export class DynamoEndpointSecretStore implements EndpointSecretStore {
     return outcome.reasons[1]?.code === 'ConditionalCheckFailed' ? 'not-found' : 'conflict';
   }
 
-  private async item(iban: string, consistent: boolean): Promise<Record<string, unknown> | undefined> {
+  private async item(
+    endpoint: EndpointAddress,
+    consistent: boolean,
+  ): Promise<Record<string, unknown> | undefined> {
     const out = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.endpointSecrets(iban),
+        Key: keys.endpointSecrets(endpoint),
         ConsistentRead: consistent,
       }),
     );
     return out.Item;
   }
+}
+
+/**
+ * The transaction item that writes an endpoint's material and its summary over `save.version`. Every
+ * attribute is set or removed, so nothing of an earlier version stays. It may take over an item another
+ * organization left behind (never read as this one's): the account's condition is what binds the IBAN to
+ * the organization. UpdateItem, as the account writers' grants on `ENDPOINT#` items allow (it creates a
+ * missing one).
+ */
+export function materialWrite(
+  tableName: string,
+  endpoint: EndpointAddress,
+  save: EndpointSecuritySave,
+): TransactItems[number] {
+  const { orgId } = endpoint;
+  const stored = endpointSecurityItem(save.summary);
+  const versionHolds = save.version === 0 ? `attribute_not_exists(${VERSION})` : `${VERSION} = :expected`;
+  const material = { ...secretsItem(save.secrets), ...(stored ? { [SUMMARY]: stored } : {}) };
+  const removed = [...MATERIAL_ATTRIBUTES, SUMMARY].filter((name) => !(name in material));
+  const names = Object.keys(material);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.endpointSecrets(endpoint),
+      UpdateExpression: [
+        `SET ${['org_id = :org', `${VERSION} = :next`, ...names.map((n) => `${n} = :${n}`)].join(', ')}`,
+        removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : '',
+      ].join(''),
+      ConditionExpression: `attribute_not_exists(pk) OR org_id <> :org OR ${versionHolds}`,
+      ExpressionAttributeValues: {
+        ':org': orgId,
+        ':next': save.version + 1,
+        ...(save.version === 0 ? {} : { ':expected': save.version }),
+        ...Object.fromEntries(names.map((n) => [`:${n}`, material[n as keyof typeof material]])),
+      },
+    },
+  };
 }

@@ -3,10 +3,13 @@
  * items as records; the event items' layout is in `events/event-items.ts`.
  */
 import { EVENT_INDEX_SHARDS, ITEM_PREFIXES, SEQUENCE_DIGITS } from '#config/storage';
+import type { EndpointAddress } from '#domain/endpoints/address';
+import type { DeliveryRef } from '#domain/endpoints/deliveries-port';
 import type { Account, AccountTombstone, EventRef, Organization, SignatureScheme } from '#domain/model';
 import { type PreviousSigningKey, type SigningKey, signingKeyId } from '#domain/signing/signing-keys';
 import { ENDPOINT_SECURITY, toEndpointSecurity } from './endpoint-secret-items';
 import { toEndpointHealth } from './health-items';
+import { toSubscription } from './subscription-items';
 
 /** Key of an item. */
 export interface ItemKey {
@@ -17,6 +20,12 @@ export interface ItemKey {
 /** Sort-key value of every event item. */
 export const EVENT_SK = 'EVENT';
 
+/** Sort-key value of an account item. */
+export const ACCOUNT_SK = 'ACCOUNT';
+
+/** Sort-key prefix of an extra endpoint's item (in its account's partition) and of its material's item. */
+export const ENDPOINT_SK_PREFIX = 'ENDPOINT#';
+
 /** Sort-key value of an account log's head item (see `events/log-head.ts`). */
 export const LOG_HEAD_SK = 'HEAD';
 
@@ -25,12 +34,26 @@ export const keys = {
   organization: (orgId: string): ItemKey => ({ pk: `${ITEM_PREFIXES.organization}${orgId}`, sk: 'ORG' }),
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
-  account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: 'ACCOUNT' }),
-  /** An event id's claim, or an event stored before sequences. */
-  endpointSecrets: (iban: string): ItemKey => ({
-    pk: `${ITEM_PREFIXES.endpointSecrets}${iban}`,
-    sk: 'ENDPOINT',
+  account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: ACCOUNT_SK }),
+  /** An extra endpoint of an account, in the account's partition (read with one Query). */
+  endpoint: (iban: string, id: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.account}${iban}`,
+    sk: `${ENDPOINT_SK_PREFIX}${id}`,
   }),
+  /** Where an endpoint's settings and health are: the account item, or the extra endpoint's own. */
+  endpointAt: (endpoint: EndpointAddress): ItemKey =>
+    endpoint.extra === undefined ? keys.account(endpoint.iban) : keys.endpoint(endpoint.iban, endpoint.extra),
+  /** An endpoint's material: the default endpoint's (`ENDPOINT`), or an extra one's (`ENDPOINT#<id>`). */
+  endpointSecrets: (endpoint: EndpointAddress): ItemKey => ({
+    pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
+    sk: endpoint.extra === undefined ? 'ENDPOINT' : `${ENDPOINT_SK_PREFIX}${endpoint.extra}`,
+  }),
+  /** A fanned-out event's delivery at one routed endpoint: the endpoint's partition, the event's sequence. */
+  delivery: (ref: DeliveryRef): ItemKey => ({
+    pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
+    sk: keys.sequence(ref.sequence),
+  }),
+  /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   /** The partition of an account's event log. */
   log: (orgId: string, iban: string): string => `${ITEM_PREFIXES.log}${orgId}#${iban}`,
@@ -164,6 +187,9 @@ export function toAccount(item: Record<string, unknown>): Account {
     settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
     orderEpoch: typeof item.order_epoch === 'number' ? item.order_epoch : undefined,
     endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
+    ...toSubscription(item),
+    endpointCount:
+      typeof item.endpoint_count === 'number' && item.endpoint_count > 0 ? item.endpoint_count : undefined,
     createdAt: String(item.created_at),
     updatedAt: String(item.updated_at),
   };

@@ -107,6 +107,71 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     return allowed;
   }
 
+  async recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined> {
+    this.table.writes.push('RecordRoutes');
+    const event = this.table.eventAt(ref);
+    if (event === undefined) return undefined;
+    if (event.routes !== undefined) return event.routes;
+    if (event.webhookRetries > 0) return undefined;
+    this.table.events.set(ref.id, { ...event, routes: [...routes] });
+    return routes;
+  }
+
+  async settleRoute(
+    ref: EventRef,
+    endpointId: string,
+    status: 'success' | 'failed' | 'skipped',
+    attempts: number,
+  ): Promise<WebhookStatus | undefined> {
+    this.table.writes.push('SettleRoute');
+    const event = this.table.eventAt(ref);
+    if (event?.routes === undefined) return undefined;
+    const counts = this.table.routeCounts.get(event.id) ?? {
+      settled: new Set<string>(),
+      failed: new Set<string>(),
+      skipped: new Set<string>(),
+    };
+    if (counts.settled.has(endpointId) || !event.routes.includes(endpointId)) return event.webhookStatus;
+    counts.settled.add(endpointId);
+    if (status === 'failed') counts.failed.add(endpointId);
+    if (status === 'skipped') counts.skipped.add(endpointId);
+    this.table.routeCounts.set(event.id, counts);
+    const failedNow = status === 'failed';
+    const last =
+      counts.settled.size >= event.routes.length && event.webhookStatus === 'pending' && !failedNow;
+    if (last) this.table.writes.push('SettleRouteLast');
+    const webhookStatus: WebhookStatus = failedNow
+      ? 'failed'
+      : last
+        ? counts.skipped.size >= event.routes.length
+          ? 'skipped'
+          : 'success'
+        : event.webhookStatus;
+    const settles = failedNow || last;
+    this.table.events.set(event.id, {
+      ...event,
+      webhookRetries: event.webhookRetries + attempts,
+      webhookStatus,
+      ...(settles ? { leaseUntil: undefined, nextAttemptAt: undefined } : {}),
+    });
+    return webhookStatus;
+  }
+
+  async reopenRoute(ref: EventRef, endpointId: string): Promise<boolean> {
+    this.table.writes.push('ReopenRoute');
+    const event = this.table.eventAt(ref);
+    if (event?.routes === undefined) return false;
+    const counts = this.table.routeCounts.get(event.id);
+    for (const set of counts === undefined ? [] : [counts.settled, counts.failed, counts.skipped]) {
+      set.delete(endpointId);
+    }
+    // As the adapter: still failed while another endpoint failed for good.
+    if ((counts?.failed.size ?? 0) === 0) {
+      this.table.events.set(event.id, { ...event, webhookStatus: 'pending' });
+    }
+    return true;
+  }
+
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     this.table.writes.push('SettlePending');
     const event = this.table.eventAt(ref);
@@ -143,7 +208,10 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
       cycles: empty ? event.cycles : event.cycles + 1,
       leaseUntil: undefined,
       nextAttemptAt: undefined,
+      routeCycle: (event.routeCycle ?? 0) + 1,
     });
+    // As the adapter: a fanned-out event's aggregate starts again.
+    this.table.routeCounts.delete(id);
     return true;
   }
 }

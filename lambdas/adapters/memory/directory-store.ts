@@ -1,4 +1,6 @@
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
+import { addressKey } from '#domain/endpoints/address';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import type { Account, AccountTombstone, Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type {
   AccountPage,
@@ -17,7 +19,9 @@ import type { InMemoryEndpointHealthStore } from './endpoint-health-store';
  * the tombstone is removed; re-creating by that organization revives it, with the sequence floor the
  * tombstone kept and retention raised), an update keeps `createdAt`,
  * an account without a webhook URL has none stored, tombstones are invisible to account reads and
- * listings, and accounts list in IBAN order. The maps are public so tests can seed and inspect state;
+ * listings, and accounts list in IBAN order. It also holds the accounts' extra endpoints (`endpoints`, by
+ * `addressKey`, as the DynamoDB account partition does; `InMemoryEndpointStore` writes them), whose
+ * order marks it moves. The maps are public so tests can seed and inspect state;
  * `reads` counts every read call (`consistentReads` the strongly consistent ones), for the consumer's
  * read-per-batch tests. Given a {@link InMemoryEndpointHealthStore}, accounts show the health it holds, as
  * the DynamoDB account item carries it.
@@ -26,13 +30,15 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   readonly organizations = new Map<string, Organization>();
   readonly accounts = new Map<string, Account>();
   readonly tombstones = new Map<string, AccountTombstone>();
+  /** Extra endpoints by `addressKey` (`<IBAN>#<id>`), without their health (the health store has it). */
+  readonly endpoints = new Map<string, Endpoint>();
   /** Read calls, and the index entries listings read (for bound tests). */
   readonly reads = { getOrganization: 0, getAccount: 0, listedEntries: 0 };
   readonly consistentReads = { getOrganization: 0, getAccount: 0 };
   /** The settings item's values. */
   readonly settings: { eventRetentionDays?: number; usagePlanId?: string } = {};
 
-  constructor(private readonly health?: InMemoryEndpointHealthStore) {}
+  constructor(readonly health?: InMemoryEndpointHealthStore) {}
 
   /** Seeds an organization (`org-1` by default) with a fixed webhook token. */
   addOrganization(id = 'org-1'): Organization {
@@ -128,6 +134,11 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       ...(account.deliveryOrder === 'ordered' || existing?.orderEpoch !== undefined
         ? { orderEpoch: (existing?.orderEpoch ?? 0) + (account.deliveryOrder === 'ordered' ? 1 : 0) }
         : {}),
+      // As the adapter: each subscription field set, removed (null) or kept; the extra endpoints' count kept.
+      ...kept('eventTypes', account.eventTypes, existing?.eventTypes),
+      ...kept('filter', account.filter, existing?.filter),
+      ...kept('description', account.description, existing?.description),
+      ...(existing?.endpointCount === undefined ? {} : { endpointCount: existing.endpointCount }),
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
       // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
@@ -150,31 +161,57 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return existing;
   }
 
-  async advanceSettledThrough(iban: string, orgId: string, move: WatermarkMove): Promise<boolean> {
+  async advanceSettledThrough(
+    iban: string,
+    orgId: string,
+    move: WatermarkMove,
+    extra?: string,
+  ): Promise<boolean> {
     const { from, to, epoch } = move;
-    const account = this.accounts.get(iban);
-    if (account?.orgId !== orgId || (account.settledThrough ?? 0) !== from) return false;
-    if ((account.orderEpoch ?? 0) !== epoch) return false;
-    this.accounts.set(iban, { ...account, settledThrough: to });
+    const order = this.orderOf(iban, orgId, extra);
+    if (!order || (order.settledThrough ?? 0) !== from || (order.orderEpoch ?? 0) !== epoch) return false;
+    this.setOrder(iban, extra, { settledThrough: to });
     return true;
   }
 
-  async restartOrder(iban: string, orgId: string, to: number): Promise<void> {
-    const account = this.accounts.get(iban);
-    if (account?.orgId !== orgId) return;
-    const lowered = (account.settledThrough ?? 0) > to ? { settledThrough: to } : {};
-    this.accounts.set(iban, { ...account, ...lowered, orderEpoch: (account.orderEpoch ?? 0) + 1 });
+  async restartOrder(iban: string, orgId: string, to: number, extra?: string): Promise<void> {
+    const order = this.orderOf(iban, orgId, extra);
+    if (!order) return;
+    const lowered = (order.settledThrough ?? 0) > to ? { settledThrough: to } : {};
+    this.setOrder(iban, extra, { ...lowered, orderEpoch: (order.orderEpoch ?? 0) + 1 });
   }
 
-  async startOrder(iban: string, orgId: string, through: number): Promise<void> {
-    const account = this.accounts.get(iban);
-    if (
-      account?.orgId === orgId &&
-      account.deliveryOrder === 'ordered' &&
-      (account.settledThrough ?? 0) < through
-    ) {
-      this.accounts.set(iban, { ...account, settledThrough: through });
+  async startOrder(iban: string, orgId: string, through: number, extra?: string): Promise<void> {
+    const order = this.orderOf(iban, orgId, extra);
+    if (order?.deliveryOrder === 'ordered' && (order.settledThrough ?? 0) < through) {
+      this.setOrder(iban, extra, { settledThrough: through });
     }
+  }
+
+  /** The order marks of the organization's endpoint (the account for its default one), if it has it. */
+  private orderOf(
+    iban: string,
+    orgId: string,
+    extra: string | undefined,
+  ): Pick<Account, 'deliveryOrder' | 'settledThrough' | 'orderEpoch'> | undefined {
+    const holder =
+      extra === undefined ? this.accounts.get(iban) : this.endpoints.get(addressKey({ iban, orgId, extra }));
+    return holder?.orgId === orgId ? holder : undefined;
+  }
+
+  private setOrder(
+    iban: string,
+    extra: string | undefined,
+    marks: Pick<Account, 'settledThrough' | 'orderEpoch'>,
+  ): void {
+    if (extra === undefined) {
+      const account = this.accounts.get(iban);
+      if (account) this.accounts.set(iban, { ...account, ...marks });
+      return;
+    }
+    const key = addressKey({ iban, orgId: '', extra });
+    const endpoint = this.endpoints.get(key);
+    if (endpoint) this.endpoints.set(key, { ...endpoint, ...marks });
   }
 
   async raiseSequenceFloor(iban: string, orgId: string, floor: number): Promise<void> {
@@ -219,4 +256,14 @@ export class InMemoryDirectoryStore implements DirectoryStore {
   async getUsagePlanId(): Promise<string | undefined> {
     return this.settings.usagePlanId;
   }
+}
+
+/** A field as a write leaves it: set to the value given, removed by null, else what was stored. */
+function kept<K extends string, T>(
+  name: K,
+  given: T | null | undefined,
+  stored: T | undefined,
+): { [P in K]?: T } {
+  const value = given === undefined ? stored : (given ?? undefined);
+  return (value === undefined ? {} : { [name]: value }) as { [P in K]?: T };
 }

@@ -1,8 +1,9 @@
 /**
  * In-memory {@link EndpointHealthStore} with the DynamoDB adapter's rules (atomic failure count, disabled
- * stays disabled, slots free themselves when their lease runs out, nothing is written unless the IBAN is
- * the organization's live account: `owners`, which the in-memory directory keeps), for use-case tests and
- * the simulation.
+ * stays disabled, slots free themselves when their lease runs out, nothing is written unless the endpoint
+ * is the organization's live one: `owners`, which the in-memory directory and endpoint store keep), for
+ * use-case tests and the simulation. Endpoints are keyed by `addressKey`: the IBAN for an account's
+ * default endpoint, `<IBAN>#<id>` for an extra one.
  */
 
 import {
@@ -13,6 +14,7 @@ import {
   type HealthWrite,
   type SlotLease,
 } from '#delivery/endpoint-health-port';
+import { addressKey, type EndpointAddress } from '#domain/endpoints/address';
 import { newEndpointId } from '#domain/ids';
 
 /** The store; `health` and `slots` are open for arrangements and assertions. */
@@ -25,19 +27,20 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
   /** Write operations made, in order. */
   readonly writes: string[] = [];
 
-  get(iban: string): EndpointHealth {
-    return this.health.get(iban) ?? HEALTHY;
+  /** The health of the endpoint with this key (`addressKey`: the IBAN for a default endpoint). */
+  get(key: string): EndpointHealth {
+    return this.health.get(key) ?? HEALTHY;
   }
 
   async recordAttempt(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
-    if (update.kind === 'disable') return this.disable(iban, orgId, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
     this.writes.push(`record-${update.kind}`);
-    if (!this.owns(iban, orgId)) return undefined;
+    const iban = addressKey(endpoint);
+    if (!this.owns(iban, endpoint.orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
     const h = this.get(iban);
     if (update.kind === 'failure') {
@@ -72,12 +75,12 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
   }
 
   async openCircuit(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('open');
-    if (!this.owns(iban, orgId)) return undefined;
+    const iban = addressKey(endpoint);
+    if (!this.owns(iban, endpoint.orgId)) return undefined;
     const h = this.get(iban);
     if (h.state === 'disabled' || (h.circuitOpenUntil ?? 0) >= until) return h;
     return this.set(iban, {
@@ -90,14 +93,14 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
   }
 
   async disable(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     at: string,
     reason: string,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('disable');
-    if (!this.owns(iban, orgId)) return undefined;
+    const iban = addressKey(endpoint);
+    if (!this.owns(iban, endpoint.orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
     return this.set(iban, {
       ...this.get(iban),
@@ -109,9 +112,10 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  async takeSlot(iban: string, orgId: string, slot: number, until: number, now: number) {
+  async takeSlot(endpoint: EndpointAddress, slot: number, until: number, now: number) {
     this.writes.push('take-slot');
-    if (!this.owns(iban, orgId)) return { taken: false, health: undefined };
+    const iban = addressKey(endpoint);
+    if (!this.owns(iban, endpoint.orgId)) return { taken: false, health: undefined };
     const slots = this.slotsOf(iban);
     const held = slots.get(slot);
     const taken = this.get(iban).state !== 'disabled' && (held === undefined || held < now);
@@ -119,15 +123,17 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return { taken, health: this.get(iban) };
   }
 
-  async releaseSlot(iban: string, orgId: string, lease: SlotLease): Promise<void> {
+  async releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void> {
     this.writes.push('release-slot');
+    const iban = addressKey(endpoint);
     const slots = this.slotsOf(iban);
-    if (this.owns(iban, orgId) && slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
+    if (this.owns(iban, endpoint.orgId) && slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
   }
 
-  async enable(iban: string, orgId: string, at: string): Promise<boolean> {
+  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
     this.writes.push('enable');
-    if (!this.owns(iban, orgId)) return false;
+    const iban = addressKey(endpoint);
+    if (!this.owns(iban, endpoint.orgId)) return false;
     // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
     const { recoveredAt, lastFailureAt, recentLatencyMs } = this.get(iban);
     this.set(iban, {
@@ -149,9 +155,9 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return id;
   }
 
-  /** The adapter's `org_id = :org AND attribute_not_exists(deleted_at)`. */
-  private owns(iban: string, orgId: string): boolean {
-    return this.owners.get(iban) === orgId;
+  /** The adapter's `org_id = :org AND attribute_not_exists(deleted_at)` (an endpoint's `addressKey`). */
+  private owns(key: string, orgId: string): boolean {
+    return this.owners.get(key) === orgId;
   }
 
   private slotsOf(iban: string): Map<number, number> {

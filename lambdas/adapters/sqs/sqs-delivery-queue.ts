@@ -7,8 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { QueuePull } from '#delivery/held-invocation-port';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
-import type { EventRef } from '#domain/model';
+import { encodeDeliveryMessage, type QueuedDelivery } from '#domain/delivery-message';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
 /** SQS accepts at most ten entries per batch call. */
@@ -22,7 +21,7 @@ export class SqsDeliveryQueue implements DeliveryQueue, QueuePull {
     private readonly queueUrl: string,
   ) {}
 
-  async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
+  async enqueue(events: readonly QueuedDelivery[], delaySeconds = 0): Promise<void> {
     for (let start = 0; start < events.length; start += BATCH) {
       await this.sendBatch(events.slice(start, start + BATCH), delaySeconds);
     }
@@ -72,7 +71,7 @@ export class SqsDeliveryQueue implements DeliveryQueue, QueuePull {
   }
 
   /** Sends one batch, re-sending only the entries SQS reported as failed. */
-  private async sendBatch(events: readonly EventRef[], delaySeconds: number): Promise<void> {
+  private async sendBatch(events: readonly QueuedDelivery[], delaySeconds: number): Promise<void> {
     let entries: SendMessageBatchRequestEntry[] = events.map((event, index) => ({
       Id: String(index),
       MessageBody: encodeDeliveryMessage(event),

@@ -3,6 +3,7 @@
  * (a JOSE library behind a port: the domain stays free of it), and the check that the runtime's TLS can
  * use an endpoint's material.
  */
+import type { EndpointAddress } from '#domain/endpoints/address';
 import type { ClientTls, EndpointSecrets, EndpointSecuritySummary, RsaPublicJwk } from './endpoint-security';
 
 /** An endpoint's material as committed, with the version a save replacing it must name. */
@@ -23,26 +24,31 @@ export interface EndpointSecuritySave extends Required<Pick<StoredEndpointSecuri
 /** How a save ended: written, the account is not the organization's, or another save came first. */
 export type SaveOutcome = 'saved' | 'not-found' | 'conflict';
 
-/** The endpoint's item beside its account item, and the summary on the account item. */
+/**
+ * Each endpoint's material in its own item beside its account, and the summary on the endpoint's item
+ * (the account item for the default endpoint).
+ */
 export interface EndpointSecretStore {
   /**
-   * The organization's material for the IBAN; undefined when it has none (an item another organization
-   * left behind is never read as this one's).
+   * The organization's material of the endpoint; undefined when it has none (an item another
+   * organization left behind is never read as this one's).
    */
   getSecrets(
-    iban: string,
-    orgId: string,
+    endpoint: EndpointAddress,
     options?: { readonly consistent?: boolean },
   ): Promise<EndpointSecrets | undefined>;
   /** The material, summary and version as committed (a strongly consistent read), to change them. */
-  readForUpdate(iban: string, orgId: string): Promise<StoredEndpointSecurity>;
+  readForUpdate(endpoint: EndpointAddress): Promise<StoredEndpointSecurity>;
   /**
-   * Writes the material and the summary on the organization's account in one transaction, only if the
-   * material is still at `save.version` (no lost update) and the account is the organization's and not
-   * deleted: the account's summary never names material its item lacks.
+   * Writes the material and the summary on the organization's endpoint in one transaction, only if the
+   * material is still at `save.version` (no lost update) and the endpoint is the organization's (its
+   * account not deleted): the endpoint's summary never names material its item lacks.
    */
-  saveSecurity(iban: string, orgId: string, save: EndpointSecuritySave): Promise<SaveOutcome>;
-  /** Deletes the organization's material of the IBAN, so a later owner of the IBAN starts without any. */
+  saveSecurity(endpoint: EndpointAddress, save: EndpointSecuritySave): Promise<SaveOutcome>;
+  /**
+   * Deletes the organization's material of the account's default endpoint, so a later owner of the IBAN
+   * starts without any (extra endpoints' material goes with them, `EndpointStore`).
+   */
   removeSecrets: RemoveEndpointSecrets;
 }
 

@@ -38,9 +38,15 @@ export class SealerUnavailableError extends Error {
   }
 }
 
-/** The context an endpoint's TLS client key is sealed with: its account, under its organization. */
-export function clientKeyContext(orgId: string, iban: string): SecretContext {
-  return { kind: 'tls-client-key', owner: `${orgId}/${iban}` };
+/**
+ * The context an endpoint's TLS client key is sealed with: its account under its organization, and an
+ * extra endpoint's id, so a key copied to another endpoint does not open.
+ */
+export function clientKeyContext(orgId: string, iban: string, extra?: string): SecretContext {
+  return {
+    kind: 'tls-client-key',
+    owner: extra === undefined ? `${orgId}/${iban}` : `${orgId}/${iban}/${extra}`,
+  };
 }
 
 /** The context an organization's signing key is sealed with. */

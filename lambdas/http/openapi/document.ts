@@ -13,6 +13,7 @@ import { closed, constant, ref, text } from '#http/schema';
 import { ACCOUNT_PARAMETERS, ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './accounts';
 import { ADMIN_ROUTE_DOCS } from './admin';
 import { ADMIN_PARAMETERS, ADMIN_SCHEMAS } from './admin-components';
+import { ENDPOINT_PARAMETERS, ENDPOINT_ROUTES, ENDPOINT_SCHEMAS } from './endpoints';
 import { catalogWebhooks } from './event-type-webhooks';
 import {
   EVENT_TYPE_LINK_HEADER,
@@ -173,6 +174,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_ROUTES,
       ...BATCH_ROUTES,
       ...ACCOUNT_ROUTES,
+      ...ENDPOINT_ROUTES,
       ...TEST_EVENT_ROUTES,
       ...FEED_ROUTES,
       ...EVENT_TYPE_ROUTES,
@@ -188,6 +190,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...EVENT_SCHEMAS,
         ...BATCH_SCHEMAS,
         ...ACCOUNT_SCHEMAS,
+        ...ENDPOINT_SCHEMAS,
         ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
@@ -200,6 +203,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       parameters: {
         ...EVENT_PARAMETERS,
         ...ACCOUNT_PARAMETERS,
+        ...ENDPOINT_PARAMETERS,
         ...ADMIN_PARAMETERS,
         ...EVENT_TYPE_PARAMETERS,
       },

@@ -3,6 +3,7 @@ import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
 import type { Account, DeliveryOrder } from '#domain/model';
 import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore } from '#domain/ports';
+import type { Filter } from '#domain/subscriptions/filter-model';
 import { type Clock, nowIso, systemClock } from '#domain/time';
 import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { requireOrganization } from '#use-cases/organizations/require-organization';
@@ -18,6 +19,10 @@ export interface AccountInput {
   readonly webhookUrl?: string | null | undefined;
   /** Absent: the stored order stays (a new account's is `concurrent`). */
   readonly deliveryOrder?: DeliveryOrder | undefined;
+  /** The default endpoint's subscription and description (checked): absent keeps, null removes. */
+  readonly eventTypes?: readonly string[] | null | undefined;
+  readonly filter?: Filter | null | undefined;
+  readonly description?: string | null | undefined;
 }
 
 /** Options of {@link putAccount}. */
@@ -60,6 +65,9 @@ export async function putAccount(
     // A new account gets this endpoint id; an existing one keeps its own (or, from before ids, takes it).
     endpointId: newEndpointId(),
     deliveryOrder: input.deliveryOrder,
+    eventTypes: input.eventTypes,
+    filter: input.filter,
+    description: input.description,
     updatedAt: nowIso((options.clock ?? systemClock)()),
   };
   const latest = await latestIfSwitching(directory, input.orgId, iban, input.deliveryOrder, options);

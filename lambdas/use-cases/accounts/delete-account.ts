@@ -3,7 +3,7 @@ import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
-import type { DirectoryStore, EventLog, EventUpkeep } from '#domain/ports';
+import type { DirectoryStore, EndpointStore, EventLog, EventUpkeep } from '#domain/ports';
 
 /** What deleting an account needs. */
 export interface DeleteAccountDeps {
@@ -18,6 +18,8 @@ export interface DeleteAccountDeps {
   readonly removeEndpointSecrets?: RemoveEndpointSecrets;
   /** Removes the deleted account's counter of test events (its key names the IBAN). */
   readonly testEvents?: Pick<TestEventAllowance, 'forget'>;
+  /** Removes the deleted account's extra endpoints with their material. */
+  readonly endpoints?: Pick<EndpointStore, 'removeEndpoints'>;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -102,10 +104,12 @@ export async function deleteAccount(
 }
 
 /**
- * Removes what the organization's deleted account kept of its endpoint: its material, and its counter of
- * test events, whose key names the IBAN (an erasure must leave none behind). Both are idempotent.
+ * Removes what the organization's deleted account kept of its endpoints: its extra endpoints and every
+ * endpoint's material, and its counter of test events, whose key names the IBAN (an erasure must leave
+ * none behind). All are idempotent.
  */
 async function removeEndpoint(deps: DeleteAccountDeps, iban: string, orgId: string): Promise<void> {
+  await deps.endpoints?.removeEndpoints(iban, orgId);
   await deps.removeEndpointSecrets?.(iban, orgId);
   await deps.testEvents?.forget(orgId, iban);
 }

@@ -50,7 +50,7 @@ export async function enableEndpoint(
   recovery?: Recovery,
 ): Promise<EnableResult> {
   const iban = parseIban('iban', ibanInput);
-  if (!(await deps.health.enable(iban, orgId, new Date(deps.now()).toISOString()))) {
+  if (!(await deps.health.enable({ iban, orgId }, new Date(deps.now()).toISOString()))) {
     throw new NotFoundError(`No account ${iban}.`);
   }
   if (recovery === undefined) return { iban, queued: [], more: false };

@@ -15,8 +15,8 @@ import type {
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
 import { parsePayloadKey } from '#domain/endpoint-security/payload-key';
 import type { EndpointSecretStore, TlsMaterialCheck } from '#domain/endpoint-security/ports';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
-import type { Account } from '#domain/model';
 import { clientKeyContext, type SecretSealer } from '#domain/signing/secret-sealer';
 
 /** A checked change: per field, unchanged (undefined), removed (null) or the new value. */
@@ -30,10 +30,11 @@ export interface PreparedSecurity {
   readonly tlsCa?: { readonly pem: string; readonly summary: CertificateSummary } | null;
 }
 
-/** Whose endpoint a change is for, and when: the client key is sealed for that organization and account. */
-export interface PrepareContext {
-  readonly orgId: string;
-  readonly iban: string;
+/**
+ * Whose endpoint a change is for, and when: the client key is sealed for that organization, account and
+ * (an extra one) endpoint.
+ */
+export interface PrepareContext extends EndpointAddress {
   readonly nowMs: number;
   /** Seals the client key; a deployment always has one where accounts are written. */
   readonly sealer?: SecretSealer | undefined;
@@ -82,7 +83,10 @@ export async function prepareEndpointSecurity(
     context.checkTls?.({ cert: certificate, key });
     if (!context.sealer) throw new Error('no secrets key configured: client keys cannot be stored');
     const pkcs8 = new Uint8Array(checked.key.export({ format: 'der', type: 'pkcs8' }));
-    const sealedKey = await context.sealer.seal(pkcs8, clientKeyContext(context.orgId, context.iban));
+    const sealedKey = await context.sealer.seal(
+      pkcs8,
+      clientKeyContext(context.orgId, context.iban, context.extra),
+    );
     pkcs8.fill(0);
     prepared.tlsClient = { certificate, sealedKey, summary: checked.summary };
   }
@@ -93,49 +97,66 @@ export async function prepareEndpointSecurity(
 const SAVE_TRIES = 5;
 
 /**
- * Applies a checked change to the organization's account, keeping every field it does not name: reads
+ * Applies a checked change to the organization's endpoint, keeping every field it does not name: reads
  * the committed material and writes it back changed, with its summary, in one transaction that holds
  * only if no other save came between (else it reads again), so concurrent changes of different fields
- * all stay and the account's summary always names what the material holds.
+ * all stay and the endpoint's summary always names what the material holds.
  *
- * @returns the account with its new summary
- * @throws NotFoundError when the account is not the organization's
+ * @param endpoint - where the endpoint is, and its summary as read
+ * @returns the endpoint's new summary
+ * @throws NotFoundError when the endpoint is not the organization's
  * @throws ConflictError when other saves kept winning
  */
 export async function saveEndpointSecurity(
   store: Pick<EndpointSecretStore, 'readForUpdate' | 'saveSecurity'>,
-  account: Account,
+  endpoint: EndpointAddress & { readonly security?: EndpointSecuritySummary | undefined },
   prepared: PreparedSecurity,
-): Promise<Account> {
-  if (isEmptyChange(prepared)) return account;
+): Promise<EndpointSecuritySummary | undefined> {
+  if (isEmptyChange(prepared)) return endpoint.security;
+  const address: EndpointAddress = { iban: endpoint.iban, orgId: endpoint.orgId, extra: endpoint.extra };
   for (let attempt = 1; attempt <= SAVE_TRIES; attempt++) {
-    const current = await store.readForUpdate(account.iban, account.orgId);
-    const was = current.summary ?? (current.version > 0 ? account.endpointSecurity : undefined);
-    const pick = <T, U>(
-      change: T | null | undefined,
-      kept: U | undefined,
-      fresh: (value: T) => U,
-    ): U | undefined => (change === undefined ? kept : change === null ? undefined : fresh(change));
-    const secrets: EndpointSecrets = {
-      payloadEncryptionKey: pick(prepared.payload, current.secrets?.payloadEncryptionKey, (p) => p.jwk),
-      tlsClient: pick(prepared.tlsClient, current.secrets?.tlsClient, (t) => ({
+    const current = await store.readForUpdate(address);
+    const was = current.summary ?? (current.version > 0 ? endpoint.security : undefined);
+    const { secrets, summary } = applyChange(prepared, current.secrets, was);
+    const outcome = await store.saveSecurity(address, { summary, secrets, version: current.version });
+    if (outcome === 'not-found') throw new NotFoundError(`No ${endpointName(address)}.`);
+    if (outcome === 'saved') return summary;
+  }
+  const which = address.extra === undefined ? 'endpoint' : `endpoint ${address.extra}`;
+  throw new ConflictError(`The ${which} of ${address.iban} is being changed by other requests; try again.`);
+}
+
+/**
+ * The material and summary a checked change leaves: each field changed (a value), removed (null) or, left
+ * out, as it was.
+ */
+export function applyChange(
+  prepared: PreparedSecurity,
+  secrets: EndpointSecrets | undefined,
+  summary: EndpointSecuritySummary | undefined,
+): { readonly secrets: EndpointSecrets; readonly summary: EndpointSecuritySummary } {
+  const pick = <T, U>(change: T | null | undefined, kept: U | undefined, fresh: (value: T) => U) =>
+    change === undefined ? kept : change === null ? undefined : fresh(change);
+  return {
+    secrets: {
+      payloadEncryptionKey: pick(prepared.payload, secrets?.payloadEncryptionKey, (p) => p.jwk),
+      tlsClient: pick(prepared.tlsClient, secrets?.tlsClient, (t) => ({
         certificate: t.certificate,
         sealedKey: t.sealedKey,
       })),
-      tlsCa: pick(prepared.tlsCa, current.secrets?.tlsCa, (c) => c.pem),
-    };
-    const summary: EndpointSecuritySummary = {
-      payloadEncryption: pick(prepared.payload, was?.payloadEncryption, (p) => p.summary),
-      tlsClient: pick(prepared.tlsClient, was?.tlsClient, (t) => t.summary),
-      tlsCa: pick(prepared.tlsCa, was?.tlsCa, (c) => c.summary),
-    };
-    const outcome = await store.saveSecurity(account.iban, account.orgId, {
-      summary,
-      secrets,
-      version: current.version,
-    });
-    if (outcome === 'not-found') throw new NotFoundError(`No account ${account.iban}.`);
-    if (outcome === 'saved') return { ...account, endpointSecurity: summary };
-  }
-  throw new ConflictError(`The endpoint of ${account.iban} is being changed by other requests; try again.`);
+      tlsCa: pick(prepared.tlsCa, secrets?.tlsCa, (c) => c.pem),
+    },
+    summary: {
+      payloadEncryption: pick(prepared.payload, summary?.payloadEncryption, (p) => p.summary),
+      tlsClient: pick(prepared.tlsClient, summary?.tlsClient, (t) => t.summary),
+      tlsCa: pick(prepared.tlsCa, summary?.tlsCa, (c) => c.summary),
+    },
+  };
+}
+
+/** How a refusal names an endpoint: an extra one by its id, the default one by its account. */
+export function endpointName(endpoint: EndpointAddress): string {
+  return endpoint.extra === undefined
+    ? `account ${endpoint.iban}`
+    : `endpoint ${endpoint.extra} of account ${endpoint.iban}`;
 }

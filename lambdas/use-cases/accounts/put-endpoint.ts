@@ -14,9 +14,13 @@
  */
 
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
-import type { EndpointSecurityChange } from '#domain/endpoint-security/endpoint-security';
+import type {
+  EndpointSecurityChange,
+  EndpointSecuritySummary,
+} from '#domain/endpoint-security/endpoint-security';
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
 import type { EndpointSecretStore, TlsMaterialCheck } from '#domain/endpoint-security/ports';
+import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import { ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
@@ -67,6 +71,9 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
     iban,
     webhookUrl: input.webhookUrl,
     ...(input.deliveryOrder === undefined ? {} : { deliveryOrder: input.deliveryOrder }),
+    eventTypes: input.eventTypes,
+    filter: input.filter,
+    description: input.description,
   };
   const existing = input.mayCreate
     ? await ownOrFree(deps.directory, input.orgId, iban)
@@ -85,11 +92,15 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
     };
     prepared = await prepareEndpointSecurity(input.security, context);
   }
-  requireHttpsForClientCertificate(targetUrl(input.webhookUrl, url, existing), prepared, existing);
+  requireHttpsForClientCertificate(
+    targetUrl(input.webhookUrl, url, existing?.webhookUrl),
+    prepared,
+    existing?.endpointSecurity,
+  );
   // The host was checked above: the writes below check the URL's form only.
   if (isEmptyChange(prepared)) return putAccount(deps.directory, request, deps.policy, orderStart(deps));
   const account = existing ?? (await putAccount(deps.directory, { orgId: input.orgId, iban }, deps.policy));
-  await saveEndpointSecurity(deps.endpointSecrets, account, prepared);
+  await saveEndpointSecurity(deps.endpointSecrets, defaultEndpoint(account), prepared);
   return putAccount(deps.directory, request, deps.policy, orderStart(deps));
 }
 
@@ -108,27 +119,26 @@ async function ownOrFree(
   return undefined;
 }
 
-/** The URL the account has after the write: the one given, none when removed, else the one stored. */
-function targetUrl(
+/** The URL an endpoint has after the write: the one given, none when removed, else the one stored. */
+export function targetUrl(
   given: string | null | undefined,
   checked: URL | undefined,
-  existing: Account | undefined,
+  stored: string | undefined,
 ): URL | undefined {
   if (given !== undefined) return checked;
-  return existing?.webhookUrl === undefined ? undefined : (URL.parse(existing.webhookUrl) ?? undefined);
+  return stored === undefined ? undefined : (URL.parse(stored) ?? undefined);
 }
 
 /**
  * A client certificate is presented only in a TLS handshake: an `http:` URL would silently send the
  * webhook without it, so the combination is refused (this request's or the one stored).
  */
-function requireHttpsForClientCertificate(
+export function requireHttpsForClientCertificate(
   url: URL | undefined,
   prepared: PreparedSecurity,
-  existing: Account | undefined,
+  stored: EndpointSecuritySummary | undefined,
 ): void {
-  const certificate =
-    prepared.tlsClient === undefined ? existing?.endpointSecurity?.tlsClient : prepared.tlsClient;
+  const certificate = prepared.tlsClient === undefined ? stored?.tlsClient : prepared.tlsClient;
   if (url?.protocol === 'http:' && certificate) {
     throw new ValidationError(
       'tls_client_certificate',
@@ -138,6 +148,6 @@ function requireHttpsForClientCertificate(
 }
 
 /** What a put that makes the account ordered needs: the log's latest sequence, read consistently. */
-function orderStart(deps: PutEndpointDeps): PutAccountOptions {
+export function orderStart(deps: Pick<PutEndpointDeps, 'events'>): PutAccountOptions {
   return { latestSequence: (orgId, iban) => deps.events.latestSequence(orgId, iban, { consistent: true }) };
 }

@@ -1,8 +1,9 @@
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import { ConflictError, NotFoundError } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import type { EventRef } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
+import { getEvent } from './read-events';
 
 /** What a requeue or a reset needs: the operator's walks over the events, their new cycles, the queue. */
 export interface RedeliverDeps {
@@ -49,8 +50,7 @@ export async function redeliverEvent(
   orgId: string,
   id: string,
 ): Promise<RedeliveryResult> {
-  const event = await deps.events.getEvent(id, { consistent: true });
-  if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  const event = await getEvent(deps.events, orgId, id, { consistent: true });
   const pending = event.webhookStatus === 'pending';
   const queued = pending
     ? await deps.events.bringForward(event, orgId, deps.now())

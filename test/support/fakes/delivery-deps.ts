@@ -3,6 +3,7 @@
  * use-case tests' one arrangement.
  */
 
+import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
 import type { BatchDeps } from '#delivery/deliver-batch';
 import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#delivery/endpoint-health-rule';
@@ -18,6 +19,7 @@ export interface DeliveryWorld {
   readonly deps: BatchDeps;
   readonly clock: FakeClock;
   readonly events: InMemoryEventStore;
+  readonly deliveries: InMemoryEndpointDeliveries;
   readonly directory: InMemoryDirectoryStore;
   readonly health: FakeEndpointHealthStore;
   readonly sender: FakeWebhookSender;
@@ -35,6 +37,7 @@ export const TEST_SCHEDULE = [10, ...Array.from({ length: 18 }, () => 30)];
 export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld {
   const clock = fakeClock();
   const events = new InMemoryEventStore();
+  const deliveries = new InMemoryEndpointDeliveries();
   const health = new FakeEndpointHealthStore();
   const directory = new InMemoryDirectoryStore(health);
   const sender = new FakeWebhookSender();
@@ -46,6 +49,7 @@ export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld
   directory.addAccount({ iban, webhookUrl: 'https://hooks.example.com/herald' });
   const deps: BatchDeps = {
     events,
+    deliveries,
     directory,
     health,
     healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...policy },
@@ -62,5 +66,5 @@ export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld
     observe: (_id, outcome) => outcomes.push(outcome),
     observeError: (_messageId, error) => errors.push(error),
   };
-  return { deps, clock, events, directory, health, sender, queue, outcomes, errors, iban };
+  return { deps, clock, events, deliveries, directory, health, sender, queue, outcomes, errors, iban };
 }

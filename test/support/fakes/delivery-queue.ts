@@ -1,13 +1,13 @@
 /** An in-memory {@link DeliveryQueue} that records what the use-cases asked of it. */
 
 import type { QueuePull } from '#delivery/held-invocation-port';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
+import { encodeDeliveryMessage, type QueuedDelivery } from '#domain/delivery-message';
 import type { EventRef } from '#domain/model';
 import type { DeliveryQueue, QueueMessage } from '#domain/ports';
 
 /** The fake; a held invocation pulls from {@link FakeDeliveryQueue.visible}. */
 export class FakeDeliveryQueue implements DeliveryQueue, QueuePull {
-  readonly sent: { id: string; delaySeconds: number }[] = [];
+  readonly sent: { id: string; delaySeconds: number; endpointId?: string }[] = [];
   /** The body of each message sent, in the order of {@link FakeDeliveryQueue.sent} (the codec's). */
   readonly bodies: string[] = [];
   readonly postponed: { receiptHandle: string; seconds: number }[] = [];
@@ -19,9 +19,10 @@ export class FakeDeliveryQueue implements DeliveryQueue, QueuePull {
   readonly receiveWaits: number[] = [];
   readonly deleted: string[] = [];
 
-  async enqueue(events: readonly EventRef[], delaySeconds = 0): Promise<void> {
+  async enqueue(events: readonly QueuedDelivery[], delaySeconds = 0): Promise<void> {
     for (const event of events) {
-      this.sent.push({ id: event.id, delaySeconds });
+      const { endpointId } = event;
+      this.sent.push({ id: event.id, delaySeconds, ...(endpointId === undefined ? {} : { endpointId }) });
       this.bodies.push(encodeDeliveryMessage(event));
     }
   }

@@ -71,6 +71,10 @@ export interface EventItem extends ItemKey {
   skipped_org?: string;
   /** Epoch ms of the ticket that numbered the event (`EventRecord.ticketedAt`); absent without one. */
   rt?: number;
+  /** The endpoints the event was routed to (`EventRecord.routes`); absent until routed, if ever. */
+  routes?: string[];
+  /** `EventRecord.routeCycle`: added by every new cycle; absent on an event never given one. */
+  route_cycle?: number;
 }
 
 /**
@@ -208,6 +212,8 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     leaseUntil: event.lease_until === undefined ? undefined : Number(event.lease_until),
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
     ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
+    ...(Array.isArray(event.routes) ? { routes: event.routes.map(String) } : {}),
+    ...(event.route_cycle === undefined ? {} : { routeCycle: Number(event.route_cycle) }),
   };
 }
 

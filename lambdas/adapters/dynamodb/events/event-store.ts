@@ -1,15 +1,16 @@
 /**
  * The event store's roles (`EventLog`, `DeliveryLedger`, `EventQueries`, `EventUpkeep`) on the single events
  * table, one class. This file holds the event's own reads and the writes of its delivery (lease, attempt,
- * settle); the other parts are bound from their own files: the log's id claims (`claims.ts`), events by
- * sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
+ * routing, settle); the other parts are bound from their own files: the log's id claims (`claims.ts`),
+ * events by sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
  * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
  * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
- * walk (`recovery.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
+ * walk (`recovery.ts`), the aggregate over routed endpoints (`route-settlements.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
  * before logs (`legacy.ts`), reading through `index-reads.ts`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
@@ -34,6 +35,7 @@ import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from '.
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
+import { reopenRoute, settleRoute } from './route-settlements';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
 /** Every role of the event store on the single events table. */
@@ -255,6 +257,37 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
       ExpressionAttributeValues: { ':pending': 'pending', ':now': nowEpochMs },
     });
   }
+
+  async recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined> {
+    try {
+      const out = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.eventAt(ref),
+          UpdateExpression: 'SET routes = :r',
+          // The first decision wins: a concurrent one (another consumer, another subscription) reads it.
+          // An attempt made meanwhile by a consumer that saw no need to route keeps the event unrouted.
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(routes) AND webhook_retries = :zero',
+          ExpressionAttributeValues: { ':r': [...routes], ':zero': 0 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.table.count('RecordRoutes', out.ConsumedCapacity?.CapacityUnits);
+      return routes;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Gone (no item), routed before (the routing it holds), or attempted unrouted (none).
+      const routed = error.Item ? unmarshall(error.Item).routes : undefined;
+      return Array.isArray(routed) ? routed.map(String) : undefined;
+    }
+  }
+
+  readonly settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
+    settleRoute(this.table, ref, endpointId, status, attempts);
+  readonly reopenRoute: DeliveryLedger['reopenRoute'] = (ref, endpointId) =>
+    reopenRoute(this.table, ref, endpointId);
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {

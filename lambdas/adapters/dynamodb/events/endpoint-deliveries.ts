@@ -1,0 +1,270 @@
+/**
+ * {@link EndpointDeliveries} on the events table: an event's delivery at an extra endpoint is an item of
+ * the endpoint's partition (`DLV#<org>#<IBAN>#<ep_id>`, the event's sequence as sort key), created by its
+ * first write (every write sets what an untouched delivery holds with `if_not_exists`, so the fan-out
+ * writes nothing), holding the event's id (a stale message of an erased and re-created log finds another
+ * id and writes nothing), its status, attempts (the event item's attempt shape), cycle base, lease and
+ * next attempt. No index: the event item carries the aggregate the listings filter on.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '#adapters/dynamodb/batch-get';
+import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
+import { keys } from '#adapters/dynamodb/items';
+import { MAX_CYCLES } from '#delivery/retry-rule';
+import {
+  type DeliveryPage,
+  type DeliveryRef,
+  type EndpointDeliveries,
+  type EndpointDelivery,
+  UNTOUCHED,
+} from '#domain/endpoints/deliveries-port';
+import type { LeaseClaim } from '#domain/event-store-port';
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
+import { attemptItem, toAttempts } from './event-items';
+
+/** What every write sets on an untouched delivery, and the event it belongs to. */
+const CREATE = 'id = :id, cycle_base = if_not_exists(cycle_base, :zero)';
+
+/** The item is this event's delivery, or none yet. */
+const OWN = '(attribute_not_exists(pk) OR id = :id)';
+
+/** A pending delivery (an untouched one is). */
+const PENDING = '(attribute_not_exists(pk) OR (id = :id AND webhook_status = :pending))';
+
+/** {@link EndpointDeliveries} on the single events table. */
+export class DynamoEndpointDeliveries implements EndpointDeliveries {
+  private readonly count: ReturnType<typeof capacityCounter>;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    onCapacity?: CapacityListener,
+  ) {
+    this.count = capacityCounter(onCapacity);
+  }
+
+  async readDelivery(ref: DeliveryRef): Promise<EndpointDelivery> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.delivery(ref),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.count('GetItem (delivery)', out.ConsumedCapacity?.CapacityUnits);
+    const item = out.Item;
+    return item && item.id === ref.id ? toDelivery(item) : UNTOUCHED;
+  }
+
+  async takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean> {
+    const { expectedRetries, untilEpochMs, nowEpochMs, dueByEpochMs } = claim;
+    const free =
+      'webhook_status = :pending AND webhook_retries = :expected' +
+      ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +
+      ' AND (attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)';
+    return this.update('TakeLease (delivery)', ref, {
+      UpdateExpression: `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
+      // An untouched delivery has no attempt: only a claim of the first one takes it.
+      ConditionExpression:
+        expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
+      ExpressionAttributeValues: {
+        ':zero': 0,
+        ':pending': 'pending',
+        ':expected': expectedRetries,
+        ':until': untilEpochMs,
+        ':now': nowEpochMs,
+        ':due': dueByEpochMs,
+      },
+    });
+  }
+
+  async recordAttempt(
+    ref: DeliveryRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EndpointDelivery> {
+    const next = nextAttemptAt === undefined ? '' : ', next_attempt_at = :next';
+    const removed = nextAttemptAt === undefined ? ', next_attempt_at' : '';
+    const out = await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.delivery(ref),
+          UpdateExpression:
+            `SET ${CREATE}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
+            `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
+          // A failure may only move a pending delivery; a success always wins.
+          ConditionExpression: status === 'success' ? OWN : PENDING,
+          ExpressionAttributeValues: {
+            ':id': ref.id,
+            ':zero': 0,
+            ':empty': [],
+            ':a': [attemptItem(attempt)],
+            ':s': status,
+            ':one': 1,
+            ...(status === 'success' ? {} : { ':pending': 'pending' }),
+            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      )
+      .catch(async (error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException) || status === 'success') throw error;
+        // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
+        return this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys.delivery(ref),
+            UpdateExpression: `SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until`,
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+      });
+    this.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
+    return toDelivery(out.Attributes ?? {});
+  }
+
+  settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean> {
+    return this.update('SettlePending (delivery)', ref, {
+      UpdateExpression: `SET ${CREATE}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
+      ConditionExpression: PENDING,
+      ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
+    });
+  }
+
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    const earlier = '(attribute_not_exists(route_cycle) OR route_cycle < :rc)';
+    return this.update('StartCycle (delivery)', ref, {
+      UpdateExpression: settled
+        ? 'SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc REMOVE lease_until, next_attempt_at'
+        : `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
+      ConditionExpression: settled
+        ? `id = :id AND webhook_status <> :pending AND ${earlier}`
+        : `${PENDING} AND ${earlier}`,
+      ExpressionAttributeValues: { ':zero': 0, ':pending': 'pending', ':rc': routeCycle },
+    });
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
+    // A cycle that made an attempt is counted (`new_cycles`, the cycles after the first), within the cap.
+    const counted = await this.update('StartOwnCycle (delivery)', ref, {
+      UpdateExpression:
+        'SET webhook_status = :pending, cycle_base = webhook_retries ADD new_cycles :one REMOVE lease_until, next_attempt_at',
+      ConditionExpression:
+        'id = :id AND webhook_status <> :pending AND webhook_retries > cycle_base' +
+        ' AND (attribute_not_exists(new_cycles) OR new_cycles < :more)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':more': MAX_CYCLES - 1 },
+    });
+    if (counted) return true;
+    // One that sent nothing (a skipped delivery) is replaced, uncounted: a second write, rarely made.
+    return this.update('RestartEmptyCycle (delivery)', ref, {
+      UpdateExpression: 'SET webhook_status = :pending REMOVE lease_until, next_attempt_at',
+      ConditionExpression: 'id = :id AND webhook_status <> :pending AND webhook_retries = cycle_base',
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+  }
+
+  async readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>> {
+    const found = new Map<string, EndpointDelivery>();
+    if (endpointIds.length === 0) return found;
+    const read = await batchGetItems(
+      this.client,
+      this.tableName,
+      endpointIds.map((endpointId) => keys.delivery({ ...ref, endpointId })),
+    );
+    this.count('BatchGetItem (deliveries)', read.capacityUnits);
+    for (const item of read.items) {
+      // The key's last part is the endpoint; another event's item at that place (a re-created log) is not this one's.
+      const endpointId = String(item.pk).split('#').at(-1) ?? '';
+      if (item.id === ref.id && endpointIds.includes(endpointId)) found.set(endpointId, toDelivery(item));
+    }
+    return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const wanted = window.offset + window.limit + 1;
+    const found: { id: string; sequence: number }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+          },
+          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+          ProjectionExpression: 'id, sk',
+          ScanIndexForward: false,
+          Limit: wanted - found.length,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
+      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && found.length < wanted);
+    return {
+      deliveries: found.slice(window.offset, window.offset + window.limit),
+      hasMore: found.length > window.offset + window.limit,
+    };
+  }
+
+  /** A conditional update of the delivery's item; false when its condition fails. */
+  private async update(
+    operation: string,
+    ref: DeliveryRef,
+    input: {
+      UpdateExpression: string;
+      ConditionExpression: string;
+      ExpressionAttributeValues: Record<string, unknown>;
+    },
+  ): Promise<boolean> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.delivery(ref),
+          ...input,
+          ExpressionAttributeValues: { ':id': ref.id, ...input.ExpressionAttributeValues },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count(operation, out.ConsumedCapacity?.CapacityUnits);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}
+
+/** The delivery an item holds. */
+function toDelivery(item: Record<string, unknown>): EndpointDelivery {
+  return {
+    status: (item.webhook_status as WebhookStatus | undefined) ?? 'pending',
+    retries: Number(item.webhook_retries ?? 0),
+    cycleBase: Number(item.cycle_base ?? 0),
+    deliveries: toAttempts(item.deliveries),
+    leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
+    nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
+    cycles: 1 + Number(item.new_cycles ?? 0),
+    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
+  };
+}

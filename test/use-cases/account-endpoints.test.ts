@@ -1,0 +1,347 @@
+/**
+ * An account's webhook endpoints through their use-cases (issue 32), with in-memory stores: the default
+ * endpoint is the account's own, extra ones are added beside it up to the limit; a change keeps what it
+ * does not name and removes what it names `null`; every refusal names the field (the URL, an unknown
+ * event type, the filter's path) and writes nothing; another organization's account is not found; a
+ * removal takes the endpoint's material; an account's deletion takes its extra endpoints.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { checkTlsMaterial } from '#adapters/http/client-tls';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
+import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
+import type { EndpointRequest } from '#domain/endpoints/endpoint';
+import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { deleteAccount } from '#use-cases/accounts/delete-account';
+import {
+  addAccountEndpoint,
+  getAccountEndpoint,
+  listAccountEndpoints,
+  removeAccountEndpoint,
+  updateAccountEndpoint,
+} from '#use-cases/accounts/endpoints';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
+import { FakeEndpointHealthStore } from '../support/fakes/endpoint-health-store';
+import { FakeEndpointSecretStore } from '../support/fakes/endpoint-secret-store';
+import { InMemoryEventStore } from '../support/fakes/event-store';
+import { InMemoryEventTypeStore } from '../support/fakes/event-type-store';
+import { FakeSecretSealer } from '../support/fakes/secret-sealer';
+
+const IBAN = 'DE89370400440532013000';
+const ORG = { orgId: 'org-1' };
+const PEM = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .publicKey.export({ format: 'pem', type: 'spki' })
+  .toString();
+
+function world() {
+  const health = new FakeEndpointHealthStore();
+  const directory = new InMemoryDirectoryStore(health);
+  directory.addOrganization('org-1');
+  directory.addOrganization('org-2');
+  const account = directory.addAccount({
+    iban: IBAN,
+    webhookUrl: 'https://orders.example.com/h',
+    endpointId: 'ep_000000000001',
+  });
+  const secrets = new FakeEndpointSecretStore(directory);
+  const endpoints = new InMemoryEndpointStore(directory, secrets.items);
+  const events = new InMemoryEventStore();
+  let now = Date.parse('2026-11-27T10:00:00.000Z');
+  const deps = {
+    directory,
+    events,
+    endpointSecrets: secrets,
+    sealer: new FakeSecretSealer(),
+    policy: 'allow-http' as const,
+    checkTls: checkTlsMaterial,
+    // Each write a millisecond later: endpoints list in the order they were added.
+    now: () => (now += 1),
+    endpoints,
+    health,
+    eventTypes: new InMemoryEventTypeStore(),
+  };
+  return { deps, directory, account, secrets, endpoints, health, events };
+}
+
+const request = (fields: Partial<EndpointRequest>): EndpointRequest => ({ security: {}, ...fields });
+
+/** The params of the ValidationError the promise rejects with. */
+async function invalidParams(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ValidationError);
+  return (error as ValidationError).params;
+}
+
+describe("an account's endpoints", () => {
+  it('lists the default endpoint (the account) first, then the extra ones as added', async () => {
+    const w = world();
+    const a = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://accounting.example.com/h' }),
+    );
+    const b = await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://store.example.com/h' }));
+    expect(a.id).toMatch(/^ep_[0-9a-f]{12}$/);
+    const listed = await listAccountEndpoints(w.deps, ORG, IBAN);
+    expect(listed.map((endpoint) => [endpoint.id, endpoint.url, endpoint.extra])).toEqual([
+      ['ep_000000000001', 'https://orders.example.com/h', undefined],
+      [a.id, 'https://accounting.example.com/h', a.id],
+      [b.id, 'https://store.example.com/h', b.id],
+    ]);
+    expect(w.directory.accounts.get(IBAN)?.endpointCount).toBe(2);
+    expect((await getAccountEndpoint(w.deps, ORG, IBAN, b.id ?? '')).url).toBe('https://store.example.com/h');
+    // An operator (no organization) reaches it too.
+    expect(await listAccountEndpoints(w.deps, {}, IBAN)).toHaveLength(3);
+  });
+
+  it("refuses 'ordered' for an extra endpoint, naming delivery_order, and stores nothing", async () => {
+    const w = world();
+    const ordered = request({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' });
+    expect(await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, ordered))).toMatchObject([
+      { name: 'delivery_order', reason: expect.stringContaining('default endpoint') },
+    ]);
+    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(1);
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://ledger.example.com/h' }),
+    );
+    const update = updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      added.id ?? '',
+      request({ deliveryOrder: 'ordered' }),
+    );
+    expect(await invalidParams(update)).toMatchObject([{ name: 'delivery_order' }]);
+    expect((await getAccountEndpoint(w.deps, ORG, IBAN, added.id ?? '')).deliveryOrder).not.toBe('ordered');
+  });
+
+  it('stores the subscription, description and security a new endpoint names', async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({
+        url: 'https://accounting.example.com/h',
+        eventTypes: ['direct_debit_status_change'],
+        filter: { status: ['failed'] },
+        description: 'Accounting',
+        deliveryOrder: 'concurrent',
+        security: { payloadEncryptionKey: PEM },
+      }),
+    );
+    const got = await getAccountEndpoint(w.deps, ORG, IBAN, added.id ?? '');
+    expect(got).toMatchObject({
+      eventTypes: ['direct_debit_status_change'],
+      filter: { status: ['failed'] },
+      description: 'Accounting',
+    });
+    expect(got.security?.payloadEncryption).toBeDefined();
+    expect(w.secrets.items.get(`${IBAN}#${added.id}`)?.secrets.payloadEncryptionKey).toBeDefined();
+  });
+
+  it('refuses the 11th endpoint (the default one counts) and stores nothing', async () => {
+    const w = world();
+    for (let i = 1; i < MAX_ENDPOINTS_PER_ACCOUNT; i += 1) {
+      await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: `https://r${i}.example.com/h` }));
+    }
+    const eleventh = addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://r11.example.com/h' }));
+    await expect(eleventh).rejects.toThrow(ConflictError);
+    await expect(eleventh).rejects.toThrow(/10 endpoints/);
+    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT);
+  });
+
+  it('refuses a new endpoint without a URL, with an unknown event type, or a bad filter, naming each', async () => {
+    const w = world();
+    expect(await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, request({})))).toMatchObject([
+      { name: 'url' },
+    ]);
+    expect(
+      await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'ftp://x.example.com/h' }))),
+    ).toMatchObject([{ name: 'url' }]);
+    const params = await invalidParams(
+      addAccountEndpoint(
+        w.deps,
+        ORG,
+        IBAN,
+        request({
+          url: 'https://r.example.com/h',
+          eventTypes: ['credit_received', 'no_such_type'],
+          filter: { amount: [{ numeric: ['>>', 5] }] },
+        }),
+      ),
+    );
+    expect(params).toEqual([
+      { name: 'event_types/1', reason: 'no_such_type is not an event type of the catalog' },
+      expect.objectContaining({ name: expect.stringMatching(/^filter\/amount\/0/) }),
+    ]);
+    expect(w.directory.endpoints.size).toBe(0);
+    expect(w.directory.accounts.get(IBAN)?.endpointCount).toBeUndefined();
+  });
+
+  it('a change keeps what it does not name, and null removes', async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({
+        url: 'https://accounting.example.com/h',
+        eventTypes: ['credit_received'],
+        filter: { currency: ['EUR'] },
+        description: 'Accounting',
+      }),
+    );
+    const id = added.id ?? '';
+    const renamed = await updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ description: 'Books' }));
+    expect(renamed).toMatchObject({
+      url: 'https://accounting.example.com/h',
+      eventTypes: ['credit_received'],
+      filter: { currency: ['EUR'] },
+      description: 'Books',
+    });
+    const cleared = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      id,
+      request({ eventTypes: null, filter: null, description: null, url: 'https://books.example.com/h' }),
+    );
+    expect(cleared.url).toBe('https://books.example.com/h');
+    expect(cleared.eventTypes).toBeUndefined();
+    expect(cleared.filter).toBeUndefined();
+    expect(cleared.description).toBeUndefined();
+    // An extra endpoint keeps a URL: removing it is removing the endpoint.
+    expect(
+      await invalidParams(updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ url: null }))),
+    ).toMatchObject([{ name: 'url' }]);
+  });
+
+  it('a refused change writes nothing', async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://accounting.example.com/h', eventTypes: ['credit_received'] }),
+    );
+    const id = added.id ?? '';
+    await invalidParams(
+      updateAccountEndpoint(
+        w.deps,
+        ORG,
+        IBAN,
+        id,
+        request({ description: 'changed', filter: { status: { prefix: 'x' } } }),
+      ),
+    );
+    expect(await getAccountEndpoint(w.deps, ORG, IBAN, id)).toMatchObject({
+      eventTypes: ['credit_received'],
+      description: undefined,
+    });
+  });
+
+  it("the default endpoint's change is the account's: URL, subscription and description", async () => {
+    const w = world();
+    const changed = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      'ep_000000000001',
+      request({
+        url: 'https://orders2.example.com/h',
+        eventTypes: ['credit_received'],
+        description: 'Orders',
+      }),
+    );
+    expect(changed).toMatchObject({ id: 'ep_000000000001', eventTypes: ['credit_received'] });
+    expect(changed.extra).toBeUndefined();
+    expect(w.directory.accounts.get(IBAN)).toMatchObject({
+      webhookUrl: 'https://orders2.example.com/h',
+      eventTypes: ['credit_received'],
+      description: 'Orders',
+    });
+  });
+
+  it('disables an endpoint and enables it again', async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://accounting.example.com/h', enabled: false }),
+    );
+    const id = added.id ?? '';
+    expect(added.health?.state).toBe('disabled');
+    expect(added.health?.reason).toBe('disabled by its organization');
+    const enabled = await updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ enabled: true }));
+    expect(enabled.health?.state).toBe('healthy');
+    const disabled = await updateAccountEndpoint(w.deps, {}, IBAN, id, request({ enabled: false }));
+    expect(disabled.health).toMatchObject({ state: 'disabled', reason: 'disabled by an operator' });
+    // The account's default endpoint is untouched.
+    expect(w.health.get(IBAN).state).toBe('healthy');
+  });
+
+  it('removes an extra endpoint with its material; the default one stays with its account', async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://accounting.example.com/h', security: { payloadEncryptionKey: PEM } }),
+    );
+    const id = added.id ?? '';
+    await removeAccountEndpoint(w.deps, ORG, IBAN, id);
+    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(1);
+    expect(w.secrets.items.has(`${IBAN}#${id}`)).toBe(false);
+    expect(w.directory.accounts.get(IBAN)?.endpointCount).toBe(0);
+    await expect(removeAccountEndpoint(w.deps, ORG, IBAN, id)).rejects.toThrow(NotFoundError);
+    await expect(removeAccountEndpoint(w.deps, ORG, IBAN, 'ep_000000000001')).rejects.toThrow(ConflictError);
+  });
+
+  it("another organization's account and its endpoints are not found, and nothing is written", async () => {
+    const w = world();
+    const added = await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://a.example.com/h' }));
+    const id = added.id ?? '';
+    const other = { orgId: 'org-2' };
+    await expect(listAccountEndpoints(w.deps, other, IBAN)).rejects.toThrow(NotFoundError);
+    await expect(getAccountEndpoint(w.deps, other, IBAN, id)).rejects.toThrow(NotFoundError);
+    await expect(
+      addAccountEndpoint(w.deps, other, IBAN, request({ url: 'https://evil.example.com/h' })),
+    ).rejects.toThrow(NotFoundError);
+    await expect(
+      updateAccountEndpoint(w.deps, other, IBAN, id, request({ url: 'https://evil.example.com/h' })),
+    ).rejects.toThrow(NotFoundError);
+    await expect(removeAccountEndpoint(w.deps, other, IBAN, id)).rejects.toThrow(NotFoundError);
+    expect((await getAccountEndpoint(w.deps, ORG, IBAN, id)).url).toBe('https://a.example.com/h');
+  });
+
+  it("an account's deletion removes its extra endpoints and their material", async () => {
+    const w = world();
+    const added = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://a.example.com/h', security: { payloadEncryptionKey: PEM } }),
+    );
+    await deleteAccount(
+      {
+        directory: w.directory,
+        events: w.events,
+        now: w.deps.now,
+        endpoints: w.endpoints,
+        removeEndpointSecrets: w.secrets.removeSecrets,
+      },
+      { iban: IBAN, erase: false },
+    );
+    expect(w.directory.endpoints.size).toBe(0);
+    expect(w.secrets.items.has(`${IBAN}#${added.id}`)).toBe(false);
+  });
+});
