@@ -17,6 +17,11 @@ export interface DeliveryRef extends EventRef {
   readonly sequence: number;
   /** The routed endpoint's id (`ep_…`). */
   readonly endpointId: string;
+  /**
+   * The event's `expiresAt` (its retention): the delivery's first write stores it, so the delivery goes
+   * with its event. Absent: kept, like the event.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 /** The state of one delivery; before its first write, pending with no attempt. */

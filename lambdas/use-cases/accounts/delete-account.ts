@@ -27,7 +27,10 @@ export interface DeleteAccountRequest {
   readonly iban: string;
   /** The account's organization: optional; an erasure of an account deleted before tombstones needs it. */
   readonly orgId?: string | undefined;
-  /** Also erase the account's events (attempts included: they live in the event item). */
+  /**
+   * Also erase the account's events with their attempts: in the event item, and a fanned-out event's
+   * in its delivery items at the endpoints it was routed to, which the erasure removes with it.
+   */
   readonly erase: boolean;
   /** Where the previous erasure step stopped. */
   readonly cursor?: string | undefined;
