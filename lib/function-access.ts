@@ -147,7 +147,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
         UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
         DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
-        BatchWriteItem: ['event', 'log'],
+        // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
+        BatchWriteItem: ['event', 'log', 'delivery'],
         // Replay reads an account's log; an account's endpoints are one Query of its partition.
         Query: ['log', 'account'],
       },

@@ -83,8 +83,14 @@ describe('table rights', () => {
     // The consumer records attempts and its endpoints' health and slots (on the account item), and a
     // fanned-out event's deliveries (one item per routed endpoint).
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
-    // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
+    // Only the consumer and the reconciler write deliveries, none creates one with PutItem; only an
+    // account's erasure (the operator's) deletes them.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    expect(prefixes('administer').filter((prefix) => prefix === 'DLV#*')).toHaveLength(1);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
@@ -211,8 +217,9 @@ describe('table rights', () => {
       'ENDPOINT#*',
       'TESTS#*',
     ]);
-    // Erasing an account's events: batch deletes of its log items and their id claims only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
+    // Erasing an account's events: batch deletes of its log items, their id claims and a fanned-out
+    // event's deliveries only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*']);
   });
 
   it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
