@@ -50,9 +50,9 @@ describe('table rights', () => {
       expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
       expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
     }
-    // An account, and its endpoints: one Query of its partition (the same condition, one statement).
+    // An account (its extra endpoints: one Query of their own partition, asserted with the queries).
     const account = tableStatements('getAccount');
-    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
+    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem']]);
     expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
   });
 
@@ -80,9 +80,15 @@ describe('table rights', () => {
       'ENDPOINT#*',
       'DLV#*',
     ]);
-    // The consumer records attempts and its endpoints' health and slots (on the account item), and a
-    // fanned-out event's deliveries (one item per routed endpoint).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
+    // endpoint's on its own), and a fanned-out event's deliveries (one item per routed endpoint).
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'EP#*',
+      'DLV#*',
+    ]);
     // Only the consumer and the reconciler write deliveries, none creates one with PutItem; only an
     // account's erasure (the operator's) deletes them.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
@@ -114,7 +120,12 @@ describe('table rights', () => {
       'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
+      'ACCOUNT#*',
+      'EP#*',
+      'ORG#*',
+      'ENDPOINT#*',
+    ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
     expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
@@ -149,8 +160,13 @@ describe('table rights', () => {
       'eventTypes',
     ]);
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
-    // An organization removes its accounts' extra endpoints (account partition) with their material.
-    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
+    // An organization removes its accounts' extra endpoints with their material, and can delete no
+    // account item: neither an account nor the tombstone that keeps a deleted one's IBAN.
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['EP#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).not.toContain('ACCOUNT#*');
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('ACCOUNT#*'))).toEqual([
+      'administer',
+    ]);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
     for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent', 'manageSettings'] as const) {
       const actions = tableStatements(reader)
@@ -214,6 +230,7 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual([
       'APIKEY#*',
       'ACCOUNT#*',
+      'EP#*',
       'ENDPOINT#*',
       'TESTS#*',
     ]);
@@ -232,18 +249,18 @@ describe('table rights', () => {
     const queriers = KEYS.filter((key) => tableQueries(key).length > 0);
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
-    // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
-    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing.
+    // ordered (the latest sequence); an account's extra endpoints (their own partition) for the endpoint
+    // routes (the organization's reader and writer, the operator's), a test event to an extra endpoint
+    // and the consumer's routing.
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*']],
       ['redeliverEvent', ['LOG#*']],
-      ['getAccount', ['ACCOUNT#*']],
-      ['sendTestEvent', ['ACCOUNT#*']],
-      ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
+      ['getAccount', ['EP#*']],
+      ['sendTestEvent', ['EP#*']],
+      ['manageSettings', ['LOG#*', 'EP#*']],
       ['publishEvent', ['LOG#*']],
-      ['administer', ['LOG#*', 'ACCOUNT#*']],
-      ['consumer', ['LOG#*', 'ACCOUNT#*']],
+      ['administer', ['LOG#*', 'EP#*']],
+      ['consumer', ['LOG#*', 'EP#*']],
       ['reconciler', ['LOG#*']],
     ];
     expect(queriers).toEqual(expected.map(([key]) => key));
