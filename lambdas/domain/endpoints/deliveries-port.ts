@@ -56,7 +56,10 @@ export interface EndpointDeliveries {
   takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean>;
   /**
    * Appends one attempt, counts it and sets the status, in one atomic write; a non-success status only
-   * while the delivery is pending (a concurrent success wins), the attempt always recorded.
+   * while the delivery is pending (a concurrent success wins), the attempt always recorded. A stale ref
+   * (the item is another event's: its log was erased and re-created) records nothing and answers
+   * {@link UNTOUCHED}, never an error: the webhook was sent already, and the ref's next handling cannot
+   * take the lease of another event's delivery, so nothing is sent again for it.
    */
   recordAttempt(
     ref: DeliveryRef,

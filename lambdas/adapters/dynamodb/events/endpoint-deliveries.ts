@@ -123,7 +123,9 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
         }),
       )
       .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException) || status === 'success') throw error;
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // A success refused: the item is another event's (a stale ref).
+        if (status === 'success') return undefined;
         // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
         return this.client.send(
           new UpdateCommand({
@@ -136,7 +138,10 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );
-      });
+      })
+      // Refused again: the item is another event's (a stale ref); nothing is recorded.
+      .catch(staleOrThrow);
+    if (out === undefined) return UNTOUCHED;
     this.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
     return toDelivery(out.Attributes ?? {});
   }
@@ -189,6 +194,12 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       throw error;
     }
   }
+}
+
+/** A refused condition of a write whose other conditions were met: the item is another event's. */
+function staleOrThrow(error: unknown): undefined {
+  if (error instanceof ConditionalCheckFailedException) return undefined;
+  throw error;
 }
 
 /** The delivery an item holds. */
