@@ -25,9 +25,11 @@ export interface FunctionAccess {
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
- *   (BatchWriteItem), only by `administer`. An account's partition also holds its extra endpoints
- *   (`ENDPOINT#<id>` sort keys), added (UpdateItem) and removed (DeleteItem, with their material) by the
- *   two account writers and read with one Query of the partition by them and `getAccount`;
+ *   (BatchWriteItem), only by `administer`: `manageSettings` cannot delete an account item (nor its
+ *   tombstone);
+ * - `EP#` items (an account's extra endpoints, one partition per account): added (UpdateItem) and removed
+ *   (DeleteItem, with their material) by the two account writers, their health updated by the consumer,
+ *   read with one Query of the partition by them, `getAccount` and `sendTestEvent`;
  * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
@@ -76,11 +78,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     table: {
       // The feed closes a sequence no publish will store any more (a void: UpdateItem creating it, only
       // where no item is) and reads the account's `seq_floor` when its log misses a sequence. An
-      // endpoint's events (`endpoint_id`): the account's endpoints (a Query of its partition) and an extra
-      // endpoint's deliveries (a Query of its partition), each event read at its place.
+      // endpoint's events (`endpoint_id`): the account's extra endpoints (a Query of their partition) and
+      // an extra endpoint's deliveries (a Query of its partition), each event read at its place.
       items: {
         BatchGetItem: ['event', 'log'],
-        Query: ['log', 'account', 'delivery'],
+        Query: ['log', 'endpoint', 'delivery'],
         GetItem: ['account', 'log'],
         UpdateItem: ['log'],
       },
@@ -97,8 +99,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         GetItem: ['event', 'log', 'account', 'delivery'],
         UpdateItem: ['event', 'log', 'account', 'delivery'],
-        // A replay at one endpoint reads the account's endpoints (one Query of its partition).
-        Query: ['log', 'account'],
+        // A replay at one endpoint reads the account's extra endpoints (one Query of their partition).
+        Query: ['log', 'endpoint'],
       },
     },
     queue: 'send',
@@ -108,8 +110,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
-  // An account's endpoints: one Query of its partition (the account item and its extra endpoints).
-  getAccount: { table: { items: { GetItem: ['account'], Query: ['account'] } } },
+  // An account's extra endpoints: one Query of their partition.
+  getAccount: { table: { items: { GetItem: ['account'], Query: ['endpoint'] } } },
   getDeliveryStats: {
     table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
   },
@@ -125,12 +127,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        UpdateItem: ['account', 'organization', 'endpointSecrets'],
-        // An extra endpoint: its item in the account's partition is removed whole, its material with it.
-        DeleteItem: ['account', 'endpointSecrets'],
-        // A switch to ordered starts the watermark at the log's latest sequence; an account's endpoints
-        // are one Query of its partition.
-        Query: ['log', 'account'],
+        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets'],
+        // An extra endpoint is removed whole, its material with it; never an account item (nor the
+        // tombstone that keeps a deleted account's IBAN with its organization).
+        DeleteItem: ['endpoint', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence; an account's extra
+        // endpoints are one Query of their partition.
+        Query: ['log', 'endpoint'],
       },
     },
   },
@@ -171,29 +174,31 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'organization',
           'apiKey',
           'account',
+          'endpoint',
           'event',
           'log',
           'endpointSecrets',
           'eventTypes',
           'delivery',
         ],
-        DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
-        BatchWriteItem: ['event', 'log'],
-        // Replay reads an account's log; an account's endpoints are one Query of its partition.
-        Query: ['log', 'account'],
+        DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
+        // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
+        BatchWriteItem: ['event', 'log', 'delivery'],
+        // Replay reads an account's log; an account's extra endpoints are one Query of their partition.
+        Query: ['log', 'endpoint'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
   },
   sendTestEvent: {
-    // Reads what an attempt reads (an account's extra endpoints: one Query of its partition) and the
+    // Reads what an attempt reads (an account's extra endpoints: one Query of their partition) and the
     // catalog's operator types; writes only the account's counter.
     table: {
       items: {
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
         UpdateItem: ['testEvents'],
-        Query: ['account'],
+        Query: ['endpoint'],
       },
     },
   },
@@ -208,10 +213,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
         GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        // An extra endpoint's health (`endpoint`), beside the default one's on the account item.
+        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
-        // account's endpoints (one Query of the account's partition).
-        Query: ['log', 'account'],
+        // account's extra endpoints (one Query of their partition).
+        Query: ['log', 'endpoint'],
       },
     },
     queue: 'consume-send',

@@ -77,7 +77,14 @@ async function reconcileRouted(
   const event = await readTarget(deps.events, target);
   const sequence = event?.sequence;
   if (!event?.routes?.includes(endpointId) || sequence === undefined) return 'settled';
-  const ref = { id: event.id, orgId: event.orgId, account: event.account, sequence, endpointId };
+  const ref = {
+    id: event.id,
+    orgId: event.orgId,
+    account: event.account,
+    sequence,
+    endpointId,
+    expiresAt: event.expiresAt,
+  };
   const delivery = await deps.deliveries.readDelivery(ref);
   // In an earlier route cycle (the event was redelivered since): its message starts the current one.
   const earlier = (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0);

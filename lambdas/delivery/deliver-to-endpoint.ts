@@ -71,7 +71,7 @@ async function admitAtEndpoint(
   if (!event.routes?.includes(endpointId) || event.sequence === undefined) {
     return { outcome: { kind: 'dropped', reason: `event not routed to ${endpointId}` } };
   }
-  const ref: DeliveryRef = { ...target.at, sequence: event.sequence, endpointId };
+  const ref: DeliveryRef = { ...target.at, sequence: event.sequence, endpointId, expiresAt: event.expiresAt };
   const delivery = await currentCycle(deps, event, ref);
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);

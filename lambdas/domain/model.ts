@@ -254,4 +254,9 @@ export interface EventRecord extends EventRef, DeliveryProgress {
    * message comes (see `EndpointDeliveries.startCycle`). Absent: 0.
    */
   readonly routeCycle?: number | undefined;
+  /**
+   * Epoch seconds after which the table may delete the event (its retention); absent: kept. Its
+   * deliveries at routed endpoints carry the same, so none outlives it.
+   */
+  readonly expiresAt?: number | undefined;
 }

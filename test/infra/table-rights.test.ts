@@ -49,9 +49,9 @@ describe('table rights', () => {
       expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
       expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
     }
-    // An account, and its endpoints: one Query of its partition (the same condition, one statement).
+    // An account (its extra endpoints: one Query of their own partition, asserted with the queries).
     const account = tableStatements('getAccount');
-    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
+    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem']]);
     expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
   });
 
@@ -86,11 +86,17 @@ describe('table rights', () => {
       'ENDPOINT#*',
       'DLV#*',
     ]);
-    // The consumer records attempts and its endpoints' health and slots (on the account item), and a
-    // fanned-out event's deliveries (one item per routed endpoint).
-    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
+    // endpoint's on its own), and a fanned-out event's deliveries (one item per routed endpoint).
+    expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'EP#*',
+      'DLV#*',
+    ]);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
-    // read them); none deletes or creates one with PutItem.
+    // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
       'getEvent',
       'redeliverEvent',
@@ -103,6 +109,9 @@ describe('table rights', () => {
       expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('DLV#*');
       expect(prefixes(key, 'dynamodb:GetItem'), key).toContain('DLV#*');
     }
+    // The operator's erasure deletes an account's deliveries in batches; nothing deletes one by one.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toContain('DLV#*');
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('DLV#*'))).toEqual([]);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
@@ -126,7 +135,12 @@ describe('table rights', () => {
       'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
+      'ACCOUNT#*',
+      'EP#*',
+      'ORG#*',
+      'ENDPOINT#*',
+    ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
     expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
@@ -161,8 +175,13 @@ describe('table rights', () => {
       'eventTypes',
     ]);
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
-    // An organization removes its accounts' extra endpoints (account partition) with their material.
-    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
+    // An organization removes its accounts' extra endpoints with their material, and can delete no
+    // account item: neither an account nor the tombstone that keeps a deleted one's IBAN.
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['EP#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).not.toContain('ACCOUNT#*');
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('ACCOUNT#*'))).toEqual([
+      'administer',
+    ]);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
     for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent', 'manageSettings'] as const) {
       const actions = tableStatements(reader)
@@ -226,11 +245,13 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual([
       'APIKEY#*',
       'ACCOUNT#*',
+      'EP#*',
       'ENDPOINT#*',
       'TESTS#*',
     ]);
-    // Erasing an account's events: batch deletes of its log items and their id claims only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
+    // Erasing an account's events: batch deletes of its log items, their id claims and a fanned-out
+    // event's deliveries only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*']);
   });
 
   it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
@@ -243,19 +264,19 @@ describe('table rights', () => {
     const queriers = KEYS.filter((key) => tableQueries(key).length > 0);
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
-    // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
-    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing; an endpoint's events (list-events: the
-    // account's endpoints, an extra endpoint's partition of deliveries).
+    // ordered (the latest sequence); an account's extra endpoints (their own partition) for the endpoint
+    // routes (the organization's reader and writer, the operator's), a test event to an extra endpoint,
+    // the consumer's routing and an endpoint's events (list-events: the account's extra endpoints, an
+    // extra endpoint's partition of deliveries).
     const expected: [FunctionKey, string[]][] = [
-      ['listEvents', ['LOG#*', 'ACCOUNT#*', 'DLV#*']],
-      ['redeliverEvent', ['LOG#*', 'ACCOUNT#*']],
-      ['getAccount', ['ACCOUNT#*']],
-      ['sendTestEvent', ['ACCOUNT#*']],
-      ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
+      ['listEvents', ['LOG#*', 'EP#*', 'DLV#*']],
+      ['redeliverEvent', ['LOG#*', 'EP#*']],
+      ['getAccount', ['EP#*']],
+      ['sendTestEvent', ['EP#*']],
+      ['manageSettings', ['LOG#*', 'EP#*']],
       ['publishEvent', ['LOG#*']],
-      ['administer', ['LOG#*', 'ACCOUNT#*']],
-      ['consumer', ['LOG#*', 'ACCOUNT#*']],
+      ['administer', ['LOG#*', 'EP#*']],
+      ['consumer', ['LOG#*', 'EP#*']],
       ['reconciler', ['LOG#*']],
     ];
     expect(queriers).toEqual(expected.map(([key]) => key));

@@ -5,12 +5,14 @@
  * and the event's item the aggregate, counting each endpoint's attempts once. The write units of one
  * fanned-out event are those the capacity bench states.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import type { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { keys } from '#adapters/dynamodb/items';
 import type { BatchDeps } from '#delivery/deliver-batch';
 import { deliverMessage } from '#delivery/deliver-event';
 import { DeliveryContext } from '#delivery/delivery-context';
@@ -25,6 +27,8 @@ import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
 import { FakeWebhookSender } from '../support/fakes/webhook-sender';
 import { useFixture } from '../support/use-fixture';
 
+/** A retention's end (epoch seconds) far enough ahead that DynamoDB Local's TTL never acts on it. */
+const EXPIRES_AT = Math.floor(Date.now() / 1000) + 30 * 86_400;
 const writes: string[] = [];
 let fixture: EventStoreFixture;
 let store: DynamoEventStore;
@@ -38,7 +42,7 @@ useFixture(
 );
 
 describe('the fan-out in DynamoDB', () => {
-  it("sends each endpoint's delivery once under concurrent copies, and keeps the aggregate exact", async () => {
+  it("sends each endpoint's delivery once under concurrent copies, keeps the aggregate exact, and its deliveries go with the event", async () => {
     const { documents, tableName } = fixture;
     const iban = testIban();
     const seeder = new TenantSeeder(documents, tableName);
@@ -81,7 +85,13 @@ describe('the fan-out in DynamoDB', () => {
     };
     const context = () => new DeliveryContext(directory, undefined, undefined, endpoints);
     const event = await fixture.stored(
-      newEvent({ orgId, account: iban, type: 'credit_received', body: '{"id":"x","payload":{}}' }),
+      newEvent({
+        orgId,
+        account: iban,
+        type: 'credit_received',
+        body: '{"id":"x","payload":{}}',
+        expiresAt: EXPIRES_AT,
+      }),
     );
     const account = await directory.getAccount(iban, { consistent: true });
     const defaultId = account?.endpointId ?? '';
@@ -120,5 +130,19 @@ describe('the fan-out in DynamoDB', () => {
     expect(fanOutWrites.filter((operation) => operation === 'RecordAttempt (delivery)')).toHaveLength(2);
     expect(fanOutWrites.filter((operation) => operation === 'SettleRoute')).toHaveLength(2);
     expect(fanOutWrites.filter((operation) => operation === 'SettleRouteLast')).toHaveLength(1);
+
+    // Each delivery carries its event's retention (the table's TTL attribute) and is erased with it.
+    const deliveryKeys = [defaultId, extraId].map((endpointId) =>
+      keys.delivery({ ...event, sequence: event.sequence ?? 0, endpointId }),
+    );
+    for (const Key of deliveryKeys) {
+      const item = await documents.send(new GetCommand({ TableName: tableName, Key }));
+      expect(item.Item?.expires_at).toBe(EXPIRES_AT);
+    }
+    expect(await store.eraseAccountEvents(orgId, iban)).toMatchObject({ erased: 1 });
+    for (const Key of deliveryKeys) {
+      const item = await documents.send(new GetCommand({ TableName: tableName, Key }));
+      expect(item.Item).toBeUndefined();
+    }
   });
 });

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import type { DeliveryRef, EndpointDeliveries } from '#domain/endpoints/deliveries-port';
+import { type DeliveryRef, type EndpointDeliveries, UNTOUCHED } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt } from '#domain/model';
 
 /** A claim of the attempt after `expectedRetries`, until `until`, made at `now`, due by `due`. */
@@ -121,7 +121,10 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().readDelivery(stale)).toMatchObject({ status: 'pending', retries: 0 });
     expect(await store().takeLease(stale, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
     expect(await store().settlePending(stale, 'skipped')).toBe(false);
-    await expect(store().recordAttempt(stale, attempt(200), 'success')).rejects.toThrow();
+    // The webhook was sent already: recording it never throws, it answers an untouched delivery.
+    expect(await store().recordAttempt(stale, attempt(200), 'success')).toEqual(UNTOUCHED);
+    expect(await store().recordAttempt(stale, attempt(500), 'pending', NOW)).toEqual(UNTOUCHED);
+    expect(await store().recordAttempt(stale, attempt(410), 'failed')).toEqual(UNTOUCHED);
     expect(await store().startCycle(stale, 1, false)).toBe(false);
     expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 1 });
   });

@@ -12,6 +12,7 @@ import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import type { EndpointRequest } from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import {
   addAccountEndpoint,
@@ -343,5 +344,27 @@ describe("an account's endpoints", () => {
     );
     expect(w.directory.endpoints.size).toBe(0);
     expect(w.secrets.items.has(`${IBAN}#${added.id}`)).toBe(false);
+  });
+
+  it('an account re-created after a deletion stopped at its tombstone gets none of the old extra endpoints', async () => {
+    const w = world();
+    await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://a.example.com/h' }));
+    // The request dies once the tombstone is written (a timeout): no removal after it happens.
+    const endpoints = {
+      removeEndpoints: async (iban: string, orgId: string) => {
+        if (await w.directory.getAccountTombstone(iban)) throw new Error('timed out');
+        await w.endpoints.removeEndpoints(iban, orgId);
+      },
+    };
+    const deps = { directory: w.directory, events: w.events, now: w.deps.now, endpoints };
+    await expect(deleteAccount(deps, { iban: IBAN, erase: false })).rejects.toThrow('timed out');
+    // The organization creates the account again instead of repeating the deletion.
+    await putAccount(
+      w.directory,
+      { ...ORG, iban: IBAN, webhookUrl: 'https://b.example.com/h' },
+      'allow-http',
+    );
+    expect(await w.endpoints.listEndpoints(IBAN, ORG.orgId)).toEqual([]);
+    expect(w.directory.endpoints.size).toBe(0);
   });
 });

@@ -20,7 +20,7 @@ import { transact } from './api-key-count';
 import { type CapacityListener, capacityCounter } from './capacity';
 import { endpointItem, toEndpoint } from './endpoint-items';
 import { materialWrite } from './endpoint-secret-store';
-import { DELETED_AT, ENDPOINT_SK_PREFIX, isTombstone, keys } from './items';
+import { DELETED_AT, isTombstone, keys } from './items';
 import { storedSubscription } from './subscription-items';
 
 /** Attribute of the account item: how many extra endpoints it has. */
@@ -62,8 +62,8 @@ export class DynamoEndpointStore implements EndpointStore {
     const out = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.account(iban).pk, ':sk': ENDPOINT_SK_PREFIX },
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.endpoints(iban) },
         ConsistentRead: options.consistent ?? false,
         ReturnConsumedCapacity: 'TOTAL',
       }),

@@ -53,7 +53,8 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   ): Promise<EndpointDelivery> {
     this.writes.push('RecordAttempt');
     const held = this.held(ref);
-    if (held === 'other') throw new Error(`delivery of another event at ${keyOf(ref)} (condition failed)`);
+    // Another event's delivery (a stale ref): nothing recorded.
+    if (held === 'other') return UNTOUCHED;
     const delivery = held ?? UNTOUCHED;
     // Only what an attempt keeps: the signature stays with the request.
     const { signature: _sent, ...recorded } = attempt;

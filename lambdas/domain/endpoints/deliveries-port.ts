@@ -17,6 +17,11 @@ export interface DeliveryRef extends EventRef {
   readonly sequence: number;
   /** The routed endpoint's id (`ep_…`). */
   readonly endpointId: string;
+  /**
+   * The event's `expiresAt` (its retention): the delivery's first write stores it, so the delivery goes
+   * with its event. Absent: kept, like the event.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 /** The state of one delivery; before its first write, pending with no attempt. */
@@ -62,7 +67,10 @@ export interface EndpointDeliveries {
   takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean>;
   /**
    * Appends one attempt, counts it and sets the status, in one atomic write; a non-success status only
-   * while the delivery is pending (a concurrent success wins), the attempt always recorded.
+   * while the delivery is pending (a concurrent success wins), the attempt always recorded. A stale ref
+   * (the item is another event's: its log was erased and re-created) records nothing and answers
+   * {@link UNTOUCHED}, never an error: the webhook was sent already, and the ref's next handling cannot
+   * take the lease of another event's delivery, so nothing is sent again for it.
    */
   recordAttempt(
     ref: DeliveryRef,

@@ -23,8 +23,33 @@ import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
-/** What every write sets on an untouched delivery, and the event it belongs to. */
-const CREATE = 'id = :id, cycle_base = if_not_exists(cycle_base, :zero)';
+/**
+ * What every write sets on an untouched delivery: the event it belongs to, and its event's expiry (the
+ * table's TTL attribute) when it has one, so the delivery goes with its event's retention.
+ */
+function create(ref: DeliveryRef): string {
+  return `id = :id, cycle_base = if_not_exists(cycle_base, :zero)${expiry(ref)}`;
+}
+
+/** The event's expiry, set once (an item written before it carried none takes it too). */
+function expiry(ref: DeliveryRef): string {
+  return ref.expiresAt === undefined ? '' : ', expires_at = if_not_exists(expires_at, :exp)';
+}
+
+/**
+ * The values a write's expressions name of the event's id, `:zero` and its expiry: DynamoDB refuses a
+ * value no expression uses, and a write on an existing delivery (a new cycle) creates nothing.
+ */
+function createValues(ref: DeliveryRef, expressions: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    ':id': ref.id,
+    ':zero': 0,
+    ...(ref.expiresAt === undefined ? {} : { ':exp': ref.expiresAt }),
+  };
+  return Object.fromEntries(
+    Object.entries(values).filter(([name]) => new RegExp(`${name}\\b`).test(expressions)),
+  );
+}
 
 /** The item is this event's delivery, or none yet. */
 const OWN = '(attribute_not_exists(pk) OR id = :id)';
@@ -65,7 +90,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +
       ' AND (attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)';
     return this.update('TakeLease (delivery)', ref, {
-      UpdateExpression: `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
+      UpdateExpression: `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
       // An untouched delivery has no attempt: only a claim of the first one takes it.
       ConditionExpression:
         expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
@@ -94,13 +119,12 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
           TableName: this.tableName,
           Key: keys.delivery(ref),
           UpdateExpression:
-            `SET ${CREATE}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
+            `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
             `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
           // A failure may only move a pending delivery; a success always wins.
           ConditionExpression: status === 'success' ? OWN : PENDING,
           ExpressionAttributeValues: {
-            ':id': ref.id,
-            ':zero': 0,
+            ...createValues(ref, create(ref)),
             ':empty': [],
             ':a': [attemptItem(attempt)],
             ':s': status,
@@ -113,7 +137,9 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
         }),
       )
       .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException) || status === 'success') throw error;
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // A success refused: the item is another event's (a stale ref).
+        if (status === 'success') return undefined;
         // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
         return this.client.send(
           new UpdateCommand({
@@ -126,14 +152,17 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );
-      });
+      })
+      // Refused again: the item is another event's (a stale ref); nothing is recorded.
+      .catch(staleOrThrow);
+    if (out === undefined) return UNTOUCHED;
     this.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
     return toDelivery(out.Attributes ?? {});
   }
 
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return this.update('SettlePending (delivery)', ref, {
-      UpdateExpression: `SET ${CREATE}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
+      UpdateExpression: `SET ${create(ref)}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
       ConditionExpression: PENDING,
       ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
     });
@@ -143,8 +172,8 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     const earlier = '(attribute_not_exists(route_cycle) OR route_cycle < :rc)';
     return this.update('StartCycle (delivery)', ref, {
       UpdateExpression: settled
-        ? 'SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc REMOVE lease_until, next_attempt_at'
-        : `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
+        ? `SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc${expiry(ref)} REMOVE lease_until, next_attempt_at`
+        : `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
       ConditionExpression: settled
         ? `id = :id AND webhook_status <> :pending AND ${earlier}`
         : `${PENDING} AND ${earlier}`,
@@ -242,7 +271,10 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
           TableName: this.tableName,
           Key: keys.delivery(ref),
           ...input,
-          ExpressionAttributeValues: { ':id': ref.id, ...input.ExpressionAttributeValues },
+          ExpressionAttributeValues: {
+            ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression ?? ''}`),
+            ...input.ExpressionAttributeValues,
+          },
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -253,6 +285,12 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       throw error;
     }
   }
+}
+
+/** A refused condition of a write whose other conditions were met: the item is another event's. */
+function staleOrThrow(error: unknown): undefined {
+  if (error instanceof ConditionalCheckFailedException) return undefined;
+  throw error;
 }
 
 /** The delivery an item holds. */

@@ -214,6 +214,7 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
     ...(Array.isArray(event.routes) ? { routes: event.routes.map(String) } : {}),
     ...(event.route_cycle === undefined ? {} : { routeCycle: Number(event.route_cycle) }),
+    ...(event.expires_at === undefined ? {} : { expiresAt: Number(event.expires_at) }),
   };
 }
 
