@@ -5,16 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
-import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { listEventsAt } from '#use-cases/events/endpoint-events';
+import { addBooksEndpoint, BOOKS_ID, DEFAULT_ID } from '../support/books-endpoint';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const IBAN = 'DE89370400440532013000';
-const DEFAULT_ID = 'ep_00000000000d';
-const BOOKS_ID = 'ep_0000000000b1';
 const sent: DeliveryAttempt = {
   deliveredAt: '2026-11-27T10:00:00.000Z',
   responseStatus: 200,
@@ -28,17 +26,7 @@ async function world() {
   const directory = new InMemoryDirectoryStore();
   directory.addOrganization();
   directory.addAccount({ iban: IBAN, webhookUrl: 'https://hooks.example.com/h' });
-  const account = directory.accounts.get(IBAN);
-  if (!account) throw new Error('no account');
-  directory.accounts.set(IBAN, { ...account, endpointId: DEFAULT_ID });
-  const endpoints = new InMemoryEndpointStore(directory);
-  await endpoints.addEndpoint({
-    iban: IBAN,
-    orgId: 'org-1',
-    id: BOOKS_ID,
-    url: 'https://books.example.com/h',
-    createdAt: '2026-11-20T08:00:00.000Z',
-  });
+  const endpoints = await addBooksEndpoint(directory, IBAN);
   // Five events: 1 and 2 not routed, 3 and 5 fanned out to both, 4 routed to the extra endpoint alone.
   const routes: Record<number, string[] | undefined> = {
     3: [DEFAULT_ID, BOOKS_ID],

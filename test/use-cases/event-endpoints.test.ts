@@ -9,12 +9,11 @@ import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries
 import { NotFoundError } from '#domain/errors';
 import type { DeliveryAttempt } from '#domain/model';
 import { getEventWithEndpoints } from '#use-cases/events/event-endpoints';
+import { BOOKS_ID, DEFAULT_ID, nameDefaultEndpoint } from '../support/books-endpoint';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const IBAN = 'DE89370400440532013000';
-const DEFAULT_ID = 'ep_00000000000d';
-const BOOKS_ID = 'ep_0000000000b1';
 const STORE_ID = 'ep_0000000000b2';
 
 const attempt = (at: string, status: number, url = 'https://hooks.example.com/h'): DeliveryAttempt => ({
@@ -32,9 +31,7 @@ function world() {
   const directory = new InMemoryDirectoryStore();
   directory.addOrganization();
   directory.addAccount({ iban: IBAN, webhookUrl: 'https://hooks.example.com/h' });
-  const account = directory.accounts.get(IBAN);
-  if (!account) throw new Error('no account');
-  directory.accounts.set(IBAN, { ...account, endpointId: DEFAULT_ID });
+  nameDefaultEndpoint(directory, IBAN);
   return { events, deliveries, directory, deps: { events, deliveries, directory } };
 }
 

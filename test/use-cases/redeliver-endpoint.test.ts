@@ -5,7 +5,6 @@
  * are not sent again. An event not fanned out is redelivered as a whole when its default endpoint is named.
  */
 import { describe, expect, it } from 'vitest';
-import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { deliverMessage } from '#delivery/deliver-event';
 import { DeliveryContext } from '#delivery/delivery-context';
 import { MAX_CYCLES } from '#delivery/retry-rule';
@@ -13,28 +12,22 @@ import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery-mes
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import { redeliverAtEndpoint } from '#use-cases/events/redeliver-endpoint';
+import {
+  addBooksEndpoint,
+  BOOKS_ID,
+  BOOKS_URL,
+  DEFAULT_ID,
+  nameDefaultEndpoint,
+} from '../support/books-endpoint';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
 
-const DEFAULT_ID = 'ep_00000000000d';
-const BOOKS_ID = 'ep_0000000000b1';
 const DEFAULT_URL = 'https://hooks.example.com/herald';
-const BOOKS_URL = 'https://books.example.com/h';
 
 /** An account with its default endpoint and one extra endpoint for every event; two attempts per cycle. */
 async function twoEndpoints() {
   const w = deliveryWorld();
-  const account = w.directory.accounts.get(w.iban);
-  if (!account) throw new Error('no account');
-  w.directory.accounts.set(w.iban, { ...account, endpointId: DEFAULT_ID });
-  const endpoints = new InMemoryEndpointStore(w.directory);
-  await endpoints.addEndpoint({
-    iban: w.iban,
-    orgId: 'org-1',
-    id: BOOKS_ID,
-    url: BOOKS_URL,
-    createdAt: '2026-11-20T08:00:00.000Z',
-  });
+  const endpoints = await addBooksEndpoint(w.directory, w.iban);
   const deps = { ...w.deps, endpointStore: endpoints, maxAttempts: 2 };
   const redeliverDeps = {
     events: w.events,
@@ -137,9 +130,7 @@ describe('redelivery at one endpoint', () => {
 
   it('redelivers an event not fanned out as a whole when its default endpoint is named, and no other', async () => {
     const w = deliveryWorld();
-    const account = w.directory.accounts.get(w.iban);
-    if (!account) throw new Error('no account');
-    w.directory.accounts.set(w.iban, { ...account, endpointId: DEFAULT_ID });
+    nameDefaultEndpoint(w.directory, w.iban);
     w.events.seed({ id: 'e5', sequence: 1, webhookStatus: 'failed', webhookRetries: 20 });
     const deps = {
       events: w.events,

@@ -6,17 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
-import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { NotFoundError } from '#domain/errors';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { replayAccount } from '#use-cases/events/replay';
+import { addBooksEndpoint, BOOKS_ID, DEFAULT_ID } from '../support/books-endpoint';
 import { FakeDeliveryQueue } from '../support/fakes/delivery-queue';
 import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 import { InMemoryEventStore } from '../support/fakes/event-store';
 
 const IBAN = 'DE89370400440532013000';
-const DEFAULT_ID = 'ep_00000000000d';
-const BOOKS_ID = 'ep_0000000000b1';
 const sent = (status: number): DeliveryAttempt => ({
   deliveredAt: '2026-11-20T09:00:01.000Z',
   responseStatus: status,
@@ -31,17 +29,7 @@ async function world() {
   const deliveries = new InMemoryEndpointDeliveries();
   directory.addOrganization();
   directory.addAccount({ iban: IBAN, webhookUrl: 'https://hooks.example.com/in' });
-  const account = directory.accounts.get(IBAN);
-  if (!account) throw new Error('no account');
-  directory.accounts.set(IBAN, { ...account, endpointId: DEFAULT_ID });
-  const endpoints = new InMemoryEndpointStore(directory);
-  await endpoints.addEndpoint({
-    iban: IBAN,
-    orgId: 'org-1',
-    id: BOOKS_ID,
-    url: 'https://books.example.com/h',
-    createdAt: '2026-11-20T08:00:00.000Z',
-  });
+  const endpoints = await addBooksEndpoint(directory, IBAN);
   const deps = { events, queue, directory, endpoints, deliveries };
   /** A fanned-out event whose deliveries settled as `settled` says, its aggregate told. */
   const fanned = async (id: string, sequence: number, settled: Record<string, 200 | 500>) => {
