@@ -97,6 +97,25 @@ describe('redelivery at one endpoint', () => {
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 4 });
   });
 
+  it("restarts that endpoint's own order below the event, not the account's", async () => {
+    const w = await twoEndpoints();
+    const key = `${w.iban}#${BOOKS_ID}`;
+    const books = w.directory.endpoints.get(key);
+    if (!books) throw new Error('no endpoint');
+    w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
+    w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
+    const event = w.publish('e1');
+    await w.run([{ id: event.id, at: event }]);
+    // Settled (failed) at the ordered endpoint: its watermark moved over it.
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 1 });
+    const accountEpoch = w.directory.accounts.get(w.iban)?.orderEpoch;
+
+    await redeliverAtEndpoint(w.redeliverDeps, 'org-1', 'e1', BOOKS_ID);
+    // The events after it at that endpoint wait for it again; the account's (default endpoint's) order is left.
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 0, orderEpoch: 2 });
+    expect(w.directory.accounts.get(w.iban)?.orderEpoch).toBe(accountEpoch);
+  });
+
   it('counts cycles per delivery: at most MAX_CYCLES, then 409 with nothing written', async () => {
     const w = await twoEndpoints();
     const event = w.publish('e2');

@@ -75,19 +75,21 @@ export async function redeliverEvent(
 
 /**
  * After new cycles of `events` (ascending) of an account, ordered or not (it may become ordered while they
- * run): its order restarts below the first, so the events after it wait for it again. Called after the
- * cycles started: a gate that read the log before them cannot move the watermark any more (its move is
- * conditioned on the order epoch this increments), and a gate that reads the account after reads them
- * pending.
+ * run): its order restarts below the first, so the events after it wait for it again: the order of its
+ * default endpoint, or of its extra endpoint `extra` when the cycles are that endpoint's deliveries
+ * alone. Called after the cycles started: a gate that read the log before them cannot move the watermark
+ * any more (its move is conditioned on the order epoch this increments), and a gate that reads the
+ * account after reads them pending.
  */
 export async function orderAgain(
   deps: Pick<RedeliverEventDeps, 'directory'>,
   orgId: string,
   events: readonly EventRef[],
+  extra?: string,
 ): Promise<void> {
   const [first] = events;
   if (first?.sequence === undefined) return;
-  await deps.directory.restartOrder(first.account, orgId, first.sequence - 1);
+  await deps.directory.restartOrder(first.account, orgId, first.sequence - 1, extra);
 }
 
 /** What one requeue request queued, and where the next one goes on. */

@@ -115,7 +115,8 @@ async function replayAt(
   usedUp.push(...own.filter((event) => !started.has(event.id)).map((event) => event.id));
   queued.push(...started);
   const first = events.find((event) => queued.includes(event.id));
-  if (first !== undefined) await orderAgain(deps, account.orgId, [first]);
+  const extra = endpointId === defaultId ? undefined : endpointId;
+  if (first !== undefined) await orderAgain(deps, account.orgId, [first], extra);
   return { queued: events.filter((event) => queued.includes(event.id)).map((event) => event.id), usedUp };
 }
 
