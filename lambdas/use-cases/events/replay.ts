@@ -10,7 +10,7 @@ import { parseIban } from '#domain/iban';
 import type { Account, EventRecord } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventLog } from '#domain/ports';
 import { fannedOut, restartAtEndpoint, toDefault } from './redeliver-endpoint';
-import { orderAgain } from './redeliver-events';
+import { orderAgain, ordersAgain } from './redeliver-events';
 import { startCycles } from './reset-webhooks';
 
 /** What a replay needs. */
@@ -76,7 +76,11 @@ export async function replayAccount(
     return { ...(await replayAt(endpoint.deps, account, read.events, endpoint.id)), ...chunk };
   }
   const settled = read.events.filter((event) => event.webhookStatus !== 'pending');
-  const queued = await startCycles(deps, orgId, settled, (started) => orderAgain(deps, orgId, started));
+  const queued = await startCycles(deps, orgId, settled, (started) => {
+    const ids = new Set(started.map((event) => event.id));
+    const records = settled.filter((event) => ids.has(event.id));
+    return ordersAgain(deps, orgId, records, account.endpointId);
+  });
   const sent = new Set(queued);
   return {
     queued,
