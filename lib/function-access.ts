@@ -98,7 +98,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       // a redelivery at one endpoint starts that delivery's new cycle alone.
       items: {
         GetItem: ['event', 'log', 'account', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        // An extra endpoint's order restarts on its own item (`EP#`).
+        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery'],
         // A replay at one endpoint reads the account's extra endpoints (one Query of their partition).
         Query: ['log', 'endpoint'],
       },

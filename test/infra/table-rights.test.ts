@@ -119,8 +119,16 @@ describe('table rights', () => {
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
     // routed endpoint's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
-    // Redelivery and replay also read the account and put an ordered account's watermark back.
-    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // Redelivery and replay also read the account and put an ordered account's watermark back, and an
+    // ordered extra endpoint's on its own item.
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'DLV#*',
+      'EP#*',
+    ]);
+    expect(prefixes('redeliverEvent', 'dynamodb:UpdateItem')).toContain('EP#*');
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and
     // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);

@@ -109,17 +109,44 @@ describe("an account's endpoints", () => {
     expect(await listAccountEndpoints(w.deps, {}, IBAN)).toHaveLength(3);
   });
 
-  it("refuses 'ordered' for an extra endpoint, naming delivery_order, and stores nothing", async () => {
+  it("starts an ordered extra endpoint's watermark at the log's latest sequence, in the write that makes it ordered", async () => {
     const w = world();
-    const ordered = w.add({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' });
-    expect(await invalidParams(ordered)).toMatchObject([
-      { name: 'delivery_order', reason: expect.stringContaining('default endpoint') },
-    ]);
-    expect(await w.list()).toHaveLength(1);
-    const added = await w.add({ url: 'https://ledger.example.com/h' });
-    const update = w.update(added.id ?? '', { deliveryOrder: 'ordered' });
-    expect(await invalidParams(update)).toMatchObject([{ name: 'delivery_order' }]);
-    expect((await w.get(added.id ?? '')).deliveryOrder).not.toBe('ordered');
+    for (const id of ['e1', 'e2', 'e3'])
+      w.events.seed({ id, account: IBAN, orgId: 'org-1', sequence: Number(id[1]) });
+    const ordered = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' }),
+    );
+    expect(ordered).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 3, orderEpoch: 1 });
+    const stored = await getAccountEndpoint(w.deps, ORG, IBAN, ordered.id ?? '');
+    expect(stored).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 3 });
+    // A concurrent endpoint made ordered starts after what it got concurrently; one already ordered keeps its own.
+    const concurrent = await addAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      request({ url: 'https://store.example.com/h' }),
+    );
+    expect(concurrent.settledThrough).toBeUndefined();
+    w.events.seed({ id: 'e4', account: IBAN, orgId: 'org-1', sequence: 4 });
+    const switched = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      concurrent.id ?? '',
+      request({ deliveryOrder: 'ordered' }),
+    );
+    expect(switched).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 4 });
+    const again = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      ordered.id ?? '',
+      request({ deliveryOrder: 'ordered' }),
+    );
+    expect(again.settledThrough).toBe(3);
   });
 
   it('stores the subscription, description and security a new endpoint names', async () => {

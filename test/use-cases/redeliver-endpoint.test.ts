@@ -12,6 +12,7 @@ import { type DeliveryTarget, decodeDeliveryMessage } from '#domain/delivery-mes
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { EventRecord } from '#domain/model';
 import { redeliverAtEndpoint } from '#use-cases/events/redeliver-endpoint';
+import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import {
   addBooksEndpoint,
   BOOKS_ID,
@@ -88,6 +89,42 @@ describe('redelivery at one endpoint', () => {
     expect(await w.delivery(event, BOOKS_ID)).toMatchObject({ status: 'success', retries: 3 });
     // The aggregate: every endpoint succeeded, every attempt counted once.
     expect(w.events.events.get('e1')).toMatchObject({ webhookStatus: 'success', webhookRetries: 4 });
+  });
+
+  it("restarts that endpoint's own order below the event, not the account's", async () => {
+    const w = await twoEndpoints();
+    const key = `${w.iban}#${BOOKS_ID}`;
+    const books = w.directory.endpoints.get(key);
+    if (!books) throw new Error('no endpoint');
+    w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
+    w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
+    const event = w.publish('e1');
+    await w.run([{ id: event.id, at: event }]);
+    // Settled (failed) at the ordered endpoint: its watermark moved over it.
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 1 });
+    const accountEpoch = w.directory.accounts.get(w.iban)?.orderEpoch;
+
+    await redeliverAtEndpoint(w.redeliverDeps, 'org-1', 'e1', BOOKS_ID);
+    // The events after it at that endpoint wait for it again; the account's (default endpoint's) order is left.
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 0, orderEpoch: 2 });
+    expect(w.directory.accounts.get(w.iban)?.orderEpoch).toBe(accountEpoch);
+  });
+
+  it("restarts every routed endpoint's order when the whole event is redelivered", async () => {
+    const w = await twoEndpoints();
+    const key = `${w.iban}#${BOOKS_ID}`;
+    const books = w.directory.endpoints.get(key);
+    if (!books) throw new Error('no endpoint');
+    w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
+    w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
+    const event = w.publish('e1');
+    await w.run([{ id: event.id, at: event }]);
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 1 });
+    const accountEpoch = w.directory.accounts.get(w.iban)?.orderEpoch ?? 0;
+
+    await redeliverEvent(w.redeliverDeps, 'org-1', 'e1');
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 0, orderEpoch: 2 });
+    expect(w.directory.accounts.get(w.iban)?.orderEpoch).toBe(accountEpoch + 1);
   });
 
   it('counts cycles per delivery: at most MAX_CYCLES, then 409 with nothing written', async () => {

@@ -46,7 +46,7 @@ async function world() {
     }
     return event;
   };
-  return { events, queue, deliveries, deps, fanned };
+  return { events, queue, deliveries, directory, deps, fanned };
 }
 
 const at = (deliveries: InMemoryEndpointDeliveries, event: EventRecord, endpointId: string) =>
@@ -66,6 +66,11 @@ describe('replayAccount at one endpoint', () => {
       webhookRetries: 20,
     });
     const books = await w.fanned('e4', 4, { [BOOKS_ID]: 500 });
+    // The books endpoint is ordered, its watermark past every event.
+    const key = `${IBAN}#${BOOKS_ID}`;
+    const stored = w.directory.endpoints.get(key);
+    if (!stored) throw new Error('no endpoint');
+    w.directory.endpoints.set(key, { ...stored, deliveryOrder: 'ordered', settledThrough: 4, orderEpoch: 1 });
 
     const result = await replayAccount(w.deps, 'org-1', IBAN, 0, { id: BOOKS_ID, deps: w.deps });
     expect(result).toEqual({ queued: ['e2', 'e4'], usedUp: [], more: false, nextAfterSequence: 4 });
@@ -85,6 +90,9 @@ describe('replayAccount at one endpoint', () => {
       { id: 'e2', delaySeconds: 0, endpointId: BOOKS_ID },
       { id: 'e4', delaySeconds: 0, endpointId: BOOKS_ID },
     ]);
+    // That endpoint's order restarts below the first event sent again there; the account's is left.
+    expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 2 });
+    expect(w.directory.accounts.get(IBAN)?.orderEpoch).toBeUndefined();
   });
 
   it("sends again at the default endpoint the account's own events and its deliveries of fanned-out ones", async () => {

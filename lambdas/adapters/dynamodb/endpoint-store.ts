@@ -118,6 +118,10 @@ export class DynamoEndpointStore implements EndpointStore {
     const set: Record<string, unknown> = { ...subscription.set, updated_at: write.updatedAt };
     if (write.url !== undefined) set.webhook_url = write.url;
     if (write.deliveryOrder === 'ordered') set.delivery_order = 'ordered';
+    // The order's start, in the write that makes it ordered (never a second write a crash could skip).
+    if (write.deliveryOrder === 'ordered' && write.settledThrough !== undefined) {
+      set.settled_through = write.settledThrough;
+    }
     const remove = [
       ...subscription.remove,
       ...(write.deliveryOrder === 'concurrent' ? ['delivery_order'] : []),

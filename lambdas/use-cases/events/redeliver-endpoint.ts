@@ -28,7 +28,7 @@ export interface RedeliverEndpointDeps extends RedeliverEventDeps {
  * cycle of up to 20 attempts, counted on that delivery (at most `MAX_CYCLES`, its first included): the
  * endpoint leaves the event's aggregate first (the event is `pending` again, unless another endpoint
  * failed for good), then its delivery restarts, and one message for it is queued whatever happened
- * between (a delivery found settled tells the aggregate again). The account's order restarts below the
+ * between (a delivery found settled tells the aggregate again). That endpoint's order restarts below the
  * event, as for any new cycle.
  *
  * @throws NotFoundError for an unknown event, one of another organization, or an endpoint the event was
@@ -60,7 +60,8 @@ export async function redeliverAtEndpoint(
     );
   }
   if (restarted === 'used-up') throw usedUp(event, endpointId);
-  await orderAgain(deps, orgId, [event]);
+  // The endpoint's own order restarts: the default endpoint's is the account's.
+  await orderAgain(deps, orgId, [event], endpointId === defaultId ? undefined : endpointId);
   return { queued: [id] };
 }
 

@@ -10,7 +10,7 @@ import { parseIban } from '#domain/iban';
 import type { Account, EventRecord } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventLog } from '#domain/ports';
 import { fannedOut, restartAtEndpoint, toDefault } from './redeliver-endpoint';
-import { orderAgain } from './redeliver-events';
+import { orderAgain, ordersAgain } from './redeliver-events';
 import { startCycles } from './reset-webhooks';
 
 /** What a replay needs. */
@@ -76,7 +76,11 @@ export async function replayAccount(
     return { ...(await replayAt(endpoint.deps, account, read.events, endpoint.id)), ...chunk };
   }
   const settled = read.events.filter((event) => event.webhookStatus !== 'pending');
-  const queued = await startCycles(deps, orgId, settled, (started) => orderAgain(deps, orgId, started));
+  const queued = await startCycles(deps, orgId, settled, (started) => {
+    const ids = new Set(started.map((event) => event.id));
+    const records = settled.filter((event) => ids.has(event.id));
+    return ordersAgain(deps, orgId, records, account.endpointId);
+  });
   const sent = new Set(queued);
   return {
     queued,
@@ -115,7 +119,8 @@ async function replayAt(
   usedUp.push(...own.filter((event) => !started.has(event.id)).map((event) => event.id));
   queued.push(...started);
   const first = events.find((event) => queued.includes(event.id));
-  if (first !== undefined) await orderAgain(deps, account.orgId, [first]);
+  const extra = endpointId === defaultId ? undefined : endpointId;
+  if (first !== undefined) await orderAgain(deps, account.orgId, [first], extra);
   return { queued: events.filter((event) => queued.includes(event.id)).map((event) => event.id), usedUp };
 }
 
