@@ -102,7 +102,8 @@ async function reconcileRouted(
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');
   const account = await deps.directory.getAccount(event.account, { consistent: true });
-  // Only the default endpoint is ordered: its order goes on once its own delivery settled.
+  // The default endpoint's order goes on at once; an ordered extra endpoint's next delivery finds this one
+  // settled at its own gate's next look (the reconciler reads no extra endpoint).
   const endpoint = account && defaultEndpoint(account);
   if (account?.orgId !== event.orgId || !endpoint || endpoint.id !== endpointId) return 'exhausted';
   if (!isOrdered(endpoint, event)) return 'exhausted';
