@@ -10,6 +10,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
@@ -265,7 +266,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ExpressionAttributeValues: Record<string, unknown>;
     },
   ): Promise<boolean> {
-    try {
+    return conditionally(async () => {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -279,11 +280,7 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
         }),
       );
       this.count(operation, out.ConsumedCapacity?.CapacityUnits);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    });
   }
 }
 

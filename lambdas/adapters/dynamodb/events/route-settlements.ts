@@ -9,12 +9,12 @@
  * between the two writes) makes that second write again. The sparse status indexes follow.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EventRef, WebhookStatus } from '#domain/model';
-import type { EventTable } from './event-table';
+import { conditionalUpdate, type EventTable } from './event-table';
 
 /** See {@link DeliveryLedger.settleRoute}. */
 export async function settleRoute(
@@ -129,29 +129,15 @@ export async function reopenRoute(table: EventTable, ref: EventRef, endpointId: 
 }
 
 /** One conditional update of the event's item; false when its condition fails. */
-async function reopen(
+function reopen(
   table: EventTable,
   operation: string,
   ref: EventRef,
-  input: {
-    UpdateExpression: string;
-    ConditionExpression: string;
-    ExpressionAttributeValues: Record<string, unknown>;
-  },
+  input: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
 ): Promise<boolean> {
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: keys.eventAt(ref),
-        ...input,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return conditionalUpdate(table, operation, {
+    TableName: table.tableName,
+    Key: keys.eventAt(ref),
+    ...input,
+  });
 }
