@@ -31,10 +31,10 @@ export type IndexName = (typeof EVENTS_TABLE.indexes)[number]['name'];
  * - `Query` on the `indexes` named: the indexes project keys, `account` and `type`, so a query cannot
  *   reveal an organization's webhook token or an API key's organization. `Query` on the table only as an
  *   item action of the kinds `log` (its `LeadingKeys` condition: an account log's partition, events only)
- *   and `account` (an account's partition: the account and its extra endpoints, no material).
+ *   and `endpoint` (an account's extra endpoints, no material).
  * No function can Scan. PutItem, DeleteItem and BatchWriteItem are granted only where listed: the publish
  * route creates `EVENT#` claims and `LOG#` events; the two account writers remove extra endpoints
- * (`ACCOUNT#` items, their material `ENDPOINT#`); the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items
+ * (`EP#` items, their material `ENDPOINT#`); the admin route creates `ORG#`, `APIKEY#` and `PORTAL#` items
  * and the operators' event types (`EVENT_TYPES`), deletes API
  * keys and accounts, and erases events; portal sign-in creates `APIKEY#` items and deletes `PORTAL#` and
  * `APIKEY#` items (its own expired session keys). The one other writer is the deploy-time custom resource of

@@ -25,9 +25,11 @@ export interface FunctionAccess {
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
- *   (BatchWriteItem), only by `administer`. An account's partition also holds its extra endpoints
- *   (`ENDPOINT#<id>` sort keys), added (UpdateItem) and removed (DeleteItem, with their material) by the
- *   two account writers and read with one Query of the partition by them and `getAccount`;
+ *   (BatchWriteItem), only by `administer`: `manageSettings` cannot delete an account item (nor its
+ *   tombstone);
+ * - `EP#` items (an account's extra endpoints, one partition per account): added (UpdateItem) and removed
+ *   (DeleteItem, with their material) by the two account writers, their health updated by the consumer,
+ *   read with one Query of the partition by them, `getAccount` and `sendTestEvent`;
  * - `ENDPOINT#` items (an endpoint's material: payload key, TLS client certificate with its sealed key,
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
@@ -48,7 +50,8 @@ export interface FunctionAccess {
  *   by the catalog's readers (`eventTypes`), by `publishEvent` (an operator's type is validated like a
  *   built-in one), by `sendTestEvent` (an operator's type's example can be sent) and by `manageSettings`
  *   (the type names an endpoint may subscribe to);
- * - API readers of one item (`getEvent`, `getAccount`, the authorizer) have GetItem only; the delivery
+ * - API readers of one item (`getAccount`, the authorizer) have GetItem only (`getEvent` also its
+ *   account and one batch of its deliveries at its endpoints); the delivery
  *   summary (`getDeliveryStats`) reads its account, the `by-org` index and a batch of events;
  * - writers also enqueue the delivery they cause; the consumer changes visibility to schedule retries;
  *   the consumer also sends (it replaces a long-deferred message); health, openapi and the portal page
@@ -77,19 +80,31 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   listEvents: {
     table: {
       // The feed closes a sequence no publish will store any more (a void: UpdateItem creating it, only
-      // where no item is) and reads the account's `seq_floor` when its log misses a sequence.
-      items: { BatchGetItem: ['event', 'log'], Query: ['log'], GetItem: ['account'], UpdateItem: ['log'] },
+      // where no item is) and reads the account's `seq_floor` when its log misses a sequence. An
+      // endpoint's events (`endpoint_id`): the account's extra endpoints (a Query of their partition) and
+      // an extra endpoint's deliveries (a Query of its partition), each event read at its place.
+      items: {
+        BatchGetItem: ['event', 'log'],
+        Query: ['log', 'endpoint', 'delivery'],
+        GetItem: ['account', 'log'],
+        UpdateItem: ['log'],
+      },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
   },
-  getEvent: { table: { items: { GetItem: ['event', 'log'] } } },
+  // A routed event's deliveries at its endpoints, one batch; an event not routed, its account (the default
+  // endpoint's id).
+  getEvent: { table: { items: { GetItem: ['event', 'log', 'account'], BatchGetItem: ['delivery'] } } },
   redeliverEvent: {
     table: {
-      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle.
+      // Replay reads the account and its log; an ordered account's watermark goes back below a new cycle;
+      // a redelivery at one endpoint starts that delivery's new cycle alone.
       items: {
-        GetItem: ['event', 'log', 'account'],
-        UpdateItem: ['event', 'log', 'account'],
-        Query: ['log'],
+        GetItem: ['event', 'log', 'account', 'delivery'],
+        // An extra endpoint's order restarts on its own item (`EP#`).
+        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery'],
+        // A replay at one endpoint reads the account's extra endpoints (one Query of their partition).
+        Query: ['log', 'endpoint'],
       },
     },
     queue: 'send',
@@ -99,8 +114,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
     queue: 'send',
   },
   listAccounts: { table: { items: { BatchGetItem: ['account'] }, indexes: ['by-org'] } },
-  // An account's endpoints: one Query of its partition (the account item and its extra endpoints).
-  getAccount: { table: { items: { GetItem: ['account'], Query: ['account'] } } },
+  // An account's extra endpoints: one Query of their partition.
+  getAccount: { table: { items: { GetItem: ['account'], Query: ['endpoint'] } } },
   getDeliveryStats: {
     // Also the organization's operational notices (`GET /operational-events`: one Query of its OPS# partition).
     table: {
@@ -120,12 +135,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        UpdateItem: ['account', 'organization', 'endpointSecrets'],
-        // An extra endpoint: its item in the account's partition is removed whole, its material with it.
-        DeleteItem: ['account', 'endpointSecrets'],
-        // A switch to ordered starts the watermark at the log's latest sequence; an account's endpoints
-        // are one Query of its partition.
-        Query: ['log', 'account'],
+        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets'],
+        // An extra endpoint is removed whole, its material with it; never an account item (nor the
+        // tombstone that keeps a deleted account's IBAN with its organization).
+        DeleteItem: ['endpoint', 'endpointSecrets'],
+        // A switch to ordered starts the watermark at the log's latest sequence; an account's extra
+        // endpoints are one Query of their partition.
+        Query: ['log', 'endpoint'],
       },
     },
   },
@@ -147,29 +163,50 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   administer: {
     table: {
       items: {
-        GetItem: ['organization', 'account', 'event', 'log', 'settings', 'endpointSecrets', 'eventTypes'],
+        // A redelivery at one endpoint reads and restarts that delivery (`delivery`).
+        GetItem: [
+          'organization',
+          'account',
+          'event',
+          'log',
+          'settings',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
         BatchGetItem: ['apiKey', 'account', 'event', 'log'],
         // The upgrade moves old-layout events into account logs (`EVENT#` claims, `LOG#` items); an
         // operator's event type is a head and versions, its name added to the catalog item.
         PutItem: ['organization', 'apiKey', 'portalLink', 'account', 'event', 'log', 'eventTypes'],
-        UpdateItem: ['organization', 'apiKey', 'account', 'event', 'log', 'endpointSecrets', 'eventTypes'],
-        DeleteItem: ['apiKey', 'account', 'endpointSecrets', 'testEvents'],
-        BatchWriteItem: ['event', 'log'],
-        // Replay reads an account's log; an account's endpoints are one Query of its partition.
-        Query: ['log', 'account'],
+        UpdateItem: [
+          'organization',
+          'apiKey',
+          'account',
+          'endpoint',
+          'event',
+          'log',
+          'endpointSecrets',
+          'eventTypes',
+          'delivery',
+        ],
+        DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
+        // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
+        BatchWriteItem: ['event', 'log', 'delivery'],
+        // Replay reads an account's log; an account's extra endpoints are one Query of their partition.
+        Query: ['log', 'endpoint'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
   },
   sendTestEvent: {
-    // Reads what an attempt reads (an account's extra endpoints: one Query of its partition) and the
+    // Reads what an attempt reads (an account's extra endpoints: one Query of their partition) and the
     // catalog's operator types; writes only the account's counter.
     table: {
       items: {
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
         UpdateItem: ['testEvents'],
-        Query: ['account'],
+        Query: ['endpoint'],
       },
     },
   },
@@ -184,12 +221,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
         GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
-        // An endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned
-        // on no item there.
-        UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
+        // An extra endpoint's health (`endpoint`), beside the default one's on the account item; an
+        // endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned on
+        // no item there.
+        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery', 'operational'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
-        // account's endpoints (one Query of the account's partition).
-        Query: ['log', 'account'],
+        // account's extra endpoints (one Query of their partition).
+        Query: ['log', 'endpoint'],
       },
     },
     queue: 'consume-send',

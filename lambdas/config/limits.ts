@@ -1,6 +1,7 @@
 /**
  * Bounds on what one API request may read or write, so its cost never grows with the organization's
- * size. The API, its OpenAPI document and the adapters read them from here.
+ * size, and on how often an organization or an account may ask. The API, its OpenAPI document and the
+ * adapters read them from here.
  */
 
 /** Deepest result a listing may reach: `page × per_page` at most (deeper pages: narrow `since`/`until`). */
@@ -189,6 +190,16 @@ export const ORGANIZATION_USAGE_DEFAULTS: OrganizationUsage = {
   burstLimit: 20,
   quotaPerDay: 100_000,
 };
+
+/**
+ * Test events an account may have per window of {@link TEST_EVENT_WINDOW_SECONDS}: enough for a person
+ * checking a receiver, few enough that neither a script nor a stolen `manage` key can use an account's
+ * receiver (or Herald's addresses) to flood anyone.
+ */
+export const TEST_EVENTS_PER_WINDOW = 10;
+
+/** The test events' window: a UTC minute. */
+export const TEST_EVENT_WINDOW_SECONDS = 60;
 
 /**
  * Most problems one refusal lists (`invalid_params`): a payload's violations of its type's schema, or what

@@ -19,6 +19,12 @@ export const ITEM_PREFIXES = {
   apiKey: 'APIKEY#',
   portalLink: 'PORTAL#',
   account: 'ACCOUNT#',
+  /**
+   * An account's extra endpoints (`EP#<IBAN>`, the endpoint's id as sort key): a kind of their own, so
+   * the organization's writer may delete an extra endpoint without any right to delete account items
+   * (an account, or the tombstone that keeps its IBAN with its organization).
+   */
+  endpoint: 'EP#',
   /** An event id's claim (`EVENT#<id>`), or an event stored before sequences (the old layout). */
   /**
    * An endpoint's security material (payload key, TLS client certificate and sealed key, CA certificate),

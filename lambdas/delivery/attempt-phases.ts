@@ -58,10 +58,7 @@ export interface AttemptRun {
    * message more than once).
    */
   readonly routed: boolean;
-  /**
-   * The order gate's reads and writes, for an event's own message; absent for a routed endpoint's (an
-   * ordered account's events are gated before they are fanned out).
-   */
+  /** The order gate's reads and writes (an ordered endpoint's delivery waits for its turn there). */
   readonly order?: OrderDeps | undefined;
   /** Settles an outcome in order (`settledThrough`: the watermark the gate left). */
   readonly settle: (outcome: DeliveryOutcome, settledThrough?: number) => Promise<DeliveryOutcome>;
@@ -142,7 +139,7 @@ export async function attemptDelivery(
 async function passGates(
   deps: AttemptDeps,
   { event, endpoint, url }: Admitted,
-  { receiveCount, held, order }: AttemptRun,
+  { receiveCount, held, order, routed }: AttemptRun,
 ): Promise<
   { readonly settledThrough?: number | undefined } & (Ended | { circuit: OpenGate; leased: boolean })
 > {
@@ -152,7 +149,7 @@ async function passGates(
   // holds none).
   const turn =
     order && isOrdered(endpoint, event)
-      ? await passGate(order, endpoint, event, receiveCount)
+      ? await passGate(order, endpoint, event, receiveCount, routed)
       : { go: true as const, leased: false, settledThrough: undefined };
   if (!turn.go) return { outcome: { kind: 'waiting', retryAfterSeconds: turn.seconds, reason: turn.reason } };
   const { settledThrough } = turn;

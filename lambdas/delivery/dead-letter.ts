@@ -67,7 +67,7 @@ export async function reconcileDeadLetter(
 /**
  * A routed endpoint's dead letter: its delivery goes back to the delivery queue while it has attempts
  * left, or settles `failed`; either way a settled delivery tells the event's aggregate, and an ordered
- * account's next event goes on once the aggregate settled.
+ * endpoint's next delivery goes on.
  */
 async function reconcileRouted(
   deps: ReconcileDeps,
@@ -77,24 +77,37 @@ async function reconcileRouted(
   const event = await readTarget(deps.events, target);
   const sequence = event?.sequence;
   if (!event?.routes?.includes(endpointId) || sequence === undefined) return 'settled';
-  const ref = { id: event.id, orgId: event.orgId, account: event.account, sequence, endpointId };
+  const ref = {
+    id: event.id,
+    orgId: event.orgId,
+    account: event.account,
+    sequence,
+    endpointId,
+    expiresAt: event.expiresAt,
+  };
   const delivery = await deps.deliveries.readDelivery(ref);
+  // In an earlier route cycle (the event was redelivered since): its message starts the current one.
+  const earlier = (delivery.routeCycle ?? 0) < (event.routeCycle ?? 0);
+  if (
+    earlier ||
+    (delivery.status === 'pending' && attemptsLeft(deliveryView(event, delivery), deps.maxAttempts) > 0)
+  ) {
+    await deps.queue.enqueue([ref]);
+    return 'requeued';
+  }
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);
     return 'settled';
   }
-  if (attemptsLeft(deliveryView(event, delivery), deps.maxAttempts) > 0) {
-    await deps.queue.enqueue([ref]);
-    return 'requeued';
-  }
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');
   const account = await deps.directory.getAccount(event.account, { consistent: true });
+  // The default endpoint's order goes on at once; an ordered extra endpoint's next delivery finds this one
+  // settled at its own gate's next look (the reconciler reads no extra endpoint).
   const endpoint = account && defaultEndpoint(account);
-  const aggregate = ledger.aggregate;
-  if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
-  if (aggregate === undefined || aggregate === 'pending') return 'exhausted';
-  await afterSettled(deps, endpoint, { ...event, webhookStatus: aggregate });
+  if (account?.orgId !== event.orgId || !endpoint || endpoint.id !== endpointId) return 'exhausted';
+  if (!isOrdered(endpoint, event)) return 'exhausted';
+  await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
   return 'exhausted-ordered';
 }
 

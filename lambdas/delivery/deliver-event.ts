@@ -22,7 +22,7 @@ import { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
 import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
-import { afterSettled, isOrdered, passGate } from './order';
+import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { fanOut, isFannedOut, routingOf } from './routing';
 
@@ -65,7 +65,7 @@ export async function deliverMessage(
   try {
     event = await readTarget(deps.events, target);
     if (!event) return { kind: 'dropped', reason: 'event not found' };
-    admitted = await admit(deps, event, context, receiveCount);
+    admitted = await admit(deps, event, context);
     if ('outcome' in admitted) return await settleInOrder(deps, context, event, admitted.outcome);
   } catch (error) {
     return { kind: 'thrown', error, left: {} };
@@ -85,13 +85,12 @@ export async function deliverMessage(
  * Admit: the event must be pending with attempts left, its account still its organization's with a URL,
  * its organization there to sign, and (for an account whose events are routed) routed to the account's
  * endpoint. An event nothing can ever be sent for settles here; a fanned-out one is sent to its
- * endpoints (an ordered account's once its turn came).
+ * endpoints (each ordered one gates its own delivery).
  */
 async function admit(
   deps: DeliveryDeps,
   event: EventRecord,
   context: DeliveryContext,
-  receiveCount: number,
 ): Promise<Ended | Admitted> {
   if (event.webhookStatus !== 'pending')
     return { outcome: { kind: 'dropped', reason: `event is ${event.webhookStatus}` } };
@@ -108,11 +107,9 @@ async function admit(
     const reason = 'the account belongs to another organization now; nothing was sent';
     return { outcome: { kind: 'refused', reason } };
   }
-  if (!account?.webhookUrl) {
+  if (!account) {
     await deps.events.settlePending(event, 'skipped');
-    return {
-      outcome: { kind: 'skipped', reason: account ? 'account has no webhook_url' : 'account deleted' },
-    };
+    return { outcome: { kind: 'skipped', reason: 'account deleted' } };
   }
   const org = await context.organization(event.orgId);
   if (!org) {
@@ -120,17 +117,19 @@ async function admit(
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'dropped', reason: 'organization not found; event marked failed' } };
   }
-  // Decided once: an event the default endpoint's subscription does not want is skipped for it.
+  // Decided once, before the default endpoint's URL is looked at: a default endpoint without one is routed
+  // nothing, and the account's extra endpoints still get their events. An event the default endpoint's
+  // subscription does not want is skipped for it.
   const routing = await routingOf(deps, context, event, account);
   const endpoint = defaultEndpoint(account);
   if (routing?.fansOut) {
-    // Ordered: fanned out once every earlier event settled at every endpoint.
-    const turn = isOrdered(endpoint, event) ? await passGate(deps, endpoint, event, receiveCount) : undefined;
-    if (turn && !turn.go) {
-      return { outcome: { kind: 'waiting', retryAfterSeconds: turn.seconds, reason: turn.reason } };
-    }
+    // Fanned out at once: an ordered endpoint gates its own delivery, so no endpoint waits for another.
     await fanOut(deps, event, routing);
     return { outcome: { kind: 'routed', endpoints: routing.routes.length } };
+  }
+  if (!account.webhookUrl) {
+    await deps.events.settlePending(event, 'skipped');
+    return { outcome: { kind: 'skipped', reason: 'account has no webhook_url' } };
   }
   if (routing && !routing.toDefault) {
     await deps.events.settlePending(event, 'skipped');

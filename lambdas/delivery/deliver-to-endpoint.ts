@@ -3,17 +3,18 @@
  * `routing.ts`): admitted at that endpoint (the event routed to it, its delivery pending with attempts
  * left, the account still the organization's, the endpoint still there with a URL), then the same
  * phases as an event's own message (`attempt-phases.ts`) with that endpoint's security, health and
- * `Retry-After`, over the delivery's own item. When the delivery settles, the event's aggregate is told
- * (`settleRoute`); the endpoint that settles it last lets an ordered account's next event go on.
+ * `Retry-After`, over the delivery's own item, gated by that endpoint's order when it is ordered. When
+ * the delivery settles, the event's aggregate is told (`settleRoute`), and an ordered endpoint's next
+ * delivery goes on: each endpoint's order waits for its own deliveries only.
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
-import type { DeliveryRef } from '#domain/endpoints/deliveries-port';
-import { defaultEndpoint, type Endpoint } from '#domain/endpoints/endpoint';
+import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
+import type { Endpoint } from '#domain/endpoints/endpoint';
 import type { Account, EventRecord } from '#domain/model';
 import { type Admitted, attemptDelivery, type Ended } from './attempt-phases';
 import type { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
-import type { DeliveryOutcome, Thrown } from './delivery-outcome';
+import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
@@ -46,8 +47,9 @@ export async function deliverToEndpoint(
     context,
     held,
     routed: true,
-    settle: async (outcome) => {
-      await afterAggregate(deps, context, admitted.event, ledger);
+    order: deps,
+    settle: async (outcome, settledThrough) => {
+      if (settles(outcome)) await inOrder(deps, context, admitted.event, target.endpointId, settledThrough);
       return outcome;
     },
   });
@@ -69,17 +71,18 @@ async function admitAtEndpoint(
   if (!event.routes?.includes(endpointId) || event.sequence === undefined) {
     return { outcome: { kind: 'dropped', reason: `event not routed to ${endpointId}` } };
   }
-  const ref: DeliveryRef = { ...target.at, sequence: event.sequence, endpointId };
-  const delivery = await deps.deliveries.readDelivery(ref);
+  const ref: DeliveryRef = { ...target.at, sequence: event.sequence, endpointId, expiresAt: event.expiresAt };
+  const delivery = await currentCycle(deps, event, ref);
   if (delivery.status !== 'pending') {
     await settleRoute(deps.events, ref, delivery);
+    await inOrder(deps, context, event, endpointId);
     return { outcome: { kind: 'dropped', reason: `delivery is ${delivery.status}` } };
   }
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   const view = deliveryView(event, delivery);
   const settle = async (status: 'skipped' | 'failed', outcome: DeliveryOutcome): Promise<Ended> => {
     await ledger.settlePending(view, status);
-    await afterAggregate(deps, context, event, ledger);
+    await inOrder(deps, context, event, endpointId);
     return { outcome };
   };
   if (attemptsLeft(view, deps.maxAttempts) === 0) return settle('failed', { kind: 'exhausted', event: view });
@@ -102,6 +105,23 @@ async function admitAtEndpoint(
 }
 
 /**
+ * The delivery in the event's current route cycle: one left in an earlier cycle (the event was
+ * redelivered or replayed since) starts it first, so a settled one goes pending again.
+ */
+async function currentCycle(
+  deps: DeliveryDeps,
+  event: EventRecord,
+  ref: DeliveryRef,
+): Promise<EndpointDelivery> {
+  const delivery = await deps.deliveries.readDelivery(ref);
+  const cycle = event.routeCycle ?? 0;
+  if ((delivery.routeCycle ?? 0) >= cycle) return delivery;
+  // Refused: another consumer started it meanwhile; the read after tells its state either way.
+  await deps.deliveries.startCycle(ref, cycle, delivery.status !== 'pending');
+  return deps.deliveries.readDelivery(ref);
+}
+
+/**
  * The account's endpoint the event was routed to as `endpointId`: the default one of an account from
  * before endpoint ids is the routing's first id.
  */
@@ -119,19 +139,20 @@ async function routedEndpoint(
 }
 
 /**
- * Once the event's aggregate settled with this delivery (its last endpoint, or a failure), an ordered
- * account's next event goes on, as after an event's own settlement.
+ * Once the delivery settled (or a message found it so), an ordered endpoint's next delivery goes on, as
+ * after an event's own settlement (`settledThrough`: the watermark its gate left).
  */
-async function afterAggregate(
+async function inOrder(
   deps: DeliveryDeps,
   context: DeliveryContext,
   event: EventRecord,
-  ledger: RoutedLedger,
+  endpointId: string,
+  settledThrough?: number,
 ): Promise<void> {
-  const status = ledger.aggregate;
-  if (status === undefined || status === 'pending') return;
   const account = await context.account(event.account);
   if (account?.orgId !== event.orgId) return;
-  const endpoint = defaultEndpoint(account);
-  if (isOrdered(endpoint, event)) await afterSettled(deps, endpoint, { ...event, webhookStatus: status });
+  const endpoint = await routedEndpoint(context, account, endpointId, event);
+  if (endpoint && isOrdered(endpoint, event)) {
+    await afterSettled(deps, endpoint, { ...event, webhookStatus: 'success' }, settledThrough);
+  }
 }

@@ -5,7 +5,8 @@
  * event up to W is settled; the gate reads the log above W to move it on. See docs/design.md, ordered
  * delivery, and why not SQS FIFO.
  */
-import type { EventRef, WebhookStatus } from '#domain/model';
+import type { QueuedDelivery } from '#domain/delivery-message';
+import type { WebhookStatus } from '#domain/model';
 import type { LogEntry } from '#domain/ports';
 
 /**
@@ -40,9 +41,10 @@ export type GateDecision =
   | { readonly kind: 'go'; readonly settledThrough: number }
   /**
    * An earlier event is not settled: wait. `stalled` is that first unsettled event when nothing is under
-   * way for it (no live lease) and its attempt is due: its message may be gone, so it is sent again.
+   * way for it (no live lease) and its attempt is due: its message may be gone, so it is sent again (to
+   * the entry's endpoint when the entry is one endpoint's delivery).
    */
-  | { readonly kind: 'wait'; readonly settledThrough: number; readonly stalled?: EventRef | undefined }
+  | { readonly kind: 'wait'; readonly settledThrough: number; readonly stalled?: QueuedDelivery | undefined }
   /** The window was all settled but did not reach the event: read the next window. */
   | { readonly kind: 'read-on'; readonly settledThrough: number };
 
@@ -99,11 +101,11 @@ export function decideGate(
   }
   const idle = head.leaseUntil === undefined || head.leaseUntil < nowEpochMs;
   const due = head.nextAttemptAt === undefined || head.nextAttemptAt <= nowEpochMs;
-  const { id, orgId, account } = head;
+  const { id, orgId, account, sequence: at, endpointId } = head;
   return {
     kind: 'wait',
     settledThrough: through,
-    stalled: idle && due ? { id, orgId, account, sequence: head.sequence } : undefined,
+    stalled: idle && due ? { id, orgId, account, sequence: at, endpointId } : undefined,
   };
 }
 

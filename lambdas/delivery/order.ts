@@ -5,6 +5,7 @@
  * sends messages. Concurrent accounts never come here: nothing is added to their healthy path.
  */
 
+import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import type { Endpoint } from '#domain/endpoints/endpoint';
 import { type LogItemView, walkLog } from '#domain/log-holes';
 import type { EventRecord } from '#domain/model';
@@ -19,12 +20,15 @@ import {
   ORDER_GATE_WINDOWS,
   waitSeconds,
 } from './order-rule';
+import { entriesAt } from './order-view';
 
 /** What the order needs. */
 export interface OrderDeps {
   readonly events: DeliveryLedger;
   readonly directory: Pick<DirectoryStore, 'advanceSettledThrough'>;
   readonly queue: Pick<DeliveryQueue, 'enqueue'>;
+  /** A fanned-out event's delivery at the ordered endpoint: what its order reads for that event. */
+  readonly deliveries: Pick<EndpointDeliveries, 'readDelivery'>;
   /** Epoch ms. */
   readonly now: () => number;
 }
@@ -43,7 +47,8 @@ export function isOrdered(endpoint: Endpoint, event: EventRecord): boolean {
 }
 
 /**
- * Lets event `event` of an ordered account through when every earlier event is settled; otherwise it
+ * Lets event `event` of an ordered endpoint through when every earlier event is settled for that endpoint
+ * (`order-view.ts`); otherwise it
  * waits (its message hides, nothing is attempted or recorded), and an earlier event that looks stalled is
  * sent again. An event right after the watermark goes without any read. Each evaluation moves the watermark
  * over what it found settled, at most {@link ORDER_GATE_WINDOWS} windows of the log.
@@ -53,6 +58,7 @@ export async function passGate(
   endpoint: Endpoint,
   event: EventRecord,
   receiveCount: number,
+  routed = false,
 ): Promise<GateOutcome> {
   const sequence = event.sequence ?? 0;
   const stored = endpoint.settledThrough ?? 0;
@@ -61,14 +67,15 @@ export async function passGate(
   // Marked first, read second; the earlier event settles first and reads second (`afterSettled`): one
   // of the two sees the other, so a waiting event is never left to its safety-net wait alone. Marked, it
   // is leased for its first attempt, so the message sent again and its own make one attempt. Marked
-  // already (a look before, or a scheduled retry): no write, only the lease is checked as read.
+  // already (a look before, or a scheduled retry): no write, only the lease is checked as read. A routed
+  // delivery has no mark: its every attempt takes its lease, and the earlier one sends it again unmarked.
   const underWay = {
     go: false,
     seconds: waitSeconds(receiveCount),
     reason: 'an attempt of it is under way',
   } as const;
   if (event.leaseUntil !== undefined && event.leaseUntil >= deps.now()) return underWay;
-  if (event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
+  if (!routed && event.nextAttemptAt === undefined && !(await deps.events.markWaiting(event, deps.now())))
     return underWay;
   let through = start;
   for (let window = 0; window < ORDER_GATE_WINDOWS; window++) {
@@ -76,6 +83,7 @@ export async function passGate(
     const limit = Math.min(sequence - 1 - through, size);
     const read = await deps.events.readLogEntries(event.orgId, event.account, through, limit);
     const holes = await closeHoles(deps, endpoint, through, read, event, limit);
+    const entries = await entriesAt(deps.deliveries, endpoint, read.entries);
     if (holes === undefined) {
       return {
         go: false,
@@ -83,7 +91,7 @@ export async function passGate(
         reason: 'ordered: an event was stored in a missing sequence; looks again',
       };
     }
-    const decision = decideGate(sequence, through, read.entries, deps.now(), holes);
+    const decision = decideGate(sequence, through, entries, deps.now(), holes);
     through = decision.settledThrough;
     if (decision.kind === 'read-on') continue;
     const moved = await moveWatermark(deps, endpoint, stored, through);
@@ -129,9 +137,8 @@ export async function afterSettled(
     const read = await deps.events.readLogEntries(event.orgId, event.account, through, size);
     // Nothing is passed past a missing sequence that is not final: the gate's next look closes or waits.
     const walk = walkLog(through, logItems(read), endpoint.sequenceFloor ?? 0, deps.now(), 0);
-    next = read.entries.find(
-      (entry) => (entry.sequence ?? 0) <= walk.through && !isSettled(entry.webhookStatus),
-    );
+    const entries = await entriesAt(deps.deliveries, endpoint, read.entries);
+    next = entries.find((entry) => (entry.sequence ?? 0) <= walk.through && !isSettled(entry.webhookStatus));
     const last = Math.max(0, ...logItems(read).map((item) => item.sequence));
     if (last === 0) break;
     through = next?.sequence === undefined ? walk.through : next.sequence - 1;
@@ -140,7 +147,10 @@ export async function afterSettled(
   if (sequence === Math.max(stored, endpoint.sequenceFloor ?? 0) + 1) {
     await moveWatermark(deps, endpoint, stored, through);
   }
-  if (next !== undefined && next.nextAttemptAt !== undefined) await deps.queue.enqueue([next]);
+  // A delivery waiting for its turn is not marked (see `passGate`): it is sent again all the same.
+  if (next !== undefined && (next.nextAttemptAt !== undefined || next.endpointId !== undefined)) {
+    await deps.queue.enqueue([next]);
+  }
 }
 
 /** The events and voids of a read, as the hole rule sees them. */

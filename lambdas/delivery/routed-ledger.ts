@@ -39,9 +39,6 @@ export function settleRoute(
 
 /** One routed endpoint's delivery of an event, bound to it: `ref` arguments are the event's. */
 export class RoutedLedger implements AttemptLedger {
-  /** The event's status after this delivery settled it into the aggregate; undefined before. */
-  aggregate: WebhookStatus | undefined;
-
   constructor(
     private readonly events: Pick<DeliveryLedger, 'settleRoute'>,
     private readonly deliveries: EndpointDeliveries,
@@ -74,7 +71,6 @@ export class RoutedLedger implements AttemptLedger {
   }
 
   private async settled(delivery: EndpointDelivery): Promise<void> {
-    const aggregate = await settleRoute(this.events, this.ref, delivery);
-    if (aggregate !== undefined) this.aggregate = aggregate;
+    await settleRoute(this.events, this.ref, delivery);
   }
 }

@@ -53,8 +53,9 @@ export async function routingOf(
   if (!first) return undefined;
   const id = first.id ?? (await deps.health.endpointId(account.iban, account.orgId));
   const decided = routeEvent([{ ...first, id }, ...extras], { type: event.type, payload: payloadOf(event) });
-  const recorded = (await deps.events.recordRoutes(event, decided)) ?? decided;
-  return routing(event, recorded, id);
+  const recorded = await deps.events.recordRoutes(event, decided);
+  // Not recorded: attempted meanwhile unrouted (it keeps going to the default endpoint), or gone.
+  return recorded === undefined ? undefined : routing(event, recorded, id);
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * A test event (`POST /accounts/{iban}/test-events`): which example of the catalog it sends, how a
- * receiver recognises it, and how many an account may have a minute. Pure; `test-event.ts` applies it.
+ * receiver recognises it, and the window an account's allowance (`config/limits.ts`) is counted in.
+ * Pure; `test-event.ts` applies it.
  */
+import { TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { UnprocessableError } from '#domain/errors';
 import {
   type EventTypeDefinition,
@@ -17,16 +19,6 @@ import type { DeliveryAttempt } from '#domain/model';
  * before it verifies the signature. Only the body's `"test": true` is signed: a receiver decides on that.
  */
 export const TEST_EVENT_HEADER = 'Herald-Test';
-
-/**
- * Test events an account may have per window of {@link TEST_EVENT_WINDOW_SECONDS}: enough for a person
- * checking a receiver, few enough that neither a script nor a stolen `manage` key can use an account's
- * receiver (or Herald's addresses) to flood anyone.
- */
-export const TEST_EVENTS_PER_WINDOW = 10;
-
-/** The rate limit's window: a UTC minute. */
-export const TEST_EVENT_WINDOW_SECONDS = 60;
 
 /** The rate limit's window around a moment: its start, when its counter may go, its limit. */
 export interface TestEventWindow {

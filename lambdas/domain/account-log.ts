@@ -63,11 +63,23 @@ export interface LogRead {
   readonly maxBodyBytes?: number;
 }
 
-/** What the order gate reads of an account's log: each event's delivery state, no body, no attempts. */
+/**
+ * What the order gate reads of an account's log: each event's delivery state and routing, no body, no
+ * attempts. `endpointId`: the state is that endpoint's delivery's (a fanned-out event, as one endpoint's
+ * order sees it), so an event sent again for it is sent to that endpoint.
+ */
 export type LogEntry = Pick<
   EventRecord,
-  'id' | 'orgId' | 'account' | 'sequence' | 'webhookStatus' | 'leaseUntil' | 'nextAttemptAt' | 'ticketedAt'
->;
+  | 'id'
+  | 'orgId'
+  | 'account'
+  | 'sequence'
+  | 'webhookStatus'
+  | 'leaseUntil'
+  | 'nextAttemptAt'
+  | 'ticketedAt'
+  | 'routes'
+> & { readonly endpointId?: string | undefined };
 
 /** A closed sequence of an account's log: a void item, which no event holds and none ever will. */
 export interface LogVoid {

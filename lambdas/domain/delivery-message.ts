@@ -45,9 +45,18 @@ export function deliveryKey(target: DeliveryTarget): string {
 /** Separates organization and IBAN in `log` (neither contains it). */
 const LOG_SEPARATOR = '|';
 
-/** The message body for an event's delivery (for one endpoint only with a sequence). */
+/**
+ * The message body for an event's delivery. One for an endpoint needs the event's sequence (`ep` is
+ * read only with the log): without it, it throws rather than become the event's own message, which
+ * would fan out again.
+ */
 export function encodeDeliveryMessage(event: QueuedDelivery): string {
-  if (event.sequence === undefined) return JSON.stringify({ id: event.id });
+  if (event.sequence === undefined) {
+    if (event.endpointId !== undefined) {
+      throw new Error(`a delivery to ${event.endpointId} needs the event's sequence (event ${event.id})`);
+    }
+    return JSON.stringify({ id: event.id });
+  }
   return JSON.stringify({
     id: event.id,
     log: `${event.orgId}${LOG_SEPARATOR}${event.account}`,

@@ -32,6 +32,17 @@ export abstract class HeraldError extends Error {
 }
 
 /**
+ * The class of a kind whose errors carry nothing but their message (and a cause for the logs): its `kind`,
+ * and the `name` that logs, stack traces and the publisher's tallies show.
+ */
+function messageOnly<K extends ErrorKind>(kind: K, name: string) {
+  return class extends HeraldError {
+    readonly kind: K = kind;
+    override readonly name: string = name;
+  };
+}
+
+/**
  * Bad input: names the parameter and what is allowed; or several, each with its reason, when one check
  * finds them all at once (a payload's violations of its type's schema, each named by where it is; what
  * is wrong with an event type an operator registers).
@@ -78,22 +89,13 @@ export class UnauthorizedError extends HeraldError {
 }
 
 /** Valid credentials that may not do this (e.g. a key that is not a portal session signing itself out). */
-export class ForbiddenError extends HeraldError {
-  readonly kind = 'forbidden';
-  override readonly name = 'ForbiddenError';
-}
+export class ForbiddenError extends messageOnly('forbidden', 'ForbiddenError') {}
 
 /** Unknown resource, or one that belongs to another organization (indistinguishable on purpose). */
-export class NotFoundError extends HeraldError {
-  readonly kind = 'not-found';
-  override readonly name = 'NotFoundError';
-}
+export class NotFoundError extends messageOnly('not-found', 'NotFoundError') {}
 
 /** The request conflicts with what is stored (same event id with other content, wrong state). */
-export class ConflictError extends HeraldError {
-  readonly kind = 'conflict';
-  override readonly name = 'ConflictError';
-}
+export class ConflictError extends messageOnly('conflict', 'ConflictError') {}
 
 /**
  * Well-formed input that refers to something that does not exist (e.g. the `account` of a published
@@ -132,7 +134,4 @@ export class RateLimitedError extends HeraldError {
  * sequence could be taken, or an id whose concurrent publish is still under way): nothing was stored
  * by it. Answered 503 with `Retry-After`. Its `options.cause`: a failure that did not stop the busy answer.
  */
-export class BusyError extends HeraldError {
-  readonly kind = 'busy';
-  override readonly name = 'BusyError';
-}
+export class BusyError extends messageOnly('busy', 'BusyError') {}

@@ -183,15 +183,17 @@ export interface DeliveryLedger extends EventReads, LogHoles {
   markWaiting(ref: EventRef, nowEpochMs: number): Promise<boolean>;
   /**
    * Records the endpoints the event is routed to unless a routing is recorded already (the first decision
-   * wins, whatever concurrent consumers decided); answers the routing the event holds now, undefined
-   * when the event is gone.
+   * wins, whatever concurrent consumers decided) or the event had an attempt (it went to the default
+   * endpoint before a routing was decided, and keeps going there alone); answers the routing the event
+   * holds now, undefined when the event is gone or was attempted unrouted.
    */
   recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined>;
   /**
    * Counts one routed endpoint's settled delivery on the event's aggregate, once per endpoint (counting
    * the same endpoint again changes nothing): its attempts are added to `webhook_retries`; a `failed` one
    * makes the event `failed` at once; the last one to settle makes a still pending event `success` when
-   * every delivery succeeded, else `skipped`. Answers the event's status after it; undefined when the
+   * one delivery succeeded (the others succeeded or were skipped), `skipped` when every one was skipped;
+   * an endpoint the event was not routed to is not counted. Answers the event's status after it; undefined when the
    * event is gone or was never routed.
    */
   settleRoute(
@@ -200,6 +202,14 @@ export interface DeliveryLedger extends EventReads, LogHoles {
     status: 'success' | 'failed' | 'skipped',
     attempts: number,
   ): Promise<WebhookStatus | undefined>;
+  /**
+   * Takes one routed endpoint's settled delivery out of the event's aggregate, before a new cycle of that
+   * delivery alone: the endpoint is no longer counted settled (nor failed, nor skipped), and the event is
+   * `pending` again, unless another endpoint's delivery failed for good (it stays `failed`: the aggregate
+   * fails as soon as one fails). Its attempts stay counted in `webhook_retries`. False when the event is
+   * gone or was never routed.
+   */
+  reopenRoute(ref: EventRef, endpointId: string): Promise<boolean>;
   /** Sets the status of a pending event (e.g. `skipped`, `failed`); false when it was not pending. */
   settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
   /**

@@ -7,7 +7,7 @@ import type { KeyScope } from '#config/routes';
 import type { EndpointHealth } from '#delivery/endpoint-health-port';
 import type { EndpointSecuritySummary } from '#domain/endpoint-security/endpoint-security';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
-import type { Filter } from '#domain/subscriptions/filter-model';
+import type { Subscription } from '#domain/subscriptions/subscription';
 
 /**
  * A scheme of the `webhook-signature` header: `v1` (HMAC-SHA256 with the webhook token; also
@@ -29,6 +29,32 @@ export type DeliveryOrder = 'concurrent' | 'ordered';
 
 /** Every value of {@link DeliveryOrder}; the first is the default. */
 export const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['concurrent', 'ordered'];
+
+/**
+ * An endpoint's delivery order and where its order gate stands: the same fields on an account (for its
+ * default endpoint) and on an extra endpoint.
+ */
+export interface EndpointOrder {
+  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
+  readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * An ordered endpoint's watermark: every event up to this sequence is settled for it (`success`,
+   * `failed`, `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
+   */
+  readonly settledThrough?: number | undefined;
+  /**
+   * The endpoint's order generation (`order_epoch`), absent: 0. A replay or redelivery (whatever the
+   * order) and a put that makes it ordered increment it; the watermark only moves within one epoch, so a
+   * gate that read the log before a cycle restarted cannot move it past the restarted event.
+   */
+  readonly orderEpoch?: number | undefined;
+  /**
+   * The highest sequence the account's log ever held when retention may have emptied it (the account's
+   * `seq_floor`, see docs/design.md): new events continue after it, so a sequence is never reused, and an
+   * ordered endpoint's gate starts above it. Absent: 0.
+   */
+  readonly sequenceFloor?: number | undefined;
+}
 
 /** An organization: the tenant that owns accounts, events and API keys. */
 export interface Organization {
@@ -77,8 +103,11 @@ export interface PortalLink {
   readonly expiresAt: number;
 }
 
-/** A tracked bank account. */
-export interface Account {
+/**
+ * A tracked bank account. Its default endpoint's subscription and order are the account's own fields
+ * (the {@link Subscription} and {@link EndpointOrder} an extra endpoint has too).
+ */
+export interface Account extends Subscription, EndpointOrder {
   /** Normalised IBAN (upper case, no spaces). */
   readonly iban: string;
   readonly orgId: string;
@@ -92,34 +121,10 @@ export interface Account {
   /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
   readonly webhookHealth?: EndpointHealth | undefined;
   /**
-   * The highest sequence the account's log ever held when retention may have emptied it (see
-   * docs/design.md): new events continue after it, so a sequence is never reused. Absent: 0.
-   */
-  readonly sequenceFloor?: number | undefined;
-  /** `ordered`: each event waits until every earlier one is settled. Absent: `concurrent`. */
-  readonly deliveryOrder?: DeliveryOrder | undefined;
-  /**
-   * An ordered account's watermark: every event up to this sequence is settled (`success`, `failed`,
-   * `skipped`). Absent: 0. Only ever a lower bound of the truth, which is the log.
-   */
-  readonly settledThrough?: number | undefined;
-  /**
-   * The account's order generation (`order_epoch`), absent: 0. A replay or redelivery (whatever the
-   * account's order) and a put that makes it ordered increment it; the watermark only moves within one
-   * epoch, so a gate that read the log before a cycle restarted cannot move it past the restarted event.
-   */
-  readonly orderEpoch?: number | undefined;
-  /**
    * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
    * absent: nothing.
    */
   readonly endpointSecurity?: EndpointSecuritySummary | undefined;
-  /**
-   * The default endpoint's subscription: catalog type names (absent: every type) and a payload filter
-   * (absent: every payload).
-   */
-  readonly eventTypes?: readonly string[] | undefined;
-  readonly filter?: Filter | undefined;
   /** The default endpoint's description. */
   readonly description?: string | undefined;
   /** How many extra endpoints the account has beside its default one (absent: none). */
@@ -188,8 +193,23 @@ export interface EventRef {
   readonly sequence?: number | undefined;
 }
 
+/**
+ * Where one delivery stands in its attempts: the same fields on an event (its own delivery) and on its
+ * delivery to an extra endpoint (`EndpointDelivery`).
+ */
+export interface DeliveryProgress {
+  /** Attempts recorded before the current cycle started (a redelivery starts a new cycle of 20). */
+  readonly cycleBase: number;
+  /** Oldest first. */
+  readonly deliveries: readonly DeliveryAttempt[];
+  /** Epoch ms until which a consumer holds the right to make the next attempt. */
+  readonly leaseUntil?: number | undefined;
+  /** Epoch ms before which the next attempt of a pending delivery is not due (set after a failure). */
+  readonly nextAttemptAt?: number | undefined;
+}
+
 /** A stored event with its delivery state and attempts. */
-export interface EventRecord extends EventRef {
+export interface EventRecord extends EventRef, DeliveryProgress {
   readonly type: string;
   /**
    * The version of its type's payload schema the payload passed at publish; absent on events stored before
@@ -208,20 +228,12 @@ export interface EventRecord extends EventRef {
   readonly webhookStatus: WebhookStatus;
   /** Number of recorded attempts over all cycles; always equals `deliveries.length`. */
   readonly webhookRetries: number;
-  /** Attempts recorded before the current cycle started (redelivery starts a new cycle of 20). */
-  readonly cycleBase: number;
   /**
    * Delivery cycles counted, the current one (the first, from publish, at first) included: 1 to
    * `MAX_CYCLES`. A new cycle after one that made an attempt counts, however few attempts it made, and is
    * refused at the cap; one after a cycle that sent nothing (a skipped event) takes its place uncounted.
    */
   readonly cycles: number;
-  /** Oldest first. */
-  readonly deliveries: readonly DeliveryAttempt[];
-  /** Epoch ms until which a consumer holds the right to make the next attempt. */
-  readonly leaseUntil?: number | undefined;
-  /** Epoch ms before which the next attempt of a pending event is not due (set after a failure). */
-  readonly nextAttemptAt?: number | undefined;
   /**
    * Epoch ms of the ticket that numbered the event (its account's log was hot, see
    * `use-cases/events/sequencing.ts`); absent for an event stored at the log's next sequence without
@@ -236,4 +248,15 @@ export interface EventRecord extends EventRef {
    * event, whose events all go to it).
    */
   readonly routes?: readonly string[] | undefined;
+  /**
+   * A fanned-out event's delivery cycles started after its first (each new cycle of the event counts
+   * one): a routed endpoint's delivery in an earlier one starts the event's current cycle when its
+   * message comes (see `EndpointDeliveries.startCycle`). Absent: 0.
+   */
+  readonly routeCycle?: number | undefined;
+  /**
+   * Epoch seconds after which the table may delete the event (its retention); absent: kept. Its
+   * deliveries at routed endpoints carry the same, so none outlives it.
+   */
+  readonly expiresAt?: number | undefined;
 }

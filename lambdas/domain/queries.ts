@@ -15,6 +15,8 @@ export interface EventFilters {
   readonly since?: string | undefined;
   /** Inclusive ISO upper bound of `triggered_at`. */
   readonly until?: string | undefined;
+  /** Only events routed to this endpoint of `account` (`ep_…`; given with `account` only). */
+  readonly endpointId?: string | undefined;
 }
 
 /** Which page of an organization's events, with which filters: what `GET /events` asks for. */

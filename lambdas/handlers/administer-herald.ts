@@ -8,6 +8,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-store';
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
@@ -31,7 +32,12 @@ import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
 import { parseEventTypeDeclaration } from '#http/event-types/event-type-request';
 import { toEventTypeView } from '#http/event-types/event-type-view';
-import { parseCursorRequest, parseEventId, parseRequeueRequest } from '#http/events/event-request';
+import {
+  parseCursorRequest,
+  parseEventId,
+  parseRedeliverRequest,
+  parseRequeueRequest,
+} from '#http/events/event-request';
 import {
   toIndexUpgradeView,
   toMigrationView,
@@ -62,7 +68,8 @@ import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import { createEventTypeCatalog, requireEventType } from '#use-cases/event-types/catalog';
 import { putEventType } from '#use-cases/event-types/put-event-type';
 import { migrateLegacyEvents } from '#use-cases/events/migrate-events';
-import { redeliverEvent, requeuePending } from '#use-cases/events/redeliver-events';
+import { redeliver } from '#use-cases/events/redeliver-endpoint';
+import { requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
@@ -95,7 +102,11 @@ const testEvents = new DynamoTestEventAllowance(client, env.TABLE_NAME);
 const eventTypes = new DynamoEventTypeStore(client, env.TABLE_NAME);
 /** Heads read at every request: an operator sees a change at once. */
 const catalog = createEventTypeCatalog({ store: eventTypes, now: Date.now });
-const delivery = { ...redeliveryDeps(client, env), directory };
+const delivery = {
+  ...redeliveryDeps(client, env),
+  directory,
+  deliveries: new DynamoEndpointDeliveries(client, env.TABLE_NAME),
+};
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
 const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
@@ -188,8 +199,13 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     const { until, cursor } = parseRequeueRequest(event, Date.now());
     return json(202, toRequeueView(await requeuePending(delivery, org(event), until, cursor)));
   },
-  redeliverOrganizationEvent: async (event) =>
-    json(202, toRedeliveryView(await redeliverEvent(delivery, org(event), parseEventId(event)))),
+  redeliverOrganizationEvent: async (event) => {
+    const { endpointId } = parseRedeliverRequest(event);
+    return json(
+      202,
+      toRedeliveryView(await redeliver(delivery, org(event), parseEventId(event), endpointId)),
+    );
+  },
   resetOrganizationWebhooks: async (event) =>
     json(202, toResetView(await resetWebhooks(delivery, org(event)))),
   migrateEvents: async (event) => {
@@ -226,8 +242,10 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     return json(200, toEndpointEnabledView(result));
   },
   adminReplayAccount: async (event) => {
-    const { afterSequence } = parseReplayRequest(event);
-    return json(202, toReplayView(await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence)));
+    const { afterSequence, endpointId } = parseReplayRequest(event);
+    const at = endpointId === undefined ? undefined : { id: endpointId, deps: { ...delivery, endpoints } };
+    const result = await replayAnyAccount(delivery, pathParam(event, 'iban'), afterSequence, at);
+    return json(202, toReplayView(result));
   },
   adminListEndpoints: (event) => listEndpoints(endpointDeps, ENDPOINT_OPERATOR, event),
   adminAddEndpoint: (event) => addEndpoint(endpointDeps, ENDPOINT_OPERATOR, event),

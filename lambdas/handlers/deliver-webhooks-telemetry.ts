@@ -123,6 +123,8 @@ export function deliveryObserver(
           eventId: id,
           outcome: outcome.kind,
           ...('reason' in outcome ? { reason: outcome.reason } : {}),
+          // A fanned-out event's own message: how many endpoints' messages it sent.
+          ...(outcome.kind === 'routed' ? { endpoints: outcome.endpoints } : {}),
         });
       }
       if (outcome.kind === 'exhausted') metrics.addMetric(DELIVERY_METRICS.exhausted, MetricUnit.Count, 1);

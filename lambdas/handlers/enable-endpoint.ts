@@ -1,20 +1,14 @@
-import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
-import { loadEnv } from '#config/env';
 import { parseEnableRequest } from '#http/accounts/account-request';
 import { toEndpointEnabledView } from '#http/accounts/account-view';
 import { orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { enableEndpoint } from '#use-cases/accounts/enable-endpoint';
 import { apiHandler } from './api-handler';
-import { redeliveryDeps } from './redelivery-deps';
+import { redeliveryWiring } from './redelivery-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
-const documents = createDocumentClient();
-const deps = {
-  ...redeliveryDeps(documents, env),
-  health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
-};
+const { deps: redelivery, documents, tableName } = redeliveryWiring();
+const deps = { ...redelivery, health: new DynamoEndpointHealthStore(documents, tableName) };
 
 /**
  * `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time, a

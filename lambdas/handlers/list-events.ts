@@ -1,5 +1,7 @@
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { loadEnv } from '#config/env';
 import { parseIban } from '#domain/iban';
@@ -10,7 +12,8 @@ import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
-import { listEvents, readFeed } from '#use-cases/events/read-events';
+import { listEventsAt } from '#use-cases/events/endpoint-events';
+import { readFeed } from '#use-cases/events/read-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
@@ -18,6 +21,13 @@ const client = createDocumentClient();
 const store = new DynamoEventStore(client, env.TABLE_NAME);
 // The feed reads an account's `seq_floor` when its log misses a sequence.
 const directory = new DynamoDirectoryStore(client, env.TABLE_NAME);
+// `endpoint_id` reads the account's endpoints and, for an extra one, its partition of deliveries.
+const listing = {
+  events: store,
+  directory,
+  endpoints: new DynamoEndpointStore(client, env.TABLE_NAME),
+  deliveries: new DynamoEndpointDeliveries(client, env.TABLE_NAME),
+};
 
 /**
  * The organization's event listings: `GET /events`, newest first, paged, with a `Link` header; and
@@ -40,7 +50,7 @@ export const handler = apiHandler(async (event) => {
     return json(200, answer.events, answer.link === undefined ? {} : { Link: answer.link });
   }
   const query = parseListQuery(event.multiValueQueryStringParameters);
-  const page = await listEvents(store, orgIdOf(event), query);
+  const page = await listEventsAt(listing, orgIdOf(event), query);
   return json(
     200,
     page.events.map((record) => toEventSummary(record, baseUrl)),

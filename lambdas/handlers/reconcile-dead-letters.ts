@@ -1,22 +1,19 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { createMetrics, logger } from '#adapters/observability';
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { loadEnv } from '#config/env';
 import { DELIVERY_METRICS } from '#config/telemetry';
 import { type ReconcileBatchDeps, reconcileBatch } from '#delivery/dead-letter';
 import { queueHandler } from './queue-handler';
-import { redeliveryDeps } from './redelivery-deps';
+import { redeliveryWiring } from './redelivery-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
+const { deps: redelivery, documents, tableName } = redeliveryWiring();
 const metrics = createMetrics();
-const documents = createDocumentClient();
 const deps: ReconcileBatchDeps = {
-  ...redeliveryDeps(documents, env),
-  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
-  deliveries: new DynamoEndpointDeliveries(documents, env.TABLE_NAME),
+  ...redelivery,
+  directory: new DynamoDirectoryStore(documents, tableName),
+  deliveries: new DynamoEndpointDeliveries(documents, tableName),
   maxAttempts: MAX_ATTEMPTS,
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });

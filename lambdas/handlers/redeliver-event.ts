@@ -1,35 +1,39 @@
-import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
-import { loadEnv } from '#config/env';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
+import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { parseReplayRequest } from '#http/accounts/feed-request';
 import { toReplayView } from '#http/accounts/feed-view';
-import { parseEventId } from '#http/events/event-request';
+import { parseEventId, parseRedeliverRequest } from '#http/events/event-request';
 import { toRedeliveryView } from '#http/events/redelivery-view';
 import { orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
-import { redeliverEvent } from '#use-cases/events/redeliver-events';
+import { redeliver } from '#use-cases/events/redeliver-endpoint';
 import { replayAccount } from '#use-cases/events/replay';
 import { apiHandler } from './api-handler';
-import { redeliveryDeps } from './redelivery-deps';
+import { redeliveryWiring } from './redelivery-deps';
 
-const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
-const documents = createDocumentClient();
+const { deps: redelivery, documents, tableName } = redeliveryWiring();
 const deps = {
-  ...redeliveryDeps(documents, env),
-  directory: new DynamoDirectoryStore(documents, env.TABLE_NAME),
+  ...redelivery,
+  directory: new DynamoDirectoryStore(documents, tableName),
+  deliveries: new DynamoEndpointDeliveries(documents, tableName),
+  // A replay at one endpoint checks the account has it.
+  endpoints: new DynamoEndpointStore(documents, tableName),
 };
 
 /**
  * `POST /events/{id}/redeliver`: a new cycle of up to 20 attempts for a failed, skipped or delivered
- * event, the next attempt now for a pending one; and `POST /accounts/{iban}/replay`: the account's events
+ * event (or at one of its endpoints alone), the next attempt now for a pending one; and `POST /accounts/{iban}/replay`: the account's events
  * after a sequence sent again, a chunk at a time.
  */
 export const handler = apiHandler(async (event) => {
   if (event.resource === '/accounts/{iban}/replay') {
-    const { afterSequence } = parseReplayRequest(event);
-    const result = await replayAccount(deps, orgIdOf(event), pathParam(event, 'iban'), afterSequence);
+    const { afterSequence, endpointId } = parseReplayRequest(event);
+    const at = endpointId === undefined ? undefined : { id: endpointId, deps };
+    const result = await replayAccount(deps, orgIdOf(event), pathParam(event, 'iban'), afterSequence, at);
     return json(202, toReplayView(result));
   }
   const id = parseEventId(event);
-  return json(202, toRedeliveryView(await redeliverEvent(deps, orgIdOf(event), id)));
+  const { endpointId } = parseRedeliverRequest(event);
+  return json(202, toRedeliveryView(await redeliver(deps, orgIdOf(event), id, endpointId)));
 });

@@ -3,9 +3,10 @@
  * enabling with recovery, the dead-letter reconciler and the operators' routes.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createSqsClient } from '#adapters/aws-clients';
+import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
+import { loadEnv } from '#config/env';
 
 /** The event store that holds the cycles, the queue that starts their attempts, and the clock. */
 export interface RedeliveryDeps {
@@ -24,4 +25,22 @@ export function redeliveryDeps(
     queue: new SqsDeliveryQueue(createSqsClient(), env.QUEUE_URL),
     now: Date.now,
   };
+}
+
+/** A function that starts cycles and reads nothing but the table and the queue: its parts. */
+export interface RedeliveryWiring {
+  readonly deps: RedeliveryDeps;
+  /** For the one more store of the table such a function may need. */
+  readonly documents: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/**
+ * Wires a function that reads only `TABLE_NAME` and `QUEUE_URL`; called at module scope, so a missing
+ * variable fails the cold start.
+ */
+export function redeliveryWiring(): RedeliveryWiring {
+  const env = loadEnv(['TABLE_NAME', 'QUEUE_URL']);
+  const documents = createDocumentClient();
+  return { deps: redeliveryDeps(documents, env), documents, tableName: env.TABLE_NAME };
 }

@@ -10,7 +10,7 @@
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { EVENT_TYPE_PATTERN, EVENT_TYPE_REASON, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
-import { EVENT_ID_PATTERN } from '#domain/ids';
+import { ENDPOINT_ID_PATTERN, EVENT_ID_PATTERN } from '#domain/ids';
 import { WEBHOOK_STATUSES } from '#domain/model';
 
 declare const STATIC: unique symbol;
@@ -214,6 +214,11 @@ export const timestamp = (what: string): Schema<string> =>
 export const EVENT_ID: Schema<string> = withReason(
   { type: 'string', format: 'uuid', pattern: EVENT_ID_PATTERN.source },
   'must be a UUID (version 4 or 7) in lower-case canonical form',
+);
+/** An endpoint's id (`ep_…`), as requests name one. */
+export const ENDPOINT_ID: Schema<string> = withReason(
+  { type: 'string', pattern: ENDPOINT_ID_PATTERN.source },
+  'must be an endpoint id: ep_ and 12 lower-case hex digits',
 );
 /** An event type (a component of the document). */
 export const EVENT_TYPE = withReason(

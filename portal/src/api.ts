@@ -33,11 +33,19 @@ export function saveSession(session: Session | undefined): void {
 /** Whether the session may try manage actions (a pasted key may; the API decides). */
 export const canManage = (session: Session): boolean => session.scope !== 'read';
 
+/** A field the API refused: its name (`url`, `event_types/1`, `filter/amount/0`) and why. */
+export interface InvalidParam {
+  readonly name: string;
+  readonly reason: string;
+}
+
 /** A failed call, with the problem's detail as its message. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The problem's `invalid_params`: each refused field, so a form can show it beside that field. */
+    readonly params: readonly InvalidParam[] = [],
   ) {
     super(message);
   }
@@ -81,14 +89,15 @@ export async function call<T>(
   const text = await response.text();
   const data = text ? (JSON.parse(text) as unknown) : null;
   if (!response.ok) {
-    const problem = (data ?? {}) as { detail?: string; invalid_params?: { name: string; reason: string }[] };
-    const params = (problem.invalid_params ?? []).map((p) => `${p.name}: ${p.reason}`).join('; ');
+    const problem = (data ?? {}) as { detail?: string; invalid_params?: InvalidParam[] };
+    const invalid = problem.invalid_params ?? [];
+    const params = invalid.map((p) => `${p.name}: ${p.reason}`).join('; ');
     const message = params || problem.detail || `The API answered ${response.status}.`;
     if (response.status === 401 && key && options.key === undefined) onSignedOut(message);
     if (response.status === 403) {
       throw new ApiError(403, `Refused: this session may not do that. ${problem.detail ?? ''}`.trim());
     }
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, invalid);
   }
   return { data: data as T, headers: response.headers };
 }

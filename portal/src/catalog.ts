@@ -8,7 +8,7 @@ import { type Answer, call, describe } from './api';
 import { cell, copyable, h, mount, notice } from './dom';
 
 /** A type as `GET /event-types` shows it (see the `EventTypeEntry` schema). */
-interface EventType {
+export interface EventType {
   type: string;
   description: string;
   built_in: boolean;
@@ -40,18 +40,25 @@ function labels(type: EventType): HTMLElement[] {
   ].filter((label): label is HTMLElement => label !== null);
 }
 
+/** Every type of the catalog (at most {@link MAX_PAGES} answers), following the listing's `next` links. */
+export async function loadCatalog(): Promise<EventType[]> {
+  const types: EventType[] = [];
+  let path: string | undefined = '/event-types';
+  for (let page = 0; path !== undefined && page < MAX_PAGES; page++) {
+    const answer: Answer<EventType[]> = await call<EventType[]>(path);
+    types.push(...answer.data);
+    const next: string | undefined = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('Link') ?? '')?.[1];
+    path = next === undefined ? undefined : `/event-types${new URL(next).search}`;
+  }
+  return types;
+}
+
 /** Renders `#/event-types`: every type, following the listing's `next` links. */
 export async function renderCatalog(main: HTMLElement): Promise<void> {
   mount(main, h('h1', {}, 'Event types'), notice('info', 'Loading the catalog…'));
-  const types: EventType[] = [];
+  let types: EventType[];
   try {
-    let path: string | undefined = '/event-types';
-    for (let page = 0; path !== undefined && page < MAX_PAGES; page++) {
-      const answer: Answer<EventType[]> = await call<EventType[]>(path);
-      types.push(...answer.data);
-      const next: string | undefined = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('Link') ?? '')?.[1];
-      path = next === undefined ? undefined : `/event-types${new URL(next).search}`;
-    }
+    types = await loadCatalog();
   } catch (error) {
     mount(main, h('h1', {}, 'Event types'), notice('error', describe(error, 'The event type catalog')));
     return;

@@ -9,12 +9,14 @@ import { type EndpointSecurityFields, securityLines } from './endpoint-security'
 import { testEventForm } from './test-event';
 import { toApiTime, utcTimeInput } from './utc-time';
 
-/** The part of an account's `webhook_health` the card shows (see the `EndpointHealth` schema). */
-interface Health {
+/** The part of an endpoint's `webhook_health` the cards show (see the `EndpointHealth` schema). */
+export interface Health {
   state: 'healthy' | 'degraded' | 'disabled';
   since: string | null;
   reason: string | null;
   consecutive_failures: number;
+  failing_since: string | null;
+  last_failure_at: string | null;
 }
 
 interface AccountView extends EndpointSecurityFields {
@@ -32,11 +34,14 @@ const DELIVERY_ORDERS = ['concurrent', 'ordered'] as const;
 /** Accounts per page of the endpoints view: each card makes one call for its charts. */
 const PER_PAGE = 10;
 
-function healthLine(health: Health): HTMLElement {
+/** An endpoint's health: its state and since when, why (the answer that put it there), its failures. */
+export function healthLine(health: Health): HTMLElement {
   const parts = [
     health.since ? `since ${health.since}` : '',
     health.reason ?? '',
     health.consecutive_failures ? `${health.consecutive_failures} failures in a row` : '',
+    health.failing_since ? `failing since ${health.failing_since}` : '',
+    health.last_failure_at ? `last failed ${health.last_failure_at}` : '',
   ].filter(Boolean);
   return h('p', {}, 'Health: ', badge(health.state), ' ', parts.join(' · '));
 }
@@ -127,6 +132,15 @@ function accountCard(account: AccountView, manage: boolean, refresh: () => void)
     h('h2', { class: 'mono' }, account.iban),
     account.endpoint_id ? h('p', { class: 'muted mono' }, `Endpoint ${account.endpoint_id}`) : null,
     h('p', { class: 'mono wrap' }, account.webhook_url ?? 'No webhook URL: events are recorded as skipped.'),
+    h(
+      'p',
+      {},
+      h(
+        'a',
+        { href: `#/endpoints/${encodeURIComponent(account.iban)}` },
+        'All endpoints and subscriptions →',
+      ),
+    ),
     healthLine(account.webhook_health),
     h(
       'p',

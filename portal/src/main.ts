@@ -1,9 +1,10 @@
 /**
  * The webhook portal: sign-in (portal link or API key), then events, endpoints, the event type catalog
  * and receiver help. Routing is by URL fragment (`#/events?…`, `#/events/<id>`, `#/endpoints`,
- * `#/event-types`, `#/event-types/<type>`, `#/help`), so the page is one static document and nothing in
- * the URL ever reaches a server log.
+ * `#/endpoints/<iban>`, `#/event-types`, `#/event-types/<type>`, `#/help`), so the page is one static
+ * document and nothing in the URL ever reaches a server log.
  */
+import { renderAccountEndpoints } from './account-endpoints';
 import { call, canManage, describe, loadSession, type Session, saveSession, whenSignedOut } from './api';
 import { renderCatalog, renderEventType } from './catalog';
 import { h, mount, notice } from './dom';
@@ -153,9 +154,12 @@ function route(): void {
   const [path = '/events', query = ''] = (hash || '/events').split('?');
   const event = /^\/events\/([^/]+)$/.exec(path);
   const eventType = /^\/event-types\/([^/]+)$/.exec(path);
-  const main = shell(session, event ? '#/events' : eventType ? '#/event-types' : `#${path}`);
+  const account = /^\/endpoints\/([^/]+)$/.exec(path);
+  const current = event ? '#/events' : eventType ? '#/event-types' : account ? '#/endpoints' : `#${path}`;
+  const main = shell(session, current);
   const manage = canManage(session);
   if (event?.[1]) void renderEvent(main, decodeURIComponent(event[1]), manage);
+  else if (account?.[1]) void renderAccountEndpoints(main, decodeURIComponent(account[1]), manage);
   else if (path === '/endpoints') void renderEndpoints(main, manage, new URLSearchParams(query));
   else if (eventType?.[1])
     void renderEventType(main, decodeURIComponent(eventType[1]), new URLSearchParams(query));

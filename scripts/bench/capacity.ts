@@ -1,41 +1,39 @@
 /**
  * Capacity units per operation, as DynamoDB Local reports them with `ReturnConsumedCapacity: TOTAL`:
- * publish + first-try delivery of one event, and `GET /events` pages over 10,000 events.
+ * publish + first-try delivery of one event (and of a fanned-out one, at three endpoints); the listing's
+ * are in `list-capacity.ts`.
  */
 
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
-import { eventItem } from '#adapters/dynamodb/events/event-items';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
-import { MAX_LIST_DEPTH } from '#config/limits';
 import { type BatchDeps, deliverBatch } from '#delivery/deliver-batch';
 import { DEFAULT_HEALTH_POLICY } from '#delivery/endpoint-health-rule';
 import { pullSettings } from '#delivery/held-invocation-rule';
 import { REPLACE_AFTER_AGE_SECONDS, REPLACE_AT_RECEIVE_COUNT } from '#delivery/postponement-rule';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '#delivery/retry-rule';
-import { encodeDeliveryMessage } from '#domain/delivery-message';
-import { ValidationError } from '#domain/errors';
+import { encodeDeliveryMessage, type QueuedDelivery } from '#domain/delivery-message';
 import { ibanWithCheckDigits } from '#domain/iban';
-import { uuidv7 } from '#domain/ids';
+import { newEndpointId } from '#domain/ids';
 import type { EventRef } from '#domain/model';
 import type { QueueMessage } from '#domain/ports';
-import { parseListQuery } from '#http/events/list-query';
 import { TenantSeeder } from '#local/tenant-seed';
 import { CATALOG_HEAD_TTL_MS, createEventTypeCatalog } from '#use-cases/event-types/catalog';
 import { recordEvent } from '#use-cases/events/record-event';
-import { resetWebhooks } from '#use-cases/events/reset-webhooks';
 
 /** Capacity units summed per operation name. */
 export type CapacityTally = Record<string, number>;
 
-function tally(): { sum: CapacityTally; listener: CapacityListener } {
+/** A tally and the listener that adds to it. */
+export function tally(): { sum: CapacityTally; listener: CapacityListener } {
   const sum: CapacityTally = {};
   return { sum, listener: (op, units) => (sum[op] = (sum[op] ?? 0) + units) };
 }
@@ -68,6 +66,11 @@ export interface DeliveryCapacity {
    * next event of the log.
    */
   readonly deliverOrdered: CapacityTally;
+  /**
+   * As `deliverSpread`, each account with two extra endpoints subscribed to every event (three in all):
+   * each event's own message fans out, and each endpoint's message is delivered in later batches of ten.
+   */
+  readonly deliverFanOut: CapacityTally;
 }
 
 /**
@@ -89,6 +92,22 @@ export async function measureDeliveryCapacity(
   const orderedIbans = Array.from({ length: BATCH }, (_, i) => benchIban(BATCH + i));
   for (const [i, iban] of orderedIbans.entries()) {
     await seeder.tenant(`bench ordered ${i}`, [{ iban, webhookUrl, deliveryOrder: 'ordered' }]);
+  }
+
+  const fanOutIbans = Array.from({ length: BATCH }, (_, i) => benchIban(2 * BATCH + i));
+  const endpoints = new DynamoEndpointStore(client, tableName);
+  for (const [i, iban] of fanOutIbans.entries()) {
+    const { orgId } = await seeder.tenant(`bench fan-out ${i}`, [{ iban, webhookUrl }]);
+    for (const name of ['orders', 'accounting']) {
+      const url = `${receiverUrl}/${name}/herald-webhooks`;
+      await endpoints.addEndpoint({
+        iban,
+        orgId,
+        id: newEndpointId(),
+        url,
+        createdAt: new Date().toISOString(),
+      });
+    }
   }
 
   const pub = tally();
@@ -128,7 +147,47 @@ export async function measureDeliveryCapacity(
   const deliver = await measure(() => ibans[0] ?? '');
   const deliverSpread = await measure((i) => ibans[i] ?? '');
   const deliverOrdered = await measure((i) => orderedIbans[i] ?? '');
-  return { publish: perEvent(pub.sum, 3 * batches * BATCH), deliver, deliverSpread, deliverOrdered };
+  const fanOut = async (): Promise<CapacityTally> => {
+    const del = tally();
+    const sent: QueuedDelivery[] = [];
+    const base = deliveryDeps(client, tableName, del.listener);
+    const deps: BatchDeps = {
+      ...base,
+      // Its units are named `… (endpoints)` by the store.
+      endpointStore: new DynamoEndpointStore(client, tableName, del.listener),
+      queue: {
+        ...base.queue,
+        enqueue: async (events) => {
+          sent.push(...events);
+        },
+      },
+      observe: (id, outcome) => {
+        if (outcome.kind !== 'delivered' && outcome.kind !== 'routed') {
+          throw new Error(`bench delivery of ${id}: ${outcome.kind}`);
+        }
+      },
+    };
+    for (let b = 0; b < batches; b++) {
+      const ids: EventRef[] = [];
+      for (let i = 0; i < BATCH; i++) ids.push(await publish(fanOutIbans[i] ?? ''));
+      if ((await deliverBatch(deps, ids.map(benchMessage))).length > 0)
+        throw new Error('bench fan-out batch kept messages');
+      const routed = sent.splice(0);
+      for (let k = 0; k < routed.length; k += BATCH) {
+        const kept = await deliverBatch(deps, routed.slice(k, k + BATCH).map(benchMessage));
+        if (kept.length > 0) throw new Error(`bench batch kept ${kept.length} messages`);
+      }
+    }
+    return perEvent(del.sum, batches * BATCH);
+  };
+  const deliverFanOut = await fanOut();
+  return {
+    publish: perEvent(pub.sum, 4 * batches * BATCH),
+    deliver,
+    deliverSpread,
+    deliverOrdered,
+    deliverFanOut,
+  };
 }
 
 /** The consumer's batch dependencies, counting every table request (health writes included). */
@@ -177,11 +236,12 @@ function deliveryDeps(
   };
 }
 
-/** A received message for an event, as the queue would hand it over. */
-function benchMessage(event: EventRef): QueueMessage {
+/** A received message for an event (at one endpoint when it names one), as the queue would hand it over. */
+function benchMessage(event: QueuedDelivery): QueueMessage {
+  const id = event.endpointId === undefined ? event.id : `${event.id}#${event.endpointId}`;
   return {
-    messageId: event.id,
-    receiptHandle: event.id,
+    messageId: id,
+    receiptHandle: id,
     body: encodeDeliveryMessage(event),
     receiveCount: 1,
     sentAt: Date.now(),
@@ -195,91 +255,4 @@ function benchIban(index: number): string {
 
 function perEvent(sum: CapacityTally, events: number): CapacityTally {
   return Object.fromEntries(Object.entries(sum).map(([op, units]) => [op, units / events]));
-}
-
-/** Every 50th of the 10,000 listed events failed (200 in all); the others were delivered. */
-const FAILED_EVERY = 50;
-
-/**
- * Writes `count` delivered events of one organization and account straight into the table (one second
- * apart from 2026-01-01, BatchWriteItem of 25), bypassing the stream filter, which drops non-pending items.
- * With `failedEvery`, every such event failed instead (and is in the `failed` status index).
- */
-export async function seedDeliveredEvents(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  orgId: string,
-  account: string,
-  count: number,
-  failedEvery = 0,
-): Promise<void> {
-  const start = Date.parse('2026-01-01T00:00:00Z');
-  const items = Array.from({ length: count }, (_, i) => {
-    const id = uuidv7(start + i * 1000);
-    const triggeredAt = new Date(start + i * 1000).toISOString();
-    const failed = failedEvery > 0 && i % failedEvery === 0;
-    const item = eventItem({
-      id,
-      orgId,
-      account,
-      type: 'credit_transfer_status_change',
-      triggeredAt,
-      sequence: i + 1,
-      body: JSON.stringify({ id, payload: SAMPLE_PAYLOAD }),
-      webhookStatus: 'pending',
-    });
-    return failed
-      ? { ...item, failed_org: item.gsi1pk, webhook_status: 'failed', webhook_retries: 20 }
-      : { ...item, webhook_status: 'success', webhook_retries: 1 };
-  });
-  for (let i = 0; i < items.length; i += 25) {
-    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
-  }
-}
-
-/**
- * Units of `GET /events` page 1, the deepest page and page 50 (per_page 100), of
- * `?webhook_status=failed` page 1 and of one `POST /management/webhooks/reset` request, with 10,000
- * events in one organization, 200 of them failed.
- */
-export async function measureListCapacity(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-): Promise<Record<string, CapacityTally>> {
-  const orgId = 'bench-list-org';
-  await seedDeliveredEvents(client, tableName, orgId, 'DE89370400440532013000', 10_000, FAILED_EVERY);
-  const result: Record<string, CapacityTally> = {};
-  for (const page of [1, MAX_LIST_DEPTH / 100]) {
-    const t = tally();
-    const store = new DynamoEventStore(client, tableName, t.listener);
-    const out = await store.listEvents({ orgId, offset: (page - 1) * 100, limit: 100 });
-    if (out.events.length !== 100) throw new Error(`page ${page} returned ${out.events.length} events`);
-    result[`page ${page}`] = t.sum;
-  }
-  // Page 50 is past the listing depth: the API answers 400 before reading anything.
-  try {
-    parseListQuery({ page: ['50'], per_page: ['100'] });
-    throw new Error('page 50 was accepted');
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    result['page 50 (400, nothing read)'] = {};
-  }
-  const filter = tally();
-  const filtered = await new DynamoEventStore(client, tableName, filter.listener).listEvents({
-    orgId,
-    offset: 0,
-    limit: 100,
-    status: 'failed',
-  });
-  if (filtered.events.length !== 100) throw new Error(`failed filter returned ${filtered.events.length}`);
-  result['webhook_status=failed page 1'] = filter.sum;
-  const reset = tally();
-  const queue = { enqueue: async () => undefined, postpone: async () => undefined };
-  const { queued } = await resetWebhooks(
-    { events: new DynamoEventStore(client, tableName, reset.listener), queue },
-    orgId,
-  );
-  result[`reset (one request, ${queued.length} queued)`] = reset.sum;
-  return result;
 }

@@ -8,10 +8,16 @@
  * backlog settles `skipped` instead of loading the next row. The four rows run in `BURST_ROUNDS` rounds
  * (default 3), interleaved so the machine's drift touches every row alike, and each row's samples are
  * pooled: one round's 60 samples at one moment vary widely between runs, even on an idle machine.
+ *
+ * With the `endpoint` neighbour (`npm run bench -- isolation-burst-endpoints`), the backlog's receiver is
+ * instead the second endpoint of ten accounts whose default endpoint is the fast receiver, and the fast
+ * events go to those same accounts right behind the backlog: every event goes to both endpoints (fanned
+ * out), so the fast receiver's events queue behind a first wave that is half the bad endpoint's.
  */
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import { ibanWithCheckDigits } from '#domain/iban';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
@@ -22,9 +28,12 @@ import {
   type BadReceiver,
   badHandler,
   FAST_ACCOUNT,
-  type Handler,
+  healthyHandler,
   listen,
+  type Neighbour,
   percentile,
+  publishAgainWhenBusy,
+  twoEndpoints,
 } from './isolation';
 
 /** One row: the fast events' latencies while the backlog goes to `scenario`'s receiver, every round pooled. */
@@ -80,15 +89,11 @@ const MAX_ROUNDS = 10;
 const backlogAccounts = (round: number, row: number) =>
   tenAccounts(BACKLOG_FIRST_GROUP + round * SCENARIOS.length + row);
 
-const healthy: Handler = (req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(204).end());
-};
-
 /** Runs the baseline and each bad receiver on one runtime, `rounds` times; reports the pooled rows. */
 export async function measureBurstIsolation(
   endpoints: LocalEndpoints,
   onRow: (row: BurstRow) => void,
+  neighbour: Neighbour = 'account',
   rounds = Number(process.env.BURST_ROUNDS ?? 3),
 ): Promise<void> {
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) {
@@ -97,15 +102,19 @@ export async function measureBurstIsolation(
   const arrivals = new Map<string, number>();
   const fast = await listen((req, res) => {
     arrivals.set(String(req.headers['webhook-id']), performance.now());
-    healthy(req, res);
+    healthyHandler(req, res);
   });
   const runtime = await startLocalRuntime({ endpoints, prefix: `bench-burst-${Date.now().toString(36)}` });
   const samples = new Map<BurstRow['scenario'], BurstSample[]>(SCENARIOS.map((s) => [s, []]));
   try {
-    for (const iban of FAST_ACCOUNTS) await account(runtime, fast.url, iban);
+    if (neighbour === 'account') {
+      for (const iban of FAST_ACCOUNTS) await account(runtime, fast.url, iban);
+    }
     for (let round = 0; round < rounds; round++) {
       for (const [row, scenario] of SCENARIOS.entries()) {
-        samples.get(scenario)?.push(await runBurst(runtime, arrivals, scenario, backlogAccounts(round, row)));
+        const backlog = backlogAccounts(round, row);
+        const seed = neighbour === 'account' ? undefined : fast.url;
+        samples.get(scenario)?.push(await runBurst(runtime, arrivals, scenario, backlog, seed));
         await queueSettled(runtime.queueUrl);
       }
     }
@@ -192,35 +201,34 @@ async function publishMany(
   return sent;
 }
 
-/** A publish, sent again while the account's sequence is contended (nothing was stored then). */
-async function publishAgainWhenBusy(publish: Publisher, input: Parameters<Publisher>[0]) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await publish(input);
-    } catch (error) {
-      if ((error as { kind?: string }).kind !== 'busy' || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
-    }
-  }
-}
-
+/**
+ * One round of one row. With `fastUrl` (the `endpoint` neighbour), the backlog's accounts have their
+ * default endpoint there and a second one at the row's receiver, and the fast events go to them too.
+ */
 async function runBurst(
   runtime: LocalRuntime,
   arrivals: ReadonlyMap<string, number>,
   scenario: BurstRow['scenario'],
   backlogAccounts: readonly string[],
+  fastUrl?: string,
 ): Promise<BurstSample> {
-  const receiver = await listen(scenario === 'baseline' ? healthy : badHandler(scenario));
+  const receiver = await listen(scenario === 'baseline' ? healthyHandler : badHandler(scenario));
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
-  const backlogOrgs = new Map<string, string>();
+  const backlogEndpoints: EndpointAddress[] = [];
   try {
     const publish = createPublisher({ tableName: runtime.tableName, baseUrl: runtime.baseUrl, client });
-    for (const iban of backlogAccounts) backlogOrgs.set(iban, await account(runtime, receiver.url, iban));
+    for (const iban of backlogAccounts) {
+      backlogEndpoints.push(
+        fastUrl === undefined
+          ? { iban, orgId: await account(runtime, receiver.url, iban) }
+          : await twoEndpoints(runtime, fastUrl, receiver.url, iban),
+      );
+    }
     const started = performance.now();
     // The whole backlog first, then the fast events right behind it, ten at a time.
     await publishMany(publish, backlogAccounts, BACKLOG);
-    const sent = await publishMany(publish, FAST_ACCOUNTS, FAST);
+    const sent = await publishMany(publish, fastUrl === undefined ? FAST_ACCOUNTS : backlogAccounts, FAST);
     // A fast event that never arrives counts as the cap, so a stuck pipeline shows instead of hanging the bench.
     const deadline = performance.now() + SAMPLE_CAP_MS;
     while ([...sent.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) {
@@ -234,7 +242,7 @@ async function runBurst(
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
     const at = new Date().toISOString();
-    for (const [iban, orgId] of backlogOrgs) await health.disable({ iban, orgId }, at, 'bench row over');
+    for (const endpoint of backlogEndpoints) await health.disable(endpoint, at, 'bench row over');
     // Hanging connections would keep close() waiting: end them first.
     receiver.server.closeAllConnections();
     receiver.server.close();

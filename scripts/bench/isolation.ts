@@ -5,11 +5,16 @@
  * with the default settings (handler modules read their environment once per process, so one runtime per
  * process). Each scenario's bad endpoint is disabled when it ends, so its backlog settles `skipped` instead
  * of leaking into the next. Also the attempts the bad receiver got.
+ *
+ * With the `endpoint` neighbour (`npm run bench -- isolation-endpoints`), the bad receiver is the second
+ * endpoint of the fast receiver's own account instead: every event, the 300 of the backlog and the
+ * samples, goes to both endpoints (fanned out), and the baseline's second endpoint is a healthy receiver.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import type { EndpointAddress } from '#domain/endpoints/address';
 import { createPublisher, type Publisher } from '#lambdas/publisher';
 import type { LocalEndpoints } from '#local/emulators';
 import { type LocalRuntime, startLocalRuntime } from '#local/runtime';
@@ -19,9 +24,16 @@ import { SAMPLE_PAYLOAD } from './capacity';
 /** How the other account's receiver behaves. */
 export type BadReceiver = 'slow-3s' | 'hang' | 'error-500';
 
+/**
+ * Where the bad receiver is: another account's endpoint, or the second endpoint of the fast receiver's
+ * own account.
+ */
+export type Neighbour = 'account' | 'endpoint';
+
 /** One scenario's numbers. */
 export interface IsolationRow {
-  readonly scenario: 'alone' | BadReceiver;
+  /** `alone`: no other account; `healthy`: the account's second endpoint is a healthy receiver. */
+  readonly scenario: 'alone' | 'healthy' | BadReceiver;
   readonly samples: number;
   readonly p50Ms: number;
   readonly p95Ms: number;
@@ -60,6 +72,12 @@ export async function listen(handler: Handler): Promise<Listening> {
   };
 }
 
+/** A receiver that answers 204 at once. */
+export const healthyHandler: Handler = (req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+};
+
 /** A receiver that answers after 3 s, never answers, or answers 500. */
 export function badHandler(kind: BadReceiver): Handler {
   return (req, res) => {
@@ -81,6 +99,33 @@ export async function account(runtime: LocalRuntime, url: string, iban: string):
   return (await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }])).orgId;
 }
 
+/**
+ * Seeds a tenant with one account whose default endpoint goes to `url` and a second endpoint to
+ * `secondUrl`; the second endpoint's address.
+ */
+export async function twoEndpoints(
+  runtime: LocalRuntime,
+  url: string,
+  secondUrl: string,
+  iban: string,
+): Promise<EndpointAddress> {
+  const seeder = new TenantSeeder(createDocumentClient(), runtime.tableName);
+  const { orgId } = await seeder.tenant(`bench ${iban}`, [{ iban, webhookUrl: url }]);
+  return { iban, orgId, extra: await seeder.endpoint(orgId, iban, secondUrl) };
+}
+
+/** A publish, sent again while the account's sequence is contended (nothing was stored then). */
+export async function publishAgainWhenBusy(publish: Publisher, input: Parameters<Publisher>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await publish(input);
+    } catch (error) {
+      if ((error as { kind?: string }).kind !== 'busy' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+    }
+  }
+}
+
 /** A bad account per scenario (valid IBANs). */
 export const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
   'slow-3s': 'GB82WEST12345698765432',
@@ -89,23 +134,31 @@ export const BAD_ACCOUNTS: Readonly<Record<BadReceiver, string>> = {
 };
 /** The fast receiver's account. */
 export const FAST_ACCOUNT = 'DE89370400440532013000';
+/** With the `endpoint` neighbour, each scenario's account (its two endpoints), valid IBANs. */
+const TWO_ENDPOINT_ACCOUNTS: Readonly<Record<'healthy' | BadReceiver, string>> = {
+  healthy: 'NL91ABNA0417164300',
+  'slow-3s': 'BE68539007547034',
+  hang: 'AT611904300234573201',
+  'error-500': 'ES9121000418450200051332',
+};
 
 /** Runs every scenario on one runtime, reporting each as it ends. */
 export async function measureIsolation(
   endpoints: LocalEndpoints,
   onRow: (row: IsolationRow) => void,
+  neighbour: Neighbour = 'account',
 ): Promise<void> {
   const arrivals = new Map<string, number>();
   const fast = await listen((req, res) => {
     arrivals.set(String(req.headers['webhook-id']), performance.now());
-    req.resume();
-    req.on('end', () => res.writeHead(204).end());
+    healthyHandler(req, res);
   });
   const runtime = await startLocalRuntime({ endpoints, prefix: `bench-iso-${Date.now().toString(36)}` });
   try {
-    await account(runtime, fast.url, FAST_ACCOUNT);
-    for (const scenario of ['alone', 'slow-3s', 'hang', 'error-500'] as const) {
-      onRow(await runScenario(runtime, arrivals, scenario));
+    if (neighbour === 'account') await account(runtime, fast.url, FAST_ACCOUNT);
+    const baseline = neighbour === 'account' ? 'alone' : 'healthy';
+    for (const scenario of [baseline, 'slow-3s', 'hang', 'error-500'] as const) {
+      onRow(await runScenario(runtime, arrivals, scenario, fast.url, neighbour));
     }
   } finally {
     await runtime.stop();
@@ -117,19 +170,33 @@ async function runScenario(
   runtime: LocalRuntime,
   arrivals: ReadonlyMap<string, number>,
   scenario: IsolationRow['scenario'],
+  fastUrl: string,
+  neighbour: Neighbour,
 ): Promise<IsolationRow> {
-  const bad = scenario === 'alone' ? undefined : await listen(badHandler(scenario));
-  const badAccount = scenario === 'alone' ? undefined : BAD_ACCOUNTS[scenario];
+  const bad =
+    scenario === 'alone'
+      ? undefined
+      : await listen(scenario === 'healthy' ? healthyHandler : badHandler(scenario));
   const client = createDocumentClient();
   const health = new DynamoEndpointHealthStore(client, runtime.tableName);
-  let badOrg: string | undefined;
+  // The endpoint disabled when the scenario ends, once seeded.
+  let badEndpoint: EndpointAddress | undefined;
   try {
     const publish: Publisher = createPublisher({
       tableName: runtime.tableName,
       baseUrl: runtime.baseUrl,
       client,
     });
-    if (bad && badAccount) badOrg = await account(runtime, bad.url, badAccount);
+    let fastAccount = FAST_ACCOUNT;
+    let badAccount: string | undefined;
+    if (bad && neighbour === 'endpoint' && scenario !== 'alone') {
+      fastAccount = TWO_ENDPOINT_ACCOUNTS[scenario];
+      badAccount = fastAccount;
+      badEndpoint = await twoEndpoints(runtime, fastUrl, bad.url, fastAccount);
+    } else if (bad && scenario !== 'alone' && scenario !== 'healthy') {
+      badAccount = BAD_ACCOUNTS[scenario];
+      badEndpoint = { iban: badAccount, orgId: await account(runtime, bad.url, badAccount) };
+    }
     const started = performance.now();
     // The fast samples start with the backlog, so the time the bad endpoint takes to be detected counts too.
     const backlog = (async () => {
@@ -137,7 +204,11 @@ async function runScenario(
       for (let i = 0; i < BACKLOG; i += 50) {
         await Promise.all(
           Array.from({ length: 50 }, () =>
-            publish({ account: badAccount, type: 'credit_transfer_status_change', payload: SAMPLE_PAYLOAD }),
+            publishAgainWhenBusy(publish, {
+              account: badAccount,
+              type: 'credit_transfer_status_change',
+              payload: SAMPLE_PAYLOAD,
+            }),
           ),
         );
       }
@@ -145,8 +216,8 @@ async function runScenario(
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const sent = performance.now();
-      const { id } = await publish({
-        account: FAST_ACCOUNT,
+      const { id } = await publishAgainWhenBusy(publish, {
+        account: fastAccount,
         type: 'credit_transfer_status_change',
         payload: SAMPLE_PAYLOAD,
       });
@@ -170,13 +241,7 @@ async function runScenario(
     };
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
-    if (badAccount && badOrg) {
-      await health.disable(
-        { iban: badAccount, orgId: badOrg },
-        new Date().toISOString(),
-        'bench scenario over',
-      );
-    }
+    if (badEndpoint) await health.disable(badEndpoint, new Date().toISOString(), 'bench scenario over');
     // Hanging connections would keep close() waiting: end them first.
     bad?.server.closeAllConnections();
     bad?.server.close();

@@ -8,13 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { applyLocalAwsEnv, startEmulators } from '#local/emulators';
 import { provisionResources } from '#local/provision';
-import { measureDeliveryCapacity, measureListCapacity } from './capacity';
+import { measureDeliveryCapacity } from './capacity';
 import { measureCliStart } from './cli';
 import { measureColdStarts } from './cold-start';
 import { measureCrypto } from './crypto';
 import { measureIsolation } from './isolation';
-import { measureBurstIsolation } from './isolation-burst';
+import { type BurstRow, measureBurstIsolation } from './isolation-burst';
 import { measureLatency } from './latency';
+import { measureListCapacity } from './list-capacity';
 import { measurePortalRender } from './portal';
 import { measurePublishApi } from './publish-api';
 import { type ContentionCase, type ContentionRow, measurePublishContention } from './publish-contention';
@@ -22,6 +23,12 @@ import { printOneAccount } from './simulate/bench';
 import { runSimulationBench } from './simulate/spawn';
 
 const only = process.argv.slice(2);
+
+/** A burst isolation row as a table line. */
+const printBurstRow = (row: BurstRow) =>
+  console.log(
+    `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.ratio} | ${row.roundP50Ms.join(', ')} | ${row.backlogRequests.join(', ')} | ${row.seconds} |`,
+  );
 const wants = (name: string) => only.length === 0 || only.includes(name);
 
 if (wants('cli')) {
@@ -47,7 +54,7 @@ if (wants('cold-start')) {
 }
 
 // The simulation runs for minutes, in a process with the heap it needs.
-const simulations = ['simulate', 'simulate-agree'].filter(wants);
+const simulations = ['simulate', 'simulate-fan-out', 'simulate-agree'].filter(wants);
 if (simulations.length > 0) runSimulationBench(simulations);
 
 if (
@@ -55,6 +62,8 @@ if (
   wants('latency') ||
   wants('isolation') ||
   wants('isolation-burst') ||
+  wants('isolation-endpoints') ||
+  wants('isolation-burst-endpoints') ||
   wants('publish-api') ||
   wants('publish-contention') ||
   wants('portal')
@@ -113,11 +122,38 @@ if (
         '| backlog receiver | fast p50 (ms) | fast p95 (ms) | p50 / baseline | p50 per round (ms) | requests to the backlog per round | seconds |',
       );
       console.log('|---|---:|---:|---:|---|---|---:|');
-      await measureBurstIsolation(emulators.endpoints, (row) =>
-        console.log(
-          `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${row.ratio} | ${row.roundP50Ms.join(', ')} | ${row.backlogRequests.join(', ')} | ${row.seconds} |`,
-        ),
+      await measureBurstIsolation(emulators.endpoints, printBurstRow);
+    }
+    if (wants('isolation-endpoints')) {
+      console.log(
+        "\n## Isolation between one account's endpoints: its fast endpoint while its second endpoint has 300 queued events\n",
       );
+      console.log(
+        '| second endpoint | fast p50 (ms) | fast p95 (ms) | p50 / healthy neighbour | requests to the second | seconds |',
+      );
+      console.log('|---|---:|---:|---:|---:|---:|');
+      let baseline: number | undefined;
+      await measureIsolation(
+        emulators.endpoints,
+        (row) => {
+          baseline ??= row.p50Ms;
+          const ratio = Math.round((row.p50Ms / baseline) * 100) / 100;
+          console.log(
+            `| ${row.scenario} | ${row.p50Ms} | ${row.p95Ms} | ${ratio} | ${row.badRequests} | ${row.seconds} |`,
+          );
+        },
+        'endpoint',
+      );
+    }
+    if (wants('isolation-burst-endpoints')) {
+      console.log(
+        "\n## Burst isolation between one account's endpoints: 60 events right behind 300, ten accounts each with a fast endpoint and a second one, each round pooled\n",
+      );
+      console.log(
+        '| second endpoint | fast p50 (ms) | fast p95 (ms) | p50 / healthy neighbour | p50 per round (ms) | requests to the second per round | seconds |',
+      );
+      console.log('|---|---:|---:|---:|---|---|---:|');
+      await measureBurstIsolation(emulators.endpoints, printBurstRow, 'endpoint');
     }
     if (wants('latency')) {
       const result = await measureLatency(emulators.endpoints, 200, 1000);

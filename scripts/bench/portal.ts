@@ -8,7 +8,7 @@ import { createDocumentClient } from '#adapters/aws-clients';
 import type { LocalEndpoints } from '#local/emulators';
 import { startLocalRuntime } from '#local/runtime';
 import { TenantSeeder } from '#local/tenant-seed';
-import { seedDeliveredEvents } from './capacity';
+import { seedDeliveredEvents } from './list-capacity';
 
 const IBAN = 'DE89370400440532013000';
 

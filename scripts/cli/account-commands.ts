@@ -2,7 +2,7 @@
  * The CLI's account commands: an account's endpoint, its deletion (and erasure), the organization's list,
  * re-enabling an endpoint (with recovery), replaying its log and sending it a test event.
  */
-import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
+import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { adminRoute, bodyOf, org } from './admin-route';
 import { allPages, type Command, cursorOf, type Step, untilDone } from './command';
 import { ENDPOINT_SECURITY_USAGE, endpointSecurityFields } from './endpoint-security-flags';
@@ -74,16 +74,18 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'account replay': {
-    usage: `account replay --iban IBAN --after-sequence N   (send the account's events after sequence N again,
-      whatever their status, in sequence order for an ordered account; chunk by chunk until done)`,
+    usage: `account replay --iban IBAN --after-sequence N [--endpoint-id EP_ID]   (send the account's events
+      after sequence N again, whatever their status, in sequence order for an ordered account; chunk by chunk
+      until done; with --endpoint-id, those routed to that endpoint, there alone)`,
     route: 'adminReplayAccount',
     run: async (call, flags) => {
       const after = integer(flags, 'after-sequence', 'a whole number, 0 or more');
       if (after === undefined) throw new UsageError('--after-sequence is required.');
       const route = adminRoute('adminReplayAccount', { iban: required(flags, 'iban') });
+      const at = flags['endpoint-id'] === undefined ? {} : { endpoint_id: required(flags, 'endpoint-id') };
       type ReplayStep = Step & { queued: string[]; used_up: string[]; next_after_sequence: number };
       const done = await untilDone<ReplayStep>(
-        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after }),
+        (previous) => call(...route, { after_sequence: previous?.next_after_sequence ?? after, ...at }),
         'queued',
       );
       return { queued: done.queued, next_after_sequence: done.next_after_sequence };

@@ -27,10 +27,16 @@ export const EVENT_COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   'events redeliver': {
-    usage: 'events redeliver --org ORG_ID --id EVENT_ID',
+    usage: 'events redeliver --org ORG_ID --id EVENT_ID [--endpoint-id EP_ID]   (at that endpoint alone)',
     route: 'redeliverOrganizationEvent',
-    run: (call, flags) =>
-      bodyOf(call(...adminRoute('redeliverOrganizationEvent', { ...org(flags), id: required(flags, 'id') }))),
+    run: (call, flags) => {
+      const route = adminRoute('redeliverOrganizationEvent', { ...org(flags), id: required(flags, 'id') });
+      return bodyOf(
+        flags['endpoint-id'] === undefined
+          ? call(...route)
+          : call(...route, { endpoint_id: required(flags, 'endpoint-id') }),
+      );
+    },
   },
   'events reset': {
     usage: 'events reset --org ORG_ID',

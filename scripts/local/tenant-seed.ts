@@ -6,9 +6,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-key-store';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
+import { newEndpointId } from '#domain/ids';
 import type { DeliveryOrder } from '#domain/model';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
-import type { UrlPolicy } from '#domain/webhook-url';
+import { checkWebhookUrl, type UrlPolicy } from '#domain/webhook-url';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { createOrganization } from '#use-cases/organizations/organizations';
 
@@ -31,6 +33,7 @@ export interface SeedAccount {
 export class TenantSeeder {
   private readonly directory: DynamoDirectoryStore;
   private readonly apiKeys: DynamoApiKeyStore;
+  private readonly endpoints: DynamoEndpointStore;
 
   /**
    * @param policy - the URL policy webhook URLs are checked against; `local` (loopback receivers) unless
@@ -46,6 +49,7 @@ export class TenantSeeder {
   ) {
     this.directory = new DynamoDirectoryStore(client, tableName);
     this.apiKeys = new DynamoApiKeyStore(client, tableName);
+    this.endpoints = new DynamoEndpointStore(client, tableName);
   }
 
   /** A new organization named `name`, with its first API key, and its `accounts`. */
@@ -76,5 +80,21 @@ export class TenantSeeder {
       { orgId, ...account, webhookUrl: account.webhookUrl ?? null },
       this.policy,
     );
+  }
+
+  /**
+   * Adds an extra endpoint to the organization's account, subscribed to every event type, without
+   * security material (as `POST /accounts/{iban}/endpoints` with a URL only would store it); its `ep_…` id.
+   */
+  async endpoint(orgId: string, iban: string, url: string): Promise<string> {
+    const id = newEndpointId();
+    await this.endpoints.addEndpoint({
+      iban,
+      orgId,
+      id,
+      url: checkWebhookUrl(url, this.policy).toString(),
+      createdAt: new Date().toISOString(),
+    });
+    return id;
   }
 }

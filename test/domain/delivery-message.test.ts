@@ -45,4 +45,10 @@ describe('the delivery message', () => {
     ].map(deliveryKey);
     expect(new Set(keys).size).toBe(3);
   });
+
+  it("refuses to write an endpoint's message without the event's sequence, rather than drop the endpoint", () => {
+    const endpoint = { id: 'e1', orgId: 'org-1', account: 'DE00', endpointId: 'ep_0000000000a1' };
+    expect(() => encodeDeliveryMessage(endpoint)).toThrow(/needs the event's sequence/);
+    expect(encodeDeliveryMessage({ id: 'e1', orgId: 'org-1', account: 'DE00' })).toBe('{"id":"e1"}');
+  });
 });

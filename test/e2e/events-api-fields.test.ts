@@ -102,6 +102,15 @@ describe('event fields', () => {
       webhook_retries: 0,
       next_attempt_at: null,
       webhook_deliveries: [],
+      // Its account's default endpoint, which has no URL: skipped there, with no attempt.
+      endpoints: [
+        {
+          endpoint_id: expect.stringMatching(/^ep_[0-9a-f]{12}$/),
+          webhook_status: 'skipped',
+          webhook_retries: 0,
+          next_attempt_at: null,
+        },
+      ],
       _links: { self: `${base}/events/${richEvent.id}`, account: `${base}/accounts/${GB}` },
     });
     // Same keys in the same order, same escapes: the payload text is the one that was published.
@@ -158,6 +167,7 @@ describe('event fields', () => {
       response_time: expect.any(Number),
       url: expect.stringMatching(/\/ok$/),
       signing_keys: [expect.stringMatching(/^whk_[0-9a-f]{16}$/)],
+      endpoint_id: expect.stringMatching(/^ep_[0-9a-f]{12}$/),
     });
     expect(event.next_attempt_at).toBeNull();
     expect(Number.isInteger(last?.response_time)).toBe(true);

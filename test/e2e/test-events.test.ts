@@ -15,7 +15,7 @@ import type { TLSSocket } from 'node:tls';
 import { compactDecrypt } from 'jose';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
+import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import type { TestEventView } from '#http/accounts/test-event-view';
 import { testIban } from '../support/delivery-queue-helpers';
 import { expectProblem } from '../support/e2e-http';

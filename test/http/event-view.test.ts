@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ANSWER_BODY_MAX_BYTES } from '#config/limits';
 import type { Account, EventRecord } from '#domain/model';
 import { eventLinks, webhookBody } from '#domain/webhook-body';
 import { toAccountView } from '#http/accounts/account-view';
-import { toDeliveryView, toEventDetail, toEventSummary } from '#http/events/event-view';
+import { carriedBytes } from '#http/answer-size';
+import { toDeliveryView, toEventDetail, toEventSummary, toEventView } from '#http/events/event-view';
 
 const base = 'https://api.example.com/v1';
 const payloadJson = '{"transfer_id":"t-1","amount":{"value":"12.50"},"note":"Grüße \\u2028"}';
@@ -277,5 +279,70 @@ describe('toDeliveryView', () => {
       'https://hooks.example.com/herald?token=***',
     );
     expect(toDeliveryView({ ...attempt, url: undefined }).url).toBeNull();
+  });
+});
+
+describe('toEventView', () => {
+  const sent = (second: number, endpointId: string | undefined) => ({
+    deliveredAt: `2026-11-21T12:35:${String(second).padStart(2, '0')}.000Z`,
+    responseStatus: 500,
+    responseBody: 'x'.repeat(4096),
+    responseTimeMs: 5,
+    url: 'https://books.example.com/h?token=s3cret',
+    signingKeys: [],
+    endpointId,
+  });
+
+  it("names each attempt's endpoint (its URL masked) and renders each endpoint's part", () => {
+    const view = toEventView(
+      {
+        event: {
+          ...record,
+          webhookStatus: 'pending',
+          webhookRetries: 2,
+          nextAttemptAt: Date.parse('2026-11-21T12:40:00Z'),
+        },
+        endpoints: [
+          {
+            endpointId: 'ep_0000000000b1',
+            status: 'pending',
+            retries: 1,
+            nextAttemptAt: Date.parse('2026-11-21T12:40:00Z'),
+          },
+          { endpointId: undefined, status: 'success', retries: 1 },
+        ],
+        attempts: [sent(1, 'ep_0000000000b1'), sent(2, undefined)],
+      },
+      base,
+    );
+    expect(view.endpoints).toEqual([
+      {
+        endpoint_id: 'ep_0000000000b1',
+        webhook_status: 'pending',
+        webhook_retries: 1,
+        next_attempt_at: '2026-11-21 12:40:00',
+      },
+      { endpoint_id: null, webhook_status: 'success', webhook_retries: 1, next_attempt_at: null },
+    ]);
+    expect(view.webhook_deliveries.map((a) => [a.endpoint_id, a.url])).toEqual([
+      ['ep_0000000000b1', 'https://books.example.com/h?token=***'],
+      [null, 'https://books.example.com/h?token=***'],
+    ]);
+    expect(view.webhook_retries).toBe(2);
+    expect(view.next_attempt_at).toBe('2026-11-21 12:40:00');
+  });
+
+  it('keeps the answer within its size bound, leaving out the oldest attempts first', () => {
+    const attempts = Array.from({ length: 2_000 }, (_, i) => sent(i % 60, 'ep_0000000000b1'));
+    const view = toEventView(
+      { event: { ...record, webhookRetries: attempts.length }, endpoints: [], attempts },
+      base,
+    );
+    expect(carriedBytes(JSON.stringify(view))).toBeLessThanOrEqual(ANSWER_BODY_MAX_BYTES);
+    expect(view.webhook_deliveries.length).toBeLessThan(attempts.length);
+    expect(view.webhook_deliveries.length).toBeGreaterThan(1_000);
+    // The newest kept, in order; the count still every attempt.
+    expect(view.webhook_deliveries.at(-1)?.delivery_at).toBe('2026-11-21 12:35:19');
+    expect(view.webhook_retries).toBe(2_000);
   });
 });

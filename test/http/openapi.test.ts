@@ -6,9 +6,11 @@ import {
 } from '#config/limits';
 import { API_ROUTES } from '#config/routes';
 import { HERALD_VERSION } from '#config/version';
+import type { EventWithEndpoints } from '#domain/endpoints/event-parts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '#domain/errors';
+import type { EventRecord } from '#domain/model';
 import { accountListLink, toAccountView } from '#http/accounts/account-view';
-import { toEventDetail, toEventSummary } from '#http/events/event-view';
+import { toEventSummary, toEventView } from '#http/events/event-view';
 import { parseListQuery } from '#http/events/list-query';
 import { linkHeader } from '#http/events/pagination';
 import { toMigrationView } from '#http/events/redelivery-view';
@@ -33,7 +35,20 @@ const JSON_TYPE: Record<string, string> = { 'Content-Type': 'application/json' }
 /** What a client sees: the JSON text parsed back, so `undefined` members and prototypes are gone. */
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const summary = wire(toEventSummary(record, base)) as Record<string, unknown>;
-const detail = wire(toEventDetail(record, base)) as Record<string, unknown>;
+/** An event delivered to its account's default endpoint, as `GET /events/{id}` shows it. */
+const withDefault = (event: EventRecord): EventWithEndpoints => ({
+  event,
+  endpoints: [
+    {
+      endpointId: 'ep_00000000000d',
+      status: event.webhookStatus,
+      retries: event.webhookRetries,
+      nextAttemptAt: event.nextAttemptAt,
+    },
+  ],
+  attempts: event.deliveries.map((attempt) => ({ ...attempt, endpointId: 'ep_00000000000d' })),
+});
+const detail = wire(toEventView(withDefault(record), base)) as Record<string, unknown>;
 const link = linkHeader(base, '/events', parseListQuery({ page: ['2'] }), true);
 const PROBLEM_TYPE = { 'Content-Type': 'application/problem+json' };
 
@@ -216,7 +231,7 @@ describe('createOpenApiValidator accepts what the API sends', () => {
     ['a page of events', list([summary])],
     ['an empty page, as an absolute URL', { ...list([]), path: `${base}/events` }],
     ['one event', event(detail)],
-    ['a pending event with its next attempt', event(wire(toEventDetail(pendingRecord, base)))],
+    ['a pending event with its next attempt', event(wire(toEventView(withDefault(pendingRecord), base)))],
     ['a pending event as listed', list([wire(toEventSummary(pendingRecord, base))])],
     ['health', ok('GET', '/health', 200, { status: 'ok', version: HERALD_VERSION })],
     ['the document itself', ok('GET', '/openapi.json', 200, wire(doc))],
@@ -282,6 +297,7 @@ describe('createOpenApiValidator rejects what breaks the contract', () => {
     response_status: 200,
     url: null,
     signing_keys: [],
+    endpoint_id: null,
   };
   const notFound = problemSample('GET', `/events/${id}`, new NotFoundError('x'));
   const rejected: [string, ResponseSample, RegExp][] = [

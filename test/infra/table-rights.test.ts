@@ -41,7 +41,6 @@ describe('table rights', () => {
   it('functions that read one item get GetItem only, on their item kinds', () => {
     const expected: [FunctionKey, string[]][] = [
       ['authorizer', ['APIKEY#*']],
-      ['getEvent', ['EVENT#*', 'LOG#*']],
       // The catalog: the operators' event types (names, heads, versions) and nothing else.
       ['eventTypes', ['EVENT_TYPES*']],
     ];
@@ -50,10 +49,17 @@ describe('table rights', () => {
       expect(table.map(actionsOf), key).toEqual([['dynamodb:GetItem']]);
       expect(table[0]?.Condition, key).toEqual(leadingKeys(prefixes));
     }
-    // An account, and its endpoints: one Query of its partition (the same condition, one statement).
+    // An account (its extra endpoints: one Query of their own partition, asserted with the queries).
     const account = tableStatements('getAccount');
-    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem', 'dynamodb:Query']]);
+    expect(account.map(actionsOf), 'getAccount').toEqual([['dynamodb:GetItem']]);
     expect(account[0]?.Condition, 'getAccount').toEqual(leadingKeys(['ACCOUNT#*']));
+  });
+
+  it('the single event view reads its event, its account and, in one batch, its deliveries only', () => {
+    const statements = tableStatements('getEvent');
+    expect(statements.map(actionsOf)).toEqual([['dynamodb:GetItem'], ['dynamodb:BatchGetItem']]);
+    expect(statements[0]?.Condition).toEqual(leadingKeys(['EVENT#*', 'LOG#*', 'ACCOUNT#*']));
+    expect(statements[1]?.Condition).toEqual(leadingKeys(['DLV#*']));
   });
 
   it('each function reaches only the item kinds it uses; API readers cannot read ORG# items', () => {
@@ -69,7 +75,7 @@ describe('table rights', () => {
     expect([...new Set(prefixes('listEvents'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
     // The feed writes nothing but voids in account logs; its account reads are for `seq_floor`.
     expect(prefixes('listEvents', 'dynamodb:UpdateItem')).toEqual(['LOG#*']);
-    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*']);
+    expect(prefixes('listEvents', 'dynamodb:GetItem')).toEqual(['ACCOUNT#*', 'LOG#*']);
     expect(prefixes('listAccounts')).toEqual(['ACCOUNT#*']);
     // …and an endpoint's payload key, when its account says it has one.
     expect(prefixes('consumer', 'dynamodb:GetItem')).toEqual([
@@ -80,20 +86,37 @@ describe('table rights', () => {
       'ENDPOINT#*',
       'DLV#*',
     ]);
-    // The consumer records attempts and its endpoints' health and slots (on the account item), and a
-    // fanned-out event's deliveries (one item per routed endpoint), and creates operational notices.
+    // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
+    // endpoint's on its own), a fanned-out event's deliveries (one item per routed endpoint), and creates
+    // operational notices.
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual([
       'EVENT#*',
       'LOG#*',
       'ACCOUNT#*',
+      'EP#*',
       'DLV#*',
       'OPS#*',
     ]);
     // Only the consumer writes operational notices, and never with PutItem or DeleteItem.
     expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer']);
     expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
-    // Only the consumer and the reconciler touch deliveries; none deletes or creates one with PutItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual(['consumer', 'reconciler']);
+    // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
+    // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
+    expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
+      'getEvent',
+      'redeliverEvent',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    // A redelivery at one endpoint (the organization's route and the operator's) restarts its delivery.
+    for (const key of ['redeliverEvent', 'administer'] as const) {
+      expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('DLV#*');
+      expect(prefixes(key, 'dynamodb:GetItem'), key).toContain('DLV#*');
+    }
+    // The operator's erasure deletes an account's deliveries in batches; nothing deletes one by one.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toContain('DLV#*');
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('DLV#*'))).toEqual([]);
     // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
     expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
@@ -101,8 +124,16 @@ describe('table rights', () => {
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
     // routed endpoint's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
-    // Redelivery and replay also read the account and put an ordered account's watermark back.
-    expect([...new Set(prefixes('redeliverEvent'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*']);
+    // Redelivery and replay also read the account and put an ordered account's watermark back, and an
+    // ordered extra endpoint's on its own item.
+    expect([...new Set(prefixes('redeliverEvent'))]).toEqual([
+      'EVENT#*',
+      'LOG#*',
+      'ACCOUNT#*',
+      'DLV#*',
+      'EP#*',
+    ]);
+    expect(prefixes('redeliverEvent', 'dynamodb:UpdateItem')).toContain('EP#*');
     // The publish route reads the settings, the account and the catalog's operator types, claims ids and
     // appends events to account logs; it signs nothing, so it cannot read an organization's webhook token.
     expect(prefixes('publishEvent', 'dynamodb:PutItem')).toEqual(['EVENT#*', 'LOG#*']);
@@ -117,7 +148,12 @@ describe('table rights', () => {
       'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs and its token.
-    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'ORG#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
+      'ACCOUNT#*',
+      'EP#*',
+      'ORG#*',
+      'ENDPOINT#*',
+    ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
     expect(endpoints).toEqual(['sendTestEvent', 'manageSettings', 'administer', 'consumer']);
@@ -152,8 +188,13 @@ describe('table rights', () => {
       'eventTypes',
     ]);
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).not.toContain('EVENT_TYPES*');
-    // An organization removes its accounts' extra endpoints (account partition) with their material.
-    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['ACCOUNT#*', 'ENDPOINT#*']);
+    // An organization removes its accounts' extra endpoints with their material, and can delete no
+    // account item: neither an account nor the tombstone that keeps a deleted one's IBAN.
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).toEqual(['EP#*', 'ENDPOINT#*']);
+    expect(prefixes('manageSettings', 'dynamodb:DeleteItem')).not.toContain('ACCOUNT#*');
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('ACCOUNT#*'))).toEqual([
+      'administer',
+    ]);
     expect(prefixes('administer', 'dynamodb:UpdateItem')).toContain('EVENT_TYPES*');
     for (const reader of ['eventTypes', 'publishEvent', 'sendTestEvent', 'manageSettings'] as const) {
       const actions = tableStatements(reader)
@@ -217,11 +258,13 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:DeleteItem')).toEqual([
       'APIKEY#*',
       'ACCOUNT#*',
+      'EP#*',
       'ENDPOINT#*',
       'TESTS#*',
     ]);
-    // Erasing an account's events: batch deletes of its log items and their id claims only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*']);
+    // Erasing an account's events: batch deletes of its log items, their id claims and a fanned-out
+    // event's deliveries only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*']);
   });
 
   it('query the table itself only within account logs, account partitions and operational logs, and only the functions that read them', () => {
@@ -234,20 +277,21 @@ describe('table rights', () => {
     const queriers = KEYS.filter((key) => tableQueries(key).length > 0);
     // The feed (list-events), replay (redeliver-event and the operator's), the publish's latest sequence,
     // the consumer's order gate and chain, the reconciler's chain after a final failure, a switch to
-    // ordered (the latest sequence); an account's endpoints (the account's partition: the account and its
-    // extra endpoints) for the endpoint routes (the organization's reader and writer, the operator's), a
-    // test event to an extra endpoint and the consumer's routing; an organization's operational notices
+    // ordered (the latest sequence); an account's extra endpoints (their own partition) for the endpoint
+    // routes (the organization's reader and writer, the operator's), a test event to an extra endpoint,
+    // the consumer's routing and an endpoint's events (list-events: the account's extra endpoints, an
+    // extra endpoint's partition of deliveries); an organization's operational notices
     // (`GET /operational-events`, served beside the delivery summary).
     const expected: [FunctionKey, string[]][] = [
-      ['listEvents', ['LOG#*']],
-      ['redeliverEvent', ['LOG#*']],
-      ['getAccount', ['ACCOUNT#*']],
+      ['listEvents', ['LOG#*', 'EP#*', 'DLV#*']],
+      ['redeliverEvent', ['LOG#*', 'EP#*']],
+      ['getAccount', ['EP#*']],
       ['getDeliveryStats', ['OPS#*']],
-      ['sendTestEvent', ['ACCOUNT#*']],
-      ['manageSettings', ['LOG#*', 'ACCOUNT#*']],
+      ['sendTestEvent', ['EP#*']],
+      ['manageSettings', ['LOG#*', 'EP#*']],
       ['publishEvent', ['LOG#*']],
-      ['administer', ['LOG#*', 'ACCOUNT#*']],
-      ['consumer', ['LOG#*', 'ACCOUNT#*']],
+      ['administer', ['LOG#*', 'EP#*']],
+      ['consumer', ['LOG#*', 'EP#*']],
       ['reconciler', ['LOG#*']],
     ];
     expect(queriers).toEqual(expected.map(([key]) => key));

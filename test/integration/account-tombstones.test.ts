@@ -9,6 +9,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
 import { ConflictError } from '#domain/errors';
@@ -157,7 +158,12 @@ describe('account tombstones', () => {
       ).event.sequence;
     expect([await publish(1), await publish(2)]).toEqual([1, 2]);
     await deleteAccount(
-      { directory, events, now: () => Date.parse(NOW) },
+      {
+        directory,
+        events,
+        now: () => Date.parse(NOW),
+        endpoints: new DynamoEndpointStore(resources.documents, resources.tableName),
+      },
       { iban, orgId: 'org-g', erase: false },
     );
     expect(await directory.getAccountTombstone(iban)).toEqual({

@@ -49,10 +49,17 @@ async function account(iban = testIban(), orgId = ORG): Promise<string> {
 
 const at = '2026-11-20T10:00:00.000Z';
 
+/** The attempts the tests record, at `at`: a failing answer, a healthy success and a slow one. */
+const failed = (latencyMs: number) =>
+  ({ kind: 'failure', at, latencyMs, reason: 'failing: answered 500' }) as const;
+const healthy = (latencyMs: number) => ({ kind: 'success', at, latencyMs, state: 'healthy' }) as const;
+const slow = (latencyMs: number) =>
+  ({ kind: 'success', at, latencyMs, state: 'degraded', reason: 'slow' }) as const;
+
 describe('DynamoEndpointHealthStore', () => {
   it('counts concurrent failures atomically and shows them on the account', async () => {
     const iban = await account();
-    const fail = { kind: 'failure', at, latencyMs: 12, reason: 'failing: answered 500' } as const;
+    const fail = failed(12);
     await Promise.all(Array.from({ length: 5 }, () => health.recordAttempt({ iban, orgId: ORG }, fail)));
     expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
       state: 'degraded',
@@ -65,29 +72,13 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('opens the circuit, and a success closes it and clears the failures', async () => {
     const iban = await account();
-    await health.recordAttempt(
-      { iban, orgId: ORG },
-      {
-        kind: 'failure',
-        at,
-        latencyMs: 5,
-        reason: 'failing: answered 500',
-      },
-    );
+    await health.recordAttempt({ iban, orgId: ORG }, failed(5));
     const open = await health.openCircuit(
       { iban, orgId: ORG },
       { until: Date.parse(at) + 30_000, seconds: 30, reason: 'circuit open: 5 consecutive failures' },
     );
     expect(open).toMatchObject({ circuitOpenUntil: Date.parse(at) + 30_000, circuitOpenSeconds: 30 });
-    const closed = await health.recordAttempt(
-      { iban, orgId: ORG },
-      {
-        kind: 'success',
-        at,
-        latencyMs: 20,
-        state: 'healthy',
-      },
-    );
+    const closed = await health.recordAttempt({ iban, orgId: ORG }, healthy(20));
     expect(closed).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,
@@ -105,15 +96,7 @@ describe('DynamoEndpointHealthStore', () => {
   it('keeps a disabled endpoint disabled whatever answers, until enabled by its organization', async () => {
     const iban = await account();
     await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone');
-    const after = await health.recordAttempt(
-      { iban, orgId: ORG },
-      {
-        kind: 'success',
-        at,
-        latencyMs: 20,
-        state: 'healthy',
-      },
-    );
+    const after = await health.recordAttempt({ iban, orgId: ORG }, healthy(20));
     expect(after).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
     expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBe(false);
@@ -126,16 +109,7 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('gives a slot to one holder until released or expired, and releases it with the attempt’s write', async () => {
     const iban = await account();
-    await health.recordAttempt(
-      { iban, orgId: ORG },
-      {
-        kind: 'success',
-        at,
-        latencyMs: 3000,
-        state: 'degraded',
-        reason: 'slow',
-      },
-    );
+    await health.recordAttempt({ iban, orgId: ORG }, slow(3000));
     const now = Date.now();
     const first = await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now);
     expect(first.taken).toBe(true);
@@ -145,11 +119,7 @@ describe('DynamoEndpointHealthStore', () => {
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(false);
     // An expired lease is free again (a crashed holder).
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 120_000, now + 61_000)).taken).toBe(true);
-    await health.recordAttempt(
-      { iban, orgId: ORG },
-      { kind: 'success', at, latencyMs: 2500, state: 'degraded', reason: 'slow' },
-      { slot: 0, until: now + 120_000 },
-    );
+    await health.recordAttempt({ iban, orgId: ORG }, slow(2500), { slot: 0, until: now + 120_000 });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(true);
     await health.releaseSlot({ iban, orgId: ORG }, { slot: 0, until: now + 60_000 });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, now + 60_000, now)).taken).toBe(true);
@@ -159,22 +129,13 @@ describe('DynamoEndpointHealthStore', () => {
     const iban = await account();
     const now = Date.now();
     const lease = { slot: 0, until: now + 60_000 };
-    await health.recordAttempt(
-      { iban, orgId: ORG },
-      {
-        kind: 'success',
-        at,
-        latencyMs: 3000,
-        state: 'degraded',
-        reason: 'slow',
-      },
-    );
+    await health.recordAttempt({ iban, orgId: ORG }, slow(3000));
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, lease.until, now)).taken).toBe(true);
     // The account is deleted and erased (its tombstone gone), and another organization takes the IBAN.
     await directory.deleteAccount({ iban, orgId: ORG, deletedAt: at });
     expect(await directory.removeAccountTombstone(iban, ORG)).toBe(true);
     await account(iban, 'org-2');
-    const failure = { kind: 'failure', at, latencyMs: 9, reason: 'failing: answered 500' } as const;
+    const failure = failed(9);
 
     // The attempt's writes are dropped, not errors: the attempt's record does not depend on them.
     expect(await health.recordAttempt({ iban, orgId: ORG }, failure, lease)).toBeUndefined();
@@ -188,12 +149,7 @@ describe('DynamoEndpointHealthStore', () => {
     expect(
       await health.recordAttempt({ iban, orgId: ORG }, { kind: 'disable', at, reason: '410' }),
     ).toBeUndefined();
-    expect(
-      await health.recordAttempt(
-        { iban, orgId: ORG },
-        { kind: 'success', at, latencyMs: 5, state: 'healthy' },
-      ),
-    ).toBeUndefined();
+    expect(await health.recordAttempt({ iban, orgId: ORG }, healthy(5))).toBeUndefined();
     expect(await health.takeSlot({ iban, orgId: ORG }, 1, now + 60_000, now)).toEqual({
       taken: false,
       health: undefined,

@@ -49,6 +49,13 @@ describe("an event's routing", () => {
     expect(await read(event.id)).toMatchObject({ routes: ['ep_0000000000a1'], webhookStatus: 'success' });
   });
 
+  it('records no routing on an event that had an attempt meanwhile (it stays with the default endpoint)', async () => {
+    const event = await stored(newEvent());
+    await store.recordAttempt(event, attempt(500), 'pending', Date.now() + 60_000);
+    expect(await store.recordRoutes(event, ['ep_0000000000a1', 'ep_0000000000a2'])).toBeUndefined();
+    expect((await read(event.id)).routes).toBeUndefined();
+  });
+
   it('writes nothing for an event that is gone', async () => {
     const gone = { ...newEvent(), sequence: 999_999 };
     expect(await store.recordRoutes(gone, ['ep_0000000000a1'])).toBeUndefined();

@@ -74,6 +74,8 @@ describe('the order gate over a log of large items', () => {
         },
       },
       queue: { enqueue: async () => undefined },
+      // Nothing here is routed: the gate reads no delivery.
+      deliveries: { readDelivery: () => Promise.reject(new Error('no delivery read expected')) },
       now: Date.now,
     };
     // 7–9 are pending past the first page: event 10 waits for 7, and the watermark stops at 6.

@@ -6,7 +6,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
-import { TEST_EVENTS_PER_WINDOW, testEventWindow } from '#delivery/test-event-rule';
+import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
+import { testEventWindow } from '#delivery/test-event-rule';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 const IBAN = 'DE89370400440532013000';

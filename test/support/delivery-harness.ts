@@ -14,7 +14,7 @@ import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
 import { BusyError } from '#domain/errors';
 import type { EventRef, WebhookStatus } from '#domain/model';
-import type { EventDetailView } from '#http/events/event-view';
+import type { EventView } from '#http/events/event-view';
 import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { createPublisher, type Publisher } from '../../lambdas/publisher';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../scripts/local/emulators';
@@ -74,14 +74,14 @@ export interface DeliveryHarness {
   /** A call of the API with the tenant's key. */
   api<T = unknown>(tenant: SeededTenant, method: 'GET' | 'POST', path: string): Promise<ApiAnswer<T>>;
   /** `GET /events/{id}` with the tenant's key; fails the test unless it answers 200. */
-  getEvent(tenant: SeededTenant, id: string): Promise<EventDetailView>;
+  getEvent(tenant: SeededTenant, id: string): Promise<EventView>;
   /** Polls `GET /events/{id}` until the event has the status (and, if given, that many attempts). */
   waitForEvent(
     tenant: SeededTenant,
     id: string,
     status: WebhookStatus,
     options?: { attempts?: number; timeoutMs?: number },
-  ): Promise<EventDetailView>;
+  ): Promise<EventView>;
   /**
    * A `pending` event that no queue message carries: published while its new account had no webhook URL
    * (so `skipped`, which the stream filter drops), then given `webhookUrl` and set `pending` by a direct
@@ -165,8 +165,8 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     };
   };
 
-  const getEvent = async (tenant: SeededTenant, id: string): Promise<EventDetailView> => {
-    const answer = await api<EventDetailView>(tenant, 'GET', `/events/${id}`);
+  const getEvent = async (tenant: SeededTenant, id: string): Promise<EventView> => {
+    const answer = await api<EventView>(tenant, 'GET', `/events/${id}`);
     expect(answer.status, `GET /events/${id}: ${JSON.stringify(answer.body)}`).toBe(200);
     return answer.body;
   };
@@ -189,7 +189,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
     api,
     getEvent,
     waitForEvent: (tenant, id, status, { attempts, timeoutMs = 30_000 } = {}) => {
-      let last: EventDetailView | undefined;
+      let last: EventView | undefined;
       return waitFor(
         async () => {
           last = await getEvent(tenant, id);
@@ -250,7 +250,7 @@ export async function startDeliveryHarness(options: HarnessOptions): Promise<Del
 /**
  * The invariant every recorded event must keep: one attempt recorded per counted retry.
  */
-export function expectCountsConsistent(view: EventDetailView): void {
+export function expectCountsConsistent(view: EventView): void {
   expect(view.webhook_retries, `event ${view.id}: webhook_retries vs webhook_deliveries`).toBe(
     view.webhook_deliveries.length,
   );

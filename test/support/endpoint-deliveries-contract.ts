@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { DeliveryRef, EndpointDeliveries } from '#domain/endpoints/deliveries-port';
+import { MAX_CYCLES } from '#delivery/retry-rule';
+import { type DeliveryRef, type EndpointDeliveries, UNTOUCHED } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt } from '#domain/model';
 
 /** A claim of the attempt after `expectedRetries`, until `until`, made at `now`, due by `due`. */
@@ -84,6 +85,35 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().takeLease(store2, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
   });
 
+  it("starts a settled delivery's new route cycle once, and only numbers a pending one's", async () => {
+    const ref = fresh();
+    await store().recordAttempt(ref, attempt(500), 'failed');
+    expect(await store().startCycle(ref, 1, false)).toBe(false);
+    expect(await store().startCycle(ref, 1, true)).toBe(true);
+    expect(await store().startCycle(ref, 1, true)).toBe(false);
+    const restarted = await store().readDelivery(ref);
+    expect(restarted).toMatchObject({ status: 'pending', retries: 1, cycleBase: 1, routeCycle: 1 });
+    expect(restarted.nextAttemptAt).toBeUndefined();
+    // A pending one (leased, scheduled) keeps its cycle and lease; an untouched one is created in it.
+    expect(await store().takeLease(ref, claim(1, NOW + 60_000, NOW, NOW))).toBe(true);
+    expect(await store().startCycle(ref, 2, true)).toBe(false);
+    expect(await store().startCycle(ref, 2, false)).toBe(true);
+    expect(await store().readDelivery(ref)).toMatchObject({
+      status: 'pending',
+      cycleBase: 1,
+      leaseUntil: NOW + 60_000,
+      routeCycle: 2,
+    });
+    const untouched = fresh();
+    expect(await store().startCycle(untouched, 1, false)).toBe(true);
+    expect(await store().readDelivery(untouched)).toMatchObject({
+      status: 'pending',
+      retries: 0,
+      routeCycle: 1,
+    });
+    expect(await store().takeLease(untouched, claim(0, NOW + 60_000, NOW, NOW))).toBe(true);
+  });
+
   it('writes nothing for a stale ref: another event at the same sequence', async () => {
     const ref = fresh();
     await store().recordAttempt(ref, attempt(500), 'pending', NOW);
@@ -91,7 +121,85 @@ export function endpointDeliveriesContract(store: () => EndpointDeliveries): voi
     expect(await store().readDelivery(stale)).toMatchObject({ status: 'pending', retries: 0 });
     expect(await store().takeLease(stale, claim(0, NOW + 60_000, NOW, NOW))).toBe(false);
     expect(await store().settlePending(stale, 'skipped')).toBe(false);
-    await expect(store().recordAttempt(stale, attempt(200), 'success')).rejects.toThrow();
+    // The webhook was sent already: recording it never throws, it answers an untouched delivery.
+    expect(await store().recordAttempt(stale, attempt(200), 'success')).toEqual(UNTOUCHED);
+    expect(await store().recordAttempt(stale, attempt(500), 'pending', NOW)).toEqual(UNTOUCHED);
+    expect(await store().recordAttempt(stale, attempt(410), 'failed')).toEqual(UNTOUCHED);
+    expect(await store().startCycle(stale, 1, false)).toBe(false);
     expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 1 });
+  });
+
+  it('starts a new cycle of a settled delivery alone, counted per delivery, at most MAX_CYCLES', async () => {
+    const ref = fresh();
+    expect(await store().startOwnCycle(ref)).toBe(false); // untouched: pending
+    await store().recordAttempt(ref, attempt(500), 'failed');
+    for (let cycle = 2; cycle <= MAX_CYCLES; cycle++) {
+      expect(await store().startOwnCycle(ref)).toBe(true);
+      expect(await store().readDelivery(ref)).toMatchObject({
+        status: 'pending',
+        retries: cycle - 1,
+        cycleBase: cycle - 1,
+        cycles: cycle,
+      });
+      // Pending: no second start.
+      expect(await store().startOwnCycle(ref)).toBe(false);
+      await store().recordAttempt(ref, attempt(500), 'failed');
+    }
+    expect(await store().startOwnCycle(ref)).toBe(false);
+    expect(await store().readDelivery(ref)).toMatchObject({ status: 'failed', cycles: MAX_CYCLES });
+  });
+
+  it('replaces a cycle that sent nothing uncounted, and starts none for a stale ref', async () => {
+    const ref = fresh();
+    await store().settlePending(ref, 'skipped');
+    expect(await store().startOwnCycle({ ...ref, id: randomUUID() })).toBe(false);
+    expect(await store().startOwnCycle(ref)).toBe(true);
+    expect(await store().readDelivery(ref)).toMatchObject({ status: 'pending', retries: 0, cycles: 1 });
+  });
+
+  it("reads one event's deliveries at several endpoints in one batch: the written ones only", async () => {
+    const ref = fresh('ep_0000000000c1');
+    const other = { ...ref, endpointId: 'ep_0000000000c2' };
+    await store().recordAttempt(ref, attempt(200), 'success');
+    await store().recordAttempt(other, attempt(503), 'pending', NOW + 5_000);
+    // Another event's delivery at the same endpoint, and one never written.
+    await store().recordAttempt(fresh('ep_0000000000c1'), attempt(200), 'success');
+    const found = await store().readDeliveries(ref, [
+      'ep_0000000000c1',
+      'ep_0000000000c2',
+      'ep_0000000000c3',
+    ]);
+    expect([...found.keys()].sort()).toEqual(['ep_0000000000c1', 'ep_0000000000c2']);
+    expect(found.get('ep_0000000000c1')).toMatchObject({ status: 'success', retries: 1 });
+    expect(found.get('ep_0000000000c2')).toMatchObject({ status: 'pending', nextAttemptAt: NOW + 5_000 });
+    expect((await store().readDeliveries({ ...ref, id: randomUUID() }, ['ep_0000000000c1'])).size).toBe(0);
+    expect((await store().readDeliveries(ref, [])).size).toBe(0);
+  });
+
+  it("pages an endpoint's deliveries newest first, the written ones only", async () => {
+    const refs = [fresh('ep_0000000000d1'), fresh('ep_0000000000d1'), fresh('ep_0000000000d1')];
+    for (const ref of refs) await store().recordAttempt(ref, attempt(200), 'success');
+    // Another endpoint's delivery of the same event is not this endpoint's.
+    await store().recordAttempt(
+      { ...(refs[0] as DeliveryRef), endpointId: 'ep_0000000000d2' },
+      attempt(200),
+      'success',
+    );
+    const where = (ref: DeliveryRef | undefined) => ({ id: ref?.id, sequence: ref?.sequence });
+    const first = await store().listDeliveries('org-1', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 0,
+      limit: 2,
+    });
+    expect(first).toEqual({ deliveries: [where(refs[2]), where(refs[1])], hasMore: true });
+    const second = await store().listDeliveries('org-1', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 2,
+      limit: 2,
+    });
+    expect(second).toEqual({ deliveries: [where(refs[0])], hasMore: false });
+    const none = await store().listDeliveries('org-2', refs[0]?.account ?? '', 'ep_0000000000d1', {
+      offset: 0,
+      limit: 2,
+    });
+    expect(none).toEqual({ deliveries: [], hasMore: false });
   });
 }

@@ -21,7 +21,13 @@ export const SUMMARY_KEYS = [
   'webhook_retries',
   'webhook_status',
 ];
-export const DETAIL_KEYS = [...SUMMARY_KEYS, 'payload', 'next_attempt_at', 'webhook_deliveries'].sort();
+export const DETAIL_KEYS = [
+  ...SUMMARY_KEYS,
+  'payload',
+  'next_attempt_at',
+  'webhook_deliveries',
+  'endpoints',
+].sort();
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 export interface Links {

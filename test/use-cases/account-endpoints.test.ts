@@ -12,6 +12,7 @@ import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import type { EndpointRequest } from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
+import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import {
   addAccountEndpoint,
@@ -32,6 +33,8 @@ const ORG = { orgId: 'org-1' };
 const PEM = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .publicKey.export({ format: 'pem', type: 'spki' })
   .toString();
+
+const request = (fields: Partial<EndpointRequest>): EndpointRequest => ({ security: {}, ...fields });
 
 function world() {
   const health = new FakeEndpointHealthStore();
@@ -60,10 +63,23 @@ function world() {
     health,
     eventTypes: new InMemoryEventTypeStore(),
   };
-  return { deps, directory, account, secrets, endpoints, health, events };
+  return {
+    deps,
+    directory,
+    account,
+    secrets,
+    endpoints,
+    health,
+    events,
+    // The organization's own calls on its account's endpoints, each named by the fields it sends.
+    add: (fields: Partial<EndpointRequest>) => addAccountEndpoint(deps, ORG, IBAN, request(fields)),
+    update: (id: string, fields: Partial<EndpointRequest>) =>
+      updateAccountEndpoint(deps, ORG, IBAN, id, request(fields)),
+    get: (id: string) => getAccountEndpoint(deps, ORG, IBAN, id),
+    list: () => listAccountEndpoints(deps, ORG, IBAN),
+    remove: (id: string) => removeAccountEndpoint(deps, ORG, IBAN, id),
+  };
 }
-
-const request = (fields: Partial<EndpointRequest>): EndpointRequest => ({ security: {}, ...fields });
 
 /** The params of the ValidationError the promise rejects with. */
 async function invalidParams(promise: Promise<unknown>) {
@@ -78,66 +94,72 @@ async function invalidParams(promise: Promise<unknown>) {
 describe("an account's endpoints", () => {
   it('lists the default endpoint (the account) first, then the extra ones as added', async () => {
     const w = world();
-    const a = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({ url: 'https://accounting.example.com/h' }),
-    );
-    const b = await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://store.example.com/h' }));
+    const a = await w.add({ url: 'https://accounting.example.com/h' });
+    const b = await w.add({ url: 'https://store.example.com/h' });
     expect(a.id).toMatch(/^ep_[0-9a-f]{12}$/);
-    const listed = await listAccountEndpoints(w.deps, ORG, IBAN);
+    const listed = await w.list();
     expect(listed.map((endpoint) => [endpoint.id, endpoint.url, endpoint.extra])).toEqual([
       ['ep_000000000001', 'https://orders.example.com/h', undefined],
       [a.id, 'https://accounting.example.com/h', a.id],
       [b.id, 'https://store.example.com/h', b.id],
     ]);
     expect(w.directory.accounts.get(IBAN)?.endpointCount).toBe(2);
-    expect((await getAccountEndpoint(w.deps, ORG, IBAN, b.id ?? '')).url).toBe('https://store.example.com/h');
+    expect((await w.get(b.id ?? '')).url).toBe('https://store.example.com/h');
     // An operator (no organization) reaches it too.
     expect(await listAccountEndpoints(w.deps, {}, IBAN)).toHaveLength(3);
   });
 
-  it("refuses 'ordered' for an extra endpoint, naming delivery_order, and stores nothing", async () => {
+  it("starts an ordered extra endpoint's watermark at the log's latest sequence, in the write that makes it ordered", async () => {
     const w = world();
-    const ordered = request({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' });
-    expect(await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, ordered))).toMatchObject([
-      { name: 'delivery_order', reason: expect.stringContaining('default endpoint') },
-    ]);
-    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(1);
-    const added = await addAccountEndpoint(
+    for (const id of ['e1', 'e2', 'e3'])
+      w.events.seed({ id, account: IBAN, orgId: 'org-1', sequence: Number(id[1]) });
+    const ordered = await addAccountEndpoint(
       w.deps,
       ORG,
       IBAN,
-      request({ url: 'https://ledger.example.com/h' }),
+      request({ url: 'https://ledger.example.com/h', deliveryOrder: 'ordered' }),
     );
-    const update = updateAccountEndpoint(
+    expect(ordered).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 3, orderEpoch: 1 });
+    const stored = await getAccountEndpoint(w.deps, ORG, IBAN, ordered.id ?? '');
+    expect(stored).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 3 });
+    // A concurrent endpoint made ordered starts after what it got concurrently; one already ordered keeps its own.
+    const concurrent = await addAccountEndpoint(
       w.deps,
       ORG,
       IBAN,
-      added.id ?? '',
+      request({ url: 'https://store.example.com/h' }),
+    );
+    expect(concurrent.settledThrough).toBeUndefined();
+    w.events.seed({ id: 'e4', account: IBAN, orgId: 'org-1', sequence: 4 });
+    const switched = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      concurrent.id ?? '',
       request({ deliveryOrder: 'ordered' }),
     );
-    expect(await invalidParams(update)).toMatchObject([{ name: 'delivery_order' }]);
-    expect((await getAccountEndpoint(w.deps, ORG, IBAN, added.id ?? '')).deliveryOrder).not.toBe('ordered');
+    expect(switched).toMatchObject({ deliveryOrder: 'ordered', settledThrough: 4 });
+    const again = await updateAccountEndpoint(
+      w.deps,
+      ORG,
+      IBAN,
+      ordered.id ?? '',
+      request({ deliveryOrder: 'ordered' }),
+    );
+    expect(again.settledThrough).toBe(3);
   });
 
   it('stores the subscription, description and security a new endpoint names', async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({
-        url: 'https://accounting.example.com/h',
-        eventTypes: ['direct_debit_status_change'],
-        filter: { status: ['failed'] },
-        description: 'Accounting',
-        deliveryOrder: 'concurrent',
-        security: { payloadEncryptionKey: PEM },
-      }),
-    );
-    const got = await getAccountEndpoint(w.deps, ORG, IBAN, added.id ?? '');
+    const added = await w.add({
+      url: 'https://accounting.example.com/h',
+      eventTypes: ['direct_debit_status_change'],
+      filter: { status: ['failed'] },
+      description: 'Accounting',
+      deliveryOrder: 'concurrent',
+      security: { payloadEncryptionKey: PEM },
+    });
+    const got = await w.get(added.id ?? '');
     expect(got).toMatchObject({
       eventTypes: ['direct_debit_status_change'],
       filter: { status: ['failed'] },
@@ -150,33 +172,24 @@ describe("an account's endpoints", () => {
   it('refuses the 11th endpoint (the default one counts) and stores nothing', async () => {
     const w = world();
     for (let i = 1; i < MAX_ENDPOINTS_PER_ACCOUNT; i += 1) {
-      await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: `https://r${i}.example.com/h` }));
+      await w.add({ url: `https://r${i}.example.com/h` });
     }
-    const eleventh = addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://r11.example.com/h' }));
+    const eleventh = w.add({ url: 'https://r11.example.com/h' });
     await expect(eleventh).rejects.toThrow(ConflictError);
     await expect(eleventh).rejects.toThrow(/10 endpoints/);
-    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT);
+    expect(await w.list()).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT);
   });
 
   it('refuses a new endpoint without a URL, with an unknown event type, or a bad filter, naming each', async () => {
     const w = world();
-    expect(await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, request({})))).toMatchObject([
-      { name: 'url' },
-    ]);
-    expect(
-      await invalidParams(addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'ftp://x.example.com/h' }))),
-    ).toMatchObject([{ name: 'url' }]);
+    expect(await invalidParams(w.add({}))).toMatchObject([{ name: 'url' }]);
+    expect(await invalidParams(w.add({ url: 'ftp://x.example.com/h' }))).toMatchObject([{ name: 'url' }]);
     const params = await invalidParams(
-      addAccountEndpoint(
-        w.deps,
-        ORG,
-        IBAN,
-        request({
-          url: 'https://r.example.com/h',
-          eventTypes: ['credit_received', 'no_such_type'],
-          filter: { amount: [{ numeric: ['>>', 5] }] },
-        }),
-      ),
+      w.add({
+        url: 'https://r.example.com/h',
+        eventTypes: ['credit_received', 'no_such_type'],
+        filter: { amount: [{ numeric: ['>>', 5] }] },
+      }),
     );
     expect(params).toEqual([
       { name: 'event_types/1', reason: 'no_such_type is not an event type of the catalog' },
@@ -188,61 +201,40 @@ describe("an account's endpoints", () => {
 
   it('a change keeps what it does not name, and null removes', async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({
-        url: 'https://accounting.example.com/h',
-        eventTypes: ['credit_received'],
-        filter: { currency: ['EUR'] },
-        description: 'Accounting',
-      }),
-    );
+    const added = await w.add({
+      url: 'https://accounting.example.com/h',
+      eventTypes: ['credit_received'],
+      filter: { currency: ['EUR'] },
+      description: 'Accounting',
+    });
     const id = added.id ?? '';
-    const renamed = await updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ description: 'Books' }));
+    const renamed = await w.update(id, { description: 'Books' });
     expect(renamed).toMatchObject({
       url: 'https://accounting.example.com/h',
       eventTypes: ['credit_received'],
       filter: { currency: ['EUR'] },
       description: 'Books',
     });
-    const cleared = await updateAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      id,
-      request({ eventTypes: null, filter: null, description: null, url: 'https://books.example.com/h' }),
-    );
+    const cleared = await w.update(id, {
+      eventTypes: null,
+      filter: null,
+      description: null,
+      url: 'https://books.example.com/h',
+    });
     expect(cleared.url).toBe('https://books.example.com/h');
     expect(cleared.eventTypes).toBeUndefined();
     expect(cleared.filter).toBeUndefined();
     expect(cleared.description).toBeUndefined();
     // An extra endpoint keeps a URL: removing it is removing the endpoint.
-    expect(
-      await invalidParams(updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ url: null }))),
-    ).toMatchObject([{ name: 'url' }]);
+    expect(await invalidParams(w.update(id, { url: null }))).toMatchObject([{ name: 'url' }]);
   });
 
   it('a refused change writes nothing', async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({ url: 'https://accounting.example.com/h', eventTypes: ['credit_received'] }),
-    );
+    const added = await w.add({ url: 'https://accounting.example.com/h', eventTypes: ['credit_received'] });
     const id = added.id ?? '';
-    await invalidParams(
-      updateAccountEndpoint(
-        w.deps,
-        ORG,
-        IBAN,
-        id,
-        request({ description: 'changed', filter: { status: { prefix: 'x' } } }),
-      ),
-    );
-    expect(await getAccountEndpoint(w.deps, ORG, IBAN, id)).toMatchObject({
+    await invalidParams(w.update(id, { description: 'changed', filter: { status: { prefix: 'x' } } }));
+    expect(await w.get(id)).toMatchObject({
       eventTypes: ['credit_received'],
       description: undefined,
     });
@@ -250,17 +242,11 @@ describe("an account's endpoints", () => {
 
   it("the default endpoint's change is the account's: URL, subscription and description", async () => {
     const w = world();
-    const changed = await updateAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      'ep_000000000001',
-      request({
-        url: 'https://orders2.example.com/h',
-        eventTypes: ['credit_received'],
-        description: 'Orders',
-      }),
-    );
+    const changed = await w.update('ep_000000000001', {
+      url: 'https://orders2.example.com/h',
+      eventTypes: ['credit_received'],
+      description: 'Orders',
+    });
     expect(changed).toMatchObject({ id: 'ep_000000000001', eventTypes: ['credit_received'] });
     expect(changed.extra).toBeUndefined();
     expect(w.directory.accounts.get(IBAN)).toMatchObject({
@@ -272,16 +258,11 @@ describe("an account's endpoints", () => {
 
   it('disables an endpoint and enables it again', async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({ url: 'https://accounting.example.com/h', enabled: false }),
-    );
+    const added = await w.add({ url: 'https://accounting.example.com/h', enabled: false });
     const id = added.id ?? '';
     expect(added.health?.state).toBe('disabled');
     expect(added.health?.reason).toBe('disabled by its organization');
-    const enabled = await updateAccountEndpoint(w.deps, ORG, IBAN, id, request({ enabled: true }));
+    const enabled = await w.update(id, { enabled: true });
     expect(enabled.health?.state).toBe('healthy');
     const disabled = await updateAccountEndpoint(w.deps, {}, IBAN, id, request({ enabled: false }));
     expect(disabled.health).toMatchObject({ state: 'disabled', reason: 'disabled by an operator' });
@@ -291,24 +272,22 @@ describe("an account's endpoints", () => {
 
   it('removes an extra endpoint with its material; the default one stays with its account', async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({ url: 'https://accounting.example.com/h', security: { payloadEncryptionKey: PEM } }),
-    );
+    const added = await w.add({
+      url: 'https://accounting.example.com/h',
+      security: { payloadEncryptionKey: PEM },
+    });
     const id = added.id ?? '';
-    await removeAccountEndpoint(w.deps, ORG, IBAN, id);
-    expect(await listAccountEndpoints(w.deps, ORG, IBAN)).toHaveLength(1);
+    await w.remove(id);
+    expect(await w.list()).toHaveLength(1);
     expect(w.secrets.items.has(`${IBAN}#${id}`)).toBe(false);
     expect(w.directory.accounts.get(IBAN)?.endpointCount).toBe(0);
-    await expect(removeAccountEndpoint(w.deps, ORG, IBAN, id)).rejects.toThrow(NotFoundError);
-    await expect(removeAccountEndpoint(w.deps, ORG, IBAN, 'ep_000000000001')).rejects.toThrow(ConflictError);
+    await expect(w.remove(id)).rejects.toThrow(NotFoundError);
+    await expect(w.remove('ep_000000000001')).rejects.toThrow(ConflictError);
   });
 
   it("another organization's account and its endpoints are not found, and nothing is written", async () => {
     const w = world();
-    const added = await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://a.example.com/h' }));
+    const added = await w.add({ url: 'https://a.example.com/h' });
     const id = added.id ?? '';
     const other = { orgId: 'org-2' };
     await expect(listAccountEndpoints(w.deps, other, IBAN)).rejects.toThrow(NotFoundError);
@@ -320,17 +299,12 @@ describe("an account's endpoints", () => {
       updateAccountEndpoint(w.deps, other, IBAN, id, request({ url: 'https://evil.example.com/h' })),
     ).rejects.toThrow(NotFoundError);
     await expect(removeAccountEndpoint(w.deps, other, IBAN, id)).rejects.toThrow(NotFoundError);
-    expect((await getAccountEndpoint(w.deps, ORG, IBAN, id)).url).toBe('https://a.example.com/h');
+    expect((await w.get(id)).url).toBe('https://a.example.com/h');
   });
 
   it("an account's deletion removes its extra endpoints and their material", async () => {
     const w = world();
-    const added = await addAccountEndpoint(
-      w.deps,
-      ORG,
-      IBAN,
-      request({ url: 'https://a.example.com/h', security: { payloadEncryptionKey: PEM } }),
-    );
+    const added = await w.add({ url: 'https://a.example.com/h', security: { payloadEncryptionKey: PEM } });
     await deleteAccount(
       {
         directory: w.directory,
@@ -343,5 +317,27 @@ describe("an account's endpoints", () => {
     );
     expect(w.directory.endpoints.size).toBe(0);
     expect(w.secrets.items.has(`${IBAN}#${added.id}`)).toBe(false);
+  });
+
+  it('an account re-created after a deletion stopped at its tombstone gets none of the old extra endpoints', async () => {
+    const w = world();
+    await addAccountEndpoint(w.deps, ORG, IBAN, request({ url: 'https://a.example.com/h' }));
+    // The request dies once the tombstone is written (a timeout): no removal after it happens.
+    const endpoints = {
+      removeEndpoints: async (iban: string, orgId: string) => {
+        if (await w.directory.getAccountTombstone(iban)) throw new Error('timed out');
+        await w.endpoints.removeEndpoints(iban, orgId);
+      },
+    };
+    const deps = { directory: w.directory, events: w.events, now: w.deps.now, endpoints };
+    await expect(deleteAccount(deps, { iban: IBAN, erase: false })).rejects.toThrow('timed out');
+    // The organization creates the account again instead of repeating the deletion.
+    await putAccount(
+      w.directory,
+      { ...ORG, iban: IBAN, webhookUrl: 'https://b.example.com/h' },
+      'allow-http',
+    );
+    expect(await w.endpoints.listEndpoints(IBAN, ORG.orgId)).toEqual([]);
+    expect(w.directory.endpoints.size).toBe(0);
   });
 });

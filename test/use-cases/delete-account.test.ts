@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { NotFoundError } from '#domain/errors';
 import { toAccountErasureView } from '#http/accounts/account-view';
 import { putAccount } from '#use-cases/accounts/accounts';
@@ -37,7 +38,7 @@ async function publish(account: string, count: number, from = 0): Promise<void> 
 beforeEach(async () => {
   directory = new InMemoryDirectoryStore();
   events = new InMemoryEventStore();
-  deps = { directory, events, now: new FakeClock().now };
+  deps = { directory, events, now: new FakeClock().now, endpoints: new InMemoryEndpointStore(directory) };
   orgId = (await createOrganization(directory, new InMemoryApiKeyStore(), 'Acme')).organization.id;
   for (const iban of [IBAN, OTHER_IBAN]) await putAccount(directory, { orgId, iban }, 'public-https');
 });

@@ -9,6 +9,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { deliverBatch } from '#delivery/deliver-batch';
 import { deliverEvent } from '#delivery/deliver-event';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
@@ -135,6 +136,7 @@ describe('deleting an account with endpoint material', () => {
       directory: w.directory,
       events: w.events,
       now: w.clock.now,
+      endpoints: new InMemoryEndpointStore(w.directory),
       removeEndpointSecrets: w.store.removeSecrets,
     };
     await deleteAccount(deps, { iban: w.iban, erase: false });
@@ -149,6 +151,7 @@ describe('deleting an account with endpoint material', () => {
       directory: w.directory,
       events: w.events,
       now: w.clock.now,
+      endpoints: new InMemoryEndpointStore(w.directory),
       removeEndpointSecrets: async (iban: string, orgId: string) => {
         if (failing) throw new Error('DynamoDB unavailable');
         await w.store.removeSecrets(iban, orgId);

@@ -15,6 +15,8 @@ import type { Account } from '#domain/model';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer } from '../support/fakes/webhook-sender';
 
+type NewExtraEndpoint = Parameters<InMemoryEndpointStore['addEndpoint']>[0];
+
 const DEFAULT_ID = 'ep_00000000000d';
 const CREDIT = 'credit_received';
 const TRANSFER = 'credit_transfer_status_change';
@@ -35,12 +37,34 @@ function routedWorld(subscription: Partial<Account> = {}) {
   const subscribe = (changes: Partial<Account>) =>
     w.directory.accounts.set(w.iban, { ...account_(), ...changes });
   const context = () => new DeliveryContext(w.directory, undefined, undefined, endpoints);
-  return { ...w, deps, endpoints, account: account_, subscribe, context };
+  /** Adds an extra endpoint to the account, created at the world's first instant unless `more` says. */
+  const addExtra = (id: string, url: string, more: Partial<NewExtraEndpoint> = {}) =>
+    endpoints.addEndpoint({
+      iban: w.iban,
+      orgId: 'org-1',
+      id,
+      url,
+      createdAt: '2026-11-20T08:00:00.000Z',
+      ...more,
+    });
+  return { ...w, deps, endpoints, account: account_, subscribe, context, addExtra };
 }
 
 const body = (payload: unknown) => JSON.stringify({ id: 'x', payload });
 
 describe('routing an event', () => {
+  it('routes an event to the extra endpoints of an account whose default endpoint has no URL', async () => {
+    const w = routedWorld({ webhookUrl: undefined });
+    await w.addExtra('ep_0000000000a1', 'https://ledger.example.com/h');
+    w.events.seed({ id: 'e1', sequence: 1 });
+    const outcome = await deliverEvent(w.deps, { id: 'e1', at: w.events.events.get('e1') }, 1, w.context());
+    expect(outcome).toMatchObject({ kind: 'routed', endpoints: 1 });
+    expect(w.events.events.get('e1')).toMatchObject({
+      webhookStatus: 'pending',
+      routes: ['ep_0000000000a1'],
+    });
+  });
+
   it('costs nothing for an account with one endpoint subscribed to everything', async () => {
     const w = routedWorld();
     w.events.seed({ id: 'e1' });
@@ -64,18 +88,8 @@ describe('routing an event', () => {
 
   it("matches the payload filter, and records the extra endpoints' ids the event goes to", async () => {
     const w = routedWorld({ filter: { status: ['rejected'] } });
-    const seen = await w.endpoints.addEndpoint({
-      iban: w.iban,
-      orgId: 'org-1',
-      id: 'ep_0000000000a1',
-      url: 'https://books.example.com/h',
-      createdAt: '2026-11-20T08:00:00.000Z',
-    });
-    await w.endpoints.addEndpoint({
-      iban: w.iban,
-      orgId: 'org-1',
-      id: 'ep_0000000000a2',
-      url: 'https://credits.example.com/h',
+    const seen = await w.addExtra('ep_0000000000a1', 'https://books.example.com/h');
+    await w.addExtra('ep_0000000000a2', 'https://credits.example.com/h', {
       eventTypes: [CREDIT],
       createdAt: '2026-11-20T08:00:01.000Z',
     });
@@ -115,6 +129,16 @@ describe('routing an event', () => {
     expect(first).toEqual({ routes: [DEFAULT_ID], toDefault: true, fansOut: false });
     expect(second).toEqual(first);
     expect(w.events.events.get('e1')?.routes).toEqual([DEFAULT_ID]);
+  });
+
+  it('records no routing when another consumer attempted the event unrouted meanwhile', async () => {
+    const w = routedWorld();
+    // Read unrouted with no attempt; meanwhile a consumer that saw one endpoint made the first attempt.
+    const stale = w.events.seed({ id: 'e1', sequence: 1 });
+    expect((await deliverEvent(w.deps, { id: 'e1' }, 1, w.context())).kind).toBe('delivered');
+    await w.addExtra('ep_0000000000a1', 'https://ledger.example.com/h');
+    expect(await routingOf(w.deps, w.context(), stale, w.account())).toBeUndefined();
+    expect(w.events.events.get('e1')?.routes).toBeUndefined();
   });
 
   it('keeps the routing through a redelivery (a new cycle)', async () => {

@@ -3,7 +3,9 @@
  * (issue 16, item 1), with fakes: the consumer refuses an account another organization holds, an IBAN
  * that still holds an organization's events cannot be assigned to another one, and erasing releases it.
  */
+
 import { describe, expect, it } from 'vitest';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { deliverBatch } from '#delivery/deliver-batch';
 import { ConflictError } from '#domain/errors';
 import { putAccount } from '#use-cases/accounts/accounts';
@@ -26,7 +28,12 @@ function arrange() {
     deliveries: [failure()],
     nextAttemptAt: w.clock.now() + 10_000,
   });
-  const deps = { directory: w.directory, events: w.events, now: w.clock.now };
+  const deps = {
+    directory: w.directory,
+    events: w.events,
+    now: w.clock.now,
+    endpoints: new InMemoryEndpointStore(w.directory),
+  };
   return { w, deps };
 }
 

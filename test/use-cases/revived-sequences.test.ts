@@ -4,7 +4,9 @@
  * floor, and the account created again continues above it, also once retention emptied its log; erasure
  * ends the log, so an account created after it starts at 1.
  */
+
 import { beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
@@ -67,7 +69,12 @@ async function expireAll(): Promise<void> {
   await keepFloorAfterExpiry({ directory }, expired);
 }
 
-const deps = () => ({ directory, events, now: new FakeClock().now });
+const deps = () => ({
+  directory,
+  events,
+  now: new FakeClock().now,
+  endpoints: new InMemoryEndpointStore(directory),
+});
 const recreate = () =>
   putAccount(directory, { orgId: ORG, iban: IBAN, webhookUrl: 'https://a2.example.com/h' }, 'public-https');
 

@@ -6,13 +6,15 @@
  * stored but the account's counter; ten a minute per account; another organization's account is not
  * found; the URL policy refuses as at delivery.
  */
+
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { compactDecrypt } from 'jose';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
+import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
-import { TEST_EVENTS_PER_WINDOW } from '#delivery/test-event-rule';
 import { BusyError, NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
 import { BUILT_IN_EVENT_TYPES, builtInEventType } from '#domain/event-types/catalog';
 import { unknownEventType } from '#domain/event-types/unknown-names';
@@ -342,7 +344,13 @@ describe('a test event', () => {
     await sendTestEvent(w.deps, request());
     const events = { latestSequence: async () => 0 } as never;
     await deleteAccount(
-      { directory: w.directory, events, now: w.clock.now, testEvents: w.allowance },
+      {
+        directory: w.directory,
+        events,
+        now: w.clock.now,
+        testEvents: w.allowance,
+        endpoints: new InMemoryEndpointStore(w.directory),
+      },
       { iban: IBAN, erase: false },
     );
     expect(w.allowance.counters.size).toBe(0);

@@ -22,7 +22,9 @@ export function endpointItem(endpoint: NewEndpoint): Record<string, unknown> {
     endpoint_id: endpoint.id,
     webhook_url: endpoint.url,
     ...storedSubscription(endpoint).set,
-    ...(endpoint.deliveryOrder === 'ordered' ? { delivery_order: 'ordered', order_epoch: 1 } : {}),
+    ...(endpoint.deliveryOrder === 'ordered'
+      ? { delivery_order: 'ordered', order_epoch: 1, settled_through: endpoint.settledThrough ?? 0 }
+      : {}),
     ...(summary ? { [ENDPOINT_SECURITY]: summary } : {}),
     ...(endpoint.disabled
       ? {

@@ -20,7 +20,7 @@ import { transact } from './api-key-count';
 import { type CapacityListener, capacityCounter } from './capacity';
 import { endpointItem, toEndpoint } from './endpoint-items';
 import { materialWrite } from './endpoint-secret-store';
-import { DELETED_AT, ENDPOINT_SK_PREFIX, isTombstone, keys } from './items';
+import { DELETED_AT, isTombstone, keys } from './items';
 import { storedSubscription } from './subscription-items';
 
 /** Attribute of the account item: how many extra endpoints it has. */
@@ -62,8 +62,8 @@ export class DynamoEndpointStore implements EndpointStore {
     const out = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.account(iban).pk, ':sk': ENDPOINT_SK_PREFIX },
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.endpoints(iban) },
         ConsistentRead: options.consistent ?? false,
         ReturnConsumedCapacity: 'TOTAL',
       }),
@@ -118,6 +118,10 @@ export class DynamoEndpointStore implements EndpointStore {
     const set: Record<string, unknown> = { ...subscription.set, updated_at: write.updatedAt };
     if (write.url !== undefined) set.webhook_url = write.url;
     if (write.deliveryOrder === 'ordered') set.delivery_order = 'ordered';
+    // The order's start, in the write that makes it ordered (never a second write a crash could skip).
+    if (write.deliveryOrder === 'ordered' && write.settledThrough !== undefined) {
+      set.settled_through = write.settledThrough;
+    }
     const remove = [
       ...subscription.remove,
       ...(write.deliveryOrder === 'concurrent' ? ['delivery_order'] : []),

@@ -23,7 +23,7 @@ export const EVENT_SK = 'EVENT';
 /** Sort-key value of an account item. */
 export const ACCOUNT_SK = 'ACCOUNT';
 
-/** Sort-key prefix of an extra endpoint's item (in its account's partition) and of its material's item. */
+/** Sort-key prefix of an extra endpoint's material item (beside its default endpoint's `ENDPOINT`). */
 export const ENDPOINT_SK_PREFIX = 'ENDPOINT#';
 
 /** Sort-key value of an account log's head item (see `events/log-head.ts`). */
@@ -35,11 +35,10 @@ export const keys = {
   apiKey: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.apiKey}${hash}`, sk: 'APIKEY' }),
   portalLink: (hash: string): ItemKey => ({ pk: `${ITEM_PREFIXES.portalLink}${hash}`, sk: 'PORTAL' }),
   account: (iban: string): ItemKey => ({ pk: `${ITEM_PREFIXES.account}${iban}`, sk: ACCOUNT_SK }),
-  /** An extra endpoint of an account, in the account's partition (read with one Query). */
-  endpoint: (iban: string, id: string): ItemKey => ({
-    pk: `${ITEM_PREFIXES.account}${iban}`,
-    sk: `${ENDPOINT_SK_PREFIX}${id}`,
-  }),
+  /** The partition of an account's extra endpoints (read with one Query). */
+  endpoints: (iban: string): string => `${ITEM_PREFIXES.endpoint}${iban}`,
+  /** An extra endpoint of an account. */
+  endpoint: (iban: string, id: string): ItemKey => ({ pk: keys.endpoints(iban), sk: id }),
   /** Where an endpoint's settings and health are: the account item, or the extra endpoint's own. */
   endpointAt: (endpoint: EndpointAddress): ItemKey =>
     endpoint.extra === undefined ? keys.account(endpoint.iban) : keys.endpoint(endpoint.iban, endpoint.extra),
@@ -48,7 +47,7 @@ export const keys = {
     pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
     sk: endpoint.extra === undefined ? 'ENDPOINT' : `${ENDPOINT_SK_PREFIX}${endpoint.extra}`,
   }),
-  /** An event's delivery at an extra endpoint: the endpoint's partition, the event's sequence. */
+  /** A fanned-out event's delivery at one routed endpoint: the endpoint's partition, the event's sequence. */
   delivery: (ref: DeliveryRef): ItemKey => ({
     pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
     sk: keys.sequence(ref.sequence),

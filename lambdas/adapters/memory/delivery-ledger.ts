@@ -112,6 +112,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const event = this.table.eventAt(ref);
     if (event === undefined) return undefined;
     if (event.routes !== undefined) return event.routes;
+    if (event.webhookRetries > 0) return undefined;
     this.table.events.set(ref.id, { ...event, routes: [...routes] });
     return routes;
   }
@@ -125,11 +126,15 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     this.table.writes.push('SettleRoute');
     const event = this.table.eventAt(ref);
     if (event?.routes === undefined) return undefined;
-    const counts = this.table.routeCounts.get(event.id) ?? { settled: new Set(), failed: 0, skipped: 0 };
-    if (counts.settled.has(endpointId)) return event.webhookStatus;
+    const counts = this.table.routeCounts.get(event.id) ?? {
+      settled: new Set<string>(),
+      failed: new Set<string>(),
+      skipped: new Set<string>(),
+    };
+    if (counts.settled.has(endpointId) || !event.routes.includes(endpointId)) return event.webhookStatus;
     counts.settled.add(endpointId);
-    if (status === 'failed') counts.failed += 1;
-    if (status === 'skipped') counts.skipped += 1;
+    if (status === 'failed') counts.failed.add(endpointId);
+    if (status === 'skipped') counts.skipped.add(endpointId);
     this.table.routeCounts.set(event.id, counts);
     const failedNow = status === 'failed';
     const last =
@@ -138,7 +143,7 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
     const webhookStatus: WebhookStatus = failedNow
       ? 'failed'
       : last
-        ? counts.skipped > 0
+        ? counts.skipped.size >= event.routes.length
           ? 'skipped'
           : 'success'
         : event.webhookStatus;
@@ -150,6 +155,21 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
       ...(settles ? { leaseUntil: undefined, nextAttemptAt: undefined } : {}),
     });
     return webhookStatus;
+  }
+
+  async reopenRoute(ref: EventRef, endpointId: string): Promise<boolean> {
+    this.table.writes.push('ReopenRoute');
+    const event = this.table.eventAt(ref);
+    if (event?.routes === undefined) return false;
+    const counts = this.table.routeCounts.get(event.id);
+    for (const set of counts === undefined ? [] : [counts.settled, counts.failed, counts.skipped]) {
+      set.delete(endpointId);
+    }
+    // As the adapter: still failed while another endpoint failed for good.
+    if ((counts?.failed.size ?? 0) === 0) {
+      this.table.events.set(event.id, { ...event, webhookStatus: 'pending' });
+    }
+    return true;
   }
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
@@ -188,7 +208,10 @@ export class InMemoryDeliveryLedger extends InMemoryEventReads implements Delive
       cycles: empty ? event.cycles : event.cycles + 1,
       leaseUntil: undefined,
       nextAttemptAt: undefined,
+      routeCycle: (event.routeCycle ?? 0) + 1,
     });
+    // As the adapter: a fanned-out event's aggregate starts again.
+    this.table.routeCounts.delete(id);
     return true;
   }
 }

@@ -5,14 +5,17 @@
  * always wins and every attempt is recorded; a delivery belongs to one event id (a stale ref of an erased
  * and re-created log writes nothing).
  */
+
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
+  type DeliveryPage,
   type DeliveryRef,
   type EndpointDeliveries,
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
 import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 
 /** The deliveries in memory; `items` and `writes` are open for arrangements and assertions. */
 export class InMemoryEndpointDeliveries implements EndpointDeliveries {
@@ -20,6 +23,8 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   readonly items = new Map<string, EndpointDelivery & { readonly id: string }>();
   /** Write operations made, in order. */
   readonly writes: string[] = [];
+  /** The keys of each batch read, in order. */
+  readonly batchReads: number[] = [];
 
   async readDelivery(ref: DeliveryRef): Promise<EndpointDelivery> {
     return this.own(ref) ?? UNTOUCHED;
@@ -48,7 +53,8 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   ): Promise<EndpointDelivery> {
     this.writes.push('RecordAttempt');
     const held = this.held(ref);
-    if (held === 'other') throw new Error(`delivery of another event at ${keyOf(ref)} (condition failed)`);
+    // Another event's delivery (a stale ref): nothing recorded.
+    if (held === 'other') return UNTOUCHED;
     const delivery = held ?? UNTOUCHED;
     // Only what an attempt keeps: the signature stays with the request.
     const { signature: _sent, ...recorded } = attempt;
@@ -73,6 +79,76 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     return true;
   }
 
+  async startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    this.writes.push('StartCycle');
+    const held = this.held(ref);
+    if (held === 'other') return false;
+    const delivery = held ?? UNTOUCHED;
+    if ((delivery.routeCycle ?? 0) >= routeCycle || (delivery.status !== 'pending') !== settled) return false;
+    this.put(
+      ref,
+      settled
+        ? {
+            ...delivery,
+            status: 'pending',
+            cycleBase: delivery.retries,
+            leaseUntil: undefined,
+            nextAttemptAt: undefined,
+            routeCycle,
+          }
+        : { ...delivery, routeCycle },
+    );
+    return true;
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
+    this.writes.push('StartOwnCycle');
+    const delivery = this.own(ref);
+    if (delivery === undefined || delivery.status === 'pending') return false;
+    // As the adapter: a cycle that sent nothing is replaced uncounted.
+    const empty = delivery.retries === delivery.cycleBase;
+    if (!empty && delivery.cycles >= MAX_CYCLES) return false;
+    this.put(ref, {
+      ...delivery,
+      status: 'pending',
+      cycleBase: delivery.retries,
+      cycles: empty ? delivery.cycles : delivery.cycles + 1,
+      leaseUntil: undefined,
+      nextAttemptAt: undefined,
+    });
+    return true;
+  }
+
+  async readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>> {
+    this.batchReads.push(endpointIds.length);
+    const found = new Map<string, EndpointDelivery>();
+    for (const endpointId of endpointIds) {
+      const delivery = this.own({ ...ref, endpointId });
+      if (delivery !== undefined) found.set(endpointId, delivery);
+    }
+    return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const partition = `${orgId}#${account}#${endpointId}#`;
+    const all = [...this.items.entries()]
+      .filter(([key]) => key.startsWith(partition))
+      .map(([key, item]) => ({ id: item.id, sequence: Number(key.slice(partition.length)) }))
+      .sort((a, b) => b.sequence - a.sequence);
+    return {
+      deliveries: all.slice(window.offset, window.offset + window.limit),
+      hasMore: all.length > window.offset + window.limit,
+    };
+  }
+
   /** The ref's event's delivery, or undefined when untouched. */
   private own(ref: DeliveryRef): EndpointDelivery | undefined {
     const held = this.held(ref);
@@ -94,6 +170,7 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
   }
 }
 
-function keyOf(ref: DeliveryRef): string {
+/** Where a delivery is kept in memory: its event's organization, account, endpoint and sequence. */
+export function keyOf(ref: DeliveryRef): string {
   return `${ref.orgId}#${ref.account}#${ref.endpointId}#${ref.sequence}`;
 }

@@ -60,7 +60,9 @@ export class InMemoryEndpointStore implements EndpointStore {
       eventTypes: endpoint.eventTypes,
       filter: endpoint.filter,
       description: endpoint.description,
-      ...(endpoint.deliveryOrder === 'ordered' ? { deliveryOrder: 'ordered', orderEpoch: 1 } : {}),
+      ...(endpoint.deliveryOrder === 'ordered'
+        ? { deliveryOrder: 'ordered', orderEpoch: 1, settledThrough: endpoint.settledThrough ?? 0 }
+        : {}),
       security: endpoint.security?.summary,
       createdAt: endpoint.createdAt,
       updatedAt: endpoint.createdAt,
@@ -100,6 +102,10 @@ export class InMemoryEndpointStore implements EndpointStore {
       description: pick(write.description, endpoint.description),
       deliveryOrder: ordered === 'ordered' ? 'ordered' : undefined,
       orderEpoch: write.deliveryOrder === 'ordered' ? (endpoint.orderEpoch ?? 0) + 1 : endpoint.orderEpoch,
+      settledThrough:
+        write.deliveryOrder === 'ordered' && write.settledThrough !== undefined
+          ? write.settledThrough
+          : endpoint.settledThrough,
       updatedAt: write.updatedAt,
     };
     this.directory.endpoints.set(key, updated);

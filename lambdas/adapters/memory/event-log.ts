@@ -84,12 +84,11 @@ export class InMemoryEventLog extends InMemoryEventReads implements EventLog {
     const occupant = this.table.events.at(event.orgId, event.account, event.sequence);
     if (occupant) return { created: false, occupant: occupant.id };
     if (this.table.numbering.isVoid(event.orgId, event.account, event.sequence)) return { created: false };
-    const { expiresAt, ...fields } = event;
-    const record: EventRecord = { ...fields, webhookRetries: 0, cycleBase: 0, cycles: 1, deliveries: [] };
+    const record: EventRecord = { ...event, webhookRetries: 0, cycleBase: 0, cycles: 1, deliveries: [] };
     // Keyed by id, as the tests inspect them; a second event with an id is a bug the tests must see.
     if (this.table.events.has(event.id)) throw new Error(`fake: a second event with id ${event.id}`);
     this.table.events.set(event.id, record);
-    this.table.expiresAt.set(event.id, expiresAt);
+    this.table.expiresAt.set(event.id, event.expiresAt);
     return { created: true, event: record };
   }
 

@@ -58,6 +58,7 @@ export class InMemoryEventStore
   recordRoutes: DeliveryLedger['recordRoutes'] = (ref, routes) => this.ledger.recordRoutes(ref, routes);
   settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
     this.ledger.settleRoute(ref, endpointId, status, attempts);
+  reopenRoute: DeliveryLedger['reopenRoute'] = (ref, endpointId) => this.ledger.reopenRoute(ref, endpointId);
   settlePending: DeliveryLedger['settlePending'] = (ref, status) => this.ledger.settlePending(ref, status);
   startCycle: DeliveryLedger['startCycle'] = (ref, orgId) => this.ledger.startCycle(ref, orgId);
 

@@ -40,12 +40,12 @@ export class EventTable {
   /** Index entries one recovery step or summary may examine (the adapter's `MAX_INDEX_ENTRIES_READ`). */
   indexEntriesBound = MAX_INDEX_ENTRIES_READ;
   /**
-   * Each routed event's count of settled endpoints (the adapter's `routes_settled` set) and how many of
-   * them failed or were skipped (`routes_failed`, `routes_skipped`).
+   * Each routed event's settled endpoints (the adapter's `routes_settled` set) and those of them that
+   * failed or were skipped (`routes_failed`, `routes_skipped`).
    */
   readonly routeCounts = new Map<
     string,
-    { readonly settled: Set<string>; failed: number; skipped: number }
+    { readonly settled: Set<string>; readonly failed: Set<string>; readonly skipped: Set<string> }
   >();
   /** The logs' heads and voids (`log-numbering.ts`). */
   readonly numbering = new LogNumbering(this.events, this.writes);

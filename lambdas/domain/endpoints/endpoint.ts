@@ -11,14 +11,14 @@ import type {
   EndpointSecuritySummary,
 } from '#domain/endpoint-security/endpoint-security';
 import { ConflictError } from '#domain/errors';
-import type { Account, DeliveryOrder } from '#domain/model';
+import type { Account, DeliveryOrder, EndpointOrder } from '#domain/model';
 import { matchesEvent, type Subscription } from '#domain/subscriptions/subscription';
 import type { EndpointAddress } from './address';
 
 export type { EndpointAddress } from './address';
 
 /** One webhook endpoint of an account. */
-export interface Endpoint extends EndpointAddress, Subscription {
+export interface Endpoint extends EndpointAddress, Subscription, EndpointOrder {
   /**
    * `ep_…`, random. The default endpoint's is the account's `endpoint_id` (absent only on an account from
    * before ids, until its next write); an extra endpoint's is its `extra`. Required (if undefined), so an
@@ -28,17 +28,6 @@ export interface Endpoint extends EndpointAddress, Subscription {
   /** Where its webhooks go; absent only for a default endpoint without one (nothing is routed to it). */
   readonly url?: string | undefined;
   readonly description?: string | undefined;
-  /** Absent: `concurrent`. */
-  readonly deliveryOrder?: DeliveryOrder | undefined;
-  /** An ordered endpoint's watermark: every event up to this sequence is settled for it. Absent: 0. */
-  readonly settledThrough?: number | undefined;
-  /** The endpoint's order generation (see `Account.orderEpoch`). Absent: 0. */
-  readonly orderEpoch?: number | undefined;
-  /**
-   * The account log's floor (the account's `seq_floor`, see `Account.sequenceFloor`), which an ordered
-   * endpoint's gate starts above. Absent: 0.
-   */
-  readonly sequenceFloor?: number | undefined;
   /** Absent: nothing was ever written about it (healthy). */
   readonly health?: EndpointHealth | undefined;
   /** What it demands beyond HTTPS; absent: nothing. */

@@ -21,6 +21,12 @@ export interface NewEndpoint {
   readonly filter?: Filter | undefined;
   readonly description?: string | undefined;
   readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * An `ordered` endpoint's watermark (`settled_through`): the log's latest sequence, read before the
+   * addition. Stored with the endpoint in the same step, so its order never starts from the log's
+   * beginning; the events up to it were stored before the endpoint, which they are not routed to.
+   */
+  readonly settledThrough?: number | undefined;
   /** The summary of its material, and the material itself (a sealed client key, never in the clear). */
   readonly security?:
     | { readonly summary: EndpointSecuritySummary; readonly material: EndpointSecrets }
@@ -43,6 +49,12 @@ export interface EndpointWrite {
   readonly description?: string | null | undefined;
   /** `ordered` starts a new order epoch; `concurrent` sets it back. */
   readonly deliveryOrder?: DeliveryOrder | undefined;
+  /**
+   * With `ordered` on an endpoint that was `concurrent`: its watermark from now on (the log's latest
+   * sequence, read before the write), set in the same write, so the order starts after the events it
+   * received concurrently rather than at the log's beginning.
+   */
+  readonly settledThrough?: number | undefined;
   /** ISO 8601 UTC. */
   readonly updatedAt: string;
 }

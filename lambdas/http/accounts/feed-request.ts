@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { FEED_LIMIT } from '#config/limits';
 import { joinUrl, pathSegment } from '#domain/urls';
 import { readBody, readQuery } from '#http/read-request';
-import { body, closed, int, optional, withReason } from '#http/schema';
+import { body, closed, described, ENDPOINT_ID, int, optional, withReason } from '#http/schema';
 
 /** The feed's query. */
 export const FEED_QUERY = closed({
@@ -63,14 +63,26 @@ export const REPLAY_BODY = body(
       int('Events with a sequence above this one are sent again.', 0, { maximum: Number.MAX_SAFE_INTEGER }),
       'is required: the sequence after which to send events again, 0 or more',
     ),
+    endpoint_id: optional(
+      described(
+        ENDPOINT_ID,
+        'Only the events routed to this endpoint of the account, sent again there alone (`GET /accounts/{iban}/endpoints`); absent: every event at every endpoint it was routed to.',
+      ),
+    ),
   }),
 );
 
 /**
- * The body of a replay, `{"after_sequence": N}` (N ≥ 0).
+ * The body of a replay, `{"after_sequence": N, "endpoint_id"?: "ep_…"}` (N ≥ 0).
  *
  * @throws ValidationError naming `after_sequence` when it is missing or not a whole number
  */
-export function parseReplayRequest(event: APIGatewayProxyEvent): { afterSequence: number } {
-  return { afterSequence: readBody(event, REPLAY_BODY).after_sequence };
+export function parseReplayRequest(event: APIGatewayProxyEvent): {
+  afterSequence: number;
+  endpointId?: string;
+} {
+  const { after_sequence, endpoint_id } = readBody(event, REPLAY_BODY);
+  return endpoint_id === undefined
+    ? { afterSequence: after_sequence }
+    : { afterSequence: after_sequence, endpointId: endpoint_id };
 }

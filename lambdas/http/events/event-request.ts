@@ -15,6 +15,7 @@ import {
   body,
   closed,
   described,
+  ENDPOINT_ID,
   EVENT_ID,
   EVENT_TYPE,
   int,
@@ -35,6 +36,29 @@ export function parseEventId(event: APIGatewayProxyEvent): string {
   const id = pathParam(event, 'id');
   if (!isEventId(id)) throw new ValidationError('id', refusal(EVENT_ID));
   return id;
+}
+
+/** The optional body of a redelivery (`POST /events/{id}/redeliver`, the operator's twin). */
+export const REDELIVER_BODY = optionalBody(
+  closed({
+    endpoint_id: optional(
+      described(
+        ENDPOINT_ID,
+        "Redeliver at this endpoint alone (one of the event's `endpoints` in `GET /events/{id}`); absent: " +
+          'the event as a whole, at every endpoint it was routed to.',
+      ),
+    ),
+  }),
+);
+
+/**
+ * The body of a redelivery by {@link REDELIVER_BODY}: none, `{}`, or the endpoint to redeliver at.
+ *
+ * @throws ValidationError naming `endpoint_id`
+ */
+export function parseRedeliverRequest(event: APIGatewayProxyEvent): { endpointId?: string } {
+  const { endpoint_id } = readBody(event, REDELIVER_BODY);
+  return endpoint_id === undefined ? {} : { endpointId: endpoint_id };
 }
 
 /** The body of `POST /events`, a component of the document. */

@@ -2,11 +2,22 @@
  * The JSON views of events (snake_case, as in the seed): the list element, the feed element, and the
  * single event with its attempts.
  */
+import { ANSWER_BODY_MAX_BYTES } from '#config/limits';
+import type { EndpointAttempt, EndpointPart, EventWithEndpoints } from '#domain/endpoints/event-parts';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { renderTimestamp } from '#domain/time';
 import { maskUrlSecrets } from '#domain/urls';
 import { eventLinks } from '#domain/webhook-body';
-import type { DELIVERY, EVENT_DETAIL, EVENT_SUMMARY, FEED_EVENT } from '#http/openapi/events';
+import { carriedBytes, takeWithinBudget } from '#http/answer-size';
+import type {
+  DELIVERY,
+  EVENT_ATTEMPT,
+  EVENT_DETAIL,
+  EVENT_ENDPOINT,
+  EVENT_SUMMARY,
+  EVENT_VIEW,
+  FEED_EVENT,
+} from '#http/openapi/events';
 import type { Static } from '#http/schema';
 
 /** An element of `GET /events`. */
@@ -19,8 +30,14 @@ export type DeliveryView = Static<typeof DELIVERY>;
  * payloads; attempts, up to 60 bodies of 4 KiB each, would take most of every answer.
  */
 export type FeedEventView = Static<typeof FEED_EVENT>;
-/** The answer of `GET /events/{id}`: the feed's fields and every attempt. */
+/** A published event's answer: the feed's fields and its item's attempts. */
 export type EventDetailView = Static<typeof EVENT_DETAIL>;
+/** The answer of `GET /events/{id}`: the feed's fields, each routed endpoint's part, every attempt. */
+export type EventView = Static<typeof EVENT_VIEW>;
+/** An element of `endpoints` in `GET /events/{id}`. */
+export type EventEndpointView = Static<typeof EVENT_ENDPOINT>;
+/** An element of `webhook_deliveries` in `GET /events/{id}`. */
+export type EventAttemptView = Static<typeof EVENT_ATTEMPT>;
 
 /** The list view of an event: no payload, no attempts. */
 export function toEventSummary(record: EventRecord, baseUrl: string): EventSummaryView {
@@ -64,6 +81,36 @@ export function toFeedEvent(record: EventRecord, baseUrl: string): FeedEventView
 export function toEventDetail(record: EventRecord, baseUrl: string): EventDetailView {
   const { _links, ...fields } = toFeedEvent(record, baseUrl);
   return { ...fields, webhook_deliveries: record.deliveries.map(toDeliveryView), _links };
+}
+
+/**
+ * The single event view: {@link toFeedEvent} of the event as a whole, its part at each routed endpoint,
+ * and every attempt naming its endpoint, oldest first. Its attempts are bounded (an account's endpoints ×
+ * 60 attempts of 4 KiB bodies), far below what an answer carries; should they ever pass it, the oldest
+ * are left out (`webhook_retries` still counts them) rather than the answer failing.
+ */
+export function toEventView(record: EventWithEndpoints, baseUrl: string): EventView {
+  const { _links, ...fields } = toFeedEvent(record.event, baseUrl);
+  const endpoints = record.endpoints.map(toEndpointPartView);
+  const rest = carriedBytes(JSON.stringify({ ...fields, webhook_deliveries: [], endpoints, _links }));
+  const budget = ANSWER_BODY_MAX_BYTES - rest;
+  const newestFirst = takeWithinBudget([...record.attempts].reverse(), toAttemptView, budget);
+  // The seed's fields in their order, then each endpoint's part.
+  return { ...fields, webhook_deliveries: newestFirst.reverse(), endpoints, _links };
+}
+
+function toEndpointPartView(part: EndpointPart): EventEndpointView {
+  return {
+    endpoint_id: part.endpointId ?? null,
+    webhook_status: part.status,
+    webhook_retries: part.retries,
+    next_attempt_at:
+      part.nextAttemptAt === undefined ? null : renderTimestamp(new Date(part.nextAttemptAt).toISOString()),
+  };
+}
+
+function toAttemptView(attempt: EndpointAttempt): EventAttemptView {
+  return { ...toDeliveryView(attempt), endpoint_id: attempt.endpointId ?? null };
 }
 
 /** One attempt as the API shows it. */

@@ -11,6 +11,7 @@ import { readQuery } from '#http/read-request';
 import {
   closed,
   described,
+  ENDPOINT_ID,
   EVENT_TYPE,
   optional,
   ref,
@@ -30,6 +31,14 @@ export const LIST_QUERY = closed({
   ),
   since: optional(timestampParam('Only events triggered at or after this UTC time.')),
   until: optional(timestampParam('Only events triggered at or before; not before `since`.')),
+  endpoint_id: optional(
+    described(
+      ENDPOINT_ID,
+      "Only events routed to this endpoint of `account` (required with it): for the account's default " +
+        'endpoint, its events not routed elsewhere only; for an extra endpoint, newest first by sequence, ' +
+        'with no other filter.',
+    ),
+  ),
 });
 
 /** Name of a parameter of `GET /events`. */
@@ -48,7 +57,10 @@ export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#http/paging';
  *   ones, then values in {@link LIST_QUERY_PARAMS} order
  */
 export function parseListQuery(multi: Record<string, string[] | undefined> | null): EventPageQuery {
-  const { account, type, webhook_status, since, until, ...paging } = readQuery(multi, LIST_QUERY);
+  const { account, type, webhook_status, since, until, endpoint_id, ...paging } = readQuery(
+    multi,
+    LIST_QUERY,
+  );
   const filters: { -readonly [K in keyof EventFilters]: EventFilters[K] } = {};
   // Offset paging reads every skipped entry, so the depth is bounded; a time window reaches further back.
   const numbers = pageNumbers(
@@ -61,6 +73,16 @@ export function parseListQuery(multi: Record<string, string[] | undefined> | nul
   if (webhook_status !== undefined) filters.status = webhook_status;
   if (since !== undefined) filters.since = parseTimestampParam('since', since);
   if (until !== undefined) filters.until = parseTimestampParam('until', until);
+  if (endpoint_id !== undefined) {
+    // An endpoint belongs to one account, whose partition holds its deliveries.
+    if (filters.account === undefined) {
+      throw new ValidationError(
+        'endpoint_id',
+        'needs account: the IBAN of the account the endpoint belongs to',
+      );
+    }
+    filters.endpointId = endpoint_id;
+  }
   // Both are ISO strings of the same width, so string order is time order.
   if (filters.since !== undefined && filters.until !== undefined && filters.since > filters.until) {
     throw new ValidationError('until', 'must not be earlier than since');
@@ -83,6 +105,7 @@ export function toQueryString(query: EventPageQuery): string {
     ['webhook_status', filters.status],
     ['since', filters.since === undefined ? undefined : renderTimestamp(filters.since)],
     ['until', filters.until === undefined ? undefined : renderTimestamp(filters.until)],
+    ['endpoint_id', filters.endpointId],
   ];
   return pairs
     .filter((pair): pair is [ListQueryParam, string] => pair[1] !== undefined)

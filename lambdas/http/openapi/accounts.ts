@@ -39,7 +39,7 @@ import {
 } from '#http/schema';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
-import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, notFound, ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What the account writes' descriptions say about their fields. */
@@ -166,7 +166,13 @@ export const ACCOUNT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
 export const ACCOUNT_ANSWER = ok('The account.', ref('Account', ACCOUNT));
 
 /** An IBAN the organization has no account of (another organization's account is answered alike). */
-const NO_SUCH_ACCOUNT = responseRef('NotFound', 'No such account in the organization.');
+const NO_SUCH_ACCOUNT = notFound('No such account in the organization.');
+
+/**
+ * The 404 of a route both an organization key and an operator (naming `org`) call: the account is not
+ * the caller's organization's, or does not exist.
+ */
+export const NO_ACCOUNT = notFound('No such account (in the organization, for an organization key).');
 
 /** A save of the endpoint's security material that kept losing to concurrent ones. */
 export const ENDPOINT_BUSY =
@@ -188,8 +194,7 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
   parameters: queryParameters(ACCOUNT_LIST_QUERY),
   responses: {
     '200': pageOf('accounts', ref('Account', ACCOUNT)),
-    '400': responseRef(
-      'BadRequest',
+    '400': badRequest(
       'A query parameter is unknown, repeated or invalid (`after` is not an IBAN), or the page is deeper than the bound.',
     ),
   },
@@ -209,11 +214,10 @@ export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   requestBody: ENABLE_BODY,
   responses: {
     '200': ok('Enabled.', ref('EndpointEnabled', ENDPOINT_ENABLED)),
-    '400': responseRef(
-      'BadRequest',
+    '400': badRequest(
       'The IBAN, the body, `recover_since` or `cursor` is malformed, or `cursor` came without `recover_since`.',
     ),
-    '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
+    '404': NO_ACCOUNT,
   },
 };
 
@@ -232,7 +236,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     parameters: [parameterRef('Iban')],
     responses: {
       '200': ACCOUNT_ANSWER,
-      '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+      '400': badRequest('The IBAN is malformed or its check digits do not match.'),
       '404': NO_SUCH_ACCOUNT,
     },
   }),
@@ -249,7 +253,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     parameters: [parameterRef('Iban'), ...queryParameters(DELIVERY_STATS_QUERY)],
     responses: {
       '200': ok('The summary.', ref('DeliveryStats', DELIVERY_STATS)),
-      '400': responseRef('BadRequest', 'The IBAN or `window` is invalid, or a parameter is unknown.'),
+      '400': badRequest('The IBAN or `window` is invalid, or a parameter is unknown.'),
       '404': NO_SUCH_ACCOUNT,
     },
   }),
@@ -262,8 +266,7 @@ export const ACCOUNT_ROUTES: readonly RouteDoc[] = [
     requestBody: ACCOUNT_WRITE_BODY,
     responses: {
       '200': ACCOUNT_ANSWER,
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'The IBAN or the URL is invalid (the URL policy refuses it, e.g. not https or a private address).',
       ),
       '404': NO_SUCH_ACCOUNT,

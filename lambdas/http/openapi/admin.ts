@@ -9,7 +9,7 @@ import { OPERATOR_PAGES_PER_REQUEST, RESET_CHUNK } from '#config/limits';
 import { ADMIN_ROUTES, type AdminOperation } from '#config/routes';
 import { MAX_API_KEYS_PER_ORG } from '#domain/ports';
 import { ACCOUNT_DELETION_QUERY, ADMIN_ACCOUNT_BODY } from '#http/accounts/account-request';
-import { CURSOR_BODY, REQUEUE_BODY } from '#http/events/event-request';
+import { CURSOR_BODY, REDELIVER_BODY, REQUEUE_BODY } from '#http/events/event-request';
 import { API_KEY_BODY } from '#http/organizations/api-key-request';
 import { ORGANIZATION_BODY } from '#http/organizations/organization-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
@@ -29,7 +29,7 @@ import { EVENT_TYPE_ADMIN_DOCS } from './event-types';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
-import { ok, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PORTAL_LINK_DOC } from './portal';
 import { SEND_TEST_EVENT } from './test-events';
@@ -43,8 +43,7 @@ type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
 
 const ORG_PATH = [parameterRef('OrgId')];
 const NO_CONTENT = { description: 'Done; no body.' };
-const UNKNOWN_ORG = responseRef('NotFound', 'No such organization.');
-const BAD = (why: string) => responseRef('BadRequest', why);
+const UNKNOWN_ORG = notFound('No such organization.');
 /** Every operator route, by its name in {@link ADMIN_ROUTES}. */
 const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
   createOrganization: {
@@ -52,7 +51,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: ORGANIZATION_BODY,
     responses: {
       '201': ok('Created.', ref('CreatedOrganization', CREATED_ORGANIZATION)),
-      '400': BAD('The name is missing or too long.'),
+      '400': badRequest('The name is missing or too long.'),
     },
   },
   getOrganization: {
@@ -67,7 +66,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: API_KEY_BODY,
     responses: {
       '201': ok('Issued.', ref('ApiKey', API_KEY)),
-      '400': BAD('A field is missing or invalid.'),
+      '400': badRequest('A field is missing or invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef('Conflict', 'The organization has the most keys allowed.'),
     },
@@ -84,7 +83,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     summary: 'Revoke an API key',
     description: 'The key answers 401 once the authorizer cache (60 s) has let go of it.',
     parameters: [...ORG_PATH, parameterRef('KeyId')],
-    responses: { '204': NO_CONTENT, '404': responseRef('NotFound', 'No such key in the organization.') },
+    responses: { '204': NO_CONTENT, '404': notFound('No such key in the organization.') },
   },
   rotateOrganizationToken: {
     summary: 'Replace the webhook token',
@@ -92,7 +91,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: ROTATION_BODY,
     responses: {
       '200': ok('The new token and the previous one.', ref('WebhookToken', WEBHOOK_TOKEN)),
-      '400': BAD('`overlap_hours` is out of range.'),
+      '400': badRequest('`overlap_hours` is out of range.'),
       '404': UNKNOWN_ORG,
     },
   },
@@ -120,17 +119,18 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: REQUEUE_BODY,
     responses: {
       '202': ok('Queued.', ref('Requeue', REQUEUE)),
-      '400': BAD('`older_than_minutes` or `cursor` is invalid.'),
+      '400': badRequest('`older_than_minutes` or `cursor` is invalid.'),
     },
   },
   redeliverOrganizationEvent: {
     summary: 'Redeliver an event of the organization, or attempt a pending one now',
     description: REDELIVER_DESCRIPTION,
     parameters: [...ORG_PATH, parameterRef('EventId')],
+    requestBody: REDELIVER_BODY,
     responses: {
       '202': ok('Queued.', ref('Redelivery', REDELIVERY)),
-      '400': BAD('The id is not a lower-case UUID.'),
-      '404': responseRef('NotFound', 'No such event in the organization.'),
+      '400': badRequest('The id is not a lower-case UUID, or `endpoint_id` is no endpoint id.'),
+      '404': notFound('No such event in the organization, or it was not routed to `endpoint_id`.'),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   },
@@ -151,7 +151,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: CURSOR_BODY,
     responses: {
       '200': ok('What this request did.', ref('IndexUpgrade', INDEX_UPGRADE)),
-      '400': BAD('The body or `cursor` is invalid.'),
+      '400': badRequest('The body or `cursor` is invalid.'),
     },
   },
   putAccount: {
@@ -161,7 +161,7 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     requestBody: ADMIN_ACCOUNT_BODY,
     responses: {
       '200': ACCOUNT_ANSWER,
-      '400': BAD('The IBAN, organization or URL is invalid.'),
+      '400': badRequest('The IBAN, organization or URL is invalid.'),
       '404': UNKNOWN_ORG,
       '409': responseRef(
         'Conflict',
@@ -181,8 +181,8 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     responses: {
       '200': ok('With `erase=true`: what this request did.', ref('AccountErasure', ACCOUNT_ERASURE)),
       '204': { description: 'Deleted; no body.' },
-      '400': BAD('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
-      '404': responseRef('NotFound', 'No such account (of `org`), and no erasure to go on with.'),
+      '400': badRequest('The IBAN, `erase` or `cursor` is invalid, or a parameter is unknown.'),
+      '404': notFound('No such account (of `org`), and no erasure to go on with.'),
     },
   },
   adminEnableEndpoint: ENABLE,

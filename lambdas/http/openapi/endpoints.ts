@@ -7,10 +7,10 @@ import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { DELIVERY_ORDER } from '#http/accounts/account-request';
 import { ENDPOINT_CREATE_BODY, ENDPOINT_UPDATE_BODY } from '#http/accounts/endpoint-request';
 import { anyObject, array, closed, flag, nullable, ref, string, text, timestamp, uri } from '#http/schema';
-import { ENDPOINT_BUSY, ENDPOINT_HEALTH } from './accounts';
+import { ENDPOINT_BUSY, ENDPOINT_HEALTH, NO_ACCOUNT } from './accounts';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
-import { ok, parameterRef, responseRef } from './objects';
+import { badRequest, notFound, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** An endpoint of an account. */
@@ -63,9 +63,7 @@ export const ENDPOINT_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
 };
 
 const ENDPOINT_PATH = [parameterRef('Iban'), parameterRef('EndpointId')];
-const NO_ACCOUNT = responseRef('NotFound', 'No such account (in the organization, for an organization key).');
-const NO_ENDPOINT = responseRef(
-  'NotFound',
+const NO_ENDPOINT = notFound(
   'No such account (in the organization, for an organization key), or no such endpoint of it.',
 );
 
@@ -84,7 +82,7 @@ const LIST: EndpointDoc = {
       maxItems: MAX_ENDPOINTS_PER_ACCOUNT,
       items: ref('Endpoint', ENDPOINT),
     }),
-    '400': responseRef('BadRequest', 'The IBAN is malformed or its check digits do not match.'),
+    '400': badRequest('The IBAN is malformed or its check digits do not match.'),
     '404': NO_ACCOUNT,
   },
 };
@@ -101,8 +99,7 @@ const ADD: EndpointDoc = {
   requestBody: ENDPOINT_CREATE_BODY,
   responses: {
     '201': ok('Added.', ref('Endpoint', ENDPOINT)),
-    '400': responseRef(
-      'BadRequest',
+    '400': badRequest(
       'A field is invalid: the URL (the URL policy refuses it), an event type the catalog lacks ' +
         '(`event_types/1`), a filter that breaks its rule (`filter/status/0`), the security material; ' +
         '`invalid_params` names each.',
@@ -117,7 +114,7 @@ const ONE: EndpointDoc = {
   parameters: ENDPOINT_PATH,
   responses: {
     '200': ok('The endpoint.', ref('Endpoint', ENDPOINT)),
-    '400': responseRef('BadRequest', 'The IBAN or the endpoint id is malformed.'),
+    '400': badRequest('The IBAN or the endpoint id is malformed.'),
     '404': NO_ENDPOINT,
   },
 };
@@ -132,7 +129,7 @@ const UPDATE: EndpointDoc = {
   requestBody: ENDPOINT_UPDATE_BODY,
   responses: {
     '200': ok('The endpoint.', ref('Endpoint', ENDPOINT)),
-    '400': responseRef('BadRequest', 'A field is invalid; `invalid_params` names each.'),
+    '400': badRequest('A field is invalid; `invalid_params` names each.'),
     '404': NO_ENDPOINT,
     '409': responseRef('Conflict', ENDPOINT_BUSY),
   },
@@ -147,7 +144,7 @@ const REMOVE: EndpointDoc = {
   parameters: ENDPOINT_PATH,
   responses: {
     '204': { description: 'Removed; no body.' },
-    '400': responseRef('BadRequest', 'The IBAN or the endpoint id is malformed.'),
+    '400': badRequest('The IBAN or the endpoint id is malformed.'),
     '404': NO_ENDPOINT,
     '409': responseRef('Conflict', 'The default endpoint cannot be removed.'),
   },

@@ -10,7 +10,7 @@ import {
 } from '#http/event-types/event-type-request';
 import { anyObject, array, closed, EVENT_TYPE, flag, int, ref, text } from '#http/schema';
 import type { HeaderObject, OperationObject, ParameterObject } from './objects';
-import { ok, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** One version of a type as shown. */
@@ -69,8 +69,8 @@ const CATALOG_DESCRIPTION =
   'at once.';
 
 const TYPE_PATH = [parameterRef('EventTypeName')];
-const UNKNOWN_TYPE = responseRef('NotFound', 'No such type in the catalog.');
-const BAD_NAME = responseRef('BadRequest', 'The name is no event type name.');
+const UNKNOWN_TYPE = notFound('No such type in the catalog.');
+const BAD_NAME = badRequest('The name is no event type name.');
 
 /** What the document says about a listing of the catalog, for an API key and for operators. */
 const LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
@@ -83,7 +83,7 @@ const LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
       headers: { Link: { $ref: '#/components/headers/EventTypesLink' } },
       content: { 'application/json': { schema: array(ref('EventTypeEntry', EVENT_TYPE_ENTRY)) } },
     },
-    '400': responseRef('BadRequest', '`after` is no event type name, or a parameter is unknown.'),
+    '400': badRequest('`after` is no event type name, or a parameter is unknown.'),
   },
 };
 
@@ -128,8 +128,7 @@ export const EVENT_TYPE_ADMIN_DOCS = {
     responses: {
       '200': ok('Changed (or already so); the type as stored now.', ref('EventTypeEntry', EVENT_TYPE_ENTRY)),
       '201': ok('Registered; the type as stored now.', ref('EventTypeEntry', EVENT_TYPE_ENTRY)),
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'The name, a field of the body, the schema or an example is invalid; `invalid_params` names each.',
       ),
       '409': responseRef(

@@ -6,7 +6,7 @@ import { PUBLISH_BATCH_LIMIT, PUBLISH_BATCH_MAX_BYTES } from '#config/limits';
 import { PUBLISH_BATCH_BODY, PUBLISH_BATCH_REQUEST } from '#http/events/batch-request';
 import { array, closed, int, oneOf, ref, type Schema } from '#http/schema';
 import { EVENT_SUMMARY } from './events';
-import { ok, responseRef } from './objects';
+import { badRequest, ok } from './objects';
 import { operation, type RouteDoc } from './operation';
 import { PROBLEM } from './problems';
 
@@ -65,8 +65,7 @@ export const BATCH_ROUTES: readonly RouteDoc[] = [
     requestBody: PUBLISH_BATCH_BODY,
     responses: {
       '200': ok('One result per entry, in order.', ref('PublishBatchAnswer', PUBLISH_BATCH_ANSWER)),
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         `The body is not \`{"events": [...]}\` with 1 to ${PUBLISH_BATCH_LIMIT} entries, has another field, or is over ${PUBLISH_BATCH_MAX_BYTES} bytes.`,
       ),
     },

@@ -3,18 +3,19 @@
  * (AWS IAM), redelivery and reset; their schemas, parameters and the `Link` header.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
-import { MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
+import { MAX_ENDPOINTS_PER_ACCOUNT, MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
 import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
 import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
-import { PUBLISH_BODY, PUBLISH_REQUEST } from '#http/events/event-request';
+import { PUBLISH_BODY, PUBLISH_REQUEST, REDELIVER_BODY } from '#http/events/event-request';
 import { LIST_QUERY } from '#http/events/list-query';
 import {
   anyObject,
   array,
   closed,
   described,
+  ENDPOINT_ID,
   EVENT_ID,
   EVENT_TYPE,
   flag,
@@ -30,7 +31,7 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import type { HeaderObject, ParameterObject } from './objects';
-import { ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, notFound, ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** A webhook token's id, as attempts and token views show it. */
@@ -112,30 +113,57 @@ export const FEED_EVENT = closed(
   'An event of the catch-up feed: its payload and delivery state, without its attempts (`GET /events/{id}` ' +
     'has them).',
 );
-/** One attempt in `webhook_deliveries`. */
-export const DELIVERY = closed(
-  {
-    delivery_at: timestamp('When the attempt started'),
-    response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
-    response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
-    response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
-    url: nullable(
-      uri(
-        'The URL this attempt was sent to (or refused), the values of its query (and its fragment) ' +
-          'replaced by `***`; null for attempts recorded before URLs were kept.',
-      ),
+/** The fields of one attempt. */
+const DELIVERY_FIELDS = {
+  delivery_at: timestamp('When the attempt started'),
+  response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
+  response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
+  response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
+  url: nullable(
+    uri(
+      'The URL this attempt was sent to (or refused), the values of its query (and its fragment) ' +
+        'replaced by `***`; null for attempts recorded before URLs were kept.',
     ),
-    signing_keys: array(oneOf([TOKEN_ID, SIGNING_KEY_ID]), {
-      maxItems: 4,
-      description:
-        'Ids of what signed this attempt, in the order of `webhook-signature`: the webhook tokens (`whk_…`, ' +
-        '`v1` and `X-Signature`), new first, then the Ed25519 keys (`whak_…`, `v1a`), new first; two of a ' +
-        'kind during its overlap. Empty when nothing was sent, or for attempts recorded before ids were ' +
-        'kept. Attempts recorded before Ed25519 keys had ids of their own name one `whk_` + the same 16 hex ' +
-        'digits as its `whak_` id.',
-    }),
+  ),
+  signing_keys: array(oneOf([TOKEN_ID, SIGNING_KEY_ID]), {
+    maxItems: 4,
+    description:
+      'Ids of what signed this attempt, in the order of `webhook-signature`: the webhook tokens (`whk_…`, ' +
+      '`v1` and `X-Signature`), new first, then the Ed25519 keys (`whak_…`, `v1a`), new first; two of a ' +
+      'kind during its overlap. Empty when nothing was sent, or for attempts recorded before ids were ' +
+      'kept. Attempts recorded before Ed25519 keys had ids of their own name one `whk_` + the same 16 hex ' +
+      'digits as its `whak_` id.',
+  }),
+};
+/** One attempt (of a test event, or in a published event's `webhook_deliveries`). */
+export const DELIVERY = closed(DELIVERY_FIELDS, 'One delivery attempt.');
+
+/** The endpoint an attempt or an endpoint's part of an event names. */
+const ROUTED_ENDPOINT_ID = nullable(
+  described(
+    ENDPOINT_ID,
+    'The endpoint (`GET /accounts/{iban}/endpoints`); null only for the default endpoint of an account ' +
+      'created before endpoint ids and not written since, or deleted.',
+  ),
+);
+
+/** One attempt in the single event view's `webhook_deliveries`: the endpoint it went to. */
+export const EVENT_ATTEMPT = closed(
+  { ...DELIVERY_FIELDS, endpoint_id: ROUTED_ENDPOINT_ID },
+  'One delivery attempt, and the endpoint it was sent to.',
+);
+
+/** An event's delivery at one endpoint it was routed to. */
+export const EVENT_ENDPOINT = closed(
+  {
+    endpoint_id: ROUTED_ENDPOINT_ID,
+    webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
+    webhook_retries: int("This endpoint's attempts over all its cycles.", 0),
+    next_attempt_at: nullable(
+      timestamp("While this endpoint's delivery is `pending`, when its next attempt is due; null otherwise"),
+    ),
   },
-  'One delivery attempt.',
+  "The event's delivery at one endpoint it was routed to.",
 );
 /** The answer of `GET /events/{id}` (and of publishing). */
 export const EVENT_DETAIL = closed(
@@ -144,6 +172,36 @@ export const EVENT_DETAIL = closed(
     webhook_deliveries: array(ref('Delivery', DELIVERY), { description: 'Oldest first.' }),
   },
   'One event with its payload and every delivery attempt.',
+);
+
+/** The answer of `GET /events/{id}`: the event as a whole, its part at each endpoint, every attempt. */
+export const EVENT_VIEW = closed(
+  {
+    ...FEED_EVENT_FIELDS,
+    webhook_retries: int(
+      'Attempts over all cycles at every endpoint; equals the length of `webhook_deliveries`.',
+      0,
+    ),
+    next_attempt_at: nullable(
+      timestamp(
+        'For a `pending` event, when its next attempt is due (the earliest of its pending endpoints); null ' +
+          'otherwise, and while the first attempt of a cycle is queued. An endpoint whose circuit is open ' +
+          '(`webhook_health.circuit_open_until`) can hold it back longer',
+      ),
+    ),
+    webhook_deliveries: array(ref('EventAttempt', EVENT_ATTEMPT), {
+      description: 'Every attempt at every endpoint, oldest first.',
+    }),
+    endpoints: array(ref('EventEndpoint', EVENT_ENDPOINT), {
+      maxItems: MAX_ENDPOINTS_PER_ACCOUNT,
+      description:
+        "One per endpoint the event was routed to, its account's default endpoint first: an event of an " +
+        'account with one endpoint subscribed to every event has one; an event no endpoint subscribed to, ' +
+        'none. `webhook_status` is their aggregate: `success` once every one succeeded, `failed` as soon ' +
+        'as one failed for good, `skipped` once all settled with one skipped, else `pending`.',
+    }),
+  },
+  'One event with its payload, its delivery at each endpoint it was routed to and every attempt.',
 );
 
 const QUEUED = array(EVENT_ID, { description: 'Ids of the events that start a new cycle.' });
@@ -164,6 +222,9 @@ export const EVENT_SCHEMAS = {
   EventSummary: EVENT_SUMMARY,
   FeedEvent: FEED_EVENT,
   EventDetail: EVENT_DETAIL,
+  EventView: EVENT_VIEW,
+  EventEndpoint: EVENT_ENDPOINT,
+  EventAttempt: EVENT_ATTEMPT,
   Delivery: DELIVERY,
   Redelivery: REDELIVERY,
   Reset: RESET,
@@ -200,15 +261,18 @@ export const REDELIVER_DESCRIPTION =
   'one that sent nothing; for an account with `delivery_order: ordered`, the later events wait for it ' +
   'again). A `pending` event has its next attempt brought forward to now, within its cycle (no extra ' +
   'attempt: a retry that was due later is made now instead; an open circuit of the endpoint still holds ' +
-  'it back). Takes no request body.';
+  'it back). A fanned-out event (routed to an extra endpoint) starts a new cycle at every endpoint it was ' +
+  'routed to. With `endpoint_id`, only the delivery at that endpoint starts a new cycle (counted on that ' +
+  `delivery: at most ${MAX_CYCLES}, its first included; 409 while it is pending), the others are not sent ` +
+  'again; 404 when the event was not routed there. The body is optional.';
 
 /** When a redelivery is refused. */
 export const REDELIVER_CONFLICT = `The event has used all its ${MAX_CYCLES} cycles, or an attempt of it is under way right now.`;
 
 /** The answers of an unusable `{id}` on the event routes. */
 const EVENT_ID_ERRORS = {
-  '400': responseRef('BadRequest', 'The id is not a lower-case UUID (version 4 or 7).'),
-  '404': responseRef('NotFound', 'No such event in the organization.'),
+  '400': badRequest('The id is not a lower-case UUID (version 4 or 7).'),
+  '404': notFound('No such event in the organization.'),
 };
 
 /** The event routes. */
@@ -225,10 +289,13 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     parameters: queryParameters(LIST_QUERY),
     responses: {
       '200': pageOf('events', ref('EventSummary', EVENT_SUMMARY)),
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'A query parameter is unknown, repeated or invalid, `until` is before `since`, the page is ' +
-          'deeper than the listing bound, or the filters need a narrower time window.',
+          'deeper than the listing bound, the filters need a narrower time window, `endpoint_id` comes ' +
+          "without `account`, or another filter beside an extra endpoint's `endpoint_id`.",
+      ),
+      '404': notFound(
+        'With `endpoint_id`: no such account in the organization, or the account has no such endpoint.',
       ),
     },
   }),
@@ -246,17 +313,17 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
         ref('EventDetail', EVENT_DETAIL),
       ),
       '201': ok('Recorded; its webhook is on its way.', ref('EventDetail', EVENT_DETAIL)),
-      '400': responseRef('BadRequest', 'A field is missing, unknown or invalid.'),
+      '400': badRequest('A field is missing, unknown or invalid.'),
       '409': responseRef('Conflict', 'The id was published with other content.'),
       '422': responseRef('Unprocessable', 'No account with this IBAN is registered.'),
     },
   }),
   operation('GET', '/events/{id}', {
     operationId: 'getEvent',
-    summary: 'One event with its payload and delivery attempts',
+    summary: 'One event with its payload, its delivery at each endpoint and every attempt',
     tags: ['events'],
     parameters: [parameterRef('EventId')],
-    responses: { '200': ok('The event.', ref('EventDetail', EVENT_DETAIL)), ...EVENT_ID_ERRORS },
+    responses: { '200': ok('The event.', ref('EventView', EVENT_VIEW)), ...EVENT_ID_ERRORS },
   }),
   operation('POST', '/events/{id}/redeliver', {
     operationId: 'redeliverEvent',
@@ -264,9 +331,13 @@ export const EVENT_ROUTES: readonly RouteDoc[] = [
     description: REDELIVER_DESCRIPTION,
     tags: ['delivery'],
     parameters: [parameterRef('EventId')],
+    requestBody: REDELIVER_BODY,
     responses: {
       '202': ok('Queued: `queued` holds the event id.', ref('Redelivery', REDELIVERY)),
-      ...EVENT_ID_ERRORS,
+      '400': badRequest(
+        'The id is not a lower-case UUID (version 4 or 7), or `endpoint_id` is no endpoint id.',
+      ),
+      '404': notFound('No such event in the organization, or it was not routed to `endpoint_id`.'),
       '409': responseRef('Conflict', REDELIVER_CONFLICT),
     },
   }),

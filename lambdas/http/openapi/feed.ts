@@ -10,7 +10,7 @@ import { CURSOR } from '#http/paging';
 import { array, closed, EVENT_ID, flag, int, optional, ref } from '#http/schema';
 import { FEED_EVENT } from './events';
 import type { HeaderObject, OperationObject } from './objects';
-import { json, ok, parameterRef, queryParameters, responseRef } from './objects';
+import { badRequest, json, notFound, ok, parameterRef, queryParameters } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What one replay request queued. */
@@ -43,11 +43,8 @@ export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> 
   requestBody: REPLAY_BODY,
   responses: {
     '202': ok('What this chunk queued.', REPLAY_RESULT),
-    '400': responseRef(
-      'BadRequest',
-      'The IBAN or `after_sequence` is invalid, or the body has another field.',
-    ),
-    '404': responseRef('NotFound', 'No such account.'),
+    '400': badRequest('The IBAN or `after_sequence` is invalid, or the body has another field.'),
+    '404': notFound('No such account.'),
   },
 };
 
@@ -86,8 +83,7 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
         headers: { Link: { $ref: '#/components/headers/FeedLink' } },
         content: json({ type: 'array', maxItems: FEED_LIMIT, items: ref('FeedEvent', FEED_EVENT) }),
       },
-      '400': responseRef(
-        'BadRequest',
+      '400': badRequest(
         'The IBAN, `after_sequence` or `limit` is invalid, or a parameter is unknown or repeated.',
       ),
     },
@@ -113,6 +109,6 @@ export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'>
   requestBody: CURSOR_BODY,
   responses: {
     '200': ok('What this request did.', MIGRATION_STEP),
-    '400': responseRef('BadRequest', 'The body or `cursor` is invalid.'),
+    '400': badRequest('The body or `cursor` is invalid.'),
   },
 };

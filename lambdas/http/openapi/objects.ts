@@ -88,6 +88,10 @@ export const responseRef = (name: string, description?: string): Reference =>
   description === undefined
     ? { $ref: `#/components/responses/${name}` }
     : { $ref: `#/components/responses/${name}`, description };
+/** A route's 400 answer, saying which part of the request it refuses and what is allowed. */
+export const badRequest = (why: string): Reference => responseRef('BadRequest', why);
+/** A route's 404 answer, saying what the request names that the caller has no access to or does not exist. */
+export const notFound = (what: string): Reference => responseRef('NotFound', what);
 
 /**
  * The query parameters of an operation, from its query's object schema: each property's description is

@@ -12,7 +12,7 @@ import {
 } from '#http/portal/portal-request';
 import { closed, ref, text, timestamp, uri } from '#http/schema';
 import type { OperationObject } from './objects';
-import { ok, parameterRef, responseRef } from './objects';
+import { badRequest, notFound, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** A one-time sign-in link. */
@@ -59,7 +59,7 @@ export const PORTAL_ROUTES: readonly RouteDoc[] = [
     requestBody: PORTAL_SESSION_BODY,
     responses: {
       '201': ok('Signed in.', ref('PortalSession', PORTAL_SESSION)),
-      '400': responseRef('BadRequest', 'The body is not JSON or has no `token`.'),
+      '400': badRequest('The body is not JSON or has no `token`.'),
       '401': responseRef('Unauthorized', 'The link expired, was already used, or never existed.'),
     },
   }),
@@ -90,10 +90,7 @@ export const PORTAL_LINK_DOC: Omit<OperationObject, 'operationId' | 'security'> 
   requestBody: PORTAL_LINK_BODY,
   responses: {
     '201': ok('The link.', ref('PortalLink', PORTAL_LINK)),
-    '400': responseRef(
-      'BadRequest',
-      '`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.',
-    ),
-    '404': responseRef('NotFound', 'No such organization.'),
+    '400': badRequest('`scope` or `ttl_minutes` is missing or invalid, or a field is unknown.'),
+    '404': notFound('No such organization.'),
   },
 };

@@ -2,17 +2,14 @@
  * Test events in the OpenAPI document: sending a type's example to an account's webhook URL now
  * (`manage` keys, and the operator's `adminSendTestEvent`), and what the answer says.
  */
-import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
-import {
-  TEST_EVENT_HEADER,
-  TEST_EVENT_WINDOW_SECONDS,
-  TEST_EVENTS_PER_WINDOW,
-} from '#delivery/test-event-rule';
+import { MAX_EVENT_TYPE_VERSIONS, TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
+import { TEST_EVENT_HEADER } from '#delivery/test-event-rule';
 import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';
+import { NO_ACCOUNT } from './accounts';
 import { DELIVERY } from './events';
 import type { OperationObject } from './objects';
-import { ok, parameterRef, responseRef } from './objects';
+import { badRequest, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** The answer of a test event. */
@@ -54,8 +51,8 @@ export const SEND_TEST_EVENT: Omit<OperationObject, 'operationId' | 'security' |
   requestBody: TEST_EVENT_BODY,
   responses: {
     '200': ok('Sent (or refused before sending); the receiver answered this.', ref('TestEvent', TEST_EVENT)),
-    '400': responseRef('BadRequest', 'The IBAN or the body is malformed.'),
-    '404': responseRef('NotFound', 'No such account (in the organization, for an organization key).'),
+    '400': badRequest('The IBAN or the body is malformed.'),
+    '404': NO_ACCOUNT,
     '409': responseRef('Conflict', 'The account has no `webhook_url`.'),
     '422': responseRef(
       'Unprocessable',

@@ -7,7 +7,7 @@ import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import { array, closed, optional, ref, text, timestamp } from '#http/schema';
 import { SIGNING_KEY_ID } from './events';
 import type { OperationObject, ParameterObject, Reference } from './objects';
-import { ok, responseRef } from './objects';
+import { badRequest, ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** An Ed25519 public key of the organization. */
@@ -43,7 +43,7 @@ const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   requestBody: ROTATION_BODY,
   responses: {
     '200': ok('The keys that sign now.', ref('WebhookKeys', WEBHOOK_KEYS)),
-    '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
+    '400': badRequest('`overlap_hours` is out of range.'),
   },
 };
 
@@ -55,7 +55,7 @@ const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   requestBody: SIGNATURE_SCHEMES_BODY,
   responses: {
     '200': ok('The setting.', ref('SignatureSchemes', SIGNATURE_SCHEMES_VIEW)),
-    '400': responseRef('BadRequest', '`signature_schemes` is not a list of known schemes.'),
+    '400': badRequest('`signature_schemes` is not a list of known schemes.'),
     '422': responseRef('Unprocessable', 'Only `v1a`, but the organization has no signing key.'),
   },
 };

@@ -21,7 +21,7 @@ import {
 } from '#http/schema';
 import { EVENT_FIELDS, SEQUENCE, TOKEN_ID, TYPE_VERSION } from './events';
 import type { PathItemObject } from './objects';
-import { json, ok, responseRef, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
+import { badRequest, json, ok, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** `10 s`, `2 min`, `1 h 30 min`: the retry schedule in words. */
@@ -201,7 +201,7 @@ export const WEBHOOK_TOKEN_ROUTES: readonly RouteDoc[] = [
     requestBody: ROTATION_BODY,
     responses: {
       '200': ok('The new token and the previous one.', ref('WebhookToken', WEBHOOK_TOKEN)),
-      '400': responseRef('BadRequest', '`overlap_hours` is out of range.'),
+      '400': badRequest('`overlap_hours` is out of range.'),
     },
   }),
 ];

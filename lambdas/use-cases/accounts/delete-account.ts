@@ -18,8 +18,8 @@ export interface DeleteAccountDeps {
   readonly removeEndpointSecrets?: RemoveEndpointSecrets;
   /** Removes the deleted account's counter of test events (its key names the IBAN). */
   readonly testEvents?: Pick<TestEventAllowance, 'forget'>;
-  /** Removes the deleted account's extra endpoints with their material. */
-  readonly endpoints?: Pick<EndpointStore, 'removeEndpoints'>;
+  /** Removes the deleted account's extra endpoints with their material (required: none may be left). */
+  readonly endpoints: Pick<EndpointStore, 'removeEndpoints'>;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -27,7 +27,10 @@ export interface DeleteAccountRequest {
   readonly iban: string;
   /** The account's organization: optional; an erasure of an account deleted before tombstones needs it. */
   readonly orgId?: string | undefined;
-  /** Also erase the account's events (attempts included: they live in the event item). */
+  /**
+   * Also erase the account's events with their attempts: in the event item, and a fanned-out event's
+   * in its delivery items at the endpoints it was routed to, which the erasure removes with it.
+   */
   readonly erase: boolean;
   /** Where the previous erasure step stopped. */
   readonly cursor?: string | undefined;
@@ -82,6 +85,10 @@ export async function deleteAccount(
     );
   }
   const deletedAt = new Date(deps.now()).toISOString();
+  // Extra endpoints go before the account: a request stopped after the tombstone (a timeout) must not
+  // leave any for the organization to find again when it re-creates the account (outside its count,
+  // unreachable to the consumer). After it, they go once more (one added meanwhile, or a retry).
+  if (account) await deps.endpoints.removeEndpoints(iban, orgId);
   const deleted = account
     ? (await deps.directory.deleteAccount({
         iban,
@@ -109,7 +116,7 @@ export async function deleteAccount(
  * none behind). All are idempotent.
  */
 async function removeEndpoint(deps: DeleteAccountDeps, iban: string, orgId: string): Promise<void> {
-  await deps.endpoints?.removeEndpoints(iban, orgId);
+  await deps.endpoints.removeEndpoints(iban, orgId);
   await deps.removeEndpointSecrets?.(iban, orgId);
   await deps.testEvents?.forget(orgId, iban);
 }

@@ -34,11 +34,7 @@ export interface PreparedSecurity {
  * Whose endpoint a change is for, and when: the client key is sealed for that organization, account and
  * (an extra one) endpoint.
  */
-export interface PrepareContext {
-  readonly orgId: string;
-  readonly iban: string;
-  /** An extra endpoint's id; absent for the account's default endpoint. */
-  readonly extra?: string | undefined;
+export interface PrepareContext extends EndpointAddress {
   readonly nowMs: number;
   /** Seals the client key; a deployment always has one where accounts are written. */
   readonly sealer?: SecretSealer | undefined;

@@ -73,8 +73,7 @@ export async function getAccountEndpoint(
 /**
  * Adds an extra endpoint to the account: its URL (required), subscription, order, security and whether
  * it starts enabled. Everything is checked and the client key sealed first; the endpoint, its count and
- * its material are then stored in one step. It delivers `concurrent`: `ordered` applies to the default
- * endpoint only, for now.
+ * its material (and an `ordered` one's watermark) are then stored in one step.
  *
  * @throws ValidationError naming the field; NotFoundError for another organization's account or none;
  *   ConflictError past `MAX_ENDPOINTS_PER_ACCOUNT`
@@ -90,7 +89,6 @@ export async function addAccountEndpoint(
   if (typeof request.url !== 'string') {
     throw new ValidationError('url', "is required: the URL the endpoint's webhooks go to");
   }
-  refuseOrdered(request);
   const url = await checkEndpointUrl(request.url, deps);
   const subscription = await checkSubscription(request, deps.eventTypes);
   const id = newEndpointId();
@@ -107,6 +105,7 @@ export async function addAccountEndpoint(
     filter: subscription.filter ?? undefined,
     description: subscription.description ?? undefined,
     deliveryOrder: request.deliveryOrder,
+    settledThrough: request.deliveryOrder === 'ordered' ? await latestSequence(deps, account) : undefined,
     security: security && { summary: security.summary, material: security.secrets },
     disabled: request.enabled === false ? { at: now, reason: disabledReason(caller) } : undefined,
     createdAt: now,
@@ -115,17 +114,12 @@ export async function addAccountEndpoint(
 }
 
 /**
- * Refuses `ordered` for an extra endpoint: the order gate reads the account's log, whose statuses are
- * the events' aggregates, not one endpoint's deliveries.
- *
- * @throws ValidationError naming `delivery_order`
+ * The account log's latest sequence, where an extra endpoint's order starts when it becomes ordered: the
+ * events up to it were stored before (a new endpoint is not routed them; one that was concurrent got
+ * them concurrently). Read consistently, before the write that stores it.
  */
-function refuseOrdered(request: EndpointRequest): void {
-  if (request.deliveryOrder !== 'ordered') return;
-  throw new ValidationError(
-    'delivery_order',
-    "must be 'concurrent' for an extra endpoint: 'ordered' applies to the account's default endpoint for now",
-  );
+function latestSequence(deps: EndpointsDeps, account: Account): Promise<number> {
+  return deps.events.latestSequence(account.orgId, account.iban, { consistent: true });
 }
 
 /**
@@ -167,7 +161,7 @@ export async function updateAccountEndpoint(
   const extras = await deps.endpoints.listEndpoints(iban, orgId, { consistent: true });
   const endpoint = extras.find((extra) => extra.id === id);
   if (!endpoint) throw noEndpoint(iban, id);
-  refuseOrdered(request);
+  const startsOrder = request.deliveryOrder === 'ordered' && endpoint.deliveryOrder !== 'ordered';
   const prepared = await prepare(deps, addressOf(endpoint), request);
   requireHttpsForClientCertificate(targetUrl(request.url, url, endpoint.url), prepared, endpoint.security);
   const security = await saveEndpointSecurity(deps.endpointSecrets, endpoint, prepared);
@@ -178,6 +172,7 @@ export async function updateAccountEndpoint(
     url: url?.toString(),
     ...subscriptionWrite(subscription),
     deliveryOrder: request.deliveryOrder,
+    settledThrough: startsOrder ? await latestSequence(deps, account) : undefined,
     updatedAt: nowIso(new Date(deps.now())),
   });
   if (!updated) throw noEndpoint(iban, id);

@@ -6,6 +6,7 @@ import type {
   EventListPage,
   EventPageQuery,
   EventQueries,
+  EventReadOptions,
   EventReads,
   LogPage,
 } from '#domain/ports';
@@ -67,10 +68,16 @@ export function readFeed(
  * One event with all its attempts. Another organization's event answers exactly like an unknown one.
  *
  * @param id - an event id (`parseEventId` checks the path parameter)
+ * @param options - `consistent` where the caller writes the event next (a redelivery)
  * @throws NotFoundError
  */
-export async function getEvent(store: EventReads, orgId: string, id: string): Promise<EventRecord> {
-  const event = await store.getEvent(id);
+export async function getEvent(
+  store: EventReads,
+  orgId: string,
+  id: string,
+  options?: EventReadOptions,
+): Promise<EventRecord> {
+  const event = await store.getEvent(id, options);
   if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
   return event;
 }

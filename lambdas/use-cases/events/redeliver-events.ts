@@ -1,8 +1,9 @@
 import { OPERATOR_PAGES_PER_REQUEST } from '#config/limits';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import { ConflictError, NotFoundError } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import type { EventRef } from '#domain/model';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
+import { getEvent } from './read-events';
 
 /** What a requeue or a reset needs: the operator's walks over the events, their new cycles, the queue. */
 export interface RedeliverDeps {
@@ -19,7 +20,8 @@ export interface RedeliverEventDeps {
   readonly queue: DeliveryQueue;
   /** Epoch ms. */
   readonly now: () => number;
-  readonly directory: Pick<DirectoryStore, 'restartOrder'>;
+  /** The account's orders (restarted below a redelivered event) and its default endpoint's id. */
+  readonly directory: Pick<DirectoryStore, 'restartOrder' | 'getAccount'>;
 }
 
 /** The events a redelivery queued. */
@@ -49,15 +51,14 @@ export async function redeliverEvent(
   orgId: string,
   id: string,
 ): Promise<RedeliveryResult> {
-  const event = await deps.events.getEvent(id, { consistent: true });
-  if (!event || event.orgId !== orgId) throw new NotFoundError(`No event ${id}.`);
+  const event = await getEvent(deps.events, orgId, id, { consistent: true });
   const pending = event.webhookStatus === 'pending';
   const queued = pending
     ? await deps.events.bringForward(event, orgId, deps.now())
     : await deps.events.startCycle(event, orgId);
   if (queued) {
     try {
-      if (!pending) await orderAgain(deps, orgId, [event]);
+      if (!pending) await ordersAgain(deps, orgId, [event], await defaultIdOf(deps, orgId, event.account));
     } finally {
       await deps.queue.enqueue([event]);
     }
@@ -75,19 +76,51 @@ export async function redeliverEvent(
 
 /**
  * After new cycles of `events` (ascending) of an account, ordered or not (it may become ordered while they
- * run): its order restarts below the first, so the events after it wait for it again. Called after the
- * cycles started: a gate that read the log before them cannot move the watermark any more (its move is
- * conditioned on the order epoch this increments), and a gate that reads the account after reads them
- * pending.
+ * run): its order restarts below the first, so the events after it wait for it again: the order of its
+ * default endpoint, or of its extra endpoint `extra` when the cycles are that endpoint's deliveries
+ * alone. Called after the cycles started: a gate that read the log before them cannot move the watermark
+ * any more (its move is conditioned on the order epoch this increments), and a gate that reads the
+ * account after reads them pending.
  */
 export async function orderAgain(
   deps: Pick<RedeliverEventDeps, 'directory'>,
   orgId: string,
   events: readonly EventRef[],
+  extra?: string,
 ): Promise<void> {
   const [first] = events;
   if (first?.sequence === undefined) return;
-  await deps.directory.restartOrder(first.account, orgId, first.sequence - 1);
+  await deps.directory.restartOrder(first.account, orgId, first.sequence - 1, extra);
+}
+
+/**
+ * After new cycles of whole events (ascending) of an account whose default endpoint is `defaultId`: the
+ * account's order restarts below the first ({@link orderAgain}), and each extra endpoint's below the
+ * first of them routed to it (a fanned-out event starts a new cycle at every endpoint it was routed to).
+ */
+export async function ordersAgain(
+  deps: Pick<RedeliverEventDeps, 'directory'>,
+  orgId: string,
+  events: readonly (EventRef & { readonly routes?: readonly string[] | undefined })[],
+  defaultId: string | undefined,
+): Promise<void> {
+  await orderAgain(deps, orgId, events);
+  const firsts = new Map<string, EventRef>();
+  for (const event of events) {
+    for (const route of event.routes ?? [])
+      if (route !== defaultId && !firsts.has(route)) firsts.set(route, event);
+  }
+  for (const [extra, first] of firsts) await orderAgain(deps, orgId, [first], extra);
+}
+
+/** The id of the organization's account's default endpoint (undefined: none, or another's account). */
+async function defaultIdOf(
+  deps: Pick<RedeliverEventDeps, 'directory'>,
+  orgId: string,
+  iban: string,
+): Promise<string | undefined> {
+  const account = await deps.directory.getAccount(iban, { consistent: true });
+  return account?.orgId === orgId ? account.endpointId : undefined;
 }
 
 /** What one requeue request queued, and where the next one goes on. */

@@ -7,21 +7,50 @@
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
+import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
+import { MAX_CYCLES } from '#delivery/retry-rule';
 import {
+  type DeliveryPage,
   type DeliveryRef,
   type EndpointDeliveries,
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
 import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
-/** What every write sets on an untouched delivery, and the event it belongs to. */
-const CREATE = 'id = :id, cycle_base = if_not_exists(cycle_base, :zero)';
+/**
+ * What every write sets on an untouched delivery: the event it belongs to, and its event's expiry (the
+ * table's TTL attribute) when it has one, so the delivery goes with its event's retention.
+ */
+function create(ref: DeliveryRef): string {
+  return `id = :id, cycle_base = if_not_exists(cycle_base, :zero)${expiry(ref)}`;
+}
+
+/** The event's expiry, set once (an item written before it carried none takes it too). */
+function expiry(ref: DeliveryRef): string {
+  return ref.expiresAt === undefined ? '' : ', expires_at = if_not_exists(expires_at, :exp)';
+}
+
+/**
+ * The values a write's expressions name of the event's id, `:zero` and its expiry: DynamoDB refuses a
+ * value no expression uses, and a write on an existing delivery (a new cycle) creates nothing.
+ */
+function createValues(ref: DeliveryRef, expressions: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    ':id': ref.id,
+    ':zero': 0,
+    ...(ref.expiresAt === undefined ? {} : { ':exp': ref.expiresAt }),
+  };
+  return Object.fromEntries(
+    Object.entries(values).filter(([name]) => new RegExp(`${name}\\b`).test(expressions)),
+  );
+}
 
 /** The item is this event's delivery, or none yet. */
 const OWN = '(attribute_not_exists(pk) OR id = :id)';
@@ -62,11 +91,12 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +
       ' AND (attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)';
     return this.update('TakeLease (delivery)', ref, {
-      UpdateExpression: `SET ${CREATE}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
+      UpdateExpression: `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
       // An untouched delivery has no attempt: only a claim of the first one takes it.
       ConditionExpression:
         expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
       ExpressionAttributeValues: {
+        ':zero': 0,
         ':pending': 'pending',
         ':expected': expectedRetries,
         ':until': untilEpochMs,
@@ -90,13 +120,12 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
           TableName: this.tableName,
           Key: keys.delivery(ref),
           UpdateExpression:
-            `SET ${CREATE}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
+            `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
             `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
           // A failure may only move a pending delivery; a success always wins.
           ConditionExpression: status === 'success' ? OWN : PENDING,
           ExpressionAttributeValues: {
-            ':id': ref.id,
-            ':zero': 0,
+            ...createValues(ref, create(ref)),
             ':empty': [],
             ':a': [attemptItem(attempt)],
             ':s': status,
@@ -109,7 +138,9 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
         }),
       )
       .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException) || status === 'success') throw error;
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // A success refused: the item is another event's (a stale ref).
+        if (status === 'success') return undefined;
         // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
         return this.client.send(
           new UpdateCommand({
@@ -122,17 +153,107 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );
-      });
+      })
+      // Refused again: the item is another event's (a stale ref); nothing is recorded.
+      .catch(staleOrThrow);
+    if (out === undefined) return UNTOUCHED;
     this.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
     return toDelivery(out.Attributes ?? {});
   }
 
   settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return this.update('SettlePending (delivery)', ref, {
-      UpdateExpression: `SET ${CREATE}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
+      UpdateExpression: `SET ${create(ref)}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
       ConditionExpression: PENDING,
-      ExpressionAttributeValues: { ':s': status, ':pending': 'pending' },
+      ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
     });
+  }
+
+  startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
+    const earlier = '(attribute_not_exists(route_cycle) OR route_cycle < :rc)';
+    return this.update('StartCycle (delivery)', ref, {
+      UpdateExpression: settled
+        ? `SET webhook_status = :pending, cycle_base = if_not_exists(webhook_retries, :zero), route_cycle = :rc${expiry(ref)} REMOVE lease_until, next_attempt_at`
+        : `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), route_cycle = :rc`,
+      ConditionExpression: settled
+        ? `id = :id AND webhook_status <> :pending AND ${earlier}`
+        : `${PENDING} AND ${earlier}`,
+      ExpressionAttributeValues: { ':zero': 0, ':pending': 'pending', ':rc': routeCycle },
+    });
+  }
+
+  async startOwnCycle(ref: DeliveryRef): Promise<boolean> {
+    // A cycle that made an attempt is counted (`new_cycles`, the cycles after the first), within the cap.
+    const counted = await this.update('StartOwnCycle (delivery)', ref, {
+      UpdateExpression:
+        'SET webhook_status = :pending, cycle_base = webhook_retries ADD new_cycles :one REMOVE lease_until, next_attempt_at',
+      ConditionExpression:
+        'id = :id AND webhook_status <> :pending AND webhook_retries > cycle_base' +
+        ' AND (attribute_not_exists(new_cycles) OR new_cycles < :more)',
+      ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':more': MAX_CYCLES - 1 },
+    });
+    if (counted) return true;
+    // One that sent nothing (a skipped delivery) is replaced, uncounted: a second write, rarely made.
+    return this.update('RestartEmptyCycle (delivery)', ref, {
+      UpdateExpression: 'SET webhook_status = :pending REMOVE lease_until, next_attempt_at',
+      ConditionExpression: 'id = :id AND webhook_status <> :pending AND webhook_retries = cycle_base',
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+  }
+
+  async readDeliveries(
+    ref: EventRef & { readonly sequence: number },
+    endpointIds: readonly string[],
+  ): Promise<ReadonlyMap<string, EndpointDelivery>> {
+    const found = new Map<string, EndpointDelivery>();
+    if (endpointIds.length === 0) return found;
+    const read = await batchGetItems(
+      this.client,
+      this.tableName,
+      endpointIds.map((endpointId) => keys.delivery({ ...ref, endpointId })),
+    );
+    this.count('BatchGetItem (deliveries)', read.capacityUnits);
+    for (const item of read.items) {
+      // The key's last part is the endpoint; another event's item at that place (a re-created log) is not this one's.
+      const endpointId = String(item.pk).split('#').at(-1) ?? '';
+      if (item.id === ref.id && endpointIds.includes(endpointId)) found.set(endpointId, toDelivery(item));
+    }
+    return found;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    account: string,
+    endpointId: string,
+    window: { readonly offset: number; readonly limit: number },
+  ): Promise<DeliveryPage> {
+    const wanted = window.offset + window.limit + 1;
+    const found: { id: string; sequence: number }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+          },
+          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+          ProjectionExpression: 'id, sk',
+          ScanIndexForward: false,
+          Limit: wanted - found.length,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
+      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && found.length < wanted);
+    return {
+      deliveries: found.slice(window.offset, window.offset + window.limit),
+      hasMore: found.length > window.offset + window.limit,
+    };
   }
 
   /** A conditional update of the delivery's item; false when its condition fails. */
@@ -145,23 +266,28 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       ExpressionAttributeValues: Record<string, unknown>;
     },
   ): Promise<boolean> {
-    try {
+    return conditionally(async () => {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.delivery(ref),
           ...input,
-          ExpressionAttributeValues: { ':id': ref.id, ':zero': 0, ...input.ExpressionAttributeValues },
+          ExpressionAttributeValues: {
+            ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression ?? ''}`),
+            ...input.ExpressionAttributeValues,
+          },
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
       this.count(operation, out.ConsumedCapacity?.CapacityUnits);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    });
   }
+}
+
+/** A refused condition of a write whose other conditions were met: the item is another event's. */
+function staleOrThrow(error: unknown): undefined {
+  if (error instanceof ConditionalCheckFailedException) return undefined;
+  throw error;
 }
 
 /** The delivery an item holds. */
@@ -173,5 +299,7 @@ function toDelivery(item: Record<string, unknown>): EndpointDelivery {
     deliveries: toAttempts(item.deliveries),
     leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
     nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
+    cycles: 1 + Number(item.new_cycles ?? 0),
+    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
   };
 }

@@ -73,6 +73,8 @@ export interface EventItem extends ItemKey {
   rt?: number;
   /** The endpoints the event was routed to (`EventRecord.routes`); absent until routed, if ever. */
   routes?: string[];
+  /** `EventRecord.routeCycle`: added by every new cycle; absent on an event never given one. */
+  route_cycle?: number;
 }
 
 /**
@@ -211,6 +213,8 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
     nextAttemptAt: event.next_attempt_at === undefined ? undefined : Number(event.next_attempt_at),
     ticketedAt: event.rt === undefined ? undefined : Number(event.rt),
     ...(Array.isArray(event.routes) ? { routes: event.routes.map(String) } : {}),
+    ...(event.route_cycle === undefined ? {} : { routeCycle: Number(event.route_cycle) }),
+    ...(event.expires_at === undefined ? {} : { expiresAt: Number(event.expires_at) }),
   };
 }
 

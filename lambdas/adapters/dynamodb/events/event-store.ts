@@ -35,7 +35,7 @@ import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from '.
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
 import { recoveryChunk } from './recovery';
-import { settleRoute } from './route-settlements';
+import { reopenRoute, settleRoute } from './route-settlements';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
 
 /** Every role of the event store on the single events table. */
@@ -266,8 +266,10 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
           Key: keys.eventAt(ref),
           UpdateExpression: 'SET routes = :r',
           // The first decision wins: a concurrent one (another consumer, another subscription) reads it.
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(routes)',
-          ExpressionAttributeValues: { ':r': [...routes] },
+          // An attempt made meanwhile by a consumer that saw no need to route keeps the event unrouted.
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(routes) AND webhook_retries = :zero',
+          ExpressionAttributeValues: { ':r': [...routes], ':zero': 0 },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -276,7 +278,7 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
       return routes;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // Gone (no item), or routed before: the routing it holds.
+      // Gone (no item), routed before (the routing it holds), or attempted unrouted (none).
       const routed = error.Item ? unmarshall(error.Item).routes : undefined;
       return Array.isArray(routed) ? routed.map(String) : undefined;
     }
@@ -284,6 +286,8 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
 
   readonly settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>
     settleRoute(this.table, ref, endpointId, status, attempts);
+  readonly reopenRoute: DeliveryLedger['reopenRoute'] = (ref, endpointId) =>
+    reopenRoute(this.table, ref, endpointId);
 
   async settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return conditionalUpdate(this.table, 'SettlePending', {

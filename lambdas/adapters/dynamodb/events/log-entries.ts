@@ -24,7 +24,7 @@ export async function readLogEntries(
       ...sequenceKeys(orgId, account, afterSequence),
       // The read units are billed on whole items whatever the projection: the `Limit` is what bounds the
       // cost; the projection keeps bodies and attempts out of the consumer's memory.
-      ProjectionExpression: `pk, sk, gsi1sk, webhook_status, lease_until, next_attempt_at, rt, ${VOIDED_AT}`,
+      ProjectionExpression: `pk, sk, gsi1sk, webhook_status, lease_until, next_attempt_at, rt, routes, ${VOIDED_AT}`,
       ConsistentRead: true,
       Limit: limit,
       ReturnConsumedCapacity: 'TOTAL',
@@ -42,6 +42,7 @@ export async function readLogEntries(
         leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
         nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
         ticketedAt: item.rt === undefined ? undefined : Number(item.rt),
+        routes: Array.isArray(item.routes) ? item.routes.map(String) : undefined,
       })),
     voids: items.filter(isVoid).map(voidOfItem),
     // A key to go on from with fewer items than asked for: the page ended before the limit did.

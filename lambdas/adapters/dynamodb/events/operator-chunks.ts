@@ -6,7 +6,7 @@
  */
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BATCH_GET_LIMIT } from '#adapters/dynamodb/batch-get';
-import { keys } from '#adapters/dynamodb/items';
+import { type ItemKey, keys } from '#adapters/dynamodb/items';
 import type { WebhookStatus } from '#domain/model';
 import type { EraseChunk, StatusPage } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -95,18 +95,36 @@ async function eraseFound(
     new QueryCommand({
       ...query,
       TableName: tableName,
-      ProjectionExpression: ENTRY_PROJECTION,
+      // Only the log's items can have been routed (the index does not project `routes`).
+      ProjectionExpression: query.IndexName === undefined ? `${ENTRY_PROJECTION}, routes` : ENTRY_PROJECTION,
       Limit: ERASE_CHUNK,
     }),
   );
-  // A log item goes with its id's claim (which names the account); an old-layout item is its own claim;
-  // the log's head and its voids have no id (no index key) and go alone.
-  const doomed = (out.Items ?? []).flatMap((item) => {
+  // A log item goes with its id's claim (which names the account) and its deliveries at the endpoints
+  // it was routed to (a fanned-out event's attempts live there); an old-layout item is its own claim;
+  // the log's head and its voids have no id (no index key) and go alone. The deliveries go first: an
+  // erasure stopped midway leaves none whose event is gone, and the next call finds the event again.
+  const items = out.Items ?? [];
+  const deliveries = items.flatMap((item) => {
+    const { sequence, ...ref } = refOfItem({ ...item, account }, orgId);
+    const routes = Array.isArray(item.routes) ? item.routes.map(String) : [];
+    if (item.gsi1sk === undefined || sequence === undefined) return [];
+    return routes.map((endpointId) => keys.delivery({ ...ref, sequence, endpointId }));
+  });
+  const events = items.flatMap((item) => {
     if (item.gsi1sk === undefined) return [{ pk: String(item.pk), sk: String(item.sk) }];
     const ref = refOfItem({ ...item, account }, orgId);
     const at = keys.eventAt(ref);
     return ref.sequence === undefined ? [at] : [at, keys.event(ref.id)];
   });
+  await deleteKeys(table, deliveries);
+  await deleteKeys(table, events);
+  return { found: items.length, next: out.LastEvaluatedKey };
+}
+
+/** Deletes items by key, 25 per batch, retrying what DynamoDB leaves unprocessed a bounded number of times. */
+async function deleteKeys(table: EventTable, doomed: readonly ItemKey[]): Promise<void> {
+  const { client, tableName } = table;
   for (let start = 0; start < doomed.length; start += BATCH_WRITE_LIMIT) {
     let requests = doomed.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
     for (let round = 0; requests.length > 0; round++) {
@@ -117,5 +135,4 @@ async function eraseFound(
       if (requests.length > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** round));
     }
   }
-  return { found: out.Items?.length ?? 0, next: out.LastEvaluatedKey };
 }

@@ -2,17 +2,19 @@
  * An event's aggregate over its routed endpoints (`DeliveryLedger.settleRoute`): the event item counts
  * each endpoint's settled delivery in the string set `routes_settled` (`failed` and `skipped` ones also
  * in `routes_failed`, `routes_skipped`), conditioned on the endpoint not being in it yet, so a delivery
- * counted twice (a retried write, a duplicate message) changes nothing. A failure makes the event
- * `failed` in that same write; the write that counts the last endpoint is answered with every count and
- * a second write, conditioned on the event still pending, settles it. The sparse status indexes follow.
+ * counted twice (a retried write, a duplicate message) changes nothing, and on an endpoint the event was
+ * routed to only. A failure makes the event `failed` in that same write; the write that counts the last
+ * endpoint is answered with every count and a second write, conditioned on the event still pending,
+ * settles it. A count found made already with every endpoint counted and the event still pending (a crash
+ * between the two writes) makes that second write again. The sparse status indexes follow.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EventRef, WebhookStatus } from '#domain/model';
-import type { EventTable } from './event-table';
+import { conditionalUpdate, type EventTable } from './event-table';
 
 /** See {@link DeliveryLedger.settleRoute}. */
 export async function settleRoute(
@@ -34,7 +36,8 @@ export async function settleRoute(
         TableName: table.tableName,
         Key: keys.eventAt(ref),
         UpdateExpression: `ADD routes_settled :ep, webhook_retries :n${mark}${fails}`,
-        ConditionExpression: 'attribute_exists(routes) AND NOT contains(routes_settled, :id)',
+        ConditionExpression:
+          'attribute_exists(routes) AND contains(routes, :id) AND NOT contains(routes_settled, :id)',
         ExpressionAttributeValues: {
           ':ep': new Set([endpointId]),
           ':id': endpointId,
@@ -50,15 +53,31 @@ export async function settleRoute(
     counted = out.Attributes ?? {};
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    // Counted before (or gone, or never routed): the status it holds.
+    // Counted before (or gone, or never routed, or not to this endpoint): the status it holds, settled
+    // now if every endpoint was counted and the write that settles it was lost.
     const old = error.Item ? unmarshall(error.Item) : undefined;
-    return old?.routes === undefined ? undefined : (old.webhook_status as WebhookStatus);
+    if (old?.routes === undefined) return undefined;
+    if (!(old.routes_settled instanceof Set && old.routes_settled.has(endpointId))) {
+      return old.webhook_status as WebhookStatus;
+    }
+    counted = old;
   }
-  const routes = Array.isArray(counted.routes) ? counted.routes.length : 0;
-  const settled = sizeOf(counted.routes_settled);
+  return settleLast(table, ref, counted);
+}
+
+/** The second write: settles a pending event whose every routed endpoint was counted. */
+async function settleLast(
+  table: EventTable,
+  ref: EventRef,
+  counted: Record<string, unknown>,
+): Promise<WebhookStatus | undefined> {
+  const routes: unknown[] = Array.isArray(counted.routes) ? counted.routes : [];
+  const settledSet = counted.routes_settled instanceof Set ? counted.routes_settled : new Set();
+  const settled = routes.filter((route) => settledSet.has(route)).length;
   const current = counted.webhook_status as WebhookStatus;
-  if (current !== 'pending' || settled < routes) return current;
-  const final = sizeOf(counted.routes_skipped) > 0 ? 'skipped' : 'success';
+  if (current !== 'pending' || settled < routes.length) return current;
+  // A skipped delivery (a disabled or removed endpoint) does not make the others' success `skipped`.
+  const final = sizeOf(counted.routes_skipped) >= routes.length ? 'skipped' : 'success';
   try {
     const out = await table.client.send(
       new UpdateCommand({
@@ -83,4 +102,42 @@ export async function settleRoute(
 /** The size of a stored string set (absent: empty). */
 function sizeOf(set: unknown): number {
   return set instanceof Set ? set.size : 0;
+}
+
+/** See {@link DeliveryLedger.reopenRoute}. */
+export async function reopenRoute(table: EventTable, ref: EventRef, endpointId: string): Promise<boolean> {
+  const uncount = 'DELETE routes_settled :ep, routes_failed :ep, routes_skipped :ep';
+  const values = { ':ep': new Set([endpointId]) };
+  // No other endpoint failed for good (a set left empty is removed): the event is pending again.
+  const noOtherFailure =
+    'attribute_not_exists(routes_failed) OR (size(routes_failed) = :one AND contains(routes_failed, :id))';
+  if (
+    await reopen(table, 'ReopenRoute', ref, {
+      UpdateExpression: `${uncount} SET webhook_status = :pending REMOVE ${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`,
+      ConditionExpression: `attribute_exists(routes) AND (${noOtherFailure})`,
+      ExpressionAttributeValues: { ...values, ':id': endpointId, ':one': 1, ':pending': 'pending' },
+    })
+  ) {
+    return true;
+  }
+  // Another endpoint failed for good: the event stays failed, this endpoint alone uncounted.
+  return reopen(table, 'ReopenRouteFailed', ref, {
+    UpdateExpression: uncount,
+    ConditionExpression: 'attribute_exists(routes)',
+    ExpressionAttributeValues: values,
+  });
+}
+
+/** One conditional update of the event's item; false when its condition fails. */
+function reopen(
+  table: EventTable,
+  operation: string,
+  ref: EventRef,
+  input: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
+): Promise<boolean> {
+  return conditionalUpdate(table, operation, {
+    TableName: table.tableName,
+    Key: keys.eventAt(ref),
+    ...input,
+  });
 }

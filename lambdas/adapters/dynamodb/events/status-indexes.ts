@@ -53,9 +53,13 @@ const CYCLE_LEFT = '(new_cycles < :added OR (attribute_not_exists(new_cycles) AN
 const SETTLED = 'webhook_status IN (:failed, :skipped, :success)';
 const SETTLED_VALUES = { ':failed': 'failed', ':skipped': 'skipped', ':success': 'success' };
 const INDEXES = `${STATUS_INDEXES.failed.attribute}, ${STATUS_INDEXES.skipped.attribute}`;
-/** What every new cycle writes; every operand is read before the update (`cycle_base` the old one). */
+/**
+ * What every new cycle writes; every operand is read before the update (`cycle_base` the old one). A
+ * fanned-out event's aggregate starts again (`routes_*`), and its deliveries start the new route cycle
+ * when their messages come.
+ */
 const NEW_CYCLE = 'SET webhook_status = :pending, cycle_base = webhook_retries';
-const CLEARED = `REMOVE lease_until, next_attempt_at, ${INDEXES}`;
+const CLEARED = `ADD route_cycle :one REMOVE lease_until, next_attempt_at, ${INDEXES}, routes_settled, routes_failed, routes_skipped`;
 
 /**
  * Starts a new cycle of a `failed`, `skipped` or `success` event of the organization, taking it out of the
@@ -89,7 +93,7 @@ export async function startCycle(table: EventTable, ref: EventRef, orgId: string
       ...key,
       UpdateExpression: `${NEW_CYCLE} ${CLEARED}`,
       ConditionExpression: `gsi1pk = :org AND ${SETTLED} AND webhook_retries = cycle_base`,
-      ExpressionAttributeValues: { ...SETTLED_VALUES, ':org': org, ':pending': 'pending' },
+      ExpressionAttributeValues: { ...SETTLED_VALUES, ':org': org, ':pending': 'pending', ':one': 1 },
     });
   }
   const indexed =

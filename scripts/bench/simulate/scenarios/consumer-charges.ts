@@ -20,7 +20,7 @@ import type { MeterRules } from '../ports/metered';
 /** An index entry: keys plus the projected `account` and `type`, well under 1 KB. */
 const INDEX_ENTRY_KB = 0.2;
 /** Account and organization items (health included), under 1 KB. */
-const DIRECTORY_ITEM_KB = 0.6;
+export const DIRECTORY_ITEM_KB = 0.6;
 /** A claim item (`EVENT#<id>`: organization, account, sequence, owner, times): a few dozen bytes. */
 const CLAIM_ITEM_KB = 0.15;
 /** The packed `X-Signature` an attempt leaves on the item (`sig`, one MAC). */
@@ -59,7 +59,7 @@ export class EventItemSizes {
 }
 
 /** Bytes one more attempt adds to an item: a list element (one byte) and its map, and the new `sig`. */
-function attemptBytes(attempt: DeliveryAttempt): number {
+export function attemptBytes(attempt: DeliveryAttempt): number {
   return 1 + valueBytes(attemptItem(attempt)) + 'sig'.length + SIG_BYTES;
 }
 
@@ -87,6 +87,8 @@ export function eventStoreCharges(
   const statusIndex = (status: 'failed' | 'skipped', ref: EventRef): IndexWrite[] => [
     { index: STATUS_INDEXES[status].name, key: indexKey(ref), sizeKb: INDEX_ENTRY_KB },
   ];
+  /** Aggregate counts begun on a pending event, by event id and endpoint. */
+  const settlingPending = new Set<string>();
   const update = (ref: EventRef, extraBytes = 0, indexes: IndexWrite[] = []): Charge => ({
     kind: 'write',
     key: eventKey(ref),
@@ -195,8 +197,18 @@ export function eventStoreCharges(
       update(ref, 0, lookup(ref.id)?.webhookStatus === 'pending' ? statusIndex(status, ref) : []),
     // Routing: the endpoint ids (`ep_` and 12 hex) on the log item; the aggregate's count of one endpoint.
     recordRoutes: (ref, routes) => update(ref, routes.length * ENDPOINT_ID_BYTES),
-    settleRoute: (ref, _endpointId, status) =>
-      update(ref, ENDPOINT_ID_BYTES, status === 'failed' ? statusIndex('failed', ref) : []),
+    // The write that counts the last endpoint is followed by a second, which settles the event.
+    settleRoute: {
+      before: (ref, endpointId, status) => {
+        if (lookup(ref.id)?.webhookStatus === 'pending') settlingPending.add(`${ref.id} ${endpointId}`);
+        return update(ref, ENDPOINT_ID_BYTES, status === 'failed' ? statusIndex('failed', ref) : []);
+      },
+      after: (result, ref, endpointId) => {
+        const key = `${ref.id} ${endpointId}`;
+        const settled = settlingPending.delete(key) && (result === 'success' || result === 'skipped');
+        return settled ? [update(ref, 0, result === 'skipped' ? statusIndex('skipped', ref) : [])] : [];
+      },
+    },
   };
 }
 

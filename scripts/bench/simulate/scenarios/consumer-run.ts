@@ -42,6 +42,8 @@ export interface ConsumerRun {
   readonly storedAt: ReadonlyMap<string, number>;
   /** When each event's first 2xx answer arrived. */
   readonly deliveredAt: ReadonlyMap<string, number>;
+  /** When each event's first 2xx answer at each endpoint arrived, by {@link atEndpoint}. */
+  readonly deliveredAtEndpoint: ReadonlyMap<string, number>;
   /** Account index of each IBAN (scenario order). */
   readonly accountIndex: ReadonlyMap<string, number>;
   readonly outcomes: Readonly<Record<string, number>>;
@@ -74,14 +76,21 @@ export interface RunParts {
   readonly forwarder: ForwarderStats;
 }
 
+/** The key of an event's delivery at one endpoint, by the endpoint's URL. */
+export const atEndpoint = (id: string, url: string): string => `${id} ${url}`;
+
 /** The observer a scenario wires into its ports. */
 export function observeRun(engine: Scheduler, store: StreamedEventStore) {
   const publishedAt = new Map<string, number>();
   const storedAt = new Map<string, number>();
   store.onInsert((event) => storedAt.set(event.id, engine.now()));
   const deliveredAt = new Map<string, number>();
+  const deliveredAtEndpoint = new Map<string, number>();
   const settled = new Set<string>();
-  /** Events whose first delivery ends a run that stops at delivery (see `watchDelivered`). */
+  /**
+   * Events (or, by {@link atEndpoint}, their deliveries at endpoints) whose first delivery ends a run that
+   * stops at delivery (see `watchDelivered`).
+   */
   const awaited = new Set<string>();
   const outcomes: Record<string, number> = {};
   const reconciled: Record<string, number> = {};
@@ -98,14 +107,23 @@ export function observeRun(engine: Scheduler, store: StreamedEventStore) {
     get publishedCount(): number {
       return publishedAt.size;
     },
-    /** A publish starts (`awaited`: a run stopping at delivery waits for this event). */
-    published(id: string, awaitedEvent = false): void {
+    /**
+     * A publish starts (`awaited`: a run stopping at delivery waits for this event; with `urls`, for its
+     * delivery at each of those endpoints).
+     */
+    published(id: string, awaitedEvent = false, urls?: readonly string[]): void {
       publishedAt.set(id, engine.now());
-      if (awaitedEvent) awaited.add(id);
+      if (!awaitedEvent) return;
+      if (urls === undefined) awaited.add(id);
+      else for (const url of urls) awaited.add(atEndpoint(id, url));
     },
     sent({ request, result, at }: SentRequest): void {
       const id = request.headers['webhook-id'];
-      if (id !== undefined && result.status >= 200 && result.status < 300 && !deliveredAt.has(id)) {
+      if (id === undefined || result.status < 200 || result.status >= 300) return;
+      const key = atEndpoint(id, request.url);
+      if (!deliveredAtEndpoint.has(key)) deliveredAtEndpoint.set(key, at);
+      awaited.delete(key);
+      if (!deliveredAt.has(id)) {
         deliveredAt.set(id, at);
         awaited.delete(id);
       }
@@ -121,6 +139,7 @@ export function observeRun(engine: Scheduler, store: StreamedEventStore) {
     abandoned(id: string): void {
       settled.add(id);
       awaited.delete(id);
+      for (const key of awaited) if (key.startsWith(`${id} `)) awaited.delete(key);
     },
     reconciled(id: string, outcome: ReconcileOutcome): void {
       reconciled[outcome] = (reconciled[outcome] ?? 0) + 1;
@@ -156,6 +175,7 @@ export function observeRun(engine: Scheduler, store: StreamedEventStore) {
         publishedAt,
         storedAt,
         deliveredAt,
+        deliveredAtEndpoint,
         accountIndex: new Map(parts.ibans.map((iban, index) => [iban, index])),
         outcomes,
         batchErrors,

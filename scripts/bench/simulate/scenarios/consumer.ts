@@ -47,6 +47,12 @@ export interface ConsumerScenario extends DeploymentOptions {
   /** The receiver behind endpoint `index` (default: a fast one for every endpoint). */
   readonly receiver?: (index: number) => Receiver;
   /**
+   * Extra endpoints of every account (default none), subscribed to every event, so each event fans out
+   * to all of the account's endpoints. Extra endpoint `j` of account `i` is endpoint
+   * `accounts + i × extraEndpoints + j`, with its own URL and receiver.
+   */
+  readonly extraEndpoints?: number;
+  /**
    * The endpoint (webhook URL and its receiver) of account `index` (default `index`: every account its
    * own). Accounts that share one keep their own endpoint health, as Herald keys it by account.
    */
@@ -85,6 +91,11 @@ export interface ConsumerScenario extends DeploymentOptions {
    * the accounts this selects was delivered (what is still pending elsewhere is reported as such).
    */
   readonly stopAtDeliveryOf?: (accountIndex: number) => boolean;
+  /**
+   * With `stopAtDeliveryOf`, the endpoints whose delivery it waits for, by endpoint index (default:
+   * the first 2xx of each event at any endpoint).
+   */
+  readonly awaitEndpoint?: (endpointIndex: number) => boolean;
   /** Safety stop in virtual time (default 10 days). */
   readonly maxVirtualMs?: number;
 }
@@ -92,6 +103,16 @@ export interface ConsumerScenario extends DeploymentOptions {
 /** The valid German IBAN of scenario account `index` (IBANs sort by index). */
 export function scenarioIban(index: number): string {
   return ibanWithCheckDigits('DE', `37040044${String(index).padStart(10, '0')}`);
+}
+
+/** The webhook URL of scenario endpoint `index` (each endpoint its own receiver). */
+export function scenarioEndpointUrl(index: number): string {
+  return `https://receiver-${index}.example.com/herald`;
+}
+
+/** The id of scenario endpoint `index`, in the API's form (`ep_` and 12 hex digits). */
+function scenarioEndpointId(index: number): string {
+  return `ep_${index.toString(16).padStart(12, '0')}`;
 }
 
 /** The `i`-th event's id: a canonical UUID v4, unique per index. */
@@ -109,20 +130,47 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
   const receivers: Receiver[] = [];
   const receiverByUrl = new Map<string, Receiver>();
   const ibans: string[] = [];
+  /** By account index: the URLs of its endpoints whose delivery a run stopping at delivery waits for. */
+  const awaitedUrls: string[][] = [];
+  const receiverAt = (endpoint: number) => {
+    const url = scenarioEndpointUrl(endpoint);
+    let receiver = receiverByUrl.get(url);
+    if (receiver === undefined) {
+      receiver = scenario.receiver?.(endpoint) ?? fastReceiver();
+      receiverByUrl.set(url, receiver);
+    }
+    return { url, receiver };
+  };
   const perOrg = scenario.accountsPerOrganization ?? 10;
+  const extras = scenario.extraEndpoints ?? 0;
   for (let i = 0; i < scenario.accounts; i++) {
     const orgId = `org-${Math.floor(i / perOrg)}`;
     if (i % perOrg === 0) deployment.directory.addOrganization(orgId);
     const iban = scenarioIban(i);
-    const endpoint = scenario.endpointOf?.(i) ?? i;
-    const webhookUrl = `https://receiver-${endpoint}.example.com/herald`;
-    deployment.directory.addAccount({ iban, orgId, webhookUrl, endpointId: `ep-${i}` });
-    let receiver = receiverByUrl.get(webhookUrl);
-    if (receiver === undefined) {
-      receiver = scenario.receiver?.(endpoint) ?? fastReceiver();
-      receiverByUrl.set(webhookUrl, receiver);
+    const endpoints = [scenario.endpointOf?.(i) ?? i];
+    for (let j = 0; j < extras; j++) endpoints.push(scenario.accounts + i * extras + j);
+    const [first, ...rest] = endpoints.map(receiverAt);
+    if (!first) throw new Error('an account without its endpoint');
+    deployment.directory.addAccount({
+      iban,
+      orgId,
+      webhookUrl: first.url,
+      endpointId: scenarioEndpointId(i),
+    });
+    for (const [j, { url }] of rest.entries()) {
+      const id = scenarioEndpointId(scenario.accounts + i * extras + j);
+      await deployment.endpoints.addEndpoint({
+        iban,
+        orgId,
+        id,
+        url,
+        createdAt: new Date(start).toISOString(),
+      });
     }
-    receivers.push(receiver);
+    receivers.push(first.receiver);
+    awaitedUrls.push(
+      endpoints.filter((e) => scenario.awaitEndpoint?.(e) ?? true).map((e) => receiverAt(e).url),
+    );
     ibans.push(iban);
   }
 
@@ -137,6 +185,7 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
       directory: ports.directory,
       health: ports.health,
       deliveries: ports.deliveries,
+      endpointStore: ports.endpointStore,
       healthPolicy: DEFAULT_HEALTH_POLICY,
       sender,
       queue: ports.queue,
@@ -233,8 +282,9 @@ export async function runConsumerScenario(scenario: ConsumerScenario): Promise<C
     const index = scenario.accountOf?.(i) ?? i % scenario.accounts;
     const account = ibans[index] as string;
     const awaited = scenario.stopAtDeliveryOf?.(index) ?? false;
+    const urls = scenario.awaitEndpoint && awaited ? (awaitedUrls[index] ?? []) : undefined;
     engine.at(start + Math.floor((i * spread) / scenario.events), () => {
-      observer.published(id, awaited);
+      observer.published(id, awaited, urls);
       engine.spawn(async () => {
         const stored = await publisher.publish({
           id,

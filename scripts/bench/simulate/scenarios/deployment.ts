@@ -7,8 +7,9 @@
 
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { InMemoryDirectoryStore } from '#adapters/memory/directory-store';
-import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
+import { InMemoryEndpointDeliveries, keyOf } from '#adapters/memory/endpoint-deliveries';
 import { InMemoryEndpointHealthStore } from '#adapters/memory/endpoint-health-store';
+import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
 import { InMemoryEventStore } from '#adapters/memory/event-store';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from '#config/delivery';
@@ -16,7 +17,7 @@ import { STATUS_INDEXES } from '#config/storage';
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import type { EventRecord } from '#domain/model';
-import type { DirectoryStore, EventLog } from '#domain/ports';
+import type { DirectoryStore, EndpointStore, EventLog } from '#domain/ports';
 import { DynamoClient, type DynamoClientOptions } from '../aws/dynamodb/client';
 import { DynamoMeter } from '../aws/dynamodb/meter';
 import { PUBLISH_SDK_RETRY } from '../aws/dynamodb/sdk-retry';
@@ -33,6 +34,7 @@ import {
   eventStoreCharges,
   healthCharges,
 } from './consumer-charges';
+import { deliveryCharges, endpointStoreCharges } from './delivery-charges';
 
 export const QUEUE_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery';
 export const DLQ_URL = 'https://sqs.eu-central-1.amazonaws.com/000000000000/herald-delivery-dlq';
@@ -77,8 +79,10 @@ export interface EnvironmentPorts {
   readonly events: EventStoreRoles;
   readonly directory: DirectoryStore;
   readonly health: EndpointHealthStore;
-  /** Not metered: no scenario fans events out yet (each account has its default endpoint only). */
+  /** The routed endpoints' delivery items (a fanned-out event's deliveries). */
   readonly deliveries: EndpointDeliveries;
+  /** The accounts' extra endpoints, as the consumer reads them. */
+  readonly endpointStore: Pick<EndpointStore, 'listEndpoints'>;
   readonly queue: SqsDeliveryQueue;
 }
 
@@ -87,6 +91,8 @@ export interface Deployment {
   readonly events: StreamedEventStore;
   readonly directory: InMemoryDirectoryStore;
   readonly health: InMemoryEndpointHealthStore;
+  /** The accounts' extra endpoints (a scenario adds them before it runs). */
+  readonly endpoints: InMemoryEndpointStore;
   readonly table: DynamoTable;
   /** Every environment's DynamoDB usage. */
   readonly dynamo: DynamoMeter;
@@ -106,6 +112,7 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
   const health = new InMemoryEndpointHealthStore();
   const directory = new InMemoryDirectoryStore(health);
   const deliveries = new InMemoryEndpointDeliveries();
+  const endpoints = new InMemoryEndpointStore(directory);
   const table = new DynamoTable(
     {
       name: 'herald-events',
@@ -139,10 +146,12 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
   const eventCharges = eventStoreCharges((id) => events.events.get(id), new EventItemSizes(), {
     indexShards: options.indexShards,
   });
+  const deliveryRules = deliveryCharges((ref) => deliveries.items.get(keyOf(ref)));
   return {
     events,
     directory,
     health,
+    endpoints,
     table,
     dynamo,
     queue,
@@ -160,7 +169,13 @@ export function deploy(engine: Scheduler, options: DeploymentOptions = {}): Depl
         events: meter<EventStoreRoles>(events, client, `${role}.events`, eventCharges),
         directory: meter<DirectoryStore>(directory, client, `${role}.directory`, directoryCharges),
         health: meter<EndpointHealthStore>(health, client, `${role}.health`, healthCharges),
-        deliveries,
+        deliveries: meter<EndpointDeliveries>(deliveries, client, `${role}.deliveries`, deliveryRules),
+        endpointStore: meter<Pick<EndpointStore, 'listEndpoints'>>(
+          endpoints,
+          client,
+          `${role}.endpoints`,
+          endpointStoreCharges,
+        ),
         queue: new SqsDeliveryQueue(sqs, QUEUE_URL),
       };
     },
