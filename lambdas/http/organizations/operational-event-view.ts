@@ -3,8 +3,8 @@
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
 import type { Notice } from '#domain/notices/notice';
+import { noticePayload } from '#domain/notices/notice-payload';
 import type { NoticePage } from '#domain/notices/ports';
-import { renderTimestamp } from '#domain/time';
 import { joinUrl } from '#domain/urls';
 import type { OPERATIONAL_EVENT } from '#http/openapi/operational-events';
 import { linkHeaderValue, type PageNumbers } from '#http/paging';
@@ -13,24 +13,9 @@ import type { Static } from '#http/schema';
 /** One notice (the `OperationalEvent` schema). */
 export type OperationalEventView = Static<typeof OPERATIONAL_EVENT>;
 
-/** A notice as the API shows it: the organization's own account in full, as `GET /accounts` does. */
+/** A notice as the API shows it: its id and type, then its payload (what its operational webhook carries). */
 export function toOperationalEventView(notice: Notice): OperationalEventView {
-  return {
-    id: notice.id,
-    type: notice.kind,
-    account: notice.account,
-    endpoint_id: notice.endpointId,
-    since: renderTimestamp(notice.epoch),
-    at: renderTimestamp(notice.at),
-    percent: notice.percent ?? null,
-    consecutive_failures: notice.consecutiveFailures,
-    disable_at: notice.disableAt === undefined ? null : renderTimestamp(notice.disableAt),
-    reason: notice.reason ?? null,
-    last_answer:
-      notice.lastAnswer === undefined
-        ? null
-        : { status: notice.lastAnswer.status, body_excerpt: notice.lastAnswer.bodyExcerpt },
-  };
+  return { id: notice.id, type: notice.kind, ...noticePayload(notice) };
 }
 
 /**
