@@ -1,11 +1,13 @@
 /**
  * Endpoints: each account's webhook URL, health and chart, and (manage) URL, re-enable, test event and
- * token actions.
+ * token actions; above them, a banner about every endpoint of the page's accounts failing or disabled.
  */
 import { call, describe } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
+import type { EndpointView } from './endpoint-form';
 import { type EndpointSecurityFields, securityLines } from './endpoint-security';
+import { healthBanner, type WatchedEndpoint } from './health-banner';
 import { testEventForm } from './test-event';
 import { toApiTime, utcTimeInput } from './utc-time';
 
@@ -221,6 +223,18 @@ function tokenSection(): HTMLElement {
   );
 }
 
+/**
+ * Every endpoint of the page's accounts, for the banner: one call per account (as its charts make), the
+ * account's own health standing in for its endpoints when that call fails.
+ */
+function watched(accounts: readonly AccountView[]): Promise<WatchedEndpoint[]> {
+  const one = (account: AccountView): Promise<WatchedEndpoint[]> =>
+    call<EndpointView[]>(`/accounts/${encodeURIComponent(account.iban)}/endpoints`)
+      .then(({ data }) => data.map((endpoint) => ({ ...endpoint, iban: account.iban })))
+      .catch(() => [{ ...account, default: true }]);
+  return Promise.all(accounts.map(one)).then((lists) => lists.flat());
+}
+
 /** The page's query of `GET /accounts` (`page`, `per_page`, `after`), from the fragment's query. */
 function accountsQuery(query: URLSearchParams): URLSearchParams {
   const params = new URLSearchParams({ page: query.get('page') ?? '1', per_page: String(PER_PAGE) });
@@ -250,9 +264,14 @@ export async function renderEndpoints(
     const { data, headers } = await call<AccountView[]>(`/accounts?${accountsQuery(query)}`);
     const prev = pageHref(headers.get('Link'), 'prev');
     const next = pageHref(headers.get('Link'), 'next');
+    const banner = h('div', {});
+    void watched(data)
+      .then((endpoints) => healthBanner(endpoints, { manage, enabled: refresh, linkAccounts: true }))
+      .then((section) => mount(banner, section));
     mount(
       main,
       h('h1', {}, 'Endpoints'),
+      banner,
       data.length === 0
         ? notice('info', 'No accounts yet.')
         : data.map((a) => accountCard(a, manage, refresh)),
