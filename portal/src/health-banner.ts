@@ -19,7 +19,7 @@ export interface WatchedEndpoint {
 }
 
 /** Failing (degraded with failures in a row) or disabled: what the banner is about. */
-export const needsAttention = (health: Health): boolean =>
+const needsAttention = (health: Health): boolean =>
   health.state === 'disabled' || (health.state === 'degraded' && health.consecutive_failures > 0);
 
 /** Where the endpoint's current trouble began: notices older than that are about an earlier run. */

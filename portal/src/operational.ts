@@ -4,7 +4,7 @@
  * with `{"url": null}`), and the notices themselves (`GET /operational-events`, paged by the listing's
  * `Link` header). A receiver's answer is shown as text, never parsed.
  */
-import { call, describe } from './api';
+import { call, describe, linkQuery } from './api';
 import { cell, h, mount, notice } from './dom';
 import { answerLine, kindLabel, loadNotices, type NoticeView } from './notices';
 
@@ -18,8 +18,7 @@ interface OperationalWebhook {
 
 /** The fragment of the page a `Link` target names, or undefined without that link. */
 function pageHref(link: string | null, rel: 'prev' | 'next'): string | undefined {
-  const target = new RegExp(`<([^>]+)>; rel="${rel}"`).exec(link ?? '')?.[1];
-  const page = target === undefined ? undefined : new URL(target).searchParams.get('page');
+  const page = linkQuery(link, rel)?.get('page');
   return page ? `#/operational?page=${encodeURIComponent(page)}` : undefined;
 }
 
