@@ -256,6 +256,7 @@ describe('operational notices in the portal', { timeout: TIMEOUT_MS }, () => {
     );
     await page.locator('table.notices q', { hasText: MARKUP }).waitFor();
     expect(await page.locator('img').count()).toBe(0);
+    await screenshot(page, 'operational');
     await page.getByRole('link', { name: 'Older →' }).click();
     await expect.poll(() => rows.count()).toBe(4);
     await page.getByRole('link', { name: '← Newer' }).waitFor();
@@ -279,7 +280,6 @@ describe('operational notices in the portal', { timeout: TIMEOUT_MS }, () => {
     await section.getByText('Saved.').waitFor();
     await section.getByText(url, { exact: true }).waitFor();
     expect((await op.api.call('/operational-webhook', { key: org.api_key })).body).toEqual({ url });
-    await screenshot(page, 'operational');
 
     const read = await signIn('read', '#/operational');
     const readSection = read.page.getByRole('region', { name: 'Operational webhook' });
