@@ -9,6 +9,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
@@ -47,6 +48,10 @@ import {
 } from '#http/events/redelivery-view';
 import { parseApiKeyRequest } from '#http/organizations/api-key-request';
 import { toApiKeyView, toCreatedApiKeyView } from '#http/organizations/api-key-view';
+import { operationalEventsLink, toOperationalEventView } from '#http/organizations/operational-event-view';
+import { parseOperationalEventsQuery } from '#http/organizations/operational-events-request';
+import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
+import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
 import { parseNewOrganization } from '#http/organizations/organization-request';
 import {
   toCreatedOrganizationView,
@@ -73,6 +78,8 @@ import { requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
+import { listAnyOperationalEvents } from '#use-cases/organizations/operational-events';
+import { setOperationalWebhook, showOperationalWebhook } from '#use-cases/organizations/operational-webhook';
 import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
 import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
@@ -124,6 +131,12 @@ const endpointDeps = endpointsDeps(
   },
   policy,
 );
+/** An organization's notices, and its operational webhook's URL, checked as an endpoint's. */
+const operational = {
+  directory,
+  log: new DynamoOperationalLog(client, env.TABLE_NAME),
+  checks: endpointDeps,
+};
 /** An operator reaches every account's endpoints and sees their URLs whole. */
 const ENDPOINT_OPERATOR = { fullUrl: true, publicBaseUrl: env.PUBLIC_BASE_URL } as const;
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
@@ -177,6 +190,20 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
   setOrganizationSignatures: async (event) => {
     const schemes = parseSignatureSchemes(event);
     return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
+  },
+  getOrganizationOperationalWebhook: async (event) =>
+    json(200, toOperationalWebhookView(await showOperationalWebhook(directory, org(event)), OPERATOR)),
+  setOrganizationOperationalWebhook: async (event) => {
+    const change = parseOperationalWebhook(event);
+    const setting = await setOperationalWebhook(operational, org(event), change);
+    return json(200, toOperationalWebhookView(setting, OPERATOR));
+  },
+  listOrganizationOperationalEvents: async (event) => {
+    const query = parseOperationalEventsQuery(event);
+    const page = await listAnyOperationalEvents(operational, org(event), query);
+    const path = `/admin/organizations/${encodeURIComponent(org(event))}/operational-events`;
+    const link = operationalEventsLink(baseUrlOf(event, env.PUBLIC_BASE_URL), query, page, path);
+    return json(200, page.notices.map(toOperationalEventView), { Link: link });
   },
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
   createPortalLink: async (event) => {

@@ -11,13 +11,16 @@ import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseWebhookUrlRequest } from '#http/accounts/account-request';
 import { toAccountView } from '#http/accounts/account-view';
 import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
+import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
+import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
 import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
 import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
 import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
-import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { baseUrlOf, isManageKey, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
+import { setOperationalWebhook, showOperationalWebhook } from '#use-cases/organizations/operational-webhook';
 import {
   listSigningKeys,
   rotateSigningKey,
@@ -53,13 +56,17 @@ const endpointDeps = endpointsDeps(
   },
   policy,
 );
+/** The operational webhook's URL is checked as an endpoint's: the policy, then the host. */
+const operationalWebhook = { directory, checks: endpointDeps };
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
  * but for the public keys): `PUT /accounts/{iban}` changes one of its accounts (URL, order, endpoint
  * security) and `POST|PUT|DELETE /accounts/{iban}/endpoints…` its webhook endpoints, `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
  * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
- * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
+ * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes;
+ * `GET|PUT /operational-webhook` shows (any key, masked for `read`) and sets where its operational
+ * notices go.
  */
 export const handler = apiHandler(async (event) => {
   const orgId = orgIdOf(event);
@@ -93,6 +100,14 @@ export const handler = apiHandler(async (event) => {
     case 'PUT /webhook-signatures': {
       const schemes = parseSignatureSchemes(event);
       return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
+    }
+    case 'GET /operational-webhook': {
+      const setting = await showOperationalWebhook(directory, orgId);
+      return json(200, toOperationalWebhookView(setting, { fullUrl: isManageKey(event) }));
+    }
+    case 'PUT /operational-webhook': {
+      const setting = await setOperationalWebhook(operationalWebhook, orgId, parseOperationalWebhook(event));
+      return json(200, toOperationalWebhookView(setting, { fullUrl: true }));
     }
     default:
       throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
