@@ -4,13 +4,16 @@
  * nothing; the body is closed; a `read` key reads it, masked, and cannot change it.
  */
 import { describe, expect, it } from 'vitest';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
 import { API_ROUTES } from '#config/routes';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import type { ApiKey, Organization } from '#domain/model';
+import { noticeId } from '#domain/notices/notice';
 import { checkWebhookUrl } from '#domain/webhook-url';
 import { keyPolicy } from '#http/authorizer-policy';
 import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
 import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
+import { listAnyOperationalEvents } from '#use-cases/organizations/operational-events';
 import {
   type OperationalWebhookDeps,
   setOperationalWebhook,
@@ -144,5 +147,33 @@ describe('the operational webhook setting', () => {
     });
     expect(toOperationalWebhookView(setting, { fullUrl: true })).toEqual(setting);
     expect(toOperationalWebhookView({ url: undefined }, { fullUrl: false })).toEqual({ url: null });
+  });
+});
+
+describe('the operator’s operational events', () => {
+  it('reads an existing organization’s notices only, and answers 404 for an unknown one', async () => {
+    const { directory } = setup();
+    const log = new InMemoryOperationalLog();
+    for (const orgId of [ORG.id, 'org-x']) {
+      const key = {
+        kind: 'endpoint_failing' as const,
+        orgId,
+        endpointId: 'ep_0123456789abcdef',
+        epoch: '2026-11-20T10:00:00.000Z',
+      };
+      await log.record({
+        ...key,
+        id: noticeId(key),
+        account: 'DE89370400440532013000',
+        at: key.epoch,
+        consecutiveFailures: 4,
+      });
+    }
+    const page = await listAnyOperationalEvents({ directory, log }, ORG.id, { page: 1, perPage: 10 });
+    expect(page.notices.map((notice) => notice.orgId)).toEqual([ORG.id]);
+    const unknown = await refusal(
+      listAnyOperationalEvents({ directory, log }, 'org-x', { page: 1, perPage: 10 }),
+    );
+    expect(unknown).toBeInstanceOf(NotFoundError);
   });
 });
