@@ -48,10 +48,6 @@ import {
 } from '#http/events/redelivery-view';
 import { parseApiKeyRequest } from '#http/organizations/api-key-request';
 import { toApiKeyView, toCreatedApiKeyView } from '#http/organizations/api-key-view';
-import { operationalEventsLink, toOperationalEventView } from '#http/organizations/operational-event-view';
-import { parseOperationalEventsQuery } from '#http/organizations/operational-events-request';
-import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
-import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
 import { parseNewOrganization } from '#http/organizations/organization-request';
 import {
   toCreatedOrganizationView,
@@ -78,8 +74,6 @@ import { requeuePending } from '#use-cases/events/redeliver-events';
 import { replayAnyAccount } from '#use-cases/events/replay';
 import { indexStatuses, resetWebhooks } from '#use-cases/events/reset-webhooks';
 import { createApiKey, listApiKeys, revokeApiKey } from '#use-cases/organizations/api-keys';
-import { listAnyOperationalEvents } from '#use-cases/organizations/operational-events';
-import { setOperationalWebhook, showOperationalWebhook } from '#use-cases/organizations/operational-webhook';
 import { createOrganization, getOrganization } from '#use-cases/organizations/organizations';
 import { mintPortalLink } from '#use-cases/organizations/portal-access';
 import { registerUsageKey } from '#use-cases/organizations/register-usage-key';
@@ -89,6 +83,11 @@ import { apiHandler } from './api-handler';
 import { endpointsDeps } from './endpoint-deps';
 import { addEndpoint, getEndpoint, listEndpoints, removeEndpoint, updateEndpoint } from './endpoint-routes';
 import { getEventType, listEventTypes } from './event-type-routes';
+import {
+  listAnyOperationalEventsRoute,
+  setOperationalWebhookRoute,
+  showOperationalWebhookRoute,
+} from './operational-routes';
 import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv([
@@ -191,20 +190,11 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     const schemes = parseSignatureSchemes(event);
     return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
   },
-  getOrganizationOperationalWebhook: async (event) =>
-    json(200, toOperationalWebhookView(await showOperationalWebhook(directory, org(event)), OPERATOR)),
-  setOrganizationOperationalWebhook: async (event) => {
-    const change = parseOperationalWebhook(event);
-    const setting = await setOperationalWebhook(operational, org(event), change);
-    return json(200, toOperationalWebhookView(setting, OPERATOR));
-  },
-  listOrganizationOperationalEvents: async (event) => {
-    const query = parseOperationalEventsQuery(event);
-    const page = await listAnyOperationalEvents(operational, org(event), query);
-    const path = `/admin/organizations/${encodeURIComponent(org(event))}/operational-events`;
-    const link = operationalEventsLink(baseUrlOf(event, env.PUBLIC_BASE_URL), query, page, path);
-    return json(200, page.notices.map(toOperationalEventView), { Link: link });
-  },
+  getOrganizationOperationalWebhook: (event) =>
+    showOperationalWebhookRoute(operational, org(event), OPERATOR),
+  setOrganizationOperationalWebhook: (event) => setOperationalWebhookRoute(operational, org(event), event),
+  listOrganizationOperationalEvents: (event) =>
+    listAnyOperationalEventsRoute(operational, org(event), event, baseUrlOf(event, env.PUBLIC_BASE_URL)),
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
   createPortalLink: async (event) => {
     const request = parsePortalLinkRequest(event);

@@ -11,8 +11,6 @@ import { parseUrlPolicy } from '#domain/webhook-url';
 import { parseWebhookUrlRequest } from '#http/accounts/account-request';
 import { toAccountView } from '#http/accounts/account-view';
 import { parseEndpointSecurity } from '#http/accounts/endpoint-security-request';
-import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
-import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
 import { parseSignatureSchemes } from '#http/organizations/signature-schemes-request';
 import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
@@ -20,7 +18,6 @@ import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
 import { baseUrlOf, isManageKey, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
-import { setOperationalWebhook, showOperationalWebhook } from '#use-cases/organizations/operational-webhook';
 import {
   listSigningKeys,
   rotateSigningKey,
@@ -30,6 +27,7 @@ import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/w
 import { apiHandler } from './api-handler';
 import { endpointsDeps } from './endpoint-deps';
 import { addEndpoint, type EndpointRouteCaller, removeEndpoint, updateEndpoint } from './endpoint-routes';
+import { setOperationalWebhookRoute, showOperationalWebhookRoute } from './operational-routes';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -101,14 +99,10 @@ export const handler = apiHandler(async (event) => {
       const schemes = parseSignatureSchemes(event);
       return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
     }
-    case 'GET /operational-webhook': {
-      const setting = await showOperationalWebhook(directory, orgId);
-      return json(200, toOperationalWebhookView(setting, { fullUrl: isManageKey(event) }));
-    }
-    case 'PUT /operational-webhook': {
-      const setting = await setOperationalWebhook(operationalWebhook, orgId, parseOperationalWebhook(event));
-      return json(200, toOperationalWebhookView(setting, { fullUrl: true }));
-    }
+    case 'GET /operational-webhook':
+      return showOperationalWebhookRoute(operationalWebhook, orgId, { fullUrl: isManageKey(event) });
+    case 'PUT /operational-webhook':
+      return setOperationalWebhookRoute(operationalWebhook, orgId, event);
     default:
       throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
   }
