@@ -10,8 +10,9 @@ import { body, closed, nullable, optional, text, withReason } from '#http/schema
 const OPERATIONAL_URL = withReason(
   nullable(
     text(
-      "Where the organization's operational notices are POSTed, checked as every webhook URL (the " +
-        "deployment's URL policy). Absent: the stored URL stays; null: removed, notices are then only listed.",
+      "Where the organization's operational notices are POSTed, checked as every webhook URL is (the " +
+        "deployment's URL policy, then its host). Absent: the stored URL stays; null: removed, notices are " +
+        'then only listed.',
       { format: 'uri', minLength: 1 },
     ),
   ),
