@@ -13,6 +13,7 @@ import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capac
 import { conditionally } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { MAX_CYCLES } from '#delivery/retry-rule';
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import {
   type DeliveryPage,
   type DeliveryRef,
@@ -20,7 +21,6 @@ import {
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
