@@ -20,16 +20,16 @@ export interface TableAccess {
  * so it is not thrown; every other failure is.
  */
 export function conditionally(write: () => Promise<unknown>): Promise<boolean> {
-  return ifRefused(
-    write().then(() => true),
-    false,
-  );
+  return ifRefused(async () => {
+    await write();
+    return true;
+  }, false);
 }
 
 /** A write's answer, or `refused` when its condition refused it; every other failure is thrown. */
-export async function ifRefused<T, R>(write: Promise<T>, refused: R): Promise<T | R> {
+export async function ifRefused<T, R>(write: () => Promise<T>, refused: R): Promise<T | R> {
   try {
-    return await write;
+    return await write();
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return refused;
     throw error;

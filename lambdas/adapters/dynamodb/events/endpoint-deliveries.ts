@@ -6,8 +6,12 @@
  * id and writes nothing), its status, attempts (the event item's attempt shape), cycle base, lease and
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
 import { conditionalUpdate, ifRefused, type TableAccess } from '#adapters/dynamodb/conditional-write';
@@ -78,48 +82,43 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
   ): Promise<EndpointDelivery> {
     const next = nextAttemptAt === undefined ? '' : ', next_attempt_at = :next';
     const removed = nextAttemptAt === undefined ? ', next_attempt_at' : '';
-    const written = this.table.client
-      .send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.delivery(ref),
-          UpdateExpression:
-            `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
-            `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
-          // A failure may only move a pending delivery; a success always wins.
-          ConditionExpression: status === 'success' ? OWN : PENDING,
-          ExpressionAttributeValues: {
-            ...createValues(ref, create(ref)),
-            ':empty': [],
-            ':a': [attemptItem(attempt)],
-            ':s': status,
-            ':one': 1,
-            ...(status === 'success' ? {} : { ':pending': 'pending' }),
-            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      )
-      .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        // A success refused: the item is another event's (a stale ref).
-        if (status === 'success') return undefined;
-        // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
-        return this.table.client.send(
-          new UpdateCommand({
-            TableName: this.table.tableName,
-            Key: keys.delivery(ref),
-            UpdateExpression: `SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until`,
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-      });
-    // Refused again: the item is another event's (a stale ref); nothing is recorded.
-    const out = await ifRefused(written, undefined);
+    const withStatus = {
+      TableName: this.table.tableName,
+      Key: keys.delivery(ref),
+      UpdateExpression:
+        `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
+        `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
+      // A failure may only move a pending delivery; a success always wins.
+      ConditionExpression: status === 'success' ? OWN : PENDING,
+      ExpressionAttributeValues: {
+        ...createValues(ref, create(ref)),
+        ':empty': [],
+        ':a': [attemptItem(attempt)],
+        ':s': status,
+        ':one': 1,
+        ...(status === 'success' ? {} : { ':pending': 'pending' }),
+        ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
+      },
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
+    const attemptAlone = {
+      TableName: this.table.tableName,
+      Key: keys.delivery(ref),
+      UpdateExpression:
+        'SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until',
+      ConditionExpression: 'id = :id',
+      ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    const send = (input: UpdateCommandInput) => () => this.table.client.send(new UpdateCommand(input));
+    // A success refused, or the attempt alone refused: the item is another event's (a stale ref), and
+    // nothing is recorded.
+    const out =
+      (await ifRefused(send(withStatus), undefined)) ??
+      (status === 'success' ? undefined : await ifRefused(send(attemptAlone), undefined));
     if (out === undefined) return UNTOUCHED;
     this.table.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
     return toDelivery(out.Attributes ?? {});

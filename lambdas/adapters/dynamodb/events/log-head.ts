@@ -8,7 +8,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conditionally, conditionalUpdate, ifRefused, updateOrRefused } from '#adapters/dynamodb/conditional-write';
+import {
+  conditionally,
+  conditionalUpdate,
+  ifRefused,
+  updateOrRefused,
+} from '#adapters/dynamodb/conditional-write';
 import { keys, LOG_HEAD_SK } from '#adapters/dynamodb/items';
 import type { EventReadOptions, LogHead, LogTail, Ticket } from '#domain/ports';
 import { isVoid, VOIDED_AT } from './event-items';
@@ -54,7 +59,7 @@ export async function takeTicket(
   at: number,
 ): Promise<Ticket | undefined> {
   const update = { UpdateExpression: 'SET #at = :at ADD hi :k', ConditionExpression: 'attribute_exists(hi)' };
-  return ifRefused(ticket(table, orgId, account, count, at, update), undefined);
+  return ifRefused(() => ticket(table, orgId, account, count, at, update), undefined);
 }
 
 /**
