@@ -41,8 +41,8 @@ export interface FunctionAccess {
  *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`), and the ones a
  *   summary shows (BatchGetItem) by `noticeSummary`;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
- *   `by-org` index (`OPS#MIN#<minute>`: an index Query cannot be held to one partition prefix, so it may
- *   read the index's other entries too: keys, `account` and `type`, never a token or a URL), reads and
+ *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
+ *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL), reads and
  *   moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the notices topic;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;

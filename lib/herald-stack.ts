@@ -169,6 +169,7 @@ export class HeraldStack extends Stack {
       forwarder,
       consumer,
       reconciler,
+      noticeSummary: functions.noticeSummary,
       oldestMessageAlarmAge: oldestMessageAlarmAge(retrySchedule ?? DEFAULT_RETRY_SCHEDULE_SECONDS),
     });
     const notices = new NoticeTopic(this, 'Notices', {

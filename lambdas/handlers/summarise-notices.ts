@@ -21,7 +21,8 @@ const deps: NoticeSummaryDeps = {
 /**
  * Every minute (an EventBridge schedule; the local runtime's timer): the platform team's one message
  * about the operational notices of the minutes completed since the last run. The schedule's event
- * carries nothing it needs. A failure throws, so Lambda retries the invocation and the error alarm sees it.
+ * carries nothing it needs. A failure throws: Lambda retries the invocation, and failures lasting 15 minutes
+ * raise the `NoticeSummaryErrors` alarm.
  */
 export const handler = middy<unknown, void>()
   .use(injectLambdaContext(logger))
