@@ -302,6 +302,7 @@ describe('stack outputs', () => {
         'AlarmTopicArn',
         'ApiUrl',
         'DeadLetterQueueUrl',
+        'NoticeTopicArn',
         'OperatorRoleArn',
         'PublisherRoleArn',
         'QueueUrl',
