@@ -184,22 +184,33 @@ describe('summary of operational notices', () => {
     expect(publisher.messages).toEqual([]);
   });
 
-  it('counts a bounded number of notices and says so', async () => {
+  it('counts a bounded number of notices, says so, and leaves the next minutes to the next run', async () => {
     await startedAtNoon();
     for (let n = 0; n <= SUMMARY_MAX_COUNTED; n++) {
       // Straight into the fake's list: its conditional record checks every stored id.
-      log.notices.push(
-        notice(n, `2026-11-27T11:59:${String(n % 60).padStart(2, '0')}.000Z`, 'endpoint_failing', 50),
-      );
+      const at = `2026-11-27T11:59:${String(n % 60).padStart(2, '0')}.000Z`;
+      log.notices.push(notice(n, at, 'endpoint_failing', 50));
     }
-    clock.advance(60_000);
-    expect(await summariseNotices(deps)).toMatchObject({ kind: 'sent', notices: SUMMARY_MAX_COUNTED });
+    await log.record(notice(0, '2026-11-27T12:00:30.000Z', 'endpoint_recovered'));
+    clock.advance(2 * 60_000);
+    expect(await summariseNotices(deps)).toEqual({
+      kind: 'sent',
+      from: '2026-11-27T11:59',
+      to: '2026-11-27T11:59',
+      notices: SUMMARY_MAX_COUNTED,
+    });
     const message = publisher.messages[0];
     expect(message?.subject).toBe(
       `Herald: ${SUMMARY_MAX_COUNTED}+ operational notices, 2026-11-27 11:59 UTC`,
     );
     expect(message?.body).toContain(`counting stopped at ${SUMMARY_MAX_COUNTED}`);
     expect(message?.body).toContain('… and 40 more organizations');
-    expect(cursor.value).toBe('2026-11-27T11:59');
+    expect(await summariseNotices(deps)).toEqual({
+      kind: 'sent',
+      from: '2026-11-27T12:00',
+      to: '2026-11-27T12:00',
+      notices: 1,
+    });
+    expect(publisher.messages[1]?.body).toContain('endpoint_recovered: 1');
   });
 });

@@ -14,8 +14,9 @@ import type { Clock } from '#domain/time';
 export const SUMMARY_MAX_MINUTES = 60;
 
 /**
- * Notices one run counts at most (index entries read). Beyond it the message says the count stopped and
- * the notices stay listed per organization; the minutes are covered all the same.
+ * Notices one run counts at most (index entries read). A minute that holds more is covered with the count
+ * it reached, the message says so, and its other notices stay listed per organization; the minutes after
+ * it are left to the next run.
  */
 export const SUMMARY_MAX_COUNTED = 10_000;
 
@@ -53,9 +54,8 @@ export async function summariseNotices(deps: NoticeSummaryDeps): Promise<Summary
   const from = last === undefined ? settled : addMinutes(last, 1);
   if (from > settled) return { kind: 'up-to-date' };
   const capEnd = addMinutes(from, SUMMARY_MAX_MINUTES - 1);
-  const to = capEnd < settled ? capEnd : settled;
-
-  const counted = await countMinutes(deps.index, minutesBetween(from, to));
+  const counted = await countMinutes(deps.index, minutesBetween(from, capEnd < settled ? capEnd : settled));
+  const to = counted.through;
   if (counted.total === 0) {
     await deps.cursor.move(last, to);
     return { kind: 'quiet', from, to };
@@ -81,6 +81,8 @@ export async function summariseNotices(deps: NoticeSummaryDeps): Promise<Summary
 }
 
 interface Counted {
+  /** The last minute read: the last one asked for, or the one where the count reached its cap. */
+  readonly through: string;
   readonly counts: Map<string, number>;
   readonly organizations: string[];
   readonly first: NoticeHead[];
@@ -94,7 +96,10 @@ async function countMinutes(index: NoticeIndex, minutes: readonly string[]): Pro
   const organizations = new Set<string>();
   const first: NoticeHead[] = [];
   let total = 0;
+  let through = '';
+  let capped = false;
   for (const minute of minutes) {
+    through = minute;
     const { heads, more } = await index.minute(minute, SUMMARY_MAX_COUNTED - total);
     for (const head of heads) {
       counts.set(head.kind, (counts.get(head.kind) ?? 0) + 1);
@@ -102,7 +107,8 @@ async function countMinutes(index: NoticeIndex, minutes: readonly string[]): Pro
       if (first.length < SUMMARY_LINES) first.push(head);
     }
     total += heads.length;
-    if (more) return { counts, organizations: [...organizations], first, total, capped: true };
+    capped = more;
+    if (capped || total === SUMMARY_MAX_COUNTED) break;
   }
-  return { counts, organizations: [...organizations], first, total, capped: false };
+  return { through, counts, organizations: [...organizations], first, total, capped };
 }
