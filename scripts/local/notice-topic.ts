@@ -1,7 +1,8 @@
 /**
  * The platform team's notices topic, locally: a topic in fauxqs (its SNS), an inbox queue subscribed to it
- * where the summaries can be read (`aws sqs receive-message --queue-url <inbox>`; e-mail cannot be sent
- * here), and the schedule that invokes the summary every minute, as the stack's EventBridge rule does.
+ * where the summaries can be read (any SQS client pointed at fauxqs: `aws --endpoint-url <its URL> sqs
+ * receive-message --queue-url <inbox>`; e-mail cannot be sent here), and the schedule that invokes the
+ * summary every minute, as the stack's EventBridge rule does.
  */
 import {
   CreateTopicCommand,
