@@ -20,10 +20,12 @@ export interface FunctionAccess {
  *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
  *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
  *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer and `sendTestEvent` (each attempt and test
- *   event signs with the token), `manageSettings` (an organization's own token view and rotation), portal
- *   sign-in and `administer`; created only by `administer`, updated only by those two (token rotation) and
- *   by the key writers (the key count); the API readers cannot read them;
+ * - `ORG#` items (webhook tokens, the operational webhook's URL): read only by the consumer and
+ *   `sendTestEvent` (each attempt and test event signs with the token), `manageSettings` (an
+ *   organization's own token view and rotation, its operational webhook), portal sign-in and
+ *   `administer`; created only by `administer`, updated only by those two (token rotation, the
+ *   operational webhook's URL: UpdateItem, never a PutItem of the whole item) and by the key writers (the
+ *   key count); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
@@ -38,12 +40,13 @@ export interface FunctionAccess {
  *   `administer` with the account; the API readers cannot read them;
  * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
  *   conditioned on no item there), which decides them from the endpoints' health it writes; read (Query of
- *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`), and the ones a
- *   summary shows (BatchGetItem) by `noticeSummary`;
+ *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`) and `administer`
+ *   (the operator's twin), and the ones a summary shows (BatchGetItem) by `noticeSummary`;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
- *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL), reads and
- *   moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the notices topic;
+ *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
+ *   reads and moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the
+ *   notices topic;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -199,8 +202,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
         // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
         BatchWriteItem: ['event', 'log', 'delivery'],
-        // Replay reads an account's log; an account's extra endpoints are one Query of their partition.
-        Query: ['log', 'endpoint'],
+        // Replay reads an account's log; an account's extra endpoints are one Query of their partition;
+        // an organization's operational notices, one Query of its partition.
+        Query: ['log', 'endpoint', 'operational'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
