@@ -9,6 +9,8 @@ import type { QueueAccess, TableAccess } from './bindings';
 export interface FunctionAccess {
   readonly table?: TableAccess;
   readonly queue?: QueueAccess;
+  /** `publish`: sns:Publish on the platform team's notices topic (`notice-summary.ts`), nothing else of SNS. */
+  readonly noticeTopic?: 'publish';
 }
 
 /**
@@ -39,7 +41,12 @@ export interface FunctionAccess {
  * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
  *   conditioned on no item there), which decides them from the endpoints' health it writes; read (Query of
  *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`) and `administer`
- *   (the operator's twin);
+ *   (the operator's twin), and the ones a summary shows (BatchGetItem) by `noticeSummary`;
+ * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
+ *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
+ *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
+ *   reads and moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the
+ *   notices topic;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -247,5 +254,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       },
     },
     queue: 'send',
+  },
+  noticeSummary: {
+    table: {
+      items: { GetItem: ['noticeSummary'], UpdateItem: ['noticeSummary'], BatchGetItem: ['operational'] },
+      indexes: ['by-org'],
+    },
+    noticeTopic: 'publish',
   },
 };

@@ -320,6 +320,7 @@ describe('stack outputs', () => {
         'AlarmTopicArn',
         'ApiUrl',
         'DeadLetterQueueUrl',
+        'NoticeTopicArn',
         'OperatorRoleArn',
         'PublisherRoleArn',
         'QueueUrl',

@@ -1,12 +1,13 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Notice, noticeSortKey } from '#domain/notices/notice';
+import { noticeMinute } from '#domain/notices/notice-minute';
 import type { NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
 import { keys } from './items';
 
 /** The attributes of a notice's item beside its keys. */
-const FIELDS = [
+const NOTICE_FIELDS = [
   'id',
   'kind',
   'orgId',
@@ -25,7 +26,8 @@ const FIELDS = [
  * {@link OperationalLog} on the events table: `OPS#<orgId>` / `noticeSortKey`, one item per notice, created
  * with `attribute_not_exists(pk)`: the key is the notice's deterministic id, so whoever observes a
  * transition first stores it and every other observer's put is refused. Notices sort by their
- * transition's epoch, a run's in the order they happen (its recovery last).
+ * transition's epoch, a run's in the order they happen (its recovery last). The same write files the notice
+ * in the `by-org` index under its minute (`OPS#MIN#<minute>`), which {@link DynamoNoticeIndex} reads.
  */
 export class DynamoOperationalLog implements OperationalLog {
   constructor(
@@ -35,17 +37,25 @@ export class DynamoOperationalLog implements OperationalLog {
   ) {}
 
   async record(notice: Notice): Promise<boolean> {
-    const fields = FIELDS.filter((field) => notice[field] !== undefined);
+    const values: Record<string, unknown> = {
+      ...Object.fromEntries(
+        NOTICE_FIELDS.filter((field) => notice[field] !== undefined).map((field) => [field, notice[field]]),
+      ),
+      // Filed by minute for the platform team's summary, in the same write (see `notice-minute.ts`).
+      gsi1pk: keys.noticeMinute(noticeMinute(notice.at)),
+      gsi1sk: keys.noticeOrder(notice.at, notice.kind, notice.id),
+    };
+    const names = Object.keys(values);
     const stored = await conditionally(async () => {
       // An UpdateItem that creates the item only where none is: the consumer needs no PutItem right.
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: keys.operationalLog(notice.orgId), sk: noticeSortKey(notice) },
-          UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
+          UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
           ConditionExpression: 'attribute_not_exists(pk)',
-          ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
-          ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, notice[field]])),
+          ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, values[name]])),
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -74,15 +84,18 @@ export class DynamoOperationalLog implements OperationalLog {
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start !== undefined && items.length < wanted);
-    const notices = items.slice(offset, offset + limit).map((item) => {
-      const notice: Record<string, unknown> = {};
-      for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
-      return notice as unknown as Notice;
-    });
+    const notices = items.slice(offset, offset + limit).map(toNotice);
     return { notices, hasMore: items.length > offset + limit };
   }
 
   private count(units: number | undefined): void {
     if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
   }
+}
+
+/** The notice a stored item holds (its keys and index attributes left out). */
+export function toNotice(item: Record<string, unknown>): Notice {
+  const notice: Record<string, unknown> = {};
+  for (const field of NOTICE_FIELDS) if (item[field] !== undefined) notice[field] = item[field];
+  return notice as unknown as Notice;
 }

@@ -1,11 +1,13 @@
 import { type Notice, noticeSortKey } from '#domain/notices/notice';
-import type { NoticePage, OperationalLog } from '#domain/notices/ports';
+import { noticeMinute } from '#domain/notices/notice-minute';
+import type { NoticeHead, NoticeIndex, NoticePage, OperationalLog } from '#domain/notices/ports';
 
 /**
- * In-memory {@link OperationalLog} with the DynamoDB adapter's rule (a notice whose id is stored is
- * refused) and order (`noticeSortKey`), for use-case tests and the simulation.
+ * In-memory {@link OperationalLog} and {@link NoticeIndex} with the DynamoDB adapter's rule (a notice whose
+ * id is stored is refused) and orders (`noticeSortKey`; the minute index by `at`, then kind and id), for
+ * use-case tests and the simulation.
  */
-export class InMemoryOperationalLog implements OperationalLog {
+export class InMemoryOperationalLog implements OperationalLog, NoticeIndex {
   /** Every notice stored, in the order stored: open for assertions. */
   readonly notices: Notice[] = [];
   /** The id of every call to {@link record}, stored or refused, in order. */
@@ -23,5 +25,17 @@ export class InMemoryOperationalLog implements OperationalLog {
       .filter((n) => n.orgId === orgId)
       .sort((a, b) => noticeSortKey(b).localeCompare(noticeSortKey(a)));
     return { notices: all.slice(offset, offset + limit), hasMore: all.length > offset + limit };
+  }
+
+  async minute(minute: string, limit: number): Promise<{ heads: NoticeHead[]; more: boolean }> {
+    const heads = this.notices
+      .filter((n) => noticeMinute(n.at) === minute)
+      .map((n) => ({ orgId: n.orgId, kind: n.kind, at: n.at, id: n.id, ref: n.id }))
+      .sort((a, b) => `${a.at}#${a.kind}#${a.id}`.localeCompare(`${b.at}#${b.kind}#${b.id}`));
+    return { heads: heads.slice(0, limit), more: heads.length > limit };
+  }
+
+  async read(heads: readonly NoticeHead[]): Promise<Notice[]> {
+    return heads.flatMap((head) => this.notices.filter((n) => n.id === head.ref));
   }
 }
