@@ -19,6 +19,10 @@ const FIELDS = [
   'disableAt',
   'reason',
   'lastAnswer',
+  'eventId',
+  'eventType',
+  'sequence',
+  'expiresAt',
 ] as const;
 
 /**

@@ -3,19 +3,18 @@
  * `GET /operational-events`.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
-import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
+import {
+  CERTIFICATE_NOTICE_DAYS,
+  DISABLING_SOON_PERCENTS,
+  FAILING_NOTICE_AFTER,
+  NOTICE_ANSWER_BYTES,
+  NOTICE_KINDS,
+} from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
 import { pageOf, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-
-/** What a notice says: its kind. */
-export const NOTICE_TYPES = [
-  'endpoint_failing',
-  'endpoint_disabling_soon',
-  'endpoint_disabled',
-  'endpoint_recovered',
-] as const;
 
 /** One operational notice. */
 export const OPERATIONAL_EVENT = closed({
@@ -23,14 +22,18 @@ export const OPERATIONAL_EVENT = closed({
     pattern: '^ntc_[0-9a-f]{24}$',
   }),
   type: oneOfValues(
-    NOTICE_TYPES,
-    `\`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
+    NOTICE_KINDS,
+    `The notice's type in the catalog (\`GET /event-types\`). \`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
       `\`endpoint_disabling_soon\`: past ${DISABLING_SOON_PERCENTS.join(' % and ')} % of the auto-disable ` +
-      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing.',
+      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing; ' +
+      '`endpoint_enabled`: a disabled endpoint enabled again; `event_attempts_exhausted`: an event used up its ' +
+      `attempts at the endpoint; \`client_certificate_expiring\`: fewer than ${CERTIFICATE_NOTICE_DAYS} days left of its client certificate.`,
   ),
   account: IBAN,
-  endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: '^ep_[0-9a-f]{16}$' }),
-  since: timestamp("The transition's start: the run's first failure, or the disabling"),
+  endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: ENDPOINT_ID_PATTERN.source }),
+  since: timestamp(
+    "The transition's start: the run's first failure, the disabling or enabling, the event's cycle's first attempt, or when the certificate's last days began",
+  ),
   at: timestamp('When Herald decided the notice'),
   percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
   consecutive_failures: int('Failed attempts in a row when it was decided.', 0),
@@ -42,6 +45,10 @@ export const OPERATIONAL_EVENT = closed({
       body_excerpt: text(`At most ${NOTICE_ANSWER_BYTES} bytes of the answer's body.`),
     }),
   ),
+  event_id: nullable(text('`event_attempts_exhausted`: the event whose attempts ran out.')),
+  event_type: nullable(text('`event_attempts_exhausted`: its type.')),
+  sequence: nullable(int("`event_attempts_exhausted`: its place in its account's log.", 1)),
+  expires_at: nullable(timestamp('`client_certificate_expiring`: when the client certificate expires')),
 });
 
 /** The notice's schema, merged into `components.schemas`. */
