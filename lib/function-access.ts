@@ -34,8 +34,9 @@ export interface FunctionAccess {
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
- * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
- *   conditioned on no item there), which decides them from the endpoints' health it writes; read (Query of
+ * - `OPS#` items (an organization's operational notices): created (an UpdateItem conditioned on no item
+ *   there, never PutItem) by the consumer, which decides them from the endpoints' health it writes, and by
+ *   the enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`); read (Query of
  *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`);
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
@@ -125,7 +126,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   enableEndpoint: {
     table: {
-      items: { UpdateItem: ['account', 'event', 'log'] },
+      // An enabling of a disabled endpoint is announced (`operational`).
+      items: { UpdateItem: ['account', 'event', 'log', 'operational'] },
       indexes: ['failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
@@ -135,7 +137,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets'],
+        // An enabling of a disabled endpoint is announced (`operational`).
+        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets', 'operational'],
         // An extra endpoint is removed whole, its material with it; never an account item (nor the
         // tombstone that keeps a deleted account's IBAN with its organization).
         DeleteItem: ['endpoint', 'endpointSecrets'],
@@ -188,6 +191,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'endpointSecrets',
           'eventTypes',
           'delivery',
+          // An enabling of a disabled endpoint is announced.
+          'operational',
         ],
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
         // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.

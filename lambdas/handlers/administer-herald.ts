@@ -9,6 +9,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
@@ -109,7 +110,12 @@ const delivery = {
 };
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
-const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
+const enabling = {
+  ...delivery,
+  directory,
+  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
+  notices: new DynamoOperationalLog(client, env.TABLE_NAME),
+};
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpoints = new DynamoEndpointStore(client, env.TABLE_NAME);
 const endpointDeps = endpointsDeps(
@@ -121,6 +127,7 @@ const endpointDeps = endpointsDeps(
     endpoints,
     health: enabling.health,
     eventTypes,
+    notices: enabling.notices,
   },
   policy,
 );

@@ -97,8 +97,16 @@ describe('table rights', () => {
       'DLV#*',
       'OPS#*',
     ]);
-    // Only the consumer writes operational notices, and never with PutItem or DeleteItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer']);
+    // Only the consumer and the enablings (the organization's, the account route's, the operator's) write
+    // operational notices, with UpdateItem only: never PutItem or DeleteItem.
+    const noticeWriters = KEYS.filter((key) => prefixes(key).includes('OPS#*'));
+    expect(noticeWriters).toEqual(['enableEndpoint', 'manageSettings', 'administer', 'consumer']);
+    for (const key of noticeWriters) expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('OPS#*');
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(
+        KEYS.filter((key) => prefixes(key, action).includes('OPS#*')),
+        action,
+      ).toEqual([]);
     expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
@@ -117,9 +125,11 @@ describe('table rights', () => {
     // The operator's erasure deletes an account's deliveries in batches; nothing deletes one by one.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toContain('DLV#*');
     expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('DLV#*'))).toEqual([]);
-    // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
-    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
-    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
+    // Re-enabling an endpoint clears the account's health, announces it (a notice created by UpdateItem)
+    // and, with recover_since, restarts its events.
+    const enabling = ['ACCOUNT#*', 'EVENT#*', 'LOG#*', 'OPS#*'];
+    expect(prefixes('enableEndpoint')).toEqual(enabling);
+    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(enabling);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
     // routed endpoint's delivery.
@@ -147,12 +157,13 @@ describe('table rights', () => {
       'LOG#*',
       'EVENT_TYPES*',
     ]);
-    // An organization's own `manage` routes: its accounts' webhook URLs and its token.
+    // An organization's own `manage` routes: its accounts' webhook URLs and its token; an enabling's notice.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
       'ACCOUNT#*',
       'EP#*',
       'ORG#*',
       'ENDPOINT#*',
+      'OPS#*',
     ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));

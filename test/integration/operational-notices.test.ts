@@ -122,4 +122,22 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     await health.enable(at, RUN);
     expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
   });
+
+  it('answers an enabling with the health before it, so of concurrent enablings only one finds it disabled, and the endpoint’s id', async () => {
+    const iban = await account();
+    const at = { iban, orgId: ORG };
+    await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    const enablings = await Promise.all(Array.from({ length: 6 }, () => health.enable(at, RUN)));
+    const found = enablings.map((enabling) => enabling?.previous.state);
+    expect(found.filter((state) => state === 'disabled')).toHaveLength(1);
+    expect(enablings.find((e) => e?.previous.state === 'disabled')?.previous).toMatchObject({
+      since: '2026-11-20T10:00:01.000Z',
+      reason: 'receiver answered 410 Gone',
+    });
+    // An account from before endpoint ids is given one by the first enabling; every later one names it.
+    const ids = new Set(enablings.map((enabling) => enabling?.endpointId));
+    expect([...ids]).toEqual([(await directory.getAccount(iban))?.endpointId]);
+    expect([...ids][0]).toMatch(/^ep_[0-9a-f]{12}$/);
+    expect(await health.enable({ iban, orgId: 'org-2' }, RUN)).toBeUndefined();
+  });
 });
