@@ -10,7 +10,7 @@ import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryAttempt } from '#domain/model';
 import { lastAnswerOf, type Notice, noticeId } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
-import type { Enabling, EndpointHealth, EndpointHealthStore } from './endpoint-health-port';
+import type { EndpointHealth, EndpointHealthStore } from './endpoint-health-port';
 import type { HealthPolicy } from './endpoint-health-rule';
 import { type DueNotice, dueNotices } from './operational-notice-rule';
 
