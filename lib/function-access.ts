@@ -36,7 +36,8 @@ export interface FunctionAccess {
  *   `administer` with the account; the API readers cannot read them;
  * - `OPS#` items (an organization's operational notices): created (an UpdateItem conditioned on no item
  *   there, never PutItem) by the consumer, which decides them from the endpoints' health it writes, and by
- *   the enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`); read (Query of
+ *   the enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`) and the
+ *   reconciler (`event_attempts_exhausted`); read (Query of
  *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`);
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
@@ -239,11 +240,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   reconciler: {
     // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
-    // routed endpoint's dead letter reads and settles its delivery.
+    // routed endpoint's dead letter reads and settles its delivery; a final failure is announced
+    // (`operational`: a notice created by UpdateItem).
     table: {
       items: {
         GetItem: ['event', 'log', 'account', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
         Query: ['log'],
       },
     },

@@ -7,7 +7,7 @@
  * from the health the batch already holds.
  */
 import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
-import type { DeliveryAttempt } from '#domain/model';
+import type { DeliveryAttempt, EventRecord } from '#domain/model';
 import { lastAnswerOf, type Notice, noticeId } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { EndpointHealth, EndpointHealthStore } from './endpoint-health-port';
@@ -49,6 +49,45 @@ export async function announce(
   }
   await deps.health.markNoticed(address, health.noticed, decision.mark);
   return stored;
+}
+
+/**
+ * Stores `event_attempts_exhausted` for an event whose delivery cycle at an endpoint just settled
+ * `failed`: one per event, endpoint and cycle, whoever settles it (the consumer's last attempt, the
+ * dead-letter reconciler), its epoch the cycle's first attempt. Costs one conditional write, on a path
+ * that already failed every attempt of a cycle.
+ *
+ * @param event - the event (or its delivery at a routed endpoint) as settled, with the cycle's attempts
+ * @returns the notice stored, if this call stored it
+ */
+export async function announceExhausted(
+  notices: OperationalLog | undefined,
+  endpoint: Pick<Endpoint, 'orgId' | 'iban'>,
+  endpointId: string,
+  event: EventRecord,
+  now: number,
+): Promise<Notice | undefined> {
+  if (notices === undefined) return undefined;
+  const cycle = event.deliveries.slice(event.cycleBase);
+  const last = cycle.at(-1);
+  const key = {
+    kind: 'event_attempts_exhausted' as const,
+    orgId: endpoint.orgId,
+    endpointId,
+    epoch: cycle[0]?.deliveredAt ?? event.triggeredAt,
+    eventId: event.id,
+  };
+  const notice: Notice = {
+    ...key,
+    id: noticeId(key),
+    account: endpoint.iban,
+    at: new Date(now).toISOString(),
+    consecutiveFailures: cycle.length,
+    lastAnswer: last && lastAnswerOf(last.responseStatus, last.responseBody),
+    eventType: event.type,
+    sequence: event.sequence,
+  };
+  return (await notices.record(notice)) ? notice : undefined;
 }
 
 function noticeOf(

@@ -97,10 +97,17 @@ describe('table rights', () => {
       'DLV#*',
       'OPS#*',
     ]);
-    // Only the consumer and the enablings (the organization's, the account route's, the operator's) write
-    // operational notices, with UpdateItem only: never PutItem or DeleteItem.
+    // Only the consumer, the reconciler (an event's attempts exhausted) and the enablings (the
+    // organization's, the account route's, the operator's) write operational notices, with UpdateItem
+    // only: never PutItem or DeleteItem.
     const noticeWriters = KEYS.filter((key) => prefixes(key).includes('OPS#*'));
-    expect(noticeWriters).toEqual(['enableEndpoint', 'manageSettings', 'administer', 'consumer']);
+    expect(noticeWriters).toEqual([
+      'enableEndpoint',
+      'manageSettings',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
     for (const key of noticeWriters) expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('OPS#*');
     for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
       expect(
@@ -132,8 +139,8 @@ describe('table rights', () => {
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(enabling);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
-    // routed endpoint's delivery.
-    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // routed endpoint's delivery, and announces the final failure.
+    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*', 'OPS#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back, and an
     // ordered extra endpoint's on its own item.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual([

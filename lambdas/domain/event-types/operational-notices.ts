@@ -105,7 +105,8 @@ function declare(kind: NoticeKind, declaration: KindDeclaration): EventTypeDefin
     consecutive_failures: {
       type: 'integer',
       minimum: 0,
-      description: 'Failed attempts in a row at the endpoint when the notice was decided.',
+      description:
+        "Failed attempts in a row when the notice was decided: at the endpoint, or (`event_attempts_exhausted`) of the event's cycle.",
     },
     ...Object.fromEntries(
       optional.map((name) => [name, present(name, declaration.presence[name] ?? 'null')]),
@@ -233,7 +234,7 @@ const DECLARATIONS: Readonly<Record<NoticeKind, KindDeclaration>> = {
   event_attempts_exhausted: {
     title: 'An event used up its attempts',
     description:
-      'An event failed every attempt of its delivery cycle at an endpoint: Herald stops trying it there (`webhook_status` `failed`). Redeliver it (`POST /events/{id}/redeliver`) once the receiver works, or reconcile it otherwise. Told once per event, endpoint and cycle.',
+      'An event failed every attempt of its delivery cycle at an endpoint: Herald stops trying it there (`webhook_status` `failed`). Redeliver it (`POST /events/{id}/redeliver`) once the receiver works, or reconcile it otherwise. Told once per event, endpoint and cycle; not for the events a `410 Gone` ends, which `endpoint_disabled` tells.',
     since: "The cycle's first attempt.",
     presence: { last_answer: 'maybe', event_id: 'value', event_type: 'value', sequence: 'maybe' },
     examples: [

@@ -36,7 +36,10 @@ export const OPERATIONAL_EVENT = closed({
   ),
   at: timestamp('When Herald decided the notice'),
   percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
-  consecutive_failures: int('Failed attempts in a row when it was decided.', 0),
+  consecutive_failures: int(
+    "Failed attempts in a row when it was decided: at the endpoint, or (`event_attempts_exhausted`) of the event's cycle.",
+    0,
+  ),
   disable_at: nullable(timestamp('When the endpoint is disabled if it keeps failing')),
   reason: nullable(text("The endpoint's health reason (why it was disabled: a 410 or the period).")),
   last_answer: nullable(
