@@ -45,6 +45,11 @@ export interface EndpointHealth {
    * absent when none is outstanding.
    */
   readonly noticed?: string | undefined;
+  /**
+   * The expiry (ISO) of the client certificate whose `client_certificate_expiring` was stored: read with
+   * the endpoint, so a delivery with that certificate writes nothing more about it.
+   */
+  readonly certificateNoticed?: string | undefined;
 }
 
 /** An endpoint nothing has been written about. */
@@ -131,6 +136,8 @@ export interface EndpointHealthStore {
    * organization's.
    */
   markNoticed(endpoint: EndpointAddress, from: string | undefined, to: string | undefined): Promise<void>;
+  /** Marks the certificate expiring at `expiresAt` announced; nothing when the endpoint is not the organization's. */
+  markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void>;
   /**
    * Makes the organization's endpoint healthy again, its notice mark removed (an enabling is announced by
    * its own path, not as a recovery): its health before this write, from the write itself (so of two

@@ -1,6 +1,7 @@
 /**
  * The record phase of a delivery: the attempt on the event, then the endpoint's health, and a cycle that
- * settled `failed` announced (`event_attempts_exhausted`). An attempt that
+ * settled `failed` (`event_attempts_exhausted`) or a client certificate near its expiry
+ * (`client_certificate_expiring`) announced. An attempt that
  * was sent is always recorded, also when the event's stored item is full (an event stored before payloads
  * were bounded by what the item holds): it is then recorded short, as the event's last, so that the event
  * settles rather than be sent again with each attempt unrecorded.
@@ -11,7 +12,7 @@ import { type DeliveryLedger, EventItemFullError } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import { type EndpointDeps, type EndpointNote, release, reportAttempt } from './endpoint-health';
 import type { SlotLease } from './endpoint-health-port';
-import { announceExhausted } from './operational-notices';
+import { announceCertificate, announceExhausted } from './operational-notices';
 import type { AfterAttempt } from './retry-rule';
 import type { SentAttempt } from './webhook-request';
 
@@ -49,7 +50,21 @@ export async function record(
   // A 410 ends the cycle too, but its endpoint's `endpoint_disabled` tells it, not each event's notice.
   if (recorded.next.status === 'failed' && sent.attempt.responseStatus !== 410)
     note = await exhausted(deps, endpoint, recorded.event, note);
+  note = await expiring(deps, endpoint, note);
   return { recorded: recorded.event, note, next: recorded.next };
+}
+
+/**
+ * Announces the client certificate the endpoint presents when it expires soon (once per certificate: a
+ * mark read with the endpoint), reporting (not throwing) a failure.
+ */
+async function expiring(deps: RecordDeps, endpoint: Endpoint, note: EndpointNote): Promise<EndpointNote> {
+  try {
+    await announceCertificate(deps, endpoint);
+    return note;
+  } catch (noticeError) {
+    return { ...note, noticeError };
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
  * Operational notices against DynamoDB Local: a notice is stored once whoever puts it, however many at
  * once; the endpoint's notice mark moves only from what its writer read, survives a recovery's write and
  * goes with an enabling; a second disabling keeps the first's time and reason, so every observer names
- * the same disabled notice.
+ * the same disabled notice; an enabling answers the health before it; the certificate mark is read with
+ * the account.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -139,5 +140,17 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     expect([...ids]).toEqual([(await directory.getAccount(iban))?.endpointId]);
     expect([...ids][0]).toMatch(/^ep_[0-9a-f]{12}$/);
     expect(await health.enable({ iban, orgId: 'org-2' }, RUN)).toBeUndefined();
+  });
+
+  it('keeps the certificate mark on the endpoint’s item, read with the account, for the organization only', async () => {
+    const iban = await account();
+    const expires = '2026-12-15T00:00:00.000Z';
+    await health.markCertificateNoticed({ iban, orgId: 'org-2' }, expires);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBeUndefined();
+    await health.markCertificateNoticed({ iban, orgId: ORG }, expires);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
+    // A certificate's notice is the certificate's: an enabling leaves the mark.
+    await health.enable({ iban, orgId: ORG }, RUN);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
   });
 });

@@ -192,6 +192,17 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     );
   }
 
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    await this.tryWrite(
+      {
+        UpdateExpression: `SET ${H.certificateNoticed} = :expires`,
+        ConditionExpression: OWNED,
+        ExpressionAttributeValues: { ':expires': expiresAt },
+      },
+      endpoint,
+    );
+  }
+
   async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
     const id = endpoint.extra ?? newEndpointId();
     // The account's default endpoint from before endpoint ids gets one now, as `endpointId` gives it.

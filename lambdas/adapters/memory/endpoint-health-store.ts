@@ -151,6 +151,12 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     this.set(key, { ...h, noticed: to });
   }
 
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    this.writes.push('certificate-noticed');
+    const key = addressKey(endpoint);
+    if (this.owns(key, endpoint.orgId)) this.set(key, { ...this.get(key), certificateNoticed: expiresAt });
+  }
+
   async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
     this.writes.push('enable');
     const iban = addressKey(endpoint);

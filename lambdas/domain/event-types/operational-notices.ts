@@ -4,10 +4,10 @@
  * where the kind has nothing to say, so each type's schema pins which fields carry a value. They are
  * Herald's own: the catalog lists them, marked operational, and refuses them to a publish or a test event.
  */
+import { CERTIFICATE_WARNING_DAYS } from '#domain/endpoint-security/client-certificate';
 import { ValidationError } from '#domain/errors';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import {
-  CERTIFICATE_NOTICE_DAYS,
   DISABLING_SOON_PERCENTS,
   FAILING_NOTICE_AFTER,
   NOTICE_ANSWER_BYTES,
@@ -254,13 +254,13 @@ const DECLARATIONS: Readonly<Record<NoticeKind, KindDeclaration>> = {
   },
   client_certificate_expiring: {
     title: "An endpoint's client certificate expires soon",
-    description: `The client certificate Herald presents to an endpoint (mutual TLS) expires within ${CERTIFICATE_NOTICE_DAYS} days (\`expires_at\`): after it, a receiver that checks it refuses every delivery. Upload a new one before then. Told once per certificate.`,
-    since: `When fewer than ${CERTIFICATE_NOTICE_DAYS} days were left: \`expires_at\` less ${CERTIFICATE_NOTICE_DAYS} days.`,
+    description: `The client certificate Herald presents to an endpoint (mutual TLS) expires within ${CERTIFICATE_WARNING_DAYS} days (\`expires_at\`): after it, a receiver that checks it refuses every delivery. Upload a new one before then. Told once per certificate.`,
+    since: `When fewer than ${CERTIFICATE_WARNING_DAYS} days were left: \`expires_at\` less ${CERTIFICATE_WARNING_DAYS} days.`,
     presence: { expires_at: 'value' },
     examples: [
       {
         name: 'two_weeks_left',
-        summary: `A certificate found with fewer than ${CERTIFICATE_NOTICE_DAYS} days left.`,
+        summary: `A certificate found with fewer than ${CERTIFICATE_WARNING_DAYS} days left.`,
         notice: example('client_certificate_expiring', '2026-12-01T00:00:00.000Z', {
           at: '2026-12-01T06:30:00.000Z',
           expiresAt: '2026-12-15T00:00:00.000Z',

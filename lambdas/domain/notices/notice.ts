@@ -38,9 +38,6 @@ export const FAILING_NOTICE_AFTER = 4;
 /** The shares of the failing window at which an endpoint is announced as approaching its disable point. */
 export const DISABLING_SOON_PERCENTS: readonly number[] = [50, 90];
 
-/** Days before a client certificate's expiry from which its endpoint's organization is told. */
-export const CERTIFICATE_NOTICE_DAYS = 14;
-
 /** Largest excerpt of the last answer a notice carries, in UTF-8 bytes. */
 export const NOTICE_ANSWER_BYTES = 512;
 
@@ -62,7 +59,7 @@ export interface Notice {
   /**
    * ISO: what makes the transition one: the failing run's first failure; when the endpoint was disabled
    * or enabled; when the event's delivery cycle began (exhausted); when fewer than
-   * {@link CERTIFICATE_NOTICE_DAYS} days were left of the certificate (its expiry less those days). Part
+   * `CERTIFICATE_WARNING_DAYS` days were left of the certificate (its expiry less those days). Part
    * of the id.
    */
   readonly epoch: string;

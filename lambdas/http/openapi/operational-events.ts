@@ -3,9 +3,9 @@
  * `GET /operational-events`.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { CERTIFICATE_WARNING_DAYS } from '#domain/endpoint-security/client-certificate';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import {
-  CERTIFICATE_NOTICE_DAYS,
   DISABLING_SOON_PERCENTS,
   FAILING_NOTICE_AFTER,
   NOTICE_ANSWER_BYTES,
@@ -27,7 +27,7 @@ export const OPERATIONAL_EVENT = closed({
       `\`endpoint_disabling_soon\`: past ${DISABLING_SOON_PERCENTS.join(' % and ')} % of the auto-disable ` +
       'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing; ' +
       '`endpoint_enabled`: a disabled endpoint enabled again; `event_attempts_exhausted`: an event used up its ' +
-      `attempts at the endpoint; \`client_certificate_expiring\`: fewer than ${CERTIFICATE_NOTICE_DAYS} days left of its client certificate.`,
+      `attempts at the endpoint; \`client_certificate_expiring\`: fewer than ${CERTIFICATE_WARNING_DAYS} days left of its client certificate.`,
   ),
   account: IBAN,
   endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: ENDPOINT_ID_PATTERN.source }),
