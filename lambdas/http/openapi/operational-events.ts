@@ -64,7 +64,8 @@ export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
     summary: "The organization's operational notices about its endpoints, newest first",
     description:
       'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
-      'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
+      'disabled, recovered, was enabled again; an event used up its attempts; a client certificate expires ' +
+      'soon. Each type is in the catalog (`GET /event-types`, `operational: true`). Newest transition first, a run’s notices in the order they happened. Paged like ' +
       `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
     tags: ['accounts'],
     parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
