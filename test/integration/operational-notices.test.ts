@@ -2,7 +2,8 @@
  * Operational notices against DynamoDB Local: a notice is stored once whoever puts it, however many at
  * once; the endpoint's notice mark moves only from what its writer read, survives a recovery's write and
  * goes with an enabling; a second disabling keeps the first's time and reason, so every observer names
- * the same disabled notice.
+ * the same disabled notice; an enabling answers the health before it; the certificate mark is read with
+ * the account.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -121,5 +122,35 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     expect(second).toMatchObject({ since: '2026-11-20T10:00:01.000Z', reason: 'receiver answered 410 Gone' });
     await health.enable(at, RUN);
     expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
+  });
+
+  it('answers an enabling with the health before it, so of concurrent enablings only one finds it disabled, and the endpoint’s id', async () => {
+    const iban = await account();
+    const at = { iban, orgId: ORG };
+    await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    const enablings = await Promise.all(Array.from({ length: 6 }, () => health.enable(at, RUN)));
+    const found = enablings.map((enabling) => enabling?.previous.state);
+    expect(found.filter((state) => state === 'disabled')).toHaveLength(1);
+    expect(enablings.find((e) => e?.previous.state === 'disabled')?.previous).toMatchObject({
+      since: '2026-11-20T10:00:01.000Z',
+      reason: 'receiver answered 410 Gone',
+    });
+    // An account from before endpoint ids is given one by the first enabling; every later one names it.
+    const ids = new Set(enablings.map((enabling) => enabling?.endpointId));
+    expect([...ids]).toEqual([(await directory.getAccount(iban))?.endpointId]);
+    expect([...ids][0]).toMatch(/^ep_[0-9a-f]{12}$/);
+    expect(await health.enable({ iban, orgId: 'org-2' }, RUN)).toBeUndefined();
+  });
+
+  it('keeps the certificate mark on the endpoint’s item, read with the account, for the organization only', async () => {
+    const iban = await account();
+    const expires = '2026-12-15T00:00:00.000Z';
+    await health.markCertificateNoticed({ iban, orgId: 'org-2' }, expires);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBeUndefined();
+    await health.markCertificateNoticed({ iban, orgId: ORG }, expires);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
+    // A certificate's notice is the certificate's: an enabling leaves the mark.
+    await health.enable({ iban, orgId: ORG }, RUN);
+    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
   });
 });

@@ -9,7 +9,7 @@ import { operationalEventsLink, toOperationalEventView } from '#http/organizatio
 import { listOperationalEvents } from '#use-cases/organizations/operational-events';
 
 function notice(orgId: string, kind: NoticeKind, epoch: string): Notice {
-  const key = { kind, orgId, endpointId: 'ep_0123456789abcdef', epoch };
+  const key = { kind, orgId, endpointId: 'ep_0123456789ab', epoch };
   return {
     ...key,
     id: noticeId(key),
@@ -46,7 +46,7 @@ describe('GET /operational-events', () => {
       id: expect.stringMatching(/^ntc_[0-9a-f]{24}$/),
       type: 'endpoint_failing',
       account: 'DE89370400440532013000',
-      endpoint_id: 'ep_0123456789abcdef',
+      endpoint_id: 'ep_0123456789ab',
       since: '2026-11-20 10:00:00',
       at: '2026-11-20 10:00:00',
       percent: null,
@@ -54,6 +54,10 @@ describe('GET /operational-events', () => {
       disable_at: '2026-11-25 10:00:00',
       reason: null,
       last_answer: { status: 503, body_excerpt: 'busy' },
+      event_id: null,
+      event_type: null,
+      sequence: null,
+      expires_at: null,
     });
     const more = { notices: [], hasMore: true };
     expect(operationalEventsLink('https://h.example', { page: 1, perPage: 10 }, more)).toContain(

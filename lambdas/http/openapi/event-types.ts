@@ -26,6 +26,9 @@ export const EVENT_TYPE_ENTRY = closed({
   type: ref('EventType', EVENT_TYPE),
   description: text('What happened, and what a receiver typically does with it.'),
   built_in: flag('Herald ships it (it cannot be changed); false: an operator registered it.'),
+  operational: flag(
+    "One of Herald's operational notices (`GET /operational-events`, the operational webhook): reserved, no gateway publishes it.",
+  ),
   deprecated: flag('Publishing it still works; receivers should expect its end.'),
   latest_version: int('What a publish without `version` is checked against.', 1),
   versions: array(ref('EventTypeVersion', EVENT_TYPE_VERSION), {

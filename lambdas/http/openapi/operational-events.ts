@@ -3,20 +3,18 @@
  * `GET /operational-events`.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { CERTIFICATE_WARNING_DAYS } from '#domain/endpoint-security/client-certificate';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
-import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
+import {
+  DISABLING_SOON_PERCENTS,
+  FAILING_NOTICE_AFTER,
+  NOTICE_ANSWER_BYTES,
+  NOTICE_KINDS,
+} from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
 import { type OperationObject, pageOf, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-
-/** What a notice says: its kind. */
-export const NOTICE_TYPES = [
-  'endpoint_failing',
-  'endpoint_disabling_soon',
-  'endpoint_disabled',
-  'endpoint_recovered',
-] as const;
 
 /** One operational notice. */
 export const OPERATIONAL_EVENT = closed({
@@ -24,17 +22,24 @@ export const OPERATIONAL_EVENT = closed({
     pattern: '^ntc_[0-9a-f]{24}$',
   }),
   type: oneOfValues(
-    NOTICE_TYPES,
-    `\`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
+    NOTICE_KINDS,
+    `The notice's type in the catalog (\`GET /event-types\`). \`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
       `\`endpoint_disabling_soon\`: past ${DISABLING_SOON_PERCENTS.join(' % and ')} % of the auto-disable ` +
-      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing.',
+      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing; ' +
+      '`endpoint_enabled`: a disabled endpoint enabled again; `event_attempts_exhausted`: an event used up its ' +
+      `attempts at the endpoint; \`client_certificate_expiring\`: fewer than ${CERTIFICATE_WARNING_DAYS} days left of its client certificate.`,
   ),
   account: IBAN,
   endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: ENDPOINT_ID_PATTERN.source }),
-  since: timestamp("The transition's start: the run's first failure, or the disabling"),
+  since: timestamp(
+    "The transition's start: the run's first failure, the disabling or enabling, the event's cycle's first attempt, or when the certificate's last days began",
+  ),
   at: timestamp('When Herald decided the notice'),
   percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
-  consecutive_failures: int('Failed attempts in a row when it was decided.', 0),
+  consecutive_failures: int(
+    "Failed attempts in a row when it was decided: at the endpoint, or (`event_attempts_exhausted`) of the event's cycle.",
+    0,
+  ),
   disable_at: nullable(timestamp('When the endpoint is disabled if it keeps failing')),
   reason: nullable(text("The endpoint's health reason (why it was disabled: a 410 or the period).")),
   last_answer: nullable(
@@ -43,6 +48,10 @@ export const OPERATIONAL_EVENT = closed({
       body_excerpt: text(`At most ${NOTICE_ANSWER_BYTES} bytes of the answer's body.`),
     }),
   ),
+  event_id: nullable(text('`event_attempts_exhausted`: the event whose attempts ran out.')),
+  event_type: nullable(text('`event_attempts_exhausted`: its type.')),
+  sequence: nullable(int("`event_attempts_exhausted`: its place in its account's log.", 1)),
+  expires_at: nullable(timestamp('`client_certificate_expiring`: when the client certificate expires')),
 });
 
 /** The notice's schema, merged into `components.schemas`. */
@@ -56,7 +65,9 @@ export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 's
   summary: "The organization's operational notices about its endpoints, newest first",
   description:
     'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
-    'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
+    'disabled, recovered, was enabled again; an event used up its attempts; a client certificate expires ' +
+    'soon. Each type is in the catalog (`GET /event-types`, `operational: true`). Newest transition first, ' +
+    'a run’s notices in the order they happened. Paged like ' +
     `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
   parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
   responses: {
