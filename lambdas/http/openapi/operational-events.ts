@@ -7,8 +7,8 @@ import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
-import { type OperationObject, pageOf, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { pageOf, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** What a notice says: its kind. */
 export const NOTICE_TYPES = [
@@ -52,7 +52,7 @@ export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT }
  * A page of the organization's notices, for an organization key's listing and the operator's
  * (`listOrganizationOperationalEvents`): what both say and answer.
  */
-export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const OPERATIONAL_EVENT_LISTING: SharedOperation = {
   summary: "The organization's operational notices about its endpoints, newest first",
   description:
     'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
