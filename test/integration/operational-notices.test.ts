@@ -97,13 +97,13 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     // A consumer that read no mark comes late: the mark stays where the first one put it.
     await health.markNoticed(at, undefined, `failing@${RUN}x`);
     await health.recordAttempt(at, { kind: 'success', at: RUN, latencyMs: 10, state: 'healthy' });
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`failing@${RUN}`);
+    expect((await directory.getAccount(iban))?.health?.noticed).toBe(`failing@${RUN}`);
     await health.markNoticed(at, `failing@${RUN}`, `soon50@${RUN}`);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`soon50@${RUN}`);
+    expect((await directory.getAccount(iban))?.health?.noticed).toBe(`soon50@${RUN}`);
     await health.enable(at, RUN);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+    expect((await directory.getAccount(iban))?.health?.noticed).toBeUndefined();
     await health.markNoticed({ iban, orgId: 'org-2' }, undefined, `failing@${RUN}`);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+    expect((await directory.getAccount(iban))?.health?.noticed).toBeUndefined();
   });
 
   it('keeps the first disabling’s time and reason when two consumers disable at once, and frees the loser’s slot', async () => {

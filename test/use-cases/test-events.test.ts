@@ -270,7 +270,7 @@ describe('a test event', () => {
     w.directory.addAccount({
       ...w.directory.accounts.get(IBAN),
       iban: IBAN,
-      webhookHealth: { state: 'disabled', consecutiveFailures: 40, reason: 'answered 410 Gone' },
+      health: { state: 'disabled', consecutiveFailures: 40, reason: 'answered 410 Gone' },
     });
     w.sender.answer = () => answer(204);
     expect((await sendTestEvent(w.deps, request())).attempt.responseStatus).toBe(204);

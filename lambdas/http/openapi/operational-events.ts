@@ -13,8 +13,8 @@ import {
 } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
-import { type OperationObject, pageOf, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { pageOf, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** One operational notice. */
 export const OPERATIONAL_EVENT = closed({
@@ -61,7 +61,7 @@ export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT }
  * A page of the organization's notices, for an organization key's listing and the operator's
  * (`listOrganizationOperationalEvents`): what both say and answer.
  */
-export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const OPERATIONAL_EVENT_LISTING: SharedOperation = {
   summary: "The organization's operational notices about its endpoints, newest first",
   description:
     'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +

@@ -10,7 +10,13 @@
  */
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
-import { addressOf, defaultEndpoint, type Endpoint, type EndpointRequest } from '#domain/endpoints/endpoint';
+import {
+  addressOf,
+  defaultEndpoint,
+  type Endpoint,
+  type EndpointAddress,
+  type EndpointRequest,
+} from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { EventTypeStore } from '#domain/event-types/store-port';
 import { parseIban } from '#domain/iban';
@@ -226,7 +232,7 @@ async function accountOf(
 /** The request's security change checked, its client key sealed for this endpoint. */
 function prepare(
   deps: EndpointsDeps,
-  at: { readonly iban: string; readonly orgId: string; readonly extra?: string | undefined },
+  at: EndpointAddress,
   request: EndpointRequest,
 ): Promise<PreparedSecurity> {
   if (isEmptyChange(request.security)) return Promise.resolve({});
