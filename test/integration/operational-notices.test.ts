@@ -43,7 +43,7 @@ useFixture(
 const ORG = 'org-1';
 const RUN = '2026-11-20T10:00:00.000Z';
 
-function notice(kind: Notice['kind'], orgId = ORG, endpointId = 'ep_0123456789abcdef'): Notice {
+function notice(kind: Notice['kind'], orgId = ORG, endpointId = 'ep_0123456789ab'): Notice {
   const key = { kind, orgId, endpointId, epoch: RUN };
   return {
     ...key,
@@ -146,11 +146,11 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     const iban = await account();
     const expires = '2026-12-15T00:00:00.000Z';
     await health.markCertificateNoticed({ iban, orgId: 'org-2' }, expires);
-    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBeUndefined();
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBeUndefined();
     await health.markCertificateNoticed({ iban, orgId: ORG }, expires);
-    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBe(expires);
     // A certificate's notice is the certificate's: an enabling leaves the mark.
     await health.enable({ iban, orgId: ORG }, RUN);
-    expect((await directory.getAccount(iban))?.webhookHealth?.certificateNoticed).toBe(expires);
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBe(expires);
   });
 });

@@ -79,7 +79,7 @@ describe('client_certificate_expiring', () => {
     w.directory.addAccount({
       iban: w.iban,
       webhookUrl: 'https://hooks.example.com/herald',
-      endpointSecurity: { tlsClient: { subject: 'CN=herald', issuer: 'CN=bank CA', expiresAt } },
+      security: { tlsClient: { subject: 'CN=herald', issuer: 'CN=bank CA', expiresAt } },
     });
     for (const id of ['e1', 'e2', 'e3']) {
       w.events.seed({ id });

@@ -150,7 +150,7 @@ describe('operational notices', () => {
     w.directory.addAccount({
       iban: w.iban,
       webhookUrl: 'https://hooks.example.com/herald',
-      endpointId: 'ep_0123456789abcdef',
+      endpointId: 'ep_0123456789ab',
     });
     // A run past the threshold whose notice a crash left unstored, as the batch reads it.
     w.health.health.set(w.iban, {

@@ -154,7 +154,7 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     this.accounts.set(account.iban, stored);
     this.health?.owners.set(account.iban, stored.orgId);
     // As the adapter, whose write answers the whole item: the endpoint's health with it.
-    return this.health ? { ...stored, webhookHealth: this.health.get(account.iban) } : stored;
+    return this.health ? { ...stored, health: this.health.get(account.iban) } : stored;
   }
 
   async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {
