@@ -1,8 +1,9 @@
 /**
  * `endpoint_enabled` with fakes: stored by every enabling (the account route's, the organization's and
  * the operator's endpoint change) of an endpoint that was disabled, once however many enablings race, its
- * epoch the enabling's time, saying why it had been disabled; nothing for an endpoint that was not
- * disabled, and nothing stored for another organization's.
+ * epoch the enabling's time, saying why it had been disabled; also for a failing run already announced
+ * (the enabling ends it); nothing for an endpoint healthy or in an unannounced run, and nothing stored for
+ * another organization's.
  */
 import { describe, expect, it } from 'vitest';
 import { checkTlsMaterial } from '#adapters/http/client-tls';
@@ -69,6 +70,21 @@ describe('endpoint_enabled', () => {
     });
     await enableAnyEndpoint({ ...deps, directory: w.directory }, w.iban);
     expect(w.notices.attempts).toHaveLength(1);
+  });
+
+  it('closes a failing run already announced: the enabling resets it, so no recovery could', async () => {
+    const { w, deps } = accountRoute();
+    w.health.health.set(w.iban, {
+      state: 'degraded',
+      consecutiveFailures: 6,
+      reason: 'failing: answered 503',
+      noticed: 'failing@2026-01-01T00:00:00.000Z',
+    });
+    await enableEndpoint(deps, 'org-1', w.iban);
+    expect(w.notices.notices).toEqual([
+      expect.objectContaining({ kind: 'endpoint_enabled', reason: 'failing: answered 503' }),
+    ]);
+    expectNoticesInCatalog(w.notices.notices);
   });
 
   it('is stored once when enablings race: only the first write finds the endpoint disabled', async () => {

@@ -4,14 +4,17 @@
  * person's act, and nothing about it reaches the consumer's health path.
  */
 import type { Enabling } from '#delivery/endpoint-health-port';
+import { parseMark } from '#delivery/operational-notice-rule';
 import type { EndpointAddress } from '#domain/endpoints/address';
 import { type Notice, noticeId } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 
 /**
  * Stores `endpoint_enabled` for an enabling (`enabling`: the enable write's answer) that found the
- * endpoint disabled, its epoch the enabling's time; nothing for one that found it enabled (of two at
- * once, only the first write finds it disabled). The notice says why it had been disabled.
+ * endpoint disabled, or failing in a run already announced (the enabling resets the run and removes its
+ * mark, so no `endpoint_recovered` could close it), its epoch the enabling's time; nothing for one that
+ * found it healthy or in an unannounced run (of two at once, only the first write finds it so). The
+ * notice says why it had been disabled or was failing.
  *
  * @param at - ISO: the enabling's time, as the enable wrote it
  * @returns the notice stored, if any
@@ -22,7 +25,9 @@ export async function announceEnabling(
   enabling: Enabling,
   at: string,
 ): Promise<Notice | undefined> {
-  if (notices === undefined || enabling.previous.state !== 'disabled') return undefined;
+  if (notices === undefined) return undefined;
+  const announcedRun = parseMark(enabling.previous.noticed) !== undefined;
+  if (enabling.previous.state !== 'disabled' && !announcedRun) return undefined;
   const key = {
     kind: 'endpoint_enabled' as const,
     orgId: endpoint.orgId,
