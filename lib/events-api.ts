@@ -1,6 +1,7 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Names, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
@@ -167,27 +168,31 @@ export class EventsApi extends Construct {
       validateRequestBody: true,
     });
 
+    // One invoke permission per function, for this API's stage, not one per method: a permission a
+    // method would bring CloudFormation's 500-resource stack limit within reach as routes are added. Its
+    // source is the deployed stage only, so the console's test invocation (which skips the method's
+    // authorization) cannot reach a function.
+    const stageArn = this.api.arnForExecuteApi('*', '/*', props.stageName);
+    for (const fn of new Set(API_ROUTES.map((route) => props.functions[route.fn]))) {
+      fn.addPermission(`ApiInvoke${Names.uniqueId(this.api)}`, {
+        principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: stageArn,
+      });
+    }
     for (const path of new Set(API_ROUTES.map((route) => route.path))) {
       const routes = API_ROUTES.filter((route) => route.path === path);
       const resource = this.api.root.resourceForPath(path);
       for (const route of routes) {
-        const method = resource.addMethod(
-          route.method,
-          // One invoke permission per function for this API, not one per method: a permission a method
-          // keeps CloudFormation's 500-resource stack limit within reach as routes are added. Only this
-          // API's declared methods integrate a function, so the wider source ARN opens no other path.
-          new apigw.LambdaIntegration(props.functions[route.fn], { scopePermissionToMethod: false }),
-          {
-            ...(route.auth === 'api-key' ? { authorizer } : {}),
-            // Metered by the usage plan, against the key the authorizer names (IAM routes are the
-            // operator's: only the stage's throttle applies to them).
-            apiKeyRequired: route.auth === 'api-key',
-            // SigV4: API Gateway checks the signature and the caller's IAM policy (`execute-api:Invoke`).
-            ...(route.auth === 'iam' ? { authorizationType: apigw.AuthorizationType.IAM } : {}),
-            requestValidator: validator,
-            requestParameters: pathParameters(route),
-          },
-        );
+        const method = resource.addMethod(route.method, stageInvoked(props.functions[route.fn]), {
+          ...(route.auth === 'api-key' ? { authorizer } : {}),
+          // Metered by the usage plan, against the key the authorizer names (IAM routes are the
+          // operator's: only the stage's throttle applies to them).
+          apiKeyRequired: route.auth === 'api-key',
+          // SigV4: API Gateway checks the signature and the caller's IAM policy (`execute-api:Invoke`).
+          ...(route.auth === 'iam' ? { authorizationType: apigw.AuthorizationType.IAM } : {}),
+          requestValidator: validator,
+          requestParameters: pathParameters(route),
+        });
         acknowledgeUnauthenticated(method, AUTH_REASONS[route.auth]);
       }
       const allowed: string[] = routes.map((route) => route.method).sort();
@@ -295,4 +300,16 @@ function addMock(resource: apigw.IResource, mock: ProblemMock, reason: string): 
 function acknowledgeUnauthenticated(method: IConstruct, reasons: { cognito: string; open?: string }): void {
   Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: reasons.cognito });
   if (reasons.open) Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: reasons.open });
+}
+
+/**
+ * A Lambda proxy integration that grants nothing itself: the API grants each function one invoke
+ * permission for its stage (see `addRoutes`), where `LambdaIntegration` would add one per method.
+ */
+function stageInvoked(fn: lambda.IFunction): apigw.Integration {
+  return new apigw.Integration({
+    type: apigw.IntegrationType.AWS_PROXY,
+    integrationHttpMethod: 'POST',
+    uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${fn.functionArn}/invocations`,
+  });
 }
