@@ -35,8 +35,11 @@ export interface FunctionAccess {
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
  * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
- *   conditioned on no item there), which decides them from the endpoints' health it writes; read (Query of
- *   the organization's partition) only by `getDeliveryStats` (`GET /operational-events`);
+ *   conditioned on no item there), which decides them from the endpoints' health it writes, reads each
+ *   to send it to the organization's operational webhook and records its attempts on it (the reconciler
+ *   settles a dead-lettered one), and keeps that webhook's health on an item of the kind
+ *   (`OPS#<org>#HEALTH`); read (Query of the organization's partition) by `getDeliveryStats`
+ *   (`GET /operational-events`); the forwarder reads their creation from the stream only;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -220,10 +223,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
-        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
+        // A notice (`operational`), read to send it to its organization's operational webhook, with that
+        // webhook's health (its own item in the same kind).
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery', 'operational'],
         // An extra endpoint's health (`endpoint`), beside the default one's on the account item; an
         // endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned on
-        // no item there.
+        // no item there, then its delivery's attempts, and the operational webhook's health.
         UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery', 'operational'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
         // account's extra endpoints (one Query of their partition).
@@ -234,11 +239,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   reconciler: {
     // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
-    // routed endpoint's dead letter reads and settles its delivery.
+    // routed endpoint's dead letter reads and settles its delivery, a notice's its delivery (`operational`).
     table: {
       items: {
-        GetItem: ['event', 'log', 'account', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        GetItem: ['event', 'log', 'account', 'delivery', 'operational'],
+        UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
         Query: ['log'],
       },
     },

@@ -70,6 +70,9 @@ export interface Organization {
   readonly previousSigningKey?: PreviousSigningKey | undefined;
   /** The schemes its webhooks carry; absent: every scheme it has a key for. */
   readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
+  /** Where its operational notices are sent (`ops_webhook_url`); absent: nowhere (they are only listed). */
+  readonly operationalWebhookUrl?: string | undefined;
+
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }

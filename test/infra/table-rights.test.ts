@@ -85,6 +85,7 @@ describe('table rights', () => {
       'ORG#*',
       'ENDPOINT#*',
       'DLV#*',
+      'OPS#*',
     ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
     // endpoint's on its own), a fanned-out event's deliveries (one item per routed endpoint), and creates
@@ -97,8 +98,11 @@ describe('table rights', () => {
       'DLV#*',
       'OPS#*',
     ]);
-    // Only the consumer writes operational notices, and never with PutItem or DeleteItem.
-    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer']);
+    // Only the consumer writes operational notices (and its attempts to send them), and never with PutItem
+    // or DeleteItem; the reconciler settles a dead-lettered notice's delivery; the forwarder reads none.
+    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer', 'reconciler']);
+    expect(prefixes('reconciler', 'dynamodb:UpdateItem')).toContain('OPS#*');
+    expect(prefixes('forwarder')).toEqual(['ACCOUNT#*']);
     expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
@@ -123,7 +127,7 @@ describe('table rights', () => {
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
     // routed endpoint's delivery.
-    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*', 'OPS#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back, and an
     // ordered extra endpoint's on its own item.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual([

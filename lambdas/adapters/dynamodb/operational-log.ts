@@ -1,9 +1,11 @@
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Notice, noticeSortKey } from '#domain/notices/notice';
-import type { NoticePage, OperationalLog } from '#domain/notices/ports';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIXES } from '#config/storage';
+import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
+import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
-import { keys } from './items';
+import { DeliveryItems, toDelivery } from './events/delivery-items';
+import { type ItemKey, keys } from './items';
 
 /** The attributes of a notice's item beside its keys. */
 const FIELDS = [
@@ -20,6 +22,17 @@ const FIELDS = [
   'reason',
   'lastAnswer',
 ] as const;
+
+/**
+ * Where the notice an item (or a stream image's keys and id) is: undefined for any other item. The
+ * forwarder names a created notice's delivery with it.
+ */
+export function noticeRefOfItem(item: Record<string, unknown>): NoticeRef | undefined {
+  const { pk, sk, id } = item;
+  if (typeof pk !== 'string' || !pk.startsWith(ITEM_PREFIXES.operational)) return undefined;
+  if (typeof sk !== 'string' || typeof id !== 'string') return undefined;
+  return { id, orgId: pk.slice(ITEM_PREFIXES.operational.length), sortKey: sk };
+}
 
 /**
  * {@link OperationalLog} on the events table: `OPS#<orgId>` / `noticeSortKey`, one item per notice, created
@@ -74,15 +87,50 @@ export class DynamoOperationalLog implements OperationalLog {
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start !== undefined && items.length < wanted);
-    const notices = items.slice(offset, offset + limit).map((item) => {
-      const notice: Record<string, unknown> = {};
-      for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
-      return notice as unknown as Notice;
-    });
+    const notices = items.slice(offset, offset + limit).map(toNotice);
     return { notices, hasMore: items.length > offset + limit };
   }
 
   private count(units: number | undefined): void {
     if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
+  }
+}
+
+/** The notice an item holds. */
+function toNotice(item: Record<string, unknown>): Notice {
+  const notice: Record<string, unknown> = {};
+  for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
+  return notice as unknown as Notice;
+}
+
+/** Where a notice's item is. */
+function noticeKey(ref: NoticeRef): ItemKey {
+  return { pk: keys.operationalLog(ref.orgId), sk: ref.sortKey };
+}
+
+/**
+ * {@link NoticeDeliveries} on the notices' items: the delivery's attributes (`webhook_status`,
+ * `webhook_retries`, `deliveries`, `cycle_base`, `lease_until`, `next_attempt_at`) beside the notice's,
+ * written as a routed endpoint's delivery is. The notice's creation set none of them (pending, no attempt).
+ */
+export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements NoticeDeliveries {
+  constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
+    super(client, tableName, noticeKey, 'notice', onCapacity);
+  }
+
+  async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: noticeKey(ref),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.count('GetItem (notice)', out.ConsumedCapacity?.CapacityUnits);
+    const item = out.Item;
+    // A notice is whole from its creation: an item without its kind is no notice (nothing to send).
+    if (item?.id !== ref.id || typeof item.kind !== 'string') return undefined;
+    return { notice: toNotice(item), delivery: toDelivery(item) };
   }
 }

@@ -1,7 +1,10 @@
 /**
  * The operational log: an organization's notices, each stored once under its deterministic id.
  */
-import type { Notice } from './notice';
+import type { EndpointDelivery } from '#domain/endpoints/deliveries-port';
+import type { LeaseClaim } from '#domain/event-store-port';
+import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { Notice, NoticeRef } from './notice';
 
 /** Where notices are kept, per organization. */
 export interface OperationalLog {
@@ -21,4 +24,32 @@ export interface OperationalLog {
 export interface NoticePage {
   readonly notices: readonly Notice[];
   readonly hasMore: boolean;
+}
+
+/** A notice with the state of its delivery to its organization's operational webhook. */
+export interface NoticeDelivery {
+  readonly notice: Notice;
+  /** Pending with no attempt until its first lease, attempt or settlement. */
+  readonly delivery: EndpointDelivery;
+}
+
+/**
+ * A notice's delivery to its organization's operational webhook, kept on the notice's item with the
+ * conditions of an event's own ledger (see `EndpointDeliveries`, whose item shape it shares). One cycle:
+ * a notice is never redelivered.
+ */
+export interface NoticeDeliveries {
+  /** The notice and its delivery, read consistently; undefined when there is no such notice. */
+  readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined>;
+  /** Claims the next attempt (see `EndpointDeliveries.takeLease`). */
+  takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean>;
+  /** Appends one attempt, counts it and sets the status (see `EndpointDeliveries.recordAttempt`). */
+  recordAttempt(
+    ref: NoticeRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EndpointDelivery>;
+  /** Settles a pending delivery (`skipped`: nowhere to send it; `failed`); false when it was not pending. */
+  settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean>;
 }
