@@ -10,7 +10,7 @@ import { reconcileDeadLetter } from '#delivery/dead-letter';
 import { deliverBatch } from '#delivery/deliver-batch';
 import { deliverEvent } from '#delivery/deliver-event';
 import { decodeDeliveryMessage, encodeDeliveryMessage } from '#domain/delivery-message';
-import { FAILING_NOTICE_AFTER, type Notice, noticeSortKey } from '#domain/notices/notice';
+import { FAILING_NOTICE_AFTER, type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import { noticePayload } from '#domain/notices/notice-payload';
 import type { WebhookRequest } from '#domain/ports';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
@@ -42,10 +42,14 @@ async function failingNotice(w: DeliveryWorld): Promise<Notice> {
   return notice;
 }
 
+/** Where the notice is. */
+function refOf(notice: Notice): NoticeRef {
+  return { id: notice.id, orgId: notice.orgId, sortKey: noticeSortKey(notice) };
+}
+
 /** The notice's message, as the forwarder queues it (through the codec). */
 function target(notice: Notice) {
-  const ref = { id: notice.id, orgId: notice.orgId, sortKey: noticeSortKey(notice) };
-  const decoded = decodeDeliveryMessage(encodeDeliveryMessage({ id: notice.id, notice: ref }));
+  const decoded = decodeDeliveryMessage(encodeDeliveryMessage({ id: notice.id, notice: refOf(notice) }));
   if (decoded === undefined) throw new Error('the codec lost the notice');
   return decoded;
 }
@@ -142,17 +146,17 @@ describe('operational webhook', () => {
     const w = opsWorld();
     const notice = await failingNotice(w);
     expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('requeued');
-    expect(w.queue.bodies.at(-1)).toBe(
-      encodeDeliveryMessage({ id: notice.id, notice: target(notice).notice! }),
-    );
-    w.sender.answer = () => answer(500);
-    for (let i = 0; i < 20; i++) {
-      await deliverEvent(w.deps, target(notice));
-      w.clock.advance(60_000);
-    }
-    const ref = target(notice);
-    await w.notices.settlePending(ref.notice!, 'failed');
-    expect(await reconcileDeadLetter(w.deps, ref)).toBe('settled');
+    expect(w.queue.bodies.at(-1)).toBe(encodeDeliveryMessage({ id: notice.id, notice: refOf(notice) }));
+    // Its attempts used up while still pending (as a crash after the last record could leave it).
+    const attempt = {
+      deliveredAt: '2026-11-20T10:00:00.000Z',
+      responseStatus: 500,
+      responseBody: '',
+      responseTimeMs: 1,
+    };
+    for (let i = 0; i < 20; i++) await w.notices.recordAttempt(refOf(notice), attempt, 'pending');
+    expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('exhausted');
+    expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'failed', retries: 20 });
   });
 
   it('announces nothing about a failing operational webhook and touches no account’s endpoint', async () => {
@@ -204,7 +208,7 @@ describe('operational webhook', () => {
       {
         ...message(customer),
         messageId: 'o',
-        body: encodeDeliveryMessage({ id: ops.id, notice: ops.notice! }),
+        body: encodeDeliveryMessage({ id: ops.id, notice: refOf(notice) }),
       },
     ]);
     expect(
