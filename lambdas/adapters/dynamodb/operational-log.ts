@@ -55,10 +55,15 @@ export class DynamoOperationalLog implements OperationalLog {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: keys.operationalLog(notice.orgId), sk: noticeSortKey(notice) },
-          UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
+          // Created pending with no attempt, as its delivery's writes expect (`DeliveryItems`).
+          UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}, ${PENDING_DELIVERY}`,
           ConditionExpression: 'attribute_not_exists(pk)',
           ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
-          ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, notice[field]])),
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(fields.map((field) => [`:${field}`, notice[field]])),
+            ':pending': 'pending',
+            ':zero': 0,
+          },
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -103,6 +108,9 @@ function toNotice(item: Record<string, unknown>): Notice {
   return notice as unknown as Notice;
 }
 
+/** What a notice's creation sets of its delivery: pending, no attempt, in its first cycle. */
+const PENDING_DELIVERY = 'webhook_status = :pending, webhook_retries = :zero, cycle_base = :zero';
+
 /** Where a notice's item is. */
 function noticeKey(ref: NoticeRef): ItemKey {
   return { pk: keys.operationalLog(ref.orgId), sk: ref.sortKey };
@@ -111,7 +119,7 @@ function noticeKey(ref: NoticeRef): ItemKey {
 /**
  * {@link NoticeDeliveries} on the notices' items: the delivery's attributes (`webhook_status`,
  * `webhook_retries`, `deliveries`, `cycle_base`, `lease_until`, `next_attempt_at`) beside the notice's,
- * written as a routed endpoint's delivery is. The notice's creation set none of them (pending, no attempt).
+ * written as a routed endpoint's delivery is. The notice's creation set it pending with no attempt.
  */
 export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements NoticeDeliveries {
   constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
