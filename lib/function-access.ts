@@ -18,10 +18,12 @@ export interface FunctionAccess {
  *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
  *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
  *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer and `sendTestEvent` (each attempt and test
- *   event signs with the token), `manageSettings` (an organization's own token view and rotation), portal
- *   sign-in and `administer`; created only by `administer`, updated only by those two (token rotation) and
- *   by the key writers (the key count); the API readers cannot read them;
+ * - `ORG#` items (webhook tokens, the operational webhook's URL): read only by the consumer and
+ *   `sendTestEvent` (each attempt and test event signs with the token), `manageSettings` (an
+ *   organization's own token view and rotation, its operational webhook), portal sign-in and
+ *   `administer`; created only by `administer`, updated only by those two (token rotation, the
+ *   operational webhook's URL: UpdateItem, never a PutItem of the whole item) and by the key writers (the
+ *   key count); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
@@ -39,7 +41,8 @@ export interface FunctionAccess {
  *   to send it to the organization's operational webhook and records its attempts on it (the reconciler
  *   settles a dead-lettered one), and keeps that webhook's health on an item of the kind
  *   (`OPS#<org>#HEALTH`); read (Query of the organization's partition) by `getDeliveryStats`
- *   (`GET /operational-events`); the forwarder reads their creation from the stream only;
+ *   (`GET /operational-events`) and `administer` (the operator's twin); the forwarder reads their
+ *   creation from the stream only;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -195,8 +198,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
         // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
         BatchWriteItem: ['event', 'log', 'delivery'],
-        // Replay reads an account's log; an account's extra endpoints are one Query of their partition.
-        Query: ['log', 'endpoint'],
+        // Replay reads an account's log; an account's extra endpoints are one Query of their partition;
+        // an organization's operational notices, one Query of its partition.
+        Query: ['log', 'endpoint', 'operational'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },

@@ -66,7 +66,7 @@ export async function deliverNotice(
       await ledger.settlePending(event, 'failed');
       return { kind: 'dropped', reason: 'organization not found; notice marked failed' };
     }
-    const url = org.operationalWebhookUrl;
+    const url = org.opsWebhookUrl;
     if (url === undefined) {
       await ledger.settlePending(event, 'skipped');
       return { kind: 'skipped', reason: 'the organization has no operational webhook' };

@@ -70,9 +70,11 @@ export interface Organization {
   readonly previousSigningKey?: PreviousSigningKey | undefined;
   /** The schemes its webhooks carry; absent: every scheme it has a key for. */
   readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
-  /** Where its operational notices are sent (`ops_webhook_url`); absent: nowhere (they are only listed). */
-  readonly operationalWebhookUrl?: string | undefined;
-
+  /**
+   * Where its operational notices go (its operational webhook): checked as webhook URLs are; absent:
+   * nowhere (they stay readable through `GET /operational-events`).
+   */
+  readonly opsWebhookUrl?: string | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }

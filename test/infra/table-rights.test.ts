@@ -151,7 +151,8 @@ describe('table rights', () => {
       'LOG#*',
       'EVENT_TYPES*',
     ]);
-    // An organization's own `manage` routes: its accounts' webhook URLs and its token.
+    // An organization's own `manage` routes: its accounts' webhook URLs, its token and its operational
+    // webhook's URL (an UpdateItem of the organization item; no PutItem, see below).
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
       'ACCOUNT#*',
       'EP#*',
@@ -285,7 +286,7 @@ describe('table rights', () => {
     // routes (the organization's reader and writer, the operator's), a test event to an extra endpoint,
     // the consumer's routing and an endpoint's events (list-events: the account's extra endpoints, an
     // extra endpoint's partition of deliveries); an organization's operational notices
-    // (`GET /operational-events`, served beside the delivery summary).
+    // (`GET /operational-events`, served beside the delivery summary, and the operator's twin).
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*', 'EP#*', 'DLV#*']],
       ['redeliverEvent', ['LOG#*', 'EP#*']],
@@ -294,7 +295,7 @@ describe('table rights', () => {
       ['sendTestEvent', ['EP#*']],
       ['manageSettings', ['LOG#*', 'EP#*']],
       ['publishEvent', ['LOG#*']],
-      ['administer', ['LOG#*', 'EP#*']],
+      ['administer', ['LOG#*', 'EP#*', 'OPS#*']],
       ['consumer', ['LOG#*', 'EP#*']],
       ['reconciler', ['LOG#*']],
     ];

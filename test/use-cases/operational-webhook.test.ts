@@ -1,221 +1,179 @@
 /**
- * Operational notices sent to their organization's operational webhook, with fakes: the notice's message
- * (as the forwarder queues it) is delivered signed, in an event webhook's envelope; without a URL it
- * settles `skipped`; it is retried on the schedule, at most 20 attempts; and the operational webhook's
- * failures (a 410 included) announce nothing and touch no account's endpoint.
+ * The organization's operational webhook (issue 33) with fakes: absent keeps, null removes, a URL is
+ * checked as an endpoint's (named `url`, with the URL policy's own reasons) and a refused one changes
+ * nothing; the body is closed; a `read` key reads it, masked, and cannot change it.
  */
-import { Webhook } from 'standardwebhooks';
-import { describe, expect, it, vi } from 'vitest';
-import { reconcileDeadLetter } from '#delivery/dead-letter';
-import { deliverBatch } from '#delivery/deliver-batch';
-import { deliverEvent } from '#delivery/deliver-event';
-import { decodeDeliveryMessage, encodeDeliveryMessage } from '#domain/delivery-message';
-import { FAILING_NOTICE_AFTER, type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
-import { noticePayload } from '#domain/notices/notice-payload';
-import type { WebhookRequest } from '#domain/ports';
-import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
-import { message } from '../support/fakes/delivery-queue';
-import { answer, ok } from '../support/fakes/webhook-sender';
+import { describe, expect, it } from 'vitest';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
+import { API_ROUTES } from '#config/routes';
+import { NotFoundError, ValidationError } from '#domain/errors';
+import type { ApiKey, Organization } from '#domain/model';
+import { noticeId } from '#domain/notices/notice';
+import { checkWebhookUrl } from '#domain/webhook-url';
+import { keyPolicy } from '#http/authorizer-policy';
+import { parseOperationalWebhook } from '#http/organizations/operational-webhook-request';
+import { toOperationalWebhookView } from '#http/organizations/operational-webhook-view';
+import { listAnyOperationalEvents } from '#use-cases/organizations/operational-events';
+import {
+  type OperationalWebhookDeps,
+  setOperationalWebhook,
+  showOperationalWebhook,
+} from '#use-cases/organizations/operational-webhook';
+import { apiEvent } from '../support/api-event';
+import { InMemoryDirectoryStore } from '../support/fakes/directory-store';
 
-const OPS_URL = 'https://ops.example.com/herald';
-const BASE_URL = 'https://api.example.com';
+const ORG: Organization = {
+  id: 'org-1',
+  name: 'Org',
+  webhookToken: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+  signatureSchemes: ['v1'],
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
+const ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/v1/GET/accounts';
 
-/** A world whose consumer sends notices, its organization's operational webhook at `url`. */
-function opsWorld(url: string | null = OPS_URL): DeliveryWorld {
-  const w = deliveryWorld({ failureThreshold: 100 });
-  const org = w.directory.addOrganization();
-  if (url !== null) Object.assign(org, { operationalWebhookUrl: url });
-  Object.assign(w.deps, { operational: { deliveries: w.notices, baseUrl: BASE_URL, health: w.health } });
-  return w;
+function setup(checkHost?: (url: URL) => Promise<void>) {
+  const directory = new InMemoryDirectoryStore();
+  directory.organizations.set(ORG.id, ORG);
+  const deps: OperationalWebhookDeps = { directory, checks: { policy: 'public-https', checkHost } };
+  const stored = () => directory.organizations.get(ORG.id)?.opsWebhookUrl;
+  return { directory, deps, stored };
 }
 
-/** Fails the account's endpoint until it is announced failing; the notice stored. */
-async function failingNotice(w: DeliveryWorld): Promise<Notice> {
-  const customer = w.sender.answer;
-  w.sender.answer = (request) => (request.url === OPS_URL ? customer(request) : answer(503));
-  for (let i = 0; i < FAILING_NOTICE_AFTER; i++) {
-    await deliverEvent(w.deps, { id: w.events.seed({ id: `e${i}` }).id });
-  }
-  w.sender.answer = customer;
-  const [notice] = w.notices.notices;
-  if (notice?.kind !== 'endpoint_failing') throw new Error('no failing notice');
-  return notice;
+/** The refusal a call ends with (a failed test when it succeeds). */
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('expected a refusal'),
+    (error: unknown) => error,
+  );
 }
 
-/** Where the notice is. */
-function refOf(notice: Notice): NoticeRef {
-  return { id: notice.id, orgId: notice.orgId, sortKey: noticeSortKey(notice) };
-}
+describe('the operational webhook setting', () => {
+  it('sets a URL (as parsed), keeps it when the write leaves url out, removes it with null', async () => {
+    const { deps, stored, directory } = setup();
+    expect(await showOperationalWebhook(directory, ORG.id)).toEqual({ url: undefined });
+    const set = await setOperationalWebhook(deps, ORG.id, { url: 'https://Ops.Example.com/herald?k=1' });
+    expect(set).toEqual({ url: 'https://ops.example.com/herald?k=1' });
+    expect(stored()).toBe('https://ops.example.com/herald?k=1');
+    // Nothing else of the organization changes.
+    expect(directory.organizations.get(ORG.id)).toMatchObject({ ...ORG, opsWebhookUrl: set.url });
 
-/** The notice's message, as the forwarder queues it (through the codec). */
-function target(notice: Notice) {
-  const decoded = decodeDeliveryMessage(encodeDeliveryMessage({ id: notice.id, notice: refOf(notice) }));
-  if (decoded === undefined) throw new Error('the codec lost the notice');
-  return decoded;
-}
+    expect(await setOperationalWebhook(deps, ORG.id, {})).toEqual(set);
+    expect(stored()).toBe(set.url);
+    expect(await showOperationalWebhook(directory, ORG.id)).toEqual(set);
 
-function opsRequests(w: DeliveryWorld): WebhookRequest[] {
-  return w.sender.requests.filter((request) => request.url === OPS_URL);
-}
+    expect(await setOperationalWebhook(deps, ORG.id, { url: null })).toEqual({ url: undefined });
+    expect(stored()).toBeUndefined();
+    expect(await showOperationalWebhook(directory, ORG.id)).toEqual({ url: undefined });
+  });
 
-describe('operational webhook', () => {
-  it('sends a notice signed, in an event webhook’s envelope, and records the attempt on it', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    const outcome = await deliverEvent(w.deps, target(notice));
-    expect(outcome.kind).toBe('delivered');
-    const [request] = opsRequests(w);
-    if (request === undefined) throw new Error('nothing sent');
-    const token = (await w.directory.getOrganization('org-1'))?.webhookToken ?? '';
-    // The receiver's check of the timestamp, at the fake clock's time.
-    vi.useFakeTimers({ toFake: ['Date'], now: w.clock.now() });
-    const body = new Webhook(token).verify(request.body, {
-      'webhook-id': request.headers['webhook-id'] ?? '',
-      'webhook-timestamp': request.headers['webhook-timestamp'] ?? '',
-      'webhook-signature': request.headers['webhook-signature'] ?? '',
+  it('refuses a URL the policy or the host check refuses, naming url with the policy’s reason, and keeps the stored one', async () => {
+    let resolved = 0;
+    const { deps, stored } = setup(async (url) => {
+      resolved += 1;
+      if (url.hostname === 'internal.example.com') {
+        throw new ValidationError('webhook_url', 'host internal.example.com resolves to 10.0.0.7');
+      }
     });
-    vi.useRealTimers();
-    expect(request.headers['webhook-id']).toBe(notice.id);
-    expect(request.headers['X-Signature']).toMatch(/^t=\d+,sha256=/);
-    expect(body).toEqual({
-      id: notice.id,
-      type: 'endpoint_failing',
-      account: w.iban,
-      sequence: null,
-      triggered_at: noticePayload(notice).at,
-      payload: JSON.parse(JSON.stringify(noticePayload(notice))),
-      _links: {
-        self: `${BASE_URL}/operational-events/${notice.id}`,
-        account: `${BASE_URL}/accounts/${w.iban}`,
-      },
-    });
-    expect(JSON.stringify(body)).not.toContain('hooks.example.com');
-    const delivery = await w.notices.delivery(notice.id);
-    expect(delivery).toMatchObject({ status: 'success', retries: 1 });
-    expect(delivery.deliveries[0]).toMatchObject({ responseStatus: 200, url: OPS_URL });
-    // A copy of the message (the stream forwards at least once) sends nothing more.
-    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('dropped');
-    expect(opsRequests(w)).toHaveLength(1);
-  });
-
-  it('settles a notice `skipped` when its organization has no operational webhook, and sends nothing', async () => {
-    const w = opsWorld(null);
-    const notice = await failingNotice(w);
-    const sent = w.sender.requests.length;
-    const outcome = await deliverEvent(w.deps, target(notice));
-    expect(outcome).toMatchObject({ kind: 'skipped', reason: 'the organization has no operational webhook' });
-    expect(w.sender.requests).toHaveLength(sent);
-    expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'skipped', retries: 0 });
-    // Settled: no retry.
-    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('dropped');
-  });
-
-  it('retries a failed notice on the schedule, then records its success', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    w.sender.answer = (request) => (request.url === OPS_URL ? answer(500) : ok());
-    const first = await deliverEvent(w.deps, target(notice));
-    expect(first).toMatchObject({ kind: 'retry', retryAfterSeconds: 10 });
-    // Not due yet: no attempt.
-    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('not-due');
-    w.clock.advance(10_000);
-    w.sender.answer = () => ok();
-    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('delivered');
-    const delivery = await w.notices.delivery(notice.id);
-    expect(delivery).toMatchObject({ status: 'success', retries: 2 });
-    expect(delivery.deliveries.map((d) => d.responseStatus)).toEqual([500, 200]);
-  });
-
-  it('makes at most 20 attempts, then the notice settles `failed` (the dead letter too)', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    w.sender.answer = (request) => (request.url === OPS_URL ? answer(500) : ok());
-    const kinds: string[] = [];
-    for (let i = 0; i < 25; i++) {
-      kinds.push((await deliverEvent(w.deps, target(notice))).kind);
-      w.clock.advance(60_000);
+    await setOperationalWebhook(deps, ORG.id, { url: 'https://ops.example.com/herald' });
+    for (const url of [
+      'http://ops.example.com/herald',
+      'https://10.0.0.1/herald',
+      'https://u:p@ops.example.com/',
+    ]) {
+      const error = await refusal(setOperationalWebhook(deps, ORG.id, { url }));
+      // The wording of every webhook URL's refusal, under the name this body gives the field.
+      const expected = await refusal(Promise.resolve().then(() => checkWebhookUrl(url, 'public-https')));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).params).toEqual(
+        (expected as ValidationError).params.map((param) => ({ ...param, name: 'url' })),
+      );
     }
-    expect(opsRequests(w)).toHaveLength(20);
-    expect(kinds.slice(0, 19).every((kind) => kind === 'retry')).toBe(true);
-    expect(kinds[19]).toBe('exhausted');
-    expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'failed', retries: 20 });
-    expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('settled');
-  });
-
-  it('queues a dead-lettered notice again while it has attempts left, and settles it `failed` after', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('requeued');
-    expect(w.queue.bodies.at(-1)).toBe(encodeDeliveryMessage({ id: notice.id, notice: refOf(notice) }));
-    // Its attempts used up while still pending (as a crash after the last record could leave it).
-    const attempt = {
-      deliveredAt: '2026-11-20T10:00:00.000Z',
-      responseStatus: 500,
-      responseBody: '',
-      responseTimeMs: 1,
-    };
-    for (let i = 0; i < 20; i++) await w.notices.recordAttempt(refOf(notice), attempt, 'pending');
-    expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('exhausted');
-    expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'failed', retries: 20 });
-  });
-
-  it('announces nothing about a failing operational webhook and touches no account’s endpoint', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    const customer = w.health.get(w.iban);
-    const notices = w.notices.attempts.length;
-    // Failing far past the point an endpoint is announced failing, and answering 410 (which disables an
-    // endpoint): it stays the organization's own, enabled.
-    let status = 500;
-    w.sender.answer = (request) => (request.url === OPS_URL ? answer(status) : ok());
-    for (let i = 0; i < 8; i++) {
-      await deliverEvent(w.deps, target(notice));
-      w.clock.advance(60_000);
-    }
-    status = 410;
-    const gone = await deliverEvent(w.deps, target(notice));
-    expect(gone.kind).toBe('exhausted');
-    expect(w.notices.attempts).toHaveLength(notices);
-    expect(w.health.get(w.iban)).toEqual(customer);
-    const ops = w.health.get(`OPS#${notice.orgId}`);
-    expect(ops).toMatchObject({ state: 'degraded', consecutiveFailures: 9 });
-    expect(ops.noticed).toBeUndefined();
-    // The customer's endpoint still delivers at once, whatever its organization's operational webhook does.
-    const outcome = await deliverEvent(w.deps, { id: w.events.seed({ id: 'after' }).id });
-    expect(outcome.kind).toBe('delivered');
-    expect(w.health.get(w.iban)).toMatchObject({ state: 'healthy' });
-  });
-
-  it('defers a notice while the operational webhook’s circuit is open, without an attempt', async () => {
-    const w = opsWorld();
-    const notice = await failingNotice(w);
-    const policy = { ...w.deps.healthPolicy, failureThreshold: 2, openBaseSeconds: 120 };
-    Object.assign(w.deps, { healthPolicy: policy });
-    w.sender.answer = (request) => (request.url === OPS_URL ? answer(500) : ok());
-    await deliverEvent(w.deps, target(notice));
-    w.clock.advance(10_000);
-    await deliverEvent(w.deps, target(notice));
-    w.clock.advance(30_000);
-    const deferred = await deliverEvent(w.deps, target(notice));
-    expect(deferred).toMatchObject({ kind: 'deferred', reason: 'circuit open' });
-    expect(opsRequests(w)).toHaveLength(2);
-    expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'pending', retries: 2 });
-    // The account's endpoint, in the same batch, is not held by it.
-    const customer = w.events.seed({ id: 'customer' });
-    const ops = target(notice);
-    await deliverBatch(w.deps, [
-      { ...message(customer), messageId: 'c' },
-      {
-        ...message(customer),
-        messageId: 'o',
-        body: encodeDeliveryMessage({ id: ops.id, notice: refOf(notice) }),
-      },
+    const unsafe = await refusal(
+      setOperationalWebhook(deps, ORG.id, { url: 'https://internal.example.com/' }),
+    );
+    expect((unsafe as ValidationError).params).toEqual([
+      { name: 'url', reason: 'host internal.example.com resolves to 10.0.0.7' },
     ]);
-    expect(
-      w.outcomes
-        .slice(-2)
-        .map((o) => o.kind)
-        .sort(),
-    ).toEqual(['deferred', 'delivered']);
+    expect(resolved).toBe(2);
+    expect(stored()).toBe('https://ops.example.com/herald');
+  });
+
+  it('answers 404 for an unknown organization, to a read and to a write', async () => {
+    const { deps, directory } = setup();
+    expect(await refusal(showOperationalWebhook(directory, 'org-x'))).toBeInstanceOf(NotFoundError);
+    const write = await refusal(setOperationalWebhook(deps, 'org-x', { url: 'https://ops.example.com/' }));
+    expect(write).toBeInstanceOf(NotFoundError);
+    expect(directory.organizations.has('org-x')).toBe(false);
+  });
+
+  it('reads a closed body: absent url keeps, null removes, another field or a non-URL is refused by name', () => {
+    expect(parseOperationalWebhook(apiEvent({ body: {} }))).toEqual({});
+    expect(parseOperationalWebhook(apiEvent({ body: { url: null } }))).toEqual({ url: null });
+    expect(parseOperationalWebhook(apiEvent({ body: { url: 'https://ops.example.com/' } }))).toEqual({
+      url: 'https://ops.example.com/',
+    });
+    const names = (body: unknown) => {
+      try {
+        parseOperationalWebhook(apiEvent({ body }));
+      } catch (error) {
+        if (error instanceof ValidationError) return error.params.map((param) => param.name);
+        throw error;
+      }
+      return [];
+    };
+    expect(names({ url: 'https://ops.example.com/', webhook_url: 'https://x.example.com/' })).toEqual([
+      'webhook_url',
+    ]);
+    expect(names({ url: '' })).toEqual(['url']);
+    expect(names({ url: 42 })).toEqual(['url']);
+  });
+
+  it('lets a read key read the setting, its query values masked, and never change it', () => {
+    const key: ApiKey = { id: 'k', orgId: ORG.id, name: 'n', scope: 'read', createdAt: '' };
+    const allowed = (scope: ApiKey['scope']) =>
+      (keyPolicy({ ...key, scope }, ARN).policyDocument.Statement[0] as { Resource: string[] }).Resource;
+    const route = (method: string) =>
+      `arn:aws:execute-api:eu-central-1:123456789012:abc123/v1/${method}/operational-webhook`;
+    expect(allowed('read')).toContain(route('GET'));
+    expect(allowed('read')).not.toContain(route('PUT'));
+    expect(allowed('manage')).toEqual(expect.arrayContaining([route('GET'), route('PUT')]));
+    expect(API_ROUTES.find((r) => r.method === 'PUT' && r.path === '/operational-webhook')?.scope).toBe(
+      'manage',
+    );
+
+    const setting = { url: 'https://ops.example.com/herald?token=abc&v=2' };
+    expect(toOperationalWebhookView(setting, { fullUrl: false })).toEqual({
+      url: 'https://ops.example.com/herald?token=***&v=***',
+    });
+    expect(toOperationalWebhookView(setting, { fullUrl: true })).toEqual(setting);
+    expect(toOperationalWebhookView({ url: undefined }, { fullUrl: false })).toEqual({ url: null });
+  });
+});
+
+describe('the operator’s operational events', () => {
+  it('reads an existing organization’s notices only, and answers 404 for an unknown one', async () => {
+    const { directory } = setup();
+    const log = new InMemoryOperationalLog();
+    for (const orgId of [ORG.id, 'org-x']) {
+      const key = {
+        kind: 'endpoint_failing' as const,
+        orgId,
+        endpointId: 'ep_0123456789abcdef',
+        epoch: '2026-11-20T10:00:00.000Z',
+      };
+      await log.record({
+        ...key,
+        id: noticeId(key),
+        account: 'DE89370400440532013000',
+        at: key.epoch,
+        consecutiveFailures: 4,
+      });
+    }
+    const page = await listAnyOperationalEvents({ directory, log }, ORG.id, { page: 1, perPage: 10 });
+    expect(page.notices.map((notice) => notice.orgId)).toEqual([ORG.id]);
+    const unknown = await refusal(
+      listAnyOperationalEvents({ directory, log }, 'org-x', { page: 1, perPage: 10 }),
+    );
+    expect(unknown).toBeInstanceOf(NotFoundError);
   });
 });

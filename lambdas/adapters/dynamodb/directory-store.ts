@@ -25,6 +25,7 @@ import { type CapacityListener, capacityCounter } from './capacity';
 import { DELETED_AT, isTombstone, keys, toAccount, toAccountTombstone, toOrganization } from './items';
 import {
   createOrganization,
+  setOpsWebhookUrl,
   setSignatureSchemes,
   setSigningKey,
   setWebhookToken,
@@ -52,6 +53,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     setSigningKey(this.client, this.tableName, orgId, key, previous);
   readonly setSignatureSchemes: DirectoryStore['setSignatureSchemes'] = (orgId, schemes) =>
     setSignatureSchemes(this.client, this.tableName, orgId, schemes);
+  readonly setOpsWebhookUrl: DirectoryStore['setOpsWebhookUrl'] = (orgId, url) =>
+    setOpsWebhookUrl(this.client, this.tableName, orgId, url);
 
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     const item = await this.get(keys.account(iban), options);

@@ -131,7 +131,7 @@ export function toOrganization(item: Record<string, unknown>): Organization {
     signatureSchemes: Array.isArray(item.signature_schemes)
       ? (item.signature_schemes as SignatureScheme[])
       : undefined,
-    operationalWebhookUrl: typeof item.ops_webhook_url === 'string' ? item.ops_webhook_url : undefined,
+    opsWebhookUrl: typeof item.ops_webhook_url === 'string' ? item.ops_webhook_url : undefined,
     createdAt: String(item.created_at),
   };
 }

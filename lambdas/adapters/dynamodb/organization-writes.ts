@@ -1,5 +1,6 @@
 /**
- * The organization item's writes: its creation and the secrets and schemes its webhooks are signed with.
+ * The organization item's writes: its creation, the secrets and schemes its webhooks are signed with, and
+ * its operational webhook URL.
  * Bound into `DynamoDirectoryStore`; every update is conditional on the organization existing.
  */
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -84,12 +85,29 @@ export function setSignatureSchemes(
   });
 }
 
+/** See `DirectoryStore.setOpsWebhookUrl`. */
+export function setOpsWebhookUrl(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  url: string | null,
+): Promise<boolean> {
+  return updateOrganization(
+    client,
+    tableName,
+    orgId,
+    url === null
+      ? { UpdateExpression: 'REMOVE ops_webhook_url' }
+      : { UpdateExpression: 'SET ops_webhook_url = :u', ExpressionAttributeValues: { ':u': url } },
+  );
+}
+
 /** One update of an existing organization item; false when there is none. */
 async function updateOrganization(
   client: DynamoDBDocumentClient,
   tableName: string,
   orgId: string,
-  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  update: { UpdateExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
 ): Promise<boolean> {
   return conditionally(() =>
     client.send(

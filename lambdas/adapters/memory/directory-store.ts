@@ -98,6 +98,13 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return true;
   }
 
+  async setOpsWebhookUrl(orgId: string, url: string | null): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, opsWebhookUrl: url ?? undefined });
+    return true;
+  }
+
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     this.reads.getAccount += 1;
     if (options.consistent) this.consistentReads.getAccount += 1;

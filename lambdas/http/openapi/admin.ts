@@ -31,6 +31,8 @@ import { MIGRATE, REPLAY } from './feed';
 import type { OperationObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
+import { OPERATIONAL_EVENT_LISTING } from './operational-events';
+import { adminOperationalWebhookDocs } from './operational-webhook';
 import { PORTAL_LINK_DOC } from './portal';
 import { SEND_TEST_EVENT } from './test-events';
 import { adminKeyDocs } from './webhook-keys';
@@ -96,6 +98,12 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     },
   },
   ...adminKeyDocs(ORG_PATH, UNKNOWN_ORG),
+  ...adminOperationalWebhookDocs(ORG_PATH, UNKNOWN_ORG),
+  listOrganizationOperationalEvents: {
+    ...OPERATIONAL_EVENT_LISTING,
+    parameters: [...ORG_PATH, ...(OPERATIONAL_EVENT_LISTING.parameters ?? [])],
+    responses: { ...OPERATIONAL_EVENT_LISTING.responses, '404': UNKNOWN_ORG },
+  },
   registerUsageKey: {
     summary: "Register the organization's key in the usage plan",
     description:

@@ -6,7 +6,7 @@ import { MAX_LIST_DEPTH } from '#config/limits';
 import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
-import { pageOf, queryParameters, responseRef } from './objects';
+import { type OperationObject, pageOf, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What a notice says: its kind. */
@@ -47,23 +47,31 @@ export const OPERATIONAL_EVENT = closed({
 /** The notice's schema, merged into `components.schemas`. */
 export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT };
 
+/**
+ * A page of the organization's notices, for an organization key's listing and the operator's
+ * (`listOrganizationOperationalEvents`): what both say and answer.
+ */
+export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+  summary: "The organization's operational notices about its endpoints, newest first",
+  description:
+    'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
+    'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
+    `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
+  parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
+  responses: {
+    '200': pageOf('notices', ref('OperationalEvent', OPERATIONAL_EVENT)),
+    '400': responseRef(
+      'BadRequest',
+      'A query parameter is unknown, repeated or invalid, or the page is too deep.',
+    ),
+  },
+};
+
 /** `GET /operational-events`. */
 export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/operational-events', {
     operationId: 'listOperationalEvents',
-    summary: "The organization's operational notices about its endpoints, newest first",
-    description:
-      'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
-      'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
-      `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
     tags: ['accounts'],
-    parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
-    responses: {
-      '200': pageOf('notices', ref('OperationalEvent', OPERATIONAL_EVENT)),
-      '400': responseRef(
-        'BadRequest',
-        'A query parameter is unknown, repeated or invalid, or the page is too deep.',
-      ),
-    },
+    ...OPERATIONAL_EVENT_LISTING,
   }),
 ];

@@ -21,10 +21,17 @@ export function toOperationalEventView(notice: Notice): OperationalEventView {
 /**
  * The listing's `Link` header: `first`, `prev` after page 1, `next` while more follow within the depth
  * bound (older notices stay in the log, beyond the listing).
+ *
+ * @param path - the listing's path, `/operational-events` or the operator's
  */
-export function operationalEventsLink(baseUrl: string, query: PageNumbers, page: NoticePage): string {
+export function operationalEventsLink(
+  baseUrl: string,
+  query: PageNumbers,
+  page: NoticePage,
+  path = '/operational-events',
+): string {
   const url = (at: number) =>
-    `${joinUrl(baseUrl, '/operational-events')}?${new URLSearchParams({ page: String(at), per_page: String(query.perPage) })}`;
+    `${joinUrl(baseUrl, path)}?${new URLSearchParams({ page: String(at), per_page: String(query.perPage) })}`;
   return linkHeaderValue({
     first: url(1),
     prev: query.page > 1 ? url(query.page - 1) : undefined,
