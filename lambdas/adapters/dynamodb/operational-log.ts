@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_LIST_DEPTH } from '#config/limits';
 import { ITEM_PREFIXES } from '#config/storage';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
@@ -92,8 +93,35 @@ export class DynamoOperationalLog implements OperationalLog {
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start !== undefined && items.length < wanted);
-    const notices = items.slice(offset, offset + limit).map(toNotice);
+    const notices = items.slice(offset, offset + limit).map((item) => {
+      const { status, retries } = toDelivery(item);
+      return { ...toNotice(item), webhookStatus: status, webhookRetries: retries };
+    });
     return { notices, hasMore: items.length > offset + limit };
+  }
+
+  async find(orgId: string, id: string): Promise<NoticeDelivery | undefined> {
+    // The newest notices only, as the listing reaches them: the read is bounded like a listing's.
+    let read = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: 'id = :id',
+          ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId), ':id': id },
+          ScanIndexForward: false,
+          Limit: MAX_LIST_DEPTH - read,
+          ExclusiveStartKey: start,
+        }),
+      );
+      const [item] = out.Items ?? [];
+      if (item !== undefined) return { notice: toNotice(item), delivery: toDelivery(item) };
+      read += out.ScannedCount ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && read < MAX_LIST_DEPTH);
+    return undefined;
   }
 
   private count(units: number | undefined): void {

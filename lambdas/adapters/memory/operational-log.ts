@@ -1,3 +1,4 @@
+import { MAX_LIST_DEPTH } from '#config/limits';
 import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
 import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
@@ -28,10 +29,27 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeDeliveries 
   }
 
   async page(orgId: string, offset: number, limit: number): Promise<NoticePage> {
-    const all = this.notices
+    const all = this.newest(orgId);
+    const notices = await Promise.all(
+      all.slice(offset, offset + limit).map(async (notice) => {
+        const { status, retries } = await this.deliveries.readDelivery(at(refOf(notice)));
+        return { ...notice, webhookStatus: status, webhookRetries: retries };
+      }),
+    );
+    return { notices, hasMore: all.length > offset + limit };
+  }
+
+  async find(orgId: string, id: string): Promise<NoticeDelivery | undefined> {
+    const notice = this.newest(orgId)
+      .slice(0, MAX_LIST_DEPTH)
+      .find((n) => n.id === id);
+    return notice && { notice, delivery: await this.deliveries.readDelivery(at(refOf(notice))) };
+  }
+
+  private newest(orgId: string): Notice[] {
+    return this.notices
       .filter((n) => n.orgId === orgId)
       .sort((a, b) => noticeSortKey(b).localeCompare(noticeSortKey(a)));
-    return { notices: all.slice(offset, offset + limit), hasMore: all.length > offset + limit };
   }
 
   async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {
@@ -45,7 +63,7 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeDeliveries 
   delivery(id: string): Promise<EndpointDelivery> {
     const notice = this.notices.find((n) => n.id === id);
     if (notice === undefined) throw new Error(`no notice ${id}`);
-    return this.deliveries.readDelivery(at({ id, orgId: notice.orgId, sortKey: noticeSortKey(notice) }));
+    return this.deliveries.readDelivery(at(refOf(notice)));
   }
 
   takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean> {
@@ -64,6 +82,10 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeDeliveries 
   settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return this.deliveries.settlePending(at(ref), status);
   }
+}
+
+function refOf(notice: Notice): NoticeRef {
+  return { id: notice.id, orgId: notice.orgId, sortKey: noticeSortKey(notice) };
 }
 
 /** Where a notice's delivery is kept: a place of its own in the endpoint deliveries' store. */

@@ -18,11 +18,24 @@ export interface OperationalLog {
    * when more follow. Reads `offset + limit + 1` notices at most.
    */
   page(orgId: string, offset: number, limit: number): Promise<NoticePage>;
+  /**
+   * The organization's notice with this id and its delivery, among its `MAX_LIST_DEPTH` newest (what
+   * the listing reaches; a notice's key starts with its transition's time, which its id does not tell);
+   * undefined when none is.
+   */
+  find(orgId: string, id: string): Promise<NoticeDelivery | undefined>;
+}
+
+/** A listed notice, with where its delivery to the operational webhook stands. */
+export interface ListedNotice extends Notice {
+  readonly webhookStatus: WebhookStatus;
+  /** Attempts made to send it. */
+  readonly webhookRetries: number;
 }
 
 /** One page of an organization's notices. */
 export interface NoticePage {
-  readonly notices: readonly Notice[];
+  readonly notices: readonly ListedNotice[];
   readonly hasMore: boolean;
 }
 

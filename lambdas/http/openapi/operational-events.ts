@@ -5,8 +5,20 @@
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
-import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
-import { type OperationObject, pageOf, queryParameters, responseRef } from './objects';
+import {
+  array,
+  closed,
+  IBAN,
+  int,
+  nullable,
+  oneOfValues,
+  ref,
+  text,
+  timestamp,
+  WEBHOOK_STATUS,
+} from '#http/schema';
+import { DELIVERY } from './events';
+import { notFound, type OperationObject, ok, pageOf, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What a notice says: its kind. */
@@ -17,8 +29,8 @@ export const NOTICE_TYPES = [
   'endpoint_recovered',
 ] as const;
 
-/** One operational notice. */
-export const OPERATIONAL_EVENT = closed({
+/** A notice's fields: what it says (its webhook's payload), beside its id and type. */
+const NOTICE_FIELDS = {
   id: text('`ntc_…`: the same for every observer of the transition, so a notice is never told twice.', {
     pattern: '^ntc_[0-9a-f]{24}$',
   }),
@@ -42,10 +54,30 @@ export const OPERATIONAL_EVENT = closed({
       body_excerpt: text(`At most ${NOTICE_ANSWER_BYTES} bytes of the answer's body.`),
     }),
   ),
+  webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
+  webhook_retries: int(
+    "Attempts to send it to the organization's operational webhook (`skipped`: the organization had none " +
+      'when it was sent; 20 at most, on the retry schedule of every webhook).',
+    0,
+  ),
+};
+
+/** One operational notice. */
+export const OPERATIONAL_EVENT = closed(NOTICE_FIELDS);
+
+/** One operational notice with every attempt to send it (`GET /operational-events/{id}`). */
+export const OPERATIONAL_EVENT_DETAIL = closed({
+  ...NOTICE_FIELDS,
+  webhook_deliveries: array(ref('Delivery', DELIVERY), {
+    description: "Every attempt to send it to the organization's operational webhook, oldest first.",
+  }),
 });
 
 /** The notice's schema, merged into `components.schemas`. */
-export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT };
+export const OPERATIONAL_EVENT_SCHEMAS = {
+  OperationalEvent: OPERATIONAL_EVENT,
+  OperationalEventDetail: OPERATIONAL_EVENT_DETAIL,
+};
 
 /**
  * A page of the organization's notices, for an organization key's listing and the operator's
@@ -67,11 +99,33 @@ export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 's
   },
 };
 
-/** `GET /operational-events`. */
+/** `GET /operational-events` and `GET /operational-events/{id}`. */
 export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/operational-events', {
     operationId: 'listOperationalEvents',
     tags: ['accounts'],
     ...OPERATIONAL_EVENT_LISTING,
+  }),
+  operation('GET', '/operational-events/{id}', {
+    operationId: 'getOperationalEvent',
+    tags: ['accounts'],
+    summary: 'One operational notice, with every attempt to send it to the operational webhook',
+    description:
+      "As `GET /events/{id}` shows an event's attempts: the notice and its delivery to the organization's " +
+      `operational webhook. Found among the organization's ${MAX_LIST_DEPTH} newest notices (what the ` +
+      'listing reaches).',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The notice (`ntc_…`).',
+        schema: { type: 'string', pattern: '^ntc_[0-9a-f]{24}$' },
+      },
+    ],
+    responses: {
+      '200': ok('The notice and its attempts.', ref('OperationalEventDetail', OPERATIONAL_EVENT_DETAIL)),
+      '404': notFound('No notice of the organization has this id (among its newest).'),
+    },
   }),
 ];
