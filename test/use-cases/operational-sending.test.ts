@@ -140,6 +140,8 @@ describe('operational webhook', () => {
     expect(kinds[19]).toBe('exhausted');
     expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'failed', retries: 20 });
     expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('settled');
+    // A notice that ran out of attempts is announced by nothing (no loop): the failing notice is all.
+    expect(w.notices.notices.map((stored) => stored.id)).toEqual([notice.id]);
   });
 
   it('queues a dead-lettered notice again while it has attempts left, and settles it `failed` after', async () => {
@@ -157,6 +159,7 @@ describe('operational webhook', () => {
     for (let i = 0; i < 20; i++) await w.notices.recordAttempt(refOf(notice), attempt, 'pending');
     expect(await reconcileDeadLetter(w.deps, target(notice))).toBe('exhausted');
     expect(await w.notices.delivery(notice.id)).toMatchObject({ status: 'failed', retries: 20 });
+    expect(w.notices.notices.map((stored) => stored.id)).toEqual([notice.id]);
   });
 
   it('announces nothing about a failing operational webhook and touches no account’s endpoint', async () => {
