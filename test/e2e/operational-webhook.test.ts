@@ -113,6 +113,17 @@ describe('operational webhook', () => {
       { timeoutMs: 10_000, what: 'the notices to show their delivery' },
     );
     expect((await notices(tenant)).map((notice) => notice.webhook_retries)).toEqual([1, 1]);
+    // One notice with its attempt, as the served OpenAPI document says (the client checks every answer).
+    const [failing] = bodies;
+    const detail = await api.call(`/operational-events/${failing?.id}`, { key: tenant.apiKey });
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: failing?.id, webhook_status: 'success', webhook_retries: 1 });
+    const attempts = (detail.body as { webhook_deliveries: { response_status: number; url: string }[] })
+      .webhook_deliveries;
+    expect(attempts.map((attempt) => [attempt.response_status, attempt.url])).toEqual([[200, ops.url]]);
+    const other = await harness.createTenant();
+    expect((await api.call(`/operational-events/${failing?.id}`, { key: other.apiKey })).status).toBe(404);
+    expect((await api.call('/operational-events/ntc_nope', { key: tenant.apiKey })).status).toBe(400);
   }, 120_000);
 
   it('receives endpoint_disabled once for a 410', async () => {
