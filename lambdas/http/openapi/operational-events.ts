@@ -3,6 +3,7 @@
  * `GET /operational-events`.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import {
@@ -41,7 +42,7 @@ const NOTICE_FIELDS = {
       'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing.',
   ),
   account: IBAN,
-  endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: '^ep_[0-9a-f]{16}$' }),
+  endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: ENDPOINT_ID_PATTERN.source }),
   since: timestamp("The transition's start: the run's first failure, or the disabling"),
   at: timestamp('When Herald decided the notice'),
   percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
