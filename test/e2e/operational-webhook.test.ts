@@ -21,7 +21,7 @@ import { failTimes, type Receiver, type RecordedRequest, reply } from '../suppor
 import { sleep, waitFor } from '../support/wait';
 
 /** Long enough that a hanging operational request is certainly still open while the test looks. */
-const TIMEOUT_MS = 8_000;
+const TIMEOUT_MS = 15_000;
 /** Open after 3 failures for 2 s (4 s at most); no auto-disable within a test. */
 const POLICY = { failureThreshold: 3, openBaseSeconds: 2, openMaxSeconds: 4, autoDisableAfterSeconds: 3600 };
 
@@ -154,11 +154,23 @@ describe('operational webhook', () => {
     await ops.waitForRequests(1, { timeoutMs: 30_000 });
     const hangingSince = ops.requests[0]?.at ?? 0;
     // While it hangs, the customer's webhooks arrive, each at its first attempt.
-    const sent = await publishMany(customerIban, 3);
+    const sent = await Promise.all(
+      ['tr_c1', 'tr_c2', 'tr_c3'].map(
+        async (transfer_id) =>
+          (
+            await harness.publish({
+              account: customerIban,
+              type: TRANSFER,
+              payload: transferPayload({ transfer_id }),
+            })
+          ).id,
+      ),
+    );
     await customer.waitForRequests(3, { timeoutMs: TIMEOUT_MS });
     expect(Math.max(...customer.requests.map((request) => request.at))).toBeLessThan(
       hangingSince + TIMEOUT_MS,
     );
+    // The hanging request is still open: its attempt is not recorded yet.
     const pending = (await notices(tenant)).find((notice) => notice.type === 'endpoint_failing');
     expect(pending?.webhook_retries).toBe(0);
     for (const id of sent) await harness.waitForEvent(tenant, id, 'success', { attempts: 1 });

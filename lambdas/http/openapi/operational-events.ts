@@ -19,7 +19,15 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import { DELIVERY } from './events';
-import { notFound, type OperationObject, ok, pageOf, queryParameters, responseRef } from './objects';
+import {
+  badRequest,
+  notFound,
+  type OperationObject,
+  ok,
+  pageOf,
+  queryParameters,
+  responseRef,
+} from './objects';
 import { operation, type RouteDoc } from './operation';
 
 /** What a notice says: its kind. */
@@ -126,6 +134,7 @@ export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
     ],
     responses: {
       '200': ok('The notice and its attempts.', ref('OperationalEventDetail', OPERATIONAL_EVENT_DETAIL)),
+      '400': badRequest('The id is no notice id (`ntc_` and 24 lower-case hex digits).'),
       '404': notFound('No notice of the organization has this id (among its newest).'),
     },
   }),
