@@ -173,7 +173,10 @@ export class EventsApi extends Construct {
       for (const route of routes) {
         const method = resource.addMethod(
           route.method,
-          new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
+          // One invoke permission per function for this API, not one per method: a permission a method
+          // keeps CloudFormation's 500-resource stack limit within reach as routes are added. Only this
+          // API's declared methods integrate a function, so the wider source ARN opens no other path.
+          new apigw.LambdaIntegration(props.functions[route.fn], { scopePermissionToMethod: false }),
           {
             ...(route.auth === 'api-key' ? { authorizer } : {}),
             // Metered by the usage plan, against the key the authorizer names (IAM routes are the

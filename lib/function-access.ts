@@ -9,6 +9,8 @@ import type { QueueAccess, TableAccess } from './bindings';
 export interface FunctionAccess {
   readonly table?: TableAccess;
   readonly queue?: QueueAccess;
+  /** `publish`: sns:Publish on the platform team's notices topic (`notice-summary.ts`), nothing else of SNS. */
+  readonly noticeTopic?: 'publish';
 }
 
 /**
@@ -41,8 +43,13 @@ export interface FunctionAccess {
  *   to send it to the organization's operational webhook and records its attempts on it (the reconciler
  *   settles a dead-lettered one), and keeps that webhook's health on an item of the kind
  *   (`OPS#<org>#HEALTH`); read (Query of the organization's partition) by `getDeliveryStats`
- *   (`GET /operational-events`) and `administer` (the operator's twin); the forwarder reads their
- *   creation from the stream only;
+ *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
+ *   (BatchGetItem) by `noticeSummary`; the forwarder reads their creation from the stream only;
+ * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
+ *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
+ *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
+ *   reads and moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the
+ *   notices topic;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -252,5 +259,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       },
     },
     queue: 'send',
+  },
+  noticeSummary: {
+    table: {
+      items: { GetItem: ['noticeSummary'], UpdateItem: ['noticeSummary'], BatchGetItem: ['operational'] },
+      indexes: ['by-org'],
+    },
+    noticeTopic: 'publish',
   },
 };

@@ -53,6 +53,11 @@ export const ITEM_PREFIXES = {
    * the notice's deterministic id as sort key, written once (see `domain/notices/`).
    */
   operational: 'OPS#',
+  /**
+   * The platform team's summary of notices (its whole partition key): the last minute it covered, so a
+   * retried run sends nothing twice and a run after an outage catches up (`use-cases/organizations/notice-summary.ts`).
+   */
+  noticeSummary: 'NOTICE_SUMMARY',
 } as const;
 
 /**
@@ -116,7 +121,9 @@ export const EVENTS_TABLE = {
   /**
    * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS#<shard>`, see
    * {@link EVENT_INDEX_SHARDS}; `ORG#<id>#EVENTS` for events stored before account logs;
-   * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
+   * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`);
+   * also every organization's operational notices by minute (`gsi1pk = OPS#MIN#<yyyy-mm-ddThh:mm>`,
+   * `gsi1sk = <at ISO>#<kind>#<id>`), which the platform team's summary reads.
    *
    * `failed-by-org` and `skipped-by-org`: sparse indexes of the events in that state, in the same order.
    * The writes that set the state copy `gsi1pk` into `failed_org` / `skipped_org` (an update expression

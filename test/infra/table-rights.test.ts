@@ -100,10 +100,34 @@ describe('table rights', () => {
     ]);
     // Only the consumer writes operational notices (and its attempts to send them), and never with PutItem
     // or DeleteItem; the reconciler settles a dead-lettered notice's delivery; the forwarder reads none.
-    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual(['consumer', 'reconciler']);
+    const writes = [
+      'dynamodb:UpdateItem',
+      'dynamodb:PutItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ];
+    const writesNotices = (key: FunctionKey) =>
+      writes.some((action) => prefixes(key, action).includes('OPS#*'));
+    expect(KEYS.filter(writesNotices)).toEqual(['consumer', 'reconciler']);
     expect(prefixes('reconciler', 'dynamodb:UpdateItem')).toContain('OPS#*');
     expect(prefixes('forwarder')).toEqual(['ACCOUNT#*']);
     expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
+    // Besides, only the platform team's summary reads notices item by item (the ones it shows, in one
+    // batch); it writes nothing but its cursor, which nothing else reaches.
+    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual([
+      'consumer',
+      'reconciler',
+      'noticeSummary',
+    ]);
+    expect(prefixes('noticeSummary', 'dynamodb:BatchGetItem')).toEqual(['OPS#*']);
+    expect(prefixes('noticeSummary', 'dynamodb:GetItem')).toEqual(['NOTICE_SUMMARY*']);
+    expect(prefixes('noticeSummary', 'dynamodb:UpdateItem')).toEqual(['NOTICE_SUMMARY*']);
+    expect(tableStatements('noticeSummary').flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(KEYS.filter((key) => prefixes(key).includes('NOTICE_SUMMARY*'))).toEqual(['noticeSummary']);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
@@ -331,7 +355,7 @@ describe('table rights', () => {
     );
   });
 
-  it('key grants hold only through DynamoDB and SQS (kms:ViaService), but for CDK event-source grants', () => {
+  it('key grants hold only through DynamoDB, SQS and SNS (kms:ViaService), but for CDK event-source grants', () => {
     // CDK's own grants: the SQS event sources' pollers and the forwarder's failure destination.
     const cdkGrants: FunctionKey[] = ['consumer', 'reconciler', 'forwarder'];
     for (const key of KEYS) {
@@ -341,11 +365,12 @@ describe('table rights', () => {
         .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
         .filter((s) => !JSON.stringify(s.Condition ?? {}).includes('kms:EncryptionContext:herald:kind'));
       const viaService = kms.filter((s) =>
-        /"kms:ViaService":.*(dynamodb|sqs)\./.test(JSON.stringify(s.Condition)),
+        /"kms:ViaService":.*(dynamodb|sqs|sns)\./.test(JSON.stringify(s.Condition)),
       );
       const unconditioned = kms.filter((s) => !viaService.includes(s));
       if (!cdkGrants.includes(key)) expect(unconditioned, key).toEqual([]);
-      if (FUNCTION_ACCESS[key].table || FUNCTION_ACCESS[key].queue) {
+      const access = FUNCTION_ACCESS[key];
+      if (access.table || access.queue || access.noticeTopic) {
         expect(viaService.length, key).toBeGreaterThan(0);
       }
     }

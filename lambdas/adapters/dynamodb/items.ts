@@ -67,6 +67,12 @@ export const keys = {
   }),
   /** The partition of an organization's operational log. */
   operationalLog: (orgId: string): string => `${ITEM_PREFIXES.operational}${orgId}`,
+  /** The `by-org` index partition of every organization's notices of one minute (`yyyy-mm-ddThh:mm`). */
+  noticeMinute: (minute: string): string => `${ITEM_PREFIXES.operational}MIN#${minute}`,
+  /** A notice's `by-org` sort key: its time, then its kind (counted from the index alone) and id. */
+  noticeOrder: (at: string, kind: string, id: string): string => `${at}#${kind}#${id}`,
+  /** The platform team's summary cursor: the last minute covered. */
+  noticeSummary: { pk: ITEM_PREFIXES.noticeSummary, sk: 'CURSOR' } as ItemKey,
   /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   /** The partition of an account's event log. */

@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } 
 import { MAX_LIST_DEPTH } from '#config/limits';
 import { ITEM_PREFIXES } from '#config/storage';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
+import { noticeMinute } from '#domain/notices/notice-minute';
 import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
@@ -9,7 +10,7 @@ import { DeliveryItems, toDelivery } from './events/delivery-items';
 import { type ItemKey, keys } from './items';
 
 /** The attributes of a notice's item beside its keys. */
-const FIELDS = [
+const NOTICE_FIELDS = [
   'id',
   'kind',
   'orgId',
@@ -39,7 +40,8 @@ export function noticeRefOfItem(item: Record<string, unknown>): NoticeRef | unde
  * {@link OperationalLog} on the events table: `OPS#<orgId>` / `noticeSortKey`, one item per notice, created
  * with `attribute_not_exists(pk)`: the key is the notice's deterministic id, so whoever observes a
  * transition first stores it and every other observer's put is refused. Notices sort by their
- * transition's epoch, a run's in the order they happen (its recovery last).
+ * transition's epoch, a run's in the order they happen (its recovery last). The same write files the notice
+ * in the `by-org` index under its minute (`OPS#MIN#<minute>`), which {@link DynamoNoticeIndex} reads.
  */
 export class DynamoOperationalLog implements OperationalLog {
   constructor(
@@ -49,22 +51,29 @@ export class DynamoOperationalLog implements OperationalLog {
   ) {}
 
   async record(notice: Notice): Promise<boolean> {
-    const fields = FIELDS.filter((field) => notice[field] !== undefined);
+    const values: Record<string, unknown> = {
+      ...Object.fromEntries(
+        NOTICE_FIELDS.filter((field) => notice[field] !== undefined).map((field) => [field, notice[field]]),
+      ),
+      // Filed by minute for the platform team's summary, in the same write (see `notice-minute.ts`).
+      gsi1pk: keys.noticeMinute(noticeMinute(notice.at)),
+      gsi1sk: keys.noticeOrder(notice.at, notice.kind, notice.id),
+      // Its delivery to the operational webhook: pending, no attempt, as its delivery's writes expect.
+      webhook_status: 'pending',
+      webhook_retries: 0,
+      cycle_base: 0,
+    };
+    const names = Object.keys(values);
     const stored = await conditionally(async () => {
       // An UpdateItem that creates the item only where none is: the consumer needs no PutItem right.
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: keys.operationalLog(notice.orgId), sk: noticeSortKey(notice) },
-          // Created pending with no attempt, as its delivery's writes expect (`DeliveryItems`).
-          UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}, ${PENDING_DELIVERY}`,
+          UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
           ConditionExpression: 'attribute_not_exists(pk)',
-          ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
-          ExpressionAttributeValues: {
-            ...Object.fromEntries(fields.map((field) => [`:${field}`, notice[field]])),
-            ':pending': 'pending',
-            ':zero': 0,
-          },
+          ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, values[name]])),
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
@@ -129,15 +138,12 @@ export class DynamoOperationalLog implements OperationalLog {
   }
 }
 
-/** The notice an item holds. */
-function toNotice(item: Record<string, unknown>): Notice {
+/** The notice a stored item holds (its keys and index attributes left out). */
+export function toNotice(item: Record<string, unknown>): Notice {
   const notice: Record<string, unknown> = {};
-  for (const field of FIELDS) if (item[field] !== undefined) notice[field] = item[field];
+  for (const field of NOTICE_FIELDS) if (item[field] !== undefined) notice[field] = item[field];
   return notice as unknown as Notice;
 }
-
-/** What a notice's creation sets of its delivery: pending, no attempt, in its first cycle. */
-const PENDING_DELIVERY = 'webhook_status = :pending, webhook_retries = :zero, cycle_base = :zero';
 
 /** Where a notice's item is. */
 function noticeKey(ref: NoticeRef): ItemKey {
@@ -155,15 +161,15 @@ export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements 
   }
 
   async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {
-    const out = await this.client.send(
+    const out = await this.table.client.send(
       new GetCommand({
-        TableName: this.tableName,
+        TableName: this.table.tableName,
         Key: noticeKey(ref),
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    this.count('GetItem (notice)', out.ConsumedCapacity?.CapacityUnits);
+    this.table.count('GetItem (notice)', out.ConsumedCapacity?.CapacityUnits);
     const item = out.Item;
     // A notice is whole from its creation: an item without its kind is no notice (nothing to send).
     if (item?.id !== ref.id || typeof item.kind !== 'string') return undefined;

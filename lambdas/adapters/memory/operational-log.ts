@@ -1,18 +1,26 @@
 import { MAX_LIST_DEPTH } from '#config/limits';
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
-import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
+import { noticeMinute } from '#domain/notices/notice-minute';
+import type {
+  NoticeDeliveries,
+  NoticeDelivery,
+  NoticeHead,
+  NoticeIndex,
+  NoticePage,
+  OperationalLog,
+} from '#domain/notices/ports';
 import { InMemoryEndpointDeliveries } from './endpoint-deliveries';
 
 /**
- * In-memory {@link OperationalLog} with the DynamoDB adapter's rule (a notice whose id is stored is
- * refused) and order (`noticeSortKey`), and its notices' deliveries ({@link NoticeDeliveries}, with the
- * conditions of an endpoint's deliveries, whose in-memory store keeps them), for use-case tests and the
- * simulation.
+ * In-memory {@link OperationalLog} and {@link NoticeIndex} with the DynamoDB adapter's rule (a notice whose
+ * id is stored is refused) and orders (`noticeSortKey`; the minute index by `at`, then kind and id), and its
+ * notices' deliveries ({@link NoticeDeliveries}, with the conditions of an endpoint's deliveries, whose
+ * in-memory store keeps them), for use-case tests and the simulation.
  */
-export class InMemoryOperationalLog implements OperationalLog, NoticeDeliveries {
+export class InMemoryOperationalLog implements OperationalLog, NoticeIndex, NoticeDeliveries {
   /** The notices' deliveries, by notice (open for assertions through {@link delivery}). */
   private readonly deliveries = new InMemoryEndpointDeliveries();
 
@@ -81,6 +89,18 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeDeliveries 
 
   settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
     return this.deliveries.settlePending(at(ref), status);
+  }
+
+  async minute(minute: string, limit: number): Promise<{ heads: NoticeHead[]; more: boolean }> {
+    const heads = this.notices
+      .filter((n) => noticeMinute(n.at) === minute)
+      .map((n) => ({ orgId: n.orgId, kind: n.kind, at: n.at, id: n.id, ref: n.id }))
+      .sort((a, b) => `${a.at}#${a.kind}#${a.id}`.localeCompare(`${b.at}#${b.kind}#${b.id}`));
+    return { heads: heads.slice(0, limit), more: heads.length > limit };
+  }
+
+  async read(heads: readonly NoticeHead[]): Promise<Notice[]> {
+    return heads.flatMap((head) => this.notices.filter((n) => n.id === head.ref));
   }
 }
 

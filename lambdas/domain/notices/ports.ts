@@ -1,10 +1,12 @@
 /**
  * The operational log: an organization's notices, each stored once under its deterministic id.
  */
+
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import type { EndpointDelivery } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import type { Notice, NoticeRef } from './notice';
+import type { SummaryMessage } from './notice-summary';
 
 /** Where notices are kept, per organization. */
 export interface OperationalLog {
@@ -65,4 +67,43 @@ export interface NoticeDeliveries {
   ): Promise<EndpointDelivery>;
   /** Settles a pending delivery (`skipped`: nowhere to send it; `failed`); false when it was not pending. */
   settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean>;
+}
+
+/**
+ * A notice as the minute index files it: enough to count it and to read it whole. `ref` is where the log
+ * keeps it, opaque outside the adapter.
+ */
+export interface NoticeHead {
+  readonly orgId: string;
+  readonly kind: string;
+  readonly at: string;
+  readonly id: string;
+  readonly ref: string;
+}
+
+/** Every organization's notices, filed by the minute of their `at` (see `notice-minute.ts`). */
+export interface NoticeIndex {
+  /**
+   * The notices of `minute` in time order, at most `limit` (0 allowed); `more` when the minute holds
+   * others. Reads `limit + 1` index entries at most.
+   */
+  minute(minute: string, limit: number): Promise<{ heads: NoticeHead[]; more: boolean }>;
+  /** The notices of `heads`, whole, in the order given (one that has gone meanwhile is left out). */
+  read(heads: readonly NoticeHead[]): Promise<Notice[]>;
+}
+
+/**
+ * The last minute whose notices the platform team's summary covered: the marker that makes a retried or
+ * concurrent run send nothing twice, and a run after an outage catch up.
+ */
+export interface SummaryCursor {
+  /** The last minute covered; undefined before the first summary. */
+  last(): Promise<string | undefined>;
+  /** Sets it to `to` if it is still `from` (undefined: never set); false when another run moved it. */
+  move(from: string | undefined, to: string): Promise<boolean>;
+}
+
+/** Where the platform team's summaries go (the stack's notices topic). */
+export interface SummaryPublisher {
+  publish(message: SummaryMessage): Promise<void>;
 }

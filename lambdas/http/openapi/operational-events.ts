@@ -18,7 +18,7 @@ import {
   timestamp,
   WEBHOOK_STATUS,
 } from '#http/schema';
-import { DELIVERY } from './events';
+import { DELIVERY } from './attempts';
 import {
   badRequest,
   notFound,

@@ -7,7 +7,7 @@ import { TEST_EVENT_HEADER } from '#delivery/test-event-rule';
 import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';
 import { NO_ACCOUNT } from './accounts';
-import { DELIVERY } from './events';
+import { DELIVERY } from './attempts';
 import type { OperationObject } from './objects';
 import { badRequest, ok, parameterRef, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';

@@ -5,7 +5,7 @@
 import { SIGNATURE_SCHEME_LIST, SIGNATURE_SCHEMES_BODY } from '#http/organizations/signature-schemes-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import { array, closed, optional, ref, text, timestamp } from '#http/schema';
-import { SIGNING_KEY_ID } from './events';
+import { SIGNING_KEY_ID } from './attempts';
 import type { OperationObject, ParameterObject, Reference } from './objects';
 import { badRequest, ok, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';

@@ -1,17 +1,20 @@
 /**
- * A delivery's state on an item of its own: status, attempts (the event item's attempt shape), cycle base,
- * lease and next attempt, written with the event's own ledger's conditions. A fanned-out event's delivery
- * at one routed endpoint (`endpoint-deliveries.ts`, created by its first write) and an operational notice's
- * delivery to its organization's operational webhook (on the notice's item, `operational-log.ts`) are both
- * such items, at keys of their own.
+ * A delivery item: an extra endpoint's (`DLV#<org>#<IBAN>#<ep_id>`, the event's sequence as sort key), or
+ * an operational notice's (its own item): what every write sets on an untouched one, the values its
+ * expressions name, the conditions of its writes, the delivery an item holds, and its reads and writes
+ * ({@link DeliveryItems}).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import { conditionalUpdate, ifRefused, type TableAccess } from '#adapters/dynamodb/conditional-write';
 import type { ItemKey } from '#adapters/dynamodb/items';
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import { type EndpointDelivery, UNTOUCHED } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import { attemptItem, toAttempts } from './event-items';
 
@@ -38,7 +41,7 @@ export function expiry(ref: DeliveryItemRef): string {
  * The values a write's expressions name of the event's id, `:zero` and its expiry: DynamoDB refuses a
  * value no expression uses, and a write on an existing delivery (a new cycle) creates nothing.
  */
-function createValues(ref: DeliveryItemRef, expressions: string): Record<string, unknown> {
+export function createValues(ref: DeliveryItemRef, expressions: string): Record<string, unknown> {
   const values: Record<string, unknown> = {
     ':id': ref.id,
     ':zero': 0,
@@ -50,39 +53,56 @@ function createValues(ref: DeliveryItemRef, expressions: string): Record<string,
 }
 
 /** The item is this event's delivery, or none yet. */
-const OWN = '(attribute_not_exists(pk) OR id = :id)';
+export const OWN = '(attribute_not_exists(pk) OR id = :id)';
 
 /** A pending delivery (an untouched one is). */
 export const PENDING = '(attribute_not_exists(pk) OR (id = :id AND webhook_status = :pending))';
 
-/** The reads and writes of a delivery's item, at the key `keyOf` gives. */
+/** The delivery an item holds. */
+export function toDelivery(item: Record<string, unknown>): EndpointDelivery {
+  return {
+    status: (item.webhook_status as WebhookStatus | undefined) ?? 'pending',
+    retries: Number(item.webhook_retries ?? 0),
+    cycleBase: Number(item.cycle_base ?? 0),
+    deliveries: toAttempts(item.deliveries),
+    leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
+    nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
+    cycles: 1 + Number(item.new_cycles ?? 0),
+    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
+  };
+}
+
+/**
+ * A delivery's reads and writes on its own item, at the key `keyOf` gives: a routed endpoint's delivery
+ * (`endpoint-deliveries.ts`) and an operational notice's (on the notice's item, `operational-log.ts`).
+ */
 export class DeliveryItems<R extends DeliveryItemRef> {
-  protected readonly count: ReturnType<typeof capacityCounter>;
+  protected readonly table: TableAccess;
 
   /**
    * @param keyOf - where a ref's item is
    * @param label - what the capacity counts name the item (`TakeLease (<label>)`)
    */
   constructor(
-    protected readonly client: DynamoDBDocumentClient,
-    protected readonly tableName: string,
+    client: DynamoDBDocumentClient,
+    tableName: string,
     private readonly keyOf: (ref: R) => ItemKey,
     private readonly label: string,
     onCapacity?: CapacityListener,
   ) {
-    this.count = capacityCounter(onCapacity);
+    this.table = { client, tableName, count: capacityCounter(onCapacity) };
   }
 
   async readDelivery(ref: R): Promise<EndpointDelivery> {
-    const out = await this.client.send(
+    const out = await this.table.client.send(
       new GetCommand({
-        TableName: this.tableName,
+        TableName: this.table.tableName,
         Key: this.keyOf(ref),
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    this.count(`GetItem (${this.label})`, out.ConsumedCapacity?.CapacityUnits);
+    this.table.count(`GetItem (${this.label})`, out.ConsumedCapacity?.CapacityUnits);
     const item = out.Item;
     return item && item.id === ref.id ? toDelivery(item) : UNTOUCHED;
   }
@@ -117,50 +137,45 @@ export class DeliveryItems<R extends DeliveryItemRef> {
   ): Promise<EndpointDelivery> {
     const next = nextAttemptAt === undefined ? '' : ', next_attempt_at = :next';
     const removed = nextAttemptAt === undefined ? ', next_attempt_at' : '';
-    const out = await this.client
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: this.keyOf(ref),
-          UpdateExpression:
-            `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
-            `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
-          // A failure may only move a pending delivery; a success always wins.
-          ConditionExpression: status === 'success' ? OWN : PENDING,
-          ExpressionAttributeValues: {
-            ...createValues(ref, create(ref)),
-            ':empty': [],
-            ':a': [attemptItem(attempt)],
-            ':s': status,
-            ':one': 1,
-            ...(status === 'success' ? {} : { ':pending': 'pending' }),
-            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      )
-      .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        // A success refused: the item is another event's (a stale ref).
-        if (status === 'success') return undefined;
-        // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
-        return this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: this.keyOf(ref),
-            UpdateExpression: `SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until`,
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-      })
-      // Refused again: the item is another event's (a stale ref); nothing is recorded.
-      .catch(staleOrThrow);
+    const withStatus = {
+      TableName: this.table.tableName,
+      Key: this.keyOf(ref),
+      UpdateExpression:
+        `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
+        `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
+      // A failure may only move a pending delivery; a success always wins.
+      ConditionExpression: status === 'success' ? OWN : PENDING,
+      ExpressionAttributeValues: {
+        ...createValues(ref, create(ref)),
+        ':empty': [],
+        ':a': [attemptItem(attempt)],
+        ':s': status,
+        ':one': 1,
+        ...(status === 'success' ? {} : { ':pending': 'pending' }),
+        ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
+      },
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
+    const attemptAlone = {
+      TableName: this.table.tableName,
+      Key: this.keyOf(ref),
+      UpdateExpression:
+        'SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until',
+      ConditionExpression: 'id = :id',
+      ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
+      ReturnValues: 'ALL_NEW' as const,
+      ReturnConsumedCapacity: 'TOTAL' as const,
+    };
+    const send = (input: UpdateCommandInput) => () => this.table.client.send(new UpdateCommand(input));
+    // A success refused, or the attempt alone refused: the item is another event's (a stale ref), and
+    // nothing is recorded.
+    const out =
+      (await ifRefused(send(withStatus), undefined)) ??
+      (status === 'success' ? undefined : await ifRefused(send(attemptAlone), undefined));
     if (out === undefined) return UNTOUCHED;
-    this.count(`RecordAttempt (${this.label})`, out.ConsumedCapacity?.CapacityUnits);
+    this.table.count(`RecordAttempt (${this.label})`, out.ConsumedCapacity?.CapacityUnits);
     return toDelivery(out.Attributes ?? {});
   }
 
@@ -173,7 +188,7 @@ export class DeliveryItems<R extends DeliveryItemRef> {
   }
 
   /** A conditional update of the delivery's item; false when its condition fails. */
-  protected async update(
+  protected update(
     operation: string,
     ref: R,
     input: {
@@ -182,40 +197,14 @@ export class DeliveryItems<R extends DeliveryItemRef> {
       ExpressionAttributeValues: Record<string, unknown>;
     },
   ): Promise<boolean> {
-    return conditionally(async () => {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: this.keyOf(ref),
-          ...input,
-          ExpressionAttributeValues: {
-            ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression ?? ''}`),
-            ...input.ExpressionAttributeValues,
-          },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count(operation, out.ConsumedCapacity?.CapacityUnits);
+    return conditionalUpdate(this.table, operation, {
+      TableName: this.table.tableName,
+      Key: this.keyOf(ref),
+      ...input,
+      ExpressionAttributeValues: {
+        ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression}`),
+        ...input.ExpressionAttributeValues,
+      },
     });
   }
-}
-
-/** A refused condition of a write whose other conditions were met: the item is another event's. */
-function staleOrThrow(error: unknown): undefined {
-  if (error instanceof ConditionalCheckFailedException) return undefined;
-  throw error;
-}
-
-/** The delivery an item holds. */
-export function toDelivery(item: Record<string, unknown>): EndpointDelivery {
-  return {
-    status: (item.webhook_status as WebhookStatus | undefined) ?? 'pending',
-    retries: Number(item.webhook_retries ?? 0),
-    cycleBase: Number(item.cycle_base ?? 0),
-    deliveries: toAttempts(item.deliveries),
-    leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
-    nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
-    cycles: 1 + Number(item.new_cycles ?? 0),
-    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
-  };
 }

@@ -6,10 +6,11 @@
  * id and writes nothing), its status, attempts (the event item's attempt shape), cycle base, lease and
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
 import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
+import { queryFirst } from '#adapters/dynamodb/query-first';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type {
   DeliveryPage,
@@ -65,11 +66,11 @@ export class DynamoEndpointDeliveries extends DeliveryItems<DeliveryRef> impleme
     const found = new Map<string, EndpointDelivery>();
     if (endpointIds.length === 0) return found;
     const read = await batchGetItems(
-      this.client,
-      this.tableName,
+      this.table.client,
+      this.table.tableName,
       endpointIds.map((endpointId) => keys.delivery({ ...ref, endpointId })),
     );
-    this.count('BatchGetItem (deliveries)', read.capacityUnits);
+    this.table.count('BatchGetItem (deliveries)', read.capacityUnits);
     for (const item of read.items) {
       // The key's last part is the endpoint; another event's item at that place (a re-created log) is not this one's.
       const endpointId = String(item.pk).split('#').at(-1) ?? '';
@@ -85,28 +86,22 @@ export class DynamoEndpointDeliveries extends DeliveryItems<DeliveryRef> impleme
     window: { readonly offset: number; readonly limit: number },
   ): Promise<DeliveryPage> {
     const wanted = window.offset + window.limit + 1;
-    const found: { id: string; sequence: number }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: {
-            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
-          },
-          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
-          ProjectionExpression: 'id, sk',
-          ScanIndexForward: false,
-          Limit: wanted - found.length,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
-      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
-      start = out.LastEvaluatedKey;
-    } while (start !== undefined && found.length < wanted);
+    const items = await queryFirst(
+      this.table.client,
+      {
+        TableName: this.table.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+        },
+        // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+        ProjectionExpression: 'id, sk',
+        ScanIndexForward: false,
+      },
+      wanted,
+      (units) => this.table.count('Query (deliveries)', units),
+    );
+    const found = items.map((item) => ({ id: String(item.id), sequence: Number(item.sk) }));
     return {
       deliveries: found.slice(window.offset, window.offset + window.limit),
       hasMore: found.length > window.offset + window.limit,
