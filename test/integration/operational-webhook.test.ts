@@ -82,9 +82,14 @@ describe('operational webhook storage', () => {
     expect(delivered).toMatchObject({ status: 'success', retries: 2 });
     expect(delivered.deliveries.map((d) => d.responseStatus)).toEqual([500, 200]);
     expect(await deliveries.settlePending(ref, 'failed')).toBe(false);
-    // The notice itself is untouched, and still listed once.
+    // The notice itself is untouched, and listed once with its delivery's status.
     const page = await log.page(stored.orgId, 0, 10);
-    expect(page.notices).toEqual([stored]);
+    expect(page.notices).toEqual([{ ...stored, webhookStatus: 'success', webhookRetries: 2 }]);
+    expect((await log.find(stored.orgId, stored.id))?.delivery).toMatchObject({
+      status: 'success',
+      retries: 2,
+    });
+    expect(await log.find('org-ops-other', stored.id)).toBeUndefined();
     // Another notice's ref at the place is not this one.
     expect(await deliveries.readNotice({ ...ref, id: 'ntc_other' })).toBeUndefined();
     // A settlement to skipped, for a notice with nowhere to go.
