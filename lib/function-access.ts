@@ -38,13 +38,15 @@ export interface FunctionAccess {
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
- * - `OPS#` items (an organization's operational notices): created only by the consumer (an UpdateItem
- *   conditioned on no item there), which decides them from the endpoints' health it writes, reads each
- *   to send it to the organization's operational webhook and records its attempts on it (the reconciler
- *   settles a dead-lettered one), and keeps that webhook's health on an item of the kind
- *   (`OPS#<org>#HEALTH`); read (Query of the organization's partition) by `getDeliveryStats`
+ * - `OPS#` items (an organization's operational notices): created (an UpdateItem conditioned on no item
+ *   there, never PutItem) by the consumer, which decides them from the endpoints' health it writes, by the
+ *   enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`) and by the reconciler
+ *   (`event_attempts_exhausted`); read (Query of the organization's partition) only by `getDeliveryStats`
  *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
- *   (BatchGetItem) by `noticeSummary`; the forwarder reads their creation from the stream only;
+ *   (BatchGetItem) by `noticeSummary`; the consumer also reads each to send it to the organization's
+ *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
+ *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`); the forwarder reads their
+ *   creation from the stream only;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
  *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
@@ -138,7 +140,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   enableEndpoint: {
     table: {
-      items: { UpdateItem: ['account', 'event', 'log'] },
+      // An enabling of a disabled endpoint is announced (`operational`).
+      items: { UpdateItem: ['account', 'event', 'log', 'operational'] },
       indexes: ['failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
@@ -148,7 +151,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets'],
+        // An enabling of a disabled endpoint is announced (`operational`).
+        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets', 'operational'],
         // An extra endpoint is removed whole, its material with it; never an account item (nor the
         // tombstone that keeps a deleted account's IBAN with its organization).
         DeleteItem: ['endpoint', 'endpointSecrets'],
@@ -201,6 +205,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'endpointSecrets',
           'eventTypes',
           'delivery',
+          // An enabling of a disabled endpoint is announced.
+          'operational',
         ],
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
         // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
@@ -250,7 +256,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   reconciler: {
     // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
-    // routed endpoint's dead letter reads and settles its delivery, a notice's its delivery (`operational`).
+    // routed endpoint's dead letter reads and settles its delivery; a final failure is announced
+    // (`operational`: a notice created by UpdateItem); a notice's dead letter reads and settles its delivery.
     table: {
       items: {
         GetItem: ['event', 'log', 'account', 'delivery', 'operational'],

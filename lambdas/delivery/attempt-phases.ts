@@ -7,8 +7,8 @@
  * delivery.
  */
 import type { Endpoint } from '#domain/endpoints/endpoint';
-import type { DeliveryAttempt, EventRecord, EventRef, Organization, WebhookStatus } from '#domain/model';
-import type { LeaseClaim } from '#domain/ports';
+import type { EventRecord, Organization } from '#domain/model';
+import type { DeliveryLedger } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import type { DeliveryDeps } from './delivery-deps';
 import { attemptOutcome, type DeliveryOutcome, type Thrown } from './delivery-outcome';
@@ -25,16 +25,7 @@ import { prepareRequest, type SentAttempt, sendPrepared } from './webhook-reques
  * A delivery's state as the phases write it: the event's own (its item), or a routed endpoint's delivery
  * (bound to it, whatever `ref` says), each answering the delivery's state as an event.
  */
-export interface AttemptLedger {
-  takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean>;
-  recordAttempt(
-    ref: EventRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EventRecord>;
-  settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
-}
+export type AttemptLedger = Pick<DeliveryLedger, 'takeLease' | 'recordAttempt' | 'settlePending'>;
 
 /** What the phases need: a delivery's, with the ledger of the delivery the message is for. */
 export type AttemptDeps = Omit<DeliveryDeps, 'events'> & { readonly events: AttemptLedger };

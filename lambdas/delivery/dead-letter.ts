@@ -1,16 +1,18 @@
 /**
  * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
  * queue while its delivery (the event's own, a fanned-out event's at one endpoint, or a notice's to its
- * organization's operational webhook) has attempts left in its cycle, or the delivery settles `failed`.
+ * organization's operational webhook) has attempts left in its cycle, or the delivery settles `failed`
+ * (an event's is announced, as the consumer's last attempt is; a notice's never is: no loop).
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { NoticeRef } from '#domain/notices/notice';
-import type { NoticeDeliveries } from '#domain/notices/ports';
+import type { NoticeDeliveries, OperationalLog } from '#domain/notices/ports';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './deliver-batch';
 import { readTarget } from './delivery-deps';
+import { announceExhausted } from './operational-notices';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { deliveryView, RoutedLedger, settleRoute } from './routed-ledger';
@@ -31,6 +33,8 @@ export interface ReconcileDeps {
   readonly operational?:
     | { readonly deliveries: Pick<NoticeDeliveries, 'readNotice' | 'settlePending'> }
     | undefined;
+  /** Where a delivery settled `failed` here is announced (`event_attempts_exhausted`); none: not announced. */
+  readonly notices?: OperationalLog | undefined;
 }
 
 /**
@@ -61,8 +65,11 @@ export async function reconcileDeadLetter(
       await deps.queue.enqueue([event]);
       return 'requeued';
     }
-    const failed = await deps.events.settlePending(event, 'failed');
     const endpoint = account && defaultEndpoint(account);
+    // Announced before the settling: a failed notice write brings the message back while it is pending.
+    if (account?.orgId === event.orgId && endpoint?.id !== undefined)
+      await announceExhausted(deps.notices, endpoint, endpoint.id, event, deps.now());
+    const failed = await deps.events.settlePending(event, 'failed');
     if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
     await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
     return failed ? 'exhausted-ordered' : 'exhausted';
@@ -106,6 +113,8 @@ async function reconcileRouted(
     await settleRoute(deps.events, ref, delivery);
     return 'settled';
   }
+  const owner = { orgId: event.orgId, iban: event.account };
+  await announceExhausted(deps.notices, owner, endpointId, deliveryView(event, delivery), deps.now());
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');
   const account = await deps.directory.getAccount(event.account, { consistent: true });

@@ -23,6 +23,7 @@ import { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
 import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
+import { announceExhausted } from './operational-notices';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { fanOut, isFannedOut, routingOf } from './routing';
@@ -100,6 +101,11 @@ async function admit(
   // A fanned-out event's item counts its deliveries' attempts, each delivery its own cycle's.
   const fannedOut = account !== undefined && isFannedOut(event, account);
   if (!fannedOut && attemptsLeft(event, deps.maxAttempts) === 0) {
+    // Announced before the settling: a failed notice write brings the message back while it is pending.
+    if (account?.orgId === event.orgId && deps.notices !== undefined) {
+      const id = account.endpointId ?? (await deps.health.endpointId(account.iban, account.orgId));
+      if (id !== undefined) await announceExhausted(deps.notices, account, id, event, deps.now());
+    }
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'exhausted', event } };
   }

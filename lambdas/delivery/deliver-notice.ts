@@ -150,7 +150,9 @@ class NeverDisabled implements EndpointHealthStore {
     this.store.takeSlot(endpoint, slot, until, now);
   releaseSlot: EndpointHealthStore['releaseSlot'] = (endpoint, lease) =>
     this.store.releaseSlot(endpoint, lease);
+  // No notice is ever about the operational webhook: its marks are never moved.
   markNoticed: EndpointHealthStore['markNoticed'] = async () => undefined;
+  markCertificateNoticed: EndpointHealthStore['markCertificateNoticed'] = async () => undefined;
   enable: EndpointHealthStore['enable'] = (endpoint, at) => this.store.enable(endpoint, at);
   endpointId: EndpointHealthStore['endpointId'] = async () => OPERATIONAL_ENDPOINT_ID;
 }

@@ -142,7 +142,7 @@ export class DeliveryContext {
     }
     const known = this.accounts.get(iban);
     if (!known) return;
-    const updated = known.then((account) => account && { ...account, webhookHealth: health });
+    const updated = known.then((account) => account && { ...account, health });
     updated.catch(() => undefined);
     this.accounts.set(iban, updated);
   }

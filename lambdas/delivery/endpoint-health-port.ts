@@ -45,6 +45,11 @@ export interface EndpointHealth {
    * absent when none is outstanding.
    */
   readonly noticed?: string | undefined;
+  /**
+   * The expiry (ISO) of the client certificate whose `client_certificate_expiring` was stored: read with
+   * the endpoint, so a delivery with that certificate writes nothing more about it.
+   */
+  readonly certificateNoticed?: string | undefined;
 }
 
 /** An endpoint nothing has been written about. */
@@ -66,6 +71,12 @@ export type HealthUpdate =
   | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
   /** `410 Gone`: the receiver says the endpoint is gone for good. */
   | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
+
+/** What an enabling found: the endpoint's health just before it, and the endpoint's id (`ep_…`). */
+export interface Enabling {
+  readonly previous: EndpointHealth;
+  readonly endpointId: string;
+}
 
 /** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
 export interface SlotLease {
@@ -125,11 +136,15 @@ export interface EndpointHealthStore {
    * organization's.
    */
   markNoticed(endpoint: EndpointAddress, from: string | undefined, to: string | undefined): Promise<void>;
+  /** Marks the certificate expiring at `expiresAt` announced; nothing when the endpoint is not the organization's. */
+  markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void>;
   /**
    * Makes the organization's endpoint healthy again, its notice mark removed (an enabling is announced by
-   * its own path, not as a recovery); false when it is not the organization's.
+   * its own path, not as a recovery): its health before this write, from the write itself (so of two
+   * enablings at once only one finds it disabled), and its id (given to an account from before endpoint
+   * ids now); undefined when it is not the organization's.
    */
-  enable(endpoint: EndpointAddress, at: string): Promise<boolean>;
+  enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined>;
   /**
    * The account's endpoint id, given to it now if it has none (an account from before endpoint ids);
    * undefined when the account is not the organization's any more.

@@ -115,7 +115,12 @@ const delivery = {
 };
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
-const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
+const enabling = {
+  ...delivery,
+  directory,
+  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
+  notices: new DynamoOperationalLog(client, env.TABLE_NAME),
+};
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpoints = new DynamoEndpointStore(client, env.TABLE_NAME);
 const endpointDeps = endpointsDeps(
@@ -127,6 +132,7 @@ const endpointDeps = endpointsDeps(
     endpoints,
     health: enabling.health,
     eventTypes,
+    notices: enabling.notices,
   },
   policy,
 );

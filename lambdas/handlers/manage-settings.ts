@@ -5,6 +5,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -51,6 +52,7 @@ const endpointDeps = endpointsDeps(
     endpoints: new DynamoEndpointStore(documents, env.TABLE_NAME),
     health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
     eventTypes: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+    notices: new DynamoOperationalLog(documents, env.TABLE_NAME),
   },
   policy,
 );

@@ -1,7 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
-import { DynamoNoticeDeliveries } from '#adapters/dynamodb/operational-log';
+import { DynamoNoticeDeliveries, DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { createMetrics, logger } from '#adapters/observability';
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { DELIVERY_METRICS } from '#config/telemetry';
@@ -17,6 +17,7 @@ const deps: ReconcileBatchDeps = {
   deliveries: new DynamoEndpointDeliveries(documents, tableName),
   operational: { deliveries: new DynamoNoticeDeliveries(documents, tableName) },
   maxAttempts: MAX_ATTEMPTS,
+  notices: new DynamoOperationalLog(documents, tableName),
   observe: (id, outcome) => {
     logger.info('Dead letter reconciled', { eventId: id, outcome });
     if (outcome === 'requeued') metrics.addMetric(DELIVERY_METRICS.reconciled, MetricUnit.Count, 1);

@@ -40,7 +40,9 @@ describe('the in-memory endpoint health store', () => {
 
   it('keeps the recovery, last failure and latency when it enables the endpoint', async () => {
     const store = storeWithOpenCircuit();
-    expect(await store.enable({ iban: IBAN, orgId: 'org-1' }, AT)).toBe(true);
+    expect(await store.enable({ iban: IBAN, orgId: 'org-1' }, AT)).toMatchObject({
+      previous: { state: 'degraded', consecutiveFailures: 5 },
+    });
     expect(store.get(IBAN)).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,

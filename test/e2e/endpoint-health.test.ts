@@ -203,6 +203,21 @@ describe('endpoint health', () => {
     for (const id of [gone, ...later])
       await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 20_000 });
     expect((await accountHealth(tenant, iban)).state).toBe('healthy');
+
+    // The enabling is announced once, about the same endpoint, saying why it had been disabled; enabling
+    // a healthy endpoint again announces nothing.
+    const again = await harness.api(tenant, 'POST', `/accounts/${iban}/enable`);
+    expect(again.status).toBe(200);
+    const [enabled, disabledNotice] = await notices(tenant);
+    expect(await noticeKinds(tenant)).toEqual(['endpoint_disabled', 'endpoint_enabled']);
+    expect(enabled).toMatchObject({
+      type: 'endpoint_enabled',
+      account: iban,
+      endpoint_id: disabledNotice?.endpoint_id,
+      reason: 'receiver answered 410 Gone',
+      consecutive_failures: 0,
+      last_answer: null,
+    });
   }, 90_000);
 
   it('disables an endpoint that keeps failing for the auto-disable period', async () => {

@@ -140,7 +140,7 @@ describe('the operational webhook setting', () => {
 describe('the operator’s operational events', () => {
   /** A notice of `orgId`, recorded as the consumer records one. */
   function notice(orgId: string, kind: NoticeKind, epoch: string): Notice {
-    const key = { kind, orgId, endpointId: 'ep_0123456789abcdef', epoch };
+    const key = { kind, orgId, endpointId: 'ep_0123456789ab', epoch };
     return {
       ...key,
       id: noticeId(key),

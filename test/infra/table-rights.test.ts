@@ -98,25 +98,27 @@ describe('table rights', () => {
       'DLV#*',
       'OPS#*',
     ]);
-    // Only the consumer writes operational notices (and its attempts to send them), and never with PutItem
-    // or DeleteItem; the reconciler settles a dead-lettered notice's delivery; the forwarder reads none.
-    const writes = [
-      'dynamodb:UpdateItem',
-      'dynamodb:PutItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:BatchWriteItem',
-    ];
-    const writesNotices = (key: FunctionKey) =>
-      writes.some((action) => prefixes(key, action).includes('OPS#*'));
-    expect(KEYS.filter(writesNotices)).toEqual(['consumer', 'reconciler']);
-    expect(prefixes('reconciler', 'dynamodb:UpdateItem')).toContain('OPS#*');
-    expect(prefixes('forwarder')).toEqual(['ACCOUNT#*']);
-    expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
+    // Only the consumer, the reconciler (an event's attempts exhausted) and the enablings (the
+    // organization's, the account route's, the operator's) write operational notices, with UpdateItem
+    // only: never PutItem or DeleteItem.
+    const noticeWriters = KEYS.filter((key) => prefixes(key, 'dynamodb:UpdateItem').includes('OPS#*'));
+    expect(noticeWriters).toEqual([
+      'enableEndpoint',
+      'manageSettings',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    for (const key of noticeWriters) expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('OPS#*');
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(
+        KEYS.filter((key) => prefixes(key, action).includes('OPS#*')),
+        action,
+      ).toEqual([]);
     // Besides, only the platform team's summary reads notices item by item (the ones it shows, in one
     // batch); it writes nothing but its cursor, which nothing else reaches.
     expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual([
-      'consumer',
-      'reconciler',
+      ...noticeWriters,
       'noticeSummary',
     ]);
     expect(prefixes('noticeSummary', 'dynamodb:BatchGetItem')).toEqual(['OPS#*']);
@@ -128,6 +130,7 @@ describe('table rights', () => {
       'dynamodb:UpdateItem',
     ]);
     expect(KEYS.filter((key) => prefixes(key).includes('NOTICE_SUMMARY*'))).toEqual(['noticeSummary']);
+    expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
@@ -145,12 +148,14 @@ describe('table rights', () => {
     // The operator's erasure deletes an account's deliveries in batches; nothing deletes one by one.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toContain('DLV#*');
     expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('DLV#*'))).toEqual([]);
-    // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
-    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
-    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
+    // Re-enabling an endpoint clears the account's health, announces it (a notice created by UpdateItem)
+    // and, with recover_since, restarts its events.
+    const enabling = ['ACCOUNT#*', 'EVENT#*', 'LOG#*', 'OPS#*'];
+    expect(prefixes('enableEndpoint')).toEqual(enabling);
+    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(enabling);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
-    // routed endpoint's delivery.
+    // routed endpoint's delivery, and announces the final failure; it settles a dead-lettered notice's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*', 'OPS#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back, and an
     // ordered extra endpoint's on its own item.
@@ -176,12 +181,13 @@ describe('table rights', () => {
       'EVENT_TYPES*',
     ]);
     // An organization's own `manage` routes: its accounts' webhook URLs, its token and its operational
-    // webhook's URL (an UpdateItem of the organization item; no PutItem, see below).
+    // webhook's URL (an UpdateItem of the organization item; no PutItem, see below); an enabling's notice.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
       'ACCOUNT#*',
       'EP#*',
       'ORG#*',
       'ENDPOINT#*',
+      'OPS#*',
     ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));

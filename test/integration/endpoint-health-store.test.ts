@@ -61,7 +61,7 @@ describe('DynamoEndpointHealthStore', () => {
     const iban = await account();
     const fail = failed(12);
     await Promise.all(Array.from({ length: 5 }, () => health.recordAttempt({ iban, orgId: ORG }, fail)));
-    expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
+    expect((await directory.getAccount(iban))?.health).toMatchObject({
       state: 'degraded',
       consecutiveFailures: 5,
       failingSince: at,
@@ -101,7 +101,7 @@ describe('DynamoEndpointHealthStore', () => {
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
     expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBe(false);
     expect(await health.enable({ iban, orgId: 'org-1' }, at)).toBe(true);
-    expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
+    expect((await directory.getAccount(iban))?.health).toMatchObject({
       state: 'healthy',
       consecutiveFailures: 0,
     });
@@ -161,9 +161,9 @@ describe('DynamoEndpointHealthStore', () => {
     const taken = await directory.getAccount(iban, { consistent: true });
     expect(taken).toMatchObject({
       orgId: 'org-2',
-      webhookHealth: { state: 'healthy', consecutiveFailures: 0 },
+      health: { state: 'healthy', consecutiveFailures: 0 },
     });
-    expect(taken?.webhookHealth?.lastFailureAt).toBeUndefined();
+    expect(taken?.health?.lastFailureAt).toBeUndefined();
     // Its own organization writes as before.
     expect(await health.recordAttempt({ iban, orgId: 'org-2' }, failure)).toMatchObject({
       consecutiveFailures: 1,

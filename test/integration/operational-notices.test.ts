@@ -2,7 +2,8 @@
  * Operational notices against DynamoDB Local: a notice is stored once whoever puts it, however many at
  * once; the endpoint's notice mark moves only from what its writer read, survives a recovery's write and
  * goes with an enabling; a second disabling keeps the first's time and reason, so every observer names
- * the same disabled notice.
+ * the same disabled notice; an enabling answers the health before it; the certificate mark is read with
+ * the account.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ useFixture(
 const ORG = 'org-1';
 const RUN = '2026-11-20T10:00:00.000Z';
 
-function notice(kind: Notice['kind'], orgId = ORG, endpointId = 'ep_0123456789abcdef'): Notice {
+function notice(kind: Notice['kind'], orgId = ORG, endpointId = 'ep_0123456789ab'): Notice {
   const key = { kind, orgId, endpointId, epoch: RUN };
   return {
     ...key,
@@ -96,13 +97,13 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     // A consumer that read no mark comes late: the mark stays where the first one put it.
     await health.markNoticed(at, undefined, `failing@${RUN}x`);
     await health.recordAttempt(at, { kind: 'success', at: RUN, latencyMs: 10, state: 'healthy' });
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`failing@${RUN}`);
+    expect((await directory.getAccount(iban))?.health?.noticed).toBe(`failing@${RUN}`);
     await health.markNoticed(at, `failing@${RUN}`, `soon50@${RUN}`);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBe(`soon50@${RUN}`);
+    expect((await directory.getAccount(iban))?.health?.noticed).toBe(`soon50@${RUN}`);
     await health.enable(at, RUN);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+    expect((await directory.getAccount(iban))?.health?.noticed).toBeUndefined();
     await health.markNoticed({ iban, orgId: 'org-2' }, undefined, `failing@${RUN}`);
-    expect((await directory.getAccount(iban))?.webhookHealth?.noticed).toBeUndefined();
+    expect((await directory.getAccount(iban))?.health?.noticed).toBeUndefined();
   });
 
   it('keeps the first disabling’s time and reason when two consumers disable at once, and frees the loser’s slot', async () => {
@@ -121,5 +122,35 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     expect(second).toMatchObject({ since: '2026-11-20T10:00:01.000Z', reason: 'receiver answered 410 Gone' });
     await health.enable(at, RUN);
     expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
+  });
+
+  it('answers an enabling with the health before it, so of concurrent enablings only one finds it disabled, and the endpoint’s id', async () => {
+    const iban = await account();
+    const at = { iban, orgId: ORG };
+    await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    const enablings = await Promise.all(Array.from({ length: 6 }, () => health.enable(at, RUN)));
+    const found = enablings.map((enabling) => enabling?.previous.state);
+    expect(found.filter((state) => state === 'disabled')).toHaveLength(1);
+    expect(enablings.find((e) => e?.previous.state === 'disabled')?.previous).toMatchObject({
+      since: '2026-11-20T10:00:01.000Z',
+      reason: 'receiver answered 410 Gone',
+    });
+    // An account from before endpoint ids is given one by the first enabling; every later one names it.
+    const ids = new Set(enablings.map((enabling) => enabling?.endpointId));
+    expect([...ids]).toEqual([(await directory.getAccount(iban))?.endpointId]);
+    expect([...ids][0]).toMatch(/^ep_[0-9a-f]{12}$/);
+    expect(await health.enable({ iban, orgId: 'org-2' }, RUN)).toBeUndefined();
+  });
+
+  it('keeps the certificate mark on the endpoint’s item, read with the account, for the organization only', async () => {
+    const iban = await account();
+    const expires = '2026-12-15T00:00:00.000Z';
+    await health.markCertificateNoticed({ iban, orgId: 'org-2' }, expires);
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBeUndefined();
+    await health.markCertificateNoticed({ iban, orgId: ORG }, expires);
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBe(expires);
+    // A certificate's notice is the certificate's: an enabling leaves the mark.
+    await health.enable({ iban, orgId: ORG }, RUN);
+    expect((await directory.getAccount(iban))?.health?.certificateNoticed).toBe(expires);
   });
 });

@@ -15,7 +15,7 @@ import {
 import { getOperationalEvent, listOperationalEvents } from '#use-cases/organizations/operational-events';
 
 function notice(orgId: string, kind: NoticeKind, epoch: string): Notice {
-  const key = { kind, orgId, endpointId: 'ep_0123456789abcdef', epoch };
+  const key = { kind, orgId, endpointId: 'ep_0123456789ab', epoch };
   return {
     ...key,
     id: noticeId(key),
@@ -54,7 +54,7 @@ describe('GET /operational-events', () => {
       id: expect.stringMatching(/^ntc_[0-9a-f]{24}$/),
       type: 'endpoint_failing',
       account: 'DE89370400440532013000',
-      endpoint_id: 'ep_0123456789abcdef',
+      endpoint_id: 'ep_0123456789ab',
       since: '2026-11-20 10:00:00',
       at: '2026-11-20 10:00:00',
       percent: null,
@@ -62,6 +62,10 @@ describe('GET /operational-events', () => {
       disable_at: '2026-11-25 10:00:00',
       reason: null,
       last_answer: { status: 503, body_excerpt: 'busy' },
+      event_id: null,
+      event_type: null,
+      sequence: null,
+      expires_at: null,
       webhook_status: 'pending',
       webhook_retries: 0,
     });

@@ -8,6 +8,7 @@ import { deliverEvent } from '#delivery/deliver-event';
 import { FAILING_NOTICE_AFTER } from '#domain/notices/notice';
 import { type DeliveryWorld, deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
+import { expectNoticesInCatalog } from '../support/notice-schemas';
 
 function seed(w: DeliveryWorld, n: number): string[] {
   return Array.from({ length: n }, (_, i) => w.events.seed({ id: `e${i}` }).id);
@@ -53,6 +54,7 @@ describe('operational notices', () => {
     await deliverEvent(w.deps, { id: ids[7] as string });
     expect(w.health.writes).toHaveLength(writes);
     expect(kinds(w)).toEqual(['endpoint_failing', 'endpoint_recovered']);
+    expectNoticesInCatalog(w.notices.notices);
   });
 
   it('announces no recovery of a run too short to be announced failing', async () => {
@@ -77,6 +79,7 @@ describe('operational notices', () => {
       reason: 'receiver answered 410 Gone',
       lastAnswer: { status: 410 },
     });
+    expectNoticesInCatalog(w.notices.notices);
   });
 
   it('stores one failing notice when concurrent consumers all see the run pass the threshold', async () => {
@@ -147,7 +150,7 @@ describe('operational notices', () => {
     w.directory.addAccount({
       iban: w.iban,
       webhookUrl: 'https://hooks.example.com/herald',
-      endpointId: 'ep_0123456789abcdef',
+      endpointId: 'ep_0123456789ab',
     });
     // A run past the threshold whose notice a crash left unstored, as the batch reads it.
     w.health.health.set(w.iban, {

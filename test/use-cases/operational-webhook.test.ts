@@ -158,7 +158,7 @@ describe('the operator’s operational events', () => {
       const key = {
         kind: 'endpoint_failing' as const,
         orgId,
-        endpointId: 'ep_0123456789abcdef',
+        endpointId: 'ep_0123456789ab',
         epoch: '2026-11-20T10:00:00.000Z',
       };
       await log.record({

@@ -1,12 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type {
-  CircuitOpening,
-  EndpointHealth,
-  EndpointHealthStore,
-  HealthWrite,
-  SlotLease,
+import {
+  type CircuitOpening,
+  type Enabling,
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type HealthWrite,
+  type SlotLease,
 } from '#delivery/endpoint-health-port';
 import type { EndpointAddress } from '#domain/endpoints/address';
 import { newEndpointId } from '#domain/ids';
@@ -37,6 +39,8 @@ interface Written {
   readonly ok: boolean;
   /** Undefined when the IBAN is not the organization's live account (nothing was written). */
   readonly health: EndpointHealth | undefined;
+  /** The item as the write returned it (after it, or before with `ALL_OLD`), when it was written. */
+  readonly item?: Record<string, unknown>;
 }
 
 /**
@@ -193,16 +197,40 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     );
   }
 
-  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
-    const written = await this.tryWrite(
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds, H.noticed].join(', ')}`,
+        UpdateExpression: `SET ${H.certificateNoticed} = :expires`,
         ConditionExpression: OWNED,
-        ExpressionAttributeValues: { ':at': at, ':reason': 'enabled by an operator' },
+        ExpressionAttributeValues: { ':expires': expiresAt },
       },
       endpoint,
     );
-    return written.ok;
+  }
+
+  async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
+    const id = endpoint.extra ?? newEndpointId();
+    // The account's default endpoint from before endpoint ids gets one now, as `endpointId` gives it.
+    const named = endpoint.extra === undefined ? ', endpoint_id = if_not_exists(endpoint_id, :id)' : '';
+    const written = await this.tryWrite(
+      {
+        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason${named} REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds, H.noticed].join(', ')}`,
+        ConditionExpression: OWNED,
+        ExpressionAttributeValues: {
+          ':at': at,
+          ':reason': 'enabled by an operator',
+          ...(named === '' ? {} : { ':id': id }),
+        },
+      },
+      endpoint,
+      'ALL_OLD',
+    );
+    if (!written.ok || written.item === undefined) return undefined;
+    const stored = written.item.endpoint_id;
+    return {
+      previous: written.health ?? HEALTHY,
+      endpointId: endpoint.extra ?? (typeof stored === 'string' ? stored : id),
+    };
   }
 
   async endpointId(iban: string, orgId: string): Promise<string | undefined> {
@@ -233,7 +261,11 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
    * organization too, and is gone once removed); on a failed condition, the item's current health comes
    * back with the error, or none when the item is not the organization's endpoint.
    */
-  private async tryWrite(given: Update, endpoint: EndpointAddress): Promise<Written> {
+  private async tryWrite(
+    given: Update,
+    endpoint: EndpointAddress,
+    returned: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
+  ): Promise<Written> {
     const { orgId } = endpoint;
     const input = endpoint.operational ? createdByFirstWrite(given) : given;
     try {
@@ -243,13 +275,14 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
           TableName: this.tableName,
           Key: keys.endpointAt(endpoint),
           ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':org': orgId },
-          ReturnValues: 'ALL_NEW',
+          ReturnValues: returned,
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
       this.count(out.ConsumedCapacity?.CapacityUnits);
-      return { ok: true, health: toEndpointHealth(out.Attributes ?? {}) };
+      const item = out.Attributes ?? {};
+      return { ok: true, health: toEndpointHealth(item), item };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       this.count(1);

@@ -23,6 +23,10 @@ const NOTICE_FIELDS = [
   'disableAt',
   'reason',
   'lastAnswer',
+  'eventId',
+  'eventType',
+  'sequence',
+  'expiresAt',
 ] as const;
 
 /**

@@ -110,7 +110,7 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     if (options.consistent) this.consistentReads.getAccount += 1;
     const account = this.accounts.get(iban);
     if (!account || !this.health) return account;
-    return { ...account, webhookHealth: this.health.get(iban) };
+    return { ...account, health: this.health.get(iban) };
   }
 
   async putAccount(account: AccountWrite): Promise<Account> {
@@ -149,11 +149,12 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
       // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
-      ...(existing?.endpointSecurity ? { endpointSecurity: existing.endpointSecurity } : {}),
+      ...(existing?.security ? { security: existing.security } : {}),
     };
     this.accounts.set(account.iban, stored);
     this.health?.owners.set(account.iban, stored.orgId);
-    return stored;
+    // As the adapter, whose write answers the whole item: the endpoint's health with it.
+    return this.health ? { ...stored, health: this.health.get(account.iban) } : stored;
   }
 
   async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {

@@ -8,6 +8,7 @@
 
 import {
   type CircuitOpening,
+  type Enabling,
   type EndpointHealth,
   type EndpointHealthStore,
   HEALTHY,
@@ -150,12 +151,19 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     this.set(key, { ...h, noticed: to });
   }
 
-  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    this.writes.push('certificate-noticed');
+    const key = addressKey(endpoint);
+    if (this.owns(key, endpoint.orgId)) this.set(key, { ...this.get(key), certificateNoticed: expiresAt });
+  }
+
+  async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
     this.writes.push('enable');
     const iban = addressKey(endpoint);
-    if (!this.owns(iban, endpoint.orgId)) return false;
+    if (!this.owns(iban, endpoint.orgId)) return undefined;
     // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
-    const { recoveredAt, lastFailureAt, recentLatencyMs } = this.get(iban);
+    const previous = this.get(iban);
+    const { recoveredAt, lastFailureAt, recentLatencyMs } = previous;
     this.set(iban, {
       ...HEALTHY,
       since: at,
@@ -164,7 +172,10 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
       ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
     });
-    return true;
+    // In the same write, as the adapter: an account from before endpoint ids gets one.
+    const endpointId = endpoint.extra ?? this.endpointIds.get(endpoint.iban) ?? newEndpointId();
+    if (endpoint.extra === undefined) this.endpointIds.set(endpoint.iban, endpointId);
+    return { previous, endpointId };
   }
 
   async endpointId(iban: string, orgId: string): Promise<string | undefined> {

@@ -6,7 +6,11 @@
 import { renderTimestamp } from '#domain/time';
 import type { Notice } from './notice';
 
-/** A notice's payload, in the catalog's field names (snake_case, times as `YYYY-MM-DD HH:MM:SS`). */
+/**
+ * A notice's payload, in the catalog's field names (snake_case, times as `YYYY-MM-DD HH:MM:SS`). Every
+ * kind has every field, null where it does not apply (its catalog type says which), so a reader parses
+ * one shape.
+ */
 export interface NoticePayload {
   readonly account: string;
   readonly endpoint_id: string;
@@ -17,6 +21,10 @@ export interface NoticePayload {
   readonly disable_at: string | null;
   readonly reason: string | null;
   readonly last_answer: { readonly status: number; readonly body_excerpt: string } | null;
+  readonly event_id: string | null;
+  readonly event_type: string | null;
+  readonly sequence: number | null;
+  readonly expires_at: string | null;
 }
 
 /**
@@ -37,5 +45,9 @@ export function noticePayload(notice: Notice): NoticePayload {
       notice.lastAnswer === undefined
         ? null
         : { status: notice.lastAnswer.status, body_excerpt: notice.lastAnswer.bodyExcerpt },
+    event_id: notice.eventId ?? null,
+    event_type: notice.eventType ?? null,
+    sequence: notice.sequence ?? null,
+    expires_at: notice.expiresAt === undefined ? null : renderTimestamp(notice.expiresAt),
   };
 }

@@ -10,14 +10,27 @@ import { createHash } from 'node:crypto';
 import { truncateUtf8 } from '#domain/truncate';
 
 /**
- * The kinds of notice, named as the catalog names its types. `endpoint_disabling_soon` comes at 50 % and
- * at 90 % of the failing window (`percent`).
+ * The kinds of notice, declared once: each is a type of the catalog (reserved to Herald: no gateway
+ * publishes it), the `type` of its webhook and listing. `endpoint_disabling_soon` comes at 50 % and at
+ * 90 % of the failing window (`percent`).
  */
-export type NoticeKind =
-  | 'endpoint_failing'
-  | 'endpoint_disabling_soon'
-  | 'endpoint_disabled'
-  | 'endpoint_recovered';
+export const NOTICE_KINDS = [
+  'endpoint_failing',
+  'endpoint_disabling_soon',
+  'endpoint_disabled',
+  'endpoint_recovered',
+  'endpoint_enabled',
+  'event_attempts_exhausted',
+  'client_certificate_expiring',
+] as const;
+
+/** A kind of notice. */
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/** Whether a type name is a notice's: reserved to Herald, never published by a gateway. */
+export function isNoticeKind(type: string): type is NoticeKind {
+  return (NOTICE_KINDS as readonly string[]).includes(type);
+}
 
 /** Consecutive failures after which an endpoint is announced failing (as Svix, on the 4th). */
 export const FAILING_NOTICE_AFTER = 4;
@@ -44,8 +57,10 @@ export interface Notice {
   readonly account: string;
   readonly endpointId: string;
   /**
-   * ISO: what makes the transition one: the failing run's first failure, or (disabled) when it was
-   * disabled. Part of the id.
+   * ISO: what makes the transition one: the failing run's first failure; when the endpoint was disabled
+   * or enabled; when the event's delivery cycle began (exhausted); when fewer than
+   * `CERTIFICATE_WARNING_DAYS` days were left of the certificate (its expiry less those days). Part
+   * of the id.
    */
   readonly epoch: string;
   /** For `endpoint_disabling_soon`: the share of the failing window reached. */
@@ -58,6 +73,12 @@ export interface Notice {
   /** Why (the health's reason: e.g. the 410 or the failing window for a disabling). */
   readonly reason?: string | undefined;
   readonly lastAnswer?: LastAnswer | undefined;
+  /** `event_attempts_exhausted`: the event whose attempts ran out, its type and its account sequence. */
+  readonly eventId?: string | undefined;
+  readonly eventType?: string | undefined;
+  readonly sequence?: number | undefined;
+  /** `client_certificate_expiring`: ISO, when the endpoint's client certificate expires. */
+  readonly expiresAt?: string | undefined;
 }
 
 /** What identifies a transition: the same for every consumer that observes it. */
@@ -67,11 +88,14 @@ export interface NoticeKey {
   readonly endpointId: string;
   readonly epoch: string;
   readonly percent?: number | undefined;
+  /** `event_attempts_exhausted`: the event, so each event's cycle on an endpoint is one notice. */
+  readonly eventId?: string | undefined;
 }
 
 /** The deterministic id of a transition's notice: `ntc_` and 24 hex digits of a SHA-256 of its key. */
 export function noticeId(key: NoticeKey): string {
   const parts = [key.orgId, key.endpointId, key.kind, key.epoch, String(key.percent ?? '')];
+  if (key.eventId !== undefined) parts.push(key.eventId);
   return `ntc_${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}`;
 }
 
@@ -80,12 +104,18 @@ export function lastAnswerOf(status: number, body: string): LastAnswer {
   return { status, bodyExcerpt: truncateUtf8(new TextEncoder().encode(body), NOTICE_ANSWER_BYTES) };
 }
 
-/** Where a notice sorts among its run's: failing, then the disabling point's shares, then its end. */
+/**
+ * Where a notice sorts among those of one epoch: failing, then the disabling point's shares, then its
+ * end; the others have epochs of their own.
+ */
 const RANK: Readonly<Record<NoticeKind, number>> = {
   endpoint_failing: 1,
   endpoint_disabling_soon: 2,
   endpoint_disabled: 3,
   endpoint_recovered: 4,
+  endpoint_enabled: 5,
+  event_attempts_exhausted: 6,
+  client_certificate_expiring: 7,
 };
 
 /**

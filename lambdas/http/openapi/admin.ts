@@ -28,9 +28,8 @@ import { ENDPOINT_ADMIN_DOCS } from './endpoints';
 import { EVENT_TYPE_ADMIN_DOCS } from './event-types';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
-import type { OperationObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 import { OPERATIONAL_EVENT_LISTING } from './operational-events';
 import { adminOperationalWebhookDocs } from './operational-webhook';
 import { PORTAL_LINK_DOC } from './portal';
@@ -39,7 +38,7 @@ import { adminKeyDocs } from './webhook-keys';
 import { WEBHOOK_TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
-type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
+type AdminDoc = SharedOperation & {
   readonly tags?: readonly string[];
 };
 

@@ -3,8 +3,14 @@
  * `GET /operational-events`.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
+import { CERTIFICATE_WARNING_DAYS } from '#domain/endpoint-security/client-certificate';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
-import { DISABLING_SOON_PERCENTS, FAILING_NOTICE_AFTER, NOTICE_ANSWER_BYTES } from '#domain/notices/notice';
+import {
+  DISABLING_SOON_PERCENTS,
+  FAILING_NOTICE_AFTER,
+  NOTICE_ANSWER_BYTES,
+  NOTICE_KINDS,
+} from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
 import {
   array,
@@ -19,24 +25,8 @@ import {
   WEBHOOK_STATUS,
 } from '#http/schema';
 import { DELIVERY } from './attempts';
-import {
-  badRequest,
-  notFound,
-  type OperationObject,
-  ok,
-  pageOf,
-  queryParameters,
-  responseRef,
-} from './objects';
-import { operation, type RouteDoc } from './operation';
-
-/** What a notice says: its kind. */
-export const NOTICE_TYPES = [
-  'endpoint_failing',
-  'endpoint_disabling_soon',
-  'endpoint_disabled',
-  'endpoint_recovered',
-] as const;
+import { badRequest, notFound, ok, pageOf, queryParameters, responseRef } from './objects';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** A notice's fields: what it says (its webhook's payload), beside its id and type. */
 const NOTICE_FIELDS = {
@@ -44,17 +34,24 @@ const NOTICE_FIELDS = {
     pattern: '^ntc_[0-9a-f]{24}$',
   }),
   type: oneOfValues(
-    NOTICE_TYPES,
-    `\`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
+    NOTICE_KINDS,
+    `The notice's type in the catalog (\`GET /event-types\`). \`endpoint_failing\`: the ${FAILING_NOTICE_AFTER}th consecutive failed attempt; ` +
       `\`endpoint_disabling_soon\`: past ${DISABLING_SOON_PERCENTS.join(' % and ')} % of the auto-disable ` +
-      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing.',
+      'period, still failing; `endpoint_disabled`; `endpoint_recovered`: the first 2xx after a run announced failing; ' +
+      '`endpoint_enabled`: a disabled endpoint enabled again; `event_attempts_exhausted`: an event used up its ' +
+      `attempts at the endpoint; \`client_certificate_expiring\`: fewer than ${CERTIFICATE_WARNING_DAYS} days left of its client certificate.`,
   ),
   account: IBAN,
   endpoint_id: text('The endpoint (`ep_…`); never its URL.', { pattern: ENDPOINT_ID_PATTERN.source }),
-  since: timestamp("The transition's start: the run's first failure, or the disabling"),
+  since: timestamp(
+    "The transition's start: the run's first failure, the disabling or enabling, the event's cycle's first attempt, or when the certificate's last days began",
+  ),
   at: timestamp('When Herald decided the notice'),
   percent: nullable(int('`endpoint_disabling_soon`: the share of the auto-disable period passed.', 1)),
-  consecutive_failures: int('Failed attempts in a row when it was decided.', 0),
+  consecutive_failures: int(
+    "Failed attempts in a row when it was decided: at the endpoint, or (`event_attempts_exhausted`) of the event's cycle.",
+    0,
+  ),
   disable_at: nullable(timestamp('When the endpoint is disabled if it keeps failing')),
   reason: nullable(text("The endpoint's health reason (why it was disabled: a 410 or the period).")),
   last_answer: nullable(
@@ -63,6 +60,10 @@ const NOTICE_FIELDS = {
       body_excerpt: text(`At most ${NOTICE_ANSWER_BYTES} bytes of the answer's body.`),
     }),
   ),
+  event_id: nullable(text('`event_attempts_exhausted`: the event whose attempts ran out.')),
+  event_type: nullable(text('`event_attempts_exhausted`: its type.')),
+  sequence: nullable(int("`event_attempts_exhausted`: its place in its account's log.", 1)),
+  expires_at: nullable(timestamp('`client_certificate_expiring`: when the client certificate expires')),
   webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
   webhook_retries: int(
     "Attempts to send it to the organization's operational webhook (`skipped`: the organization had none " +
@@ -92,11 +93,13 @@ export const OPERATIONAL_EVENT_SCHEMAS = {
  * A page of the organization's notices, for an organization key's listing and the operator's
  * (`listOrganizationOperationalEvents`): what both say and answer.
  */
-export const OPERATIONAL_EVENT_LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const OPERATIONAL_EVENT_LISTING: SharedOperation = {
   summary: "The organization's operational notices about its endpoints, newest first",
   description:
     'Each transition of an endpoint once: it started failing, is approaching its disable point, was ' +
-    'disabled, recovered. Newest transition first, a run’s notices in the order they happened. Paged like ' +
+    'disabled, recovered, was enabled again; an event used up its attempts; a client certificate expires ' +
+    'soon. Each type is in the catalog (`GET /event-types`, `operational: true`). Newest transition first, ' +
+    'a run’s notices in the order they happened. Paged like ' +
     `\`GET /accounts\`: each request reads at most \`page × per_page\` (${MAX_LIST_DEPTH} at most) notices.`,
   parameters: queryParameters(OPERATIONAL_EVENTS_QUERY),
   responses: {

@@ -4,9 +4,9 @@
  */
 import { OPERATIONAL_WEBHOOK_BODY } from '#http/organizations/operational-webhook-request';
 import { closed, nullable, ref, text } from '#http/schema';
-import type { OperationObject, ParameterObject, Reference } from './objects';
+import type { ParameterObject, Reference } from './objects';
 import { badRequest, ok } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** The setting as shown. */
 export const OPERATIONAL_WEBHOOK = closed({
@@ -22,10 +22,9 @@ export const OPERATIONAL_WEBHOOK = closed({
 /** The setting's schema, merged into `components.schemas`. */
 export const OPERATIONAL_WEBHOOK_SCHEMAS = { OperationalWebhook: OPERATIONAL_WEBHOOK };
 
-type Doc = Omit<OperationObject, 'operationId' | 'security' | 'tags'>;
 const SETTING = ok('The setting.', ref('OperationalWebhook', OPERATIONAL_WEBHOOK));
 
-const SHOW: Doc = {
+const SHOW: SharedOperation = {
   summary: "The organization's operational webhook",
   description:
     'Where notices about its endpoints (failing, disabling soon, disabled, recovered…) are sent, signed ' +
@@ -33,7 +32,7 @@ const SHOW: Doc = {
   responses: { '200': SETTING },
 };
 
-const SET: Doc = {
+const SET: SharedOperation = {
   summary: "Set or remove the organization's operational webhook",
   description:
     '`{"url": "https://…"}` sets it, checked as every webhook URL is (the deployment\'s URL policy, then its ' +
@@ -50,7 +49,7 @@ export function adminOperationalWebhookDocs(
   orgPath: readonly ParameterObject[] | readonly Reference[],
   unknownOrg: Reference,
 ) {
-  const onOrg = (doc: Doc): Doc => ({
+  const onOrg = (doc: SharedOperation): SharedOperation => ({
     ...doc,
     parameters: orgPath,
     responses: { ...doc.responses, '404': unknownOrg },

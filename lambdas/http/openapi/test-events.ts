@@ -8,9 +8,8 @@ import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';
 import { NO_ACCOUNT } from './accounts';
 import { DELIVERY } from './attempts';
-import type { OperationObject } from './objects';
 import { badRequest, ok, parameterRef, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** The answer of a test event. */
 export const TEST_EVENT = closed(
@@ -33,7 +32,7 @@ export const TEST_EVENT = closed(
 export const TEST_EVENT_SCHEMAS = { TestEvent: TEST_EVENT };
 
 /** Sending a test event, for an organization key and (the `adminSendTestEvent` route) operators. */
-export const SEND_TEST_EVENT: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const SEND_TEST_EVENT: SharedOperation = {
   summary: "Send a test event to the account's webhook URL now",
   description:
     "Sends an example of the catalog's `type` (the latest version's first example unless `version` or " +

@@ -45,7 +45,7 @@ describe('summary wording', () => {
     const key = {
       kind: 'endpoint_disabling_soon' as const,
       orgId: 'org-7',
-      endpointId: 'ep_0123456789abcdef',
+      endpointId: 'ep_0123456789ab',
       epoch: '2026-11-25T10:00:00.000Z',
       percent: 90,
     };
@@ -68,7 +68,7 @@ describe('summary wording', () => {
     expect(message.subject).toBe('Herald: 1 operational notice, 2026-11-27 12:00 UTC');
     expect(message.body).toContain('1 notice from 1 organization.');
     expect(message.body).toContain(
-      '  2026-11-27 12:00:05  org-7  GB82…5432  ep_0123456789abcdef  endpoint_disabling_soon (90 %)  no answer',
+      '  2026-11-27 12:00:05  org-7  GB82…5432  ep_0123456789ab  endpoint_disabling_soon (90 %)  no answer',
     );
     expect(message.body).not.toContain('GB82WEST12345698765432');
     expect(message.body).not.toContain('more');
