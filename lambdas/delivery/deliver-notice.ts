@@ -1,7 +1,7 @@
 /**
  * An operational notice's delivery to its organization's operational webhook (`ops_webhook_url`): the
- * notice's message is admitted here (the notice pending with attempts left, its organization there to sign,
- * a URL to send to), then goes through the attempt phases every webhook goes through
+ * notice's message is admitted here (the notice pending with attempts left, its payload passing its catalog
+ * type's schema, its organization there to sign, a URL to send to), then goes through the attempt phases every webhook goes through
  * (`attempt-phases.ts`: the circuit, the prepared and signed request, the lease, the send with the same
  * timeouts, the record, the retry schedule), with three differences:
  *
@@ -16,8 +16,15 @@
  *   attempts, as the listing shows.
  */
 import type { Endpoint } from '#domain/endpoints/endpoint';
+import { NOTICE_EVENT_TYPES } from '#domain/event-types/operational-notices';
+import {
+  type CompiledEventType,
+  checkPayload,
+  compileEventType,
+} from '#domain/event-types/payload-validation';
 import type { EventRecord, WebhookStatus } from '#domain/model';
-import type { NoticeRef } from '#domain/notices/notice';
+import type { Notice, NoticeRef } from '#domain/notices/notice';
+import { noticePayload } from '#domain/notices/notice-payload';
 import type { NoticeDeliveries } from '#domain/notices/ports';
 import type { LeaseClaim } from '#domain/ports';
 import { noticeWebhookBody } from '#domain/webhook-body';
@@ -55,8 +62,18 @@ export async function deliverNotice(
     if (read === undefined) return { kind: 'dropped', reason: 'notice not found' };
     const { notice, delivery } = read;
     if (delivery.status !== 'pending') return { kind: 'dropped', reason: `notice is ${delivery.status}` };
-    const event = deliveryView(noticeRecord(notice, noticeWebhookBody(notice, sending.baseUrl)), delivery);
+    const checked = catalogCheck(notice);
+    const body = checked.ok ? noticeWebhookBody(notice, checked.version, sending.baseUrl) : '';
+    const event = deliveryView(noticeRecord(notice, body), delivery);
     ledger = new NoticeLedger(sending.deliveries, ref, event);
+    if (!checked.ok) {
+      // Herald's own payload that its own catalog refuses: never sent, never retried (it cannot change).
+      await ledger.settlePending(event, 'failed');
+      return {
+        kind: 'dropped',
+        reason: `notice ${notice.kind} does not pass its catalog type: ${checked.why}`,
+      };
+    }
     if (attemptsLeft(event, deps.maxAttempts) === 0) {
       await ledger.settlePending(event, 'failed');
       return { kind: 'exhausted', event };
@@ -92,6 +109,28 @@ export async function deliverNotice(
     routed: true,
     settle: async (outcome) => outcome,
   });
+}
+
+/** The notices' catalog types, compiled once per container, when the first notice is sent. */
+let noticeTypes: ReadonlyMap<string, CompiledEventType> | undefined;
+
+/**
+ * The notice's payload checked against the latest version of its catalog type (the schema its readers
+ * were given): the version it passed, or why not.
+ */
+function catalogCheck(
+  notice: Notice,
+): { readonly ok: true; readonly version: number } | { readonly ok: false; readonly why: string } {
+  noticeTypes ??= new Map(
+    NOTICE_EVENT_TYPES.map((definition) => [definition.type, compileEventType(definition)]),
+  );
+  const type = noticeTypes.get(notice.kind);
+  const latest = type?.versions.get(type.latest);
+  if (type === undefined || latest === undefined) return { ok: false, why: 'no such type in the catalog' };
+  // The payload as its receiver parses it (JSON), not as the object that renders it.
+  const check = checkPayload(latest.schema, type.latest, JSON.parse(JSON.stringify(noticePayload(notice))));
+  if (check.ok) return check;
+  return { ok: false, why: check.violations.map((v) => `payload${v.pointer}: ${v.reason}`).join('; ') };
 }
 
 /** The notice as the attempt phases read a delivery: an event of its kind, with its webhook's body. */

@@ -80,6 +80,7 @@ describe('operational webhook', () => {
     expect(body).toEqual({
       id: notice.id,
       type: 'endpoint_failing',
+      type_version: 1,
       account: w.iban,
       sequence: null,
       triggered_at: noticePayload(notice).at,
@@ -96,6 +97,25 @@ describe('operational webhook', () => {
     // A copy of the message (the stream forwards at least once) sends nothing more.
     expect((await deliverEvent(w.deps, target(notice))).kind).toBe('dropped');
     expect(opsRequests(w)).toHaveLength(1);
+  });
+
+  it('sends no notice whose payload its catalog type refuses, and settles it `failed`', async () => {
+    const w = opsWorld();
+    const notice = await failingNotice(w);
+    // A failing notice must say when the endpoint will be disabled: this one (a defect) does not.
+    const { disableAt: _omitted, ...defective } = notice;
+    const broken = { ...defective, id: 'ntc_000000000000000000000001' };
+    await w.notices.record(broken);
+    const sent = w.sender.requests.length;
+    const outcome = await deliverEvent(w.deps, target(broken));
+    expect(outcome).toMatchObject({ kind: 'dropped' });
+    expect((outcome as { reason: string }).reason).toMatch(
+      /does not pass its catalog type: payload\/disable_at/,
+    );
+    expect(w.sender.requests).toHaveLength(sent);
+    expect(await w.notices.delivery(broken.id)).toMatchObject({ status: 'failed', retries: 0 });
+    // The notices Herald makes pass theirs.
+    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('delivered');
   });
 
   it('settles a notice `skipped` when its organization has no operational webhook, and sends nothing', async () => {
