@@ -43,7 +43,10 @@ export interface FunctionAccess {
  *   enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`) and by the reconciler
  *   (`event_attempts_exhausted`); read (Query of the organization's partition) only by `getDeliveryStats`
  *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
- *   (BatchGetItem) by `noticeSummary`;
+ *   (BatchGetItem) by `noticeSummary`; the consumer also reads each to send it to the organization's
+ *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
+ *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`); the forwarder reads their
+ *   creation from the stream only;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
  *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
@@ -237,10 +240,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
-        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
+        // A notice (`operational`), read to send it to its organization's operational webhook, with that
+        // webhook's health (its own item in the same kind).
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery', 'operational'],
         // An extra endpoint's health (`endpoint`), beside the default one's on the account item; an
         // endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned on
-        // no item there.
+        // no item there, then its delivery's attempts, and the operational webhook's health.
         UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery', 'operational'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
         // account's extra endpoints (one Query of their partition).
@@ -252,10 +257,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   reconciler: {
     // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
     // routed endpoint's dead letter reads and settles its delivery; a final failure is announced
-    // (`operational`: a notice created by UpdateItem).
+    // (`operational`: a notice created by UpdateItem); a notice's dead letter reads and settles its delivery.
     table: {
       items: {
-        GetItem: ['event', 'log', 'account', 'delivery'],
+        GetItem: ['event', 'log', 'account', 'delivery', 'operational'],
         UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
         Query: ['log'],
       },

@@ -160,6 +160,8 @@ export class HeraldStack extends Stack {
         functions[fnKey].addEnvironment('PUBLIC_BASE_URL', api.publicBaseUrl);
       }
     }
+    // The consumer serves no route, so it may take the stage URL: a notice's body links to the API.
+    consumer.addEnvironment('PUBLIC_BASE_URL', api.publicBaseUrl);
 
     const observability = new Observability(this, 'Observability', {
       encryptionKey: key,

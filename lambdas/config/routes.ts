@@ -143,6 +143,7 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
   // The organization's notices about its endpoints: read beside their delivery summaries.
   keyRoute('GET', '/operational-events', 'getDeliveryStats'),
+  keyRoute('GET', '/operational-events/{id}', 'getDeliveryStats'),
   // The catch-up feed reads events, as the listing does: served by its function.
   keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),

@@ -187,5 +187,26 @@ export const EXPIRY_FILTER_PATTERN = {
   dynamodb: { Keys: { pk: { S: [{ prefix: ITEM_PREFIXES.log }] } } },
 } as const;
 
+/**
+ * The third stream filter: the creation of an operational notice (an `OPS#<orgId>` item with a `ntc_` id,
+ * created once by a conditional write and only updated after: its delivery's attempts are MODIFYs, which
+ * never match), so the forwarder queues its delivery to the organization's operational webhook. The
+ * operational webhook's own health item (`OPS#<orgId>#HEALTH`) has no id and never matches: nothing that
+ * happens to the operational webhook is ever sent to it.
+ */
+export const NOTICE_FILTER_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: {
+    NewImage: {
+      pk: { S: [{ prefix: ITEM_PREFIXES.operational }] },
+      id: { S: [{ prefix: 'ntc_' }] },
+    },
+  },
+} as const;
+
 /** Every filter of the forwarder's stream event source (a record passes when one matches). */
-export const STREAM_FILTER_PATTERNS = [STREAM_FILTER_PATTERN, EXPIRY_FILTER_PATTERN] as const;
+export const STREAM_FILTER_PATTERNS = [
+  STREAM_FILTER_PATTERN,
+  EXPIRY_FILTER_PATTERN,
+  NOTICE_FILTER_PATTERN,
+] as const;

@@ -1,12 +1,14 @@
 /**
  * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
- * queue while its delivery (the event's own, or a fanned-out event's at one endpoint) has attempts left
- * in its cycle, or the delivery settles `failed` (and is announced, as the consumer's last attempt is).
+ * queue while its delivery (the event's own, a fanned-out event's at one endpoint, or a notice's to its
+ * organization's operational webhook) has attempts left in its cycle, or the delivery settles `failed`
+ * (an event's is announced, as the consumer's last attempt is; a notice's never is: no loop).
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
-import type { OperationalLog } from '#domain/notices/ports';
+import type { NoticeRef } from '#domain/notices/notice';
+import type { NoticeDeliveries, OperationalLog } from '#domain/notices/ports';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './deliver-batch';
 import { readTarget } from './delivery-deps';
@@ -27,6 +29,10 @@ export interface ReconcileDeps {
   readonly maxAttempts: number;
   /** Epoch ms. */
   readonly now: () => number;
+  /** The notices' deliveries to the operational webhooks; absent: a notice's dead letter is left settled. */
+  readonly operational?:
+    | { readonly deliveries: Pick<NoticeDeliveries, 'readNotice' | 'settlePending'> }
+    | undefined;
   /** Where a delivery settled `failed` here is announced (`event_attempts_exhausted`); none: not announced. */
   readonly notices?: OperationalLog | undefined;
 }
@@ -48,6 +54,7 @@ export async function reconcileDeadLetter(
   deps: ReconcileDeps,
   target: DeliveryTarget,
 ): Promise<ReconcileOutcome> {
+  if (target.notice !== undefined) return reconcileNotice(deps, target.notice);
   if (target.endpointId !== undefined) return reconcileRouted(deps, target, target.endpointId);
   const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
@@ -118,6 +125,22 @@ async function reconcileRouted(
   if (!isOrdered(endpoint, event)) return 'exhausted';
   await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
   return 'exhausted-ordered';
+}
+
+/** A notice's dead letter: queued again while its delivery has attempts left, else settled `failed`. */
+async function reconcileNotice(deps: ReconcileDeps, ref: NoticeRef): Promise<ReconcileOutcome> {
+  const notices = deps.operational?.deliveries;
+  const read = await notices?.readNotice(ref);
+  if (read?.delivery.status !== 'pending') return 'settled';
+  const { delivery } = read;
+  if (
+    attemptsLeft({ webhookRetries: delivery.retries, cycleBase: delivery.cycleBase }, deps.maxAttempts) > 0
+  ) {
+    await deps.queue.enqueue([{ id: ref.id, notice: ref }]);
+    return 'requeued';
+  }
+  await notices?.settlePending(ref, 'failed');
+  return 'exhausted';
 }
 
 /** What a batch of dead letters needs beyond single reconciliations. */

@@ -17,6 +17,7 @@ import type { DeliveryTarget } from '#domain/delivery-message';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { EventRecord } from '#domain/model';
 import { type Admitted, attemptDelivery, type Ended } from './attempt-phases';
+import { deliverNotice } from './deliver-notice';
 import { deliverToEndpoint } from './deliver-to-endpoint';
 import { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
@@ -58,6 +59,7 @@ export async function deliverMessage(
   held?: HeldUrls,
 ): Promise<DeliveryOutcome | Thrown> {
   const { at, endpointId } = target;
+  if (target.notice !== undefined) return deliverNotice(deps, target.notice, receiveCount, context, held);
   if (endpointId !== undefined && at !== undefined) {
     return deliverToEndpoint(deps, { ...target, at, endpointId }, receiveCount, context, held);
   }

@@ -5,12 +5,16 @@ import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { loadEnv } from '#config/env';
 import { parseDeliveryStatsQuery } from '#http/accounts/account-request';
 import { toDeliveryStatsView } from '#http/accounts/delivery-stats-view';
-import { operationalEventsLink, toOperationalEventView } from '#http/organizations/operational-event-view';
-import { parseOperationalEventsQuery } from '#http/organizations/operational-events-request';
+import {
+  operationalEventsLink,
+  toOperationalEventDetailView,
+  toOperationalEventView,
+} from '#http/organizations/operational-event-view';
+import { parseNoticeId, parseOperationalEventsQuery } from '#http/organizations/operational-events-request';
 import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { deliveryStats } from '#use-cases/accounts/delivery-stats';
-import { listOperationalEvents } from '#use-cases/organizations/operational-events';
+import { getOperationalEvent, listOperationalEvents } from '#use-cases/organizations/operational-events';
 import { apiHandler } from './api-handler';
 
 const env = loadEnv(['TABLE_NAME', 'PUBLIC_BASE_URL']);
@@ -24,9 +28,14 @@ const ports = {
 /**
  * `GET /accounts/{iban}/delivery-stats`: one account endpoint's delivery summary (the portal's charts),
  * from one bounded read of its latest events' attempts; `GET /operational-events`: one page of the
- * organization's operational notices about its endpoints.
+ * organization's operational notices about its endpoints; `GET /operational-events/{id}`: one of them
+ * with its attempts to the operational webhook.
  */
 export const handler = apiHandler(async (event) => {
+  if (event.resource === '/operational-events/{id}') {
+    const notice = await getOperationalEvent(ports.notices, orgIdOf(event), parseNoticeId(event));
+    return json(200, toOperationalEventDetailView(notice));
+  }
   if (event.resource === '/operational-events') {
     const query = parseOperationalEventsQuery(event);
     const page = await listOperationalEvents(ports.notices, orgIdOf(event), query);

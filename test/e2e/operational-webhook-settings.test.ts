@@ -13,6 +13,7 @@ import { type Notice, type NoticeKind, noticeId } from '#domain/notices/notice';
 import { type CliFixture, type CreatedOrg, DE, failed, ok, startCliFixture } from '../support/cli-fixture';
 import { type ApiClient, expectProblem } from '../support/e2e-http';
 import { useFixture } from '../support/use-fixture';
+import { waitFor } from '../support/wait';
 
 let api: ApiClient;
 let herald: CliFixture['herald'];
@@ -157,8 +158,18 @@ describe('the operator’s operational events', () => {
     await log.record(notice(org.id, 'endpoint_recovered', '2026-11-20T10:00:00.000Z'));
     await log.record(notice(org.id, 'endpoint_failing', '2026-11-21T10:00:00.000Z'));
     await log.record(notice('org-other', 'endpoint_disabled', '2026-11-22T10:00:00.000Z'));
-
-    const own = await api.call('/operational-events', { key: readKey });
+    // Each notice's creation is sent to the operational webhook (none here: it settles `skipped`); the
+    // listings compared below are read once every delivery has settled.
+    const own = await waitFor(
+      async () => {
+        const read = await api.call('/operational-events', { key: readKey });
+        const settled = (read.body as { webhook_status: string }[]).every(
+          (n) => n.webhook_status !== 'pending',
+        );
+        return settled && read;
+      },
+      { timeoutMs: 20_000, what: "the notices' deliveries to settle" },
+    );
     const first = await admin('GET', `${adminPath(org.id, 'operational-events')}?per_page=2`);
     expect(first.status, first.text).toBe(200);
     expect(first.body).toEqual((own.body as unknown[]).slice(0, 2));

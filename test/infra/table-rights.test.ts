@@ -85,6 +85,7 @@ describe('table rights', () => {
       'ORG#*',
       'ENDPOINT#*',
       'DLV#*',
+      'OPS#*',
     ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
     // endpoint's on its own), a fanned-out event's deliveries (one item per routed endpoint), and creates
@@ -154,7 +155,7 @@ describe('table rights', () => {
     expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(enabling);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
-    // routed endpoint's delivery, and announces the final failure.
+    // routed endpoint's delivery, and announces the final failure; it settles a dead-lettered notice's delivery.
     expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*', 'OPS#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back, and an
     // ordered extra endpoint's on its own item.

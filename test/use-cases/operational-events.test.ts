@@ -1,12 +1,18 @@
 /**
  * `GET /operational-events` with fakes: one organization's notices only, newest transition first, paged;
- * the view shows no URL and bounded answers, and the `Link` header stops at the depth bound.
+ * the view shows no URL and bounded answers, and the `Link` header stops at the depth bound;
+ * `GET /operational-events/{id}`: the notice with its attempts to the operational webhook.
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
-import { type Notice, type NoticeKind, noticeId } from '#domain/notices/notice';
-import { operationalEventsLink, toOperationalEventView } from '#http/organizations/operational-event-view';
-import { listOperationalEvents } from '#use-cases/organizations/operational-events';
+import { NotFoundError } from '#domain/errors';
+import { type Notice, type NoticeKind, noticeId, noticeSortKey } from '#domain/notices/notice';
+import {
+  operationalEventsLink,
+  toOperationalEventDetailView,
+  toOperationalEventView,
+} from '#http/organizations/operational-event-view';
+import { getOperationalEvent, listOperationalEvents } from '#use-cases/organizations/operational-events';
 
 function notice(orgId: string, kind: NoticeKind, epoch: string): Notice {
   const key = { kind, orgId, endpointId: 'ep_0123456789ab', epoch };
@@ -42,7 +48,9 @@ describe('GET /operational-events', () => {
   });
 
   it('shows a notice in the API’s form, and links no page past the depth bound', () => {
-    expect(toOperationalEventView(notice('org-1', 'endpoint_failing', '2026-11-20T10:00:00.000Z'))).toEqual({
+    const listed = { webhookStatus: 'pending' as const, webhookRetries: 0 };
+    const shown = notice('org-1', 'endpoint_failing', '2026-11-20T10:00:00.000Z');
+    expect(toOperationalEventView({ ...shown, ...listed })).toEqual({
       id: expect.stringMatching(/^ntc_[0-9a-f]{24}$/),
       type: 'endpoint_failing',
       account: 'DE89370400440532013000',
@@ -58,6 +66,8 @@ describe('GET /operational-events', () => {
       event_type: null,
       sequence: null,
       expires_at: null,
+      webhook_status: 'pending',
+      webhook_retries: 0,
     });
     const more = { notices: [], hasMore: true };
     expect(operationalEventsLink('https://h.example', { page: 1, perPage: 10 }, more)).toContain(
@@ -66,5 +76,36 @@ describe('GET /operational-events', () => {
     expect(operationalEventsLink('https://h.example', { page: 10, perPage: 100 }, more)).not.toContain(
       'next',
     );
+  });
+
+  it('shows one notice with its delivery’s attempts, and none of another organization', async () => {
+    const log = new InMemoryOperationalLog();
+    const stored = notice('org-1', 'endpoint_failing', '2026-11-20T10:00:00.000Z');
+    await log.record(stored);
+    const ref = { id: stored.id, orgId: 'org-1', sortKey: noticeSortKey(stored) };
+    const attempt = {
+      deliveredAt: '2026-11-20T10:00:01.000Z',
+      responseStatus: 500,
+      responseBody: 'down',
+      responseTimeMs: 12,
+      url: 'https://ops.example.com/herald?token=secret',
+      signingKeys: ['whk_0123456789abcdef'],
+    };
+    await log.recordAttempt(ref, attempt, 'pending', Date.parse('2026-11-20T10:00:11.000Z'));
+    const view = toOperationalEventDetailView(await getOperationalEvent(log, 'org-1', stored.id));
+    expect(view).toMatchObject({ id: stored.id, webhook_status: 'pending', webhook_retries: 1 });
+    expect(view.webhook_deliveries).toEqual([
+      {
+        delivery_at: '2026-11-20 10:00:01',
+        response_status: 500,
+        response_body: 'down',
+        response_time: 12,
+        url: 'https://ops.example.com/herald?token=***',
+        signing_keys: ['whk_0123456789abcdef'],
+      },
+    ]);
+    const [listed] = (await listOperationalEvents(log, 'org-1', { page: 1, perPage: 1 })).notices;
+    expect(listed).toMatchObject({ webhookStatus: 'pending', webhookRetries: 1 });
+    await expect(getOperationalEvent(log, 'org-2', stored.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   type CircuitOpening,
@@ -28,6 +28,11 @@ const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUnt
  */
 const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
 const NOT_DISABLED = `${OWNED} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
+/**
+ * The operational webhook's health item is created by its first write (nothing else creates it), and
+ * carries its organization from then on.
+ */
+const CREATED_OR_OWNED = `(attribute_not_exists(pk) OR org_id = :org)`;
 
 /** A conditional write's result: the health after it, or before it when refused; none when not ours. */
 interface Written {
@@ -257,11 +262,12 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
    * back with the error, or none when the item is not the organization's endpoint.
    */
   private async tryWrite(
-    input: Update,
+    given: Update,
     endpoint: EndpointAddress,
     returned: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
   ): Promise<Written> {
     const { orgId } = endpoint;
+    const input = endpoint.operational ? createdByFirstWrite(given) : given;
     try {
       const out = await this.client.send(
         new UpdateCommand({
@@ -286,7 +292,43 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     }
   }
 
+  /**
+   * The health of the organization's operational webhook (eventually consistent is not enough: a batch
+   * decides its circuit from it, as from an account's): undefined when nothing was ever written about it.
+   */
+  async operationalHealth(orgId: string): Promise<EndpointHealth | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.endpointAt({ iban: '', orgId, operational: true }),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    if (this.onCapacity && out.ConsumedCapacity?.CapacityUnits !== undefined) {
+      this.onCapacity('GetItem (operational health)', out.ConsumedCapacity.CapacityUnits);
+    }
+    return out.Item === undefined ? undefined : toEndpointHealth(out.Item);
+  }
+
   private count(units: number | undefined): void {
     if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
   }
+}
+
+/**
+ * A write of the operational webhook's health item: its own item, which its first write creates, so the
+ * condition that the endpoint is the organization's live one becomes "none yet, or the organization's",
+ * and every write sets the organization (a write that only removes attributes sets it too; its condition
+ * on what it removes keeps it from creating anything).
+ */
+function createdByFirstWrite(input: Update): Update {
+  const update = input.UpdateExpression ?? '';
+  return {
+    ...input,
+    UpdateExpression: update.startsWith('SET ')
+      ? `SET org_id = :org, ${update.slice('SET '.length)}`
+      : `SET org_id = :org ${update}`,
+    ConditionExpression: input.ConditionExpression?.replace(OWNED, CREATED_OR_OWNED),
+  };
 }

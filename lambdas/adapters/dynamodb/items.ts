@@ -40,8 +40,12 @@ export const keys = {
   /** An extra endpoint of an account. */
   endpoint: (iban: string, id: string): ItemKey => ({ pk: keys.endpoints(iban), sk: id }),
   /** Where an endpoint's settings and health are: the account item, or the extra endpoint's own. */
-  endpointAt: (endpoint: EndpointAddress): ItemKey =>
-    endpoint.extra === undefined ? keys.account(endpoint.iban) : keys.endpoint(endpoint.iban, endpoint.extra),
+  endpointAt: (endpoint: EndpointAddress): ItemKey => {
+    if (endpoint.operational) return keys.operationalHealth(endpoint.orgId);
+    return endpoint.extra === undefined
+      ? keys.account(endpoint.iban)
+      : keys.endpoint(endpoint.iban, endpoint.extra);
+  },
   /** An endpoint's material: the default endpoint's (`ENDPOINT`), or an extra one's (`ENDPOINT#<id>`). */
   endpointSecrets: (endpoint: EndpointAddress): ItemKey => ({
     pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
@@ -51,6 +55,15 @@ export const keys = {
   delivery: (ref: DeliveryRef): ItemKey => ({
     pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
     sk: keys.sequence(ref.sequence),
+  }),
+  /**
+   * The health of an organization's operational webhook: an item of its own beside the organization's
+   * operational log (not in it: the log's Query never reads it), so the consumer that writes it needs no
+   * right on the organization's item.
+   */
+  operationalHealth: (orgId: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.operational}${orgId}#HEALTH`,
+    sk: 'HEALTH',
   }),
   /** The partition of an organization's operational log. */
   operationalLog: (orgId: string): string => `${ITEM_PREFIXES.operational}${orgId}`,

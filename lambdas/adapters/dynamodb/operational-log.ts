@@ -1,10 +1,13 @@
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Notice, noticeSortKey } from '#domain/notices/notice';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_LIST_DEPTH } from '#config/limits';
+import { ITEM_PREFIXES } from '#config/storage';
+import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import { noticeMinute } from '#domain/notices/notice-minute';
-import type { NoticePage, OperationalLog } from '#domain/notices/ports';
+import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
-import { keys } from './items';
+import { DeliveryItems, toDelivery } from './events/delivery-items';
+import { type ItemKey, keys } from './items';
 
 /** The attributes of a notice's item beside its keys. */
 const NOTICE_FIELDS = [
@@ -25,6 +28,17 @@ const NOTICE_FIELDS = [
   'sequence',
   'expiresAt',
 ] as const;
+
+/**
+ * Where the notice an item (or a stream image's keys and id) is: undefined for any other item. The
+ * forwarder names a created notice's delivery with it.
+ */
+export function noticeRefOfItem(item: Record<string, unknown>): NoticeRef | undefined {
+  const { pk, sk, id } = item;
+  if (typeof pk !== 'string' || !pk.startsWith(ITEM_PREFIXES.operational)) return undefined;
+  if (typeof sk !== 'string' || typeof id !== 'string') return undefined;
+  return { id, orgId: pk.slice(ITEM_PREFIXES.operational.length), sortKey: sk };
+}
 
 /**
  * {@link OperationalLog} on the events table: `OPS#<orgId>` / `noticeSortKey`, one item per notice, created
@@ -48,6 +62,10 @@ export class DynamoOperationalLog implements OperationalLog {
       // Filed by minute for the platform team's summary, in the same write (see `notice-minute.ts`).
       gsi1pk: keys.noticeMinute(noticeMinute(notice.at)),
       gsi1sk: keys.noticeOrder(notice.at, notice.kind, notice.id),
+      // Its delivery to the operational webhook: pending, no attempt, as its delivery's writes expect.
+      webhook_status: 'pending',
+      webhook_retries: 0,
+      cycle_base: 0,
     };
     const names = Object.keys(values);
     const stored = await conditionally(async () => {
@@ -88,8 +106,35 @@ export class DynamoOperationalLog implements OperationalLog {
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start !== undefined && items.length < wanted);
-    const notices = items.slice(offset, offset + limit).map(toNotice);
+    const notices = items.slice(offset, offset + limit).map((item) => {
+      const { status, retries } = toDelivery(item);
+      return { ...toNotice(item), webhookStatus: status, webhookRetries: retries };
+    });
     return { notices, hasMore: items.length > offset + limit };
+  }
+
+  async find(orgId: string, id: string): Promise<NoticeDelivery | undefined> {
+    // The newest notices only, as the listing reaches them: the read is bounded like a listing's.
+    let read = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: 'id = :id',
+          ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId), ':id': id },
+          ScanIndexForward: false,
+          Limit: MAX_LIST_DEPTH - read,
+          ExclusiveStartKey: start,
+        }),
+      );
+      const [item] = out.Items ?? [];
+      if (item !== undefined) return { notice: toNotice(item), delivery: toDelivery(item) };
+      read += out.ScannedCount ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && read < MAX_LIST_DEPTH);
+    return undefined;
   }
 
   private count(units: number | undefined): void {
@@ -102,4 +147,36 @@ export function toNotice(item: Record<string, unknown>): Notice {
   const notice: Record<string, unknown> = {};
   for (const field of NOTICE_FIELDS) if (item[field] !== undefined) notice[field] = item[field];
   return notice as unknown as Notice;
+}
+
+/** Where a notice's item is. */
+function noticeKey(ref: NoticeRef): ItemKey {
+  return { pk: keys.operationalLog(ref.orgId), sk: ref.sortKey };
+}
+
+/**
+ * {@link NoticeDeliveries} on the notices' items: the delivery's attributes (`webhook_status`,
+ * `webhook_retries`, `deliveries`, `cycle_base`, `lease_until`, `next_attempt_at`) beside the notice's,
+ * written as a routed endpoint's delivery is. The notice's creation set it pending with no attempt.
+ */
+export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements NoticeDeliveries {
+  constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
+    super(client, tableName, noticeKey, 'notice', onCapacity);
+  }
+
+  async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {
+    const out = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.tableName,
+        Key: noticeKey(ref),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    this.table.count('GetItem (notice)', out.ConsumedCapacity?.CapacityUnits);
+    const item = out.Item;
+    // A notice is whole from its creation: an item without its kind is no notice (nothing to send).
+    if (item?.id !== ref.id || typeof item.kind !== 'string') return undefined;
+    return { notice: toNotice(item), delivery: toDelivery(item) };
+  }
 }

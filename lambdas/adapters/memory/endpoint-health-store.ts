@@ -3,7 +3,7 @@
  * stays disabled, slots free themselves when their lease runs out, nothing is written unless the endpoint
  * is the organization's live one: `owners`, which the in-memory directory and endpoint store keep), for
  * use-case tests and the simulation. Endpoints are keyed by `addressKey`: the IBAN for an account's
- * default endpoint, `<IBAN>#<id>` for an extra one.
+ * default endpoint, `<IBAN>#<id>` for an extra one, `OPS#<orgId>` for an organization's operational webhook.
  */
 
 import {
@@ -186,9 +186,17 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return id;
   }
 
-  /** The adapter's `org_id = :org AND attribute_not_exists(deleted_at)` (an endpoint's `addressKey`). */
+  /**
+   * The adapter's `org_id = :org AND attribute_not_exists(deleted_at)` (an endpoint's `addressKey`); the
+   * organization's operational webhook's item is created by its first write, and is always its own.
+   */
   private owns(key: string, orgId: string): boolean {
-    return this.owners.get(key) === orgId;
+    return this.owners.get(key) === orgId || key === addressKey({ iban: '', orgId, operational: true });
+  }
+
+  /** The health of the organization's operational webhook; undefined when nothing was written about it. */
+  async operationalHealth(orgId: string): Promise<EndpointHealth | undefined> {
+    return this.health.get(addressKey({ iban: '', orgId, operational: true }));
   }
 
   private slotsOf(iban: string): Map<number, number> {

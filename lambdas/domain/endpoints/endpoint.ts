@@ -48,6 +48,7 @@ export function defaultEndpoint(account: Account): Endpoint {
 
 /** Where an endpoint is stored (its account, and its id when extra). */
 export function addressOf(endpoint: EndpointAddress): EndpointAddress {
+  if (endpoint.operational) return { iban: '', orgId: endpoint.orgId, operational: true };
   return endpoint.extra === undefined
     ? { iban: endpoint.iban, orgId: endpoint.orgId }
     : { iban: endpoint.iban, orgId: endpoint.orgId, extra: endpoint.extra };

@@ -127,3 +127,13 @@ export function noticeSortKey(notice: Pick<Notice, 'epoch' | 'kind' | 'percent' 
   const share = String(notice.percent ?? 0).padStart(3, '0');
   return `${notice.epoch}#${RANK[notice.kind]}${share}#${notice.id}`;
 }
+
+/**
+ * Where a notice is: its organization's log and its sort key ({@link noticeSortKey}), with its id. What the
+ * delivery queue's message names, so the consumer reads the notice with one GetItem.
+ */
+export interface NoticeRef {
+  readonly id: string;
+  readonly orgId: string;
+  readonly sortKey: string;
+}

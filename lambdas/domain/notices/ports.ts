@@ -1,7 +1,11 @@
 /**
  * The operational log: an organization's notices, each stored once under its deterministic id.
  */
-import type { Notice } from './notice';
+
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
+import type { EndpointDelivery } from '#domain/endpoints/deliveries-port';
+import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { Notice, NoticeRef } from './notice';
 import type { SummaryMessage } from './notice-summary';
 
 /** Where notices are kept, per organization. */
@@ -16,12 +20,53 @@ export interface OperationalLog {
    * when more follow. Reads `offset + limit + 1` notices at most.
    */
   page(orgId: string, offset: number, limit: number): Promise<NoticePage>;
+  /**
+   * The organization's notice with this id and its delivery, among its `MAX_LIST_DEPTH` newest (what
+   * the listing reaches; a notice's key starts with its transition's time, which its id does not tell);
+   * undefined when none is.
+   */
+  find(orgId: string, id: string): Promise<NoticeDelivery | undefined>;
+}
+
+/** A listed notice, with where its delivery to the operational webhook stands. */
+export interface ListedNotice extends Notice {
+  readonly webhookStatus: WebhookStatus;
+  /** Attempts made to send it. */
+  readonly webhookRetries: number;
 }
 
 /** One page of an organization's notices. */
 export interface NoticePage {
-  readonly notices: readonly Notice[];
+  readonly notices: readonly ListedNotice[];
   readonly hasMore: boolean;
+}
+
+/** A notice with the state of its delivery to its organization's operational webhook. */
+export interface NoticeDelivery {
+  readonly notice: Notice;
+  /** Pending with no attempt until its first lease, attempt or settlement. */
+  readonly delivery: EndpointDelivery;
+}
+
+/**
+ * A notice's delivery to its organization's operational webhook, kept on the notice's item with the
+ * conditions of an event's own ledger (see `EndpointDeliveries`, whose item shape it shares). One cycle:
+ * a notice is never redelivered.
+ */
+export interface NoticeDeliveries {
+  /** The notice and its delivery, read consistently; undefined when there is no such notice. */
+  readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined>;
+  /** Claims the next attempt (see `EndpointDeliveries.takeLease`). */
+  takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean>;
+  /** Appends one attempt, counts it and sets the status (see `EndpointDeliveries.recordAttempt`). */
+  recordAttempt(
+    ref: NoticeRef,
+    attempt: DeliveryAttempt,
+    status: WebhookStatus,
+    nextAttemptAt?: number,
+  ): Promise<EndpointDelivery>;
+  /** Settles a pending delivery (`skipped`: nowhere to send it; `failed`); false when it was not pending. */
+  settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean>;
 }
 
 /**

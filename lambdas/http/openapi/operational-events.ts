@@ -12,12 +12,24 @@ import {
   NOTICE_KINDS,
 } from '#domain/notices/notice';
 import { OPERATIONAL_EVENTS_QUERY } from '#http/organizations/operational-events-request';
-import { closed, IBAN, int, nullable, oneOfValues, ref, text, timestamp } from '#http/schema';
-import { pageOf, queryParameters, responseRef } from './objects';
+import {
+  array,
+  closed,
+  IBAN,
+  int,
+  nullable,
+  oneOfValues,
+  ref,
+  text,
+  timestamp,
+  WEBHOOK_STATUS,
+} from '#http/schema';
+import { DELIVERY } from './attempts';
+import { badRequest, notFound, ok, pageOf, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc, type SharedOperation } from './operation';
 
-/** One operational notice. */
-export const OPERATIONAL_EVENT = closed({
+/** A notice's fields: what it says (its webhook's payload), beside its id and type. */
+const NOTICE_FIELDS = {
   id: text('`ntc_…`: the same for every observer of the transition, so a notice is never told twice.', {
     pattern: '^ntc_[0-9a-f]{24}$',
   }),
@@ -52,10 +64,30 @@ export const OPERATIONAL_EVENT = closed({
   event_type: nullable(text('`event_attempts_exhausted`: its type.')),
   sequence: nullable(int("`event_attempts_exhausted`: its place in its account's log.", 1)),
   expires_at: nullable(timestamp('`client_certificate_expiring`: when the client certificate expires')),
+  webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
+  webhook_retries: int(
+    "Attempts to send it to the organization's operational webhook (`skipped`: the organization had none " +
+      'when it was sent; 20 at most, on the retry schedule of every webhook).',
+    0,
+  ),
+};
+
+/** One operational notice. */
+export const OPERATIONAL_EVENT = closed(NOTICE_FIELDS);
+
+/** One operational notice with every attempt to send it (`GET /operational-events/{id}`). */
+export const OPERATIONAL_EVENT_DETAIL = closed({
+  ...NOTICE_FIELDS,
+  webhook_deliveries: array(ref('Delivery', DELIVERY), {
+    description: "Every attempt to send it to the organization's operational webhook, oldest first.",
+  }),
 });
 
 /** The notice's schema, merged into `components.schemas`. */
-export const OPERATIONAL_EVENT_SCHEMAS = { OperationalEvent: OPERATIONAL_EVENT };
+export const OPERATIONAL_EVENT_SCHEMAS = {
+  OperationalEvent: OPERATIONAL_EVENT,
+  OperationalEventDetail: OPERATIONAL_EVENT_DETAIL,
+};
 
 /**
  * A page of the organization's notices, for an organization key's listing and the operator's
@@ -79,11 +111,34 @@ export const OPERATIONAL_EVENT_LISTING: SharedOperation = {
   },
 };
 
-/** `GET /operational-events`. */
+/** `GET /operational-events` and `GET /operational-events/{id}`. */
 export const OPERATIONAL_EVENT_ROUTES: readonly RouteDoc[] = [
   operation('GET', '/operational-events', {
     operationId: 'listOperationalEvents',
     tags: ['accounts'],
     ...OPERATIONAL_EVENT_LISTING,
+  }),
+  operation('GET', '/operational-events/{id}', {
+    operationId: 'getOperationalEvent',
+    tags: ['accounts'],
+    summary: 'One operational notice, with every attempt to send it to the operational webhook',
+    description:
+      "As `GET /events/{id}` shows an event's attempts: the notice and its delivery to the organization's " +
+      `operational webhook. Found among the organization's ${MAX_LIST_DEPTH} newest notices (what the ` +
+      'listing reaches).',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The notice (`ntc_…`).',
+        schema: { type: 'string', pattern: '^ntc_[0-9a-f]{24}$' },
+      },
+    ],
+    responses: {
+      '200': ok('The notice and its attempts.', ref('OperationalEventDetail', OPERATIONAL_EVENT_DETAIL)),
+      '400': badRequest('The id is no notice id (`ntc_` and 24 lower-case hex digits).'),
+      '404': notFound('No notice of the organization has this id (among its newest).'),
+    },
   }),
 ];

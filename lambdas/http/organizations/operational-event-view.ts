@@ -1,21 +1,49 @@
 /**
- * The JSON view of an operational notice (`GET /operational-events`) and the listing's `Link` header.
+ * The JSON views of an operational notice (`GET /operational-events`, and `GET /operational-events/{id}`
+ * with its attempts) and the listing's `Link` header.
  */
 import { MAX_LIST_DEPTH } from '#config/limits';
-import type { Notice } from '#domain/notices/notice';
 import { noticePayload } from '#domain/notices/notice-payload';
-import type { NoticePage } from '#domain/notices/ports';
+import type { ListedNotice, NoticeDelivery, NoticePage } from '#domain/notices/ports';
 import { joinUrl } from '#domain/urls';
-import type { OPERATIONAL_EVENT } from '#http/openapi/operational-events';
+import { toDeliveryView } from '#http/events/event-view';
+import type { OPERATIONAL_EVENT, OPERATIONAL_EVENT_DETAIL } from '#http/openapi/operational-events';
 import { linkHeaderValue, type PageNumbers } from '#http/paging';
 import type { Static } from '#http/schema';
 
 /** One notice (the `OperationalEvent` schema). */
 export type OperationalEventView = Static<typeof OPERATIONAL_EVENT>;
 
-/** A notice as the API shows it: its id and type, then its payload (what its operational webhook carries). */
-export function toOperationalEventView(notice: Notice): OperationalEventView {
-  return { id: notice.id, type: notice.kind, ...noticePayload(notice) };
+/** One notice with its attempts (the `OperationalEventDetail` schema). */
+export type OperationalEventDetailView = Static<typeof OPERATIONAL_EVENT_DETAIL>;
+
+/**
+ * A notice as the API shows it: its id and type, then its payload (what its operational webhook carries),
+ * then where its delivery to the operational webhook stands.
+ */
+export function toOperationalEventView(notice: ListedNotice): OperationalEventView {
+  return {
+    id: notice.id,
+    type: notice.kind,
+    ...noticePayload(notice),
+    webhook_status: notice.webhookStatus,
+    webhook_retries: notice.webhookRetries,
+  };
+}
+
+/** A notice with every attempt to send it, oldest first. */
+export function toOperationalEventDetailView({
+  notice,
+  delivery,
+}: NoticeDelivery): OperationalEventDetailView {
+  return {
+    ...toOperationalEventView({
+      ...notice,
+      webhookStatus: delivery.status,
+      webhookRetries: delivery.retries,
+    }),
+    webhook_deliveries: delivery.deliveries.map(toDeliveryView),
+  };
 }
 
 /**

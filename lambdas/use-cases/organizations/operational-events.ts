@@ -1,7 +1,8 @@
 /**
  * Reading an organization's operational notices: one page, newest transition first.
  */
-import type { NoticePage, OperationalLog } from '#domain/notices/ports';
+import { NotFoundError } from '#domain/errors';
+import type { NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
 import type { DirectoryStore } from '#domain/ports';
 import { requireOrganization } from './require-organization';
 
@@ -18,6 +19,21 @@ export function listOperationalEvents(
   query: NoticePageQuery,
 ): Promise<NoticePage> {
   return log.page(orgId, (query.page - 1) * query.perPage, query.perPage);
+}
+
+/**
+ * One of the organization's notices with its delivery to the operational webhook.
+ *
+ * @throws NotFoundError when the organization has no such notice (among its newest)
+ */
+export async function getOperationalEvent(
+  log: Pick<OperationalLog, 'find'>,
+  orgId: string,
+  id: string,
+): Promise<NoticeDelivery> {
+  const found = await log.find(orgId, id);
+  if (found === undefined) throw new NotFoundError(`Operational event ${id} not found`);
+  return found;
 }
 
 /**

@@ -6,130 +6,25 @@
  * id and writes nothing), its status, attempts (the event item's attempt shape), cycle base, lease and
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
-import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
-import { conditionalUpdate, ifRefused, type TableAccess } from '#adapters/dynamodb/conditional-write';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
 import { queryFirst } from '#adapters/dynamodb/query-first';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import type { LeaseClaim } from '#domain/delivery-ledger-port';
-import {
-  type DeliveryPage,
-  type DeliveryRef,
-  type EndpointDeliveries,
-  type EndpointDelivery,
-  UNTOUCHED,
+import type {
+  DeliveryPage,
+  DeliveryRef,
+  EndpointDeliveries,
+  EndpointDelivery,
 } from '#domain/endpoints/deliveries-port';
-import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
-import { create, createValues, expiry, OWN, PENDING, toDelivery } from './delivery-items';
-import { attemptItem } from './event-items';
+import type { EventRef } from '#domain/model';
+import { create, DeliveryItems, expiry, PENDING, toDelivery } from './delivery-items';
 
 /** {@link EndpointDeliveries} on the single events table. */
-export class DynamoEndpointDeliveries implements EndpointDeliveries {
-  private readonly table: TableAccess;
-
+export class DynamoEndpointDeliveries extends DeliveryItems<DeliveryRef> implements EndpointDeliveries {
   constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
-    this.table = { client, tableName, count: capacityCounter(onCapacity) };
-  }
-
-  async readDelivery(ref: DeliveryRef): Promise<EndpointDelivery> {
-    const out = await this.table.client.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: keys.delivery(ref),
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    this.table.count('GetItem (delivery)', out.ConsumedCapacity?.CapacityUnits);
-    const item = out.Item;
-    return item && item.id === ref.id ? toDelivery(item) : UNTOUCHED;
-  }
-
-  async takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean> {
-    const { expectedRetries, untilEpochMs, nowEpochMs, dueByEpochMs } = claim;
-    const free =
-      'webhook_status = :pending AND webhook_retries = :expected' +
-      ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +
-      ' AND (attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)';
-    return this.update('TakeLease (delivery)', ref, {
-      UpdateExpression: `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
-      // An untouched delivery has no attempt: only a claim of the first one takes it.
-      ConditionExpression:
-        expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
-      ExpressionAttributeValues: {
-        ':zero': 0,
-        ':pending': 'pending',
-        ':expected': expectedRetries,
-        ':until': untilEpochMs,
-        ':now': nowEpochMs,
-        ':due': dueByEpochMs,
-      },
-    });
-  }
-
-  async recordAttempt(
-    ref: DeliveryRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EndpointDelivery> {
-    const next = nextAttemptAt === undefined ? '' : ', next_attempt_at = :next';
-    const removed = nextAttemptAt === undefined ? ', next_attempt_at' : '';
-    const withStatus = {
-      TableName: this.table.tableName,
-      Key: keys.delivery(ref),
-      UpdateExpression:
-        `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
-        `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
-      // A failure may only move a pending delivery; a success always wins.
-      ConditionExpression: status === 'success' ? OWN : PENDING,
-      ExpressionAttributeValues: {
-        ...createValues(ref, create(ref)),
-        ':empty': [],
-        ':a': [attemptItem(attempt)],
-        ':s': status,
-        ':one': 1,
-        ...(status === 'success' ? {} : { ':pending': 'pending' }),
-        ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
-      },
-      ReturnValues: 'ALL_NEW' as const,
-      ReturnConsumedCapacity: 'TOTAL' as const,
-    };
-    // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
-    const attemptAlone = {
-      TableName: this.table.tableName,
-      Key: keys.delivery(ref),
-      UpdateExpression:
-        'SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until',
-      ConditionExpression: 'id = :id',
-      ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
-      ReturnValues: 'ALL_NEW' as const,
-      ReturnConsumedCapacity: 'TOTAL' as const,
-    };
-    const send = (input: UpdateCommandInput) => () => this.table.client.send(new UpdateCommand(input));
-    // A success refused, or the attempt alone refused: the item is another event's (a stale ref), and
-    // nothing is recorded.
-    const out =
-      (await ifRefused(send(withStatus), undefined)) ??
-      (status === 'success' ? undefined : await ifRefused(send(attemptAlone), undefined));
-    if (out === undefined) return UNTOUCHED;
-    this.table.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
-    return toDelivery(out.Attributes ?? {});
-  }
-
-  settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean> {
-    return this.update('SettlePending (delivery)', ref, {
-      UpdateExpression: `SET ${create(ref)}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
-      ConditionExpression: PENDING,
-      ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
-    });
+    super(client, tableName, keys.delivery, 'delivery', onCapacity);
   }
 
   startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
@@ -211,26 +106,5 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
       deliveries: found.slice(window.offset, window.offset + window.limit),
       hasMore: found.length > window.offset + window.limit,
     };
-  }
-
-  /** A conditional update of the delivery's item; false when its condition fails. */
-  private update(
-    operation: string,
-    ref: DeliveryRef,
-    input: {
-      UpdateExpression: string;
-      ConditionExpression: string;
-      ExpressionAttributeValues: Record<string, unknown>;
-    },
-  ): Promise<boolean> {
-    return conditionalUpdate(this.table, operation, {
-      TableName: this.table.tableName,
-      Key: keys.delivery(ref),
-      ...input,
-      ExpressionAttributeValues: {
-        ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression}`),
-        ...input.ExpressionAttributeValues,
-      },
-    });
   }
 }
