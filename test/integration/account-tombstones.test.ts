@@ -75,7 +75,7 @@ describe('account tombstones', () => {
         },
       ),
     ).toBeUndefined();
-    expect(await health.enable({ iban, orgId: 'org-a' }, NOW)).toBe(false);
+    expect(await health.enable({ iban, orgId: 'org-a' }, NOW)).toBeUndefined();
 
     const taken = directory.putAccount(account(iban, 'org-b', 'https://b.example.com/'));
     await expect(taken).rejects.toBeInstanceOf(ConflictError);

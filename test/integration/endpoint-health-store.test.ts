@@ -99,8 +99,10 @@ describe('DynamoEndpointHealthStore', () => {
     const after = await health.recordAttempt({ iban, orgId: ORG }, healthy(20));
     expect(after).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
-    expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBe(false);
-    expect(await health.enable({ iban, orgId: 'org-1' }, at)).toBe(true);
+    expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBeUndefined();
+    expect(await health.enable({ iban, orgId: 'org-1' }, at)).toMatchObject({
+      previous: { state: 'disabled' },
+    });
     expect((await directory.getAccount(iban))?.health).toMatchObject({
       state: 'healthy',
       consecutiveFailures: 0,
@@ -156,7 +158,7 @@ describe('DynamoEndpointHealthStore', () => {
     });
     expect(await health.endpointId(iban, ORG)).toBeUndefined();
     await health.releaseSlot({ iban, orgId: ORG }, lease);
-    expect(await health.enable({ iban, orgId: ORG }, at)).toBe(false);
+    expect(await health.enable({ iban, orgId: ORG }, at)).toBeUndefined();
 
     const taken = await directory.getAccount(iban, { consistent: true });
     expect(taken).toMatchObject({
