@@ -46,7 +46,8 @@ export interface FunctionAccess {
  *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
  *   (BatchGetItem) by `noticeSummary`; the consumer also reads each to send it to the organization's
  *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
- *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`); the forwarder reads their
+ *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`), which the URL's writers
+ *   (`manageSettings`, `administer`) reset with their UpdateItem right, never a DeleteItem; the forwarder reads their
  *   creation from the stream only;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
