@@ -167,9 +167,10 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     this.writes.push('enable');
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
-    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
+    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) and
+    // the certificate's mark stay.
     const previous = this.get(iban);
-    const { recoveredAt, lastFailureAt, recentLatencyMs } = previous;
+    const { recoveredAt, lastFailureAt, recentLatencyMs, certificateNoticed } = previous;
     this.set(iban, {
       ...HEALTHY,
       since: at,
@@ -177,6 +178,8 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       ...(recoveredAt === undefined ? {} : { recoveredAt }),
       ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
       ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
+      // The certificate announced stays so: the adapter's enable keeps `wh_cert_noticed`.
+      ...(certificateNoticed === undefined ? {} : { certificateNoticed }),
     });
     // In the same write, as the adapter: an account from before endpoint ids gets one.
     const endpointId = endpoint.extra ?? this.endpointIds.get(endpoint.iban) ?? newEndpointId();
