@@ -7,7 +7,7 @@
 import type { Enabling, EndpointHealth, EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { formatMark, parseMark } from '#delivery/operational-notice-rule';
 import type { EndpointAddress } from '#domain/endpoints/address';
-import { type Notice, noticeId } from '#domain/notices/notice';
+import { makeNotice, type Notice } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 
 /**
@@ -35,14 +35,12 @@ export async function announceEnabling(
     endpointId: enabling.endpointId,
     epoch: at,
   };
-  const notice: Notice = {
-    ...key,
-    id: noticeId(key),
+  const notice = makeNotice(key, {
     account: endpoint.iban,
     at,
     consecutiveFailures: 0,
     reason: enabling.previous.reason,
-  };
+  });
   return (await notices.record(notice)) ? notice : undefined;
 }
 
@@ -74,14 +72,12 @@ export async function announceDisabling(
     endpointId: endpoint.endpointId,
     epoch: at,
   };
-  const notice: Notice = {
-    ...key,
-    id: noticeId(key),
+  const notice = makeNotice(key, {
     account: endpoint.iban,
     at,
     consecutiveFailures: written.consecutiveFailures,
     reason: written.reason,
-  };
+  });
   try {
     return (await notices.record(notice)) ? notice : undefined;
   } catch (error) {
