@@ -40,12 +40,14 @@ export interface FunctionAccess {
  *   `administer` with the account; the API readers cannot read them;
  * - `OPS#` items (an organization's operational notices): created (an UpdateItem conditioned on no item
  *   there, never PutItem) by the consumer, which decides them from the endpoints' health it writes, by the
- *   enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`) and by the reconciler
+ *   enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`), by a person's
+ *   disabling (`manageSettings`, `administer`: `endpoint_disabled`) and by the reconciler
  *   (`event_attempts_exhausted`); read (Query of the organization's partition) only by `getDeliveryStats`
  *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
  *   (BatchGetItem) by `noticeSummary`; the consumer also reads each to send it to the organization's
  *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
- *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`); the forwarder reads their
+ *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`), which the URL's writers
+ *   (`manageSettings`, `administer`) reset with their UpdateItem right, never a DeleteItem; the forwarder reads their
  *   creation from the stream only;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
@@ -151,7 +153,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        // An enabling of a disabled endpoint is announced (`operational`).
+        // An enabling of a disabled endpoint, or a disabling, is announced (`operational`).
         UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets', 'operational'],
         // An extra endpoint is removed whole, its material with it; never an account item (nor the
         // tombstone that keeps a deleted account's IBAN with its organization).
@@ -205,7 +207,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'endpointSecrets',
           'eventTypes',
           'delivery',
-          // An enabling of a disabled endpoint is announced.
+          // An enabling of a disabled endpoint, or a disabling, is announced.
           'operational',
         ],
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],

@@ -8,6 +8,15 @@
 export const MAX_LIST_DEPTH = 1_000;
 
 /**
+ * Days an operational notice is kept after it is stored: its item carries the table's TTL attribute
+ * (`expires_at`) from its creating write. The notice's writers (the consumer, the enablings, the
+ * reconciler) do not read the deployment's event retention, so this is fixed; it outlasts every retry of
+ * the notice's delivery and every run it tells about. The table removes expired items only where the
+ * stack enables its TTL (an event retention is configured); without one, notices are kept as events are.
+ */
+export const NOTICE_RETENTION_DAYS = 90;
+
+/**
  * Most index entries one listing reads while `account`/`type` filters skip entries (about 60 read units
  * of ~230-byte entries). A listing that needs more answers 400 and asks for a time window.
  */

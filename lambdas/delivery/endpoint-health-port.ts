@@ -116,8 +116,17 @@ export interface EndpointHealthStore {
   ): Promise<EndpointHealth | undefined>;
   /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
   openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
-  /** Disables the endpoint, unless it is disabled already (the first disabling's time and reason stay). */
-  disable(endpoint: EndpointAddress, at: string, reason: string): Promise<EndpointHealth | undefined>;
+  /**
+   * Disables the endpoint, unless it is disabled already (the first disabling's time and reason stay).
+   * `noticed`: the notice mark written by the same write, for a disabling its own path announces (a
+   * person's), so the consumer does not announce it again.
+   */
+  disable(
+    endpoint: EndpointAddress,
+    at: string,
+    reason: string,
+    noticed?: string,
+  ): Promise<EndpointHealth | undefined>;
   /**
    * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when
    * the endpoint is not the organization's any more.

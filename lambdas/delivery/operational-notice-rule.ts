@@ -57,7 +57,10 @@ export function dueNotices(
 ): NoticeDecision | undefined {
   const mark = parseMark(health.noticed);
   if (health.state === 'disabled') {
-    const epoch = health.since ?? '';
+    const epoch = health.since;
+    // A disabling without its time (a legacy or hand-edited item) names no notice: one stored with no
+    // epoch could not be shown, and would fail every page of the organization's listing that holds it.
+    if (epoch === undefined || Number.isNaN(Date.parse(epoch))) return undefined;
     if (mark?.level === 'disabled' && mark.epoch === epoch) return undefined;
     return { due: [{ kind: 'endpoint_disabled', epoch }], mark: formatMark({ level: 'disabled', epoch }) };
   }

@@ -9,7 +9,7 @@
 import { CERTIFICATE_WARNING_DAYS, daysLeft } from '#domain/endpoint-security/client-certificate';
 import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryAttempt, EventRecord } from '#domain/model';
-import { lastAnswerOf, type Notice, noticeId } from '#domain/notices/notice';
+import { lastAnswerOf, makeNotice, type Notice } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { EndpointHealth, EndpointHealthStore } from './endpoint-health-port';
 import type { HealthPolicy } from './endpoint-health-rule';
@@ -78,16 +78,14 @@ export async function announceExhausted(
     epoch: cycle[0]?.deliveredAt ?? event.triggeredAt,
     eventId: event.id,
   };
-  const notice: Notice = {
-    ...key,
-    id: noticeId(key),
+  const notice = makeNotice(key, {
     account: endpoint.iban,
     at: new Date(now).toISOString(),
     consecutiveFailures: cycle.length,
     lastAnswer: last && lastAnswerOf(last.responseStatus, last.responseBody),
     eventType: event.type,
     sequence: event.sequence,
-  };
+  });
   return (await notices.record(notice)) ? notice : undefined;
 }
 
@@ -111,14 +109,12 @@ export async function announceCertificate(deps: NoticeDeps, endpoint: Endpoint):
   // transitions by when it became due, not by the expiry still ahead.
   const epoch = new Date(Date.parse(expiresAt) - CERTIFICATE_WARNING_DAYS * DAY_MS).toISOString();
   const key = { kind: 'client_certificate_expiring' as const, orgId: endpoint.orgId, endpointId, epoch };
-  const notice: Notice = {
-    ...key,
-    id: noticeId(key),
+  const notice = makeNotice(key, {
     account: endpoint.iban,
     at: new Date(now).toISOString(),
     consecutiveFailures: endpoint.health?.consecutiveFailures ?? 0,
     expiresAt,
-  };
+  });
   const stored = await deps.notices.record(notice);
   await deps.health.markCertificateNoticed(addressOf(endpoint), expiresAt);
   return stored ? notice : undefined;
@@ -137,9 +133,7 @@ function noticeOf(
 ): Notice {
   const failing = due.kind === 'endpoint_failing' || due.kind === 'endpoint_disabling_soon';
   const key = { kind: due.kind, orgId: endpoint.orgId, endpointId, epoch: due.epoch, percent: due.percent };
-  return {
-    ...key,
-    id: noticeId(key),
+  return makeNotice(key, {
     account: endpoint.iban,
     at: new Date(now).toISOString(),
     consecutiveFailures: health.consecutiveFailures,
@@ -148,5 +142,5 @@ function noticeOf(
       : undefined,
     reason: health.reason,
     lastAnswer: attempt && lastAnswerOf(attempt.responseStatus, attempt.responseBody),
-  };
+  });
 }

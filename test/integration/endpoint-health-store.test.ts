@@ -109,6 +109,29 @@ describe('DynamoEndpointHealthStore', () => {
     });
   });
 
+  it('writes a person’s disabling mark with the disabling only when it found the endpoint not disabled', async () => {
+    const iban = await account();
+    const first = await health.disable(
+      { iban, orgId: ORG },
+      at,
+      'disabled by its organization',
+      `disabled@${at}`,
+    );
+    expect(first).toMatchObject({ state: 'disabled', since: at, noticed: `disabled@${at}` });
+    const later = '2026-11-27T12:00:00.000Z';
+    const second = await health.disable(
+      { iban, orgId: ORG },
+      later,
+      'disabled by an operator',
+      `disabled@${later}`,
+    );
+    expect(second).toMatchObject({
+      since: at,
+      reason: 'disabled by its organization',
+      noticed: `disabled@${at}`,
+    });
+  });
+
   it('gives a slot to one holder until released or expired, and releases it with the attempt’s write', async () => {
     const iban = await account();
     await health.recordAttempt({ iban, orgId: ORG }, slow(3000));

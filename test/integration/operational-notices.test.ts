@@ -5,12 +5,14 @@
  * the same disabled notice; an enabling answers the health before it; the certificate mark is read with
  * the account.
  */
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
-import { type Notice, noticeId } from '#domain/notices/notice';
+import { NOTICE_RETENTION_DAYS } from '#config/limits';
+import { EVENTS_TABLE } from '#config/storage';
+import { type Notice, noticeId, noticeSortKey } from '#domain/notices/notice';
 import { testIban } from '../support/delivery-queue-helpers';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 import { useFixture } from '../support/use-fixture';
@@ -18,6 +20,8 @@ import { useFixture } from '../support/use-fixture';
 let log: DynamoOperationalLog;
 let health: DynamoEndpointHealthStore;
 let directory: DynamoDirectoryStore;
+let documents: DynamoDBDocumentClient;
+let tableName: string;
 
 useFixture(
   async () => {
@@ -26,6 +30,8 @@ useFixture(
       marshallOptions: { removeUndefinedValues: true },
     });
     return {
+      documents,
+      tableName: resources.tableName,
       log: new DynamoOperationalLog(documents, resources.tableName),
       health: new DynamoEndpointHealthStore(documents, resources.tableName),
       directory: new DynamoDirectoryStore(documents, resources.tableName),
@@ -36,7 +42,7 @@ useFixture(
     };
   },
   (fixture) => {
-    ({ log, health, directory } = fixture);
+    ({ log, health, directory, documents, tableName } = fixture);
   },
 );
 
@@ -90,6 +96,17 @@ describe('the operational log on DynamoDB', () => {
 });
 
 describe('the notice mark and the disabling on the endpoint’s item', () => {
+  it('gives each notice the table’s TTL in its creating write, NOTICE_RETENTION_DAYS after it is stored', async () => {
+    const stored = { ...notice('endpoint_failing', 'org-ttl'), at: '2026-11-20T10:00:04.000Z' };
+    expect(await log.record(stored)).toBe(true);
+    const item = await documents.send(
+      new GetCommand({ TableName: tableName, Key: { pk: 'OPS#org-ttl', sk: noticeSortKey(stored) } }),
+    );
+    expect(item.Item?.[EVENTS_TABLE.timeToLiveAttribute]).toBe(
+      Date.parse('2026-11-20T10:00:04.000Z') / 1000 + NOTICE_RETENTION_DAYS * 86_400,
+    );
+  });
+
   it('moves the mark only from what the writer read, keeps it through a recovery, removes it on enabling', async () => {
     const iban = await account();
     const at = { iban, orgId: ORG };

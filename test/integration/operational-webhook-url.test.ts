@@ -6,6 +6,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
+import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { HEALTHY } from '#delivery/endpoint-health-port';
 import { type IsolatedResources, isolatedResources } from '../support/resources';
 
 let resources: IsolatedResources;
@@ -66,5 +68,33 @@ describe('DynamoDirectoryStore.setOpsWebhookUrl', () => {
 
     expect(await directory.setOpsWebhookUrl('org-missing', 'https://ops.example.com/')).toBe(false);
     expect(await stored('org-missing')).toBeUndefined();
+  });
+  it('resets the operational webhook’s health when the URL is set or removed, and creates none', async () => {
+    const org = {
+      id: 'org-ops-health',
+      name: 'Ops',
+      webhookToken: 'whsec_a',
+      createdAt: '2026-11-22T12:00:00.000Z',
+    };
+    await directory.createOrganization(org);
+    const health = new DynamoEndpointHealthStore(resources.documents, resources.tableName);
+    const ops = { iban: '', orgId: org.id, operational: true as const };
+    expect(await directory.setOpsWebhookUrl(org.id, 'https://old.example.com/ops')).toBe(true);
+    expect(await health.operationalHealth(org.id)).toBeUndefined();
+    const at = '2026-11-27T10:00:00.000Z';
+    const failure = { kind: 'failure', at, reason: 'answered 503', latencyMs: 20 } as const;
+    await health.recordAttempt(ops, failure);
+    await health.recordAttempt(ops, failure);
+    await health.openCircuit(ops, { until: Date.parse(at) + 60_000, seconds: 60, reason: 'failing' });
+    expect(await health.operationalHealth(org.id)).toMatchObject({
+      consecutiveFailures: 2,
+      state: 'degraded',
+    });
+
+    expect(await directory.setOpsWebhookUrl(org.id, 'https://new.example.com/ops')).toBe(true);
+    expect(await health.operationalHealth(org.id)).toEqual(HEALTHY);
+    await health.recordAttempt(ops, failure);
+    expect(await directory.setOpsWebhookUrl(org.id, null)).toBe(true);
+    expect(await health.operationalHealth(org.id)).toEqual(HEALTHY);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EXPIRY_FILTER_PATTERN, NOTICE_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
+import {
+  EXPIRY_FILTER_PATTERN,
+  NOTICE_FILTER_PATTERN,
+  STREAM_FILTER_PATTERN,
+  STREAM_FILTER_PATTERNS,
+} from '#config/storage';
 import { type FilterPattern, matchesFilterPattern } from '../../scripts/local/filter-pattern';
 
 /** A stream record in the JSON shape Lambda filters on. */
@@ -87,6 +92,15 @@ describe('NOTICE_FILTER_PATTERN', () => {
     expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('INSERT', health))).toBe(false);
     expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('INSERT', pendingEvent))).toBe(false);
     expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', notice))).toBe(false);
+  });
+
+  it("lets no filter pass a notice's removal by the table's TTL", () => {
+    const expired = {
+      eventName: 'REMOVE',
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { Keys: { pk: notice.pk, sk: notice.sk }, OldImage: notice, SequenceNumber: '1' },
+    };
+    expect(STREAM_FILTER_PATTERNS.filter((pattern) => matchesFilterPattern(pattern, expired))).toEqual([]);
   });
 });
 

@@ -120,7 +120,7 @@ describe('endpoint_enabled', () => {
     expectNoticesInCatalog(page.notices);
   });
 
-  it('is stored when the organization or an operator enables an endpoint through its change, not when it disables it', async () => {
+  it('is stored when the organization or an operator enables an endpoint through its change (its disabling announced by itself)', async () => {
     const health = new FakeEndpointHealthStore();
     const directory = new InMemoryDirectoryStore(health);
     directory.addOrganization('org-1');
@@ -158,6 +158,7 @@ describe('endpoint_enabled', () => {
     await change({}, 'ep_000000000001', true);
     expect(notices.notices.map((n) => [n.kind, n.endpointId, n.reason])).toEqual([
       ['endpoint_enabled', id, 'disabled by its organization'],
+      ['endpoint_disabled', 'ep_000000000001', 'disabled by its organization'],
       ['endpoint_enabled', 'ep_000000000001', 'disabled by its organization'],
     ]);
     expectNoticesInCatalog(notices.notices);

@@ -62,7 +62,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     const release = lease ? ` REMOVE ${slotAttr(lease.slot)}` : '';
-    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
       const written = await this.tryWrite(
@@ -131,19 +131,30 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     return written.health;
   }
 
-  async disable(
+  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
+    return this.disabling(endpoint, at, reason, undefined, noticed);
+  }
+
+  private async disabling(
     endpoint: EndpointAddress,
     at: string,
     reason: string,
-    lease?: SlotLease,
+    lease: SlotLease | undefined,
+    noticed?: string,
   ): Promise<EndpointHealth | undefined> {
+    const mark = noticed === undefined ? '' : `, ${H.noticed} = :noticed`;
     const written = await this.tryWrite(
       {
-        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
+        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason${mark} REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         // Disabled once: a second disabling (two 410s at once) keeps the first's time and reason, which
         // every observer then reads alike (the disabled notice's id is made of it).
         ConditionExpression: NOT_DISABLED,
-        ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
+        ExpressionAttributeValues: {
+          ':disabled': 'disabled',
+          ':at': at,
+          ':reason': reason,
+          ...(noticed === undefined ? {} : { ':noticed': noticed }),
+        },
       },
       endpoint,
     );

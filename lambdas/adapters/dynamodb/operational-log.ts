@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_LIST_DEPTH } from '#config/limits';
-import { ITEM_PREFIXES } from '#config/storage';
+import { MAX_LIST_DEPTH, NOTICE_RETENTION_DAYS } from '#config/limits';
+import { EVENTS_TABLE, ITEM_PREFIXES } from '#config/storage';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import { noticeMinute } from '#domain/notices/notice-minute';
 import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
@@ -62,6 +62,10 @@ export class DynamoOperationalLog implements OperationalLog {
       // Filed by minute for the platform team's summary, in the same write (see `notice-minute.ts`).
       gsi1pk: keys.noticeMinute(noticeMinute(notice.at)),
       gsi1sk: keys.noticeOrder(notice.at, notice.kind, notice.id),
+      // Not kept forever (it holds an IBAN and a receiver's answer): the table's TTL removes it, and the
+      // stream filters pass no removal of an `OPS#` item.
+      [EVENTS_TABLE.timeToLiveAttribute]:
+        Math.floor(Date.parse(notice.at) / 1000) + NOTICE_RETENTION_DAYS * 86_400,
       // Its delivery to the operational webhook: pending, no attempt, as its delivery's writes expect.
       webhook_status: 'pending',
       webhook_retries: 0,

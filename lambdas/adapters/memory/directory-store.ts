@@ -102,6 +102,10 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     const org = this.organizations.get(orgId);
     if (!org) return false;
     this.organizations.set(orgId, { ...org, opsWebhookUrl: url ?? undefined });
+    // As the adapter: the operational webhook's health starts afresh (only where there is one).
+    const ops = addressKey({ iban: '', orgId, operational: true });
+    if (this.health?.health.has(ops))
+      this.health.health.set(ops, { state: 'healthy', consecutiveFailures: 0 });
     return true;
   }
 

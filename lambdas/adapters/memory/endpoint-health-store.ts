@@ -38,7 +38,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
-    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
     this.writes.push(`record-${update.kind}`);
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
@@ -99,11 +99,16 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  async disable(
+  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
+    return this.disabling(endpoint, at, reason, undefined, noticed);
+  }
+
+  private async disabling(
     endpoint: EndpointAddress,
     at: string,
     reason: string,
-    lease?: SlotLease,
+    lease: SlotLease | undefined,
+    noticed?: string,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('disable');
     const iban = addressKey(endpoint);
@@ -116,6 +121,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       state: 'disabled',
       since: at,
       reason,
+      ...(noticed === undefined ? {} : { noticed }),
       circuitOpenUntil: undefined,
       circuitOpenSeconds: undefined,
     });
@@ -161,9 +167,10 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     this.writes.push('enable');
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
-    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
+    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) and
+    // the certificate's mark stay.
     const previous = this.get(iban);
-    const { recoveredAt, lastFailureAt, recentLatencyMs } = previous;
+    const { recoveredAt, lastFailureAt, recentLatencyMs, certificateNoticed } = previous;
     this.set(iban, {
       ...HEALTHY,
       since: at,
@@ -171,6 +178,8 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       ...(recoveredAt === undefined ? {} : { recoveredAt }),
       ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
       ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
+      // The certificate announced stays so: the adapter's enable keeps `wh_cert_noticed`.
+      ...(certificateNoticed === undefined ? {} : { certificateNoticed }),
     });
     // In the same write, as the adapter: an account from before endpoint ids gets one.
     const endpointId = endpoint.extra ?? this.endpointIds.get(endpoint.iban) ?? newEndpointId();

@@ -99,6 +99,17 @@ export function noticeId(key: NoticeKey): string {
   return `ntc_${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}`;
 }
 
+/** What a notice says beside its key and id. */
+export type NoticeFields = Omit<Notice, 'id' | keyof NoticeKey>;
+
+/**
+ * The notice of `key`: its id derived from the very key it stores, so no writer can store a notice
+ * whose fields name another transition than its id.
+ */
+export function makeNotice(key: NoticeKey, fields: NoticeFields): Notice {
+  return { ...fields, ...key, id: noticeId(key) };
+}
+
 /** The last answer of an attempt, its body cut to {@link NOTICE_ANSWER_BYTES}. */
 export function lastAnswerOf(status: number, body: string): LastAnswer {
   return { status, bodyExcerpt: truncateUtf8(new TextEncoder().encode(body), NOTICE_ANSWER_BYTES) };

@@ -1,12 +1,13 @@
 /**
- * An enabling announced: `endpoint_enabled` is stored by the enablings (the account route's, an endpoint
- * change's, the operator's), from what the enable write answered, not by the consumer: an enabling is a
- * person's act, and nothing about it reaches the consumer's health path.
+ * A person's enabling or disabling announced by its own path, from what its health write answered:
+ * `endpoint_enabled` by the enablings (the account route's, an endpoint change's, the operator's),
+ * `endpoint_disabled` by an endpoint change's disabling. An enabling never reaches the consumer's health
+ * path, and a disabling would reach it only when a later message happens to come.
  */
-import type { Enabling } from '#delivery/endpoint-health-port';
-import { parseMark } from '#delivery/operational-notice-rule';
+import type { Enabling, EndpointHealth, EndpointHealthStore } from '#delivery/endpoint-health-port';
+import { formatMark, parseMark } from '#delivery/operational-notice-rule';
 import type { EndpointAddress } from '#domain/endpoints/address';
-import { type Notice, noticeId } from '#domain/notices/notice';
+import { makeNotice, type Notice } from '#domain/notices/notice';
 import type { OperationalLog } from '#domain/notices/ports';
 
 /**
@@ -34,13 +35,53 @@ export async function announceEnabling(
     endpointId: enabling.endpointId,
     epoch: at,
   };
-  const notice: Notice = {
-    ...key,
-    id: noticeId(key),
+  const notice = makeNotice(key, {
     account: endpoint.iban,
     at,
     consecutiveFailures: 0,
     reason: enabling.previous.reason,
-  };
+  });
   return (await notices.record(notice)) ? notice : undefined;
+}
+
+/** The mark a person's disabling at `at` writes with itself: its notice is this path's to store. */
+export function disablingMark(at: string): string {
+  return formatMark({ level: 'disabled', epoch: at });
+}
+
+/**
+ * Stores `endpoint_disabled` for a person's disabling at `at` whose write (`health`: what it answered)
+ * found the endpoint not disabled: its mark is then {@link disablingMark}, written by that write so the
+ * consumer's disabled gate does not announce it again; nothing for one that found it disabled already. A
+ * notice that cannot be stored gives the mark back (the consumer's gate then announces it) and throws.
+ *
+ * @returns the notice stored, if any
+ */
+export async function announceDisabling(
+  notices: OperationalLog | undefined,
+  health: Pick<EndpointHealthStore, 'markNoticed'>,
+  endpoint: EndpointAddress & { readonly endpointId: string },
+  written: EndpointHealth,
+  at: string,
+): Promise<Notice | undefined> {
+  const mark = disablingMark(at);
+  if (notices === undefined || written.noticed !== mark) return undefined;
+  const key = {
+    kind: 'endpoint_disabled' as const,
+    orgId: endpoint.orgId,
+    endpointId: endpoint.endpointId,
+    epoch: at,
+  };
+  const notice = makeNotice(key, {
+    account: endpoint.iban,
+    at,
+    consecutiveFailures: written.consecutiveFailures,
+    reason: written.reason,
+  });
+  try {
+    return (await notices.record(notice)) ? notice : undefined;
+  } catch (error) {
+    await health.markNoticed(endpoint, mark, undefined);
+    throw error;
+  }
 }

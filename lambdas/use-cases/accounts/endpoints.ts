@@ -25,7 +25,7 @@ import type { Account } from '#domain/model';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { EndpointStore } from '#domain/ports';
 import { nowIso } from '#domain/time';
-import { announceEnabling } from './announce-enabling';
+import { announceDisabling, announceEnabling, disablingMark } from './announce-enabling';
 import { type CheckedSubscription, checkEndpointUrl, checkSubscription } from './endpoint-input';
 import {
   applyChange,
@@ -44,8 +44,8 @@ import {
 export interface EndpointsDeps extends PutEndpointDeps {
   readonly endpoints: EndpointStore;
   /** `enabled`: an endpoint disabled or enabled again. */
-  readonly health: Pick<EndpointHealthStore, 'enable' | 'disable'>;
-  /** Where an enabling of a disabled endpoint is announced; without one, it is not. */
+  readonly health: Pick<EndpointHealthStore, 'enable' | 'disable' | 'markNoticed' | 'endpointId'>;
+  /** Where an enabling or disabling is announced; without one, it is not. */
   readonly notices?: OperationalLog | undefined;
   /** The catalog, whose type names `event_types` may list. */
   readonly eventTypes: Pick<EventTypeStore, 'typeNames'>;
@@ -251,8 +251,9 @@ function subscriptionWrite(subscription: CheckedSubscription) {
 
 /**
  * Disables the endpoint (`enabled: false`: nothing is sent to it, its deliveries settle
- * `skipped`) or enables it again (healthy, as `POST /accounts/{iban}/enable` does, and announced when
- * it was disabled); nothing when it already is so, or the request does not say.
+ * `skipped`; announced as `endpoint_disabled` when this write disabled it) or enables it again (healthy, as
+ * `POST /accounts/{iban}/enable` does, and announced when it was disabled); nothing when it already is
+ * so, or the request does not say.
  */
 async function enabled(
   deps: EndpointsDeps,
@@ -271,8 +272,16 @@ async function enabled(
     await announceEnabling(deps.notices, address, { ...enabling, endpointId }, at);
     return { ...endpoint, health: { state: 'healthy', since: at, reason: ENABLED, consecutiveFailures: 0 } };
   }
-  const health = await deps.health.disable(address, at, disabledReason(caller));
+  const mark = deps.notices === undefined ? undefined : disablingMark(at);
+  const health = await deps.health.disable(address, at, disabledReason(caller), mark);
   if (!health) throw noEndpoint(endpoint.iban, endpoint.id ?? '');
+  if (mark !== undefined && health.noticed === mark) {
+    // An account from before endpoint ids gets one now (once, on this rare path).
+    const endpointId = endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId));
+    if (endpointId !== undefined) {
+      await announceDisabling(deps.notices, deps.health, { ...address, endpointId }, health, at);
+    }
+  }
   return { ...endpoint, health };
 }
 

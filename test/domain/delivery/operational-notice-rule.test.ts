@@ -61,6 +61,16 @@ describe('operational notices due', () => {
     expect(dueNotices({ ...disabled, noticed: decision?.mark }, start, policy)).toBeUndefined();
   });
 
+  it('announces no disabling without its time, which no notice could show', () => {
+    const disabled: EndpointHealth = {
+      state: 'disabled',
+      reason: 'disabled by hand',
+      consecutiveFailures: 0,
+    };
+    expect(dueNotices(disabled, start, policy)).toBeUndefined();
+    expect(dueNotices({ ...disabled, since: 'not a time' }, start, policy)).toBeUndefined();
+  });
+
   it('announces the recovery of an announced run only, and removes the mark', () => {
     const healthy: EndpointHealth = { state: 'healthy', consecutiveFailures: 0, noticed: `soon50@${RUN}` };
     expect(dueNotices(healthy, start, policy)).toEqual({
