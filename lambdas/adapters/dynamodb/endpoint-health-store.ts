@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   type CircuitOpening,
   type Enabling,
@@ -14,34 +13,12 @@ import type { EndpointAddress } from '#domain/endpoints/address';
 import { newEndpointId } from '#domain/ids';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
-import { DELETED_AT, isTombstone, keys } from './items';
-
-type UpdateInput = ConstructorParameters<typeof UpdateCommand>[0];
-type Update = Omit<UpdateInput, 'TableName' | 'Key'>;
+import { type HealthTable, OWNED, writeHealth } from './health-writes';
+import { keys } from './items';
 
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
 const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
-/**
- * The organization's endpoint, not a tombstone: health is never written onto a deleted account, nor onto
- * the account of another organization that was given the IBAN while an attempt was under way, nor (an
- * extra endpoint's item being deleted with it) onto a removed endpoint.
- */
-const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
 const NOT_DISABLED = `${OWNED} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
-/**
- * The operational webhook's health item is created by its first write (nothing else creates it), and
- * carries its organization from then on.
- */
-const CREATED_OR_OWNED = `(attribute_not_exists(pk) OR org_id = :org)`;
-
-/** A conditional write's result: the health after it, or before it when refused; none when not ours. */
-interface Written {
-  readonly ok: boolean;
-  /** Undefined when the IBAN is not the organization's live account (nothing was written). */
-  readonly health: EndpointHealth | undefined;
-  /** The item as the write returned it (after it, or before with `ALL_OLD`), when it was written. */
-  readonly item?: Record<string, unknown>;
-}
 
 /**
  * {@link EndpointHealthStore} on the endpoints' items of the events table (the account item for an
@@ -50,11 +27,15 @@ interface Written {
  * the item's health after it.
  */
 export class DynamoEndpointHealthStore implements EndpointHealthStore {
+  private readonly table: HealthTable;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly onCapacity?: CapacityListener,
-  ) {}
+  ) {
+    this.table = { client, tableName, count: (units) => this.count(units) };
+  }
 
   async recordAttempt(
     endpoint: EndpointAddress,
@@ -65,7 +46,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
-      const written = await this.tryWrite(
+      const written = await writeHealth(
+        this.table,
         {
           UpdateExpression: [
             `SET ${H.state} = if_not_exists(${H.state}, :degraded), ${H.since} = if_not_exists(${H.since}, :at)`,
@@ -91,7 +73,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
       ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason`
       : `SET ${H.recoveredAt} = :at`;
     const remove = degraded ? [H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ') : RESET;
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `${set}, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
@@ -114,7 +97,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     endpoint: EndpointAddress,
     { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${H.state} = :degraded, ${H.openUntil} = :until, ${H.openSeconds} = :seconds, ${H.reason} = :reason`,
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${H.openUntil}) OR ${H.openUntil} < :until)`,
@@ -143,7 +127,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     noticed?: string,
   ): Promise<EndpointHealth | undefined> {
     const mark = noticed === undefined ? '' : `, ${H.noticed} = :noticed`;
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason${mark} REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         // Disabled once: a second disabling (two 410s at once) keeps the first's time and reason, which
@@ -164,7 +149,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
 
   async takeSlot(endpoint: EndpointAddress, slot: number, until: number, now: number) {
     const attr = slotAttr(slot);
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${attr} = :until`,
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${attr}) OR ${attr} < :now)`,
@@ -177,7 +163,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
 
   async releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void> {
     const attr = slotAttr(lease.slot);
-    await this.tryWrite(
+    await writeHealth(
+      this.table,
       {
         UpdateExpression: `REMOVE ${attr}`,
         // Only our own lease: an expired one may belong to another consumer by now.
@@ -195,7 +182,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   ): Promise<void> {
     // Moved only from what the caller read: a mark never goes back to a level another consumer passed.
     const expected = from === undefined ? `attribute_not_exists(${H.noticed})` : `${H.noticed} = :from`;
-    await this.tryWrite(
+    await writeHealth(
+      this.table,
       {
         UpdateExpression: to === undefined ? `REMOVE ${H.noticed}` : `SET ${H.noticed} = :to`,
         ConditionExpression: `${OWNED} AND ${expected}`,
@@ -209,7 +197,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   }
 
   async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
-    await this.tryWrite(
+    await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${H.certificateNoticed} = :expires`,
         ConditionExpression: OWNED,
@@ -223,7 +212,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     const id = endpoint.extra ?? newEndpointId();
     // The account's default endpoint from before endpoint ids gets one now, as `endpointId` gives it.
     const named = endpoint.extra === undefined ? ', endpoint_id = if_not_exists(endpoint_id, :id)' : '';
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason${named} REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds, H.noticed].join(', ')}`,
         ConditionExpression: OWNED,
@@ -268,42 +258,6 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   }
 
   /**
-   * A write conditioned on the organization's live endpoint (`:org`; an extra endpoint's item carries its
-   * organization too, and is gone once removed); on a failed condition, the item's current health comes
-   * back with the error, or none when the item is not the organization's endpoint.
-   */
-  private async tryWrite(
-    given: Update,
-    endpoint: EndpointAddress,
-    returned: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
-  ): Promise<Written> {
-    const { orgId } = endpoint;
-    const input = endpoint.operational ? createdByFirstWrite(given) : given;
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          ...input,
-          TableName: this.tableName,
-          Key: keys.endpointAt(endpoint),
-          ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':org': orgId },
-          ReturnValues: returned,
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count(out.ConsumedCapacity?.CapacityUnits);
-      const item = out.Attributes ?? {};
-      return { ok: true, health: toEndpointHealth(item), item };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      this.count(1);
-      const item = error.Item ? unmarshall(error.Item) : undefined;
-      const ours = item !== undefined && item.org_id === orgId && !isTombstone(item);
-      return { ok: false, health: ours ? toEndpointHealth(item) : undefined };
-    }
-  }
-
-  /**
    * The health of the organization's operational webhook (eventually consistent is not enough: a batch
    * decides its circuit from it, as from an account's): undefined when nothing was ever written about it.
    */
@@ -325,21 +279,4 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   private count(units: number | undefined): void {
     if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
   }
-}
-
-/**
- * A write of the operational webhook's health item: its own item, which its first write creates, so the
- * condition that the endpoint is the organization's live one becomes "none yet, or the organization's",
- * and every write sets the organization (a write that only removes attributes sets it too; its condition
- * on what it removes keeps it from creating anything).
- */
-function createdByFirstWrite(input: Update): Update {
-  const update = input.UpdateExpression ?? '';
-  return {
-    ...input,
-    UpdateExpression: update.startsWith('SET ')
-      ? `SET org_id = :org, ${update.slice('SET '.length)}`
-      : `SET org_id = :org ${update}`,
-    ConditionExpression: input.ConditionExpression?.replace(OWNED, CREATED_OR_OWNED),
-  };
 }
