@@ -1,11 +1,11 @@
 /**
  * `docs/event-types.md` as text, rendered from the catalog (`lambdas/domain/event-types/`) and the bounds
- * in `lambdas/config/limits.ts`: the types with their fields, conditions, versions and examples, the
+ * in `lambdas/config/catalog-limits.ts`: the types with their fields, conditions, versions and examples, the
  * conventions, the ISO 20022 codes and the rules for operators' types. Deterministic, so a test can
  * compare it with the committed file.
  */
 import { format } from '@cfworker/json-schema';
-import * as limits from '#config/limits';
+import * as limits from '#config/catalog-limits';
 import { BUILT_IN_EVENT_TYPES, RECEIVER_USES } from '#domain/event-types/catalog';
 import { FIELDS } from '#domain/event-types/conventions';
 import { CREDIT_TRANSFER_STATUS_CODES } from '#domain/event-types/credit-transfer-status-change';

@@ -5,7 +5,7 @@
  * the listing read lazily in name order.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS } from '#config/catalog-limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import type { Resolution } from '#domain/event-types/catalog-port';
 import type { EventTypeVersion } from '#domain/event-types/model';

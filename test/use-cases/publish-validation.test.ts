@@ -6,7 +6,7 @@
  * types, and idempotency across a catalog that changed.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_KNOWN_TYPES_NAMED, MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import { MAX_KNOWN_TYPES_NAMED, MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import { ConflictError, UnprocessableError, ValidationError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';

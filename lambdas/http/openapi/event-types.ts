@@ -2,7 +2,11 @@
  * The event type catalog in the OpenAPI document: the routes that show it (any API key) and the
  * operator's that extend it, the schemas of a type as shown, and the catalog's own rules in prose.
  */
-import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES, MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import {
+  MAX_EVENT_TYPE_VERSIONS,
+  MAX_OPERATOR_EVENT_TYPES,
+  MAX_VIOLATIONS_REPORTED,
+} from '#config/catalog-limits';
 import {
   EVENT_TYPE_BODY,
   EVENT_TYPE_EXAMPLE,

@@ -2,7 +2,9 @@
  * Test events in the OpenAPI document: sending a type's example to an account's webhook URL now
  * (`manage` keys, and the operator's `adminSendTestEvent`), and what the answer says.
  */
-import { MAX_EVENT_TYPE_VERSIONS, TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
+
+import { MAX_EVENT_TYPE_VERSIONS } from '#config/catalog-limits';
+import { TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { TEST_EVENT_HEADER } from '#delivery/test-event-rule';
 import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';

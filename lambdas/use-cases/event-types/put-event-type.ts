@@ -6,7 +6,7 @@
  * operator added would collide with the next release's.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
 import { ConflictError, type InvalidParam, ValidationError } from '#domain/errors';
 import { builtInEventType } from '#domain/event-types/catalog';
 import {
