@@ -115,12 +115,8 @@ const delivery = {
 };
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
-const enabling = {
-  ...delivery,
-  directory,
-  health: new DynamoEndpointHealthStore(client, env.TABLE_NAME),
-  notices: new DynamoOperationalLog(client, env.TABLE_NAME),
-};
+const notices = new DynamoOperationalLog(client, env.TABLE_NAME);
+const enabling = { ...delivery, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME), notices };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpoints = new DynamoEndpointStore(client, env.TABLE_NAME);
 const endpointDeps = endpointsDeps(
@@ -132,16 +128,12 @@ const endpointDeps = endpointsDeps(
     endpoints,
     health: enabling.health,
     eventTypes,
-    notices: enabling.notices,
+    notices,
   },
   policy,
 );
 /** An organization's notices, and its operational webhook's URL, checked as an endpoint's. */
-const operational = {
-  directory,
-  log: new DynamoOperationalLog(client, env.TABLE_NAME),
-  checks: endpointDeps,
-};
+const operational = { directory, log: notices, checks: endpointDeps };
 /** An operator reaches every account's endpoints and sees their URLs whole. */
 const ENDPOINT_OPERATOR = { fullUrl: true, publicBaseUrl: env.PUBLIC_BASE_URL } as const;
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
