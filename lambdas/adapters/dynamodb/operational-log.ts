@@ -8,6 +8,7 @@ import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
 import { DeliveryItems, toDelivery } from './events/delivery-items';
 import { type ItemKey, keys } from './items';
+import { queryFirst } from './query-first';
 
 /** The attributes of a notice's item beside its keys. */
 const NOTICE_FIELDS = [
@@ -93,23 +94,19 @@ export class DynamoOperationalLog implements OperationalLog {
 
   async page(orgId: string, offset: number, limit: number): Promise<NoticePage> {
     // Notices are small (well under 1 KB), so a bounded offset's items come in one or a few pages.
-    const wanted = offset + limit + 1;
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId) },
-          ScanIndexForward: false,
-          Limit: wanted - items.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start !== undefined && items.length < wanted);
+    const items = await queryFirst(
+      this.client,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.operationalLog(orgId) },
+        ScanIndexForward: false,
+      },
+      offset + limit + 1,
+      (units) => {
+        if (this.onCapacity && units !== undefined) this.onCapacity('Query', units);
+      },
+    );
     const notices = items.slice(offset, offset + limit).map((item) => {
       const { status, retries } = toDelivery(item);
       return { ...toNotice(item), webhookStatus: status, webhookRetries: retries };
