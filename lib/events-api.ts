@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -6,18 +6,12 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
-import { Construct, type IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import type { FunctionKey } from '#config/functions';
 import type { OrganizationUsage } from '#config/limits';
-import {
-  API_ROUTES,
-  AUTHORIZATION_HEADER,
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  BEARER_PATTERN,
-  type RouteShape,
-} from '#config/routes';
 import { accessLogFormat, authorizerFailureFilter } from './access-log';
-import { addGatewayProblems, methodNotAllowed, type ProblemMock, routeNotFound } from './gateway-problems';
+import { addApiRoutes } from './api-routes';
+import { addGatewayProblems } from './gateway-problems';
 import { heraldLogGroup, type LogSettings } from './log-group';
 import { StageFirewall, type WafSettings } from './stage-firewall';
 
@@ -66,28 +60,6 @@ export interface EventsApiProps extends LogSettings {
 
 /** TLS 1.3 and 1.2 with forward secrecy only, on the API and on a custom domain alike. */
 const API_SECURITY_POLICY = apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
-
-const PUBLIC_METHOD_REASON =
-  'Unauthenticated by design: the health check, the API description and the portal page and its sign-in ' +
-  '(which checks a one-time link token itself) must be reachable without a key.';
-const MOCK_METHOD_REASON =
-  'Answers 405 or a CORS preflight from a mock integration: no function runs and no data is returned.';
-const NOT_FOUND_REASON =
-  'Answers the 404 problem for paths no route has from a mock integration: no function runs and no data ' +
-  'is returned. It keeps unknown paths off MISSING_AUTHENTICATION_TOKEN, which is the unsigned-IAM 403.';
-const AUTHORIZER_REASON =
-  'Callers are machines holding per-organization API keys, checked by the Lambda TOKEN authorizer ' +
-  '(cached per key); there are no end users for a Cognito user pool.';
-const IAM_REASON =
-  "Callers are the gateway's and the operators' own AWS identities, authorized by IAM (SigV4); " +
-  'there are no end users for a Cognito user pool.';
-
-/** Why a route has no Cognito authorizer; `none` routes also say why they have none at all. */
-const AUTH_REASONS: Readonly<Record<RouteShape['auth'], { cognito: string; open?: string }>> = {
-  none: { cognito: PUBLIC_METHOD_REASON, open: PUBLIC_METHOD_REASON },
-  'api-key': { cognito: AUTHORIZER_REASON },
-  iam: { cognito: IAM_REASON },
-};
 
 /** The REST API of Herald (see docs/design.md for why REST and not HTTP API). */
 export class EventsApi extends Construct {
@@ -148,76 +120,10 @@ export class EventsApi extends Construct {
       // The stage names its API: CDK takes the API's id from it.
       apiStages: [{ stage: this.api.deploymentStage }],
     });
-    this.addRoutes(props);
+    addApiRoutes(this, this.api, props);
     this.publicBaseUrl = props.customDomain ? `https://${props.customDomain.domainName}` : this.api.url;
     if (props.customDomain) this.addCustomDomain(props.customDomain);
     this.webAcl = this.protectStage(props);
-  }
-
-  private addRoutes(props: EventsApiProps): void {
-    const authorizer = new apigw.TokenAuthorizer(this, 'Authorizer', {
-      handler: props.functions.authorizer,
-      identitySource: apigw.IdentitySource.header(AUTHORIZATION_HEADER),
-      validationRegex: BEARER_PATTERN,
-      resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
-    });
-    // Declared parameters are required. No route takes a body yet; a model added later is enforced.
-    const validator = this.api.addRequestValidator('Request', {
-      validateRequestParameters: true,
-      validateRequestBody: true,
-    });
-
-    for (const path of new Set(API_ROUTES.map((route) => route.path))) {
-      const routes = API_ROUTES.filter((route) => route.path === path);
-      const resource = this.api.root.resourceForPath(path);
-      for (const route of routes) {
-        const method = resource.addMethod(
-          route.method,
-          new apigw.LambdaIntegration(props.functions[route.fn], { allowTestInvoke: false }),
-          {
-            ...(route.auth === 'api-key' ? { authorizer } : {}),
-            // Metered by the usage plan, against the key the authorizer names (IAM routes are the
-            // operator's: only the stage's throttle applies to them).
-            apiKeyRequired: route.auth === 'api-key',
-            // SigV4: API Gateway checks the signature and the caller's IAM policy (`execute-api:Invoke`).
-            ...(route.auth === 'iam' ? { authorizationType: apigw.AuthorizationType.IAM } : {}),
-            requestValidator: validator,
-            requestParameters: pathParameters(route),
-          },
-        );
-        acknowledgeUnauthenticated(method, AUTH_REASONS[route.auth]);
-      }
-      const allowed: string[] = routes.map((route) => route.method).sort();
-      if (props.corsAllowOrigins) {
-        const preflight = resource.addCorsPreflight({
-          allowOrigins: [...props.corsAllowOrigins],
-          allowMethods: allowed,
-          allowHeaders: [AUTHORIZATION_HEADER, 'Content-Type'],
-        });
-        acknowledgeUnauthenticated(preflight, { cognito: MOCK_METHOD_REASON, open: MOCK_METHOD_REASON });
-        allowed.push('OPTIONS');
-      }
-      // Specific methods win over ANY, so ANY catches exactly the methods the resource does not serve.
-      addMock(resource, methodNotAllowed(allowed), MOCK_METHOD_REASON);
-    }
-    this.addNotFound();
-  }
-
-  /**
-   * Answers paths no route has with the 404 problem: the root greedy `/{proxy+}` catches every path no
-   * explicit resource matches (explicit resources and their methods always win), and the resources
-   * without a route of their own (the root, `/management`, …) get the same mock on `ANY`.
-   */
-  private addNotFound(): void {
-    const routePaths = new Set(API_ROUTES.map((route) => route.path));
-    const prefixes = [...routePaths].flatMap((path) =>
-      path.split('/').map((_, index, parts) => parts.slice(0, index).join('/') || '/'),
-    );
-    for (const path of new Set(prefixes)) {
-      if (!routePaths.has(path))
-        addMock(this.api.root.resourceForPath(path), routeNotFound(), NOT_FOUND_REASON);
-    }
-    addMock(this.api.root.addResource('{proxy+}'), routeNotFound(), NOT_FOUND_REASON);
   }
 
   private addCustomDomain(domain: CustomDomain): void {
@@ -274,22 +180,4 @@ export class EventsApi extends Construct {
     }
     return webAcl;
   }
-}
-
-/** `method.request.path.<name>: true` for each `{name}` of the route's path. */
-function pathParameters(route: RouteShape): Record<string, boolean> {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => `method.request.path.${name}`);
-  return Object.fromEntries(names.map((name) => [name, true]));
-}
-
-/** Adds `mock` on `ANY` of `resource`, without authorization, acknowledged with `reason`. */
-function addMock(resource: apigw.IResource, mock: ProblemMock, reason: string): void {
-  const method = resource.addMethod('ANY', mock.integration, mock.options);
-  acknowledgeUnauthenticated(method, { cognito: reason, open: reason });
-}
-
-/** Cognito is never the right authorizer here; methods without any authorization also say why. */
-function acknowledgeUnauthenticated(method: IConstruct, reasons: { cognito: string; open?: string }): void {
-  Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: reasons.cognito });
-  if (reasons.open) Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: reasons.open });
 }

@@ -9,6 +9,8 @@ import type { QueueAccess, TableAccess } from './bindings';
 export interface FunctionAccess {
   readonly table?: TableAccess;
   readonly queue?: QueueAccess;
+  /** `publish`: sns:Publish on the platform team's notices topic (`notice-summary.ts`), nothing else of SNS. */
+  readonly noticeTopic?: 'publish';
 }
 
 /**
@@ -18,10 +20,12 @@ export interface FunctionAccess {
  *   delete them, each in one transaction with the organization's key count (UpdateItem on `ORG#`; once per
  *   organization, UpdateItem on `APIKEY#` moves an old key's expiry off the TTL attribute); `PORTAL#`
  *   items (sign-in links) are created only by `administer` and read-and-deleted only by portal sign-in;
- * - `ORG#` items (webhook tokens): read only by the consumer and `sendTestEvent` (each attempt and test
- *   event signs with the token), `manageSettings` (an organization's own token view and rotation), portal
- *   sign-in and `administer`; created only by `administer`, updated only by those two (token rotation) and
- *   by the key writers (the key count); the API readers cannot read them;
+ * - `ORG#` items (webhook tokens, the operational webhook's URL): read only by the consumer and
+ *   `sendTestEvent` (each attempt and test event signs with the token), `manageSettings` (an
+ *   organization's own token view and rotation, its operational webhook), portal sign-in and
+ *   `administer`; created only by `administer`, updated only by those two (token rotation, the
+ *   operational webhook's URL: UpdateItem, never a PutItem of the whole item) and by the key writers (the
+ *   key count); the API readers cannot read them;
  * - `ACCOUNT#` items: written by `manageSettings` (an organization's own webhook URL) and `administer`
  *   (which also replaces a deleted account by its tombstone, PutItem); their endpoint health (`wh_*`)
  *   updated by the consumer and by `enableEndpoint`/`administer` (re-enable); deleted, like events erased
@@ -34,6 +38,22 @@ export interface FunctionAccess {
  *   CA certificate): read by the consumer and `sendTestEvent`, written (UpdateItem, in one transaction
  *   with the account's summary) by the two account writers `manageSettings` and `administer`, deleted by
  *   `administer` with the account; the API readers cannot read them;
+ * - `OPS#` items (an organization's operational notices): created (an UpdateItem conditioned on no item
+ *   there, never PutItem) by the consumer, which decides them from the endpoints' health it writes, by the
+ *   enablings (`enableEndpoint`, `manageSettings`, `administer`: `endpoint_enabled`), by a person's
+ *   disabling (`manageSettings`, `administer`: `endpoint_disabled`) and by the reconciler
+ *   (`event_attempts_exhausted`); read (Query of the organization's partition) only by `getDeliveryStats`
+ *   (`GET /operational-events`) and `administer` (the operator's twin), and the ones a summary shows
+ *   (BatchGetItem) by `noticeSummary`; the consumer also reads each to send it to the organization's
+ *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
+ *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`), which the URL's writers
+ *   (`manageSettings`, `administer`) reset with their UpdateItem right, never a DeleteItem; the forwarder reads their
+ *   creation from the stream only;
+ * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
+ *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
+ *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
+ *   reads and moves its cursor (`NOTICE_SUMMARY`), and is the only function that may publish to the
+ *   notices topic;
  * - `TESTS#` items (an account's counter of test events): written only by `sendTestEvent`, which reads
  *   the account, its organization and its endpoint's material like the consumer and writes nothing else;
  *   deleted by `administer` with the account;
@@ -114,11 +134,16 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   // An account's extra endpoints: one Query of their partition.
   getAccount: { table: { items: { GetItem: ['account'], Query: ['endpoint'] } } },
   getDeliveryStats: {
-    table: { items: { GetItem: ['account'], BatchGetItem: ['event', 'log'] }, indexes: ['by-org'] },
+    // Also the organization's operational notices (`GET /operational-events`: one Query of its OPS# partition).
+    table: {
+      items: { GetItem: ['account'], BatchGetItem: ['event', 'log'], Query: ['operational'] },
+      indexes: ['by-org'],
+    },
   },
   enableEndpoint: {
     table: {
-      items: { UpdateItem: ['account', 'event', 'log'] },
+      // An enabling of a disabled endpoint is announced (`operational`).
+      items: { UpdateItem: ['account', 'event', 'log', 'operational'] },
       indexes: ['failed-by-org', 'skipped-by-org'],
     },
     queue: 'send',
@@ -128,7 +153,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // The catalog's type names: what an endpoint's `event_types` may list.
         GetItem: ['account', 'organization', 'endpointSecrets', 'eventTypes'],
-        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets'],
+        // An enabling of a disabled endpoint, or a disabling, is announced (`operational`).
+        UpdateItem: ['account', 'endpoint', 'organization', 'endpointSecrets', 'operational'],
         // An extra endpoint is removed whole, its material with it; never an account item (nor the
         // tombstone that keeps a deleted account's IBAN with its organization).
         DeleteItem: ['endpoint', 'endpointSecrets'],
@@ -181,12 +207,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'endpointSecrets',
           'eventTypes',
           'delivery',
+          // An enabling of a disabled endpoint, or a disabling, is announced.
+          'operational',
         ],
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
         // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
         BatchWriteItem: ['event', 'log', 'delivery'],
-        // Replay reads an account's log; an account's extra endpoints are one Query of their partition.
-        Query: ['log', 'endpoint'],
+        // Replay reads an account's log; an account's extra endpoints are one Query of their partition;
+        // an organization's operational notices, one Query of its partition.
+        Query: ['log', 'endpoint', 'operational'],
       },
       indexes: ['by-org', 'failed-by-org', 'skipped-by-org'],
     },
@@ -213,9 +242,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
       items: {
         // A fanned-out event's deliveries (`delivery`): one item per routed endpoint, read and written
         // by the delivery at that endpoint.
-        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery'],
-        // An extra endpoint's health (`endpoint`), beside the default one's on the account item.
-        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery'],
+        // A notice (`operational`), read to send it to its organization's operational webhook, with that
+        // webhook's health (its own item in the same kind).
+        GetItem: ['event', 'log', 'account', 'organization', 'endpointSecrets', 'delivery', 'operational'],
+        // An extra endpoint's health (`endpoint`), beside the default one's on the account item; an
+        // endpoint's operational notices (`operational`), each created once: an UpdateItem conditioned on
+        // no item there, then its delivery's attempts, and the operational webhook's health.
+        UpdateItem: ['event', 'log', 'account', 'endpoint', 'delivery', 'operational'],
         // The order gate and its chain read an ordered account's log; an event's routing reads its
         // account's extra endpoints (one Query of their partition).
         Query: ['log', 'endpoint'],
@@ -225,14 +258,22 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
   },
   reconciler: {
     // A final failure of an ordered account's event moves its watermark and chains (reads its log); a
-    // routed endpoint's dead letter reads and settles its delivery.
+    // routed endpoint's dead letter reads and settles its delivery; a final failure is announced
+    // (`operational`: a notice created by UpdateItem); a notice's dead letter reads and settles its delivery.
     table: {
       items: {
-        GetItem: ['event', 'log', 'account', 'delivery'],
-        UpdateItem: ['event', 'log', 'account', 'delivery'],
+        GetItem: ['event', 'log', 'account', 'delivery', 'operational'],
+        UpdateItem: ['event', 'log', 'account', 'delivery', 'operational'],
         Query: ['log'],
       },
     },
     queue: 'send',
+  },
+  noticeSummary: {
+    table: {
+      items: { GetItem: ['noticeSummary'], UpdateItem: ['noticeSummary'], BatchGetItem: ['operational'] },
+      indexes: ['by-org'],
+    },
+    noticeTopic: 'publish',
   },
 };

@@ -29,6 +29,7 @@ import {
   type HeraldStackProps,
   MIN_EVENT_RETENTION_DAYS,
 } from './herald-stack-props';
+import { NoticeTopic } from './notice-topic';
 import { Observability } from './observability';
 import { SecretsKey } from './secrets-key';
 import { StaticEgress } from './static-egress';
@@ -159,6 +160,8 @@ export class HeraldStack extends Stack {
         functions[fnKey].addEnvironment('PUBLIC_BASE_URL', api.publicBaseUrl);
       }
     }
+    // The consumer serves no route, so it may take the stage URL: a notice's body links to the API.
+    consumer.addEnvironment('PUBLIC_BASE_URL', api.publicBaseUrl);
 
     const observability = new Observability(this, 'Observability', {
       encryptionKey: key,
@@ -168,7 +171,15 @@ export class HeraldStack extends Stack {
       forwarder,
       consumer,
       reconciler,
+      noticeSummary: functions.noticeSummary,
       oldestMessageAlarmAge: oldestMessageAlarmAge(retrySchedule ?? DEFAULT_RETRY_SCHEDULE_SECONDS),
+    });
+    const notices = new NoticeTopic(this, 'Notices', {
+      encryptionKey: key,
+      alarmEmail: props.alarmEmail,
+      functions,
+      access: FUNCTION_ACCESS,
+      summary: functions.noticeSummary,
     });
     new HeraldDashboard(this, 'Dashboard', {
       queues,
@@ -184,6 +195,11 @@ export class HeraldStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: queues.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
+    new CfnOutput(this, 'NoticeTopicArn', {
+      value: notices.topic.topicArn,
+      description:
+        "The platform team's operational notices, one summary a minute at most (subscribe more addresses here)",
+    });
     new CfnOutput(this, 'UsagePlanId', {
       value: this.api.usagePlan.usagePlanId,
       description: 'Usage plan of the organizations (each one registered when created; herald org usage-key)',

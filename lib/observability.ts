@@ -28,6 +28,8 @@ export interface ObservabilityProps {
   readonly forwarder: lambda.IFunction;
   readonly consumer: lambda.IFunction;
   readonly reconciler: lambda.IFunction;
+  /** The summary of operational notices (the platform team's topic), run every minute. */
+  readonly noticeSummary: lambda.IFunction;
   /** Threshold of the delivery queue's oldest-message alarm. */
   readonly oldestMessageAlarmAge: Duration;
 }
@@ -130,6 +132,17 @@ export class Observability extends Construct {
         description: `The ${name.toLowerCase()} crashed or timed out; its whole batch is retried.`,
       });
     }
+    this.alarm('NoticeSummaryErrors', {
+      // A failed run is retried and the next one catches its minutes up: only a lasting failure matters.
+      metric: props.noticeSummary.metricErrors({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }),
+      threshold: 1,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      description:
+        'The summary of operational notices failed in each of the last 15 minutes: the notices topic gets no ' +
+        'message. Notices are still stored (herald operational-events list --org ORG_ID); once the function ' +
+        'runs again it catches up, an hour of minutes per run.',
+    });
     // Herald's own counts: any occurrence within 5 minutes alarms.
     const anyOf = (metricName: string) => ({
       metric: new cloudwatch.Metric({

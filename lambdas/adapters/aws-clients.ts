@@ -1,4 +1,5 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { hotLogRetries } from './dynamodb/hot-log-retries';
@@ -27,4 +28,9 @@ export function createPublishDocumentClient(): DynamoDBDocumentClient {
 /** An SQS client (see {@link createDocumentClient} for configuration). */
 export function createSqsClient(): SQSClient {
   return new SQSClient({});
+}
+
+/** An SNS client (see {@link createDocumentClient} for configuration). */
+export function createSnsClient(): SNSClient {
+  return new SNSClient({});
 }

@@ -21,6 +21,8 @@ const VARIABLES = {
    * be JSON objects (a transition, context `herald:acceptUnknownEventTypes`); absent or `false`: refused.
    */
   ACCEPT_UNKNOWN_EVENT_TYPES: 'optional',
+  /** The platform team's notices topic, which the notice summary publishes to. */
+  NOTICE_TOPIC_ARN: 'required',
 } as const;
 
 type Variables = typeof VARIABLES;

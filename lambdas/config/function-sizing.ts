@@ -112,4 +112,12 @@ export const FUNCTION_SIZING: Readonly<Record<FunctionKey, FunctionSizing>> = {
     timeoutSeconds: DEAD_LETTER_QUEUE.visibilityTimeoutSeconds / 6,
     reason: 'Reads and re-sends dead letters; timeout is a sixth of the DLQ visibility timeout.',
   },
+
+  noticeSummary: {
+    memoryMb: 256,
+    // Its reads are bounded (an hour of minutes, a capped count of index entries) and it runs every minute.
+    timeoutSeconds: 50,
+    reason:
+      'Each minute: counts the operational notices of the minutes since its last run, publishes one message; 50 s stays under the schedule.',
+  },
 };

@@ -21,6 +21,7 @@ export const FUNCTIONS = {
   forwarder: 'forward-events',
   consumer: 'deliver-webhooks',
   reconciler: 'reconcile-dead-letters',
+  noticeSummary: 'summarise-notices',
 } as const;
 
 /** Name of a function in {@link FUNCTIONS}. */

@@ -69,6 +69,18 @@ export const ADMIN_ROUTES = {
   rotateOrganizationToken: { method: 'POST', path: '/admin/organizations/{org}/webhook-token/rotate' },
   rotateOrganizationKeys: { method: 'POST', path: '/admin/organizations/{org}/webhook-keys/rotate' },
   setOrganizationSignatures: { method: 'PUT', path: '/admin/organizations/{org}/webhook-signatures' },
+  getOrganizationOperationalWebhook: {
+    method: 'GET',
+    path: '/admin/organizations/{org}/operational-webhook',
+  },
+  setOrganizationOperationalWebhook: {
+    method: 'PUT',
+    path: '/admin/organizations/{org}/operational-webhook',
+  },
+  listOrganizationOperationalEvents: {
+    method: 'GET',
+    path: '/admin/organizations/{org}/operational-events',
+  },
   registerUsageKey: { method: 'POST', path: '/admin/organizations/{org}/usage-key' },
   createPortalLink: { method: 'POST', path: '/admin/organizations/{org}/portal-links' },
   listOrganizationAccounts: { method: 'GET', path: '/admin/organizations/{org}/accounts' },
@@ -129,6 +141,9 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/accounts', 'listAccounts'),
   keyRoute('GET', '/accounts/{iban}', 'getAccount'),
   keyRoute('GET', '/accounts/{iban}/delivery-stats', 'getDeliveryStats'),
+  // The organization's notices about its endpoints: read beside their delivery summaries.
+  keyRoute('GET', '/operational-events', 'getDeliveryStats'),
+  keyRoute('GET', '/operational-events/{id}', 'getDeliveryStats'),
   // The catch-up feed reads events, as the listing does: served by its function.
   keyRoute('GET', '/accounts/{iban}/events', 'listEvents'),
   keyRoute('POST', '/accounts/{iban}/enable', 'enableEndpoint', 'manage'),
@@ -154,6 +169,9 @@ export const API_ROUTES: readonly RouteShape[] = [
   keyRoute('GET', '/webhook-keys', 'manageSettings'),
   keyRoute('POST', '/webhook-keys/rotate', 'manageSettings', 'manage'),
   keyRoute('PUT', '/webhook-signatures', 'manageSettings', 'manage'),
+  // Where the organization's operational notices go: any key reads it (as the public keys), `manage` sets it.
+  keyRoute('GET', '/operational-webhook', 'manageSettings'),
+  keyRoute('PUT', '/operational-webhook', 'manageSettings', 'manage'),
   // The catalog of event types: the same for every organization, any scope reads it.
   keyRoute('GET', '/event-types', 'eventTypes'),
   keyRoute('GET', '/event-types/{type}', 'eventTypes'),

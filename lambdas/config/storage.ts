@@ -48,6 +48,16 @@ export const ITEM_PREFIXES = {
    * event's sequence as sort key: its own status, attempts, lease and cycles.
    */
   delivery: 'DLV#',
+  /**
+   * An organization's operational log (`OPS#<orgId>`): one item per notice, the transition's epoch and
+   * the notice's deterministic id as sort key, written once (see `domain/notices/`).
+   */
+  operational: 'OPS#',
+  /**
+   * The platform team's summary of notices (its whole partition key): the last minute it covered, so a
+   * retried run sends nothing twice and a run after an outage catches up (`use-cases/organizations/notice-summary.ts`).
+   */
+  noticeSummary: 'NOTICE_SUMMARY',
 } as const;
 
 /**
@@ -111,7 +121,9 @@ export const EVENTS_TABLE = {
   /**
    * `by-org`: an organization's events newest first (`gsi1pk = ORG#<id>#EVENTS#<shard>`, see
    * {@link EVENT_INDEX_SHARDS}; `ORG#<id>#EVENTS` for events stored before account logs;
-   * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`).
+   * `gsi1sk = <triggered_at ISO>#<id>`) and its accounts (`gsi1pk = ORG#<id>#ACCOUNTS`, `gsi1sk = <IBAN>`);
+   * also every organization's operational notices by minute (`gsi1pk = OPS#MIN#<yyyy-mm-ddThh:mm>`,
+   * `gsi1sk = <at ISO>#<kind>#<id>`), which the platform team's summary reads.
    *
    * `failed-by-org` and `skipped-by-org`: sparse indexes of the events in that state, in the same order.
    * The writes that set the state copy `gsi1pk` into `failed_org` / `skipped_org` (an update expression
@@ -175,5 +187,26 @@ export const EXPIRY_FILTER_PATTERN = {
   dynamodb: { Keys: { pk: { S: [{ prefix: ITEM_PREFIXES.log }] } } },
 } as const;
 
+/**
+ * The third stream filter: the creation of an operational notice (an `OPS#<orgId>` item with a `ntc_` id,
+ * created once by a conditional write and only updated after: its delivery's attempts are MODIFYs, which
+ * never match), so the forwarder queues its delivery to the organization's operational webhook. The
+ * operational webhook's own health item (`OPS#<orgId>#HEALTH`) has no id and never matches: nothing that
+ * happens to the operational webhook is ever sent to it.
+ */
+export const NOTICE_FILTER_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: {
+    NewImage: {
+      pk: { S: [{ prefix: ITEM_PREFIXES.operational }] },
+      id: { S: [{ prefix: 'ntc_' }] },
+    },
+  },
+} as const;
+
 /** Every filter of the forwarder's stream event source (a record passes when one matches). */
-export const STREAM_FILTER_PATTERNS = [STREAM_FILTER_PATTERN, EXPIRY_FILTER_PATTERN] as const;
+export const STREAM_FILTER_PATTERNS = [
+  STREAM_FILTER_PATTERN,
+  EXPIRY_FILTER_PATTERN,
+  NOTICE_FILTER_PATTERN,
+] as const;

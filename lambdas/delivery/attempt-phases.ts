@@ -7,13 +7,14 @@
  * delivery.
  */
 import type { Endpoint } from '#domain/endpoints/endpoint';
-import type { DeliveryAttempt, EventRecord, EventRef, Organization, WebhookStatus } from '#domain/model';
-import type { LeaseClaim } from '#domain/ports';
+import type { EventRecord, Organization } from '#domain/model';
+import type { DeliveryLedger } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import type { DeliveryDeps } from './delivery-deps';
 import { attemptOutcome, type DeliveryOutcome, type Thrown } from './delivery-outcome';
 import { type Admission, circuitGate, type OpenGate, release, takeSlot } from './endpoint-health';
 import type { HeldUrls } from './held-invocation';
+import { announce } from './operational-notices';
 import { isOrdered, type OrderDeps, passGate } from './order';
 import type { ErroredHandling } from './postponement-rule';
 import { record } from './record-attempt';
@@ -24,16 +25,7 @@ import { prepareRequest, type SentAttempt, sendPrepared } from './webhook-reques
  * A delivery's state as the phases write it: the event's own (its item), or a routed endpoint's delivery
  * (bound to it, whatever `ref` says), each answering the delivery's state as an event.
  */
-export interface AttemptLedger {
-  takeLease(ref: EventRef, claim: LeaseClaim): Promise<boolean>;
-  recordAttempt(
-    ref: EventRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EventRecord>;
-  settlePending(ref: EventRef, status: 'skipped' | 'failed'): Promise<boolean>;
-}
+export type AttemptLedger = Pick<DeliveryLedger, 'takeLease' | 'recordAttempt' | 'settlePending'>;
 
 /** What the phases need: a delivery's, with the ledger of the delivery the message is for. */
 export type AttemptDeps = Omit<DeliveryDeps, 'events'> & { readonly events: AttemptLedger };
@@ -160,6 +152,9 @@ async function passGates(
   }
   // The endpoint is this batch's fresh read, so a `disabled` verdict needs no confirming read.
   const circuit = circuitGate(deps, endpoint);
+  // A disabling whose notice a crash left unstored is announced by the next message that finds it (a
+  // thrown write brings the message back, before anything is settled).
+  if (circuit.kind === 'disabled' && endpoint.health) await announce(deps, endpoint, endpoint.health);
   if (circuit.kind === 'defer' || circuit.kind === 'disabled') {
     return { settledThrough, outcome: await closed(deps, event, circuit) };
   }

@@ -1,14 +1,18 @@
 /**
  * The dead-letter reconciler: a message SQS moved to the dead-letter queue goes back to the delivery
- * queue while its delivery (the event's own, or a fanned-out event's at one endpoint) has attempts left
- * in its cycle, or the delivery settles `failed`.
+ * queue while its delivery (the event's own, a fanned-out event's at one endpoint, or a notice's to its
+ * organization's operational webhook) has attempts left in its cycle, or the delivery settles `failed`
+ * (an event's is announced, as the consumer's last attempt is; a notice's never is: no loop).
  */
 import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
+import type { NoticeRef } from '#domain/notices/notice';
+import type { NoticeDeliveries, OperationalLog } from '#domain/notices/ports';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, QueueMessage } from '#domain/ports';
 import { runBatch } from './deliver-batch';
 import { readTarget } from './delivery-deps';
+import { announceExhausted } from './operational-notices';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { deliveryView, RoutedLedger, settleRoute } from './routed-ledger';
@@ -25,6 +29,12 @@ export interface ReconcileDeps {
   readonly maxAttempts: number;
   /** Epoch ms. */
   readonly now: () => number;
+  /** The notices' deliveries to the operational webhooks; absent: a notice's dead letter is left settled. */
+  readonly operational?:
+    | { readonly deliveries: Pick<NoticeDeliveries, 'readNotice' | 'settlePending'> }
+    | undefined;
+  /** Where a delivery settled `failed` here is announced (`event_attempts_exhausted`); none: not announced. */
+  readonly notices?: OperationalLog | undefined;
 }
 
 /**
@@ -44,6 +54,7 @@ export async function reconcileDeadLetter(
   deps: ReconcileDeps,
   target: DeliveryTarget,
 ): Promise<ReconcileOutcome> {
+  if (target.notice !== undefined) return reconcileNotice(deps, target.notice);
   if (target.endpointId !== undefined) return reconcileRouted(deps, target, target.endpointId);
   const event = await readTarget(deps.events, target);
   if (event?.webhookStatus !== 'pending') return 'settled';
@@ -54,8 +65,11 @@ export async function reconcileDeadLetter(
       await deps.queue.enqueue([event]);
       return 'requeued';
     }
-    const failed = await deps.events.settlePending(event, 'failed');
     const endpoint = account && defaultEndpoint(account);
+    // Announced before the settling: a failed notice write brings the message back while it is pending.
+    if (account?.orgId === event.orgId && endpoint?.id !== undefined)
+      await announceExhausted(deps.notices, endpoint, endpoint.id, event, deps.now());
+    const failed = await deps.events.settlePending(event, 'failed');
     if (account?.orgId !== event.orgId || !endpoint || !isOrdered(endpoint, event)) return 'exhausted';
     await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
     return failed ? 'exhausted-ordered' : 'exhausted';
@@ -99,6 +113,8 @@ async function reconcileRouted(
     await settleRoute(deps.events, ref, delivery);
     return 'settled';
   }
+  const owner = { orgId: event.orgId, iban: event.account };
+  await announceExhausted(deps.notices, owner, endpointId, deliveryView(event, delivery), deps.now());
   const ledger = new RoutedLedger(deps.events, deps.deliveries, event, ref, delivery);
   await ledger.settlePending(event, 'failed');
   const account = await deps.directory.getAccount(event.account, { consistent: true });
@@ -109,6 +125,22 @@ async function reconcileRouted(
   if (!isOrdered(endpoint, event)) return 'exhausted';
   await afterSettled(deps, endpoint, { ...event, webhookStatus: 'failed' });
   return 'exhausted-ordered';
+}
+
+/** A notice's dead letter: queued again while its delivery has attempts left, else settled `failed`. */
+async function reconcileNotice(deps: ReconcileDeps, ref: NoticeRef): Promise<ReconcileOutcome> {
+  const notices = deps.operational?.deliveries;
+  const read = await notices?.readNotice(ref);
+  if (read?.delivery.status !== 'pending') return 'settled';
+  const { delivery } = read;
+  if (
+    attemptsLeft({ webhookRetries: delivery.retries, cycleBase: delivery.cycleBase }, deps.maxAttempts) > 0
+  ) {
+    await deps.queue.enqueue([{ id: ref.id, notice: ref }]);
+    return 'requeued';
+  }
+  await notices?.settlePending(ref, 'failed');
+  return 'exhausted';
 }
 
 /** What a batch of dead letters needs beyond single reconciliations. */

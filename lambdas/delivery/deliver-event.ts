@@ -17,11 +17,13 @@ import type { DeliveryTarget } from '#domain/delivery-message';
 import { defaultEndpoint } from '#domain/endpoints/endpoint';
 import type { EventRecord } from '#domain/model';
 import { type Admitted, attemptDelivery, type Ended } from './attempt-phases';
+import { deliverNotice } from './deliver-notice';
 import { deliverToEndpoint } from './deliver-to-endpoint';
 import { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
 import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
+import { announceExhausted } from './operational-notices';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { fanOut, isFannedOut, routingOf } from './routing';
@@ -57,6 +59,7 @@ export async function deliverMessage(
   held?: HeldUrls,
 ): Promise<DeliveryOutcome | Thrown> {
   const { at, endpointId } = target;
+  if (target.notice !== undefined) return deliverNotice(deps, target.notice, receiveCount, context, held);
   if (endpointId !== undefined && at !== undefined) {
     return deliverToEndpoint(deps, { ...target, at, endpointId }, receiveCount, context, held);
   }
@@ -98,6 +101,11 @@ async function admit(
   // A fanned-out event's item counts its deliveries' attempts, each delivery its own cycle's.
   const fannedOut = account !== undefined && isFannedOut(event, account);
   if (!fannedOut && attemptsLeft(event, deps.maxAttempts) === 0) {
+    // Announced before the settling: a failed notice write brings the message back while it is pending.
+    if (account?.orgId === event.orgId && deps.notices !== undefined) {
+      const id = account.endpointId ?? (await deps.health.endpointId(account.iban, account.orgId));
+      if (id !== undefined) await announceExhausted(deps.notices, account, id, event, deps.now());
+    }
     await deps.events.settlePending(event, 'failed');
     return { outcome: { kind: 'exhausted', event } };
   }

@@ -16,6 +16,7 @@ import type { DeliveryContext } from './delivery-context';
 import { type DeliveryDeps, readTarget } from './delivery-deps';
 import { type DeliveryOutcome, settles, type Thrown } from './delivery-outcome';
 import type { HeldUrls } from './held-invocation';
+import { announceExhausted } from './operational-notices';
 import { afterSettled, isOrdered } from './order';
 import { attemptsLeft } from './retry-rule';
 import { deliveryView, RoutedLedger, settleRoute } from './routed-ledger';
@@ -85,7 +86,12 @@ async function admitAtEndpoint(
     await inOrder(deps, context, event, endpointId);
     return { outcome };
   };
-  if (attemptsLeft(view, deps.maxAttempts) === 0) return settle('failed', { kind: 'exhausted', event: view });
+  if (attemptsLeft(view, deps.maxAttempts) === 0) {
+    // Announced before the settling: a failed notice write brings the message back while it is pending.
+    const owner = { orgId: event.orgId, iban: event.account };
+    await announceExhausted(deps.notices, owner, endpointId, view, deps.now());
+    return settle('failed', { kind: 'exhausted', event: view });
+  }
   const account = await context.account(event.account);
   if (account && account.orgId !== event.orgId) {
     const reason = 'the account belongs to another organization now; nothing was sent';

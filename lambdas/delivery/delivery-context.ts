@@ -36,6 +36,7 @@ export class DeliveryContext {
   private readonly opened = new Map<string, Promise<readonly OpenedSigningKey[]>>();
   private readonly secrets = new Map<string, Promise<EndpointSecrets | undefined>>();
   private readonly extras = new Map<string, Promise<Endpoint[]>>();
+  private readonly operational = new Map<string, Promise<EndpointHealth | undefined>>();
 
   /**
    * @param sealer - opens the organizations' Ed25519 keys; without one, webhooks carry no `v1a`
@@ -72,6 +73,17 @@ export class DeliveryContext {
           );
     const floor = account.sequenceFloor;
     return [defaultEndpoint(account), ...(await extras).map((extra) => ({ ...extra, sequenceFloor: floor }))];
+  }
+
+  /**
+   * The health of the organization's operational webhook as committed when the batch first asked for it
+   * (`read` reads it), or as this batch's attempts last wrote it.
+   */
+  operationalHealth(
+    orgId: string,
+    read: (orgId: string) => Promise<EndpointHealth | undefined>,
+  ): Promise<EndpointHealth | undefined> {
+    return once(this.operational, orgId, () => read(orgId));
   }
 
   /** The account as committed when the batch first asked for it (undefined: none, or deleted). */
@@ -111,10 +123,15 @@ export class DeliveryContext {
 
   /**
    * Puts the endpoint health a write returned into the batch's endpoint (on its account for the default
-   * one), so the batch's later messages act on a circuit that opened or closed meanwhile.
+   * one; the operational webhook's apart), so the batch's later messages act on a circuit that opened or closed meanwhile.
    */
   remember(endpoint: Endpoint, health: EndpointHealth): void {
     const { iban, extra } = endpoint;
+    if (endpoint.operational) {
+      // The organization's operational webhook: its health is its own, never an account's endpoint's.
+      this.operational.set(endpoint.orgId, Promise.resolve(health));
+      return;
+    }
     if (extra !== undefined) {
       const known = this.extras.get(iban);
       if (!known) return;
@@ -125,7 +142,7 @@ export class DeliveryContext {
     }
     const known = this.accounts.get(iban);
     if (!known) return;
-    const updated = known.then((account) => account && { ...account, webhookHealth: health });
+    const updated = known.then((account) => account && { ...account, health });
     updated.catch(() => undefined);
     this.accounts.set(iban, updated);
   }

@@ -5,10 +5,12 @@ import type { DeliveryTarget } from '#domain/delivery-message';
 import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-security/ports';
 import type { EndpointDeliveries } from '#domain/endpoints/deliveries-port';
 import type { EventRecord } from '#domain/model';
+import type { NoticeDeliveries } from '#domain/notices/ports';
 import type { DeliveryLedger, EndpointStore, EventReads } from '#domain/ports';
 import type { SecretSealer } from '#domain/signing/secret-sealer';
 import type { DeliveryDirectory } from './delivery-context';
 import type { EndpointDeps } from './endpoint-health';
+import type { EndpointHealth } from './endpoint-health-port';
 import type { OrderDeps } from './order';
 import type { SendDeps } from './webhook-request';
 
@@ -32,6 +34,18 @@ export interface DeliveryDeps extends EndpointDeps, SendDeps, OrderDeps {
   readonly endpointStore?: Pick<EndpointStore, 'listEndpoints'>;
   readonly schedule: readonly number[];
   readonly maxAttempts: number;
+  /** Sending notices to the organizations' operational webhooks (`deliver-notice.ts`); absent: dropped. */
+  readonly operational?: OperationalSending | undefined;
+}
+
+/** What sending notices needs beyond an event's delivery. */
+export interface OperationalSending {
+  /** The notices and their deliveries' state. */
+  readonly deliveries: NoticeDeliveries;
+  /** The API's base URL, for the `_links` of a notice's body. */
+  readonly baseUrl: string;
+  /** Reads an organization's operational webhook's health (undefined: nothing written about it). */
+  readonly health: { operationalHealth(orgId: string): Promise<EndpointHealth | undefined> };
 }
 
 /**

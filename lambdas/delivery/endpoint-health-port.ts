@@ -40,6 +40,16 @@ export interface EndpointHealth {
   readonly circuitOpenUntil?: number | undefined;
   /** Length of the current open period in seconds; a failed probe doubles it. */
   readonly circuitOpenSeconds?: number | undefined;
+  /**
+   * The last operational notice announced about it (`<level>@<epoch>`, see `operational-notice-rule.ts`);
+   * absent when none is outstanding.
+   */
+  readonly noticed?: string | undefined;
+  /**
+   * The expiry (ISO) of the client certificate whose `client_certificate_expiring` was stored: read with
+   * the endpoint, so a delivery with that certificate writes nothing more about it.
+   */
+  readonly certificateNoticed?: string | undefined;
 }
 
 /** An endpoint nothing has been written about. */
@@ -61,6 +71,12 @@ export type HealthUpdate =
   | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
   /** `410 Gone`: the receiver says the endpoint is gone for good. */
   | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
+
+/** What an enabling found: the endpoint's health just before it, and the endpoint's id (`ep_…`). */
+export interface Enabling {
+  readonly previous: EndpointHealth;
+  readonly endpointId: string;
+}
 
 /** A held concurrency slot of a degraded endpoint: released by the write that follows the attempt. */
 export interface SlotLease {
@@ -100,8 +116,17 @@ export interface EndpointHealthStore {
   ): Promise<EndpointHealth | undefined>;
   /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
   openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
-  /** Disables the endpoint. */
-  disable(endpoint: EndpointAddress, at: string, reason: string): Promise<EndpointHealth | undefined>;
+  /**
+   * Disables the endpoint, unless it is disabled already (the first disabling's time and reason stay).
+   * `noticed`: the notice mark written by the same write, for a disabling its own path announces (a
+   * person's), so the consumer does not announce it again.
+   */
+  disable(
+    endpoint: EndpointAddress,
+    at: string,
+    reason: string,
+    noticed?: string,
+  ): Promise<EndpointHealth | undefined>;
   /**
    * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when
    * the endpoint is not the organization's any more.
@@ -114,8 +139,21 @@ export interface EndpointHealthStore {
   ): Promise<{ readonly taken: boolean; readonly health: EndpointHealth | undefined }>;
   /** Frees a slot this consumer holds (when the attempt did not happen). */
   releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void>;
-  /** Makes the organization's endpoint healthy again; false when it is not the organization's. */
-  enable(endpoint: EndpointAddress, at: string): Promise<boolean>;
+  /**
+   * Moves the endpoint's notice mark from `from` (absent: none) to `to` (undefined: removed); nothing
+   * when the mark is not `from` any more (another consumer moved it) or the endpoint is not the
+   * organization's.
+   */
+  markNoticed(endpoint: EndpointAddress, from: string | undefined, to: string | undefined): Promise<void>;
+  /** Marks the certificate expiring at `expiresAt` announced; nothing when the endpoint is not the organization's. */
+  markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void>;
+  /**
+   * Makes the organization's endpoint healthy again, its notice mark removed (an enabling is announced by
+   * its own path, not as a recovery): its health before this write, from the write itself (so of two
+   * enablings at once only one finds it disabled), and its id (given to an account from before endpoint
+   * ids now); undefined when it is not the organization's.
+   */
+  enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined>;
   /**
    * The account's endpoint id, given to it now if it has none (an account from before endpoint ids);
    * undefined when the account is not the organization's any more.

@@ -6,6 +6,7 @@
  */
 import { addressOf, type Endpoint } from '#domain/endpoints/endpoint';
 import type { DeliveryAttempt } from '#domain/model';
+import type { OperationalLog } from '#domain/notices/ports';
 import type { DeliveryContext } from './delivery-context';
 import {
   type EndpointHealth,
@@ -22,6 +23,7 @@ import {
   type HealthPolicy,
   updateAfterAttempt,
 } from './endpoint-health-rule';
+import { announce } from './operational-notices';
 
 /** What the endpoint side needs. */
 export interface EndpointDeps {
@@ -32,6 +34,8 @@ export interface EndpointDeps {
   readonly now: () => number;
   /** [0, 1): spreads deferrals; `Math.random` unless a test fixes it. */
   readonly random?: () => number;
+  /** Where the endpoints' operational notices go (`operational-notices.ts`); none: not announced. */
+  readonly notices?: OperationalLog | undefined;
 }
 
 /** A gate that lets the attempt through: at once (`send`), or with one of its endpoint's slots. */
@@ -124,6 +128,8 @@ export interface EndpointReport {
 export interface EndpointNote {
   readonly endpoint?: EndpointReport;
   readonly endpointError?: unknown;
+  /** Why the endpoint's notices could not be stored now (the next consumer to see it stores them). */
+  readonly noticeError?: unknown;
 }
 
 /**
@@ -150,12 +156,31 @@ export async function reportAttempt(
     at: attempt.deliveredAt,
     retryAfterSeconds,
   };
+  let observed: Observed;
   try {
-    const health = await observeAttempt(deps, context, endpoint, signal, lease);
-    return health === undefined ? {} : { endpoint: health };
+    observed = await observeAttempt(deps, context, endpoint, signal, lease);
   } catch (endpointError) {
     return { endpointError };
   }
+  const { report, health } = observed;
+  const note = report === undefined ? {} : { endpoint: report };
+  if (health === undefined) return note;
+  try {
+    await announce(deps, endpoint, health, attempt);
+    return note;
+  } catch (noticeError) {
+    return { ...note, noticeError };
+  }
+}
+
+/**
+ * What an attempt left of its endpoint: the report of what it wrote, and the health its notices are
+ * decided from (the one written, or, nothing written, the one the batch read with the account); neither
+ * when the endpoint stopped being the organization's meanwhile (nothing of it is ours to announce).
+ */
+interface Observed {
+  readonly report?: EndpointReport;
+  readonly health?: EndpointHealth | undefined;
 }
 
 async function observeAttempt(
@@ -164,12 +189,12 @@ async function observeAttempt(
   endpoint: Endpoint,
   signal: AttemptSignal,
   lease: SlotLease | undefined,
-): Promise<EndpointReport | undefined> {
+): Promise<Observed> {
   const before = endpoint.health ?? HEALTHY;
   const update = updateAfterAttempt(before, signal, deps.healthPolicy);
   if (update.kind === 'none') {
     await release(deps, endpoint, lease);
-    return undefined;
+    return { health: endpoint.health };
   }
   const at = addressOf(endpoint);
   let after = await deps.health.recordAttempt(at, update, lease);
@@ -178,7 +203,7 @@ async function observeAttempt(
     if (step.kind === 'open') after = await deps.health.openCircuit(at, step);
     if (step.kind === 'disable') after = await deps.health.disable(at, signal.at, step.reason);
   }
-  if (after === undefined) return undefined;
+  if (after === undefined) return {};
   context.remember(endpoint, after);
   const change = changeOf(before, after, deps.now());
   // A change is reported by endpoint id; an account from before ids gets one now (once, on a rare path).
@@ -186,7 +211,7 @@ async function observeAttempt(
     change === undefined
       ? endpoint.id
       : (endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId)));
-  return { health: after, change, endpointId };
+  return { report: { health: after, change, endpointId }, health: after };
 }
 
 function changeOf(before: EndpointHealth, after: EndpointHealth, now: number): EndpointChange | undefined {

@@ -1,5 +1,7 @@
 /**
- * The record phase of a delivery: the attempt on the event, then the endpoint's health. An attempt that
+ * The record phase of a delivery: the attempt on the event, then the endpoint's health, and a cycle that
+ * settled `failed` (`event_attempts_exhausted`) or a client certificate near its expiry
+ * (`client_certificate_expiring`) announced. An attempt that
  * was sent is always recorded, also when the event's stored item is full (an event stored before payloads
  * were bounded by what the item holds): it is then recorded short, as the event's last, so that the event
  * settles rather than be sent again with each attempt unrecorded.
@@ -10,6 +12,7 @@ import { type DeliveryLedger, EventItemFullError } from '#domain/ports';
 import type { DeliveryContext } from './delivery-context';
 import { type EndpointDeps, type EndpointNote, release, reportAttempt } from './endpoint-health';
 import type { SlotLease } from './endpoint-health-port';
+import { announceCertificate, announceExhausted } from './operational-notices';
 import type { AfterAttempt } from './retry-rule';
 import type { SentAttempt } from './webhook-request';
 
@@ -44,7 +47,45 @@ export async function record(
       ? await freeSlot(deps, endpoint, lease)
       : await reportAttempt(deps, context, endpoint, sent.attempt, next.receiverWaitSeconds, lease);
   }
+  // A 410 ends the cycle too, but its endpoint's `endpoint_disabled` tells it, not each event's notice.
+  if (recorded.next.status === 'failed' && sent.attempt.responseStatus !== 410)
+    note = await exhausted(deps, endpoint, recorded.event, note);
+  note = await expiring(deps, endpoint, note);
   return { recorded: recorded.event, note, next: recorded.next };
+}
+
+/**
+ * Announces the client certificate the endpoint presents when it expires soon (once per certificate: a
+ * mark read with the endpoint), reporting (not throwing) a failure.
+ */
+async function expiring(deps: RecordDeps, endpoint: Endpoint, note: EndpointNote): Promise<EndpointNote> {
+  try {
+    await announceCertificate(deps, endpoint);
+    return note;
+  } catch (noticeError) {
+    return { ...note, noticeError };
+  }
+}
+
+/**
+ * Announces the event's cycle at the endpoint exhausted (`event_attempts_exhausted`), reporting (not
+ * throwing) a failure: the attempt and the event's settling stand whatever the notice does.
+ */
+async function exhausted(
+  deps: RecordDeps,
+  endpoint: Endpoint,
+  event: EventRecord,
+  note: EndpointNote,
+): Promise<EndpointNote> {
+  if (deps.notices === undefined) return note;
+  try {
+    // An account from before endpoint ids gets one now (once, on this rare path).
+    const id = endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId));
+    if (id !== undefined) await announceExhausted(deps.notices, endpoint, id, event, deps.now());
+    return note;
+  } catch (noticeError) {
+    return { ...note, noticeError };
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import type { EndpointSecretStore, PayloadEncrypter } from '#domain/endpoint-sec
 import type { Endpoint } from '#domain/endpoints/endpoint';
 import { BusyError, ConflictError, NotFoundError, RateLimitedError } from '#domain/errors';
 import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
+import { reservedNoticeType } from '#domain/event-types/operational-notices';
 import { unknownEventType } from '#domain/event-types/unknown-names';
 import { parseIban } from '#domain/iban';
 import { uuidv7 } from '#domain/ids';
@@ -68,10 +69,11 @@ export interface TestEventRequest extends TestExampleChoice {
 /**
  * Sends a test event to an account's webhook URL now and answers what the receiver answered.
  *
- * @throws ValidationError for a malformed IBAN; NotFoundError for an account of another organization or
- *   none; UnprocessableError naming `type`, `version` or `example` the catalog lacks; ConflictError for an
- *   account without a webhook URL; RateLimitedError past the account's test events of the minute;
- *   BusyError when the key service did not answer now (nothing sent)
+ * @throws ValidationError for a malformed IBAN, or naming `type` for an operational notice's type (Herald
+ *   sends those); NotFoundError for an account of another organization or none; UnprocessableError naming
+ *   `type`, `version` or `example` the catalog lacks; ConflictError for an account without a webhook URL;
+ *   RateLimitedError past the account's test events of the minute; BusyError when the key service did not
+ *   answer now (nothing sent)
  */
 export async function sendTestEvent(deps: TestEventDeps, request: TestEventRequest): Promise<SentTestEvent> {
   const iban = parseIban('iban', request.iban);
@@ -82,6 +84,7 @@ export async function sendTestEvent(deps: TestEventDeps, request: TestEventReque
   }
   const entry = await deps.catalog.get(request.type);
   if (!entry) throw unknownEventType(request.type, await deps.catalog.names());
+  if (entry.operational === true) throw reservedNoticeType(request.type);
   const chosen = chooseTestExample(entry.definition, request);
   const endpoint = await endpointOf(context, account, request.endpointId);
   const url = endpoint.url;

@@ -1,6 +1,6 @@
 /**
  * What an account's log holds and answers, the records its port (`EventLog`) and the delivery's
- * (`DeliveryLedger`, both in `event-store-port.ts`) speak in: an event as it is stored at its sequence, an
+ * (`DeliveryLedger`, in `event-store-port.ts` and `delivery-ledger-port.ts`) speak in: an event as it is stored at its sequence, an
  * id's claim, a read of the log, its pages and its voids, the hot log's head and its tail, and the ticket a head
  * hands out. Re-exported by `ports.ts`.
  */

@@ -75,6 +75,12 @@ export interface DirectoryStore {
   setSigningKey(orgId: string, key: SigningKey, previous?: PreviousSigningKey): Promise<boolean>;
   /** Sets the signature schemes the organization's webhooks carry; false when it does not exist. */
   setSignatureSchemes(orgId: string, schemes: readonly SignatureScheme[]): Promise<boolean>;
+  /**
+   * Sets the organization's operational webhook URL (already checked), or removes it (null), changing
+   * nothing else of the organization, and resets that webhook's health (failures, open circuit): the old
+   * URL's are not the new one's; false when it does not exist.
+   */
+  setOpsWebhookUrl(orgId: string, url: string | null): Promise<boolean>;
   /** The account; undefined when there is none or it was deleted (a tombstone is never returned). */
   getAccount(iban: string, options?: ReadOptions): Promise<Account | undefined>;
   /**

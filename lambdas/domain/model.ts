@@ -70,6 +70,11 @@ export interface Organization {
   readonly previousSigningKey?: PreviousSigningKey | undefined;
   /** The schemes its webhooks carry; absent: every scheme it has a key for. */
   readonly signatureSchemes?: readonly SignatureScheme[] | undefined;
+  /**
+   * Where its operational notices go (its operational webhook): checked as webhook URLs are; absent:
+   * nowhere (they stay readable through `GET /operational-events`).
+   */
+  readonly opsWebhookUrl?: string | undefined;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
 }
@@ -104,10 +109,29 @@ export interface PortalLink {
 }
 
 /**
- * A tracked bank account. Its default endpoint's subscription and order are the account's own fields
- * (the {@link Subscription} and {@link EndpointOrder} an extra endpoint has too).
+ * What every webhook endpoint of an account has: its subscription, order, description, health and
+ * security, and when it was made and last written. The default endpoint's are its account's own fields;
+ * an extra endpoint's are on its own item (`domain/endpoints/endpoint.ts`).
  */
-export interface Account extends Subscription, EndpointOrder {
+export interface EndpointFields extends Subscription, EndpointOrder {
+  readonly description?: string | undefined;
+  /** Absent: nothing was ever written about it (healthy). */
+  readonly health?: EndpointHealth | undefined;
+  /**
+   * What it demands beyond HTTPS (encrypted payloads, a client certificate, a private CA); absent:
+   * nothing.
+   */
+  readonly security?: EndpointSecuritySummary | undefined;
+  /** ISO 8601 UTC. */
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * A tracked bank account. Its default endpoint's fields are the account's own ({@link EndpointFields});
+ * its URL and id keep the names the API and the stored item give them (`webhook_url`, `endpoint_id`).
+ */
+export interface Account extends EndpointFields {
   /** Normalised IBAN (upper case, no spaces). */
   readonly iban: string;
   readonly orgId: string;
@@ -118,19 +142,8 @@ export interface Account extends Subscription, EndpointOrder {
    * the account is created; absent only on an account created before ids and not written since.
    */
   readonly endpointId?: string | undefined;
-  /** Health of the webhook endpoint; absent when nothing was ever written about it (healthy). */
-  readonly webhookHealth?: EndpointHealth | undefined;
-  /**
-   * What the endpoint demands beyond HTTPS (encrypted payloads, a client certificate, a private CA);
-   * absent: nothing.
-   */
-  readonly endpointSecurity?: EndpointSecuritySummary | undefined;
-  /** The default endpoint's description. */
-  readonly description?: string | undefined;
   /** How many extra endpoints the account has beside its default one (absent: none). */
   readonly endpointCount?: number | undefined;
-  readonly createdAt: string;
-  readonly updatedAt: string;
 }
 
 /**

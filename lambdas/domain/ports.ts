@@ -10,11 +10,12 @@ import type { ClientTls } from './endpoint-security/endpoint-security';
 // Who may call: API keys and portal sign-in links.
 export * from './access-ports';
 export type * from './account-log';
+export type * from './delivery-ledger-port';
+export { EventItemFullError } from './delivery-ledger-port';
 export type * from './directory-port';
 export type { ClientTls } from './endpoint-security/endpoint-security';
 export type * from './endpoints/ports';
 export type * from './event-store-port';
-export { EventItemFullError } from './event-store-port';
 export type * from './event-types/store-port';
 export type * from './queries';
 

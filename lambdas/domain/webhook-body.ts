@@ -2,6 +2,8 @@
  * The webhook body: the exact bytes fixed at publish, sent (and signed) on every attempt.
  */
 import type { EventRecord } from './model';
+import type { Notice } from './notices/notice';
+import { noticePayload } from './notices/notice-payload';
 import { renderTimestamp } from './time';
 import { joinUrl, pathSegment } from './urls';
 
@@ -83,4 +85,25 @@ export function withSequence(body: string, sequence: number): string {
   const at = body.indexOf(',"triggered_at":');
   if (at < 0 || body.slice(0, at).includes('"sequence":')) return body;
   return `${body.slice(0, at)},"sequence":${sequence}${body.slice(at)}`;
+}
+
+/**
+ * The body of an operational notice's webhook: an event webhook's envelope, built by the same rules, with
+ * `type` the notice's kind, `type_version` the version of its catalog type its payload passed,
+ * `"sequence":null` (a notice takes no place in an account's log, as a test
+ * event's), `triggered_at` when the notice was decided, `payload` = {@link noticePayload} (what the
+ * notice's catalog type describes), and `_links` to the notice (`GET /operational-events/{id}`) and its
+ * account. Built at each attempt from the stored notice, so every attempt sends the same bytes.
+ */
+export function noticeWebhookBody(notice: Notice, typeVersion: number, baseUrl: string): string {
+  const links = {
+    self: joinUrl(baseUrl, `/operational-events/${pathSegment(notice.id)}`),
+    account: joinUrl(baseUrl, `/accounts/${pathSegment(notice.account)}`),
+  };
+  return (
+    `{"id":${JSON.stringify(notice.id)},"type":${JSON.stringify(notice.kind)},"type_version":${typeVersion},` +
+    `"account":${JSON.stringify(notice.account)},"sequence":null,` +
+    `"triggered_at":${JSON.stringify(renderTimestamp(notice.at))},` +
+    `"payload":${JSON.stringify(noticePayload(notice))},"_links":${JSON.stringify(links)}}`
+  );
 }

@@ -9,6 +9,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { DynamoPortalLinkStore } from '#adapters/dynamodb/portal-link-store';
 import { DynamoTestEventAllowance } from '#adapters/dynamodb/test-event-allowance';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
@@ -82,6 +83,11 @@ import { apiHandler } from './api-handler';
 import { endpointsDeps } from './endpoint-deps';
 import { addEndpoint, getEndpoint, listEndpoints, removeEndpoint, updateEndpoint } from './endpoint-routes';
 import { getEventType, listEventTypes } from './event-type-routes';
+import {
+  listAnyOperationalEventsRoute,
+  setOperationalWebhookRoute,
+  showOperationalWebhookRoute,
+} from './operational-routes';
 import { redeliveryDeps } from './redelivery-deps';
 
 const env = loadEnv([
@@ -109,7 +115,8 @@ const delivery = {
 };
 /** The operators set the accounts' URLs: they see them whole. */
 const OPERATOR = { fullUrl: true } as const;
-const enabling = { ...delivery, directory, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME) };
+const notices = new DynamoOperationalLog(client, env.TABLE_NAME);
+const enabling = { ...delivery, health: new DynamoEndpointHealthStore(client, env.TABLE_NAME), notices };
 const policy = parseUrlPolicy(env.WEBHOOK_URL_POLICY ?? 'public-https');
 const endpoints = new DynamoEndpointStore(client, env.TABLE_NAME);
 const endpointDeps = endpointsDeps(
@@ -121,9 +128,12 @@ const endpointDeps = endpointsDeps(
     endpoints,
     health: enabling.health,
     eventTypes,
+    notices,
   },
   policy,
 );
+/** An organization's notices, and its operational webhook's URL, checked as an endpoint's. */
+const operational = { directory, log: notices, checks: endpointDeps };
 /** An operator reaches every account's endpoints and sees their URLs whole. */
 const ENDPOINT_OPERATOR = { fullUrl: true, publicBaseUrl: env.PUBLIC_BASE_URL } as const;
 // The plan's id is read once from the settings item (see ApiGatewayUsageKeys for why not a variable).
@@ -178,6 +188,11 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
     const schemes = parseSignatureSchemes(event);
     return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, org(event), schemes)));
   },
+  getOrganizationOperationalWebhook: (event) =>
+    showOperationalWebhookRoute(operational, org(event), OPERATOR),
+  setOrganizationOperationalWebhook: (event) => setOperationalWebhookRoute(operational, org(event), event),
+  listOrganizationOperationalEvents: (event) =>
+    listAnyOperationalEventsRoute(operational, org(event), event, baseUrlOf(event, env.PUBLIC_BASE_URL)),
   // The answer carries a sign-in token: API Gateway logs no bodies and this handler logs none.
   createPortalLink: async (event) => {
     const request = parsePortalLinkRequest(event);

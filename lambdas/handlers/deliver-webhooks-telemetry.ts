@@ -65,6 +65,14 @@ export function deliveryObserver(
           // Advisory: the attempt is recorded; the endpoint's state catches up with its next attempt.
           logger.warn('Endpoint health write failed', { eventId: id, account, error: outcome.endpointError });
         }
+        if (outcome.noticeError !== undefined) {
+          // The endpoint's notice mark stays behind: the next consumer that sees the endpoint stores them.
+          logger.warn('Operational notice write failed', {
+            eventId: id,
+            account,
+            error: outcome.noticeError,
+          });
+        }
         metrics.addMetric(
           outcome.kind === 'delivered' ? DELIVERY_METRICS.succeeded : DELIVERY_METRICS.failed,
           MetricUnit.Count,

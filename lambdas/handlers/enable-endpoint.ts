@@ -1,4 +1,5 @@
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { parseEnableRequest } from '#http/accounts/account-request';
 import { toEndpointEnabledView } from '#http/accounts/account-view';
 import { orgIdOf, pathParam } from '#http/request';
@@ -8,7 +9,11 @@ import { apiHandler } from './api-handler';
 import { redeliveryWiring } from './redelivery-deps';
 
 const { deps: redelivery, documents, tableName } = redeliveryWiring();
-const deps = { ...redelivery, health: new DynamoEndpointHealthStore(documents, tableName) };
+const deps = {
+  ...redelivery,
+  health: new DynamoEndpointHealthStore(documents, tableName),
+  notices: new DynamoOperationalLog(documents, tableName),
+};
 
 /**
  * `POST /accounts/{iban}/enable`: the endpoint is healthy again; optionally redeliver since a time, a

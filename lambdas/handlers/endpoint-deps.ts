@@ -16,11 +16,14 @@ export function putEndpointDeps(
   return { ...ports, policy, checkHost: hostChecker(policy), checkTls: checkTlsMaterial, now: Date.now };
 }
 
-/** {@link putEndpointDeps} with the endpoint store, the health store (`enabled`) and the catalog. */
+/**
+ * {@link putEndpointDeps} with the endpoint store, the health store and operational log (`enabled`) and
+ * the catalog.
+ */
 export function endpointsDeps(
   ports: Pick<
     EndpointsDeps,
-    'directory' | 'events' | 'endpointSecrets' | 'sealer' | 'endpoints' | 'health' | 'eventTypes'
+    'directory' | 'events' | 'endpointSecrets' | 'sealer' | 'endpoints' | 'health' | 'eventTypes' | 'notices'
   >,
   policy: UrlPolicy,
 ): EndpointsDeps {

@@ -4,10 +4,12 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { createDocumentClient, createSqsClient } from '#adapters/aws-clients';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { orgOfItem, refOfItem } from '#adapters/dynamodb/events/event-items';
+import { noticeRefOfItem } from '#adapters/dynamodb/operational-log';
 import { logger } from '#adapters/observability';
 import { SqsDeliveryQueue } from '#adapters/sqs/sqs-delivery-queue';
 import { loadEnv } from '#config/env';
 import { ITEM_PREFIXES } from '#config/storage';
+import type { QueuedDelivery } from '#domain/delivery-message';
 import type { EventRef } from '#domain/model';
 import { keepFloorAfterExpiry } from '#use-cases/events/sequence-floor';
 
@@ -18,14 +20,27 @@ const floor = { directory: new DynamoDirectoryStore(createDocumentClient(), env.
 /** SendMessageBatch takes ten entries: forwarding in chunks of ten lets a failure name where to resume. */
 const CHUNK = 10;
 
-/** The event a record's image or keys name (only the keys, the order and the account are read). */
-function eventOf(record: DynamoDBRecord): EventRef | undefined {
+/** An inserted record's delivery: a notice's (to its organization's operational webhook), or an event's. */
+function deliveryOf(record: DynamoDBRecord): QueuedDelivery | undefined {
+  const item = itemOf(record);
+  if (item === undefined) return undefined;
+  const notice = noticeRefOfItem(item);
+  return notice === undefined ? refOfItem(item, orgOfItem(item)) : { id: notice.id, notice };
+}
+
+/** The keys and the few attributes the forwarder reads of a record's image (or, a deletion, its keys). */
+function itemOf(record: DynamoDBRecord): Record<string, string | undefined> | undefined {
   const image = record.dynamodb?.NewImage ?? record.dynamodb?.Keys;
   if (image === undefined) return undefined;
-  const item = Object.fromEntries(
-    ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'account'].map((name) => [name, image[name]?.S]),
+  return Object.fromEntries(
+    ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'account', 'id'].map((name) => [name, image[name]?.S]),
   );
-  if (record.eventName !== 'REMOVE') return refOfItem(item, orgOfItem(item));
+}
+
+/** The log item a TTL deletion's keys name. */
+function expiredOf(record: DynamoDBRecord): EventRef | undefined {
+  const item = itemOf(record);
+  if (item === undefined) return undefined;
   // A TTL deletion carries the keys only: `LOG#<org>#<IBAN>` and the sequence name the log.
   const [orgId = '', account = ''] = String(item.pk).slice(ITEM_PREFIXES.log.length).split('#');
   return { id: '', orgId, account, sequence: Number(item.sk) };
@@ -33,8 +48,8 @@ function eventOf(record: DynamoDBRecord): EventRef | undefined {
 
 /**
  * Table stream → delivery queue. The event-source filters already dropped everything but INSERTs of
- * pending events and the TTL's deletions of log items; the inserts become delivery messages
- * (`{"id","log","seq"}`), ten per SQS request, and each deletion raises the account's sequence floor to
+ * pending events and of operational notices, and the TTL's deletions of log items; the inserts become
+ * delivery messages (`{"id","log","seq"}`, a notice's `{"id","ops","sk"}`), ten per SQS request, and each deletion raises the account's sequence floor to
  * its sequence (`sequence-floor.ts`).
  */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
@@ -43,8 +58,8 @@ export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     const records = event.Records;
     for (let start = 0; start < records.length; start += CHUNK) {
       const chunk = records.slice(start, start + CHUNK);
-      const inserted = chunk.filter((r) => r.eventName !== 'REMOVE').flatMap((r) => eventOf(r) ?? []);
-      const expired = chunk.filter((r) => r.eventName === 'REMOVE').flatMap((r) => eventOf(r) ?? []);
+      const inserted = chunk.filter((r) => r.eventName !== 'REMOVE').flatMap((r) => deliveryOf(r) ?? []);
+      const expired = chunk.filter((r) => r.eventName === 'REMOVE').flatMap((r) => expiredOf(r) ?? []);
       try {
         await queue.enqueue(inserted);
         await keepFloorAfterExpiry(floor, expired);

@@ -5,6 +5,7 @@ import { DynamoEndpointSecretStore } from '#adapters/dynamodb/endpoint-secret-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { createSecretSealer } from '#adapters/secrets/create-secret-sealer';
 import { loadEnv } from '#config/env';
 import { parseUrlPolicy } from '#domain/webhook-url';
@@ -15,7 +16,7 @@ import { parseSignatureSchemes } from '#http/organizations/signature-schemes-req
 import { toSignatureSchemesView, toWebhookKeyView } from '#http/organizations/webhook-key-view';
 import { parseTokenRotation } from '#http/organizations/webhook-token-request';
 import { toWebhookTokenView } from '#http/organizations/webhook-token-view';
-import { baseUrlOf, orgIdOf, pathParam } from '#http/request';
+import { baseUrlOf, isManageKey, orgIdOf, pathParam } from '#http/request';
 import { json } from '#http/response';
 import { putEndpoint } from '#use-cases/accounts/put-endpoint';
 import {
@@ -27,6 +28,7 @@ import { rotateWebhookToken, showWebhookToken } from '#use-cases/organizations/w
 import { apiHandler } from './api-handler';
 import { endpointsDeps } from './endpoint-deps';
 import { addEndpoint, type EndpointRouteCaller, removeEndpoint, updateEndpoint } from './endpoint-routes';
+import { setOperationalWebhookRoute, showOperationalWebhookRoute } from './operational-routes';
 
 const env = loadEnv([
   'TABLE_NAME',
@@ -50,16 +52,21 @@ const endpointDeps = endpointsDeps(
     endpoints: new DynamoEndpointStore(documents, env.TABLE_NAME),
     health: new DynamoEndpointHealthStore(documents, env.TABLE_NAME),
     eventTypes: new DynamoEventTypeStore(documents, env.TABLE_NAME),
+    notices: new DynamoOperationalLog(documents, env.TABLE_NAME),
   },
   policy,
 );
+/** The operational webhook's URL is checked as an endpoint's: the policy, then the host. */
+const operationalWebhook = { directory, checks: endpointDeps };
 
 /**
  * An organization's own signing settings (the authorizer's policy lets only `manage` keys reach them,
  * but for the public keys): `PUT /accounts/{iban}` changes one of its accounts (URL, order, endpoint
  * security) and `POST|PUT|DELETE /accounts/{iban}/endpoints…` its webhook endpoints, `GET /webhook-token` shows the webhook token (and the previous one during an overlap),
  * `POST /webhook-token/rotate` replaces it; `GET /webhook-keys` lists the Ed25519 public keys,
- * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes.
+ * `POST /webhook-keys/rotate` replaces the key pair, `PUT /webhook-signatures` picks the schemes;
+ * `GET|PUT /operational-webhook` shows (any key, masked for `read`) and sets where its operational
+ * notices go.
  */
 export const handler = apiHandler(async (event) => {
   const orgId = orgIdOf(event);
@@ -94,6 +101,10 @@ export const handler = apiHandler(async (event) => {
       const schemes = parseSignatureSchemes(event);
       return json(200, toSignatureSchemesView(await setSignatureSchemes(directory, orgId, schemes)));
     }
+    case 'GET /operational-webhook':
+      return showOperationalWebhookRoute(operationalWebhook, orgId, { fullUrl: isManageKey(event) });
+    case 'PUT /operational-webhook':
+      return setOperationalWebhookRoute(operationalWebhook, orgId, event);
     default:
       throw new Error(`manage-settings does not serve ${event.httpMethod} ${event.resource}`);
   }

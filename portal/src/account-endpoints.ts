@@ -3,6 +3,7 @@
  * the API masks it), subscription (event types, payload filter), description, order, health and
  * security summary, the default one marked as the account's `webhook_url`. A manage session adds,
  * edits, disables, enables and removes them (`/accounts/{iban}/endpoints…`); a read session only sees.
+ * Above them, a banner about each one failing or disabled (./health-banner.ts).
  * What the page draws is bounded: at most the account's endpoints (the API's limit), each long
  * subscription cut with an ellipsis.
  */
@@ -13,6 +14,7 @@ import { badge, h, mount, notice } from './dom';
 import { type EndpointView, endpointForm } from './endpoint-form';
 import { securityLines } from './endpoint-security';
 import { healthLine } from './endpoints';
+import { healthBanner } from './health-banner';
 
 /** Characters of a filter's JSON the list shows; the rest is cut with an ellipsis. */
 const FILTER_SHOWN = 600;
@@ -187,11 +189,18 @@ export async function renderAccountEndpoints(
     ]);
     const types = typeof loaded === 'string' ? [] : loaded;
     const controls = manage ? { types, done } : undefined;
+    // The list shows at once; the banner follows when the notices it quotes are read.
+    const banner = h('div', {});
+    void healthBanner(
+      endpoints.map((endpoint) => ({ ...endpoint, iban })),
+      { manage, enabled: done, linkAccounts: false },
+    ).then((section) => mount(banner, section));
     mount(
       main,
       back,
       title,
       message ? notice('ok', message) : null,
+      banner,
       typeof loaded === 'string' ? notice('error', `${loaded} Event types cannot be chosen now.`) : null,
       h(
         'p',

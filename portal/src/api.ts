@@ -102,6 +102,12 @@ export async function call<T>(
   return { data: data as T, headers: response.headers };
 }
 
+/** The query of a listing's `Link` target of relation `rel` (`prev`, `next`), or undefined without it. */
+export function linkQuery(link: string | null, rel: 'prev' | 'next'): URLSearchParams | undefined {
+  const target = new RegExp(`<([^>]+)>; rel="${rel}"`).exec(link ?? '')?.[1];
+  return target === undefined ? undefined : new URL(target).searchParams;
+}
+
 /** A message for an error of a call; `feature` names what is missing when the route does not exist. */
 export function describe(error: unknown, feature?: string): string {
   if (error instanceof ApiError) {

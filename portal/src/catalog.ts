@@ -12,6 +12,7 @@ export interface EventType {
   type: string;
   description: string;
   built_in: boolean;
+  operational: boolean;
   deprecated: boolean;
   latest_version: number;
   versions: {
@@ -35,7 +36,11 @@ function prose(text: string): (string | HTMLElement)[] {
 
 function labels(type: EventType): HTMLElement[] {
   return [
-    h('span', { class: 'badge' }, type.built_in ? 'built-in' : 'registered'),
+    h(
+      'span',
+      { class: 'badge' },
+      type.operational ? 'operational' : type.built_in ? 'built-in' : 'registered',
+    ),
     type.deprecated ? h('span', { class: 'badge s-failed' }, 'deprecated') : null,
   ].filter((label): label is HTMLElement => label !== null);
 }

@@ -1,11 +1,12 @@
 /**
  * Endpoints: each account's webhook URL, health and chart, and (manage) URL, re-enable, test event and
- * token actions.
+ * token actions; above them, a banner about each account's endpoint failing or disabled.
  */
-import { call, describe } from './api';
+import { call, describe, linkQuery } from './api';
 import { chart, loadStats } from './chart';
 import { badge, h, mount, notice } from './dom';
 import { type EndpointSecurityFields, securityLines } from './endpoint-security';
+import { healthBanner } from './health-banner';
 import { testEventForm } from './test-event';
 import { toApiTime, utcTimeInput } from './utc-time';
 
@@ -231,9 +232,8 @@ function accountsQuery(query: URLSearchParams): URLSearchParams {
 
 /** The fragment of the page a `Link` target of the listing names, or undefined without that link. */
 function pageHref(link: string | null, rel: 'prev' | 'next'): string | undefined {
-  const target = new RegExp(`<([^>]+)>; rel="${rel}"`).exec(link ?? '')?.[1];
-  if (target === undefined) return undefined;
-  const query = new URL(target).searchParams;
+  const query = linkQuery(link, rel);
+  if (query === undefined) return undefined;
   query.delete('per_page');
   return `#/endpoints?${query}`;
 }
@@ -250,9 +250,17 @@ export async function renderEndpoints(
     const { data, headers } = await call<AccountView[]>(`/accounts?${accountsQuery(query)}`);
     const prev = pageHref(headers.get('Link'), 'prev');
     const next = pageHref(headers.get('Link'), 'next');
+    // The accounts' own endpoints, whose health the listing carries: reading each account's further
+    // endpoints too would double the page's calls past the organization's burst. Its page shows them.
+    const banner = h('div', {});
+    const own = data.map((account) => ({ ...account, default: true }));
+    void healthBanner(own, { manage, enabled: refresh, linkAccounts: true }).then((section) =>
+      mount(banner, section),
+    );
     mount(
       main,
       h('h1', {}, 'Endpoints'),
+      banner,
       data.length === 0
         ? notice('info', 'No accounts yet.')
         : data.map((a) => accountCard(a, manage, refresh)),

@@ -1,8 +1,8 @@
 /**
- * The webhook portal: sign-in (portal link or API key), then events, endpoints, the event type catalog
- * and receiver help. Routing is by URL fragment (`#/events?…`, `#/events/<id>`, `#/endpoints`,
- * `#/endpoints/<iban>`, `#/event-types`, `#/event-types/<type>`, `#/help`), so the page is one static
- * document and nothing in the URL ever reaches a server log.
+ * The webhook portal: sign-in (portal link or API key), then events, endpoints, the event type catalog,
+ * operational notices and receiver help. Routing is by URL fragment (`#/events?…`, `#/events/<id>`,
+ * `#/endpoints`, `#/endpoints/<iban>`, `#/event-types`, `#/event-types/<type>`, `#/operational`,
+ * `#/help`), so the page is one static document and nothing in the URL ever reaches a server log.
  */
 import { renderAccountEndpoints } from './account-endpoints';
 import { call, canManage, describe, loadSession, type Session, saveSession, whenSignedOut } from './api';
@@ -11,6 +11,7 @@ import { h, mount, notice } from './dom';
 import { renderEndpoints } from './endpoints';
 import { renderEvent, renderEvents } from './events';
 import { renderHelp } from './help';
+import { renderOperational } from './operational';
 
 const app = document.getElementById('app') as HTMLElement;
 
@@ -122,6 +123,7 @@ function shell(session: Session, current: string): HTMLElement {
         link('#/events', 'Events'),
         link('#/endpoints', 'Endpoints'),
         link('#/event-types', 'Event types'),
+        link('#/operational', 'Operational'),
         link('#/help', 'Receiver help'),
       ),
       h(
@@ -165,6 +167,7 @@ function route(): void {
     void renderEventType(main, decodeURIComponent(eventType[1]), new URLSearchParams(query));
   else if (path === '/event-types') void renderCatalog(main);
   else if (path === '/help') void renderHelp(main, session);
+  else if (path === '/operational') void renderOperational(main, manage, new URLSearchParams(query));
   else void renderEvents(main, new URLSearchParams(query));
 }
 

@@ -12,6 +12,7 @@ import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventTypeStore } from '#adapters/dynamodb/event-type-store';
 import { DynamoEndpointDeliveries } from '#adapters/dynamodb/events/endpoint-deliveries';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { HttpWebhookSender } from '#adapters/http/http-webhook-sender';
 import { MAX_ATTEMPTS, PULL_WHEN_HELD } from '#config/delivery';
 import { type BatchDeps, deliverBatch } from '#delivery/deliver-batch';
@@ -208,6 +209,8 @@ function deliveryDeps(
     leaseMs: 120_000,
     // Counted with the event's units: a healthy endpoint's first-try success must write nothing here.
     health: new DynamoEndpointHealthStore(client, tableName, listener),
+    // As deployed; counted too: a healthy endpoint's delivery must store no notice either.
+    notices: new DynamoOperationalLog(client, tableName, (op, units) => listener(`${op} (notices)`, units)),
     healthPolicy: DEFAULT_HEALTH_POLICY,
     now: Date.now,
     queue: { enqueue: async () => undefined, postpone: async () => undefined },

@@ -9,6 +9,7 @@ import { ENDPOINT_COMMANDS } from './endpoint-commands';
 import { EVENT_COMMANDS } from './event-commands';
 import { EVENT_TYPE_COMMANDS } from './event-type-commands';
 import { integer, required, timestamp, UsageError } from './flags';
+import { OPERATIONAL_COMMANDS } from './operational-commands';
 import { publishFile } from './publish-file';
 import { SIGNING_COMMANDS } from './signing-commands';
 
@@ -90,6 +91,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   ...SIGNING_COMMANDS,
+  ...OPERATIONAL_COMMANDS,
   publish: {
     usage:
       'publish --account IBAN --type TYPE --payload JSON [--type-version N] [--id UUID] [--triggered-at "YYYY-MM-DD HH:MM:SS"]\n' +

@@ -12,13 +12,14 @@ import { type Flags, required, UsageError } from './flags';
 export const EVENT_TYPE_COMMANDS: Readonly<Record<string, Command>> = {
   'event-type list': {
     usage:
-      'event-type list   (every type of the catalog in brief, built-in and registered: follows the pages)',
+      'event-type list   (every type of the catalog in brief, built-in (operational notices among them) and registered: follows the pages)',
     route: 'adminListEventTypes',
     run: async (call) => {
       const types = (await allPages(call, adminRoute('adminListEventTypes')[1], '')) as EventTypeView[];
       return types.map((shown) => ({
         type: shown.type,
         built_in: shown.built_in,
+        operational: shown.operational,
         deprecated: shown.deprecated,
         latest_version: shown.latest_version,
         description: shown.description,

@@ -41,6 +41,8 @@ export const OPTIONS = {
   'recover-since': { type: 'string' },
   'ttl-minutes': { type: 'string' },
   schemes: { type: 'string' },
+  page: { type: 'string' },
+  'per-page': { type: 'string' },
   deprecated: { type: 'string' },
   'payload-encryption-key': { type: 'string' },
   'tls-client-certificate': { type: 'string' },

@@ -1,11 +1,11 @@
 /**
  * `docs/event-types.md` as text, rendered from the catalog (`lambdas/domain/event-types/`) and the bounds
- * in `lambdas/config/limits.ts`: the types with their fields, conditions, versions and examples, the
+ * in `lambdas/config/catalog-limits.ts`: the types with their fields, conditions, versions and examples, the
  * conventions, the ISO 20022 codes and the rules for operators' types. Deterministic, so a test can
  * compare it with the committed file.
  */
 import { format } from '@cfworker/json-schema';
-import * as limits from '#config/limits';
+import * as limits from '#config/catalog-limits';
 import { BUILT_IN_EVENT_TYPES, RECEIVER_USES } from '#domain/event-types/catalog';
 import { FIELDS } from '#domain/event-types/conventions';
 import { CREDIT_TRANSFER_STATUS_CODES } from '#domain/event-types/credit-transfer-status-change';
@@ -18,6 +18,7 @@ import {
   TRANSACTION_STATUS_CODES,
 } from '#domain/event-types/iso20022';
 import type { JsonSchemaObject } from '#domain/event-types/model';
+import { NOTICE_EVENT_TYPES } from '#domain/event-types/operational-notices';
 import { code, number, row } from './markdown';
 import { typeSection } from './type-section';
 
@@ -28,6 +29,7 @@ export function renderEventTypesDoc(): string {
     ...conventions(),
     ...uses(),
     ...BUILT_IN_EVENT_TYPES.flatMap(typeSection),
+    ...notices(),
     ...isoCodes(),
     ...versions(),
     ...operatorTypes(),
@@ -49,6 +51,7 @@ function intro(): string[] {
       ['Conventions', 'conventions'],
       ['Which type reports what', 'which-type-reports-what'],
       ...BUILT_IN_EVENT_TYPES.map((definition) => [`\`${definition.type}\``, definition.type]),
+      ['Operational notices', 'operational-notices'],
       ['ISO 20022 codes', 'iso-20022-codes'],
       ['Versions', 'versions'],
       ['Types registered by operators', 'types-registered-by-operators'],
@@ -91,6 +94,23 @@ function conventions(): string[] {
     '- **Exactly the declared fields**: every object of a built-in payload has `additionalProperties: false`, so a misspelt optional field (`remitance_information`) is refused rather than silently lost, and no webhook carries an undocumented field. Receivers should still ignore fields they do not know: a later [version](#versions) may add some.',
     `- **Refusals**: a publish whose payload its type's schema refuses answers \`400\` (the library throws \`ValidationError\`) naming each violation \`payload\` + the JSON pointer of the field (\`payload/creditor/iban\`; in a batch \`events[<index>].payload/creditor/iban\`) with a reason in words, at most ${limits.MAX_VIOLATIONS_REPORTED}; reasons never repeat the payload's values. A type outside the catalog answers \`422\` naming the known types, and a version its type lacks \`422\` naming the versions it has. Nothing is checked again when an event is read or delivered.`,
     '',
+  ];
+}
+
+/** Herald's own types: listed and documented as the others, published by Herald alone. */
+function notices(): string[] {
+  return [
+    '## Operational notices',
+    '',
+    "Herald's own types: what it tells an organization about its endpoints, at its operational webhook and",
+    'in `GET /operational-events` (each notice there is `id`, `type` and the payload below). `GET /event-types`',
+    'lists them with `operational: true`. They are reserved: a publish (`POST /events`, `/events/batch`) or a',
+    'test event naming one answers `400` naming `type`, and an operator cannot register a type of their names.',
+    'Every notice has every field, `null` where its type has nothing to say, so a receiver parses one shape.',
+    '',
+    ...NOTICE_EVENT_TYPES.map((definition) => `- [\`${definition.type}\`](#${definition.type})`),
+    '',
+    ...NOTICE_EVENT_TYPES.flatMap(typeSection),
   ];
 }
 

@@ -46,7 +46,10 @@ export type TokenAuthorizerHandler = (
 ) => Promise<APIGatewayAuthorizerResult>;
 
 /** Functions that serve routes (everything but the authorizer and the event-source functions). */
-export type RouteFunctionKey = Exclude<FunctionKey, 'authorizer' | 'forwarder' | 'consumer' | 'reconciler'>;
+export type RouteFunctionKey = Exclude<
+  FunctionKey,
+  'authorizer' | 'forwarder' | 'consumer' | 'reconciler' | 'noticeSummary'
+>;
 
 /** The functions behind the API: the authorizer and the route functions by {@link FunctionKey}. */
 export type ApiHandlers = { readonly authorizer?: TokenAuthorizerHandler } & {

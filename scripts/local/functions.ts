@@ -21,6 +21,8 @@ export type FunctionHandlers = {
   readonly forwarder: StreamHandler;
   readonly consumer: QueueHandler;
   readonly reconciler: QueueHandler;
+  /** The notice summary: the local runtime's timer invokes it every minute (`notice-schedule.ts`). */
+  readonly noticeSummary: () => Promise<unknown>;
 } & { readonly [K in RouteFunctionKey]: ApiHandler };
 
 /** Which code runs as the functions. */

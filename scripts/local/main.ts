@@ -132,6 +132,9 @@ ${exports.map((line) => `    ${line}`).join('\n')}
   Webhooks of ${demo.iban} go to the demo receiver (${receiver.url}), which prints a line for each one:
   "verified" with its id and type once its Standard Webhooks signature checks out, else "REJECTED" and why.
 
+  Operational notices for the platform team: each minute with notices, one summary to the local topic
+  ${runtime.noticeTopic.topicArn}, which delivers to the queue ${runtime.noticeTopic.inboxUrl}.
+
   Portal: ${runtime.baseUrl}/portal (sign in with the API key, or once with this link, valid ${DEFAULT_LINK_MINUTES} min:
     ${portal.url} )
 

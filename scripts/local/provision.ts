@@ -244,7 +244,8 @@ async function waitForActive(client: DynamoDBClient, tableName: string): Promise
   }
 }
 
-async function ensureQueue(
+/** Creates the queue, or finds it and converges its attributes; its URL rebased onto `endpoint`. */
+export async function ensureQueue(
   client: SQSClient,
   endpoint: string | undefined,
   name: string,

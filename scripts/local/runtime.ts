@@ -15,6 +15,7 @@ import type { OrganizationUsage } from '#config/limits';
 import { type ApiHandlers, createApiGateway } from './api-gateway';
 import { applyEnv, applyLocalAwsEnv, findFreePort, type LocalEndpoints, startEmulators } from './emulators';
 import { functionEnv, type HandlerOptions, loadHandlers } from './functions';
+import { type LocalNoticeTopic, provisionNoticeTopic, startNoticeSchedule } from './notice-topic';
 import { ensurePrivateTree } from './private-files';
 import { type ProvisionedResources, provisionResources } from './provision';
 import { startQueueLink } from './queue-link';
@@ -58,8 +59,13 @@ export interface LocalRuntimeOptions extends HandlerOptions {
   readonly consumerConcurrency?: number;
   /** The AWS access key the IAM routes accept; default a new random pair per start. */
   readonly operatorCredentials?: LocalCredentials;
-  /** Receives errors of the event source emulations; default: logged to stderr. */
-  readonly onError?: (source: 'forwarder' | 'consumer' | 'reconciler', error: unknown) => void;
+  /** How often the notice summary runs (the stack's schedule: every minute); default 60 s. */
+  readonly noticeSummaryEveryMs?: number;
+  /** Receives errors of the event source and schedule emulations; default: logged to stderr. */
+  readonly onError?: (
+    source: 'forwarder' | 'consumer' | 'reconciler' | 'noticeSummary',
+    error: unknown,
+  ) => void;
 }
 
 /** A running local Herald. */
@@ -71,6 +77,8 @@ export interface LocalRuntime {
   readonly dlqUrl: string;
   readonly endpoints: LocalEndpoints;
   readonly resources: ProvisionedResources;
+  /** The platform team's notices topic (fauxqs SNS) and the inbox queue subscribed to it. */
+  readonly noticeTopic: LocalNoticeTopic;
   /** The local operator's AWS credentials: sign requests to the IAM routes with them (SigV4, `execute-api`). */
   readonly credentials: LocalCredentials;
   /** The key file that seals secrets here (KMS's stand-in): seed organizations with its sealer. */
@@ -113,13 +121,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       maxReceiveCount: options.maxReceiveCount,
       eventRetentionDays: options.eventRetentionDays,
     });
+    const noticeTopic = await provisionNoticeTopic(prefix, endpoints.sqs);
     const port = options.port ?? (await findFreePort());
     const baseUrl = `http://127.0.0.1:${port}`;
     if (options.dataDir) ensurePrivateTree(options.dataDir);
     const secrets = localSecretsKey(options.dataDir);
     cleanups.push(secrets.cleanup);
     cleanups.push(
-      applyEnv({ ...functionEnv(options, resources, baseUrl), LOCAL_SECRETS_KEY_FILE: secrets.file }),
+      applyEnv({
+        ...functionEnv(options, resources, baseUrl),
+        LOCAL_SECRETS_KEY_FILE: secrets.file,
+        NOTICE_TOPIC_ARN: noticeTopic.topicArn,
+      }),
     );
     const { handlers, sources: handlerSources } = await loadHandlers(options);
 
@@ -158,6 +171,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       onError: (error) => report('reconciler', error),
     });
     cleanups.push(() => reconciler.stop());
+    const summary = startNoticeSchedule({
+      handler: handlers.noticeSummary,
+      everyMs: options.noticeSummaryEveryMs ?? 60_000,
+      onError: (error) => report('noticeSummary', error),
+    });
+    cleanups.push(() => summary.stop());
 
     let stopping: Promise<void> | undefined;
     return {
@@ -167,6 +186,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dlqUrl: resources.dlqUrl,
       endpoints,
       resources,
+      noticeTopic,
       credentials,
       secretsKeyFile: secrets.file,
       handlerSources,

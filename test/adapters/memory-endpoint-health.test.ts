@@ -38,9 +38,18 @@ describe('the in-memory endpoint health store', () => {
     });
   });
 
+  it('keeps the certificate’s mark when it enables the endpoint, as the adapter keeps wh_cert_noticed', async () => {
+    const store = storeWithOpenCircuit();
+    await store.markCertificateNoticed({ iban: IBAN, orgId: 'org-1' }, '2026-12-01T00:00:00.000Z');
+    await store.enable({ iban: IBAN, orgId: 'org-1' }, AT);
+    expect(store.get(IBAN).certificateNoticed).toBe('2026-12-01T00:00:00.000Z');
+  });
+
   it('keeps the recovery, last failure and latency when it enables the endpoint', async () => {
     const store = storeWithOpenCircuit();
-    expect(await store.enable({ iban: IBAN, orgId: 'org-1' }, AT)).toBe(true);
+    expect(await store.enable({ iban: IBAN, orgId: 'org-1' }, AT)).toMatchObject({
+      previous: { state: 'degraded', consecutiveFailures: 5 },
+    });
     expect(store.get(IBAN)).toEqual({
       state: 'healthy',
       consecutiveFailures: 0,

@@ -51,4 +51,18 @@ describe('the delivery message', () => {
     expect(() => encodeDeliveryMessage(endpoint)).toThrow(/needs the event's sequence/);
     expect(encodeDeliveryMessage({ id: 'e1', orgId: 'org-1', account: 'DE00' })).toBe('{"id":"e1"}');
   });
+
+  it("names a notice's delivery by its organization and sort key, and refuses one without either", () => {
+    const notice = { id: 'ntc_0123', orgId: 'org-1', sortKey: '2026-11-20T10:00:00.000Z#1000#ntc_0123' };
+    const body = encodeDeliveryMessage({ id: notice.id, notice });
+    expect(JSON.parse(body)).toEqual({ id: notice.id, ops: 'org-1', sk: notice.sortKey });
+    const target = decodeDeliveryMessage(body);
+    expect(target).toEqual({ id: notice.id, notice });
+    // Replaced, it stays the notice's; it is a delivery of its own.
+    expect(target && encodeDeliveryMessage(targetRef(target))).toBe(body);
+    expect(target && deliveryKey(target)).toBe(notice.id);
+    expect(decodeDeliveryMessage(JSON.stringify({ id: notice.id, ops: 'org-1' }))).toBeUndefined();
+    expect(decodeDeliveryMessage(JSON.stringify({ id: notice.id, sk: notice.sortKey }))).toBeUndefined();
+    expect(decodeDeliveryMessage(JSON.stringify({ id: notice.id, ops: 7, sk: 'x' }))).toBeUndefined();
+  });
 });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import { NOTICE_KINDS } from '#domain/notices/notice';
 import type { EventTypeView } from '#http/event-types/event-type-view';
 import { type CliFixture, type CreatedOrg, failed, ok, startCliFixture } from '../support/cli-fixture';
 import type { ApiClient } from '../support/e2e-http';
@@ -43,10 +44,14 @@ function file(name: string, content: unknown): string {
 describe('event-type', () => {
   it('list prints every type in brief, by name', async () => {
     const listed = ok(await herald(['event-type', 'list'])) as { type: string; built_in: boolean }[];
-    expect(listed.map((type) => type.type)).toEqual(BUILT_IN_EVENT_TYPES.map((d) => d.type).sort());
-    expect(listed[0]).toEqual({
+    expect(listed.map((type) => type.type)).toEqual(
+      [...BUILT_IN_EVENT_TYPES.map((d) => d.type), ...NOTICE_KINDS].sort(),
+    );
+    expect(listed.find((type) => type.type === 'endpoint_failing')).toMatchObject({ operational: true });
+    expect(listed.find((type) => type.type === 'credit_received')).toEqual({
       type: 'credit_received',
       built_in: true,
+      operational: false,
       deprecated: false,
       latest_version: 1,
       description: expect.any(String),

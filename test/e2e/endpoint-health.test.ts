@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AccountView } from '#http/accounts/account-view';
+import type { OperationalEventView } from '#http/organizations/operational-event-view';
 import type { SeededTenant } from '#local/tenant-seed';
 import { type DeliveryHarness, expectCountsConsistent, setupDeliveryFile } from '../support/delivery-harness';
 import { fastSchedule } from '../support/delivery-queue-helpers';
@@ -39,6 +40,18 @@ async function accountHealth(tenant: SeededTenant, iban: string): Promise<Accoun
   const answer = await harness.api<AccountView>(tenant, 'GET', `/accounts/${iban}`);
   expect(answer.status).toBe(200);
   return answer.body.webhook_health;
+}
+
+/** The organization's operational notices, as `GET /operational-events` lists them (newest first). */
+async function notices(tenant: SeededTenant): Promise<OperationalEventView[]> {
+  const answer = await harness.api<OperationalEventView[]>(tenant, 'GET', '/operational-events?per_page=20');
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+/** The kinds of the organization's operational notices, in the order of their transitions. */
+async function noticeKinds(tenant: SeededTenant): Promise<string[]> {
+  return (await notices(tenant)).map((notice) => notice.type).reverse();
 }
 
 async function publishMany(iban: string, count: number): Promise<string[]> {
@@ -108,6 +121,40 @@ describe('endpoint health', () => {
     expect(target.requests.slice(failures).length).toBe(ids.length);
   }, 90_000);
 
+  it('announces a run of failures once it is failing, then its recovery, once each', async () => {
+    // Four failures (the 4th announces the run failing), then the endpoint answers again. Four events at
+    // once fail within a few seconds, well inside this file's short auto-disable period.
+    const target = await receiver(failTimes(4, reply.status(503, 'maintenance')));
+    const tenant = await harness.createTenant();
+    const iban = await harness.createAccount(tenant, target.url);
+    for (const id of await publishMany(iban, 4)) {
+      await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 60_000 });
+    }
+    await waitFor(async () => (await noticeKinds(tenant)).includes('endpoint_recovered'), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the recovery to be announced',
+    });
+    const later = await publishMany(iban, 2);
+    for (const other of later) await harness.waitForEvent(tenant, other, 'success', { timeoutMs: 20_000 });
+    // The run may have passed half of this file's short auto-disable period (8 s) while its circuit was open:
+    // announced between the two, once.
+    const kinds = await noticeKinds(tenant);
+    expect(kinds.filter((kind) => kind !== 'endpoint_disabling_soon')).toEqual([
+      'endpoint_failing',
+      'endpoint_recovered',
+    ]);
+    expect(kinds.slice(1, -1).every((kind) => kind === 'endpoint_disabling_soon')).toBe(true);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    const failing = (await notices(tenant)).find((n) => n.type === 'endpoint_failing');
+    expect(failing).toMatchObject({
+      account: iban,
+      consecutive_failures: 4,
+      last_answer: { status: 503, body_excerpt: 'maintenance' },
+    });
+    expect(failing?.endpoint_id).toMatch(/^ep_/);
+  }, 90_000);
+
   it('waits at least the Retry-After of a 429 before the next attempt', async () => {
     const target = await receiver(failTimes(1, reply.status(429, 'slow down', { 'Retry-After': '4' })));
     const tenant = await harness.createTenant();
@@ -142,6 +189,7 @@ describe('endpoint health', () => {
       expect(skipped.webhook_deliveries).toEqual([]);
     }
     expect(target.requests).toHaveLength(1);
+    expect(await noticeKinds(tenant)).toEqual(['endpoint_disabled']);
 
     const response = await fetch(`${harness.runtime.baseUrl}/accounts/${iban}/enable`, {
       method: 'POST',
@@ -155,6 +203,21 @@ describe('endpoint health', () => {
     for (const id of [gone, ...later])
       await harness.waitForEvent(tenant, id, 'success', { timeoutMs: 20_000 });
     expect((await accountHealth(tenant, iban)).state).toBe('healthy');
+
+    // The enabling is announced once, about the same endpoint, saying why it had been disabled; enabling
+    // a healthy endpoint again announces nothing.
+    const again = await harness.api(tenant, 'POST', `/accounts/${iban}/enable`);
+    expect(again.status).toBe(200);
+    const [enabled, disabledNotice] = await notices(tenant);
+    expect(await noticeKinds(tenant)).toEqual(['endpoint_disabled', 'endpoint_enabled']);
+    expect(enabled).toMatchObject({
+      type: 'endpoint_enabled',
+      account: iban,
+      endpoint_id: disabledNotice?.endpoint_id,
+      reason: 'receiver answered 410 Gone',
+      consecutive_failures: 0,
+      last_answer: null,
+    });
   }, 90_000);
 
   it('disables an endpoint that keeps failing for the auto-disable period', async () => {

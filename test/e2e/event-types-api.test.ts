@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
+import { NOTICE_KINDS } from '#domain/notices/notice';
 import { type EventTypeView, toEventTypeView } from '#http/event-types/event-type-view';
 import { expectProblem } from '../support/e2e-http';
 import {
@@ -48,13 +49,17 @@ describe('the catalog for an organization key', () => {
     const names = (listed.body as EventTypeView[]).map((type) => type.type);
     expect(names).toEqual([...names].sort());
     const after = await op.api.call(`/event-types?after=${byName[0]?.type}`, { key: op.fixture.orgA.apiKey });
-    expect((after.body as EventTypeView[]).map((type) => type.type)).toEqual(names.slice(1));
+    const first = byName[0]?.type ?? '';
+    expect((after.body as EventTypeView[]).map((type) => type.type)).toEqual(names.filter((n) => n > first));
   });
 
   it('shows one type, answers 404 for an unknown one, 400 for a malformed name and 401 without a key', async () => {
     const key = op.fixture.orgA.apiKey;
     const shown = await op.api.call('/event-types/credit_received', { key });
     expect(shown.body).toEqual(BUILT_IN_VIEWS.find((view) => view.type === 'credit_received'));
+    // An operational notice's type is shown as such.
+    const notice = await op.api.call('/event-types/endpoint_disabled', { key });
+    expect(notice.body).toMatchObject({ type: 'endpoint_disabled', built_in: true, operational: true });
     // Named in the words a publish of an unknown type is refused with.
     expect(expectProblem(await op.api.call('/event-types/acme.nothing', { key }), 404).detail).toMatch(
       /^acme\.nothing is not an event type of the catalog; the known types are .*credit_received, credit_transfer_status_change, direct_debit_status_change/,
@@ -87,6 +92,7 @@ describe("an operator's types", () => {
       type: CARD,
       description: CARD_DECLARATION.description,
       built_in: false,
+      operational: false,
       deprecated: true,
       latest_version: 2,
       versions: [
@@ -102,7 +108,9 @@ describe("an operator's types", () => {
       expect((await op.api.call(`/event-types/${CARD}`, { key })).body).toEqual(expected);
     }
     const operators = (await op.admin('GET', '/admin/event-types')).body as EventTypeView[];
-    expect(operators.map((type) => type.type)).toEqual([CARD, ...BUILT_IN_VIEWS.map((v) => v.type)].sort());
+    expect(operators.map((type) => type.type)).toEqual(
+      [CARD, ...BUILT_IN_VIEWS.map((v) => v.type), ...NOTICE_KINDS].sort(),
+    );
     expect((await op.admin('GET', `/admin/event-types/${CARD}`)).body).toEqual(expected);
   });
 

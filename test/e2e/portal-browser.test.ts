@@ -260,7 +260,8 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
 
   it('shows endpoints with their charts, edits a URL, shows and rotates the token with an overlap', async () => {
     const { page, errors } = await signIn('manage');
-    // Every API call the endpoints page makes: the page of accounts, then one summary per account card.
+    // Every API call the endpoints page makes: the page of accounts, then one summary per account card
+    // (with no endpoint failing, the banner reads no notices).
     const calls: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());

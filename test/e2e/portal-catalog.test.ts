@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/aws-clients';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { schemaFields } from '#domain/event-types/schema-fields';
+import { NOTICE_KINDS } from '#domain/notices/notice';
 import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from '../support/e2e-http';
@@ -54,10 +55,12 @@ describe('the portal’s event type catalog', { timeout: TIMEOUT_MS }, () => {
     await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Event types' }).click();
     await page.getByRole('heading', { name: 'Event types' }).waitFor();
     const rows = page.locator('table.catalog tbody tr');
-    await expect.poll(() => rows.count()).toBe(BUILT_IN_EVENT_TYPES.length + 1);
+    const shipped = [...BUILT_IN_EVENT_TYPES.map((d) => d.type), ...NOTICE_KINDS];
+    await expect.poll(() => rows.count()).toBe(shipped.length + 1);
     const names = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-type')));
-    expect(names).toEqual([CARD, ...BUILT_IN_EVENT_TYPES.map((d) => d.type)].sort());
+    expect(names).toEqual([CARD, ...shipped].sort());
     expect(await page.locator(`tr[data-type="${CARD}"]`).textContent()).toContain('registered');
+    expect(await page.locator('tr[data-type="endpoint_failing"]').textContent()).toContain('operational');
     await screenshot(page, 'event-types');
 
     const transfer = BUILT_IN_EVENT_TYPES.find((d) => d.type === 'credit_transfer_status_change');

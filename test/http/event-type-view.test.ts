@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ANSWER_BODY_MAX_BYTES,
   MAX_EVENT_TYPE_DESCRIPTION_LENGTH,
   MAX_EVENT_TYPE_EXAMPLE_BYTES,
   MAX_EVENT_TYPE_EXAMPLE_SUMMARY_LENGTH,
   MAX_EVENT_TYPE_EXAMPLES,
   MAX_EVENT_TYPE_SCHEMA_BYTES,
   MAX_EVENT_TYPE_VERSIONS,
-} from '#config/limits';
+} from '#config/catalog-limits';
+import { ANSWER_BODY_MAX_BYTES } from '#config/limits';
 import { builtInEventType } from '#domain/event-types/catalog';
 import type { CatalogEntry, EventTypeDefinition } from '#domain/event-types/model';
 import { carriedBytes } from '#http/answer-size';

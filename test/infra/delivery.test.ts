@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CONSUMER_TIMEOUT_SECONDS } from '#config/delivery';
-import { EXPIRY_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
+import { EXPIRY_FILTER_PATTERN, NOTICE_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
 import { FORWARDER_RETRY_ATTEMPTS } from '../../lib/delivery-pipeline';
 import { synth } from './fixture';
 
@@ -85,6 +85,7 @@ describe('event sources', () => {
     expect(m.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([
       STREAM_FILTER_PATTERN,
       EXPIRY_FILTER_PATTERN,
+      NOTICE_FILTER_PATTERN,
     ]);
     expect(m).toMatchObject({
       BatchSize: 100,

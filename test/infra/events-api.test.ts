@@ -57,6 +57,24 @@ describe('routes', () => {
     expect(method?.RequestValidatorId).toBeDefined();
   });
 
+  it("lets API Gateway invoke each route's function through one permission for this API, not one per method", () => {
+    const invokes = ofType('AWS::Lambda::Permission')
+      .map(([, r]) => r.Properties)
+      .filter(
+        (p) =>
+          p.Principal === 'apigateway.amazonaws.com' &&
+          !JSON.stringify(p.SourceArn).includes('/authorizers/'),
+      );
+    const routeFunctions = new Set(API_ROUTES.map((route) => byDefault.logicalId(stack.functions[route.fn])));
+    expect(invokes.map((p) => p.FunctionName['Fn::GetAtt'][0]).sort()).toEqual([...routeFunctions].sort());
+    // Scoped to this API's deployed stage (any method and path), not its console test invocations.
+    for (const p of invokes) {
+      expect(JSON.stringify(p.SourceArn)).toContain(
+        `{"Ref":"${byDefault.logicalId(stack.api.api)}"},"/${ofType('AWS::ApiGateway::Stage')[0]?.[1].Properties.StageName}/*/*"`,
+      );
+    }
+  });
+
   it('authorizes the publish routes and every /admin route with AWS_IAM, and nothing else', () => {
     const iam = methods
       .filter((m) => m.AuthorizationType === 'AWS_IAM')
@@ -302,6 +320,7 @@ describe('stack outputs', () => {
         'AlarmTopicArn',
         'ApiUrl',
         'DeadLetterQueueUrl',
+        'NoticeTopicArn',
         'OperatorRoleArn',
         'PublisherRoleArn',
         'QueueUrl',

@@ -276,10 +276,12 @@ describe('environment from props', () => {
     expect(writes(byDefault)).not.toContain('event_retention_days');
   });
 
-  it('PUBLIC_BASE_URL is the custom domain, for the API functions only', () => {
+  it('PUBLIC_BASE_URL is the custom domain, for the API functions and the consumer (a notice links to the API)', () => {
     expect(
       KEYS.filter((key) => configured.env(key).PUBLIC_BASE_URL === 'https://events.example.com'),
-    ).toEqual(KEYS.filter((key) => API_FUNCTIONS.includes(key)));
-    expect(KEYS.filter((key) => byDefault.env(key).PUBLIC_BASE_URL)).toEqual([]);
+    ).toEqual(KEYS.filter((key) => API_FUNCTIONS.includes(key) || key === 'consumer'));
+    // Without one, the API functions read it from the request; the consumer, which serves none, gets the
+    // stage's URL.
+    expect(KEYS.filter((key) => byDefault.env(key).PUBLIC_BASE_URL)).toEqual(['consumer']);
   });
 });

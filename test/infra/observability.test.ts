@@ -26,7 +26,7 @@ function alarm(metricName: string, dimension?: string): CfnJson['Properties'] {
 
 describe('alarms', () => {
   it('every alarm notifies the topic on alarm and on recovery, and ignores missing data', () => {
-    expect(alarms).toHaveLength(12);
+    expect(alarms).toHaveLength(13);
     for (const { Properties: p } of alarms) {
       expect(p.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(p.OKActions).toEqual([{ Ref: topicId }]);
@@ -88,6 +88,17 @@ describe('alarms', () => {
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       });
     }
+  });
+
+  it('the summary of operational notices failing for 15 minutes (a failed run is caught up by the next)', () => {
+    expect(alarm('Errors', logicalId(stack.functions.noticeSummary))).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
   });
 
   it('forwarder iterator age above five minutes', () => {

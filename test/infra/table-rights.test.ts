@@ -85,16 +85,52 @@ describe('table rights', () => {
       'ORG#*',
       'ENDPOINT#*',
       'DLV#*',
+      'OPS#*',
     ]);
     // The consumer records attempts and its endpoints' health and slots (on the account item, an extra
-    // endpoint's on its own), and a fanned-out event's deliveries (one item per routed endpoint).
+    // endpoint's on its own), a fanned-out event's deliveries (one item per routed endpoint), and creates
+    // operational notices.
     expect(prefixes('consumer', 'dynamodb:UpdateItem')).toEqual([
       'EVENT#*',
       'LOG#*',
       'ACCOUNT#*',
       'EP#*',
       'DLV#*',
+      'OPS#*',
     ]);
+    // Only the consumer, the reconciler (an event's attempts exhausted) and the enablings (the
+    // organization's, the account route's, the operator's) write operational notices, with UpdateItem
+    // only: never PutItem or DeleteItem.
+    const noticeWriters = KEYS.filter((key) => prefixes(key, 'dynamodb:UpdateItem').includes('OPS#*'));
+    expect(noticeWriters).toEqual([
+      'enableEndpoint',
+      'manageSettings',
+      'administer',
+      'consumer',
+      'reconciler',
+    ]);
+    for (const key of noticeWriters) expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('OPS#*');
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(
+        KEYS.filter((key) => prefixes(key, action).includes('OPS#*')),
+        action,
+      ).toEqual([]);
+    // Besides, only the platform team's summary reads notices item by item (the ones it shows, in one
+    // batch); it writes nothing but its cursor, which nothing else reaches.
+    expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual([
+      ...noticeWriters,
+      'noticeSummary',
+    ]);
+    expect(prefixes('noticeSummary', 'dynamodb:BatchGetItem')).toEqual(['OPS#*']);
+    expect(prefixes('noticeSummary', 'dynamodb:GetItem')).toEqual(['NOTICE_SUMMARY*']);
+    expect(prefixes('noticeSummary', 'dynamodb:UpdateItem')).toEqual(['NOTICE_SUMMARY*']);
+    expect(tableStatements('noticeSummary').flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(KEYS.filter((key) => prefixes(key).includes('NOTICE_SUMMARY*'))).toEqual(['noticeSummary']);
+    expect(prefixes('consumer', 'dynamodb:PutItem')).toEqual([]);
     // Only the consumer, the reconciler and the redeliveries write deliveries (the API's event readers
     // read them); none creates one with PutItem; only an account's erasure (the operator's) deletes them.
     expect(KEYS.filter((key) => prefixes(key).includes('DLV#*'))).toEqual([
@@ -112,13 +148,15 @@ describe('table rights', () => {
     // The operator's erasure deletes an account's deliveries in batches; nothing deletes one by one.
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toContain('DLV#*');
     expect(KEYS.filter((key) => prefixes(key, 'dynamodb:DeleteItem').includes('DLV#*'))).toEqual([]);
-    // Re-enabling an endpoint clears the account's health and, with recover_since, restarts its events.
-    expect(prefixes('enableEndpoint')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
-    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(['ACCOUNT#*', 'EVENT#*', 'LOG#*']);
+    // Re-enabling an endpoint clears the account's health, announces it (a notice created by UpdateItem)
+    // and, with recover_since, restarts its events.
+    const enabling = ['ACCOUNT#*', 'EVENT#*', 'LOG#*', 'OPS#*'];
+    expect(prefixes('enableEndpoint')).toEqual(enabling);
+    expect(prefixes('enableEndpoint', 'dynamodb:UpdateItem')).toEqual(enabling);
     expect([...new Set(prefixes('resetWebhooks'))]).toEqual(['EVENT#*', 'LOG#*']);
     // The reconciler settles an ordered account's final failure in order (its watermark, its log) and a
-    // routed endpoint's delivery.
-    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*']);
+    // routed endpoint's delivery, and announces the final failure; it settles a dead-lettered notice's delivery.
+    expect([...new Set(prefixes('reconciler'))]).toEqual(['EVENT#*', 'LOG#*', 'ACCOUNT#*', 'DLV#*', 'OPS#*']);
     // Redelivery and replay also read the account and put an ordered account's watermark back, and an
     // ordered extra endpoint's on its own item.
     expect([...new Set(prefixes('redeliverEvent'))]).toEqual([
@@ -142,12 +180,14 @@ describe('table rights', () => {
       'LOG#*',
       'EVENT_TYPES*',
     ]);
-    // An organization's own `manage` routes: its accounts' webhook URLs and its token.
+    // An organization's own `manage` routes: its accounts' webhook URLs, its token and its operational
+    // webhook's URL (an UpdateItem of the organization item; no PutItem, see below); an enabling's notice.
     expect(prefixes('manageSettings', 'dynamodb:UpdateItem')).toEqual([
       'ACCOUNT#*',
       'EP#*',
       'ORG#*',
       'ENDPOINT#*',
+      'OPS#*',
     ]);
     // Endpoint material (payload keys): only the webhook senders and the two account writers; no API reader.
     const endpoints = KEYS.filter((key) => prefixes(key).includes('ENDPOINT#*'));
@@ -262,7 +302,7 @@ describe('table rights', () => {
     expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*']);
   });
 
-  it('query the table itself only within account logs and account partitions, and only the functions that read them', () => {
+  it('query the table itself only within account logs, account partitions and operational logs, and only the functions that read them', () => {
     const tableQueries = (key: FunctionKey) =>
       byDefault
         .statements(key)
@@ -275,15 +315,17 @@ describe('table rights', () => {
     // ordered (the latest sequence); an account's extra endpoints (their own partition) for the endpoint
     // routes (the organization's reader and writer, the operator's), a test event to an extra endpoint,
     // the consumer's routing and an endpoint's events (list-events: the account's extra endpoints, an
-    // extra endpoint's partition of deliveries).
+    // extra endpoint's partition of deliveries); an organization's operational notices
+    // (`GET /operational-events`, served beside the delivery summary, and the operator's twin).
     const expected: [FunctionKey, string[]][] = [
       ['listEvents', ['LOG#*', 'EP#*', 'DLV#*']],
       ['redeliverEvent', ['LOG#*', 'EP#*']],
       ['getAccount', ['EP#*']],
+      ['getDeliveryStats', ['OPS#*']],
       ['sendTestEvent', ['EP#*']],
       ['manageSettings', ['LOG#*', 'EP#*']],
       ['publishEvent', ['LOG#*']],
-      ['administer', ['LOG#*', 'EP#*']],
+      ['administer', ['LOG#*', 'EP#*', 'OPS#*']],
       ['consumer', ['LOG#*', 'EP#*']],
       ['reconciler', ['LOG#*']],
     ];
@@ -319,7 +361,7 @@ describe('table rights', () => {
     );
   });
 
-  it('key grants hold only through DynamoDB and SQS (kms:ViaService), but for CDK event-source grants', () => {
+  it('key grants hold only through DynamoDB, SQS and SNS (kms:ViaService), but for CDK event-source grants', () => {
     // CDK's own grants: the SQS event sources' pollers and the forwarder's failure destination.
     const cdkGrants: FunctionKey[] = ['consumer', 'reconciler', 'forwarder'];
     for (const key of KEYS) {
@@ -329,11 +371,12 @@ describe('table rights', () => {
         .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
         .filter((s) => !JSON.stringify(s.Condition ?? {}).includes('kms:EncryptionContext:herald:kind'));
       const viaService = kms.filter((s) =>
-        /"kms:ViaService":.*(dynamodb|sqs)\./.test(JSON.stringify(s.Condition)),
+        /"kms:ViaService":.*(dynamodb|sqs|sns)\./.test(JSON.stringify(s.Condition)),
       );
       const unconditioned = kms.filter((s) => !viaService.includes(s));
       if (!cdkGrants.includes(key)) expect(unconditioned, key).toEqual([]);
-      if (FUNCTION_ACCESS[key].table || FUNCTION_ACCESS[key].queue) {
+      const access = FUNCTION_ACCESS[key];
+      if (access.table || access.queue || access.noticeTopic) {
         expect(viaService.length, key).toBeGreaterThan(0);
       }
     }

@@ -61,7 +61,7 @@ describe('DynamoEndpointHealthStore', () => {
     const iban = await account();
     const fail = failed(12);
     await Promise.all(Array.from({ length: 5 }, () => health.recordAttempt({ iban, orgId: ORG }, fail)));
-    expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
+    expect((await directory.getAccount(iban))?.health).toMatchObject({
       state: 'degraded',
       consecutiveFailures: 5,
       failingSince: at,
@@ -99,11 +99,36 @@ describe('DynamoEndpointHealthStore', () => {
     const after = await health.recordAttempt({ iban, orgId: ORG }, healthy(20));
     expect(after).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
-    expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBe(false);
-    expect(await health.enable({ iban, orgId: 'org-1' }, at)).toBe(true);
-    expect((await directory.getAccount(iban))?.webhookHealth).toMatchObject({
+    expect(await health.enable({ iban, orgId: 'org-2' }, at)).toBeUndefined();
+    expect(await health.enable({ iban, orgId: 'org-1' }, at)).toMatchObject({
+      previous: { state: 'disabled' },
+    });
+    expect((await directory.getAccount(iban))?.health).toMatchObject({
       state: 'healthy',
       consecutiveFailures: 0,
+    });
+  });
+
+  it('writes a person’s disabling mark with the disabling only when it found the endpoint not disabled', async () => {
+    const iban = await account();
+    const first = await health.disable(
+      { iban, orgId: ORG },
+      at,
+      'disabled by its organization',
+      `disabled@${at}`,
+    );
+    expect(first).toMatchObject({ state: 'disabled', since: at, noticed: `disabled@${at}` });
+    const later = '2026-11-27T12:00:00.000Z';
+    const second = await health.disable(
+      { iban, orgId: ORG },
+      later,
+      'disabled by an operator',
+      `disabled@${later}`,
+    );
+    expect(second).toMatchObject({
+      since: at,
+      reason: 'disabled by its organization',
+      noticed: `disabled@${at}`,
     });
   });
 
@@ -156,14 +181,14 @@ describe('DynamoEndpointHealthStore', () => {
     });
     expect(await health.endpointId(iban, ORG)).toBeUndefined();
     await health.releaseSlot({ iban, orgId: ORG }, lease);
-    expect(await health.enable({ iban, orgId: ORG }, at)).toBe(false);
+    expect(await health.enable({ iban, orgId: ORG }, at)).toBeUndefined();
 
     const taken = await directory.getAccount(iban, { consistent: true });
     expect(taken).toMatchObject({
       orgId: 'org-2',
-      webhookHealth: { state: 'healthy', consecutiveFailures: 0 },
+      health: { state: 'healthy', consecutiveFailures: 0 },
     });
-    expect(taken?.webhookHealth?.lastFailureAt).toBeUndefined();
+    expect(taken?.health?.lastFailureAt).toBeUndefined();
     // Its own organization writes as before.
     expect(await health.recordAttempt({ iban, orgId: 'org-2' }, failure)).toMatchObject({
       consecutiveFailures: 1,

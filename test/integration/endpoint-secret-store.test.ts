@@ -57,7 +57,7 @@ describe('endpoint material in DynamoDB', () => {
       tlsClientKey: client.key,
     };
     await saveEndpointSecurity(store, await account(), await prepareEndpointSecurity(change, context(orgA)));
-    expect((await account()).endpointSecurity).toMatchObject({
+    expect((await account()).security).toMatchObject({
       payloadEncryption: { bits: 2048 },
       tlsClient: { subject: 'CN=store-client' },
     });
@@ -76,7 +76,7 @@ describe('endpoint material in DynamoDB', () => {
     expect(
       (await store.getSecrets({ iban: IBAN, orgId: orgA }, { consistent: true }))?.payloadEncryptionKey,
     ).toBeUndefined();
-    expect((await account()).endpointSecurity?.payloadEncryption).toBeUndefined();
+    expect((await account()).security?.payloadEncryption).toBeUndefined();
   });
 
   it('refuses a save based on a version another save replaced, so no change is lost', async () => {
@@ -96,7 +96,7 @@ describe('endpoint material in DynamoDB', () => {
     expect(secrets?.tlsCa).toBe(ca2.cert);
     expect(secrets?.payloadEncryptionKey).toEqual(two.payload?.jwk);
     expect(secrets?.tlsClient).toBeDefined();
-    const summary = (await account()).endpointSecurity;
+    const summary = (await account()).security;
     expect(summary?.tlsCa).toEqual(one.tlsCa?.summary);
     expect(summary?.payloadEncryption).toEqual(two.payload?.summary);
     expect(summary?.tlsClient).toBeDefined();

@@ -13,7 +13,7 @@ import {
   MAX_EVENT_TYPE_EXAMPLES,
   MAX_EVENT_TYPE_SCHEMA_BYTES,
   MAX_OPERATOR_EVENT_TYPES,
-} from '#config/limits';
+} from '#config/catalog-limits';
 import type { EventTypeVersion } from '#domain/event-types/model';
 import { CARD_V1, CARD_V1_EXAMPLES, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
 import { type IsolatedResources, isolatedResources } from '../support/resources';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EXPIRY_FILTER_PATTERN, STREAM_FILTER_PATTERN } from '#config/storage';
+import {
+  EXPIRY_FILTER_PATTERN,
+  NOTICE_FILTER_PATTERN,
+  STREAM_FILTER_PATTERN,
+  STREAM_FILTER_PATTERNS,
+} from '#config/storage';
 import { type FilterPattern, matchesFilterPattern } from '../../scripts/local/filter-pattern';
 
 /** A stream record in the JSON shape Lambda filters on. */
@@ -66,6 +71,36 @@ describe('EXPIRY_FILTER_PATTERN', () => {
     const { userIdentity: _none, ...erased } = removal('x', 'LOG#o1#DE1');
     expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, erased)).toBe(false);
     expect(matchesFilterPattern(EXPIRY_FILTER_PATTERN, streamRecord('INSERT', pendingEvent))).toBe(false);
+  });
+});
+
+describe('NOTICE_FILTER_PATTERN', () => {
+  const notice = {
+    pk: { S: 'OPS#o1' },
+    sk: { S: '2026-11-20T10:00:00.000Z#1000#ntc_0123' },
+    id: { S: 'ntc_0123' },
+    kind: { S: 'endpoint_failing' },
+  };
+  it("lets a notice's creation through, never its delivery's updates", () => {
+    expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('INSERT', notice))).toBe(true);
+    const attempted = { ...notice, webhook_status: { S: 'pending' }, webhook_retries: { N: '1' } };
+    expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('MODIFY', attempted))).toBe(false);
+  });
+
+  it("drops the operational webhook's own health item and every other kind", () => {
+    const health = { pk: { S: 'OPS#o1#HEALTH' }, sk: { S: 'HEALTH' }, org_id: { S: 'o1' } };
+    expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('INSERT', health))).toBe(false);
+    expect(matchesFilterPattern(NOTICE_FILTER_PATTERN, streamRecord('INSERT', pendingEvent))).toBe(false);
+    expect(matchesFilterPattern(STREAM_FILTER_PATTERN, streamRecord('INSERT', notice))).toBe(false);
+  });
+
+  it("lets no filter pass a notice's removal by the table's TTL", () => {
+    const expired = {
+      eventName: 'REMOVE',
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { Keys: { pk: notice.pk, sk: notice.sk }, OldImage: notice, SequenceNumber: '1' },
+    };
+    expect(STREAM_FILTER_PATTERNS.filter((pattern) => matchesFilterPattern(pattern, expired))).toEqual([]);
   });
 });
 

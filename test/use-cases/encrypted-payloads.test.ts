@@ -123,7 +123,7 @@ describe('encrypted payloads', () => {
       await prepareEndpointSecurity({ payloadEncryptionKey: null }, CONTEXT),
     );
     expect(removed?.payloadEncryption).toBeUndefined();
-    expect(w.directory.accounts.get(w.iban)?.endpointSecurity).toBeUndefined();
+    expect(w.directory.accounts.get(w.iban)?.security).toBeUndefined();
   });
 });
 

@@ -5,10 +5,11 @@
  * the listing read lazily in name order.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS } from '#config/catalog-limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import type { Resolution } from '#domain/event-types/catalog-port';
 import type { EventTypeVersion } from '#domain/event-types/model';
+import { NOTICE_KINDS } from '#domain/notices/notice';
 import {
   CATALOG_CACHED_VERSIONS,
   CATALOG_HEAD_TTL_MS,
@@ -205,7 +206,7 @@ describe('reading the catalog', () => {
     await store.createType({ type: 'zeta.last', description: 'z', deprecated: false, latest: 1 }, version(1));
     const names = [];
     for await (const entry of catalog.list()) names.push(entry.definition.type);
-    const builtIns = BUILT_IN_EVENT_TYPES.map((d) => d.type);
+    const builtIns = [...BUILT_IN_EVENT_TYPES.map((d) => d.type), ...NOTICE_KINDS];
     expect(names).toEqual([CARD, ...builtIns, 'zeta.last'].sort());
     const after = [];
     for await (const entry of catalog.list('credit_received')) after.push(entry.definition.type);

@@ -18,6 +18,7 @@ import type { WebhookRequest } from '#domain/ports';
 import { redeliverEvent } from '#use-cases/events/redeliver-events';
 import { deliveryWorld } from '../support/fakes/delivery-deps';
 import { answer, ok } from '../support/fakes/webhook-sender';
+import { expectNoticesInCatalog } from '../support/notice-schemas';
 
 const DEFAULT_ID = 'ep_00000000000d';
 const CREDITS_ID = 'ep_0000000000a1';
@@ -304,5 +305,21 @@ describe('the fan-out to several endpoints', () => {
     expect(await reconcileDeadLetter({ ...reconcile, maxAttempts: 1 }, target)).toBe('exhausted');
     expect(await w.delivery(credit, CREDITS_ID)).toMatchObject({ status: 'failed', retries: 1 });
     expect(w.stored('credit')).toMatchObject({ webhookStatus: 'failed', webhookRetries: 2 });
+    // Announced as the routed endpoint's, once.
+    expect(w.notices.notices.map((n) => [n.kind, n.endpointId, n.eventId, n.consecutiveFailures])).toEqual([
+      ['event_attempts_exhausted', CREDITS_ID, 'credit', 1],
+    ]);
+  });
+
+  it("announces a routed endpoint's spent cycle once, naming that endpoint and its own attempts", async () => {
+    const w = await threeEndpoints({ maxAttempts: 1 });
+    w.sender.answer = (request) => (request.url === CREDITS_URL ? answer(500) : ok());
+    const credit = w.publish('credit', CREDIT, {});
+    await w.run(credit, 3);
+    expect(await w.delivery(credit, CREDITS_ID)).toMatchObject({ status: 'failed' });
+    expect(w.notices.notices.map((n) => [n.kind, n.endpointId, n.eventId, n.consecutiveFailures])).toEqual([
+      ['event_attempts_exhausted', CREDITS_ID, 'credit', 1],
+    ]);
+    expectNoticesInCatalog(w.notices.notices);
   });
 });

@@ -6,11 +6,12 @@
  * types, and idempotency across a catalog that changed.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_KNOWN_TYPES_NAMED, MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import { MAX_KNOWN_TYPES_NAMED, MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import { ConflictError, UnprocessableError, ValidationError } from '#domain/errors';
 import type { PublishInput } from '#domain/event-input';
 import { CREDIT_TRANSFER_STATUS_CHANGE } from '#domain/event-types/credit-transfer-status-change';
 import type { EventTypeDefinition, JsonSchemaObject } from '#domain/event-types/model';
+import { noticeEventType } from '#domain/event-types/operational-notices';
 import { CATALOG_HEAD_TTL_MS } from '#use-cases/event-types/catalog';
 import { type RecordEventDeps, recordEvent } from '#use-cases/events/record-event';
 import { recordEvents } from '#use-cases/events/record-events';
@@ -287,6 +288,45 @@ describe('a publish of a stored id is answered with its event, whatever the cata
     await expect(recordEvent(deps, publish({ type: OPERATOR, version: 2 }))).rejects.toBeInstanceOf(
       ConflictError,
     );
+  });
+});
+
+describe("the operational notices' types are Herald's own", () => {
+  const NOTICE = 'endpoint_failing';
+  const reserved = {
+    kind: 'invalid',
+    params: [
+      {
+        name: 'type',
+        reason: expect.stringMatching(/^endpoint_failing is reserved for Herald's operational notices/),
+      },
+    ],
+  };
+
+  it('refuses a publish of one (400 naming type), whatever its payload, also during a transition, before any read', async () => {
+    const example = noticeEventType(NOTICE)?.versions[0]?.examples[0]?.payload;
+    expect(example).toBeDefined();
+    for (const payload of [example, transferPayload()]) {
+      const refused = recordEvent(deps, publish({ type: NOTICE, payload }));
+      expect(await refusedBeforeAnyRead(refused)).toMatchObject(reserved);
+      const transition = recordEvent(
+        { ...deps, acceptUnknownTypes: true },
+        publish({ type: NOTICE, payload }),
+      );
+      expect(await refusedBeforeAnyRead(transition)).toMatchObject(reserved);
+    }
+  });
+
+  it('refuses it in a batch entry by entry, the others stored', async () => {
+    const results = await recordEvents(deps, [
+      publish({ id: id(1) }),
+      publish({ id: id(2), type: 'event_attempts_exhausted' }),
+    ]);
+    expect(results[0]).toMatchObject({ created: true });
+    expect(results[1]).toMatchObject({
+      error: { kind: 'invalid', params: [{ name: 'type', reason: expect.stringMatching(/reserved/) }] },
+    });
+    expect(events.events.size).toBe(1);
   });
 });
 

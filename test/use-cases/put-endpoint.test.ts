@@ -85,7 +85,7 @@ describe('putting an endpoint', () => {
       mayCreate: false,
     });
     expect(account.webhookUrl).toBe('https://new.example.com/h');
-    expect(account.endpointSecurity?.payloadEncryption?.bits).toBe(2048);
+    expect(account.security?.payloadEncryption?.bits).toBe(2048);
   });
 
   it('refuses a client certificate on an http: URL, in the same request or kept from an earlier one', async () => {
@@ -171,7 +171,7 @@ describe('putting an endpoint', () => {
       await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: PEM } });
       expect(w.directory.accounts.get(IBAN)).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
       const removed = await putEndpoint(w.deps, { ...base, security: { payloadEncryptionKey: null } });
-      expect(removed.endpointSecurity?.payloadEncryption).toBeUndefined();
+      expect(removed.security?.payloadEncryption).toBeUndefined();
       expect(w.directory.accounts.get(IBAN)).toMatchObject({ webhookUrl: OLD_URL, deliveryOrder: 'ordered' });
     });
 
@@ -187,14 +187,14 @@ describe('putting an endpoint', () => {
       expect(w.directory.accounts.get(IBAN)).toMatchObject({
         webhookUrl: 'https://new.example.com/h',
         deliveryOrder: 'ordered',
-        endpointSecurity: { payloadEncryption: { bits: 2048 } },
+        security: { payloadEncryption: { bits: 2048 } },
       });
       const cleared = await putEndpoint(w.deps, { ...base, webhookUrl: null, security: {} });
       expect(cleared.webhookUrl).toBeUndefined();
       expect(w.directory.accounts.get(IBAN)?.webhookUrl).toBeUndefined();
       expect(w.directory.accounts.get(IBAN)).toMatchObject({
         deliveryOrder: 'ordered',
-        endpointSecurity: { payloadEncryption: { bits: 2048 } },
+        security: { payloadEncryption: { bits: 2048 } },
       });
       // Removed stays removed through a write that leaves the URL out.
       await putEndpoint(w.deps, { ...base, security: {}, deliveryOrder: 'concurrent' });
@@ -217,7 +217,7 @@ describe('putting an endpoint', () => {
       expect(w.store.items.size).toBe(0);
       // Removing the URL in the same request leaves nothing the certificate could be sent over in clear.
       await putEndpoint(w.deps, { ...own, webhookUrl: null, security: certificate, mayCreate: false });
-      expect(w.directory.accounts.get(IBAN)?.endpointSecurity?.tlsClient).toBeDefined();
+      expect(w.directory.accounts.get(IBAN)?.security?.tlsClient).toBeDefined();
     });
   });
 

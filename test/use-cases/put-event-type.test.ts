@@ -6,7 +6,7 @@
  * a description or deprecation it left out).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
 import { ConflictError, ValidationError } from '#domain/errors';
 import type { EventTypeWrite } from '#domain/event-types/event-type-checks';
 import { createEventTypeCatalog } from '#use-cases/event-types/catalog';

@@ -205,6 +205,21 @@ describe('a test event', () => {
     expect(w.sender.requests).toHaveLength(1);
   });
 
+  it("refuses an operational notice's type (400 naming type): Herald sends those; nothing sent or counted", async () => {
+    const w = world();
+    await expect(sendTestEvent(w.deps, request({ type: 'endpoint_disabled' }))).rejects.toMatchObject({
+      kind: 'invalid',
+      params: [
+        {
+          name: 'type',
+          reason: expect.stringMatching(/^endpoint_disabled is reserved for Herald's operational notices/),
+        },
+      ],
+    });
+    expect(w.sender.requests).toHaveLength(0);
+    expect(w.allowance.counters.size).toBe(0);
+  });
+
   it("sends an operator's type: its latest version's example, or the version asked for, registered a moment ago", async () => {
     const w = world();
     await putEventType(w.eventTypes, { type: CARD, ...CARD_DECLARATION });
@@ -255,7 +270,7 @@ describe('a test event', () => {
     w.directory.addAccount({
       ...w.directory.accounts.get(IBAN),
       iban: IBAN,
-      webhookHealth: { state: 'disabled', consecutiveFailures: 40, reason: 'answered 410 Gone' },
+      health: { state: 'disabled', consecutiveFailures: 40, reason: 'answered 410 Gone' },
     });
     w.sender.answer = () => answer(204);
     expect((await sendTestEvent(w.deps, request())).attempt.responseStatus).toBe(204);

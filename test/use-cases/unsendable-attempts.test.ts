@@ -121,7 +121,7 @@ describe('an attempt Herald cannot make', () => {
     }
     // Eight recorded attempts, and the circuit (five failures) never opened.
     expect(w.events.events.get('e8')).toMatchObject({ webhookRetries: 1 });
-    expect(w.directory.accounts.get(w.iban)?.webhookHealth).toBeUndefined();
+    expect(w.directory.accounts.get(w.iban)?.health).toBeUndefined();
   });
 
   it("lets an ordered account's next event go once the cycle is used up", async () => {
@@ -187,7 +187,7 @@ describe('a request that cannot be prepared', () => {
     await expect(deliverEvent({ ...w.deps, sealer }, { id: 'e1' })).rejects.toBe(busy);
     expect(w.sender.requests).toHaveLength(0);
     expect(w.events.events.get('e1')).toMatchObject({ webhookRetries: 0, deliveries: [] });
-    expect(w.directory.accounts.get(w.iban)?.webhookHealth).toBeUndefined();
+    expect(w.directory.accounts.get(w.iban)?.health).toBeUndefined();
   });
 
   it('is recorded as failed when the body does not encrypt: nothing is sent, plain JSON least of all', async () => {

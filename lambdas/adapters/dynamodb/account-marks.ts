@@ -6,19 +6,10 @@
  * organization's account or endpoint, never of a tombstone, except the floor: it stays with the IBAN's
  * tombstone, so that an account created again continues above it.
  */
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import { conditionalUpdate, type TableAccess } from '#adapters/dynamodb/conditional-write';
 import type { EndpointAddress } from '#domain/endpoints/address';
 import type { WatermarkMove } from '#domain/ports';
-import type { CapacityCounter } from './capacity';
 import { DELETED_AT, keys } from './items';
-
-/** The table the marks are written to, and where their capacity is counted. */
-export interface AccountMarks {
-  readonly client: DynamoDBDocumentClient;
-  readonly tableName: string;
-  readonly count: CapacityCounter;
-}
 
 /** The organization's live account; with `orTombstone`, its tombstone too. */
 function owned(orTombstone: boolean): string {
@@ -30,7 +21,7 @@ function owned(orTombstone: boolean): string {
  * written, false when the condition refused it.
  */
 async function mark(
-  table: AccountMarks,
+  table: TableAccess,
   operation: string,
   endpoint: EndpointAddress,
   update: string,
@@ -38,24 +29,18 @@ async function mark(
   values: Record<string, unknown>,
   orTombstone = false,
 ): Promise<boolean> {
-  return conditionally(async () => {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: keys.endpointAt(endpoint),
-        UpdateExpression: update,
-        ConditionExpression: `${owned(orTombstone)} AND (${condition})`,
-        ExpressionAttributeValues: values,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
+  return conditionalUpdate(table, operation, {
+    TableName: table.tableName,
+    Key: keys.endpointAt(endpoint),
+    UpdateExpression: update,
+    ConditionExpression: `${owned(orTombstone)} AND (${condition})`,
+    ExpressionAttributeValues: values,
   });
 }
 
 /** See `DirectoryStore.advanceSettledThrough`; an absent watermark is 0. */
 export function advanceSettledThrough(
-  table: AccountMarks,
+  table: TableAccess,
   endpoint: EndpointAddress,
   { from, to, epoch }: WatermarkMove,
 ): Promise<boolean> {
@@ -76,11 +61,7 @@ function orAbsent(attribute: string, name: string, value: number): string {
 }
 
 /** See `DirectoryStore.restartOrder`: one write, a second only when the watermark was not above `to`. */
-export async function restartOrder(
-  table: AccountMarks,
-  endpoint: EndpointAddress,
-  to: number,
-): Promise<void> {
+export async function restartOrder(table: TableAccess, endpoint: EndpointAddress, to: number): Promise<void> {
   const restart = 'SET settled_through = :to ADD order_epoch :one';
   const values = { ':org': endpoint.orgId, ':to': to, ':one': 1 };
   if (await mark(table, 'RestartOrder', endpoint, restart, 'settled_through > :to', values)) return;
@@ -92,7 +73,7 @@ export async function restartOrder(
 
 /** See `DirectoryStore.startOrder`. */
 export async function startOrder(
-  table: AccountMarks,
+  table: TableAccess,
   endpoint: EndpointAddress,
   through: number,
 ): Promise<void> {
@@ -110,7 +91,7 @@ export async function startOrder(
  * account takes again when re-created (retention keeps deleting a deleted account's events).
  */
 export async function raiseSequenceFloor(
-  table: AccountMarks,
+  table: TableAccess,
   iban: string,
   orgId: string,
   floor: number,

@@ -4,31 +4,26 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import { conditionally, type TableAccess } from '#adapters/dynamodb/conditional-write';
 import { SETTINGS_ITEM } from '#config/storage';
 import { ibanHoldsEventsError, ibanTakenError } from '#domain/account-ownership';
 import type { Account, AccountTombstone, Organization } from '#domain/model';
 import type { AccountPage, AccountPageQuery, AccountWrite, DirectoryStore, ReadOptions } from '#domain/ports';
-import {
-  type AccountMarks,
-  advanceSettledThrough,
-  raiseSequenceFloor,
-  restartOrder,
-  startOrder,
-} from './account-marks';
+import { advanceSettledThrough, raiseSequenceFloor, restartOrder, startOrder } from './account-marks';
 import { batchGetItems } from './batch-get';
 import { type CapacityListener, capacityCounter } from './capacity';
 import { DELETED_AT, isTombstone, keys, toAccount, toAccountTombstone, toOrganization } from './items';
 import {
   createOrganization,
+  setOpsWebhookUrl,
   setSignatureSchemes,
   setSigningKey,
   setWebhookToken,
 } from './organization-writes';
+import { queryFirst } from './query-first';
 import { storedSubscription } from './subscription-items';
 
 /** {@link DirectoryStore} on the single events table. */
@@ -52,6 +47,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
     setSigningKey(this.client, this.tableName, orgId, key, previous);
   readonly setSignatureSchemes: DirectoryStore['setSignatureSchemes'] = (orgId, schemes) =>
     setSignatureSchemes(this.client, this.tableName, orgId, schemes);
+  readonly setOpsWebhookUrl: DirectoryStore['setOpsWebhookUrl'] = (orgId, url) =>
+    setOpsWebhookUrl(this.client, this.tableName, orgId, url);
 
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     const item = await this.get(keys.account(iban), options);
@@ -68,7 +65,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
     raiseSequenceFloor(this.marks, iban, orgId, floor);
 
   /** What the account log's marks on the account item (`account-marks.ts`) update through. */
-  private get marks(): AccountMarks {
+  private get marks(): TableAccess {
     return { client: this.client, tableName: this.tableName, count: (op, units) => this.count(op, units) };
   }
 
@@ -182,28 +179,22 @@ export class DynamoDirectoryStore implements DirectoryStore {
     const offset = (query.page - 1) * query.perPage;
     // One entry past the page tells whether more follow; the depth bound keeps this at most 1,001.
     const wanted = offset + query.perPage + 1;
-    const ibans: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'by-org',
-          KeyConditionExpression: `gsi1pk = :pk${query.after === undefined ? '' : ' AND gsi1sk > :after'}`,
-          ExpressionAttributeValues: {
-            ':pk': keys.orgAccounts(orgId),
-            ...(query.after === undefined ? {} : { ':after': query.after }),
-          },
-          ProjectionExpression: 'gsi1sk',
-          Limit: wanted - ibans.length,
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count('Query', out.ConsumedCapacity?.CapacityUnits);
-      for (const item of out.Items ?? []) ibans.push(String(item.gsi1sk));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey && ibans.length < wanted);
+    const entries = await queryFirst(
+      this.client,
+      {
+        TableName: this.tableName,
+        IndexName: 'by-org',
+        KeyConditionExpression: `gsi1pk = :pk${query.after === undefined ? '' : ' AND gsi1sk > :after'}`,
+        ExpressionAttributeValues: {
+          ':pk': keys.orgAccounts(orgId),
+          ...(query.after === undefined ? {} : { ':after': query.after }),
+        },
+        ProjectionExpression: 'gsi1sk',
+      },
+      wanted,
+      (units) => this.count('Query', units),
+    );
+    const ibans = entries.map((item) => String(item.gsi1sk));
     // The index projects no webhook URL, so the page's account items are read: at most 100, one batch.
     const pageIbans = ibans.slice(offset, offset + query.perPage);
     const { items, capacityUnits } =

@@ -1,38 +1,24 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type {
-  CircuitOpening,
-  EndpointHealth,
-  EndpointHealthStore,
-  HealthWrite,
-  SlotLease,
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type CircuitOpening,
+  type Enabling,
+  type EndpointHealth,
+  type EndpointHealthStore,
+  HEALTHY,
+  type HealthWrite,
+  type SlotLease,
 } from '#delivery/endpoint-health-port';
 import type { EndpointAddress } from '#domain/endpoints/address';
 import { newEndpointId } from '#domain/ids';
 import type { CapacityListener } from './capacity';
 import { HEALTH_ATTR as H, slotAttr, toEndpointHealth } from './health-items';
-import { DELETED_AT, isTombstone, keys } from './items';
-
-type UpdateInput = ConstructorParameters<typeof UpdateCommand>[0];
-type Update = Omit<UpdateInput, 'TableName' | 'Key'>;
+import { type HealthTable, OWNED, writeHealth } from './health-writes';
+import { keys } from './items';
 
 /** Every health attribute but the slots: what a recovery or an operator's enable removes. */
 const RESET = [H.state, H.since, H.reason, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ');
-/**
- * The organization's endpoint, not a tombstone: health is never written onto a deleted account, nor onto
- * the account of another organization that was given the IBAN while an attempt was under way, nor (an
- * extra endpoint's item being deleted with it) onto a removed endpoint.
- */
-const OWNED = `org_id = :org AND attribute_not_exists(${DELETED_AT})`;
 const NOT_DISABLED = `${OWNED} AND (attribute_not_exists(${H.state}) OR ${H.state} <> :disabled)`;
-
-/** A conditional write's result: the health after it, or before it when refused; none when not ours. */
-interface Written {
-  readonly ok: boolean;
-  /** Undefined when the IBAN is not the organization's live account (nothing was written). */
-  readonly health: EndpointHealth | undefined;
-}
 
 /**
  * {@link EndpointHealthStore} on the endpoints' items of the events table (the account item for an
@@ -41,11 +27,15 @@ interface Written {
  * the item's health after it.
  */
 export class DynamoEndpointHealthStore implements EndpointHealthStore {
+  private readonly table: HealthTable;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly onCapacity?: CapacityListener,
-  ) {}
+  ) {
+    this.table = { client, tableName, count: (units) => this.count(units) };
+  }
 
   async recordAttempt(
     endpoint: EndpointAddress,
@@ -53,10 +43,11 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     const release = lease ? ` REMOVE ${slotAttr(lease.slot)}` : '';
-    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
-      const written = await this.tryWrite(
+      const written = await writeHealth(
+        this.table,
         {
           UpdateExpression: [
             `SET ${H.state} = if_not_exists(${H.state}, :degraded), ${H.since} = if_not_exists(${H.since}, :at)`,
@@ -82,7 +73,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
       ? `SET ${H.state} = :degraded, ${H.since} = if_not_exists(${H.since}, :at), ${H.reason} = :reason`
       : `SET ${H.recoveredAt} = :at`;
     const remove = degraded ? [H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ') : RESET;
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `${set}, ${H.latency} = :ms REMOVE ${remove}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
         // An endpoint an operator or a 410 disabled stays disabled, whatever answered meanwhile.
@@ -105,7 +97,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     endpoint: EndpointAddress,
     { until, seconds, reason }: CircuitOpening,
   ): Promise<EndpointHealth | undefined> {
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${H.state} = :degraded, ${H.openUntil} = :until, ${H.openSeconds} = :seconds, ${H.reason} = :reason`,
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${H.openUntil}) OR ${H.openUntil} < :until)`,
@@ -122,26 +115,42 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     return written.health;
   }
 
-  async disable(
+  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
+    return this.disabling(endpoint, at, reason, undefined, noticed);
+  }
+
+  private async disabling(
     endpoint: EndpointAddress,
     at: string,
     reason: string,
-    lease?: SlotLease,
+    lease: SlotLease | undefined,
+    noticed?: string,
   ): Promise<EndpointHealth | undefined> {
-    const written = await this.tryWrite(
+    const mark = noticed === undefined ? '' : `, ${H.noticed} = :noticed`;
+    const written = await writeHealth(
+      this.table,
       {
-        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
-        ConditionExpression: OWNED,
-        ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at, ':reason': reason },
+        UpdateExpression: `SET ${H.state} = :disabled, ${H.since} = :at, ${H.reason} = :reason${mark} REMOVE ${H.openUntil}, ${H.openSeconds}${lease ? `, ${slotAttr(lease.slot)}` : ''}`,
+        // Disabled once: a second disabling (two 410s at once) keeps the first's time and reason, which
+        // every observer then reads alike (the disabled notice's id is made of it).
+        ConditionExpression: NOT_DISABLED,
+        ExpressionAttributeValues: {
+          ':disabled': 'disabled',
+          ':at': at,
+          ':reason': reason,
+          ...(noticed === undefined ? {} : { ':noticed': noticed }),
+        },
       },
       endpoint,
     );
+    if (!written.ok && written.health && lease) await this.releaseSlot(endpoint, lease);
     return written.health;
   }
 
   async takeSlot(endpoint: EndpointAddress, slot: number, until: number, now: number) {
     const attr = slotAttr(slot);
-    const written = await this.tryWrite(
+    const written = await writeHealth(
+      this.table,
       {
         UpdateExpression: `SET ${attr} = :until`,
         ConditionExpression: `${NOT_DISABLED} AND (attribute_not_exists(${attr}) OR ${attr} < :now)`,
@@ -154,7 +163,8 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
 
   async releaseSlot(endpoint: EndpointAddress, lease: SlotLease): Promise<void> {
     const attr = slotAttr(lease.slot);
-    await this.tryWrite(
+    await writeHealth(
+      this.table,
       {
         UpdateExpression: `REMOVE ${attr}`,
         // Only our own lease: an expired one may belong to another consumer by now.
@@ -165,16 +175,63 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     );
   }
 
-  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
-    const written = await this.tryWrite(
+  async markNoticed(
+    endpoint: EndpointAddress,
+    from: string | undefined,
+    to: string | undefined,
+  ): Promise<void> {
+    // Moved only from what the caller read: a mark never goes back to a level another consumer passed.
+    const expected = from === undefined ? `attribute_not_exists(${H.noticed})` : `${H.noticed} = :from`;
+    await writeHealth(
+      this.table,
       {
-        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds].join(', ')}`,
-        ConditionExpression: OWNED,
-        ExpressionAttributeValues: { ':at': at, ':reason': 'enabled by an operator' },
+        UpdateExpression: to === undefined ? `REMOVE ${H.noticed}` : `SET ${H.noticed} = :to`,
+        ConditionExpression: `${OWNED} AND ${expected}`,
+        ExpressionAttributeValues: {
+          ...(from === undefined ? {} : { ':from': from }),
+          ...(to === undefined ? {} : { ':to': to }),
+        },
       },
       endpoint,
     );
-    return written.ok;
+  }
+
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    await writeHealth(
+      this.table,
+      {
+        UpdateExpression: `SET ${H.certificateNoticed} = :expires`,
+        ConditionExpression: OWNED,
+        ExpressionAttributeValues: { ':expires': expiresAt },
+      },
+      endpoint,
+    );
+  }
+
+  async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
+    const id = endpoint.extra ?? newEndpointId();
+    // The account's default endpoint from before endpoint ids gets one now, as `endpointId` gives it.
+    const named = endpoint.extra === undefined ? ', endpoint_id = if_not_exists(endpoint_id, :id)' : '';
+    const written = await writeHealth(
+      this.table,
+      {
+        UpdateExpression: `SET ${H.since} = :at, ${H.reason} = :reason${named} REMOVE ${[H.state, H.failures, H.failingSince, H.openUntil, H.openSeconds, H.noticed].join(', ')}`,
+        ConditionExpression: OWNED,
+        ExpressionAttributeValues: {
+          ':at': at,
+          ':reason': 'enabled by an operator',
+          ...(named === '' ? {} : { ':id': id }),
+        },
+      },
+      endpoint,
+      'ALL_OLD',
+    );
+    if (!written.ok || written.item === undefined) return undefined;
+    const stored = written.item.endpoint_id;
+    return {
+      previous: written.health ?? HEALTHY,
+      endpointId: endpoint.extra ?? (typeof stored === 'string' ? stored : id),
+    };
   }
 
   async endpointId(iban: string, orgId: string): Promise<string | undefined> {
@@ -201,33 +258,22 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
   }
 
   /**
-   * A write conditioned on the organization's live endpoint (`:org`; an extra endpoint's item carries its
-   * organization too, and is gone once removed); on a failed condition, the item's current health comes
-   * back with the error, or none when the item is not the organization's endpoint.
+   * The health of the organization's operational webhook (eventually consistent is not enough: a batch
+   * decides its circuit from it, as from an account's): undefined when nothing was ever written about it.
    */
-  private async tryWrite(input: Update, endpoint: EndpointAddress): Promise<Written> {
-    const { orgId } = endpoint;
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          ...input,
-          TableName: this.tableName,
-          Key: keys.endpointAt(endpoint),
-          ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':org': orgId },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count(out.ConsumedCapacity?.CapacityUnits);
-      return { ok: true, health: toEndpointHealth(out.Attributes ?? {}) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      this.count(1);
-      const item = error.Item ? unmarshall(error.Item) : undefined;
-      const ours = item !== undefined && item.org_id === orgId && !isTombstone(item);
-      return { ok: false, health: ours ? toEndpointHealth(item) : undefined };
+  async operationalHealth(orgId: string): Promise<EndpointHealth | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.endpointAt({ iban: '', orgId, operational: true }),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    if (this.onCapacity && out.ConsumedCapacity?.CapacityUnits !== undefined) {
+      this.onCapacity('GetItem (operational health)', out.ConsumedCapacity.CapacityUnits);
     }
+    return out.Item === undefined ? undefined : toEndpointHealth(out.Item);
   }
 
   private count(units: number | undefined): void {

@@ -13,7 +13,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#adapters/dynamodb/conditional-write';
-import { MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
 import type { EventTypeExample, EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
 import type { EventTypeHead, EventTypeStore, TypeChange, TypeCreation } from '#domain/ports';
 import { type TransactItems, transact } from './api-key-count';

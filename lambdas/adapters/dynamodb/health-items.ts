@@ -23,6 +23,10 @@ export const HEALTH_ATTR = {
   latency: 'wh_latency',
   openUntil: 'wh_open_until',
   openSeconds: 'wh_open_seconds',
+  /** The last operational notice announced (see `operational-notice-rule.ts`). */
+  noticed: 'wh_noticed',
+  /** The expiry of the client certificate announced expiring. */
+  certificateNoticed: 'wh_cert_noticed',
 } as const;
 
 /** Attribute of concurrency slot `slot` (its value: epoch ms when the lease runs out). */
@@ -47,5 +51,7 @@ export function toEndpointHealth(item: Record<string, unknown>): EndpointHealth 
     recentLatencyMs: number(HEALTH_ATTR.latency),
     circuitOpenUntil: number(HEALTH_ATTR.openUntil),
     circuitOpenSeconds: number(HEALTH_ATTR.openSeconds),
+    noticed: text(HEALTH_ATTR.noticed),
+    certificateNoticed: text(HEALTH_ATTR.certificateNoticed),
   };
 }

@@ -40,8 +40,12 @@ export const keys = {
   /** An extra endpoint of an account. */
   endpoint: (iban: string, id: string): ItemKey => ({ pk: keys.endpoints(iban), sk: id }),
   /** Where an endpoint's settings and health are: the account item, or the extra endpoint's own. */
-  endpointAt: (endpoint: EndpointAddress): ItemKey =>
-    endpoint.extra === undefined ? keys.account(endpoint.iban) : keys.endpoint(endpoint.iban, endpoint.extra),
+  endpointAt: (endpoint: EndpointAddress): ItemKey => {
+    if (endpoint.operational) return keys.operationalHealth(endpoint.orgId);
+    return endpoint.extra === undefined
+      ? keys.account(endpoint.iban)
+      : keys.endpoint(endpoint.iban, endpoint.extra);
+  },
   /** An endpoint's material: the default endpoint's (`ENDPOINT`), or an extra one's (`ENDPOINT#<id>`). */
   endpointSecrets: (endpoint: EndpointAddress): ItemKey => ({
     pk: `${ITEM_PREFIXES.endpointSecrets}${endpoint.iban}`,
@@ -52,6 +56,23 @@ export const keys = {
     pk: `${ITEM_PREFIXES.delivery}${ref.orgId}#${ref.account}#${ref.endpointId}`,
     sk: keys.sequence(ref.sequence),
   }),
+  /**
+   * The health of an organization's operational webhook: an item of its own beside the organization's
+   * operational log (not in it: the log's Query never reads it), so the consumer that writes it needs no
+   * right on the organization's item.
+   */
+  operationalHealth: (orgId: string): ItemKey => ({
+    pk: `${ITEM_PREFIXES.operational}${orgId}#HEALTH`,
+    sk: 'HEALTH',
+  }),
+  /** The partition of an organization's operational log. */
+  operationalLog: (orgId: string): string => `${ITEM_PREFIXES.operational}${orgId}`,
+  /** The `by-org` index partition of every organization's notices of one minute (`yyyy-mm-ddThh:mm`). */
+  noticeMinute: (minute: string): string => `${ITEM_PREFIXES.operational}MIN#${minute}`,
+  /** A notice's `by-org` sort key: its time, then its kind (counted from the index alone) and id. */
+  noticeOrder: (at: string, kind: string, id: string): string => `${at}#${kind}#${id}`,
+  /** The platform team's summary cursor: the last minute covered. */
+  noticeSummary: { pk: ITEM_PREFIXES.noticeSummary, sk: 'CURSOR' } as ItemKey,
   /** An event id's claim, or an event stored before sequences. */
   event: (id: string): ItemKey => ({ pk: `${ITEM_PREFIXES.event}${id}`, sk: EVENT_SK }),
   /** The partition of an account's event log. */
@@ -116,6 +137,7 @@ export function toOrganization(item: Record<string, unknown>): Organization {
     signatureSchemes: Array.isArray(item.signature_schemes)
       ? (item.signature_schemes as SignatureScheme[])
       : undefined,
+    opsWebhookUrl: typeof item.ops_webhook_url === 'string' ? item.ops_webhook_url : undefined,
     createdAt: String(item.created_at),
   };
 }
@@ -180,12 +202,12 @@ export function toAccount(item: Record<string, unknown>): Account {
     orgId: String(item.org_id),
     webhookUrl: typeof item.webhook_url === 'string' ? item.webhook_url : undefined,
     endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
-    webhookHealth: toEndpointHealth(item),
+    health: toEndpointHealth(item),
     sequenceFloor: typeof item.seq_floor === 'number' ? item.seq_floor : undefined,
     deliveryOrder: item.delivery_order === 'ordered' ? 'ordered' : undefined,
     settledThrough: typeof item.settled_through === 'number' ? item.settled_through : undefined,
     orderEpoch: typeof item.order_epoch === 'number' ? item.order_epoch : undefined,
-    endpointSecurity: toEndpointSecurity(item[ENDPOINT_SECURITY]),
+    security: toEndpointSecurity(item[ENDPOINT_SECURITY]),
     ...toSubscription(item),
     endpointCount:
       typeof item.endpoint_count === 'number' && item.endpoint_count > 0 ? item.endpoint_count : undefined,

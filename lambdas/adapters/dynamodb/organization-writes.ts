@@ -1,5 +1,6 @@
 /**
- * The organization item's writes: its creation and the secrets and schemes its webhooks are signed with.
+ * The organization item's writes: its creation, the secrets and schemes its webhooks are signed with, and
+ * its operational webhook URL (which also resets that webhook's health).
  * Bound into `DynamoDirectoryStore`; every update is conditional on the organization existing.
  */
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -7,6 +8,7 @@ import { conditionally } from '#adapters/dynamodb/conditional-write';
 import type { Organization, PreviousToken, SignatureScheme } from '#domain/model';
 import type { PreviousSigningKey, SigningKey } from '#domain/signing/signing-keys';
 import { KEY_COUNT } from './api-key-count';
+import { HEALTH_ATTR as H } from './health-items';
 import { keys, signingKeyItem } from './items';
 
 /** Creates the organization item; fails when it exists. */
@@ -84,12 +86,62 @@ export function setSignatureSchemes(
   });
 }
 
+/**
+ * The operational webhook's health attributes a new URL starts without (its concurrency slots stay: they
+ * are leases that run out, and an attempt under way releases its own).
+ */
+const OPS_HEALTH_RESET = [
+  H.state,
+  H.since,
+  H.reason,
+  H.failures,
+  H.failingSince,
+  H.recoveredAt,
+  H.formerRecoveredAt,
+  H.lastFailure,
+  H.latency,
+  H.openUntil,
+  H.openSeconds,
+].join(', ');
+
+/** See `DirectoryStore.setOpsWebhookUrl`. */
+export async function setOpsWebhookUrl(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  url: string | null,
+): Promise<boolean> {
+  const set = await updateOrganization(
+    client,
+    tableName,
+    orgId,
+    url === null
+      ? { UpdateExpression: 'REMOVE ops_webhook_url' }
+      : { UpdateExpression: 'SET ops_webhook_url = :u', ExpressionAttributeValues: { ':u': url } },
+  );
+  if (!set) return false;
+  // The old URL's failures and open circuit are not the new one's. An UpdateItem (the right the writers
+  // have on `OPS#` items already, not a DeleteItem that could remove notices), only on an item there.
+  await conditionally(() =>
+    client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.operationalHealth(orgId),
+        UpdateExpression: `REMOVE ${OPS_HEALTH_RESET}`,
+        ConditionExpression: 'org_id = :org',
+        ExpressionAttributeValues: { ':org': orgId },
+      }),
+    ),
+  );
+  return true;
+}
+
 /** One update of an existing organization item; false when there is none. */
 async function updateOrganization(
   client: DynamoDBDocumentClient,
   tableName: string,
   orgId: string,
-  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  update: { UpdateExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
 ): Promise<boolean> {
   return conditionally(() =>
     client.send(

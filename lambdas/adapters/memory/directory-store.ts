@@ -98,12 +98,23 @@ export class InMemoryDirectoryStore implements DirectoryStore {
     return true;
   }
 
+  async setOpsWebhookUrl(orgId: string, url: string | null): Promise<boolean> {
+    const org = this.organizations.get(orgId);
+    if (!org) return false;
+    this.organizations.set(orgId, { ...org, opsWebhookUrl: url ?? undefined });
+    // As the adapter: the operational webhook's health starts afresh (only where there is one).
+    const ops = addressKey({ iban: '', orgId, operational: true });
+    if (this.health?.health.has(ops))
+      this.health.health.set(ops, { state: 'healthy', consecutiveFailures: 0 });
+    return true;
+  }
+
   async getAccount(iban: string, options: ReadOptions = {}): Promise<Account | undefined> {
     this.reads.getAccount += 1;
     if (options.consistent) this.consistentReads.getAccount += 1;
     const account = this.accounts.get(iban);
     if (!account || !this.health) return account;
-    return { ...account, webhookHealth: this.health.get(iban) };
+    return { ...account, health: this.health.get(iban) };
   }
 
   async putAccount(account: AccountWrite): Promise<Account> {
@@ -142,11 +153,12 @@ export class InMemoryDirectoryStore implements DirectoryStore {
       createdAt: existing?.createdAt ?? account.updatedAt,
       updatedAt: account.updatedAt,
       // The summary is the endpoint store's to write; an account put keeps it, as DynamoDB's update does.
-      ...(existing?.endpointSecurity ? { endpointSecurity: existing.endpointSecurity } : {}),
+      ...(existing?.security ? { security: existing.security } : {}),
     };
     this.accounts.set(account.iban, stored);
     this.health?.owners.set(account.iban, stored.orgId);
-    return stored;
+    // As the adapter, whose write answers the whole item: the endpoint's health with it.
+    return this.health ? { ...stored, health: this.health.get(account.iban) } : stored;
   }
 
   async deleteAccount(tombstone: AccountTombstone): Promise<Account | undefined> {

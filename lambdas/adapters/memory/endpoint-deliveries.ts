@@ -7,6 +7,7 @@
  */
 
 import { MAX_CYCLES } from '#delivery/retry-rule';
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import {
   type DeliveryPage,
   type DeliveryRef,
@@ -14,7 +15,6 @@ import {
   type EndpointDelivery,
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
 
 /** The deliveries in memory; `items` and `writes` are open for arrangements and assertions. */

@@ -3,11 +3,12 @@
  * stays disabled, slots free themselves when their lease runs out, nothing is written unless the endpoint
  * is the organization's live one: `owners`, which the in-memory directory and endpoint store keep), for
  * use-case tests and the simulation. Endpoints are keyed by `addressKey`: the IBAN for an account's
- * default endpoint, `<IBAN>#<id>` for an extra one.
+ * default endpoint, `<IBAN>#<id>` for an extra one, `OPS#<orgId>` for an organization's operational webhook.
  */
 
 import {
   type CircuitOpening,
+  type Enabling,
   type EndpointHealth,
   type EndpointHealthStore,
   HEALTHY,
@@ -37,7 +38,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
-    if (update.kind === 'disable') return this.disable(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
     this.writes.push(`record-${update.kind}`);
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
@@ -70,7 +71,13 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
             circuitOpenUntil: undefined,
             circuitOpenSeconds: undefined,
           }
-        : { ...base, state: 'healthy', recoveredAt: update.at, lastFailureAt: h.lastFailureAt },
+        : {
+            ...base,
+            state: 'healthy',
+            recoveredAt: update.at,
+            lastFailureAt: h.lastFailureAt,
+            noticed: h.noticed,
+          },
     );
   }
 
@@ -92,21 +99,29 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  async disable(
+  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
+    return this.disabling(endpoint, at, reason, undefined, noticed);
+  }
+
+  private async disabling(
     endpoint: EndpointAddress,
     at: string,
     reason: string,
-    lease?: SlotLease,
+    lease: SlotLease | undefined,
+    noticed?: string,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('disable');
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
     if (lease) this.slotsOf(iban).delete(lease.slot);
+    // As the adapter: disabled once, the first disabling's time and reason kept.
+    if (this.get(iban).state === 'disabled') return this.get(iban);
     return this.set(iban, {
       ...this.get(iban),
       state: 'disabled',
       since: at,
       reason,
+      ...(noticed === undefined ? {} : { noticed }),
       circuitOpenUntil: undefined,
       circuitOpenSeconds: undefined,
     });
@@ -130,12 +145,32 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     if (this.owns(iban, endpoint.orgId) && slots.get(lease.slot) === lease.until) slots.delete(lease.slot);
   }
 
-  async enable(endpoint: EndpointAddress, at: string): Promise<boolean> {
+  async markNoticed(
+    endpoint: EndpointAddress,
+    from: string | undefined,
+    to: string | undefined,
+  ): Promise<void> {
+    this.writes.push('mark-noticed');
+    const key = addressKey(endpoint);
+    const h = this.get(key);
+    if (!this.owns(key, endpoint.orgId) || h.noticed !== from) return;
+    this.set(key, { ...h, noticed: to });
+  }
+
+  async markCertificateNoticed(endpoint: EndpointAddress, expiresAt: string): Promise<void> {
+    this.writes.push('certificate-noticed');
+    const key = addressKey(endpoint);
+    if (this.owns(key, endpoint.orgId)) this.set(key, { ...this.get(key), certificateNoticed: expiresAt });
+  }
+
+  async enable(endpoint: EndpointAddress, at: string): Promise<Enabling | undefined> {
     this.writes.push('enable');
     const iban = addressKey(endpoint);
-    if (!this.owns(iban, endpoint.orgId)) return false;
-    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) stays.
-    const { recoveredAt, lastFailureAt, recentLatencyMs } = this.get(iban);
+    if (!this.owns(iban, endpoint.orgId)) return undefined;
+    // As the adapter: the state, failures and circuit go; the history (recovery, last failure, latency) and
+    // the certificate's mark stay.
+    const previous = this.get(iban);
+    const { recoveredAt, lastFailureAt, recentLatencyMs, certificateNoticed } = previous;
     this.set(iban, {
       ...HEALTHY,
       since: at,
@@ -143,8 +178,13 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       ...(recoveredAt === undefined ? {} : { recoveredAt }),
       ...(lastFailureAt === undefined ? {} : { lastFailureAt }),
       ...(recentLatencyMs === undefined ? {} : { recentLatencyMs }),
+      // The certificate announced stays so: the adapter's enable keeps `wh_cert_noticed`.
+      ...(certificateNoticed === undefined ? {} : { certificateNoticed }),
     });
-    return true;
+    // In the same write, as the adapter: an account from before endpoint ids gets one.
+    const endpointId = endpoint.extra ?? this.endpointIds.get(endpoint.iban) ?? newEndpointId();
+    if (endpoint.extra === undefined) this.endpointIds.set(endpoint.iban, endpointId);
+    return { previous, endpointId };
   }
 
   async endpointId(iban: string, orgId: string): Promise<string | undefined> {
@@ -155,9 +195,17 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     return id;
   }
 
-  /** The adapter's `org_id = :org AND attribute_not_exists(deleted_at)` (an endpoint's `addressKey`). */
+  /**
+   * The adapter's `org_id = :org AND attribute_not_exists(deleted_at)` (an endpoint's `addressKey`); the
+   * organization's operational webhook's item is created by its first write, and is always its own.
+   */
   private owns(key: string, orgId: string): boolean {
-    return this.owners.get(key) === orgId;
+    return this.owners.get(key) === orgId || key === addressKey({ iban: '', orgId, operational: true });
+  }
+
+  /** The health of the organization's operational webhook; undefined when nothing was written about it. */
+  async operationalHealth(orgId: string): Promise<EndpointHealth | undefined> {
+    return this.health.get(addressKey({ iban: '', orgId, operational: true }));
   }
 
   private slotsOf(iban: string): Map<number, number> {

@@ -1,4 +1,4 @@
-import { MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
 import type { EventTypeVersion } from '#domain/event-types/model';
 import type { EventTypeHead, EventTypeStore, TypeChange, TypeCreation } from '#domain/ports';
 

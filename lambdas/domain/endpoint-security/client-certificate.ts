@@ -16,7 +16,10 @@ import type { CertificateSummary } from './endpoint-security';
 import { pemBlocks, requireAtMost } from './pem';
 import { checkTlsKeys } from './tls-keys';
 
-/** How long before a client certificate expires its metric and alarm speak up. */
+/**
+ * How long before a client certificate expires its metric and alarm speak up, and its endpoint's
+ * organization is told (`client_certificate_expiring`).
+ */
 export const CERTIFICATE_WARNING_DAYS = 14;
 
 /**

@@ -10,9 +10,15 @@ export interface EndpointAddress {
   readonly orgId: string;
   /** The id of an extra endpoint; absent for the account's default endpoint (on the account item). */
   readonly extra?: string | undefined;
+  /**
+   * The organization's operational webhook (its notices' destination; its `iban` is empty): an address
+   * of its own, whose health is stored apart from every account's endpoint's.
+   */
+  readonly operational?: true | undefined;
 }
 
 /** The key a store of endpoints by place uses: the IBAN, and `#` and the id for an extra endpoint. */
 export function addressKey(endpoint: EndpointAddress): string {
+  if (endpoint.operational) return `OPS#${endpoint.orgId}`;
   return endpoint.extra === undefined ? endpoint.iban : `${endpoint.iban}#${endpoint.extra}`;
 }

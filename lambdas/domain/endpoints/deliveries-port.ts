@@ -8,7 +8,7 @@
  * write a delivery is pending with no attempt: the fan-out creates nothing, the first lease, attempt or
  * settlement does.
  */
-import type { LeaseClaim } from '#domain/event-store-port';
+import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import type { DeliveryAttempt, DeliveryProgress, EventRef, WebhookStatus } from '#domain/model';
 
 /** Where a delivery is: the event in its account's log, and the routed endpoint's id. */

@@ -5,20 +5,16 @@
  * adapters' concern; what the consumer routes an event to is {@link routeEvent}'s.
  */
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
-import type { EndpointHealth } from '#delivery/endpoint-health-port';
-import type {
-  EndpointSecurityChange,
-  EndpointSecuritySummary,
-} from '#domain/endpoint-security/endpoint-security';
+import type { EndpointSecurityChange } from '#domain/endpoint-security/endpoint-security';
 import { ConflictError } from '#domain/errors';
-import type { Account, DeliveryOrder, EndpointOrder } from '#domain/model';
+import type { Account, DeliveryOrder, EndpointFields } from '#domain/model';
 import { matchesEvent, type Subscription } from '#domain/subscriptions/subscription';
 import type { EndpointAddress } from './address';
 
 export type { EndpointAddress } from './address';
 
 /** One webhook endpoint of an account. */
-export interface Endpoint extends EndpointAddress, Subscription, EndpointOrder {
+export interface Endpoint extends EndpointAddress, EndpointFields {
   /**
    * `ep_…`, random. The default endpoint's is the account's `endpoint_id` (absent only on an account from
    * before ids, until its next write); an extra endpoint's is its `extra`. Required (if undefined), so an
@@ -27,14 +23,6 @@ export interface Endpoint extends EndpointAddress, Subscription, EndpointOrder {
   readonly id: string | undefined;
   /** Where its webhooks go; absent only for a default endpoint without one (nothing is routed to it). */
   readonly url?: string | undefined;
-  readonly description?: string | undefined;
-  /** Absent: nothing was ever written about it (healthy). */
-  readonly health?: EndpointHealth | undefined;
-  /** What it demands beyond HTTPS; absent: nothing. */
-  readonly security?: EndpointSecuritySummary | undefined;
-  /** ISO 8601 UTC. */
-  readonly createdAt: string;
-  readonly updatedAt: string;
 }
 
 /** The account's default endpoint: the account's own fields. */
@@ -51,8 +39,8 @@ export function defaultEndpoint(account: Account): Endpoint {
     settledThrough: account.settledThrough,
     orderEpoch: account.orderEpoch,
     sequenceFloor: account.sequenceFloor,
-    health: account.webhookHealth,
-    security: account.endpointSecurity,
+    health: account.health,
+    security: account.security,
     createdAt: account.createdAt,
     updatedAt: account.updatedAt,
   };
@@ -60,6 +48,7 @@ export function defaultEndpoint(account: Account): Endpoint {
 
 /** Where an endpoint is stored (its account, and its id when extra). */
 export function addressOf(endpoint: EndpointAddress): EndpointAddress {
+  if (endpoint.operational) return { iban: '', orgId: endpoint.orgId, operational: true };
   return endpoint.extra === undefined
     ? { iban: endpoint.iban, orgId: endpoint.orgId }
     : { iban: endpoint.iban, orgId: endpoint.orgId, extra: endpoint.extra };

@@ -26,6 +26,11 @@ export type Resolution =
       readonly known: readonly string[];
     }
   | {
+      /** A notice's type: Herald's own, refused to a publish. */
+      readonly kind: 'reserved';
+      readonly type: string;
+    }
+  | {
       readonly kind: 'unknown-version';
       readonly type: string;
       readonly version: number;
@@ -42,8 +47,11 @@ export interface EventTypeCatalog {
   resolve(type: string, version?: number): Promise<Resolution>;
   /** One type with all its versions; undefined when the catalog has no such type. */
   get(type: string): Promise<CatalogEntry | undefined>;
-  /** Every type's name, sorted: what a refusal of an unknown type names. */
+  /** Every type's name a publish may use, sorted: what a refusal of an unknown type names. */
   names(): Promise<readonly string[]>;
-  /** Every type named after `after` (all when absent), by name, each read when the caller takes it. */
+  /**
+   * Every type named after `after` (all when absent), by name, each read when the caller takes it; the
+   * notices' types among them.
+   */
   list(after?: string): AsyncIterable<CatalogEntry>;
 }

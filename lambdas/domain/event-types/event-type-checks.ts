@@ -14,7 +14,7 @@ import {
   MAX_EVENT_TYPE_SCHEMA_EXPANDED_NODES,
   MAX_EVENT_TYPE_UNIQUE_ITEMS,
   MAX_VIOLATIONS_REPORTED,
-} from '#config/limits';
+} from '#config/catalog-limits';
 import type { InvalidParam } from '#domain/errors';
 import { isEventType, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { type CompiledSchema, compileSchema } from './compiled-schema';

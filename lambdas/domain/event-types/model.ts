@@ -51,6 +51,11 @@ export interface EventTypeDefinition {
 export interface CatalogEntry {
   readonly definition: EventTypeDefinition;
   readonly builtIn: boolean;
+  /**
+   * One of Herald's operational notices (built in, reserved: no gateway publishes it, Herald sends it to
+   * the organization's operational webhook); absent: false.
+   */
+  readonly operational?: boolean;
 }
 
 /**

@@ -6,7 +6,7 @@
  * Overlapping alternatives under a repetition (`(a|aa)+`) are not detected; patterns are written by
  * operators, and payload strings are bounded by the payload's size.
  */
-import { MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH } from '#config/limits';
+import { MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH } from '#config/catalog-limits';
 
 /** Why the pattern is refused, or undefined when it is fine. */
 export function patternProblem(pattern: string): string | undefined {

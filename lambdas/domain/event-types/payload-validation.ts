@@ -5,7 +5,7 @@
  * operator's schema runs no code in the function.
  */
 import { type Schema, validate } from '@cfworker/json-schema';
-import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import { MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import { type CompiledSchema, compileSchema } from './compiled-schema';
 import { type EventTypeDefinition, type EventTypeVersion, latestVersion } from './model';
 import { type PayloadViolation, violationsOf } from './violations';

@@ -6,6 +6,7 @@
  */
 import { ValidationError } from '#domain/errors';
 import type { Resolution } from './catalog-port';
+import { reservedNoticeType } from './operational-notices';
 import { unknownEventType, unknownTypeVersion } from './unknown-names';
 import type { PayloadViolation } from './violations';
 
@@ -22,6 +23,7 @@ export interface TypedPayload {
  * for a type outside the catalog accepted by `acceptUnknownTypes`.
  *
  * @param resolution - what the catalog found for `publish.type` and `publish.version`
+ * @throws ValidationError naming `type` for a notice's type (Herald's own, whatever the transition)
  * @throws UnprocessableError naming `type` when the catalog has no such type (unless accepted), with the
  *   names of the known ones; naming `version` when the type has no such version
  * @throws ValidationError naming `version` for a type accepted without being in the catalog; else one
@@ -33,6 +35,7 @@ export function checkPayloadType(
   publish: TypedPayload,
   acceptUnknownTypes: boolean,
 ): number | undefined {
+  if (resolution.kind === 'reserved') throw reservedNoticeType(publish.type);
   if (resolution.kind === 'unknown-version') {
     throw unknownTypeVersion(publish.type, resolution.version, resolution.latest);
   }

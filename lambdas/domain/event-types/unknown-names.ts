@@ -3,7 +3,7 @@
  * a publish, a test event, the catalog's own routes. A refusal names what there is, so the caller can fix
  * the request without another look-up.
  */
-import { MAX_KNOWN_TYPES_NAMED } from '#config/limits';
+import { MAX_KNOWN_TYPES_NAMED } from '#config/catalog-limits';
 import { UnprocessableError } from '#domain/errors';
 
 /**

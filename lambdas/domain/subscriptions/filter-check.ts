@@ -4,12 +4,13 @@
  * it is (`filter/creditor/iban/0/prefix`) and says what is allowed there; reasons never quote the filter's
  * values, which may be account numbers.
  */
+
+import { MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import {
   MAX_FILTER_ALTERNATIVES,
   MAX_FILTER_BYTES,
   MAX_FILTER_DEPTH,
   MAX_FILTER_STRING_LENGTH,
-  MAX_VIOLATIONS_REPORTED,
 } from '#config/limits';
 import type { InvalidParam } from '#domain/errors';
 import { childPointer } from '#domain/event-types/schema-walk';

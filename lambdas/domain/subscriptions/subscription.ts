@@ -3,7 +3,7 @@
  * wing asks {@link matchesEvent} of each stored event and each enabled endpoint; the API checks a
  * subscription's parts when it is saved ({@link eventTypesProblems}, `checkFilter`).
  */
-import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import { MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import type { InvalidParam } from '#domain/errors';
 import { isEventType, MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';
 import { childPointer } from '#domain/event-types/schema-walk';

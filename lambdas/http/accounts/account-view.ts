@@ -38,8 +38,8 @@ export function toAccountView(account: Account, baseUrl: string, audience: Accou
     webhook_url: url === undefined ? null : audience.fullUrl ? url : maskUrlSecrets(url),
     endpoint_id: account.endpointId ?? null,
     delivery_order: account.deliveryOrder ?? 'concurrent',
-    webhook_health: toEndpointHealthView(account.webhookHealth ?? HEALTHY),
-    ...toEndpointSecurityView(account.endpointSecurity),
+    webhook_health: toEndpointHealthView(account.health ?? HEALTHY),
+    ...toEndpointSecurityView(account.security),
     _links: {
       self: joinUrl(baseUrl, `/accounts/${pathSegment(account.iban)}`),
       events: joinUrl(baseUrl, `/events?account=${encodeURIComponent(account.iban)}`),

@@ -6,7 +6,8 @@
  * naming the field the same way.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { MAX_ENDPOINT_DESCRIPTION_LENGTH, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
+import { MAX_ENDPOINT_DESCRIPTION_LENGTH } from '#config/limits';
 import type { EndpointRequest } from '#domain/endpoints/endpoint';
 import { ValidationError } from '#domain/errors';
 import { MAX_EVENT_TYPE_LENGTH } from '#domain/event-input';

@@ -3,7 +3,7 @@
  * and optionally which version and example, to send, and to which of the account's endpoints.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { MAX_EVENT_TYPE_VERSIONS } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS } from '#config/catalog-limits';
 import type { TestExampleChoice } from '#delivery/test-event-rule';
 import { ENDPOINT_ID_PATTERN } from '#domain/ids';
 import { readBody } from '#http/read-request';

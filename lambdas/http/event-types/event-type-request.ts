@@ -11,7 +11,7 @@ import {
   MAX_EVENT_TYPE_EXAMPLE_SUMMARY_LENGTH,
   MAX_EVENT_TYPE_EXAMPLES,
   MAX_EVENT_TYPE_SCHEMA_BYTES,
-} from '#config/limits';
+} from '#config/catalog-limits';
 import { parseEventType } from '#domain/event-input';
 import type { EventTypeWrite } from '#domain/event-types/event-type-checks';
 import { readBody, readQuery } from '#http/read-request';

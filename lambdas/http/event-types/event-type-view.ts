@@ -13,11 +13,12 @@ import type { Static } from '#http/schema';
 export type EventTypeView = Static<typeof EVENT_TYPE_ENTRY>;
 
 /** A type of the catalog as shown. */
-export function toEventTypeView({ definition, builtIn }: CatalogEntry): EventTypeView {
+export function toEventTypeView({ definition, builtIn, operational }: CatalogEntry): EventTypeView {
   return {
     type: definition.type,
     description: definition.description,
     built_in: builtIn,
+    operational: operational ?? false,
     deprecated: definition.deprecated,
     latest_version: definition.versions.at(-1)?.version ?? 0,
     versions: definition.versions.map((version) => ({

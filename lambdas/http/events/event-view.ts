@@ -9,15 +9,8 @@ import { renderTimestamp } from '#domain/time';
 import { maskUrlSecrets } from '#domain/urls';
 import { eventLinks } from '#domain/webhook-body';
 import { carriedBytes, takeWithinBudget } from '#http/answer-size';
-import type {
-  DELIVERY,
-  EVENT_ATTEMPT,
-  EVENT_DETAIL,
-  EVENT_ENDPOINT,
-  EVENT_SUMMARY,
-  EVENT_VIEW,
-  FEED_EVENT,
-} from '#http/openapi/events';
+import type { DELIVERY, EVENT_ATTEMPT, EVENT_ENDPOINT } from '#http/openapi/attempts';
+import type { EVENT_DETAIL, EVENT_SUMMARY, EVENT_VIEW, FEED_EVENT } from '#http/openapi/events';
 import type { Static } from '#http/schema';
 
 /** An element of `GET /events`. */

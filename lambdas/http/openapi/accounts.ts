@@ -40,7 +40,7 @@ import {
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
 import type { OperationObject, ParameterObject } from './objects';
 import { badRequest, notFound, ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** What the account writes' descriptions say about their fields. */
 export const ACCOUNT_WRITE_RULE =
@@ -201,7 +201,7 @@ export const ACCOUNT_LISTING: Pick<OperationObject, 'description' | 'responses'>
 };
 
 /** Enabling an endpoint again, for an organization key and (the `adminEnableEndpoint` route) operators. */
-export const ENABLE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const ENABLE: SharedOperation = {
   summary: "Enable the account's webhook endpoint again",
   description:
     'Makes a `disabled` or `degraded` endpoint `healthy` (failure count, open circuit and reason cleared). ' +

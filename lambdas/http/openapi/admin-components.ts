@@ -18,7 +18,7 @@ import {
   text,
   timestamp,
 } from '#http/schema';
-import { TOKEN_ID } from './events';
+import { TOKEN_ID } from './attempts';
 import type { ParameterObject } from './objects';
 import { PREVIOUS_TOKEN, TOKEN } from './webhooks';
 

@@ -28,16 +28,17 @@ import { ENDPOINT_ADMIN_DOCS } from './endpoints';
 import { EVENT_TYPE_ADMIN_DOCS } from './event-types';
 import { REDELIVER_CONFLICT, REDELIVER_DESCRIPTION, REDELIVERY, RESET } from './events';
 import { MIGRATE, REPLAY } from './feed';
-import type { OperationObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
+import { OPERATIONAL_EVENT_LISTING } from './operational-events';
+import { adminOperationalWebhookDocs } from './operational-webhook';
 import { PORTAL_LINK_DOC } from './portal';
 import { SEND_TEST_EVENT } from './test-events';
 import { adminKeyDocs } from './webhook-keys';
 import { WEBHOOK_TOKEN } from './webhooks';
 
 /** What the document says about an operator route; its tags are `admin` unless it names others. */
-type AdminDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'> & {
+type AdminDoc = SharedOperation & {
   readonly tags?: readonly string[];
 };
 
@@ -96,6 +97,12 @@ const ADMIN_DOCS: { readonly [K in AdminOperation]: AdminDoc } = {
     },
   },
   ...adminKeyDocs(ORG_PATH, UNKNOWN_ORG),
+  ...adminOperationalWebhookDocs(ORG_PATH, UNKNOWN_ORG),
+  listOrganizationOperationalEvents: {
+    ...OPERATIONAL_EVENT_LISTING,
+    parameters: [...ORG_PATH, ...(OPERATIONAL_EVENT_LISTING.parameters ?? [])],
+    responses: { ...OPERATIONAL_EVENT_LISTING.responses, '404': UNKNOWN_ORG },
+  },
   registerUsageKey: {
     summary: "Register the organization's key in the usage plan",
     description:

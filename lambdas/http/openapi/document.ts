@@ -34,6 +34,8 @@ import {
   X_SIGNATURE_SCHEME,
 } from './objects';
 import { operation, pathsOf, type RouteDoc } from './operation';
+import { OPERATIONAL_EVENT_ROUTES, OPERATIONAL_EVENT_SCHEMAS } from './operational-events';
+import { OPERATIONAL_WEBHOOK_ROUTES, OPERATIONAL_WEBHOOK_SCHEMAS } from './operational-webhook';
 import { PORTAL_ROUTES, PORTAL_SCHEMAS } from './portal';
 import { PROBLEM_HEADERS, PROBLEM_SCHEMAS, RESPONSES } from './problems';
 import { TEST_EVENT_ROUTES, TEST_EVENT_SCHEMAS } from './test-events';
@@ -180,6 +182,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...EVENT_TYPE_ROUTES,
       ...WEBHOOK_TOKEN_ROUTES,
       ...WEBHOOK_KEY_ROUTES,
+      ...OPERATIONAL_EVENT_ROUTES,
+      ...OPERATIONAL_WEBHOOK_ROUTES,
       ...PORTAL_ROUTES,
       ...ADMIN_ROUTE_DOCS,
     ]),
@@ -194,6 +198,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...TEST_EVENT_SCHEMAS,
         ...WEBHOOK_SCHEMAS,
         ...WEBHOOK_KEY_SCHEMAS,
+        ...OPERATIONAL_EVENT_SCHEMAS,
+        ...OPERATIONAL_WEBHOOK_SCHEMAS,
         ...PORTAL_SCHEMAS,
         ...ADMIN_SCHEMAS,
         ...EVENT_TYPE_SCHEMAS,

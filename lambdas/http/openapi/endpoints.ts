@@ -9,9 +9,9 @@ import { ENDPOINT_CREATE_BODY, ENDPOINT_UPDATE_BODY } from '#http/accounts/endpo
 import { anyObject, array, closed, flag, nullable, ref, string, text, timestamp, uri } from '#http/schema';
 import { ENDPOINT_BUSY, ENDPOINT_HEALTH, NO_ACCOUNT } from './accounts';
 import { ENDPOINT_SECURITY_VIEW } from './endpoint-security';
-import type { OperationObject, ParameterObject } from './objects';
+import type { ParameterObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** An endpoint of an account. */
 export const ENDPOINT = closed({
@@ -68,9 +68,7 @@ const NO_ENDPOINT = notFound(
 );
 
 /** What each route does, by the operation names of the organization key's routes and the operator's. */
-type EndpointDoc = Omit<OperationObject, 'operationId' | 'security' | 'tags'>;
-
-const LIST: EndpointDoc = {
+const LIST: SharedOperation = {
   summary: "An account's webhook endpoints",
   description:
     "Its default endpoint (the account's `webhook_url`) first, then the extra ones, oldest first; at most " +
@@ -87,7 +85,7 @@ const LIST: EndpointDoc = {
   },
 };
 
-const ADD: EndpointDoc = {
+const ADD: SharedOperation = {
   summary: 'Add a webhook endpoint to an account',
   description:
     'An extra endpoint beside the default one, with its own subscription (`event_types`, `filter`), order, ' +
@@ -109,7 +107,7 @@ const ADD: EndpointDoc = {
   },
 };
 
-const ONE: EndpointDoc = {
+const ONE: SharedOperation = {
   summary: 'One webhook endpoint of an account',
   parameters: ENDPOINT_PATH,
   responses: {
@@ -119,7 +117,7 @@ const ONE: EndpointDoc = {
   },
 };
 
-const UPDATE: EndpointDoc = {
+const UPDATE: SharedOperation = {
   summary: 'Change a webhook endpoint of an account',
   description:
     'Every field is optional and the write changes only those it names: absent keeps what is stored, `null` ' +
@@ -135,7 +133,7 @@ const UPDATE: EndpointDoc = {
   },
 };
 
-const REMOVE: EndpointDoc = {
+const REMOVE: SharedOperation = {
   summary: 'Remove a webhook endpoint of an account',
   description:
     'An extra endpoint and its security material. Its deliveries still pending settle `skipped` without an ' +
@@ -182,4 +180,4 @@ export const ENDPOINT_ADMIN_DOCS = {
   adminGetEndpoint: ONE,
   adminUpdateEndpoint: UPDATE,
   adminRemoveEndpoint: REMOVE,
-} as const satisfies Readonly<Record<string, EndpointDoc>>;
+} as const satisfies Readonly<Record<string, SharedOperation>>;

@@ -2,16 +2,20 @@
  * The event type catalog in the OpenAPI document: the routes that show it (any API key) and the
  * operator's that extend it, the schemas of a type as shown, and the catalog's own rules in prose.
  */
-import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES, MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import {
+  MAX_EVENT_TYPE_VERSIONS,
+  MAX_OPERATOR_EVENT_TYPES,
+  MAX_VIOLATIONS_REPORTED,
+} from '#config/catalog-limits';
 import {
   EVENT_TYPE_BODY,
   EVENT_TYPE_EXAMPLE,
   EVENT_TYPE_LIST_QUERY,
 } from '#http/event-types/event-type-request';
 import { anyObject, array, closed, EVENT_TYPE, flag, int, ref, text } from '#http/schema';
-import type { HeaderObject, OperationObject, ParameterObject } from './objects';
+import type { HeaderObject, ParameterObject } from './objects';
 import { badRequest, notFound, ok, parameterRef, queryParameters, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** One version of a type as shown. */
 export const EVENT_TYPE_VERSION = closed({
@@ -26,6 +30,9 @@ export const EVENT_TYPE_ENTRY = closed({
   type: ref('EventType', EVENT_TYPE),
   description: text('What happened, and what a receiver typically does with it.'),
   built_in: flag('Herald ships it (it cannot be changed); false: an operator registered it.'),
+  operational: flag(
+    "One of Herald's operational notices (`GET /operational-events`, the operational webhook): reserved, no gateway publishes it.",
+  ),
   deprecated: flag('Publishing it still works; receivers should expect its end.'),
   latest_version: int('What a publish without `version` is checked against.', 1),
   versions: array(ref('EventTypeVersion', EVENT_TYPE_VERSION), {
@@ -73,7 +80,7 @@ const UNKNOWN_TYPE = notFound('No such type in the catalog.');
 const BAD_NAME = badRequest('The name is no event type name.');
 
 /** What the document says about a listing of the catalog, for an API key and for operators. */
-const LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+const LISTING: SharedOperation = {
   summary: 'The event type catalog',
   description: CATALOG_DESCRIPTION,
   parameters: queryParameters(EVENT_TYPE_LIST_QUERY),
@@ -88,7 +95,7 @@ const LISTING: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
 };
 
 /** What the document says about one type, for an API key and for operators. */
-const ONE_TYPE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+const ONE_TYPE: SharedOperation = {
   summary: 'One event type with its versions',
   parameters: TYPE_PATH,
   responses: {
@@ -138,4 +145,4 @@ export const EVENT_TYPE_ADMIN_DOCS = {
       ),
     },
   },
-} as const satisfies Readonly<Record<string, Omit<OperationObject, 'operationId' | 'security' | 'tags'>>>;
+} as const satisfies Readonly<Record<string, SharedOperation>>;

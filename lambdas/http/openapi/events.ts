@@ -1,13 +1,11 @@
 /**
- * Events in the OpenAPI document: the listing and its query, one event with its attempts, publishing
- * (AWS IAM), redelivery and reset; their schemas, parameters and the `Link` header.
+ * Events in the OpenAPI document: the listing and its query, one event with its attempts (their schemas in
+ * `attempts.ts`), publishing (AWS IAM), redelivery and reset; their schemas, parameters and the `Link` header.
  */
 import { MAX_ATTEMPTS } from '#config/delivery';
 import { MAX_ENDPOINTS_PER_ACCOUNT, MAX_LIST_DEPTH, RESET_CHUNK } from '#config/limits';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import { X_SIGNATURE_PATTERN } from '#domain/signing/signatures';
-import { SIGNING_KEY_ID_PATTERN } from '#domain/signing/signing-keys';
-import { TOKEN_ID_PATTERN } from '#domain/signing/webhook-token';
 import { PUBLISH_BODY, PUBLISH_REQUEST, REDELIVER_BODY } from '#http/events/event-request';
 import { LIST_QUERY } from '#http/events/list-query';
 import {
@@ -15,14 +13,12 @@ import {
   array,
   closed,
   described,
-  ENDPOINT_ID,
   EVENT_ID,
   EVENT_TYPE,
   flag,
   IBAN,
   int,
   nullable,
-  oneOf,
   ref,
   TIMESTAMP,
   text,
@@ -30,23 +26,10 @@ import {
   uri,
   WEBHOOK_STATUS,
 } from '#http/schema';
+import { DELIVERY, EVENT_ATTEMPT, EVENT_ENDPOINT } from './attempts';
 import type { HeaderObject, ParameterObject } from './objects';
 import { badRequest, notFound, ok, pageOf, parameterRef, queryParameters, responseRef } from './objects';
 import { operation, type RouteDoc } from './operation';
-
-/** A webhook token's id, as attempts and token views show it. */
-export const TOKEN_ID = text(
-  'Id of a webhook token (`token_id` in token views): `whk_` + the first 8 bytes of the SHA-256 of the token, in hex. Not secret.',
-  {
-    pattern: TOKEN_ID_PATTERN.source,
-  },
-);
-
-/** An Ed25519 signing key's id, as attempts and `GET /webhook-keys` show it. */
-export const SIGNING_KEY_ID = text(
-  'Id of an Ed25519 signing key (`key_id` of `GET /webhook-keys`): `whak_` + the first 8 bytes of the SHA-256 of its `whpk_…` public key, in hex. Not secret.',
-  { pattern: SIGNING_KEY_ID_PATTERN.source },
-);
 
 /** An event's sequence, as the views and the webhook body show it. */
 export const SEQUENCE = int(
@@ -112,58 +95,6 @@ export const FEED_EVENT = closed(
   FEED_EVENT_FIELDS,
   'An event of the catch-up feed: its payload and delivery state, without its attempts (`GET /events/{id}` ' +
     'has them).',
-);
-/** The fields of one attempt. */
-const DELIVERY_FIELDS = {
-  delivery_at: timestamp('When the attempt started'),
-  response_body: text("The receiver's body, cut to 4 KiB; without an HTTP answer, why (timeout…)."),
-  response_status: int('HTTP status; 0 when no HTTP answer arrived.', 0, { maximum: 599 }),
-  response_time: int('Milliseconds from sending to the end of the (cut) answer.', 0),
-  url: nullable(
-    uri(
-      'The URL this attempt was sent to (or refused), the values of its query (and its fragment) ' +
-        'replaced by `***`; null for attempts recorded before URLs were kept.',
-    ),
-  ),
-  signing_keys: array(oneOf([TOKEN_ID, SIGNING_KEY_ID]), {
-    maxItems: 4,
-    description:
-      'Ids of what signed this attempt, in the order of `webhook-signature`: the webhook tokens (`whk_…`, ' +
-      '`v1` and `X-Signature`), new first, then the Ed25519 keys (`whak_…`, `v1a`), new first; two of a ' +
-      'kind during its overlap. Empty when nothing was sent, or for attempts recorded before ids were ' +
-      'kept. Attempts recorded before Ed25519 keys had ids of their own name one `whk_` + the same 16 hex ' +
-      'digits as its `whak_` id.',
-  }),
-};
-/** One attempt (of a test event, or in a published event's `webhook_deliveries`). */
-export const DELIVERY = closed(DELIVERY_FIELDS, 'One delivery attempt.');
-
-/** The endpoint an attempt or an endpoint's part of an event names. */
-const ROUTED_ENDPOINT_ID = nullable(
-  described(
-    ENDPOINT_ID,
-    'The endpoint (`GET /accounts/{iban}/endpoints`); null only for the default endpoint of an account ' +
-      'created before endpoint ids and not written since, or deleted.',
-  ),
-);
-
-/** One attempt in the single event view's `webhook_deliveries`: the endpoint it went to. */
-export const EVENT_ATTEMPT = closed(
-  { ...DELIVERY_FIELDS, endpoint_id: ROUTED_ENDPOINT_ID },
-  'One delivery attempt, and the endpoint it was sent to.',
-);
-
-/** An event's delivery at one endpoint it was routed to. */
-export const EVENT_ENDPOINT = closed(
-  {
-    endpoint_id: ROUTED_ENDPOINT_ID,
-    webhook_status: ref('WebhookStatus', WEBHOOK_STATUS),
-    webhook_retries: int("This endpoint's attempts over all its cycles.", 0),
-    next_attempt_at: nullable(
-      timestamp("While this endpoint's delivery is `pending`, when its next attempt is due; null otherwise"),
-    ),
-  },
-  "The event's delivery at one endpoint it was routed to.",
 );
 /** The answer of `GET /events/{id}` (and of publishing). */
 export const EVENT_DETAIL = closed(

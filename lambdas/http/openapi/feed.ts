@@ -9,9 +9,9 @@ import { CURSOR_BODY } from '#http/events/event-request';
 import { CURSOR } from '#http/paging';
 import { array, closed, EVENT_ID, flag, int, optional, ref } from '#http/schema';
 import { FEED_EVENT } from './events';
-import type { HeaderObject, OperationObject } from './objects';
+import type { HeaderObject } from './objects';
 import { badRequest, json, notFound, ok, parameterRef, queryParameters } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** What one replay request queued. */
 export const REPLAY_RESULT = closed({
@@ -30,7 +30,7 @@ export const MIGRATION_STEP = closed({
 });
 
 /** Replaying an account, for an organization key and (the `adminReplayAccount` route) operators. */
-export const REPLAY: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const REPLAY: SharedOperation = {
   summary: "Send an account's events after a sequence again, whatever their status",
   description:
     `Up to ${REPLAY_CHUNK} of the account's events with a \`sequence\` above \`after_sequence\`, in sequence ` +
@@ -96,7 +96,7 @@ export const FEED_ROUTES: readonly RouteDoc[] = [
 ];
 
 /** The upgrade to account logs (`migrateEvents`, operators only). */
-export const MIGRATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const MIGRATE: SharedOperation = {
   summary: 'Move events stored before account logs into them (the upgrade to sequences)',
   description:
     'Once after upgrading from a version without per-account sequences: each event stored before gets the ' +

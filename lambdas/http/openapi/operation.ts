@@ -12,6 +12,12 @@ export interface RouteDoc {
   readonly item: PathItemObject;
 }
 
+/**
+ * An operation described once and served on more than one route (an organization key's and the
+ * operator's, or several paths): each route gives it its id and tags, and {@link operation} its security.
+ */
+export type SharedOperation = Omit<OperationObject, 'operationId' | 'security' | 'tags'>;
+
 /** The route of `API_ROUTES` an operation documents; an unknown one is documented as key-guarded. */
 function routeOf(method: RouteMethod, path: string): Pick<RouteShape, 'auth' | 'scope'> {
   return API_ROUTES.find((route) => route.method === method && route.path === path) ?? { auth: 'api-key' };

@@ -2,15 +2,16 @@
  * Test events in the OpenAPI document: sending a type's example to an account's webhook URL now
  * (`manage` keys, and the operator's `adminSendTestEvent`), and what the answer says.
  */
-import { MAX_EVENT_TYPE_VERSIONS, TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
+
+import { MAX_EVENT_TYPE_VERSIONS } from '#config/catalog-limits';
+import { TEST_EVENT_WINDOW_SECONDS, TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { TEST_EVENT_HEADER } from '#delivery/test-event-rule';
 import { TEST_EVENT_BODY } from '#http/accounts/test-event-request';
 import { closed, described, EVENT_ID, EVENT_TYPE, int, ref, text } from '#http/schema';
 import { NO_ACCOUNT } from './accounts';
-import { DELIVERY } from './events';
-import type { OperationObject } from './objects';
+import { DELIVERY } from './attempts';
 import { badRequest, ok, parameterRef, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** The answer of a test event. */
 export const TEST_EVENT = closed(
@@ -33,7 +34,7 @@ export const TEST_EVENT = closed(
 export const TEST_EVENT_SCHEMAS = { TestEvent: TEST_EVENT };
 
 /** Sending a test event, for an organization key and (the `adminSendTestEvent` route) operators. */
-export const SEND_TEST_EVENT: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+export const SEND_TEST_EVENT: SharedOperation = {
   summary: "Send a test event to the account's webhook URL now",
   description:
     "Sends an example of the catalog's `type` (the latest version's first example unless `version` or " +

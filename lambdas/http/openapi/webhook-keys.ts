@@ -5,10 +5,10 @@
 import { SIGNATURE_SCHEME_LIST, SIGNATURE_SCHEMES_BODY } from '#http/organizations/signature-schemes-request';
 import { ROTATION_BODY } from '#http/organizations/webhook-token-request';
 import { array, closed, optional, ref, text, timestamp } from '#http/schema';
-import { SIGNING_KEY_ID } from './events';
-import type { OperationObject, ParameterObject, Reference } from './objects';
+import { SIGNING_KEY_ID } from './attempts';
+import type { ParameterObject, Reference } from './objects';
 import { badRequest, ok, responseRef } from './objects';
-import { operation, type RouteDoc } from './operation';
+import { operation, type RouteDoc, type SharedOperation } from './operation';
 
 /** An Ed25519 public key of the organization. */
 export const WEBHOOK_KEY = closed({
@@ -34,7 +34,7 @@ export const WEBHOOK_KEY_SCHEMAS = {
   SignatureSchemes: SIGNATURE_SCHEMES_VIEW,
 };
 
-const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+const ROTATE: SharedOperation = {
   summary: 'Replace the Ed25519 signing key',
   description:
     'Webhooks sent during the overlap carry two `v1a` signatures (new, then old). The private key is made ' +
@@ -47,7 +47,7 @@ const ROTATE: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
   },
 };
 
-const SIGNATURES: Omit<OperationObject, 'operationId' | 'security' | 'tags'> = {
+const SIGNATURES: SharedOperation = {
   summary: "Choose the schemes of the organization's webhooks",
   description:
     'Both by default. `["v1a"]` alone needs a signing key (422 otherwise); without `v1` webhooks carry no ' +

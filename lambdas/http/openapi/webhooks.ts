@@ -19,7 +19,8 @@ import {
   text,
   timestamp,
 } from '#http/schema';
-import { EVENT_FIELDS, SEQUENCE, TOKEN_ID, TYPE_VERSION } from './events';
+import { TOKEN_ID } from './attempts';
+import { EVENT_FIELDS, SEQUENCE, TYPE_VERSION } from './events';
 import type { PathItemObject } from './objects';
 import { badRequest, json, ok, WEBHOOK_SIGNATURE_SCHEME, X_SIGNATURE_SCHEME } from './objects';
 import { operation, type RouteDoc } from './operation';

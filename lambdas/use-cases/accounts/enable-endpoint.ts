@@ -2,12 +2,16 @@ import { RECOVERY_LIMIT } from '#config/limits';
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { NotFoundError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
+import type { OperationalLog } from '#domain/notices/ports';
 import type { DeliveryLedger, DeliveryQueue, DirectoryStore, EventUpkeep } from '#domain/ports';
 import { startCycles } from '#use-cases/events/reset-webhooks';
+import { announceEnabling } from './announce-enabling';
 
 /** What re-enabling an endpoint needs. */
 export interface EnableDeps {
   readonly health: Pick<EndpointHealthStore, 'enable'>;
+  /** Where an enabling of a disabled endpoint is announced (`endpoint_enabled`); without one, it is not. */
+  readonly notices?: OperationalLog | undefined;
   readonly events: EventUpkeep & DeliveryLedger;
   readonly queue: DeliveryQueue;
   readonly now: () => number;
@@ -34,7 +38,7 @@ export interface EnableResult {
 
 /**
  * Makes an account's webhook endpoint healthy again (from `disabled` or `degraded`: the failure count,
- * the open circuit and the reason are cleared) and, with a recovery, starts a new delivery cycle for the
+ * the open circuit and the reason are cleared; from `disabled`, announced as `endpoint_enabled`) and, with a recovery, starts a new delivery cycle for the
  * `failed` and `skipped` events of that account triggered since then: one step of a walk through the
  * sparse status indexes, at most {@link RECOVERY_LIMIT} events and the read bound of index entries per
  * request. The answer's cursor goes on past every entry this request examined, so a backlog of any size
@@ -50,9 +54,10 @@ export async function enableEndpoint(
   recovery?: Recovery,
 ): Promise<EnableResult> {
   const iban = parseIban('iban', ibanInput);
-  if (!(await deps.health.enable({ iban, orgId }, new Date(deps.now()).toISOString()))) {
-    throw new NotFoundError(`No account ${iban}.`);
-  }
+  const at = new Date(deps.now()).toISOString();
+  const enabling = await deps.health.enable({ iban, orgId }, at);
+  if (!enabling) throw new NotFoundError(`No account ${iban}.`);
+  await announceEnabling(deps.notices, { iban, orgId }, enabling, at);
   if (recovery === undefined) return { iban, queued: [], more: false };
   const filter = { account: iban, since: recovery.since };
   const step = await deps.events.recoveryChunk(orgId, filter, RECOVERY_LIMIT, recovery.cursor);

@@ -10,14 +10,22 @@
  */
 import type { EndpointHealthStore } from '#delivery/endpoint-health-port';
 import { isEmptyChange } from '#domain/endpoint-security/endpoint-security';
-import { addressOf, defaultEndpoint, type Endpoint, type EndpointRequest } from '#domain/endpoints/endpoint';
+import {
+  addressOf,
+  defaultEndpoint,
+  type Endpoint,
+  type EndpointAddress,
+  type EndpointRequest,
+} from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import type { EventTypeStore } from '#domain/event-types/store-port';
 import { parseIban } from '#domain/iban';
 import { newEndpointId } from '#domain/ids';
 import type { Account } from '#domain/model';
+import type { OperationalLog } from '#domain/notices/ports';
 import type { EndpointStore } from '#domain/ports';
 import { nowIso } from '#domain/time';
+import { announceDisabling, announceEnabling, disablingMark } from './announce-enabling';
 import { type CheckedSubscription, checkEndpointUrl, checkSubscription } from './endpoint-input';
 import {
   applyChange,
@@ -36,7 +44,9 @@ import {
 export interface EndpointsDeps extends PutEndpointDeps {
   readonly endpoints: EndpointStore;
   /** `enabled`: an endpoint disabled or enabled again. */
-  readonly health: Pick<EndpointHealthStore, 'enable' | 'disable'>;
+  readonly health: Pick<EndpointHealthStore, 'enable' | 'disable' | 'markNoticed' | 'endpointId'>;
+  /** Where an enabling or disabling is announced; without one, it is not. */
+  readonly notices?: OperationalLog | undefined;
   /** The catalog, whose type names `event_types` may list. */
   readonly eventTypes: Pick<EventTypeStore, 'typeNames'>;
 }
@@ -222,7 +232,7 @@ async function accountOf(
 /** The request's security change checked, its client key sealed for this endpoint. */
 function prepare(
   deps: EndpointsDeps,
-  at: { readonly iban: string; readonly orgId: string; readonly extra?: string | undefined },
+  at: EndpointAddress,
   request: EndpointRequest,
 ): Promise<PreparedSecurity> {
   if (isEmptyChange(request.security)) return Promise.resolve({});
@@ -241,8 +251,9 @@ function subscriptionWrite(subscription: CheckedSubscription) {
 
 /**
  * Disables the endpoint (`enabled: false`: nothing is sent to it, its deliveries settle
- * `skipped`) or enables it again (healthy, as `POST /accounts/{iban}/enable` does); nothing when it
- * already is so, or the request does not say.
+ * `skipped`; announced as `endpoint_disabled` when this write disabled it) or enables it again (healthy, as
+ * `POST /accounts/{iban}/enable` does, and announced when it was disabled); nothing when it already is
+ * so, or the request does not say.
  */
 async function enabled(
   deps: EndpointsDeps,
@@ -255,11 +266,22 @@ async function enabled(
   const at = nowIso(new Date(deps.now()));
   const address = addressOf(endpoint);
   if (wanted) {
-    if (!(await deps.health.enable(address, at))) throw noEndpoint(endpoint.iban, endpoint.id ?? '');
+    const enabling = await deps.health.enable(address, at);
+    if (!enabling) throw noEndpoint(endpoint.iban, endpoint.id ?? '');
+    const endpointId = endpoint.id ?? enabling.endpointId;
+    await announceEnabling(deps.notices, address, { ...enabling, endpointId }, at);
     return { ...endpoint, health: { state: 'healthy', since: at, reason: ENABLED, consecutiveFailures: 0 } };
   }
-  const health = await deps.health.disable(address, at, disabledReason(caller));
+  const mark = deps.notices === undefined ? undefined : disablingMark(at);
+  const health = await deps.health.disable(address, at, disabledReason(caller), mark);
   if (!health) throw noEndpoint(endpoint.iban, endpoint.id ?? '');
+  if (mark !== undefined && health.noticed === mark) {
+    // An account from before endpoint ids gets one now (once, on this rare path).
+    const endpointId = endpoint.id ?? (await deps.health.endpointId(endpoint.iban, endpoint.orgId));
+    if (endpointId !== undefined) {
+      await announceDisabling(deps.notices, deps.health, { ...address, endpointId }, health, at);
+    }
+  }
   return { ...endpoint, health };
 }
 

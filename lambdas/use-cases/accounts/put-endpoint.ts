@@ -95,7 +95,7 @@ export async function putEndpoint(deps: PutEndpointDeps, input: PutEndpointInput
   requireHttpsForClientCertificate(
     targetUrl(input.webhookUrl, url, existing?.webhookUrl),
     prepared,
-    existing?.endpointSecurity,
+    existing?.security,
   );
   // The host was checked above: the writes below check the URL's form only.
   if (isEmptyChange(prepared)) return putAccount(deps.directory, request, deps.policy, orderStart(deps));

@@ -11,6 +11,7 @@ import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import type { EventTypeCatalog } from '#domain/event-types/catalog-port';
 import { type CompiledSchema, compileSchema } from '#domain/event-types/compiled-schema';
 import type { CatalogEntry, EventTypeVersion } from '#domain/event-types/model';
+import { noticeEventType } from '#domain/event-types/operational-notices';
 import {
   type CompiledEventType,
   checkPayload,
@@ -18,6 +19,7 @@ import {
 } from '#domain/event-types/payload-validation';
 import type { EventTypeHead, EventTypeStore } from '#domain/event-types/store-port';
 import { unknownTypeReason } from '#domain/event-types/unknown-names';
+import { isNoticeKind, NOTICE_KINDS } from '#domain/notices/notice';
 
 /**
  * How long the publish path trusts a type's head it read: a new latest version becomes the default, and a
@@ -121,6 +123,8 @@ export function createEventTypeCatalog(options: CatalogOptions): EventTypeCatalo
   const known = async (): Promise<string[]> => [...BUILT_IN_NAMES, ...(await store.typeNames())].sort();
 
   const get = async (type: string): Promise<CatalogEntry | undefined> => {
+    const notice = noticeEventType(type);
+    if (notice !== undefined) return { definition: notice, builtIn: true, operational: true };
     const shipped = builtIn(type);
     if (shipped !== undefined) return { definition: shipped.definition, builtIn: true };
     const head = await headOf(type);
@@ -136,6 +140,7 @@ export function createEventTypeCatalog(options: CatalogOptions): EventTypeCatalo
 
   return {
     async resolve(type, version) {
+      if (isNoticeKind(type)) return { kind: 'reserved', type };
       const shipped = builtIn(type);
       if (shipped !== undefined) {
         const number = version ?? shipped.latest;
@@ -175,7 +180,7 @@ export function createEventTypeCatalog(options: CatalogOptions): EventTypeCatalo
     get,
     names: known,
     async *list(after) {
-      for (const name of await known()) {
+      for (const name of [...new Set([...(await known()), ...NOTICE_KINDS])].sort()) {
         if (after !== undefined && name <= after) continue;
         const entry = await get(name);
         if (entry !== undefined) yield entry;

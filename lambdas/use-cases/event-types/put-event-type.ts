@@ -6,7 +6,7 @@
  * operator added would collide with the next release's.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/limits';
+import { MAX_EVENT_TYPE_VERSIONS, MAX_OPERATOR_EVENT_TYPES } from '#config/catalog-limits';
 import { ConflictError, type InvalidParam, ValidationError } from '#domain/errors';
 import { builtInEventType } from '#domain/event-types/catalog';
 import {
@@ -15,6 +15,7 @@ import {
   eventTypeDraftProblems,
 } from '#domain/event-types/event-type-checks';
 import type { EventTypeVersion, JsonSchemaObject } from '#domain/event-types/model';
+import { noticeEventType } from '#domain/event-types/operational-notices';
 import type { EventTypeHead, EventTypeStore } from '#domain/event-types/store-port';
 
 /** What the write did. */
@@ -31,13 +32,13 @@ const TRIES = 3;
 /**
  * Registers a type or changes it (see the module's note).
  *
- * @throws ConflictError for a built-in type, past `MAX_OPERATOR_EVENT_TYPES` types or
+ * @throws ConflictError for a built-in type (an operational notice's included), past `MAX_OPERATOR_EVENT_TYPES` types or
  *   `MAX_EVENT_TYPE_VERSIONS` versions, or when other writes of the type kept coming first
  * @throws ValidationError naming every problem of the type as it would be stored (a missing field of a
  *   new type, the schema, each example), at most `MAX_VIOLATIONS_REPORTED`
  */
 export async function putEventType(store: EventTypeStore, write: EventTypeWrite): Promise<EventTypePut> {
-  if (builtInEventType(write.type) !== undefined) {
+  if ((builtInEventType(write.type) ?? noticeEventType(write.type)) !== undefined) {
     throw new ConflictError(
       `${write.type} is a built-in type: Herald's releases version it, so it cannot be changed here. ` +
         `Register a type of your own under another name (e.g. acme.${write.type}).`,

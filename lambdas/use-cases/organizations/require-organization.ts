@@ -8,6 +8,11 @@ export async function requireOrganization(
   orgId: string,
 ): Promise<Organization> {
   const org = await directory.getOrganization(orgId);
-  if (!org) throw new NotFoundError(`org: no organization ${orgId}.`);
+  if (!org) throw unknownOrganization(orgId);
   return org;
+}
+
+/** The error for an organization that does not exist (or no longer does when it is written). */
+export function unknownOrganization(orgId: string): NotFoundError {
+  return new NotFoundError(`org: no organization ${orgId}.`);
 }

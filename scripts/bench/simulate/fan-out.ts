@@ -17,8 +17,9 @@ import {
   slowReceiver,
 } from './receivers/receivers';
 import { markdownTable, quantile } from './report';
-import { type ConsumerScenario, runConsumerScenario, scenarioEndpointUrl } from './scenarios/consumer';
+import { runConsumerScenario } from './scenarios/consumer';
 import type { ConsumerRun } from './scenarios/consumer-run';
+import { type ConsumerScenario, scenarioEndpointUrl } from './scenarios/consumer-scenario';
 
 const ACCOUNTS = 1_000;
 const EXTRA_ENDPOINTS = 2;

@@ -5,8 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fastReceiver, hangingReceiver } from '../../../scripts/bench/simulate/receivers/receivers';
-import { runConsumerScenario, scenarioEndpointUrl } from '../../../scripts/bench/simulate/scenarios/consumer';
+import { runConsumerScenario } from '../../../scripts/bench/simulate/scenarios/consumer';
 import { atEndpoint, type ConsumerRun } from '../../../scripts/bench/simulate/scenarios/consumer-run';
+import { scenarioEndpointUrl } from '../../../scripts/bench/simulate/scenarios/consumer-scenario';
 
 const ACCOUNTS = 20;
 const EVENTS = 100;

@@ -15,7 +15,7 @@ import {
   MAX_EVENT_TYPE_SCHEMA_DEPTH,
   MAX_EVENT_TYPE_SCHEMA_EXPANDED_NODES,
   MAX_VIOLATIONS_REPORTED,
-} from '#config/limits';
+} from '#config/catalog-limits';
 import { compileSchema } from '#domain/event-types/compiled-schema';
 import { type EventTypeDraft, eventTypeDraftProblems } from '#domain/event-types/event-type-checks';
 import { META_SCHEMA_2020_12 } from '#domain/event-types/meta-schema';

@@ -3,7 +3,7 @@
  * the nested unbounded repetition that backtracks exponentially.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH } from '#config/limits';
+import { MAX_EVENT_TYPE_SCHEMA_PATTERN_LENGTH } from '#config/catalog-limits';
 import * as conventions from '#domain/event-types/conventions';
 import { patternProblem } from '#domain/event-types/pattern-checks';
 

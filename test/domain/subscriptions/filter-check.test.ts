@@ -3,12 +3,12 @@
  * where the problem is (`filter/…`) and what is allowed there, within the bounds of `config/limits.ts`.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import {
   MAX_FILTER_ALTERNATIVES,
   MAX_FILTER_BYTES,
   MAX_FILTER_DEPTH,
   MAX_FILTER_STRING_LENGTH,
-  MAX_VIOLATIONS_REPORTED,
 } from '#config/limits';
 import { checkFilter } from '#domain/subscriptions/filter-check';
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_VIOLATIONS_REPORTED } from '#config/limits';
+import { MAX_VIOLATIONS_REPORTED } from '#config/catalog-limits';
 import { BUILT_IN_EVENT_TYPES } from '#domain/event-types/catalog';
 import { checkFilter } from '#domain/subscriptions/filter-check';
 import { eventTypesProblems, matchesEvent, type Subscription } from '#domain/subscriptions/subscription';

@@ -4,6 +4,7 @@
  */
 
 import { InMemoryEndpointDeliveries } from '#adapters/memory/endpoint-deliveries';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
 import type { BatchDeps } from '#delivery/deliver-batch';
 import type { DeliveryOutcome } from '#delivery/delivery-outcome';
 import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from '#delivery/endpoint-health-rule';
@@ -22,6 +23,8 @@ export interface DeliveryWorld {
   readonly deliveries: InMemoryEndpointDeliveries;
   readonly directory: InMemoryDirectoryStore;
   readonly health: FakeEndpointHealthStore;
+  /** The organizations' operational notices. */
+  readonly notices: InMemoryOperationalLog;
   readonly sender: FakeWebhookSender;
   readonly queue: FakeDeliveryQueue;
   readonly outcomes: DeliveryOutcome[];
@@ -39,6 +42,7 @@ export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld
   const events = new InMemoryEventStore();
   const deliveries = new InMemoryEndpointDeliveries();
   const health = new FakeEndpointHealthStore();
+  const notices = new InMemoryOperationalLog();
   const directory = new InMemoryDirectoryStore(health);
   const sender = new FakeWebhookSender();
   const queue = new FakeDeliveryQueue();
@@ -52,6 +56,7 @@ export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld
     deliveries,
     directory,
     health,
+    notices,
     healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...policy },
     sender,
     queue,
@@ -66,5 +71,18 @@ export function deliveryWorld(policy: Partial<HealthPolicy> = {}): DeliveryWorld
     observe: (_id, outcome) => outcomes.push(outcome),
     observeError: (_messageId, error) => errors.push(error),
   };
-  return { deps, clock, events, deliveries, directory, health, sender, queue, outcomes, errors, iban };
+  return {
+    deps,
+    clock,
+    events,
+    deliveries,
+    directory,
+    health,
+    notices,
+    sender,
+    queue,
+    outcomes,
+    errors,
+    iban,
+  };
 }

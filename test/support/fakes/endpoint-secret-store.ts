@@ -51,7 +51,7 @@ export class FakeEndpointSecretStore implements EndpointSecretStore {
     const empty = Object.values(save.summary).every((value) => value === undefined);
     const summary = empty ? undefined : save.summary;
     if (extra) this.directory.endpoints.set(key, { ...extra, security: summary });
-    else this.directory.accounts.set(iban, { ...account, endpointSecurity: summary });
+    else this.directory.accounts.set(iban, { ...account, security: summary });
     return 'saved';
   }
 }

@@ -6,167 +6,25 @@
  * id and writes nothing), its status, attempts (the event item's attempt shape), cycle base, lease and
  * next attempt. No index: the event item carries the aggregate the listings filter on.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '#adapters/dynamodb/batch-get';
-import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import type { CapacityListener } from '#adapters/dynamodb/capacity';
 import { keys } from '#adapters/dynamodb/items';
+import { queryFirst } from '#adapters/dynamodb/query-first';
 import { MAX_CYCLES } from '#delivery/retry-rule';
-import {
-  type DeliveryPage,
-  type DeliveryRef,
-  type EndpointDeliveries,
-  type EndpointDelivery,
-  UNTOUCHED,
+import type {
+  DeliveryPage,
+  DeliveryRef,
+  EndpointDeliveries,
+  EndpointDelivery,
 } from '#domain/endpoints/deliveries-port';
-import type { LeaseClaim } from '#domain/event-store-port';
-import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
-import { attemptItem, toAttempts } from './event-items';
-
-/**
- * What every write sets on an untouched delivery: the event it belongs to, and its event's expiry (the
- * table's TTL attribute) when it has one, so the delivery goes with its event's retention.
- */
-function create(ref: DeliveryRef): string {
-  return `id = :id, cycle_base = if_not_exists(cycle_base, :zero)${expiry(ref)}`;
-}
-
-/** The event's expiry, set once (an item written before it carried none takes it too). */
-function expiry(ref: DeliveryRef): string {
-  return ref.expiresAt === undefined ? '' : ', expires_at = if_not_exists(expires_at, :exp)';
-}
-
-/**
- * The values a write's expressions name of the event's id, `:zero` and its expiry: DynamoDB refuses a
- * value no expression uses, and a write on an existing delivery (a new cycle) creates nothing.
- */
-function createValues(ref: DeliveryRef, expressions: string): Record<string, unknown> {
-  const values: Record<string, unknown> = {
-    ':id': ref.id,
-    ':zero': 0,
-    ...(ref.expiresAt === undefined ? {} : { ':exp': ref.expiresAt }),
-  };
-  return Object.fromEntries(
-    Object.entries(values).filter(([name]) => new RegExp(`${name}\\b`).test(expressions)),
-  );
-}
-
-/** The item is this event's delivery, or none yet. */
-const OWN = '(attribute_not_exists(pk) OR id = :id)';
-
-/** A pending delivery (an untouched one is). */
-const PENDING = '(attribute_not_exists(pk) OR (id = :id AND webhook_status = :pending))';
+import type { EventRef } from '#domain/model';
+import { create, DeliveryItems, expiry, PENDING, toDelivery } from './delivery-items';
 
 /** {@link EndpointDeliveries} on the single events table. */
-export class DynamoEndpointDeliveries implements EndpointDeliveries {
-  private readonly count: ReturnType<typeof capacityCounter>;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    onCapacity?: CapacityListener,
-  ) {
-    this.count = capacityCounter(onCapacity);
-  }
-
-  async readDelivery(ref: DeliveryRef): Promise<EndpointDelivery> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: keys.delivery(ref),
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    this.count('GetItem (delivery)', out.ConsumedCapacity?.CapacityUnits);
-    const item = out.Item;
-    return item && item.id === ref.id ? toDelivery(item) : UNTOUCHED;
-  }
-
-  async takeLease(ref: DeliveryRef, claim: LeaseClaim): Promise<boolean> {
-    const { expectedRetries, untilEpochMs, nowEpochMs, dueByEpochMs } = claim;
-    const free =
-      'webhook_status = :pending AND webhook_retries = :expected' +
-      ' AND (attribute_not_exists(lease_until) OR lease_until < :now)' +
-      ' AND (attribute_not_exists(next_attempt_at) OR next_attempt_at <= :due)';
-    return this.update('TakeLease (delivery)', ref, {
-      UpdateExpression: `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
-      // An untouched delivery has no attempt: only a claim of the first one takes it.
-      ConditionExpression:
-        expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
-      ExpressionAttributeValues: {
-        ':zero': 0,
-        ':pending': 'pending',
-        ':expected': expectedRetries,
-        ':until': untilEpochMs,
-        ':now': nowEpochMs,
-        ':due': dueByEpochMs,
-      },
-    });
-  }
-
-  async recordAttempt(
-    ref: DeliveryRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EndpointDelivery> {
-    const next = nextAttemptAt === undefined ? '' : ', next_attempt_at = :next';
-    const removed = nextAttemptAt === undefined ? ', next_attempt_at' : '';
-    const out = await this.client
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.delivery(ref),
-          UpdateExpression:
-            `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
-            `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
-          // A failure may only move a pending delivery; a success always wins.
-          ConditionExpression: status === 'success' ? OWN : PENDING,
-          ExpressionAttributeValues: {
-            ...createValues(ref, create(ref)),
-            ':empty': [],
-            ':a': [attemptItem(attempt)],
-            ':s': status,
-            ':one': 1,
-            ...(status === 'success' ? {} : { ':pending': 'pending' }),
-            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      )
-      .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        // A success refused: the item is another event's (a stale ref).
-        if (status === 'success') return undefined;
-        // Settled meanwhile (a concurrent success): the attempt is still recorded, the status kept.
-        return this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: keys.delivery(ref),
-            UpdateExpression: `SET deliveries = list_append(deliveries, :a) ADD webhook_retries :one REMOVE lease_until`,
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeValues: { ':id': ref.id, ':a': [attemptItem(attempt)], ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-      })
-      // Refused again: the item is another event's (a stale ref); nothing is recorded.
-      .catch(staleOrThrow);
-    if (out === undefined) return UNTOUCHED;
-    this.count('RecordAttempt (delivery)', out.ConsumedCapacity?.CapacityUnits);
-    return toDelivery(out.Attributes ?? {});
-  }
-
-  settlePending(ref: DeliveryRef, status: 'skipped' | 'failed'): Promise<boolean> {
-    return this.update('SettlePending (delivery)', ref, {
-      UpdateExpression: `SET ${create(ref)}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
-      ConditionExpression: PENDING,
-      ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
-    });
+export class DynamoEndpointDeliveries extends DeliveryItems<DeliveryRef> implements EndpointDeliveries {
+  constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
+    super(client, tableName, keys.delivery, 'delivery', onCapacity);
   }
 
   startCycle(ref: DeliveryRef, routeCycle: number, settled: boolean): Promise<boolean> {
@@ -208,11 +66,11 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     const found = new Map<string, EndpointDelivery>();
     if (endpointIds.length === 0) return found;
     const read = await batchGetItems(
-      this.client,
-      this.tableName,
+      this.table.client,
+      this.table.tableName,
       endpointIds.map((endpointId) => keys.delivery({ ...ref, endpointId })),
     );
-    this.count('BatchGetItem (deliveries)', read.capacityUnits);
+    this.table.count('BatchGetItem (deliveries)', read.capacityUnits);
     for (const item of read.items) {
       // The key's last part is the endpoint; another event's item at that place (a re-created log) is not this one's.
       const endpointId = String(item.pk).split('#').at(-1) ?? '';
@@ -228,78 +86,25 @@ export class DynamoEndpointDeliveries implements EndpointDeliveries {
     window: { readonly offset: number; readonly limit: number },
   ): Promise<DeliveryPage> {
     const wanted = window.offset + window.limit + 1;
-    const found: { id: string; sequence: number }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: {
-            ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
-          },
-          // Only where each event is: the attempts stay unread on the wire (the read units count the items).
-          ProjectionExpression: 'id, sk',
-          ScanIndexForward: false,
-          Limit: wanted - found.length,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count('Query (deliveries)', out.ConsumedCapacity?.CapacityUnits);
-      for (const item of out.Items ?? []) found.push({ id: String(item.id), sequence: Number(item.sk) });
-      start = out.LastEvaluatedKey;
-    } while (start !== undefined && found.length < wanted);
+    const items = await queryFirst(
+      this.table.client,
+      {
+        TableName: this.table.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': keys.delivery({ id: '', orgId, account, endpointId, sequence: 0 }).pk,
+        },
+        // Only where each event is: the attempts stay unread on the wire (the read units count the items).
+        ProjectionExpression: 'id, sk',
+        ScanIndexForward: false,
+      },
+      wanted,
+      (units) => this.table.count('Query (deliveries)', units),
+    );
+    const found = items.map((item) => ({ id: String(item.id), sequence: Number(item.sk) }));
     return {
       deliveries: found.slice(window.offset, window.offset + window.limit),
       hasMore: found.length > window.offset + window.limit,
     };
   }
-
-  /** A conditional update of the delivery's item; false when its condition fails. */
-  private async update(
-    operation: string,
-    ref: DeliveryRef,
-    input: {
-      UpdateExpression: string;
-      ConditionExpression: string;
-      ExpressionAttributeValues: Record<string, unknown>;
-    },
-  ): Promise<boolean> {
-    return conditionally(async () => {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.delivery(ref),
-          ...input,
-          ExpressionAttributeValues: {
-            ...createValues(ref, `${input.UpdateExpression} ${input.ConditionExpression ?? ''}`),
-            ...input.ExpressionAttributeValues,
-          },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.count(operation, out.ConsumedCapacity?.CapacityUnits);
-    });
-  }
-}
-
-/** A refused condition of a write whose other conditions were met: the item is another event's. */
-function staleOrThrow(error: unknown): undefined {
-  if (error instanceof ConditionalCheckFailedException) return undefined;
-  throw error;
-}
-
-/** The delivery an item holds. */
-function toDelivery(item: Record<string, unknown>): EndpointDelivery {
-  return {
-    status: (item.webhook_status as WebhookStatus | undefined) ?? 'pending',
-    retries: Number(item.webhook_retries ?? 0),
-    cycleBase: Number(item.cycle_base ?? 0),
-    deliveries: toAttempts(item.deliveries),
-    leaseUntil: item.lease_until === undefined ? undefined : Number(item.lease_until),
-    nextAttemptAt: item.next_attempt_at === undefined ? undefined : Number(item.next_attempt_at),
-    cycles: 1 + Number(item.new_cycles ?? 0),
-    ...(item.route_cycle === undefined ? {} : { routeCycle: Number(item.route_cycle) }),
-  };
 }

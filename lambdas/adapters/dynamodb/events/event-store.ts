@@ -1,39 +1,39 @@
 /**
  * The event store's roles (`EventLog`, `DeliveryLedger`, `EventQueries`, `EventUpkeep`) on the single events
- * table, one class. This file holds the event's own reads and the writes of its delivery (lease, attempt,
- * routing, settle); the other parts are bound from their own files: the log's id claims (`claims.ts`),
+ * table, one class. This file holds the event's own reads and the writes of its delivery (lease,
+ * routing, settle); the other parts are bound from their own files: the recorded attempt
+ * (`record-attempt.ts`), the log's id claims (`claims.ts`),
  * events by sequence (`account-log.ts`) and numbering (`log-head.ts`: the head's tickets, the voids), the order
  * gate's read (`log-entries.ts`), the listing (`listing.ts`) and a delivery summary's attempts
  * (`recent-attempts.ts`), the sparse status indexes and new cycles (`status-indexes.ts`), a recovery's
  * walk (`recovery.ts`), the aggregate over routed endpoints (`route-settlements.ts`), the operator's chunks (`operator-chunks.ts`) and the upgrade of events stored
  * before logs (`legacy.ts`), reading through `index-reads.ts`.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type CapacityListener, capacityCounter } from '#adapters/dynamodb/capacity';
+import { conditionalUpdate, updateOrRefused } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
-import type { DeliveryAttempt, EventRecord, EventRef, WebhookStatus } from '#domain/model';
-import {
-  type DeliveryLedger,
-  EventItemFullError,
-  type EventLog,
-  type EventQueries,
-  type EventReadOptions,
-  type EventUpkeep,
-  type LeaseClaim,
+import type { EventRecord, EventRef } from '#domain/model';
+import type {
+  DeliveryLedger,
+  EventLog,
+  EventQueries,
+  EventReadOptions,
+  EventUpkeep,
+  LeaseClaim,
 } from '#domain/ports';
 import { insertEvent, latestSequence, readLog } from './account-log';
 import { claimId, getClaim, moveClaim, readClaims } from './claims';
-import { attemptItem, packSignature, toEventRecord } from './event-items';
-import { conditionalUpdate, DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
+import { toEventRecord } from './event-items';
+import { DEFAULT_BOUNDS, type EventTable, type ReadBounds } from './event-table';
 import { legacyEvents, moveToLog } from './legacy';
 import { listEvents } from './listing';
 import { readLogEntries } from './log-entries';
 import { leaveHot, readTail, takeTicket, takeTicketAbove, voidSequence } from './log-head';
 import { eraseAccountEvents, pageEventIdsByStatus } from './operator-chunks';
 import { recentAttempts } from './recent-attempts';
+import { recordAttempt } from './record-attempt';
 import { recoveryChunk } from './recovery';
 import { reopenRoute, settleRoute } from './route-settlements';
 import { indexStatus, nextFailedOrSkipped, startCycle } from './status-indexes';
@@ -150,84 +150,8 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
     });
   }
 
-  async recordAttempt(
-    ref: EventRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EventRecord> {
-    try {
-      return await this.appendAttempt(ref, attempt, status, nextAttemptAt);
-    } catch (error) {
-      // DynamoDB refuses an update that takes the item past 400 KB, and writes nothing.
-      const full =
-        error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message);
-      throw full ? new EventItemFullError(ref.id) : error;
-    }
-  }
-
-  private async appendAttempt(
-    ref: EventRef,
-    attempt: DeliveryAttempt,
-    status: WebhookStatus,
-    nextAttemptAt?: number,
-  ): Promise<EventRecord> {
-    const signed = attempt.signature !== undefined;
-    const append = {
-      TableName: this.table.tableName,
-      Key: keys.eventAt(ref),
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: {
-        ':a': [attemptItem(attempt)],
-        ':empty': [],
-        ':one': 1,
-        ...(attempt.signature === undefined ? {} : { ':sig': packSignature(attempt.signature) }),
-      } as Record<string, unknown>,
-      ReturnValues: 'ALL_NEW' as const,
-      ReturnConsumedCapacity: 'TOTAL' as const,
-    };
-    // The event's `signature` is its latest attempt's `X-Signature`: kept in the same write, no extra
-    // cost, and an older item's publish-time one goes.
-    const appendList = `deliveries = list_append(if_not_exists(deliveries, :empty), :a)${signed ? ', sig = :sig' : ''}`;
-    const tail = `ADD webhook_retries :one REMOVE lease_until${signed ? ', signature' : ''}`;
-    // The sparse status index follows the status; removing an absent attribute writes no index entry.
-    const marks =
-      status === 'failed'
-        ? { set: `, ${STATUS_INDEXES.failed.attribute} = gsi1pk`, remove: '' }
-        : { set: '', remove: status === 'success' ? `, ${STATUS_INDEXES.failed.attribute}` : '' };
-    try {
-      const out = await this.table.client.send(
-        new UpdateCommand({
-          ...append,
-          UpdateExpression:
-            nextAttemptAt === undefined
-              ? `SET ${appendList}, webhook_status = :s${marks.set} ${tail}, next_attempt_at${marks.remove}`
-              : `SET ${appendList}, webhook_status = :s, next_attempt_at = :next${marks.set} ${tail}${marks.remove}`,
-          // A failure may only move a pending event; a success always wins.
-          ConditionExpression:
-            status === 'success'
-              ? 'attribute_exists(pk)'
-              : 'attribute_exists(pk) AND webhook_status = :pending',
-          ExpressionAttributeValues: {
-            ...append.ExpressionAttributeValues,
-            ':s': status,
-            ...(status === 'success' ? {} : { ':pending': 'pending' }),
-            ...(nextAttemptAt === undefined ? {} : { ':next': nextAttemptAt }),
-          },
-        }),
-      );
-      this.table.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
-      return toEventRecord(out.Attributes ?? {});
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // A concurrent consumer settled the event first: the attempt still happened, so it is recorded.
-      const out = await this.table.client.send(
-        new UpdateCommand({ ...append, UpdateExpression: `SET ${appendList} ${tail}` }),
-      );
-      this.table.count('UpdateItem', out.ConsumedCapacity?.CapacityUnits);
-      return toEventRecord(out.Attributes ?? {});
-    }
-  }
+  readonly recordAttempt: DeliveryLedger['recordAttempt'] = (ref, attempt, status, nextAttemptAt) =>
+    recordAttempt(this.table, ref, attempt, status, nextAttemptAt);
 
   async bringForward(ref: EventRef, orgId: string, nowEpochMs: number): Promise<boolean> {
     return conditionalUpdate(this.table, 'BringForward', {
@@ -259,29 +183,20 @@ export class DynamoEventStore implements EventLog, DeliveryLedger, EventQueries,
   }
 
   async recordRoutes(ref: EventRef, routes: readonly string[]): Promise<readonly string[] | undefined> {
-    try {
-      const out = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.eventAt(ref),
-          UpdateExpression: 'SET routes = :r',
-          // The first decision wins: a concurrent one (another consumer, another subscription) reads it.
-          // An attempt made meanwhile by a consumer that saw no need to route keeps the event unrouted.
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(routes) AND webhook_retries = :zero',
-          ExpressionAttributeValues: { ':r': [...routes], ':zero': 0 },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.table.count('RecordRoutes', out.ConsumedCapacity?.CapacityUnits);
-      return routes;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // Gone (no item), routed before (the routing it holds), or attempted unrouted (none).
-      const routed = error.Item ? unmarshall(error.Item).routes : undefined;
-      return Array.isArray(routed) ? routed.map(String) : undefined;
-    }
+    const { updated, item } = await updateOrRefused(this.table, 'RecordRoutes', {
+      TableName: this.table.tableName,
+      Key: keys.eventAt(ref),
+      UpdateExpression: 'SET routes = :r',
+      // The first decision wins: a concurrent one (another consumer, another subscription) reads it.
+      // An attempt made meanwhile by a consumer that saw no need to route keeps the event unrouted.
+      ConditionExpression:
+        'attribute_exists(pk) AND attribute_not_exists(routes) AND webhook_retries = :zero',
+      ExpressionAttributeValues: { ':r': [...routes], ':zero': 0 },
+    });
+    if (updated) return routes;
+    // Gone (no item), routed before (the routing it holds), or attempted unrouted (none).
+    const routed = item?.routes;
+    return Array.isArray(routed) ? routed.map(String) : undefined;
   }
 
   readonly settleRoute: DeliveryLedger['settleRoute'] = (ref, endpointId, status, attempts) =>

@@ -1,15 +1,10 @@
 /**
  * What every part of the event store works on: the table, its client, where consumed capacity is counted,
- * and how much one listing may read; and the conditional update and the last-item read its parts share.
+ * and how much one listing may read; and the last-item read its parts share (their conditional writes are
+ * `../conditional-write.ts`).
  */
-import {
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import type { CapacityCounter } from '#adapters/dynamodb/capacity';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TableAccess } from '#adapters/dynamodb/conditional-write';
 import { MAX_INDEX_ENTRIES_READ, MAX_ITEMS_CHECKED } from '#config/limits';
 import type { EventReadOptions } from '#domain/ports';
 
@@ -28,23 +23,8 @@ export const DEFAULT_BOUNDS: ReadBounds = {
 };
 
 /** The events table as the event store's parts see it. */
-export interface EventTable {
-  readonly client: DynamoDBDocumentClient;
-  readonly tableName: string;
-  readonly count: CapacityCounter;
+export interface EventTable extends TableAccess {
   readonly bounds: ReadBounds;
-}
-
-/** An update whose condition may fail: true when it was written, false when the condition refused it. */
-export async function conditionalUpdate(
-  table: EventTable,
-  operation: string,
-  input: ConstructorParameters<typeof UpdateCommand>[0],
-): Promise<boolean> {
-  return conditionally(async () => {
-    const out = await table.client.send(new UpdateCommand({ ...input, ReturnConsumedCapacity: 'TOTAL' }));
-    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
-  });
 }
 
 /**

@@ -8,11 +8,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conditionally } from '#adapters/dynamodb/conditional-write';
+import {
+  conditionally,
+  conditionalUpdate,
+  ifRefused,
+  updateOrRefused,
+} from '#adapters/dynamodb/conditional-write';
 import { keys, LOG_HEAD_SK } from '#adapters/dynamodb/items';
 import type { EventReadOptions, LogHead, LogTail, Ticket } from '#domain/ports';
 import { isVoid, VOIDED_AT } from './event-items';
-import { conditionalUpdate, type EventTable, lastItem } from './event-table';
+import { type EventTable, lastItem } from './event-table';
 
 /**
  * The log's last item, descending, `Limit 1`: the head (its sort key sorts after every sequence), or the
@@ -53,15 +58,8 @@ export async function takeTicket(
   count: number,
   at: number,
 ): Promise<Ticket | undefined> {
-  try {
-    return await ticket(table, orgId, account, count, at, {
-      UpdateExpression: 'SET #at = :at ADD hi :k',
-      ConditionExpression: 'attribute_exists(hi)',
-    });
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+  const update = { UpdateExpression: 'SET #at = :at ADD hi :k', ConditionExpression: 'attribute_exists(hi)' };
+  return ifRefused(() => ticket(table, orgId, account, count, at, update), undefined);
 }
 
 /**
@@ -171,23 +169,13 @@ export async function voidSequence(
   ticketedAt?: number,
 ): Promise<boolean> {
   const given = ticketedAt !== undefined;
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: { pk: keys.log(orgId, account), sk: keys.sequence(sequence) },
-        UpdateExpression: given ? 'SET #voided = :at, rt = :rt' : 'SET #voided = :at',
-        ConditionExpression: 'attribute_not_exists(pk)',
-        ExpressionAttributeNames: { '#voided': VOIDED_AT },
-        ExpressionAttributeValues: given ? { ':at': at, ':rt': ticketedAt } : { ':at': at },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count('VoidSequence', out.ConsumedCapacity?.CapacityUnits);
-    return true;
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return error.Item !== undefined && isVoid(unmarshall(error.Item));
-  }
+  const { updated, item } = await updateOrRefused(table, 'VoidSequence', {
+    TableName: table.tableName,
+    Key: { pk: keys.log(orgId, account), sk: keys.sequence(sequence) },
+    UpdateExpression: given ? 'SET #voided = :at, rt = :rt' : 'SET #voided = :at',
+    ConditionExpression: 'attribute_not_exists(pk)',
+    ExpressionAttributeNames: { '#voided': VOIDED_AT },
+    ExpressionAttributeValues: given ? { ':at': at, ':rt': ticketedAt } : { ':at': at },
+  });
+  return updated || (item !== undefined && isVoid(item));
 }

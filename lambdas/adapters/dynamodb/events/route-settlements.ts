@@ -8,13 +8,12 @@
  * settles it. A count found made already with every endpoint counted and the event still pending (a crash
  * between the two writes) makes that second write again. The sparse status indexes follow.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { conditionalUpdate, updateOrRefused } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import type { EventRef, WebhookStatus } from '#domain/model';
-import { conditionalUpdate, type EventTable } from './event-table';
+import type { EventTable } from './event-table';
 
 /** See {@link DeliveryLedger.settleRoute}. */
 export async function settleRoute(
@@ -29,40 +28,28 @@ export async function settleRoute(
     status === 'failed'
       ? ` SET webhook_status = :failed, ${STATUS_INDEXES.failed.attribute} = gsi1pk REMOVE lease_until, next_attempt_at`
       : '';
-  let counted: Record<string, unknown>;
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: keys.eventAt(ref),
-        UpdateExpression: `ADD routes_settled :ep, webhook_retries :n${mark}${fails}`,
-        ConditionExpression:
-          'attribute_exists(routes) AND contains(routes, :id) AND NOT contains(routes_settled, :id)',
-        ExpressionAttributeValues: {
-          ':ep': new Set([endpointId]),
-          ':id': endpointId,
-          ':n': attempts,
-          ...(status === 'failed' ? { ':failed': 'failed' } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count('SettleRoute', out.ConsumedCapacity?.CapacityUnits);
-    counted = out.Attributes ?? {};
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    // Counted before (or gone, or never routed, or not to this endpoint): the status it holds, settled
-    // now if every endpoint was counted and the write that settles it was lost.
-    const old = error.Item ? unmarshall(error.Item) : undefined;
-    if (old?.routes === undefined) return undefined;
-    if (!(old.routes_settled instanceof Set && old.routes_settled.has(endpointId))) {
-      return old.webhook_status as WebhookStatus;
-    }
-    counted = old;
+  const { updated, item } = await updateOrRefused(table, 'SettleRoute', {
+    TableName: table.tableName,
+    Key: keys.eventAt(ref),
+    UpdateExpression: `ADD routes_settled :ep, webhook_retries :n${mark}${fails}`,
+    ConditionExpression:
+      'attribute_exists(routes) AND contains(routes, :id) AND NOT contains(routes_settled, :id)',
+    ExpressionAttributeValues: {
+      ':ep': new Set([endpointId]),
+      ':id': endpointId,
+      ':n': attempts,
+      ...(status === 'failed' ? { ':failed': 'failed' } : {}),
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+  if (updated) return settleLast(table, ref, item);
+  // Counted before (or gone, or never routed, or not to this endpoint): the status it holds, settled now
+  // if every endpoint was counted and the write that settles it was lost.
+  if (item?.routes === undefined) return undefined;
+  if (!(item.routes_settled instanceof Set && item.routes_settled.has(endpointId))) {
+    return item.webhook_status as WebhookStatus;
   }
-  return settleLast(table, ref, counted);
+  return settleLast(table, ref, item);
 }
 
 /** The second write: settles a pending event whose every routed endpoint was counted. */
@@ -78,25 +65,14 @@ async function settleLast(
   if (current !== 'pending' || settled < routes.length) return current;
   // A skipped delivery (a disabled or removed endpoint) does not make the others' success `skipped`.
   const final = sizeOf(counted.routes_skipped) >= routes.length ? 'skipped' : 'success';
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: keys.eventAt(ref),
-        UpdateExpression: `SET webhook_status = :final${final === 'skipped' ? `, ${STATUS_INDEXES.skipped.attribute} = gsi1pk` : ''} REMOVE lease_until, next_attempt_at`,
-        ConditionExpression: 'webhook_status = :pending',
-        ExpressionAttributeValues: { ':final': final, ':pending': 'pending' },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count('SettleRouteLast', out.ConsumedCapacity?.CapacityUnits);
-    return final;
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const old = error.Item ? unmarshall(error.Item) : undefined;
-    return old?.webhook_status as WebhookStatus | undefined;
-  }
+  const { updated, item } = await updateOrRefused(table, 'SettleRouteLast', {
+    TableName: table.tableName,
+    Key: keys.eventAt(ref),
+    UpdateExpression: `SET webhook_status = :final${final === 'skipped' ? `, ${STATUS_INDEXES.skipped.attribute} = gsi1pk` : ''} REMOVE lease_until, next_attempt_at`,
+    ConditionExpression: 'webhook_status = :pending',
+    ExpressionAttributeValues: { ':final': final, ':pending': 'pending' },
+  });
+  return updated ? final : (item?.webhook_status as WebhookStatus | undefined);
 }
 
 /** The size of a stored string set (absent: empty). */

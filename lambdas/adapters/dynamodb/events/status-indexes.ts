@@ -4,16 +4,14 @@
  * and putting in the events recorded before the indexes existed. They make reset cost what it returns,
  * not what the organization holds.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { conditionalUpdate, updateOrRefused } from '#adapters/dynamodb/conditional-write';
 import { keys } from '#adapters/dynamodb/items';
 import { STATUS_INDEXES } from '#config/storage';
 import { MAX_CYCLES } from '#delivery/retry-rule';
 import type { EventRef } from '#domain/model';
 import type { StatusChunk } from '#domain/ports';
 import { cyclesOfItem } from './event-items';
-import { conditionalUpdate, type EventTable } from './event-table';
+import type { EventTable } from './event-table';
 import { readIds } from './index-reads';
 
 /**
@@ -72,7 +70,7 @@ const CLEARED = `ADD route_cycle :one REMOVE lease_until, next_attempt_at, ${IND
 export async function startCycle(table: EventTable, ref: EventRef, orgId: string): Promise<boolean> {
   const org = keys.eventIndexKey({ ...ref, orgId });
   const key = { TableName: table.tableName, Key: keys.eventAt(ref) };
-  const old = await updateOrRefused(table, 'StartCycle', {
+  const { updated, item: old } = await updateOrRefused(table, 'StartCycle', {
     ...key,
     UpdateExpression: `${NEW_CYCLE}, new_cycles = if_not_exists(new_cycles, cycle_base) + :one ${CLEARED}`,
     ConditionExpression: `gsi1pk = :org AND ${SETTLED} AND webhook_retries > cycle_base AND ${CYCLE_LEFT}`,
@@ -84,7 +82,7 @@ export async function startCycle(table: EventTable, ref: EventRef, orgId: string
       ':added': MAX_CYCLES - 1,
     },
   });
-  if (old === 'updated') return true;
+  if (updated) return true;
   if (old?.gsi1pk !== org || !Object.values(SETTLED_VALUES).includes(String(old.webhook_status))) {
     return false;
   }
@@ -108,31 +106,6 @@ export async function startCycle(table: EventTable, ref: EventRef, orgId: string
     });
   }
   return false;
-}
-
-/**
- * A conditional update: `'updated'`, or the item it found instead (undefined when there is none). The
- * refused item comes back with the failure, so deciding what to do next costs no read.
- */
-async function updateOrRefused(
-  table: EventTable,
-  operation: string,
-  input: ConstructorParameters<typeof UpdateCommand>[0],
-): Promise<'updated' | Record<string, unknown> | undefined> {
-  try {
-    const out = await table.client.send(
-      new UpdateCommand({
-        ...input,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    table.count(operation, out.ConsumedCapacity?.CapacityUnits);
-    return 'updated';
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return error.Item ? unmarshall(error.Item) : undefined;
-  }
 }
 
 /**

@@ -18,7 +18,7 @@ import { startLocalRuntime } from '#local/runtime';
 import { TenantSeeder } from '#local/tenant-seed';
 import { SAMPLE_PAYLOAD } from '../../capacity';
 import { quantile } from '../report';
-import { scenarioEventId, scenarioIban } from '../scenarios/consumer';
+import { scenarioEventId, scenarioIban } from '../scenarios/consumer-scenario';
 import { ACCOUNTS, type AgreementFigures, type AgreementScenario, isFast } from './scenarios';
 import { eventTimings, invocationWatch } from './timings';
 

@@ -6,7 +6,7 @@
  */
 import { SAMPLE_PAYLOAD } from '../../capacity';
 import { Scheduler } from '../engine/scheduler';
-import { scenarioEventId, scenarioIban } from './consumer';
+import { scenarioEventId, scenarioIban } from './consumer-scenario';
 import { deploy } from './deployment';
 import { Publisher } from './publisher';
 
