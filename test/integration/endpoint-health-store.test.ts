@@ -1,14 +1,8 @@
-/**
- * `DynamoEndpointHealthStore` against DynamoDB Local: health on the account item, atomic failure counts,
- * disabled stays disabled, slots that free themselves, the read-back through the directory, and no write
- * onto an account that is not the writer's organization's any more.
- */
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { testIban } from '../support/delivery-queue-helpers';
-import { type IsolatedResources, isolatedResources } from '../support/resources';
+import { isolatedTable } from '../support/resources';
 import { useFixture } from '../support/use-fixture';
 
 let health: DynamoEndpointHealthStore;
@@ -16,17 +10,11 @@ let directory: DynamoDirectoryStore;
 
 useFixture(
   async () => {
-    const resources: IsolatedResources = await isolatedResources({ label: 'health-store' });
-    const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    const { documents, tableName, destroy } = await isolatedTable('health-store');
     return {
-      health: new DynamoEndpointHealthStore(documents, resources.tableName),
-      directory: new DynamoDirectoryStore(documents, resources.tableName),
-      stop: async () => {
-        documents.destroy();
-        await resources.destroy();
-      },
+      health: new DynamoEndpointHealthStore(documents, tableName),
+      directory: new DynamoDirectoryStore(documents, tableName),
+      stop: destroy,
     };
   },
   (fixture) => {

@@ -5,7 +5,7 @@
  * the same disabled notice; an enabling answers the health before it; the certificate mark is read with
  * the account.
  */
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#adapters/dynamodb/directory-store';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
@@ -14,7 +14,7 @@ import { NOTICE_RETENTION_DAYS } from '#config/limits';
 import { EVENTS_TABLE } from '#config/storage';
 import { type Notice, noticeId, noticeSortKey } from '#domain/notices/notice';
 import { testIban } from '../support/delivery-queue-helpers';
-import { type IsolatedResources, isolatedResources } from '../support/resources';
+import { isolatedTable } from '../support/resources';
 import { useFixture } from '../support/use-fixture';
 
 let log: DynamoOperationalLog;
@@ -25,20 +25,14 @@ let tableName: string;
 
 useFixture(
   async () => {
-    const resources: IsolatedResources = await isolatedResources({ label: 'operational-notices' });
-    const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    const { documents, tableName, destroy } = await isolatedTable('operational-notices');
     return {
       documents,
-      tableName: resources.tableName,
-      log: new DynamoOperationalLog(documents, resources.tableName),
-      health: new DynamoEndpointHealthStore(documents, resources.tableName),
-      directory: new DynamoDirectoryStore(documents, resources.tableName),
-      stop: async () => {
-        documents.destroy();
-        await resources.destroy();
-      },
+      tableName,
+      log: new DynamoOperationalLog(documents, tableName),
+      health: new DynamoEndpointHealthStore(documents, tableName),
+      directory: new DynamoDirectoryStore(documents, tableName),
+      stop: destroy,
     };
   },
   (fixture) => {

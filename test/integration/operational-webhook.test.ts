@@ -4,13 +4,13 @@
  * operational webhook's health is an item of its own, created by its first write, read apart from the
  * organization's notices, and never written onto an organization's or an account's item.
  */
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-store';
 import { DynamoNoticeDeliveries, DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import type { DeliveryAttempt } from '#domain/model';
 import { type Notice, noticeId, noticeSortKey } from '#domain/notices/notice';
-import { type IsolatedResources, isolatedResources } from '../support/resources';
+import { isolatedTable } from '../support/resources';
 import { useFixture } from '../support/use-fixture';
 
 let log: DynamoOperationalLog;
@@ -20,20 +20,14 @@ let read: (key: Record<string, string>) => Promise<Record<string, unknown> | und
 
 useFixture(
   async () => {
-    const resources: IsolatedResources = await isolatedResources({ label: 'operational-webhook' });
-    const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    const { documents, tableName, destroy } = await isolatedTable('operational-webhook');
     return {
-      log: new DynamoOperationalLog(documents, resources.tableName),
-      deliveries: new DynamoNoticeDeliveries(documents, resources.tableName),
-      health: new DynamoEndpointHealthStore(documents, resources.tableName),
+      log: new DynamoOperationalLog(documents, tableName),
+      deliveries: new DynamoNoticeDeliveries(documents, tableName),
+      health: new DynamoEndpointHealthStore(documents, tableName),
       read: async (key: Record<string, string>) =>
-        (await documents.send(new GetCommand({ TableName: resources.tableName, Key: key }))).Item,
-      stop: async () => {
-        documents.destroy();
-        await resources.destroy();
-      },
+        (await documents.send(new GetCommand({ TableName: tableName, Key: key }))).Item,
+      stop: destroy,
     };
   },
   (fixture) => {

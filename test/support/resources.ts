@@ -93,3 +93,27 @@ export async function isolatedResources(options: IsolatedResourcesOptions = {}):
     },
   };
 }
+
+/** This file's own table, with a document client marshalled as the functions' (`lambdas/adapters/aws-clients.ts`). */
+export interface IsolatedTable {
+  readonly documents: DynamoDBDocumentClient;
+  readonly tableName: string;
+  /** Closes the client and deletes the table and queues. */
+  destroy(): Promise<void>;
+}
+
+/** Provisions {@link isolatedResources} and the document client the adapters under test use. */
+export async function isolatedTable(label: string): Promise<IsolatedTable> {
+  const resources = await isolatedResources({ label });
+  const documents = DynamoDBDocumentClient.from(resources.dynamodb, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return {
+    documents,
+    tableName: resources.tableName,
+    destroy: async () => {
+      documents.destroy();
+      await resources.destroy();
+    },
+  };
+}
