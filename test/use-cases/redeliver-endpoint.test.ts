@@ -67,6 +67,22 @@ async function twoEndpoints() {
   return { ...w, run, publish, byUrl, delivery, queued, redeliverDeps };
 }
 
+/**
+ * Two endpoints, the further one (books) ordered and answering 503: `e1` is delivered once and settled
+ * (failed) at books, its watermark moved over it.
+ */
+async function orderedBooksFailedOnce() {
+  const w = await twoEndpoints();
+  const key = `${w.iban}#${BOOKS_ID}`;
+  const books = w.directory.endpoints.get(key);
+  if (!books) throw new Error('no endpoint');
+  w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
+  w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
+  const event = w.publish('e1');
+  await w.run([{ id: event.id, at: event }]);
+  return { w, key };
+}
+
 describe('redelivery at one endpoint', () => {
   it('restarts only that endpoint’s delivery: its aggregate pending again, the other endpoint not sent again', async () => {
     const w = await twoEndpoints();
@@ -92,14 +108,7 @@ describe('redelivery at one endpoint', () => {
   });
 
   it("restarts that endpoint's own order below the event, not the account's", async () => {
-    const w = await twoEndpoints();
-    const key = `${w.iban}#${BOOKS_ID}`;
-    const books = w.directory.endpoints.get(key);
-    if (!books) throw new Error('no endpoint');
-    w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
-    w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
-    const event = w.publish('e1');
-    await w.run([{ id: event.id, at: event }]);
+    const { w, key } = await orderedBooksFailedOnce();
     // Settled (failed) at the ordered endpoint: its watermark moved over it.
     expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 1 });
     const accountEpoch = w.directory.accounts.get(w.iban)?.orderEpoch;
@@ -111,14 +120,7 @@ describe('redelivery at one endpoint', () => {
   });
 
   it("restarts every routed endpoint's order when the whole event is redelivered", async () => {
-    const w = await twoEndpoints();
-    const key = `${w.iban}#${BOOKS_ID}`;
-    const books = w.directory.endpoints.get(key);
-    if (!books) throw new Error('no endpoint');
-    w.directory.endpoints.set(key, { ...books, deliveryOrder: 'ordered', settledThrough: 0, orderEpoch: 1 });
-    w.sender.answer = (request) => (request.url === BOOKS_URL ? answer(503) : ok());
-    const event = w.publish('e1');
-    await w.run([{ id: event.id, at: event }]);
+    const { w, key } = await orderedBooksFailedOnce();
     expect(w.directory.endpoints.get(key)).toMatchObject({ settledThrough: 1, orderEpoch: 1 });
     const accountEpoch = w.directory.accounts.get(w.iban)?.orderEpoch ?? 0;
 
