@@ -26,6 +26,7 @@ import {
   openPage,
   rows,
   screenshot,
+  signedIn,
   unexpected,
   type WatchedPage,
 } from '../support/portal-browser';
@@ -55,11 +56,8 @@ async function signIn(
   options?: Parameters<typeof openPage>[1],
   orgId = tenant.orgId,
 ): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
   const { baseUrl, credentials } = harness.runtime;
-  await watched.page.goto(await mintLink(baseUrl, credentials, orgId, scope));
-  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
-  return watched;
+  return signedIn(browser, { baseUrl, operator: credentials, orgId }, scope, options);
 }
 
 /** The payload of the event `name`, a valid one of its type that names it. */

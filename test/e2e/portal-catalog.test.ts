@@ -14,7 +14,13 @@ import { type SeededTenant, TenantSeeder } from '#local/tenant-seed';
 import { type LocalRuntime, startLocalRuntime } from '../../scripts/local/runtime';
 import { type ApiClient, connectApi } from '../support/e2e-http';
 import { CARD_DECLARATION, CARD_V2, CARD_V2_EXAMPLES } from '../support/event-type-samples';
-import { launchBrowser, mintLink, openPage, screenshot, type WatchedPage } from '../support/portal-browser';
+import {
+  launchBrowser,
+  type openPage,
+  screenshot,
+  signedIn,
+  type WatchedPage,
+} from '../support/portal-browser';
 import { testEndpoints, uniquePrefix } from '../support/resources';
 
 const TIMEOUT_MS = 120_000;
@@ -43,10 +49,8 @@ afterAll(async () => {
 });
 
 async function signIn(options?: Parameters<typeof openPage>[1]): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
-  await watched.page.goto(await mintLink(runtime.baseUrl, runtime.credentials, tenant.orgId, 'read'));
-  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
-  return watched;
+  const at = { baseUrl: runtime.baseUrl, operator: runtime.credentials, orgId: tenant.orgId };
+  return signedIn(browser, at, 'read', options);
 }
 
 describe('the portal’s event type catalog', { timeout: TIMEOUT_MS }, () => {

@@ -14,14 +14,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import { testIban } from '../support/delivery-queue-helpers';
 import { useOperatorFixture } from '../support/operator-fixture';
-import {
-  launchBrowser,
-  mintLink,
-  openPage,
-  screenshot,
-  unexpected,
-  type WatchedPage,
-} from '../support/portal-browser';
+import { launchBrowser, screenshot, signedIn, unexpected, type WatchedPage } from '../support/portal-browser';
 
 const TIMEOUT_MS = 120_000;
 const TYPE = 'direct_debit_status_change';
@@ -46,9 +39,11 @@ const endpoints = async (): Promise<EndpointBody[]> =>
   (await op.api.call(`/accounts/${iban}/endpoints`, { key: org.api_key })).body as EndpointBody[];
 
 async function signIn(scope: 'read' | 'manage'): Promise<WatchedPage> {
-  const watched = await openPage(browser);
-  await watched.page.goto(await mintLink(op.api.baseUrl, op.operator, org.id, scope));
-  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
+  const watched = await signedIn(
+    browser,
+    { baseUrl: op.api.baseUrl, operator: op.operator, orgId: org.id },
+    scope,
+  );
   await watched.page.getByRole('link', { name: 'Endpoints', exact: true }).click();
   await watched.page
     .locator(`article[data-iban="${iban}"]`)

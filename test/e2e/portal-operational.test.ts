@@ -17,14 +17,7 @@ import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { type Notice, type NoticeKind, noticeId } from '#domain/notices/notice';
 import { testIban } from '../support/delivery-queue-helpers';
 import { useOperatorFixture } from '../support/operator-fixture';
-import {
-  launchBrowser,
-  mintLink,
-  openPage,
-  screenshot,
-  unexpected,
-  type WatchedPage,
-} from '../support/portal-browser';
+import { launchBrowser, screenshot, signedIn, unexpected, type WatchedPage } from '../support/portal-browser';
 
 const TIMEOUT_MS = 120_000;
 /** A receiver's body with markup: shown as text, never parsed. */
@@ -95,9 +88,11 @@ function noticeOf(
 }
 
 async function signIn(scope: 'read' | 'manage', fragment: string): Promise<WatchedPage> {
-  const watched = await openPage(browser);
-  await watched.page.goto(await mintLink(op.api.baseUrl, op.operator, org.id, scope));
-  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
+  const watched = await signedIn(
+    browser,
+    { baseUrl: op.api.baseUrl, operator: op.operator, orgId: org.id },
+    scope,
+  );
   await watched.page.evaluate(`location.hash = ${JSON.stringify(fragment)}`);
   return watched;
 }

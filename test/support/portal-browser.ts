@@ -73,6 +73,26 @@ export async function mintLink(
   return ((await response.json()) as { url: string }).url;
 }
 
+/** Where and as whom a test signs in: the API's base URL, the operator who mints the link, the organization. */
+export interface SignInAt {
+  readonly baseUrl: string;
+  readonly operator: AwsKey;
+  readonly orgId: string;
+}
+
+/** A fresh page signed in through a new portal link of `scope`, on the Events page it opens on. */
+export async function signedIn(
+  browser: Browser,
+  at: SignInAt,
+  scope: 'read' | 'manage',
+  options?: Parameters<typeof openPage>[1],
+): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
+  await watched.page.goto(await mintLink(at.baseUrl, at.operator, at.orgId, scope));
+  await watched.page.getByRole('heading', { name: 'Events' }).waitFor();
+  return watched;
+}
+
 /** The rows of the events list. */
 export const rows = (page: Page): Locator => page.locator('table.events tbody tr');
 
