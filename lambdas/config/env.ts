@@ -29,6 +29,11 @@ type Variables = typeof VARIABLES;
 /** Name of a variable Herald's functions read. */
 export type EnvName = keyof Variables;
 
+/** Name of a variable a function cannot start without, once it asks for it. */
+export type RequiredEnvName = {
+  [K in EnvName]: Variables[K] extends 'required' ? K : never;
+}[EnvName];
+
 /** The values of the requested variables; optional ones may be undefined. */
 export type Env<K extends EnvName> = {
   readonly [P in K]: Variables[P] extends 'required' ? string : string | undefined;
