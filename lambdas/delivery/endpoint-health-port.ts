@@ -70,7 +70,19 @@ export type HealthUpdate =
   /** Any other answer: one more consecutive failure. */
   | { readonly kind: 'failure'; readonly at: string; readonly latencyMs: number; readonly reason: string }
   /** `410 Gone`: the receiver says the endpoint is gone for good. */
-  | { readonly kind: 'disable'; readonly at: string; readonly reason: string };
+  | ({ readonly kind: 'disable' } & Omit<Disabling, 'noticed'>);
+
+/** A disabling: when and why, and the notice mark its write leaves. */
+export interface Disabling {
+  /** ISO. */
+  readonly at: string;
+  readonly reason: string;
+  /**
+   * The notice mark written by the same write, for a disabling its own path announces (a person's), so
+   * the consumer does not announce it again; absent for the consumer's own disabling.
+   */
+  readonly noticed?: string | undefined;
+}
 
 /** What an enabling found: the endpoint's health just before it, and the endpoint's id (`ep_…`). */
 export interface Enabling {
@@ -117,15 +129,13 @@ export interface EndpointHealthStore {
   /** Opens the circuit as `opening` says, unless the endpoint is disabled or open longer already. */
   openCircuit(endpoint: EndpointAddress, opening: CircuitOpening): Promise<EndpointHealth | undefined>;
   /**
-   * Disables the endpoint, unless it is disabled already (the first disabling's time and reason stay).
-   * `noticed`: the notice mark written by the same write, for a disabling its own path announces (a
-   * person's), so the consumer does not announce it again.
+   * Disables the endpoint as `disabling` says, unless it is disabled already (the first disabling's time
+   * and reason stay), releasing `lease` in the same write.
    */
   disable(
     endpoint: EndpointAddress,
-    at: string,
-    reason: string,
-    noticed?: string,
+    disabling: Disabling,
+    lease?: SlotLease,
   ): Promise<EndpointHealth | undefined>;
   /**
    * Takes concurrency slot `slot` until `until` unless someone holds it at `now`; `health` undefined when

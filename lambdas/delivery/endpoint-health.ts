@@ -201,7 +201,9 @@ async function observeAttempt(
   if (after && update.kind === 'failure') {
     const step = escalate(after, deps.now(), deps.healthPolicy, signal.retryAfterSeconds);
     if (step.kind === 'open') after = await deps.health.openCircuit(at, step);
-    if (step.kind === 'disable') after = await deps.health.disable(at, signal.at, step.reason);
+    if (step.kind === 'disable') {
+      after = await deps.health.disable(at, { at: signal.at, reason: step.reason });
+    }
   }
   if (after === undefined) return {};
   context.remember(endpoint, after);

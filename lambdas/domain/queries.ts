@@ -28,13 +28,17 @@ export interface EventPageQuery {
   readonly filters: EventFilters;
 }
 
-/** Filters and window of an event listing. */
-export interface EventListRequest extends EventFilters {
-  readonly orgId: string;
-  /** Number of matching events to skip. */
+/** Which part of a listing to return: `limit` entries after skipping `offset`. */
+export interface ListWindow {
+  /** Number of matching entries to skip. */
   readonly offset: number;
-  /** Number of events to return. */
+  /** Number of entries to return. */
   readonly limit: number;
+}
+
+/** Filters and window of an event listing. */
+export interface EventListRequest extends EventFilters, ListWindow {
+  readonly orgId: string;
 }
 
 /** A page of events plus whether more follow. */

@@ -242,7 +242,7 @@ async function runBurst(
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next row.
     const at = new Date().toISOString();
-    for (const endpoint of backlogEndpoints) await health.disable(endpoint, at, 'bench row over');
+    for (const endpoint of backlogEndpoints) await health.disable(endpoint, { at, reason: 'bench row over' });
     // Hanging connections would keep close() waiting: end them first.
     receiver.server.closeAllConnections();
     receiver.server.close();

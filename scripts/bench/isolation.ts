@@ -241,7 +241,9 @@ async function runScenario(
     };
   } finally {
     // The backlog left settles `skipped` as its messages come back, instead of loading the next scenario.
-    if (badEndpoint) await health.disable(badEndpoint, new Date().toISOString(), 'bench scenario over');
+    if (badEndpoint) {
+      await health.disable(badEndpoint, { at: new Date().toISOString(), reason: 'bench scenario over' });
+    }
     // Hanging connections would keep close() waiting: end them first.
     bad?.server.closeAllConnections();
     bad?.server.close();

@@ -30,7 +30,10 @@ function storeWithOpenCircuit(): InMemoryEndpointHealthStore {
 describe('the in-memory endpoint health store', () => {
   it('drops the circuit and its length when it disables the endpoint', async () => {
     const store = storeWithOpenCircuit();
-    const health = await store.disable({ iban: IBAN, orgId: 'org-1' }, AT, 'receiver answered 410 Gone');
+    const health = await store.disable(
+      { iban: IBAN, orgId: 'org-1' },
+      { at: AT, reason: 'receiver answered 410 Gone' },
+    );
     expect(health).toMatchObject({
       state: 'disabled',
       circuitOpenUntil: undefined,

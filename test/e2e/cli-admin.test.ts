@@ -340,7 +340,10 @@ describe('account enable', () => {
       ]),
     );
     const health = new DynamoEndpointHealthStore(createDocumentClient(), runtime.tableName);
-    await health.disable({ iban: GB, orgId: org.id }, new Date().toISOString(), 'receiver answered 410 Gone');
+    await health.disable(
+      { iban: GB, orgId: org.id },
+      { at: new Date().toISOString(), reason: 'receiver answered 410 Gone' },
+    );
     const before = (await api.call(`/accounts/${GB}`, { key: org.api_key })).body as AccountView;
     expect(before.webhook_health).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
 

@@ -300,8 +300,7 @@ describe('the portal page', { timeout: TIMEOUT_MS }, () => {
     const health = new DynamoEndpointHealthStore(createDocumentClient(), harness.runtime.tableName);
     await health.disable(
       { iban: hooked, orgId: tenant.orgId },
-      new Date().toISOString(),
-      'receiver answered 410 Gone',
+      { at: new Date().toISOString(), reason: 'receiver answered 410 Gone' },
     );
     await page.reload();
     const disabled = page.locator(`article[data-iban="${hooked}"]`);

@@ -183,8 +183,8 @@ describe('operational notices in the portal', { timeout: TIMEOUT_MS }, () => {
   it('a manage session enables disabled endpoints from the banner; a read session sees no control', async () => {
     await withStores(async ({ health, log }) => {
       const at = '2026-01-03T00:00:00.000Z';
-      await health.disable({ iban, orgId: org.id }, at, 'receiver answered 410 Gone');
-      await health.disable({ iban, orgId: org.id, extra }, at, 'failing for 5 days');
+      await health.disable({ iban, orgId: org.id }, { at, reason: 'receiver answered 410 Gone' });
+      await health.disable({ iban, orgId: org.id, extra }, { at, reason: 'failing for 5 days' });
       await log.record(noticeOf('endpoint_disabled', main, at, at, { status: 410, body: 'gone for good' }));
     });
     const read = await signIn('read', `#/endpoints/${iban}`);

@@ -91,7 +91,7 @@ describe('account tombstones', () => {
   it('let the same organization re-create the account, fresh: listed again, healthy, new created_at', async () => {
     const iban = testIban();
     await directory.putAccount(account(iban, 'org-c', 'https://c.example.com/'));
-    await health.disable({ iban, orgId: 'org-c' }, NOW, 'receiver answered 410 Gone');
+    await health.disable({ iban, orgId: 'org-c' }, { at: NOW, reason: 'receiver answered 410 Gone' });
     await directory.deleteAccount({ iban, orgId: 'org-c', deletedAt: NOW });
     const later = '2026-11-23T08:00:00.000Z';
     const again = await directory.putAccount({

@@ -83,7 +83,7 @@ describe('DynamoEndpointHealthStore', () => {
 
   it('keeps a disabled endpoint disabled whatever answers, until enabled by its organization', async () => {
     const iban = await account();
-    await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone');
+    await health.disable({ iban, orgId: ORG }, { at, reason: 'receiver answered 410 Gone' });
     const after = await health.recordAttempt({ iban, orgId: ORG }, healthy(20));
     expect(after).toMatchObject({ state: 'disabled', reason: 'receiver answered 410 Gone' });
     expect((await health.takeSlot({ iban, orgId: ORG }, 0, Date.now() + 1000, Date.now())).taken).toBe(false);
@@ -101,17 +101,13 @@ describe('DynamoEndpointHealthStore', () => {
     const iban = await account();
     const first = await health.disable(
       { iban, orgId: ORG },
-      at,
-      'disabled by its organization',
-      `disabled@${at}`,
+      { at, reason: 'disabled by its organization', noticed: `disabled@${at}` },
     );
     expect(first).toMatchObject({ state: 'disabled', since: at, noticed: `disabled@${at}` });
     const later = '2026-11-27T12:00:00.000Z';
     const second = await health.disable(
       { iban, orgId: ORG },
-      later,
-      'disabled by an operator',
-      `disabled@${later}`,
+      { at: later, reason: 'disabled by an operator', noticed: `disabled@${later}` },
     );
     expect(second).toMatchObject({
       since: at,
@@ -158,7 +154,9 @@ describe('DynamoEndpointHealthStore', () => {
         { until: now + 30_000, seconds: 30, reason: 'circuit open' },
       ),
     ).toBeUndefined();
-    expect(await health.disable({ iban, orgId: ORG }, at, 'receiver answered 410 Gone')).toBeUndefined();
+    expect(
+      await health.disable({ iban, orgId: ORG }, { at, reason: 'receiver answered 410 Gone' }),
+    ).toBeUndefined();
     expect(
       await health.recordAttempt({ iban, orgId: ORG }, { kind: 'disable', at, reason: '410' }),
     ).toBeUndefined();

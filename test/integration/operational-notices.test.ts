@@ -123,7 +123,10 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
     await health.recordAttempt(at, { kind: 'failure', at: RUN, latencyMs: 10, reason: 'failing' });
     const now = Date.now();
     expect((await health.takeSlot(at, 1, now + 60_000, now)).taken).toBe(true);
-    const first = await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    const first = await health.disable(at, {
+      at: '2026-11-20T10:00:01.000Z',
+      reason: 'receiver answered 410 Gone',
+    });
     const second = await health.recordAttempt(
       at,
       { kind: 'disable', at: '2026-11-20T10:00:02.000Z', reason: 'another 410' },
@@ -138,7 +141,7 @@ describe('the notice mark and the disabling on the endpoint’s item', () => {
   it('answers an enabling with the health before it, so of concurrent enablings only one finds it disabled, and the endpoint’s id', async () => {
     const iban = await account();
     const at = { iban, orgId: ORG };
-    await health.disable(at, '2026-11-20T10:00:01.000Z', 'receiver answered 410 Gone');
+    await health.disable(at, { at: '2026-11-20T10:00:01.000Z', reason: 'receiver answered 410 Gone' });
     const enablings = await Promise.all(Array.from({ length: 6 }, () => health.enable(at, RUN)));
     const found = enablings.map((enabling) => enabling?.previous.state);
     expect(found.filter((state) => state === 'disabled')).toHaveLength(1);

@@ -168,8 +168,7 @@ describe('routing an event', () => {
     const w = routedWorld({ eventTypes: [TRANSFER] });
     await w.health.disable(
       { iban: w.iban, orgId: 'org-1' },
-      '2026-11-20T09:30:00.000Z',
-      'receiver answered 410',
+      { at: '2026-11-20T09:30:00.000Z', reason: 'receiver answered 410' },
     );
     w.events.seed({ id: 'e1', type: TRANSFER });
     expect((await deliverEvent(w.deps, { id: 'e1' })).kind).toBe('skipped');

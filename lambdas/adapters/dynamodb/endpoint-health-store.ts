@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type CircuitOpening,
+  type Disabling,
   type Enabling,
   type EndpointHealth,
   type EndpointHealthStore,
@@ -43,7 +44,7 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     const release = lease ? ` REMOVE ${slotAttr(lease.slot)}` : '';
-    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disable(endpoint, update, lease);
     if (update.kind === 'failure') {
       // The count is added atomically: consumers failing at once all count, whatever they had cached.
       const written = await writeHealth(
@@ -115,16 +116,10 @@ export class DynamoEndpointHealthStore implements EndpointHealthStore {
     return written.health;
   }
 
-  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
-    return this.disabling(endpoint, at, reason, undefined, noticed);
-  }
-
-  private async disabling(
+  async disable(
     endpoint: EndpointAddress,
-    at: string,
-    reason: string,
-    lease: SlotLease | undefined,
-    noticed?: string,
+    { at, reason, noticed }: Disabling,
+    lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     const mark = noticed === undefined ? '' : `, ${H.noticed} = :noticed`;
     const written = await writeHealth(

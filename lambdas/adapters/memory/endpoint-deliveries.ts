@@ -16,6 +16,7 @@ import {
   UNTOUCHED,
 } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt, EventRef, WebhookStatus } from '#domain/model';
+import type { ListWindow } from '#domain/ports';
 
 /** The deliveries in memory; `items` and `writes` are open for arrangements and assertions. */
 export class InMemoryEndpointDeliveries implements EndpointDeliveries {
@@ -136,7 +137,7 @@ export class InMemoryEndpointDeliveries implements EndpointDeliveries {
     orgId: string,
     account: string,
     endpointId: string,
-    window: { readonly offset: number; readonly limit: number },
+    window: ListWindow,
   ): Promise<DeliveryPage> {
     const partition = `${orgId}#${account}#${endpointId}#`;
     const all = [...this.items.entries()]

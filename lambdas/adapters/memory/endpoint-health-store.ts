@@ -8,6 +8,7 @@
 
 import {
   type CircuitOpening,
+  type Disabling,
   type Enabling,
   type EndpointHealth,
   type EndpointHealthStore,
@@ -38,7 +39,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     update: HealthWrite,
     lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
-    if (update.kind === 'disable') return this.disabling(endpoint, update.at, update.reason, lease);
+    if (update.kind === 'disable') return this.disable(endpoint, update, lease);
     this.writes.push(`record-${update.kind}`);
     const iban = addressKey(endpoint);
     if (!this.owns(iban, endpoint.orgId)) return undefined;
@@ -99,16 +100,10 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     });
   }
 
-  disable(endpoint: EndpointAddress, at: string, reason: string, noticed?: string) {
-    return this.disabling(endpoint, at, reason, undefined, noticed);
-  }
-
-  private async disabling(
+  async disable(
     endpoint: EndpointAddress,
-    at: string,
-    reason: string,
-    lease: SlotLease | undefined,
-    noticed?: string,
+    { at, reason, noticed }: Disabling,
+    lease?: SlotLease,
   ): Promise<EndpointHealth | undefined> {
     this.writes.push('disable');
     const iban = addressKey(endpoint);

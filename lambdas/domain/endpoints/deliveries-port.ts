@@ -10,6 +10,7 @@
  */
 import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import type { DeliveryAttempt, DeliveryProgress, EventRef, WebhookStatus } from '#domain/model';
+import type { ListWindow } from '#domain/queries';
 
 /** Where a delivery is: the event in its account's log, and the routed endpoint's id. */
 export interface DeliveryRef extends EventRef {
@@ -116,6 +117,6 @@ export interface EndpointDeliveries {
     orgId: string,
     account: string,
     endpointId: string,
-    window: { readonly offset: number; readonly limit: number },
+    window: ListWindow,
   ): Promise<DeliveryPage>;
 }

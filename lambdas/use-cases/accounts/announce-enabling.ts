@@ -29,18 +29,13 @@ export async function announceEnabling(
   if (notices === undefined) return undefined;
   const announcedRun = parseMark(enabling.previous.noticed) !== undefined;
   if (enabling.previous.state !== 'disabled' && !announcedRun) return undefined;
-  const key = {
-    kind: 'endpoint_enabled' as const,
-    orgId: endpoint.orgId,
-    endpointId: enabling.endpointId,
-    epoch: at,
-  };
-  const notice = makeNotice(key, {
-    account: endpoint.iban,
+  const notice = actNotice(
+    'endpoint_enabled',
+    { ...endpoint, endpointId: enabling.endpointId },
     at,
-    consecutiveFailures: 0,
-    reason: enabling.previous.reason,
-  });
+    // The enabling resets the failures; the notice says why the endpoint had been disabled or failing.
+    { consecutiveFailures: 0, reason: enabling.previous.reason },
+  );
   return (await notices.record(notice)) ? notice : undefined;
 }
 
@@ -66,22 +61,27 @@ export async function announceDisabling(
 ): Promise<Notice | undefined> {
   const mark = disablingMark(at);
   if (notices === undefined || written.noticed !== mark) return undefined;
-  const key = {
-    kind: 'endpoint_disabled' as const,
-    orgId: endpoint.orgId,
-    endpointId: endpoint.endpointId,
-    epoch: at,
-  };
-  const notice = makeNotice(key, {
-    account: endpoint.iban,
-    at,
-    consecutiveFailures: written.consecutiveFailures,
-    reason: written.reason,
-  });
+  const notice = actNotice('endpoint_disabled', endpoint, at, written);
   try {
     return (await notices.record(notice)) ? notice : undefined;
   } catch (error) {
     await health.markNoticed(endpoint, mark, undefined);
     throw error;
   }
+}
+
+/**
+ * The notice of a person's act on `endpoint` at `at`: the act's time is both its epoch and when it was
+ * decided, so every path that names the act names this one notice; `health` gives its failures and reason.
+ */
+function actNotice(
+  kind: 'endpoint_enabled' | 'endpoint_disabled',
+  endpoint: EndpointAddress & { readonly endpointId: string },
+  at: string,
+  { consecutiveFailures, reason }: Pick<EndpointHealth, 'consecutiveFailures' | 'reason'>,
+): Notice {
+  return makeNotice(
+    { kind, orgId: endpoint.orgId, endpointId: endpoint.endpointId, epoch: at },
+    { account: endpoint.iban, at, consecutiveFailures, reason },
+  );
 }

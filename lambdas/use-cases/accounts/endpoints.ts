@@ -273,7 +273,7 @@ async function enabled(
     return { ...endpoint, health: { state: 'healthy', since: at, reason: ENABLED, consecutiveFailures: 0 } };
   }
   const mark = deps.notices === undefined ? undefined : disablingMark(at);
-  const health = await deps.health.disable(address, at, disabledReason(caller), mark);
+  const health = await deps.health.disable(address, { at, reason: disabledReason(caller), noticed: mark });
   if (!health) throw noEndpoint(endpoint.iban, endpoint.id ?? '');
   if (mark !== undefined && health.noticed === mark) {
     // An account from before endpoint ids gets one now (once, on this rare path).

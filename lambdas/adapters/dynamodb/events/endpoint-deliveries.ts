@@ -19,6 +19,7 @@ import type {
   EndpointDelivery,
 } from '#domain/endpoints/deliveries-port';
 import type { EventRef } from '#domain/model';
+import type { ListWindow } from '#domain/ports';
 import { create, DeliveryItems, expiry, PENDING, toDelivery } from './delivery-items';
 
 /** {@link EndpointDeliveries} on the single events table. */
@@ -83,7 +84,7 @@ export class DynamoEndpointDeliveries extends DeliveryItems<DeliveryRef> impleme
     orgId: string,
     account: string,
     endpointId: string,
-    window: { readonly offset: number; readonly limit: number },
+    window: ListWindow,
   ): Promise<DeliveryPage> {
     const wanted = window.offset + window.limit + 1;
     const items = await queryFirst(
