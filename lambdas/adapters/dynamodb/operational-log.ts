@@ -212,7 +212,9 @@ function noticeKey(ref: NoticeRef): ItemKey {
  */
 export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements NoticeDeliveries {
   constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
-    super(client, tableName, noticeKey, 'notice', onCapacity);
+    // A notice's item is created whole with its delivery pending: a write on one erased meanwhile (a
+    // message in flight when its account was erased) is refused, and leaves nothing behind.
+    super(client, tableName, noticeKey, 'notice', onCapacity, 'whole');
   }
 
   async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {

@@ -1,6 +1,6 @@
 import { MAX_LIST_DEPTH, NOTICE_ERASE_CHUNK } from '#config/limits';
 import type { LeaseClaim } from '#domain/delivery-ledger-port';
-import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
+import { type DeliveryRef, type EndpointDelivery, UNTOUCHED } from '#domain/endpoints/deliveries-port';
 import { ValidationError } from '#domain/errors';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
@@ -94,21 +94,24 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeIndex, Noti
     return this.deliveries.readDelivery(at(refOf(notice)));
   }
 
-  takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean> {
-    return this.deliveries.takeLease(at(ref), claim);
+  // A notice is stored whole before its delivery is written: as the adapter's, a write on one gone
+  // meanwhile (erased with its account) is refused.
+  async takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean> {
+    return (await this.readNotice(ref)) !== undefined && this.deliveries.takeLease(at(ref), claim);
   }
 
-  recordAttempt(
+  async recordAttempt(
     ref: NoticeRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EndpointDelivery> {
+    if ((await this.readNotice(ref)) === undefined) return UNTOUCHED;
     return this.deliveries.recordAttempt(at(ref), attempt, status, nextAttemptAt);
   }
 
-  settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
-    return this.deliveries.settlePending(at(ref), status);
+  async settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
+    return (await this.readNotice(ref)) !== undefined && this.deliveries.settlePending(at(ref), status);
   }
 
   async minute(minute: string, limit: number): Promise<{ heads: NoticeHead[]; more: boolean }> {
