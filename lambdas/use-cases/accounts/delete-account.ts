@@ -54,21 +54,22 @@ export interface DeletedAccount {
 }
 
 /**
- * An erasure's cursor in its second phase, the notices (the notice log's own cursor follows it): the events'
- * cursors never contain `:`, so a cursor handed out before notices were erased still goes on with events.
+ * An erasure's cursor in its second phase, the notices (the notice log's own cursor follows it). The
+ * event store's cursors never contain `:`, so any other cursor, whichever release handed it out, goes on
+ * with the events.
  */
 const NOTICES_PHASE = 'notices:';
 
 /**
- * Deletes an account and, with `erase`, one bounded chunk of its events (`ERASE_CHUNK` items read), then,
- * once they are gone (in the same request when the events' last chunk leaves room for nothing more to
- * read), one bounded chunk of its organization's operational notices naming it (`NOTICE_ERASE_CHUNK`
- * notices read), with their deliveries. The account goes first, so no event can be published
+ * Deletes an account and, with `erase`, one bounded chunk of its events (`ERASE_CHUNK` items read); from
+ * the request that erases their last chunk on, one bounded chunk per request of its organization's
+ * operational notices naming it (`NOTICE_ERASE_CHUNK` notices read), with their deliveries: a request
+ * reads at most one chunk of each. The account goes first, so no event can be published
  * for it while its events are erased. It leaves a tombstone that keeps the IBAN with its organization
  * for as long as that organization's events or notices of it remain, so no other organization can take
- * the IBAN over and receive them; the erasure's last chunk removes it. The following requests find the organization
- * on the tombstone (or name it, for an account deleted before tombstones) and go on from the cursor; an
- * interrupted erasure can simply be repeated.
+ * the IBAN over and receive them; the erasure's last chunk removes it. The following requests find the
+ * organization on the tombstone (or name it, for an account deleted before tombstones) and go on from the
+ * cursor; an interrupted erasure can simply be repeated.
  *
  * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given) and has no erasure
  *   to go on with; ValidationError for a cursor while the account still exists
