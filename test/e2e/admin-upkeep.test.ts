@@ -53,6 +53,7 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
       org_id: org.orgId,
       deleted: true,
       erased_events: 2,
+      erased_notices: 1,
       more: false,
     });
     for (const id of ids) expectProblem(await op.api.call(`/events/${id}`, { key: org.apiKey }), 404);
@@ -66,6 +67,7 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
       org_id: org.orgId,
       deleted: false,
       erased_events: 0,
+      erased_notices: 0,
       more: false,
     });
   });

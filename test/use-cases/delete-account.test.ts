@@ -71,7 +71,14 @@ describe('deleteAccount', () => {
   it('without erase deletes the account, keeps its events and leaves a tombstone of its organization', async () => {
     await publish(IBAN, 2);
     const result = toAccountErasureView(await deleteAccount(deps, { iban: IBAN, erase: false }));
-    expect(result).toEqual({ iban: IBAN, org_id: orgId, deleted: true, erased_events: 0, more: false });
+    expect(result).toEqual({
+      iban: IBAN,
+      org_id: orgId,
+      deleted: true,
+      erased_events: 0,
+      erased_notices: 0,
+      more: false,
+    });
     expect(await directory.getAccount(IBAN)).toBeUndefined();
     expect((await directory.listAccounts(orgId, { page: 1, perPage: 100 })).accounts).toEqual([
       expect.objectContaining({ iban: OTHER_IBAN }),
@@ -130,6 +137,8 @@ describe('deleteAccount', () => {
     // The events went with the first request; each request read one chunk of the notice log (three full
     // ones: as a Query's `Limit` does, a full chunk cannot tell it was the last).
     expect(steps.map((s) => s.erasedEvents)).toEqual([2, 0, 0, 0]);
+    const half = NOTICE_ERASE_CHUNK / 2;
+    expect(steps.map((s) => s.erasedNotices)).toEqual([half, half, half, 0]);
     expect(steps.map((s) => s.more)).toEqual([true, true, true, false]);
     expect(noticesOf(orgId)).toEqual({ [OTHER_IBAN]: (3 * NOTICE_ERASE_CHUNK) / 2 });
     expect(noticesOf('org-before')).toEqual({ [IBAN]: 3 });

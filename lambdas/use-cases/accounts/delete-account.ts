@@ -48,6 +48,8 @@ export interface DeletedAccount {
   readonly deleted: boolean;
   /** Events erased by this request; 0 without `erase`. */
   readonly erasedEvents: number;
+  /** Operational notices naming the account erased by this request; 0 without `erase`. */
+  readonly erasedNotices: number;
   /** True when events or notices remain to examine: send the request again with `org` and `cursor`. */
   readonly more: boolean;
   readonly cursor?: string;
@@ -114,7 +116,7 @@ export async function deleteAccount(
   // only when this request deleted the account: a retry (the removal failed after the tombstone was
   // written) removes it too; the removal is conditioned on the organization, so it is idempotent.
   if (deleted || tombstone) await removeEndpoint(deps, iban, orgId);
-  if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
+  if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, erasedNotices: 0, more: false };
   const noticesFrom = request.cursor?.startsWith(NOTICES_PHASE)
     ? request.cursor.slice(NOTICES_PHASE.length)
     : undefined;
@@ -123,12 +125,12 @@ export async function deleteAccount(
     const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
     erasedEvents = chunk.erased;
     if (chunk.cursor !== undefined) {
-      return { iban, orgId, deleted, erasedEvents, more: true, cursor: chunk.cursor };
+      return { iban, orgId, deleted, erasedEvents, erasedNotices: 0, more: true, cursor: chunk.cursor };
     }
   }
   // The events are gone; the notices naming the IBAN go next (the tombstone stays until they have).
   const notices = await deps.notices.eraseAccountNotices(orgId, iban, noticesFrom);
-  const done = { iban, orgId, deleted, erasedEvents };
+  const done = { iban, orgId, deleted, erasedEvents, erasedNotices: notices.erased };
   if (notices.cursor !== undefined) {
     return { ...done, more: true, cursor: `${NOTICES_PHASE}${notices.cursor}` };
   }
