@@ -48,7 +48,8 @@ export interface FunctionAccess {
  *   operational webhook and records its attempts on it (the reconciler settles a dead-lettered one), and
  *   keeps that webhook's health on an item of the kind (`OPS#<org>#HEALTH`), which the URL's writers
  *   (`manageSettings`, `administer`) reset with their UpdateItem right, never a DeleteItem; the forwarder reads their
- *   creation from the stream only;
+ *   creation from the stream only; notices are deleted (BatchWriteItem) only by `administer`, those naming
+ *   an account it erases;
  * - the platform team's summary (`noticeSummary`, every minute): counts each minute's notices from the
  *   `by-org` index (`OPS#MIN#<minute>`; `bindTable` grants index Queries by index name, not by partition,
  *   so it could read the index's other entries too: keys, `account` and `type`, never a token or a URL),
@@ -211,8 +212,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionKey, FunctionAccess>> = {
           'operational',
         ],
         DeleteItem: ['apiKey', 'account', 'endpoint', 'endpointSecrets', 'testEvents'],
-        // Erasure: an account's log items, their id claims and a fanned-out event's deliveries.
-        BatchWriteItem: ['event', 'log', 'delivery'],
+        // Erasure: an account's log items, their id claims, a fanned-out event's deliveries, and its
+        // organization's operational notices naming the account.
+        BatchWriteItem: ['event', 'log', 'delivery', 'operational'],
         // Replay reads an account's log; an account's extra endpoints are one Query of their partition;
         // an organization's operational notices, one Query of its partition.
         Query: ['log', 'endpoint', 'operational'],

@@ -52,6 +52,19 @@ export const DELIVERY_STATS_EVENTS = 100;
 /** Index entries one upgrade request (moving old-layout events into account logs) examines. */
 export const MIGRATION_CHUNK = 100;
 
+/**
+ * Items one account erasure request (`DELETE /admin/accounts/{iban}?erase=true`) reads of the account's
+ * log, and then of the organization's events stored before account logs (one Query each at most).
+ */
+export const ERASE_CHUNK = 1_000;
+
+/**
+ * Notices one account erasure request reads of its organization's notice log, once the account's events
+ * are gone (one Query). The log holds every account's notices, so the request filters on `account` and
+ * pages: what it reads, not what it erases, is what it costs.
+ */
+export const NOTICE_ERASE_CHUNK = 1_000;
+
 /** Most events one replay request (`POST /accounts/{iban}/replay`) examines, one read of the log. */
 export const REPLAY_CHUNK = 100;
 

@@ -246,6 +246,7 @@ const ROUTES: { readonly [K in AdministeredOperation]: Route } = {
       removeEndpointSecrets: endpointSecrets.removeSecrets,
       testEvents,
       endpoints,
+      notices,
     };
     const result = await deleteAccount(deps, request);
     // Without `erase` nothing more to say; with it, how much was erased and whether to go on.

@@ -28,7 +28,7 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
   },
   'account delete': {
     usage: `account delete --iban IBAN [--erase [--org ORG_ID]]   (without --erase the IBAN stays reserved for its
-      organization while its events remain; --erase: also every event of the account, then the IBAN is free;
+      organization while its events remain; --erase: also every event and operational notice of the account, then the IBAN is free;
       --org: only for an account deleted before IBANs were reserved)`,
     route: 'deleteAccount',
     run: async (call, flags) => {
@@ -39,17 +39,30 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
         await call(method, `${path}${query}`);
         return { deleted: flags.iban };
       }
-      type Erased = Step & { iban: string; org_id: string; deleted: boolean; erased_events: number };
+      type Erased = Step & {
+        iban: string;
+        org_id: string;
+        deleted: boolean;
+        erased_events: number;
+        erased_notices: number;
+      };
       let deleted = false;
+      let notices = 0;
       const done = await untilDone<Erased>((previous) => {
         deleted ||= previous?.deleted === true;
+        notices += previous?.erased_notices ?? 0;
         const orgId = previous?.org_id ?? orgFlag;
         const query = new URLSearchParams({ erase: 'true' });
         if (orgId !== undefined) query.set('org', orgId);
         if (previous?.cursor !== undefined) query.set('cursor', previous.cursor);
         return call(method, `${path}?${query}`);
       }, 'erased_events');
-      return { iban: done.iban, deleted: deleted || done.deleted, erased_events: done.erased_events };
+      return {
+        iban: done.iban,
+        deleted: deleted || done.deleted,
+        erased_events: done.erased_events,
+        erased_notices: notices + done.erased_notices,
+      };
     },
   },
   'account list': {

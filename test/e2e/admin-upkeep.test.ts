@@ -15,9 +15,27 @@ const op = useOperatorFixture();
 const ES = 'ES9121000418450200051332';
 
 describe('DELETE /admin/accounts/{iban}?erase=true', () => {
-  it('deletes the account and erases its events, and says how to go on', async () => {
+  it('deletes the account and erases its events and notices, and says how to go on', async () => {
     const org = op.fixture.orgB;
-    expect((await op.admin('PUT', `/admin/accounts/${ES}`, { org: org.orgId })).status).toBe(200);
+    const created = await op.admin('PUT', `/admin/accounts/${ES}`, {
+      org: org.orgId,
+      webhook_url: 'http://127.0.0.1:9/erased',
+    });
+    expect(created.status, created.text).toBe(200);
+    // The operator disables its endpoint: an `endpoint_disabled` notice names the account.
+    const endpointId = (created.body as { endpoint_id: string }).endpoint_id;
+    const endpointPath = `/admin/accounts/${ES}/endpoints/${endpointId}`;
+    const disabled = await op.admin('PUT', endpointPath, { enabled: false });
+    expect(disabled.status, disabled.text).toBe(200);
+    const noticesOfAccount = async () => {
+      const listed = await op.admin(
+        'GET',
+        `/admin/organizations/${org.orgId}/operational-events?per_page=100`,
+      );
+      expect(listed.status, listed.text).toBe(200);
+      return (listed.body as unknown[]).filter((notice) => JSON.stringify(notice).includes(endpointId));
+    };
+    expect(await noticesOfAccount()).toEqual([expect.objectContaining({ type: 'endpoint_disabled' })]);
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const published = await op.admin('POST', '/events', {
@@ -35,9 +53,11 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
       org_id: org.orgId,
       deleted: true,
       erased_events: 2,
+      erased_notices: 1,
       more: false,
     });
     for (const id of ids) expectProblem(await op.api.call(`/events/${id}`, { key: org.apiKey }), 404);
+    expect(await noticesOfAccount()).toEqual([]);
 
     // The account is gone: going on needs its organization, and then finds nothing more.
     expectProblem(await op.admin('DELETE', `/admin/accounts/${ES}?erase=true`), 404);
@@ -47,6 +67,7 @@ describe('DELETE /admin/accounts/{iban}?erase=true', () => {
       org_id: org.orgId,
       deleted: false,
       erased_events: 0,
+      erased_notices: 0,
       more: false,
     });
   });

@@ -109,7 +109,7 @@ describe('herald account delete --erase', () => {
       /No account/,
     );
     const again = ok(await herald(['account', 'delete', '--org', org.id, '--iban', DE, '--erase']));
-    expect(again).toEqual({ iban: DE, deleted: false, erased_events: 0 });
+    expect(again).toEqual({ iban: DE, deleted: false, erased_events: 0, erased_notices: 0 });
   });
 });
 

@@ -100,7 +100,8 @@ describe('table rights', () => {
     ]);
     // Only the consumer, the reconciler (an event's attempts exhausted) and the enablings (the
     // organization's, the account route's, the operator's) write operational notices, with UpdateItem
-    // only: never PutItem or DeleteItem.
+    // only: never PutItem or DeleteItem; only the operator's erasure of an account deletes them (its
+    // notices, BatchWriteItem).
     const noticeWriters = KEYS.filter((key) => prefixes(key, 'dynamodb:UpdateItem').includes('OPS#*'));
     expect(noticeWriters).toEqual([
       'enableEndpoint',
@@ -110,11 +111,14 @@ describe('table rights', () => {
       'reconciler',
     ]);
     for (const key of noticeWriters) expect(prefixes(key, 'dynamodb:UpdateItem'), key).toContain('OPS#*');
-    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem'])
       expect(
         KEYS.filter((key) => prefixes(key, action).includes('OPS#*')),
         action,
       ).toEqual([]);
+    expect(KEYS.filter((key) => prefixes(key, 'dynamodb:BatchWriteItem').includes('OPS#*'))).toEqual([
+      'administer',
+    ]);
     // Besides, only the platform team's summary reads notices item by item (the ones it shows, in one
     // batch); it writes nothing but its cursor, which nothing else reaches.
     expect(KEYS.filter((key) => prefixes(key).includes('OPS#*'))).toEqual([
@@ -297,9 +301,9 @@ describe('table rights', () => {
       'ENDPOINT#*',
       'TESTS#*',
     ]);
-    // Erasing an account's events: batch deletes of its log items, their id claims and a fanned-out
-    // event's deliveries only.
-    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*']);
+    // Erasing an account: batch deletes of its log items, their id claims, a fanned-out event's
+    // deliveries and the operational notices naming it only.
+    expect(prefixes('administer', 'dynamodb:BatchWriteItem')).toEqual(['EVENT#*', 'LOG#*', 'DLV#*', 'OPS#*']);
   });
 
   it('query the table itself only within account logs, account partitions and operational logs, and only the functions that read them', () => {

@@ -12,6 +12,7 @@ import { DynamoEndpointHealthStore } from '#adapters/dynamodb/endpoint-health-st
 import { DynamoEndpointStore } from '#adapters/dynamodb/endpoint-store';
 import { DynamoEventStore } from '#adapters/dynamodb/events/event-store';
 import { keys } from '#adapters/dynamodb/items';
+import { DynamoOperationalLog } from '#adapters/dynamodb/operational-log';
 import { ConflictError } from '#domain/errors';
 import type { Account } from '#domain/model';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
@@ -163,6 +164,7 @@ describe('account tombstones', () => {
         events,
         now: () => Date.parse(NOW),
         endpoints: new DynamoEndpointStore(resources.documents, resources.tableName),
+        notices: new DynamoOperationalLog(resources.documents, resources.tableName),
       },
       { iban, orgId: 'org-g', erase: false },
     );

@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkTlsMaterial } from '#adapters/http/client-tls';
 import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#config/limits';
 import type { EndpointRequest } from '#domain/endpoints/endpoint';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
@@ -311,6 +312,7 @@ describe("an account's endpoints", () => {
         events: w.events,
         now: w.deps.now,
         endpoints: w.endpoints,
+        notices: new InMemoryOperationalLog(),
         removeEndpointSecrets: w.secrets.removeSecrets,
       },
       { iban: IBAN, erase: false },
@@ -329,7 +331,8 @@ describe("an account's endpoints", () => {
         await w.endpoints.removeEndpoints(iban, orgId);
       },
     };
-    const deps = { directory: w.directory, events: w.events, now: w.deps.now, endpoints };
+    const notices = new InMemoryOperationalLog();
+    const deps = { directory: w.directory, events: w.events, now: w.deps.now, endpoints, notices };
     await expect(deleteAccount(deps, { iban: IBAN, erase: false })).rejects.toThrow('timed out');
     // The organization creates the account again instead of repeating the deletion.
     await putAccount(

@@ -137,6 +137,7 @@ describe('deleting an account with endpoint material', () => {
       events: w.events,
       now: w.clock.now,
       endpoints: new InMemoryEndpointStore(w.directory),
+      notices: w.notices,
       removeEndpointSecrets: w.store.removeSecrets,
     };
     await deleteAccount(deps, { iban: w.iban, erase: false });
@@ -152,6 +153,7 @@ describe('deleting an account with endpoint material', () => {
       events: w.events,
       now: w.clock.now,
       endpoints: new InMemoryEndpointStore(w.directory),
+      notices: w.notices,
       removeEndpointSecrets: async (iban: string, orgId: string) => {
         if (failing) throw new Error('DynamoDB unavailable');
         await w.store.removeSecrets(iban, orgId);

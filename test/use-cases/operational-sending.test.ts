@@ -130,6 +130,35 @@ describe('operational webhook', () => {
     expect((await deliverEvent(w.deps, target(notice))).kind).toBe('dropped');
   });
 
+  it('drops the message of a notice erased with its account, sending nothing and leaving nothing', async () => {
+    const w = opsWorld();
+    const notice = await failingNotice(w);
+    expect(await w.notices.eraseAccountNotices(notice.orgId, w.iban)).toEqual({ erased: 1 });
+    const outcome = await deliverEvent(w.deps, target(notice));
+    expect(outcome).toEqual({ kind: 'dropped', reason: 'notice not found' });
+    expect(opsRequests(w)).toEqual([]);
+    expect(w.errors).toEqual([]);
+    expect(await w.notices.page(notice.orgId, 0, 10)).toEqual({ notices: [], hasMore: false });
+  });
+
+  it('records nothing of an attempt whose notice was erased while it was being sent', async () => {
+    const w = opsWorld();
+    const notice = await failingNotice(w);
+    w.sender.answer = async () => {
+      await w.notices.eraseAccountNotices(notice.orgId, w.iban);
+      return answer(500);
+    };
+    // The attempt failed as answered; its record is refused, and the retry finds no notice.
+    expect((await deliverEvent(w.deps, target(notice))).kind).toBe('retry');
+    expect(await w.notices.readNotice(refOf(notice))).toBeUndefined();
+    w.clock.advance(10_000);
+    const retry = await deliverEvent(w.deps, target(notice));
+    expect(retry).toEqual({ kind: 'dropped', reason: 'notice not found' });
+    expect(opsRequests(w)).toHaveLength(1);
+    expect(w.errors).toEqual([]);
+    expect(await w.notices.page(notice.orgId, 0, 10)).toEqual({ notices: [], hasMore: false });
+  });
+
   it('retries a failed notice on the schedule, then records its success', async () => {
     const w = opsWorld();
     const notice = await failingNotice(w);

@@ -33,6 +33,7 @@ function arrange() {
     events: w.events,
     now: w.clock.now,
     endpoints: new InMemoryEndpointStore(w.directory),
+    notices: w.notices,
   };
   return { w, deps };
 }

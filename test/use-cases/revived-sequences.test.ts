@@ -7,6 +7,7 @@
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
 import { putAccount } from '#use-cases/accounts/accounts';
 import { deleteAccount } from '#use-cases/accounts/delete-account';
 import { recordEvent } from '#use-cases/events/record-event';
@@ -74,6 +75,7 @@ const deps = () => ({
   events,
   now: new FakeClock().now,
   endpoints: new InMemoryEndpointStore(directory),
+  notices: new InMemoryOperationalLog(),
 });
 const recreate = () =>
   putAccount(directory, { orgId: ORG, iban: IBAN, webhookUrl: 'https://a2.example.com/h' }, 'public-https');

@@ -13,6 +13,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JosePayloadEncrypter } from '#adapters/crypto/jose-payload-encrypter';
 import { InMemoryEndpointStore } from '#adapters/memory/endpoint-store';
+import { InMemoryOperationalLog } from '#adapters/memory/operational-log';
 import { TEST_EVENTS_PER_WINDOW } from '#config/limits';
 import { sendTestEvent, type TestEventDeps } from '#delivery/test-event';
 import { BusyError, NotFoundError, RateLimitedError, UnprocessableError } from '#domain/errors';
@@ -365,6 +366,7 @@ describe('a test event', () => {
         now: w.clock.now,
         testEvents: w.allowance,
         endpoints: new InMemoryEndpointStore(w.directory),
+        notices: new InMemoryOperationalLog(),
       },
       { iban: IBAN, erase: false },
     );

@@ -1,11 +1,15 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_LIST_DEPTH, NOTICE_RETENTION_DAYS } from '#config/limits';
+import { MAX_LIST_DEPTH, NOTICE_ERASE_CHUNK, NOTICE_RETENTION_DAYS } from '#config/limits';
 import { EVENTS_TABLE, ITEM_PREFIXES } from '#config/storage';
+import { ValidationError } from '#domain/errors';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import { noticeMinute } from '#domain/notices/notice-minute';
 import type { NoticeDeliveries, NoticeDelivery, NoticePage, OperationalLog } from '#domain/notices/ports';
+import type { EraseChunk } from '#domain/queries';
+import { deleteKeys } from './batch-write';
 import type { CapacityListener } from './capacity';
 import { conditionally } from './conditional-write';
+import { decodeCursor, encodeCursor } from './events/cursor';
 import { DeliveryItems, toDelivery } from './events/delivery-items';
 import { type ItemKey, keys } from './items';
 import { queryFirst } from './query-first';
@@ -138,6 +142,37 @@ export class DynamoOperationalLog implements OperationalLog {
     return undefined;
   }
 
+  async eraseAccountNotices(orgId: string, account: string, cursor?: string): Promise<EraseChunk> {
+    // The organization's partition holds every account's notices, and none is indexed by account (a
+    // notice's key is its time): the read is one Query of the partition filtered on `account`, bounded by
+    // `Limit` (items read, the filter applies after) and paged on from the last key read, so a request
+    // costs the same however many notices other accounts have. The minute index entry is on the item and
+    // goes with it; a delivery still queued then finds no notice and is dropped.
+    const pk = keys.operationalLog(orgId);
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'account = :account',
+        ExpressionAttributeValues: { ':pk': pk, ':account': account },
+        ProjectionExpression: 'pk, sk',
+        Limit: NOTICE_ERASE_CHUNK,
+        ExclusiveStartKey: noticeStart(pk, cursor),
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    if (this.onCapacity && out.ConsumedCapacity?.CapacityUnits !== undefined) {
+      this.onCapacity('Query', out.ConsumedCapacity.CapacityUnits);
+    }
+    const doomed = (out.Items ?? []).map((item) => ({ pk, sk: String(item.sk) }));
+    await deleteKeys(this.client, this.tableName, doomed);
+    const last = out.LastEvaluatedKey?.sk;
+    return {
+      erased: doomed.length,
+      cursor: typeof last === 'string' ? encodeCursor({ sk: last }) : undefined,
+    };
+  }
+
   private count(units: number | undefined): void {
     if (this.onCapacity && units !== undefined) this.onCapacity('UpdateItem', units);
   }
@@ -148,6 +183,21 @@ export function toNotice(item: Record<string, unknown>): Notice {
   const notice: Record<string, unknown> = {};
   for (const field of NOTICE_FIELDS) if (item[field] !== undefined) notice[field] = item[field];
   return notice as unknown as Notice;
+}
+
+/**
+ * Where an erasure's cursor goes on in the organization's notices: only the sort key travels, the
+ * partition is the organization's own, so no cursor can lead into another organization's notices.
+ *
+ * @throws ValidationError (`cursor`) for a cursor this log did not hand out
+ */
+function noticeStart(pk: string, cursor: string | undefined): ItemKey | undefined {
+  const start = decodeCursor(cursor);
+  if (start === undefined) return undefined;
+  if (typeof start.sk !== 'string' || Object.keys(start).length !== 1) {
+    throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
+  }
+  return { pk, sk: start.sk };
 }
 
 /** Where a notice's item is. */
@@ -162,7 +212,9 @@ function noticeKey(ref: NoticeRef): ItemKey {
  */
 export class DynamoNoticeDeliveries extends DeliveryItems<NoticeRef> implements NoticeDeliveries {
   constructor(client: DynamoDBDocumentClient, tableName: string, onCapacity?: CapacityListener) {
-    super(client, tableName, noticeKey, 'notice', onCapacity);
+    // A notice's item is created whole with its delivery pending: a write on one erased meanwhile (a
+    // message in flight when its account was erased) is refused, and leaves nothing behind.
+    super(client, tableName, noticeKey, 'notice', onCapacity, 'whole');
   }
 
   async readNotice(ref: NoticeRef): Promise<NoticeDelivery | undefined> {

@@ -5,6 +5,7 @@
  * account logs, each with the adapter's order and read bounds. Cursors are offsets (or, for recovery,
  * the adapter's index and sort key).
  */
+import { ERASE_CHUNK } from '#config/limits';
 import type { EventRef, WebhookStatus } from '#domain/model';
 import type {
   EraseChunk,
@@ -19,9 +20,8 @@ import type {
 import { withSequence } from '#domain/webhook-body';
 import type { EventTable } from './event-table';
 
-/** Events one page or erase chunk examines, as in the adapter. */
+/** Events one page examines, as in the adapter. */
 const PAGE = 100;
-const ERASE_CHUNK = 1_000;
 
 /** The operator's walks, in memory. */
 export class InMemoryEventUpkeep implements EventUpkeep {

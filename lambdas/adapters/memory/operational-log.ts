@@ -1,6 +1,7 @@
-import { MAX_LIST_DEPTH } from '#config/limits';
+import { MAX_LIST_DEPTH, NOTICE_ERASE_CHUNK } from '#config/limits';
 import type { LeaseClaim } from '#domain/delivery-ledger-port';
-import type { DeliveryRef, EndpointDelivery } from '#domain/endpoints/deliveries-port';
+import { type DeliveryRef, type EndpointDelivery, UNTOUCHED } from '#domain/endpoints/deliveries-port';
+import { ValidationError } from '#domain/errors';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
 import { type Notice, type NoticeRef, noticeSortKey } from '#domain/notices/notice';
 import { noticeMinute } from '#domain/notices/notice-minute';
@@ -12,7 +13,8 @@ import type {
   NoticePage,
   OperationalLog,
 } from '#domain/notices/ports';
-import { InMemoryEndpointDeliveries } from './endpoint-deliveries';
+import type { EraseChunk } from '#domain/queries';
+import { InMemoryEndpointDeliveries, keyOf } from './endpoint-deliveries';
 
 /**
  * In-memory {@link OperationalLog} and {@link NoticeIndex} with the DynamoDB adapter's rule (a notice whose
@@ -54,6 +56,24 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeIndex, Noti
     return notice && { notice, delivery: await this.deliveries.readDelivery(at(refOf(notice))) };
   }
 
+  async eraseAccountNotices(orgId: string, account: string, cursor?: string): Promise<EraseChunk> {
+    // The adapter's walk: the organization's notices in key order after the last key examined, a bounded
+    // number examined whatever account they name; the cursor is that key.
+    if (cursor !== undefined && !/^[^#]+#\d+#ntc_/.test(cursor)) {
+      throw new ValidationError('cursor', 'must be the cursor the previous answer returned');
+    }
+    const examined = this.notices
+      .filter((n) => n.orgId === orgId && (cursor === undefined || noticeSortKey(n) > cursor))
+      .sort((a, b) => noticeSortKey(a).localeCompare(noticeSortKey(b)))
+      .slice(0, NOTICE_ERASE_CHUNK);
+    const doomed = new Set(examined.filter((n) => n.account === account));
+    for (const notice of doomed) this.deliveries.items.delete(keyOf(at(refOf(notice))));
+    this.notices.splice(0, this.notices.length, ...this.notices.filter((n) => !doomed.has(n)));
+    const last = examined.at(-1);
+    const full = examined.length === NOTICE_ERASE_CHUNK;
+    return { erased: doomed.size, cursor: full && last ? noticeSortKey(last) : undefined };
+  }
+
   private newest(orgId: string): Notice[] {
     return this.notices
       .filter((n) => n.orgId === orgId)
@@ -74,21 +94,24 @@ export class InMemoryOperationalLog implements OperationalLog, NoticeIndex, Noti
     return this.deliveries.readDelivery(at(refOf(notice)));
   }
 
-  takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean> {
-    return this.deliveries.takeLease(at(ref), claim);
+  // A notice is stored whole before its delivery is written: as the adapter's, a write on one gone
+  // meanwhile (erased with its account) is refused.
+  async takeLease(ref: NoticeRef, claim: LeaseClaim): Promise<boolean> {
+    return (await this.readNotice(ref)) !== undefined && this.deliveries.takeLease(at(ref), claim);
   }
 
-  recordAttempt(
+  async recordAttempt(
     ref: NoticeRef,
     attempt: DeliveryAttempt,
     status: WebhookStatus,
     nextAttemptAt?: number,
   ): Promise<EndpointDelivery> {
+    if ((await this.readNotice(ref)) === undefined) return UNTOUCHED;
     return this.deliveries.recordAttempt(at(ref), attempt, status, nextAttemptAt);
   }
 
-  settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
-    return this.deliveries.settlePending(at(ref), status);
+  async settlePending(ref: NoticeRef, status: 'skipped' | 'failed'): Promise<boolean> {
+    return (await this.readNotice(ref)) !== undefined && this.deliveries.settlePending(at(ref), status);
   }
 
   async minute(minute: string, limit: number): Promise<{ heads: NoticeHead[]; more: boolean }> {

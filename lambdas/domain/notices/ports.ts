@@ -5,6 +5,7 @@
 import type { LeaseClaim } from '#domain/delivery-ledger-port';
 import type { EndpointDelivery } from '#domain/endpoints/deliveries-port';
 import type { DeliveryAttempt, WebhookStatus } from '#domain/model';
+import type { EraseChunk } from '#domain/queries';
 import type { Notice, NoticeRef } from './notice';
 import type { SummaryMessage } from './notice-summary';
 
@@ -26,6 +27,15 @@ export interface OperationalLog {
    * undefined when none is.
    */
   find(orgId: string, id: string): Promise<NoticeDelivery | undefined>;
+  /**
+   * Deletes one bounded chunk of the organization's notices naming `account` (an erased account's), with
+   * their delivery and their minute index entry, from where `cursor` left off: examines at most
+   * `NOTICE_ERASE_CHUNK` of the organization's notices, whatever account they name; answers how many were
+   * deleted and the cursor of the next chunk, undefined once every notice of the organization was examined.
+   *
+   * @throws ValidationError (`cursor`) for a cursor this log did not hand out
+   */
+  eraseAccountNotices(orgId: string, account: string, cursor?: string): Promise<EraseChunk>;
 }
 
 /** A listed notice, with where its delivery to the operational webhook stands. */

@@ -128,6 +128,7 @@ export function toAccountErasureView(step: {
   readonly orgId: string;
   readonly deleted: boolean;
   readonly erasedEvents: number;
+  readonly erasedNotices: number;
   readonly more: boolean;
   readonly cursor?: string | undefined;
 }): AccountErasureView {
@@ -136,6 +137,7 @@ export function toAccountErasureView(step: {
     org_id: step.orgId,
     deleted: step.deleted,
     erased_events: step.erasedEvents,
+    erased_notices: step.erasedNotices,
     more: step.more,
   };
   return step.cursor === undefined ? view : { ...view, cursor: step.cursor };

@@ -56,6 +56,10 @@ export const ACCOUNT_ERASURE = closed({
   org_id: text('Its organization: name it as `org` in the following requests.'),
   deleted: flag('This request deleted the account (false once it is gone).'),
   erased_events: int('Events this request erased.', 0),
+  erased_notices: int(
+    'Operational notices naming the account this request erased (once its events are gone).',
+    0,
+  ),
   more: MORE,
   cursor: optional(CURSOR),
 });

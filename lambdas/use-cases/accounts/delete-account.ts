@@ -3,6 +3,7 @@ import type { RemoveEndpointSecrets } from '#domain/endpoint-security/ports';
 import { NotFoundError, ValidationError } from '#domain/errors';
 import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
+import type { OperationalLog } from '#domain/notices/ports';
 import type { DirectoryStore, EndpointStore, EventLog, EventUpkeep } from '#domain/ports';
 
 /** What deleting an account needs. */
@@ -20,6 +21,8 @@ export interface DeleteAccountDeps {
   readonly testEvents?: Pick<TestEventAllowance, 'forget'>;
   /** Removes the deleted account's extra endpoints with their material (required: none may be left). */
   readonly endpoints: Pick<EndpointStore, 'removeEndpoints'>;
+  /** Erases the account's operational notices, which name its IBAN (required: an erasure leaves none). */
+  readonly notices: Pick<OperationalLog, 'eraseAccountNotices'>;
 }
 
 /** What to delete: an account, optionally with its events, from where an earlier erasure left off. */
@@ -29,7 +32,8 @@ export interface DeleteAccountRequest {
   readonly orgId?: string | undefined;
   /**
    * Also erase the account's events with their attempts: in the event item, and a fanned-out event's
-   * in its delivery items at the endpoints it was routed to, which the erasure removes with it.
+   * in its delivery items at the endpoints it was routed to, which the erasure removes with it; then its
+   * organization's operational notices about the account, with their deliveries.
    */
   readonly erase: boolean;
   /** Where the previous erasure step stopped. */
@@ -44,19 +48,30 @@ export interface DeletedAccount {
   readonly deleted: boolean;
   /** Events erased by this request; 0 without `erase`. */
   readonly erasedEvents: number;
-  /** True when events remain to examine: send the request again with `org` and `cursor`. */
+  /** Operational notices naming the account erased by this request; 0 without `erase`. */
+  readonly erasedNotices: number;
+  /** True when events or notices remain to examine: send the request again with `org` and `cursor`. */
   readonly more: boolean;
   readonly cursor?: string;
 }
 
 /**
- * Deletes an account and, with `erase`, one bounded chunk of its events (at most 1,000 of the
- * organization's events examined per request). The account goes first, so no event can be published
+ * An erasure's cursor in its second phase, the notices (the notice log's own cursor follows it). The
+ * event store's cursors never contain `:`, so any other cursor, whichever release handed it out, goes on
+ * with the events.
+ */
+const NOTICES_PHASE = 'notices:';
+
+/**
+ * Deletes an account and, with `erase`, one bounded chunk of its events (`ERASE_CHUNK` items read); from
+ * the request that erases their last chunk on, one bounded chunk per request of its organization's
+ * operational notices naming it (`NOTICE_ERASE_CHUNK` notices read), with their deliveries: a request
+ * reads at most one chunk of each. The account goes first, so no event can be published
  * for it while its events are erased. It leaves a tombstone that keeps the IBAN with its organization
- * for as long as that organization's events remain, so no other organization can take the IBAN over
- * and receive them; the erasure's last chunk removes it. The following requests find the organization
- * on the tombstone (or name it, for an account deleted before tombstones) and go on from the cursor; an
- * interrupted erasure can simply be repeated.
+ * for as long as that organization's events or notices of it remain, so no other organization can take
+ * the IBAN over and receive them; the erasure's last chunk removes it. The following requests find the
+ * organization on the tombstone (or name it, for an account deleted before tombstones) and go on from the
+ * cursor; an interrupted erasure can simply be repeated.
  *
  * @throws NotFoundError when the IBAN belongs to no account (of `orgId`, when given) and has no erasure
  *   to go on with; ValidationError for a cursor while the account still exists
@@ -101,11 +116,25 @@ export async function deleteAccount(
   // only when this request deleted the account: a retry (the removal failed after the tombstone was
   // written) removes it too; the removal is conditioned on the organization, so it is idempotent.
   if (deleted || tombstone) await removeEndpoint(deps, iban, orgId);
-  if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, more: false };
-  const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
-  const done = { iban, orgId, deleted, erasedEvents: chunk.erased };
-  if (chunk.cursor !== undefined) return { ...done, more: true, cursor: chunk.cursor };
-  // The organization's last events of the IBAN are gone: nothing of it can reach a new owner any more.
+  if (!request.erase) return { iban, orgId, deleted, erasedEvents: 0, erasedNotices: 0, more: false };
+  const noticesFrom = request.cursor?.startsWith(NOTICES_PHASE)
+    ? request.cursor.slice(NOTICES_PHASE.length)
+    : undefined;
+  let erasedEvents = 0;
+  if (noticesFrom === undefined) {
+    const chunk = await deps.events.eraseAccountEvents(orgId, iban, request.cursor);
+    erasedEvents = chunk.erased;
+    if (chunk.cursor !== undefined) {
+      return { iban, orgId, deleted, erasedEvents, erasedNotices: 0, more: true, cursor: chunk.cursor };
+    }
+  }
+  // The events are gone; the notices naming the IBAN go next (the tombstone stays until they have).
+  const notices = await deps.notices.eraseAccountNotices(orgId, iban, noticesFrom);
+  const done = { iban, orgId, deleted, erasedEvents, erasedNotices: notices.erased };
+  if (notices.cursor !== undefined) {
+    return { ...done, more: true, cursor: `${NOTICES_PHASE}${notices.cursor}` };
+  }
+  // The organization's last events and notices of the IBAN are gone: nothing of it can reach a new owner.
   await deps.directory.removeAccountTombstone(iban, orgId);
   return { ...done, more: false };
 }

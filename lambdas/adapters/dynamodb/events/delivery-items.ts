@@ -52,11 +52,16 @@ export function createValues(ref: DeliveryItemRef, expressions: string): Record<
   );
 }
 
+/** The item is this event's delivery. */
+const ITS = 'id = :id';
+/** The item is this event's pending delivery. */
+const ITS_PENDING = '(id = :id AND webhook_status = :pending)';
+
 /** The item is this event's delivery, or none yet. */
-export const OWN = '(attribute_not_exists(pk) OR id = :id)';
+export const OWN = `(attribute_not_exists(pk) OR ${ITS})`;
 
 /** A pending delivery (an untouched one is). */
-export const PENDING = '(attribute_not_exists(pk) OR (id = :id AND webhook_status = :pending))';
+export const PENDING = `(attribute_not_exists(pk) OR ${ITS_PENDING})`;
 
 /** The delivery an item holds. */
 export function toDelivery(item: Record<string, unknown>): EndpointDelivery {
@@ -82,6 +87,9 @@ export class DeliveryItems<R extends DeliveryItemRef> {
   /**
    * @param keyOf - where a ref's item is
    * @param label - what the capacity counts name the item (`TakeLease (<label>)`)
+   * @param created - `whole`: the item is created whole before its delivery is written (a notice's), so
+   *   no write creates it: one on an item gone meanwhile (an erased notice) is refused rather than
+   *   leaving a partial item behind; `lazily`: the first write creates it (a routed endpoint's)
    */
   constructor(
     client: DynamoDBDocumentClient,
@@ -89,6 +97,7 @@ export class DeliveryItems<R extends DeliveryItemRef> {
     private readonly keyOf: (ref: R) => ItemKey,
     private readonly label: string,
     onCapacity?: CapacityListener,
+    private readonly created: 'whole' | 'lazily' = 'lazily',
   ) {
     this.table = { client, tableName, count: capacityCounter(onCapacity) };
   }
@@ -117,7 +126,9 @@ export class DeliveryItems<R extends DeliveryItemRef> {
       UpdateExpression: `SET ${create(ref)}, webhook_status = if_not_exists(webhook_status, :pending), webhook_retries = if_not_exists(webhook_retries, :zero), lease_until = :until`,
       // An untouched delivery has no attempt: only a claim of the first one takes it.
       ConditionExpression:
-        expectedRetries === 0 ? `attribute_not_exists(pk) OR (id = :id AND ${free})` : `id = :id AND ${free}`,
+        expectedRetries === 0 && this.created === 'lazily'
+          ? `attribute_not_exists(pk) OR (id = :id AND ${free})`
+          : `id = :id AND ${free}`,
       ExpressionAttributeValues: {
         ':zero': 0,
         ':pending': 'pending',
@@ -144,7 +155,7 @@ export class DeliveryItems<R extends DeliveryItemRef> {
         `SET ${create(ref)}, deliveries = list_append(if_not_exists(deliveries, :empty), :a), ` +
         `webhook_status = :s${next} ADD webhook_retries :one REMOVE lease_until${removed}`,
       // A failure may only move a pending delivery; a success always wins.
-      ConditionExpression: status === 'success' ? OWN : PENDING,
+      ConditionExpression: this.condition(status === 'success' ? 'own' : 'pending'),
       ExpressionAttributeValues: {
         ...createValues(ref, create(ref)),
         ':empty': [],
@@ -182,9 +193,15 @@ export class DeliveryItems<R extends DeliveryItemRef> {
   settlePending(ref: R, status: 'skipped' | 'failed'): Promise<boolean> {
     return this.update(`SettlePending (${this.label})`, ref, {
       UpdateExpression: `SET ${create(ref)}, webhook_retries = if_not_exists(webhook_retries, :zero), webhook_status = :s REMOVE lease_until, next_attempt_at`,
-      ConditionExpression: PENDING,
+      ConditionExpression: this.condition('pending'),
       ExpressionAttributeValues: { ':zero': 0, ':s': status, ':pending': 'pending' },
     });
+  }
+
+  /** A write's condition on the item: {@link OWN} or {@link PENDING}, an absent item allowed only lazily. */
+  private condition(expected: 'own' | 'pending'): string {
+    if (this.created === 'lazily') return expected === 'own' ? OWN : PENDING;
+    return expected === 'own' ? ITS : ITS_PENDING;
   }
 
   /** A conditional update of the delivery's item; false when its condition fails. */

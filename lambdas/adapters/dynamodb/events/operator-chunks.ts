@@ -4,20 +4,17 @@
  * erasing an account's events (`DELETE /admin/accounts/{iban}?erase=true`, `herald account delete
  * --erase`).
  */
-import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BATCH_GET_LIMIT } from '#adapters/dynamodb/batch-get';
-import { type ItemKey, keys } from '#adapters/dynamodb/items';
+import { deleteKeys } from '#adapters/dynamodb/batch-write';
+import { keys } from '#adapters/dynamodb/items';
+import { ERASE_CHUNK } from '#config/limits';
 import type { WebhookStatus } from '#domain/model';
 import type { EraseChunk, StatusPage } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor';
 import { refOfItem } from './event-items';
 import type { EventTable } from './event-table';
 import { batchGetSummaries, ENTRY_PROJECTION, listingWalk, pageSizeFor } from './index-reads';
-
-/** Index entries one erase call examines. */
-export const ERASE_CHUNK = 1_000;
-const BATCH_WRITE_LIMIT = 25;
-const MAX_UNPROCESSED_ROUNDS = 8;
 
 /**
  * One page of the organization's events (up to 100 examined, newest first) that are in one of
@@ -117,22 +114,7 @@ async function eraseFound(
     const at = keys.eventAt(ref);
     return ref.sequence === undefined ? [at] : [at, keys.event(ref.id)];
   });
-  await deleteKeys(table, deliveries);
-  await deleteKeys(table, events);
+  await deleteKeys(client, tableName, deliveries);
+  await deleteKeys(client, tableName, events);
   return { found: items.length, next: out.LastEvaluatedKey };
-}
-
-/** Deletes items by key, 25 per batch, retrying what DynamoDB leaves unprocessed a bounded number of times. */
-async function deleteKeys(table: EventTable, doomed: readonly ItemKey[]): Promise<void> {
-  const { client, tableName } = table;
-  for (let start = 0; start < doomed.length; start += BATCH_WRITE_LIMIT) {
-    let requests = doomed.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let round = 0; requests.length > 0; round++) {
-      if (round === MAX_UNPROCESSED_ROUNDS)
-        throw new Error('DynamoDB kept events unprocessed; run the erase again');
-      const written = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (written.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-      if (requests.length > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** round));
-    }
-  }
 }
