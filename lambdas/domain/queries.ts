@@ -104,6 +104,21 @@ export interface EraseChunk {
   readonly cursor?: string | undefined;
 }
 
+/** What one account deletion request did (`DELETE /admin/accounts/{iban}`, one erasure step with `erase`). */
+export interface DeletedAccount {
+  readonly iban: string;
+  readonly orgId: string;
+  /** False when the account was already gone (an erasure going on). */
+  readonly deleted: boolean;
+  /** Events erased by this request; 0 without `erase`. */
+  readonly erasedEvents: number;
+  /** Operational notices naming the account erased by this request; 0 without `erase`. */
+  readonly erasedNotices: number;
+  /** True when events or notices remain to examine: send the request again with `org` and `cursor`. */
+  readonly more: boolean;
+  readonly cursor?: string;
+}
+
 /** One chunk of an organization's events stored before account logs, oldest first. */
 export interface LegacyChunk {
   readonly events: readonly EventRef[];

@@ -7,6 +7,7 @@ import { MAX_LIST_DEPTH } from '#config/limits';
 import { type EndpointHealth, HEALTHY } from '#delivery/endpoint-health-port';
 import type { Account } from '#domain/model';
 import type { AccountPage, AccountPageQuery } from '#domain/ports';
+import type { DeletedAccount } from '#domain/queries';
 import { renderTimestamp } from '#domain/time';
 import { joinUrl, maskUrlSecrets, pathSegment } from '#domain/urls';
 import type { ACCOUNT, ENDPOINT_ENABLED, ENDPOINT_HEALTH } from '#http/openapi/accounts';
@@ -123,15 +124,7 @@ export function toEndpointEnabledView(result: {
 export type AccountErasureView = Static<typeof ACCOUNT_ERASURE>;
 
 /** Renders one deletion step; `cursor` only while `more` is true. */
-export function toAccountErasureView(step: {
-  readonly iban: string;
-  readonly orgId: string;
-  readonly deleted: boolean;
-  readonly erasedEvents: number;
-  readonly erasedNotices: number;
-  readonly more: boolean;
-  readonly cursor?: string | undefined;
-}): AccountErasureView {
+export function toAccountErasureView(step: DeletedAccount): AccountErasureView {
   const view = {
     iban: step.iban,
     org_id: step.orgId,

@@ -5,6 +5,7 @@ import { parseIban } from '#domain/iban';
 import type { Account } from '#domain/model';
 import type { OperationalLog } from '#domain/notices/ports';
 import type { DirectoryStore, EndpointStore, EventLog, EventUpkeep } from '#domain/ports';
+import type { DeletedAccount } from '#domain/queries';
 
 /** What deleting an account needs. */
 export interface DeleteAccountDeps {
@@ -38,21 +39,6 @@ export interface DeleteAccountRequest {
   readonly erase: boolean;
   /** Where the previous erasure step stopped. */
   readonly cursor?: string | undefined;
-}
-
-/** What one deletion request did. */
-export interface DeletedAccount {
-  readonly iban: string;
-  readonly orgId: string;
-  /** False when the account was already gone (an erasure going on). */
-  readonly deleted: boolean;
-  /** Events erased by this request; 0 without `erase`. */
-  readonly erasedEvents: number;
-  /** Operational notices naming the account erased by this request; 0 without `erase`. */
-  readonly erasedNotices: number;
-  /** True when events or notices remain to examine: send the request again with `org` and `cursor`. */
-  readonly more: boolean;
-  readonly cursor?: string;
 }
 
 /**
