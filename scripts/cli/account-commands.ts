@@ -47,21 +47,23 @@ export const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
         erased_notices: number;
       };
       let deleted = false;
-      let notices = 0;
-      const done = await untilDone<Erased>((previous) => {
-        deleted ||= previous?.deleted === true;
-        notices += previous?.erased_notices ?? 0;
-        const orgId = previous?.org_id ?? orgFlag;
-        const query = new URLSearchParams({ erase: 'true' });
-        if (orgId !== undefined) query.set('org', orgId);
-        if (previous?.cursor !== undefined) query.set('cursor', previous.cursor);
-        return call(method, `${path}?${query}`);
-      }, 'erased_events');
+      const done = await untilDone<Erased>(
+        (previous) => {
+          deleted ||= previous?.deleted === true;
+          const orgId = previous?.org_id ?? orgFlag;
+          const query = new URLSearchParams({ erase: 'true' });
+          if (orgId !== undefined) query.set('org', orgId);
+          if (previous?.cursor !== undefined) query.set('cursor', previous.cursor);
+          return call(method, `${path}?${query}`);
+        },
+        'erased_events',
+        'erased_notices',
+      );
       return {
         iban: done.iban,
         deleted: deleted || done.deleted,
         erased_events: done.erased_events,
-        erased_notices: notices + done.erased_notices,
+        erased_notices: done.erased_notices,
       };
     },
   },

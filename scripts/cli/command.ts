@@ -30,23 +30,29 @@ export function cursorOf(previous: Step | undefined): { cursor?: string } {
 
 /**
  * Calls a chunked route until it says `more: false` (each call's cost is bounded on the server), and
- * accumulates the `collected` field over the calls (numbers summed, lists joined); `call` builds each
+ * accumulates each `collected` field over the calls (numbers summed, lists joined); `call` builds each
  * call from the previous step.
  */
 export async function untilDone<T extends Step>(
   call: (previous: T | undefined) => Promise<ApiAnswer>,
-  collected: keyof T,
+  ...collected: readonly (keyof T)[]
 ): Promise<T> {
   let step: T | undefined;
-  let total: unknown;
+  const totals = new Map<keyof T, unknown>();
   do {
     step = (await call(step)).body as T;
-    const part = step[collected];
-    total = Array.isArray(part)
-      ? [...((total as unknown[] | undefined) ?? []), ...part]
-      : Number(total ?? 0) + Number(part);
+    for (const key of collected) {
+      const part = step[key];
+      const total = totals.get(key);
+      totals.set(
+        key,
+        Array.isArray(part)
+          ? [...((total as unknown[] | undefined) ?? []), ...part]
+          : Number(total ?? 0) + Number(part),
+      );
+    }
   } while (step.more);
-  return { ...step, [collected]: total };
+  return { ...step, ...Object.fromEntries(totals) };
 }
 
 /**
